@@ -1,0 +1,37 @@
+// Where each backing server comes from, decided in one place, first match wins:
+//   1. an explicit option (the CLI's flags pass these),
+//   2. an environment variable (REDIS_URL, CLOUDANT_URL, ...),
+//   3. the embedded default: a server started here, if it can be.
+import { services } from '../stores/services.js';
+import { redactUrl } from './redact.js';
+
+/**
+ * Resolves one backing service.
+ * @returns {Promise<{ connection: object, stop?: () => Promise<void> } | { unavailable: string }>}
+ *   connection: { url, source, display (redacted url), ...extras }
+ */
+export async function resolveService(name, { env = process.env, overrides = {}, embedded = true } = {}) {
+  const service = services[name];
+  if (!service) throw new Error(`unknown backing service "${name}"`);
+  const extras = Object.fromEntries(
+    Object.entries(service.extras ?? {})
+      .filter(([, variable]) => env[variable])
+      .map(([field, variable]) => [field, env[variable]]),
+  );
+
+  if (overrides[name]) return { connection: describe({ url: overrides[name], ...extras }, 'option') };
+  const variable = service.env.find((candidate) => env[candidate]);
+  if (variable) return { connection: describe({ url: env[variable], ...extras }, variable) };
+
+  if (!embedded) return { unavailable: `not configured: set ${service.env.join(' or ')}` };
+  try {
+    const server = await service.startEmbedded();
+    return { connection: describe({ url: server.url, ...extras }, 'embedded'), stop: server.stop };
+  } catch (error) {
+    return { unavailable: error.message };
+  }
+}
+
+function describe(connection, source) {
+  return { ...connection, source, display: redactUrl(connection.url) };
+}

@@ -1,0 +1,25 @@
+// The one place errors become responses: {"error": "...", "store": "..."} with the status
+// the typed error carries; anything untyped is a 500 whose details stay in the log.
+import { StorebenchError } from '../lib/errors.js';
+import { redactText } from '../lib/redact.js';
+
+export function notFound(req, res) {
+  res.status(404).json({ error: `no route for ${req.method} ${req.path}` });
+}
+
+export function errorHandler(log) {
+  // Express recognises an error handler by its four parameters.
+  // eslint-disable-next-line no-unused-vars
+  return (error, req, res, next) => {
+    if (error instanceof StorebenchError) {
+      const body = { error: error.message, code: error.code };
+      if (error.store) body.store = error.store;
+      if (error.key) body.key = error.key;
+      res.status(error.status).json(body);
+      return;
+    }
+    const status = Number.isInteger(error.status) && error.status >= 400 ? error.status : 500;
+    if (status >= 500) log(`error on ${req.method} ${req.path}: ${redactText(error.stack ?? error)}`);
+    res.status(status).json({ error: status >= 500 ? 'internal error' : redactText(error.message) });
+  };
+}

@@ -1,0 +1,20 @@
+// GET /stores: every store, its status, where its server is (credentials masked) and its
+// keys. GET /healthz: 200 while the app serves, with the same per-store status; a store
+// being down is reported, not fatal, because the app still serves the others.
+import { Router } from 'express';
+
+export function statusRoutes(stores) {
+  const router = Router();
+  router.get('/stores', async (req, res) => {
+    res.json({ stores: await stores.status() });
+  });
+  router.get('/healthz', async (req, res) => {
+    const list = await stores.status();
+    res.json({
+      status: 'ok',
+      uptimeSeconds: Math.round(process.uptime()),
+      stores: Object.fromEntries(list.map((store) => [store.name, store.status])),
+    });
+  });
+  return router;
+}

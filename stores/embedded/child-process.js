@@ -1,0 +1,82 @@
+// Starting and stopping the local servers the embedded default runs (redis-server,
+// tarantool, memcached, the CouchDB stand-in). Every child is tied to this process's life.
+import { spawn } from 'node:child_process';
+import { createServer, connect } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { accessSync, constants } from 'node:fs';
+import { delimiter, join } from 'node:path';
+
+const guardScript = fileURLToPath(new URL('./guard.sh', import.meta.url));
+
+/** A free TCP port on the loopback interface (released just before the caller binds it). */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The full path of an executable on PATH, or null. */
+export function which(command, path = process.env.PATH ?? '') {
+  for (const dir of path.split(delimiter)) {
+    if (!dir) continue;
+    const candidate = join(dir, command);
+    try {
+      accessSync(candidate, constants.X_OK);
+      return candidate;
+    } catch {}
+  }
+  return null;
+}
+
+/** Resolves once a TCP connection to port succeeds; rejects after timeoutMs. */
+export async function waitForPort(port, { timeoutMs = 10_000, host = '127.0.0.1', isAlive = () => true } = {}) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const ok = await new Promise((resolve) => {
+      const socket = connect(port, host, () => { socket.destroy(); resolve(true); });
+      socket.on('error', () => resolve(false));
+    });
+    if (ok) return;
+    if (!isAlive()) throw new Error('the server exited before it accepted connections');
+    if (Date.now() > deadline) throw new Error(`nothing accepted connections on ${host}:${port} within ${timeoutMs} ms`);
+    await sleep(50);
+  }
+}
+
+/**
+ * Starts `command args` under guard.sh and waits until it accepts TCP connections on port.
+ * Returns { pid, port, stop() }. stop() is idempotent and resolves when the server is gone.
+ */
+export async function startServer({ name, command, args, port, cwd, timeoutMs = 15_000 }) {
+  // detached: its own process group, so a Ctrl-C in the terminal reaches only us and we stop it in order.
+  const child = spawn(guardScript, [command, ...args], { cwd, detached: true, stdio: ['pipe', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk) => { stderr = (stderr + chunk).slice(-2000); });
+  let exited = false;
+  const exit = new Promise((resolve) => child.on('exit', () => { exited = true; resolve(); }));
+  child.on('error', () => { exited = true; });
+  // Our end of the guard's stdin: never written to, closed to stop the server.
+  child.stdin.on('error', () => {});
+
+  const stop = async () => {
+    if (!exited) child.stdin.end();
+    await Promise.race([exit, sleep(5000).then(() => child.kill('SIGKILL'))]);
+  };
+  try {
+    await waitForPort(port, { timeoutMs, isAlive: () => !exited });
+  } catch (error) {
+    await stop();
+    const detail = stderr.trim().split('\n').pop();
+    throw new Error(`${name} did not start: ${error.message}${detail ? ` (${detail})` : ''}`);
+  }
+  child.unref();
+  child.stdin.unref?.();
+  return { pid: child.pid, port, stop };
+}

@@ -1,0 +1,39 @@
+// The embedded stand-in for Cloudant: express-pouchdb over in-memory PouchDB in a child
+// process, reached over HTTP by the real Cloudant client like any CouchDB.
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+const childScript = fileURLToPath(new URL('./couchdb-child.cjs', import.meta.url));
+
+/** Starts the CouchDB-compatible server; returns { url, stop() } or throws with the reason. */
+export async function startCouchServer({ timeoutMs = 20_000 } = {}) {
+  const child = fork(childScript, [], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], detached: true });
+  let stderr = '';
+  child.stderr.on('data', (chunk) => { stderr = (stderr + chunk).slice(-2000); });
+  const exit = new Promise((resolve) => child.once('exit', resolve));
+
+  const port = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+    child.on('message', (message) => {
+      if (message?.event === 'listening') { clearTimeout(timer); resolve(message.port); }
+    });
+    child.once('exit', (code) => { clearTimeout(timer); reject(new Error(`exited with code ${code}`)); });
+    child.once('error', (error) => { clearTimeout(timer); reject(error); });
+  }).catch((error) => {
+    child.kill('SIGKILL');
+    const detail = stderr.trim().split('\n').pop();
+    throw new Error(`the embedded CouchDB server did not start: ${error.message}${detail ? ` (${detail})` : ''}`);
+  });
+
+  child.unref();
+  child.channel?.unref();
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await Promise.race([exit, sleep(5000).then(() => child.kill('SIGKILL'))]);
+  };
+  return { url: `http://127.0.0.1:${port}`, port, stop };
+}

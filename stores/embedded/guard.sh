@@ -1,0 +1,9 @@
+#!/bin/sh
+# Runs "$@" as a child server and stops it when our stdin closes. The parent holds the
+# other end of that pipe, so the server goes with the parent however it ends, kill -9 too:
+# no orphaned redis-server or tarantool after a crash.
+"$@" &
+server=$!
+cat >/dev/null
+kill "$server" 2>/dev/null
+wait "$server"

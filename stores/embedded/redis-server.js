@@ -1,0 +1,18 @@
+// The embedded Redis: a redis-server on a free loopback port that keeps nothing on disk.
+import { freePort, startServer, which } from './child-process.js';
+
+export const missingReason = 'no REDIS_URL and no redis-server on PATH; install redis-server or set REDIS_URL';
+
+/** Starts redis-server; returns { url, stop() } or throws with the reason. */
+export async function startRedisServer() {
+  const command = which('redis-server');
+  if (!command) throw new Error(missingReason);
+  const port = await freePort();
+  const server = await startServer({
+    name: 'redis-server',
+    command,
+    args: ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--logfile', ''],
+    port,
+  });
+  return { url: `redis://127.0.0.1:${port}`, port, stop: server.stop };
+}

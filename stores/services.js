@@ -1,0 +1,26 @@
+// The backing servers stores connect to. Several stores can share one (redis and the
+// cache layers share Redis), so each server is resolved, and if need be started, once.
+//
+// For each: the environment variables that point at a real one (first set wins), and how
+// the embedded default starts one here when none is configured.
+
+export const services = {
+  redis: {
+    env: ['REDIS_URL'],
+    example: 'redis://:password@host:6379',
+    async startEmbedded() {
+      const { startRedisServer } = await import('./embedded/redis-server.js');
+      return startRedisServer();
+    },
+  },
+  couchdb: {
+    // CLOUDANT_APIKEY (IAM) goes with CLOUDANT_URL; CLOUDANT_DB names the database.
+    env: ['CLOUDANT_URL', 'COUCHDB_URL'],
+    example: 'https://user:password@account.cloudantnosqldb.appdomain.cloud',
+    extras: { apikey: 'CLOUDANT_APIKEY', database: 'CLOUDANT_DB' },
+    async startEmbedded() {
+      const { startCouchServer } = await import('./embedded/couchdb.js');
+      return startCouchServer();
+    },
+  },
+};
