@@ -25,7 +25,7 @@ export async function resolveService(name, { env = process.env, overrides = {}, 
 
   if (!embedded) return { unavailable: `not configured: set ${service.env.join(' or ')}` };
   try {
-    const server = await service.startEmbedded();
+    const server = await service.startEmbedded(env);
     return { connection: describe({ url: server.url, ...extras }, 'embedded'), stop: server.stop };
   } catch (error) {
     return { unavailable: error.message };

@@ -28,10 +28,11 @@ export async function open({ couchdb }) {
     if (!isStatus(error, 412)) throw error; // 412: it exists already
   }
 
+  // Writes are rare (seeding), so read the revision from the document itself: a HEAD's
+  // ETag carries it on CouchDB and Cloudant but not on every compatible server.
   const currentRev = async (docId) => {
     try {
-      const { headers } = await client.headDocument({ db, docId });
-      return headers.etag?.replaceAll('"', '');
+      return (await client.getDocument({ db, docId })).result._rev;
     } catch (error) {
       if (isStatus(error, 404)) return undefined;
       throw error;

@@ -1,24 +1,42 @@
 // Turning a CouchDB document's bytes back into the payload that was stored.
 
-const idPrefix = Buffer.from('{"_id":"');
+const QUOTE = 0x22;
+const COMMA = 0x2c;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const idFirst = Buffer.from('{"_id":"');
+const idLast = Buffer.from(',"_id":"');
 const revKey = Buffer.from('","_rev":"');
+
+// The end of `"_id":"<id>","_rev":"<rev>"` starting at the id's first byte, or -1 when the
+// bytes there are not that (an escaped quote in the id, a missing _rev...).
+function idAndRevEnd(document, idStart) {
+  const revAt = document.indexOf(revKey, idStart);
+  if (revAt < 0 || document.subarray(idStart, revAt).includes(0x5c /* \ */)) return -1;
+  return document.indexOf(QUOTE, revAt + revKey.length);
+}
 
 /**
  * Returns the document without _id and _rev. CouchDB and Cloudant write those two first,
- * so the fast path cuts them off in place without parsing; any other layout (another
- * server, extra underscore fields) goes through JSON and gives the same result.
+ * PouchDB last; both layouts are cut in place without parsing. Anything else (another
+ * underscore field, or `"_` anywhere that could be one) goes through JSON: same result.
  */
 export function stripCouchFields(document) {
-  if (document.subarray(0, idPrefix.length).equals(idPrefix)) {
-    const revAt = document.indexOf(revKey, idPrefix.length);
-    const revEnd = revAt < 0 ? -1 : document.indexOf(0x22 /* " */, revAt + revKey.length);
-    const next = revEnd < 0 ? -1 : document[revEnd + 1];
-    const idValue = revAt < 0 ? '' : document.toString('latin1', idPrefix.length, revAt);
-    // An _id containing an escaped quote would fool the scan: leave that to JSON.
-    if (next === 0x2c /* , */ && !idValue.includes('\\') && document[revEnd + 2] === 0x22 && document[revEnd + 3] !== 0x5f /* _ */) {
-      const rest = document.subarray(revEnd + 1);
-      rest[0] = 0x7b; // the comma becomes the payload's opening brace
+  if (document.subarray(0, idFirst.length).equals(idFirst)) {
+    const end = idAndRevEnd(document, idFirst.length);
+    // Followed by a plain payload field: `{"_id":..,"_rev":..,"message"...`
+    if (end > 0 && document[end + 1] === COMMA && !document.includes('"_', end)) {
+      const rest = document.subarray(end + 1);
+      rest[0] = OPEN_BRACE; // the comma becomes the payload's opening brace
       return rest;
+    }
+  } else {
+    const at = document.lastIndexOf(idLast);
+    const end = at < 0 ? -1 : idAndRevEnd(document, at + idLast.length);
+    // Ending the document: `..."message":"x","_id":..,"_rev":..}`
+    if (end > 0 && end + 2 === document.length && document[end + 1] === CLOSE_BRACE && !document.subarray(0, at).includes('"_')) {
+      document[at] = CLOSE_BRACE;
+      return document.subarray(0, at + 1);
     }
   }
   const { _id, _rev, ...payload } = JSON.parse(document);

@@ -2,15 +2,16 @@
 // cache layers share Redis), so each server is resolved, and if need be started, once.
 //
 // For each: the environment variables that point at a real one (first set wins), and how
-// the embedded default starts one here when none is configured.
+// the embedded default starts one here when none is configured: startEmbedded(env)
+// resolves { url, stop() } or throws with a one-line reason.
 
 export const services = {
   redis: {
     env: ['REDIS_URL'],
     example: 'redis://:password@host:6379',
-    async startEmbedded() {
+    async startEmbedded(env) {
       const { startRedisServer } = await import('./embedded/redis-server.js');
-      return startRedisServer();
+      return startRedisServer({ path: env.PATH });
     },
   },
   couchdb: {

@@ -4,8 +4,8 @@ import { freePort, startServer, which } from './child-process.js';
 export const missingReason = 'no REDIS_URL and no redis-server on PATH; install redis-server or set REDIS_URL';
 
 /** Starts redis-server; returns { url, stop() } or throws with the reason. */
-export async function startRedisServer() {
-  const command = which('redis-server');
+export async function startRedisServer({ path = process.env.PATH } = {}) {
+  const command = which('redis-server', path);
   if (!command) throw new Error(missingReason);
   const port = await freePort();
   const server = await startServer({
