@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { test } from 'node:test';
-import { forkApp } from './helpers/app-process.js';
+import { forkApp } from '../lib/app-process.js';
 import { reachable } from './helpers/services.js';
 import { payloads } from '../data/payloads.js';
 

@@ -2,7 +2,7 @@
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-const appPath = fileURLToPath(new URL('../../app.js', import.meta.url));
+const appPath = fileURLToPath(new URL('../app.js', import.meta.url));
 
 /** Forks app.js with args and env; resolves { url, child, output(), exited } once it listens. */
 export function forkApp(args = ['--port', '0'], env = process.env, { timeoutMs = 30_000 } = {}) {

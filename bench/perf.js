@@ -1,0 +1,74 @@
+// npm run perf: what the app and each store cost, measured with wrk at concurrency 20 in one
+// run, as ratios against a bare node:http server sending the same bytes. Targets from the
+// app issue are printed beside the figures; this is a benchmark, not a test: it never fails
+// on speed, it reports.
+import { fork } from 'node:child_process';
+import { cpus } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { forkApp } from '../lib/app-process.js';
+import { which } from '../stores/embedded/child-process.js';
+import { wrk } from './wrk.js';
+
+const seconds = Number(process.env.PERF_SECONDS ?? 10);
+const connections = 20;
+
+function forkBare() {
+  const child = fork(fileURLToPath(new URL('./bare-server.js', import.meta.url)), { stdio: 'ignore' });
+  return new Promise((resolve, reject) => {
+    child.once('message', (message) => resolve({ url: message.url, stop: () => child.kill('SIGTERM') }));
+    child.once('exit', (code) => reject(new Error(`bare server exited (${code})`)));
+  });
+}
+
+async function main() {
+  if (!which('wrk')) {
+    console.error('perf: wrk is not installed (apt-get install wrk)');
+    process.exit(1);
+  }
+  const app = await forkApp(['--port', '0', '--host', '127.0.0.1', '--stores', 'memory,redis']);
+  const bare = await forkBare();
+  try {
+    const { stores } = await (await fetch(`${app.url}/stores`)).json();
+    const redis = stores.find((s) => s.name === 'redis');
+    console.log(`System: Node ${process.version}, ${cpus()[0]?.model} x ${cpus().length}, ${new Date().toISOString()}`);
+    console.log(`wrk -t1 -c${connections} -d${seconds}s; redis: ${redis.status}${redis.reason ? ` (${redis.reason})` : ` (${Object.values(redis.servers).join(', ')})`}\n`);
+
+    const measure = async (label, url) => {
+      await wrk(url, { connections, seconds: 1 }); // warm-up: JIT, connection pools
+      const result = await wrk(url, { connections, seconds });
+      console.log(`${label.padEnd(22)} ${result.rps.toFixed(0).padStart(8)} rps  mean ${result.meanLatencyMs.toFixed(2).padStart(6)} ms${result.errors ? `  ${result.errors} errors` : ''}`);
+      return result;
+    };
+    const bareKey1 = await measure('bare node:http key1', `${bare.url}/key1`);
+    const memoryKey1 = await measure('/memory/key1', `${app.url}/memory/key1`);
+    const bareKey3 = await measure('bare node:http key3', `${bare.url}/key3`);
+    const memoryKey3 = await measure('/memory/key3', `${app.url}/memory/key3`);
+    let redisKey1;
+    let redisKey3;
+    if (redis.status === 'up') {
+      redisKey1 = await measure('/redis/key1', `${app.url}/redis/key1`);
+      redisKey3 = await measure('/redis/key3', `${app.url}/redis/key3`);
+    }
+
+    const ratio = (label, a, b, target) => {
+      const value = a.rps / b.rps;
+      const verdict = target === undefined ? '' : value >= target ? `  (target >= ${target}: met)` : `  (target >= ${target}: NOT met)`;
+      console.log(`${label.padEnd(44)} ${value.toFixed(2)}${verdict}`);
+    };
+    console.log('\nRatios (rps / rps):');
+    ratio('/memory/key1 / bare key1 (what Express costs)', memoryKey1, bareKey1);
+    ratio('/memory/key3 / bare key3', memoryKey3, bareKey3);
+    if (redisKey1) {
+      ratio('/redis/key1 / /memory/key1', redisKey1, memoryKey1, 0.8);
+      ratio('/redis/key3 / bare key3 (200 KB)', redisKey3, bareKey3, 0.25);
+    } else {
+      console.log('redis ratios skipped: redis is not up');
+    }
+  } finally {
+    bare.stop();
+    app.child.kill('SIGTERM');
+    await app.exited;
+  }
+}
+
+await main();
