@@ -4,6 +4,7 @@
 // As a script (npm run seed): seeds the stores configured by environment variables.
 import { payloads } from './payloads.js';
 import { isMain } from '../lib/is-main.js';
+import { redactText } from '../lib/redact.js';
 
 /** Writes every payload into store; returns the keys written. */
 export async function seedStore(store) {
@@ -27,4 +28,10 @@ async function main() {
   process.exitCode = failed ? 1 : 0;
 }
 
-if (isMain(import.meta.url)) await main();
+// Not awaited: stores/index.js imports this module, and a top-level await here would deadlock that cycle.
+if (isMain(import.meta.url)) {
+  main().catch((error) => {
+    console.error(`seed: ${redactText(error.message)}`);
+    process.exit(1);
+  });
+}
