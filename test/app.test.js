@@ -161,3 +161,21 @@ describe('a store that is down', () => {
     }
   });
 });
+
+describe('request logging', () => {
+  test('is off by default and, when asked for, logs method, path, status and time per request', async (t) => {
+    for (const logRequests of [false, true]) {
+      const lines = [];
+      const app = await startApp({ port: 0, host: '127.0.0.1', names: ['memory'], log: (line) => lines.push(line), logRequests });
+      t.after(() => app.close());
+      await (await fetch(`${app.url}/memory/key1`)).arrayBuffer();
+      await (await fetch(`${app.url}/memory/nokey`)).arrayBuffer();
+      if (!logRequests) assert.deepEqual(lines, []);
+      else {
+        assert.equal(lines.length, 2);
+        assert.match(lines[0], /^GET \/memory\/key1 200 \d+\.\d\d ms$/);
+        assert.match(lines[1], /^GET \/memory\/nokey 404 \d+\.\d\d ms$/);
+      }
+    }
+  });
+});
