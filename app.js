@@ -68,8 +68,12 @@ export async function startApp({ port = 0, host, names, env = process.env, embed
   const close = () => (closing ??= (async () => {
     const drained = new Promise((resolve) => server.close(resolve));
     server.closeIdleConnections();
+    // A keep-alive connection whose request was in flight goes idle when it is answered;
+    // close it then, or it would hold the exit until the grace period ends.
+    const sweep = setInterval(() => server.closeIdleConnections(), 50);
     const forced = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
     await drained;
+    clearInterval(sweep);
     clearTimeout(forced);
     await stores.close();
   })());
