@@ -28,7 +28,7 @@ export async function resolveService(name, { env = process.env, overrides = {}, 
   if (bound?.unavailable) return { unavailable: bound.unavailable };
   if (bound) return { connection: describe({ ...bound.connection, ...extras }, bound.source) };
 
-  if (!embedded) return { unavailable: `not configured: set ${service.env.join(' or ')}` };
+  if (!embedded) return { unavailable: `not configured: set ${service.env.join(' or ')}${service.vcap ? ' or bind a service on Cloud Foundry' : ''}` };
   try {
     const server = await service.startEmbedded();
     return { connection: describe({ url: server.url, ...extras }, 'embedded'), stop: server.stop };

@@ -131,8 +131,9 @@ test('precedence: explicit option > environment variable > VCAP_SERVICES > embed
 
 test('CLOUDANT_DB and CLOUDANT_APIKEY (environment) still apply to a bound Cloudant', async () => {
   const vcap = vcapFixture('cloudant-legacy');
-  const { connection } = await resolveService('couchdb', { env: envWith(vcap, { CLOUDANT_DB: 'bench2' }), embedded: false });
+  const { connection } = await resolveService('couchdb', { env: envWith(vcap, { CLOUDANT_DB: 'bench2', CLOUDANT_APIKEY: 'Env-Api-Key-0123' }), embedded: false });
   assert.equal(connection.database, 'bench2');
+  assert.equal(couchAuth(connection).auth.apikey, 'Env-Api-Key-0123'); // environment beats the binding
   assert.equal(connection.source, 'VCAP_SERVICES old-cloudant');
   assert.equal(connection.display, `https://${only(vcap).username}:***@${only(vcap).host}/`);
 });
