@@ -1,4 +1,4 @@
-// app.js run the way Cloud Foundry runs it: `node app.js` with PORT, VCAP_APPLICATION and
+// app.js run the way Cloud Foundry runs it: manifest.yml's start command with PORT, VCAP_APPLICATION and
 // VCAP_SERVICES (Redis Cloud and IBM Cloudant bindings, pointing at a real password-protected
 // redis-server and the CouchDB stand-in requiring credentials), no other configuration.
 import { test } from 'node:test';
@@ -65,10 +65,14 @@ function cloudFoundryEnv({ port, services }) {
   };
 }
 
-/** Starts `node app.js` as the platform does and waits until GET /healthz answers 200 (its health check). */
+// The start command the platform runs: manifest.yml's, e.g. `node app.js --no-embedded`.
+const [startProgram, ...startArgs] = /^\s+command: (.+)$/m.exec(readFileSync(join(root, 'manifest.yml'), 'utf8'))[1].trim().split(/\s+/);
+
+/** Starts the app as the platform does and waits until GET /healthz answers 200 (its health check). */
 async function pushApp(t, services) {
+  assert.equal(startProgram, 'node');
   const port = await freePort();
-  const child = spawn(process.execPath, ['app.js'], { cwd: root, env: cloudFoundryEnv({ port, services }), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, startArgs, { cwd: root, env: cloudFoundryEnv({ port, services }), stdio: ['ignore', 'pipe', 'pipe'] });
   const output = { stdout: '', stderr: '' };
   child.stdout.on('data', (chunk) => { output.stdout += chunk; });
   child.stderr.on('data', (chunk) => { output.stderr += chunk; });
