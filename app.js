@@ -110,7 +110,7 @@ export function parseAppArgs(argv, env = process.env) {
   });
   const problems = [];
   const cloudFoundry = cloudFoundryApp(env); // null off Cloud Foundry: nothing changes there
-  const portText = values.port ?? env.PORT ?? (cloudFoundry ? String(cloudFoundry.port) : '3000');
+  const portText = values.port ?? (cloudFoundry ? String(cloudFoundry.port) : env.PORT ?? '3000');
   const port = Number(portText);
   if (!/^\d+$/.test(portText) || port > 65535) problems.push(`--port must be a whole number from 0 to 65535, not "${portText}"`);
   const names = values.stores?.split(',').map((name) => name.trim()).filter(Boolean);
