@@ -146,11 +146,14 @@ test('with cf on PATH the scripts run the cf commands built above', (t) => {
   const path = binDir(t, { cf: recordingCf(log, appEnvFile) });
   const vars = join(work, 'vars.yml');
   writeFileSync(vars, readFileSync(join(root, 'vars.example.yml'), 'utf8').replace('storebench-redis', 'team-redis'));
-  const env = { CF_VARS_FILE: vars, CF_API: 'https://api.example.com', REDIS_PLAN: '100mb' };
+  const params = '{"legacyCredentials":false,"password":"Param-Secret-987"}';
+  const env = { CF_VARS_FILE: vars, CF_API: 'https://api.example.com', REDIS_PLAN: '100mb', CLOUDANT_SERVICE_PARAMS: params };
 
   for (const script of ['login.js', 'service-create.js', 'push.js', 'service-delete.js']) {
     const result = run(script, { path, env });
     assert.equal(result.code, 0, `${script}: ${result.stderr}`);
+    assert.match(result.stderr, /^\$ cf /, 'echoes the command it runs');
+    assert.ok(!result.stderr.includes('Param-Secret-987'), 'service parameters are echoed masked');
   }
   const shown = run('vcap-services.js', { path, env });
   assert.equal(shown.code, 0, shown.stderr);
@@ -159,7 +162,7 @@ test('with cf on PATH the scripts run the cf commands built above', (t) => {
 
   assert.deepEqual(readFileSync(log, 'utf8').trim().split('\n'), [
     'login -a https://api.example.com',
-    'create-service cloudantnosqldb lite storebench-cloudant',
+    `create-service cloudantnosqldb lite storebench-cloudant -c ${params}`,
     'create-service rediscloud 100mb team-redis',
     `push -f manifest.yml --vars-file ${vars}`,
     'delete-service storebench-cloudant -f',

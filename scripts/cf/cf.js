@@ -14,6 +14,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { which } from '../../stores/embedded/child-process.js';
+import { maskCredentials } from '../../lib/redact.js';
 
 /** A problem the user can fix; the script prints it and exits 1 (2 for bad arguments). */
 export class CfScriptError extends Error {
@@ -139,7 +140,9 @@ export function vcapServicesFromAppEnv(text) {
 
 /** Runs cf with args, its output on our terminal; resolves to its exit code. */
 export function runCf(cf, args) {
-  console.error(`$ cf ${args.map((arg) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg}'`)).join(' ')}`);
+  // service parameters (-c JSON) may hold credentials: echo them masked
+  const shown = args.map((arg, index) => (args[index - 1] === '-c' ? JSON.stringify(maskCredentials(JSON.parse(arg))) : arg));
+  console.error(`$ cf ${shown.map((arg) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg}'`)).join(' ')}`);
   const result = spawnSync(cf, args, { stdio: 'inherit' });
   if (result.error) throw new CfScriptError(`cannot run cf: ${result.error.message}`);
   return result.status ?? 1;
