@@ -249,3 +249,35 @@ test('an IBM Databases for Redis binding (rediss:// and its base64 CA) is reache
   assert.equal((await app.exited).code, 0);
   assertNoSecrets(assert, app.output.stdout + app.output.stderr, [redisPassword], 'output');
 });
+
+test('user-provided services (cf cups), found by name and tag, reach the shared Redis on 6379 and the CouchDB stand-in', async (t) => {
+  const shared = createClient({ url: 'redis://127.0.0.1:6379' });
+  shared.on('error', () => {});
+  try {
+    await shared.connect();
+    await shared.close();
+  } catch {
+    return skipOrFail(t, 'no Redis on 127.0.0.1:6379 (start redis-server)');
+  }
+  const couchServer = await startCouchServer({ admin: couch });
+  t.after(() => couchServer.stop());
+  const services = {
+    'user-provided': [
+      { credentials: { uri: 'redis://127.0.0.1:6379' }, label: 'user-provided', name: 'team-redis', tags: [] },
+      { credentials: { url: `http://127.0.0.1:${couchServer.port}`, username: couch.username, password: couch.password }, label: 'user-provided', name: 'docs', tags: ['couchdb'] },
+    ],
+  };
+  const app = await pushApp(t, services);
+  for (const store of ['redis', 'cloudant']) {
+    const response = await fetch(`${app.url}/${store}/key1`);
+    assert.equal(response.status, 200, store);
+    assert.deepEqual(await response.json(), payloadObjects.key1, store);
+  }
+  const storesText = await (await fetch(`${app.url}/stores`)).text();
+  const servers = Object.fromEntries(JSON.parse(storesText).stores.map((store) => [store.name, store.servers]));
+  assert.deepEqual(servers.redis, { redis: 'VCAP_SERVICES team-redis: redis://127.0.0.1:6379' });
+  assert.deepEqual(servers.cloudant, { couchdb: `VCAP_SERVICES docs: http://${couch.username}:***@127.0.0.1:${couchServer.port}/` });
+  app.child.kill('SIGTERM');
+  assert.equal((await app.exited).code, 0);
+  assertNoSecrets(assert, storesText + app.output.stdout + app.output.stderr, [couch.password], 'output');
+});
