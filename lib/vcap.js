@@ -52,8 +52,8 @@ export function cloudFoundryEnv(env = process.env) {
       application: {
         ...application,
         // cfenv takes PORT from process.env, else from here: give it env's. And never leave
-        // it none: cfenv would invent one and record it in ~/.ports.json.
-        port: Number(env.PORT || env.CF_INSTANCE_PORT || env.VCAP_APP_PORT) || application?.port || 0,
+        // it none: cfenv would invent one and record it in ~/.ports.json. 3000 is the app's default.
+        port: Number(env.PORT || env.CF_INSTANCE_PORT || env.VCAP_APP_PORT) || application?.port || 3000,
       },
       services: services ?? {},
     },
@@ -79,7 +79,7 @@ export function cloudFoundryApp(env = process.env) {
     if (!(error instanceof VcapError)) throw error;
     // A broken VCAP_SERVICES is reported per store; the port does not depend on it, and
     // cfenv would log the broken text: take the port the way cfenv does.
-    const port = Number(env.PORT || env.CF_INSTANCE_PORT || env.VCAP_APP_PORT || application.port || 0);
+    const port = Number(env.PORT || env.CF_INSTANCE_PORT || env.VCAP_APP_PORT || application.port || 3000);
     return { name: application.name, port, urls: [] };
   }
 }

@@ -143,6 +143,8 @@ test('on Cloud Foundry the port is the platform\'s (cfenv), off it there is no C
   const app = cloudFoundryApp({ PORT: '8080', VCAP_APPLICATION: JSON.stringify(application) });
   assert.equal(app.name, 'storebench');
   assert.equal(app.port, 8080);
+  assert.equal(cloudFoundryApp({ CF_INSTANCE_PORT: '61001', VCAP_APPLICATION: JSON.stringify(application) }).port, 61001);
+  assert.equal(cloudFoundryApp({ VCAP_APPLICATION: '{}' }).port, 3000); // no port at all: the app's default
   assert.equal(cloudFoundryApp({ PORT: '8080' }), null);
   assert.equal(cloudFoundryApp({}), null);
   assert.equal(cloudFoundryEnv({}), null);
