@@ -13,6 +13,8 @@ import { statusRoutes } from './routes/status.js';
 import { dataRoutes } from './routes/data.js';
 import { notFound, errorHandler } from './routes/errors.js';
 import { isMain } from './lib/is-main.js';
+import { redactText } from './lib/redact.js';
+import { cloudFoundryApp } from './lib/vcap.js';
 
 const SHUTDOWN_GRACE_MS = 8000;
 
@@ -66,8 +68,12 @@ export async function startApp({ port = 0, host, names, env = process.env, embed
   const close = () => (closing ??= (async () => {
     const drained = new Promise((resolve) => server.close(resolve));
     server.closeIdleConnections();
+    // A keep-alive connection whose request was in flight goes idle when it is answered;
+    // close it then, or it would hold the exit until the grace period ends.
+    const sweep = setInterval(() => server.closeIdleConnections(), 50);
     const forced = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
     await drained;
+    clearInterval(sweep);
     clearTimeout(forced);
     await stores.close();
   })());
@@ -79,14 +85,15 @@ const usage = `Usage: node app.js [options]
 Serves GET /<store>/<key> for the benchmark driver, plus / (index page), /stores and /healthz.
 
 Options:
-  --port N         port to listen on (default: $PORT, else 3000; 0 picks a free one)
-  --host H         address to bind (default: $HOST, else all interfaces)
+  --port N         port to listen on (default: $PORT, else Cloud Foundry's, else 3000; 0 picks a free one)
+  --host H         address to bind (default: $HOST, else all interfaces; 0.0.0.0 on Cloud Foundry)
   --stores LIST    comma-separated stores to open (default: all: ${storeNames.join(', ')})
   --no-embedded    never start local servers; stores without a configured URL are unavailable
   --log            log every request (off by default: logging distorts benchmarks; or STOREBENCH_LOG=1)
   -h, --help       show this help
 
-Configuration: REDIS_URL, CLOUDANT_URL (+ CLOUDANT_APIKEY, CLOUDANT_DB), COUCHDB_URL. See README.md.`;
+Configuration: REDIS_URL, CLOUDANT_URL (+ CLOUDANT_APIKEY, CLOUDANT_DB), COUCHDB_URL, or
+services bound on Cloud Foundry (VCAP_SERVICES). See README.md.`;
 
 export function parseAppArgs(argv, env = process.env) {
   const { values } = parseArgs({
@@ -102,7 +109,8 @@ export function parseAppArgs(argv, env = process.env) {
     strict: true,
   });
   const problems = [];
-  const portText = values.port ?? env.PORT ?? '3000';
+  const cloudFoundry = cloudFoundryApp(env); // null off Cloud Foundry: nothing changes there
+  const portText = values.port ?? (cloudFoundry ? String(cloudFoundry.port) : env.PORT ?? '3000');
   const port = Number(portText);
   if (!/^\d+$/.test(portText) || port > 65535) problems.push(`--port must be a whole number from 0 to 65535, not "${portText}"`);
   const names = values.stores?.split(',').map((name) => name.trim()).filter(Boolean);
@@ -114,7 +122,8 @@ export function parseAppArgs(argv, env = process.env) {
     problems,
     options: {
       port,
-      host: values.host ?? env.HOST,
+      // The platform's router reaches the container over IPv4.
+      host: values.host ?? env.HOST ?? (cloudFoundry ? '0.0.0.0' : undefined),
       names,
       embedded: !values['no-embedded'],
       logRequests: Boolean(values.log) || /^(1|true|yes)$/i.test(env.STOREBENCH_LOG ?? ''),
@@ -140,7 +149,7 @@ async function main() {
   try {
     app = await startApp({ ...parsed.options, log });
   } catch (error) {
-    const reason = error.code === 'EADDRINUSE' ? `port ${parsed.options.port} is already in use (try --port 0 or PORT=...)` : error.message;
+    const reason = error.code === 'EADDRINUSE' ? `port ${parsed.options.port} is already in use (try --port 0 or PORT=...)` : redactText(error.message);
     console.error(`app.js: cannot start: ${reason}`);
     process.exit(1);
   }

@@ -1,14 +1,17 @@
 // The backing servers stores connect to. Several stores can share one (redis and the
 // cache layers share Redis), so each server is resolved, and if need be started, once.
 //
-// For each: the environment variables that point at a real one (first set wins), and how
-// the embedded default starts one here when none is configured: startEmbedded(env)
-// resolves { url, stop() } or throws with a one-line reason.
+// For each: the environment variables that point at a real one (first set wins), how a
+// service bound on Cloud Foundry is recognised (`vcap`, see lib/vcap.js), and how the
+// embedded default starts one here when none is configured: startEmbedded(env) resolves
+// { url, stop() } or throws with a one-line reason.
 
 export const services = {
   redis: {
     env: ['REDIS_URL'],
     example: 'redis://:password@host:6379',
+    // Redis Cloud, IBM Cloud Databases for Redis, Tanzu Redis; or any service tagged/named redis
+    vcap: { labels: ['rediscloud', 'databases-for-redis', 'p-redis', 'p.redis'], tags: ['redis'], schemes: ['redis', 'rediss'] },
     async startEmbedded(env) {
       const { startRedisServer } = await import('./embedded/redis-server.js');
       return startRedisServer({ path: env.PATH });
@@ -19,6 +22,8 @@ export const services = {
     env: ['CLOUDANT_URL', 'COUCHDB_URL'],
     example: 'https://user:password@account.cloudantnosqldb.appdomain.cloud',
     extras: { apikey: 'CLOUDANT_APIKEY', database: 'CLOUDANT_DB' },
+    // IBM Cloudant (IAM preferred over legacy credentials); or any service tagged/named cloudant or couchdb
+    vcap: { labels: ['cloudantNoSQLDB'], tags: ['cloudant', 'couchdb'], schemes: ['https', 'http'], iam: true },
     async startEmbedded() {
       const { startCouchServer } = await import('./embedded/couchdb.js');
       return startCouchServer();

@@ -102,7 +102,7 @@ export class StoreSet {
     entry
       .reopen()
       .then((opened) => Object.assign(entry, opened, { reason: undefined }))
-      .catch((error) => { entry.reason = reasonOf(error); })
+      .catch((error) => { entry.reason = `${entry.adapter.name}: ${reasonOf(error)}`; })
       .finally(() => { entry.reopening = false; });
   }
 }

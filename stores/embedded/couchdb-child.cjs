@@ -1,6 +1,12 @@
 // The embedded CouchDB-compatible server: express-pouchdb over in-memory PouchDB, run as a
 // child process so its event loop never competes with the app's. It listens on a free
 // loopback port, reports the port to the parent over IPC, and exits when the parent goes.
+//
+// With COUCH_ADMIN_USER and COUCH_ADMIN_PASSWORD set it stands in for a server with
+// credentials, as CouchDB 3 with require_valid_user does: the user is a server admin
+// checked by express-pouchdb's own authentication (pouchdb-auth, PBKDF2-hashed), a wrong
+// name or password gets 401, and so does a request without credentials. (express-pouchdb
+// alone lets anonymous requests through: it only guards /_config and the like.)
 'use strict';
 const http = require('node:http');
 const PouchDB = require('pouchdb-core')
@@ -10,18 +16,43 @@ const PouchDB = require('pouchdb-core')
   .defaults({ adapter: 'memory' });
 const expressPouchDB = require('express-pouchdb');
 
+const { COUCH_ADMIN_USER: adminUser, COUCH_ADMIN_PASSWORD: adminPassword } = process.env;
+const requireUser = Boolean(adminUser && adminPassword);
+
 const app = expressPouchDB(PouchDB, {
   mode: 'minimumForPouchDB',
+  // fullCouchDB's authentication alone, with the config and log machinery it needs
+  ...(requireUser ? { overrideMode: { include: ['config-infrastructure', 'logging-infrastructure', 'routes/authentication'] } } : {}),
   inMemoryConfig: true, // never write config or logs into the working directory
   logPath: require('node:os').devNull,
 });
-const server = http.createServer(app);
-server.keepAliveTimeout = 65_000;
-server.listen(Number(process.env.COUCH_PORT || 0), '127.0.0.1', () => {
-  const { port } = server.address();
-  if (process.send) process.send({ event: 'listening', port });
-  else console.log(`embedded CouchDB-compatible server on http://127.0.0.1:${port}`);
-});
+
+// Basic credentials are required here; express-pouchdb then checks them (401 when wrong).
+const hasBasicCredentials = (header = '') => {
+  const match = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(header);
+  return Boolean(match) && Buffer.from(match[1], 'base64').toString().includes(':');
+};
+const handler = requireUser
+  ? (req, res) => {
+      if (hasBasicCredentials(req.headers.authorization)) return app(req, res);
+      res.writeHead(401, { 'Content-Type': 'application/json', 'WWW-Authenticate': 'Basic realm="server"' });
+      res.end(JSON.stringify({ error: 'unauthorized', reason: 'Authentication required.' }));
+    }
+  : app;
+
+const listen = () => {
+  const server = http.createServer(handler);
+  server.keepAliveTimeout = 65_000;
+  server.listen(Number(process.env.COUCH_PORT || 0), '127.0.0.1', () => {
+    const { port } = server.address();
+    if (process.send) process.send({ event: 'listening', port });
+    else console.log(`embedded CouchDB-compatible server on http://127.0.0.1:${port}`);
+  });
+  process.on('SIGTERM', () => server.close(() => process.exit(0)));
+};
+
+// The admins section of express-pouchdb's config: pouchdb-auth hashes the password on save.
+if (requireUser) app.couchConfig.set('admins', adminUser, adminPassword, listen);
+else listen();
 // The parent closing the IPC channel (exit, crash, kill -9) ends us: no orphans.
 process.on('disconnect', () => process.exit(0));
-process.on('SIGTERM', () => server.close(() => process.exit(0)));

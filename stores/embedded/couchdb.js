@@ -6,9 +6,14 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 const childScript = fileURLToPath(new URL('./couchdb-child.cjs', import.meta.url));
 
-/** Starts the CouchDB-compatible server; returns { url, stop() } or throws with the reason. */
-export async function startCouchServer({ timeoutMs = 20_000 } = {}) {
-  const child = fork(childScript, [], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], detached: true });
+/**
+ * Starts the CouchDB-compatible server; returns { url, stop() } or throws with the reason.
+ * With admin { username, password } it requires those credentials, as a real server would
+ * (url stays without them: callers pass them the way they would to that server).
+ */
+export async function startCouchServer({ timeoutMs = 20_000, admin } = {}) {
+  const env = admin ? { ...process.env, COUCH_ADMIN_USER: admin.username, COUCH_ADMIN_PASSWORD: admin.password } : process.env;
+  const child = fork(childScript, [], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'], detached: true, env });
   let stderr = '';
   child.stderr.on('data', (chunk) => { stderr = (stderr + chunk).slice(-2000); });
   const exit = new Promise((resolve) => child.once('exit', resolve));

@@ -1,0 +1,185 @@
+// What the `npm run login / service_create / service_delete / push / page / vcap_services`
+// scripts share: where their settings come from, the cf command lines they build (pure,
+// tested) and how they run cf. Settings, first found wins:
+//
+//   CF_API                  the platform's API endpoint, for login (no default: any Cloud Foundry)
+//   CF_ORG, CF_SPACE        optional, for login
+//   CF_APP                  the app's name, else app_name in the vars file
+//   CF_VARS_FILE            the vars file (default vars.yml): app_name, route, memory,
+//                           instances, cloudant_service, redis_service (see vars.example.yml)
+//   CLOUDANT_OFFERING/PLAN  marketplace offering and plan (default cloudantnosqldb / lite, IBM Cloudant)
+//   REDIS_OFFERING/PLAN     (default rediscloud / 30mb, Redis Cloud); `cf marketplace` lists yours
+//   CLOUDANT_SERVICE_PARAMS, REDIS_SERVICE_PARAMS   optional JSON for cf create-service -c
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { which } from '../../stores/embedded/child-process.js';
+import { maskCredentials } from '../../lib/redact.js';
+
+/** A problem the user can fix; the script prints it and exits 1 (2 for bad arguments). */
+export class CfScriptError extends Error {
+  constructor(message, exitCode = 1) {
+    super(message);
+    this.name = 'CfScriptError';
+    this.exitCode = exitCode;
+  }
+}
+
+export const offerings = {
+  cloudant: { offering: 'CLOUDANT_OFFERING', plan: 'CLOUDANT_PLAN', params: 'CLOUDANT_SERVICE_PARAMS', defaults: ['cloudantnosqldb', 'lite'], variable: 'cloudant_service' },
+  redis: { offering: 'REDIS_OFFERING', plan: 'REDIS_PLAN', params: 'REDIS_SERVICE_PARAMS', defaults: ['rediscloud', '30mb'], variable: 'redis_service' },
+};
+
+/** The full path of cf, or a CfScriptError saying how to get it. */
+export function requireCf(env = process.env) {
+  const cf = which(process.platform === 'win32' ? 'cf.exe' : 'cf', env.PATH ?? '');
+  if (!cf) {
+    throw new CfScriptError('the Cloud Foundry CLI (cf) is not on PATH; install the cf CLI v8 (https://github.com/cloudfoundry/cli) and run this again');
+  }
+  return cf;
+}
+
+/** Reads a flat YAML vars file (`name: value` lines, as cf push --vars-file takes). */
+export function parseVars(text, file = 'vars file') {
+  const vars = {};
+  text.split(/\r?\n/).forEach((line, index) => {
+    if (/^\s*(#.*)?$/.test(line) || /^---\s*$/.test(line)) return;
+    const match = /^([A-Za-z_][\w.-]*)\s*:\s*(.*)$/.exec(line);
+    if (!match) throw new CfScriptError(`${file} line ${index + 1}: expected "name: value" (only flat variables are supported)`);
+    let value = match[2].trim();
+    if (/^(['"]).*\1$/.test(value)) value = value.slice(1, -1);
+    else value = value.replace(/\s+#.*$/, '');
+    vars[match[1]] = value;
+  });
+  return vars;
+}
+
+/** The ((variables)) a manifest uses, in order of first use. */
+export function manifestVariables(text) {
+  return [...new Set([...text.matchAll(/\(\(([\w.-]+)\)\)/g)].map((match) => match[1]))];
+}
+
+/** The vars file's path and variables; a CfScriptError naming what to do when it is missing. */
+export function loadVars(env = process.env, cwd = process.cwd()) {
+  const file = env.CF_VARS_FILE || 'vars.yml';
+  let text;
+  try {
+    text = readFileSync(resolve(cwd, file), 'utf8');
+  } catch (error) {
+    if (error.code !== 'ENOENT') throw error;
+    throw new CfScriptError(`${file} not found: copy vars.example.yml to ${file} and set your names (or set CF_VARS_FILE)`);
+  }
+  return { file, vars: parseVars(text, file) };
+}
+
+/** The value of vars[name] (or env[envName] first); a CfScriptError naming both when unset. */
+export function setting({ vars = {}, env = process.env, file = 'vars.yml' }, name, envName) {
+  const value = (envName && env[envName]) || vars[name];
+  if (value) return value;
+  throw new CfScriptError(`${name} is not set: add "${name}: ..." to ${file}${envName ? ` or set ${envName}` : ''}`);
+}
+
+export function loginArgs(env = process.env) {
+  if (!env.CF_API) throw new CfScriptError('CF_API is not set: export CF_API=https://api.<your platform> (cf login -a needs it)');
+  return ['login', '-a', env.CF_API, ...(env.CF_ORG ? ['-o', env.CF_ORG] : []), ...(env.CF_SPACE ? ['-s', env.CF_SPACE] : [])];
+}
+
+/** The stores a service_create/service_delete run is about: all, or those named in argv. */
+export function chosenServices(argv) {
+  const unknown = argv.filter((name) => !offerings[name]);
+  if (unknown.length) throw new CfScriptError(`unknown service ${unknown.join(', ')} (known: ${Object.keys(offerings).join(', ')})`, 2);
+  return argv.length ? argv : Object.keys(offerings);
+}
+
+export function createServiceArgs(kind, context) {
+  const spec = offerings[kind];
+  const { env = process.env } = context;
+  const [defaultOffering, defaultPlan] = spec.defaults;
+  const args = ['create-service', env[spec.offering] || defaultOffering, env[spec.plan] || defaultPlan, setting(context, spec.variable)];
+  const params = env[spec.params];
+  if (params) {
+    try { JSON.parse(params); } catch { throw new CfScriptError(`${spec.params} is not valid JSON`); }
+    args.push('-c', params);
+  }
+  return args;
+}
+
+export function deleteServiceArgs(kind, context) {
+  return ['delete-service', setting(context, offerings[kind].variable), '-f'];
+}
+
+/** cf push arguments; a CfScriptError when the vars file lacks a variable the manifest uses. */
+export function pushArgs({ vars, file, manifestText, manifest = 'manifest.yml', extra = [] }) {
+  const missing = manifestVariables(manifestText).filter((name) => !vars[name]);
+  if (missing.length) throw new CfScriptError(`${file} does not set ${missing.join(', ')} (used by ${manifest}; see vars.example.yml)`);
+  return ['push', '-f', manifest, '--vars-file', file, ...extra];
+}
+
+/** The app's public URL: STOREBENCH_URL, else https://<route from the vars file>. */
+export function appUrl(context) {
+  const { env = process.env } = context;
+  if (env.STOREBENCH_URL) return env.STOREBENCH_URL;
+  const route = setting(context, 'route', 'CF_ROUTE');
+  return /^https?:\/\//.test(route) ? route : `https://${route}`;
+}
+
+/** The command that opens a URL in the desktop's browser, for platform. */
+export function browserCommand(platform, url) {
+  if (platform === 'darwin') return ['open', [url]];
+  if (platform === 'win32') return ['cmd', ['/c', 'start', '""', url]];
+  return ['xdg-open', [url]];
+}
+
+/** VCAP_SERVICES out of `cf curl /v3/apps/GUID/env` output. */
+export function vcapServicesFromAppEnv(text) {
+  let body;
+  try { body = JSON.parse(text); } catch { throw new CfScriptError('cf curl did not return JSON'); }
+  if (body.errors?.length) throw new CfScriptError(`the platform said: ${body.errors.map((error) => error.detail ?? error.title).join('; ')}`);
+  return body.system_env_json?.VCAP_SERVICES ?? {};
+}
+
+/** Runs cf with args, its output on our terminal; resolves to its exit code. */
+export function runCf(cf, args) {
+  // service parameters (-c JSON) may hold credentials: echo them masked
+  const shown = args.map((arg, index) => (args[index - 1] === '-c' ? JSON.stringify(maskCredentials(JSON.parse(arg))) : arg));
+  console.error(`$ cf ${shown.map((arg) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg}'`)).join(' ')}`);
+  const result = spawnSync(cf, args, { stdio: 'inherit' });
+  if (result.error) throw new CfScriptError(`cannot run cf: ${result.error.message}`);
+  return result.status ?? 1;
+}
+
+/** Runs cf with args and returns its stdout; a CfScriptError with its stderr when it fails. */
+export function captureCf(cf, args) {
+  const result = spawnSync(cf, args, { encoding: 'utf8', stdio: ['inherit', 'pipe', 'pipe'] });
+  if (result.error) throw new CfScriptError(`cannot run cf: ${result.error.message}`);
+  if (result.status !== 0) throw new CfScriptError(`cf ${args[0]} failed: ${(result.stderr || result.stdout).trim().split('\n').pop()}`);
+  return result.stdout;
+}
+
+/** Runs every check and returns their results; throws one CfScriptError listing every problem. */
+export function checkAll(...checks) {
+  const problems = [];
+  const results = checks.map((check) => {
+    try {
+      return check();
+    } catch (error) {
+      if (!(error instanceof CfScriptError)) throw error;
+      problems.push(error);
+    }
+  });
+  if (problems.length) {
+    throw new CfScriptError(problems.map((problem) => problem.message).join('\n'), Math.max(...problems.map((problem) => problem.exitCode)));
+  }
+  return results;
+}
+
+/** The shell of every script: run main, turn a CfScriptError into its messages and exit code. */
+export async function runScript(name, main) {
+  try {
+    process.exitCode = (await main(process.argv.slice(2))) ?? 0;
+  } catch (error) {
+    if (!(error instanceof CfScriptError)) throw error;
+    for (const line of error.message.split('\n')) console.error(`npm run ${name}: ${line}`);
+    process.exitCode = error.exitCode;
+  }
+}
