@@ -24,4 +24,13 @@ export const services = {
       return startCouchServer();
     },
   },
+  tarantool: {
+    // The server must have spaces storebench_vinyl and storebench_memtx, or let the user create them.
+    env: ['TARANTOOL_URL'],
+    example: 'tarantool://user:password@host:3301',
+    async startEmbedded(env) {
+      const { startTarantool } = await import('./embedded/tarantool.js');
+      return startTarantool({ path: env.PATH });
+    },
+  },
 };
