@@ -27,6 +27,7 @@ export async function startTarantool({ path = process.env.PATH } = {}) {
       args: [initScript],
       port,
       cwd: dir,
+      removeOnExit: dir,
       env: {
         PATH: path ?? '',
         STOREBENCH_TARANTOOL_PORT: String(port),
