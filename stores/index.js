@@ -9,8 +9,9 @@ import * as redis from './redis.js';
 import * as cloudant from './cloudant.js';
 import * as tarantool from './tarantool.js';
 import * as tarantoolMemtx from './tarantool-memtx.js';
+import * as redisCluster from './redis-cluster.js';
 
-export const adapters = [memory, redis, cloudant, tarantool, tarantoolMemtx].map(assertAdapter);
+export const adapters = [memory, redis, cloudant, tarantool, tarantoolMemtx, redisCluster].map(assertAdapter);
 export const storeNames = adapters.map((adapter) => adapter.name);
 
 /** The adapter called name, or undefined. */

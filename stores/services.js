@@ -33,4 +33,13 @@ export const services = {
       return startTarantool({ path: env.PATH });
     },
   },
+  'redis-cluster': {
+    // Any reachable nodes of the cluster, comma-separated: the rest are discovered.
+    env: ['REDIS_CLUSTER_URLS'],
+    example: 'redis://:password@node1:6379,redis://:password@node2:6379',
+    async startEmbedded(env) {
+      const { startRedisCluster } = await import('./embedded/redis-cluster.js');
+      return startRedisCluster({ path: env.PATH });
+    },
+  },
 };
