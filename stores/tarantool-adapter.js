@@ -5,6 +5,8 @@
 // If the space is missing and the user may create it, it is created; an existing space with
 // another engine is refused, so a number labelled vinyl is never a memtx number.
 
+import { sendWhileReceiving } from './tarantool-driver-fix.js';
+
 const connectTimeoutMs = 5000;
 
 // Tarantool's system view of the spaces this user can see, and its index by name.
@@ -41,14 +43,14 @@ export function tarantoolAdapter({ name, engine, description }) {
 
   async function open({ tarantool }) {
     const { default: Tarantool } = await import('tarantool-driver');
-    const connection = new Tarantool({
+    const connection = sendWhileReceiving(new Tarantool({
       ...tarantoolOptions(tarantool.url),
       lazyConnect: true,
       timeout: connectTimeoutMs,
       // Fail fast while disconnected: a request gets a 503, not a wait in a queue.
       enableOfflineQueue: false,
       retryStrategy: (times) => Math.min(times * 50, 2000),
-    });
+    }));
     // Errors reach each command's caller as a rejection; this keeps them from crashing the app.
     // The last one is kept: a failed connect() itself only says "Connection is closed.".
     let lastError;

@@ -58,6 +58,23 @@ test('the two engines keep separate data: a key set through one is absent from t
   await vinyl.delete('only-in-vinyl');
 });
 
+test('20 concurrent reads of the 200 KB value all come back byte-exact, on both engines', async (t) => {
+  // Regression: tarantool-driver 3.1.0 refused commands sent while a large response was
+  // still arriving ("Connection not established yet!"); see stores/tarantool-driver-fix.js.
+  if (!connect(t)) return;
+  const { payloads } = await import('../data/payloads.js');
+  for (const adapter of [tarantool, tarantoolMemtx]) {
+    const store = await adapter.open(connect(t));
+    t.after(() => store.close());
+    await store.set('concurrent-key3', payloads.key3);
+    const reader = async () => {
+      for (let i = 0; i < 25; i++) assert.ok((await store.get('concurrent-key3')).equals(payloads.key3));
+    };
+    await Promise.all(Array.from({ length: 20 }, reader));
+    await store.delete('concurrent-key3');
+  }
+});
+
 test('the embedded tarantool removes its working directory (vinyl files) when stopped', async (t) => {
   if (!which('tarantool')) return unavailable(t, 'tarantool is not installed (apt-get install tarantool)');
   const own = await startTarantool();
