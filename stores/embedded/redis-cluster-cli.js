@@ -4,14 +4,15 @@
 //   npm run cluster:stop    # stops the cluster that cluster:start holds (from another terminal)
 //
 // The servers live exactly as long as the `start` process: stopping it (Ctrl-C, SIGTERM,
-// cluster:stop, or a crash) stops them, so no cluster is ever left behind.
+// cluster:stop, or a crash) stops them, so no cluster is ever left behind. `start` writes its
+// pid and URLs to a state file for `stop` (STOREBENCH_CLUSTER_STATE, default in the temp dir).
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startRedisCluster } from './redis-cluster.js';
 
-const stateFile = join(tmpdir(), 'storebench-redis-cluster.json');
+const stateFile = process.env.STOREBENCH_CLUSTER_STATE || join(tmpdir(), 'storebench-redis-cluster.json');
 const usage = 'Usage: node stores/embedded/redis-cluster-cli.js start|stop';
 
 const isAlive = (pid) => {
