@@ -64,11 +64,11 @@ export function tarantoolAdapter({ name, engine, description }) {
 
     let actualEngine;
     try {
-      await connection.connect();
+      await connection.connect().catch((error) => { throw lastError ?? error; });
       actualEngine = await ensureSpace(connection);
     } catch (error) {
       await close();
-      throw lastError ?? error;
+      throw error;
     }
     if (actualEngine !== engine) {
       await close();
