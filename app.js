@@ -8,6 +8,7 @@ import express from 'express';
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
 import { openStores, storeNames } from './stores/index.js';
+import { services } from './stores/services.js';
 import { pageRoutes } from './routes/page.js';
 import { statusRoutes } from './routes/status.js';
 import { dataRoutes } from './routes/data.js';
@@ -92,8 +93,8 @@ Options:
   --log            log every request (off by default: logging distorts benchmarks; or STOREBENCH_LOG=1)
   -h, --help       show this help
 
-Configuration: REDIS_URL, CLOUDANT_URL (+ CLOUDANT_APIKEY, CLOUDANT_DB), COUCHDB_URL, or
-services bound on Cloud Foundry (VCAP_SERVICES). See README.md.`;
+Configuration: ${Object.values(services).flatMap((service) => service.env).join(', ')},
+or services bound on Cloud Foundry (VCAP_SERVICES). See README.md.`;
 
 export function parseAppArgs(argv, env = process.env) {
   const { values } = parseArgs({

@@ -22,6 +22,10 @@ function idAndRevEnd(document, idStart) {
  * underscore field, or `"_` anywhere that could be one) goes through JSON: same result.
  */
 export function stripCouchFields(document) {
+  // CouchDB, and the express-pouchdb stand-in, end every JSON body with a newline.
+  let end = document.length;
+  while (end > 0 && (document[end - 1] === 0x0a || document[end - 1] === 0x0d)) end--;
+  if (end < document.length) document = document.subarray(0, end);
   if (document.subarray(0, idFirst.length).equals(idFirst)) {
     const end = idAndRevEnd(document, idFirst.length);
     // Followed by a plain payload field: `{"_id":..,"_rev":..,"message"...`

@@ -7,8 +7,13 @@ import { seedStore } from '../data/seed.js';
 import * as memory from './memory.js';
 import * as redis from './redis.js';
 import * as cloudant from './cloudant.js';
+import * as tarantool from './tarantool.js';
+import * as tarantoolMemtx from './tarantool-memtx.js';
+import * as redisCluster from './redis-cluster.js';
+import * as cloudantLegacy from './cloudant-legacy.js';
+import * as couchdbNano from './couchdb-nano.js';
 
-export const adapters = [memory, redis, cloudant].map(assertAdapter);
+export const adapters = [memory, redis, cloudant, tarantool, tarantoolMemtx, redisCluster, cloudantLegacy, couchdbNano].map(assertAdapter);
 export const storeNames = adapters.map((adapter) => adapter.name);
 
 /** The adapter called name, or undefined. */

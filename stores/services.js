@@ -29,4 +29,22 @@ export const services = {
       return startCouchServer();
     },
   },
+  tarantool: {
+    // The server must have spaces storebench_vinyl and storebench_memtx, or let the user create them.
+    env: ['TARANTOOL_URL'],
+    example: 'tarantool://user:password@host:3301',
+    async startEmbedded(env) {
+      const { startTarantool } = await import('./embedded/tarantool.js');
+      return startTarantool({ path: env.PATH });
+    },
+  },
+  'redis-cluster': {
+    // Any reachable nodes of the cluster, comma-separated: the rest are discovered.
+    env: ['REDIS_CLUSTER_URLS'],
+    example: 'redis://:password@node1:6379,redis://:password@node2:6379',
+    async startEmbedded(env) {
+      const { startRedisCluster } = await import('./embedded/redis-cluster.js');
+      return startRedisCluster({ path: env.PATH });
+    },
+  },
 };

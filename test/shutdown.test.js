@@ -10,7 +10,7 @@ import { payloads } from '../data/payloads.js';
 async function embeddedServers(url) {
   const { stores } = await (await fetch(`${url}/stores`)).json();
   return [...new Set(stores.flatMap((s) => Object.values(s.servers)).filter((where) => where.startsWith('embedded: ')))]
-    .map((where) => where.slice('embedded: '.length));
+    .flatMap((where) => where.slice('embedded: '.length).split(',')); // a cluster lists every node
 }
 
 async function waitUntilClosed(urls, timeoutMs) {

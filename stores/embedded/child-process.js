@@ -51,23 +51,35 @@ export async function waitForPort(port, { timeoutMs = 10_000, host = '127.0.0.1'
 }
 
 /**
- * Starts `command args` under guard.sh and waits until it accepts TCP connections on port.
+ * Starts `command args` (in cwd, with env, both optional) under guard.sh and waits until it accepts TCP connections on port.
+ * removeOnExit: a directory the guard deletes once the server is gone, however the parent ended.
  * Returns { pid, port, stop() }. stop() is idempotent and resolves when the server is gone.
  */
-export async function startServer({ name, command, args, port, cwd, timeoutMs = 15_000 }) {
+export async function startServer({ name, command, args, port, cwd, env, removeOnExit, timeoutMs = 15_000 }) {
   // detached: its own process group, so a Ctrl-C in the terminal reaches only us and we stop it in order.
-  const child = spawn(guardScript, [command, ...args], { cwd, detached: true, stdio: ['pipe', 'ignore', 'pipe'] });
+  const child = spawn(guardScript, [command, ...args], {
+    cwd,
+    env: removeOnExit ? { ...(env ?? process.env), STOREBENCH_GUARD_REMOVE: removeOnExit } : env,
+    detached: true,
+    stdio: ['pipe', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (chunk) => { stderr = (stderr + chunk).slice(-2000); });
   let exited = false;
-  const exit = new Promise((resolve) => child.on('exit', () => { exited = true; resolve(); }));
-  child.on('error', () => { exited = true; });
+  const exit = new Promise((resolve) => {
+    const done = () => { exited = true; resolve(); };
+    child.on('exit', done);
+    child.on('error', done); // could not be spawned: there is nothing to wait for
+  });
   // Our end of the guard's stdin: never written to, closed to stop the server.
   child.stdin.on('error', () => {});
 
   const stop = async () => {
     if (!exited) child.stdin.end();
-    await Promise.race([exit, sleep(5000).then(() => child.kill('SIGKILL'))]);
+    // A timer cleared on exit, so a stopped server does not hold the event loop for 5 s.
+    const kill = setTimeout(() => child.kill('SIGKILL'), 5000);
+    await exit;
+    clearTimeout(kill);
   };
   try {
     await waitForPort(port, { timeoutMs, isAlive: () => !exited });

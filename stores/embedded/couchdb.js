@@ -2,7 +2,6 @@
 // process, reached over HTTP by the real Cloudant client like any CouchDB.
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { setTimeout as sleep } from 'node:timers/promises';
 
 const childScript = fileURLToPath(new URL('./couchdb-child.cjs', import.meta.url));
 
@@ -38,7 +37,9 @@ export async function startCouchServer({ timeoutMs = 20_000, admin } = {}) {
     if (stopped) return;
     stopped = true;
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-    await Promise.race([exit, sleep(5000).then(() => child.kill('SIGKILL'))]);
+    const kill = setTimeout(() => child.kill('SIGKILL'), 5000); // cleared, so it holds no event loop
+    await exit;
+    clearTimeout(kill);
   };
   return { url: `http://127.0.0.1:${port}`, port, stop };
 }

@@ -1,0 +1,42 @@
+// Cloudant / CouchDB through @cloudant/cloudant, the client the original benchmark used.
+// IBM ended its life in 2021 (no fixes, deprecated request library underneath); it is here
+// so users can compare it with the maintained SDK (the cloudant store) on the same server.
+// Database: <CLOUDANT_DB or storebench>-legacy.
+import { couchAuth } from './couch-auth.js';
+import { nanoStyleStore } from './couch-nano-store.js';
+
+export const name = 'cloudant-legacy';
+export const description = 'Cloudant / CouchDB through @cloudant/cloudant (the client the original used)';
+export const needs = ['couchdb'];
+export const lifecycle = 'end-of-life client (@cloudant/cloudant)';
+
+export async function open({ couchdb }) {
+  const { serviceUrl, auth } = couchAuth(couchdb);
+  const Cloudant = await loadClient();
+  // IAM tokens through its iamauth plugin (no auto-renew timer: renewed on demand, so
+  // nothing outlives close()). user:password goes as basic auth on every request, from the
+  // URL, as the cloudant store's BasicAuthenticator does, so the two clients are compared
+  // like for like (its default would be a session cookie from POST /_session).
+  const plugins =
+    auth.type === 'iam' ? [{ iamauth: { iamApiKey: auth.apikey, autoRenew: false, ...(auth.iamUrl ? { iamTokenUrl: auth.iamUrl } : {}) } }]
+    : [];
+  const url = auth.type === 'basic' ? withCredentials(serviceUrl, auth) : serviceUrl;
+  const client = Cloudant({ url, plugins });
+  return nanoStyleStore(client, `${couchdb.database ?? 'storebench'}-legacy`);
+}
+
+function withCredentials(serviceUrl, { username, password }) {
+  const url = new URL(serviceUrl);
+  url.username = encodeURIComponent(username);
+  url.password = encodeURIComponent(password);
+  return url.href.replace(/\/$/, '');
+}
+
+// An optional dependency that may be missing or fail to load on a newer Node: say which.
+async function loadClient() {
+  try {
+    return (await import('@cloudant/cloudant')).default;
+  } catch (error) {
+    throw new Error(`its client @cloudant/cloudant could not be loaded (${error.code ?? error.message}); npm install @cloudant/cloudant`, { cause: error });
+  }
+}

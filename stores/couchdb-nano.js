@@ -1,0 +1,17 @@
+// CouchDB / Cloudant through nano, the Apache CouchDB project's Node client, in database
+// <CLOUDANT_DB or storebench>-nano.
+import { couchAuth } from './couch-auth.js';
+import { nanoStyleStore } from './couch-nano-store.js';
+
+export const name = 'couchdb-nano';
+export const description = 'CouchDB / Cloudant through nano (the Apache CouchDB client)';
+export const needs = ['couchdb'];
+
+export async function open({ couchdb }) {
+  const { auth } = couchAuth(couchdb);
+  if (auth.type === 'iam') throw new Error('nano cannot use a Cloudant IAM API key; give CLOUDANT_URL with user:password');
+  const { default: nano } = await import('nano');
+  // nano turns user:password in the URL into a basic Authorization header.
+  const client = nano({ url: couchdb.url });
+  return nanoStyleStore(client, `${couchdb.database ?? 'storebench'}-nano`);
+}

@@ -1,0 +1,45 @@
+// The embedded Tarantool: `tarantool tarantool-init.lua` on a free loopback port, in a temp
+// directory (vinyl and the snapshots write files there) that is removed when it stops.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { freePort, startServer, which } from './child-process.js';
+
+const initScript = fileURLToPath(new URL('./tarantool-init.lua', import.meta.url));
+export const missingReason = 'no TARANTOOL_URL and no tarantool on PATH; install tarantool (apt-get install tarantool) or set TARANTOOL_URL';
+export const user = 'storebench';
+
+/** Starts tarantool; returns { url, port, stop() } or throws with the reason. */
+export async function startTarantool({ path = process.env.PATH } = {}) {
+  const command = which('tarantool', path);
+  if (!command) throw new Error(missingReason);
+  const dir = await mkdtemp(join(tmpdir(), 'storebench-tarantool-'));
+  // A password of this run only, so nothing else on the machine can use the spaces.
+  const password = randomBytes(12).toString('hex');
+  const port = await freePort();
+  let server;
+  try {
+    server = await startServer({
+      name: 'tarantool',
+      command,
+      args: [initScript],
+      port,
+      cwd: dir,
+      removeOnExit: dir,
+      env: {
+        PATH: path ?? '',
+        STOREBENCH_TARANTOOL_PORT: String(port),
+        STOREBENCH_TARANTOOL_USER: user,
+        STOREBENCH_TARANTOOL_PASSWORD: password,
+      },
+    });
+  } catch (error) {
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
+  let stopping;
+  const stop = () => (stopping ??= server.stop().then(() => rm(dir, { recursive: true, force: true })));
+  return { url: `tarantool://${user}:${password}@127.0.0.1:${port}`, port, dir, stop };
+}

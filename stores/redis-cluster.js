@@ -1,0 +1,48 @@
+// A Redis Cluster through node-redis's createCluster, values read back as Buffers. The
+// client learns the topology from any of the given nodes and sends each key to the master
+// of its slot, as an app that outgrew one Redis would.
+import { redisClientOptions, connectWithin } from './redis-options.js';
+
+export const name = 'redis-cluster';
+export const description = 'Redis Cluster (3 masters + 3 replicas when embedded) through node-redis createCluster';
+export const needs = ['redis-cluster'];
+
+/** createCluster() options from a resolved connection whose url lists nodes, comma-separated. */
+export function clusterOptions(connection) {
+  const urls = connection.url.split(',').map((url) => url.trim()).filter(Boolean);
+  if (!urls.length) throw new Error('REDIS_CLUSTER_URLS lists no node');
+  // Discovered nodes are reached with `defaults` only, so the credentials go there too.
+  const { url: first, ...defaults } = redisClientOptions({ ...connection, url: urls[0] });
+  const parsed = new URL(first);
+  if (parsed.username) defaults.username = decodeURIComponent(parsed.username);
+  if (parsed.password) defaults.password = decodeURIComponent(parsed.password);
+  if (parsed.protocol === 'rediss:') defaults.socket = { ...defaults.socket, tls: true };
+  return { rootNodes: urls.map((url) => ({ url })), defaults };
+}
+
+export async function open({ 'redis-cluster': connection }) {
+  const { createCluster, RESP_TYPES } = await import('redis');
+  const cluster = createCluster(clusterOptions(connection));
+  // Errors reach each command's caller as a rejection; this keeps them from crashing the app.
+  cluster.on('error', () => {});
+  await connectWithin(cluster);
+  const bytes = cluster.withTypeMapping({ [RESP_TYPES.BLOB_STRING]: Buffer });
+
+  return {
+    get: (key) => bytes.get(key),
+    async set(key, value) {
+      await bytes.set(key, value);
+    },
+    async delete(key) {
+      await bytes.del(key);
+    },
+    async ping() {
+      await cluster.sendCommand(undefined, true, ['PING']);
+    },
+    async close() {
+      if (cluster.isOpen) await cluster.close();
+    },
+    // Reads go to masters (node-redis's default): a replica could answer before it has a write.
+    stats: () => ({ masters: cluster.masters.length, readsFrom: 'masters' }),
+  };
+}

@@ -1,0 +1,113 @@
+// One adapter shape for Tarantool spaces through tarantool-driver, made once per engine:
+// stores/tarantool.js (vinyl, the on-disk LSM engine) and stores/tarantool-memtx.js (memtx,
+// in memory). Each reads and writes its own space, storebench_<engine>:
+//   key string (primary index), value varbinary (msgpack bin, read back as a Buffer).
+// If the space is missing and the user may create it, it is created; an existing space with
+// another engine is refused, so a number labelled vinyl is never a memtx number.
+
+import { sendWhileReceiving } from './tarantool-driver-fix.js';
+
+const connectTimeoutMs = 5000;
+
+// Tarantool's system view of the spaces this user can see, and its index by name.
+const VSPACE_ID = 281;
+const VSPACE_NAME_INDEX = 2;
+
+// Runs on the server: create the space when missing, report its engine.
+const createSpaceLua = `
+local name, engine = ...
+if box.space[name] == nil then
+  box.schema.space.create(name, { engine = engine, if_not_exists = true,
+    format = { { name = 'key', type = 'string' }, { name = 'value', type = 'varbinary' } } })
+  box.space[name]:create_index('primary', { parts = { 'key' }, if_not_exists = true })
+end
+return box.space[name].engine`;
+
+/** The space a store of this engine uses. */
+export const spaceName = (engine) => `storebench_${engine}`;
+
+/** Options for tarantool-driver from a tarantool://user:password@host:port URL. */
+export function tarantoolOptions(url) {
+  const parsed = new URL(url);
+  if (parsed.protocol !== 'tarantool:') throw new Error(`TARANTOOL_URL must start with tarantool://, not ${parsed.protocol}//`);
+  return {
+    host: parsed.hostname.replace(/^\[|\]$/g, ''),
+    port: Number(parsed.port || 3301),
+    ...(parsed.username ? { username: decodeURIComponent(parsed.username), password: decodeURIComponent(parsed.password) } : {}),
+  };
+}
+
+/** An adapter ({ name, description, needs, open }) for the space of one engine. */
+export function tarantoolAdapter({ name, engine, description }) {
+  const space = spaceName(engine);
+
+  async function open({ tarantool }) {
+    const { default: Tarantool } = await import('tarantool-driver');
+    const connection = sendWhileReceiving(new Tarantool({
+      ...tarantoolOptions(tarantool.url),
+      lazyConnect: true,
+      timeout: connectTimeoutMs,
+      // Fail fast while disconnected: a request gets a 503, not a wait in a queue.
+      enableOfflineQueue: false,
+      retryStrategy: (times) => Math.min(times * 50, 2000),
+    }));
+    // Errors reach each command's caller as a rejection; this keeps them from crashing the app.
+    // The last one is kept: a failed connect() itself only says "Connection is closed.".
+    let lastError;
+    connection.on('error', (error) => { lastError = error; });
+    let closed = false;
+    const close = async () => {
+      if (closed) return;
+      closed = true;
+      connection.disconnect();
+    };
+
+    let actualEngine;
+    try {
+      await connection.connect().catch((error) => { throw lastError ?? error; });
+      actualEngine = await ensureSpace(connection);
+    } catch (error) {
+      await close();
+      throw error;
+    }
+    if (actualEngine !== engine) {
+      await close();
+      throw new Error(`space ${space} uses the ${actualEngine} engine, not ${engine}; drop it or point at another server`);
+    }
+
+    return {
+      async get(key) {
+        const [tuple] = await connection.select(space, 0, 1, 0, 'eq', [key]);
+        if (!tuple) return null;
+        const value = tuple[1];
+        return Buffer.isBuffer(value) ? value : Buffer.from(value); // a string field from a hand-made space
+      },
+      async set(key, bytes) {
+        await connection.replace(space, [key, bytes]);
+      },
+      async delete(key) {
+        await connection.delete(space, 0, [key]);
+      },
+      async ping() {
+        await connection.ping();
+      },
+      close,
+      stats: () => ({ engine: actualEngine, space }),
+    };
+  }
+
+  // The engine of the space, from the _vspace system view any user can read; a missing
+  // space is created if the user may (a shared server may not allow it: then it must exist).
+  async function ensureSpace(connection) {
+    const [found] = await connection.select(VSPACE_ID, VSPACE_NAME_INDEX, 1, 0, 'eq', [space]);
+    if (found) return found[3];
+    try {
+      return (await connection.eval(createSpaceLua, space, engine))[0];
+    } catch (error) {
+      throw new Error(`space ${space} does not exist and could not be created (${error.message}); create it with engine ${engine}, ` +
+        'a string primary key and a varbinary value, and grant the user read,write on it', { cause: error });
+    }
+  }
+
+  return { name, description, needs: ['tarantool'], open };
+}

@@ -1,0 +1,8 @@
+// Tarantool with the memtx engine (in memory) through tarantool-driver.
+import { tarantoolAdapter } from './tarantool-adapter.js';
+
+export const { name, description, needs, open } = tarantoolAdapter({
+  name: 'tarantool-memtx',
+  engine: 'memtx',
+  description: 'Tarantool, memtx engine (in memory), through tarantool-driver',
+});

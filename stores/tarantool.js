@@ -1,0 +1,8 @@
+// Tarantool with the vinyl engine (on-disk LSM tree) through tarantool-driver.
+import { tarantoolAdapter } from './tarantool-adapter.js';
+
+export const { name, description, needs, open } = tarantoolAdapter({
+  name: 'tarantool',
+  engine: 'vinyl',
+  description: 'Tarantool, vinyl engine (on-disk LSM tree), through tarantool-driver',
+});
