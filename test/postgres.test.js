@@ -1,0 +1,79 @@
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { test } from 'node:test';
+import * as postgres from '../stores/postgres.js';
+import { findServerBinaries, missingReason, startPostgresServer } from '../stores/embedded/postgres-server.js';
+import { payloads } from '../data/payloads.js';
+import { storeConformance } from './helpers/store-conformance.js';
+import { sqlConnections, testPool } from './helpers/sql-stores.js';
+import { unavailable } from './helpers/services.js';
+
+storeConformance(postgres, (t) => sqlConnections(t));
+
+test('postgres: open() creates its table when missing, as key text primary key / value bytea', async (t) => {
+  const connections = await sqlConnections(t);
+  if (!connections) return;
+  const pool = await testPool(t);
+  const table = 'storebench_test_created';
+  await pool.query(`DROP TABLE IF EXISTS ${table}`);
+  const store = await postgres.open(connections, { table });
+  t.after(() => store.close());
+  try {
+    const { rows } = await pool.query(
+      `SELECT column_name, data_type FROM information_schema.columns WHERE table_name = $1 ORDER BY ordinal_position`,
+      [table],
+    );
+    assert.deepEqual(rows, [{ column_name: 'key', data_type: 'text' }, { column_name: 'value', data_type: 'bytea' }]);
+
+    await store.set('key2', payloads.key2);
+    const stored = await pool.query(`SELECT value FROM ${table} WHERE key = 'key2'`);
+    assert.ok(stored.rows[0].value.equals(payloads.key2), 'the row holds the bytes as written');
+    const second = await postgres.open(connections, { table });
+    await second.close(); // opening again finds the table there and keeps its rows
+    assert.ok((await store.get('key2')).equals(payloads.key2));
+  } finally {
+    await pool.query(`DROP TABLE IF EXISTS ${table}`);
+  }
+});
+
+test('postgres: stats() reports the connection pool', async (t) => {
+  const connections = await sqlConnections(t);
+  if (!connections) return;
+  const store = await postgres.open(connections);
+  t.after(() => store.close());
+  await Promise.all([store.get('key1'), store.get('key2')]);
+  const { pool } = store.stats();
+  assert.ok(pool.size >= 1, 'at least one connection opened');
+  assert.equal(pool.waiting, 0);
+});
+
+test('postgres: a server that refuses connections makes open() reject with the reason', async () => {
+  await assert.rejects(postgres.open({ postgres: { url: 'postgres://postgres@127.0.0.1:1/test' } }), /ECONNREFUSED/);
+});
+
+test('the embedded PostgreSQL is a throwaway cluster on a free port, removed when stopped', async (t) => {
+  if (!findServerBinaries()) return unavailable(t, 'PostgreSQL server binaries are not installed');
+  const server = await startPostgresServer();
+  t.after(() => server.stop());
+  assert.match(server.url, /^postgres:\/\/postgres@127\.0\.0\.1:\d+\/postgres$/);
+  const store = await postgres.open({ postgres: { url: server.url } });
+  await store.set('key3', payloads.key3);
+  assert.ok((await store.get('key3')).equals(payloads.key3));
+  await store.close();
+
+  const { default: pg } = await import('pg');
+  const client = new pg.Client(server.url);
+  await client.connect();
+  const { rows } = await client.query('SHOW data_directory');
+  await client.end();
+  const dataDir = rows[0].data_directory;
+  assert.ok(existsSync(dataDir));
+  await server.stop();
+  assert.ok(!existsSync(dataDir), `${dataDir} removed`);
+});
+
+test('with no PostgreSQL binaries the embedded default gives the one-line reason', async () => {
+  assert.equal(findServerBinaries('/nonexistent', '/nonexistent'), null);
+  await assert.rejects(startPostgresServer({ path: '/nonexistent', root: '/nonexistent' }), { message: missingReason });
+  assert.equal(missingReason, 'no POSTGRES_URL and no PostgreSQL server binaries; install postgresql or set POSTGRES_URL');
+});
