@@ -1,0 +1,45 @@
+import assert from 'node:assert/strict';
+import { before, after, test } from 'node:test';
+import * as memcached from '../stores/memcached.js';
+import { missingReason, startMemcachedServer } from '../stores/embedded/memcached-server.js';
+import { which } from '../stores/embedded/child-process.js';
+import { payloads } from '../data/payloads.js';
+import { storeConformance } from './helpers/store-conformance.js';
+import { unavailable } from './helpers/services.js';
+
+// MEMCACHED_URL when set; else a memcached of our own, as the embedded default would start.
+let server;
+before(async () => {
+  if (!process.env.MEMCACHED_URL && which('memcached')) server = await startMemcachedServer();
+});
+after(() => server?.stop());
+const memcachedUrl = () => process.env.MEMCACHED_URL ?? server?.url;
+
+storeConformance(memcached, async (t) => {
+  if (!memcachedUrl()) return void unavailable(t, 'no MEMCACHED_URL and memcached is not installed');
+  return { memcached: { url: memcachedUrl(), source: 'test' } };
+});
+
+test('memcached: the whole 270 KB of key1..key3 fits under the 1 MB item limit, each byte-exact', async (t) => {
+  if (!memcachedUrl()) return unavailable(t, 'no MEMCACHED_URL and memcached is not installed');
+  const store = await memcached.open({ memcached: { url: memcachedUrl() } });
+  t.after(() => store.close());
+  const all = Buffer.concat(Object.values(payloads));
+  await store.set('memcached-all', all);
+  assert.ok((await store.get('memcached-all')).equals(all));
+  await store.delete('memcached-all');
+});
+
+test('memcached: MEMCACHED_URL and MEMCACHED_SERVERS forms become memjs server lists', () => {
+  assert.equal(memcached.serverList('memcached://127.0.0.1:11211'), '127.0.0.1:11211');
+  assert.equal(memcached.serverList('memcache://user:pw@a:1/,memcached://b:2'), 'user:pw@a:1,b:2');
+  assert.equal(memcached.serverList('a:1,b:2'), 'a:1,b:2');
+});
+
+test('memcached: a server that refuses connections makes open() reject', async () => {
+  await assert.rejects(memcached.open({ memcached: { url: 'memcached://127.0.0.1:1' } }), /ECONNREFUSED/);
+});
+
+test('with no memcached binary the embedded default gives the one-line reason', async () => {
+  await assert.rejects(startMemcachedServer({ path: '/nonexistent' }), { message: missingReason });
+});
