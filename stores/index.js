@@ -7,8 +7,13 @@ import { seedStore } from '../data/seed.js';
 import * as memory from './memory.js';
 import * as redis from './redis.js';
 import * as cloudant from './cloudant.js';
+import * as ioredis from './ioredis.js';
+import * as postgres from './postgres.js';
+import * as postgresRedis from './postgres+redis.js';
+import * as redisPostgres from './redis+postgres.js';
+import * as memcached from './memcached.js';
 
-export const adapters = [memory, redis, cloudant].map(assertAdapter);
+export const adapters = [memory, redis, cloudant, ioredis, postgres, postgresRedis, redisPostgres, memcached].map(assertAdapter);
 export const storeNames = adapters.map((adapter) => adapter.name);
 
 /** The adapter called name, or undefined. */
