@@ -84,6 +84,23 @@ test('redis+postgres: writes reach PostgreSQL in the background, in batches, wit
   }
 });
 
+test('redis+postgres: a write after a timer found nothing to flush still reaches PostgreSQL', async (t) => {
+  // Regression: a flush that found the queue empty left a settled promise behind, and no later write was flushed.
+  const opened = await openWriteBehind(t, { flushIntervalMs: 20, batchSize: 2 });
+  if (!opened) return;
+  const { store, prefix, rowsOf } = opened;
+  await store.set(`${prefix}a`, payloads.key1); // starts the 20 ms timer
+  await store.set(`${prefix}b`, payloads.key1); // a full batch: flushed at once, the timer then finds nothing
+  await sleep(200);
+  await store.set(`${prefix}c`, payloads.key1);
+  const deadline = Date.now() + 20_000;
+  while (!(await rowsOf()).has(`${prefix}c`)) {
+    assert.ok(Date.now() < deadline, 'the later write never reached PostgreSQL');
+    await sleep(50);
+  }
+  assert.equal((await rowsOf()).size, 3);
+});
+
 test('redis+postgres: its Redis keys and table are its own', async (t) => {
   const opened = await openWriteBehind(t);
   if (!opened) return;
