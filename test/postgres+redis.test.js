@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
 import * as cacheAside from '../stores/postgres+redis.js';
 import { payloads } from '../data/payloads.js';
+import { startApp } from '../app.js';
 import { storeConformance } from './helpers/store-conformance.js';
 import { sqlConnections, testPool, testRedis } from './helpers/sql-stores.js';
 
@@ -76,4 +77,24 @@ test('postgres+redis: its Redis keys carry their own prefix, apart from the plai
   assert.equal(await redis.exists(key), 0, 'nothing under the bare key');
   assert.equal(await redis.exists(`storebench:cache-aside:${key}`), 1);
   assert.ok((await redis.ttl(`storebench:cache-aside:${key}`)) <= 30, 'the TTL option is used');
+});
+
+test('postgres+redis: GET /stores shows the cache hits and misses of the requests served', async (t) => {
+  const connections = await sqlConnections(t, { redis: true });
+  if (!connections) return;
+  const app = await startApp({
+    port: 0,
+    host: '127.0.0.1',
+    names: ['postgres+redis'],
+    env: { POSTGRES_URL: connections.postgres.url, REDIS_URL: connections.redis.url },
+  });
+  t.after(() => app.close());
+  // Seeding wrote key1..key3 and so dropped their cached copies: one miss, then hits.
+  for (let i = 0; i < 3; i++) {
+    const response = await fetch(`${app.url}/postgres+redis/key2`);
+    assert.equal(response.status, 200);
+    assert.ok(Buffer.from(await response.arrayBuffer()).equals(payloads.key2));
+  }
+  const { stores } = await (await fetch(`${app.url}/stores`)).json();
+  assert.deepEqual(stores[0].stats, { cacheHits: 2, cacheMisses: 1, hitRatio: 0.6667, ttlSeconds: cacheAside.TTL_SECONDS });
 });
