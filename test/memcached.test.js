@@ -43,3 +43,21 @@ test('memcached: a server that refuses connections makes open() reject', async (
 test('with no memcached binary the embedded default gives the one-line reason', async () => {
   await assert.rejects(startMemcachedServer({ path: '/nonexistent' }), { message: missingReason });
 });
+
+test('memcached: a stopped server fails requests at once, and the same client answers again once a server is back', async (t) => {
+  if (!which('memcached')) return unavailable(t, 'memcached is not installed');
+  let own = await startMemcachedServer();
+  t.after(() => own.stop());
+  const store = await memcached.open({ memcached: { url: own.url } });
+  t.after(() => store.close());
+  await store.set('recovery', payloads.key1);
+  await own.stop();
+  await assert.rejects(store.get('recovery'));
+  await assert.rejects(store.ping());
+
+  own = await startMemcachedServer({ port: own.port });
+  await store.ping();
+  assert.equal(await store.get('recovery'), null, 'memcached keeps nothing across a restart');
+  await store.set('recovery', payloads.key1);
+  assert.ok((await store.get('recovery')).equals(payloads.key1));
+});

@@ -12,11 +12,11 @@ function runAsUser() {
   return ['-u', /^memcache:/m.test(passwd) ? 'memcache' : 'nobody'];
 }
 
-/** Starts memcached; returns { url, stop() } or throws with the reason. */
-export async function startMemcachedServer({ path = process.env.PATH } = {}) {
+/** Starts memcached (on port, else a free one); returns { url, stop() } or throws with the reason. */
+export async function startMemcachedServer({ path = process.env.PATH, port } = {}) {
   const command = which('memcached', path);
   if (!command) throw new Error(missingReason);
-  const port = await freePort();
+  port ??= await freePort();
   const server = await startServer({
     name: 'memcached',
     command,
