@@ -73,7 +73,11 @@ export async function startServer({ name, command, args, port, cwd, stopSignal =
 
   const stop = async () => {
     if (!exited) child.stdin.end();
-    await Promise.race([exit, sleep(5000).then(() => child.kill('SIGKILL'))]);
+    // A cleared timer, so a quick stop does not hold the event loop open for 5 s.
+    let timer;
+    const forced = new Promise((resolve) => { timer = setTimeout(() => resolve(child.kill('SIGKILL')), 5000); });
+    await Promise.race([exit, forced]);
+    clearTimeout(timer);
   };
   try {
     await waitForPort(port, { timeoutMs, isAlive: () => !exited });
