@@ -61,3 +61,11 @@ test('memcached: a stopped server fails requests at once, and the same client an
   await store.set('recovery', payloads.key1);
   assert.ok((await store.get('recovery')).equals(payloads.key1));
 });
+
+test('memcached: a password in MEMCACHED_SERVERS (memjs\'s scheme-less form) is never shown', async () => {
+  const { resolveService } = await import('../lib/config.js');
+  const { connection } = await resolveService('memcached', { env: { MEMCACHED_SERVERS: 'user:hunter2@127.0.0.1:11211,other:s3cret@127.0.0.2:11211' } });
+  assert.equal(connection.source, 'MEMCACHED_SERVERS');
+  assert.equal(connection.display, '***@127.0.0.1:11211,***@127.0.0.2:11211');
+  assert.equal(connection.url, 'user:hunter2@127.0.0.1:11211,other:s3cret@127.0.0.2:11211', 'the client still gets the credentials');
+});
