@@ -86,7 +86,8 @@ Options:
   --log            log every request (off by default: logging distorts benchmarks; or STOREBENCH_LOG=1)
   -h, --help       show this help
 
-Configuration: REDIS_URL, CLOUDANT_URL (+ CLOUDANT_APIKEY, CLOUDANT_DB), COUCHDB_URL. See README.md.`;
+Configuration: REDIS_URL, CLOUDANT_URL (+ CLOUDANT_APIKEY, CLOUDANT_DB), COUCHDB_URL,
+POSTGRES_URL (or DATABASE_URL), MEMCACHED_URL (or MEMCACHED_SERVERS). See README.md.`;
 
 export function parseAppArgs(argv, env = process.env) {
   const { values } = parseArgs({
