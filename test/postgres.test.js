@@ -6,7 +6,9 @@ import { findServerBinaries, missingReason, startPostgresServer } from '../store
 import { payloads } from '../data/payloads.js';
 import { storeConformance } from './helpers/store-conformance.js';
 import { sqlConnections, testPool } from './helpers/sql-stores.js';
-import { unavailable } from './helpers/services.js';
+import { reachable, unavailable } from './helpers/services.js';
+import { forkApp } from './helpers/app-process.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 storeConformance(postgres, (t) => sqlConnections(t));
 
@@ -76,4 +78,29 @@ test('with no PostgreSQL binaries the embedded default gives the one-line reason
   assert.equal(findServerBinaries('/nonexistent', '/nonexistent'), null);
   await assert.rejects(startPostgresServer({ path: '/nonexistent', root: '/nonexistent' }), { message: missingReason });
   assert.equal(missingReason, 'no POSTGRES_URL and no PostgreSQL server binaries; install postgresql or set POSTGRES_URL');
+});
+
+test('an app killed with SIGKILL leaves neither its embedded postgres nor the cluster dir behind', async (t) => {
+  if (!findServerBinaries()) return unavailable(t, 'PostgreSQL server binaries are not installed');
+  const env = { ...process.env };
+  delete env.POSTGRES_URL;
+  delete env.DATABASE_URL;
+  const app = await forkApp(['--port', '0', '--stores', 'postgres'], env);
+  const { stores } = await (await fetch(`${app.url}/stores`)).json();
+  const port = stores[0].servers.postgres.match(/^embedded: postgres:\/\/\*\*\*@127\.0\.0\.1:(\d+)\/postgres$/)?.[1];
+  assert.ok(port, `an embedded cluster: ${stores[0].servers.postgres}`);
+  const { default: pg } = await import('pg');
+  const client = new pg.Client(`postgres://postgres@127.0.0.1:${port}/postgres`);
+  await client.connect();
+  const { rows } = await client.query('SHOW data_directory');
+  await client.end();
+  const dataDir = rows[0].data_directory;
+
+  app.child.kill('SIGKILL');
+  await app.exited;
+  const deadline = Date.now() + 15_000;
+  while (existsSync(dataDir) || (await reachable(`postgres://127.0.0.1:${port}`))) {
+    assert.ok(Date.now() < deadline, `${dataDir} or the server on ${port} outlived the app`);
+    await sleep(100);
+  }
 });

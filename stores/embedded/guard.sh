@@ -8,3 +8,7 @@ server=$!
 cat >/dev/null
 kill -s "${GUARD_STOP_SIGNAL:-TERM}" "$server" 2>/dev/null
 wait "$server"
+status=$?
+# GUARD_REMOVE_DIR: a throwaway data directory that goes with the server, even after a kill -9 of the parent.
+if [ -n "${GUARD_REMOVE_DIR:-}" ]; then rm -rf -- "$GUARD_REMOVE_DIR"; fi
+exit $status

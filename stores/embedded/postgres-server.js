@@ -74,13 +74,22 @@ export async function createCluster(runner) {
 
 /**
  * Runs the cluster in dataDir on port (loopback only, no Unix socket) and waits until it
- * answers queries. Returns { url, port, stop() }; stop() is a fast shutdown.
+ * answers queries. Returns { url, port, stop() }; stop() is a fast shutdown. With
+ * removeOnExit the data dir goes with the server, even if this process is killed.
  */
-export async function runCluster(runner, dataDir, port) {
+export async function runCluster(runner, dataDir, port, { removeOnExit = false } = {}) {
   const [command, args] = runner.asUser(join(runner.binDir, 'postgres'), [
     '-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=',
   ]);
-  const server = await startServer({ name: 'postgres', command, args, port, cwd: dataDir, stopSignal: 'INT' });
+  const server = await startServer({
+    name: 'postgres',
+    command,
+    args,
+    port,
+    cwd: dataDir,
+    stopSignal: 'INT',
+    removeDir: removeOnExit ? dataDir : '',
+  });
   // The port opens before recovery finishes; pg_isready says when queries are welcome.
   const deadline = Date.now() + 15_000;
   for (;;) {
@@ -103,7 +112,7 @@ export async function startPostgresServer({ path = process.env.PATH, root } = {}
   const runner = await postgresRunner({ path, root });
   const dataDir = await createCluster(runner);
   try {
-    const server = await runCluster(runner, dataDir, await freePort());
+    const server = await runCluster(runner, dataDir, await freePort(), { removeOnExit: true });
     const stop = async () => {
       await server.stop();
       await rm(dataDir, { recursive: true, force: true });
