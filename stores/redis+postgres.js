@@ -44,6 +44,7 @@ export async function open(connections, options = {}) {
   let timer = null;
   let flushing = null;
   let closing = null;
+  const writing = new Set(); // writes sent to Redis, not yet acknowledged: close() waits for them
 
   async function flushBatch() {
     const batch = [];
@@ -73,6 +74,7 @@ export async function open(connections, options = {}) {
   async function drain() {
     while (pending.size) await flushBatch();
     failuresInARow = 0;
+    lastFlushError = undefined;
   }
 
   function flushInBackground() {
@@ -111,18 +113,26 @@ export async function open(connections, options = {}) {
     }
   }
 
+  async function write(key, bytes, toRedis) {
+    assertAccepting();
+    const sent = toRedis();
+    writing.add(sent);
+    try {
+      await sent;
+    } finally {
+      writing.delete(sent);
+    }
+    acknowledge(key, bytes);
+  }
+
   return {
     get: (key) => primary.get(key),
-    async set(key, bytes) {
-      assertAccepting();
+    set(key, bytes) {
       const copy = Buffer.from(bytes); // queued for later: the caller may reuse its buffer
-      await primary.set(key, copy);
-      acknowledge(key, copy);
+      return write(key, copy, () => primary.set(key, copy));
     },
-    async delete(key) {
-      assertAccepting();
-      await primary.delete(key);
-      acknowledge(key, null);
+    delete(key) {
+      return write(key, null, () => primary.delete(key));
     },
     // The store answers while Redis does: a PostgreSQL outage only delays the durable copy
     // (pendingWrites and lastFlushError in stats() show it), as write-behind means to.
@@ -132,6 +142,7 @@ export async function open(connections, options = {}) {
       return (closing ??= (async () => {
         clearTimeout(timer);
         let failure;
+        await Promise.allSettled([...writing]);
         await (flushing ?? Promise.resolve()).catch(() => {});
         try {
           await flush();

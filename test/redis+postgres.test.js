@@ -135,3 +135,15 @@ test('redis+postgres: SIGTERM to the app (twice, even) flushes what seeding wrot
   const rows = new Map((await seeded()).map((row) => [row.key, row.value]));
   for (const [key, bytes] of Object.entries(payloads)) assert.ok(rows.get(key)?.equals(bytes), `${key} flushed on SIGTERM`);
 });
+
+test('redis+postgres: writes still on their way to Redis when close() starts reach PostgreSQL too', async (t) => {
+  const opened = await openWriteBehind(t, { flushIntervalMs: 600_000, batchSize: 1000 });
+  if (!opened) return;
+  const { store, prefix, rowsOf } = opened;
+  const writes = Array.from({ length: 50 }, (_, i) => store.set(`${prefix}${i}`, payloads.key1));
+  const closed = store.close(); // not awaiting the writes first
+  await Promise.all(writes);
+  await closed;
+  assert.equal((await rowsOf()).size, 50);
+  await assert.rejects(store.set(`${prefix}late`, payloads.key1), /closing/);
+});
