@@ -13,8 +13,8 @@ export async function open({ memcached }) {
   const { default: memjs } = await import('memjs');
   const client = memjs.Client.create(serverList(memcached.url), {
     retries: 0, // fail fast: a down server is a 503 now, and the next request connects anew
-    timeout: 2, // seconds per request
-    conntimeout: 2,
+    timeout: 5, // seconds per request: a hung server errors, a busy one under a load sweep need not
+    conntimeout: 2, // seconds to connect: a down server is a 503 soon
     keepAlive: true,
     logger: quiet,
   });
