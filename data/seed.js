@@ -27,4 +27,11 @@ async function main() {
   process.exitCode = failed ? 1 : 0;
 }
 
-if (isMain(import.meta.url)) await main();
+// Not awaited: stores/index.js imports this module, and a top-level await here would wait
+// on that import while it waits for this module to finish: node exited 13, seeding nothing.
+if (isMain(import.meta.url)) {
+  main().catch((error) => {
+    console.error(`seed: ${error.message}`);
+    process.exitCode = 1;
+  });
+}

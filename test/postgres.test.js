@@ -104,3 +104,23 @@ test('an app killed with SIGKILL leaves neither its embedded postgres nor the cl
     await sleep(100);
   }
 });
+
+test('npm run seed (node data/seed.js) seeds a PostgreSQL given by POSTGRES_URL and skips what is not configured', async (t) => {
+  // Regression: seed.js awaited main() at top level while stores/index.js imported it back, and exited 13.
+  const connections = await sqlConnections(t);
+  if (!connections) return;
+  const pool = await testPool(t);
+  await pool.query(`DELETE FROM storebench WHERE key = ANY($1)`, [Object.keys(payloads)]);
+  const { execFile } = await import('node:child_process');
+  const seedScript = new URL('../data/seed.js', import.meta.url).pathname;
+  const { code, stdout } = await new Promise((resolve) => {
+    execFile(process.execPath, [seedScript], { env: { PATH: process.env.PATH, POSTGRES_URL: connections.postgres.url } }, (error, out) =>
+      resolve({ code: error ? error.code : 0, stdout: out }));
+  });
+  assert.equal(code, 0, stdout);
+  assert.match(stdout, /^postgres: seeded key1, key2, key3$/m);
+  assert.match(stdout, /^memcached: skipped \(.*not configured/m);
+  const { rows } = await pool.query(`SELECT key, value FROM storebench WHERE key = ANY($1) ORDER BY key`, [Object.keys(payloads)]);
+  assert.deepEqual(rows.map((row) => row.key), ['key1', 'key2', 'key3']);
+  for (const row of rows) assert.ok(row.value.equals(payloads[row.key]), `${row.key} byte-exact`);
+});
