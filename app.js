@@ -161,14 +161,18 @@ async function main() {
   console.log(`storebench app listening on ${app.url}`);
   process.send?.({ event: 'listening', url: app.url, port: app.port });
 
+  let stopping = false;
   const stop = (signal) => {
+    // A repeated signal must not kill us mid-close: stores may still be flushing (redis+postgres).
+    if (stopping) return console.log(`${signal}: already shutting down`);
+    stopping = true;
     console.log(`${signal}: finishing in-flight requests, closing stores`);
     const deadline = setTimeout(() => process.exit(1), 10_000);
     deadline.unref();
     app.close().then(() => process.exit(0), () => process.exit(1));
   };
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
   // A driver that started us as a child and went away takes us with it.
   process.once('disconnect', () => stop('parent gone'));
 }

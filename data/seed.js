@@ -28,10 +28,11 @@ async function main() {
   process.exitCode = failed ? 1 : 0;
 }
 
-// Not awaited: stores/index.js imports this module, and a top-level await here would deadlock that cycle.
+// Not awaited: stores/index.js imports this module, and a top-level await here would wait
+// on that import while it waits for this module to finish: node exited 13, seeding nothing.
 if (isMain(import.meta.url)) {
   main().catch((error) => {
     console.error(`seed: ${redactText(error.message)}`);
-    process.exit(1);
+    process.exitCode = 1;
   });
 }

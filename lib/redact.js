@@ -36,6 +36,9 @@ const maskKnown = (text) => {
 
 /** The URL with any password (and secret-looking query parameters) replaced by ***. */
 export function redactUrl(value) {
+  // No scheme: not a URL but a server list like memjs's "user:pass@host:port,host:port",
+  // which new URL() would misread as scheme "user:"; mask every user:pass@ in it.
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(String(value))) return String(value).replace(/[^\s,/@]+@/g, '***@');
   let url;
   try {
     url = new URL(value);

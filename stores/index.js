@@ -7,13 +7,34 @@ import { seedStore } from '../data/seed.js';
 import * as memory from './memory.js';
 import * as redis from './redis.js';
 import * as cloudant from './cloudant.js';
-import * as tarantool from './tarantool.js';
-import * as tarantoolMemtx from './tarantool-memtx.js';
+import * as ioredis from './ioredis.js';
 import * as redisCluster from './redis-cluster.js';
+import * as memcached from './memcached.js';
 import * as cloudantLegacy from './cloudant-legacy.js';
 import * as couchdbNano from './couchdb-nano.js';
+import * as postgres from './postgres.js';
+import * as postgresRedis from './postgres+redis.js';
+import * as redisPostgres from './redis+postgres.js';
+import * as tarantool from './tarantool.js';
+import * as tarantoolMemtx from './tarantool-memtx.js';
 
-export const adapters = [memory, redis, cloudant, tarantool, tarantoolMemtx, redisCluster, cloudantLegacy, couchdbNano].map(assertAdapter);
+// In the order /stores, the page and the driver's tables list them: the baseline, the
+// Redis family and caches, the CouchDB clients, PostgreSQL and its cache layers, Tarantool.
+export const adapters = [
+  memory,
+  redis,
+  ioredis,
+  redisCluster,
+  memcached,
+  cloudant,
+  cloudantLegacy,
+  couchdbNano,
+  postgres,
+  postgresRedis,
+  redisPostgres,
+  tarantool,
+  tarantoolMemtx,
+].map(assertAdapter);
 export const storeNames = adapters.map((adapter) => adapter.name);
 
 /** The adapter called name, or undefined. */

@@ -1,5 +1,5 @@
-// The backing servers stores connect to. Several stores can share one (redis and the
-// cache layers share Redis), so each server is resolved, and if need be started, once.
+// The backing servers stores connect to. Several stores can share one (redis, ioredis and
+// the cache layers share Redis), so each server is resolved, and if need be started, once.
 //
 // For each: the environment variables that point at a real one (first set wins), how a
 // service bound on Cloud Foundry is recognised (`vcap`, see lib/vcap.js), and how the
@@ -33,6 +33,7 @@ export const services = {
     // The server must have spaces storebench_vinyl and storebench_memtx, or let the user create them.
     env: ['TARANTOOL_URL'],
     example: 'tarantool://user:password@host:3301',
+    vcap: { labels: [], tags: ['tarantool'], schemes: ['tarantool'] },
     async startEmbedded(env) {
       const { startTarantool } = await import('./embedded/tarantool.js');
       return startTarantool({ path: env.PATH });
@@ -45,6 +46,29 @@ export const services = {
     async startEmbedded(env) {
       const { startRedisCluster } = await import('./embedded/redis-cluster.js');
       return startRedisCluster({ path: env.PATH });
+    },
+  },
+  postgres: {
+    // POSTGRES_POOL_SIZE caps the pool; STOREBENCH_FLUSH_INTERVAL_MS is how long
+    // redis+postgres lets writes gather before flushing them to PostgreSQL.
+    env: ['POSTGRES_URL', 'DATABASE_URL'],
+    example: 'postgres://user:password@host:5432/database',
+    // IBM Cloud Databases for PostgreSQL, ElephantSQL; or any service tagged/named postgres
+    vcap: { labels: ['databases-for-postgresql', 'elephantsql'], tags: ['postgres', 'postgresql'], schemes: ['postgres', 'postgresql'] },
+    extras: { poolSize: 'POSTGRES_POOL_SIZE', flushIntervalMs: 'STOREBENCH_FLUSH_INTERVAL_MS' },
+    async startEmbedded(env) {
+      const { startPostgresServer } = await import('./embedded/postgres-server.js');
+      return startPostgresServer({ path: env.PATH });
+    },
+  },
+  memcached: {
+    // MEMCACHED_SERVERS is memjs's own form: host:port[,host:port...], user:pass@ for SASL.
+    env: ['MEMCACHED_URL', 'MEMCACHED_SERVERS'],
+    example: 'memcached://user:password@host:11211',
+    vcap: { labels: [], tags: ['memcached'], schemes: ['memcached'] },
+    async startEmbedded(env) {
+      const { startMemcachedServer } = await import('./embedded/memcached-server.js');
+      return startMemcachedServer({ path: env.PATH });
     },
   },
 };

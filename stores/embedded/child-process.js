@@ -51,17 +51,19 @@ export async function waitForPort(port, { timeoutMs = 10_000, host = '127.0.0.1'
 }
 
 /**
- * Starts `command args` (in cwd, with env, both optional) under guard.sh and waits until it accepts TCP connections on port.
- * removeOnExit: a directory the guard deletes once the server is gone, however the parent ended.
- * Returns { pid, port, stop() }. stop() is idempotent and resolves when the server is gone.
+ * Starts `command args` (in cwd, with env, both optional) under guard.sh and waits until it
+ * accepts TCP connections on port. stopSignal is what the server gets when it is stopped
+ * (default TERM); removeDir, a directory deleted once the server has exited, however the
+ * parent ended. Returns { pid, port, stop() }. stop() is idempotent and resolves when the
+ * server is gone.
  */
-export async function startServer({ name, command, args, port, cwd, env, removeOnExit, timeoutMs = 15_000 }) {
+export async function startServer({ name, command, args, port, cwd, env = process.env, stopSignal = 'TERM', removeDir = '', timeoutMs = 15_000 }) {
   // detached: its own process group, so a Ctrl-C in the terminal reaches only us and we stop it in order.
   const child = spawn(guardScript, [command, ...args], {
     cwd,
-    env: removeOnExit ? { ...(env ?? process.env), STOREBENCH_GUARD_REMOVE: removeOnExit } : env,
     detached: true,
     stdio: ['pipe', 'ignore', 'pipe'],
+    env: { ...env, GUARD_STOP_SIGNAL: stopSignal, GUARD_REMOVE_DIR: removeDir },
   });
   let stderr = '';
   child.stderr.on('data', (chunk) => { stderr = (stderr + chunk).slice(-2000); });

@@ -70,7 +70,7 @@ export async function startRedisCluster({ path = process.env.PATH, masters = 3, 
         ],
         port,
         cwd: dir,
-        removeOnExit: dir,
+        removeDir: dir,
       }));
     }));
     // Settled first, so every node that did start is in `servers` for stop() to stop.

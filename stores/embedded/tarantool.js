@@ -27,7 +27,7 @@ export async function startTarantool({ path = process.env.PATH } = {}) {
       args: [initScript],
       port,
       cwd: dir,
-      removeOnExit: dir,
+      removeDir: dir,
       env: {
         PATH: path ?? '',
         STOREBENCH_TARANTOOL_PORT: String(port),

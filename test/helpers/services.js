@@ -26,3 +26,6 @@ export function reachable(url, timeoutMs = 1000) {
 
 /** The URL of a running Redis for tests: REDIS_URL, else the local default. */
 export const testRedisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/** The URL of a running PostgreSQL for tests: POSTGRES_URL, else the local server's db `test`. */
+export const testPostgresUrl = process.env.POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';

@@ -1,0 +1,27 @@
+// The embedded memcached: the distribution's memcached on a free loopback port (TCP only).
+import { readFileSync } from 'node:fs';
+import { freePort, startServer, which } from './child-process.js';
+
+export const missingReason = 'no MEMCACHED_URL and no memcached on PATH; install memcached or set MEMCACHED_URL';
+
+// memcached will not run as root without -u; the package's own `memcache` user, else nobody.
+function runAsUser() {
+  if (process.getuid?.() !== 0) return [];
+  let passwd = '';
+  try { passwd = readFileSync('/etc/passwd', 'utf8'); } catch {}
+  return ['-u', /^memcache:/m.test(passwd) ? 'memcache' : 'nobody'];
+}
+
+/** Starts memcached (on port, else a free one); returns { url, stop() } or throws with the reason. */
+export async function startMemcachedServer({ path = process.env.PATH, port } = {}) {
+  const command = which('memcached', path);
+  if (!command) throw new Error(missingReason);
+  port ??= await freePort();
+  const server = await startServer({
+    name: 'memcached',
+    command,
+    args: ['-l', '127.0.0.1', '-p', String(port), '-U', '0', ...runAsUser()],
+    port,
+  });
+  return { url: `memcached://127.0.0.1:${port}`, port, stop: server.stop };
+}

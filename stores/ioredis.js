@@ -1,0 +1,46 @@
+// The same Redis through ioredis, with auto-pipelining on: commands issued in the same
+// tick go out in one write. Compare it with `redis` (node-redis) on the same server.
+// Fails fast like stores/redis-options.js: no offline queue, so a request while the server
+// is down gets a 503 at once instead of waiting, and reconnects in the background.
+export const name = 'ioredis';
+export const description = 'Redis through ioredis, auto-pipelining on (same server as redis)';
+export const needs = ['redis'];
+
+export async function open({ redis }) {
+  const { default: Redis } = await import('ioredis');
+  const client = new Redis(redis.url, {
+    lazyConnect: true,
+    enableAutoPipelining: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0, // a command cut off by a dropped connection fails, not retried later
+    connectTimeout: 5000,
+    retryStrategy: (attempt) => Math.min(50 * 2 ** attempt, 2000),
+    ...(redis.ca ? { tls: { ca: redis.ca } } : {}),
+  });
+  let lastError;
+  // Errors reach each command's caller as a rejection; this keeps them from crashing the app.
+  client.on('error', (error) => { lastError = error; });
+  try {
+    await client.connect();
+  } catch (error) {
+    client.disconnect();
+    throw lastError ?? error;
+  }
+
+  return {
+    get: (key) => client.getBuffer(key),
+    async set(key, bytes) {
+      await client.set(key, bytes);
+    },
+    async delete(key) {
+      await client.del(key);
+    },
+    async ping() {
+      await client.ping();
+    },
+    async close() {
+      if (client.status === 'ready') await client.quit().catch(() => {});
+      client.disconnect();
+    },
+  };
+}

@@ -1,0 +1,99 @@
+// PostgreSQL through node-postgres (pg), from a connection pool. Values live in a bytea
+// column, so the bytes come back exactly as written with no JSON work on either side.
+export const name = 'postgres';
+export const description = 'PostgreSQL through node-postgres (pg): a pooled key/bytea table';
+export const needs = ['postgres'];
+
+const DEFAULT_POOL_SIZE = 10;
+
+/**
+ * Opens the store: connects, creates the table if missing.
+ * @param {{ postgres: { url: string, poolSize?: string, ca?: string } }} connections
+ * @param {{ table?: string }} [options]  the table (the cache and write-behind stores use their own)
+ */
+export async function open({ postgres }, { table = 'storebench' } = {}) {
+  if (!/^[a-z_][a-z0-9_]*$/.test(table)) throw new TypeError(`not a plain table name: "${table}"`);
+  const { default: pg } = await import('pg');
+  const pool = new pg.Pool({
+    connectionString: postgres.url,
+    max: Number(postgres.poolSize) || DEFAULT_POOL_SIZE,
+    // A down server must give a 503 soon, not a request that waits for a connection forever.
+    connectionTimeoutMillis: 5000,
+    ...(postgres.ca ? { ssl: { ca: postgres.ca } } : {}),
+  });
+  // An idle connection dropped (server restart): the pool discards it and connects anew
+  // on the next query. Without a listener that error would crash the app.
+  pool.on('error', () => {});
+
+  try {
+    await createTable(pool, table);
+  } catch (error) {
+    await pool.end().catch(() => {});
+    throw error;
+  }
+
+  // Named statements are prepared once per pooled connection, then only executed.
+  const statements = {
+    get: { name: `storebench-get-${table}`, text: `SELECT value FROM ${table} WHERE key = $1` },
+    set: {
+      name: `storebench-set-${table}`,
+      text: `INSERT INTO ${table} (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+    },
+    delete: { name: `storebench-delete-${table}`, text: `DELETE FROM ${table} WHERE key = $1` },
+  };
+  let closed;
+
+  return {
+    async get(key) {
+      const { rows } = await pool.query({ ...statements.get, values: [key] });
+      return rows.length ? rows[0].value : null;
+    },
+    async set(key, bytes) {
+      await pool.query({ ...statements.set, values: [key, bytes] });
+    },
+    async delete(key) {
+      await pool.query({ ...statements.delete, values: [key] });
+    },
+    /** Writes many keys in one statement; null deletes. For write-behind batches. */
+    async setMany(entries) {
+      const writes = entries.filter(([, bytes]) => bytes != null);
+      const deletes = entries.filter(([, bytes]) => bytes == null).map(([key]) => key);
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        if (writes.length) {
+          await client.query(
+            `INSERT INTO ${table} (key, value) SELECT * FROM unnest($1::text[], $2::bytea[])
+             ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+            [writes.map(([key]) => key), writes.map(([, bytes]) => bytes)],
+          );
+        }
+        if (deletes.length) await client.query(`DELETE FROM ${table} WHERE key = ANY($1::text[])`, [deletes]);
+        await client.query('COMMIT');
+        client.release();
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {});
+        client.release(error); // a broken connection is not handed out again
+        throw error;
+      }
+    },
+    async ping() {
+      await pool.query('SELECT 1');
+    },
+    close() {
+      return (closed ??= pool.end());
+    },
+    stats() {
+      return { pool: { size: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount } };
+    },
+  };
+}
+
+async function createTable(pool, table) {
+  try {
+    await pool.query(`CREATE TABLE IF NOT EXISTS ${table} (key text PRIMARY KEY, value bytea NOT NULL)`);
+  } catch (error) {
+    // Two apps creating the table at once: one wins, the other sees it already there.
+    if (error.code !== '23505' && error.code !== '42P07') throw error;
+  }
+}
