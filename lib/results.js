@@ -1,5 +1,6 @@
 // Results files: --json (everything, histograms included) and --csv (one row per step).
 import { writeFile } from 'node:fs/promises';
+import { redactUrl } from './redact.js';
 
 export const RESULTS_FORMAT = 'storebench-driver/1';
 
@@ -11,7 +12,7 @@ export function buildJsonReport({ system, settings, steps, comparison, skipped =
     interrupted,
     skipped,
     steps: steps.map((step) => ({
-      url: step.url,
+      url: redactUrl(step.url),
       store: step.store,
       key: step.key,
       mode: step.mode,
@@ -40,7 +41,7 @@ export function buildJsonReport({ system, settings, steps, comparison, skipped =
 }
 
 const CSV_COLUMNS = [
-  ['url', (s) => s.url],
+  ['url', (s) => redactUrl(s.url)],
   ['store', (s) => s.store],
   ['key', (s) => s.key],
   ['mode', (s) => s.mode],

@@ -1,6 +1,6 @@
 // What to sweep: URLs given with --url, or the stores a running app lists at /stores.
 import { RunError } from './errors.js';
-import { redactUrl } from './redact.js';
+import { redactText, redactUrl } from './redact.js';
 
 const PROBE_TIMEOUT_MS = 10_000;
 
@@ -22,11 +22,25 @@ export function targetFromUrl(url) {
 
 const reasonOf = (error) => error.cause?.code ?? error.cause?.message ?? error.code ?? error.message;
 
+// fetch refuses URLs with credentials; loadtest sends them as basic auth, so do the same here.
+function withoutCredentials(url) {
+  const parsed = new URL(url);
+  const headers = {};
+  if (parsed.username || parsed.password) {
+    const user = `${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`;
+    headers.authorization = `Basic ${Buffer.from(user).toString('base64')}`;
+    parsed.username = '';
+    parsed.password = '';
+  }
+  return { href: parsed.href, headers };
+}
+
 async function get(url, timeoutMs) {
+  const { href, headers } = withoutCredentials(url);
   try {
-    return await fetch(url, { signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
+    return await fetch(href, { headers, signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
   } catch (error) {
-    const reason = error.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : reasonOf(error);
+    const reason = error.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : redactText(reasonOf(error));
     throw new RunError(`cannot reach ${redactUrl(url)}: ${reason}`, error);
   }
 }
