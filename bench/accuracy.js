@@ -1,0 +1,131 @@
+// Accuracy check (a benchmark, not a test): our driver and wrk against the same endpoint at
+// the same concurrency, in the same run. Targets: rps within 5% of wrk's, mean latency within
+// 10% of wrk's mean.
+//
+//   npm run perf:accuracy -- [--server app|bare] [-c 20] [-t 10] [--rounds 2] [--wrk-threads 1]
+//
+// Servers (each in a child process): app = app.js serving /memory/key1 (the real target);
+// bare = a bare node:http server (so fast that a Node client, not the server, is the limit);
+// sleep = the bare server holding each request --sleep-ms (default 5) ms, so neither client
+// is CPU-bound; busy = the bare server spending --busy-us (default 400) µs of CPU per request,
+// so the server is the bottleneck. The driver and wrk take turns, never at
+// once, alternating who goes first.
+import { fork, spawn } from 'node:child_process';
+import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
+import { measureStep } from '../lib/measure.js';
+import { startAppProcess } from '../lib/app-process.js';
+import { which } from '../stores/embedded/child-process.js';
+import { systemInfo } from '../lib/system-info.js';
+
+const RPS_TOLERANCE = 0.05;
+const MEAN_TOLERANCE = 0.1;
+
+const { values } = parseArgs({
+  options: {
+    server: { type: 'string', default: 'app' },
+    concurrency: { type: 'string', short: 'c', default: '20' },
+    duration: { type: 'string', short: 't', default: '10' },
+    rounds: { type: 'string', default: '2' },
+    'wrk-threads': { type: 'string', default: '1' },
+    'sleep-ms': { type: 'string', default: '5' },
+    'busy-us': { type: 'string', default: '400' },
+  },
+});
+const concurrency = Number(values.concurrency);
+const seconds = Number(values.duration);
+const rounds = Number(values.rounds);
+if (!['app', 'bare', 'sleep', 'busy'].includes(values.server) || !(concurrency > 0) || !(seconds > 0) || !(rounds > 0)) {
+  console.error('usage: node bench/accuracy.js [--server app|bare|sleep|busy] [--sleep-ms N] [--busy-us N] [-c N] [-t SECONDS] [--rounds N] [--wrk-threads N]');
+  process.exit(2);
+}
+if (!which('wrk')) {
+  console.error('bench/accuracy.js needs wrk (Debian: apt-get install wrk)');
+  process.exit(1);
+}
+
+async function startBareServer(args) {
+  const child = fork(fileURLToPath(new URL('./bare-server.js', import.meta.url)), args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const url = await new Promise((resolve, reject) => {
+    child.once('message', (message) => resolve(message.url));
+    child.once('exit', (code) => reject(new Error(`bare server exited with ${code}`)));
+  });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  return { url: `${url}/memory/key1`, stop: async () => { child.kill('SIGTERM'); await exited; } };
+}
+
+async function startServer() {
+  if (values.server === 'bare') return startBareServer([]);
+  if (values.server === 'sleep') return startBareServer(['--sleep-ms', values['sleep-ms']]);
+  if (values.server === 'busy') return startBareServer(['--busy-us', values['busy-us']]);
+  const app = await startAppProcess({ stores: ['memory'] });
+  return { url: `${app.url}/memory/key1`, stop: app.stop };
+}
+
+const UNIT_MS = { us: 0.001, ms: 1, s: 1000, m: 60_000 };
+
+/** Runs wrk and reads its Requests/sec and mean latency (Thread Stats avg). */
+function runWrk(url) {
+  return new Promise((resolve, reject) => {
+    const args = ['-t', values['wrk-threads'], '-c', String(concurrency), '-d', `${seconds}s`, url];
+    const child = spawn('wrk', args);
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.on('close', (code) => {
+      const rps = /Requests\/sec:\s+([\d.]+)/.exec(output);
+      const latency = /Latency\s+([\d.]+)(us|ms|s|m)\s/.exec(output);
+      if (code !== 0 || !rps || !latency) return reject(new Error(`wrk failed (${code}):\n${output}`));
+      const errors = /Non-2xx or 3xx responses: (\d+)|Socket errors: (.*)/.exec(output);
+      resolve({ rps: Number(rps[1]), meanMs: Number(latency[1]) * UNIT_MS[latency[2]], errors: errors?.[0] ?? null });
+    });
+  });
+}
+
+const ratioText = (ratio) => `${ratio.toFixed(3)} (${ratio >= 1 ? '+' : ''}${((ratio - 1) * 100).toFixed(1)}%)`;
+
+const server = await startServer();
+const serverLabel = { app: 'app.js (child process)', bare: 'bare node:http (child process)', sleep: `node:http holding each request ${values['sleep-ms']} ms (child process)`,
+  busy: `node:http spending ${values['busy-us']} µs of CPU per request (child process)`,
+}[values.server];
+const system = systemInfo({ target: `${serverLabel} ${server.url}` });
+console.log(`System: Node ${system.node} · ${system.platform} · ${system.cpuCount} x ${system.cpuModel} · loadtest ${system.loadtest} · ${system.date}`);
+console.log(`Target: ${system.target}; concurrency ${concurrency}; ${seconds} s per run; keep-alive on; ${rounds} round(s), alternating who goes first`);
+const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
+const rpsRatios = [];
+const meanRatios = [];
+try {
+  // Warm the server's JIT and connections first; not counted.
+  await measureStep({ url: server.url, concurrency, durationSeconds: 2 });
+  for (let round = 1; round <= rounds; round += 1) {
+    const runOurs = () => measureStep({ url: server.url, concurrency, durationSeconds: seconds });
+    let ours;
+    let wrk;
+    if (round % 2) {
+      ours = await runOurs();
+      wrk = await runWrk(server.url);
+    } else {
+      wrk = await runWrk(server.url);
+      ours = await runOurs();
+    }
+    const rpsRatio = ours.rps / wrk.rps;
+    const meanRatio = ours.latency.meanMs / wrk.meanMs;
+    rpsRatios.push(rpsRatio);
+    meanRatios.push(meanRatio);
+    console.log(`\nround ${round} (${round % 2 ? 'driver first' : 'wrk first'})`);
+    console.log(`  driver: ${ours.rps.toFixed(0)} rps, mean ${ours.latency.meanMs.toFixed(3)} ms, p50 ${ours.latency.p50Ms.toFixed(3)} ms, p99 ${ours.latency.p99Ms.toFixed(3)} ms, ${ours.errors.total} errors, driver CPU ${ours.cpuPercent.toFixed(0)}%`);
+    console.log(`  wrk:    ${wrk.rps.toFixed(0)} rps, mean ${wrk.meanMs.toFixed(3)} ms${wrk.errors ? `, ${wrk.errors}` : ''}`);
+    console.log(`  rps  driver/wrk = ${ratioText(rpsRatio)}`);
+    console.log(`  mean driver/wrk = ${ratioText(meanRatio)}`);
+    const littleMs = (concurrency / ours.rps) * 1000;
+    console.log(`  driver self-check: concurrency/rps = ${littleMs.toFixed(3)} ms vs mean ${ours.latency.meanMs.toFixed(3)} ms`);
+  }
+} finally {
+  await server.stop();
+}
+const rpsOk = Math.abs(median(rpsRatios) - 1) <= RPS_TOLERANCE;
+const meanOk = Math.abs(median(meanRatios) - 1) <= MEAN_TOLERANCE;
+console.log(`\nmedian over ${rounds} round(s):`);
+console.log(`  rps  driver/wrk = ${ratioText(median(rpsRatios))}  target within ${RPS_TOLERANCE * 100}%: ${rpsOk ? 'met' : 'MISSED'}`);
+console.log(`  mean driver/wrk = ${ratioText(median(meanRatios))}  target within ${MEAN_TOLERANCE * 100}%: ${meanOk ? 'met' : 'MISSED'}`);
+process.exit(rpsOk && meanOk ? 0 : 1);
