@@ -2,7 +2,7 @@
 // the same concurrency, in the same run. Targets: rps within 5% of wrk's, mean latency within
 // 10% of wrk's mean.
 //
-//   npm run perf:accuracy -- [--server app|bare] [-c 20] [-t 10] [--rounds 2] [--wrk-threads 1]
+//   npm run perf:accuracy -- [--server app|bare|sleep|busy] [-c 20] [-t 10] [--rounds 2] [--wrk-threads 1]
 //
 // Servers (each in a child process): app = app.js serving /memory/key1 (the real target);
 // bare = a bare node:http server (so fast that a Node client, not the server, is the limit);
