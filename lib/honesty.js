@@ -3,6 +3,7 @@ export const MIN_SAMPLES = 1000;
 export const MIN_SECONDS = 1;
 export const LITTLE_TOLERANCE = 0.1;
 export const CPU_SATURATED_PERCENT = 90;
+export const WEAK_PREFIX = 'statistically weak';
 
 const ms = (value) => `${value.toFixed(2)} ms`;
 
@@ -11,7 +12,7 @@ export function honestyWarnings(step) {
   const { responses, wallSeconds, latency, rps, concurrency, mode, cpuPercent, errors, targetRps } = step;
   if (responses < MIN_SAMPLES || wallSeconds < MIN_SECONDS) {
     warnings.push(
-      `statistically weak: ${responses} samples over ${wallSeconds.toFixed(2)} s (want at least ${MIN_SAMPLES} and ${MIN_SECONDS} s); ` +
+      `${WEAK_PREFIX}: ${responses} samples in ${wallSeconds.toFixed(2)} s (want at least ${MIN_SAMPLES} samples and ${MIN_SECONDS} s); ` +
         `p99 rests on ${Math.floor(responses / 100)} request(s)`,
     );
   }

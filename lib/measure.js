@@ -5,10 +5,17 @@
 // Through its requestGenerator hook we see each request from creation to the response's
 // last byte, with process.hrtime.bigint(), and keep our own counts, so its quirks (a timed-out
 // request finished twice, late responses dropped after stop) cannot skew ours.
+import { EventEmitter } from 'node:events';
 import { loadTest } from 'loadtest';
 import { createLatencyRecorder } from './histogram.js';
 
 const DRAIN_POLL_MS = 5;
+
+// loadtest has no stop() for a running test. Once aborted, each client is handed a request
+// that never settles, so each stops after its current request instead of spinning on errors.
+function idleRequest() {
+  return Object.assign(new EventEmitter(), { write() {}, end() {}, setTimeout() {}, destroy() {} });
+}
 
 export class StepAborted extends Error {
   constructor() {
@@ -53,6 +60,7 @@ export async function measureStep({
 
   // loadtest calls this for every request and then writes nothing and calls request.end() itself.
   const requestGenerator = (options, params, makeRequest, connect) => {
+    if (signal?.aborted) return idleRequest();
     const createdNs = process.hrtime.bigint();
     firstStartNs ??= createdNs;
     let startNs = createdNs;

@@ -1,5 +1,6 @@
 // Text rendering. Every function returns a string; the caller decides where it goes.
 import { redactUrl } from './redact.js';
+import { MIN_SAMPLES, MIN_SECONDS, WEAK_PREFIX } from './honesty.js';
 
 const SEPARATOR = '  ';
 // The original's header spacing ("rps     meanLatencyMs ... p50     p90     p99     errors").
@@ -64,9 +65,16 @@ export function renderStepTable(url, steps) {
   const lines = [`## ${redactUrl(url)}`, renderTable(headers, rows, { align, minWidths: ORIGINAL_WIDTHS })];
   if (open) lines.push('open model: concurrency = most requests in flight at once; latency counts from each intended send time');
   if (steps.some((step) => step.maxRequests === null && step.mode === 'closed')) lines.push('timed steps (-t): maxRequests = requests sent');
+  const loadOf = (step) => (step.mode === 'open' ? `rps ${step.targetRps}` : `concurrency ${step.concurrency}`);
+  // Short steps are common (the default 2000 requests take under a second on a fast store): one line for all.
+  const isWeak = (warning) => warning.startsWith(WEAK_PREFIX);
+  const weak = steps.filter((step) => (step.warnings ?? []).some(isWeak));
+  if (weak.length) {
+    const list = weak.map((step) => `${loadOf(step)} (${step.responses} in ${step.wallSeconds.toFixed(2)} s)`).join(', ');
+    lines.push(`warning: ${WEAK_PREFIX}, under ${MIN_SAMPLES} samples or ${MIN_SECONDS} s (use a larger -n or -t): ${list}`);
+  }
   for (const step of steps) {
-    const load = step.mode === 'open' ? `rps ${step.targetRps}` : `concurrency ${step.concurrency}`;
-    for (const warning of step.warnings ?? []) lines.push(`warning (${load}): ${warning}`);
+    for (const warning of step.warnings ?? []) if (!isWeak(warning)) lines.push(`warning (${loadOf(step)}): ${warning}`);
   }
   return lines.join('\n');
 }

@@ -12,9 +12,9 @@ test('a sound step carries no warning', () => {
 
 test('fewer than 1000 samples or under 1 s is flagged as statistically weak', () => {
   const few = { ...sound(), responses: 100, rps: 2500, wallSeconds: 0.04 };
-  assert.match(honestyWarnings(few)[0], /^statistically weak: 100 samples over 0\.04 s .*p99 rests on 1 request/);
+  assert.match(honestyWarnings(few)[0], /^statistically weak: 100 samples in 0\.04 s \(want at least 1000 samples and 1 s\); p99 rests on 1 request/);
   const short = { ...sound(), wallSeconds: 0.8 };
-  assert.match(honestyWarnings(short)[0], /^statistically weak: 2000 samples over 0\.80 s/);
+  assert.match(honestyWarnings(short)[0], /^statistically weak: 2000 samples in 0\.80 s/);
 });
 
 test('a closed-loop mean more than 10% off concurrency/rps is flagged (Little\'s law)', () => {

@@ -105,9 +105,15 @@ test('open model (--rps) counts a stall of the driver as latency, from each inte
   assert.ok(step.responses >= 150, `${step.responses} responses at 200 rps over 1.2 s`);
 });
 
-test('an abort signal stops waiting for the step', async (t) => {
+test('an abort (Ctrl-C) ends the step at once and the load stops', async (t) => {
   const server = await startTestServer(t, { sleepMs: SLEEP_MS });
   const controller = new AbortController();
   setTimeout(() => controller.abort(), 200);
-  await assert.rejects(measureStep({ url: `${server.url}/`, concurrency: 1, durationSeconds: 5, signal: controller.signal }), StepAborted);
+  const started = Date.now();
+  await assert.rejects(measureStep({ url: `${server.url}/`, concurrency: 3, durationSeconds: 5, signal: controller.signal }), StepAborted);
+  assert.ok(Date.now() - started < 2000, 'a 5 s step was not cut short');
+  const atAbort = server.heldMs.length;
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  // At most the requests already on their way finish; no new ones are sent.
+  assert.ok(server.heldMs.length - atAbort <= 6, `${server.heldMs.length - atAbort} requests answered after the abort`);
 });

@@ -30,8 +30,22 @@ test('the header line is exactly the original\'s, 107 characters', () => {
 });
 
 test('warnings are printed under the table with the step they belong to', () => {
-  const table = renderStepTable('http://h/redis/key1', [fixedStep({ concurrency: 15, warnings: ['statistically weak: 50 samples'] })]);
-  assert.match(table, /\nwarning \(concurrency 15\): statistically weak: 50 samples$/);
+  const table = renderStepTable('http://h/redis/key1', [fixedStep({ concurrency: 15, warnings: ['the driver used 97% of a CPU core'] })]);
+  assert.match(table, /\nwarning \(concurrency 15\): the driver used 97% of a CPU core$/);
+});
+
+test('statistically weak steps are listed together on one line', () => {
+  const weak = 'statistically weak: 2000 samples in 0.46 s (want at least 1000 samples and 1 s); p99 rests on 20 request(s)';
+  const table = renderStepTable('http://h/redis/key1', [
+    fixedStep({ concurrency: 5, warnings: [weak] }),
+    fixedStep({ concurrency: 10 }),
+    fixedStep({ concurrency: 20, warnings: [weak, 'the driver used 97% of a CPU core'] }),
+  ]);
+  const warnings = table.split('\n').filter((line) => line.startsWith('warning'));
+  assert.deepEqual(warnings, [
+    'warning: statistically weak, under 1000 samples or 1 s (use a larger -n or -t): concurrency 5 (2000 in 0.46 s), concurrency 20 (2000 in 0.46 s)',
+    'warning (concurrency 20): the driver used 97% of a CPU core',
+  ]);
 });
 
 test('open-model tables add a targetRps column and say what concurrency means there', () => {
