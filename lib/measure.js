@@ -17,6 +17,20 @@ function idleRequest() {
   return Object.assign(new EventEmitter(), { write() {}, end() {}, setTimeout() {}, destroy() {} });
 }
 
+// What loadtest gets instead of the response: status, headers and the end, but no body.
+// Its own handler buffers every body and decodes it to a string, which we never use; for the
+// 263 KB key3 that cost the driver about 300 µs of CPU per request (measured: ~650 -> ~420 µs).
+function withoutBody(response) {
+  const stand = new EventEmitter();
+  stand.statusCode = response.statusCode;
+  stand.headers = response.headers;
+  stand.req = response.req;
+  response.on('end', () => stand.emit('end'));
+  response.on('error', (error) => stand.emit('error', error));
+  response.resume();
+  return stand;
+}
+
 export class StepAborted extends Error {
   constructor() {
     super('step aborted');
@@ -95,7 +109,7 @@ export async function measureStep({
       // Registered before loadtest's own listeners, so its bookkeeping is not timed.
       response.once('end', () => settle(response.statusCode));
       response.once('error', (error) => settle(null, error));
-      connect(response);
+      connect(withoutBody(response));
     });
     request.once('error', (error) => settle(null, error));
     // A deadline for the whole request (loadtest's own timeout only resets on socket idle and
