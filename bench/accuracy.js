@@ -117,8 +117,10 @@ try {
     console.log(`  wrk:    ${wrk.rps.toFixed(0)} rps, mean ${wrk.meanMs.toFixed(3)} ms${wrk.errors ? `, ${wrk.errors}` : ''}`);
     console.log(`  rps  driver/wrk = ${ratioText(rpsRatio)}`);
     console.log(`  mean driver/wrk = ${ratioText(meanRatio)}`);
+    // Little's law for both: in a closed loop mean latency should equal concurrency / rps.
     const littleMs = (concurrency / ours.rps) * 1000;
-    console.log(`  driver self-check: concurrency/rps = ${littleMs.toFixed(3)} ms vs mean ${ours.latency.meanMs.toFixed(3)} ms`);
+    const wrkLittleMs = (concurrency / wrk.rps) * 1000;
+    console.log(`  Little's law (concurrency/rps vs mean): driver ${littleMs.toFixed(3)} vs ${ours.latency.meanMs.toFixed(3)} ms; wrk ${wrkLittleMs.toFixed(3)} vs ${wrk.meanMs.toFixed(3)} ms`);
   }
 } finally {
   await server.stop();
