@@ -62,7 +62,8 @@ export async function runDriver(options, { stdout = process.stdout, stderr = pro
     print(renderSkipped(skipped));
     if (!targets.length) throw new RunError(`nothing to sweep: no store is up at ${label}`);
 
-    const progress = createProgress({ stream: stderr, enabled: !options.quiet && Boolean(stderr.isTTY), total: targets.length * (options.rps ?? options.concurrency).length });
+    const stepsPerTarget = (options.rps ?? options.concurrency).length;
+    const progress = createProgress({ stream: stderr, enabled: !options.quiet && Boolean(stderr.isTTY), total: targets.length * stepsPerTarget });
     const printed = new Set();
     const printTable = (url) => {
       const urlSteps = steps.filter((step) => step.url === url);
@@ -79,9 +80,9 @@ export async function runDriver(options, { stdout = process.stdout, stderr = pro
           progress.step(index, `${target.store} ${target.key} · ${what}`);
         },
         onStepDone: (step) => {
-          const last = steps.at(-1);
-          if (last && last.url !== step.url) printTable(last.url);
           steps.push(step);
+          // Each URL's table as soon as its last step is done, not at the very end.
+          if (steps.filter((done) => done.url === step.url).length === stepsPerTarget) printTable(step.url);
         },
       });
     } catch (error) {
