@@ -2,7 +2,7 @@
 // the same concurrency, in the same run. Targets: rps within 5% of wrk's, mean latency within
 // 10% of wrk's mean.
 //
-//   npm run perf:accuracy -- [--server app|bare|sleep|busy] [-c 20] [-t 10] [--rounds 2] [--wrk-threads 1]
+//   npm run perf:accuracy -- [--server app|bare|sleep|busy] [-c 20] [-t 10] [--rounds 4] [--wrk-threads 1]
 //
 // Servers (each in a child process): app = app.js serving /memory/key1 (the real target);
 // bare = a bare node:http server (so fast that a Node client, not the server, is the limit);
@@ -20,13 +20,14 @@ import { systemInfo } from '../lib/system-info.js';
 
 const RPS_TOLERANCE = 0.05;
 const MEAN_TOLERANCE = 0.1;
+const WARMUP_SECONDS = 5;
 
 const { values } = parseArgs({
   options: {
     server: { type: 'string', default: 'app' },
     concurrency: { type: 'string', short: 'c', default: '20' },
     duration: { type: 'string', short: 't', default: '10' },
-    rounds: { type: 'string', default: '2' },
+    rounds: { type: 'string', default: '4' },
     'wrk-threads': { type: 'string', default: '1' },
     'sleep-ms': { type: 'string', default: '5' },
     'busy-us': { type: 'string', default: '400' },
@@ -65,9 +66,9 @@ async function startServer() {
 const UNIT_MS = { us: 0.001, ms: 1, s: 1000, m: 60_000 };
 
 /** Runs wrk and reads its Requests/sec and mean latency (Thread Stats avg). */
-function runWrk(url) {
+function runWrk(url, runSeconds = seconds) {
   return new Promise((resolve, reject) => {
-    const args = ['-t', values['wrk-threads'], '-c', String(concurrency), '-d', `${seconds}s`, url];
+    const args = ['-t', values['wrk-threads'], '-c', String(concurrency), '-d', `${runSeconds}s`, url];
     const child = spawn('wrk', args);
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
@@ -91,12 +92,18 @@ const serverLabel = { app: 'app.js (child process)', bare: 'bare node:http (chil
 const system = systemInfo({ target: `${serverLabel} ${server.url}` });
 console.log(`System: Node ${system.node} · ${system.platform} · ${system.cpuCount} x ${system.cpuModel} · loadtest ${system.loadtest} · ${system.date}`);
 console.log(`Target: ${system.target}; concurrency ${concurrency}; ${seconds} s per run; keep-alive on; ${rounds} round(s), alternating who goes first`);
-const median = (list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
+const median = (list) => {
+  const sorted = [...list].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
 const rpsRatios = [];
 const meanRatios = [];
 try {
-  // Warm the server's JIT and connections first; not counted.
-  await measureStep({ url: server.url, concurrency, durationSeconds: 2 });
+  // Warm the server up with both clients first (JIT, connections, caches); not counted.
+  // Without it the first client to run in round 1 meets a colder server than the second.
+  await measureStep({ url: server.url, concurrency, durationSeconds: WARMUP_SECONDS });
+  await runWrk(server.url, WARMUP_SECONDS);
   for (let round = 1; round <= rounds; round += 1) {
     const runOurs = () => measureStep({ url: server.url, concurrency, durationSeconds: seconds });
     let ours;
@@ -115,6 +122,7 @@ try {
     console.log(`\nround ${round} (${round % 2 ? 'driver first' : 'wrk first'})`);
     console.log(`  driver: ${ours.rps.toFixed(0)} rps, mean ${ours.latency.meanMs.toFixed(3)} ms, p50 ${ours.latency.p50Ms.toFixed(3)} ms, p99 ${ours.latency.p99Ms.toFixed(3)} ms, ${ours.errors.total} errors, driver CPU ${ours.cpuPercent.toFixed(0)}%`);
     console.log(`  wrk:    ${wrk.rps.toFixed(0)} rps, mean ${wrk.meanMs.toFixed(3)} ms${wrk.errors ? `, ${wrk.errors}` : ''}`);
+    console.log(`  loadtest's own figures for the driver's run: ${ours.loadtestReported.rps} rps, mean ${ours.loadtestReported.meanLatencyMs} ms`);
     console.log(`  rps  driver/wrk = ${ratioText(rpsRatio)}`);
     console.log(`  mean driver/wrk = ${ratioText(meanRatio)}`);
     // Little's law for both: in a closed loop mean latency should equal concurrency / rps.

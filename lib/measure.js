@@ -137,8 +137,9 @@ export async function measureStep({
     onAbort = () => reject(new StepAborted());
     signal?.addEventListener('abort', onAbort, { once: true });
   });
+  let engine;
   try {
-    await Promise.race([run, aborted]);
+    engine = await Promise.race([run, aborted]);
   } finally {
     signal?.removeEventListener('abort', onAbort);
     aborted.catch(() => {});
@@ -172,6 +173,8 @@ export async function measureStep({
     errors: { total: errorTotal, byKind: errors },
     peakInFlight,
     cpuPercent: wallSeconds > 0 ? ((cpu.user + cpu.system) / 1e6 / wallSeconds) * 100 : 0,
+    // What loadtest itself reported for the same step, only to show how far off it is.
+    loadtestReported: { meanLatencyMs: engine.meanLatencyMs, rps: engine.rps, totalRequests: engine.totalRequests },
     histogram,
   };
 }

@@ -33,6 +33,7 @@ export function buildJsonReport({ system, settings, steps, comparison, skipped =
       p999: step.latency.p999Ms,
       errors: step.errors,
       cpuPercent: step.cpuPercent,
+      loadtestReported: step.loadtestReported,
       warnings: step.warnings,
       histogram: { unit: 'us', encoding: 'HdrHistogram compressed base64', data: step.histogram },
     })),
