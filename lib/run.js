@@ -41,12 +41,23 @@ async function resolveTargets(options) {
   }
 }
 
-export async function runDriver(options, { stdout = process.stdout, stderr = process.stderr, signal } = {}) {
+export async function runDriver(options, { stdout = process.stdout, stderr = process.stderr, signal, onAppStarted = () => {} } = {}) {
   const report = options.json === '-' ? stderr : stdout; // JSON on stdout keeps the tables off it
   const print = (text) => text && report.write(`${text}\n`);
   const { targets, skipped, label, app } = await resolveTargets(options);
   const steps = [];
   let interrupted = false;
+  // If the embedded app dies mid-sweep, stop as on Ctrl-C (keeping the finished steps), then fail.
+  const appDied = new AbortController();
+  let appExit;
+  let stopping = false;
+  app?.child.once('exit', (code, exitSignal) => {
+    if (stopping) return;
+    appExit = exitSignal ?? `code ${code}`;
+    appDied.abort();
+  });
+  if (app) onAppStarted(app);
+  const sweepSignal = signal ? AbortSignal.any([signal, appDied.signal]) : appDied.signal;
   try {
     const settings = {
       concurrency: options.rps ? null : options.concurrency,
@@ -74,7 +85,7 @@ export async function runDriver(options, { stdout = process.stdout, stderr = pro
     };
     try {
       await runSweep(targets, settings, {
-        signal,
+        signal: sweepSignal,
         onStep: (index, total, target, load) => {
           const what = load.warmup ? `warm-up (${load.warmup} requests)` : load.rps ? `${load.rps} rps` : `concurrency ${load.concurrency}`;
           progress.step(index, `${target.store} ${target.key} · ${what}`);
@@ -92,14 +103,19 @@ export async function runDriver(options, { stdout = process.stdout, stderr = pro
       progress.clear();
     }
     for (const target of targets) printTable(target.url);
-    if (interrupted) print(`\ninterrupted: ${steps.length} step(s) finished; the step in progress was dropped`);
+    if (interrupted) {
+      const why = appExit ? `app.js exited (${appExit}) during the sweep` : 'interrupted';
+      print(`\n${why}: ${steps.length} step(s) finished; the step in progress was dropped`);
+    }
     const comparison = compareStores(steps);
     const compared = renderComparison(comparison);
     if (compared) print(`\n${compared}`);
     const settingsOut = { ...settings, urls: targets.map((target) => redactUrl(target.url)) };
     await writeResults(options, buildJsonReport({ system, settings: settingsOut, steps, comparison, skipped, interrupted }), steps, stdout);
   } finally {
+    stopping = true;
     await app?.stop();
   }
+  if (appExit) throw new RunError(`app.js exited (${appExit}) during the sweep; the ${steps.length} finished step(s) are above and in the results file`);
   return interrupted ? EXIT_INTERRUPTED : 0;
 }

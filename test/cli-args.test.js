@@ -107,6 +107,12 @@ test('node test-json with a bad flag exits 2 with the reason', () => {
   assert.equal(run('test-json.js', ['--nope']).status, 2);
 });
 
-test('test-json flags parse', () => {
+test('test-json flags parse, and every problem is reported', () => {
   assert.deepEqual(parseJsonArguments(['--rounds', '5', '--json', 'x.json']), { help: false, problems: [], options: { rounds: 5, json: 'x.json' } });
+  assert.deepEqual(parseJsonArguments(['--nope', '--rounds', 'x', 'extra', '--json']).problems, [
+    'unknown option --nope',
+    '--json needs a value',
+    'unexpected argument "extra"',
+    '--rounds must be a positive whole number, not "x"',
+  ]);
 });
