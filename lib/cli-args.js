@@ -59,7 +59,8 @@ Output:
   -q, --quiet            no progress line (it is also off when stderr is not a terminal)
   -h, --help             show this help
 
-Exit codes: 0 done, 1 the run failed (target unreachable, bad /stores), 2 bad flags, 130 interrupted.`;
+Exit codes: 0 done, 1 the run failed (target unreachable, bad /stores, app.js died), 2 bad flags,
+130 interrupted (Ctrl-C: the finished steps are still printed and written).`;
 
 const positiveInteger = (text) => (/^\d+$/.test(text) && Number(text) > 0 ? Number(text) : null);
 const nonNegativeInteger = (text) => (/^\d+$/.test(text) ? Number(text) : null);
