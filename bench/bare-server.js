@@ -1,17 +1,30 @@
-// The floor the app is measured against: a bare node:http server sending the payload bytes
-// with the same headers the app sends, no framework, no store. Run as its own process;
-// prints its URL (or sends it over IPC) once listening.
+// The floor the app is measured against: a bare node:http server, no framework, no store,
+// run as a child process. GET /key1../key3 sends that payload's bytes with the headers the
+// app sends; any other path sends key1's. --sleep-ms N holds each answer N ms; --busy-us N
+// spends N µs of CPU per request (so the server, not the client, limits throughput).
+// Reports its URL over IPC (or prints it, run by hand).
 import { createServer } from 'node:http';
 import { payloads } from '../data/payloads.js';
 
-const server = createServer((req, res) => {
-  const bytes = payloads[req.url.slice(1)];
-  if (!bytes) {
-    res.writeHead(404).end();
-    return;
+const option = (name) => {
+  const index = process.argv.indexOf(name);
+  return index > 0 ? Number(process.argv[index + 1]) : 0;
+};
+const sleepMs = option('--sleep-ms');
+const busyNs = BigInt(Math.round(option('--busy-us') * 1000));
+
+const answer = (request, response) => {
+  const bytes = payloads[request.url.slice(1)] ?? payloads.key1;
+  response.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': bytes.length });
+  response.end(bytes);
+};
+const server = createServer((request, response) => {
+  if (busyNs > 0n) {
+    const until = process.hrtime.bigint() + busyNs;
+    while (process.hrtime.bigint() < until);
   }
-  res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': bytes.length });
-  res.end(bytes);
+  if (sleepMs > 0) setTimeout(answer, sleepMs, request, response);
+  else answer(request, response);
 });
 server.keepAliveTimeout = 65_000;
 server.listen(0, '127.0.0.1', () => {
@@ -19,5 +32,6 @@ server.listen(0, '127.0.0.1', () => {
   if (process.send) process.send({ event: 'listening', url });
   else console.log(url);
 });
-process.on('disconnect', () => process.exit(0));
-process.on('SIGTERM', () => process.exit(0));
+const stop = () => server.close(() => process.exit(0));
+process.once('SIGTERM', stop);
+process.once('disconnect', stop);

@@ -2,31 +2,22 @@
 // run, as ratios against a bare node:http server sending the same bytes. Targets from the
 // app issue are printed beside the figures; this is a benchmark, not a test: it never fails
 // on speed, it reports.
-import { fork } from 'node:child_process';
 import { cpus } from 'node:os';
-import { fileURLToPath } from 'node:url';
-import { forkApp } from '../lib/app-process.js';
+import { startAppProcess } from '../lib/app-process.js';
 import { which } from '../stores/embedded/child-process.js';
 import { wrk } from './wrk.js';
+import { startBareServer } from './bare-server-process.js';
 
 const seconds = Number(process.env.PERF_SECONDS ?? 10);
 const connections = 20;
-
-function forkBare() {
-  const child = fork(fileURLToPath(new URL('./bare-server.js', import.meta.url)), { stdio: 'ignore' });
-  return new Promise((resolve, reject) => {
-    child.once('message', (message) => resolve({ url: message.url, stop: () => child.kill('SIGTERM') }));
-    child.once('exit', (code) => reject(new Error(`bare server exited (${code})`)));
-  });
-}
 
 async function main() {
   if (!which('wrk')) {
     console.error('perf: wrk is not installed (apt-get install wrk)');
     process.exit(1);
   }
-  const app = await forkApp(['--port', '0', '--host', '127.0.0.1', '--stores', 'memory,redis']);
-  const bare = await forkBare();
+  const app = await startAppProcess({ stores: ['memory', 'redis'] });
+  const bare = await startBareServer();
   try {
     const { stores } = await (await fetch(`${app.url}/stores`)).json();
     const redis = stores.find((s) => s.name === 'redis');
@@ -65,9 +56,8 @@ async function main() {
       console.log('redis ratios skipped: redis is not up');
     }
   } finally {
-    bare.stop();
-    app.child.kill('SIGTERM');
-    await app.exited;
+    await bare.stop();
+    await app.stop();
   }
 }
 

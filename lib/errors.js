@@ -45,3 +45,10 @@ export class UsageError extends StorebenchError {
     super(list.join('\n'), { code: 'USAGE', status: 400, problems: list });
   }
 }
+
+/** A driver run that cannot go on (target unreachable, bad /stores listing): the CLI exits 1. */
+export class RunError extends StorebenchError {
+  constructor(message, cause) {
+    super(message, { code: 'RUN_FAILED', status: 500, cause });
+  }
+}

@@ -7,7 +7,7 @@ import { payloads } from '../data/payloads.js';
 import { storeConformance } from './helpers/store-conformance.js';
 import { sqlConnections, testPool } from './helpers/sql-stores.js';
 import { reachable, unavailable } from './helpers/services.js';
-import { forkApp } from '../lib/app-process.js';
+import { startAppProcess } from '../lib/app-process.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 storeConformance(postgres, (t) => sqlConnections(t));
@@ -85,7 +85,7 @@ test('an app killed with SIGKILL leaves neither its embedded postgres nor the cl
   const env = { ...process.env };
   delete env.POSTGRES_URL;
   delete env.DATABASE_URL;
-  const app = await forkApp(['--port', '0', '--stores', 'postgres'], env);
+  const app = await startAppProcess({ stores: ['postgres'], env });
   const { stores } = await (await fetch(`${app.url}/stores`)).json();
   const port = stores[0].servers.postgres.match(/^embedded: postgres:\/\/\*\*\*@127\.0\.0\.1:(\d+)\/postgres$/)?.[1];
   assert.ok(port, `an embedded cluster: ${stores[0].servers.postgres}`);

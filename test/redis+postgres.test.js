@@ -6,7 +6,7 @@ import * as writeBehind from '../stores/redis+postgres.js';
 import { payloads } from '../data/payloads.js';
 import { storeConformance } from './helpers/store-conformance.js';
 import { sqlConnections, testPool, testRedis } from './helpers/sql-stores.js';
-import { forkApp } from '../lib/app-process.js';
+import { startAppProcess } from '../lib/app-process.js';
 import { testPostgresUrl, testRedisUrl } from './helpers/services.js';
 
 const { TABLE, KEY_PREFIX } = writeBehind;
@@ -117,11 +117,14 @@ test('redis+postgres: SIGTERM to the app (twice, even) flushes what seeding wrot
   const seeded = async () => (await pool.query(`SELECT key, value FROM ${TABLE} WHERE key = ANY($1)`, [Object.keys(payloads)])).rows;
   await pool.query(`DELETE FROM ${TABLE} WHERE key = ANY($1)`, [Object.keys(payloads)]);
 
-  const app = await forkApp(['--port', '0', '--stores', 'redis+postgres'], {
-    ...process.env,
-    POSTGRES_URL: testPostgresUrl,
-    REDIS_URL: testRedisUrl,
-    STOREBENCH_FLUSH_INTERVAL_MS: '600000', // so only the shutdown flush can write them
+  const app = await startAppProcess({
+    stores: ['redis+postgres'],
+    env: {
+      ...process.env,
+      POSTGRES_URL: testPostgresUrl,
+      REDIS_URL: testRedisUrl,
+      STOREBENCH_FLUSH_INTERVAL_MS: '600000', // so only the shutdown flush can write them
+    },
   });
   t.after(() => app.child.kill('SIGKILL'));
   const { stores } = await (await fetch(`${app.url}/stores`)).json();

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { test } from 'node:test';
-import { forkApp } from '../lib/app-process.js';
+import { startAppProcess } from '../lib/app-process.js';
 import { reachable } from './helpers/services.js';
 import { payloads } from '../data/payloads.js';
 
@@ -41,7 +41,7 @@ function slowGet(url) {
 }
 
 test('SIGTERM finishes the in-flight request, stops the spawned servers and exits 0 within 10 s', async () => {
-  const app = await forkApp();
+  const app = await startAppProcess();
   const servers = await embeddedServers(app.url);
   assert.ok(servers.length >= 1, 'the embedded default started at least the CouchDB stand-in');
 
@@ -61,7 +61,7 @@ test('SIGTERM finishes the in-flight request, stops the spawned servers and exit
 });
 
 test('a crashed app (SIGKILL) leaves no redis-server or CouchDB child behind', async () => {
-  const app = await forkApp();
+  const app = await startAppProcess();
   const servers = await embeddedServers(app.url);
   app.child.kill('SIGKILL');
   await app.exited;

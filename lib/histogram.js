@@ -1,0 +1,64 @@
+// Latency recorder: every request's latency goes into an HDR histogram at microsecond
+// resolution (for percentiles), while count, sum, min and max are kept exactly in
+// nanoseconds (so the mean is not quantised at all).
+import * as hdr from 'hdr-histogram-js';
+
+const NS_PER_US = 1000n;
+
+export function createLatencyRecorder() {
+  const histogram = hdr.build({
+    lowestDiscernibleValue: 1, // 1 µs
+    highestTrackableValue: 3_600_000_000, // 1 hour in µs; autoResize covers anything longer
+    numberOfSignificantValueDigits: 3,
+    useWebAssembly: false,
+  });
+  let count = 0;
+  let sumNs = 0n;
+  let minNs = null;
+  let maxNs = null;
+
+  return {
+    /** Records one latency given in nanoseconds (bigint). */
+    record(latencyNs) {
+      count += 1;
+      sumNs += latencyNs;
+      if (minNs === null || latencyNs < minNs) minNs = latencyNs;
+      if (maxNs === null || latencyNs > maxNs) maxNs = latencyNs;
+      // Round to the nearest µs; a response cannot take less than 1 µs.
+      const us = (latencyNs + NS_PER_US / 2n) / NS_PER_US;
+      histogram.recordValue(Math.max(1, Number(us)));
+    },
+    get count() {
+      return count;
+    },
+    /** Latency figures in milliseconds (null when nothing was recorded). */
+    summary() {
+      if (count === 0) {
+        return { count, meanMs: null, minMs: null, maxMs: null, p50Ms: null, p90Ms: null, p99Ms: null, p999Ms: null };
+      }
+      const atMs = (percentile) => histogram.getValueAtPercentile(percentile) / 1000;
+      return {
+        count,
+        meanMs: Number(sumNs / BigInt(count)) / 1e6,
+        minMs: Number(minNs) / 1e6,
+        maxMs: Number(maxNs) / 1e6,
+        p50Ms: atMs(50),
+        p90Ms: atMs(90),
+        p99Ms: atMs(99),
+        p999Ms: atMs(99.9),
+      };
+    },
+    /** The histogram (values in µs) as HdrHistogram's compressed base64, decodable by any HDR implementation. */
+    encode() {
+      return hdr.encodeIntoCompressedBase64(histogram);
+    },
+    destroy() {
+      histogram.destroy();
+    },
+  };
+}
+
+/** Decodes a histogram written by encode() (values in µs). */
+export function decodeHistogram(base64) {
+  return hdr.decodeFromCompressedBase64(base64, 32, false);
+}

@@ -1,0 +1,39 @@
+// Warnings that travel with a step's numbers when those numbers deserve less trust.
+export const MIN_SAMPLES = 1000;
+export const MIN_SECONDS = 1;
+export const LITTLE_TOLERANCE = 0.1;
+export const CPU_SATURATED_PERCENT = 90;
+export const WEAK_PREFIX = 'statistically weak';
+
+const ms = (value) => `${value.toFixed(2)} ms`;
+
+export function honestyWarnings(step) {
+  const warnings = [];
+  const { responses, wallSeconds, latency, rps, concurrency, mode, cpuPercent, errors, targetRps } = step;
+  if (responses < MIN_SAMPLES || wallSeconds < MIN_SECONDS) {
+    warnings.push(
+      `${WEAK_PREFIX}: ${responses} samples in ${wallSeconds.toFixed(2)} s (want at least ${MIN_SAMPLES} samples and ${MIN_SECONDS} s); ` +
+        `p99 rests on ${Math.floor(responses / 100)} request(s)`,
+    );
+  }
+  // Little's law: in a closed loop, mean latency = concurrency / throughput. If they disagree,
+  // time was spent outside what we timed (client queueing, a stalled driver) or the step was too short.
+  if (mode === 'closed' && responses > 0 && rps > 0) {
+    const expectedMs = (concurrency / rps) * 1000;
+    const apart = Math.abs(latency.meanMs - expectedMs) / expectedMs;
+    if (apart > LITTLE_TOLERANCE) {
+      warnings.push(`mean latency ${ms(latency.meanMs)} disagrees with concurrency/rps = ${ms(expectedMs)} by ${Math.round(apart * 100)}% (Little's law)`);
+    }
+  }
+  if (mode === 'open' && targetRps && rps < targetRps * 0.95) {
+    warnings.push(`achieved ${Math.round(rps)} rps of the ${targetRps} asked: the target (or the driver) cannot keep up`);
+  }
+  if (cpuPercent >= CPU_SATURATED_PERCENT) {
+    warnings.push(`the driver used ${Math.round(cpuPercent)}% of a CPU core: the client may be the bottleneck, not the server`);
+  }
+  if (errors.total > 0) {
+    const total = responses + Object.entries(errors.byKind).filter(([kind]) => !kind.startsWith('http ')).reduce((sum, [, n]) => sum + n, 0);
+    warnings.push(`${errors.total} of ${total} requests failed; rps and latency include the error responses (not timeouts or connection errors)`);
+  }
+  return warnings;
+}

@@ -1,0 +1,27 @@
+// node test-json: how long JSON.parse and JSON.stringify take for each payload (key1..key3),
+// as the median of many timed batches after a warm-up.
+import { writeFile } from 'node:fs/promises';
+import { payloads } from './data/payloads.js';
+import { timeJson } from './lib/json-timing.js';
+import { renderJsonTimings } from './lib/json-table.js';
+import { systemInfo } from './lib/system-info.js';
+import { parseJsonArguments, usage } from './lib/json-cli-args.js';
+
+const { help, problems, options } = parseJsonArguments(process.argv.slice(2));
+if (help) {
+  console.log(usage);
+  process.exit(0);
+}
+if (problems.length) {
+  for (const problem of problems) console.error(`node test-json: ${problem}`);
+  console.error('Run node test-json --help for usage.');
+  process.exit(2);
+}
+const out = options.json === '-' ? process.stderr : process.stdout;
+const system = systemInfo({ target: 'JSON.parse / JSON.stringify in this process' });
+out.write(`System: Node ${system.node} · ${system.platform} · ${system.cpuCount} x ${system.cpuModel} · ${system.date}\n\n`);
+const results = timeJson(payloads, { rounds: options.rounds });
+out.write(`${renderJsonTimings(results)}\n`);
+const report = JSON.stringify({ format: 'storebench-json/1', system, results }, null, 2);
+if (options.json === '-') process.stdout.write(`${report}\n`);
+else if (options.json) await writeFile(options.json, `${report}\n`);
