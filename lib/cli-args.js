@@ -3,7 +3,9 @@
 import { parseArgs } from 'node:util';
 
 export const DEFAULT_CONCURRENCY = [5, 10, 15, 20, 25, 30];
-export const DEFAULT_REQUESTS = 2000;
+// Steps are timed by default: a request count finishes in well under a second on a fast
+// store (too few samples, flagged as weak) and takes minutes on a slow one.
+export const DEFAULT_DURATION_SECONDS = 2;
 export const DEFAULT_WARMUP = 500;
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
@@ -44,11 +46,12 @@ Targets:
 
 Load:
   -c, --concurrency LIST concurrency steps, comma-separated (default: ${DEFAULT_CONCURRENCY.join(',')})
-  -n, --requests N       requests per step (default: ${DEFAULT_REQUESTS}; the original used 100)
-  -t, --duration SECS    run each step for SECS seconds instead of a request count
+  -n, --requests N       send N requests per step instead (the original used 100)
+  -t, --duration SECS    run each step for SECS seconds (default: ${DEFAULT_DURATION_SECONDS})
   --rps LIST             open model: send at these fixed rates (one step each) instead of a
                          concurrency sweep; latency counts from each request's intended send time
-  --warmup N             requests sent before each URL's first step, not counted (default: ${DEFAULT_WARMUP}; 0: none)
+  --warmup N             requests sent before each URL's first step (at most 2 s), not counted
+                         (default: ${DEFAULT_WARMUP}; 0: none)
   --no-keepalive         a new connection per request (the original's behaviour; default: keep-alive)
   --timeout MS           per-request deadline in milliseconds (default: ${DEFAULT_TIMEOUT_MS})
 
@@ -140,8 +143,8 @@ export function parseArguments(argv) {
     urls,
     target,
     concurrency: concurrency ?? DEFAULT_CONCURRENCY,
-    requests: duration === undefined ? requests ?? DEFAULT_REQUESTS : undefined,
-    duration,
+    requests,
+    duration: requests === undefined ? duration ?? DEFAULT_DURATION_SECONDS : undefined,
     rps,
     warmup: warmup ?? DEFAULT_WARMUP,
     keepAlive: !values['no-keepalive'],

@@ -4,6 +4,9 @@ import { measureStep } from './measure.js';
 import { honestyWarnings } from './honesty.js';
 
 const OPEN_MODEL_WARMUP_CONCURRENCY = 10;
+// A warm-up is N requests or this long, whichever comes first: 500 requests take 0.2 s on a
+// fast store and could take a minute on a slow one.
+export const WARMUP_MAX_SECONDS = 2;
 
 /** The loads to run against each target: [{concurrency}] or, with --rps, [{rps}]. */
 export function planLoads({ concurrency, rps }) {
@@ -24,7 +27,7 @@ export async function runSweep(targets, settings, { measure = measureStep, onSte
     if (settings.warmup > 0) {
       onStep(index + 1, total, target, { warmup: settings.warmup });
       const concurrency = settings.rps ? OPEN_MODEL_WARMUP_CONCURRENCY : Math.max(...settings.concurrency);
-      await measure({ ...common, url: target.url, concurrency, maxRequests: settings.warmup });
+      await measure({ ...common, url: target.url, concurrency, maxRequests: settings.warmup, durationSeconds: WARMUP_MAX_SECONDS });
     }
     for (const load of loads) {
       index += 1;

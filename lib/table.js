@@ -66,7 +66,7 @@ export function renderStepTable(url, steps) {
   if (open) lines.push('open model: concurrency = most requests in flight at once; latency counts from each intended send time');
   if (steps.some((step) => step.maxRequests === null && step.mode === 'closed')) lines.push('timed steps (-t): maxRequests = requests sent');
   const loadOf = (step) => (step.mode === 'open' ? `rps ${step.targetRps}` : `concurrency ${step.concurrency}`);
-  // Short steps are common (the default 2000 requests take under a second on a fast store): one line for all.
+  // Short steps are common (-n 2000 takes under a second on a fast store): one line for all.
   const isWeak = (warning) => warning.startsWith(WEAK_PREFIX);
   const weak = steps.filter((step) => (step.warnings ?? []).some(isWeak));
   if (weak.length) {

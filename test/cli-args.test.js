@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { parseArguments, DEFAULT_CONCURRENCY, DEFAULT_REQUESTS } from '../lib/cli-args.js';
+import { parseArguments, DEFAULT_CONCURRENCY, DEFAULT_DURATION_SECONDS } from '../lib/cli-args.js';
 import { parseJsonArguments } from '../lib/json-cli-args.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -14,7 +14,9 @@ test('no flags: the embedded default with the original concurrency steps', () =>
   assert.equal(help, false);
   assert.deepEqual(options.concurrency, [5, 10, 15, 20, 25, 30]);
   assert.deepEqual(DEFAULT_CONCURRENCY, [5, 10, 15, 20, 25, 30]);
-  assert.equal(options.requests, DEFAULT_REQUESTS);
+  assert.equal(options.requests, undefined, 'steps are timed by default');
+  assert.equal(options.duration, DEFAULT_DURATION_SECONDS);
+  assert.equal(DEFAULT_DURATION_SECONDS, 2);
   assert.equal(options.keepAlive, true);
   assert.deepEqual(options.urls, []);
   assert.equal(options.target, undefined);
