@@ -1,6 +1,6 @@
 // Flag parsing for `node test`: pure, so it is unit-tested without spawning anything.
 // Every problem is collected (not just the first) and the CLI prints them all and exits 2.
-import { parseArgs } from 'node:util';
+import { parseFlags } from './flags.js';
 
 export const DEFAULT_CONCURRENCY = [5, 10, 15, 20, 25, 30];
 // Steps are timed by default: a request count finishes in well under a second on a fast
@@ -81,17 +81,7 @@ function httpUrl(text) {
 
 /** Parses argv (without node and script). Returns { help, options, problems }. */
 export function parseArguments(argv) {
-  const problems = [];
-  const { values, positionals, tokens } = parseArgs({ args: argv, options: spec, strict: false, allowPositionals: true, tokens: true });
-
-  for (const token of tokens) {
-    if (token.kind !== 'option') continue;
-    const known = spec[token.name];
-    if (!known) problems.push(`unknown option ${token.rawName}`);
-    else if (known.type === 'string' && token.value === undefined) problems.push(`${token.rawName} needs a value`);
-    else if (known.type === 'boolean' && token.value !== undefined) problems.push(`${token.rawName} takes no value`);
-  }
-  for (const positional of positionals) problems.push(`unexpected argument "${positional}"`);
+  const { values, problems } = parseFlags(argv, spec);
 
   const text = (name) => (typeof values[name] === 'string' ? values[name] : undefined);
   const listOf = (name, parse, what) => {

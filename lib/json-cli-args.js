@@ -1,5 +1,5 @@
 // Flag parsing for test-json.js (pure): every problem is collected, then the CLI exits 2.
-import { parseArgs } from 'node:util';
+import { parseFlags } from './flags.js';
 
 export const DEFAULT_ROUNDS = 31;
 
@@ -16,15 +16,7 @@ Options:
 const spec = { rounds: { type: 'string' }, json: { type: 'string' }, help: { type: 'boolean', short: 'h' } };
 
 export function parseJsonArguments(argv) {
-  const problems = [];
-  const { values, positionals, tokens } = parseArgs({ args: argv, options: spec, strict: false, allowPositionals: true, tokens: true });
-  for (const token of tokens) {
-    if (token.kind !== 'option') continue;
-    const known = spec[token.name];
-    if (!known) problems.push(`unknown option ${token.rawName}`);
-    else if (known.type === 'string' && token.value === undefined) problems.push(`${token.rawName} needs a value`);
-  }
-  for (const positional of positionals) problems.push(`unexpected argument "${positional}"`);
+  const { values, problems } = parseFlags(argv, spec);
   const roundsText = typeof values.rounds === 'string' ? values.rounds : undefined;
   if (roundsText !== undefined && !(/^\d+$/.test(roundsText) && Number(roundsText) > 0)) {
     problems.push(`--rounds must be a positive whole number, not "${roundsText}"`);
