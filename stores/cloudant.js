@@ -3,12 +3,13 @@
 // request costs no JSON.parse/stringify of a 270 KB document.
 import { couchAuth } from './couch-auth.js';
 import { stripCouchFields } from './couch-document.js';
+import { revisionedWrites } from './couch-revisions.js';
 
 export const name = 'cloudant';
 export const description = 'Cloudant / CouchDB through @ibm-cloud/cloudant (the maintained SDK)';
 export const needs = ['couchdb'];
 
-const isStatus = (error, status) => error?.status === status || error?.code === status;
+const statusOf = (error) => error?.status ?? error?.code;
 
 export async function open({ couchdb }) {
   const { CloudantV1, BasicAuthenticator, IamAuthenticator } = await import('@ibm-cloud/cloudant');
@@ -25,19 +26,15 @@ export async function open({ couchdb }) {
   try {
     await client.putDatabase({ db });
   } catch (error) {
-    if (!isStatus(error, 412)) throw error; // 412: it exists already
+    if (statusOf(error) !== 412) throw error; // 412: it exists already
   }
 
-  // Writes are rare (seeding), so read the revision from the document itself: a HEAD's
-  // ETag carries it on CouchDB and Cloudant but not on every compatible server.
-  const currentRev = async (docId) => {
-    try {
-      return (await client.getDocument({ db, docId })).result._rev;
-    } catch (error) {
-      if (isStatus(error, 404)) return undefined;
-      throw error;
-    }
-  };
+  const writes = revisionedWrites({
+    readRev: async (docId) => (await client.getDocument({ db, docId })).result._rev,
+    put: (document) => client.putDocument({ db, docId: document._id, document }),
+    remove: (docId, rev) => client.deleteDocument({ db, docId, rev }),
+    statusOf,
+  });
 
   return {
     async get(docId) {
@@ -45,36 +42,14 @@ export async function open({ couchdb }) {
       try {
         response = await client.getDocumentAsStream({ db, docId });
       } catch (error) {
-        if (isStatus(error, 404)) return null;
+        if (statusOf(error) === 404) return null;
         throw error;
       }
       const chunks = [];
       for await (const chunk of response.result) chunks.push(chunk);
       return stripCouchFields(Buffer.concat(chunks));
     },
-    async set(docId, bytes) {
-      const body = JSON.parse(bytes);
-      // Seeding twice must not fail: write over the current revision, and retry once if
-      // another writer got in between (409).
-      for (let attempt = 0; ; attempt++) {
-        const rev = await currentRev(docId);
-        try {
-          await client.putDocument({ db, docId, document: { ...body, _id: docId, ...(rev ? { _rev: rev } : {}) } });
-          return;
-        } catch (error) {
-          if (!isStatus(error, 409) || attempt > 0) throw error;
-        }
-      }
-    },
-    async delete(docId) {
-      const rev = await currentRev(docId);
-      if (!rev) return;
-      try {
-        await client.deleteDocument({ db, docId, rev });
-      } catch (error) {
-        if (!isStatus(error, 404)) throw error;
-      }
-    },
+    ...writes,
     async ping() {
       await client.headDatabase({ db });
     },
