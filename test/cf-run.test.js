@@ -126,6 +126,24 @@ const refused = (port) => new Promise((resolve) => {
   socket.on('error', () => resolve(true));
 });
 
+/**
+ * /redis/key1 and /cloudant/key1 answer the payload, and /stores says which binding each
+ * store uses, credentials masked: expected = { redis: '...', couchdb: '...' }.
+ * Returns /stores' text for further checks.
+ */
+async function assertServesBoundStores(app, expected) {
+  for (const store of ['redis', 'cloudant']) {
+    const response = await fetch(`${app.url}/${store}/key1`);
+    assert.equal(response.status, 200, store);
+    assert.deepEqual(await response.json(), payloadObjects.key1, store);
+  }
+  const storesText = await (await fetch(`${app.url}/stores`)).text();
+  const servers = Object.fromEntries(JSON.parse(storesText).stores.map((store) => [store.name, store.servers]));
+  assert.deepEqual(servers.redis, { redis: expected.redis });
+  assert.deepEqual(servers.cloudant, { couchdb: expected.couchdb });
+  return storesText;
+}
+
 test('on Cloud Foundry the app serves Redis Cloud and Cloudant bindings, shows no secret, and drains on SIGTERM', async (t) => {
   if (!which('redis-server')) return skipOrFail(t, 'redis-server is not on PATH (apt-get install redis-server)');
   const redis = await startRedis({ password: redisPassword });
@@ -146,16 +164,10 @@ test('on Cloud Foundry the app serves Redis Cloud and Cloudant bindings, shows n
   // --no-embedded: a store with no bound service is unavailable, not stood in for.
   for (const store of ['tarantool', 'redis-cluster']) assert.equal(statuses[store], 'unavailable', store);
 
-  for (const store of ['redis', 'cloudant']) {
-    const response = await fetch(`${app.url}/${store}/key1`);
-    assert.equal(response.status, 200, store);
-    assert.deepEqual(await response.json(), payloadObjects.key1, store);
-  }
-
-  const storesText = await (await fetch(`${app.url}/stores`)).text();
-  const servers = Object.fromEntries(JSON.parse(storesText).stores.map((store) => [store.name, store.servers]));
-  assert.deepEqual(servers.redis, { redis: `VCAP_SERVICES storebench-redis: redis://:***@127.0.0.1:${redis.port}` });
-  assert.deepEqual(servers.cloudant, { couchdb: `VCAP_SERVICES storebench-cloudant: http://${couch.username}:***@127.0.0.1:${couchServer.port}/` });
+  const storesText = await assertServesBoundStores(app, {
+    redis: `VCAP_SERVICES storebench-redis: redis://:***@127.0.0.1:${redis.port}`,
+    couchdb: `VCAP_SERVICES storebench-cloudant: http://${couch.username}:***@127.0.0.1:${couchServer.port}/`,
+  });
   const pageText = await (await fetch(`${app.url}/`)).text();
   assert.match(pageText, /\/cloudant\/key1/);
 
@@ -266,15 +278,10 @@ test('user-provided services (cf cups), found by name and tag, reach the shared 
     ],
   };
   const app = await pushApp(t, services);
-  for (const store of ['redis', 'cloudant']) {
-    const response = await fetch(`${app.url}/${store}/key1`);
-    assert.equal(response.status, 200, store);
-    assert.deepEqual(await response.json(), payloadObjects.key1, store);
-  }
-  const storesText = await (await fetch(`${app.url}/stores`)).text();
-  const servers = Object.fromEntries(JSON.parse(storesText).stores.map((store) => [store.name, store.servers]));
-  assert.deepEqual(servers.redis, { redis: 'VCAP_SERVICES team-redis: redis://127.0.0.1:6379' });
-  assert.deepEqual(servers.cloudant, { couchdb: `VCAP_SERVICES docs: http://${couch.username}:***@127.0.0.1:${couchServer.port}/` });
+  const storesText = await assertServesBoundStores(app, {
+    redis: 'VCAP_SERVICES team-redis: redis://127.0.0.1:6379',
+    couchdb: `VCAP_SERVICES docs: http://${couch.username}:***@127.0.0.1:${couchServer.port}/`,
+  });
   app.child.kill('SIGTERM');
   assert.equal((await app.exited).code, 0);
   assertNoSecrets(assert, storesText + app.output.stdout + app.output.stderr, [couch.password], 'output');

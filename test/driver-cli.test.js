@@ -1,29 +1,16 @@
 // End to end: `node test` as a user runs it, against the embedded app and local servers.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { runDriverCli } from './helpers/driver-cli.js';
 import { startTestServer, skipOrFail } from './helpers/driver-servers.js';
 import { startAppProcess } from '../lib/app-process.js';
 import { decodeHistogram } from '../lib/histogram.js';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const HEADER = 'maxRequests  concurrency  rps     meanLatencyMs  maxLatencyMs  minLatencyMs  p50     p90     p99     errors';
 
-function runCli(args, { onSpawn } = {}) {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['test.js', ...args], { cwd: root });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('close', (status, signal) => resolve({ status, signal, stdout, stderr }));
-    onSpawn?.(child);
-  });
-}
 
 async function tempDir(t) {
   const dir = await mkdtemp(join(tmpdir(), 'storebench-driver-'));
@@ -40,7 +27,7 @@ test('node test on the embedded default: tiny sweep of memory and redis, tables,
   const dir = await tempDir(t);
   const jsonFile = join(dir, 'results.json');
   const csvFile = join(dir, 'results.csv');
-  const result = await runCli(['-c', '1,2', '-n', '50', '--warmup', '10', '--stores', 'memory,redis', '--keys', 'key1', '--json', jsonFile, '--csv', csvFile]);
+  const result = await runDriverCli(['-c', '1,2', '-n', '50', '--warmup', '10', '--stores', 'memory,redis', '--keys', 'key1', '--json', jsonFile, '--csv', csvFile]);
   if (/skipped redis/.test(result.stdout)) return skipOrFail(t, `the app could not run redis: ${result.stdout.match(/skipped redis: .*/)[0]}`);
   assert.equal(result.status, 0, result.stderr);
   const { stdout } = result;
@@ -84,7 +71,7 @@ test('node test on the embedded default: tiny sweep of memory and redis, tables,
 
 test('--json - puts pure JSON on stdout and the tables on stderr', async (t) => {
   const server = await startTestServer(t);
-  const result = await runCli(['--url', `${server.url}/memory/key1`, '-c', '1', '-n', '30', '--warmup', '0', '--json', '-']);
+  const result = await runDriverCli(['--url', `${server.url}/memory/key1`, '-c', '1', '-n', '30', '--warmup', '0', '--json', '-']);
   assert.equal(result.status, 0, result.stderr);
   const report = JSON.parse(result.stdout);
   assert.equal(report.steps.length, 1);
@@ -95,7 +82,7 @@ test('--json - puts pure JSON on stdout and the tables on stderr', async (t) => 
 
 test('--rps runs the open model, one step per rate, with a targetRps column', async (t) => {
   const server = await startTestServer(t);
-  const result = await runCli(['--url', `${server.url}/a/b`, '--rps', '100,200', '-t', '0.5', '--warmup', '0']);
+  const result = await runDriverCli(['--url', `${server.url}/a/b`, '--rps', '100,200', '-t', '0.5', '--warmup', '0']);
   assert.equal(result.status, 0, result.stderr);
   assert.match(result.stdout, /Settings: open model at 100, 200 rps; 0\.5 s per step/);
   assert.match(result.stdout, /p99     targetRps  errors/);
@@ -108,7 +95,7 @@ test('Ctrl-C prints the steps finished so far, writes the results file and exits
   const jsonFile = join(dir, 'partial.json');
   // Six steps of 25 requests (~0.5 s each); interrupt once the server has seen the first step
   // and a bit of the second.
-  const result = await runCli(['--url', `${server.url}/redis/key1`, '-c', '1,1,1,1,1,1', '-n', '25', '--warmup', '0', '--json', jsonFile], {
+  const result = await runDriverCli(['--url', `${server.url}/redis/key1`, '-c', '1,1,1,1,1,1', '-n', '25', '--warmup', '0', '--json', jsonFile], {
     onSpawn: (child) => {
       const poll = setInterval(() => {
         if (server.heldMs.length < 30) return;
@@ -129,7 +116,7 @@ test('Ctrl-C prints the steps finished so far, writes the results file and exits
 test('--target sweeps the stores a running app lists', async (t) => {
   const app = await startAppProcess({ stores: ['memory'] });
   t.after(() => app.stop());
-  const result = await runCli(['--target', app.url, '-c', '2', '-n', '30', '--warmup', '0', '--keys', 'key2']);
+  const result = await runDriverCli(['--target', app.url, '-c', '2', '-n', '30', '--warmup', '0', '--keys', 'key2']);
   assert.equal(result.status, 0, result.stderr);
   assert.match(result.stdout, new RegExp(`^Target: {3}${app.url}/?$`, 'm'));
   assert.equal(rowsOf(result.stdout, `${app.url}/memory/key2`).length, 1);

@@ -1,8 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import { spawnSync, spawn } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { runDriverCli } from './helpers/driver-cli.js';
 import { fetchStoreListing, selectTargets, targetFromUrl, joinUrl, checkReachable } from '../lib/targets.js';
 import { RunError } from '../lib/errors.js';
 import { closedPort } from './helpers/driver-servers.js';
@@ -16,17 +17,6 @@ async function serve(t, handler) {
   return `http://127.0.0.1:${server.address().port}`;
 }
 
-// Spawned asynchronously: the servers these tests start live in this process's event loop.
-function runCli(args) {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['test.js', ...args], { cwd: root });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
 
 const listing = [
   { name: 'memory', status: 'up', keys: ['key1', 'key2', 'key3'] },
@@ -83,21 +73,21 @@ test('an unreachable target fails with the reason and never shows a password', a
 
 test('node test --target at a closed port exits 1 with one line', async () => {
   const port = await closedPort();
-  const result = await runCli(['--target', `http://127.0.0.1:${port}`, '-q']);
+  const result = await runDriverCli(['--target', `http://127.0.0.1:${port}`, '-q']);
   assert.equal(result.status, 1);
   assert.equal(result.stderr, `node test: cannot reach http://127.0.0.1:${port}/stores: ECONNREFUSED\n`);
 });
 
 test('node test --target whose /stores is not JSON exits 1', async (t) => {
   const url = await serve(t, (req, res) => res.end('not json'));
-  const result = await runCli(['--target', url, '-q']);
+  const result = await runDriverCli(['--target', url, '-q']);
   assert.equal(result.status, 1);
   assert.match(result.stderr, /^node test: http:\/\/127\.0\.0\.1:\d+\/stores did not return JSON/);
 });
 
 test('node test --target with a store the target does not have exits 2', async (t) => {
   const url = await serve(t, (req, res) => res.end(JSON.stringify({ stores: listing })));
-  const result = await runCli(['--target', url, '--stores', 'mongo', '-q']);
+  const result = await runDriverCli(['--target', url, '--stores', 'mongo', '-q']);
   assert.equal(result.status, 2);
   assert.match(result.stderr, /node test: --stores: http:\/\/127\.0\.0\.1:\d+\/ has no store "mongo"/);
 });

@@ -1,0 +1,22 @@
+// Runs the driver CLI the way a user does, for the tests that check its output and exit codes.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+/**
+ * Runs `node test.js args` asynchronously (the servers these tests start live in this
+ * process's event loop, which a spawnSync would block); resolves { status, signal, stdout,
+ * stderr }. onSpawn(child) gets the child process, e.g. to send it a signal.
+ */
+export function runDriverCli(args, { onSpawn } = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['test.js', ...args], { cwd: root });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    child.on('close', (status, signal) => resolve({ status, signal, stdout, stderr }));
+    onSpawn?.(child);
+  });
+}
