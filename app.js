@@ -8,14 +8,14 @@ import express from 'express';
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
 import { openStores, storeNames } from './stores/index.js';
-import { services } from './stores/services.js';
+import { services } from './config/services.js';
 import { pageRoutes } from './routes/page.js';
 import { statusRoutes } from './routes/status.js';
 import { dataRoutes } from './routes/data.js';
 import { notFound, errorHandler } from './routes/errors.js';
-import { isMain } from './lib/is-main.js';
-import { redactText } from './lib/redact.js';
-import { cloudFoundryApp } from './lib/vcap.js';
+import { isMain } from './util/is-main.js';
+import { redactText } from './util/redact.js';
+import { cloudFoundryApp } from './config/vcap.js';
 
 const SHUTDOWN_GRACE_MS = 8000;
 

@@ -2,10 +2,10 @@
 // as the median of many timed batches after a warm-up.
 import { writeFile } from 'node:fs/promises';
 import { payloads } from './data/payloads.js';
-import { timeJson } from './lib/json-timing.js';
-import { renderJsonTimings } from './lib/json-table.js';
-import { systemInfo } from './lib/system-info.js';
-import { parseJsonArguments, usage } from './lib/json-cli-args.js';
+import { timeJson } from './driver/json-timing.js';
+import { renderJsonTimings } from './report/json-table.js';
+import { systemInfo } from './util/system-info.js';
+import { parseJsonArguments, usage } from './driver/json-options.js';
 
 const { help, problems, options } = parseJsonArguments(process.argv.slice(2));
 if (help) {

@@ -1,9 +1,9 @@
 // node test: sweep concurrency against the storebench app (or any URLs) and print honest
-// rps and latency tables. The work is in lib/; this file parses flags and maps exit codes.
-import { parseArguments, usage } from './lib/cli-args.js';
-import { runDriver } from './lib/run.js';
-import { RunError, UsageError } from './lib/errors.js';
-import { redactText } from './lib/redact.js';
+// rps and latency tables. The work is in driver/ and report/; this file parses flags and maps exit codes.
+import { parseArguments, usage } from './driver/options.js';
+import { runDriver } from './driver/run.js';
+import { RunError, UsageError } from './util/errors.js';
+import { redactText } from './util/redact.js';
 
 const { help, options, problems } = parseArguments(process.argv.slice(2));
 if (help) {

@@ -11,10 +11,10 @@
 // so the server is the bottleneck. The driver and wrk take turns, never at
 // once, alternating who goes first.
 import { parseArgs } from 'node:util';
-import { measureStep } from '../lib/measure.js';
-import { startAppProcess } from '../lib/app-process.js';
-import { which } from '../stores/embedded/child-process.js';
-import { systemInfo } from '../lib/system-info.js';
+import { measureStep } from '../driver/engines/http.js';
+import { startAppProcess } from '../driver/app-process.js';
+import { which } from '../embedded/child-process.js';
+import { systemInfo } from '../util/system-info.js';
 import { startBareServer } from './bare-server-process.js';
 import { wrk } from './wrk.js';
 

@@ -3,8 +3,8 @@
 // app issue are printed beside the figures; this is a benchmark, not a test: it never fails
 // on speed, it reports.
 import { cpus } from 'node:os';
-import { startAppProcess } from '../lib/app-process.js';
-import { which } from '../stores/embedded/child-process.js';
+import { startAppProcess } from '../driver/app-process.js';
+import { which } from '../embedded/child-process.js';
 import { wrk } from './wrk.js';
 import { startBareServer } from './bare-server-process.js';
 

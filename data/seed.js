@@ -3,8 +3,8 @@
 //
 // As a script (npm run seed): seeds the stores configured by environment variables.
 import { payloads } from './payloads.js';
-import { isMain } from '../lib/is-main.js';
-import { redactText } from '../lib/redact.js';
+import { isMain } from '../util/is-main.js';
+import { redactText } from '../util/redact.js';
 
 /** Writes every payload into store; returns the keys written. */
 export async function seedStore(store) {

@@ -1,7 +1,7 @@
 // The one place errors become responses: {"error": "...", "store": "..."} with the status
 // the typed error carries; anything untyped is a 500 whose details stay in the log.
-import { StorebenchError } from '../lib/errors.js';
-import { redactText } from '../lib/redact.js';
+import { StorebenchError } from '../util/errors.js';
+import { redactText } from '../util/redact.js';
 
 export function notFound(req, res) {
   res.status(404).json({ error: `no route for ${req.method} ${req.path}` });

@@ -2,8 +2,8 @@
 // IBM ended its life in 2021 (no fixes, deprecated request library underneath); it is here
 // so users can compare it with the maintained SDK (the cloudant store) on the same server.
 // Database: <CLOUDANT_DB or storebench>-legacy.
-import { couchAuth } from './couch-auth.js';
-import { nanoStyleStore } from './couch-nano-store.js';
+import { couchAuth } from './clients/couch-auth.js';
+import { nanoStyleStore } from './clients/couch-nano-store.js';
 
 export const name = 'cloudant-legacy';
 export const description = 'Cloudant / CouchDB through @cloudant/cloudant (the client the original used)';

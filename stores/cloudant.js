@@ -1,9 +1,9 @@
 // Cloudant (or any CouchDB) through @ibm-cloud/cloudant, IBM's maintained SDK.
 // Documents are read as a byte stream and sent on with only _id/_rev cut out, so a
 // request costs no JSON.parse/stringify of a 270 KB document.
-import { couchAuth } from './couch-auth.js';
-import { stripCouchFields } from './couch-document.js';
-import { revisionedWrites } from './couch-revisions.js';
+import { couchAuth } from './clients/couch-auth.js';
+import { stripCouchFields } from './clients/couch-document.js';
+import { revisionedWrites } from './clients/couch-revisions.js';
 
 export const name = 'cloudant';
 export const description = 'Cloudant / CouchDB through @ibm-cloud/cloudant (the maintained SDK)';

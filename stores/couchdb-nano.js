@@ -1,7 +1,7 @@
 // CouchDB / Cloudant through nano, the Apache CouchDB project's Node client, in database
 // <CLOUDANT_DB or storebench>-nano.
-import { couchAuth } from './couch-auth.js';
-import { nanoStyleStore } from './couch-nano-store.js';
+import { couchAuth } from './clients/couch-auth.js';
+import { nanoStyleStore } from './clients/couch-nano-store.js';
 
 export const name = 'couchdb-nano';
 export const description = 'CouchDB / Cloudant through nano (the Apache CouchDB client)';

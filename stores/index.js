@@ -2,7 +2,7 @@
 // /stores listing all come from this list.
 import { assertAdapter, assertStore } from './contract.js';
 import { StoreSet, reasonOf } from './store-set.js';
-import { resolveService } from '../lib/config.js';
+import { resolveService } from '../config/resolve-service.js';
 import { seedStore } from '../data/seed.js';
 import * as memory from './memory.js';
 import * as redis from './redis.js';
@@ -13,8 +13,8 @@ import * as memcached from './memcached.js';
 import * as cloudantLegacy from './cloudant-legacy.js';
 import * as couchdbNano from './couchdb-nano.js';
 import * as postgres from './postgres.js';
-import * as postgresRedis from './postgres+redis.js';
-import * as redisPostgres from './redis+postgres.js';
+import * as postgresRedis from './layers/postgres+redis.js';
+import * as redisPostgres from './layers/redis+postgres.js';
 import * as tarantool from './tarantool.js';
 import * as tarantoolMemtx from './tarantool-memtx.js';
 

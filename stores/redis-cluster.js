@@ -1,7 +1,7 @@
 // A Redis Cluster through node-redis's createCluster, values read back as Buffers. The
 // client learns the topology from any of the given nodes and sends each key to the master
 // of its slot, as an app that outgrew one Redis would.
-import { redisClientOptions, connectWithin } from './redis-options.js';
+import { redisClientOptions, connectWithin } from './clients/redis-options.js';
 
 export const name = 'redis-cluster';
 export const description = 'Redis Cluster (3 masters + 3 replicas when embedded) through node-redis createCluster';

@@ -1,5 +1,5 @@
 // Redis through node-redis (the `redis` package), values read back as Buffers.
-import { redisClientOptions, connectWithin } from './redis-options.js';
+import { redisClientOptions, connectWithin } from './clients/redis-options.js';
 
 export const name = 'redis';
 export const description = 'Redis through node-redis (the redis package)';

@@ -1,7 +1,7 @@
 // The stores one app serves: each opened (or unavailable, with the reason), read on the
 // request path with typed errors, reported for /stores and /healthz, closed in order.
-import { KeyNotFoundError, StoreUnavailableError, UnknownStoreError } from '../lib/errors.js';
-import { redactText } from '../lib/redact.js';
+import { KeyNotFoundError, StoreUnavailableError, UnknownStoreError } from '../util/errors.js';
+import { redactText } from '../util/redact.js';
 
 const PING_TIMEOUT_MS = 2000;
 const REOPEN_INTERVAL_MS = 5000;

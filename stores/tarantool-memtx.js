@@ -1,5 +1,5 @@
 // Tarantool with the memtx engine (in memory) through tarantool-driver.
-import { tarantoolAdapter } from './tarantool-adapter.js';
+import { tarantoolAdapter } from './clients/tarantool-adapter.js';
 
 export const { name, description, needs, open } = tarantoolAdapter({
   name: 'tarantool-memtx',

@@ -13,8 +13,8 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { which } from '../../stores/embedded/child-process.js';
-import { maskCredentials } from '../../lib/redact.js';
+import { which } from '../../embedded/child-process.js';
+import { maskCredentials } from '../../util/redact.js';
 
 /** A problem the user can fix; the script prints it and exits 1 (2 for bad arguments). */
 export class CfScriptError extends Error {

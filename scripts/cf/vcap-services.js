@@ -2,8 +2,8 @@
 // VCAP_SERVICES, with every password, API key and certificate masked. Inside an app
 // container (cf ssh) it reads $VCAP_SERVICES; elsewhere it asks the platform through cf
 // (cf app APP --guid, then cf curl /v3/apps/GUID/env), for the app named in the vars file.
-import { maskCredentials } from '../../lib/redact.js';
-import { cloudFoundryEnv, VcapError } from '../../lib/vcap.js';
+import { maskCredentials } from '../../util/redact.js';
+import { cloudFoundryEnv, VcapError } from '../../config/vcap.js';
 import { captureCf, checkAll, CfScriptError, loadVars, requireCf, runScript, setting, vcapServicesFromAppEnv } from './cf.js';
 
 function fromContainer(env) {

@@ -1,7 +1,7 @@
 // Connections for the PostgreSQL and Redis backed store tests, and a plain pg client to
 // look at the tables behind the adapters' backs.
 import { reachable, testPostgresUrl, testRedisUrl, unavailable } from './services.js';
-import { redactUrl } from '../../lib/redact.js';
+import { redactUrl } from '../../util/redact.js';
 
 /** { postgres, redis? } connections for adapter.open(), or undefined after skipping/failing t. */
 export async function sqlConnections(t, { redis = false } = {}) {

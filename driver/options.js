@@ -1,0 +1,149 @@
+// Flag parsing for `node test`: pure, so it is unit-tested without spawning anything.
+// Every problem is collected (not just the first) and the CLI prints them all and exits 2.
+import { parseFlags } from '../util/flags.js';
+
+export const DEFAULT_CONCURRENCY = [5, 10, 15, 20, 25, 30];
+// Steps are timed by default: a request count finishes in well under a second on a fast
+// store (too few samples, flagged as weak) and takes minutes on a slow one.
+export const DEFAULT_DURATION_SECONDS = 2;
+export const DEFAULT_WARMUP = 500;
+export const DEFAULT_TIMEOUT_MS = 10_000;
+
+// How problems name a flag: with its short form when it has one.
+const flagLabel = (name) => (spec[name].short ? `-${spec[name].short}/--${name}` : `--${name}`);
+
+const spec = {
+  url: { type: 'string', multiple: true, short: 'u' },
+  target: { type: 'string' },
+  concurrency: { type: 'string', short: 'c' },
+  requests: { type: 'string', short: 'n' },
+  duration: { type: 'string', short: 't' },
+  warmup: { type: 'string' },
+  'no-keepalive': { type: 'boolean' },
+  timeout: { type: 'string' },
+  rps: { type: 'string' },
+  stores: { type: 'string' },
+  keys: { type: 'string' },
+  json: { type: 'string' },
+  csv: { type: 'string' },
+  quiet: { type: 'boolean', short: 'q' },
+  help: { type: 'boolean', short: 'h' },
+};
+
+export const usage = `Usage: node test [options]
+
+Sweeps concurrency against the storebench app (or any URLs) with loadtest and prints, per URL,
+rps and latency measured per request with sub-millisecond precision, then a comparison.
+
+With neither --url nor --target it starts app.js as a child process on a free port, sweeps every
+store that is up x key1..key3, and stops it.
+
+Targets:
+  --target URL           sweep a running app: reads URL/stores, sweeps the stores that are up
+  -u, --url URL          sweep this URL (repeatable); no /stores listing is read
+  --stores LIST          only these stores (comma-separated; embedded default or --target)
+  --keys LIST            only these keys (default: every key the store lists, key1..key3)
+
+Load:
+  -c, --concurrency LIST concurrency steps, comma-separated (default: ${DEFAULT_CONCURRENCY.join(',')})
+  -n, --requests N       send N requests per step instead (the original used 100)
+  -t, --duration SECS    run each step for SECS seconds (default: ${DEFAULT_DURATION_SECONDS})
+  --rps LIST             open model: send at these fixed rates (one step each) instead of a
+                         concurrency sweep; latency counts from each request's intended send time
+  --warmup N             requests sent before each URL's first step (at most 2 s), not counted
+                         (default: ${DEFAULT_WARMUP}; 0: none)
+  --no-keepalive         a new connection per request (the original's behaviour; default: keep-alive)
+  --timeout MS           per-request deadline in milliseconds (default: ${DEFAULT_TIMEOUT_MS})
+
+Output:
+  --json FILE            write settings, system info and every step (with histograms) as JSON;
+                         "-" writes it to stdout and the tables to stderr
+  --csv FILE             write one CSV row per step
+  -q, --quiet            no progress line (it is also off when stderr is not a terminal)
+  -h, --help             show this help
+
+Exit codes: 0 done, 1 the run failed (target unreachable, bad /stores, app.js died), 2 bad flags,
+130 interrupted (Ctrl-C: the finished steps are still printed and written).`;
+
+const positiveInteger = (text) => (/^\d+$/.test(text) && Number(text) > 0 ? Number(text) : null);
+const nonNegativeInteger = (text) => (/^\d+$/.test(text) ? Number(text) : null);
+const positiveNumber = (text) => (/^\d+(\.\d+)?$|^\.\d+$/.test(text) && Number(text) > 0 ? Number(text) : null);
+const splitList = (text) => text.split(',').map((item) => item.trim()).filter(Boolean);
+
+function httpUrl(text) {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Parses argv (without node and script). Returns { help, options, problems }. */
+export function parseArguments(argv) {
+  const { values, problems } = parseFlags(argv, spec);
+
+  const text = (name) => (typeof values[name] === 'string' ? values[name] : undefined);
+  const listOf = (name, parse, what) => {
+    const raw = text(name);
+    if (raw === undefined) return undefined;
+    const items = splitList(raw);
+    if (!items.length) problems.push(`${flagLabel(name)} needs at least one ${what}`);
+    const parsed = items.map((item) => {
+      const value = parse(item);
+      if (value === null) problems.push(`${flagLabel(name)}: "${item}" is not a ${what}`);
+      return value;
+    });
+    return parsed;
+  };
+  const single = (name, parse, what) => {
+    const raw = text(name);
+    if (raw === undefined) return undefined;
+    const value = parse(raw);
+    if (value === null) problems.push(`${flagLabel(name)} must be a ${what}, not "${raw}"`);
+    return value ?? undefined;
+  };
+
+  const urls = [].concat(values.url ?? []).filter((value) => typeof value === 'string');
+  for (const url of urls) if (!httpUrl(url)) problems.push(`--url "${url}" is not an http:// or https:// URL`);
+  const target = text('target');
+  if (target !== undefined && !httpUrl(target)) problems.push(`--target "${target}" is not an http:// or https:// URL`);
+  if (urls.length && target !== undefined) problems.push('use either --url or --target, not both');
+
+  const concurrency = listOf('concurrency', positiveInteger, 'positive whole number');
+  const requests = single('requests', positiveInteger, 'positive whole number');
+  const duration = single('duration', positiveNumber, 'positive number of seconds');
+  const rps = listOf('rps', positiveNumber, 'positive rate (requests per second)');
+  const warmup = single('warmup', nonNegativeInteger, 'whole number (0 for none)');
+  const timeout = single('timeout', positiveInteger, 'positive whole number of milliseconds');
+  if (requests !== undefined && duration !== undefined) problems.push('use either -n/--requests or -t/--duration, not both');
+  if (rps && concurrency) problems.push('--rps replaces the concurrency sweep: drop -c/--concurrency');
+
+  const stores = text('stores') === undefined ? undefined : splitList(text('stores'));
+  const keys = text('keys') === undefined ? undefined : splitList(text('keys'));
+  if (stores && !stores.length) problems.push('--stores needs at least one store name');
+  if (keys && !keys.length) problems.push('--keys needs at least one key');
+  if (urls.length && (stores || keys)) problems.push('--stores and --keys choose from a /stores listing; with --url, list the URLs you want');
+
+  const json = text('json');
+  const csv = text('csv');
+  if (csv === '-') problems.push('--csv needs a file name ("-" is only for --json)');
+
+  const options = {
+    urls,
+    target,
+    concurrency: concurrency ?? DEFAULT_CONCURRENCY,
+    requests,
+    duration: requests === undefined ? duration ?? DEFAULT_DURATION_SECONDS : undefined,
+    rps,
+    warmup: warmup ?? DEFAULT_WARMUP,
+    keepAlive: !values['no-keepalive'],
+    timeoutMs: timeout ?? DEFAULT_TIMEOUT_MS,
+    stores,
+    keys,
+    json,
+    csv,
+    quiet: Boolean(values.quiet),
+  };
+  return { help: values.help === true, options, problems };
+}

@@ -1,0 +1,102 @@
+// What to sweep: URLs given with --url, or the stores a running app lists at /stores.
+import { RunError } from '../util/errors.js';
+import { redactText, redactUrl } from '../util/redact.js';
+
+const PROBE_TIMEOUT_MS = 10_000;
+
+/** base + path, keeping any path prefix the base has (https://host/prefix -> https://host/prefix/stores). */
+export function joinUrl(base, path) {
+  const url = new URL(base);
+  url.pathname = `${url.pathname.replace(/\/+$/, '')}/${path}`;
+  url.search = '';
+  url.hash = '';
+  return url.href;
+}
+
+/** Labels a bare URL for the comparison: http://host/redis/key1 -> store redis, key key1. */
+export function targetFromUrl(url) {
+  const parts = new URL(url).pathname.split('/').filter(Boolean).map(decodeURIComponent);
+  if (parts.length >= 2) return { url, store: parts.at(-2), key: parts.at(-1) };
+  return { url, store: redactUrl(url), key: parts.at(-1) ?? '/' };
+}
+
+const reasonOf = (error) => error.cause?.code ?? error.cause?.message ?? error.code ?? error.message;
+
+// fetch refuses URLs with credentials; loadtest sends them as basic auth, so do the same here.
+function withoutCredentials(url) {
+  const parsed = new URL(url);
+  const headers = {};
+  if (parsed.username || parsed.password) {
+    const user = `${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`;
+    headers.authorization = `Basic ${Buffer.from(user).toString('base64')}`;
+    parsed.username = '';
+    parsed.password = '';
+  }
+  return { href: parsed.href, headers };
+}
+
+async function get(url, timeoutMs) {
+  const { href, headers } = withoutCredentials(url);
+  try {
+    return await fetch(href, { headers, signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
+  } catch (error) {
+    const reason = error.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : redactText(reasonOf(error));
+    throw new RunError(`cannot reach ${redactUrl(url)}: ${reason}`, error);
+  }
+}
+
+/** Fails with one clear message unless url answers at all (any HTTP status counts as reachable). */
+export async function checkReachable(url, { timeoutMs = PROBE_TIMEOUT_MS } = {}) {
+  const response = await get(url, timeoutMs);
+  await response.arrayBuffer();
+  return response.status;
+}
+
+/** GET <base>/stores, checked: resolves to the listing's stores array. */
+export async function fetchStoreListing(base, { timeoutMs = PROBE_TIMEOUT_MS } = {}) {
+  const url = joinUrl(base, 'stores');
+  const shown = redactUrl(url);
+  const response = await get(url, timeoutMs);
+  const body = await response.text();
+  if (response.status !== 200) throw new RunError(`${shown} answered HTTP ${response.status}, expected 200 with the store listing (is this a storebench app?)`);
+  let listing;
+  try {
+    listing = JSON.parse(body);
+  } catch {
+    throw new RunError(`${shown} did not return JSON (is this a storebench app?): ${JSON.stringify(body.slice(0, 60))}`);
+  }
+  if (!Array.isArray(listing?.stores) || !listing.stores.every((store) => typeof store?.name === 'string')) {
+    throw new RunError(`${shown} returned JSON without a "stores" list of named stores`);
+  }
+  return listing.stores;
+}
+
+/**
+ * Picks what to sweep from a /stores listing: every store that is up (or those named in
+ * `stores`) x its keys (or `keys`). Returns { targets, skipped: [{store, reason}], problems }.
+ */
+export function selectTargets(listing, base, { stores, keys } = {}) {
+  const problems = [];
+  const names = listing.map((store) => store.name);
+  for (const name of stores ?? []) {
+    if (!names.includes(name)) problems.push(`--stores: ${redactUrl(base)} has no store "${name}" (it has: ${names.join(', ') || 'none'})`);
+  }
+  const allKeys = [...new Set(listing.flatMap((store) => store.keys ?? []))];
+  for (const key of keys ?? []) {
+    if (!allKeys.includes(key)) problems.push(`--keys: no store at ${redactUrl(base)} lists key "${key}" (known: ${allKeys.join(', ') || 'none'})`);
+  }
+  const targets = [];
+  const skipped = [];
+  for (const store of listing) {
+    if (stores && !stores.includes(store.name)) continue;
+    if (store.status !== 'up') {
+      skipped.push({ store: store.name, reason: `${store.status ?? 'no status'}${store.reason ? `: ${store.reason}` : ''}` });
+      continue;
+    }
+    for (const key of store.keys ?? []) {
+      if (keys && !keys.includes(key)) continue;
+      targets.push({ url: joinUrl(base, `${encodeURIComponent(store.name)}/${encodeURIComponent(key)}`), store: store.name, key });
+    }
+  }
+  return { targets, skipped, problems };
+}

@@ -1,0 +1,113 @@
+// A local Redis Cluster of 3 masters + 3 replicas from redis-server, on free loopback ports,
+// in a temp directory removed on stop. Used by the embedded default of the redis-cluster
+// store and by its tests. As a command it holds a cluster for other programs:
+//
+//   node embedded/redis-cluster.js start   # prints REDIS_CLUSTER_URLS=..., runs until stopped
+//   node embedded/redis-cluster.js stop    # stops the one `start` holds
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { freePort, startServer, which } from './child-process.js';
+
+const run = promisify(execFile);
+export const missingReason =
+  'no REDIS_CLUSTER_URLS and no redis-server and redis-cli on PATH; install redis-server or set REDIS_CLUSTER_URLS';
+
+// Distinct free ports: each node needs a client port and a cluster-bus port.
+async function freePorts(count) {
+  const ports = new Set();
+  while (ports.size < count) ports.add(await freePort());
+  return [...ports];
+}
+
+/** Parses `redis-cli cluster nodes` into [{ id, address, role, masterId, connected }]. */
+export function parseClusterNodes(text) {
+  return text.trim().split('\n').filter(Boolean).map((line) => {
+    const [id, address, flags, masterId, , , , linkState] = line.split(' ');
+    const flagList = flags.split(',');
+    return {
+      id,
+      address: address.split('@')[0],
+      role: flagList.includes('master') ? 'master' : 'replica',
+      masterId: masterId === '-' ? null : masterId,
+      connected: linkState === 'connected',
+    };
+  });
+}
+
+/**
+ * Starts the cluster and waits until every node says cluster_state:ok and sees the full
+ * topology. Returns { url (comma-separated), urls, ports, stop() } or throws with the reason.
+ */
+export async function startRedisCluster({ path = process.env.PATH, masters = 3, replicasPerMaster = 1, timeoutMs = 30_000 } = {}) {
+  const redisServer = which('redis-server', path);
+  const redisCli = which('redis-cli', path);
+  if (!redisServer || !redisCli) throw new Error(missingReason);
+  const count = masters * (1 + replicasPerMaster);
+  const servers = [];
+  const dirs = [];
+  let stopping;
+  const stop = () => (stopping ??= Promise.allSettled(servers.map((server) => server.stop()))
+    .then(() => Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true })))));
+
+  try {
+    const ports = await freePorts(count * 2);
+    const nodes = Array.from({ length: count }, (_, i) => ({ port: ports[2 * i], busPort: ports[2 * i + 1] }));
+    const started = await Promise.allSettled(nodes.map(async ({ port, busPort }) => {
+      // Each node's own directory (nodes.conf), deleted by its guard even if we crash.
+      const dir = await mkdtemp(join(tmpdir(), 'storebench-redis-cluster-'));
+      dirs.push(dir);
+      servers.push(await startServer({
+        name: `redis-server (cluster node ${port})`,
+        command: redisServer,
+        args: [
+          '--port', String(port), '--cluster-port', String(busPort), '--bind', '127.0.0.1',
+          '--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf', '--cluster-node-timeout', '5000',
+          '--dir', dir, '--save', '', '--appendonly', 'no', '--logfile', '',
+        ],
+        port,
+        cwd: dir,
+        removeDir: dir,
+      }));
+    }));
+    // Settled first, so every node that did start is in `servers` for stop() to stop.
+    const failed = started.find((result) => result.status === 'rejected');
+    if (failed) throw failed.reason;
+
+    const addresses = nodes.map(({ port }) => `127.0.0.1:${port}`);
+    await run(redisCli, ['--cluster', 'create', ...addresses, '--cluster-replicas', String(replicasPerMaster), '--cluster-yes'],
+      { timeout: timeoutMs }).catch((error) => {
+      throw new Error(`redis-cli --cluster create failed: ${(error.stderr || error.stdout || error.message).trim().split('\n').pop()}`);
+    });
+    await waitUntilFormed(redisCli, nodes.map((node) => node.port), { masters, count, timeoutMs });
+    const urls = addresses.map((address) => `redis://${address}`);
+    return { url: urls.join(','), urls, ports: nodes.map((node) => node.port), stop };
+  } catch (error) {
+    await stop();
+    throw new Error(`the embedded Redis Cluster did not start: ${error.message}`);
+  }
+}
+
+// cluster_state:ok on every node, and every node seeing `masters` masters each with its replicas.
+async function waitUntilFormed(redisCli, ports, { masters, count, timeoutMs }) {
+  const deadline = Date.now() + timeoutMs;
+  let last = '';
+  for (;;) {
+    const states = await Promise.all(ports.map(async (port) => {
+      const cli = (...args) => run(redisCli, ['-h', '127.0.0.1', '-p', String(port), ...args]).then((r) => r.stdout);
+      const info = await cli('cluster', 'info');
+      const nodes = parseClusterNodes(await cli('cluster', 'nodes'));
+      const masterCount = nodes.filter((n) => n.role === 'master').length;
+      const connected = nodes.every((n) => n.connected);
+      return { ok: /cluster_state:ok/.test(info) && nodes.length === count && masterCount === masters && connected, port, masterCount, nodes: nodes.length };
+    }));
+    const waiting = states.filter((s) => !s.ok);
+    if (!waiting.length) return;
+    last = waiting.map((s) => `${s.port}: ${s.nodes} nodes, ${s.masterCount} masters`).join('; ');
+    if (Date.now() > deadline) throw new Error(`not formed within ${timeoutMs} ms (${last})`);
+    await sleep(200);
+  }
+}

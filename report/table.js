@@ -1,0 +1,128 @@
+// Text rendering. Every function returns a string; the caller decides where it goes.
+import { redactUrl } from '../util/redact.js';
+import { MIN_SAMPLES, MIN_SECONDS, WEAK_PREFIX } from '../driver/honesty.js';
+
+const SEPARATOR = '  ';
+// The original's header spacing ("rps     meanLatencyMs ... p50     p90     p99     errors").
+const ORIGINAL_WIDTHS = { rps: 6, p50: 6, p90: 6, p99: 6 };
+
+export const formatMs = (value) => (value === null || value === undefined ? '-' : value.toFixed(2));
+export const formatRps = (value) => String(Math.round(value));
+
+/** "0", or "12 (http 503: 10, timeout: 2)". */
+export function formatErrors(errors) {
+  const kinds = Object.entries(errors.byKind);
+  if (!errors.total) return '0';
+  return `${errors.total} (${kinds.map(([kind, count]) => `${kind}: ${count}`).join(', ')})`;
+}
+
+/**
+ * Renders rows under headers: numbers right-aligned under their header, text left-aligned,
+ * two spaces between columns, dashed rules above and below the header (the original's layout).
+ */
+export function renderTable(headers, rows, { align = headers.map(() => 'right'), minWidths = {} } = {}) {
+  const widths = headers.map((header, column) =>
+    Math.max(header.length, minWidths[header] ?? 0, ...rows.map((row) => row[column].length)),
+  );
+  const line = (cells, isHeader) =>
+    cells
+      .map((cell, column) => {
+        const last = column === cells.length - 1;
+        if (isHeader || align[column] === 'left') return last ? cell : cell.padEnd(widths[column]);
+        return cell.padStart(widths[column]);
+      })
+      .join(SEPARATOR)
+      .trimEnd();
+  const body = rows.map((row) => line(row, false));
+  const header = line(headers, true);
+  const rule = '-'.repeat(Math.max(header.length, ...body.map((text) => text.length)));
+  return [rule, header, rule, ...body].join('\n');
+}
+
+/** The per-URL table: the original's columns, then p50/p90/p99 and errors. */
+export function renderStepTable(url, steps) {
+  const open = steps.some((step) => step.mode === 'open');
+  const headers = ['maxRequests', 'concurrency', 'rps', 'meanLatencyMs', 'maxLatencyMs', 'minLatencyMs', 'p50', 'p90', 'p99'];
+  if (open) headers.push('targetRps');
+  headers.push('errors');
+  const rows = steps.map((step) => {
+    const row = [
+      String(step.maxRequests ?? step.requests),
+      String(step.concurrency),
+      formatRps(step.rps),
+      formatMs(step.latency.meanMs),
+      formatMs(step.latency.maxMs),
+      formatMs(step.latency.minMs),
+      formatMs(step.latency.p50Ms),
+      formatMs(step.latency.p90Ms),
+      formatMs(step.latency.p99Ms),
+    ];
+    if (open) row.push(step.targetRps === null ? '-' : String(step.targetRps));
+    row.push(formatErrors(step.errors));
+    return row;
+  });
+  const align = headers.map((header) => (header === 'errors' ? 'left' : 'right'));
+  const lines = [`## ${redactUrl(url)}`, renderTable(headers, rows, { align, minWidths: ORIGINAL_WIDTHS })];
+  if (open) lines.push('open model: concurrency = most requests in flight at once; latency counts from each intended send time');
+  if (steps.some((step) => step.maxRequests === null && step.mode === 'closed')) lines.push('timed steps (-t): maxRequests = requests sent');
+  const loadOf = (step) => (step.mode === 'open' ? `rps ${step.targetRps}` : `concurrency ${step.concurrency}`);
+  // Short steps are common (-n 2000 takes under a second on a fast store): one line for all.
+  const isWeak = (warning) => warning.startsWith(WEAK_PREFIX);
+  const weak = steps.filter((step) => (step.warnings ?? []).some(isWeak));
+  if (weak.length) {
+    const list = weak.map((step) => `${loadOf(step)} (${step.responses} in ${step.wallSeconds.toFixed(2)} s)`).join(', ');
+    lines.push(`warning: ${WEAK_PREFIX}, under ${MIN_SAMPLES} samples or ${MIN_SECONDS} s (use a larger -n or -t): ${list}`);
+  }
+  for (const step of steps) {
+    for (const warning of step.warnings ?? []) if (!isWeak(warning)) lines.push(`warning (${loadOf(step)}): ${warning}`);
+  }
+  return lines.join('\n');
+}
+
+/** The comparison, one table per key: stores at each load level, fastest first. */
+export function renderComparison(groups) {
+  const byKey = new Map();
+  for (const group of groups) {
+    if (group.rows.length < 2) continue; // nothing to compare
+    if (!byKey.has(group.key)) byKey.set(group.key, []);
+    byKey.get(group.key).push(group);
+  }
+  const sections = [];
+  for (const [key, keyGroups] of byKey) {
+    const loadHeader = keyGroups[0].mode === 'open' ? 'targetRps' : 'concurrency';
+    const headers = [loadHeader, 'store', 'rps', 'meanLatencyMs', 'p99', 'rps/fastest', 'errors'];
+    const rows = keyGroups.flatMap((group) =>
+      group.rows.map((row, index) => [
+        index === 0 ? String(group.load) : '',
+        row.store,
+        formatRps(row.rps),
+        formatMs(row.meanMs),
+        formatMs(row.p99Ms),
+        row.ratio === null ? '-' : row.ratio.toFixed(2),
+        String(row.errors),
+      ]),
+    );
+    const align = headers.map((header) => (header === 'store' ? 'left' : 'right'));
+    sections.push(`## Comparison: ${key} (rps/fastest = the store's rps divided by the fastest store's at that level)\n${renderTable(headers, rows, { align })}`);
+  }
+  return sections.join('\n\n');
+}
+
+/** The "what did this run on" header every report starts with. */
+export function renderSystem(system, settings) {
+  const load = settings.rps
+    ? `open model at ${settings.rps.join(', ')} rps`
+    : `concurrency ${settings.concurrency.join(', ')}`;
+  const size = settings.duration ? `${settings.duration} s per step` : `${settings.requests} requests per step`;
+  return [
+    `System:   Node ${system.node} · ${system.platform} · ${system.cpuCount} x ${system.cpuModel} · loadtest ${system.loadtest}`,
+    `Target:   ${system.target}`,
+    `Date:     ${system.date}`,
+    `Settings: ${load}; ${size}; warm-up ${settings.warmup} requests; keep-alive ${settings.keepAlive ? 'on' : 'off'}; timeout ${settings.timeoutMs} ms`,
+  ].join('\n');
+}
+
+/** Stores the listing showed but the sweep left out, and why. */
+export function renderSkipped(skipped) {
+  return skipped.map(({ store, reason }) => `skipped ${store}: ${reason}`).join('\n');
+}

@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { startApp } from '../../app.js';
+import { which } from '../../embedded/child-process.js';
+import { unavailable } from '../helpers/services.js';
+
+// The index page in a real browser: Debian's Chromium, driven by playwright-core.
+const chromium = which('chromium');
+let app;
+let browser;
+
+before(async () => {
+  app = await startApp({ port: 0, host: '127.0.0.1', names: ['memory', 'cloudant', 'redis'], env: { PATH: process.env.PATH } });
+  if (!chromium) return;
+  const { chromium: launcher } = await import('playwright-core');
+  browser = await launcher.launch({
+    executablePath: chromium,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+});
+after(async () => {
+  await browser?.close();
+  await app?.close();
+});
+
+test('the index page shows key2\'s 320x240 JPEG decoded through every store that is up', async (t) => {
+  if (!browser) return unavailable(t, 'Chromium is not installed (apt-get install chromium)');
+  const page = await browser.newPage();
+  const outside = [];
+  page.on('request', (request) => { if (!request.url().startsWith(app.url)) outside.push(request.url()); });
+  await page.goto(`${app.url}/`);
+
+  const { stores } = await (await fetch(`${app.url}/stores`)).json();
+  const up = stores.filter((s) => s.status === 'up').map((s) => s.name);
+  assert.ok(up.includes('memory') && up.includes('cloudant'));
+  for (const name of up) {
+    const image = page.locator(`figure[data-store="${name}"] img`);
+    await page.waitForFunction((img) => img.complete && img.naturalWidth > 0, await image.elementHandle());
+    const size = await image.evaluate((img) => [img.naturalWidth, img.naturalHeight]);
+    assert.deepEqual(size, [320, 240], `${name}: the decoded image is the 320x240 JPEG`);
+    assert.equal(await page.locator(`figure[data-store="${name}"] figcaption`).textContent(), `${name}: Text and 20kb jpg data`);
+  }
+  assert.deepEqual(outside, [], 'the page loads nothing from outside the app');
+});
+
+test('the index page links every store x key, and a link opens the JSON payload', async (t) => {
+  if (!browser) return unavailable(t, 'Chromium is not installed (apt-get install chromium)');
+  const page = await browser.newPage();
+  await page.goto(`${app.url}/`);
+  const links = await page.locator('tbody a').evaluateAll((anchors) => anchors.map((a) => a.getAttribute('href')));
+  for (const store of ['memory', 'cloudant']) {
+    for (const key of ['key1', 'key2', 'key3']) assert.ok(links.includes(`/${store}/${key}`), `/${store}/${key}`);
+  }
+  await page.click('a[href="/memory/key1"]');
+  assert.deepEqual(JSON.parse(await page.locator('body').innerText()), { message: 'Text data' });
+});

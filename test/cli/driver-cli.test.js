@@ -1,0 +1,124 @@
+// End to end: `node test` as a user runs it, against the embedded app and local servers.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runDriverCli } from '../helpers/driver-cli.js';
+import { startTestServer, skipOrFail } from '../helpers/driver-servers.js';
+import { startAppProcess } from '../../driver/app-process.js';
+import { decodeHistogram } from '../../driver/recorder.js';
+
+const HEADER = 'maxRequests  concurrency  rps     meanLatencyMs  maxLatencyMs  minLatencyMs  p50     p90     p99     errors';
+
+
+async function tempDir(t) {
+  const dir = await mkdtemp(join(tmpdir(), 'storebench-driver-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+const rowsOf = (stdout, url) => {
+  const section = stdout.split('\n## ').find((part) => part.startsWith(url) || part.startsWith(`## ${url}`));
+  return section?.split('\n').filter((line) => /^\s+\d+\s+\d+\s+\d+\s/.test(line)) ?? [];
+};
+
+test('node test on the embedded default: tiny sweep of memory and redis, tables, comparison and --json file', async (t) => {
+  const dir = await tempDir(t);
+  const jsonFile = join(dir, 'results.json');
+  const csvFile = join(dir, 'results.csv');
+  const result = await runDriverCli(['-c', '1,2', '-n', '50', '--warmup', '10', '--stores', 'memory,redis', '--keys', 'key1', '--json', jsonFile, '--csv', csvFile]);
+  if (/skipped redis/.test(result.stdout)) return skipOrFail(t, `the app could not run redis: ${result.stdout.match(/skipped redis: .*/)[0]}`);
+  assert.equal(result.status, 0, result.stderr);
+  const { stdout } = result;
+  assert.match(stdout, /^System: {3}Node v\d+\.\d+\.\d+ · .* · \d+ x .+ · loadtest \d/m);
+  assert.match(stdout, /^Target: {3}app\.js started as a child process at http:\/\/127\.0\.0\.1:\d+$/m);
+  assert.match(stdout, /^Date: {5}\d{4}-\d\d-\d\dT/m);
+  const base = stdout.match(/child process at (http:\/\/127\.0\.0\.1:\d+)/)[1];
+  for (const store of ['memory', 'redis']) {
+    assert.ok(stdout.includes(`## ${base}/${store}/key1\n`), `no table for ${store}`);
+    const rows = rowsOf(stdout, `${base}/${store}/key1`);
+    assert.equal(rows.length, 2, `rows for ${store}:\n${stdout}`);
+    assert.match(rows[0], /^\s+50\s+1\s+\d+\s+\d+\.\d\d\s+\d+\.\d\d\s+\d+\.\d\d\s+\d+\.\d\d\s+\d+\.\d\d\s+\d+\.\d\d {2}0$/);
+    assert.match(rows[1], /^\s+50\s+2\s/);
+  }
+  assert.equal(stdout.split('\n').filter((line) => line === HEADER).length, 2);
+  assert.match(stdout, /## Comparison: key1/);
+  assert.match(stdout, /warning: statistically weak, under 1000 samples or 1 s \(use a larger -n or -t\): concurrency 1 \(50 in \d+\.\d\d s\), concurrency 2 \(50 in/);
+
+  const report = JSON.parse(await readFile(jsonFile, 'utf8'));
+  assert.equal(report.system.node, process.version);
+  assert.ok(report.system.cpuCount >= 1 && report.system.cpuModel);
+  assert.match(report.system.target, /^app\.js started as a child process at http:\/\/127\.0\.0\.1:\d+$/);
+  assert.ok(!Number.isNaN(Date.parse(report.system.date)));
+  assert.deepEqual(report.settings.concurrency, [1, 2]);
+  assert.equal(report.settings.requests, 50);
+  assert.equal(report.steps.length, 4);
+  for (const step of report.steps) {
+    assert.equal(step.responses, 50);
+    assert.deepEqual(step.errors, { total: 0, byKind: {} });
+    assert.ok(step.meanLatencyMs > 0 && step.p50 > 0 && step.p999 >= step.p99);
+    assert.equal(decodeHistogram(step.histogram.data).totalCount, 50);
+  }
+  assert.deepEqual(report.steps.map((s) => `${s.store}/${s.key}@${s.concurrency}`), ['memory/key1@1', 'memory/key1@2', 'redis/key1@1', 'redis/key1@2']);
+  assert.equal(report.comparison.length, 2);
+  const csv = (await readFile(csvFile, 'utf8')).trim().split('\n');
+  assert.equal(csv.length, 5);
+
+  // The app child is stopped: nothing answers at its address any more.
+  await assert.rejects(fetch(`${base}/healthz`));
+});
+
+test('--json - puts pure JSON on stdout and the tables on stderr', async (t) => {
+  const server = await startTestServer(t);
+  const result = await runDriverCli(['--url', `${server.url}/memory/key1`, '-c', '1', '-n', '30', '--warmup', '0', '--json', '-']);
+  assert.equal(result.status, 0, result.stderr);
+  const report = JSON.parse(result.stdout);
+  assert.equal(report.steps.length, 1);
+  assert.equal(report.steps[0].responses, 30);
+  assert.match(result.stderr, /## http:\/\/127\.0\.0\.1:\d+\/memory\/key1/);
+  assert.ok(result.stderr.includes(HEADER));
+});
+
+test('--rps runs the open model, one step per rate, with a targetRps column', async (t) => {
+  const server = await startTestServer(t);
+  const result = await runDriverCli(['--url', `${server.url}/a/b`, '--rps', '100,200', '-t', '0.5', '--warmup', '0']);
+  assert.equal(result.status, 0, result.stderr);
+  assert.match(result.stdout, /Settings: open model at 100, 200 rps; 0\.5 s per step/);
+  assert.match(result.stdout, /p99     targetRps  errors/);
+  assert.equal(rowsOf(result.stdout, `${server.url}/a/b`).length, 2);
+});
+
+test('Ctrl-C prints the steps finished so far, writes the results file and exits 130', async (t) => {
+  const server = await startTestServer(t, { sleepMs: 20 });
+  const dir = await tempDir(t);
+  const jsonFile = join(dir, 'partial.json');
+  // Six steps of 25 requests (~0.5 s each); interrupt once the server has seen the first step
+  // and a bit of the second.
+  const result = await runDriverCli(['--url', `${server.url}/redis/key1`, '-c', '1,1,1,1,1,1', '-n', '25', '--warmup', '0', '--json', jsonFile], {
+    onSpawn: (child) => {
+      const poll = setInterval(() => {
+        if (server.heldMs.length < 30) return;
+        clearInterval(poll);
+        child.kill('SIGINT');
+      }, 5);
+    },
+  });
+  assert.equal(result.status, 130, result.stderr);
+  assert.match(result.stderr, /interrupted: writing the steps finished so far/);
+  const report = JSON.parse(await readFile(jsonFile, 'utf8'));
+  assert.equal(report.interrupted, true);
+  assert.ok(report.steps.length >= 1 && report.steps.length < 6, `${report.steps.length} steps finished`);
+  assert.match(result.stdout, new RegExp(`interrupted: ${report.steps.length} step\\(s\\) finished`));
+  assert.equal(rowsOf(result.stdout, `${server.url}/redis/key1`).length, report.steps.length);
+});
+
+test('--target sweeps the stores a running app lists', async (t) => {
+  const app = await startAppProcess({ stores: ['memory'] });
+  t.after(() => app.stop());
+  const result = await runDriverCli(['--target', app.url, '-c', '2', '-n', '30', '--warmup', '0', '--keys', 'key2']);
+  assert.equal(result.status, 0, result.stderr);
+  assert.match(result.stdout, new RegExp(`^Target: {3}${app.url}/?$`, 'm'));
+  assert.equal(rowsOf(result.stdout, `${app.url}/memory/key2`).length, 1);
+  assert.doesNotMatch(result.stdout, /Comparison/, 'one store: nothing to compare');
+});

@@ -1,0 +1,30 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { runSweep, planLoads } from '../../driver/sweep.js';
+import { startTestServer } from '../helpers/driver-servers.js';
+
+test('each target gets a warm-up that is not counted, then one step per concurrency, in order', async (t) => {
+  const server = await startTestServer(t);
+  const targets = [
+    { url: `${server.url}/a/key1`, store: 'a', key: 'key1' },
+    { url: `${server.url}/b/key1`, store: 'b', key: 'key1' },
+  ];
+  const seen = [];
+  const steps = await runSweep(
+    targets,
+    { concurrency: [1, 3], requests: 20, warmup: 15, keepAlive: true, timeoutMs: 5000 },
+    { onStep: (index, total, target, load) => seen.push(`${index}/${total} ${target.store} ${load.warmup ? 'warmup' : load.concurrency}`) },
+  );
+  assert.deepEqual(seen, ['1/4 a warmup', '1/4 a 1', '2/4 a 3', '3/4 b warmup', '3/4 b 1', '4/4 b 3']);
+  assert.deepEqual(steps.map((s) => [s.store, s.concurrency, s.responses]), [['a', 1, 20], ['a', 3, 20], ['b', 1, 20], ['b', 3, 20]]);
+  assert.equal(server.heldMs.length, 2 * 15 + 4 * 20, 'warm-up requests reached the server but no step counted them');
+  for (const step of steps) {
+    assert.ok(Array.isArray(step.warnings) && step.warnings.some((w) => w.startsWith('statistically weak')));
+    assert.equal(typeof step.histogram, 'string');
+  }
+});
+
+test('--rps replaces the concurrency steps with one step per rate', () => {
+  assert.deepEqual(planLoads({ concurrency: [5, 10], rps: null }), [{ concurrency: 5 }, { concurrency: 10 }]);
+  assert.deepEqual(planLoads({ concurrency: [5, 10], rps: [100, 200] }), [{ rps: 100 }, { rps: 200 }]);
+});

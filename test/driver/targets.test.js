@@ -1,0 +1,117 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { runDriverCli } from '../helpers/driver-cli.js';
+import { fetchStoreListing, selectTargets, targetFromUrl, joinUrl, checkReachable } from '../../driver/targets.js';
+import { RunError } from '../../util/errors.js';
+import { closedPort } from '../helpers/driver-servers.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+async function serve(t, handler) {
+  const server = createServer(handler);
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.after(() => new Promise((resolve) => server.close(resolve)));
+  return `http://127.0.0.1:${server.address().port}`;
+}
+
+
+const listing = [
+  { name: 'memory', status: 'up', keys: ['key1', 'key2', 'key3'] },
+  { name: 'redis', status: 'up', keys: ['key1', 'key2', 'key3'] },
+  { name: 'cloudant', status: 'unavailable', reason: 'cloudant: no CLOUDANT_URL', keys: ['key1', 'key2', 'key3'] },
+];
+
+test('every store that is up x every key it lists is swept; the others are skipped with the reason', () => {
+  const { targets, skipped, problems } = selectTargets(listing, 'http://127.0.0.1:3000');
+  assert.deepEqual(problems, []);
+  assert.deepEqual(targets.map((t) => t.url), [
+    'http://127.0.0.1:3000/memory/key1', 'http://127.0.0.1:3000/memory/key2', 'http://127.0.0.1:3000/memory/key3',
+    'http://127.0.0.1:3000/redis/key1', 'http://127.0.0.1:3000/redis/key2', 'http://127.0.0.1:3000/redis/key3',
+  ]);
+  assert.deepEqual(skipped, [{ store: 'cloudant', reason: 'unavailable: cloudant: no CLOUDANT_URL' }]);
+});
+
+test('--stores and --keys narrow the sweep, and names the listing lacks are problems', () => {
+  const chosen = selectTargets(listing, 'https://app.example.com/prefix/', { stores: ['redis'], keys: ['key2'] });
+  assert.deepEqual(chosen.targets, [{ url: 'https://app.example.com/prefix/redis/key2', store: 'redis', key: 'key2' }]);
+  assert.deepEqual(chosen.skipped, []);
+  const bad = selectTargets(listing, 'http://h', { stores: ['mongo'], keys: ['key9'] });
+  assert.deepEqual(bad.problems, [
+    '--stores: http://h/ has no store "mongo" (it has: memory, redis, cloudant)',
+    '--keys: no store at http://h/ lists key "key9" (known: key1, key2, key3)',
+  ]);
+});
+
+test('URLs given with --url are labelled store/key from their path', () => {
+  assert.deepEqual(targetFromUrl('http://h:1/redis/key1'), { url: 'http://h:1/redis/key1', store: 'redis', key: 'key1' });
+  assert.equal(targetFromUrl('http://h:1/').key, '/');
+  assert.equal(joinUrl('http://h:1/base/?q=1', 'stores'), 'http://h:1/base/stores');
+});
+
+test('a /stores that is not JSON fails with one clear message', async (t) => {
+  const url = await serve(t, (req, res) => res.end('<html>hello</html>'));
+  await assert.rejects(fetchStoreListing(url), (error) => error instanceof RunError && /stores did not return JSON \(is this a storebench app\?\)/.test(error.message));
+});
+
+test('a /stores JSON without a stores list fails clearly', async (t) => {
+  const url = await serve(t, (req, res) => res.end('{"hello":1}'));
+  await assert.rejects(fetchStoreListing(url), /returned JSON without a "stores" list/);
+});
+
+test('an unreachable target fails with the reason and never shows a password', async () => {
+  const port = await closedPort();
+  await assert.rejects(fetchStoreListing(`http://user:hunter2@127.0.0.1:${port}`), (error) => {
+    assert.ok(error instanceof RunError);
+    assert.match(error.message, /^cannot reach http:\/\/user:\*\*\*@127\.0\.0\.1:\d+\/stores: ECONNREFUSED$/);
+    return true;
+  });
+  await assert.rejects(checkReachable(`http://127.0.0.1:${port}/x`), /cannot reach .*ECONNREFUSED/);
+});
+
+test('node test --target at a closed port exits 1 with one line', async () => {
+  const port = await closedPort();
+  const result = await runDriverCli(['--target', `http://127.0.0.1:${port}`, '-q']);
+  assert.equal(result.status, 1);
+  assert.equal(result.stderr, `node test: cannot reach http://127.0.0.1:${port}/stores: ECONNREFUSED\n`);
+});
+
+test('node test --target whose /stores is not JSON exits 1', async (t) => {
+  const url = await serve(t, (req, res) => res.end('not json'));
+  const result = await runDriverCli(['--target', url, '-q']);
+  assert.equal(result.status, 1);
+  assert.match(result.stderr, /^node test: http:\/\/127\.0\.0\.1:\d+\/stores did not return JSON/);
+});
+
+test('node test --target with a store the target does not have exits 2', async (t) => {
+  const url = await serve(t, (req, res) => res.end(JSON.stringify({ stores: listing })));
+  const result = await runDriverCli(['--target', url, '--stores', 'mongo', '-q']);
+  assert.equal(result.status, 2);
+  assert.match(result.stderr, /node test: --stores: http:\/\/127\.0\.0\.1:\d+\/ has no store "mongo"/);
+});
+
+test('node test --url at a closed port exits 1', async () => {
+  const port = await closedPort();
+  const result = spawnSync(process.execPath, ['test.js', '--url', `http://127.0.0.1:${port}/redis/key1`], { cwd: root, encoding: 'utf8' });
+  assert.equal(result.status, 1);
+  assert.match(result.stderr, /cannot reach http:\/\/127\.0\.0\.1:\d+\/redis\/key1: ECONNREFUSED/);
+});
+
+test('the embedded default refuses a store this checkout does not have, exit 2', () => {
+  const result = spawnSync(process.execPath, ['test.js', '--stores', 'nosuchstore'], { cwd: root, encoding: 'utf8' });
+  assert.equal(result.status, 2);
+  assert.match(result.stderr, /--stores: unknown store "nosuchstore" \(known: memory/);
+});
+
+test('credentials in --target go out as basic auth, as loadtest sends them', async (t) => {
+  let authorization;
+  const url = await serve(t, (req, res) => {
+    authorization = req.headers.authorization;
+    res.end(JSON.stringify({ stores: listing }));
+  });
+  const stores = await fetchStoreListing(url.replace('http://', 'http://bench:s3cret@'));
+  assert.equal(stores.length, 3);
+  assert.equal(authorization, `Basic ${Buffer.from('bench:s3cret').toString('base64')}`);
+});

@@ -1,4 +1,0 @@
-import * as memory from '../stores/memory.js';
-import { storeConformance } from './helpers/store-conformance.js';
-
-storeConformance(memory, async () => ({}));

@@ -1,0 +1,71 @@
+import assert from 'node:assert/strict';
+import { before, after, test } from 'node:test';
+import * as memcached from '../../stores/memcached.js';
+import { missingReason, startMemcachedServer } from '../../embedded/memcached-server.js';
+import { which } from '../../embedded/child-process.js';
+import { payloads } from '../../data/payloads.js';
+import { storeConformance } from '../helpers/store-conformance.js';
+import { unavailable } from '../helpers/services.js';
+
+// MEMCACHED_URL when set; else a memcached of our own, as the embedded default would start.
+let server;
+before(async () => {
+  if (!process.env.MEMCACHED_URL && which('memcached')) server = await startMemcachedServer();
+});
+after(() => server?.stop());
+const memcachedUrl = () => process.env.MEMCACHED_URL ?? server?.url;
+
+storeConformance(memcached, async (t) => {
+  if (!memcachedUrl()) return void unavailable(t, 'no MEMCACHED_URL and memcached is not installed');
+  return { memcached: { url: memcachedUrl(), source: 'test' } };
+});
+
+test('memcached: the whole 270 KB of key1..key3 fits under the 1 MB item limit, each byte-exact', async (t) => {
+  if (!memcachedUrl()) return unavailable(t, 'no MEMCACHED_URL and memcached is not installed');
+  const store = await memcached.open({ memcached: { url: memcachedUrl() } });
+  t.after(() => store.close());
+  const all = Buffer.concat(Object.values(payloads));
+  await store.set('memcached-all', all);
+  assert.ok((await store.get('memcached-all')).equals(all));
+  await store.delete('memcached-all');
+});
+
+test('memcached: MEMCACHED_URL and MEMCACHED_SERVERS forms become memjs server lists', () => {
+  assert.equal(memcached.serverList('memcached://127.0.0.1:11211'), '127.0.0.1:11211');
+  assert.equal(memcached.serverList('memcache://user:pw@a:1/,memcached://b:2'), 'user:pw@a:1,b:2');
+  assert.equal(memcached.serverList('a:1,b:2'), 'a:1,b:2');
+});
+
+test('memcached: a server that refuses connections makes open() reject', async () => {
+  await assert.rejects(memcached.open({ memcached: { url: 'memcached://127.0.0.1:1' } }), /ECONNREFUSED/);
+});
+
+test('with no memcached binary the embedded default gives the one-line reason', async () => {
+  await assert.rejects(startMemcachedServer({ path: '/nonexistent' }), { message: missingReason });
+});
+
+test('memcached: a stopped server fails requests at once, and the same client answers again once a server is back', async (t) => {
+  if (!which('memcached')) return unavailable(t, 'memcached is not installed');
+  let own = await startMemcachedServer();
+  t.after(() => own.stop());
+  const store = await memcached.open({ memcached: { url: own.url } });
+  t.after(() => store.close());
+  await store.set('recovery', payloads.key1);
+  await own.stop();
+  await assert.rejects(store.get('recovery'));
+  await assert.rejects(store.ping());
+
+  own = await startMemcachedServer({ port: own.port });
+  await store.ping();
+  assert.equal(await store.get('recovery'), null, 'memcached keeps nothing across a restart');
+  await store.set('recovery', payloads.key1);
+  assert.ok((await store.get('recovery')).equals(payloads.key1));
+});
+
+test('memcached: a password in MEMCACHED_SERVERS (memjs\'s scheme-less form) is never shown', async () => {
+  const { resolveService } = await import('../../config/resolve-service.js');
+  const { connection } = await resolveService('memcached', { env: { MEMCACHED_SERVERS: 'user:hunter2@127.0.0.1:11211,other:s3cret@127.0.0.2:11211' } });
+  assert.equal(connection.source, 'MEMCACHED_SERVERS');
+  assert.equal(connection.display, '***@127.0.0.1:11211,***@127.0.0.2:11211');
+  assert.equal(connection.url, 'user:hunter2@127.0.0.1:11211,other:s3cret@127.0.0.2:11211', 'the client still gets the credentials');
+});

@@ -1,0 +1,152 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { test } from 'node:test';
+import * as writeBehind from '../../stores/layers/redis+postgres.js';
+import { payloads } from '../../data/payloads.js';
+import { storeConformance } from '../helpers/store-conformance.js';
+import { sqlConnections, testPool, testRedis } from '../helpers/sql-stores.js';
+import { startAppProcess } from '../../driver/app-process.js';
+import { testPostgresUrl, testRedisUrl } from '../helpers/services.js';
+
+const { TABLE, KEY_PREFIX } = writeBehind;
+
+storeConformance(writeBehind, (t) => sqlConnections(t, { redis: true }));
+
+// Opens the store plus plain clients to look behind it; every key under `prefix` is
+// removed from both servers afterwards.
+async function openWriteBehind(t, options) {
+  const connections = await sqlConnections(t, { redis: true });
+  if (!connections) return undefined;
+  const prefix = `wb-${randomUUID()}-`;
+  const store = await writeBehind.open(connections, options);
+  // Registered before the clients' own after-hooks, which run first-registered first.
+  t.after(async () => {
+    await store.close().catch(() => {});
+    await pool.query(`DELETE FROM ${TABLE} WHERE key LIKE $1`, [`${prefix}%`]);
+    const keys = await redis.keys(`${KEY_PREFIX}${prefix}*`);
+    if (keys.length) await redis.del(keys);
+  });
+  const pool = await testPool(t);
+  const redis = await testRedis(t);
+  const rowsOf = async () => {
+    const { rows } = await pool.query(`SELECT key, value FROM ${TABLE} WHERE key LIKE $1`, [`${prefix}%`]);
+    return new Map(rows.map((row) => [row.key, row.value]));
+  };
+  return { store, prefix, redis, rowsOf };
+}
+
+test('redis+postgres: close() flushes every acknowledged write to PostgreSQL, newest bytes winning', async (t) => {
+  // A flush interval far longer than the test, so nothing reaches PostgreSQL before close().
+  const opened = await openWriteBehind(t, { flushIntervalMs: 600_000, batchSize: 1000 });
+  if (!opened) return;
+  const { store, prefix, rowsOf } = opened;
+  const expected = new Map();
+  for (let i = 0; i < 300; i++) {
+    const bytes = Buffer.from(`{"n":${i}}`);
+    await store.set(`${prefix}${i}`, bytes);
+    expected.set(`${prefix}${i}`, bytes);
+  }
+  await store.set(`${prefix}7`, payloads.key3); // overwritten: only the newest may land
+  expected.set(`${prefix}7`, payloads.key3);
+  for (const i of [10, 11, 12]) {
+    await store.delete(`${prefix}${i}`); // deleted before any flush: must not land at all
+    expected.delete(`${prefix}${i}`);
+  }
+  assert.ok((await store.get(`${prefix}7`)).equals(payloads.key3), 'reads come from Redis at once');
+  assert.equal((await rowsOf()).size, 0, 'acknowledged, not yet in PostgreSQL');
+  assert.equal(store.stats().pendingWrites, 300, 'one pending write per key: 300 keys, 3 of them deletes');
+
+  await store.close();
+  const rows = await rowsOf();
+  assert.equal(rows.size, expected.size);
+  for (const [key, bytes] of expected) assert.ok(rows.get(key)?.equals(bytes), `${key} in PostgreSQL, byte-exact`);
+});
+
+test('redis+postgres: writes reach PostgreSQL in the background, in batches, without close()', async (t) => {
+  const opened = await openWriteBehind(t, { flushIntervalMs: 50, batchSize: 10 });
+  if (!opened) return;
+  const { store, prefix, rowsOf } = opened;
+  for (let i = 0; i < 35; i++) await store.set(`${prefix}${i}`, payloads.key1);
+  const deadline = Date.now() + 20_000;
+  while ((await rowsOf()).size < 35) {
+    assert.ok(Date.now() < deadline, `only ${(await rowsOf()).size} of 35 writes flushed after 20 s`);
+    await sleep(50);
+  }
+  const stats = store.stats();
+  assert.equal(stats.flushedWrites, 35);
+  assert.equal(stats.pendingWrites, 0);
+  assert.ok(stats.batches >= 4 && stats.batches < 35, `35 writes in batches of at most 10 took ${stats.batches} statements`);
+  await store.delete(`${prefix}0`);
+  while ((await rowsOf()).has(`${prefix}0`)) {
+    assert.ok(Date.now() < deadline, 'the delete never reached PostgreSQL');
+    await sleep(50);
+  }
+});
+
+test('redis+postgres: a write after a timer found nothing to flush still reaches PostgreSQL', async (t) => {
+  // Regression: a flush that found the queue empty left a settled promise behind, and no later write was flushed.
+  const opened = await openWriteBehind(t, { flushIntervalMs: 20, batchSize: 2 });
+  if (!opened) return;
+  const { store, prefix, rowsOf } = opened;
+  await store.set(`${prefix}a`, payloads.key1); // starts the 20 ms timer
+  await store.set(`${prefix}b`, payloads.key1); // a full batch: flushed at once, the timer then finds nothing
+  await sleep(200);
+  await store.set(`${prefix}c`, payloads.key1);
+  const deadline = Date.now() + 20_000;
+  while (!(await rowsOf()).has(`${prefix}c`)) {
+    assert.ok(Date.now() < deadline, 'the later write never reached PostgreSQL');
+    await sleep(50);
+  }
+  assert.equal((await rowsOf()).size, 3);
+});
+
+test('redis+postgres: its Redis keys and table are its own', async (t) => {
+  const opened = await openWriteBehind(t);
+  if (!opened) return;
+  const { store, prefix, redis } = opened;
+  await store.set(`${prefix}x`, payloads.key1);
+  assert.equal(await redis.exists(`${prefix}x`), 0, 'nothing under the bare key');
+  assert.ok((await redis.get(`storebench:write-behind:${prefix}x`)).equals(payloads.key1));
+  assert.equal(await redis.ttl(`storebench:write-behind:${prefix}x`), -1, 'the primary copy never expires');
+});
+
+test('redis+postgres: SIGTERM to the app (twice, even) flushes what seeding wrote before it exits', async (t) => {
+  if (!(await sqlConnections(t, { redis: true }))) return;
+  const pool = await testPool(t);
+  const seeded = async () => (await pool.query(`SELECT key, value FROM ${TABLE} WHERE key = ANY($1)`, [Object.keys(payloads)])).rows;
+  await pool.query(`DELETE FROM ${TABLE} WHERE key = ANY($1)`, [Object.keys(payloads)]);
+
+  const app = await startAppProcess({
+    stores: ['redis+postgres'],
+    env: {
+      ...process.env,
+      POSTGRES_URL: testPostgresUrl,
+      REDIS_URL: testRedisUrl,
+      STOREBENCH_FLUSH_INTERVAL_MS: '600000', // so only the shutdown flush can write them
+    },
+  });
+  t.after(() => app.child.kill('SIGKILL'));
+  const { stores } = await (await fetch(`${app.url}/stores`)).json();
+  assert.equal(stores[0].status, 'up', stores[0].reason);
+  assert.equal(stores[0].stats.pendingWrites, 3, 'seeding was acknowledged, not yet flushed');
+  assert.deepEqual(await seeded(), []);
+
+  app.child.kill('SIGTERM');
+  app.child.kill('SIGTERM'); // an impatient second signal must not cut the flush short
+  assert.deepEqual(await app.exited, { code: 0, signal: null });
+  const rows = new Map((await seeded()).map((row) => [row.key, row.value]));
+  for (const [key, bytes] of Object.entries(payloads)) assert.ok(rows.get(key)?.equals(bytes), `${key} flushed on SIGTERM`);
+});
+
+test('redis+postgres: writes still on their way to Redis when close() starts reach PostgreSQL too', async (t) => {
+  const opened = await openWriteBehind(t, { flushIntervalMs: 600_000, batchSize: 1000 });
+  if (!opened) return;
+  const { store, prefix, rowsOf } = opened;
+  const writes = Array.from({ length: 50 }, (_, i) => store.set(`${prefix}${i}`, payloads.key1));
+  const closed = store.close(); // not awaiting the writes first
+  await Promise.all(writes);
+  await closed;
+  assert.equal((await rowsOf()).size, 50);
+  await assert.rejects(store.set(`${prefix}late`, payloads.key1), /closing/);
+});

@@ -1,0 +1,115 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { renderStepTable, renderComparison, renderSystem, renderSkipped, formatErrors, renderTable } from '../../report/table.js';
+import { compareStores } from '../../report/comparison.js';
+import { fixedStep } from '../helpers/driver-fixtures.js';
+
+test('the per-URL table has the original header and aligns numbers under it', () => {
+  const steps = [
+    fixedStep({ concurrency: 5, rps: 4321.4, meanMs: 1.157 }),
+    fixedStep({ concurrency: 10, rps: 5012.6, meanMs: 1.995, errors: { total: 3, byKind: { 'http 503': 2, timeout: 1 } } }),
+  ];
+  assert.equal(
+    renderStepTable(steps[0].url, steps),
+    [
+      '## http://127.0.0.1:40123/redis/key1',
+      '-'.repeat(128), // as wide as the widest row
+      'maxRequests  concurrency  rps     meanLatencyMs  maxLatencyMs  minLatencyMs  p50     p90     p99     errors',
+      '-'.repeat(128), // as wide as the widest row
+      '       2000            5    4321           1.16         12.50          0.21    1.02    1.90    4.35  0',
+      '       2000           10    5013           2.00         12.50          0.21    1.02    1.90    4.35  3 (http 503: 2, timeout: 1)',
+    ].join('\n'),
+  );
+});
+
+test('the header line is exactly the original\'s, 107 characters', () => {
+  const table = renderStepTable('http://h/redis/key1', [fixedStep()]);
+  const header = table.split('\n')[2];
+  assert.equal(header, 'maxRequests  concurrency  rps     meanLatencyMs  maxLatencyMs  minLatencyMs  p50     p90     p99     errors');
+  assert.equal(header.length, 107);
+});
+
+test('warnings are printed under the table with the step they belong to', () => {
+  const table = renderStepTable('http://h/redis/key1', [fixedStep({ concurrency: 15, warnings: ['the driver used 97% of a CPU core'] })]);
+  assert.match(table, /\nwarning \(concurrency 15\): the driver used 97% of a CPU core$/);
+});
+
+test('statistically weak steps are listed together on one line', () => {
+  const weak = 'statistically weak: 2000 samples in 0.46 s (want at least 1000 samples and 1 s); p99 rests on 20 request(s)';
+  const table = renderStepTable('http://h/redis/key1', [
+    fixedStep({ concurrency: 5, warnings: [weak] }),
+    fixedStep({ concurrency: 10 }),
+    fixedStep({ concurrency: 20, warnings: [weak, 'the driver used 97% of a CPU core'] }),
+  ]);
+  const warnings = table.split('\n').filter((line) => line.startsWith('warning'));
+  assert.deepEqual(warnings, [
+    'warning: statistically weak, under 1000 samples or 1 s (use a larger -n or -t): concurrency 5 (2000 in 0.46 s), concurrency 20 (2000 in 0.46 s)',
+    'warning (concurrency 20): the driver used 97% of a CPU core',
+  ]);
+});
+
+test('open-model tables add a targetRps column and say what concurrency means there', () => {
+  const table = renderStepTable('http://h/redis/key1', [fixedStep({ mode: 'open', targetRps: 1000, concurrency: 3, maxRequests: null })]);
+  const lines = table.split('\n');
+  assert.equal(lines[2], 'maxRequests  concurrency  rps     meanLatencyMs  maxLatencyMs  minLatencyMs  p50     p90     p99     targetRps  errors');
+  assert.equal(lines[4], '       2000            3    4321           1.16         12.50          0.21    1.02    1.90    4.35       1000  0');
+  assert.match(table, /open model: concurrency = most requests in flight/);
+});
+
+test('credentials in a URL never reach the table heading', () => {
+  const table = renderStepTable('https://user:secret@host/redis/key1', [fixedStep()]);
+  assert.ok(!table.includes('secret'));
+  assert.match(table, /^## https:\/\/user:\*\*\*@host\/redis\/key1/);
+});
+
+test('errors show the total and each kind only when there are any', () => {
+  assert.equal(formatErrors({ total: 0, byKind: {} }), '0');
+  assert.equal(formatErrors({ total: 5, byKind: { 'conn ECONNRESET': 5 } }), '5 (conn ECONNRESET: 5)');
+});
+
+test('the comparison lists stores fastest first with their rps as a fraction of the fastest', () => {
+  const steps = [
+    fixedStep({ store: 'memory', concurrency: 5, rps: 8000, meanMs: 0.61 }),
+    fixedStep({ store: 'redis', concurrency: 5, rps: 4000, meanMs: 1.22 }),
+    fixedStep({ store: 'memory', concurrency: 10, rps: 9000, meanMs: 1.1 }),
+    fixedStep({ store: 'redis', concurrency: 10, rps: 6000, meanMs: 1.66 }),
+    fixedStep({ store: 'redis', key: 'key2', concurrency: 5, rps: 1000, meanMs: 5 }),
+  ];
+  assert.equal(
+    renderComparison(compareStores(steps)),
+    [
+      '## Comparison: key1 (rps/fastest = the store\'s rps divided by the fastest store\'s at that level)',
+      '-------------------------------------------------------------------',
+      'concurrency  store   rps   meanLatencyMs  p99   rps/fastest  errors',
+      '-------------------------------------------------------------------',
+      '          5  memory  8000           0.61  4.35         1.00       0',
+      '             redis   4000           1.22  4.35         0.50       0',
+      '         10  memory  9000           1.10  4.35         1.00       0',
+      '             redis   6000           1.66  4.35         0.67       0',
+    ].join('\n'),
+  );
+});
+
+test('the report header names Node, the CPU, the target, the date and the settings', () => {
+  const text = renderSystem(
+    { node: 'v20.0.0', platform: 'linux 6 x64', cpuModel: 'Test CPU', cpuCount: 2, loadtest: '8.2.1', target: 'http://t', date: '2026-01-01T00:00:00.000Z' },
+    { concurrency: [5, 10], rps: null, requests: 2000, duration: null, warmup: 500, keepAlive: true, timeoutMs: 10000 },
+  );
+  assert.equal(
+    text,
+    [
+      'System:   Node v20.0.0 · linux 6 x64 · 2 x Test CPU · loadtest 8.2.1',
+      'Target:   http://t',
+      'Date:     2026-01-01T00:00:00.000Z',
+      'Settings: concurrency 5, 10; 2000 requests per step; warm-up 500 requests; keep-alive on; timeout 10000 ms',
+    ].join('\n'),
+  );
+});
+
+test('skipped stores are listed with their reason', () => {
+  assert.equal(renderSkipped([{ store: 'cloudant', reason: 'down: ECONNREFUSED' }]), 'skipped cloudant: down: ECONNREFUSED');
+});
+
+test('a column grows to fit a value wider than its header', () => {
+  assert.equal(renderTable(['a', 'bb'], [['12345', '1']]), ['---------', 'a      bb', '---------', '12345   1'].join('\n'));
+});
