@@ -7,7 +7,7 @@
 import express from 'express';
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
-import { openStores, storeNames } from './stores/index.js';
+import { openStores, storeNames, unknownStoreProblems } from './stores/index.js';
 import { services } from './config/services.js';
 import { pageRoutes } from './routes/page.js';
 import { statusRoutes } from './routes/status.js';
@@ -115,9 +115,7 @@ export function parseAppArgs(argv, env = process.env) {
   const port = Number(portText);
   if (!/^\d+$/.test(portText) || port > 65535) problems.push(`--port must be a whole number from 0 to 65535, not "${portText}"`);
   const names = values.stores?.split(',').map((name) => name.trim()).filter(Boolean);
-  for (const name of names ?? []) {
-    if (!storeNames.includes(name)) problems.push(`--stores: unknown store "${name}" (known: ${storeNames.join(', ')})`);
-  }
+  problems.push(...unknownStoreProblems(names));
   return {
     help: Boolean(values.help),
     problems,

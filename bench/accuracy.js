@@ -13,10 +13,11 @@
 import { parseArgs } from 'node:util';
 import { measureStep } from '../driver/engines/http.js';
 import { startAppProcess } from '../driver/app-process.js';
-import { which } from '../embedded/child-process.js';
+import { which } from '../util/which.js';
 import { systemInfo } from '../util/system-info.js';
 import { startBareServer } from './bare-server-process.js';
 import { wrk } from './wrk.js';
+import { median } from '../util/stats.js';
 
 const RPS_TOLERANCE = 0.05;
 const MEAN_TOLERANCE = 0.1;
@@ -67,11 +68,6 @@ const serverLabel = { app: 'app.js (child process)', bare: 'bare node:http (chil
 const system = systemInfo({ target: `${serverLabel} ${server.url}` });
 console.log(`System: Node ${system.node} · ${system.platform} · ${system.cpuCount} x ${system.cpuModel} · loadtest ${system.loadtest} · ${system.date}`);
 console.log(`Target: ${system.target}; concurrency ${concurrency}; ${seconds} s per run; keep-alive on; ${rounds} round(s), alternating who goes first`);
-const median = (list) => {
-  const sorted = [...list].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
 const rpsRatios = [];
 const meanRatios = [];
 try {

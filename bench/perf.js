@@ -4,7 +4,7 @@
 // on speed, it reports.
 import { cpus } from 'node:os';
 import { startAppProcess } from '../driver/app-process.js';
-import { which } from '../embedded/child-process.js';
+import { which } from '../util/which.js';
 import { wrk } from './wrk.js';
 import { startBareServer } from './bare-server-process.js';
 

@@ -9,7 +9,8 @@ import { resolveFromVcap } from './vcap.js';
 
 /**
  * Resolves one backing service.
- * @returns {Promise<{ connection: object, stop?: () => Promise<void> } | { unavailable: string }>}
+ * @returns {Promise<{ connection: object, stop?: () => Promise<void> } | { unavailable: string, code: string }>}
+ *   code: NOT_CONFIGURED, NOT_INSTALLED, START_FAILED or BAD_BINDING (util/errors.js)
  *   connection: { url, source, display (redacted url), ...extras }
  */
 export async function resolveService(name, { env = process.env, overrides = {}, embedded = true } = {}) {
@@ -25,15 +26,15 @@ export async function resolveService(name, { env = process.env, overrides = {}, 
   const variable = service.env.find((candidate) => env[candidate]);
   if (variable) return { connection: describe({ url: env[variable], ...extras }, variable) };
   const bound = resolveFromVcap(name, service.vcap, env);
-  if (bound?.unavailable) return { unavailable: bound.unavailable };
+  if (bound?.unavailable) return { unavailable: bound.unavailable, code: 'BAD_BINDING' };
   if (bound) return { connection: describe({ ...bound.connection, ...extras }, bound.source) };
 
-  if (!embedded) return { unavailable: `not configured: set ${service.env.join(' or ')}${service.vcap ? ' or bind a service on Cloud Foundry' : ''}` };
+  if (!embedded) return { unavailable: `not configured: set ${service.env.join(' or ')}${service.vcap ? ' or bind a service on Cloud Foundry' : ''}`, code: 'NOT_CONFIGURED' };
   try {
     const server = await service.startEmbedded(env);
     return { connection: describe({ url: server.url, ...extras }, 'embedded'), stop: server.stop };
   } catch (error) {
-    return { unavailable: error.message };
+    return { unavailable: error.message, code: error.code === 'NOT_INSTALLED' ? 'NOT_INSTALLED' : 'START_FAILED' };
   }
 }
 

@@ -1,10 +1,10 @@
 // app.js in a CHILD process on a free port: the driver's embedded-default target, and how
 // tests and benchmarks run the app as a user or the platform would. Never in the driver's
 // own process: they would share one event loop and each would slow the other.
-import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { RunError } from '../util/errors.js';
 import { joinUrl } from './targets.js';
+import { forkListening } from '../util/fork-child.js';
 
 const APP_PATH = fileURLToPath(new URL('../app.js', import.meta.url));
 const START_TIMEOUT_MS = 120_000; // the embedded servers (a Redis Cluster, PostgreSQL...) start first
@@ -17,44 +17,21 @@ const STOP_TIMEOUT_MS = 15_000;
  */
 export async function startAppProcess({ stores, args = [], appPath = APP_PATH, env = process.env, startTimeoutMs = START_TIMEOUT_MS } = {}) {
   const argv = ['--port', '0', '--host', '127.0.0.1', ...(stores?.length ? ['--stores', stores.join(',')] : []), ...args];
-  // detached: its own process group, so a Ctrl-C reaches only the driver, which stops the app in order
-  // (app.js also stops when the IPC channel closes, so it never outlives the driver).
-  const child = fork(appPath, argv, { env, detached: true, stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
-  let output = '';
-  const keep = (chunk) => {
-    output = (output + chunk).slice(-4000);
-  };
-  child.stdout.on('data', keep);
-  child.stderr.on('data', keep);
-  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-
-  const stop = async () => {
-    if (child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGTERM');
-      const forced = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
-      await exited;
-      clearTimeout(forced);
-    }
-  };
-
-  let timer;
+  let started;
   try {
-    const url = await Promise.race([
-      new Promise((resolve) => child.on('message', (message) => message?.event === 'listening' && resolve(message.url))),
-      exited.then(({ code, signal }) => {
-        throw new RunError(`app.js exited (${signal ?? `code ${code}`}) before listening:\n${output.trim()}`);
-      }),
-      new Promise((resolve, reject) => {
-        timer = setTimeout(() => reject(new RunError(`app.js did not start listening within ${startTimeoutMs / 1000} s:\n${output.trim()}`)), startTimeoutMs);
-      }),
-    ]);
-    await waitForHealthy(url);
-    return { url, child, stop, output: () => output, exited };
+    // detached: its own process group, so a Ctrl-C reaches only the driver, which stops the app in order
+    // (app.js also stops when the IPC channel closes, so it never outlives the driver).
+    started = await forkListening(appPath, argv, { name: 'app.js', env, detached: true, timeoutMs: startTimeoutMs, stopTimeoutMs: STOP_TIMEOUT_MS });
+  } catch (error) {
+    throw new RunError(`${error.message}:\n${error.output}`);
+  }
+  const { child, message, output, exited, stop } = started;
+  try {
+    await waitForHealthy(message.url);
+    return { url: message.url, child, stop, output, exited };
   } catch (error) {
     await stop();
     throw error;
-  } finally {
-    clearTimeout(timer);
   }
 }
 

@@ -2,11 +2,7 @@
 // warm-up. (The original timed a single call with console.time, which measures mostly noise:
 // a cold JIT, a GC pause, timer resolution.)
 
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
+import { median } from '../util/stats.js';
 
 /**
  * Times fn: runs it for warmupMs, sizes a batch to take about batchMs, then times `rounds`

@@ -26,9 +26,9 @@ async function resolveTargets(options) {
     return { targets, skipped, label: redactUrl(options.target) };
   }
   // The embedded default: only names this checkout's registry knows can be asked of app.js.
-  const { storeNames } = await import('../stores/index.js');
-  const unknown = (options.stores ?? []).filter((name) => !storeNames.includes(name));
-  if (unknown.length) throw new UsageError(unknown.map((name) => `--stores: unknown store "${name}" (known: ${storeNames.join(', ')})`));
+  const { unknownStoreProblems } = await import('../stores/index.js');
+  const unknown = unknownStoreProblems(options.stores);
+  if (unknown.length) throw new UsageError(unknown);
   const app = await startAppProcess({ stores: options.stores });
   try {
     const listing = await fetchStoreListing(app.url);

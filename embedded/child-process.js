@@ -4,8 +4,6 @@ import { spawn } from 'node:child_process';
 import { createServer, connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { accessSync, constants } from 'node:fs';
-import { delimiter, join } from 'node:path';
 
 const guardScript = fileURLToPath(new URL('./guard.sh', import.meta.url));
 
@@ -20,19 +18,6 @@ export function freePort() {
       server.close(() => resolve(port));
     });
   });
-}
-
-/** The full path of an executable on PATH, or null. */
-export function which(command, path = process.env.PATH ?? '') {
-  for (const dir of path.split(delimiter)) {
-    if (!dir) continue;
-    const candidate = join(dir, command);
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {}
-  }
-  return null;
 }
 
 /** Resolves once a TCP connection to port succeeds; rejects after timeoutMs. */

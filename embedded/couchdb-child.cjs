@@ -43,7 +43,7 @@ const handler = requireUser
 const listen = () => {
   const server = http.createServer(handler);
   server.keepAliveTimeout = 65_000;
-  server.listen(Number(process.env.COUCH_PORT || 0), '127.0.0.1', () => {
+  server.listen(0, '127.0.0.1', () => {
     const { port } = server.address();
     if (process.send) process.send({ event: 'listening', port });
     else console.log(`embedded CouchDB-compatible server on http://127.0.0.1:${port}`);

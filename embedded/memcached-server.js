@@ -1,6 +1,8 @@
 // The embedded memcached: the distribution's memcached on a free loopback port (TCP only).
 import { readFileSync } from 'node:fs';
-import { freePort, startServer, which } from './child-process.js';
+import { freePort, startServer } from './child-process.js';
+import { which } from '../util/which.js';
+import { ServerUnavailableError } from '../util/errors.js';
 
 export const missingReason = 'no MEMCACHED_URL and no memcached on PATH; install memcached or set MEMCACHED_URL';
 
@@ -15,7 +17,7 @@ function runAsUser() {
 /** Starts memcached (on port, else a free one); returns { url, stop() } or throws with the reason. */
 export async function startMemcachedServer({ path = process.env.PATH, port } = {}) {
   const command = which('memcached', path);
-  if (!command) throw new Error(missingReason);
+  if (!command) throw new ServerUnavailableError('NOT_INSTALLED', missingReason);
   port ??= await freePort();
   const server = await startServer({
     name: 'memcached',

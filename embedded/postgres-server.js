@@ -12,7 +12,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { freePort, startServer, which } from './child-process.js';
+import { freePort, startServer } from './child-process.js';
+import { which } from '../util/which.js';
+import { ServerUnavailableError } from '../util/errors.js';
 
 const run = promisify(execFile);
 
@@ -47,7 +49,7 @@ async function postgresUser() {
 /** How to run a PostgreSQL binary here: { binDir, asUser(command, args) -> [command, args], user }. */
 export async function postgresRunner({ path = process.env.PATH, root } = {}) {
   const binDir = findServerBinaries(path, root);
-  if (!binDir) throw new Error(missingReason);
+  if (!binDir) throw new ServerUnavailableError('NOT_INSTALLED', missingReason);
   if (process.getuid?.() !== 0) return { binDir, user: null, asUser: (command, args) => [command, args] };
   const user = await postgresUser();
   const setpriv = which('setpriv', `${path ?? ''}:/usr/bin:/bin`);

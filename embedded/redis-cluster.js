@@ -1,16 +1,16 @@
 // A local Redis Cluster of 3 masters + 3 replicas from redis-server, on free loopback ports,
 // in a temp directory removed on stop. Used by the embedded default of the redis-cluster
-// store and by its tests. As a command it holds a cluster for other programs:
-//
-//   node embedded/redis-cluster.js start   # prints REDIS_CLUSTER_URLS=..., runs until stopped
-//   node embedded/redis-cluster.js stop    # stops the one `start` holds
+// store and by its tests; embedded/redis-cluster-cli.js (npm run cluster:start) holds one
+// for other programs.
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { freePort, startServer, which } from './child-process.js';
+import { freePort, startServer } from './child-process.js';
+import { which } from '../util/which.js';
+import { ServerUnavailableError } from '../util/errors.js';
 
 const run = promisify(execFile);
 export const missingReason =
@@ -45,7 +45,7 @@ export function parseClusterNodes(text) {
 export async function startRedisCluster({ path = process.env.PATH, masters = 3, replicasPerMaster = 1, timeoutMs = 30_000 } = {}) {
   const redisServer = which('redis-server', path);
   const redisCli = which('redis-cli', path);
-  if (!redisServer || !redisCli) throw new Error(missingReason);
+  if (!redisServer || !redisCli) throw new ServerUnavailableError('NOT_INSTALLED', missingReason);
   const count = masters * (1 + replicasPerMaster);
   const servers = [];
   const dirs = [];

@@ -5,7 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { freePort, startServer, which } from './child-process.js';
+import { freePort, startServer } from './child-process.js';
+import { which } from '../util/which.js';
+import { ServerUnavailableError } from '../util/errors.js';
 
 const initScript = fileURLToPath(new URL('./tarantool-init.lua', import.meta.url));
 export const missingReason = 'no TARANTOOL_URL and no tarantool on PATH; install tarantool (apt-get install tarantool) or set TARANTOOL_URL';
@@ -14,7 +16,7 @@ export const user = 'storebench';
 /** Starts tarantool; returns { url, port, stop() } or throws with the reason. */
 export async function startTarantool({ path = process.env.PATH } = {}) {
   const command = which('tarantool', path);
-  if (!command) throw new Error(missingReason);
+  if (!command) throw new ServerUnavailableError('NOT_INSTALLED', missingReason);
   const dir = await mkdtemp(join(tmpdir(), 'storebench-tarantool-'));
   // A password of this run only, so nothing else on the machine can use the spaces.
   const password = randomBytes(12).toString('hex');

@@ -1,10 +1,10 @@
-// The one place errors become responses: {"error": "...", "store": "..."} with the status
+// The one place errors become responses: {"error": "...", "code": "...", "store": "..."} with the status
 // the typed error carries; anything untyped is a 500 whose details stay in the log.
 import { StorebenchError } from '../util/errors.js';
 import { redactText } from '../util/redact.js';
 
 export function notFound(req, res) {
-  res.status(404).json({ error: `no route for ${req.method} ${req.path}` });
+  res.status(404).json({ error: `no route for ${req.method} ${req.path}`, code: 'NO_ROUTE' });
 }
 
 export function errorHandler(log) {
@@ -20,6 +20,6 @@ export function errorHandler(log) {
     }
     const status = Number.isInteger(error.status) && error.status >= 400 ? error.status : 500;
     if (status >= 500) log(`error on ${req.method} ${req.path}: ${redactText(error.stack ?? error)}`);
-    res.status(status).json({ error: status >= 500 ? 'internal error' : redactText(error.message) });
+    res.status(status).json(status >= 500 ? { error: 'internal error', code: 'INTERNAL' } : { error: redactText(error.message), code: 'BAD_REQUEST' });
   };
 }

@@ -3,7 +3,7 @@
 import { assertAdapter, assertStore } from './contract.js';
 import { StoreSet, reasonOf } from './store-set.js';
 import { resolveService } from '../config/resolve-service.js';
-import { seedStore } from '../data/seed.js';
+import { seedStore } from './seed.js';
 import * as memory from './memory.js';
 import * as redis from './redis.js';
 import * as cloudant from './cloudant.js';
@@ -40,6 +40,10 @@ export const storeNames = adapters.map((adapter) => adapter.name);
 /** The adapter called name, or undefined. */
 export const findAdapter = (name) => adapters.find((adapter) => adapter.name === name);
 
+/** One problem line per name that is not a registered store (empty when all are known). */
+export const unknownStoreProblems = (names = [], flag = '--stores') =>
+  names.filter((name) => !findAdapter(name)).map((name) => `${flag}: unknown store "${name}" (known: ${storeNames.join(', ')})`);
+
 /**
  * Opens the named stores: resolves each backing server once (starting embedded ones when
  * nothing is configured), opens every adapter, seeds key1..key3. Never throws for one
@@ -50,15 +54,12 @@ export const findAdapter = (name) => adapters.find((adapter) => adapter.name ===
  * @param {object} [options.env]  environment to read URLs from (default: process.env)
  * @param {object} [options.overrides]  explicit URLs by service, beating env
  * @param {boolean} [options.embedded]  start local servers when nothing is configured (default true)
- * @param {boolean} [options.seed]  write key1..key3 into every store opened (default true)
  * @returns {Promise<StoreSet>}
  */
-export async function openStores({ names = storeNames, env = process.env, overrides, embedded = true, seed = true } = {}) {
-  const chosen = names.map((name) => {
-    const adapter = findAdapter(name);
-    if (!adapter) throw new Error(`unknown store "${name}" (known: ${storeNames.join(', ')})`);
-    return adapter;
-  });
+export async function openStores({ names = storeNames, env = process.env, overrides, embedded = true } = {}) {
+  const unknown = unknownStoreProblems(names, 'openStores');
+  if (unknown.length) throw new TypeError(unknown.join('; '));
+  const chosen = names.map(findAdapter);
 
   const serviceNames = [...new Set(chosen.flatMap((adapter) => adapter.needs))];
   const resolved = Object.fromEntries(
@@ -69,23 +70,23 @@ export async function openStores({ names = storeNames, env = process.env, overri
   const entries = await Promise.all(
     chosen.map(async (adapter) => {
       const missing = adapter.needs.find((service) => resolved[service].unavailable);
-      if (missing) return { adapter, reason: `${adapter.name}: ${resolved[missing].unavailable}` };
+      if (missing) return { adapter, reason: resolved[missing].unavailable, reasonCode: resolved[missing].code };
       const connections = Object.fromEntries(adapter.needs.map((service) => [service, resolved[service].connection]));
-      const reopen = () => openOne(adapter, connections, seed);
+      const reopen = () => openOne(adapter, connections);
       try {
         return { adapter, connections, reopen, ...(await reopen()) };
       } catch (error) {
-        return { adapter, connections, reopen, reason: `${adapter.name}: ${reasonOf(error)}` };
+        return { adapter, connections, reopen, reason: reasonOf(error), reasonCode: 'OPEN_FAILED' };
       }
     }),
   );
   return new StoreSet(entries, stopServers);
 }
 
-async function openOne(adapter, connections, seed) {
+async function openOne(adapter, connections) {
   const store = assertStore(await adapter.open(connections), adapter.name);
   try {
-    const keys = seed ? await seedStore(store) : [];
+    const keys = await seedStore(store);
     return { store, keys };
   } catch (error) {
     await store.close().catch(() => {});

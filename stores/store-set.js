@@ -19,16 +19,12 @@ export const reasonOf = (error) => redactText(error?.message || String(error)).s
 
 export class StoreSet {
   /**
-   * @param {object[]} entries  { adapter, store?, reason?, connections?, reopen?() }
+   * @param {object[]} entries  { adapter, store?, reason?, reasonCode?, connections?, reopen?() }
    * @param {Array<() => Promise<void>>} stopServers  stops the embedded servers, after the stores close
    */
   constructor(entries, stopServers = []) {
     this.entries = new Map(entries.map((entry) => [entry.adapter.name, entry]));
     this.stopServers = stopServers;
-  }
-
-  get names() {
-    return [...this.entries.keys()];
   }
 
   /** The entry for name, or UnknownStoreError (404). */
@@ -72,7 +68,7 @@ export class StoreSet {
         };
         if (!entry.store) {
           this.#reopenSoon(entry);
-          return { ...report, reason: entry.reason };
+          return { ...report, reason: entry.reason, reasonCode: entry.reasonCode };
         }
         try {
           await withTimeout(entry.store.ping(), PING_TIMEOUT_MS, 'ping');
@@ -80,6 +76,7 @@ export class StoreSet {
         } catch (error) {
           report.status = 'down';
           report.reason = reasonOf(error);
+          report.reasonCode = 'STORE_UNAVAILABLE';
         }
         if (entry.store.stats) report.stats = entry.store.stats();
         return report;
@@ -101,8 +98,8 @@ export class StoreSet {
     entry.triedAt = Date.now();
     entry
       .reopen()
-      .then((opened) => Object.assign(entry, opened, { reason: undefined }))
-      .catch((error) => { entry.reason = `${entry.adapter.name}: ${reasonOf(error)}`; })
+      .then((opened) => Object.assign(entry, opened, { reason: undefined, reasonCode: undefined }))
+      .catch((error) => Object.assign(entry, { reason: reasonOf(error), reasonCode: 'OPEN_FAILED' }))
       .finally(() => { entry.reopening = false; });
   }
 }

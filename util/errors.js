@@ -1,12 +1,35 @@
-// Typed errors, each with a stable code and the HTTP status the app answers with.
-// Driver errors keep the cause they wrap, so nothing a client library said is lost.
+// Every error code storebench uses, declared once (as fastify's lib/errors.js does): what it
+// means and where it ends, as the HTTP status the app answers with or the exit code a CLI
+// ends with. docs/errors.md lists each one; test/unit/errors.test.js fails when one is
+// missing there. Code decides by `code`, never by matching message text.
+
+export const ERROR_CODES = Object.freeze({
+  // The app's HTTP answers: {"error": "...", "code": "...", "store"?, "key"?}
+  UNKNOWN_STORE: { status: 404, meaning: 'no store of that name is registered' },
+  KEY_NOT_FOUND: { status: 404, meaning: 'the store answered, but holds no such key' },
+  NO_ROUTE: { status: 404, meaning: 'no route for that method and path' },
+  BAD_REQUEST: { status: 400, meaning: 'the request could not be read (a malformed percent-encoding in the path, say)' },
+  STORE_UNAVAILABLE: { status: 503, meaning: 'the store could not be opened, or its server failed; the app keeps serving the others' },
+  INTERNAL: { status: 500, meaning: 'an unexpected error; its details are in the app log, never in the answer' },
+  // Why a store is unavailable: `reasonCode` beside `reason` in /stores
+  NOT_CONFIGURED: { status: 503, meaning: 'no URL set and no bound service, and the embedded default is off (--no-embedded)' },
+  NOT_INSTALLED: { status: 503, meaning: 'the embedded default needs a server program that is not on PATH' },
+  START_FAILED: { status: 503, meaning: 'the embedded default found the server program, but it did not start' },
+  BAD_BINDING: { status: 503, meaning: 'VCAP_SERVICES is broken, or the bound service has no usable credentials' },
+  OPEN_FAILED: { status: 503, meaning: 'the server was configured, but connecting or seeding failed (retried in the background)' },
+  // The CLIs
+  USAGE: { exit: 2, meaning: 'bad flags or arguments: every problem is printed, one line each, and nothing runs' },
+  RUN_FAILED: { exit: 1, meaning: 'the run could not go on (target unreachable, bad /stores listing, app.js died)' },
+  INTERRUPTED: { exit: 130, meaning: 'Ctrl-C: the finished steps are still printed and written' },
+});
 
 export class StorebenchError extends Error {
-  constructor(message, { code, status = 500, cause, ...details } = {}) {
+  constructor(message, { code, status, cause, ...details } = {}) {
     super(message, cause ? { cause } : undefined);
+    if (!ERROR_CODES[code]) throw new TypeError(`unregistered error code ${code}`);
     this.name = new.target.name;
     this.code = code;
-    this.status = status;
+    this.status = status ?? ERROR_CODES[code].status ?? 500;
     Object.assign(this, details);
   }
 }
@@ -14,27 +37,31 @@ export class StorebenchError extends Error {
 /** No store of that name is registered. */
 export class UnknownStoreError extends StorebenchError {
   constructor(store) {
-    super(`unknown store "${store}"`, { code: 'UNKNOWN_STORE', status: 404, store });
+    super(`unknown store "${store}"`, { code: 'UNKNOWN_STORE', store });
   }
 }
 
 /** The store answered, but holds no such key. */
 export class KeyNotFoundError extends StorebenchError {
   constructor(store, key) {
-    super(`key "${key}" not found in store "${store}"`, { code: 'KEY_NOT_FOUND', status: 404, store, key });
+    super(`key "${key}" not found in store "${store}"`, { code: 'KEY_NOT_FOUND', store, key });
   }
 }
 
 /** The store could not be reached or failed; the app keeps serving the others. */
 export class StoreUnavailableError extends StorebenchError {
   constructor(store, reason, cause) {
-    super(`store "${store}" is unavailable: ${reason}`, {
-      code: 'STORE_UNAVAILABLE',
-      status: 503,
-      store,
-      reason,
-      cause,
-    });
+    super(`store "${store}" is unavailable: ${reason}`, { code: 'STORE_UNAVAILABLE', store, reason, cause });
+  }
+}
+
+/**
+ * Why a backing server cannot be had: code NOT_CONFIGURED, NOT_INSTALLED, START_FAILED or
+ * BAD_BINDING. Thrown by the embedded servers and config; the store stays unavailable with it.
+ */
+export class ServerUnavailableError extends StorebenchError {
+  constructor(code, message, cause) {
+    super(message, { code, cause });
   }
 }
 
@@ -49,6 +76,9 @@ export class UsageError extends StorebenchError {
 /** A driver run that cannot go on (target unreachable, bad /stores listing): the CLI exits 1. */
 export class RunError extends StorebenchError {
   constructor(message, cause) {
-    super(message, { code: 'RUN_FAILED', status: 500, cause });
+    super(message, { code: 'RUN_FAILED', cause });
   }
 }
+
+/** The exit code a CLI ends with for error (1 for anything not a StorebenchError with one). */
+export const exitCodeOf = (error) => ERROR_CODES[error?.code]?.exit ?? 1;

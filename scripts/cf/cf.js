@@ -13,7 +13,7 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { which } from '../../embedded/child-process.js';
+import { which } from '../../util/which.js';
 import { maskCredentials } from '../../util/redact.js';
 
 /** A problem the user can fix; the script prints it and exits 1 (2 for bad arguments). */

@@ -2,7 +2,7 @@
 // STOREBENCH_URL) in the browser; prints the URL when no browser opener is installed.
 import { spawn } from 'node:child_process';
 import { appUrl, browserCommand, loadVars, runScript } from './cf.js';
-import { which } from '../../embedded/child-process.js';
+import { which } from '../../util/which.js';
 
 await runScript('page', async () => {
   const url = process.env.STOREBENCH_URL || appUrl(loadVars());

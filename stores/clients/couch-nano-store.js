@@ -7,7 +7,7 @@ import { revisionedWrites } from './couch-revisions.js';
 const statusOf = (error) => error?.statusCode;
 
 /** Creates the database db if missing; returns get/set/delete/ping/close over it. */
-export async function nanoStyleStore(client, db, { close = async () => {} } = {}) {
+export async function nanoStyleStore(client, db) {
   try {
     await client.db.create(db);
   } catch (error) {
@@ -38,6 +38,7 @@ export async function nanoStyleStore(client, db, { close = async () => {} } = {}
     async ping() {
       await client.db.get(db);
     },
-    close,
+    // Both clients talk plain HTTP with no pooled state of their own to release.
+    async close() {},
   };
 }

@@ -7,7 +7,7 @@ import { payloads, payloadObjects } from '../../data/payloads.js';
 import { startRedisServer } from '../../embedded/redis-server.js';
 import { freePort } from '../../embedded/child-process.js';
 import { unavailable } from '../helpers/services.js';
-import { which } from '../../embedded/child-process.js';
+import { which } from '../../util/which.js';
 
 const jpeg20kb = readFileSync(new URL('../../data/20kb.jpg', import.meta.url));
 const body = async (response) => Buffer.from(await response.arrayBuffer());
@@ -155,7 +155,7 @@ describe('a store that is down', () => {
       const { stores } = await (await fetch(`${app.url}/stores`)).json();
       const redis = stores.find((s) => s.name === 'redis');
       assert.equal(redis.status, 'unavailable');
-      assert.equal(redis.reason, 'redis: no REDIS_URL and no redis-server on PATH; install redis-server or set REDIS_URL');
+      assert.equal(redis.reason, 'no REDIS_URL and no redis-server on PATH; install redis-server or set REDIS_URL');
       const response = await fetch(`${app.url}/redis/key1`);
       assert.equal(response.status, 503);
       assert.equal((await response.json()).store, 'redis');

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { startApp } from '../../app.js';
-import { which } from '../../embedded/child-process.js';
+import { which } from '../../util/which.js';
 import { unavailable } from '../helpers/services.js';
 
 // The index page in a real browser: Debian's Chromium, driven by playwright-core.

@@ -9,7 +9,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { test } from 'node:test';
 import { startApp } from '../../app.js';
 import { payloads } from '../../data/payloads.js';
-import { freePort, startServer, which } from '../../embedded/child-process.js';
+import { freePort, startServer } from '../../embedded/child-process.js';
+import { which } from '../../util/which.js';
 import { createCluster, findServerBinaries, postgresRunner, runCluster } from '../../embedded/postgres-server.js';
 import { reachable, testRedisUrl, unavailable } from '../helpers/services.js';
 

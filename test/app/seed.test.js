@@ -36,6 +36,6 @@ test('npm run seed writes key1..key3 into the configured stores, twice without f
 
 test('npm run seed with nothing configured skips every store and says why', async () => {
   const { stdout } = await run(process.execPath, [seedScript], { env: { PATH: process.env.PATH } });
-  assert.match(stdout, /^redis: skipped \(redis: not configured: set REDIS_URL or bind a service on Cloud Foundry\)$/m);
-  assert.match(stdout, /^cloudant: skipped \(cloudant: not configured: set CLOUDANT_URL or COUCHDB_URL or bind a service on Cloud Foundry\)$/m);
+  assert.match(stdout, /^redis: skipped \(not configured: set REDIS_URL or bind a service on Cloud Foundry\)$/m);
+  assert.match(stdout, /^cloudant: skipped \(not configured: set CLOUDANT_URL or COUCHDB_URL or bind a service on Cloud Foundry\)$/m);
 });

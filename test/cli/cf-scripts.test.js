@@ -12,7 +12,7 @@ import {
   appUrl, browserCommand, chosenServices, createServiceArgs, deleteServiceArgs, loginArgs, manifestVariables,
   parseVars, pushArgs, vcapServicesFromAppEnv, CfScriptError,
 } from '../../scripts/cf/cf.js';
-import { which } from '../../embedded/child-process.js';
+import { which } from '../../util/which.js';
 import { assertNoSecrets, fixtureSecrets, vcapFixture } from '../helpers/vcap-fixtures.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));

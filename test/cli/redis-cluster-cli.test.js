@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
-import { which } from '../../embedded/child-process.js';
+import { which } from '../../util/which.js';
 import { reachable, unavailable } from '../helpers/services.js';
 
 const cli = fileURLToPath(new URL('../../embedded/redis-cluster-cli.js', import.meta.url));

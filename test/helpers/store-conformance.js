@@ -5,7 +5,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { test } from 'node:test';
 import { assertAdapter, assertStore } from '../../stores/contract.js';
 import { payloads, payloadObjects } from '../../data/payloads.js';
-import { seedStore } from '../../data/seed.js';
+import { seedStore } from '../../stores/seed.js';
 
 /**
  * @param {object} adapter  the adapter module (stores/<name>.js)

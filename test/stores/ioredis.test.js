@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as ioredis from '../../stores/ioredis.js';
 import { startRedisServer } from '../../embedded/redis-server.js';
-import { which } from '../../embedded/child-process.js';
+import { which } from '../../util/which.js';
 import { payloads } from '../../data/payloads.js';
 import { storeConformance } from '../helpers/store-conformance.js';
 import { reachable, testRedisUrl, unavailable } from '../helpers/services.js';

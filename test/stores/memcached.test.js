@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { before, after, test } from 'node:test';
 import * as memcached from '../../stores/memcached.js';
 import { missingReason, startMemcachedServer } from '../../embedded/memcached-server.js';
-import { which } from '../../embedded/child-process.js';
+import { which } from '../../util/which.js';
 import { payloads } from '../../data/payloads.js';
 import { storeConformance } from '../helpers/store-conformance.js';
 import { unavailable } from '../helpers/services.js';

@@ -4,7 +4,7 @@ import { createClient } from 'redis';
 import * as redisCluster from '../../stores/redis-cluster.js';
 import { clusterOptions } from '../../stores/redis-cluster.js';
 import { parseClusterNodes, startRedisCluster } from '../../embedded/redis-cluster.js';
-import { which } from '../../embedded/child-process.js';
+import { which } from '../../util/which.js';
 import { storeConformance } from '../helpers/store-conformance.js';
 import { unavailable } from '../helpers/services.js';
 import { payloads } from '../../data/payloads.js';

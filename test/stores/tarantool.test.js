@@ -6,7 +6,7 @@ import * as tarantool from '../../stores/tarantool.js';
 import * as tarantoolMemtx from '../../stores/tarantool-memtx.js';
 import { startTarantool } from '../../embedded/tarantool.js';
 import { tarantoolOptions } from '../../stores/clients/tarantool-adapter.js';
-import { which } from '../../embedded/child-process.js';
+import { which } from '../../util/which.js';
 import { storeConformance } from '../helpers/store-conformance.js';
 import { unavailable } from '../helpers/services.js';
 
