@@ -1,0 +1,13 @@
+// npm run lint: neostandard (the standard style, maintained), with this codebase's
+// semicolons, trailing commas on multi-line lists and no space before a function's parentheses.
+import neostandard from 'neostandard';
+
+export default [
+  ...neostandard({ semi: true }),
+  {
+    rules: {
+      '@stylistic/space-before-function-paren': ['error', { anonymous: 'never', named: 'never', asyncArrow: 'always' }],
+      '@stylistic/comma-dangle': ['error', 'always-multiline'],
+    },
+  },
+];
