@@ -10,10 +10,36 @@ export function parseFlags(argv, spec) {
   for (const token of tokens) {
     if (token.kind !== 'option') continue;
     const known = spec[token.name];
-    if (!known) problems.push(`unknown option ${token.rawName}`);
+    if (!known) problems.push(`unknown option ${token.rawName}${suggestion(token.name, spec)}`);
     else if (known.type === 'string' && token.value === undefined) problems.push(`${token.rawName} needs a value`);
+    // Lenient parsing takes the next word as the value even when it is a flag: `--json --quiet`.
+    else if (known.type === 'string' && !token.inlineValue && token.value.startsWith('--')) problems.push(`${token.rawName} needs a value, not the flag ${token.value}`);
     else if (known.type === 'boolean' && token.value !== undefined) problems.push(`${token.rawName} takes no value`);
   }
   for (const positional of positionals) problems.push(`unexpected argument "${positional}"`);
   return { values, problems };
+}
+
+// Edits (insert, delete, substitute) between two words: Levenshtein's distance.
+function editDistance(a, b) {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i += 1) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j += 1) {
+      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length];
+}
+
+/** " (did you mean --concurrency?)" for a near miss such as --concurency, else "". */
+function suggestion(name, spec) {
+  if (name.length < 3) return '';
+  const limit = name.length > 6 ? 2 : 1;
+  const [best] = Object.keys(spec)
+    .map((candidate) => ({ candidate, distance: editDistance(name, candidate) }))
+    .filter(({ distance }) => distance <= limit)
+    .sort((a, b) => a.distance - b.distance);
+  return best ? ` (did you mean --${best.candidate}?)` : '';
 }
