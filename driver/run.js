@@ -3,7 +3,7 @@
 import { startAppProcess } from './app-process.js';
 import { checkReachable, fetchStoreListing, selectTargets, targetFromUrl } from './targets.js';
 import { runSweep } from './sweep.js';
-import { StepAborted } from './engines/http.js';
+import { StepAborted } from './step.js';
 import { compareStores } from '../report/comparison.js';
 import { renderComparison, renderSkipped, renderStepTable, renderSystem } from '../report/table.js';
 import { buildJsonReport, writeResults } from '../report/results.js';

@@ -33,9 +33,9 @@ export function buildJsonReport({ system, settings, steps, comparison, skipped =
       p999: step.latency.p999Ms,
       errors: step.errors,
       cpuPercent: step.cpuPercent,
-      loadtestReported: step.loadtestReported,
+      engineReported: step.engineReported,
       warnings: step.warnings,
-      histogram: { unit: 'us', encoding: 'HdrHistogram compressed base64', data: step.histogram },
+      histogram: step.histogram,
     })),
     comparison,
   };
@@ -64,7 +64,7 @@ const CSV_COLUMNS = [
   ['errors', (s) => s.errors.total],
   ['errorKinds', (s) => Object.entries(s.errors.byKind).map(([kind, n]) => `${kind}=${n}`).join(';')],
   ['cpuPercent', (s) => s.cpuPercent],
-  ['warnings', (s) => (s.warnings ?? []).join(' | ')],
+  ['warnings', (s) => s.warnings.map((warning) => warning.message).join(' | ')],
 ];
 
 const csvCell = (value) => {

@@ -23,6 +23,16 @@ export const ERROR_CODES = Object.freeze({
   INTERRUPTED: { exit: 130, meaning: 'Ctrl-C: the finished steps are still printed and written' },
 });
 
+// Warnings that travel with a step's numbers when those numbers deserve less trust
+// (driver/honesty.js): `{ code, message, data }` in every Result; reports decide by `code`.
+export const WARNING_CODES = Object.freeze({
+  WEAK_SAMPLE: { meaning: 'statistically weak: fewer samples or a shorter step than the percentiles need' },
+  LITTLES_LAW: { meaning: "closed loop: mean latency disagrees with concurrency / rps (Little's law), so time went somewhere the timing did not see" },
+  OPEN_MODEL_SHORT: { meaning: 'open model: the achieved rate fell short of the rate asked' },
+  DRIVER_CPU: { meaning: 'the driver used most of a CPU core: the client may be the bottleneck' },
+  REQUEST_ERRORS: { meaning: 'some requests failed; rps and latency include the error responses' },
+});
+
 export class StorebenchError extends Error {
   constructor(message, { code, status, cause, ...details } = {}) {
     super(message, cause ? { cause } : undefined);

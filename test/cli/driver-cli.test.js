@@ -58,7 +58,7 @@ test('node test on the embedded default: tiny sweep of memory and redis, tables,
     assert.equal(step.responses, 50);
     assert.deepEqual(step.errors, { total: 0, byKind: {} });
     assert.ok(step.meanLatencyMs > 0 && step.p50 > 0 && step.p999 >= step.p99);
-    assert.equal(decodeHistogram(step.histogram.data).totalCount, 50);
+    assert.equal(decodeHistogram(step.histogram).totalCount, 50);
   }
   assert.deepEqual(report.steps.map((s) => `${s.store}/${s.key}@${s.concurrency}`), ['memory/key1@1', 'memory/key1@2', 'redis/key1@1', 'redis/key1@2']);
   assert.equal(report.comparison.length, 2);

@@ -2,10 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildCsv, buildJsonReport } from '../../report/results.js';
 import { compareStores } from '../../report/comparison.js';
-import { fixedStep } from '../helpers/driver-fixtures.js';
+import { fixedStep, fixedWarning } from '../helpers/driver-fixtures.js';
 
 test('CSV: a header and one row per step, commas in values quoted', () => {
-  const steps = [fixedStep({ errors: { total: 3, byKind: { 'http 503': 2, timeout: 1 } }, warnings: ['a, b'] })];
+  const steps = [fixedStep({ errors: { total: 3, byKind: { 'http 503': 2, timeout: 1 } }, warnings: [fixedWarning('DRIVER_CPU', 'a, b')] })];
   const [header, row, end] = buildCsv(steps).split('\n');
   assert.equal(header, 'url,store,key,mode,maxRequests,durationSeconds,concurrency,targetRps,requests,responses,wallSeconds,rps,meanLatencyMs,maxLatencyMs,minLatencyMs,p50,p90,p99,p999,errors,errorKinds,cpuPercent,warnings');
   assert.equal(row, 'http://127.0.0.1:40123/redis/key1,redis,key1,closed,2000,,5,,2000,2000,0.4628,4321.4,1.157,12.5,0.214,1.021,1.9,4.351,9.9,3,http 503=2;timeout=1,55.5,"a, b"');
@@ -25,7 +25,7 @@ test('JSON: settings, system, every step with percentiles and its histogram, the
     { rps: 4321.4, mean: 1.157, p50: 1.021, p90: 1.9, p99: 4.351, p999: 9.9 },
   );
   assert.equal(first.histogram.unit, 'us');
-  assert.equal(first.histogram.data, steps[0].histogram);
+  assert.equal(first.histogram.data, steps[0].histogram.data);
   assert.equal(report.comparison[0].rows[1].ratio, 1000 / 4321.4);
 });
 
