@@ -16,6 +16,7 @@ import { httpEngine } from '../driver/engines/http.js';
 import { startAppProcess } from '../driver/app-process.js';
 import { which } from '../util/which.js';
 import { systemInfo } from '../util/system-info.js';
+import { renderSystemLine } from '../report/system.js';
 import { startBareServer } from './bare-server-process.js';
 import { wrk } from './wrk.js';
 import { median } from '../util/stats.js';
@@ -67,7 +68,7 @@ const serverLabel = { app: 'app.js (child process)', bare: 'bare node:http (chil
   busy: `node:http spending ${values['busy-us']} µs of CPU per request (child process)`,
 }[values.server];
 const system = systemInfo({ target: `${serverLabel} ${server.url}` });
-console.log(`System: Node ${system.node} · ${system.platform} · ${system.cpuCount} x ${system.cpuModel} · loadtest ${system.loadtest} · ${system.date}`);
+console.log(renderSystemLine(system));
 console.log(`Target: ${system.target}; concurrency ${concurrency}; ${seconds} s per run; keep-alive on; ${rounds} round(s), alternating who goes first`);
 const rpsRatios = [];
 const meanRatios = [];

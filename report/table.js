@@ -1,5 +1,6 @@
 // Text rendering. Every function returns a string; the caller decides where it goes.
 import { redactUrl } from '../util/redact.js';
+import { renderSystemLine } from './system.js';
 
 const SEPARATOR = '  ';
 // The original's header spacing ("rps     meanLatencyMs ... p50     p90     p99     errors").
@@ -116,7 +117,7 @@ export function renderSystem(system, settings) {
     : `concurrency ${settings.concurrency.join(', ')}`;
   const size = settings.duration ? `${settings.duration} s per step` : `${settings.requests} requests per step`;
   return [
-    `System:   Node ${system.node} · ${system.platform} · ${system.cpuCount} x ${system.cpuModel} · loadtest ${system.loadtest}`,
+    renderSystemLine(system, { labelWidth: 9, date: false }), // the date gets its own line here
     `Target:   ${system.target}`,
     `Date:     ${system.date}`,
     `Settings: ${load}; ${size}; warm-up ${settings.warmup} requests; keep-alive ${settings.keepAlive ? 'on' : 'off'}; timeout ${settings.timeoutMs} ms`,
