@@ -4,9 +4,9 @@ import { startAppProcess } from './app-process.js';
 import { checkReachable, fetchStoreListing, selectTargets, targetFromUrl } from './targets.js';
 import { runSweep } from './sweep.js';
 import { StepAborted } from './step.js';
-import { compareStores } from '../report/comparison.js';
+import { createResult } from './result.js';
 import { renderComparison, renderSkipped, renderStepTable, renderSystem } from '../report/table.js';
-import { buildJsonReport, writeResults } from '../report/results.js';
+import { writeResults } from '../report/results.js';
 import { systemInfo } from '../util/system-info.js';
 import { createProgress } from '../report/progress.js';
 import { RunError, UsageError } from '../util/errors.js';
@@ -102,16 +102,16 @@ export async function runDriver(options, { stdout = process.stdout, stderr = pro
     } finally {
       progress.clear();
     }
-    for (const target of targets) printTable(target.url);
+    for (const target of targets) printTable(redactUrl(target.url));
     if (interrupted) {
       const why = appExit ? `app.js exited (${appExit}) during the sweep` : 'interrupted';
       print(`\n${why}: ${steps.length} step(s) finished; the step in progress was dropped`);
     }
-    const comparison = compareStores(steps);
-    const compared = renderComparison(comparison);
+    const shownTargets = targets.map(({ url, store, key }) => ({ url: redactUrl(url), store, key }));
+    const result = createResult({ interrupted, appExit: appExit ?? null, settings, system, targets: shownTargets, skipped, steps });
+    const compared = renderComparison(result.comparison);
     if (compared) print(`\n${compared}`);
-    const settingsOut = { ...settings, urls: targets.map((target) => redactUrl(target.url)) };
-    await writeResults(options, buildJsonReport({ system, settings: settingsOut, steps, comparison, skipped, interrupted }), steps, stdout);
+    await writeResults(options, result, stdout);
   } finally {
     stopping = true;
     await app?.stop();

@@ -54,11 +54,14 @@ test('node test on the embedded default: tiny sweep of memory and redis, tables,
   assert.deepEqual(report.settings.concurrency, [1, 2]);
   assert.equal(report.settings.requests, 50);
   assert.equal(report.steps.length, 4);
+  assert.equal(report.format, 'storebench-results/2');
   for (const step of report.steps) {
     assert.equal(step.responses, 50);
     assert.deepEqual(step.errors, { total: 0, byKind: {} });
-    assert.ok(step.meanLatencyMs > 0 && step.p50 > 0 && step.p999 >= step.p99);
+    assert.ok(step.latency.meanMs > 0 && step.latency.p50Ms > 0 && step.latency.p999Ms >= step.latency.p99Ms);
     assert.equal(decodeHistogram(step.histogram).totalCount, 50);
+    assert.ok(Date.parse(step.startedAt) >= Date.parse(report.system.date) && Date.parse(step.finishedAt) >= Date.parse(step.startedAt));
+    assert.equal(step.warnings[0].code, 'WEAK_SAMPLE');
   }
   assert.deepEqual(report.steps.map((s) => `${s.store}/${s.key}@${s.concurrency}`), ['memory/key1@1', 'memory/key1@2', 'redis/key1@1', 'redis/key1@2']);
   assert.equal(report.comparison.length, 2);

@@ -7,7 +7,7 @@ test('each target gets a warm-up that is not counted, then one step per concurre
   const server = await startTestServer(t);
   const targets = [
     { url: `${server.url}/a/key1`, store: 'a', key: 'key1' },
-    { url: `${server.url}/b/key1`, store: 'b', key: 'key1' },
+    { url: `${server.url.replace('http://', 'http://bench:s3cret@')}/b/key1`, store: 'b', key: 'key1' },
   ];
   const seen = [];
   const done = [];
@@ -31,6 +31,9 @@ test('each target gets a warm-up that is not counted, then one step per concurre
     assert.ok(Date.parse(step.startedAt) <= Date.parse(step.finishedAt), 'each step says when it ran');
   }
   assert.deepEqual(done, [['a', 2], ['b', 2]], 'each target reported done once, with its two steps');
+  // The password went out as basic auth (the server saw the requests) but no step keeps it.
+  assert.equal(steps[2].url, `${server.url.replace('http://', 'http://bench:***@')}/b/key1`);
+  assert.ok(!JSON.stringify(steps).includes('s3cret'));
 });
 
 test('--rps replaces the concurrency steps with one step per rate', () => {

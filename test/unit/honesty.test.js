@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { honestyWarnings } from '../../driver/honesty.js';
 import { fixedStep } from '../helpers/driver-fixtures.js';
 import { WARNING_CODES } from '../../util/errors.js';
+import { WARNING_DATA } from '../../report/fields.js';
 
 // A sound closed-loop step: 2000 samples over 2 s, concurrency 5 at 2500 rps -> 2 ms mean.
 const sound = () => ({ ...fixedStep({ concurrency: 5, rps: 2500, meanMs: 2.0 }), wallSeconds: 2, responses: 2000, cpuPercent: 40 });
@@ -23,6 +24,10 @@ test('every warning has a registered code, a message and its figures', () => {
     assert.ok(WARNING_CODES[warning.code], `${warning.code} is registered in util/errors.js`);
     assert.equal(typeof warning.message, 'string');
     assert.equal(typeof warning.data, 'object');
+  }
+  const open = honestyWarnings({ ...sound(), mode: 'open', targetRps: 5000 });
+  for (const warning of [...warnings, ...open]) {
+    assert.deepEqual(Object.keys(warning.data), Object.keys(WARNING_DATA[warning.code]), `${warning.code}'s data as docs/results-format.md describes it`);
   }
   assert.deepEqual(warnings[0].data, { responses: 100, wallSeconds: 0.04, minSamples: 1000, minSeconds: 1 });
   assert.deepEqual(warnings[2].data, { cpuPercent: 97.4, threshold: 90 });

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { renderStepTable, renderComparison, renderSystem, renderSkipped, formatErrors, renderTable } from '../../report/table.js';
-import { compareStores } from '../../report/comparison.js';
+import { compareStores } from '../../driver/comparison.js';
 import { fixedStep, fixedWarning, weakWarning } from '../helpers/driver-fixtures.js';
 
 test('the per-URL table has the original header and aligns numbers under it', () => {
