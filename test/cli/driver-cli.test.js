@@ -8,6 +8,8 @@ import { runDriverCli } from '../helpers/driver-cli.js';
 import { startTestServer, skipOrFail } from '../helpers/driver-servers.js';
 import { startAppProcess } from '../../driver/app-process.js';
 import { decodeHistogram } from '../../driver/recorder.js';
+import { fromJson } from '../../report/format.js';
+import { renderRun } from '../../report/run-text.js';
 
 const HEADER = 'maxRequests  concurrency  rps     meanLatencyMs  maxLatencyMs  minLatencyMs  p50     p90     p99     errors';
 
@@ -81,6 +83,7 @@ test('--json - puts pure JSON on stdout and the tables on stderr', async (t) => 
   assert.equal(report.steps[0].responses, 30);
   assert.match(result.stderr, /## http:\/\/127\.0\.0\.1:\d+\/memory\/key1/);
   assert.ok(result.stderr.includes(HEADER));
+  assert.equal(renderRun(fromJson(result.stdout)), result.stderr, 'stderr holds exactly the tables of that JSON');
 });
 
 test('--rps runs the open model, one step per rate, with a targetRps column', async (t) => {
