@@ -1,14 +1,16 @@
 // node test: sweep concurrency against the storebench app (or any URLs) and print honest
-// rps and latency tables.
+// rps and latency tables; node test report FILE.json prints a saved run's tables again.
 // The work is in driver/ (measuring) and report/ (printing and files); this file parses
 // flags, connects the two and maps the outcome to an exit code.
 import { parseArguments, usage } from './driver/options.js';
 import { resultError, runBenchmark } from './driver/run.js';
 import { createLiveReport } from './report/live.js';
+import { readResults } from './report/format.js';
+import { renderRun } from './report/run-text.js';
 import { ERROR_CODES, StorebenchError, UsageError, exitCodeOf } from './util/errors.js';
 import { redactText } from './util/redact.js';
 
-const { help, options, problems } = parseArguments(process.argv.slice(2));
+const { command, help, options, problems } = parseArguments(process.argv.slice(2));
 if (help) {
   console.log(usage);
   process.exit(0);
@@ -25,6 +27,15 @@ const fail = (error) => {
   console.error(`node test: ${redactText(error instanceof StorebenchError ? error.message : error.stack)}`);
   process.exitCode = exitCodeOf(error);
 };
+
+if (command === 'report') {
+  try {
+    process.stdout.write(renderRun(await readResults(options.file)));
+  } catch (error) {
+    fail(error);
+  }
+  process.exit(process.exitCode ?? 0);
+}
 
 // First Ctrl-C: finish cleanly (print what is done, write the files, stop the app). Second: now.
 const controller = new AbortController();

@@ -70,6 +70,11 @@ test('node test on the embedded default: tiny sweep of memory and redis, tables,
   const csv = (await readFile(csvFile, 'utf8')).trim().split('\n');
   assert.equal(csv.length, 5);
 
+  // The saved run prints again exactly as it printed.
+  const again = await runDriverCli(['report', jsonFile]);
+  assert.equal(again.status, 0, again.stderr);
+  assert.equal(again.stdout, stdout);
+
   // The app child is stopped: nothing answers at its address any more.
   await assert.rejects(fetch(`${base}/healthz`));
 });
@@ -86,6 +91,29 @@ test('--json - puts pure JSON on stdout and the tables on stderr', async (t) => 
   assert.equal(renderRun(fromJson(result.stdout)), result.stderr, 'stderr holds exactly the tables of that JSON');
 });
 
+test('node test report FILE prints a saved run\'s tables exactly as the run printed them', async (t) => {
+  const server = await startTestServer(t);
+  const dir = await tempDir(t);
+  const jsonFile = join(dir, 'run.json');
+  const csvFile = join(dir, 'run.csv');
+  // Two URLs (one with a password, which must stay out of every output), a timed sweep.
+  const withPassword = `${server.url.replace('http://', 'http://bench:s3cret@')}/redis/key1`;
+  const run = await runDriverCli(['--url', `${server.url}/memory/key1`, '--url', withPassword, '-c', '1,2', '-t', '0.3', '--warmup', '20', '--json', jsonFile, '--csv', csvFile]);
+  assert.equal(run.status, 0, run.stderr);
+  assert.match(run.stdout, /timed steps \(-t\): maxRequests = requests sent/);
+  assert.match(run.stdout, /## Comparison: key1/);
+  const report = await runDriverCli(['report', jsonFile]);
+  assert.equal(report.status, 0, report.stderr);
+  assert.equal(report.stderr, '');
+  assert.equal(report.stdout, run.stdout);
+  for (const text of [run.stdout, run.stderr, await readFile(jsonFile, 'utf8'), await readFile(csvFile, 'utf8')]) assert.ok(!text.includes('s3cret'));
+  // The CSV's maxRequests column holds what the table's does for a timed step: the requests sent.
+  const saved = JSON.parse(await readFile(jsonFile, 'utf8'));
+  const [header, ...rows] = (await readFile(csvFile, 'utf8')).trim().split('\n');
+  const column = header.split(',').indexOf('maxRequests');
+  assert.deepEqual(rows.map((row) => Number(row.split(',')[column])), saved.steps.map((step) => step.requests));
+});
+
 test('--rps runs the open model, one step per rate, with a targetRps column', async (t) => {
   const server = await startTestServer(t);
   const result = await runDriverCli(['--url', `${server.url}/a/b`, '--rps', '100,200', '-t', '0.5', '--warmup', '0']);
@@ -93,6 +121,7 @@ test('--rps runs the open model, one step per rate, with a targetRps column', as
   assert.match(result.stdout, /Settings: open model at 100, 200 rps; 0\.5 s per step/);
   assert.match(result.stdout, /p99     targetRps  errors/);
   assert.equal(rowsOf(result.stdout, `${server.url}/a/b`).length, 2);
+  assert.match(result.stdout, /open model: concurrency = most requests in flight/);
 });
 
 test('Ctrl-C prints the steps finished so far, writes the results file and exits 130', async (t) => {
@@ -117,6 +146,8 @@ test('Ctrl-C prints the steps finished so far, writes the results file and exits
   assert.ok(report.steps.length >= 1 && report.steps.length < 6, `${report.steps.length} steps finished`);
   assert.match(result.stdout, new RegExp(`interrupted: ${report.steps.length} step\\(s\\) finished`));
   assert.equal(rowsOf(result.stdout, `${server.url}/redis/key1`).length, report.steps.length);
+  const again = await runDriverCli(['report', jsonFile]);
+  assert.equal(again.stdout, result.stdout, 'the partial run re-renders as it printed, interruption included');
 });
 
 test('--target sweeps the stores a running app lists', async (t) => {
