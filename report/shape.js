@@ -46,6 +46,7 @@ function treeOf(fields) {
 function copyValue(value, field, where, fail) {
   const [base, nullable] = field.type.split('|');
   if (value === null && nullable === 'null') return null;
+  if (base === 'object' && isRecord(value) && !isJsonValue(value)) fail(`${where} holds NaN, Infinity or another value JSON cannot keep`);
   if (!CHECKS[base](value)) fail(`${where} is ${show(value)}, expected ${WANTED[base]}${nullable ? ' or null' : ''}`);
   if (base === 'list') return value.map((item, index) => copyRecord(item, field.of, `${where}[${index}]`, fail));
   if (base === 'object' || base === 'number[]') return structuredClone(value);

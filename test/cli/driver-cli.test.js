@@ -2,6 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runDriverCli } from '../helpers/driver-cli.js';
@@ -148,6 +149,36 @@ test('Ctrl-C prints the steps finished so far, writes the results file and exits
   assert.equal(rowsOf(result.stdout, `${server.url}/redis/key1`).length, report.steps.length);
   const again = await runDriverCli(['report', jsonFile]);
   assert.equal(again.stdout, result.stdout, 'the partial run re-renders as it printed, interruption included');
+});
+
+test('an embedded app that dies mid-sweep: finished steps printed and written, then one line and exit 1', async (t) => {
+  const dir = await tempDir(t);
+  const jsonFile = join(dir, 'died.json');
+  let killed = false;
+  const result = await runDriverCli(['--stores', 'memory', '--keys', 'key1,key2', '-c', '1,1,1,1', '-t', '0.3', '--warmup', '0', '--json', jsonFile], {
+    onSpawn: (child) => {
+      // Once key1's table is out, kill app.js (node test's only child process) as a crash would.
+      let seen = '';
+      child.stdout.on('data', (chunk) => {
+        seen += chunk;
+        if (killed || !/\/memory\/key1\n/.test(seen)) return;
+        const [appPid] = readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim().split(/\s+/).map(Number);
+        process.kill(appPid, 'SIGKILL');
+        killed = true;
+      });
+    },
+  });
+  assert.ok(killed, result.stderr);
+  assert.equal(result.status, 1, result.stderr);
+  assert.match(result.stderr, /^node test: app\.js exited \(SIGKILL\) during the sweep; the \d+ finished step\(s\) are above and in the results file\n$/m);
+  assert.match(result.stdout, /\napp\.js exited \(SIGKILL\) during the sweep: \d+ step\(s\) finished; the step in progress was dropped\n/);
+  const saved = JSON.parse(await readFile(jsonFile, 'utf8'));
+  assert.equal(saved.interrupted, true);
+  assert.equal(saved.appExit, 'SIGKILL');
+  assert.ok(saved.steps.length >= 4 && saved.steps.length < 8, `${saved.steps.length} steps kept`);
+  const again = await runDriverCli(['report', jsonFile]);
+  assert.equal(again.status, 0, 'report prints the saved run; the run itself was the failure');
+  assert.equal(again.stdout, result.stdout);
 });
 
 test('--target sweeps the stores a running app lists', async (t) => {
