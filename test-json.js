@@ -5,6 +5,7 @@ import { payloads } from './data/payloads.js';
 import { timeJson } from './driver/json-timing.js';
 import { renderJsonTimings } from './report/json-table.js';
 import { systemInfo } from './util/system-info.js';
+import { renderSystemLine } from './report/system.js';
 import { parseJsonArguments, usage } from './driver/json-options.js';
 
 const { help, problems, options } = parseJsonArguments(process.argv.slice(2));
@@ -18,8 +19,8 @@ if (problems.length) {
   process.exit(2);
 }
 const out = options.json === '-' ? process.stderr : process.stdout;
-const system = systemInfo({ target: 'JSON.parse / JSON.stringify in this process' });
-out.write(`System: Node ${system.node} · ${system.platform} · ${system.cpuCount} x ${system.cpuModel} · ${system.date}\n\n`);
+const system = systemInfo({ target: 'JSON.parse / JSON.stringify in this process', loadtest: false });
+out.write(`${renderSystemLine(system)}\n\n`);
 const results = timeJson(payloads, { rounds: options.rounds });
 out.write(`${renderJsonTimings(results)}\n`);
 const report = JSON.stringify({ format: 'storebench-json/1', system, results }, null, 2);

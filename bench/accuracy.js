@@ -11,10 +11,12 @@
 // so the server is the bottleneck. The driver and wrk take turns, never at
 // once, alternating who goes first.
 import { parseArgs } from 'node:util';
-import { measureStep } from '../driver/engines/http.js';
+import { measureStep } from '../driver/step.js';
+import { httpEngine } from '../driver/engines/http.js';
 import { startAppProcess } from '../driver/app-process.js';
 import { which } from '../util/which.js';
 import { systemInfo } from '../util/system-info.js';
+import { renderSystemLine } from '../report/system.js';
 import { startBareServer } from './bare-server-process.js';
 import { wrk } from './wrk.js';
 import { median } from '../util/stats.js';
@@ -66,17 +68,17 @@ const serverLabel = { app: 'app.js (child process)', bare: 'bare node:http (chil
   busy: `node:http spending ${values['busy-us']} µs of CPU per request (child process)`,
 }[values.server];
 const system = systemInfo({ target: `${serverLabel} ${server.url}` });
-console.log(`System: Node ${system.node} · ${system.platform} · ${system.cpuCount} x ${system.cpuModel} · loadtest ${system.loadtest} · ${system.date}`);
+console.log(renderSystemLine(system));
 console.log(`Target: ${system.target}; concurrency ${concurrency}; ${seconds} s per run; keep-alive on; ${rounds} round(s), alternating who goes first`);
 const rpsRatios = [];
 const meanRatios = [];
 try {
   // Warm the server up with both clients first (JIT, connections, caches); not counted.
   // Without it the first client to run in round 1 meets a colder server than the second.
-  await measureStep({ url: server.url, concurrency, durationSeconds: WARMUP_SECONDS });
+  await measureStep(httpEngine, { url: server.url, concurrency, durationSeconds: WARMUP_SECONDS });
   await runWrk(server.url, WARMUP_SECONDS);
   for (let round = 1; round <= rounds; round += 1) {
-    const runOurs = () => measureStep({ url: server.url, concurrency, durationSeconds: seconds });
+    const runOurs = () => measureStep(httpEngine, { url: server.url, concurrency, durationSeconds: seconds });
     let ours;
     let wrkResult;
     if (round % 2) {
@@ -93,7 +95,7 @@ try {
     console.log(`\nround ${round} (${round % 2 ? 'driver first' : 'wrk first'})`);
     console.log(`  driver: ${ours.rps.toFixed(0)} rps, mean ${ours.latency.meanMs.toFixed(3)} ms, p50 ${ours.latency.p50Ms.toFixed(3)} ms, p99 ${ours.latency.p99Ms.toFixed(3)} ms, ${ours.errors.total} errors, driver CPU ${ours.cpuPercent.toFixed(0)}%`);
     console.log(`  wrk:    ${wrkResult.rps.toFixed(0)} rps, mean ${wrkResult.meanLatencyMs.toFixed(3)} ms${wrkResult.errors ? `, ${wrkResult.errors} errors` : ''}`);
-    console.log(`  loadtest's own figures for the driver's run: ${ours.loadtestReported.rps} rps, mean ${ours.loadtestReported.meanLatencyMs} ms`);
+    console.log(`  loadtest's own figures for the driver's run: ${ours.engineReported.rps} rps, mean ${ours.engineReported.meanLatencyMs} ms`);
     console.log(`  rps  driver/wrk = ${ratioText(rpsRatio)}`);
     console.log(`  mean driver/wrk = ${ratioText(meanRatio)}`);
     // Little's law for both: in a closed loop mean latency should equal concurrency / rps.

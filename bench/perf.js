@@ -2,9 +2,10 @@
 // run, as ratios against a bare node:http server sending the same bytes. Targets from the
 // app issue are printed beside the figures; this is a benchmark, not a test: it never fails
 // on speed, it reports.
-import { cpus } from 'node:os';
 import { startAppProcess } from '../driver/app-process.js';
 import { which } from '../util/which.js';
+import { systemInfo } from '../util/system-info.js';
+import { renderSystemLine } from '../report/system.js';
 import { wrk } from './wrk.js';
 import { startBareServer } from './bare-server-process.js';
 
@@ -21,7 +22,7 @@ async function main() {
   try {
     const { stores } = await (await fetch(`${app.url}/stores`)).json();
     const redis = stores.find((s) => s.name === 'redis');
-    console.log(`System: Node ${process.version}, ${cpus()[0]?.model} x ${cpus().length}, ${new Date().toISOString()}`);
+    console.log(renderSystemLine(systemInfo({ loadtest: false })));
     console.log(`wrk -t1 -c${connections} -d${seconds}s; redis: ${redis.status}${redis.reason ? ` (${redis.reason})` : ` (${Object.values(redis.servers).join(', ')})`}\n`);
 
     const measure = async (label, url) => {

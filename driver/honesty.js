@@ -1,21 +1,32 @@
-// Warnings that travel with a step's numbers when those numbers deserve less trust.
+// Warnings that travel with a step's numbers when those numbers deserve less trust, each as
+// { code, message, data }: reports decide by the code (registered in util/errors.js) and may
+// use the figures in data; the message is for people.
+import { WARNING_CODES } from '../util/errors.js';
+
 export const MIN_SAMPLES = 1000;
 export const MIN_SECONDS = 1;
 export const LITTLE_TOLERANCE = 0.1;
 export const CPU_SATURATED_PERCENT = 90;
-export const WEAK_PREFIX = 'statistically weak';
+export const OPEN_MODEL_MIN_RATIO = 0.95;
 
 const ms = (value) => `${value.toFixed(2)} ms`;
+
+function warning(code, message, data) {
+  if (!WARNING_CODES[code]) throw new TypeError(`unregistered warning code ${code}`);
+  return { code, message, data };
+}
 
 export function honestyWarnings(step) {
   const warnings = [];
   const { responses, wallSeconds, latency, rps, concurrency, mode, cpuPercent, errors, targetRps } = step;
   // The slack: a step timed with -t 1 ends a hair before its deadline, and is not weak for it.
   if (responses < MIN_SAMPLES || wallSeconds < MIN_SECONDS * 0.98) {
-    warnings.push(
-      `${WEAK_PREFIX}: ${responses} samples in ${wallSeconds.toFixed(2)} s (want at least ${MIN_SAMPLES} samples and ${MIN_SECONDS} s); ` +
+    warnings.push(warning(
+      'WEAK_SAMPLE',
+      `statistically weak: ${responses} samples in ${wallSeconds.toFixed(2)} s (want at least ${MIN_SAMPLES} samples and ${MIN_SECONDS} s); ` +
         `p99 rests on ${Math.floor(responses / 100)} request(s)`,
-    );
+      { responses, wallSeconds, minSamples: MIN_SAMPLES, minSeconds: MIN_SECONDS },
+    ));
   }
   // Little's law: in a closed loop, mean latency = concurrency / throughput. If they disagree,
   // time was spent outside what we timed (client queueing, a stalled driver) or the step was too short.
@@ -23,18 +34,34 @@ export function honestyWarnings(step) {
     const expectedMs = (concurrency / rps) * 1000;
     const apart = Math.abs(latency.meanMs - expectedMs) / expectedMs;
     if (apart > LITTLE_TOLERANCE) {
-      warnings.push(`mean latency ${ms(latency.meanMs)} disagrees with concurrency/rps = ${ms(expectedMs)} by ${Math.round(apart * 100)}% (Little's law)`);
+      warnings.push(warning(
+        'LITTLES_LAW',
+        `mean latency ${ms(latency.meanMs)} disagrees with concurrency/rps = ${ms(expectedMs)} by ${Math.round(apart * 100)}% (Little's law)`,
+        { meanMs: latency.meanMs, expectedMs, apart, tolerance: LITTLE_TOLERANCE },
+      ));
     }
   }
-  if (mode === 'open' && targetRps && rps < targetRps * 0.95) {
-    warnings.push(`achieved ${Math.round(rps)} rps of the ${targetRps} asked: the target (or the driver) cannot keep up`);
+  if (mode === 'open' && targetRps && rps < targetRps * OPEN_MODEL_MIN_RATIO) {
+    warnings.push(warning(
+      'OPEN_MODEL_SHORT',
+      `achieved ${Math.round(rps)} rps of the ${targetRps} asked: the target (or the driver) cannot keep up`,
+      { rps, targetRps, minRatio: OPEN_MODEL_MIN_RATIO },
+    ));
   }
   if (cpuPercent >= CPU_SATURATED_PERCENT) {
-    warnings.push(`the driver used ${Math.round(cpuPercent)}% of a CPU core: the client may be the bottleneck, not the server`);
+    warnings.push(warning(
+      'DRIVER_CPU',
+      `the driver used ${Math.round(cpuPercent)}% of a CPU core: the client may be the bottleneck, not the server`,
+      { cpuPercent, threshold: CPU_SATURATED_PERCENT },
+    ));
   }
   if (errors.total > 0) {
     const total = responses + Object.entries(errors.byKind).filter(([kind]) => !kind.startsWith('http ')).reduce((sum, [, n]) => sum + n, 0);
-    warnings.push(`${errors.total} of ${total} requests failed; rps and latency include the error responses (not timeouts or connection errors)`);
+    warnings.push(warning(
+      'REQUEST_ERRORS',
+      `${errors.total} of ${total} requests failed; rps and latency include the error responses (not timeouts or connection errors)`,
+      { failed: errors.total, total },
+    ));
   }
   return warnings;
 }

@@ -31,9 +31,11 @@ const spec = {
 };
 
 export const usage = `Usage: node test [options]
+       node test report FILE.json
 
 Sweeps concurrency against the storebench app (or any URLs) with loadtest and prints, per URL,
 rps and latency measured per request with sub-millisecond precision, then a comparison.
+node test report prints the tables of a run saved with --json FILE, as that run printed them.
 
 With neither --url nor --target it starts app.js as a child process on a free port, sweeps every
 store that is up x key1..key3, and stops it.
@@ -62,7 +64,8 @@ Output:
   -q, --quiet            no progress line (it is also off when stderr is not a terminal)
   -h, --help             show this help
 
-Exit codes: 0 done, 1 the run failed (target unreachable, bad /stores, app.js died), 2 bad flags,
+Exit codes: 0 done, 1 the run failed (target unreachable, bad /stores, app.js died) or the
+report's file cannot be read, 2 bad flags or a file that is not a results file of this version,
 130 interrupted (Ctrl-C: the finished steps are still printed and written).`;
 
 const positiveInteger = (text) => (/^\d+$/.test(text) && Number(text) > 0 ? Number(text) : null);
@@ -79,8 +82,22 @@ function httpUrl(text) {
   }
 }
 
-/** Parses argv (without node and script). Returns { help, options, problems }. */
+const reportSpec = { help: spec.help };
+
+// node test report FILE.json: one file, no other flag than --help.
+function parseReportArguments(argv) {
+  const { values, positionals, problems } = parseFlags(argv, reportSpec, { positionals: 1 });
+  const [file] = positionals;
+  if (file === undefined && values.help !== true) problems.push('report needs the FILE.json a run wrote with --json');
+  return { command: 'report', help: values.help === true, options: { file }, problems };
+}
+
+/**
+ * Parses argv (without node and script). Returns { command, help, options, problems }:
+ * command 'run' (a sweep) or 'report' (options.file: a saved run to print).
+ */
 export function parseArguments(argv) {
+  if (argv[0] === 'report') return parseReportArguments(argv.slice(1));
   const { values, problems } = parseFlags(argv, spec);
 
   const text = (name) => (typeof values[name] === 'string' ? values[name] : undefined);
@@ -145,5 +162,5 @@ export function parseArguments(argv) {
     csv,
     quiet: Boolean(values.quiet),
   };
-  return { help: values.help === true, options, problems };
+  return { command: 'run', help: values.help === true, options, problems };
 }

@@ -4,6 +4,7 @@
 import * as hdr from 'hdr-histogram-js';
 
 const NS_PER_US = 1000n;
+const HISTOGRAM_ENCODING = Object.freeze({ unit: 'us', encoding: 'HdrHistogram compressed base64' });
 
 export function createLatencyRecorder() {
   const histogram = hdr.build({
@@ -28,9 +29,6 @@ export function createLatencyRecorder() {
       const us = (latencyNs + NS_PER_US / 2n) / NS_PER_US;
       histogram.recordValue(Math.max(1, Number(us)));
     },
-    get count() {
-      return count;
-    },
     /** Latency figures in milliseconds (null when nothing was recorded). */
     summary() {
       if (count === 0) {
@@ -48,9 +46,9 @@ export function createLatencyRecorder() {
         p999Ms: atMs(99.9),
       };
     },
-    /** The histogram (values in µs) as HdrHistogram's compressed base64, decodable by any HDR implementation. */
+    /** The histogram, saying what it holds: values in µs as HdrHistogram's compressed base64, decodable by any HDR implementation. */
     encode() {
-      return hdr.encodeIntoCompressedBase64(histogram);
+      return { ...HISTOGRAM_ENCODING, data: hdr.encodeIntoCompressedBase64(histogram) };
     },
     destroy() {
       histogram.destroy();
@@ -59,6 +57,9 @@ export function createLatencyRecorder() {
 }
 
 /** Decodes a histogram written by encode() (values in µs). */
-export function decodeHistogram(base64) {
-  return hdr.decodeFromCompressedBase64(base64, 32, false);
+export function decodeHistogram({ unit, encoding, data }) {
+  if (unit !== HISTOGRAM_ENCODING.unit || encoding !== HISTOGRAM_ENCODING.encoding) {
+    throw new TypeError(`cannot decode a histogram of ${encoding} in ${unit}`);
+  }
+  return hdr.decodeFromCompressedBase64(data, 32, false);
 }

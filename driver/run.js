@@ -1,18 +1,14 @@
-// `node test` as a function: find the targets, sweep them, print the tables, write the files.
-// Resolves to the exit code; throws UsageError (exit 2) or RunError (exit 1).
+// `node test` as a library call: find the targets, run the app if needed, sweep, and resolve
+// to a Result. Never prints and never writes a file: progress comes out as events, and the
+// caller renders the Result (report/).
 import { startAppProcess } from './app-process.js';
 import { checkReachable, fetchStoreListing, selectTargets, targetFromUrl } from './targets.js';
 import { runSweep } from './sweep.js';
-import { StepAborted } from './engines/http.js';
-import { compareStores } from '../report/comparison.js';
-import { renderComparison, renderSkipped, renderStepTable, renderSystem } from '../report/table.js';
-import { buildJsonReport, writeResults } from '../report/results.js';
+import { StepAborted } from './step.js';
+import { createResult } from './result.js';
 import { systemInfo } from '../util/system-info.js';
-import { createProgress } from '../report/progress.js';
 import { RunError, UsageError } from '../util/errors.js';
 import { redactUrl } from '../util/redact.js';
-
-export const EXIT_INTERRUPTED = 130;
 
 async function resolveTargets(options) {
   if (options.urls.length) {
@@ -41,24 +37,42 @@ async function resolveTargets(options) {
   }
 }
 
-export async function runDriver(options, { stdout = process.stdout, stderr = process.stderr, signal, onAppStarted = () => {} } = {}) {
-  const report = options.json === '-' ? stderr : stdout; // JSON on stdout keeps the tables off it
-  const print = (text) => text && report.write(`${text}\n`);
+/**
+ * Events passed to onProgress, in this order:
+ * - `{ type: 'app-started', app }`: the embedded app.js is up (`app.url`, `app.child`)
+ * - `{ type: 'start', settings, system, targets, skipped, totalSteps }`: before the first step
+ * - `{ type: 'step', index, total, target, load }`: a step (or, with `load.warmup`, a warm-up) begins
+ * - `{ type: 'step-done', step }`
+ * - `{ type: 'target-done', target, steps }`: every step of that URL is done
+ * @typedef {object} ProgressEvent
+ */
+
+/**
+ * Runs a sweep as `options` (driver/options.js) say and resolves to a Result (docs/results-format.md):
+ * `{ format, interrupted, appExit, settings, system, targets, skipped, steps, comparison }`.
+ * An abort of `signal` (Ctrl-C) stops at once and resolves with the finished steps and
+ * `interrupted: true`; so does the embedded app dying mid-sweep, with `appExit` set (see
+ * resultError). Rejects with UsageError or RunError when there is nothing it could run.
+ *
+ * @param {object} options
+ * @param {{ signal?: AbortSignal, onProgress?: (event: ProgressEvent) => void }} [hooks]
+ */
+export async function runBenchmark(options, { signal, onProgress = () => {} } = {}) {
   const { targets, skipped, label, app } = await resolveTargets(options);
   const steps = [];
   let interrupted = false;
-  // If the embedded app dies mid-sweep, stop as on Ctrl-C (keeping the finished steps), then fail.
+  // If the embedded app dies mid-sweep, stop as on Ctrl-C (keeping the finished steps).
   const appDied = new AbortController();
-  let appExit;
+  let appExit = null;
   let stopping = false;
   app?.child.once('exit', (code, exitSignal) => {
     if (stopping) return;
     appExit = exitSignal ?? `code ${code}`;
     appDied.abort();
   });
-  if (app) onAppStarted(app);
   const sweepSignal = signal ? AbortSignal.any([signal, appDied.signal]) : appDied.signal;
   try {
+    if (app) onProgress({ type: 'app-started', app });
     const settings = {
       concurrency: options.rps ? null : options.concurrency,
       rps: options.rps ?? null,
@@ -69,53 +83,36 @@ export async function runDriver(options, { stdout = process.stdout, stderr = pro
       timeoutMs: options.timeoutMs,
     };
     const system = systemInfo({ target: label });
-    print(renderSystem(system, settings));
-    print(renderSkipped(skipped));
+    // What a Result keeps of a URL is for showing: a password in it never leaves the driver.
+    const shown = new Map(targets.map((target) => [target, { url: redactUrl(target.url), store: target.store, key: target.key }]));
+    const shownTargets = [...shown.values()];
+    const totalSteps = targets.length * (options.rps ?? options.concurrency).length;
+    onProgress({ type: 'start', settings, system, targets: shownTargets, skipped, totalSteps });
     if (!targets.length) throw new RunError(`nothing to sweep: no store is up at ${label}`);
 
-    const stepsPerTarget = (options.rps ?? options.concurrency).length;
-    const progress = createProgress({ stream: stderr, enabled: !options.quiet && Boolean(stderr.isTTY), total: targets.length * stepsPerTarget });
-    const printed = new Set();
-    const printTable = (url) => {
-      const urlSteps = steps.filter((step) => step.url === url);
-      if (!urlSteps.length || printed.has(url)) return;
-      printed.add(url);
-      progress.clear();
-      print(`\n${renderStepTable(url, urlSteps)}`);
-    };
     try {
       await runSweep(targets, settings, {
         signal: sweepSignal,
-        onStep: (index, total, target, load) => {
-          const what = load.warmup ? `warm-up (${load.warmup} requests)` : load.rps ? `${load.rps} rps` : `concurrency ${load.concurrency}`;
-          progress.step(index, `${target.store} ${target.key} · ${what}`);
-        },
+        onStep: (index, total, target, load) => onProgress({ type: 'step', index, total, target: shown.get(target), load }),
         onStepDone: (step) => {
           steps.push(step);
-          // Each URL's table as soon as its last step is done, not at the very end.
-          if (steps.filter((done) => done.url === step.url).length === stepsPerTarget) printTable(step.url);
+          onProgress({ type: 'step-done', step });
         },
+        onTargetDone: (target, targetSteps) => onProgress({ type: 'target-done', target: shown.get(target), steps: targetSteps }),
       });
     } catch (error) {
       if (!(error instanceof StepAborted)) throw error;
       interrupted = true;
-    } finally {
-      progress.clear();
     }
-    for (const target of targets) printTable(target.url);
-    if (interrupted) {
-      const why = appExit ? `app.js exited (${appExit}) during the sweep` : 'interrupted';
-      print(`\n${why}: ${steps.length} step(s) finished; the step in progress was dropped`);
-    }
-    const comparison = compareStores(steps);
-    const compared = renderComparison(comparison);
-    if (compared) print(`\n${compared}`);
-    const settingsOut = { ...settings, urls: targets.map((target) => redactUrl(target.url)) };
-    await writeResults(options, buildJsonReport({ system, settings: settingsOut, steps, comparison, skipped, interrupted }), steps, stdout);
+    return createResult({ interrupted, appExit, settings, system, targets: shownTargets, skipped, steps });
   } finally {
     stopping = true;
     await app?.stop();
   }
-  if (appExit) throw new RunError(`app.js exited (${appExit}) during the sweep; the ${steps.length} finished step(s) are above and in the results file`);
-  return interrupted ? EXIT_INTERRUPTED : 0;
+}
+
+/** The failure a finished Result still stands for (the embedded app died mid-sweep: exit 1), or null. */
+export function resultError(result) {
+  if (!result.appExit) return null;
+  return new RunError(`app.js exited (${result.appExit}) during the sweep; the ${result.steps.length} finished step(s) are above and in the results file`);
 }

@@ -1,7 +1,9 @@
 // The sweep: for each target URL a warm-up, then one measured step per concurrency (or per
 // rate in the open model). Steps run one after another, never overlapping.
-import { measureStep } from './engines/http.js';
+import { measureStep } from './step.js';
+import { httpEngine } from './engines/http.js';
 import { honestyWarnings } from './honesty.js';
+import { redactUrl } from '../util/redact.js';
 
 const OPEN_MODEL_WARMUP_CONCURRENCY = 10;
 // A warm-up is N requests or this long, whichever comes first: 500 requests take 0.2 s on a
@@ -14,10 +16,12 @@ export function planLoads({ concurrency, rps }) {
 }
 
 /**
- * Runs every load against every target. Calls onStep(index, total, target, load) before and
- * onStepDone(step) after each step; resolves to the steps. An abort signal rejects with StepAborted.
+ * Runs every load against every target with `engine`. Calls onStep(index, total, target, load)
+ * before each step (and each warm-up), onStepDone(step) after each step and
+ * onTargetDone(target, steps) once a target's steps are all done; resolves to the steps. An
+ * abort signal rejects with StepAborted.
  */
-export async function runSweep(targets, settings, { measure = measureStep, onStep = () => {}, onStepDone = () => {}, signal } = {}) {
+export async function runSweep(targets, settings, { engine = httpEngine, onStep = () => {}, onStepDone = () => {}, onTargetDone = () => {}, signal } = {}) {
   const loads = planLoads(settings);
   const total = targets.length * loads.length;
   const common = { keepAlive: settings.keepAlive, timeoutMs: settings.timeoutMs, signal };
@@ -27,12 +31,13 @@ export async function runSweep(targets, settings, { measure = measureStep, onSte
     if (settings.warmup > 0) {
       onStep(index + 1, total, target, { warmup: settings.warmup });
       const concurrency = settings.rps ? OPEN_MODEL_WARMUP_CONCURRENCY : Math.max(...settings.concurrency);
-      await measure({ ...common, url: target.url, concurrency, maxRequests: settings.warmup, durationSeconds: WARMUP_MAX_SECONDS });
+      await measureStep(engine, { ...common, url: target.url, concurrency, maxRequests: settings.warmup, durationSeconds: WARMUP_MAX_SECONDS });
     }
+    const targetSteps = [];
     for (const load of loads) {
       index += 1;
       onStep(index, total, target, load);
-      const result = await measure({
+      const figures = await measureStep(engine, {
         ...common,
         url: target.url,
         concurrency: load.concurrency,
@@ -40,11 +45,13 @@ export async function runSweep(targets, settings, { measure = measureStep, onSte
         maxRequests: settings.requests,
         durationSeconds: settings.duration,
       });
-      const { histogram, ...figures } = result;
-      const step = { store: target.store, key: target.key, ...figures, warnings: honestyWarnings(result), histogram };
+      // What a step keeps of its URL is for showing: a password in it never leaves the driver.
+      const step = { ...figures, url: redactUrl(target.url), store: target.store, key: target.key, warnings: honestyWarnings(figures) };
       steps.push(step);
+      targetSteps.push(step);
       onStepDone(step);
     }
+    onTargetDone(target, targetSteps);
   }
   return steps;
 }

@@ -1,6 +1,12 @@
 // The progress line on stderr: "step 3 of 36 · redis key1 c=15 · 0:42". Only on a terminal,
 // never with --quiet, and never mixed into piped output.
 
+/** What a step is, for the progress line: "redis key1 · concurrency 15". */
+export function progressLabel(target, load) {
+  const what = load.warmup ? `warm-up (${load.warmup} requests)` : load.rps ? `${load.rps} rps` : `concurrency ${load.concurrency}`;
+  return `${target.store} ${target.key} · ${what}`;
+}
+
 export function formatElapsed(ms) {
   const seconds = Math.floor(ms / 1000);
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;

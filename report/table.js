@@ -1,6 +1,6 @@
 // Text rendering. Every function returns a string; the caller decides where it goes.
 import { redactUrl } from '../util/redact.js';
-import { MIN_SAMPLES, MIN_SECONDS, WEAK_PREFIX } from '../driver/honesty.js';
+import { renderSystemLine } from './system.js';
 
 const SEPARATOR = '  ';
 // The original's header spacing ("rps     meanLatencyMs ... p50     p90     p99     errors").
@@ -48,7 +48,8 @@ export function renderStepTable(url, steps) {
   const rows = steps.map((step) => {
     const row = [
       String(step.maxRequests ?? step.requests),
-      String(step.concurrency),
+      // The open model has no fixed concurrency: its column shows the most requests in flight.
+      String(step.mode === 'open' ? step.peakInFlight : step.concurrency),
       formatRps(step.rps),
       formatMs(step.latency.meanMs),
       formatMs(step.latency.maxMs),
@@ -67,14 +68,15 @@ export function renderStepTable(url, steps) {
   if (steps.some((step) => step.maxRequests === null && step.mode === 'closed')) lines.push('timed steps (-t): maxRequests = requests sent');
   const loadOf = (step) => (step.mode === 'open' ? `rps ${step.targetRps}` : `concurrency ${step.concurrency}`);
   // Short steps are common (-n 2000 takes under a second on a fast store): one line for all.
-  const isWeak = (warning) => warning.startsWith(WEAK_PREFIX);
-  const weak = steps.filter((step) => (step.warnings ?? []).some(isWeak));
+  const isWeak = (warning) => warning.code === 'WEAK_SAMPLE';
+  const weak = steps.filter((step) => step.warnings.some(isWeak));
   if (weak.length) {
+    const { minSamples, minSeconds } = weak[0].warnings.find(isWeak).data;
     const list = weak.map((step) => `${loadOf(step)} (${step.responses} in ${step.wallSeconds.toFixed(2)} s)`).join(', ');
-    lines.push(`warning: ${WEAK_PREFIX}, under ${MIN_SAMPLES} samples or ${MIN_SECONDS} s (use a larger -n or -t): ${list}`);
+    lines.push(`warning: statistically weak, under ${minSamples} samples or ${minSeconds} s (use a larger -n or -t): ${list}`);
   }
   for (const step of steps) {
-    for (const warning of step.warnings ?? []) if (!isWeak(warning)) lines.push(`warning (${loadOf(step)}): ${warning}`);
+    for (const warning of step.warnings) if (!isWeak(warning)) lines.push(`warning (${loadOf(step)}): ${warning.message}`);
   }
   return lines.join('\n');
 }
@@ -115,7 +117,7 @@ export function renderSystem(system, settings) {
     : `concurrency ${settings.concurrency.join(', ')}`;
   const size = settings.duration ? `${settings.duration} s per step` : `${settings.requests} requests per step`;
   return [
-    `System:   Node ${system.node} · ${system.platform} · ${system.cpuCount} x ${system.cpuModel} · loadtest ${system.loadtest}`,
+    renderSystemLine(system, { labelWidth: 9, date: false }), // the date gets its own line here
     `Target:   ${system.target}`,
     `Date:     ${system.date}`,
     `Settings: ${load}; ${size}; warm-up ${settings.warmup} requests; keep-alive ${settings.keepAlive ? 'on' : 'off'}; timeout ${settings.timeoutMs} ms`,

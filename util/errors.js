@@ -21,6 +21,17 @@ export const ERROR_CODES = Object.freeze({
   USAGE: { exit: 2, meaning: 'bad flags or arguments: every problem is printed, one line each, and nothing runs' },
   RUN_FAILED: { exit: 1, meaning: 'the run could not go on (target unreachable, bad /stores listing, app.js died)' },
   INTERRUPTED: { exit: 130, meaning: 'Ctrl-C: the finished steps are still printed and written' },
+  BAD_RESULTS: { exit: 2, meaning: 'node test report: the file is not JSON, not a storebench results file, or of another format version' },
+});
+
+// Warnings that travel with a step's numbers when those numbers deserve less trust
+// (driver/honesty.js): `{ code, message, data }` in every Result; reports decide by `code`.
+export const WARNING_CODES = Object.freeze({
+  WEAK_SAMPLE: { meaning: 'statistically weak: fewer samples or a shorter step than the percentiles need' },
+  LITTLES_LAW: { meaning: "closed loop: mean latency disagrees with concurrency / rps (Little's law), so time went somewhere the timing did not see" },
+  OPEN_MODEL_SHORT: { meaning: 'open model: the achieved rate fell short of the rate asked' },
+  DRIVER_CPU: { meaning: 'the driver used most of a CPU core: the client may be the bottleneck' },
+  REQUEST_ERRORS: { meaning: 'some requests failed; rps and latency include the error responses' },
 });
 
 export class StorebenchError extends Error {
@@ -77,6 +88,13 @@ export class UsageError extends StorebenchError {
 export class RunError extends StorebenchError {
   constructor(message, cause) {
     super(message, { code: 'RUN_FAILED', cause });
+  }
+}
+
+/** A results file that cannot be read back: not JSON, not a Result, or another format version (exit 2). */
+export class ResultsFormatError extends StorebenchError {
+  constructor(message) {
+    super(message, { code: 'BAD_RESULTS' });
   }
 }
 

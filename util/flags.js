@@ -3,8 +3,11 @@
 // as meow does, instead of stopping at the first.
 import { parseArgs } from 'node:util';
 
-/** Parses argv against spec (parseArgs options); returns { values, problems }. */
-export function parseFlags(argv, spec) {
+/**
+ * Parses argv against spec (parseArgs options); returns { values, positionals, problems }.
+ * Up to `positionals` arguments are taken as positionals (default none); any more are problems.
+ */
+export function parseFlags(argv, spec, { positionals: allowed = 0 } = {}) {
   const problems = [];
   const { values, positionals, tokens } = parseArgs({ args: argv, options: spec, strict: false, allowPositionals: true, tokens: true });
   for (const token of tokens) {
@@ -16,8 +19,8 @@ export function parseFlags(argv, spec) {
     else if (known.type === 'string' && !token.inlineValue && token.value.startsWith('--')) problems.push(`${token.rawName} needs a value, not the flag ${token.value}`);
     else if (known.type === 'boolean' && token.value !== undefined) problems.push(`${token.rawName} takes no value`);
   }
-  for (const positional of positionals) problems.push(`unexpected argument "${positional}"`);
-  return { values, problems };
+  for (const positional of positionals.slice(allowed)) problems.push(`unexpected argument "${positional}"`);
+  return { values, positionals: positionals.slice(0, allowed), problems };
 }
 
 // Edits (insert, delete, substitute) between two words: Levenshtein's distance.

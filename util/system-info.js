@@ -13,14 +13,15 @@ function loadtestVersion() {
   }
 }
 
-export function systemInfo({ target, now = new Date() } = {}) {
+/** `loadtest: false` for reports loadtest plays no part in (test-json, the wrk benchmark). */
+export function systemInfo({ target, loadtest = true, now = new Date() } = {}) {
   const cpus = os.cpus();
   return {
     node: process.version,
     platform: `${os.platform()} ${os.release()} ${os.arch()}`,
     cpuModel: cpus[0]?.model?.trim() ?? 'unknown',
     cpuCount: cpus.length,
-    loadtest: loadtestVersion(),
+    ...(loadtest ? { loadtest: loadtestVersion() } : {}),
     target,
     date: now.toISOString(),
   };

@@ -2,12 +2,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runDriverCli } from '../helpers/driver-cli.js';
 import { startTestServer, skipOrFail } from '../helpers/driver-servers.js';
 import { startAppProcess } from '../../driver/app-process.js';
 import { decodeHistogram } from '../../driver/recorder.js';
+import { fromJson } from '../../report/format.js';
+import { renderRun } from '../../report/run-text.js';
 
 const HEADER = 'maxRequests  concurrency  rps     meanLatencyMs  maxLatencyMs  minLatencyMs  p50     p90     p99     errors';
 
@@ -54,16 +57,24 @@ test('node test on the embedded default: tiny sweep of memory and redis, tables,
   assert.deepEqual(report.settings.concurrency, [1, 2]);
   assert.equal(report.settings.requests, 50);
   assert.equal(report.steps.length, 4);
+  assert.equal(report.format, 'storebench-results/2');
   for (const step of report.steps) {
     assert.equal(step.responses, 50);
     assert.deepEqual(step.errors, { total: 0, byKind: {} });
-    assert.ok(step.meanLatencyMs > 0 && step.p50 > 0 && step.p999 >= step.p99);
-    assert.equal(decodeHistogram(step.histogram.data).totalCount, 50);
+    assert.ok(step.latency.meanMs > 0 && step.latency.p50Ms > 0 && step.latency.p999Ms >= step.latency.p99Ms);
+    assert.equal(decodeHistogram(step.histogram).totalCount, 50);
+    assert.ok(Date.parse(step.startedAt) >= Date.parse(report.system.date) && Date.parse(step.finishedAt) >= Date.parse(step.startedAt));
+    assert.equal(step.warnings[0].code, 'WEAK_SAMPLE');
   }
   assert.deepEqual(report.steps.map((s) => `${s.store}/${s.key}@${s.concurrency}`), ['memory/key1@1', 'memory/key1@2', 'redis/key1@1', 'redis/key1@2']);
   assert.equal(report.comparison.length, 2);
   const csv = (await readFile(csvFile, 'utf8')).trim().split('\n');
   assert.equal(csv.length, 5);
+
+  // The saved run prints again exactly as it printed.
+  const again = await runDriverCli(['report', jsonFile]);
+  assert.equal(again.status, 0, again.stderr);
+  assert.equal(again.stdout, stdout);
 
   // The app child is stopped: nothing answers at its address any more.
   await assert.rejects(fetch(`${base}/healthz`));
@@ -78,6 +89,30 @@ test('--json - puts pure JSON on stdout and the tables on stderr', async (t) => 
   assert.equal(report.steps[0].responses, 30);
   assert.match(result.stderr, /## http:\/\/127\.0\.0\.1:\d+\/memory\/key1/);
   assert.ok(result.stderr.includes(HEADER));
+  assert.equal(renderRun(fromJson(result.stdout)), result.stderr, 'stderr holds exactly the tables of that JSON');
+});
+
+test('node test report FILE prints a saved run\'s tables exactly as the run printed them', async (t) => {
+  const server = await startTestServer(t);
+  const dir = await tempDir(t);
+  const jsonFile = join(dir, 'run.json');
+  const csvFile = join(dir, 'run.csv');
+  // Two URLs (one with a password, which must stay out of every output), a timed sweep.
+  const withPassword = `${server.url.replace('http://', 'http://bench:s3cret@')}/redis/key1`;
+  const run = await runDriverCli(['--url', `${server.url}/memory/key1`, '--url', withPassword, '-c', '1,2', '-t', '0.3', '--warmup', '20', '--json', jsonFile, '--csv', csvFile]);
+  assert.equal(run.status, 0, run.stderr);
+  assert.match(run.stdout, /timed steps \(-t\): maxRequests = requests sent/);
+  assert.match(run.stdout, /## Comparison: key1/);
+  const report = await runDriverCli(['report', jsonFile]);
+  assert.equal(report.status, 0, report.stderr);
+  assert.equal(report.stderr, '');
+  assert.equal(report.stdout, run.stdout);
+  for (const text of [run.stdout, run.stderr, await readFile(jsonFile, 'utf8'), await readFile(csvFile, 'utf8')]) assert.ok(!text.includes('s3cret'));
+  // The CSV's maxRequests column holds what the table's does for a timed step: the requests sent.
+  const saved = JSON.parse(await readFile(jsonFile, 'utf8'));
+  const [header, ...rows] = (await readFile(csvFile, 'utf8')).trim().split('\n');
+  const column = header.split(',').indexOf('maxRequests');
+  assert.deepEqual(rows.map((row) => Number(row.split(',')[column])), saved.steps.map((step) => step.requests));
 });
 
 test('--rps runs the open model, one step per rate, with a targetRps column', async (t) => {
@@ -87,6 +122,7 @@ test('--rps runs the open model, one step per rate, with a targetRps column', as
   assert.match(result.stdout, /Settings: open model at 100, 200 rps; 0\.5 s per step/);
   assert.match(result.stdout, /p99     targetRps  errors/);
   assert.equal(rowsOf(result.stdout, `${server.url}/a/b`).length, 2);
+  assert.match(result.stdout, /open model: concurrency = most requests in flight/);
 });
 
 test('Ctrl-C prints the steps finished so far, writes the results file and exits 130', async (t) => {
@@ -111,6 +147,38 @@ test('Ctrl-C prints the steps finished so far, writes the results file and exits
   assert.ok(report.steps.length >= 1 && report.steps.length < 6, `${report.steps.length} steps finished`);
   assert.match(result.stdout, new RegExp(`interrupted: ${report.steps.length} step\\(s\\) finished`));
   assert.equal(rowsOf(result.stdout, `${server.url}/redis/key1`).length, report.steps.length);
+  const again = await runDriverCli(['report', jsonFile]);
+  assert.equal(again.stdout, result.stdout, 'the partial run re-renders as it printed, interruption included');
+});
+
+test('an embedded app that dies mid-sweep: finished steps printed and written, then one line and exit 1', async (t) => {
+  const dir = await tempDir(t);
+  const jsonFile = join(dir, 'died.json');
+  let killed = false;
+  const result = await runDriverCli(['--stores', 'memory', '--keys', 'key1,key2', '-c', '1,1,1,1', '-t', '0.3', '--warmup', '0', '--json', jsonFile], {
+    onSpawn: (child) => {
+      // Once key1's table is out, kill app.js (node test's only child process) as a crash would.
+      let seen = '';
+      child.stdout.on('data', (chunk) => {
+        seen += chunk;
+        if (killed || !/\/memory\/key1\n/.test(seen)) return;
+        const [appPid] = readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim().split(/\s+/).map(Number);
+        process.kill(appPid, 'SIGKILL');
+        killed = true;
+      });
+    },
+  });
+  assert.ok(killed, result.stderr);
+  assert.equal(result.status, 1, result.stderr);
+  assert.match(result.stderr, /^node test: app\.js exited \(SIGKILL\) during the sweep; the \d+ finished step\(s\) are above and in the results file\n$/m);
+  assert.match(result.stdout, /\napp\.js exited \(SIGKILL\) during the sweep: \d+ step\(s\) finished; the step in progress was dropped\n/);
+  const saved = JSON.parse(await readFile(jsonFile, 'utf8'));
+  assert.equal(saved.interrupted, true);
+  assert.equal(saved.appExit, 'SIGKILL');
+  assert.ok(saved.steps.length >= 4 && saved.steps.length < 8, `${saved.steps.length} steps kept`);
+  const again = await runDriverCli(['report', jsonFile]);
+  assert.equal(again.status, 0, 'report prints the saved run; the run itself was the failure');
+  assert.equal(again.stdout, result.stdout);
 });
 
 test('--target sweeps the stores a running app lists', async (t) => {

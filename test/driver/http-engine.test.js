@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { measureStep, StepAborted } from '../../driver/engines/http.js';
+import { measureStep, StepAborted } from '../../driver/step.js';
+import { httpEngine } from '../../driver/engines/http.js';
 import { startTestServer, closedPort, mean } from '../helpers/driver-servers.js';
 import { decodeHistogram } from '../../driver/recorder.js';
 
@@ -8,7 +9,7 @@ const SLEEP_MS = 20;
 
 test('against a server that holds each request 20 ms, mean and p50 are 20 ms plus only the loopback cost', async (t) => {
   const server = await startTestServer(t, { sleepMs: SLEEP_MS });
-  const step = await measureStep({ url: `${server.url}/`, concurrency: 4, maxRequests: 200 });
+  const step = await measureStep(httpEngine, { url: `${server.url}/`, concurrency: 4, maxRequests: 200 });
   assert.equal(step.responses, 200);
   assert.equal(step.errors.total, 0);
   // setTimeout(20) holds at least 20 ms; what the server really held is the reference.
@@ -25,7 +26,7 @@ test('against a server that holds each request 20 ms, mean and p50 are 20 ms plu
 
 test('latency has sub-millisecond resolution (loadtest alone would floor a fast reply to 0 ms)', async (t) => {
   const server = await startTestServer(t);
-  const step = await measureStep({ url: `${server.url}/`, concurrency: 1, maxRequests: 300 });
+  const step = await measureStep(httpEngine, { url: `${server.url}/`, concurrency: 1, maxRequests: 300 });
   assert.equal(step.responses, 300);
   assert.ok(step.latency.minMs > 0, 'a response cannot take 0 ms');
   assert.ok(step.latency.minMs < 1, `fastest reply took ${step.latency.minMs} ms on loopback`);
@@ -35,7 +36,7 @@ test('latency has sub-millisecond resolution (loadtest alone would floor a fast 
 test('closed loop: mean latency equals concurrency / rps within 10% (Little\'s law)', async (t) => {
   const server = await startTestServer(t, { sleepMs: SLEEP_MS });
   const concurrency = 10;
-  const step = await measureStep({ url: `${server.url}/`, concurrency, durationSeconds: 2 });
+  const step = await measureStep(httpEngine, { url: `${server.url}/`, concurrency, durationSeconds: 2 });
   const expectedMs = (concurrency / step.rps) * 1000;
   const apart = Math.abs(step.latency.meanMs - expectedMs) / expectedMs;
   assert.ok(apart < 0.1, `mean ${step.latency.meanMs} ms vs concurrency/rps ${expectedMs} ms: ${Math.round(apart * 100)}% apart`);
@@ -44,31 +45,38 @@ test('closed loop: mean latency equals concurrency / rps within 10% (Little\'s l
 
 test('-n N sends exactly N requests and rps is completed requests over the wall time', async (t) => {
   const server = await startTestServer(t, { sleepMs: 5 });
-  const step = await measureStep({ url: `${server.url}/`, concurrency: 3, maxRequests: 100 });
+  const step = await measureStep(httpEngine, { url: `${server.url}/`, concurrency: 3, maxRequests: 100 });
   assert.equal(step.requests, 100);
   assert.equal(step.responses, 100);
   assert.equal(server.heldMs.length, 100, 'the server saw exactly 100 requests');
   assert.ok(Math.abs(step.rps - step.responses / step.wallSeconds) < 1e-9);
   assert.equal(decodeHistogram(step.histogram).totalCount, 100, 'the encoded histogram holds every sample');
+  assert.equal(step.mode, 'closed');
+  assert.equal(step.concurrency, 3);
+  assert.ok(step.peakInFlight >= 1 && step.peakInFlight <= 3, `${step.peakInFlight} in flight with 3 clients`);
+  assert.ok(Date.parse(step.startedAt) <= Date.parse(step.finishedAt));
+  assert.ok(Date.parse(step.finishedAt) - Date.parse(step.startedAt) >= step.wallSeconds * 1000 - 1, 'the timestamps span the timed step');
+  // loadtest's own figures ride along, only to show how far off they are.
+  assert.equal(step.engineReported.totalRequests, 100);
 });
 
 test('non-2xx answers are errors counted by HTTP status', async (t) => {
   const server = await startTestServer(t);
-  const step = await measureStep({ url: `${server.url}/status/503`, concurrency: 2, maxRequests: 40 });
+  const step = await measureStep(httpEngine, { url: `${server.url}/status/503`, concurrency: 2, maxRequests: 40 });
   assert.deepEqual(step.errors, { total: 40, byKind: { 'http 503': 40 } });
   assert.equal(step.responses, 40);
 });
 
 test('a request with no answer within --timeout counts as a timeout error', async (t) => {
   const server = await startTestServer(t);
-  const step = await measureStep({ url: `${server.url}/hang`, concurrency: 2, maxRequests: 4, timeoutMs: 100 });
+  const step = await measureStep(httpEngine, { url: `${server.url}/hang`, concurrency: 2, maxRequests: 4, timeoutMs: 100 });
   assert.deepEqual(step.errors, { total: 4, byKind: { timeout: 4 } });
   assert.equal(step.responses, 0);
 });
 
 test('a refused connection counts as a connection error, not a latency', async () => {
   const port = await closedPort();
-  const step = await measureStep({ url: `http://127.0.0.1:${port}/`, concurrency: 1, maxRequests: 5, keepAlive: false });
+  const step = await measureStep(httpEngine, { url: `http://127.0.0.1:${port}/`, concurrency: 1, maxRequests: 5, keepAlive: false });
   assert.deepEqual(step.errors, { total: 5, byKind: { 'conn ECONNREFUSED': 5 } });
   assert.equal(step.latency.count, 0);
 });
@@ -77,7 +85,7 @@ test('without keep-alive every request opens a new connection', async (t) => {
   const server = await startTestServer(t);
   let connections = 0;
   server.server.on('connection', () => (connections += 1));
-  const step = await measureStep({ url: `${server.url}/`, concurrency: 2, maxRequests: 30, keepAlive: false });
+  const step = await measureStep(httpEngine, { url: `${server.url}/`, concurrency: 2, maxRequests: 30, keepAlive: false });
   assert.equal(step.responses, 30);
   assert.equal(connections, 30);
 });
@@ -86,7 +94,7 @@ test('with keep-alive the connections are reused', async (t) => {
   const server = await startTestServer(t);
   let connections = 0;
   server.server.on('connection', () => (connections += 1));
-  const step = await measureStep({ url: `${server.url}/`, concurrency: 2, maxRequests: 60 });
+  const step = await measureStep(httpEngine, { url: `${server.url}/`, concurrency: 2, maxRequests: 60 });
   assert.equal(step.responses, 60);
   // loadtest sends a client's next request from inside the previous response's 'end', before
   // the agent has the socket back, so each client alternates between two sockets.
@@ -101,8 +109,11 @@ test('open model (--rps) counts a stall of the driver as latency, from each inte
     const until = Date.now() + 300;
     while (Date.now() < until);
   }, 400).unref();
-  const step = await measureStep({ url: `${server.url}/`, rps: 200, durationSeconds: 1.2 });
+  const step = await measureStep(httpEngine, { url: `${server.url}/`, rps: 200, durationSeconds: 1.2 });
   assert.equal(step.mode, 'open');
+  assert.equal(step.concurrency, null, 'the open model has no fixed concurrency');
+  assert.ok(step.peakInFlight >= 1, 'it has a most-in-flight figure instead');
+  assert.equal(step.targetRps, 200);
   assert.ok(step.latency.maxMs >= 250, `max latency ${step.latency.maxMs} ms hides a 300 ms stall`);
   assert.ok(step.responses >= 150, `${step.responses} responses at 200 rps over 1.2 s`);
 });
@@ -112,7 +123,7 @@ test('an abort (Ctrl-C) ends the step at once and the load stops', async (t) => 
   const controller = new AbortController();
   setTimeout(() => controller.abort(), 200);
   const started = Date.now();
-  await assert.rejects(measureStep({ url: `${server.url}/`, concurrency: 3, durationSeconds: 5, signal: controller.signal }), StepAborted);
+  await assert.rejects(measureStep(httpEngine, { url: `${server.url}/`, concurrency: 3, durationSeconds: 5, signal: controller.signal }), StepAborted);
   assert.ok(Date.now() - started < 2000, 'a 5 s step was not cut short');
   const atAbort = server.heldMs.length;
   await new Promise((resolve) => setTimeout(resolve, 300));

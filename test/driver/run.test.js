@@ -1,44 +1,74 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Writable } from 'node:stream';
-import { runDriver } from '../../driver/run.js';
+import { runBenchmark, resultError } from '../../driver/run.js';
 import { parseArguments } from '../../driver/options.js';
+import { renderRun } from '../../report/run-text.js';
+import { fromJson, toJson } from '../../report/format.js';
 import { RunError } from '../../util/errors.js';
-
-const collector = () => {
-  const stream = new Writable({ write(chunk, encoding, done) { stream.text += chunk; done(); } });
-  stream.text = '';
-  return stream;
-};
+import { startTestServer } from '../helpers/driver-servers.js';
 
 test('if the embedded app dies mid-sweep the finished steps are kept and the run fails with the reason', async () => {
   const { options, problems } = parseArguments(['--stores', 'memory', '--keys', 'key1,key2', '-c', '1,1,1,1', '-t', '0.3', '--warmup', '0', '-q']);
   assert.deepEqual(problems, []);
-  const stdout = collector();
   let killed = false;
-  const run = runDriver(options, {
-    stdout,
-    stderr: collector(),
-    onAppStarted: (app) => {
+  const result = await runBenchmark(options, {
+    onProgress: (event) => {
       // After the first key's four steps (~1.2 s), kill the app as a crash would.
-      setTimeout(() => { killed = app.child.kill('SIGKILL'); }, 1800);
+      if (event.type === 'app-started') setTimeout(() => { killed = event.app.child.kill('SIGKILL'); }, 1800);
     },
   });
-  await assert.rejects(run, (error) => {
-    assert.ok(error instanceof RunError);
-    assert.match(error.message, /^app\.js exited \(SIGKILL\) during the sweep; the \d+ finished step\(s\) are above and in the results file$/);
-    return true;
-  });
   assert.ok(killed);
-  assert.match(stdout.text, /## http:\/\/127\.0\.0\.1:\d+\/memory\/key1\n/);
-  assert.match(stdout.text, /\napp\.js exited \(SIGKILL\) during the sweep: \d+ step\(s\) finished; the step in progress was dropped/);
+  assert.equal(result.interrupted, true);
+  assert.equal(result.appExit, 'SIGKILL');
+  assert.ok(result.steps.length >= 4 && result.steps.length < 8, `${result.steps.length} steps finished`);
+  const error = resultError(result);
+  assert.ok(error instanceof RunError);
+  assert.match(error.message, /^app\.js exited \(SIGKILL\) during the sweep; the \d+ finished step\(s\) are above and in the results file$/);
+  const text = renderRun(result);
+  assert.match(text, /## http:\/\/127\.0\.0\.1:\d+\/memory\/key1\n/);
+  assert.match(text, /\napp\.js exited \(SIGKILL\) during the sweep: \d+ step\(s\) finished; the step in progress was dropped/);
 });
 
 test('a normal run stops the app without calling that a crash', async () => {
   const { options } = parseArguments(['--stores', 'memory', '--keys', 'key1', '-c', '1', '-n', '20', '--warmup', '0', '-q']);
-  const stdout = collector();
   let app;
-  assert.equal(await runDriver(options, { stdout, stderr: collector(), onAppStarted: (started) => (app = started) }), 0);
+  const result = await runBenchmark(options, { onProgress: (event) => { if (event.type === 'app-started') app = event.app; } });
+  assert.equal(result.interrupted, false);
+  assert.equal(result.appExit, null);
+  assert.equal(resultError(result), null);
   assert.ok(app.child.exitCode !== null || app.child.signalCode !== null, 'the app was stopped');
-  assert.doesNotMatch(stdout.text, /exited/);
+  assert.doesNotMatch(renderRun(result), /exited/);
+});
+
+test('runBenchmark resolves to a Result and reports its progress as events', async (t) => {
+  const server = await startTestServer(t);
+  const { options } = parseArguments(['--url', `${server.url}/a/key1`, '--url', `${server.url}/b/key1`, '-c', '1,2', '-n', '20', '--warmup', '5']);
+  const events = [];
+  const result = await runBenchmark(options, { onProgress: (event) => events.push(event) });
+  assert.deepEqual(events.map((event) => (event.type === 'step' ? `step ${event.index}${event.load.warmup ? ' warm-up' : ''}` : event.type)), [
+    'start', 'step 1 warm-up', 'step 1', 'step-done', 'step 2', 'step-done', 'target-done',
+    'step 3 warm-up', 'step 3', 'step-done', 'step 4', 'step-done', 'target-done',
+  ]);
+  assert.equal(events[0].totalSteps, 4);
+  assert.deepEqual(events[6].steps, result.steps.slice(0, 2), 'target-done carries that URL\'s steps');
+  assert.deepEqual(Object.keys(result), ['format', 'interrupted', 'appExit', 'settings', 'system', 'targets', 'skipped', 'steps', 'comparison']);
+  assert.equal(result.format, 'storebench-results/2');
+  assert.deepEqual(result.targets.map((target) => target.store), ['a', 'b']);
+  assert.deepEqual(result.steps.map((step) => [step.store, step.concurrency, step.responses]), [['a', 1, 20], ['a', 2, 20], ['b', 1, 20], ['b', 2, 20]]);
+  assert.equal(result.comparison.length, 2);
+  assert.deepEqual(fromJson(toJson(result)), result, 'a real Result survives the round trip');
+});
+
+test('an abort (Ctrl-C) resolves with the finished steps and interrupted: true', async (t) => {
+  const server = await startTestServer(t, { sleepMs: 20 });
+  const { options } = parseArguments(['--url', `${server.url}/a/key1`, '-c', '1,1,1,1', '-n', '15', '--warmup', '0']);
+  const controller = new AbortController();
+  const result = await runBenchmark(options, {
+    signal: controller.signal,
+    onProgress: (event) => { if (event.type === 'step-done') controller.abort(); },
+  });
+  assert.equal(result.interrupted, true);
+  assert.equal(result.appExit, null);
+  assert.equal(result.steps.length, 1);
+  assert.equal(resultError(result), null, 'an interruption is not a failure');
 });

@@ -7,21 +7,33 @@ test('each target gets a warm-up that is not counted, then one step per concurre
   const server = await startTestServer(t);
   const targets = [
     { url: `${server.url}/a/key1`, store: 'a', key: 'key1' },
-    { url: `${server.url}/b/key1`, store: 'b', key: 'key1' },
+    { url: `${server.url.replace('http://', 'http://bench:s3cret@')}/b/key1`, store: 'b', key: 'key1' },
   ];
   const seen = [];
+  const done = [];
   const steps = await runSweep(
     targets,
     { concurrency: [1, 3], requests: 20, warmup: 15, keepAlive: true, timeoutMs: 5000 },
-    { onStep: (index, total, target, load) => seen.push(`${index}/${total} ${target.store} ${load.warmup ? 'warmup' : load.concurrency}`) },
+    {
+      onStep: (index, total, target, load) => seen.push(`${index}/${total} ${target.store} ${load.warmup ? 'warmup' : load.concurrency}`),
+      onTargetDone: (target, targetSteps) => {
+        seen.push(`done ${target.store}`);
+        done.push([target.store, targetSteps.length]);
+      },
+    },
   );
-  assert.deepEqual(seen, ['1/4 a warmup', '1/4 a 1', '2/4 a 3', '3/4 b warmup', '3/4 b 1', '4/4 b 3']);
+  assert.deepEqual(seen, ['1/4 a warmup', '1/4 a 1', '2/4 a 3', 'done a', '3/4 b warmup', '3/4 b 1', '4/4 b 3', 'done b']);
   assert.deepEqual(steps.map((s) => [s.store, s.concurrency, s.responses]), [['a', 1, 20], ['a', 3, 20], ['b', 1, 20], ['b', 3, 20]]);
   assert.equal(server.heldMs.length, 2 * 15 + 4 * 20, 'warm-up requests reached the server but no step counted them');
   for (const step of steps) {
-    assert.ok(Array.isArray(step.warnings) && step.warnings.some((w) => w.startsWith('statistically weak')));
-    assert.equal(typeof step.histogram, 'string');
+    assert.ok(Array.isArray(step.warnings) && step.warnings.some((w) => w.code === 'WEAK_SAMPLE' && w.message.startsWith('statistically weak')));
+    assert.equal(typeof step.histogram.data, 'string');
+    assert.ok(Date.parse(step.startedAt) <= Date.parse(step.finishedAt), 'each step says when it ran');
   }
+  assert.deepEqual(done, [['a', 2], ['b', 2]], 'each target reported done once, with its two steps');
+  // The password went out as basic auth (the server saw the requests) but no step keeps it.
+  assert.equal(steps[2].url, `${server.url.replace('http://', 'http://bench:***@')}/b/key1`);
+  assert.ok(!JSON.stringify(steps).includes('s3cret'));
 });
 
 test('--rps replaces the concurrency steps with one step per rate', () => {

@@ -1,23 +1,55 @@
-// Fixed step figures for rendering tests: numbers chosen by hand, not measured.
+// Fixed step figures for rendering tests: numbers chosen by hand, not measured. In the open
+// model `concurrency` here is the most requests in flight (the step's peakInFlight), as its table shows.
+import { createResult } from '../../driver/result.js';
+
+const WEAK = 'statistically weak: 2000 samples in 0.46 s (want at least 1000 samples and 1 s); p99 rests on 20 request(s)';
+
+/** A warning as driver/honesty.js makes them; `weakWarning()` is the WEAK_SAMPLE one for these figures. */
+export const fixedWarning = (code, message, data = {}) => ({ code, message, data });
+export const weakWarning = () => fixedWarning('WEAK_SAMPLE', WEAK, { responses: 2000, wallSeconds: 0.4628, minSamples: 1000, minSeconds: 1 });
+
 export function fixedStep({ store = 'redis', key = 'key1', concurrency = 5, rps = 4321.4, meanMs = 1.157, errors = { total: 0, byKind: {} }, warnings = [], mode = 'closed', targetRps = null, maxRequests = 2000 } = {}) {
   return {
     url: `http://127.0.0.1:40123/${store}/${key}`,
     store,
     key,
     mode,
+    startedAt: '2026-01-01T00:00:00.000Z',
+    finishedAt: '2026-01-01T00:00:00.463Z',
     maxRequests,
     durationSeconds: null,
-    concurrency,
+    concurrency: mode === 'open' ? null : concurrency,
     targetRps,
+    peakInFlight: concurrency,
     requests: 2000,
     responses: 2000,
     wallSeconds: 0.4628,
     rps,
     latency: { count: 2000, meanMs, minMs: 0.214, maxMs: 12.5, p50Ms: 1.021, p90Ms: 1.9, p99Ms: 4.351, p999Ms: 9.9 },
     errors,
-    peakInFlight: concurrency,
     cpuPercent: 55.5,
+    engineReported: { meanLatencyMs: 1.2, rps: 4321, totalRequests: 2000 },
     warnings,
-    histogram: 'HISTFAAAAB14nJNpmSzMwMDAxAABzFCaEUzOmQQRAAA0ZAJ5',
+    histogram: { unit: 'us', encoding: 'HdrHistogram compressed base64', data: 'HISTFAAAAB14nJNpmSzMwMDAxAABzFCaEUzOmQQRAAA0ZAJ5' },
   };
+}
+
+/** A whole Result as runBenchmark resolves to (two stores, one key, a skipped store), built from fixed steps. */
+export function fixedResult({ steps, interrupted = false, appExit = null } = {}) {
+  const list = steps ?? [
+    fixedStep({ store: 'memory', concurrency: 5, rps: 8000, meanMs: 0.61, warnings: [weakWarning()] }),
+    fixedStep({ store: 'memory', concurrency: 10, rps: 9000, meanMs: 1.1 }),
+    fixedStep({ store: 'redis', concurrency: 5, rps: 4000, meanMs: 1.22, errors: { total: 3, byKind: { 'http 503': 2, timeout: 1 } } }),
+    fixedStep({ store: 'redis', concurrency: 10, rps: 6000, meanMs: 1.66, warnings: [fixedWarning('DRIVER_CPU', 'the driver used 97% of a CPU core: the client may be the bottleneck, not the server', { cpuPercent: 97.2, threshold: 90 })] }),
+  ];
+  const targets = [...new Map(list.map((step) => [step.url, { url: step.url, store: step.store, key: step.key }])).values()];
+  return createResult({
+    interrupted,
+    appExit,
+    settings: { concurrency: [5, 10], rps: null, requests: 2000, duration: null, warmup: 500, keepAlive: true, timeoutMs: 10000 },
+    system: { node: 'v20.0.0', platform: 'linux 6 x64', cpuModel: 'Test CPU', cpuCount: 2, loadtest: '8.2.1', target: 'http://127.0.0.1:40123', date: '2026-01-01T00:00:00.000Z' },
+    targets,
+    skipped: [{ store: 'cloudant', reason: 'unavailable: no CLOUDANT_URL' }],
+    steps: list,
+  });
 }

@@ -2,25 +2,54 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { honestyWarnings } from '../../driver/honesty.js';
 import { fixedStep } from '../helpers/driver-fixtures.js';
+import { WARNING_CODES } from '../../util/errors.js';
+import { WARNING_DATA } from '../../report/fields.js';
 
 // A sound closed-loop step: 2000 samples over 2 s, concurrency 5 at 2500 rps -> 2 ms mean.
 const sound = () => ({ ...fixedStep({ concurrency: 5, rps: 2500, meanMs: 2.0 }), wallSeconds: 2, responses: 2000, cpuPercent: 40 });
+
+// The messages alone, for the checks of their wording.
+const messages = (step) => honestyWarnings(step).map((warning) => warning.message);
 
 test('a sound step carries no warning', () => {
   assert.deepEqual(honestyWarnings(sound()), []);
 });
 
+test('every warning has a registered code, a message and its figures', () => {
+  const bad = { ...sound(), responses: 100, wallSeconds: 0.04, cpuPercent: 97.4, errors: { total: 12, byKind: { 'http 503': 12 } } };
+  bad.latency = { ...bad.latency, meanMs: 9 };
+  const warnings = honestyWarnings(bad);
+  assert.deepEqual(warnings.map((warning) => warning.code), ['WEAK_SAMPLE', 'LITTLES_LAW', 'DRIVER_CPU', 'REQUEST_ERRORS']);
+  for (const warning of warnings) {
+    assert.ok(WARNING_CODES[warning.code], `${warning.code} is registered in util/errors.js`);
+    assert.equal(typeof warning.message, 'string');
+    assert.equal(typeof warning.data, 'object');
+  }
+  const open = honestyWarnings({ ...sound(), mode: 'open', targetRps: 5000 });
+  for (const warning of [...warnings, ...open]) {
+    assert.deepEqual(Object.keys(warning.data), Object.keys(WARNING_DATA[warning.code]), `${warning.code}'s data as docs/results-format.md describes it`);
+  }
+  assert.deepEqual(warnings[0].data, { responses: 100, wallSeconds: 0.04, minSamples: 1000, minSeconds: 1 });
+  assert.deepEqual(warnings[2].data, { cpuPercent: 97.4, threshold: 90 });
+  assert.deepEqual(warnings[3].data, { failed: 12, total: 100 });
+});
+
 test('fewer than 1000 samples or under 1 s is flagged as statistically weak', () => {
   const few = { ...sound(), responses: 100, rps: 2500, wallSeconds: 0.04 };
-  assert.match(honestyWarnings(few)[0], /^statistically weak: 100 samples in 0\.04 s \(want at least 1000 samples and 1 s\); p99 rests on 1 request/);
+  assert.match(messages(few)[0], /^statistically weak: 100 samples in 0\.04 s \(want at least 1000 samples and 1 s\); p99 rests on 1 request/);
+  assert.equal(honestyWarnings(few)[0].code, 'WEAK_SAMPLE');
   const short = { ...sound(), wallSeconds: 0.8 };
-  assert.match(honestyWarnings(short)[0], /^statistically weak: 2000 samples in 0\.80 s/);
+  assert.match(messages(short)[0], /^statistically weak: 2000 samples in 0\.80 s/);
 });
 
 test('a closed-loop mean more than 10% off concurrency/rps is flagged (Little\'s law)', () => {
   const step = sound();
   step.latency = { ...step.latency, meanMs: 2.5 }; // 5 / 2500 rps = 2 ms expected
-  assert.deepEqual(honestyWarnings(step), ["mean latency 2.50 ms disagrees with concurrency/rps = 2.00 ms by 25% (Little's law)"]);
+  assert.deepEqual(honestyWarnings(step), [{
+    code: 'LITTLES_LAW',
+    message: "mean latency 2.50 ms disagrees with concurrency/rps = 2.00 ms by 25% (Little's law)",
+    data: { meanMs: 2.5, expectedMs: 2, apart: 0.25, tolerance: 0.1 },
+  }]);
   step.latency = { ...step.latency, meanMs: 2.15 }; // 7.5%: fine
   assert.deepEqual(honestyWarnings(step), []);
 });
@@ -33,16 +62,22 @@ test('Little\'s law is not applied to the open model, where concurrency is not f
 
 test('an open-model step that falls short of its rate says so', () => {
   const step = { ...sound(), mode: 'open', targetRps: 5000 };
-  assert.deepEqual(honestyWarnings(step), ['achieved 2500 rps of the 5000 asked: the target (or the driver) cannot keep up']);
+  assert.deepEqual(honestyWarnings(step), [{
+    code: 'OPEN_MODEL_SHORT',
+    message: 'achieved 2500 rps of the 5000 asked: the target (or the driver) cannot keep up',
+    data: { rps: 2500, targetRps: 5000, minRatio: 0.95 },
+  }]);
 });
 
 test('a driver using 90% or more of a core may be the bottleneck', () => {
-  assert.deepEqual(honestyWarnings({ ...sound(), cpuPercent: 97.4 }), [
+  assert.deepEqual(messages({ ...sound(), cpuPercent: 97.4 }), [
     'the driver used 97% of a CPU core: the client may be the bottleneck, not the server',
   ]);
+  assert.equal(honestyWarnings({ ...sound(), cpuPercent: 97.4 })[0].code, 'DRIVER_CPU');
 });
 
 test('errors are called out next to the numbers they are part of', () => {
   const step = { ...sound(), errors: { total: 12, byKind: { 'http 503': 10, timeout: 2 } } };
-  assert.deepEqual(honestyWarnings(step), ['12 of 2002 requests failed; rps and latency include the error responses (not timeouts or connection errors)']);
+  assert.deepEqual(messages(step), ['12 of 2002 requests failed; rps and latency include the error responses (not timeouts or connection errors)']);
+  assert.equal(honestyWarnings(step)[0].code, 'REQUEST_ERRORS');
 });

@@ -2,6 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseArguments, DEFAULT_CONCURRENCY, DEFAULT_DURATION_SECONDS } from '../../driver/options.js';
 import { parseJsonArguments } from '../../driver/json-options.js';
 
@@ -9,9 +12,10 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const run = (script, args) => spawnSync(process.execPath, [script, ...args], { cwd: root, encoding: 'utf8', timeout: 30_000 });
 
 test('no flags: the embedded default with the original concurrency steps', () => {
-  const { options, problems, help } = parseArguments([]);
+  const { command, options, problems, help } = parseArguments([]);
   assert.deepEqual(problems, []);
   assert.equal(help, false);
+  assert.equal(command, 'run');
   assert.deepEqual(options.concurrency, [5, 10, 15, 20, 25, 30]);
   assert.deepEqual(DEFAULT_CONCURRENCY, [5, 10, 15, 20, 25, 30]);
   assert.equal(options.requests, undefined, 'steps are timed by default');
@@ -97,8 +101,39 @@ test('node test --help prints the usage and exits 0', () => {
   const result = run('test.js', ['--help']);
   assert.equal(result.status, 0);
   assert.match(result.stdout, /^Usage: node test \[options\]/);
+  assert.match(result.stdout, /^ {7}node test report FILE\.json$/m);
   for (const flag of ['--url', '--target', '--concurrency', '--requests', '--duration', '--warmup', '--no-keepalive', '--timeout', '--rps', '--stores', '--keys', '--json', '--csv', '--quiet', '--help']) {
     assert.ok(result.stdout.includes(flag), `usage lacks ${flag}`);
+  }
+});
+
+test('node test report FILE takes one file and no other flag', () => {
+  assert.deepEqual(parseArguments(['report', 'saved.json']), { command: 'report', help: false, options: { file: 'saved.json' }, problems: [] });
+  assert.equal(parseArguments(['report', '--help']).help, true);
+  assert.deepEqual(parseArguments(['report']).problems, ['report needs the FILE.json a run wrote with --json']);
+  assert.deepEqual(parseArguments(['report', 'a.json', 'b.json', '-c', '5']).problems, ['unknown option -c', 'unexpected argument "b.json"', 'unexpected argument "5"']);
+  assert.deepEqual(parseArguments(['-c', '5', 'report']).problems, ['unexpected argument "report"'], 'report comes first');
+});
+
+test('node test report with a file it cannot use prints one line: exit 1 unreadable, exit 2 not a results file', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'storebench-report-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const missing = run('test.js', ['report', join(dir, 'missing.json')]);
+  assert.equal(missing.status, 1);
+  assert.equal(missing.stderr, `node test: cannot read ${join(dir, 'missing.json')}: ENOENT\n`);
+  assert.equal(missing.stdout, '');
+  const cases = [
+    ['not-json.json', 'hello {', /^node test: .*not-json\.json: not JSON \(.*\)\n$/],
+    ['other.json', '{"format":"storebench-json/1","results":[]}', /^node test: .*other\.json: not a storebench results file \(its format is "storebench-json\/1", not storebench-results\/2\)\n$/],
+    ['old.json', '{"format":"storebench-driver/1","steps":[]}', /^node test: .*old\.json: written in the older format storebench-driver\/1; this storebench reads storebench-results\/2 \(run the benchmark again to get one\)\n$/],
+    ['broken.json', '{"format":"storebench-results/2","steps":[]}', /^node test: .*broken\.json: not a valid storebench-results\/2 file: interrupted is missing, expected true or false\n$/],
+  ];
+  for (const [name, content, pattern] of cases) {
+    await writeFile(join(dir, name), content);
+    const result = run('test.js', ['report', join(dir, name)]);
+    assert.equal(result.status, 2, `${name}: ${result.stderr}`);
+    assert.match(result.stderr, pattern);
+    assert.equal(result.stdout, '');
   }
 });
 

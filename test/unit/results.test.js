@@ -1,36 +1,72 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildCsv, buildJsonReport } from '../../report/results.js';
-import { compareStores } from '../../report/comparison.js';
-import { fixedStep } from '../helpers/driver-fixtures.js';
+import { buildCsv } from '../../report/csv.js';
+import { toJson } from '../../report/format.js';
+import { STEP_FIELDS } from '../../report/fields.js';
+import { fixedResult, fixedStep, fixedWarning } from '../helpers/driver-fixtures.js';
+
+const HEADER = 'url,store,key,mode,startedAt,finishedAt,maxRequests,durationSeconds,concurrency,targetRps,peakInFlight,requests,responses,wallSeconds,rps,meanLatencyMs,maxLatencyMs,minLatencyMs,p50,p90,p99,p999,errors,errorKinds,cpuPercent,warnings';
 
 test('CSV: a header and one row per step, commas in values quoted', () => {
-  const steps = [fixedStep({ errors: { total: 3, byKind: { 'http 503': 2, timeout: 1 } }, warnings: ['a, b'] })];
+  const steps = [fixedStep({ errors: { total: 3, byKind: { 'http 503': 2, timeout: 1 } }, warnings: [fixedWarning('DRIVER_CPU', 'a, b'), fixedWarning('LITTLES_LAW', 'c "d"')] })];
   const [header, row, end] = buildCsv(steps).split('\n');
-  assert.equal(header, 'url,store,key,mode,maxRequests,durationSeconds,concurrency,targetRps,requests,responses,wallSeconds,rps,meanLatencyMs,maxLatencyMs,minLatencyMs,p50,p90,p99,p999,errors,errorKinds,cpuPercent,warnings');
-  assert.equal(row, 'http://127.0.0.1:40123/redis/key1,redis,key1,closed,2000,,5,,2000,2000,0.4628,4321.4,1.157,12.5,0.214,1.021,1.9,4.351,9.9,3,http 503=2;timeout=1,55.5,"a, b"');
+  assert.equal(header, HEADER);
+  assert.equal(row, 'http://127.0.0.1:40123/redis/key1,redis,key1,closed,2026-01-01T00:00:00.000Z,2026-01-01T00:00:00.463Z,2000,,5,,5,2000,2000,0.4628,4321.4,1.157,12.5,0.214,1.021,1.9,4.351,9.9,3,http 503=2;timeout=1,55.5,"a, b | c ""d"""');
   assert.equal(end, '');
 });
 
-test('JSON: settings, system, every step with percentiles and its histogram, the comparison', () => {
-  const steps = [fixedStep({ store: 'memory' }), fixedStep({ store: 'redis', rps: 1000 })];
-  const report = buildJsonReport({ system: { node: 'v20' }, settings: { requests: 2000 }, steps, comparison: compareStores(steps), skipped: [{ store: 'x', reason: 'down' }] });
-  assert.equal(report.format, 'storebench-driver/1');
-  assert.equal(report.interrupted, false);
-  assert.deepEqual(report.skipped, [{ store: 'x', reason: 'down' }]);
-  assert.equal(report.steps.length, 2);
-  const [first] = report.steps;
-  assert.deepEqual(
-    { rps: first.rps, mean: first.meanLatencyMs, p50: first.p50, p90: first.p90, p99: first.p99, p999: first.p999 },
-    { rps: 4321.4, mean: 1.157, p50: 1.021, p90: 1.9, p99: 4.351, p999: 9.9 },
-  );
-  assert.equal(first.histogram.unit, 'us');
-  assert.equal(first.histogram.data, steps[0].histogram);
-  assert.equal(report.comparison[0].rows[1].ratio, 1000 / 4321.4);
+test('CSV: the columns the table shows are filled as it shows them, for timed and open-model steps too', () => {
+  const timed = { ...fixedStep({ maxRequests: null }), durationSeconds: 2 };
+  const open = { ...fixedStep({ mode: 'open', targetRps: 1000, concurrency: 3, maxRequests: null }), durationSeconds: 2 };
+  const [, timedRow, openRow] = buildCsv([timed, open]).split('\n').map((line) => line.split(','));
+  const column = (name) => HEADER.split(',').indexOf(name);
+  assert.equal(timedRow[column('maxRequests')], '2000', 'a timed step: maxRequests = requests sent');
+  assert.equal(timedRow[column('durationSeconds')], '2');
+  assert.equal(openRow[column('maxRequests')], '2000');
+  assert.equal(openRow[column('concurrency')], '3', 'the open model: concurrency = most in flight');
+  assert.equal(openRow[column('peakInFlight')], '3');
+  assert.equal(openRow[column('targetRps')], '1000');
 });
 
-test('result files never carry a password from a URL', () => {
-  const step = { ...fixedStep(), url: 'https://bench:s3cret@host/redis/key1' };
-  assert.ok(!buildCsv([step]).includes('s3cret'));
-  assert.ok(!JSON.stringify(buildJsonReport({ system: {}, settings: {}, steps: [step], comparison: [] })).includes('s3cret'));
+test('JSON and CSV come from the one field list: every CSV column is a step field the JSON holds', () => {
+  const result = fixedResult();
+  const [step] = JSON.parse(toJson(result)).steps;
+  assert.deepEqual(HEADER.split(','), STEP_FIELDS.filter((field) => field.csv).map((field) => field.csv));
+  for (const field of STEP_FIELDS) {
+    const value = field.path.split('.').reduce((node, key) => node?.[key], step);
+    assert.notEqual(value, undefined, `${field.path} is in the JSON`);
+  }
+});
+
+test('JSON: format, settings, system, every step with percentiles and its histogram, the comparison', () => {
+  const result = fixedResult();
+  const json = JSON.parse(toJson(result));
+  assert.equal(json.format, 'storebench-results/2');
+  assert.equal(json.interrupted, false);
+  assert.equal(json.appExit, null);
+  assert.deepEqual(json.skipped, [{ store: 'cloudant', reason: 'unavailable: no CLOUDANT_URL' }]);
+  assert.deepEqual(json.targets.map((target) => target.store), ['memory', 'redis']);
+  assert.equal(json.steps.length, 4);
+  const [first] = json.steps;
+  assert.deepEqual(
+    { rps: first.rps, mean: first.latency.meanMs, p50: first.latency.p50Ms, p90: first.latency.p90Ms, p99: first.latency.p99Ms, p999: first.latency.p999Ms },
+    { rps: 8000, mean: 0.61, p50: 1.021, p90: 1.9, p99: 4.351, p999: 9.9 },
+  );
+  assert.equal(first.histogram.unit, 'us');
+  assert.equal(first.histogram.data, result.steps[0].histogram.data);
+  assert.deepEqual(first.warnings[0].code, 'WEAK_SAMPLE');
+  assert.equal(json.comparison[0].rows[1].ratio, 4000 / 8000);
+  assert.deepEqual(Object.keys(json), ['format', 'interrupted', 'appExit', 'settings', 'system', 'targets', 'skipped', 'steps', 'comparison']);
+});
+
+test('toJson refuses a Result it could not give back: a missing field, an unknown one, NaN', () => {
+  const missing = fixedResult();
+  delete missing.steps[1].startedAt;
+  assert.throws(() => toJson(missing), /^TypeError: not a Result: steps\[1\]\.startedAt is missing, expected a string$/);
+  const unknown = fixedResult();
+  unknown.steps[0].latency.p75Ms = 1;
+  assert.throws(() => toJson(unknown), /steps\[0\]\.latency\.p75Ms is not a field of this format/);
+  const nan = fixedResult();
+  nan.steps[0].engineReported.rps = NaN;
+  assert.throws(() => toJson(nan), /^TypeError: not a Result: steps\[0\]\.engineReported holds NaN, Infinity or another value JSON cannot keep$/);
 });

@@ -1,0 +1,10 @@
+// The Result a benchmark resolves to, and that a results file holds (docs/results-format.md;
+// report/fields.js defines each field). `format` names its shape and version.
+import { compareStores } from './comparison.js';
+
+export const RESULTS_FORMAT = 'storebench-results/2';
+
+/** Assembles a Result from what a run collected; the comparison is computed from the steps. */
+export function createResult({ interrupted, appExit, settings, system, targets, skipped, steps }) {
+  return { format: RESULTS_FORMAT, interrupted, appExit, settings, system, targets, skipped, steps, comparison: compareStores(steps) };
+}

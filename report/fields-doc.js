@@ -1,0 +1,61 @@
+// The field tables of docs/results-format.md, generated from fields.js and the warning codes
+// in util/errors.js; test/unit/results-format-doc.test.js fails when the document differs.
+// `node report/fields-doc.js` rewrites the generated part of the document.
+import { readFile, writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { WARNING_CODES } from '../util/errors.js';
+import { isMain } from '../util/is-main.js';
+import { COMPARISON_FIELDS, RESULT_FIELDS, STEP_FIELDS, WARNING_DATA } from './fields.js';
+
+export const DOC_PATH = fileURLToPath(new URL('../docs/results-format.md', import.meta.url));
+export const BEGIN = '<!-- generated from report/fields.js by `node report/fields-doc.js`: edit there -->';
+export const END = '<!-- end of generated part -->';
+
+const cell = (text) => text.replaceAll('|', '\\|');
+
+function table(fields, prefix, { csv = false } = {}) {
+  const header = csv ? '| field | type | CSV column | meaning |\n| --- | --- | --- | --- |' : '| field | type | meaning |\n| --- | --- | --- |';
+  const rows = fields.map((field) => {
+    const name = `\`${prefix}${field.path}${field.type === 'list' ? '[]' : ''}\``;
+    const type = cell(field.type);
+    const cells = csv ? [name, type, field.csv ? `\`${field.csv}\`` : '', cell(field.description)] : [name, type, cell(field.description)];
+    return `| ${cells.join(' | ')} |`;
+  });
+  return [header, ...rows].join('\n');
+}
+
+const listOf = (fields, path) => fields.find((field) => field.path === path).of;
+
+/** The generated part of docs/results-format.md, between BEGIN and END. */
+export function renderFieldTables() {
+  const dataOf = (code) => Object.entries(WARNING_DATA[code] ?? {}).map(([key, what]) => `\`${key}\`: ${what}`).join('; ');
+  const warningCodes = Object.entries(WARNING_CODES).map(([code, { meaning }]) => `| \`${code}\` | ${cell(meaning)} | ${cell(dataOf(code))} |`);
+  return [
+    '### The Result',
+    table(RESULT_FIELDS, ''),
+    '### Each target and skipped store',
+    table(listOf(RESULT_FIELDS, 'targets'), 'targets[].'),
+    table(listOf(RESULT_FIELDS, 'skipped'), 'skipped[].'),
+    '### Each step',
+    'The CSV file has one row per step and these columns, in this order.',
+    table(STEP_FIELDS, 'steps[].', { csv: true }),
+    '### Each warning',
+    table(listOf(STEP_FIELDS, 'warnings'), 'steps[].warnings[].'),
+    `| warning code | meaning | data |\n| --- | --- | --- |\n${warningCodes.join('\n')}`,
+    '### The comparison',
+    table(COMPARISON_FIELDS, 'comparison[].'),
+    table(listOf(COMPARISON_FIELDS, 'rows'), 'comparison[].rows[].'),
+  ].join('\n\n');
+}
+
+/** The document with its generated part replaced by the current tables. */
+export function withFieldTables(document) {
+  const start = document.indexOf(BEGIN);
+  const end = document.indexOf(END);
+  if (start < 0 || end < start) throw new Error(`${DOC_PATH} has lost its markers ${BEGIN} ... ${END}`);
+  return `${document.slice(0, start + BEGIN.length)}\n\n${renderFieldTables()}\n\n${document.slice(end)}`;
+}
+
+if (isMain(import.meta.url)) {
+  await writeFile(DOC_PATH, withFieldTables(await readFile(DOC_PATH, 'utf8')));
+}

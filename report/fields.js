@@ -1,0 +1,126 @@
+// Every field of a Result, defined once: where it sits, its type, what it means, and (for
+// steps) its CSV column. The JSON writer and reader (format.js), the CSV writer (csv.js) and
+// docs/results-format.md (fields-doc.js) all come from these lists, so they cannot drift apart.
+//
+// path: dotted, inside its record. type: string, integer, number, boolean, object (free-form,
+// JSON values only), number[], or list (records described by `of`); "|null" allows null.
+// csv (steps): the column name; csvValue(step) when the cell is not the JSON value.
+
+import { RESULTS_FORMAT } from '../driver/result.js';
+
+export { RESULTS_FORMAT };
+
+const field = (path, type, description, extra = {}) => ({ path, type, description, ...extra });
+
+export const WARNING_FIELDS = [
+  field('code', 'string', 'what the warning is about, one of the warning codes below; reports decide by it'),
+  field('message', 'string', 'the warning for people, as the table prints it'),
+  field('data', 'object', 'the figures behind it, by code (see the warning codes below)'),
+];
+
+// What each warning code's `data` holds (driver/honesty.js builds it; a test keeps the two in step).
+export const WARNING_DATA = {
+  WEAK_SAMPLE: { responses: 'samples in the step', wallSeconds: 'its length', minSamples: 'the samples wanted', minSeconds: 'the seconds wanted' },
+  LITTLES_LAW: { meanMs: 'measured mean latency', expectedMs: 'concurrency / rps, in ms', apart: 'how far apart, as a fraction of expectedMs', tolerance: 'the fraction allowed' },
+  OPEN_MODEL_SHORT: { rps: 'rate achieved', targetRps: 'rate asked', minRatio: 'the fraction of targetRps below which this warns' },
+  DRIVER_CPU: { cpuPercent: 'the driver\'s CPU in % of a core', threshold: 'the % from which this warns' },
+  REQUEST_ERRORS: { failed: 'failed requests', total: 'requests that ended (responses plus timeouts and connection errors)' },
+};
+
+export const STEP_FIELDS = [
+  field('url', 'string', 'the URL measured, any password shown as `***`', { csv: 'url' }),
+  field('store', 'string', 'store name (from /stores, or the second-last path segment of a --url)', { csv: 'store' }),
+  field('key', 'string', 'key (the last path segment)', { csv: 'key' }),
+  field('mode', 'string', '`closed` (a concurrency step) or `open` (an --rps step)', { csv: 'mode' }),
+  field('startedAt', 'string', 'when the step\'s load began (ISO 8601); its warm-up is not part of it', { csv: 'startedAt' }),
+  field('finishedAt', 'string', 'when the load stopped (ISO 8601); requests still in flight were then drained, not counted', { csv: 'finishedAt' }),
+  field('maxRequests', 'integer|null', 'requests asked for by -n; null for timed steps. CSV: the requests sent when null, as the table shows', {
+    csv: 'maxRequests',
+    csvValue: (step) => step.maxRequests ?? step.requests,
+  }),
+  field('durationSeconds', 'number|null', 'the step\'s length asked for by -t; null for -n steps', { csv: 'durationSeconds' }),
+  field('concurrency', 'integer|null', 'closed loop: the clients, each sending its next request when its last one ends; null in the open model. CSV: peakInFlight for open-model steps, as the table shows', {
+    csv: 'concurrency',
+    csvValue: (step) => (step.mode === 'open' ? step.peakInFlight : step.concurrency),
+  }),
+  field('targetRps', 'number|null', 'open model: the rate asked for; null in a closed loop', { csv: 'targetRps' }),
+  field('peakInFlight', 'integer', 'the most requests in flight at once, as measured', { csv: 'peakInFlight' }),
+  field('requests', 'integer', 'requests started during the step', { csv: 'requests' }),
+  field('responses', 'integer', 'complete responses, error statuses included', { csv: 'responses' }),
+  field('wallSeconds', 'number', 'from the first request\'s start to the stop', { csv: 'wallSeconds' }),
+  field('rps', 'number', 'responses / wallSeconds', { csv: 'rps' }),
+  field('latency.count', 'integer', 'latencies recorded (= responses)'),
+  field('latency.meanMs', 'number|null', 'mean latency in ms, exact (from the nanosecond sum); null with no response', { csv: 'meanLatencyMs' }),
+  field('latency.maxMs', 'number|null', 'slowest response in ms, exact', { csv: 'maxLatencyMs' }),
+  field('latency.minMs', 'number|null', 'fastest response in ms, exact', { csv: 'minLatencyMs' }),
+  field('latency.p50Ms', 'number|null', 'median latency in ms, from the histogram (3 significant digits, 1 µs resolution)', { csv: 'p50' }),
+  field('latency.p90Ms', 'number|null', '90th percentile in ms', { csv: 'p90' }),
+  field('latency.p99Ms', 'number|null', '99th percentile in ms', { csv: 'p99' }),
+  field('latency.p999Ms', 'number|null', '99.9th percentile in ms', { csv: 'p999' }),
+  field('errors.total', 'integer', 'failed requests: error statuses, timeouts and connection errors', { csv: 'errors' }),
+  field('errors.byKind', 'object', 'count per kind: `http <status>` (any status outside 200-299), `timeout`, `conn <code>`. CSV: `kind=n` joined by `;`', {
+    csv: 'errorKinds',
+    csvValue: (step) => Object.entries(step.errors.byKind).map(([kind, n]) => `${kind}=${n}`).join(';'),
+  }),
+  field('cpuPercent', 'number', 'the driver\'s CPU (user + system) during the step, in % of one core', { csv: 'cpuPercent' }),
+  field('engineReported', 'object|null', 'the load engine\'s own figures for the step, only to show how far off they are; loadtest\'s: `meanLatencyMs`, `rps` (null when it computed none), `totalRequests`'),
+  field('warnings', 'list', 'why these numbers deserve less trust, if they do. CSV: the messages joined by ` | `', {
+    of: WARNING_FIELDS,
+    csv: 'warnings',
+    csvValue: (step) => step.warnings.map((warning) => warning.message).join(' | '),
+  }),
+  field('histogram.unit', 'string', '`us`: the histogram holds microseconds'),
+  field('histogram.encoding', 'string', '`HdrHistogram compressed base64`'),
+  field('histogram.data', 'string', 'every latency of the step as an HDR histogram, decodable by any HdrHistogram implementation (hdr-histogram-js `decodeFromCompressedBase64`); histograms of the same unit add exactly'),
+];
+
+export const COMPARISON_ROW_FIELDS = [
+  field('store', 'string', 'the store'),
+  field('rps', 'number', 'its rps at this load'),
+  field('meanMs', 'number|null', 'its mean latency in ms'),
+  field('p99Ms', 'number|null', 'its p99 in ms'),
+  field('errors', 'integer', 'its failed requests'),
+  field('ratio', 'number|null', 'its rps / the fastest store\'s rps at this load; null when no store completed a request'),
+];
+
+export const COMPARISON_FIELDS = [
+  field('key', 'string', 'the key compared'),
+  field('mode', 'string', '`closed` or `open`'),
+  field('load', 'number', 'the concurrency (closed) or targetRps (open) compared at'),
+  field('rows', 'list', 'one row per store, fastest first', { of: COMPARISON_ROW_FIELDS }),
+];
+
+export const TARGET_FIELDS = [
+  field('url', 'string', 'the URL swept, any password shown as `***`'),
+  field('store', 'string', 'its store'),
+  field('key', 'string', 'its key'),
+];
+
+export const SKIPPED_FIELDS = [
+  field('store', 'string', 'a store the listing showed but the sweep left out'),
+  field('reason', 'string', 'its status and reason from /stores'),
+];
+
+export const RESULT_FIELDS = [
+  field('format', 'string', `the format and its version: \`${RESULTS_FORMAT}\``),
+  field('interrupted', 'boolean', 'true when the sweep stopped early (Ctrl-C, or the embedded app died): the step in progress was dropped, the finished ones are here'),
+  field('appExit', 'string|null', 'how the embedded app.js ended when it died mid-sweep (`SIGKILL`, `code 1`); null otherwise. A run with it exits 1'),
+  field('settings.concurrency', 'number[]|null', 'the concurrency steps (-c); null with --rps'),
+  field('settings.rps', 'number[]|null', 'the open model\'s rates (--rps); null for a concurrency sweep'),
+  field('settings.requests', 'integer|null', 'requests per step (-n); null for timed steps'),
+  field('settings.duration', 'number|null', 'seconds per step (-t); null with -n'),
+  field('settings.warmup', 'integer', 'requests sent to each URL before its first step, not counted (--warmup)'),
+  field('settings.keepAlive', 'boolean', 'whether connections were reused (false with --no-keepalive)'),
+  field('settings.timeoutMs', 'integer', 'the deadline for each request (--timeout)'),
+  field('system.node', 'string', 'Node.js version of the driver'),
+  field('system.platform', 'string', 'OS, kernel release and architecture'),
+  field('system.cpuModel', 'string', 'the driver machine\'s CPU model'),
+  field('system.cpuCount', 'integer', 'its logical CPUs'),
+  field('system.loadtest', 'string', 'the loadtest version that generated the load'),
+  field('system.target', 'string', 'what was swept: the --target, the --url list, or the embedded app.js and its address'),
+  field('system.date', 'string', 'when the run started (ISO 8601)'),
+  field('targets', 'list', 'every URL the sweep was to measure, in order (an interrupted run has steps for only some)', { of: TARGET_FIELDS }),
+  field('skipped', 'list', 'stores left out, with the reason', { of: SKIPPED_FIELDS }),
+  field('steps', 'list', 'one per measured step, in the order run', { of: STEP_FIELDS }),
+  field('comparison', 'list', 'per key and load level, the stores side by side (computed from the steps)', { of: COMPARISON_FIELDS }),
+];

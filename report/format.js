@@ -1,0 +1,64 @@
+// Results files in and out: toJson writes a Result, fromJson reads one back, both through
+// the field lists in fields.js. fromJson(toJson(result)) deep-equals result, so everything
+// that renders a Result (node test report, and the next HTML report, compare or merge) can
+// start from a saved file instead of a live run.
+import { readFile } from 'node:fs/promises';
+import { ResultsFormatError, RunError } from '../util/errors.js';
+import { RESULT_FIELDS, RESULTS_FORMAT } from './fields.js';
+import { copyRecord } from './shape.js';
+
+export { RESULTS_FORMAT };
+
+// What node test wrote before this format had a reader (steps without timestamps or warning codes).
+const FIRST_FORMAT = 'storebench-driver/1';
+const versionOf = (format) => (format.startsWith('storebench-results/') ? Number(format.slice('storebench-results/'.length)) : NaN);
+
+/** The Result as the JSON text of a results file (no trailing newline). Throws TypeError on a malformed Result. */
+export function toJson(result) {
+  const fail = (problem) => {
+    throw new TypeError(`not a Result: ${problem}`);
+  };
+  return JSON.stringify(copyRecord(result, RESULT_FIELDS, '', fail), null, 2);
+}
+
+/** Reads a results file's text (or its parsed JSON) back into a Result; throws ResultsFormatError (exit 2) when it is not one. */
+export function fromJson(input) {
+  let parsed = input;
+  if (typeof input === 'string') {
+    try {
+      parsed = JSON.parse(input);
+    } catch (error) {
+      throw new ResultsFormatError(`not JSON (${error.message.replace(/\s+/g, ' ')})`);
+    }
+  }
+  const format = parsed?.format;
+  if (typeof format !== 'string') throw new ResultsFormatError('not a storebench results file (it has no "format")');
+  if (format !== RESULTS_FORMAT) {
+    const version = versionOf(format);
+    if (format === FIRST_FORMAT || version < versionOf(RESULTS_FORMAT)) {
+      throw new ResultsFormatError(`written in the older format ${format}; this storebench reads ${RESULTS_FORMAT} (run the benchmark again to get one)`);
+    }
+    if (version > versionOf(RESULTS_FORMAT)) throw new ResultsFormatError(`written in the newer format ${format}; this storebench reads ${RESULTS_FORMAT}`);
+    throw new ResultsFormatError(`not a storebench results file (its format is ${JSON.stringify(format)}, not ${RESULTS_FORMAT})`);
+  }
+  const fail = (problem) => {
+    throw new ResultsFormatError(`not a valid ${RESULTS_FORMAT} file: ${problem}`);
+  };
+  return copyRecord(parsed, RESULT_FIELDS, '', fail);
+}
+
+/** Reads a results file: RunError (exit 1) when it cannot be read, ResultsFormatError (exit 2) naming the file when it is not a Result. */
+export async function readResults(file) {
+  let text;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new RunError(`cannot read ${file}: ${error.code ?? error.message}`, error);
+  }
+  try {
+    return fromJson(text);
+  } catch (error) {
+    if (error instanceof ResultsFormatError) throw new ResultsFormatError(`${file}: ${error.message}`);
+    throw error;
+  }
+}

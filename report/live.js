@@ -1,0 +1,37 @@
+// node test's output while it runs: the progress line on a terminal, the header and each
+// URL's table as soon as they are known, and at the end the rest of the text and the
+// results files. Tables go to stdout, or to stderr when --json - takes stdout.
+import { createProgress, progressLabel } from './progress.js';
+import { createRunText } from './run-text.js';
+import { writeResults } from './results.js';
+
+export function createLiveReport({ options, stdout = process.stdout, stderr = process.stderr }) {
+  const out = options.json === '-' ? stderr : stdout; // JSON on stdout keeps the tables off it
+  const text = createRunText((chunk) => out.write(chunk));
+  let progress;
+  return {
+    /** The driver's onProgress: see runBenchmark's events. */
+    onProgress(event) {
+      if (event.type === 'start') {
+        text.header(event);
+        progress = createProgress({ stream: stderr, enabled: !options.quiet && Boolean(stderr.isTTY), total: event.totalSteps });
+      } else if (event.type === 'step') {
+        progress.step(event.index, progressLabel(event.target, event.load));
+      } else if (event.type === 'target-done') {
+        // Each URL's table as soon as its last step is done, not at the very end.
+        progress.clear();
+        text.table(event.target.url, event.steps);
+      }
+    },
+    /** The rest of the text, then the --json and --csv files. */
+    async finish(result) {
+      progress?.clear();
+      text.ending(result);
+      await writeResults(options, result, stdout);
+    },
+    /** Takes the progress line away, however the run ended. */
+    close() {
+      progress?.clear();
+    },
+  };
+}

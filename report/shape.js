@@ -1,0 +1,78 @@
+// Copies a record field by field as a list in fields.js describes it, checking each value's
+// type on the way: writing a Result and reading one back both go through here, so a file
+// holds exactly the defined fields, in the defined order, and a reader gets nothing else.
+
+const isRecord = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+// Free-form objects may hold only what JSON keeps as it is (NaN and Infinity would come back as null).
+function isJsonValue(value) {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
+  if (typeof value === 'number') return Number.isFinite(value);
+  if (Array.isArray(value)) return value.every(isJsonValue);
+  return isRecord(value) && Object.values(value).every(isJsonValue);
+}
+
+const CHECKS = {
+  string: (value) => typeof value === 'string',
+  integer: (value) => Number.isInteger(value),
+  number: (value) => Number.isFinite(value),
+  boolean: (value) => typeof value === 'boolean',
+  object: (value) => isRecord(value) && isJsonValue(value),
+  'number[]': (value) => Array.isArray(value) && value.every(Number.isFinite),
+  list: Array.isArray,
+};
+const WANTED = { string: 'a string', integer: 'a whole number', number: 'a number', boolean: 'true or false', object: 'an object', 'number[]': 'a list of numbers', list: 'a list' };
+
+const show = (value) => (value === undefined ? 'missing' : `${JSON.stringify(value)?.slice(0, 40)}`);
+
+// The fields as a tree: { latency: { meanMs: field, ... }, url: field }, in first-seen order.
+const trees = new WeakMap();
+function treeOf(fields) {
+  if (trees.has(fields)) return trees.get(fields);
+  const tree = new Map();
+  for (const field of fields) {
+    const parts = field.path.split('.');
+    let node = tree;
+    for (const part of parts.slice(0, -1)) {
+      if (!node.has(part)) node.set(part, new Map());
+      node = node.get(part);
+    }
+    node.set(parts.at(-1), field);
+  }
+  trees.set(fields, tree);
+  return tree;
+}
+
+function copyValue(value, field, where, fail) {
+  const [base, nullable] = field.type.split('|');
+  if (value === null && nullable === 'null') return null;
+  if (base === 'object' && isRecord(value) && !isJsonValue(value)) fail(`${where} holds NaN, Infinity or another value JSON cannot keep`);
+  if (!CHECKS[base](value)) fail(`${where} is ${show(value)}, expected ${WANTED[base]}${nullable ? ' or null' : ''}`);
+  if (base === 'list') return value.map((item, index) => copyRecord(item, field.of, `${where}[${index}]`, fail));
+  if (base === 'object' || base === 'number[]') return structuredClone(value);
+  return value;
+}
+
+function copyNode(input, tree, where, fail) {
+  if (!isRecord(input)) fail(`${where || 'the top level'} is ${show(input)}, expected an object`);
+  const known = new Set(tree.keys());
+  const unknown = Object.keys(input).find((key) => !known.has(key));
+  if (unknown !== undefined) fail(`${where ? `${where}.` : ''}${unknown} is not a field of this format`);
+  const output = {};
+  for (const [key, node] of tree) {
+    const at = where ? `${where}.${key}` : key;
+    output[key] = node instanceof Map ? copyNode(input[key], node, at, fail) : copyValue(input[key], node, at, fail);
+  }
+  return output;
+}
+
+/**
+ * A copy of `record` holding exactly `fields` in their order; `fail(problem)` is called (and
+ * must throw) at the first missing, unknown or mistyped field. `where` names the record in problems.
+ */
+export function copyRecord(record, fields, where, fail) {
+  return copyNode(record, treeOf(fields), where, fail);
+}
+
+/** The value at a dotted path ("latency.p99Ms"). */
+export const valueAt = (record, path) => path.split('.').reduce((value, key) => value?.[key], record);

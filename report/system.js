@@ -1,0 +1,14 @@
+// The `System:` line every report opens with (as pino's benchmarks print one): which Node, OS
+// and CPU a figure was measured on, and with which loadtest when it played a part.
+
+/**
+ * "System: Node v20.20.2 · linux 6.1 x64 · 2 x AMD EPYC · loadtest 8.2.1 · 2026-11-21T15:24:25.913Z"
+ * from a util/system-info.js object; loadtest only when the object names it. `labelWidth`
+ * pads the label to line up with the lines below it; `date: false` leaves the date to them.
+ */
+export function renderSystemLine(system, { labelWidth = 0, date = true } = {}) {
+  const parts = [`Node ${system.node}`, system.platform, `${system.cpuCount} x ${system.cpuModel}`];
+  if (system.loadtest) parts.push(`loadtest ${system.loadtest}`);
+  if (date) parts.push(system.date);
+  return `${'System:'.padEnd(labelWidth)} ${parts.join(' · ')}`;
+}

@@ -1,0 +1,114 @@
+// The step accounting (driver/step.js) with a second engine that is not HTTP: the contract a
+// direct mode would implement, and proof that timing, error kinds and drain do not depend on loadtest.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { measureStep, StepAborted } from '../../driver/step.js';
+import { decodeHistogram } from '../../driver/recorder.js';
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// An engine that calls an async function in a closed loop, as a direct store call would be:
+// call() resolves to a status, or rejects.
+function callEngine(call) {
+  return {
+    async run({ concurrency, maxRequests, durationSeconds, signal }, meter) {
+      const deadline = durationSeconds ? Date.now() + durationSeconds * 1000 : Infinity;
+      let started = 0;
+      const client = async () => {
+        while (!signal?.aborted && (maxRequests == null || started < maxRequests) && Date.now() < deadline) {
+          started += 1;
+          const request = meter.begin();
+          try {
+            request.responded(await call());
+          } catch (error) {
+            request.failed(error);
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: concurrency }, client));
+      return { reported: { calls: started } };
+    },
+  };
+}
+
+test('an engine other than loadtest gets the same figures: latency, counts, histogram, rps', async () => {
+  const step = await measureStep(callEngine(async () => { await sleep(5); return 200; }), { url: 'direct:memory/key1', concurrency: 2, maxRequests: 20 });
+  assert.equal(step.mode, 'closed');
+  assert.equal(step.concurrency, 2);
+  assert.equal(step.peakInFlight, 2);
+  assert.equal(step.requests, 20);
+  assert.equal(step.responses, 20);
+  assert.deepEqual(step.errors, { total: 0, byKind: {} });
+  // Node's timers run on the loop's cached clock and may fire up to ~1 ms early by hrtime.
+  assert.ok(step.latency.minMs >= 4 && step.latency.meanMs >= 4.5, `a 5 ms call measured min ${step.latency.minMs}, mean ${step.latency.meanMs} ms`);
+  assert.equal(decodeHistogram(step.histogram).totalCount, 20);
+  assert.ok(Math.abs(step.rps - step.responses / step.wallSeconds) < 1e-9);
+  assert.deepEqual(step.engineReported, { calls: 20 });
+  assert.ok(Date.parse(step.startedAt) <= Date.parse(step.finishedAt));
+});
+
+test('a non-2xx status is an error kind and still a latency; a rejection is a connection error', async () => {
+  let n = 0;
+  const step = await measureStep(callEngine(async () => {
+    n += 1;
+    if (n % 3 === 0) throw Object.assign(new Error('reset'), { code: 'ECONNRESET' });
+    if (n % 3 === 1) return 503;
+    return 200;
+  }), { url: 'direct:x', concurrency: 1, maxRequests: 9 });
+  assert.deepEqual(step.errors, { total: 6, byKind: { 'http 503': 3, 'conn ECONNRESET': 3 } });
+  assert.equal(step.responses, 6, 'error responses count as responses, failures do not');
+  assert.equal(step.latency.count, 6);
+});
+
+test('an engine that cannot cancel gets its request counted as a timeout at the deadline', async () => {
+  const step = await measureStep(callEngine(async () => { await sleep(150); return 200; }), { url: 'direct:slow', concurrency: 1, maxRequests: 2, timeoutMs: 30 });
+  assert.deepEqual(step.errors, { total: 2, byKind: { timeout: 2 } });
+  assert.equal(step.responses, 0, 'the late answers are not counted twice');
+});
+
+test('an engine that can cancel is asked to, and its failure then counts as a timeout', async () => {
+  const cancelled = [];
+  const engine = {
+    async run(load, meter) {
+      const request = meter.begin((error) => {
+        cancelled.push(error.code);
+        request.failed(error);
+      });
+      await sleep(80);
+      return { reported: null };
+    },
+  };
+  const step = await measureStep(engine, { url: 'direct:hang', concurrency: 1, maxRequests: 1, timeoutMs: 20 });
+  assert.deepEqual(cancelled, ['TIMEOUT']);
+  assert.deepEqual(step.errors, { total: 1, byKind: { timeout: 1 } });
+});
+
+test('a request still in flight when the load ends is drained before the step resolves, and not counted', async () => {
+  const engine = {
+    async run(load, meter) {
+      const request = meter.begin();
+      setTimeout(() => request.responded(200), 60);
+      return { reported: null, release: () => (released = Date.now()) };
+    },
+  };
+  let released;
+  const started = Date.now();
+  const step = await measureStep(engine, { url: 'direct:late', concurrency: 1, maxRequests: 1 });
+  assert.ok(Date.now() - started >= 55, 'measureStep waited for the request in flight');
+  assert.ok(released - started >= 55, 'the engine was released only after the drain');
+  assert.equal(step.requests, 1);
+  assert.equal(step.responses, 0);
+  assert.equal(step.latency.meanMs, null);
+});
+
+test('an abort rejects with StepAborted at once', async () => {
+  const controller = new AbortController();
+  setTimeout(() => controller.abort(), 30);
+  const started = Date.now();
+  await assert.rejects(
+    measureStep(callEngine(async () => { await sleep(5); return 200; }), { url: 'direct:x', concurrency: 1, durationSeconds: 5, signal: controller.signal }),
+    StepAborted,
+  );
+  assert.ok(Date.now() - started < 1000);
+  await assert.rejects(measureStep(callEngine(async () => 200), { url: 'direct:x', signal: controller.signal }), StepAborted, 'an aborted signal starts nothing');
+});
