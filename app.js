@@ -15,7 +15,7 @@ import { dataRoutes } from './routes/data.js';
 import { notFound, errorHandler } from './routes/errors.js';
 import { isMain } from './util/is-main.js';
 import { redactText } from './util/redact.js';
-import { cloudFoundryApp } from './config/vcap.js';
+import { cloudFoundryApp } from './config/cf-env.js';
 
 const SHUTDOWN_GRACE_MS = 8000;
 

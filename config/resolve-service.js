@@ -1,11 +1,11 @@
 // Where each backing server comes from, decided in one place, first match wins:
 //   1. an explicit option (the CLI's flags pass these),
 //   2. an environment variable (REDIS_URL, CLOUDANT_URL, ...),
-//   3. a service bound on Cloud Foundry (VCAP_SERVICES, matched as config/vcap.js says),
+//   3. a service bound on Cloud Foundry (VCAP_SERVICES, matched as config/cf-binding.js says),
 //   4. the embedded default: a server started here, if it can be.
 import { services } from './services.js';
 import { addConnectionSecrets, redactUrl } from '../util/redact.js';
-import { resolveFromVcap } from './vcap.js';
+import { resolveFromVcap } from './cf-binding.js';
 
 /**
  * Resolves one backing service.

@@ -2,7 +2,7 @@
 // the cache layers share Redis), so each server is resolved, and if need be started, once.
 //
 // For each: the environment variables that point at a real one (first set wins), how a
-// service bound on Cloud Foundry is recognised (`vcap`, see config/vcap.js), and how the
+// service bound on Cloud Foundry is recognised (`vcap`, see config/cf-binding.js), and how the
 // embedded default starts one here when none is configured: startEmbedded(env) resolves
 // { url, stop() } or throws with a one-line reason.
 

@@ -3,7 +3,7 @@
 // container (cf ssh) it reads $VCAP_SERVICES; elsewhere it asks the platform through cf
 // (cf app APP --guid, then cf curl /v3/apps/GUID/env), for the app named in the vars file.
 import { maskCredentials } from '../../util/redact.js';
-import { cloudFoundryEnv, VcapError } from '../../config/vcap.js';
+import { cloudFoundryEnv, VcapError } from '../../config/cf-env.js';
 import { captureCf, checkAll, CfScriptError, loadVars, requireCf, runScript, setting, vcapServicesFromAppEnv } from './cf.js';
 
 function fromContainer(env) {

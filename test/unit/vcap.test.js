@@ -5,7 +5,9 @@ import assert from 'node:assert/strict';
 import { homedir } from 'node:os';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { cloudFoundryApp, cloudFoundryEnv, connectionFromCredentials, findBinding, resolveFromVcap } from '../../config/vcap.js';
+import { cloudFoundryApp, cloudFoundryEnv } from '../../config/cf-env.js';
+import { findBinding, resolveFromVcap } from '../../config/cf-binding.js';
+import { connectionFromCredentials } from '../../config/cf-credentials.js';
 import { resolveService } from '../../config/resolve-service.js';
 import { services } from '../../config/services.js';
 import { couchAuth } from '../../stores/clients/couch-auth.js';
@@ -73,7 +75,7 @@ test('user-provided services are matched by name word or tag, each to its own st
   const couch = resolveFromVcap('couchdb', services.couchdb.vcap, envWith(vcap));
   assert.equal(couch.source, 'VCAP_SERVICES docs-db'); // tagged couchdb
   assert.equal(couchAuth(couch.connection).auth.username, 'couchadmin');
-  // A store another helper adds declares its own matcher in stores/services.js the same way:
+  // A store another helper adds declares its own matcher in config/services.js the same way:
   const postgres = resolveFromVcap('postgres', { labels: ['databases-for-postgresql'], tags: ['postgres', 'postgresql'], schemes: ['postgres', 'postgresql'] }, envWith(vcap));
   assert.equal(postgres.source, 'VCAP_SERVICES storebench-postgres');
 });

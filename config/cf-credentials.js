@@ -1,0 +1,78 @@
+// A bound service's credentials turned into the connection an environment variable would
+// give: { url, apikey?, ca? }. Platforms write credentials in several shapes; which ones a
+// backing service understands is declared with its matcher in config/services.js
+// (`schemes`, `iam`).
+//
+// Secrets: a problem names fields, never values, and every password or API key found is
+// remembered by util/redact.js so it is masked wherever it might turn up.
+import { addSecrets } from '../util/redact.js';
+
+const decodeBase64 = (text) => Buffer.from(text, 'base64').toString('utf8');
+
+function withoutCredentials(text) {
+  const url = new URL(text);
+  url.username = '';
+  url.password = '';
+  return url.href.replace(/\/$/, '');
+}
+
+/**
+ * The connection a bound service's credentials describe, for a service declaring matcher.
+ * Understands, in this order:
+ *   IBM Cloud Databases   connection.<scheme>.composed[0], CA in certificate.certificate_base64
+ *   IAM (matcher.iam)     apikey + url or host; the URL's own user:password is dropped
+ *   url / uri             as given (user:password inside it, or in username/password fields)
+ *   hostname/host + port  (+ password, username): Redis Cloud, Tanzu Redis, `cf cups -p`
+ * @returns {{ connection: object } | { problem: string }} problem names fields, never values
+ */
+export function connectionFromCredentials(credentials = {}, matcher = {}) {
+  const schemes = matcher.schemes ?? [];
+  const fields = Object.keys(credentials).sort().join(', ') || 'none';
+  let connection;
+
+  const databases = schemes.map((scheme) => credentials.connection?.[scheme]).find((block) => block?.composed?.length);
+  if (databases) {
+    const password = databases.authentication?.password;
+    let url = String(databases.composed[0]);
+    if (password) url = url.replace('$PASSWORD', encodeURIComponent(password));
+    connection = { url };
+    const ca = databases.certificate?.certificate_base64;
+    if (ca) connection.ca = decodeBase64(ca);
+    addSecrets(password);
+  } else if (matcher.iam && credentials.apikey) {
+    const base = credentials.url ?? (credentials.host ? `https://${credentials.host}` : undefined);
+    if (!base) return { problem: `it has an apikey but no url or host (fields: ${fields})` };
+    try {
+      connection = { url: withoutCredentials(base), apikey: credentials.apikey };
+    } catch {
+      return { problem: 'its url is not a valid URL' };
+    }
+  } else if (credentials.url || credentials.uri) {
+    connection = { url: String(credentials.url ?? credentials.uri) };
+    let parsed;
+    try { parsed = new URL(connection.url); } catch { return { problem: `its ${credentials.url ? 'url' : 'uri'} is not a valid URL` }; }
+    if (!parsed.password && credentials.password) {
+      if (credentials.username && !parsed.username) parsed.username = encodeURIComponent(credentials.username);
+      parsed.password = encodeURIComponent(credentials.password);
+      connection.url = parsed.href;
+    }
+  } else if ((credentials.hostname || credentials.host) && schemes.length) {
+    const host = credentials.hostname || credentials.host;
+    const port = credentials.port === undefined || credentials.port === '' ? '' : String(credentials.port);
+    if (port && !/^\d+$/.test(port)) return { problem: `its port is not a number (fields: ${fields})` };
+    const user = credentials.username ? encodeURIComponent(credentials.username) : '';
+    const auth = credentials.password ? `${user}:${encodeURIComponent(credentials.password)}@` : user ? `${user}@` : '';
+    connection = { url: `${schemes[0]}://${auth}${host}${port ? `:${port}` : ''}` };
+  } else {
+    return { problem: `no usable credentials (fields: ${fields}; expected url, uri, hostname and port${schemes.length ? `, or connection.${schemes[0]}.composed` : ''})` };
+  }
+
+  let url;
+  try { url = new URL(connection.url); } catch { return { problem: 'its credentials do not make a valid URL' }; }
+  const scheme = url.protocol.slice(0, -1);
+  if (schemes.length && !schemes.includes(scheme)) {
+    return { problem: `its URL scheme is ${scheme}:, expected ${schemes.map((s) => `${s}:`).join(' or ')}` };
+  }
+  addSecrets(credentials.password, credentials.apikey, decodeURIComponent(url.password));
+  return { connection };
+}
