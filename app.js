@@ -8,7 +8,7 @@ import express from 'express';
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
 import { openStores, storeNames, unknownStoreProblems } from './stores/index.js';
-import { services } from './config/services.js';
+import { settings } from './config/settings.js';
 import { pageRoutes } from './routes/page.js';
 import { statusRoutes } from './routes/status.js';
 import { dataRoutes } from './routes/data.js';
@@ -93,7 +93,7 @@ Options:
   --log            log every request (off by default: logging distorts benchmarks; or STOREBENCH_LOG=1)
   -h, --help       show this help
 
-Configuration: ${Object.values(services).flatMap((service) => service.env).join(', ')},
+Configuration: ${Object.values(settings).filter((setting) => ['service', 'store'].includes(setting.scope)).flatMap((setting) => setting.env).join(', ')},
 or services bound on Cloud Foundry (VCAP_SERVICES). See README.md.`;
 
 export function parseAppArgs(argv, env = process.env) {

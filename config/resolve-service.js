@@ -1,41 +1,51 @@
-// Where each backing server comes from, decided in one place, first match wins:
-//   1. an explicit option (the CLI's flags pass these),
-//   2. an environment variable (REDIS_URL, CLOUDANT_URL, ...),
-//   3. a service bound on Cloud Foundry (VCAP_SERVICES, matched as config/cf-binding.js says),
-//   4. the embedded default: a server started here, if it can be.
+// Where each backing server comes from: its location setting answered by the one rule of
+// config/precedence.js (an explicit option, an environment variable, a service bound on Cloud
+// Foundry), and when none gives one, the embedded default: a server started here, if it can be.
 import { services } from './services.js';
+import { settings } from './settings.js';
+import { resolveSetting } from './precedence.js';
 import { addConnectionSecrets, redactUrl } from '../util/redact.js';
-import { resolveFromVcap } from './cf-binding.js';
 
 /**
  * Resolves one backing service.
+ * @param {string} name  a key of config/services.js
+ * @param {object} [sources]
+ * @param {object} [sources.env]  the environment (default process.env)
+ * @param {object} [sources.options]  explicit settings by key (redisUrl, cloudantApikey, ...): they beat env
+ * @param {boolean} [sources.embedded]  start a server here when nothing is configured (default true)
  * @returns {Promise<{ connection: object, stop?: () => Promise<void> } | { unavailable: string, code: string }>}
  *   code: NOT_CONFIGURED, NOT_INSTALLED, START_FAILED or BAD_BINDING (util/errors.js)
- *   connection: { url, source, display (redacted url), ...extras }
+ *   connection: { url, source, display (redacted url), ...from connectionSettings }
  */
-export async function resolveService(name, { env = process.env, overrides = {}, embedded = true } = {}) {
+export async function resolveService(name, { env = process.env, options = {}, embedded = true } = {}) {
   const service = services[name];
   if (!service) throw new Error(`unknown backing service "${name}"`);
-  const extras = Object.fromEntries(
-    Object.entries(service.extras ?? {})
-      .filter(([, variable]) => env[variable])
-      .map(([field, variable]) => [field, env[variable]]),
-  );
+  const located = resolveSetting(service.location, { options, env });
+  // Only a Cloud Foundry binding can be wrong here: URLs are not checked before a client tries them.
+  if (located.problem) return { unavailable: located.problem, code: 'BAD_BINDING' };
+  const added = connectionSettings(service, { options, env });
+  if (located.value) return { connection: describe({ ...located.value, ...added }, located.source) };
 
-  if (overrides[name]) return { connection: describe({ url: overrides[name], ...extras }, 'option') };
-  const variable = service.env.find((candidate) => env[candidate]);
-  if (variable) return { connection: describe({ url: env[variable], ...extras }, variable) };
-  const bound = resolveFromVcap(name, service.vcap, env);
-  if (bound?.unavailable) return { unavailable: bound.unavailable, code: 'BAD_BINDING' };
-  if (bound) return { connection: describe({ ...bound.connection, ...extras }, bound.source) };
-
-  if (!embedded) return { unavailable: `not configured: set ${service.env.join(' or ')}${service.vcap ? ' or bind a service on Cloud Foundry' : ''}`, code: 'NOT_CONFIGURED' };
+  if (!embedded) {
+    const where = settings[service.location];
+    return { unavailable: `not configured: set ${where.env.join(' or ')}${where.cloudFoundry ? ' or bind a service on Cloud Foundry' : ''}`, code: 'NOT_CONFIGURED' };
+  }
   try {
     const server = await service.startEmbedded(env);
-    return { connection: describe({ url: server.url, ...extras }, 'embedded'), stop: server.stop };
+    return { connection: describe({ url: server.url, ...added }, 'embedded'), stop: server.stop };
   } catch (error) {
     return { unavailable: error.message, code: error.code === 'NOT_INSTALLED' ? 'NOT_INSTALLED' : 'START_FAILED' };
   }
+}
+
+/** The settings a service adds to its connection (Cloudant's API key), those that are set. */
+function connectionSettings(service, sources) {
+  const added = {};
+  for (const [field, key] of Object.entries(service.connectionSettings ?? {})) {
+    const { value } = resolveSetting(key, sources);
+    if (value !== undefined) added[field] = value;
+  }
+  return added;
 }
 
 function describe(connection, source) {

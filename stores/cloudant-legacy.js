@@ -1,16 +1,17 @@
 // Cloudant / CouchDB through @cloudant/cloudant, the client the original benchmark used.
 // IBM ended its life in 2021 (no fixes, deprecated request library underneath); it is here
 // so users can compare it with the maintained SDK (the cloudant store) on the same server.
-// Database: <CLOUDANT_DB or storebench>-legacy.
+// Database: <couchdbDatabase>-legacy, so it never fights the other clients over revisions.
 import { couchAuth } from './clients/couch-auth.js';
 import { nanoStyleStore } from './clients/couch-nano-store.js';
+import { defaults } from '../config/settings.js';
 
 export const name = 'cloudant-legacy';
 export const description = 'Cloudant / CouchDB through @cloudant/cloudant (the client the original used)';
 export const needs = ['couchdb'];
 export const lifecycle = 'end-of-life client (@cloudant/cloudant)';
 
-export async function open({ couchdb }) {
+export async function open({ couchdb }, { couchdbDatabase = defaults.couchdbDatabase } = {}) {
   const { serviceUrl, auth } = couchAuth(couchdb);
   const Cloudant = await loadClient();
   // IAM tokens through its iamauth plugin (no auto-renew timer: renewed on demand, so
@@ -22,7 +23,7 @@ export async function open({ couchdb }) {
     : [];
   const url = auth.type === 'basic' ? withCredentials(serviceUrl, auth) : serviceUrl;
   const client = Cloudant({ url, plugins });
-  return nanoStyleStore(client, `${couchdb.database ?? 'storebench'}-legacy`);
+  return nanoStyleStore(client, `${couchdbDatabase}-legacy`);
 }
 
 function withCredentials(serviceUrl, { username, password }) {

@@ -4,6 +4,7 @@
 import { couchAuth } from './clients/couch-auth.js';
 import { stripCouchFields } from './clients/couch-document.js';
 import { revisionedWrites } from './clients/couch-revisions.js';
+import { defaults } from '../config/settings.js';
 
 export const name = 'cloudant';
 export const description = 'Cloudant / CouchDB through @ibm-cloud/cloudant (the maintained SDK)';
@@ -11,7 +12,8 @@ export const needs = ['couchdb'];
 
 const statusOf = (error) => error?.status ?? error?.code;
 
-export async function open({ couchdb }) {
+/** @param {{ couchdbDatabase?: string }} [settings]  the database (resolved: CLOUDANT_DB, default storebench) */
+export async function open({ couchdb }, { couchdbDatabase = defaults.couchdbDatabase } = {}) {
   const { CloudantV1, BasicAuthenticator, IamAuthenticator } = await import('@ibm-cloud/cloudant');
   const { NoAuthAuthenticator } = await import('ibm-cloud-sdk-core');
   const { serviceUrl, auth } = couchAuth(couchdb);
@@ -21,7 +23,7 @@ export async function open({ couchdb }) {
     : new NoAuthAuthenticator();
   const client = new CloudantV1({ authenticator, serviceUrl });
   client.setEnableGzipCompression(false); // the payloads are mostly base64 JPEG: gzip buys little and costs CPU
-  const db = couchdb.database ?? 'storebench';
+  const db = couchdbDatabase;
 
   try {
     await client.putDatabase({ db });

@@ -5,11 +5,14 @@
  *
  * @property {string}   name         The route segment: GET /<name>/:key.
  * @property {string}   description  One line for /stores, the index page and the README.
- * @property {string[]} needs        The backing services it connects to (keys of stores/services.js).
- * @property {(connections: object) => Promise<Store>} open
+ * @property {string[]} needs        The backing services it connects to (keys of config/services.js).
+ * @property {(connections: object, settings?: object) => Promise<Store>} open
  *           Connects, given one resolved connection per needed service, e.g.
- *           `{ redis: { url, source, ... } }`. Must load its client library here, lazily,
- *           so a missing or broken client never stops the other stores.
+ *           `{ redis: { url, source, ... } }`, and the resolved store settings of
+ *           config/settings.js (`postgresPoolSize`, `flushIntervalMs`, `couchdbDatabase`): it
+ *           reads no environment itself, and falls back to `defaults` from there when called
+ *           without them. Must load its client library here, lazily, so a missing or broken
+ *           client never stops the other stores.
  * @property {string}   [lifecycle]  Optional note, e.g. "end-of-life client", shown in /stores.
  *
  * @typedef {object} Store

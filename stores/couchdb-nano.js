@@ -1,17 +1,18 @@
 // CouchDB / Cloudant through nano, the Apache CouchDB project's Node client, in database
-// <CLOUDANT_DB or storebench>-nano.
+// <couchdbDatabase>-nano.
 import { couchAuth } from './clients/couch-auth.js';
 import { nanoStyleStore } from './clients/couch-nano-store.js';
+import { defaults } from '../config/settings.js';
 
 export const name = 'couchdb-nano';
 export const description = 'CouchDB / Cloudant through nano (the Apache CouchDB client)';
 export const needs = ['couchdb'];
 
-export async function open({ couchdb }) {
+export async function open({ couchdb }, { couchdbDatabase = defaults.couchdbDatabase } = {}) {
   const { auth } = couchAuth(couchdb);
   if (auth.type === 'iam') throw new Error('nano cannot use a Cloudant IAM API key; give CLOUDANT_URL with user:password');
   const { default: nano } = await import('nano');
   // nano turns user:password in the URL into a basic Authorization header.
   const client = nano({ url: couchdb.url });
-  return nanoStyleStore(client, `${couchdb.database ?? 'storebench'}-nano`);
+  return nanoStyleStore(client, `${couchdbDatabase}-nano`);
 }

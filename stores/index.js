@@ -3,6 +3,8 @@
 import { assertAdapter, assertStore } from './contract.js';
 import { StoreSet, reasonOf } from './store-set.js';
 import { resolveService } from '../config/resolve-service.js';
+import { resolveSettings } from '../config/precedence.js';
+import { UsageError } from '../util/errors.js';
 import { seedStore } from './seed.js';
 import * as memory from './memory.js';
 import * as redis from './redis.js';
@@ -46,24 +48,27 @@ export const unknownStoreProblems = (names = [], flag = '--stores') =>
 
 /**
  * Opens the named stores: resolves each backing server once (starting embedded ones when
- * nothing is configured), opens every adapter, seeds key1..key3. Never throws for one
- * store: a store that cannot be had is kept as unavailable, with the reason.
+ * nothing is configured), opens every adapter with the resolved store settings (pool size,
+ * flush interval, database name), seeds key1..key3. Never throws for one store: a store that
+ * cannot be had is kept as unavailable, with the reason.
  *
- * @param {object} [options]
- * @param {string[]} [options.names]  which stores (default: all)
- * @param {object} [options.env]  environment to read URLs from (default: process.env)
- * @param {object} [options.overrides]  explicit URLs by service, beating env
- * @param {boolean} [options.embedded]  start local servers when nothing is configured (default true)
- * @returns {Promise<StoreSet>}
+ * @param {object} [params]
+ * @param {string[]} [params.names]  which stores (default: all)
+ * @param {object} [params.env]  environment to read settings from (default: process.env)
+ * @param {object} [params.options]  explicit settings by key (config/settings.js), beating env
+ * @param {boolean} [params.embedded]  start local servers when nothing is configured (default true)
+ * @returns {Promise<StoreSet>}  rejects with a UsageError when a store setting is malformed
  */
-export async function openStores({ names = storeNames, env = process.env, overrides, embedded = true } = {}) {
+export async function openStores({ names = storeNames, env = process.env, options = {}, embedded = true } = {}) {
   const unknown = unknownStoreProblems(names, 'openStores');
   if (unknown.length) throw new TypeError(unknown.join('; '));
   const chosen = names.map(findAdapter);
+  const { settings, problems } = resolveSettings({ options, env }, ['store']);
+  if (problems.length) throw new UsageError(problems);
 
   const serviceNames = [...new Set(chosen.flatMap((adapter) => adapter.needs))];
   const resolved = Object.fromEntries(
-    await Promise.all(serviceNames.map(async (service) => [service, await resolveService(service, { env, overrides, embedded })])),
+    await Promise.all(serviceNames.map(async (service) => [service, await resolveService(service, { env, options, embedded })])),
   );
   const stopServers = Object.values(resolved).flatMap((r) => (r.stop ? [r.stop] : []));
 
@@ -72,7 +77,7 @@ export async function openStores({ names = storeNames, env = process.env, overri
       const missing = adapter.needs.find((service) => resolved[service].unavailable);
       if (missing) return { adapter, reason: resolved[missing].unavailable, reasonCode: resolved[missing].code };
       const connections = Object.fromEntries(adapter.needs.map((service) => [service, resolved[service].connection]));
-      const reopen = () => openOne(adapter, connections);
+      const reopen = () => openOne(adapter, connections, settings);
       try {
         return { adapter, connections, reopen, ...(await reopen()) };
       } catch (error) {
@@ -83,8 +88,8 @@ export async function openStores({ names = storeNames, env = process.env, overri
   return new StoreSet(entries, stopServers);
 }
 
-async function openOne(adapter, connections) {
-  const store = assertStore(await adapter.open(connections), adapter.name);
+async function openOne(adapter, connections, settings) {
+  const store = assertStore(await adapter.open(connections, settings), adapter.name);
   try {
     const keys = await seedStore(store);
     return { store, keys };

@@ -1,22 +1,23 @@
 // PostgreSQL through node-postgres (pg), from a connection pool. Values live in a bytea
 // column, so the bytes come back exactly as written with no JSON work on either side.
+import { defaults } from '../config/settings.js';
+
 export const name = 'postgres';
 export const description = 'PostgreSQL through node-postgres (pg): a pooled key/bytea table';
 export const needs = ['postgres'];
 
-const DEFAULT_POOL_SIZE = 10;
-
 /**
  * Opens the store: connects, creates the table if missing.
- * @param {{ postgres: { url: string, poolSize?: string, ca?: string } }} connections
- * @param {{ table?: string }} [options]  the table (the cache and write-behind stores use their own)
+ * @param {{ postgres: { url: string, ca?: string } }} connections
+ * @param {{ postgresPoolSize?: number, table?: string }} [settings]  the resolved store settings,
+ *   and the table (the cache and write-behind stores use their own)
  */
-export async function open({ postgres }, { table = 'storebench' } = {}) {
+export async function open({ postgres }, { postgresPoolSize = defaults.postgresPoolSize, table = 'storebench' } = {}) {
   if (!/^[a-z_][a-z0-9_]*$/.test(table)) throw new TypeError(`not a plain table name: "${table}"`);
   const { default: pg } = await import('pg');
   const pool = new pg.Pool({
     connectionString: postgres.url,
-    max: Number(postgres.poolSize) || DEFAULT_POOL_SIZE,
+    max: postgresPoolSize,
     // A down server must give a 503 soon, not a request that waits for a connection forever.
     connectionTimeoutMillis: 5000,
     ...(postgres.ca ? { ssl: { ca: postgres.ca } } : {}),

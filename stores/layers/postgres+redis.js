@@ -16,8 +16,13 @@ export const TABLE = 'storebench_cache_aside';
 export const KEY_PREFIX = 'storebench:cache-aside:';
 export const TTL_SECONDS = 300;
 
-export async function open(connections, { ttlSeconds = TTL_SECONDS } = {}) {
-  const database = await postgres.open(connections, { table: TABLE });
+/**
+ * @param {{ postgres: object, redis: object }} connections
+ * @param {{ ttlSeconds?: number, postgresPoolSize?: number }} [settings]  the resolved store
+ *   settings (the PostgreSQL ones go on to the postgres adapter)
+ */
+export async function open(connections, { ttlSeconds = TTL_SECONDS, ...settings } = {}) {
+  const database = await postgres.open(connections, { ...settings, table: TABLE });
   let cache;
   try {
     cache = await redis.open(connections, { keyPrefix: KEY_PREFIX, ttlSeconds });

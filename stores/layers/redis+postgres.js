@@ -5,6 +5,7 @@
 import * as postgres from '../postgres.js';
 import * as redis from '../redis.js';
 import { redactText } from '../../util/redact.js';
+import { defaults } from '../../config/settings.js';
 
 export const name = 'redis+postgres';
 export const description = 'Write-behind: Redis as the primary, PostgreSQL the durable copy written in batches';
@@ -12,7 +13,6 @@ export const needs = ['redis', 'postgres'];
 
 export const TABLE = 'storebench_write_behind';
 export const KEY_PREFIX = 'storebench:write-behind:';
-const FLUSH_INTERVAL_MS = 200;
 const BATCH_SIZE = 100;
 const RETRY_MAX_MS = 5000;
 // Writes waiting for PostgreSQL are held in memory; past this many, set() fails (503)
@@ -20,13 +20,12 @@ const RETRY_MAX_MS = 5000;
 const MAX_PENDING = 10_000;
 
 /**
- * @param {{ redis: object, postgres: { flushIntervalMs?: string } }} connections
- * @param {{ flushIntervalMs?: number, batchSize?: number }} [options]
+ * @param {{ redis: object, postgres: object }} connections
+ * @param {{ flushIntervalMs?: number, batchSize?: number, postgresPoolSize?: number }} [settings]
+ *   the resolved store settings (the PostgreSQL ones go on to the postgres adapter)
  */
-export async function open(connections, options = {}) {
-  const flushIntervalMs = options.flushIntervalMs ?? (Number(connections.postgres.flushIntervalMs) || FLUSH_INTERVAL_MS);
-  const batchSize = options.batchSize ?? BATCH_SIZE;
-  const durable = await postgres.open(connections, { table: TABLE });
+export async function open(connections, { flushIntervalMs = defaults.flushIntervalMs, batchSize = BATCH_SIZE, ...settings } = {}) {
+  const durable = await postgres.open(connections, { ...settings, table: TABLE });
   let primary;
   try {
     primary = await redis.open(connections, { keyPrefix: KEY_PREFIX });

@@ -13,8 +13,9 @@ import { seedStore } from '../../stores/seed.js';
  *   adapter.open(), or undefined after it has skipped/failed the test (see helpers/services.js)
  * @param {object} [options]
  * @param {boolean} [options.jsonOnly]  the store holds JSON documents only (Cloudant, CouchDB)
+ * @param {object} [options.settings]  store settings for adapter.open() (config/settings.js)
  */
-export function storeConformance(adapter, connect, { jsonOnly = false } = {}) {
+export function storeConformance(adapter, connect, { jsonOnly = false, settings } = {}) {
   const name = adapter.name;
   // A fresh key per test, so runs never see each other's data.
   const freshKey = () => `conformance-${randomUUID()}`;
@@ -22,7 +23,7 @@ export function storeConformance(adapter, connect, { jsonOnly = false } = {}) {
   async function openStore(t) {
     const connections = await connect(t);
     if (!connections) return undefined;
-    const store = assertStore(await adapter.open(connections), name);
+    const store = assertStore(await adapter.open(connections, settings), name);
     t.after(() => store.close());
     return store;
   }

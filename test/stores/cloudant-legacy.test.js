@@ -15,7 +15,7 @@ let server;
 before(async () => { server = await startCouchServer(); });
 after(() => server?.stop());
 
-storeConformance(cloudantLegacy, async () => ({ couchdb: { url: server.url, source: 'test', database: 'conformance' } }), { jsonOnly: true });
+storeConformance(cloudantLegacy, async () => ({ couchdb: { url: server.url, source: 'test' } }), { jsonOnly: true, settings: { couchdbDatabase: 'conformance' } });
 
 const couchStores = ['cloudant', 'cloudant-legacy', 'couchdb-nano'];
 

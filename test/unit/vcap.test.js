@@ -9,6 +9,7 @@ import { cloudFoundryApp, cloudFoundryEnv } from '../../config/cf-env.js';
 import { findBinding, resolveFromVcap } from '../../config/cf-binding.js';
 import { connectionFromCredentials } from '../../config/cf-credentials.js';
 import { resolveService } from '../../config/resolve-service.js';
+import { resolveSettings } from '../../config/precedence.js';
 import { services } from '../../config/services.js';
 import { couchAuth } from '../../stores/clients/couch-auth.js';
 import { vcapFixture } from '../helpers/vcap-fixtures.js';
@@ -120,7 +121,7 @@ test('VCAP_SERVICES that is not JSON makes the service unavailable without quoti
 test('precedence: explicit option > environment variable > VCAP_SERVICES > embedded default', async () => {
   const vcap = vcapFixture('rediscloud');
   const env = envWith(vcap, { REDIS_URL: 'redis://127.0.0.1:6390' });
-  const option = await resolveService('redis', { env, overrides: { redis: 'redis://127.0.0.1:6391' } });
+  const option = await resolveService('redis', { env, options: { redisUrl: 'redis://127.0.0.1:6391' } });
   assert.equal(option.connection.source, 'option');
   assert.equal(option.connection.url, 'redis://127.0.0.1:6391');
   const variable = await resolveService('redis', { env });
@@ -133,8 +134,9 @@ test('precedence: explicit option > environment variable > VCAP_SERVICES > embed
 
 test('CLOUDANT_DB and CLOUDANT_APIKEY (environment) still apply to a bound Cloudant', async () => {
   const vcap = vcapFixture('cloudant-legacy');
-  const { connection } = await resolveService('couchdb', { env: envWith(vcap, { CLOUDANT_DB: 'bench2', CLOUDANT_APIKEY: 'Env-Api-Key-0123' }), embedded: false });
-  assert.equal(connection.database, 'bench2');
+  const env = envWith(vcap, { CLOUDANT_DB: 'bench2', CLOUDANT_APIKEY: 'Env-Api-Key-0123' });
+  const { connection } = await resolveService('couchdb', { env, embedded: false });
+  assert.equal(resolveSettings({ env }, ['store']).settings.couchdbDatabase, 'bench2'); // the database is a store setting, handed to the adapters
   assert.equal(couchAuth(connection).auth.apikey, 'Env-Api-Key-0123'); // environment beats the binding
   assert.equal(connection.source, 'VCAP_SERVICES old-cloudant');
   assert.equal(connection.display, `https://${only(vcap).username}:***@${only(vcap).host}/`);

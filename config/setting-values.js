@@ -1,0 +1,54 @@
+// How a setting's raw value becomes the value code uses. A parser takes what a tier gave (text
+// from a flag or the environment, or a typed value passed as an option) and returns the
+// value, or throws a SettingValueError whose message completes "<where the value came from> ...".
+// Messages never quote the value: config/precedence.js adds it, unless the setting is secret.
+
+export class SettingValueError extends Error {}
+
+const isWhole = (raw) => (typeof raw === 'number' ? Number.isInteger(raw) : /^\d+$/.test(String(raw).trim()));
+
+/** A TCP port; 0 asks the system for a free one. */
+export function port(raw) {
+  if (!isWhole(raw) || Number(raw) < 0 || Number(raw) > 65535) throw new SettingValueError('must be a whole number from 0 to 65535');
+  return Number(raw);
+}
+
+export function positiveInteger(raw) {
+  if (!isWhole(raw) || Number(raw) < 1) throw new SettingValueError('must be a positive whole number');
+  return Number(raw);
+}
+
+export function positiveNumber(raw) {
+  const value = typeof raw === 'number' ? raw : /^\s*(\d+(\.\d*)?|\.\d+)\s*$/.test(String(raw)) ? Number(raw) : NaN;
+  if (!(value > 0) || !Number.isFinite(value)) throw new SettingValueError('must be a positive number');
+  return value;
+}
+
+export const text = (raw) => String(raw);
+
+/** On or off: true, or the words 1, true, yes (any case). Anything else is off. */
+export const onOff = (raw) => (typeof raw === 'boolean' ? raw : /^(1|true|yes)$/i.test(String(raw).trim()));
+
+/** A comma-separated list (or an array, as an option), with at least one item. */
+export const listOf = (what) => (raw) => {
+  const items = (Array.isArray(raw) ? raw : String(raw).split(',')).map((item) => String(item).trim()).filter(Boolean);
+  if (!items.length) throw new SettingValueError(`needs at least one ${what}`);
+  return items;
+};
+
+/** JSON text, kept as text (it is handed on as it is, to cf create-service -c). */
+export function jsonText(raw) {
+  try {
+    JSON.parse(raw);
+  } catch {
+    throw new SettingValueError('is not valid JSON');
+  }
+  return String(raw);
+}
+
+/**
+ * Where a backing server is: a URL (an option or environment variable), or the connection a
+ * service bound on Cloud Foundry gives ({ url, apikey?, ca? }). Not checked here: a URL a
+ * client cannot use makes its store unavailable with the client's reason, not the app fail.
+ */
+export const connection = (raw) => (typeof raw === 'string' ? { url: raw } : raw);

@@ -1,0 +1,166 @@
+// Every setting storebench reads, declared once. config/precedence.js answers each with one
+// rule (explicit option > environment variable > Cloud Foundry > default); docs/configuration.md
+// is this table for people, and test/unit/configuration-doc.test.js keeps the two in step.
+//
+// A declaration:
+//   scope         who reads it: app (app/), service (where a backing server is:
+//                 config/resolve-service.js), store (how stores use their server: stores/),
+//                 cf-scripts (scripts/cf/), tools (npm run cluster:start, npm run perf)
+//   flag          the command-line option that sets it; programs pass the same setting as an
+//                 option under its key (startApp({ port: 0 }), openStores({ options }))
+//   env           environment variables, the first one set wins
+//   cloudFoundry  env -> { value, source } | { problem } | undefined: where the platform gives it
+//   varsFile      (cf-scripts) the vars file variable that is its default
+//   default       the value when no tier gives one
+//   parse         raw value -> value, or throws (config/setting-values.js)
+//   secret        its value is never quoted in a problem
+//   about         one line for --help and the doc; cfText, defaultText: the doc's words for
+//                 tiers that are code
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { services } from './services.js';
+import { resolveFromVcap } from './cf-binding.js';
+import { cloudFoundryApplication, cloudFoundryPort } from './cf-env.js';
+import { connection, jsonText, listOf, onOff, port, positiveInteger, positiveNumber, text } from './setting-values.js';
+
+/** The Cloud Foundry tier of a backing service's location: the bound service matched for it. */
+const boundService = (name) => (env) => {
+  const bound = resolveFromVcap(name, services[name].vcap, env);
+  if (!bound) return undefined;
+  if (bound.unavailable) return { problem: bound.unavailable };
+  return { value: bound.connection, source: bound.source };
+};
+
+/** Where a backing server is: each has a URL setting, with the embedded server as its default. */
+const serviceLocation = ({ service, env, example, about }) => ({
+  scope: 'service',
+  env,
+  ...(services[service].vcap ? { cloudFoundry: boundService(service), cfText: `a bound service matched as ${service} (label, tag or name)` } : {}),
+  defaultText: 'the embedded default starts one here (not with --no-embedded)',
+  parse: connection,
+  secret: true,
+  example,
+  about,
+});
+
+export const settings = {
+  // The app ------------------------------------------------------------------------------
+  port: {
+    scope: 'app',
+    flag: '--port N',
+    env: ['PORT'],
+    cloudFoundry: cloudFoundryPort,
+    cfText: 'CF_INSTANCE_PORT, else VCAP_APP_PORT, else VCAP_APPLICATION\'s port (cfenv\'s order)',
+    default: 3000,
+    parse: port,
+    about: 'port to listen on; 0 picks a free one',
+  },
+  host: {
+    scope: 'app',
+    flag: '--host H',
+    env: ['HOST'],
+    // The platform's router reaches the container over IPv4.
+    cloudFoundry: (env) => (cloudFoundryApplication(env) ? { value: '0.0.0.0', source: 'Cloud Foundry' } : undefined),
+    cfText: '0.0.0.0',
+    defaultText: 'all interfaces',
+    parse: text,
+    about: 'address to bind',
+  },
+  logRequests: {
+    scope: 'app',
+    flag: '--log',
+    env: ['STOREBENCH_LOG'],
+    default: false,
+    parse: onOff,
+    about: 'log every request (1, true or yes); off by default: logging distorts benchmarks',
+  },
+  stores: {
+    scope: 'app',
+    flag: '--stores LIST',
+    env: [],
+    defaultText: 'all',
+    parse: listOf('store name'),
+    about: 'comma-separated stores to open',
+  },
+  embedded: {
+    scope: 'app',
+    flag: '--no-embedded',
+    env: [],
+    default: true,
+    parse: onOff,
+    about: 'with --no-embedded, never start local servers: a store with nothing configured is unavailable',
+  },
+
+  // Where each backing server is ------------------------------------------------------------
+  redisUrl: serviceLocation({ service: 'redis', env: ['REDIS_URL'], example: 'redis://:password@host:6379, rediss://... for TLS', about: 'the Redis of redis, ioredis, postgres+redis and redis+postgres' }),
+  redisClusterUrls: serviceLocation({ service: 'redis-cluster', env: ['REDIS_CLUSTER_URLS'], example: 'redis://:pw@node1:6379,redis://:pw@node2:6379 (any nodes: the rest are discovered)', about: 'the Redis Cluster of redis-cluster' }),
+  memcachedUrl: serviceLocation({ service: 'memcached', env: ['MEMCACHED_URL', 'MEMCACHED_SERVERS'], example: 'memcached://user:pass@host:11211; MEMCACHED_SERVERS in memjs\'s form host:port,host:port', about: 'the memcached of memcached' }),
+  couchdbUrl: serviceLocation({ service: 'couchdb', env: ['CLOUDANT_URL', 'COUCHDB_URL'], example: 'https://user:password@account.cloudantnosqldb.appdomain.cloud, http://admin:pw@127.0.0.1:5984', about: 'the Cloudant or CouchDB of cloudant, cloudant-legacy and couchdb-nano' }),
+  cloudantApikey: {
+    scope: 'service',
+    env: ['CLOUDANT_APIKEY'],
+    // Not a tier of its own on Cloud Foundry: a binding's apikey comes with that binding's
+    // URL (config/cf-credentials.js), never with a URL from elsewhere.
+    cfText: 'the bound Cloudant\'s apikey, with that binding\'s URL',
+    defaultText: 'none: basic auth from the URL',
+    parse: text,
+    secret: true,
+    about: 'an IBM Cloud IAM API key for the CouchDB stores (couchdb-nano has no IAM: it is then unavailable)',
+  },
+  postgresUrl: serviceLocation({ service: 'postgres', env: ['POSTGRES_URL', 'DATABASE_URL'], example: 'postgres://user:password@host:5432/database', about: 'the PostgreSQL of postgres, postgres+redis and redis+postgres' }),
+  tarantoolUrl: serviceLocation({ service: 'tarantool', env: ['TARANTOOL_URL'], example: 'tarantool://user:password@host:3301', about: 'the Tarantool of tarantool and tarantool-memtx (spaces storebench_vinyl and storebench_memtx, or a user allowed to create them)' }),
+
+  // How the stores use their servers ----------------------------------------------------------
+  couchdbDatabase: {
+    scope: 'store',
+    env: ['CLOUDANT_DB'],
+    default: 'storebench',
+    parse: text,
+    about: 'database of cloudant; cloudant-legacy and couchdb-nano append -legacy and -nano (each created if missing)',
+  },
+  postgresPoolSize: {
+    scope: 'store',
+    env: ['POSTGRES_POOL_SIZE'],
+    default: 10,
+    parse: positiveInteger,
+    about: 'connections in each PostgreSQL pool',
+  },
+  flushIntervalMs: {
+    scope: 'store',
+    env: ['STOREBENCH_FLUSH_INTERVAL_MS'],
+    default: 200,
+    parse: positiveInteger,
+    about: 'milliseconds redis+postgres lets writes gather before flushing them to PostgreSQL',
+  },
+
+  // The Cloud Foundry scripts (npm run login, service_create, ...) ------------------------------
+  cfApi: { scope: 'cf-scripts', env: ['CF_API'], defaultText: 'none: npm run login needs it', parse: text, about: 'the platform\'s API endpoint, for cf login -a' },
+  cfOrg: { scope: 'cf-scripts', env: ['CF_ORG'], defaultText: 'cf login asks', parse: text, about: 'org for cf login' },
+  cfSpace: { scope: 'cf-scripts', env: ['CF_SPACE'], defaultText: 'cf login asks', parse: text, about: 'space for cf login' },
+  cfVarsFile: { scope: 'cf-scripts', env: ['CF_VARS_FILE'], default: 'vars.yml', parse: text, about: 'the vars file with the manifest\'s variables' },
+  cfApp: { scope: 'cf-scripts', env: ['CF_APP'], varsFile: 'app_name', parse: text, about: 'the app whose bindings npm run vcap_services shows' },
+  cfRoute: { scope: 'cf-scripts', env: ['CF_ROUTE'], varsFile: 'route', parse: text, about: 'the app\'s route, for npm run page' },
+  appUrl: { scope: 'cf-scripts', env: ['STOREBENCH_URL'], defaultText: 'https://<route>', parse: text, about: 'the deployed app\'s URL, for npm run page' },
+  cloudantService: { scope: 'cf-scripts', env: [], varsFile: 'cloudant_service', parse: text, about: 'the Cloudant service instance service_create/service_delete make and remove' },
+  cloudantOffering: { scope: 'cf-scripts', env: ['CLOUDANT_OFFERING'], default: 'cloudantnosqldb', parse: text, about: 'marketplace offering for the Cloudant instance (IBM Cloudant)' },
+  cloudantPlan: { scope: 'cf-scripts', env: ['CLOUDANT_PLAN'], default: 'lite', parse: text, about: 'its plan' },
+  cloudantServiceParams: { scope: 'cf-scripts', env: ['CLOUDANT_SERVICE_PARAMS'], defaultText: 'none', parse: jsonText, secret: true, about: 'JSON for cf create-service -c, e.g. {"legacyCredentials": false}' },
+  redisService: { scope: 'cf-scripts', env: [], varsFile: 'redis_service', parse: text, about: 'the Redis service instance service_create/service_delete make and remove' },
+  redisOffering: { scope: 'cf-scripts', env: ['REDIS_OFFERING'], default: 'rediscloud', parse: text, about: 'marketplace offering for the Redis instance (Redis Cloud; p.redis on Tanzu)' },
+  redisPlan: { scope: 'cf-scripts', env: ['REDIS_PLAN'], default: '30mb', parse: text, about: 'its plan' },
+  redisServiceParams: { scope: 'cf-scripts', env: ['REDIS_SERVICE_PARAMS'], defaultText: 'none', parse: jsonText, secret: true, about: 'JSON for cf create-service -c' },
+
+  // Other tools ---------------------------------------------------------------------------------
+  clusterStateFile: {
+    scope: 'tools',
+    env: ['STOREBENCH_CLUSTER_STATE'],
+    default: join(tmpdir(), 'storebench-redis-cluster.json'),
+    defaultText: '<temp dir>/storebench-redis-cluster.json',
+    parse: text,
+    about: 'where npm run cluster:start leaves its pid and URLs for cluster:stop',
+  },
+  perfSeconds: { scope: 'tools', env: ['PERF_SECONDS'], default: 10, parse: positiveNumber, about: 'seconds npm run perf measures each URL for' },
+};
+
+/** Each setting's default (undefined where it has none, or where its default is a vars file's). */
+export const defaults = Object.freeze(Object.fromEntries(Object.entries(settings).map(([key, setting]) => [key, setting.default])));
