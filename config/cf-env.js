@@ -76,10 +76,3 @@ export function cloudFoundryEnv(env = process.env) {
     },
   });
 }
-
-/** When env is Cloud Foundry's: { name, port }, port being the one the platform routes to. Else null. */
-export function cloudFoundryApp(env = process.env) {
-  const application = cloudFoundryApplication(env);
-  if (!application) return null;
-  return { name: application.name, port: Number(env.PORT || cloudFoundryPort(env)?.value || 3000) };
-}

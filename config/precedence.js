@@ -5,11 +5,13 @@
 //   2. an environment variable (the first of the setting's that is set)
 //   3. Cloud Foundry: VCAP_APPLICATION / VCAP_SERVICES, for settings the platform gives
 //   4. the default (for the Cloud Foundry scripts: their vars file)
-// An empty value counts as unset, as an empty PORT= does in a shell.
+// An empty environment variable counts as unset, as an empty PORT= does in a shell; an explicit
+// option does not (`--stores ""` is a mistake to report, not a request for the default).
 import { settings } from './settings.js';
 import { SettingValueError } from './setting-values.js';
 
-const isSet = (value) => value !== undefined && value !== null && value !== '';
+const isGiven = (value) => value !== undefined && value !== null;
+const isSet = (value) => isGiven(value) && value !== '';
 
 /**
  * One setting's value and where it came from.
@@ -37,7 +39,7 @@ export function resolveSetting(key, { options = {}, env = process.env, vars } = 
     }
   };
 
-  if (isSet(options[key])) return parse(options[key], 'option', setting.flag?.split(' ')[0] ?? `option ${key}`);
+  if (isGiven(options[key])) return parse(options[key], 'option', setting.flag?.split(' ')[0] ?? `option ${key}`);
   const variable = setting.env.find((name) => isSet(env[name]));
   if (variable) return parse(env[variable], variable, variable);
   const platform = setting.cloudFoundry?.(env);

@@ -50,7 +50,7 @@ export const settings = {
     flag: '--port N',
     env: ['PORT'],
     cloudFoundry: cloudFoundryPort,
-    cfText: 'CF_INSTANCE_PORT, else VCAP_APP_PORT, else VCAP_APPLICATION\'s port (cfenv\'s order)',
+    cfText: 'CF_INSTANCE_PORT, else VCAP_APP_PORT, else VCAP_APPLICATION\'s port',
     default: 3000,
     parse: port,
     about: 'port to listen on; 0 picks a free one',
@@ -71,8 +71,9 @@ export const settings = {
     flag: '--log',
     env: ['STOREBENCH_LOG'],
     default: false,
+    defaultText: 'off: logging distorts benchmarks',
     parse: onOff,
-    about: 'log every request (1, true or yes); off by default: logging distorts benchmarks',
+    about: 'log every request (the variable: 1, true or yes)',
   },
   stores: {
     scope: 'app',
@@ -87,8 +88,9 @@ export const settings = {
     flag: '--no-embedded',
     env: [],
     default: true,
+    defaultText: 'on: a store with nothing configured gets a server started here',
     parse: onOff,
-    about: 'with --no-embedded, never start local servers: a store with nothing configured is unavailable',
+    about: 'never start local servers: a store with nothing configured is then unavailable',
   },
 
   // Where each backing server is ------------------------------------------------------------

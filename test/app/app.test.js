@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
-import { startApp } from '../../app.js';
+import { startApp } from '../../app/start-app.js';
 import { storeNames } from '../../stores/index.js';
 import { payloads, payloadObjects } from '../../data/payloads.js';
 import { startRedisServer } from '../../embedded/redis-server.js';
@@ -113,7 +113,7 @@ describe('a store that is down', () => {
     if (!which('redis-server')) return unavailable(t, 'redis-server is not installed');
     const redis = await startRedisServer();
     t.after(() => redis.stop());
-    const app = await startApp({ port: 0, host: '127.0.0.1', names: ['memory', 'redis'], env: { REDIS_URL: redis.url } });
+    const app = await startApp({ port: 0, host: '127.0.0.1', stores: ['memory', 'redis'], env: { REDIS_URL: redis.url } });
     t.after(() => app.close());
     assert.equal((await fetch(`${app.url}/redis/key1`)).status, 200);
 
@@ -133,7 +133,7 @@ describe('a store that is down', () => {
 
   test('a configured server that is unreachable at start leaves the store unavailable with a reason, the rest serve', async () => {
     const closedPort = await freePort();
-    const app = await startApp({ port: 0, host: '127.0.0.1', names: ['memory', 'redis'], env: { REDIS_URL: `redis://:hunter2@127.0.0.1:${closedPort}` } });
+    const app = await startApp({ port: 0, host: '127.0.0.1', stores: ['memory', 'redis'], env: { REDIS_URL: `redis://:hunter2@127.0.0.1:${closedPort}` } });
     try {
       const response = await fetch(`${app.url}/redis/key2`);
       assert.equal(response.status, 503);
@@ -150,7 +150,7 @@ describe('a store that is down', () => {
   });
 
   test('with no redis-server on PATH and no REDIS_URL, redis is unavailable with a one-line reason', async () => {
-    const app = await startApp({ port: 0, host: '127.0.0.1', names: ['memory', 'redis'], env: { PATH: '/nonexistent' } });
+    const app = await startApp({ port: 0, host: '127.0.0.1', stores: ['memory', 'redis'], env: { PATH: '/nonexistent' } });
     try {
       const { stores } = await (await fetch(`${app.url}/stores`)).json();
       const redis = stores.find((s) => s.name === 'redis');
@@ -169,7 +169,7 @@ describe('request logging', () => {
   test('is off by default and, when asked for, logs method, path, status and time per request', async (t) => {
     for (const logRequests of [false, true]) {
       const lines = [];
-      const app = await startApp({ port: 0, host: '127.0.0.1', names: ['memory'], log: (line) => lines.push(line), logRequests });
+      const app = await startApp({ port: 0, host: '127.0.0.1', stores: ['memory'], log: (line) => lines.push(line), logRequests });
       t.after(() => app.close());
       await (await fetch(`${app.url}/memory/key1`)).arrayBuffer();
       await (await fetch(`${app.url}/memory/nokey`)).arrayBuffer();

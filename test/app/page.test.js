@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { startApp } from '../../app.js';
+import { startApp } from '../../app/start-app.js';
 import { which } from '../../util/which.js';
 import { unavailable } from '../helpers/services.js';
 
@@ -10,7 +10,7 @@ let app;
 let browser;
 
 before(async () => {
-  app = await startApp({ port: 0, host: '127.0.0.1', names: ['memory', 'cloudant', 'redis'], env: { PATH: process.env.PATH } });
+  app = await startApp({ port: 0, host: '127.0.0.1', stores: ['memory', 'cloudant', 'redis'], env: { PATH: process.env.PATH } });
   if (!chromium) return;
   const { chromium: launcher } = await import('playwright-core');
   browser = await launcher.launch({

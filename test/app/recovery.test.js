@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { test } from 'node:test';
-import { startApp } from '../../app.js';
+import { startApp } from '../../app/start-app.js';
 import { payloads } from '../../data/payloads.js';
 import { freePort, startServer } from '../../embedded/child-process.js';
 import { which } from '../../util/which.js';
@@ -64,7 +64,7 @@ async function ownRedis(t) {
 test('Redis down at start, then stopped mid-run: redis and ioredis answer 503, memory 200, and both recover without an app restart', async (t) => {
   if (!which('redis-server')) return unavailable(t, 'redis-server is not installed');
   const redis = await ownRedis(t);
-  const app = await startApp({ port: 0, host: '127.0.0.1', names: ['memory', 'redis', 'ioredis'], env: { REDIS_URL: redis.url }, embedded: false });
+  const app = await startApp({ port: 0, host: '127.0.0.1', stores: ['memory', 'redis', 'ioredis'], env: { REDIS_URL: redis.url }, embedded: false });
   t.after(() => app.close());
 
   await assertDown(app, 'redis');
@@ -101,7 +101,7 @@ test('PostgreSQL down at start, then stopped mid-run: its stores answer 503 (wri
   const app = await startApp({
     port: 0,
     host: '127.0.0.1',
-    names: ['memory', 'postgres', 'postgres+redis', 'redis+postgres'],
+    stores: ['memory', 'postgres', 'postgres+redis', 'redis+postgres'],
     env: { POSTGRES_URL: postgresUrl, REDIS_URL: testRedisUrl },
     embedded: false,
   });

@@ -6,7 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { after, before, test } from 'node:test';
 import * as cloudantLegacy from '../../stores/cloudant-legacy.js';
 import { startCouchServer } from '../../embedded/couchdb.js';
-import { startApp } from '../../app.js';
+import { startApp } from '../../app/start-app.js';
 import { payloads } from '../../data/payloads.js';
 import { storeConformance } from '../helpers/store-conformance.js';
 
@@ -20,7 +20,7 @@ storeConformance(cloudantLegacy, async () => ({ couchdb: { url: server.url, sour
 const couchStores = ['cloudant', 'cloudant-legacy', 'couchdb-nano'];
 
 test('the three CouchDB clients serve key1..key3 byte-exact from one server, each from its own database', async (t) => {
-  const app = await startApp({ port: 0, host: '127.0.0.1', names: couchStores, env: { COUCHDB_URL: server.url, CLOUDANT_DB: 'three-clients' } });
+  const app = await startApp({ port: 0, host: '127.0.0.1', stores: couchStores, env: { COUCHDB_URL: server.url, CLOUDANT_DB: 'three-clients' } });
   t.after(() => app.close());
   for (const store of couchStores) {
     for (const [key, bytes] of Object.entries(payloads)) {
@@ -39,7 +39,7 @@ test('the three CouchDB clients serve key1..key3 byte-exact from one server, eac
 test('seeding again at the next start writes new revisions instead of failing', async (t) => {
   const env = { COUCHDB_URL: server.url, CLOUDANT_DB: 'reseed' };
   for (let start = 1; start <= 2; start++) {
-    const app = await startApp({ port: 0, host: '127.0.0.1', names: couchStores, env });
+    const app = await startApp({ port: 0, host: '127.0.0.1', stores: couchStores, env });
     const { stores } = await (await fetch(`${app.url}/stores`)).json();
     await app.close();
     assert.deepEqual(stores.map((s) => [s.name, s.status, s.keys.length]), couchStores.map((name) => [name, 'up', 3]), `start ${start}`);
@@ -51,7 +51,7 @@ test('seeding again at the next start writes new revisions instead of failing', 
 });
 
 test('/stores marks cloudant-legacy as an end-of-life client, and only it', async (t) => {
-  const app = await startApp({ port: 0, host: '127.0.0.1', names: couchStores, env: { COUCHDB_URL: server.url } });
+  const app = await startApp({ port: 0, host: '127.0.0.1', stores: couchStores, env: { COUCHDB_URL: server.url } });
   t.after(() => app.close());
   const { stores } = await (await fetch(`${app.url}/stores`)).json();
   assert.deepEqual(
@@ -75,14 +75,14 @@ async function appWithoutLegacyClient() {
   for (const entry of await readdir(join(modules, '@cloudant'))) {
     if (entry !== 'cloudant') await symlink(join(modules, '@cloudant', entry), join(dir, 'node_modules', '@cloudant', entry));
   }
-  return { dir, url: pathToFileURL(join(dir, 'app.js')).href };
+  return { dir, url: pathToFileURL(join(dir, 'app', 'start-app.js')).href };
 }
 
 test('without @cloudant/cloudant installed, cloudant-legacy is unavailable with the reason and the other stores serve', async (t) => {
   const copy = await appWithoutLegacyClient();
   t.after(() => rm(copy.dir, { recursive: true, force: true }));
   const { startApp: startCopy } = await import(copy.url);
-  const app = await startCopy({ port: 0, host: '127.0.0.1', names: ['memory', ...couchStores], env: { COUCHDB_URL: server.url, CLOUDANT_DB: 'no-legacy' } });
+  const app = await startCopy({ port: 0, host: '127.0.0.1', stores: ['memory', ...couchStores], env: { COUCHDB_URL: server.url, CLOUDANT_DB: 'no-legacy' } });
   t.after(() => app.close());
 
   const { stores } = await (await fetch(`${app.url}/stores`)).json();

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
 import * as cacheAside from '../../stores/layers/postgres+redis.js';
 import { payloads } from '../../data/payloads.js';
-import { startApp } from '../../app.js';
+import { startApp } from '../../app/start-app.js';
 import { storeConformance } from '../helpers/store-conformance.js';
 import { sqlConnections, testPool, testRedis } from '../helpers/sql-stores.js';
 
@@ -85,7 +85,7 @@ test('postgres+redis: GET /stores shows the cache hits and misses of the request
   const app = await startApp({
     port: 0,
     host: '127.0.0.1',
-    names: ['postgres+redis'],
+    stores: ['postgres+redis'],
     env: { POSTGRES_URL: connections.postgres.url, REDIS_URL: connections.redis.url },
   });
   t.after(() => app.close());

@@ -79,8 +79,8 @@ test('credentials in REDIS_CLUSTER_URLS reach the discovered nodes, and every li
 
 test('the app serves /redis-cluster/:key seeded with key1..key3 byte-exact, and /stores shows the topology', async (t) => {
   if (!connect(t)) return;
-  const { startApp } = await import('../../app.js');
-  const app = await startApp({ port: 0, host: '127.0.0.1', names: ['redis-cluster'], env: { REDIS_CLUSTER_URLS: cluster.url } });
+  const { startApp } = await import('../../app/start-app.js');
+  const app = await startApp({ port: 0, host: '127.0.0.1', stores: ['redis-cluster'], env: { REDIS_CLUSTER_URLS: cluster.url } });
   t.after(() => app.close());
   for (const [key, bytes] of Object.entries(payloads)) {
     const response = await fetch(`${app.url}/redis-cluster/${key}`);

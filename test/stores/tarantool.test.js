@@ -104,9 +104,9 @@ test('an unreachable TARANTOOL_URL makes open() reject with the reason', async (
 
 test('the app serves /tarantool/:key and /tarantool-memtx/:key, seeded with key1..key3 byte-exact', async (t) => {
   if (!connect(t)) return;
-  const { startApp } = await import('../../app.js');
+  const { startApp } = await import('../../app/start-app.js');
   const { payloads } = await import('../../data/payloads.js');
-  const app = await startApp({ port: 0, host: '127.0.0.1', names: ['tarantool', 'tarantool-memtx'], env: { TARANTOOL_URL: server.url } });
+  const app = await startApp({ port: 0, host: '127.0.0.1', stores: ['tarantool', 'tarantool-memtx'], env: { TARANTOOL_URL: server.url } });
   t.after(() => app.close());
   for (const store of ['tarantool', 'tarantool-memtx']) {
     for (const [key, bytes] of Object.entries(payloads)) {

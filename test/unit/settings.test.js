@@ -90,7 +90,8 @@ test('a malformed value is a problem naming where it came from; a secret one is 
   assert.equal(resolveSetting('port', { env: { PORT: '70000' } }).problem, 'PORT must be a whole number from 0 to 65535, not "70000"');
   assert.equal(resolveSetting('port', { env: { CF_INSTANCE_PORT: 'abc', VCAP_APPLICATION: application } }).problem, 'CF_INSTANCE_PORT must be a whole number from 0 to 65535, not "abc"');
   assert.equal(resolveSetting('postgresPoolSize', { env: { POSTGRES_POOL_SIZE: '0' } }).problem, 'POSTGRES_POOL_SIZE must be a positive whole number, not "0"');
-  assert.equal(resolveSetting('stores', { options: { stores: '' } }).value, undefined, 'an empty option is unset');
+  assert.equal(resolveSetting('stores', { options: { stores: '' } }).problem, '--stores needs at least one store name', 'an empty option is a mistake, not unset');
+  assert.deepEqual(valueOf('port', { env: { PORT: '' } }), [3000, 'default']); // an empty variable is unset
   assert.equal(resolveSetting('stores', { options: { stores: ' , ' } }).problem, '--stores needs at least one store name, not " , "');
   const params = resolveSetting('cloudantServiceParams', { env: { CLOUDANT_SERVICE_PARAMS: '{"password":"Pa55-Not-Json' } });
   assert.equal(params.problem, 'CLOUDANT_SERVICE_PARAMS is not valid JSON');

@@ -5,11 +5,11 @@ import assert from 'node:assert/strict';
 import { homedir } from 'node:os';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { cloudFoundryApp, cloudFoundryEnv } from '../../config/cf-env.js';
+import { cloudFoundryApplication, cloudFoundryEnv, cloudFoundryPort } from '../../config/cf-env.js';
 import { findBinding, resolveFromVcap } from '../../config/cf-binding.js';
 import { connectionFromCredentials } from '../../config/cf-credentials.js';
 import { resolveService } from '../../config/resolve-service.js';
-import { resolveSettings } from '../../config/precedence.js';
+import { resolveSetting, resolveSettings } from '../../config/precedence.js';
 import { services } from '../../config/services.js';
 import { couchAuth } from '../../stores/clients/couch-auth.js';
 import { vcapFixture } from '../helpers/vcap-fixtures.js';
@@ -142,15 +142,16 @@ test('CLOUDANT_DB and CLOUDANT_APIKEY (environment) still apply to a bound Cloud
   assert.equal(connection.display, `https://${only(vcap).username}:***@${only(vcap).host}/`);
 });
 
-test('on Cloud Foundry the port is the platform\'s (cfenv), off it there is no Cloud Foundry app', () => {
+test('on Cloud Foundry the port is the platform\'s (in cfenv\'s order), off it there is no Cloud Foundry app', () => {
   const application = { application_name: 'storebench', name: 'storebench', application_uris: ['storebench.example.com'], space_name: 'dev' };
-  const app = cloudFoundryApp({ PORT: '8080', VCAP_APPLICATION: JSON.stringify(application) });
-  assert.equal(app.name, 'storebench');
-  assert.equal(app.port, 8080);
-  assert.equal(cloudFoundryApp({ CF_INSTANCE_PORT: '61001', VCAP_APPLICATION: JSON.stringify(application) }).port, 61001);
-  assert.equal(cloudFoundryApp({ VCAP_APPLICATION: '{}' }).port, 3000); // no port at all: the app's default
-  assert.equal(cloudFoundryApp({ PORT: '8080' }), null);
-  assert.equal(cloudFoundryApp({}), null);
+  const env = { PORT: '8080', VCAP_APPLICATION: JSON.stringify(application) };
+  assert.equal(cloudFoundryApplication(env).name, 'storebench');
+  assert.equal(resolveSetting('port', { env }).value, 8080);
+  assert.equal(resolveSetting('port', { env: { CF_INSTANCE_PORT: '61001', VCAP_APPLICATION: JSON.stringify(application) } }).value, 61001);
+  assert.equal(resolveSetting('port', { env: { VCAP_APPLICATION: '{}' } }).value, 3000); // no port at all: the app's default
+  assert.equal(cloudFoundryApplication({ PORT: '8080' }), null);
+  assert.equal(cloudFoundryPort({ PORT: '8080', CF_INSTANCE_PORT: '61001' }), undefined);
+  assert.equal(cloudFoundryApplication({}), null);
   assert.equal(cloudFoundryEnv({}), null);
 });
 

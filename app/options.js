@@ -1,0 +1,109 @@
+// The app's command line: flags -> explicit settings, every problem collected at once (the
+// flags', and those of the settings the environment gives), and the usage text, written from
+// the settings table so it lists every setting the app reads.
+import { parseFlags } from '../util/flags.js';
+import { resolveSettings } from '../config/precedence.js';
+import { settings } from '../config/settings.js';
+import { storeNames, unknownStoreProblems } from '../stores/index.js';
+
+const spec = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  stores: { type: 'string' },
+  'no-embedded': { type: 'boolean' },
+  log: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+};
+
+/**
+ * Parses argv (without node and script) and checks the settings it and env give.
+ * @returns {{ help: boolean, options: object, problems: string[] }} options: the settings the
+ *   flags set explicitly, for startApp
+ */
+export function parseAppArgs(argv, env = process.env) {
+  const { values, problems } = parseFlags(argv, spec);
+  const given = (name) => (typeof values[name] === 'string' ? values[name] : undefined);
+  const options = Object.fromEntries(
+    Object.entries({
+      port: given('port'),
+      host: given('host'),
+      stores: given('stores'),
+      embedded: values['no-embedded'] === true ? false : undefined,
+      logRequests: values.log === true ? true : undefined,
+    }).filter(([, value]) => value !== undefined),
+  );
+  // The store settings are checked here too, so one run reports every problem.
+  const resolved = resolveSettings({ options, env }, ['app', 'store']);
+  problems.push(...resolved.problems, ...unknownStoreProblems(resolved.settings.stores));
+  return { help: values.help === true, options, problems };
+}
+
+const WIDTH = 100;
+
+/** text folded into lines of at most WIDTH, the first after `first`, the rest indented to match. */
+function wrap(first, text) {
+  const indent = ' '.repeat(first.length);
+  const lines = [];
+  let line = first;
+  for (const word of text.split(' ')) {
+    if (line.length + word.length + 1 > WIDTH && line.trim().length) {
+      lines.push(line.trimEnd());
+      line = indent;
+    }
+    line += `${word} `;
+  }
+  lines.push(line.trimEnd());
+  return lines.join('\n');
+}
+
+/** A name column, then text; a name too long for the column gets a line of its own. */
+const row = (name, width, text) => {
+  const label = `  ${name}`.padEnd(width);
+  return label.length >= width ? `${label}\n${wrap(' '.repeat(width), text)}` : wrap(label, text);
+};
+
+/** "else PORT, else on Cloud Foundry ..., else 3000": the tiers after the option. */
+function fallbacks(setting) {
+  const tiers = [];
+  if (setting.env.length) tiers.push(setting.env.join(' or '));
+  if (setting.cfText) tiers.push(`on Cloud Foundry ${setting.cfText}`);
+  const fallback = setting.defaultText ?? (setting.default === undefined ? undefined : String(setting.default));
+  if (fallback) tiers.push(fallback);
+  return tiers.map((tier) => `else ${tier}`).join(', ');
+}
+
+const settingsOf = (scope) => Object.values(settings).filter((setting) => setting.scope === scope);
+
+function optionLines() {
+  const lines = settingsOf('app').map((setting) => {
+    if (setting === settings.stores) return row(setting.flag, 19, `${setting.about} (default: all: ${storeNames.join(', ')})`);
+    if (setting === settings.embedded) return row(setting.flag, 19, setting.about);
+    return row(setting.flag, 19, `${setting.about}; ${fallbacks(setting)}`);
+  });
+  return [...lines, row('-h, --help', 19, 'show this help')].join('\n');
+}
+
+function environmentLines(scope) {
+  return settingsOf(scope)
+    .map((setting) => row(setting.env.join(', '), 32, `${setting.about}${setting.default === undefined ? '' : ` (default ${setting.default})`}`))
+    .join('\n');
+}
+
+export const usage = `Usage: node app.js [options]      (installed: storebench-app [options])
+
+Serves GET /<store>/<key> for the benchmark driver, plus / (index page), /stores and /healthz.
+Each setting comes from its option, else its environment variable, else Cloud Foundry, else
+its default.
+
+Options:
+${optionLines()}
+
+Where each store's server is (else a service bound on Cloud Foundry, matched by label, tag or
+name; else the embedded default starts one here, unless --no-embedded):
+${environmentLines('service')}
+
+How the stores use their servers:
+${environmentLines('store')}
+
+Exit codes: 0 stopped cleanly, 1 cannot start (port in use, say), 2 bad flags or settings.
+Every setting, and how Cloud Foundry bindings are matched: docs/configuration.md.`;

@@ -1,0 +1,35 @@
+// node app.js as a user runs it: every bad flag reported at once, exit 2; --help, exit 0.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const runApp = (args, env = {}) => spawnSync(process.execPath, ['app.js', ...args], { cwd: root, encoding: 'utf8', env: { PATH: process.env.PATH, ...env }, timeout: 10_000 });
+
+test('bad flags and settings: every problem on its own line, worded like the driver\'s, then exit 2 without starting', () => {
+  const result = runApp(['--bogus', '--port', 'x', '--stores', '', 'stray'], { POSTGRES_POOL_SIZE: '0' });
+  assert.equal(result.status, 2);
+  assert.equal(result.stdout, '');
+  assert.deepEqual(result.stderr.trim().split('\n'), [
+    'app.js: unknown option --bogus',
+    'app.js: unexpected argument "stray"',
+    'app.js: --port must be a whole number from 0 to 65535, not "x"',
+    'app.js: --stores needs at least one store name',
+    'app.js: POSTGRES_POOL_SIZE must be a positive whole number, not "0"',
+    'Run node app.js --help for usage.',
+  ]);
+});
+
+test('usage problems never show a configured secret', () => {
+  const result = runApp(['--port', '-1'], { REDIS_URL: 'redis://:Hidden-Pa55@h:1' });
+  assert.equal(result.status, 2);
+  assert.ok(!result.stderr.includes('Hidden-Pa55'));
+});
+
+test('--help prints the usage and exits 0', () => {
+  const result = runApp(['--help']);
+  assert.equal(result.status, 0, result.stderr);
+  assert.match(result.stdout, /^Usage: node app\.js \[options\]/);
+  assert.match(result.stdout, /CLOUDANT_APIKEY/);
+});
