@@ -8,8 +8,13 @@ import { systemInfo } from '../util/system-info.js';
 import { renderSystemLine } from '../report/system.js';
 import { wrk } from './wrk.js';
 import { startBareServer } from './bare-server-process.js';
+import { resolveSetting } from '../config/precedence.js';
 
-const seconds = Number(process.env.PERF_SECONDS ?? 10);
+const { value: seconds, problem } = resolveSetting('perfSeconds'); // PERF_SECONDS, default 10
+if (problem) {
+  console.error(`perf: ${problem}`);
+  process.exit(2);
+}
 const connections = 20;
 
 async function main() {

@@ -1,6 +1,6 @@
 // A local Redis Cluster of 3 masters + 3 replicas from redis-server, on free loopback ports,
 // in a temp directory removed on stop. Used by the embedded default of the redis-cluster
-// store and by its tests; embedded/redis-cluster-cli.js (npm run cluster:start) holds one
+// store and by its tests; scripts/redis-cluster.js (npm run cluster:start) holds one
 // for other programs.
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';

@@ -1,20 +1,16 @@
 // What the `npm run login / service_create / service_delete / push / page / vcap_services`
-// scripts share: where their settings come from, the cf command lines they build (pure,
-// tested) and how they run cf. Settings, first found wins:
-//
-//   CF_API                  the platform's API endpoint, for login (no default: any Cloud Foundry)
-//   CF_ORG, CF_SPACE        optional, for login
-//   CF_APP                  the app's name, else app_name in the vars file
-//   CF_VARS_FILE            the vars file (default vars.yml): app_name, route, memory,
-//                           instances, cloudant_service, redis_service (see vars.example.yml)
-//   CLOUDANT_OFFERING/PLAN  marketplace offering and plan (default cloudantnosqldb / lite, IBM Cloudant)
-//   REDIS_OFFERING/PLAN     (default rediscloud / 30mb, Redis Cloud); `cf marketplace` lists yours
-//   CLOUDANT_SERVICE_PARAMS, REDIS_SERVICE_PARAMS   optional JSON for cf create-service -c
+// scripts share: their settings, the cf command lines they build (pure, tested) and how they
+// run cf. The settings (CF_API, CF_APP, CF_VARS_FILE, CLOUDANT_OFFERING, ...; scope cf-scripts)
+// are declared in config/settings.js and answered by its one rule: an environment variable,
+// else the vars file (vars.yml: app_name, route, cloudant_service, redis_service, ...), else
+// the default.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { which } from '../../util/which.js';
 import { maskCredentials } from '../../util/redact.js';
+import { resolveSetting } from '../../config/precedence.js';
+import { settings } from '../../config/settings.js';
 
 /** A problem the user can fix; the script prints it and exits 1 (2 for bad arguments). */
 export class CfScriptError extends Error {
@@ -25,9 +21,10 @@ export class CfScriptError extends Error {
   }
 }
 
+// The service instances the manifest binds, each named by settings of config/settings.js.
 export const offerings = {
-  cloudant: { offering: 'CLOUDANT_OFFERING', plan: 'CLOUDANT_PLAN', params: 'CLOUDANT_SERVICE_PARAMS', defaults: ['cloudantnosqldb', 'lite'], variable: 'cloudant_service' },
-  redis: { offering: 'REDIS_OFFERING', plan: 'REDIS_PLAN', params: 'REDIS_SERVICE_PARAMS', defaults: ['rediscloud', '30mb'], variable: 'redis_service' },
+  cloudant: { offering: 'cloudantOffering', plan: 'cloudantPlan', params: 'cloudantServiceParams', instance: 'cloudantService' },
+  redis: { offering: 'redisOffering', plan: 'redisPlan', params: 'redisServiceParams', instance: 'redisService' },
 };
 
 /** The full path of cf, or a CfScriptError saying how to get it. */
@@ -61,7 +58,7 @@ export function manifestVariables(text) {
 
 /** The vars file's path and variables; a CfScriptError naming what to do when it is missing. */
 export function loadVars(env = process.env, cwd = process.cwd()) {
-  const file = env.CF_VARS_FILE || 'vars.yml';
+  const file = optionalSetting({ env }, 'cfVarsFile');
   let text;
   try {
     text = readFileSync(resolve(cwd, file), 'utf8');
@@ -72,16 +69,28 @@ export function loadVars(env = process.env, cwd = process.cwd()) {
   return { file, vars: parseVars(text, file) };
 }
 
-/** The value of vars[name] (or env[envName] first); a CfScriptError naming both when unset. */
-export function setting({ vars = {}, env = process.env, file = 'vars.yml' }, name, envName) {
-  const value = (envName && env[envName]) || vars[name];
-  if (value) return value;
-  throw new CfScriptError(`${name} is not set: add "${name}: ..." to ${file}${envName ? ` or set ${envName}` : ''}`);
+/** Setting key (config/settings.js) from context's env and vars file, or undefined; a CfScriptError when malformed. */
+export function optionalSetting({ vars, env = process.env }, key) {
+  const { value, problem } = resolveSetting(key, { env, vars });
+  if (problem) throw new CfScriptError(problem);
+  return value;
+}
+
+/** Setting key, or a CfScriptError saying where to set it. */
+export function setting(context, key) {
+  const value = optionalSetting(context, key);
+  if (value !== undefined) return value;
+  const { varsFile, env } = settings[key];
+  const alternatives = env.length ? ` or set ${env.join(' or ')}` : '';
+  throw new CfScriptError(varsFile ? `${varsFile} is not set: add "${varsFile}: ..." to ${context.file ?? 'vars.yml'}${alternatives}` : `${env.join(' or ')} is not set`);
 }
 
 export function loginArgs(env = process.env) {
-  if (!env.CF_API) throw new CfScriptError('CF_API is not set: export CF_API=https://api.<your platform> (cf login -a needs it)');
-  return ['login', '-a', env.CF_API, ...(env.CF_ORG ? ['-o', env.CF_ORG] : []), ...(env.CF_SPACE ? ['-s', env.CF_SPACE] : [])];
+  const api = optionalSetting({ env }, 'cfApi');
+  if (!api) throw new CfScriptError('CF_API is not set: export CF_API=https://api.<your platform> (cf login -a needs it)');
+  const org = optionalSetting({ env }, 'cfOrg');
+  const space = optionalSetting({ env }, 'cfSpace');
+  return ['login', '-a', api, ...(org ? ['-o', org] : []), ...(space ? ['-s', space] : [])];
 }
 
 /** The stores a service_create/service_delete run is about: all, or those named in argv. */
@@ -93,19 +102,14 @@ export function chosenServices(argv) {
 
 export function createServiceArgs(kind, context) {
   const spec = offerings[kind];
-  const { env = process.env } = context;
-  const [defaultOffering, defaultPlan] = spec.defaults;
-  const args = ['create-service', env[spec.offering] || defaultOffering, env[spec.plan] || defaultPlan, setting(context, spec.variable)];
-  const params = env[spec.params];
-  if (params) {
-    try { JSON.parse(params); } catch { throw new CfScriptError(`${spec.params} is not valid JSON`); }
-    args.push('-c', params);
-  }
+  const args = ['create-service', setting(context, spec.offering), setting(context, spec.plan), setting(context, spec.instance)];
+  const params = optionalSetting(context, spec.params); // checked to be JSON
+  if (params) args.push('-c', params);
   return args;
 }
 
 export function deleteServiceArgs(kind, context) {
-  return ['delete-service', setting(context, offerings[kind].variable), '-f'];
+  return ['delete-service', setting(context, offerings[kind].instance), '-f'];
 }
 
 /** cf push arguments; a CfScriptError when the vars file lacks a variable the manifest uses. */
@@ -115,11 +119,11 @@ export function pushArgs({ vars, file, manifestText, manifest = 'manifest.yml', 
   return ['push', '-f', manifest, '--vars-file', file, ...extra];
 }
 
-/** The app's public URL: STOREBENCH_URL, else https://<route from the vars file>. */
+/** The app's public URL: STOREBENCH_URL, else https://<route from CF_ROUTE or the vars file>. */
 export function appUrl(context) {
-  const { env = process.env } = context;
-  if (env.STOREBENCH_URL) return env.STOREBENCH_URL;
-  const route = setting(context, 'route', 'CF_ROUTE');
+  const url = optionalSetting(context, 'appUrl');
+  if (url) return url;
+  const route = setting(context, 'cfRoute');
   return /^https?:\/\//.test(route) ? route : `https://${route}`;
 }
 

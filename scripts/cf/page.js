@@ -1,11 +1,12 @@
 // npm run page: opens the deployed app (https://<route> from the vars file, or
 // STOREBENCH_URL) in the browser; prints the URL when no browser opener is installed.
 import { spawn } from 'node:child_process';
-import { appUrl, browserCommand, loadVars, runScript } from './cf.js';
+import { appUrl, browserCommand, loadVars, optionalSetting, runScript } from './cf.js';
 import { which } from '../../util/which.js';
 
 await runScript('page', async () => {
-  const url = process.env.STOREBENCH_URL || appUrl(loadVars());
+  // STOREBENCH_URL set: no vars file needed
+  const url = optionalSetting({}, 'appUrl') ?? appUrl(loadVars());
   console.log(url);
   const [command, args] = browserCommand(process.platform, url);
   if (!which(process.platform === 'win32' ? `${command}.exe` : command)) {

@@ -4,7 +4,7 @@
 // (cf app APP --guid, then cf curl /v3/apps/GUID/env), for the app named in the vars file.
 import { maskCredentials } from '../../util/redact.js';
 import { cloudFoundryEnv, VcapError } from '../../config/cf-env.js';
-import { captureCf, checkAll, CfScriptError, loadVars, requireCf, runScript, setting, vcapServicesFromAppEnv } from './cf.js';
+import { captureCf, checkAll, CfScriptError, loadVars, optionalSetting, requireCf, runScript, setting, vcapServicesFromAppEnv } from './cf.js';
 
 function fromContainer(env) {
   try {
@@ -16,7 +16,8 @@ function fromContainer(env) {
 }
 
 function fromPlatform() {
-  const [cf, app] = checkAll(requireCf, () => setting(process.env.CF_APP ? {} : loadVars(), 'app_name', 'CF_APP'));
+  // CF_APP set: no vars file needed
+  const [cf, app] = checkAll(requireCf, () => optionalSetting({}, 'cfApp') ?? setting(loadVars(), 'cfApp'));
   const guid = captureCf(cf, ['app', app, '--guid']).trim();
   return vcapServicesFromAppEnv(captureCf(cf, ['curl', `/v3/apps/${guid}/env`]));
 }

@@ -71,6 +71,7 @@ test('service_create uses IBM Cloudant lite and Redis Cloud 30mb unless the envi
 test('page opens https://<route>, or STOREBENCH_URL, with the desktop\'s opener', () => {
   assert.equal(appUrl(context()), `https://${exampleVars.route}`);
   assert.equal(appUrl(context({ STOREBENCH_URL: 'https://b.example.com' })), 'https://b.example.com');
+  assert.equal(appUrl(context({ CF_ROUTE: 'c.example.com' })), 'https://c.example.com', 'CF_ROUTE beats the vars file');
   assert.deepEqual(browserCommand('linux', 'https://a'), ['xdg-open', ['https://a']]);
   assert.deepEqual(browserCommand('darwin', 'https://a'), ['open', ['https://a']]);
   assert.deepEqual(browserCommand('win32', 'https://a'), ['cmd', ['/c', 'start', '""', 'https://a']]);

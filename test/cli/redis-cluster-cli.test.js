@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import { which } from '../../util/which.js';
 import { reachable, unavailable } from '../helpers/services.js';
 
-const cli = fileURLToPath(new URL('../../embedded/redis-cluster-cli.js', import.meta.url));
+const cli = fileURLToPath(new URL('../../scripts/redis-cluster.js', import.meta.url));
 const run = promisify(execFile);
 
 test('cluster:start holds a working cluster and prints its URLs; cluster:stop stops every node', async (t) => {

@@ -5,15 +5,15 @@
 //
 // The servers live exactly as long as the `start` process: stopping it (Ctrl-C, SIGTERM,
 // cluster:stop, or a crash) stops them, so no cluster is ever left behind. `start` writes its
-// pid and URLs to a state file for `stop` (STOREBENCH_CLUSTER_STATE, default in the temp dir).
+// pid and URLs to a state file for `stop` (setting clusterStateFile: STOREBENCH_CLUSTER_STATE,
+// default in the temp dir).
 import { readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startRedisCluster } from './redis-cluster.js';
+import { startRedisCluster } from '../embedded/redis-cluster.js';
+import { resolveSetting } from '../config/precedence.js';
 
-const stateFile = process.env.STOREBENCH_CLUSTER_STATE || join(tmpdir(), 'storebench-redis-cluster.json');
-const usage = 'Usage: node embedded/redis-cluster-cli.js start|stop';
+const { value: stateFile } = resolveSetting('clusterStateFile');
+const usage = 'Usage: node scripts/redis-cluster.js start|stop';
 
 const isAlive = (pid) => {
   try {
