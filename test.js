@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 // node test: sweep concurrency against the storebench app (or any URLs) and print honest
 // rps and latency tables; node test report FILE.json prints a saved run's tables again.
 // The work is in driver/ (measuring) and report/ (printing and files); this file parses

@@ -169,6 +169,7 @@ export function checkAll(...checks) {
     } catch (error) {
       if (!(error instanceof CfScriptError)) throw error;
       problems.push(error);
+      return undefined;
     }
   });
   if (problems.length) {

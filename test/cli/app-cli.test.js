@@ -2,6 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -32,4 +33,15 @@ test('--help prints the usage and exits 0', () => {
   assert.equal(result.status, 0, result.stderr);
   assert.match(result.stdout, /^Usage: node app\.js \[options\]/);
   assert.match(result.stdout, /CLOUDANT_APIKEY/);
+});
+
+test('package.json\'s bins (npx storebench, npx storebench-app) run as programs: a node shebang and the executable bit', () => {
+  const { bin } = JSON.parse(readFileSync(`${root}/package.json`, 'utf8'));
+  assert.deepEqual(bin, { storebench: 'test.js', 'storebench-app': 'app.js' });
+  for (const file of Object.values(bin)) {
+    assert.match(readFileSync(`${root}/${file}`, 'utf8'), /^#!\/usr\/bin\/env node\n/, file);
+    const result = spawnSync(`${root}/${file}`, ['--help'], { cwd: root, encoding: 'utf8', timeout: 10_000 });
+    assert.equal(result.status, 0, `${file}: ${result.error?.message ?? result.stderr}`);
+    assert.match(result.stdout, /^Usage: /, file);
+  }
 });
