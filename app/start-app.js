@@ -17,7 +17,7 @@ const SHUTDOWN_GRACE_MS = 8000;
  * @param {object} [options]  explicit settings by key, e.g. { port: 0, stores: ['memory'], redisUrl }
  * @param {object} [options.env]  the environment (default process.env)
  * @param {(line: string) => void} [options.log]
- * @returns {Promise<{ url, port, server, stores, settings, close }>}  rejects with a UsageError
+ * @returns {Promise<{ url, port, server, stores, close }>}  rejects with a UsageError
  *   listing every malformed setting. close() stops accepting, lets in-flight requests finish
  *   (up to a grace period), closes the stores and stops every server the embedded default started.
  */
@@ -55,5 +55,5 @@ export async function startApp({ env = process.env, log = () => {}, ...options }
     clearTimeout(forced);
     await stores.close();
   })());
-  return { url, port: address.port, server, stores, settings, close };
+  return { url, port: address.port, server, stores, close };
 }

@@ -32,14 +32,13 @@ const boundService = (name) => (env) => {
 };
 
 /** Where a backing server is: each has a URL setting, with the embedded server as its default. */
-const serviceLocation = ({ service, env, example, about }) => ({
+const serviceLocation = ({ service, env, about }) => ({
   scope: 'service',
   env,
   ...(services[service].vcap ? { cloudFoundry: boundService(service), cfText: `a bound service matched as ${service} (label, tag or name)` } : {}),
   defaultText: 'the embedded default starts one here (not with --no-embedded)',
   parse: connection,
   secret: true,
-  example,
   about,
 });
 
@@ -94,10 +93,10 @@ export const settings = {
   },
 
   // Where each backing server is ------------------------------------------------------------
-  redisUrl: serviceLocation({ service: 'redis', env: ['REDIS_URL'], example: 'redis://:password@host:6379, rediss://... for TLS', about: 'the Redis of redis, ioredis, postgres+redis and redis+postgres' }),
-  redisClusterUrls: serviceLocation({ service: 'redis-cluster', env: ['REDIS_CLUSTER_URLS'], example: 'redis://:pw@node1:6379,redis://:pw@node2:6379 (any nodes: the rest are discovered)', about: 'the Redis Cluster of redis-cluster' }),
-  memcachedUrl: serviceLocation({ service: 'memcached', env: ['MEMCACHED_URL', 'MEMCACHED_SERVERS'], example: 'memcached://user:pass@host:11211; MEMCACHED_SERVERS in memjs\'s form host:port,host:port', about: 'the memcached of memcached' }),
-  couchdbUrl: serviceLocation({ service: 'couchdb', env: ['CLOUDANT_URL', 'COUCHDB_URL'], example: 'https://user:password@account.cloudantnosqldb.appdomain.cloud, http://admin:pw@127.0.0.1:5984', about: 'the Cloudant or CouchDB of cloudant, cloudant-legacy and couchdb-nano' }),
+  redisUrl: serviceLocation({ service: 'redis', env: ['REDIS_URL'], about: 'the Redis of redis, ioredis, postgres+redis and redis+postgres' }),
+  redisClusterUrls: serviceLocation({ service: 'redis-cluster', env: ['REDIS_CLUSTER_URLS'], about: 'the Redis Cluster of redis-cluster' }),
+  memcachedUrl: serviceLocation({ service: 'memcached', env: ['MEMCACHED_URL', 'MEMCACHED_SERVERS'], about: 'the memcached of memcached' }),
+  couchdbUrl: serviceLocation({ service: 'couchdb', env: ['CLOUDANT_URL', 'COUCHDB_URL'], about: 'the Cloudant or CouchDB of cloudant, cloudant-legacy and couchdb-nano' }),
   cloudantApikey: {
     scope: 'service',
     env: ['CLOUDANT_APIKEY'],
@@ -109,8 +108,8 @@ export const settings = {
     secret: true,
     about: 'an IBM Cloud IAM API key for the CouchDB stores (couchdb-nano has no IAM: it is then unavailable)',
   },
-  postgresUrl: serviceLocation({ service: 'postgres', env: ['POSTGRES_URL', 'DATABASE_URL'], example: 'postgres://user:password@host:5432/database', about: 'the PostgreSQL of postgres, postgres+redis and redis+postgres' }),
-  tarantoolUrl: serviceLocation({ service: 'tarantool', env: ['TARANTOOL_URL'], example: 'tarantool://user:password@host:3301', about: 'the Tarantool of tarantool and tarantool-memtx (spaces storebench_vinyl and storebench_memtx, or a user allowed to create them)' }),
+  postgresUrl: serviceLocation({ service: 'postgres', env: ['POSTGRES_URL', 'DATABASE_URL'], about: 'the PostgreSQL of postgres, postgres+redis and redis+postgres' }),
+  tarantoolUrl: serviceLocation({ service: 'tarantool', env: ['TARANTOOL_URL'], about: 'the Tarantool of tarantool and tarantool-memtx (spaces storebench_vinyl and storebench_memtx, or a user allowed to create them)' }),
 
   // How the stores use their servers ----------------------------------------------------------
   couchdbDatabase: {
