@@ -14,8 +14,8 @@
 //   default       the value when no tier gives one
 //   parse         raw value -> value, or throws (config/setting-values.js)
 //   secret        its value is never quoted in a problem
-//   about         one line for --help and the doc; cfText, defaultText: the doc's words for
-//                 tiers that are code
+//   about         what it does, in one line for --help
+//   cfText, defaultText   words for --help and the doc where that tier is code, not a value
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { services } from './services.js';
