@@ -12,7 +12,7 @@ export function errorHandler(log) {
   // eslint-disable-next-line no-unused-vars
   return (error, req, res, next) => {
     if (error instanceof StorebenchError) {
-      const body = { error: error.message, code: error.code };
+      const body = { error: redactText(error.message), code: error.code };
       if (error.store) body.store = error.store;
       if (error.key) body.key = error.key;
       res.status(error.status).json(body);

@@ -3,6 +3,7 @@
 // Everything is inline: the page loads nothing from outside the app.
 import { Router } from 'express';
 import { keys } from '../data/payloads.js';
+import { redactDeep } from '../util/redact.js';
 
 const escapeHtml = (text) =>
   String(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
@@ -75,7 +76,7 @@ ${figures || '<p>No store is up.</p>'}
 export function pageRoutes(stores) {
   const router = Router();
   router.get('/', async (req, res) => {
-    res.type('html').send(renderPage(await stores.status()));
+    res.type('html').send(renderPage(redactDeep(await stores.status())));
   });
   return router;
 }

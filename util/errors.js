@@ -16,6 +16,7 @@ export const ERROR_CODES = Object.freeze({
   NOT_INSTALLED: { status: 503, meaning: 'the embedded default needs a server program that is not on PATH' },
   START_FAILED: { status: 503, meaning: 'the embedded default found the server program, but it did not start' },
   BAD_BINDING: { status: 503, meaning: 'VCAP_SERVICES is broken, or the bound service has no usable credentials' },
+  BAD_URL: { status: 503, meaning: 'the configured URL (an option or environment variable) cannot be used: it does not parse, has the wrong scheme or no host, or names a user without a password' },
   OPEN_FAILED: { status: 503, meaning: 'the server was configured, but connecting or seeding failed (retried in the background)' },
   // The CLIs
   USAGE: { exit: 2, meaning: 'bad flags or arguments: every problem is printed, one line each, and nothing runs' },

@@ -1,0 +1,27 @@
+// A store that cannot be had says why in words a user can act on: which setting, what is
+// wrong with it, what to do. The app serves the others regardless.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { startApp } from '../../app/start-app.js';
+
+async function storesOf(env, stores) {
+  const app = await startApp({ port: 0, host: '127.0.0.1', stores: ['memory', ...stores], embedded: false, env: { PATH: process.env.PATH, ...env } });
+  try {
+    const list = (await (await fetch(`${app.url}/stores`)).json()).stores;
+    assert.equal(list.find((store) => store.name === 'memory').status, 'up', 'the app serves the others');
+    return Object.fromEntries(list.map((store) => [store.name, store]));
+  } finally {
+    await app.close();
+  }
+}
+
+test('MEMCACHED_URL=\'::::\' and a Tarantool user without a password are refused with the reason (BAD_URL)', async () => {
+  // Pins #9.6: '::::' silently used 127.0.0.1:11211; tarantool://admin@host silently connected as guest.
+  const stores = await storesOf({ MEMCACHED_URL: '::::', TARANTOOL_URL: 'tarantool://admin@127.0.0.1:3301' }, ['memcached', 'tarantool', 'tarantool-memtx']);
+  assert.equal(stores.memcached.reasonCode, 'BAD_URL');
+  assert.equal(stores.memcached.reason, 'MEMCACHED_URL is not a memcached server list (host:port,host:port): it has no host');
+  for (const name of ['tarantool', 'tarantool-memtx']) {
+    assert.equal(stores[name].reasonCode, 'BAD_URL');
+    assert.equal(stores[name].reason, 'TARANTOOL_URL names user "admin" but no password, and the server would take it as guest: put user:password@ in the URL, or no user at all to connect as guest');
+  }
+});
