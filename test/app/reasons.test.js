@@ -25,3 +25,17 @@ test('MEMCACHED_URL=\'::::\' and a Tarantool user without a password are refused
     assert.equal(stores[name].reason, 'TARANTOOL_URL names user "admin" but no password, and the server would take it as guest: put user:password@ in the URL, or no user at all to connect as guest');
   }
 });
+
+test('a malformed binding in VCAP_SERVICES makes only its store unavailable (BAD_BINDING); the app starts', async () => {
+  // Pins #9.5: tags given as text, or a null binding, stopped the app ("cannot start: ...").
+  const vcap = {
+    'user-provided': [{ name: 'x', label: 'user-provided', tags: 'redis', credentials: { uri: 'redis://127.0.0.1:6390' } }],
+    elephantsql: [null],
+  };
+  const stores = await storesOf({ VCAP_SERVICES: JSON.stringify(vcap) }, ['redis', 'postgres', 'memcached']);
+  assert.equal(stores.redis.reasonCode, 'BAD_BINDING');
+  assert.equal(stores.redis.reason, 'bound service "x" (user-provided, matched by tag) cannot be used for redis: its tags is text, expected a list of text, e.g. ["redis"]');
+  assert.equal(stores.postgres.reasonCode, 'BAD_BINDING');
+  assert.equal(stores.postgres.reason, 'entry 1 of VCAP_SERVICES\'s "elephantsql" (elephantsql, matched by label) cannot be used for postgres: it is null, expected a service object');
+  assert.equal(stores.memcached.reasonCode, 'NOT_CONFIGURED'); // nothing bound for it: unaffected
+});
