@@ -36,6 +36,14 @@ export const listOf = (what) => (raw) => {
   return items;
 };
 
+/** An http:// or https:// URL with a host, kept as text. */
+export function httpUrl(raw) {
+  let url;
+  try { url = new URL(String(raw)); } catch {}
+  if (!url || !['http:', 'https:'].includes(url.protocol) || !url.hostname) throw new SettingValueError('must be an http:// or https:// URL');
+  return String(raw);
+}
+
 /** JSON text, kept as text (it is handed on as it is, to cf create-service -c). */
 export function jsonText(raw) {
   try {

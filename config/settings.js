@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { services } from './services.js';
 import { resolveFromVcap } from './cf-binding.js';
 import { cloudFoundryApplication, cloudFoundryPort } from './cf-env.js';
-import { connection, jsonText, listOf, onOff, port, positiveInteger, positiveNumber, text } from './setting-values.js';
+import { connection, httpUrl, jsonText, listOf, onOff, port, positiveInteger, positiveNumber, text } from './setting-values.js';
 
 /** The Cloud Foundry tier of a backing service's location: the bound service matched for it. */
 const boundService = (name) => (env) => {
@@ -118,6 +118,13 @@ export const settings = {
     default: 'storebench',
     parse: text,
     about: 'database of cloudant; cloudant-legacy and couchdb-nano append -legacy and -nano (each created if missing)',
+  },
+  cloudantIamUrl: {
+    scope: 'store',
+    env: ['CLOUDANT_IAM_URL'],
+    default: 'https://iam.cloud.ibm.com',
+    parse: httpUrl,
+    about: 'the IBM Cloud IAM token service an API key is exchanged at, for cloudant and cloudant-legacy (a private or staging endpoint)',
   },
   postgresPoolSize: {
     scope: 'store',

@@ -1,7 +1,7 @@
 // Cloudant (or any CouchDB) through @ibm-cloud/cloudant, IBM's maintained SDK.
 // Documents are read as a byte stream and sent on with only _id/_rev cut out, so a
 // request costs no JSON.parse/stringify of a 270 KB document.
-import { couchAuth } from './clients/couch-auth.js';
+import { couchAuth, fetchIamToken } from './clients/couch-auth.js';
 import { stripCouchFields } from './clients/couch-document.js';
 import { revisionedWrites } from './clients/couch-revisions.js';
 import { defaults } from '../config/settings.js';
@@ -12,15 +12,21 @@ export const needs = ['couchdb'];
 
 const statusOf = (error) => error?.status ?? error?.code;
 
-/** @param {{ couchdbDatabase?: string }} [settings]  the database (resolved: CLOUDANT_DB, default storebench) */
-export async function open({ couchdb }, { couchdbDatabase = defaults.couchdbDatabase } = {}) {
+/**
+ * @param {{ couchdbDatabase?: string, cloudantIamUrl?: string }} [settings]  the database
+ *   (resolved: CLOUDANT_DB, default storebench) and the IAM token service (CLOUDANT_IAM_URL)
+ */
+export async function open({ couchdb }, { couchdbDatabase = defaults.couchdbDatabase, cloudantIamUrl = defaults.cloudantIamUrl } = {}) {
   const { CloudantV1, BasicAuthenticator, IamAuthenticator } = await import('@ibm-cloud/cloudant');
   const { NoAuthAuthenticator } = await import('ibm-cloud-sdk-core');
   const { serviceUrl, auth } = couchAuth(couchdb);
+  const iamUrl = auth.iamUrl ?? cloudantIamUrl;
   const authenticator =
-    auth.type === 'iam' ? new IamAuthenticator({ apikey: auth.apikey, ...(auth.iamUrl ? { url: auth.iamUrl } : {}) })
+    auth.type === 'iam' ? new IamAuthenticator({ apikey: auth.apikey, url: iamUrl })
     : auth.type === 'basic' ? new BasicAuthenticator({ username: auth.username, password: auth.password })
     : new NoAuthAuthenticator();
+  // The first token, fetched here so that a failure says it was IAM; the client reuses it.
+  if (auth.type === 'iam') await fetchIamToken(authenticator.tokenManager, iamUrl);
   const client = new CloudantV1({ authenticator, serviceUrl });
   client.setEnableGzipCompression(false); // the payloads are mostly base64 JPEG: gzip buys little and costs CPU
   const db = couchdbDatabase;

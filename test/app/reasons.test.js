@@ -1,8 +1,10 @@
 // A store that cannot be had says why in words a user can act on: which setting, what is
 // wrong with it, what to do. The app serves the others regardless.
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
 import { test } from 'node:test';
 import { startApp } from '../../app/start-app.js';
+import { freePort } from '../../embedded/child-process.js';
 
 async function storesOf(env, stores) {
   const app = await startApp({ port: 0, host: '127.0.0.1', stores: ['memory', ...stores], embedded: false, env: { PATH: process.env.PATH, ...env } });
@@ -14,6 +16,37 @@ async function storesOf(env, stores) {
     await app.close();
   }
 }
+
+test('an IAM token service that refuses connections is named as IAM, with its URL', async () => {
+  // Pins #9.6: a refused IAM endpoint read "ECONNREFUSED 127.0.0.1:443" without saying it was IAM.
+  const iamPort = await freePort();
+  const stores = await storesOf({
+    CLOUDANT_URL: `http://127.0.0.1:${await freePort()}`,
+    CLOUDANT_APIKEY: 'Iam-Api-Key-0123456789',
+    CLOUDANT_IAM_URL: `http://127.0.0.1:${iamPort}`,
+  }, ['cloudant', 'cloudant-legacy']);
+  for (const name of ['cloudant', 'cloudant-legacy']) {
+    assert.equal(stores[name].reasonCode, 'OPEN_FAILED', name);
+    assert.equal(
+      stores[name].reason,
+      `could not get an IAM token from the IAM token service at http://127.0.0.1:${iamPort}: connect ECONNREFUSED 127.0.0.1:${iamPort}; check that the app can reach it, or set CLOUDANT_IAM_URL`,
+      name,
+    );
+  }
+});
+
+test('an API key the IAM token service refuses says so, with the service\'s own words', async (t) => {
+  const iam = createServer((req, res) => {
+    res.writeHead(400, { 'Content-Type': 'application/json' });
+    res.end(JSON.stringify({ errorCode: 'BXNIM0415E', errorMessage: 'Provided API key could not be found.', context: {} }));
+  });
+  await new Promise((resolve) => iam.listen(0, '127.0.0.1', resolve));
+  t.after(() => iam.close());
+  const iamUrl = `http://127.0.0.1:${iam.address().port}`;
+  const stores = await storesOf({ CLOUDANT_URL: `http://127.0.0.1:${await freePort()}`, CLOUDANT_APIKEY: 'Wrong-Api-Key-0123', CLOUDANT_IAM_URL: `${iamUrl}/identity/token` }, ['cloudant']);
+  assert.equal(stores.cloudant.reason, `the IAM token service at ${iamUrl} refused the API key (HTTP 400: Provided API key could not be found.); check CLOUDANT_APIKEY`);
+  assert.ok(!JSON.stringify(stores).includes('Wrong-Api-Key-0123'));
+});
 
 test('MEMCACHED_URL=\'::::\' and a Tarantool user without a password are refused with the reason (BAD_URL)', async () => {
   // Pins #9.6: '::::' silently used 127.0.0.1:11211; tarantool://admin@host silently connected as guest.
