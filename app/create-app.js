@@ -4,6 +4,7 @@ import express from 'express';
 import { pageRoutes } from '../routes/page.js';
 import { statusRoutes } from '../routes/status.js';
 import { dataRoutes } from '../routes/data.js';
+import { methodRoutes } from '../routes/methods.js';
 import { notFound, errorHandler } from '../routes/errors.js';
 
 /**
@@ -15,6 +16,7 @@ export function createApp(stores, { log = () => {}, logRequests = false } = {}) 
   app.disable('x-powered-by');
   app.disable('etag'); // hashing every 270 KB body would be benchmarked along with the store
   if (logRequests) app.use(requestLogger(log));
+  app.use(methodRoutes(stores));
   app.use(pageRoutes(stores));
   app.use(statusRoutes(stores));
   app.use(dataRoutes(stores));

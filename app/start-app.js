@@ -2,6 +2,7 @@
 // Express app listening, and a graceful close.
 import { createServer } from 'node:http';
 import { createApp } from './create-app.js';
+import { answerHttpEdges } from './http-edges.js';
 import { openStores } from '../stores/index.js';
 import { resolveSettings } from '../config/precedence.js';
 import { settings as declared } from '../config/settings.js';
@@ -29,6 +30,7 @@ export async function startApp({ env = process.env, log = () => {}, ...options }
 
   const stores = await openStores({ names: settings.stores, env, options, embedded: settings.embedded });
   const server = createServer(createApp(stores, { log, logRequests: settings.logRequests }));
+  answerHttpEdges(server);
   await new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(settings.port, settings.host, resolve);

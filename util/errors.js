@@ -8,7 +8,10 @@ export const ERROR_CODES = Object.freeze({
   UNKNOWN_STORE: { status: 404, meaning: 'no store of that name is registered' },
   KEY_NOT_FOUND: { status: 404, meaning: 'the store answered, but holds no such key' },
   NO_ROUTE: { status: 404, meaning: 'no route for that method and path' },
-  BAD_REQUEST: { status: 400, meaning: 'the request could not be read (a malformed percent-encoding in the path, say)' },
+  BAD_REQUEST: { status: 400, meaning: 'the request could not be read (malformed HTTP, a malformed percent-encoding in the path, say)' },
+  METHOD_NOT_ALLOWED: { status: 405, meaning: 'the path exists, but not for that method (only GET, HEAD and OPTIONS); CONNECT: this is no proxy' },
+  REQUEST_TIMEOUT: { status: 408, meaning: 'the request did not arrive whole within the server\'s request timeout' },
+  HEADERS_TOO_LARGE: { status: 431, meaning: 'the request headers are larger than the server accepts (16 KB)' },
   STORE_UNAVAILABLE: { status: 503, meaning: 'the store could not be opened, or its server failed; the app keeps serving the others' },
   INTERNAL: { status: 500, meaning: 'an unexpected error; its details are in the app log, never in the answer' },
   // Why a store is unavailable: `reasonCode` beside `reason` in /stores
@@ -57,6 +60,13 @@ export class UnknownStoreError extends StorebenchError {
 export class KeyNotFoundError extends StorebenchError {
   constructor(store, key) {
     super(`key "${key}" not found in store "${store}"`, { code: 'KEY_NOT_FOUND', store, key });
+  }
+}
+
+/** The path exists, but not for this method. */
+export class MethodNotAllowedError extends StorebenchError {
+  constructor(method, path) {
+    super(`${method} is not allowed on ${path} (allowed: GET, HEAD, OPTIONS)`, { code: 'METHOD_NOT_ALLOWED' });
   }
 }
 
