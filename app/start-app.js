@@ -2,6 +2,7 @@
 // Express app listening, and a graceful close.
 import { createServer } from 'node:http';
 import { createApp } from './create-app.js';
+import { drainable } from './drain.js';
 import { answerHttpEdges } from './http-edges.js';
 import { openStores } from '../stores/index.js';
 import { resolveSettings } from '../config/precedence.js';
@@ -19,8 +20,8 @@ const SHUTDOWN_GRACE_MS = 8000;
  * @param {object} [options.env]  the environment (default process.env)
  * @param {(line: string) => void} [options.log]
  * @returns {Promise<{ url, port, server, stores, close }>}  rejects with a UsageError
- *   listing every malformed setting. close() stops accepting, lets in-flight requests finish
- *   (up to a grace period), closes the stores and stops every server the embedded default started.
+ *   listing every malformed setting. close() stops accepting, lets every request already sent
+ *   finish (up to a grace period), closes the stores and stops every server the embedded default started.
  */
 export async function startApp({ env = process.env, log = () => {}, ...options } = {}) {
   const unknown = Object.keys(options).filter((key) => !declared[key]);
@@ -31,6 +32,7 @@ export async function startApp({ env = process.env, log = () => {}, ...options }
   const stores = await openStores({ names: settings.stores, env, options, embedded: settings.embedded });
   const server = createServer(createApp(stores, { log, logRequests: settings.logRequests }));
   answerHttpEdges(server);
+  const drain = drainable(server, { graceMs: SHUTDOWN_GRACE_MS });
   await new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(settings.port, settings.host, resolve);
@@ -46,15 +48,7 @@ export async function startApp({ env = process.env, log = () => {}, ...options }
 
   let closing;
   const close = () => (closing ??= (async () => {
-    const drained = new Promise((resolve) => server.close(resolve));
-    server.closeIdleConnections();
-    // A keep-alive connection whose request was in flight goes idle when it is answered;
-    // close it then, or it would hold the exit until the grace period ends.
-    const sweep = setInterval(() => server.closeIdleConnections(), 50);
-    const forced = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
-    await drained;
-    clearInterval(sweep);
-    clearTimeout(forced);
+    await drain();
     await stores.close();
   })());
   return { url, port: address.port, server, stores, close };
