@@ -57,9 +57,11 @@ export const unknownStoreProblems = (names = [], flag = '--stores') =>
  * @param {object} [params.env]  environment to read settings from (default: process.env)
  * @param {object} [params.options]  explicit settings by key (config/settings.js), beating env
  * @param {boolean} [params.embedded]  start local servers when nothing is configured (default true)
+ * @param {(store: { name, status: 'up'|'unavailable', reason?, reasonCode?, servers }) => void} [params.onOpened]
+ *   told of each store as soon as it is open or known unavailable, for progress
  * @returns {Promise<StoreSet>}  rejects with a UsageError when a store setting is malformed
  */
-export async function openStores({ names = storeNames, env = process.env, options = {}, embedded = true } = {}) {
+export async function openStores({ names = storeNames, env = process.env, options = {}, embedded = true, onOpened } = {}) {
   const unknown = unknownStoreProblems(names, 'openStores');
   if (unknown.length) throw new TypeError(unknown.join('; '));
   const chosen = names.map(findAdapter);
@@ -67,13 +69,12 @@ export async function openStores({ names = storeNames, env = process.env, option
   if (problems.length) throw new UsageError(problems);
 
   const serviceNames = [...new Set(chosen.flatMap((adapter) => adapter.needs))];
-  const resolved = Object.fromEntries(
-    await Promise.all(serviceNames.map(async (service) => [service, await resolveService(service, { env, options, embedded })])),
-  );
-  const stopServers = Object.values(resolved).flatMap((r) => (r.stop ? [r.stop] : []));
+  // Each store opens as soon as its own servers are there, not when the slowest one is.
+  const resolving = Object.fromEntries(serviceNames.map((service) => [service, resolveService(service, { env, options, embedded })]));
 
   const entries = await Promise.all(
     chosen.map(async (adapter) => {
+      const resolved = Object.fromEntries(await Promise.all(adapter.needs.map(async (service) => [service, await resolving[service]])));
       const missing = adapter.needs.find((service) => resolved[service].unavailable);
       if (missing) return { adapter, reason: resolved[missing].unavailable, reasonCode: resolved[missing].code };
       const connections = Object.fromEntries(adapter.needs.map((service) => [service, resolved[service].connection]));
@@ -83,10 +84,22 @@ export async function openStores({ names = storeNames, env = process.env, option
       } catch (error) {
         return { adapter, connections, reopen, reason: reasonOf(error), reasonCode: 'OPEN_FAILED' };
       }
-    }),
+    }).map((opening) => opening.then((entry) => {
+      onOpened?.(openedReport(entry));
+      return entry;
+    })),
   );
+  const stopServers = (await Promise.all(Object.values(resolving))).flatMap((r) => (r.stop ? [r.stop] : []));
   return new StoreSet(entries, stopServers);
 }
+
+/** What onOpened hears of a store just opened, or found unavailable. */
+const openedReport = ({ adapter, store, reason, reasonCode, connections = {} }) => ({
+  name: adapter.name,
+  status: store ? 'up' : 'unavailable',
+  ...(store ? {} : { reason, reasonCode }),
+  servers: Object.fromEntries(Object.entries(connections).map(([service, c]) => [service, `${c.source}: ${c.display}`])),
+});
 
 async function openOne(adapter, connections, settings) {
   const store = assertStore(await adapter.open(connections, settings), adapter.name);
