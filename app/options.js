@@ -58,8 +58,8 @@ function wrap(first, text) {
 
 /** A name column, then text; a name too long for the column gets a line of its own. */
 const row = (name, width, text) => {
-  const label = `  ${name}`.padEnd(width);
-  return label.length >= width ? `${label}\n${wrap(' '.repeat(width), text)}` : wrap(label, text);
+  const label = `  ${name}`;
+  return label.length >= width ? `${label}\n${wrap(' '.repeat(width), text)}` : wrap(label.padEnd(width), text);
 };
 
 /** "else PORT, else on Cloud Foundry ..., else 3000": the tiers after the option. */
