@@ -18,9 +18,8 @@ export async function open({ couchdb }, { couchdbDatabase = defaults.couchdbData
   // nothing outlives close()). user:password goes as basic auth on every request, from the
   // URL, as the cloudant store's BasicAuthenticator does, so the two clients are compared
   // like for like (its default would be a session cookie from POST /_session).
-  const plugins =
-    auth.type === 'iam' ? [{ iamauth: { iamApiKey: auth.apikey, autoRenew: false, ...(auth.iamUrl ? { iamTokenUrl: auth.iamUrl } : {}) } }]
-    : [];
+  const iamauth = { iamApiKey: auth.apikey, autoRenew: false, ...(auth.iamUrl ? { iamTokenUrl: auth.iamUrl } : {}) };
+  const plugins = auth.type === 'iam' ? [{ iamauth }] : [];
   const url = auth.type === 'basic' ? withCredentials(serviceUrl, auth) : serviceUrl;
   const client = Cloudant({ url, plugins });
   return nanoStyleStore(client, `${couchdbDatabase}-legacy`);

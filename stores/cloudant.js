@@ -17,10 +17,12 @@ export async function open({ couchdb }, { couchdbDatabase = defaults.couchdbData
   const { CloudantV1, BasicAuthenticator, IamAuthenticator } = await import('@ibm-cloud/cloudant');
   const { NoAuthAuthenticator } = await import('ibm-cloud-sdk-core');
   const { serviceUrl, auth } = couchAuth(couchdb);
-  const authenticator =
-    auth.type === 'iam' ? new IamAuthenticator({ apikey: auth.apikey, ...(auth.iamUrl ? { url: auth.iamUrl } : {}) })
-    : auth.type === 'basic' ? new BasicAuthenticator({ username: auth.username, password: auth.password })
-    : new NoAuthAuthenticator();
+  const authenticators = {
+    iam: () => new IamAuthenticator({ apikey: auth.apikey, ...(auth.iamUrl ? { url: auth.iamUrl } : {}) }),
+    basic: () => new BasicAuthenticator({ username: auth.username, password: auth.password }),
+    none: () => new NoAuthAuthenticator(),
+  };
+  const authenticator = (authenticators[auth.type] ?? authenticators.none)();
   const client = new CloudantV1({ authenticator, serviceUrl });
   client.setEnableGzipCompression(false); // the payloads are mostly base64 JPEG: gzip buys little and costs CPU
   const db = couchdbDatabase;

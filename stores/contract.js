@@ -30,7 +30,8 @@ const storeMethods = ['get', 'set', 'delete', 'ping', 'close'];
 /** Throws unless the module has everything the contract asks of an adapter. */
 export function assertAdapter(adapter) {
   for (const [field, type] of Object.entries(adapterFields)) {
-    if (typeof adapter?.[field] !== type) {
+    const actual = typeof adapter?.[field];
+    if (actual !== type) {
       throw new TypeError(`store adapter ${adapter?.name ?? '(unnamed)'} must export ${field} (${type})`);
     }
   }
