@@ -9,7 +9,9 @@
  * @property {(connections: object) => Promise<Store>} open
  *           Connects, given one resolved connection per needed service, e.g.
  *           `{ redis: { url, source, ... } }`. Must load its client library here, lazily,
- *           so a missing or broken client never stops the other stores.
+ *           so a missing or broken client never stops the other stores. Must settle on its
+ *           own, even against a server that accepts and never answers: the app stops waiting
+ *           at the open deadline (stores/store-set.js), but the attempt runs to its end.
  * @property {string}   [lifecycle]  Optional note, e.g. "end-of-life client", shown in /stores.
  *
  * @typedef {object} Store

@@ -1,7 +1,8 @@
 // The one registry of store adapters. Route names, the CLI's --store choices and the
 // /stores listing all come from this list.
 import { assertAdapter, assertStore } from './contract.js';
-import { StoreSet, reasonOf } from './store-set.js';
+import { StoreSet } from './store-set.js';
+import { deadlineSettings } from './deadline-settings.js';
 import { resolveService } from '../config/resolve-service.js';
 import { seedStore } from './seed.js';
 import * as memory from './memory.js';
@@ -47,18 +48,22 @@ export const unknownStoreProblems = (names = [], flag = '--stores') =>
 /**
  * Opens the named stores: resolves each backing server once (starting embedded ones when
  * nothing is configured), opens every adapter, seeds key1..key3. Never throws for one
- * store: a store that cannot be had is kept as unavailable, with the reason.
+ * store: a store that cannot be had is kept as unavailable, with the reason. No store
+ * takes longer than the open deadline: a slow one is left opening in the background.
  *
  * @param {object} [options]
  * @param {string[]} [options.names]  which stores (default: all)
- * @param {object} [options.env]  environment to read URLs from (default: process.env)
+ * @param {object} [options.env]  environment to read URLs and deadlines from (default: process.env)
  * @param {object} [options.overrides]  explicit URLs by service, beating env
  * @param {boolean} [options.embedded]  start local servers when nothing is configured (default true)
+ * @param {number} [options.openTimeoutMs]  beats STOREBENCH_OPEN_TIMEOUT_MS (stores/deadline-settings.js)
+ * @param {number} [options.opTimeoutMs]  beats STOREBENCH_OP_TIMEOUT_MS
  * @returns {Promise<StoreSet>}
  */
-export async function openStores({ names = storeNames, env = process.env, overrides, embedded = true } = {}) {
+export async function openStores({ names = storeNames, env = process.env, overrides, embedded = true, openTimeoutMs, opTimeoutMs } = {}) {
   const unknown = unknownStoreProblems(names, 'openStores');
   if (unknown.length) throw new TypeError(unknown.join('; '));
+  const deadlines = deadlineSettings({ env, openTimeoutMs, opTimeoutMs });
   const chosen = names.map(findAdapter);
 
   const serviceNames = [...new Set(chosen.flatMap((adapter) => adapter.needs))];
@@ -67,20 +72,15 @@ export async function openStores({ names = storeNames, env = process.env, overri
   );
   const stopServers = Object.values(resolved).flatMap((r) => (r.stop ? [r.stop] : []));
 
-  const entries = await Promise.all(
-    chosen.map(async (adapter) => {
-      const missing = adapter.needs.find((service) => resolved[service].unavailable);
-      if (missing) return { adapter, reason: resolved[missing].unavailable, reasonCode: resolved[missing].code };
-      const connections = Object.fromEntries(adapter.needs.map((service) => [service, resolved[service].connection]));
-      const reopen = () => openOne(adapter, connections);
-      try {
-        return { adapter, connections, reopen, ...(await reopen()) };
-      } catch (error) {
-        return { adapter, connections, reopen, reason: reasonOf(error), reasonCode: 'OPEN_FAILED' };
-      }
-    }),
-  );
-  return new StoreSet(entries, stopServers);
+  const entries = chosen.map((adapter) => {
+    const missing = adapter.needs.find((service) => resolved[service].unavailable);
+    if (missing) return { adapter, reason: resolved[missing].unavailable, reasonCode: resolved[missing].code };
+    const connections = Object.fromEntries(adapter.needs.map((service) => [service, resolved[service].connection]));
+    return { adapter, connections, open: () => openOne(adapter, connections) };
+  });
+  const stores = new StoreSet(entries, stopServers, deadlines);
+  await stores.openAll();
+  return stores;
 }
 
 async function openOne(adapter, connections) {
