@@ -2,13 +2,18 @@
 // request path with typed errors, reported for /stores and /healthz, closed in order.
 //
 // No server can hold the app up: opening a store has a deadline (the app listens without
-// it and tries again later), and every operation has one (503 STORE_TIMEOUT).
+// it and tries again later), every operation has one (503 STORE_TIMEOUT), and a server
+// that comes back empty (restarted, nothing on disk) gets key1..key3 again.
 import { KeyNotFoundError, ServerUnavailableError, StoreTimeoutError, StoreUnavailableError, UnknownStoreError } from '../util/errors.js';
 import { redactText } from '../util/redact.js';
+import { seedStore } from './seed.js';
 import { withDeadline, withOperationDeadline } from './deadline.js';
 import { DEADLINE_DEFAULTS, DEADLINE_ENV } from './deadline-settings.js';
 
 const REOPEN_INTERVAL_MS = 5000;
+// A seeded key found missing re-seeds at most this often, so a store that cannot keep the
+// data (or a key someone keeps deleting) costs one re-seed a second, not one per request.
+const RESEED_INTERVAL_MS = 1000;
 
 /** One line from any error, with credentials cut out: safe for logs and JSON bodies. */
 export const reasonOf = (error) => redactText(error?.message || String(error)).split('\n')[0];
@@ -47,7 +52,12 @@ export class StoreSet {
       this.#reopenSoon(entry);
       throw new StoreUnavailableError(name, entry.reason);
     }
-    const bytes = await this.#call(entry, 'get', key);
+    let bytes = await this.#call(entry, 'get', key);
+    if (bytes == null && entry.keys?.includes(key)) {
+      // A seeded key gone: the server lost its data (restarted empty). Put it back, read again.
+      await this.#reseed(entry).catch(() => {});
+      bytes = await this.#call(entry, 'get', key);
+    }
     if (bytes == null) throw new KeyNotFoundError(name, key);
     return bytes;
   }
@@ -92,14 +102,36 @@ export class StoreSet {
     await Promise.allSettled(this.stopServers.map((stop) => stop()));
   }
 
-  // One operation under the operation deadline (the store is wrapped when adopted).
+  // One operation under the operation deadline. A failure marks an outage; the first answer
+  // after one re-seeds in the background, as the server may have come back empty. A timeout
+  // does not: a slow or frozen server keeps its data, and a store slow under a benchmark's
+  // load must not be written to in the middle of it.
   async #call(entry, operation, ...args) {
+    let result;
     try {
-      return await entry.store[operation](...args);
+      result = await entry.store[operation](...args);
     } catch (error) {
       if (error instanceof StoreTimeoutError) throw error;
+      entry.outage = true;
       throw new StoreUnavailableError(entry.adapter.name, reasonOf(error), error);
     }
+    if (entry.outage) {
+      entry.outage = false;
+      this.#reseed(entry).catch(() => {});
+    }
+    return result;
+  }
+
+  // Writes key1..key3 again (idempotent); concurrent callers share one run.
+  #reseed(entry) {
+    if (entry.reseeding) return entry.reseeding;
+    if (Date.now() - (entry.reseededAt ?? 0) < RESEED_INTERVAL_MS) return Promise.resolve();
+    const store = entry.store;
+    entry.reseeding = seedStore(store).finally(() => {
+      entry.reseeding = undefined;
+      entry.reseededAt = Date.now();
+    });
+    return entry.reseeding;
   }
 
   // One attempt to open (connect + seed) entry. The caller waits at most the open deadline;
@@ -137,6 +169,7 @@ export class StoreSet {
       keys,
       reason: undefined,
       reasonCode: undefined,
+      outage: false,
     });
   }
 

@@ -1,6 +1,6 @@
-// StoreSet's own rules, with small in-process stores standing in for servers that are slow
-// or silent on cue. The same rules against real servers: test/app/open-deadline.test.js and
-// test/app/op-deadline.test.js.
+// StoreSet's own rules, with small in-process stores standing in for servers that are slow,
+// silent or forgetful on cue. The same rules against real servers: test/app/deadlines.test.js
+// and test/app/reseed.test.js.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -117,6 +117,37 @@ test('an operation past the deadline is a 503 STORE_TIMEOUT, /stores says down, 
   assert.deepEqual([listed.status, listed.reasonCode, listed.reason], ['down', 'STORE_TIMEOUT', 'store "frozen" did not answer ping within 60 ms']);
 
   store.hold = false;
+  const writes = store.writes;
   assert.ok((await stores.read('frozen', 'key1')).equals(payloads.key1));
   assert.equal((await stores.status())[0].status, 'up');
+  await sleep(20);
+  assert.equal(store.writes, writes, 'a server that was only slow keeps its data: no re-seed');
+});
+
+test('a seeded key found missing is re-seeded and served; a key never seeded is still a 404 and re-seeds nothing', async (t) => {
+  const store = controlledStore();
+  const stores = new StoreSet([entry('forgetful', store)], [], {});
+  t.after(() => stores.close());
+  await stores.openAll();
+  store.data.clear(); // the server restarted empty
+  const writes = store.writes;
+  const answers = await Promise.all([1, 2, 3, 4, 5].map(() => stores.read('forgetful', 'key2')));
+  for (const bytes of answers) assert.ok(bytes.equals(payloads.key2));
+  assert.equal(store.writes - writes, 3, 'concurrent readers shared one re-seed of key1..key3');
+  await assert.rejects(stores.read('forgetful', 'key4'), { code: 'KEY_NOT_FOUND', status: 404 });
+  assert.equal(store.writes - writes, 3);
+});
+
+test('the first answer after an outage re-seeds in the background', async (t) => {
+  const store = controlledStore();
+  const stores = new StoreSet([entry('flaky', store)], [], {});
+  t.after(() => stores.close());
+  await stores.openAll();
+  store.fail = true;
+  await assert.rejects(stores.read('flaky', 'key1'), { code: 'STORE_UNAVAILABLE', message: 'store "flaky" is unavailable: connection lost' });
+  store.fail = false;
+  const writes = store.writes;
+  assert.equal((await stores.status())[0].status, 'up');
+  await sleep(20);
+  assert.equal(store.writes - writes, 3);
 });
