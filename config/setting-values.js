@@ -18,6 +18,15 @@ export function positiveInteger(raw) {
   return Number(raw);
 }
 
+// Ten minutes: long enough for any real server, and far below setTimeout's 2^31-1 ms overflow.
+export const MAX_DEADLINE_MS = 600_000;
+
+/** A deadline in whole milliseconds, from 1 to MAX_DEADLINE_MS. */
+export function deadlineMs(raw) {
+  if (!isWhole(raw) || Number(raw) < 1 || Number(raw) > MAX_DEADLINE_MS) throw new SettingValueError(`must be a whole number of milliseconds from 1 to ${MAX_DEADLINE_MS}`);
+  return Number(raw);
+}
+
 export function positiveNumber(raw) {
   const value = typeof raw === 'number' ? raw : /^\s*(\d+(\.\d*)?|\.\d+)\s*$/.test(String(raw)) ? Number(raw) : NaN;
   if (!(value > 0) || !Number.isFinite(value)) throw new SettingValueError('must be a positive number');

@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { services } from './services.js';
 import { resolveFromVcap } from './cf-binding.js';
 import { cloudFoundryApplication, cloudFoundryPort } from './cf-env.js';
-import { connection, jsonText, listOf, onOff, port, positiveInteger, positiveNumber, text } from './setting-values.js';
+import { connection, deadlineMs, jsonText, listOf, onOff, port, positiveInteger, positiveNumber, text } from './setting-values.js';
 
 /** The Cloud Foundry tier of a backing service's location: the bound service matched for it. */
 const boundService = (name) => (env) => {
@@ -132,6 +132,22 @@ export const settings = {
     default: 200,
     parse: positiveInteger,
     about: 'milliseconds redis+postgres lets writes gather before flushing them to PostgreSQL',
+  },
+  // The operation deadline bounds every request's latency: on a store slow enough under load
+  // to pass it, the driver counts 503s instead of slow answers; raise it to benchmark one.
+  openTimeoutMs: {
+    scope: 'store',
+    env: ['STOREBENCH_OPEN_TIMEOUT_MS'],
+    default: 5000,
+    parse: deadlineMs,
+    about: 'deadline to open a store (connect and seed): past it the app listens without it (OPEN_TIMEOUT) and retries in the background',
+  },
+  opTimeoutMs: {
+    scope: 'store',
+    env: ['STOREBENCH_OP_TIMEOUT_MS'],
+    default: 2000,
+    parse: deadlineMs,
+    about: 'deadline for one store operation (get, set, delete, ping): past it the request gets 503 STORE_TIMEOUT',
   },
 
   // The Cloud Foundry scripts (npm run login, service_create, ...) ------------------------------

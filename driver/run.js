@@ -25,7 +25,10 @@ async function resolveTargets(options) {
   const { unknownStoreProblems } = await import('../stores/index.js');
   const unknown = unknownStoreProblems(options.stores);
   if (unknown.length) throw new UsageError(unknown);
-  const app = await startAppProcess({ stores: options.stores });
+  // The app's per-operation deadline would otherwise cut a slow store's requests at 2 s and
+  // count them as 503s: give it the driver's own per-request deadline, unless the user set one.
+  const env = { ...process.env, STOREBENCH_OP_TIMEOUT_MS: process.env.STOREBENCH_OP_TIMEOUT_MS || String(options.timeoutMs) };
+  const app = await startAppProcess({ stores: options.stores, env });
   try {
     const listing = await fetchStoreListing(app.url);
     const { targets, skipped, problems } = selectTargets(listing, app.url, options);

@@ -12,7 +12,9 @@
  *           config/settings.js (`postgresPoolSize`, `flushIntervalMs`, `couchdbDatabase`): it
  *           reads no environment itself, and falls back to `defaults` from there when called
  *           without them. Must load its client library here, lazily, so a missing or broken
- *           client never stops the other stores.
+ *           client never stops the other stores. Must settle on its own, even against a
+ *           server that accepts and never answers: the app stops waiting at the open
+ *           deadline (stores/store-set.js), but the attempt runs to its end.
  * @property {string}   [lifecycle]  Optional note, e.g. "end-of-life client", shown in /stores.
  *
  * @typedef {object} Store

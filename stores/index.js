@@ -1,7 +1,7 @@
 // The one registry of store adapters. Route names, the CLI's --store choices and the
 // /stores listing all come from this list.
 import { assertAdapter, assertStore } from './contract.js';
-import { StoreSet, reasonOf } from './store-set.js';
+import { StoreSet } from './store-set.js';
 import { resolveService } from '../config/resolve-service.js';
 import { resolveSettings } from '../config/precedence.js';
 import { UsageError } from '../util/errors.js';
@@ -50,12 +50,14 @@ export const unknownStoreProblems = (names = [], flag = '--stores') =>
  * Opens the named stores: resolves each backing server once (starting embedded ones when
  * nothing is configured), opens every adapter with the resolved store settings (pool size,
  * flush interval, database name), seeds key1..key3. Never throws for one store: a store that
- * cannot be had is kept as unavailable, with the reason.
+ * cannot be had is kept as unavailable, with the reason. No store takes longer than the open
+ * deadline (openTimeoutMs): a slow one is left opening in the background.
  *
  * @param {object} [params]
  * @param {string[]} [params.names]  which stores (default: all)
  * @param {object} [params.env]  environment to read settings from (default: process.env)
- * @param {object} [params.options]  explicit settings by key (config/settings.js), beating env
+ * @param {object} [params.options]  explicit settings by key (config/settings.js), beating env:
+ *   postgresPoolSize, flushIntervalMs, couchdbDatabase, openTimeoutMs, opTimeoutMs
  * @param {boolean} [params.embedded]  start local servers when nothing is configured (default true)
  * @returns {Promise<StoreSet>}  rejects with a UsageError when a store setting is malformed
  */
@@ -72,20 +74,15 @@ export async function openStores({ names = storeNames, env = process.env, option
   );
   const stopServers = Object.values(resolved).flatMap((r) => (r.stop ? [r.stop] : []));
 
-  const entries = await Promise.all(
-    chosen.map(async (adapter) => {
-      const missing = adapter.needs.find((service) => resolved[service].unavailable);
-      if (missing) return { adapter, reason: resolved[missing].unavailable, reasonCode: resolved[missing].code };
-      const connections = Object.fromEntries(adapter.needs.map((service) => [service, resolved[service].connection]));
-      const reopen = () => openOne(adapter, connections, settings);
-      try {
-        return { adapter, connections, reopen, ...(await reopen()) };
-      } catch (error) {
-        return { adapter, connections, reopen, reason: reasonOf(error), reasonCode: 'OPEN_FAILED' };
-      }
-    }),
-  );
-  return new StoreSet(entries, stopServers);
+  const entries = chosen.map((adapter) => {
+    const missing = adapter.needs.find((service) => resolved[service].unavailable);
+    if (missing) return { adapter, reason: resolved[missing].unavailable, reasonCode: resolved[missing].code };
+    const connections = Object.fromEntries(adapter.needs.map((service) => [service, resolved[service].connection]));
+    return { adapter, connections, open: () => openOne(adapter, connections, settings) };
+  });
+  const stores = new StoreSet(entries, stopServers, { openTimeoutMs: settings.openTimeoutMs, opTimeoutMs: settings.opTimeoutMs });
+  await stores.openAll();
+  return stores;
 }
 
 async function openOne(adapter, connections, settings) {

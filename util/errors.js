@@ -10,6 +10,7 @@ export const ERROR_CODES = Object.freeze({
   NO_ROUTE: { status: 404, meaning: 'no route for that method and path' },
   BAD_REQUEST: { status: 400, meaning: 'the request could not be read (a malformed percent-encoding in the path, say)' },
   STORE_UNAVAILABLE: { status: 503, meaning: 'the store could not be opened, or its server failed; the app keeps serving the others' },
+  STORE_TIMEOUT: { status: 503, meaning: 'the store did not answer within the operation deadline (STOREBENCH_OP_TIMEOUT_MS, default 2000 ms); it is down until its server answers again' },
   INTERNAL: { status: 500, meaning: 'an unexpected error; its details are in the app log, never in the answer' },
   // Why a store is unavailable: `reasonCode` beside `reason` in /stores
   NOT_CONFIGURED: { status: 503, meaning: 'no URL set and no bound service, and the embedded default is off (--no-embedded)' },
@@ -17,6 +18,7 @@ export const ERROR_CODES = Object.freeze({
   START_FAILED: { status: 503, meaning: 'the embedded default found the server program, but it did not start' },
   BAD_BINDING: { status: 503, meaning: 'VCAP_SERVICES is broken, or the bound service has no usable credentials' },
   OPEN_FAILED: { status: 503, meaning: 'the server was configured, but connecting or seeding failed (retried in the background)' },
+  OPEN_TIMEOUT: { status: 503, meaning: 'connecting and seeding did not finish within the open deadline (STOREBENCH_OPEN_TIMEOUT_MS, default 5000 ms); the app listens without the store and retries in the background' },
   // The CLIs
   USAGE: { exit: 2, meaning: 'bad flags or arguments: every problem is printed, one line each, and nothing runs' },
   RUN_FAILED: { exit: 1, meaning: 'the run could not go on (target unreachable, bad /stores listing, app.js died)' },
@@ -66,9 +68,17 @@ export class StoreUnavailableError extends StorebenchError {
   }
 }
 
+/** The store did not answer one operation (get, set, delete, ping) within the deadline. */
+export class StoreTimeoutError extends StorebenchError {
+  constructor(store, operation, timeoutMs) {
+    super(`store "${store}" did not answer ${operation} within ${timeoutMs} ms`, { code: 'STORE_TIMEOUT', store, operation, timeoutMs });
+  }
+}
+
 /**
- * Why a backing server cannot be had: code NOT_CONFIGURED, NOT_INSTALLED, START_FAILED or
- * BAD_BINDING. Thrown by the embedded servers and config; the store stays unavailable with it.
+ * Why a backing server cannot be had: code NOT_CONFIGURED, NOT_INSTALLED, START_FAILED,
+ * BAD_BINDING or OPEN_TIMEOUT. Thrown by the embedded servers, config and the open deadline;
+ * the store stays unavailable with it.
  */
 export class ServerUnavailableError extends StorebenchError {
   constructor(code, message, cause) {

@@ -6,6 +6,7 @@
 // another engine is refused, so a number labelled vinyl is never a memtx number.
 
 import { sendWhileReceiving } from './tarantool-driver-fix.js';
+import { withDeadline } from '../deadline.js';
 
 const connectTimeoutMs = 5000;
 
@@ -64,8 +65,14 @@ export function tarantoolAdapter({ name, engine, description }) {
 
     let actualEngine;
     try {
-      await connection.connect().catch((error) => { throw lastError ?? error; });
-      actualEngine = await ensureSpace(connection);
+      const handshake = async () => {
+        await connection.connect().catch((error) => { throw lastError ?? error; });
+        return ensureSpace(connection);
+      };
+      // The driver's timeout ends at the TCP connect; a server that accepts and never sends
+      // a greeting (a silent port, a Redis) would hold connect() for ever.
+      actualEngine = await withDeadline(handshake(), connectTimeoutMs, () =>
+        new Error(`no answer from Tarantool within ${connectTimeoutMs} ms of connecting (is it a Tarantool server?)`));
     } catch (error) {
       await close();
       throw error;

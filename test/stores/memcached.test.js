@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
+import { dirname } from 'node:path';
 import { before, after, test } from 'node:test';
 import * as memcached from '../../stores/memcached.js';
 import { missingReason, startMemcachedServer } from '../../embedded/memcached-server.js';
-import { which } from '../../util/which.js';
+import { SYSTEM_DIRS, which } from '../../util/which.js';
 import { payloads } from '../../data/payloads.js';
 import { storeConformance } from '../helpers/store-conformance.js';
 import { unavailable } from '../helpers/services.js';
@@ -40,8 +41,13 @@ test('memcached: a server that refuses connections makes open() reject', async (
   await assert.rejects(memcached.open({ memcached: { url: 'memcached://127.0.0.1:1' } }), /ECONNREFUSED/);
 });
 
-test('with no memcached binary the embedded default gives the one-line reason', async () => {
-  await assert.rejects(startMemcachedServer({ path: '/nonexistent' }), { message: missingReason });
+test('with no memcached on PATH the embedded default gives the one-line reason, saying where it is when it is installed off PATH', async () => {
+  const installed = which('memcached', SYSTEM_DIRS.join(':'));
+  const expected = installed
+    ? `no MEMCACHED_URL and no memcached on PATH; it is installed at ${installed}, but ${dirname(installed)} is not on PATH: add it or set MEMCACHED_URL`
+    : missingReason;
+  await assert.rejects(startMemcachedServer({ path: '/nonexistent' }), { code: 'NOT_INSTALLED', message: expected });
+  assert.equal(missingReason, 'no MEMCACHED_URL and no memcached on PATH; install memcached or set MEMCACHED_URL');
 });
 
 test('memcached: a stopped server fails requests at once, and the same client answers again once a server is back', async (t) => {
