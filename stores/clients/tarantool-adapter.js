@@ -10,9 +10,9 @@ import { withDeadline } from '../deadline.js';
 import { ValueTooLargeError } from '../../util/errors.js';
 
 // No append: Tarantool's update splice (':') works on string fields only, and the value field is
-// varbinary so that any bytes round-trip; Lua before Tarantool 2.10 cannot write a varbinary
-// either, so there is no native append for it. Bulk: replaces sent at once, pipelined over the
-// one connection (tarantool-driver has no batch call).
+// varbinary so that any bytes round-trip; a Lua function's concatenation is a Lua string, stored
+// as a string, not varbinary (Tarantool 2.6). So there is no native append for it. Bulk:
+// replaces sent at once, pipelined over the one connection (tarantool-driver has no batch call).
 export const writes = { append: false, bulk: 'native' };
 
 // A tuple over memtx_max_tuple_size / vinyl_max_tuple_size (1 MB by default) is refused with
