@@ -110,8 +110,8 @@ export class AppendUnsupportedError extends StorebenchError {
  * the store's server for its size (memcached's item limit, say). Not an outage.
  */
 export class ValueTooLargeError extends StorebenchError {
-  constructor(message, { store, limit } = {}) {
-    super(message, { code: 'VALUE_TOO_LARGE', ...(store ? { store } : {}), ...(limit ? { limit } : {}) });
+  constructor(message, { store, limit, cause } = {}) {
+    super(message, { code: 'VALUE_TOO_LARGE', cause, ...(store ? { store } : {}), ...(limit ? { limit } : {}) });
   }
 }
 

@@ -8,6 +8,7 @@ import { startApp } from '../../app/start-app.js';
 import { startCouchServer } from '../../embedded/couchdb.js';
 import { startMemcachedServer } from '../../embedded/memcached-server.js';
 import { startRedisServer } from '../../embedded/redis-server.js';
+import { startTarantool } from '../../embedded/tarantool.js';
 import { payloads } from '../../data/payloads.js';
 import { RECORDS_MEDIA_TYPE, encodeRecords } from '../../util/records.js';
 import { which } from '../../util/which.js';
@@ -23,26 +24,36 @@ describe('writes to real stores', () => {
   let app;
   let couch;
   let memcached;
+  let tarantool;
   let up;
   before(async () => {
     couch = await startCouchServer();
     if (which('memcached')) memcached = await startMemcachedServer();
+    if (which('tarantool')) tarantool = await startTarantool();
     const haveRedis = await reachable(testRedisUrl);
     const havePostgres = await reachable(testPostgresUrl);
-    const stores = ['memory', 'cloudant', 'couchdb-nano', ...(memcached ? ['memcached'] : []), ...(haveRedis ? ['redis', 'ioredis'] : []),
+    const stores = ['memory', 'cloudant', 'couchdb-nano', ...(memcached ? ['memcached'] : []), ...(tarantool ? ['tarantool', 'tarantool-memtx'] : []),
+      ...(haveRedis ? ['redis', 'ioredis'] : []),
       ...(havePostgres ? ['postgres'] : []), ...(haveRedis && havePostgres ? ['postgres+redis', 'redis+postgres'] : [])];
     app = await startApp({
       port: 0,
       host: '127.0.0.1',
       stores,
       maxValueSize: 2 * 1024 * 1024,
-      env: { COUCHDB_URL: couch.url, CLOUDANT_DB: `writes-${randomUUID()}`, REDIS_URL: testRedisUrl, POSTGRES_URL: testPostgresUrl, ...(memcached ? { MEMCACHED_URL: memcached.url } : {}) },
+      env: {
+        COUCHDB_URL: couch.url,
+        CLOUDANT_DB: `writes-${randomUUID()}`,
+        REDIS_URL: testRedisUrl,
+        POSTGRES_URL: testPostgresUrl,
+        ...(memcached ? { MEMCACHED_URL: memcached.url } : {}),
+        ...(tarantool ? { TARANTOOL_URL: tarantool.url } : {}),
+      },
     });
     up = (await (await fetch(`${app.url}/stores`)).json()).stores.filter((store) => store.status === 'up').map((store) => store.name);
   });
   after(async () => {
     await app?.close();
-    await Promise.all([couch?.stop(), memcached?.stop()]);
+    await Promise.all([couch?.stop(), memcached?.stop(), tarantool?.stop()]);
   });
 
   test('PUT stores the raw body byte-exact in every store, whatever its Content-Type; GET returns it as octet-stream', async (t) => {
@@ -107,6 +118,7 @@ describe('writes to real stores', () => {
     for (const store of ['redis', 'ioredis', 'memcached', 'postgres', 'postgres+redis', 'redis+postgres']) {
       if (store in append) assert.equal(append[store], true, store);
     }
+    for (const store of ['tarantool', 'tarantool-memtx']) if (store in append) assert.equal(append[store], false, store);
   });
 
   test('POST /<store> loads records through the store\'s bulk path: 200 {"written": N}, every value readable', async () => {

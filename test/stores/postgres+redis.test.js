@@ -107,11 +107,11 @@ test('postgres+redis: under concurrent reads, a GET that starts after a PUT has 
   const { store, key } = opened;
   const version = (bytes) => Number(String(bytes));
   let written = 0;
-  let stop = false;
+  const writing = { done: false }; // read by the readers while the writer runs
   const stale = [];
   await store.set(key, Buffer.from('0'));
   const reader = async () => {
-    while (!stop) {
+    while (!writing.done) {
       const floor = written; // every PUT up to this one had answered when this read started
       const bytes = await store.get(key);
       if (version(bytes) < floor) stale.push(`read ${version(bytes)} after PUT ${floor} answered`);
@@ -122,7 +122,7 @@ test('postgres+redis: under concurrent reads, a GET that starts after a PUT has 
     await store.set(key, Buffer.from(String(i)));
     written = i;
   }
-  stop = true;
+  writing.done = true;
   await Promise.all(readers);
   assert.deepEqual(stale, []);
   assert.equal(version(await store.get(key)), 300);
