@@ -22,8 +22,16 @@ export function isLoopbackAddress(address) {
   return v4.startsWith('127.') || address === '::1';
 }
 
+// A server's bound address does not change while it listens; address() is a system call.
+const boundToLoopback = new WeakMap();
+
 /** Whether the server that accepted req is bound to a loopback address (a Unix socket is not). */
-export const serverListensOnLoopback = (req) => isLoopbackAddress(req.socket.server?.address?.()?.address);
+export function serverListensOnLoopback(req) {
+  const server = req.socket.server;
+  if (!server) return false;
+  if (!boundToLoopback.has(server)) boundToLoopback.set(server, isLoopbackAddress(server.address()?.address));
+  return boundToLoopback.get(server);
+}
 
 /**
  * Middleware that lets a write through or refuses it.

@@ -153,9 +153,9 @@ describe('writes to real stores', () => {
     assert.equal((await get(app, `/memory/${prefix}-good`)).status, 404, 'nothing of a refused load was written');
   });
 
-  test('a key outside the alphabet is 400 INVALID_KEY on every route, before any store is called', async () => {
+  test('a key outside the alphabet is 400 INVALID_KEY on every route of every store, before any store is called', async () => {
     const paths = ['%00', 'a%20b', 'a%2Fb', 'x'.repeat(251), 'caf%C3%A9', 'storebench%23write-behind%23key1', 'storebench%23cache-aside%23key1'];
-    for (const store of ['memory', ...up.filter((name) => name !== 'memory').slice(0, 3)]) {
+    for (const store of up) {
       for (const path of paths) {
         for (const [method, suffix] of [['GET', ''], ['PUT', ''], ['DELETE', ''], ['POST', '/append']]) {
           const answer = await rawRequest(app.url, `/${store}/${path}${suffix}`, { method, body: method === 'GET' ? undefined : Buffer.from('x') });
