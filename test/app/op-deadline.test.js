@@ -16,7 +16,7 @@ const SLACK_MS = 1500; // an answer's bound is the deadline plus this, on a busy
 const RECOVERY_MS = 15_000;
 
 async function appOn(t, names, env) {
-  const app = await startApp({ port: 0, host: '127.0.0.1', names: ['memory', ...names], env: { ...env, STOREBENCH_OP_TIMEOUT_MS: String(OP_TIMEOUT_MS) }, embedded: false });
+  const app = await startApp({ port: 0, host: '127.0.0.1', stores: ['memory', ...names], env: { ...env, STOREBENCH_OP_TIMEOUT_MS: String(OP_TIMEOUT_MS) }, embedded: false });
   t.after(() => app.close());
   for (const name of names) assert.equal((await fetch(`${app.url}/${name}/key1`)).status, 200, `${name} serves before the outage`);
   return app;

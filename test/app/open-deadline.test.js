@@ -41,7 +41,7 @@ const listing = async (app) => Object.fromEntries((await (await fetch(`${app.url
 test('REDIS_URL and TARANTOOL_URL at a port that accepts and never answers: the app listens within the default 5 s deadline and serves memory', { timeout: 60_000 }, async (t) => {
   const silent = await silentServer(t);
   const { app, ms } = await startTimed({
-    names: ['memory', 'ioredis', 'redis', 'tarantool'],
+    stores: ['memory', 'ioredis', 'redis', 'tarantool'],
     env: { REDIS_URL: `redis://127.0.0.1:${silent.port}`, TARANTOOL_URL: `tarantool://127.0.0.1:${silent.port}` },
   });
   let closed = false;
@@ -72,7 +72,7 @@ test('TARANTOOL_URL at a Redis port: the app listens within a 1 s deadline set b
   const redis = await ownRedis(t);
   if (!redis) return;
   const { app, ms } = await startTimed({
-    names: ['memory', 'tarantool-memtx'],
+    stores: ['memory', 'tarantool-memtx'],
     env: { TARANTOOL_URL: `tarantool://127.0.0.1:${redis.port}`, STOREBENCH_OPEN_TIMEOUT_MS: '1000' },
   });
   t.after(() => app.close());
@@ -92,7 +92,7 @@ async function frozenRedisAtStart(t) {
   const redis = await ownRedis(t);
   if (!redis) return undefined;
   redis.signal('SIGSTOP'); // the kernel still accepts connections; nothing answers
-  const { app, ms } = await startTimed({ names: ['memory', 'redis'], env: { REDIS_URL: redis.url, STOREBENCH_OPEN_TIMEOUT_MS: '500' } });
+  const { app, ms } = await startTimed({ stores: ['memory', 'redis'], env: { REDIS_URL: redis.url, STOREBENCH_OPEN_TIMEOUT_MS: '500' } });
   assert.ok(ms < 500 + SLACK_MS, `listening after ${ms} ms`);
   assert.equal((await listing(app)).redis.reasonCode, 'OPEN_TIMEOUT');
   return { redis, app };

@@ -12,7 +12,7 @@ import { ownMemcached, ownRedis } from '../helpers/own-servers.js';
 // Restarts server empty under the app, then polls every store x key until each answers
 // again: each must then be 200 with the seeded bytes, and no answer along the way a 404.
 async function restartEmptyAndCheck(t, server, names, env) {
-  const app = await startApp({ port: 0, host: '127.0.0.1', names, env, embedded: false });
+  const app = await startApp({ port: 0, host: '127.0.0.1', stores: names, env, embedded: false });
   t.after(() => app.close());
   const urls = names.flatMap((name) => Object.keys(payloads).map((key) => [`${app.url}/${name}/${key}`, payloads[key]]));
   for (const [url] of urls) assert.equal((await fetch(url)).status, 200, url);
