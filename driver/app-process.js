@@ -50,3 +50,26 @@ async function waitForHealthy(url, attempts = 50) {
   }
   throw new RunError(`app.js is listening at ${url} but /healthz never answered 200 (last: ${last})`);
 }
+
+// What the embedded default starts for each backing service nothing configures.
+const EMBEDDED_SERVERS = {
+  redis: 'redis-server',
+  'redis-cluster': 'a Redis Cluster',
+  memcached: 'memcached',
+  couchdb: 'a CouchDB stand-in',
+  postgres: 'PostgreSQL',
+  tarantool: 'tarantool',
+};
+
+/**
+ * The servers app.js will try to start for `stores` (default: all), for telling the user
+ * what the wait is for: each backing service those stores need that no environment variable
+ * configures. A guess (VCAP_SERVICES may bind some, a program may not be installed): for
+ * the "starting" line only.
+ */
+export async function serversToStart(stores, env = process.env) {
+  const [{ adapters }, { services }] = await Promise.all([import('../stores/index.js'), import('../config/services.js')]);
+  const chosen = adapters.filter((adapter) => !stores?.length || stores.includes(adapter.name));
+  const needed = [...new Set(chosen.flatMap((adapter) => adapter.needs))];
+  return needed.filter((service) => !services[service]?.env.some((variable) => env[variable])).map((service) => EMBEDDED_SERVERS[service] ?? service);
+}

@@ -71,26 +71,39 @@ export async function fetchStoreListing(base, { timeoutMs = PROBE_TIMEOUT_MS } =
   return listing.stores;
 }
 
+// An app (an older one, or another build) may start a store's reason with the store's name;
+// the skip line names the store already.
+const reasonFor = (store) => {
+  if (typeof store.reason !== 'string' || !store.reason) return null;
+  return store.reason.startsWith(`${store.name}: `) ? store.reason.slice(store.name.length + 2) : store.reason;
+};
+
 /**
  * Picks what to sweep from a /stores listing: every store that is up (or those named in
- * `stores`) x its keys (or `keys`). Returns { targets, skipped: [{store, reason}], problems }.
+ * `stores`) x its keys (or `keys`). Returns { targets, skipped: [{store, status, reason}], problems }:
+ * problems are names the listing does not have (`label` names the app in them). A key is
+ * only a problem when a store is up to list it: a store that is not up lists no keys, and
+ * is skipped with its reason instead.
  */
-export function selectTargets(listing, base, { stores, keys } = {}) {
+export function selectTargets(listing, base, { stores, keys, label = redactUrl(base) } = {}) {
   const problems = [];
   const names = listing.map((store) => store.name);
   for (const name of stores ?? []) {
-    if (!names.includes(name)) problems.push(`--stores: ${redactUrl(base)} has no store "${name}" (it has: ${names.join(', ') || 'none'})`);
+    if (!names.includes(name)) problems.push(`--stores: ${label} has no store "${name}" (it has: ${names.join(', ') || 'none'})`);
   }
+  const chosen = listing.filter((store) => !stores || stores.includes(store.name));
+  const up = chosen.filter((store) => store.status === 'up');
   const allKeys = [...new Set(listing.flatMap((store) => store.keys ?? []))];
-  for (const key of keys ?? []) {
-    if (!allKeys.includes(key)) problems.push(`--keys: no store at ${redactUrl(base)} lists key "${key}" (known: ${allKeys.join(', ') || 'none'})`);
+  if (up.length) {
+    for (const key of keys ?? []) {
+      if (!allKeys.includes(key)) problems.push(`--keys: no store at ${label} lists key "${key}" (known: ${allKeys.join(', ') || 'none'})`);
+    }
   }
   const targets = [];
   const skipped = [];
-  for (const store of listing) {
-    if (stores && !stores.includes(store.name)) continue;
+  for (const store of chosen) {
     if (store.status !== 'up') {
-      skipped.push({ store: store.name, reason: `${store.status ?? 'no status'}${store.reason ? `: ${store.reason}` : ''}` });
+      skipped.push({ store: store.name, status: typeof store.status === 'string' ? store.status : 'no status', reason: reasonFor(store) });
       continue;
     }
     for (const key of store.keys ?? []) {
