@@ -4,6 +4,7 @@
 import { fileURLToPath } from 'node:url';
 import { RunError } from '../util/errors.js';
 import { joinUrl } from './targets.js';
+import { httpGet } from './http-get.js';
 import { forkListening } from '../util/fork-child.js';
 
 const APP_PATH = fileURLToPath(new URL('../app.js', import.meta.url));
@@ -39,12 +40,11 @@ async function waitForHealthy(url, attempts = 50) {
   let last;
   for (let attempt = 0; attempt < attempts; attempt += 1) {
     try {
-      const response = await fetch(joinUrl(url, 'healthz'), { signal: AbortSignal.timeout(2000) });
-      await response.arrayBuffer();
-      if (response.ok) return;
-      last = `HTTP ${response.status}`;
+      const { status } = await httpGet(joinUrl(url, 'healthz'), { timeoutMs: 2000, discardBody: true });
+      if (status === 200) return;
+      last = `HTTP ${status}`;
     } catch (error) {
-      last = error.cause?.code ?? error.message;
+      last = error.code ?? error.message;
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

@@ -138,3 +138,38 @@ test('credentials in --target go out as basic auth, as loadtest sends them', asy
   assert.equal(stores.length, 3);
   assert.equal(authorization, `Basic ${Buffer.from('bench:s3cret').toString('base64')}`);
 });
+
+// Ports fetch() (undici) refuses as "bad ports", nearest to 6666 first.
+const BLOCKED_PORTS = [6666, 6665, 6667, 6668, 6669, 6000, 6566, 5060, 5061];
+
+async function listenOnBlockedPort(t, handler) {
+  for (const port of BLOCKED_PORTS) {
+    const server = createServer(handler);
+    const bound = await new Promise((resolve) => {
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => resolve(true));
+    });
+    if (!bound) continue;
+    t.after(() => new Promise((resolve) => { server.closeAllConnections(); server.close(resolve); }));
+    return port;
+  }
+  return null;
+}
+
+// Issue 9, item 12: --url/--target checked reachability with fetch(), which refuses the ports
+// browsers block: a live server on 6666 that curl reaches gave "cannot reach ...: bad port", exit 1.
+test('--url and --target reach a server on a port fetch() refuses (6666), as the load itself does', async (t) => {
+  const port = await listenOnBlockedPort(t, (req, res) => {
+    if (req.url === '/stores') return res.end(JSON.stringify({ stores: [{ name: 'memory', status: 'up', keys: ['key1'] }] }));
+    res.end('{"message":"Text data"}');
+  });
+  if (port === null) return t.skip(`every port fetch() blocks that this test tries is taken: ${BLOCKED_PORTS.join(', ')}`);
+  const base = `http://127.0.0.1:${port}`;
+  assert.equal(await checkReachable(`${base}/memory/key1`), 200);
+  assert.equal((await fetchStoreListing(base)).length, 1);
+  for (const args of [['--url', `${base}/memory/key1`], ['--target', base]]) {
+    const result = await runDriverCli([...args, '-c', '1', '-n', '5', '--warmup', '0', '-q']);
+    assert.equal(result.status, 0, `${args.join(' ')}: ${result.stderr}`);
+    assert.ok(result.stdout.includes(`## ${base}/memory/key1\n`), result.stdout);
+  }
+});
