@@ -91,7 +91,7 @@ function createMeter({ rps, timeoutMs }) {
   const recorder = createLatencyRecorder();
   const errors = {};
   const intervalNs = rps ? 1e9 / rps : 0;
-  const pending = new Set(); // the requests in flight, by their expire()
+  const pending = new Map(); // the requests in flight: expire() -> deadline timer
   let open = true;
   let onIdle = null;
   let firstStartNs = null;
@@ -128,9 +128,10 @@ function createMeter({ rps, timeoutMs }) {
 
     let timedOut = false;
     const settle = (status, error) => {
-      if (!pending.delete(expire)) return; // settled already
+      if (!pending.has(expire)) return; // settled already
       const endNs = process.hrtime.bigint();
-      clearTimeout(timer);
+      clearTimeout(pending.get(expire));
+      pending.delete(expire);
       tailCount += 1;
       tailSumNs += endNs;
       if (error) countError(timedOut ? 'timeout' : `conn ${error.code ?? error.message}`);
@@ -156,15 +157,14 @@ function createMeter({ rps, timeoutMs }) {
       timedOut = true;
       settle(null, Object.assign(new Error(`no response within ${timeoutMs} ms`), { code: 'TIMEOUT' }));
     }
-    pending.add(expire);
     // A deadline for the whole request (an engine's own timeout may only reset on an idle
     // socket, and leave the request running). An engine that can cancel is asked to, and its
     // failure then counts as the timeout.
-    const timer = setTimeout(() => {
+    pending.set(expire, setTimeout(() => {
       if (!cancel) return expire();
       timedOut = true;
       cancel(Object.assign(new Error(`no response within ${timeoutMs} ms`), { code: 'TIMEOUT' }));
-    }, timeoutMs);
+    }, timeoutMs));
     return { responded: (status) => settle(status), failed: (error) => settle(null, error) };
   };
 
@@ -203,7 +203,12 @@ function createMeter({ rps, timeoutMs }) {
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
       }
-      for (const expire of [...pending]) expire();
+      for (const expire of [...pending.keys()]) expire();
+    },
+    /** Stops the deadlines of the requests still in flight (the step was aborted: nothing more is counted). */
+    abandon() {
+      for (const timer of pending.values()) clearTimeout(timer);
+      pending.clear();
     },
     figures() {
       let wallNs = 0;
@@ -273,6 +278,9 @@ export async function measureStep(engine, {
   accounting.close();
   try {
     await accounting.drain(timeoutMs + DRAIN_SLACK_MS, signal);
+  } catch (error) {
+    accounting.abandon(); // aborted: release() below ends what is still in flight
+    throw error;
   } finally {
     engineRun.release?.();
   }

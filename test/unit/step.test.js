@@ -187,3 +187,19 @@ test('an abort rejects with StepAborted at once', async () => {
   assert.ok(Date.now() - started < 1000);
   await assert.rejects(measureStep(callEngine(async () => 200), { url: 'direct:x', signal: controller.signal }), StepAborted, 'an aborted signal starts nothing');
 });
+
+test('an abort while the step waits for its last requests rejects at once, not at their deadline', async () => {
+  const controller = new AbortController();
+  const engine = {
+    async run(load, meter) {
+      meter.begin(() => {}); // never ends, deadline 10 s away
+      setTimeout(() => controller.abort(), 30);
+      return { reported: null, release: () => (released = true) };
+    },
+  };
+  let released = false;
+  const started = Date.now();
+  await assert.rejects(measureStep(engine, { url: 'direct:stuck', concurrency: 1, maxRequests: 1, signal: controller.signal }), StepAborted);
+  assert.ok(Date.now() - started < 1000, 'the wait for the 10 s deadline was cut short');
+  assert.ok(released, 'the engine was released all the same');
+});
