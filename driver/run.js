@@ -121,17 +121,19 @@ export async function runBenchmark(options, { signal, onProgress = () => {} } = 
 /**
  * The failure a finished Result still stands for, or null: the embedded app died mid-sweep,
  * a store named with --stores could not be swept (one line per store), or nothing was up to
- * sweep. Each exits 1, after the finished steps were printed and written.
+ * sweep. Each exits 1, after the finished steps were printed and written. An interrupted run
+ * (Ctrl-C) is none of these.
  */
 export function resultError(result) {
   if (result.appExit) {
     return new RunError(`app.js exited (${result.appExit}) during the sweep; the ${result.steps.length} finished step(s) are above and in the results file`);
   }
+  if (result.interrupted) return null; // Ctrl-C: the user stopped it (exit 130)
   const named = result.skipped.filter((skip) => result.settings.stores?.includes(skip.store));
   if (named.length) {
     return new RunError(named.map(({ store, status, reason }) => `${store} is ${status}, so it was not swept${reason ? `: ${reason}` : ''}`).join('\n'));
   }
-  if (!result.targets.length && !result.interrupted) {
+  if (!result.targets.length) {
     return new RunError(`nothing to sweep: none of the ${result.skipped.length} store(s) listed is up (the skipped lines above say why)`);
   }
   return null;
