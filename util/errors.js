@@ -33,6 +33,7 @@ export const ERROR_CODES = Object.freeze({
   RUN_FAILED: { exit: 1, meaning: 'the run could not go on (target unreachable, bad /stores listing, app.js died)' },
   INTERRUPTED: { exit: 130, meaning: 'Ctrl-C: the finished steps are still printed and written' },
   BAD_RESULTS: { exit: 2, meaning: 'node test report: the file is not JSON, not a storebench results file, or of another format version' },
+  BAD_OUTPUT: { exit: 2, meaning: '--json or --csv names a file that cannot be written (checked before any load): nothing runs' },
 });
 
 // Warnings that travel with a step's numbers when those numbers deserve less trust
@@ -169,6 +170,14 @@ export class RunError extends StorebenchError {
 export class ResultsFormatError extends StorebenchError {
   constructor(message) {
     super(message, { code: 'BAD_RESULTS' });
+  }
+}
+
+/** A --json/--csv file that cannot be written, found before the run starts (exit 2). One problem per line. */
+export class OutputPathError extends StorebenchError {
+  constructor(problems) {
+    const list = [].concat(problems);
+    super(list.join('\n'), { code: 'BAD_OUTPUT', problems: list });
   }
 }
 

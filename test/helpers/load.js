@@ -38,7 +38,11 @@ export function keepLoading(urls, { concurrency = 4, pauseAfterFailureMs = 20 } 
     answers,
     inFlight: () => inFlight,
     /** Stops sending; resolves once every request in flight has its answer. */
-    stop: () => (stopped ??= (running = false, Promise.all(loops))),
+    stop() {
+      running = false;
+      stopped ??= Promise.all(loops);
+      return stopped;
+    },
   };
 }
 
