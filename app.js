@@ -33,9 +33,11 @@ async function main() {
   const log = (line) => console.log(redactText(line));
   let app;
   try {
-    // Servers may take seconds to start (PostgreSQL, a Redis Cluster): say so, then each store as it is ready.
+    // Servers may take seconds to start (PostgreSQL, a Redis Cluster): say so, then each
+    // server started here and each store as it is ready.
     console.log(`storebench app: opening stores${options.embedded === false ? '' : ' (and starting local servers for those with nothing configured)'}...`);
-    app = await startApp({ ...options, log, onStoreOpened: (store) => log(storeLine(store)) });
+    const onServerReady = (server) => server.source === 'embedded' && log(`  ${server.service} server started here: ${server.display}`);
+    app = await startApp({ ...options, log, onServerReady, onStoreOpened: (store) => log(storeLine(store)) });
   } catch (error) {
     if (error instanceof UsageError) usageFailure(error.problems);
     const reason = error.code === 'EADDRINUSE' ? `port ${error.port} is already in use (try --port 0 or PORT=...)` : redactText(error.message);

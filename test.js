@@ -7,35 +7,37 @@ import { parseArguments, usage } from './driver/options.js';
 import { resultError, runBenchmark } from './driver/run.js';
 import { createLiveReport } from './report/live.js';
 import { readResults } from './report/format.js';
+import { checkOutputPaths } from './report/results.js';
 import { renderRun } from './report/run-text.js';
-import { ERROR_CODES, StorebenchError, UsageError, exitCodeOf } from './util/errors.js';
-import { redactText } from './util/redact.js';
+import { ERROR_CODES, UsageError } from './util/errors.js';
+import { exitOnUncaught, reportFailure } from './util/cli.js';
+
+const NAME = 'node test';
+exitOnUncaught(NAME);
+// One line per problem (a stack only with STOREBENCH_DEBUG=1), then its exit code.
+const exitWith = (error) => process.exit(reportFailure(NAME, error));
 
 const { command, help, options, problems } = parseArguments(process.argv.slice(2));
 if (help) {
   console.log(usage);
   process.exit(0);
 }
-const usageFailure = (list) => {
-  for (const problem of list) console.error(`node test: ${problem}`);
-  console.error('Run node test --help for usage.');
-  process.exit(ERROR_CODES.USAGE.exit);
-};
-if (problems.length) usageFailure(problems);
-// One line for a known failure (a stack only for a bug), and its exit code.
-const fail = (error) => {
-  if (error instanceof UsageError) usageFailure(error.problems);
-  console.error(`node test: ${redactText(error instanceof StorebenchError ? error.message : error.stack)}`);
-  process.exitCode = exitCodeOf(error);
-};
+if (problems.length) exitWith(new UsageError(problems));
 
 if (command === 'report') {
   try {
     process.stdout.write(renderRun(await readResults(options.file)));
   } catch (error) {
-    fail(error);
+    exitWith(error);
   }
-  process.exit(process.exitCode ?? 0);
+  process.exit(0);
+}
+
+// Before any load: a results file that cannot be written is found now, not after the sweep.
+try {
+  await checkOutputPaths(options);
+} catch (error) {
+  exitWith(error);
 }
 
 // First Ctrl-C: finish cleanly (print what is done, write the files, stop the app). Second: now.
@@ -47,16 +49,23 @@ process.on('SIGINT', () => {
 });
 
 const live = createLiveReport({ options });
+let code = 0;
 try {
   const result = await runBenchmark(options, { signal: controller.signal, onProgress: live.onProgress });
-  await live.finish(result);
+  const failures = [];
+  try {
+    await live.finish(result);
+  } catch (error) {
+    failures.push(error);
+  }
   const failure = resultError(result);
-  if (failure) fail(failure);
-  else process.exitCode = result.interrupted ? ERROR_CODES.INTERRUPTED.exit : 0;
+  if (failure) failures.push(failure);
+  for (const error of failures) code = reportFailure(NAME, error);
+  if (!failures.length && result.interrupted) code = ERROR_CODES.INTERRUPTED.exit;
 } catch (error) {
-  fail(error);
+  code = reportFailure(NAME, error);
 } finally {
   live.close();
 }
 // Sockets loadtest left behind must not keep the process alive once the report is out.
-process.exit(process.exitCode);
+process.exit(code);

@@ -3,7 +3,7 @@
 // request gets a bare "400 Bad Request" with no body, over-large headers a bare 431, and a
 // CONNECT has its socket closed with no answer at all.
 import { STATUS_CODES, maxHeaderSize } from 'node:http';
-import { ALLOWED_METHODS } from '../routes/methods.js';
+import { SERVER_METHODS } from '../routes/methods.js';
 
 /** A whole HTTP/1.1 answer with a JSON error body, written to a raw socket, which then closes. */
 function answer(socket, status, code, message, headers = {}) {
@@ -39,6 +39,6 @@ export function answerHttpEdges(server) {
   // A CONNECT is a request to tunnel: this is no proxy. Without a listener, Node drops the socket.
   server.on('connect', (req, socket) => {
     socket.on('error', () => socket.destroy()); // a client gone before the answer: nothing to do
-    answer(socket, 405, 'METHOD_NOT_ALLOWED', 'CONNECT is not supported: this is not a proxy', { Allow: ALLOWED_METHODS });
+    answer(socket, 405, 'METHOD_NOT_ALLOWED', 'CONNECT is not supported: this is not a proxy', { Allow: SERVER_METHODS });
   });
 }

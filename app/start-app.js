@@ -14,11 +14,13 @@ const SHUTDOWN_GRACE_MS = 8000;
 /**
  * Opens the stores, builds the app, listens. Every setting not passed here comes from env,
  * Cloud Foundry or its default (config/settings.js): port, host, stores, embedded, logRequests
- * for the app; store URLs, cloudantApikey, postgresPoolSize, ... for the stores.
+ * for the app; maxValueSize, maxBulkSize, writeToken for its write routes; store URLs, cloudantApikey, postgresPoolSize, ... for the stores.
  *
  * @param {object} [options]  explicit settings by key, e.g. { port: 0, stores: ['memory'], redisUrl }
  * @param {object} [options.env]  the environment (default process.env)
  * @param {(line: string) => void} [options.log]  request log lines and errors
+ * @param {(server: object) => void} [options.onServerReady]  told of each backing server as
+ *   it is there or known unavailable (openStores' onServer), before the app listens
  * @param {(store: object) => void} [options.onStoreOpened]  told of each store as it comes up
  *   or is found unavailable (stores/index.js openStores' onOpened), before the app listens
  * @returns {Promise<{ url, port, bound, server, stores, close }>}  url: where this machine
@@ -27,14 +29,15 @@ const SHUTDOWN_GRACE_MS = 8000;
  *   request already sent finish (up to a grace period), closes the stores and stops every
  *   server the embedded default started.
  */
-export async function startApp({ env = process.env, log = () => {}, onStoreOpened, ...options } = {}) {
+export async function startApp({ env = process.env, log = () => {}, onServerReady, onStoreOpened, ...options } = {}) {
   const unknown = Object.keys(options).filter((key) => !declared[key]);
   if (unknown.length) throw new TypeError(`startApp: unknown option ${unknown.join(', ')} (settings are named in config/settings.js)`);
-  const { settings, problems } = resolveSettings({ options, env }, ['app']);
+  const { settings, problems } = resolveSettings({ options, env }, ['app', 'writes']);
   if (problems.length) throw new UsageError(problems);
 
-  const stores = await openStores({ names: settings.stores, env, options, embedded: settings.embedded, onOpened: onStoreOpened });
-  const server = createServer(createApp(stores, { log, logRequests: settings.logRequests }));
+  const stores = await openStores({ names: settings.stores, env, options, embedded: settings.embedded, onServer: onServerReady, onOpened: onStoreOpened });
+  const { maxValueSize, maxBulkSize, writeToken: token } = settings;
+  const server = createServer(createApp(stores, { log, logRequests: settings.logRequests, writes: { maxValueSize, maxBulkSize, token } }));
   answerHttpEdges(server);
   const drain = drainable(server, { graceMs: SHUTDOWN_GRACE_MS });
   await new Promise((resolve, reject) => {

@@ -64,7 +64,10 @@ const runWrk = (url, runSeconds = seconds) =>
 const ratioText = (ratio) => `${ratio.toFixed(3)} (${ratio >= 1 ? '+' : ''}${((ratio - 1) * 100).toFixed(1)}%)`;
 
 const server = await startServer();
-const serverLabel = { app: 'app.js (child process)', bare: 'bare node:http (child process)', sleep: `node:http holding each request ${values['sleep-ms']} ms (child process)`,
+const serverLabel = {
+  app: 'app.js (child process)',
+  bare: 'bare node:http (child process)',
+  sleep: `node:http holding each request ${values['sleep-ms']} ms (child process)`,
   busy: `node:http spending ${values['busy-us']} µs of CPU per request (child process)`,
 }[values.server];
 const system = systemInfo({ target: `${serverLabel} ${server.url}` });

@@ -4,6 +4,7 @@
 import { fileURLToPath } from 'node:url';
 import { RunError } from '../util/errors.js';
 import { joinUrl } from './targets.js';
+import { httpGet } from './http-get.js';
 import { forkListening } from '../util/fork-child.js';
 
 const APP_PATH = fileURLToPath(new URL('../app.js', import.meta.url));
@@ -39,14 +40,42 @@ async function waitForHealthy(url, attempts = 50) {
   let last;
   for (let attempt = 0; attempt < attempts; attempt += 1) {
     try {
-      const response = await fetch(joinUrl(url, 'healthz'), { signal: AbortSignal.timeout(2000) });
-      await response.arrayBuffer();
-      if (response.ok) return;
-      last = `HTTP ${response.status}`;
+      const { status } = await httpGet(joinUrl(url, 'healthz'), { timeoutMs: 2000, discardBody: true });
+      if (status === 200) return;
+      last = `HTTP ${status}`;
     } catch (error) {
-      last = error.cause?.code ?? error.message;
+      last = error.code ?? error.message;
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new RunError(`app.js is listening at ${url} but /healthz never answered 200 (last: ${last})`);
+}
+
+// What the embedded default starts for each backing service nothing configures.
+const EMBEDDED_SERVERS = {
+  redis: 'redis-server',
+  'redis-cluster': 'a Redis Cluster',
+  memcached: 'memcached',
+  couchdb: 'a CouchDB stand-in',
+  postgres: 'PostgreSQL',
+  tarantool: 'tarantool',
+};
+
+/**
+ * The servers app.js will try to start for `stores` (default: all), for telling the user
+ * what the wait is for: each backing service those stores need that no environment variable
+ * configures. A guess (VCAP_SERVICES may bind some, a program may not be installed): for
+ * the "starting" line only.
+ */
+export async function serversToStart(stores, env = process.env) {
+  const [{ adapters }, { services }, { resolveSetting }] = await Promise.all([
+    import('../stores/index.js'),
+    import('../config/services.js'),
+    import('../config/precedence.js'),
+  ]);
+  const chosen = adapters.filter((adapter) => !stores?.length || stores.includes(adapter.name));
+  const needed = [...new Set(chosen.flatMap((adapter) => adapter.needs))];
+  // Configured nowhere (no variable, no bound service): the app will start one of its own.
+  const embedded = (service) => resolveSetting(services[service].location, { env }).source === 'default';
+  return needed.filter(embedded).map((service) => EMBEDDED_SERVERS[service] ?? service);
 }

@@ -1,7 +1,10 @@
 // The comparison: for each key and load level, every store's figures side by side and how
 // its rps compares with the fastest store's at that same level.
 
-/** Groups steps by key and load: [{ key, load, loadLabel, rows: [{store, rps, meanMs, p99Ms, errors, ratio}] }]. */
+/**
+ * Groups steps by key and load: [{ key, mode, load, rows: [{store, rps, meanMs, p99Ms, errors, ratio, warnings}] }];
+ * a row's warnings are the codes of its step's warnings, so a report can mark the row.
+ */
 export function compareStores(steps) {
   const groups = new Map();
   for (const step of steps) {
@@ -14,6 +17,8 @@ export function compareStores(steps) {
       meanMs: step.latency.meanMs,
       p99Ms: step.latency.p99Ms,
       errors: step.errors.total,
+      ratio: null,
+      warnings: step.warnings.map((warning) => warning.code),
     });
   }
   const result = [...groups.values()];

@@ -9,6 +9,20 @@ export const DEFAULT_DURATION_SECONDS = 2;
 export const DEFAULT_WARMUP = 500;
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
+// The largest value each number may take (issue 9: an unbounded -c grew without end, a
+// --timeout past Node's timer limit of 2^31-1 ms fired at once). --help shows them.
+export const LIMITS = Object.freeze({
+  concurrency: 10_000, // clients in one step (each holds up to two sockets)
+  requests: 10_000_000, // -n per step
+  duration: 3600, // -t: seconds per step
+  rps: 100_000, // --rps, each rate
+  minRps: 0.01, // one request per 100 s
+  warmup: 1_000_000, // requests (a warm-up also stops after 2 s)
+  timeout: 600_000, // ms per request: ten minutes
+  steps: 100, // values in a -c or --rps list
+});
+const shown = (value) => value.toLocaleString('en-US');
+
 // How problems name a flag: with its short form when it has one.
 const flagLabel = (name) => (spec[name].short ? `-${spec[name].short}/--${name}` : `--${name}`);
 
@@ -47,26 +61,33 @@ Targets:
   --keys LIST            only these keys (default: every key the store lists, key1..key3)
 
 Load:
-  -c, --concurrency LIST concurrency steps, comma-separated (default: ${DEFAULT_CONCURRENCY.join(',')})
-  -n, --requests N       send N requests per step instead (the original used 100)
-  -t, --duration SECS    run each step for SECS seconds (default: ${DEFAULT_DURATION_SECONDS})
-  --rps LIST             open model: send at these fixed rates (one step each) instead of a
-                         concurrency sweep; latency counts from each request's intended send time
-  --warmup N             requests sent before each URL's first step (at most 2 s), not counted
-                         (default: ${DEFAULT_WARMUP}; 0: none)
+  -c, --concurrency LIST concurrency steps, comma-separated, each 1 to ${shown(LIMITS.concurrency)}
+                         (default: ${DEFAULT_CONCURRENCY.join(',')})
+  -n, --requests N       send N requests per step instead, 1 to ${shown(LIMITS.requests)} (the original used 100)
+  -t, --duration SECS    run each step for SECS seconds, at most ${shown(LIMITS.duration)} (default: ${DEFAULT_DURATION_SECONDS})
+  --rps LIST             open model: send at these fixed rates, each ${LIMITS.minRps} to ${shown(LIMITS.rps)} per
+                         second (one step each), instead of a concurrency sweep; latency counts
+                         from each request's intended send time
+  --warmup N             requests sent before each URL's first step (at most 2 s), not counted,
+                         0 to ${shown(LIMITS.warmup)} (default: ${DEFAULT_WARMUP}; 0: none)
   --no-keepalive         a new connection per request (the original's behaviour; default: keep-alive)
-  --timeout MS           per-request deadline in milliseconds (default: ${DEFAULT_TIMEOUT_MS})
+  --timeout MS           per-request deadline in milliseconds, 1 to ${shown(LIMITS.timeout)} (default: ${DEFAULT_TIMEOUT_MS})
+                         Every request a step starts is waited for, up to this deadline.
+  A -c or --rps list has at most ${LIMITS.steps} values.
 
 Output:
   --json FILE            write settings, system info and every step (with histograms) as JSON;
                          "-" writes it to stdout and the tables to stderr
   --csv FILE             write one CSV row per step
-  -q, --quiet            no progress line (it is also off when stderr is not a terminal)
+  -q, --quiet            no progress line and no "starting app.js" line (the progress line is
+                         also off when stderr is not a terminal)
   -h, --help             show this help
 
-Exit codes: 0 done, 1 the run failed (target unreachable, bad /stores, app.js died) or the
-report's file cannot be read, 2 bad flags or a file that is not a results file of this version,
-130 interrupted (Ctrl-C: the finished steps are still printed and written).`;
+Exit codes: 0 done; 1 the run failed (target unreachable, bad /stores, app.js died, a store
+named in --stores could not be swept, a results file could not be written at the end) or the
+report's file cannot be read; 2 bad flags, a --json/--csv file that cannot be written (checked
+before any load), or a file that is not a results file of this version; 130 interrupted
+(Ctrl-C: the finished steps are still printed and written).`;
 
 const positiveInteger = (text) => (/^\d+$/.test(text) && Number(text) > 0 ? Number(text) : null);
 const nonNegativeInteger = (text) => (/^\d+$/.test(text) ? Number(text) : null);
@@ -101,23 +122,29 @@ export function parseArguments(argv) {
   const { values, problems } = parseFlags(argv, spec);
 
   const text = (name) => (typeof values[name] === 'string' ? values[name] : undefined);
-  const listOf = (name, parse, what) => {
+  // [min, max, unit]: a parsed value outside is a problem that names the bound.
+  const outside = (value, [min, max]) => value !== null && (value > max || value < min);
+  const boundText = ([min, max, unit = '']) => (value) => (value > max ? `at most ${shown(max)}${unit}` : `at least ${shown(min)}${unit}`);
+  const listOf = (name, parse, what, bounds) => {
     const raw = text(name);
     if (raw === undefined) return undefined;
     const items = splitList(raw);
     if (!items.length) problems.push(`${flagLabel(name)} needs at least one ${what}`);
+    if (items.length > LIMITS.steps) problems.push(`${flagLabel(name)} has ${items.length} values; at most ${LIMITS.steps}`);
     const parsed = items.map((item) => {
       const value = parse(item);
       if (value === null) problems.push(`${flagLabel(name)}: "${item}" is not a ${what}`);
+      else if (outside(value, bounds)) problems.push(`${flagLabel(name)}: "${item}" is out of range: each must be ${boundText(bounds)(value)}`);
       return value;
     });
     return parsed;
   };
-  const single = (name, parse, what) => {
+  const single = (name, parse, what, bounds) => {
     const raw = text(name);
     if (raw === undefined) return undefined;
     const value = parse(raw);
     if (value === null) problems.push(`${flagLabel(name)} must be a ${what}, not "${raw}"`);
+    else if (outside(value, bounds)) problems.push(`${flagLabel(name)} must be ${boundText(bounds)(value)}, not "${raw}"`);
     return value ?? undefined;
   };
 
@@ -127,12 +154,12 @@ export function parseArguments(argv) {
   if (target !== undefined && !httpUrl(target)) problems.push(`--target "${target}" is not an http:// or https:// URL`);
   if (urls.length && target !== undefined) problems.push('use either --url or --target, not both');
 
-  const concurrency = listOf('concurrency', positiveInteger, 'positive whole number');
-  const requests = single('requests', positiveInteger, 'positive whole number');
-  const duration = single('duration', positiveNumber, 'positive number of seconds');
-  const rps = listOf('rps', positiveNumber, 'positive rate (requests per second)');
-  const warmup = single('warmup', nonNegativeInteger, 'whole number (0 for none)');
-  const timeout = single('timeout', positiveInteger, 'positive whole number of milliseconds');
+  const concurrency = listOf('concurrency', positiveInteger, 'positive whole number', [1, LIMITS.concurrency]);
+  const requests = single('requests', positiveInteger, 'positive whole number', [1, LIMITS.requests]);
+  const duration = single('duration', positiveNumber, 'positive number of seconds', [0, LIMITS.duration, ' s']);
+  const rps = listOf('rps', positiveNumber, 'positive rate (requests per second)', [LIMITS.minRps, LIMITS.rps, ' per second']);
+  const warmup = single('warmup', nonNegativeInteger, 'whole number (0 for none)', [0, LIMITS.warmup]);
+  const timeout = single('timeout', positiveInteger, 'positive whole number of milliseconds', [1, LIMITS.timeout, ' ms']);
   if (requests !== undefined && duration !== undefined) problems.push('use either -n/--requests or -t/--duration, not both');
   if (rps && concurrency) problems.push('--rps replaces the concurrency sweep: drop -c/--concurrency');
 

@@ -1,7 +1,7 @@
 // `node test` as a library call: find the targets, run the app if needed, sweep, and resolve
 // to a Result. Never prints and never writes a file: progress comes out as events, and the
 // caller renders the Result (report/).
-import { startAppProcess } from './app-process.js';
+import { serversToStart, startAppProcess } from './app-process.js';
 import { checkReachable, fetchStoreListing, selectTargets, targetFromUrl } from './targets.js';
 import { runSweep } from './sweep.js';
 import { StepAborted } from './step.js';
@@ -10,7 +10,7 @@ import { systemInfo } from '../util/system-info.js';
 import { RunError, UsageError } from '../util/errors.js';
 import { redactUrl } from '../util/redact.js';
 
-async function resolveTargets(options) {
+async function resolveTargets(options, onProgress) {
   if (options.urls.length) {
     for (const url of options.urls) await checkReachable(url, { timeoutMs: options.timeoutMs });
     return { targets: options.urls.map(targetFromUrl), skipped: [], label: options.urls.map(redactUrl).join(', ') };
@@ -25,10 +25,15 @@ async function resolveTargets(options) {
   const { unknownStoreProblems } = await import('../stores/index.js');
   const unknown = unknownStoreProblems(options.stores);
   if (unknown.length) throw new UsageError(unknown);
-  const app = await startAppProcess({ stores: options.stores });
+  onProgress({ type: 'app-starting', servers: await serversToStart(options.stores) });
+  // The app's per-operation deadline would otherwise cut a slow store's requests at 2 s and
+  // count them as 503s: give it the driver's own per-request deadline, unless the user set one.
+  const env = { ...process.env, STOREBENCH_OP_TIMEOUT_MS: process.env.STOREBENCH_OP_TIMEOUT_MS || String(options.timeoutMs) };
+  const app = await startAppProcess({ stores: options.stores, env });
   try {
     const listing = await fetchStoreListing(app.url);
-    const { targets, skipped, problems } = selectTargets(listing, app.url, options);
+    // The app is stopped before a problem is printed: name it, not its address.
+    const { targets, skipped, problems } = selectTargets(listing, app.url, { ...options, label: 'the embedded app.js' });
     if (problems.length) throw new UsageError(problems);
     return { targets, skipped, label: `app.js started as a child process at ${app.url}`, app };
   } catch (error) {
@@ -39,6 +44,8 @@ async function resolveTargets(options) {
 
 /**
  * Events passed to onProgress, in this order:
+ * - `{ type: 'app-starting', servers }`: the embedded app.js is being started, with the servers
+ *   it will try to start (['redis-server', ...]); that can take a while
  * - `{ type: 'app-started', app }`: the embedded app.js is up (`app.url`, `app.child`)
  * - `{ type: 'start', settings, system, targets, skipped, totalSteps }`: before the first step
  * - `{ type: 'step', index, total, target, load }`: a step (or, with `load.warmup`, a warm-up) begins
@@ -52,13 +59,15 @@ async function resolveTargets(options) {
  * `{ format, interrupted, appExit, settings, system, targets, skipped, steps, comparison }`.
  * An abort of `signal` (Ctrl-C) stops at once and resolves with the finished steps and
  * `interrupted: true`; so does the embedded app dying mid-sweep, with `appExit` set (see
- * resultError). Rejects with UsageError or RunError when there is nothing it could run.
+ * resultError). A run with nothing to sweep (no store up) resolves too, with no steps:
+ * resultError says why. Rejects with UsageError or RunError when it could not even find out
+ * what to sweep (bad names, target unreachable, app.js would not start).
  *
  * @param {object} options
  * @param {{ signal?: AbortSignal, onProgress?: (event: ProgressEvent) => void }} [hooks]
  */
 export async function runBenchmark(options, { signal, onProgress = () => {} } = {}) {
-  const { targets, skipped, label, app } = await resolveTargets(options);
+  const { targets, skipped, label, app } = await resolveTargets(options, onProgress);
   const steps = [];
   let interrupted = false;
   // If the embedded app dies mid-sweep, stop as on Ctrl-C (keeping the finished steps).
@@ -81,6 +90,8 @@ export async function runBenchmark(options, { signal, onProgress = () => {} } = 
       warmup: options.warmup,
       keepAlive: options.keepAlive,
       timeoutMs: options.timeoutMs,
+      stores: options.stores ?? null,
+      keys: options.keys ?? null,
     };
     const system = systemInfo({ target: label });
     // What a Result keeps of a URL is for showing: a password in it never leaves the driver.
@@ -88,7 +99,6 @@ export async function runBenchmark(options, { signal, onProgress = () => {} } = 
     const shownTargets = [...shown.values()];
     const totalSteps = targets.length * (options.rps ?? options.concurrency).length;
     onProgress({ type: 'start', settings, system, targets: shownTargets, skipped, totalSteps });
-    if (!targets.length) throw new RunError(`nothing to sweep: no store is up at ${label}`);
 
     try {
       await runSweep(targets, settings, {
@@ -111,8 +121,23 @@ export async function runBenchmark(options, { signal, onProgress = () => {} } = 
   }
 }
 
-/** The failure a finished Result still stands for (the embedded app died mid-sweep: exit 1), or null. */
+/**
+ * The failure a finished Result still stands for, or null: the embedded app died mid-sweep,
+ * a store named with --stores could not be swept (one line per store), or nothing was up to
+ * sweep. Each exits 1, after the finished steps were printed and written. An interrupted run
+ * (Ctrl-C) is none of these.
+ */
 export function resultError(result) {
-  if (!result.appExit) return null;
-  return new RunError(`app.js exited (${result.appExit}) during the sweep; the ${result.steps.length} finished step(s) are above and in the results file`);
+  if (result.appExit) {
+    return new RunError(`app.js exited (${result.appExit}) during the sweep; the ${result.steps.length} finished step(s) are above and in the results file`);
+  }
+  if (result.interrupted) return null; // Ctrl-C: the user stopped it (exit 130)
+  const named = result.skipped.filter((skip) => result.settings.stores?.includes(skip.store));
+  if (named.length) {
+    return new RunError(named.map(({ store, status, reason }) => `${store} is ${status}, so it was not swept${reason ? `: ${reason}` : ''}`).join('\n'));
+  }
+  if (!result.targets.length) {
+    return new RunError(`nothing to sweep: none of the ${result.skipped.length} store(s) listed is up (the skipped lines above say why)`);
+  }
+  return null;
 }

@@ -1,11 +1,12 @@
 // One measured step, whatever generates the load. An engine (driver/engines/http.js) sends
 // the requests; this file times and counts them, so every engine's figures mean the same
-// thing: latency from each request's start (or intended start) to its settling, rps as
-// completed responses over wall time, errors by kind, in-flight requests drained before the
-// next step, the driver's CPU.
+// thing: every request started during the step is waited for and counted, latency from each
+// request's start (or intended start) to its settling, rps as responses over the time they
+// took, errors by kind, nothing left in flight when the next step starts, the driver's CPU.
 import { createLatencyRecorder } from './recorder.js';
 
-const DRAIN_POLL_MS = 5;
+// How long past the request deadline the drain waits for an engine to end a cancelled request.
+const DRAIN_SLACK_MS = 1000;
 const DEFAULT_CONCURRENCY = 10;
 const DEFAULT_TIMEOUT_MS = 10_000;
 
@@ -58,8 +59,8 @@ export class StepAborted extends Error {
  * @typedef {object} Engine
  * @property {(load: Load, meter: Meter) => Promise<EngineRun>} run
  *   Generates `load`, calling `meter.begin()` for each request, and resolves when the load is
- *   over (its request count or time reached). Requests still in flight then may settle later:
- *   they are drained, not counted.
+ *   over (its request count or time reached): it starts no request after that. Requests still
+ *   in flight then are part of the step: it waits for them and counts them.
  */
 
 /**
@@ -71,74 +72,151 @@ export class StepAborted extends Error {
  */
 
 // The per-request accounting behind the Meter.
+//
+// The sample is every request *started* while the step's window is open, each waited for
+// until it ends (at the latest at its deadline): whether a request is in the sample is
+// decided when it starts, before its latency is known, so slow requests are not
+// under-represented (dropping those still in flight when the load stops would be exactly
+// that bias). rps = responses / wallSeconds, where wallSeconds is the time the sample took:
+// - closed loop: the clients' mean busy time, from the first start to each client's last
+//   completion. Every settle after the last start is a client's last one (a client that
+//   finishes while the window is open starts another request at once), so this is
+//   (last start - first start) + the mean of (settle - last start) over those settles;
+// - open model: the schedule's length (requests / rate), stretched by how much the
+//   latency grew over the step (the least-squares slope of latency against intended start
+//   time): a target that keeps up has a flat latency and completes at the rate asked; one
+//   that falls behind completes the same requests over (1 + slope) times as long.
+// docs/measurement.md has the argument and the tests that pin it.
 function createMeter({ rps, timeoutMs }) {
   const recorder = createLatencyRecorder();
   const errors = {};
   const intervalNs = rps ? 1e9 / rps : 0;
+  const pending = new Map(); // the requests in flight: expire() -> deadline timer
   let open = true;
+  let onIdle = null;
   let firstStartNs = null;
+  let lastStartNs = null;
   let created = 0;
   let responses = 0;
-  let inFlight = 0;
   let peakInFlight = 0;
+  // Settles since the last start (closed loop: the clients' last completions).
+  let tailCount = 0;
+  let tailSumNs = 0n;
+  // Open model: sums for the least-squares slope of latency (s) against intended start (s).
+  const fit = { n: 0, x: 0, y: 0, xx: 0, xy: 0 };
 
   const countError = (kind) => {
     errors[kind] = (errors[kind] ?? 0) + 1;
   };
+  const ignored = { responded() {}, failed() {} };
 
   const begin = (cancel) => {
+    if (!open) return ignored; // the window has closed: not part of this step
     const createdNs = process.hrtime.bigint();
     firstStartNs ??= createdNs;
+    lastStartNs = createdNs;
+    tailCount = 0;
+    tailSumNs = 0n;
     let startNs = createdNs;
+    const index = created;
     if (rps) {
-      const intendedNs = firstStartNs + BigInt(Math.round(created * intervalNs));
+      const intendedNs = firstStartNs + BigInt(Math.round(index * intervalNs));
       if (intendedNs < createdNs) startNs = intendedNs; // the driver fell behind: that wait is latency too
     }
     created += 1;
-    inFlight += 1;
-    if (inFlight > peakInFlight) peakInFlight = inFlight;
+    if (pending.size + 1 > peakInFlight) peakInFlight = pending.size + 1;
 
-    let settled = false;
     let timedOut = false;
     const settle = (status, error) => {
-      if (settled) return;
-      settled = true;
+      if (!pending.has(expire)) return; // settled already
       const endNs = process.hrtime.bigint();
-      clearTimeout(timer);
-      inFlight -= 1;
-      if (!open) return; // finished after the step ended: not part of it
-      if (error) {
-        countError(timedOut ? 'timeout' : `conn ${error.code ?? error.message}`);
-        return;
+      clearTimeout(pending.get(expire));
+      pending.delete(expire);
+      tailCount += 1;
+      tailSumNs += endNs;
+      if (error) countError(timedOut ? 'timeout' : `conn ${error.code ?? error.message}`);
+      else {
+        responses += 1;
+        const latencyNs = endNs - startNs;
+        recorder.record(latencyNs);
+        if (status < 200 || status > 299) countError(`http ${status}`);
+        if (rps) {
+          const x = (index * intervalNs) / 1e9;
+          const y = Number(latencyNs) / 1e9;
+          fit.n += 1;
+          fit.x += x;
+          fit.y += y;
+          fit.xx += x * x;
+          fit.xy += x * y;
+        }
       }
-      responses += 1;
-      recorder.record(endNs - startNs);
-      if (status < 200 || status > 299) countError(`http ${status}`);
+      if (pending.size === 0) onIdle?.();
     };
-    // A deadline for the whole request (an engine's own timeout may only reset on an idle
-    // socket, and leave the request running).
-    const timer = setTimeout(() => {
+    // Past its deadline: counted as a timeout, whatever the engine does with it afterwards.
+    function expire() {
       timedOut = true;
-      const error = Object.assign(new Error(`no response within ${timeoutMs} ms`), { code: 'TIMEOUT' });
-      if (cancel) cancel(error);
-      else settle(null, error);
-    }, timeoutMs);
+      settle(null, Object.assign(new Error(`no response within ${timeoutMs} ms`), { code: 'TIMEOUT' }));
+    }
+    // A deadline for the whole request (an engine's own timeout may only reset on an idle
+    // socket, and leave the request running). An engine that can cancel is asked to, and its
+    // failure then counts as the timeout.
+    pending.set(expire, setTimeout(() => {
+      if (!cancel) return expire();
+      timedOut = true;
+      cancel(Object.assign(new Error(`no response within ${timeoutMs} ms`), { code: 'TIMEOUT' }));
+    }, timeoutMs));
     return { responded: (status) => settle(status), failed: (error) => settle(null, error) };
+  };
+
+  // How much the open model's latency grew per second of schedule (0 with too few points).
+  const slope = () => {
+    const { n, x, y, xx, xy } = fit;
+    const spread = n * xx - x * x;
+    return n >= 3 && spread > 0 ? (n * xy - x * y) / spread : 0;
   };
 
   return {
     meter: { begin },
-    /** Ends the step: whatever settles from now on is not counted. */
+    /** Closes the window: requests begun from now on are not part of the step. Those in flight still are. */
     close() {
       open = false;
     },
-    /** Waits until nothing is in flight (or the deadline passes), so the next step starts clean. */
-    async drain(deadlineMs) {
-      const until = Date.now() + deadlineMs;
-      while (inFlight > 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, DRAIN_POLL_MS));
+    /**
+     * Resolves once every request of the step has ended. One still unsettled after
+     * deadlineMs (an engine that did not end it when asked to cancel) is counted as a timeout.
+     * An abort of signal rejects with StepAborted.
+     */
+    async drain(deadlineMs, signal) {
+      if (pending.size === 0) return;
+      let timer;
+      let onAbort;
+      try {
+        await new Promise((resolve, reject) => {
+          onIdle = resolve;
+          timer = setTimeout(resolve, deadlineMs);
+          onAbort = () => reject(new StepAborted());
+          if (signal?.aborted) onAbort();
+          signal?.addEventListener('abort', onAbort, { once: true });
+        });
+      } finally {
+        onIdle = null;
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+      }
+      for (const expire of [...pending.keys()]) expire();
     },
-    figures(stopNs) {
-      const wallSeconds = firstStartNs === null ? 0 : Number(stopNs - firstStartNs) / 1e9;
+    /** Stops the deadlines of the requests still in flight (the step was aborted: nothing more is counted). */
+    abandon() {
+      for (const timer of pending.values()) clearTimeout(timer);
+      pending.clear();
+    },
+    figures() {
+      let wallNs = 0;
+      if (firstStartNs !== null) {
+        if (rps) wallNs = created * intervalNs * (1 + Math.max(0, slope()));
+        else wallNs = Number(lastStartNs - firstStartNs) + (tailCount ? Number(tailSumNs - BigInt(tailCount) * lastStartNs) / tailCount : 0);
+      }
+      const wallSeconds = wallNs / 1e9;
       const latency = recorder.summary();
       const histogram = recorder.encode();
       recorder.destroy();
@@ -180,6 +258,7 @@ export async function measureStep(engine, {
   if (signal?.aborted) throw new StepAborted();
   const accounting = createMeter({ rps, timeoutMs });
   const startedAt = new Date();
+  const startNs = process.hrtime.bigint();
   const cpuBefore = process.cpuUsage();
   const run = engine.run({ url, concurrency, maxRequests, durationSeconds, rps, keepAlive, timeoutMs, signal }, accounting.meter);
   let onAbort;
@@ -194,16 +273,22 @@ export async function measureStep(engine, {
     signal?.removeEventListener('abort', onAbort);
     aborted.catch(() => {});
   }
-  const stopNs = process.hrtime.bigint();
-  const finishedAt = new Date();
+  // The load is over: no new request joins the step, but every request it started is waited
+  // for and counted (at the latest at its deadline), so the next step also starts clean.
   accounting.close();
+  try {
+    await accounting.drain(timeoutMs + DRAIN_SLACK_MS, signal);
+  } catch (error) {
+    accounting.abandon(); // aborted: release() below ends what is still in flight
+    throw error;
+  } finally {
+    engineRun.release?.();
+  }
+  const finishedAt = new Date();
   const cpu = process.cpuUsage(cpuBefore);
+  const elapsedSeconds = Number(process.hrtime.bigint() - startNs) / 1e9;
 
-  // Requests still in flight must not load the target during the next step.
-  await accounting.drain(timeoutMs + 1000);
-  engineRun.release?.();
-
-  const figures = accounting.figures(stopNs);
+  const figures = accounting.figures();
   return {
     url,
     mode: rps ? 'open' : 'closed',
@@ -220,7 +305,7 @@ export async function measureStep(engine, {
     rps: figures.rps,
     latency: figures.latency,
     errors: figures.errors,
-    cpuPercent: figures.wallSeconds > 0 ? ((cpu.user + cpu.system) / 1e6 / figures.wallSeconds) * 100 : 0,
+    cpuPercent: elapsedSeconds > 0 ? ((cpu.user + cpu.system) / 1e6 / elapsedSeconds) * 100 : 0,
     engineReported: engineRun.reported ?? null,
     histogram: figures.histogram,
   };

@@ -1,5 +1,6 @@
 // What to sweep: URLs given with --url, or the stores a running app lists at /stores.
 import { RunError } from '../util/errors.js';
+import { httpGet } from './http-get.js';
 import { redactText, redactUrl } from '../util/redact.js';
 
 const PROBE_TIMEOUT_MS = 10_000;
@@ -20,25 +21,11 @@ export function targetFromUrl(url) {
   return { url, store: redactUrl(url), key: parts.at(-1) ?? '/' };
 }
 
-const reasonOf = (error) => error.cause?.code ?? error.cause?.message ?? error.code ?? error.message;
+const reasonOf = (error) => error.code ?? error.message;
 
-// fetch refuses URLs with credentials; loadtest sends them as basic auth, so do the same here.
-function withoutCredentials(url) {
-  const parsed = new URL(url);
-  const headers = {};
-  if (parsed.username || parsed.password) {
-    const user = `${decodeURIComponent(parsed.username)}:${decodeURIComponent(parsed.password)}`;
-    headers.authorization = `Basic ${Buffer.from(user).toString('base64')}`;
-    parsed.username = '';
-    parsed.password = '';
-  }
-  return { href: parsed.href, headers };
-}
-
-async function get(url, timeoutMs) {
-  const { href, headers } = withoutCredentials(url);
+async function get(url, timeoutMs, options) {
   try {
-    return await fetch(href, { headers, signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
+    return await httpGet(url, { timeoutMs, ...options });
   } catch (error) {
     const reason = error.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : redactText(reasonOf(error));
     throw new RunError(`cannot reach ${redactUrl(url)}: ${reason}`, error);
@@ -47,18 +34,16 @@ async function get(url, timeoutMs) {
 
 /** Fails with one clear message unless url answers at all (any HTTP status counts as reachable). */
 export async function checkReachable(url, { timeoutMs = PROBE_TIMEOUT_MS } = {}) {
-  const response = await get(url, timeoutMs);
-  await response.arrayBuffer();
-  return response.status;
+  const { status } = await get(url, timeoutMs, { discardBody: true });
+  return status;
 }
 
 /** GET <base>/stores, checked: resolves to the listing's stores array. */
 export async function fetchStoreListing(base, { timeoutMs = PROBE_TIMEOUT_MS } = {}) {
   const url = joinUrl(base, 'stores');
   const shown = redactUrl(url);
-  const response = await get(url, timeoutMs);
-  const body = await response.text();
-  if (response.status !== 200) throw new RunError(`${shown} answered HTTP ${response.status}, expected 200 with the store listing (is this a storebench app?)`);
+  const { status, body } = await get(url, timeoutMs);
+  if (status !== 200) throw new RunError(`${shown} answered HTTP ${status}, expected 200 with the store listing (is this a storebench app?)`);
   let listing;
   try {
     listing = JSON.parse(body);
@@ -71,26 +56,39 @@ export async function fetchStoreListing(base, { timeoutMs = PROBE_TIMEOUT_MS } =
   return listing.stores;
 }
 
+// An app (an older one, or another build) may start a store's reason with the store's name;
+// the skip line names the store already.
+const reasonFor = (store) => {
+  if (typeof store.reason !== 'string' || !store.reason) return null;
+  return store.reason.startsWith(`${store.name}: `) ? store.reason.slice(store.name.length + 2) : store.reason;
+};
+
 /**
  * Picks what to sweep from a /stores listing: every store that is up (or those named in
- * `stores`) x its keys (or `keys`). Returns { targets, skipped: [{store, reason}], problems }.
+ * `stores`) x its keys (or `keys`). Returns { targets, skipped: [{store, status, reason}], problems }:
+ * problems are names the listing does not have (`label` names the app in them). A key is
+ * only a problem when a store is up to list it: a store that is not up lists no keys, and
+ * is skipped with its reason instead.
  */
-export function selectTargets(listing, base, { stores, keys } = {}) {
+export function selectTargets(listing, base, { stores, keys, label = redactUrl(base) } = {}) {
   const problems = [];
   const names = listing.map((store) => store.name);
   for (const name of stores ?? []) {
-    if (!names.includes(name)) problems.push(`--stores: ${redactUrl(base)} has no store "${name}" (it has: ${names.join(', ') || 'none'})`);
+    if (!names.includes(name)) problems.push(`--stores: ${label} has no store "${name}" (it has: ${names.join(', ') || 'none'})`);
   }
+  const chosen = listing.filter((store) => !stores || stores.includes(store.name));
+  const up = chosen.filter((store) => store.status === 'up');
   const allKeys = [...new Set(listing.flatMap((store) => store.keys ?? []))];
-  for (const key of keys ?? []) {
-    if (!allKeys.includes(key)) problems.push(`--keys: no store at ${redactUrl(base)} lists key "${key}" (known: ${allKeys.join(', ') || 'none'})`);
+  if (up.length) {
+    for (const key of keys ?? []) {
+      if (!allKeys.includes(key)) problems.push(`--keys: no store at ${label} lists key "${key}" (known: ${allKeys.join(', ') || 'none'})`);
+    }
   }
   const targets = [];
   const skipped = [];
-  for (const store of listing) {
-    if (stores && !stores.includes(store.name)) continue;
+  for (const store of chosen) {
     if (store.status !== 'up') {
-      skipped.push({ store: store.name, reason: `${store.status ?? 'no status'}${store.reason ? `: ${store.reason}` : ''}` });
+      skipped.push({ store: store.name, status: typeof store.status === 'string' ? store.status : 'no status', reason: reasonFor(store) });
       continue;
     }
     for (const key of store.keys ?? []) {

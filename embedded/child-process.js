@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { createServer, connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { endGroup, signalGroup } from '../util/process-group.js';
 
 const guardScript = fileURLToPath(new URL('./guard.sh', import.meta.url));
 
@@ -39,8 +40,8 @@ export async function waitForPort(port, { timeoutMs = 10_000, host = '127.0.0.1'
  * Starts `command args` (in cwd, with env, both optional) under guard.sh and waits until it
  * accepts TCP connections on port. stopSignal is what the server gets when it is stopped
  * (default TERM); removeDir, a directory deleted once the server has exited, however the
- * parent ended. Returns { pid, port, stop() }. stop() is idempotent and resolves when the
- * server is gone.
+ * parent ended. Returns { pid, port, stop() }: pid is the guard's, which leads the process
+ * group the server runs in. stop() is idempotent and resolves when the server is gone.
  */
 export async function startServer({ name, command, args, port, cwd, env = process.env, stopSignal = 'TERM', removeDir = '', timeoutMs = 15_000 }) {
   // detached: its own process group, so a Ctrl-C in the terminal reaches only us and we stop it in order.
@@ -64,9 +65,13 @@ export async function startServer({ name, command, args, port, cwd, env = proces
   const stop = async () => {
     if (!exited) child.stdin.end();
     // A timer cleared on exit, so a stopped server does not hold the event loop for 5 s.
-    const kill = setTimeout(() => child.kill('SIGKILL'), 5000);
+    // The whole group: killing the guard alone would orphan the server.
+    const kill = setTimeout(() => signalGroup(child.pid, 'SIGKILL'), 5000);
     await exit;
     clearTimeout(kill);
+    // A server that outlived its guard (the guard was killed, or its own kill failed) is
+    // still in the guard's process group: end it, never leave it running.
+    await endGroup(child.pid, { signal: `SIG${stopSignal}` });
   };
   try {
     await waitForPort(port, { timeoutMs, isAlive: () => !exited });

@@ -3,12 +3,20 @@
 # other end of that pipe, so the server goes with the parent however it ends, kill -9 too:
 # no orphaned redis-server or tarantool after a crash. GUARD_STOP_SIGNAL picks the signal
 # (postgres takes TERM as a "smart" shutdown that waits for every client; INT stops it now).
+#
+# Only shell builtins until the server is gone (read, kill, wait): PATH may be bare (a
+# service manager, a container, a test). With `cat` here, a PATH without it made the guard
+# stop every server the moment it started (and once left a postgres running).
 "$@" &
 server=$!
-cat >/dev/null
+while read -r _; do :; done
 kill -s "${GUARD_STOP_SIGNAL:-TERM}" "$server" 2>/dev/null
 wait "$server"
 status=$?
-# GUARD_REMOVE_DIR: a throwaway data directory that goes with the server, even after a kill -9 of the parent.
-if [ -n "${GUARD_REMOVE_DIR:-}" ]; then rm -rf -- "$GUARD_REMOVE_DIR"; fi
+# GUARD_REMOVE_DIR: a throwaway data directory that goes with the server, even after a kill -9
+# of the parent. rm is not a builtin: look where it lives too, and say so if it is nowhere.
+if [ -n "${GUARD_REMOVE_DIR:-}" ]; then
+  PATH="${PATH:+$PATH:}/usr/bin:/bin"
+  rm -rf -- "$GUARD_REMOVE_DIR" || echo "guard.sh: could not remove $GUARD_REMOVE_DIR" >&2
+fi
 exit $status

@@ -1,7 +1,7 @@
 // The embedded memcached: the distribution's memcached on a free loopback port (TCP only).
 import { readFileSync } from 'node:fs';
 import { freePort, startServer } from './child-process.js';
-import { which } from '../util/which.js';
+import { notOnPathReason, which } from '../util/which.js';
 import { ServerUnavailableError } from '../util/errors.js';
 
 export const missingReason = 'no MEMCACHED_URL and no memcached on PATH; install memcached or set MEMCACHED_URL';
@@ -14,10 +14,10 @@ function runAsUser() {
   return ['-u', /^memcache:/m.test(passwd) ? 'memcache' : 'nobody'];
 }
 
-/** Starts memcached (on port, else a free one); returns { url, stop() } or throws with the reason. */
+/** Starts memcached (on port, else a free one); returns { url, port, pid (its guard's), stop() } or throws with the reason. */
 export async function startMemcachedServer({ path = process.env.PATH, port } = {}) {
   const command = which('memcached', path);
-  if (!command) throw new ServerUnavailableError('NOT_INSTALLED', missingReason);
+  if (!command) throw new ServerUnavailableError('NOT_INSTALLED', notOnPathReason({ command: 'memcached', variable: 'MEMCACHED_URL', missing: missingReason, path }));
   port ??= await freePort();
   const server = await startServer({
     name: 'memcached',
@@ -25,5 +25,5 @@ export async function startMemcachedServer({ path = process.env.PATH, port } = {
     args: ['-l', '127.0.0.1', '-p', String(port), '-U', '0', ...runAsUser()],
     port,
   });
-  return { url: `memcached://127.0.0.1:${port}`, port, stop: server.stop };
+  return { url: `memcached://127.0.0.1:${port}`, port, pid: server.pid, stop: server.stop };
 }

@@ -13,14 +13,18 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort, startServer } from './child-process.js';
-import { which } from '../util/which.js';
+import { SYSTEM_DIRS, findTool, which } from '../util/which.js';
+import { systemUser } from '../util/system-user.js';
 import { ServerUnavailableError } from '../util/errors.js';
 
 const run = promisify(execFile);
 
 export const missingReason =
   'no POSTGRES_URL and no PostgreSQL server binaries; install postgresql or set POSTGRES_URL';
-const rootReason = 'no POSTGRES_URL, and postgres refuses to run as root with no `postgres` user to run it as; set POSTGRES_URL';
+export const noUserReason =
+  'no POSTGRES_URL, and postgres refuses to run as root: no `postgres` user in /etc/passwd (nor from `id`) to run it as; install postgresql, which creates it, or set POSTGRES_URL';
+export const noSetprivReason =
+  `no POSTGRES_URL, and as root postgres must run as the postgres user through setpriv, which is neither on PATH nor in ${SYSTEM_DIRS.join(', ')}; install util-linux or set POSTGRES_URL`;
 
 /** The directory holding initdb and postgres: PATH first, else Debian's /usr/lib/postgresql/<newest>/bin. */
 export function findServerBinaries(path = process.env.PATH, root = '/usr/lib/postgresql') {
@@ -36,10 +40,15 @@ export function findServerBinaries(path = process.env.PATH, root = '/usr/lib/pos
   return newest ?? null;
 }
 
-// As root: the uid/gid of the `postgres` system user, from /etc/passwd via `id`.
-async function postgresUser() {
+// As root: the uid/gid of the `postgres` system user. /etc/passwd needs no program on PATH;
+// `id` (looked for in the system directories too) also sees users from LDAP and the like.
+async function postgresUser(path) {
+  const local = systemUser('postgres');
+  if (local) return local;
+  const id = findTool('id', path);
+  if (!id) return null;
   try {
-    const [uid, gid] = await Promise.all([run('id', ['-u', 'postgres']), run('id', ['-g', 'postgres'])]);
+    const [uid, gid] = await Promise.all([run(id, ['-u', 'postgres']), run(id, ['-g', 'postgres'])]);
     return { uid: Number(uid.stdout), gid: Number(gid.stdout) };
   } catch {
     return null;
@@ -51,9 +60,10 @@ export async function postgresRunner({ path = process.env.PATH, root } = {}) {
   const binDir = findServerBinaries(path, root);
   if (!binDir) throw new ServerUnavailableError('NOT_INSTALLED', missingReason);
   if (process.getuid?.() !== 0) return { binDir, user: null, asUser: (command, args) => [command, args] };
-  const user = await postgresUser();
-  const setpriv = which('setpriv', `${path ?? ''}:/usr/bin:/bin`);
-  if (!user || !setpriv) throw new Error(rootReason);
+  const user = await postgresUser(path);
+  if (!user) throw new Error(noUserReason);
+  const setpriv = findTool('setpriv', path);
+  if (!setpriv) throw new ServerUnavailableError('NOT_INSTALLED', noSetprivReason);
   const asUser = (command, args) => [setpriv, [`--reuid=${user.uid}`, `--regid=${user.gid}`, '--clear-groups', '--', command, ...args]];
   return { binDir, user, asUser };
 }
@@ -76,7 +86,7 @@ export async function createCluster(runner) {
 
 /**
  * Runs the cluster in dataDir on port (loopback only, no Unix socket) and waits until it
- * answers queries. Returns { url, port, stop() }; stop() is a fast shutdown. With
+ * answers queries. Returns { url, port, pid, stop() }; stop() is a fast shutdown. With
  * removeOnExit the data dir goes with the server, even if this process is killed.
  */
 export async function runCluster(runner, dataDir, port, { removeOnExit = false } = {}) {
@@ -106,10 +116,13 @@ export async function runCluster(runner, dataDir, port, { removeOnExit = false }
       await sleep(100);
     }
   }
-  return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, port, stop: server.stop };
+  return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, port, pid: server.pid, stop: server.stop };
 }
 
-/** The embedded default: a new cluster on a free port; stop() also deletes it. */
+/**
+ * The embedded default: a new cluster on a free port; stop() also deletes it. Returns
+ * { url, port, pid (its guard's, leading the server's process group), dataDir, stop() }.
+ */
 export async function startPostgresServer({ path = process.env.PATH, root } = {}) {
   const runner = await postgresRunner({ path, root });
   const dataDir = await createCluster(runner);
@@ -119,7 +132,7 @@ export async function startPostgresServer({ path = process.env.PATH, root } = {}
       await server.stop();
       await rm(dataDir, { recursive: true, force: true });
     };
-    return { url: server.url, port: server.port, stop };
+    return { url: server.url, port: server.port, pid: server.pid, dataDir, stop };
   } catch (error) {
     await rm(dataDir, { recursive: true, force: true });
     throw error;

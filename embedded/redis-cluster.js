@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort, startServer } from './child-process.js';
-import { which } from '../util/which.js';
+import { notOnPathReason, which } from '../util/which.js';
 import { ServerUnavailableError } from '../util/errors.js';
 
 const run = promisify(execFile);
@@ -45,7 +45,10 @@ export function parseClusterNodes(text) {
 export async function startRedisCluster({ path = process.env.PATH, masters = 3, replicasPerMaster = 1, timeoutMs = 30_000 } = {}) {
   const redisServer = which('redis-server', path);
   const redisCli = which('redis-cli', path);
-  if (!redisServer || !redisCli) throw new ServerUnavailableError('NOT_INSTALLED', missingReason);
+  if (!redisServer || !redisCli) {
+    const command = redisServer ? 'redis-cli' : 'redis-server';
+    throw new ServerUnavailableError('NOT_INSTALLED', notOnPathReason({ command, variable: 'REDIS_CLUSTER_URLS', missing: missingReason, path }));
+  }
   const count = masters * (1 + replicasPerMaster);
   const servers = [];
   const dirs = [];

@@ -6,17 +6,17 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { freePort, startServer } from './child-process.js';
-import { which } from '../util/which.js';
+import { notOnPathReason, which } from '../util/which.js';
 import { ServerUnavailableError } from '../util/errors.js';
 
 const initScript = fileURLToPath(new URL('./tarantool-init.lua', import.meta.url));
 export const missingReason = 'no TARANTOOL_URL and no tarantool on PATH; install tarantool (apt-get install tarantool) or set TARANTOOL_URL';
 export const user = 'storebench';
 
-/** Starts tarantool; returns { url, port, stop() } or throws with the reason. */
+/** Starts tarantool; returns { url, port, dir, pid (its guard's), stop() } or throws with the reason. */
 export async function startTarantool({ path = process.env.PATH } = {}) {
   const command = which('tarantool', path);
-  if (!command) throw new ServerUnavailableError('NOT_INSTALLED', missingReason);
+  if (!command) throw new ServerUnavailableError('NOT_INSTALLED', notOnPathReason({ command: 'tarantool', variable: 'TARANTOOL_URL', missing: missingReason, path }));
   const dir = await mkdtemp(join(tmpdir(), 'storebench-tarantool-'));
   // A password of this run only, so nothing else on the machine can use the spaces.
   const password = randomBytes(12).toString('hex');
@@ -43,5 +43,5 @@ export async function startTarantool({ path = process.env.PATH } = {}) {
   }
   let stopping;
   const stop = () => (stopping ??= server.stop().then(() => rm(dir, { recursive: true, force: true })));
-  return { url: `tarantool://${user}:${password}@127.0.0.1:${port}`, port, dir, stop };
+  return { url: `tarantool://${user}:${password}@127.0.0.1:${port}`, port, dir, pid: server.pid, stop };
 }

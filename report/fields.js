@@ -3,7 +3,7 @@
 // docs/results-format.md (fields-doc.js) all come from these lists, so they cannot drift apart.
 //
 // path: dotted, inside its record. type: string, integer, number, boolean, object (free-form,
-// JSON values only), number[], or list (records described by `of`); "|null" allows null.
+// JSON values only), number[], string[], or list (records described by `of`); "|null" allows null.
 // csv (steps): the column name; csvValue(step) when the cell is not the JSON value.
 
 import { RESULTS_FORMAT } from '../driver/result.js';
@@ -33,7 +33,7 @@ export const STEP_FIELDS = [
   field('key', 'string', 'key (the last path segment)', { csv: 'key' }),
   field('mode', 'string', '`closed` (a concurrency step) or `open` (an --rps step)', { csv: 'mode' }),
   field('startedAt', 'string', 'when the step\'s load began (ISO 8601); its warm-up is not part of it', { csv: 'startedAt' }),
-  field('finishedAt', 'string', 'when the load stopped (ISO 8601); requests still in flight were then drained, not counted', { csv: 'finishedAt' }),
+  field('finishedAt', 'string', 'when the step\'s last request ended (ISO 8601): every request started during the step is waited for (up to its deadline) and counted', { csv: 'finishedAt' }),
   field('maxRequests', 'integer|null', 'requests asked for by -n; null for timed steps. CSV: the requests sent when null, as the table shows', {
     csv: 'maxRequests',
     csvValue: (step) => step.maxRequests ?? step.requests,
@@ -45,9 +45,9 @@ export const STEP_FIELDS = [
   }),
   field('targetRps', 'number|null', 'open model: the rate asked for; null in a closed loop', { csv: 'targetRps' }),
   field('peakInFlight', 'integer', 'the most requests in flight at once, as measured', { csv: 'peakInFlight' }),
-  field('requests', 'integer', 'requests started during the step', { csv: 'requests' }),
+  field('requests', 'integer', 'requests started during the step: its sample, each one counted however long it took (= responses + timeouts + connection errors)', { csv: 'requests' }),
   field('responses', 'integer', 'complete responses, error statuses included', { csv: 'responses' }),
-  field('wallSeconds', 'number', 'from the first request\'s start to the stop', { csv: 'wallSeconds' }),
+  field('wallSeconds', 'number', 'the time the step\'s requests took, rps\'s denominator. Closed loop: the clients\' mean busy time, from the first start to each client\'s last completion; open model: requests / targetRps, stretched by how much latency grew over the step (docs/measurement.md)', { csv: 'wallSeconds' }),
   field('rps', 'number', 'responses / wallSeconds', { csv: 'rps' }),
   field('latency.count', 'integer', 'latencies recorded (= responses)'),
   field('latency.meanMs', 'number|null', 'mean latency in ms, exact (from the nanosecond sum); null with no response', { csv: 'meanLatencyMs' }),
@@ -81,6 +81,7 @@ export const COMPARISON_ROW_FIELDS = [
   field('p99Ms', 'number|null', 'its p99 in ms'),
   field('errors', 'integer', 'its failed requests'),
   field('ratio', 'number|null', 'its rps / the fastest store\'s rps at this load; null when no store completed a request'),
+  field('warnings', 'string[]', 'the codes of the step\'s warnings (empty when it has none); the table marks such a row with `!`'),
 ];
 
 export const COMPARISON_FIELDS = [
@@ -98,7 +99,8 @@ export const TARGET_FIELDS = [
 
 export const SKIPPED_FIELDS = [
   field('store', 'string', 'a store the listing showed but the sweep left out'),
-  field('reason', 'string', 'its status and reason from /stores'),
+  field('status', 'string', 'its status in /stores: `unavailable` or `down` (or whatever else the listing said)'),
+  field('reason', 'string|null', 'why, as /stores said (null when it gave no reason)'),
 ];
 
 export const RESULT_FIELDS = [
@@ -112,6 +114,8 @@ export const RESULT_FIELDS = [
   field('settings.warmup', 'integer', 'requests sent to each URL before its first step, not counted (--warmup)'),
   field('settings.keepAlive', 'boolean', 'whether connections were reused (false with --no-keepalive)'),
   field('settings.timeoutMs', 'integer', 'the deadline for each request (--timeout)'),
+  field('settings.stores', 'string[]|null', 'the stores asked for by --stores; null when not given. A store named here that could not be swept makes the run exit 1'),
+  field('settings.keys', 'string[]|null', 'the keys asked for by --keys; null when not given'),
   field('system.node', 'string', 'Node.js version of the driver'),
   field('system.platform', 'string', 'OS, kernel release and architecture'),
   field('system.cpuModel', 'string', 'the driver machine\'s CPU model'),

@@ -1,9 +1,15 @@
-// node test's output while it runs: the progress line on a terminal, the header and each
-// URL's table as soon as they are known, and at the end the rest of the text and the
-// results files. Tables go to stdout, or to stderr when --json - takes stdout.
+// node test's output while it runs: a line saying the embedded app is starting (which can take
+// a while), the progress line on a terminal, the header and each URL's table as soon as they
+// are known, and at the end the rest of the text and the results files. Tables go to stdout,
+// or to stderr when --json - takes stdout.
 import { createProgress, progressLabel } from './progress.js';
 import { createRunText } from './run-text.js';
 import { writeResults } from './results.js';
+
+/** "starting app.js and its servers (redis-server, memcached)…", the line before the wait. */
+export function startingLine(servers) {
+  return servers.length ? `starting app.js and its servers (${servers.join(', ')})…` : 'starting app.js…';
+}
 
 export function createLiveReport({ options, stdout = process.stdout, stderr = process.stderr }) {
   const out = options.json === '-' ? stderr : stdout; // JSON on stdout keeps the tables off it
@@ -12,11 +18,15 @@ export function createLiveReport({ options, stdout = process.stdout, stderr = pr
   return {
     /** The driver's onProgress: see runBenchmark's events. */
     onProgress(event) {
-      if (event.type === 'start') {
+      if (event.type === 'app-starting') {
+        if (!options.quiet) stderr.write(`${startingLine(event.servers)}\n`);
+      } else if (event.type === 'start') {
         text.header(event);
         progress = createProgress({ stream: stderr, enabled: !options.quiet && Boolean(stderr.isTTY), total: event.totalSteps });
       } else if (event.type === 'step') {
         progress.step(event.index, progressLabel(event.target, event.load));
+      } else if (event.type === 'step-done') {
+        progress.done();
       } else if (event.type === 'target-done') {
         // Each URL's table as soon as its last step is done, not at the very end.
         progress.clear();

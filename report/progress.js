@@ -1,5 +1,6 @@
-// The progress line on stderr: "step 3 of 36 · redis key1 c=15 · 0:42". Only on a terminal,
-// never with --quiet, and never mixed into piped output.
+// The progress line on stderr: "step 3 of 36 · redis key1 · concurrency 15 · 0:42 elapsed ·
+// ~1:10 left". Only on a terminal, never with --quiet, and never mixed into piped output.
+// The time left is estimated from the steps done so far (their warm-ups and last requests included).
 
 /** What a step is, for the progress line: "redis key1 · concurrency 15". */
 export function progressLabel(target, load) {
@@ -12,13 +13,29 @@ export function formatElapsed(ms) {
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
 }
 
+/**
+ * The time left, from `done` of `total` steps taking `spentMs` (the run so far up to the last
+ * step done) and `sinceMs` spent on the current one: null before any step is done.
+ */
+export function estimateLeftMs({ done, total, spentMs, sinceMs }) {
+  if (done < 1) return null;
+  return Math.max(0, (spentMs / done) * (total - done) - sinceMs);
+}
+
 export function createProgress({ stream = process.stderr, enabled = Boolean(stream.isTTY), total, now = Date.now } = {}) {
   const started = now();
   let shown = false;
   let timer;
   let current = '';
+  let done = 0;
+  let doneAt = started;
+  const line = () => {
+    const at = now();
+    const left = estimateLeftMs({ done, total, spentMs: doneAt - started, sinceMs: at - doneAt });
+    return `${current} · ${formatElapsed(at - started)} elapsed${left === null ? '' : ` · ~${formatElapsed(left)} left`}`;
+  };
   const draw = () => {
-    stream.write(`\r\x1b[K${current} · ${formatElapsed(now() - started)} elapsed`);
+    stream.write(`\r\x1b[K${line()}`);
     shown = true;
   };
   return {
@@ -30,6 +47,13 @@ export function createProgress({ stream = process.stderr, enabled = Boolean(stre
       timer = setInterval(draw, 1000);
       timer.unref();
     },
+    /** A step is done: the estimate of the time left uses it from now on. */
+    done() {
+      done += 1;
+      doneAt = now();
+    },
+    /** The line as it would be drawn now (for tests). */
+    line,
     /** Removes the line, so the next output starts clean. */
     clear() {
       clearInterval(timer);

@@ -1,11 +1,76 @@
-// Writing the results files a run asked for: --json (the whole Result, see format.js) and --csv.
-import { writeFile } from 'node:fs/promises';
+// Writing the results files a run asked for: --json (the whole Result, see format.js) and
+// --csv. Their paths are checked before any load (checkOutputPaths), so a sweep never runs
+// for minutes only to find it cannot keep its results.
+import { access, constants, open, stat, unlink, writeFile } from 'node:fs/promises';
+import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { toJson } from './format.js';
 import { buildCsv } from './csv.js';
+import { OutputPathError, RunError } from '../util/errors.js';
 
-/** Writes the requested files; "-" for JSON means `stdout`. */
+const statOrNull = (path) => stat(path).catch(() => null);
+// A path as the user would write it: relative to the working directory when it is inside it.
+const shownPath = (path) => {
+  const inside = relative(process.cwd(), path);
+  return inside && !inside.startsWith('..') && !isAbsolute(inside) ? inside : path;
+};
+
+// Why `file` cannot be written, or null: it is a folder, a folder on its way is missing or is a
+// file, or writing there is refused (a probe file is created next to nothing and removed).
+async function whyNotWritable(file) {
+  const full = resolve(file);
+  const found = await statOrNull(full);
+  if (found?.isDirectory()) return 'it is a folder';
+  if (found) {
+    try {
+      await access(full, constants.W_OK);
+      return null;
+    } catch (error) {
+      return `it cannot be written (${error.code})`;
+    }
+  }
+  // The nearest folder on the way that exists, and what stands in the way below it.
+  let parent = dirname(full);
+  let parentStat = await statOrNull(parent);
+  while (!parentStat && dirname(parent) !== parent) {
+    parent = dirname(parent);
+    parentStat = await statOrNull(parent);
+  }
+  if (parentStat && !parentStat.isDirectory()) return `${shownPath(parent)} is a file, not a folder`;
+  if (parent !== dirname(full)) return `the folder ${shownPath(dirname(full))} does not exist`;
+  try {
+    const handle = await open(full, 'wx');
+    await handle.close();
+    await unlink(full);
+    return null;
+  } catch (error) {
+    return `it cannot be created (${error.code})`;
+  }
+}
+
+/** Throws OutputPathError (exit 2) naming every --json/--csv file that could not be written. */
+export async function checkOutputPaths({ json, csv }) {
+  const problems = [];
+  for (const [flag, file] of [['--json', json], ['--csv', csv]]) {
+    if (file === undefined || file === '-') continue;
+    const why = await whyNotWritable(file);
+    if (why) problems.push(`${flag} ${file}: ${why}`);
+  }
+  if (json && csv && json !== '-' && resolve(json) === resolve(csv)) problems.push(`--json and --csv name the same file (${json})`);
+  if (problems.length) throw new OutputPathError(problems);
+}
+
+/** Writes the requested files; "-" for JSON means `stdout`. A file that fails is a RunError (exit 1), after trying the other. */
 export async function writeResults({ json, csv }, result, stdout = process.stdout) {
+  const failures = [];
+  const write = async (file, text) => {
+    try {
+      await writeFile(file, text);
+    } catch (error) {
+      failures.push(`cannot write ${file}: ${error.code ?? error.message}`);
+    }
+  };
   if (json === '-') stdout.write(`${toJson(result)}\n`);
-  else if (json) await writeFile(json, `${toJson(result)}\n`);
-  if (csv) await writeFile(csv, buildCsv(result.steps));
+  else if (json) await write(json, `${toJson(result)}\n`);
+  if (csv) await write(csv, buildCsv(result.steps));
+  if (failures.length) throw new RunError(failures.join('\n'));
 }

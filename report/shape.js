@@ -19,9 +19,10 @@ const CHECKS = {
   boolean: (value) => typeof value === 'boolean',
   object: (value) => isRecord(value) && isJsonValue(value),
   'number[]': (value) => Array.isArray(value) && value.every(Number.isFinite),
+  'string[]': (value) => Array.isArray(value) && value.every((item) => typeof item === 'string'),
   list: Array.isArray,
 };
-const WANTED = { string: 'a string', integer: 'a whole number', number: 'a number', boolean: 'true or false', object: 'an object', 'number[]': 'a list of numbers', list: 'a list' };
+const WANTED = { string: 'a string', integer: 'a whole number', number: 'a number', boolean: 'true or false', object: 'an object', 'number[]': 'a list of numbers', 'string[]': 'a list of strings', list: 'a list' };
 
 const show = (value) => (value === undefined ? 'missing' : `${JSON.stringify(value)?.slice(0, 40)}`);
 
@@ -49,7 +50,7 @@ function copyValue(value, field, where, fail) {
   if (base === 'object' && isRecord(value) && !isJsonValue(value)) fail(`${where} holds NaN, Infinity or another value JSON cannot keep`);
   if (!CHECKS[base](value)) fail(`${where} is ${show(value)}, expected ${WANTED[base]}${nullable ? ' or null' : ''}`);
   if (base === 'list') return value.map((item, index) => copyRecord(item, field.of, `${where}[${index}]`, fail));
-  if (base === 'object' || base === 'number[]') return structuredClone(value);
+  if (base === 'object' || base.endsWith('[]')) return structuredClone(value);
   return value;
 }
 

@@ -6,6 +6,9 @@ const SEPARATOR = '  ';
 // The original's header spacing ("rps     meanLatencyMs ... p50     p90     p99     errors").
 const ORIGINAL_WIDTHS = { rps: 6, p50: 6, p90: 6, p99: 6 };
 
+// A comparison row whose step carries a warning gets this after the store's name.
+export const WARNING_MARK = '!';
+
 export const formatMs = (value) => (value === null || value === undefined ? '-' : value.toFixed(2));
 export const formatRps = (value) => String(Math.round(value));
 
@@ -63,7 +66,7 @@ export function renderStepTable(url, steps) {
     return row;
   });
   const align = headers.map((header) => (header === 'errors' ? 'left' : 'right'));
-  const lines = [`## ${redactUrl(url)}`, renderTable(headers, rows, { align, minWidths: ORIGINAL_WIDTHS })];
+  const lines = [`## ${displayUrl(url)}`, renderTable(headers, rows, { align, minWidths: ORIGINAL_WIDTHS })];
   if (open) lines.push('open model: concurrency = most requests in flight at once; latency counts from each intended send time');
   if (steps.some((step) => step.maxRequests === null && step.mode === 'closed')) lines.push('timed steps (-t): maxRequests = requests sent');
   const loadOf = (step) => (step.mode === 'open' ? `rps ${step.targetRps}` : `concurrency ${step.concurrency}`);
@@ -96,7 +99,7 @@ export function renderComparison(groups) {
     const rows = keyGroups.flatMap((group) =>
       group.rows.map((row, index) => [
         index === 0 ? String(group.load) : '',
-        row.store,
+        row.warnings.length ? `${row.store} ${WARNING_MARK}` : row.store,
         formatRps(row.rps),
         formatMs(row.meanMs),
         formatMs(row.p99Ms),
@@ -105,7 +108,9 @@ export function renderComparison(groups) {
       ]),
     );
     const align = headers.map((header) => (header === 'store' ? 'left' : 'right'));
-    sections.push(`## Comparison: ${key} (rps/fastest = the store's rps divided by the fastest store's at that level)\n${renderTable(headers, rows, { align })}`);
+    const marked = keyGroups.some((group) => group.rows.some((row) => row.warnings.length));
+    const legend = marked ? `\n${WARNING_MARK} = that step's figures carry a warning: see the warning lines under its URL's table` : '';
+    sections.push(`## Comparison: ${key} (rps/fastest = the store's rps divided by the fastest store's at that level)\n${renderTable(headers, rows, { align })}${legend}`);
   }
   return sections.join('\n\n');
 }
@@ -124,7 +129,28 @@ export function renderSystem(system, settings) {
   ].join('\n');
 }
 
-/** Stores the listing showed but the sweep left out, and why. */
+/** Stores the listing showed but the sweep left out, and why: "skipped redis: unavailable (no REDIS_URL ...)". */
 export function renderSkipped(skipped) {
-  return skipped.map(({ store, reason }) => `skipped ${store}: ${reason}`).join('\n');
+  return skipped.map(({ store, status, reason }) => `skipped ${store}: ${status}${reason ? ` (${reason})` : ''}`).join('\n');
+}
+
+/**
+ * A URL as a heading shows it: password masked, and the path's percent-encoding decoded
+ * (/postgres+redis/key1, not /postgres%2Bredis/key1). The request itself used the encoded URL.
+ */
+export function displayUrl(url) {
+  const shown = redactUrl(url);
+  const parts = /^([a-z][a-z0-9+.-]*:\/\/[^/?#]*)([^?#]*)(.*)$/i.exec(shown);
+  if (!parts) return shown;
+  const [, origin, path, rest] = parts;
+  // A segment that does not decode, or would decode to spaces or control characters, stays as it is.
+  const decode = (segment) => {
+    try {
+      const decoded = decodeURIComponent(segment);
+      return /[\s\p{Cc}/]/u.test(decoded) ? segment : decoded;
+    } catch {
+      return segment;
+    }
+  };
+  return `${origin}${path.split('/').map(decode).join('/')}${rest}`;
 }

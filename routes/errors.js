@@ -9,7 +9,6 @@ export function notFound(req, res) {
 
 export function errorHandler(log) {
   // Express recognises an error handler by its four parameters.
-  // eslint-disable-next-line no-unused-vars
   return (error, req, res, next) => {
     if (error instanceof StorebenchError) {
       const body = { error: redactText(error.message), code: error.code };

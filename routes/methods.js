@@ -1,26 +1,41 @@
-// What each path allows, answered before the GET routes: OPTIONS lists the methods of a path
-// that exists (204, no body) and says 404 for one that does not; any other method on an
-// existing path is 405 with Allow. (Express's own OPTIONS answer is 200 text/plain on any path
-// a GET route pattern matches, /nosuch/path included.)
+// What each path allows, answered before the routes: OPTIONS lists the methods of a path that
+// exists (204, no body) and is a 404 for one that does not; any other method a path does not
+// take is 405 with Allow. (Express's own OPTIONS answer is 200 text/plain on any path a route
+// pattern matches, /nosuch/path included.) The methods a path takes pass through untouched.
 import { Router } from 'express';
 import { MethodNotAllowedError } from '../util/errors.js';
 
-export const ALLOWED_METHODS = 'GET, HEAD, OPTIONS';
+const READ = ['GET', 'HEAD'];
+/** Every method some path of the app takes: the answer to OPTIONS * and to CONNECT. */
+export const SERVER_METHODS = 'GET, HEAD, PUT, DELETE, POST, OPTIONS';
 
 export function methodRoutes(stores) {
   const router = Router();
-  const allow = (req, res, next) => {
-    if (req.method === 'GET' || req.method === 'HEAD') return next();
-    res.set('Allow', ALLOWED_METHODS);
+  // methods: what the path takes (Allow); through: what goes on to the routes, which may
+  // still refuse it in their own words (append on a store without one: APPEND_UNSUPPORTED).
+  const allow = (methods, through = methods) => (req, res, next) => {
+    if (through.includes(req.method)) return next('router');
+    const allowed = [...methods, 'OPTIONS'].join(', ');
+    res.set('Allow', allowed);
     if (req.method === 'OPTIONS') return res.status(204).end();
-    next(new MethodNotAllowedError(req.method, req.path));
+    next(new MethodNotAllowedError(req.method, req.path, allowed));
   };
+  // The store must exist before its paths can be said to (404 UNKNOWN_STORE otherwise).
+  const ofStore = (methodsOf, throughOf = methodsOf) => (req, res, next) => {
+    if (throughOf().includes(req.method)) return next('router');
+    const entry = stores.entry(req.params.store);
+    allow(methodsOf(entry), throughOf(entry))(req, res, next);
+  };
+
   // OPTIONS * asks about the server as a whole.
-  router.use((req, res, next) => (req.method === 'OPTIONS' && req.originalUrl === '*' ? allow(req, res, next) : next()));
-  router.all(['/', '/stores', '/healthz'], allow);
-  router.all('/:store/:key', (req, res, next) => {
-    if (req.method !== 'GET' && req.method !== 'HEAD') stores.entry(req.params.store); // 404 for a store that does not exist
-    allow(req, res, next);
+  router.use((req, res, next) => {
+    if (req.method !== 'OPTIONS' || req.originalUrl !== '*') return next();
+    res.set('Allow', SERVER_METHODS).status(204).end();
   });
+  router.all(['/', '/stores', '/healthz'], allow(READ));
+  router.all('/:store/:key', ofStore(() => [...READ, 'PUT', 'DELETE']));
+  // POST always goes on: the write route says APPEND_UNSUPPORTED for a store without append.
+  router.all('/:store/:key/append', ofStore((entry) => (entry?.adapter.writes.append ? ['POST'] : []), () => ['POST']));
+  router.all('/:store', ofStore(() => ['POST']));
   return router;
 }

@@ -10,6 +10,7 @@ export const name = 'cloudant-legacy';
 export const description = 'Cloudant / CouchDB through @cloudant/cloudant (the client the original used)';
 export const needs = ['couchdb'];
 export const lifecycle = 'end-of-life client (@cloudant/cloudant)';
+export const writes = { append: false, bulk: 'native' }; // as cloudant: no append; _bulk_docs
 
 export async function open({ couchdb }, { couchdbDatabase = defaults.couchdbDatabase, cloudantIamUrl = defaults.cloudantIamUrl } = {}) {
   const { serviceUrl, auth } = couchAuth(couchdb);
@@ -25,9 +26,8 @@ export async function open({ couchdb }, { couchdbDatabase = defaults.couchdbData
   // nothing outlives close()). user:password goes as basic auth on every request, from the
   // URL, as the cloudant store's BasicAuthenticator does, so the two clients are compared
   // like for like (its default would be a session cookie from POST /_session).
-  const plugins =
-    auth.type === 'iam' ? [{ iamauth: { iamApiKey: auth.apikey, autoRenew: false, iamTokenUrl: iamTokenUrl(iamUrl) } }]
-    : [];
+  const iamauth = { iamApiKey: auth.apikey, autoRenew: false, iamTokenUrl: iamTokenUrl(iamUrl) };
+  const plugins = auth.type === 'iam' ? [{ iamauth }] : [];
   const url = auth.type === 'basic' ? withCredentials(serviceUrl, auth) : serviceUrl;
   const client = Cloudant({ url, plugins });
   return nanoStyleStore(client, `${couchdbDatabase}-legacy`);

@@ -50,18 +50,23 @@ export const unknownStoreProblems = (names = [], flag = '--stores') =>
  * Opens the named stores: resolves each backing server once (starting embedded ones when
  * nothing is configured), opens every adapter with the resolved store settings (pool size,
  * flush interval, database name), seeds key1..key3. Never throws for one store: a store that
- * cannot be had is kept as unavailable, with the reason.
+ * cannot be had is kept as unavailable, with the reason. No store takes longer than the open
+ * deadline (openTimeoutMs): a slow one is left opening in the background.
  *
  * @param {object} [params]
  * @param {string[]} [params.names]  which stores (default: all)
  * @param {object} [params.env]  environment to read settings from (default: process.env)
- * @param {object} [params.options]  explicit settings by key (config/settings.js), beating env
+ * @param {object} [params.options]  explicit settings by key (config/settings.js), beating env:
+ *   postgresPoolSize, flushIntervalMs, couchdbDatabase, openTimeoutMs, opTimeoutMs
  * @param {boolean} [params.embedded]  start local servers when nothing is configured (default true)
+ * @param {(server: { service, source?, display?, reason?, reasonCode? }) => void} [params.onServer]
+ *   told of each backing server as soon as it is there (an embedded one once started) or
+ *   known unavailable, for progress
  * @param {(store: { name, status: 'up'|'unavailable', reason?, reasonCode?, servers }) => void} [params.onOpened]
  *   told of each store as soon as it is open or known unavailable, for progress
  * @returns {Promise<StoreSet>}  rejects with a UsageError when a store setting is malformed
  */
-export async function openStores({ names = storeNames, env = process.env, options = {}, embedded = true, onOpened } = {}) {
+export async function openStores({ names = storeNames, env = process.env, options = {}, embedded = true, onServer, onOpened } = {}) {
   const unknown = unknownStoreProblems(names, 'openStores');
   if (unknown.length) throw new TypeError(unknown.join('; '));
   const chosen = names.map(findAdapter);
@@ -69,40 +74,47 @@ export async function openStores({ names = storeNames, env = process.env, option
   if (problems.length) throw new UsageError(problems);
 
   const serviceNames = [...new Set(chosen.flatMap((adapter) => adapter.needs))];
-  // Each store opens as soon as its own servers are there, not when the slowest one is.
-  const resolving = Object.fromEntries(serviceNames.map((service) => [service, resolveService(service, { env, options, embedded })]));
-
-  const entries = await Promise.all(
-    chosen.map(async (adapter) => {
-      const resolved = Object.fromEntries(await Promise.all(adapter.needs.map(async (service) => [service, await resolving[service]])));
-      const missing = adapter.needs.find((service) => resolved[service].unavailable);
-      if (missing) return { adapter, reason: resolved[missing].unavailable, reasonCode: resolved[missing].code };
-      const connections = Object.fromEntries(adapter.needs.map((service) => [service, resolved[service].connection]));
-      const reopen = () => openOne(adapter, connections, settings);
-      try {
-        return { adapter, connections, reopen, ...(await reopen()) };
-      } catch (error) {
-        return { adapter, connections, reopen, reason: reasonOf(error), reasonCode: 'OPEN_FAILED' };
-      }
-    }).map((opening) => opening.then((entry) => {
-      onOpened?.(openedReport(entry));
-      return entry;
+  const resolved = Object.fromEntries(
+    await Promise.all(serviceNames.map(async (service) => {
+      const result = await resolveService(service, { env, options, embedded });
+      onServer?.({ service, ...(result.connection ? { source: result.connection.source, display: result.connection.display } : { reason: result.unavailable, reasonCode: result.code }) });
+      return [service, result];
     })),
   );
-  const stopServers = (await Promise.all(Object.values(resolving))).flatMap((r) => (r.stop ? [r.stop] : []));
-  return new StoreSet(entries, stopServers);
+  const stopServers = Object.values(resolved).flatMap((r) => (r.stop ? [r.stop] : []));
+
+  // Each store is told of once: when its first attempt to open ends, or at once when it cannot
+  // be tried; one still opening when openAll stops waiting for it (the open deadline), then.
+  const told = new Set();
+  const tell = (adapter, report) => {
+    if (!onOpened || told.has(adapter.name)) return;
+    told.add(adapter.name);
+    onOpened({ name: adapter.name, ...report });
+  };
+  const servers = (connections = {}) => Object.fromEntries(Object.entries(connections).map(([service, c]) => [service, `${c.source}: ${c.display}`]));
+  const entries = chosen.map((adapter) => {
+    const missing = adapter.needs.find((service) => resolved[service].unavailable);
+    if (missing) return { adapter, reason: resolved[missing].unavailable, reasonCode: resolved[missing].code };
+    const connections = Object.fromEntries(adapter.needs.map((service) => [service, resolved[service].connection]));
+    const open = () => {
+      const attempt = openOne(adapter, connections, settings);
+      attempt.then(
+        () => tell(adapter, { status: 'up', servers: servers(connections) }),
+        (error) => tell(adapter, { status: 'unavailable', reason: reasonOf(error), reasonCode: 'OPEN_FAILED', servers: servers(connections) }),
+      );
+      return attempt;
+    };
+    return { adapter, connections, open };
+  });
+  for (const entry of entries) if (!entry.open) tell(entry.adapter, { status: 'unavailable', reason: entry.reason, reasonCode: entry.reasonCode, servers: {} });
+  const stores = new StoreSet(entries, stopServers, { openTimeoutMs: settings.openTimeoutMs, opTimeoutMs: settings.opTimeoutMs });
+  await stores.openAll();
+  for (const entry of entries) tell(entry.adapter, { status: entry.store ? 'up' : 'unavailable', reason: entry.reason, reasonCode: entry.reasonCode, servers: servers(entry.connections) });
+  return stores;
 }
 
-/** What onOpened hears of a store just opened, or found unavailable. */
-const openedReport = ({ adapter, store, reason, reasonCode, connections = {} }) => ({
-  name: adapter.name,
-  status: store ? 'up' : 'unavailable',
-  ...(store ? {} : { reason, reasonCode }),
-  servers: Object.fromEntries(Object.entries(connections).map(([service, c]) => [service, `${c.source}: ${c.display}`])),
-});
-
 async function openOne(adapter, connections, settings) {
-  const store = assertStore(await adapter.open(connections, settings), adapter.name);
+  const store = assertStore(await adapter.open(connections, settings), adapter);
   try {
     const keys = await seedStore(store);
     return { store, keys };

@@ -2,9 +2,17 @@
 // tick go out in one write. Compare it with `redis` (node-redis) on the same server.
 // Fails fast like stores/redis-options.js: no offline queue, so a request while the server
 // is down gets a 503 at once instead of waiting, and reconnects in the background.
+import { withDeadline } from './deadline.js';
+import { chunksOf } from './bulk.js';
+
 export const name = 'ioredis';
 export const description = 'Redis through ioredis, auto-pipelining on (same server as redis)';
 export const needs = ['redis'];
+export const writes = { append: true, bulk: 'native' };
+
+const MSET_CHUNK = { maxEntries: 500, maxBytes: 1024 * 1024 }; // as stores/redis.js
+
+const CONNECT_TIMEOUT_MS = 5000;
 
 export async function open({ redis }) {
   const { default: Redis } = await import('ioredis');
@@ -13,7 +21,7 @@ export async function open({ redis }) {
     enableAutoPipelining: true,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0, // a command cut off by a dropped connection fails, not retried later
-    connectTimeout: 5000,
+    connectTimeout: CONNECT_TIMEOUT_MS,
     retryStrategy: (attempt) => Math.min(50 * 2 ** attempt, 2000),
     ...(redis.ca ? { tls: { ca: redis.ca } } : {}),
   });
@@ -21,7 +29,9 @@ export async function open({ redis }) {
   // Errors reach each command's caller as a rejection; this keeps them from crashing the app.
   client.on('error', (error) => { lastError = error; });
   try {
-    await client.connect();
+    // connectTimeout ends at the TCP connect; the ready check after it would wait for ever
+    // on a server that accepts and never answers.
+    await withDeadline(client.connect(), CONNECT_TIMEOUT_MS, () => new Error(`no answer from Redis within ${CONNECT_TIMEOUT_MS} ms of connecting`));
   } catch (error) {
     client.disconnect();
     throw lastError ?? error;
@@ -34,6 +44,13 @@ export async function open({ redis }) {
     },
     async delete(key) {
       await client.del(key);
+    },
+    async append(key, bytes) {
+      await client.append(key, bytes);
+    },
+    // MSET per chunk, issued in one tick: auto-pipelining sends them in one write.
+    async setMany(entries) {
+      await Promise.all(chunksOf(entries, MSET_CHUNK).map((chunk) => client.mset(chunk.flat())));
     },
     async ping() {
       await client.ping();

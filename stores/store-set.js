@@ -1,30 +1,49 @@
 // The stores one app serves: each opened (or unavailable, with the reason), read on the
 // request path with typed errors, reported for /stores and /healthz, closed in order.
-import { KeyNotFoundError, StoreUnavailableError, UnknownStoreError } from '../util/errors.js';
+//
+// No server can hold the app up: opening a store has a deadline (the app listens without
+// it and tries again later), every operation has one (503 STORE_TIMEOUT), and a server
+// that comes back empty (restarted, nothing on disk) gets key1..key3 again.
+import {
+  AppendUnsupportedError, KeyNotFoundError, ServerUnavailableError, StorebenchError, StoreTimeoutError, StoreUnavailableError, UnknownStoreError,
+} from '../util/errors.js';
 import { redactText } from '../util/redact.js';
+import { seedStore } from './seed.js';
+import { withDeadline, withOperationDeadline } from './deadline.js';
+import { assertKey } from './keys.js';
+import { chunksOf, eachLimited, lastWriteWins } from './bulk.js';
+import { settings as declared } from '../config/settings.js';
 
-const PING_TIMEOUT_MS = 2000;
 const REOPEN_INTERVAL_MS = 5000;
-
-const withTimeout = (promise, ms, what) => {
-  let timer;
-  return Promise.race([
-    promise,
-    new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms); }),
-  ]).finally(() => clearTimeout(timer));
-};
+// A seeded key found missing re-seeds at most this often, so a store that cannot keep the
+// data (or a key someone keeps deleting) costs one re-seed a second, not one per request.
+const RESEED_INTERVAL_MS = 1000;
+// A bulk load runs this many store calls at once: chunks through a native bulk path (each a
+// pipeline or statement already), single sets where there is none.
+const BULK_CHUNKS_AT_ONCE = 4;
+const BULK_SETS_AT_ONCE = 16;
 
 /** One line from any error, with credentials cut out: safe for logs and JSON bodies. */
 export const reasonOf = (error) => redactText(error?.message || String(error)).split('\n')[0];
 
 export class StoreSet {
   /**
-   * @param {object[]} entries  { adapter, store?, reason?, reasonCode?, connections?, reopen?() }
+   * @param {object[]} entries  { adapter, connections?, open?() -> Promise<{ store, keys }>, reason?, reasonCode? }:
+   *   an entry with open() is opened by openAll() and, while unavailable, again in the background
    * @param {Array<() => Promise<void>>} stopServers  stops the embedded servers, after the stores close
+   * @param {{ openTimeoutMs?: number, opTimeoutMs?: number }} [deadlines]  see stores/deadline-settings.js
    */
-  constructor(entries, stopServers = []) {
+  constructor(entries, stopServers = [], { openTimeoutMs = declared.openTimeoutMs.default, opTimeoutMs = declared.opTimeoutMs.default } = {}) {
     this.entries = new Map(entries.map((entry) => [entry.adapter.name, entry]));
     this.stopServers = stopServers;
+    this.openTimeoutMs = openTimeoutMs;
+    this.opTimeoutMs = opTimeoutMs;
+    this.closed = false;
+  }
+
+  /** Opens every entry that can be, each within the open deadline; never rejects. */
+  async openAll() {
+    await Promise.all([...this.entries.values()].filter((entry) => entry.open).map((entry) => this.#open(entry)));
   }
 
   /** The entry for name, or UnknownStoreError (404). */
@@ -34,21 +53,68 @@ export class StoreSet {
     return entry;
   }
 
-  /** The stored bytes of key, or a typed error: 404 unknown store/key, 503 store down. */
-  async read(name, key) {
+  /**
+   * The entry for an operation on key, checked in this order before any store is called:
+   * 404 UNKNOWN_STORE, 400 INVALID_KEY, 405 APPEND_UNSUPPORTED (operation 'append' on a store
+   * without a native append), 503 STORE_UNAVAILABLE. The write routes call it before they read
+   * a body, so a request that cannot succeed is answered without it. key undefined: no key
+   * (a bulk load, whose keys are checked one by one).
+   */
+  prepare(name, key, operation) {
     const entry = this.entry(name);
+    if (key !== undefined) assertKey(key, name);
+    if (operation === 'append' && !entry.adapter.writes.append) throw new AppendUnsupportedError(name);
     if (!entry.store) {
       this.#reopenSoon(entry);
       throw new StoreUnavailableError(name, entry.reason);
     }
-    let bytes;
-    try {
-      bytes = await entry.store.get(key);
-    } catch (error) {
-      throw new StoreUnavailableError(name, reasonOf(error), error);
+    return entry;
+  }
+
+  /** The stored bytes of key, or a typed error: 404 unknown store/key, 400 bad key, 503 store down or too slow. */
+  async read(name, key) {
+    const entry = this.prepare(name, key);
+    let bytes = await this.#call(entry, 'get', key);
+    if (bytes == null && entry.keys?.includes(key)) {
+      // A seeded key gone: the server lost its data (restarted empty). Put it back, read again.
+      await this.#reseed(entry).catch(() => {});
+      bytes = await this.#call(entry, 'get', key);
     }
     if (bytes == null) throw new KeyNotFoundError(name, key);
     return bytes;
+  }
+
+  /** Stores bytes under key (overwriting); the errors of prepare(), 413 when the server refuses the size, 503. */
+  async write(name, key, bytes) {
+    await this.#call(this.prepare(name, key), 'set', key, bytes);
+  }
+
+  /** Removes key; an absent key is fine. */
+  async remove(name, key) {
+    await this.#call(this.prepare(name, key), 'delete', key);
+  }
+
+  /** Appends bytes to key's value with the store's own append; 405 APPEND_UNSUPPORTED where it has none. */
+  async append(name, key, bytes) {
+    await this.#call(this.prepare(name, key, 'append'), 'append', key, bytes);
+  }
+
+  /**
+   * Writes every entry ([key, bytes] pairs; a later one for a key wins) after checking every
+   * key (400 INVALID_KEY for the first bad one, nothing written): through the store's setMany
+   * in chunks where it has one, else set() by set(), a bounded number at once. Each call is
+   * under the operation deadline. Resolves to the number of entries.
+   */
+  async writeMany(name, entries) {
+    const entry = this.prepare(name);
+    for (const [key] of entries) assertKey(key, name);
+    const unique = lastWriteWins(entries); // so no two calls running at once write one key
+    if (entry.store.setMany) {
+      await eachLimited(chunksOf(unique), BULK_CHUNKS_AT_ONCE, (chunk) => this.#call(entry, 'setMany', chunk));
+    } else {
+      await eachLimited(unique, BULK_SETS_AT_ONCE, ([key, bytes]) => this.#call(entry, 'set', key, bytes));
+    }
+    return entries.length;
   }
 
   /** Every store with its status: up, down (opened but not answering) or unavailable. */
@@ -61,6 +127,7 @@ export class StoreSet {
           description: adapter.description,
           ...(adapter.lifecycle ? { lifecycle: adapter.lifecycle } : {}),
           status: 'unavailable',
+          writes: adapter.writes,
           servers: Object.fromEntries(
             Object.entries(entry.connections ?? {}).map(([service, c]) => [service, `${c.source}: ${c.display}`]),
           ),
@@ -71,12 +138,12 @@ export class StoreSet {
           return { ...report, reason: entry.reason, reasonCode: entry.reasonCode };
         }
         try {
-          await withTimeout(entry.store.ping(), PING_TIMEOUT_MS, 'ping');
+          await this.#call(entry, 'ping');
           report.status = 'up';
         } catch (error) {
           report.status = 'down';
-          report.reason = reasonOf(error);
-          report.reasonCode = 'STORE_UNAVAILABLE';
+          report.reason = error instanceof StoreTimeoutError ? error.message : error.reason;
+          report.reasonCode = error.code;
         }
         if (entry.store.stats) report.stats = entry.store.stats();
         return report;
@@ -86,20 +153,93 @@ export class StoreSet {
 
   /** Closes every store, then stops the servers the embedded default started. */
   async close() {
+    this.closed = true; // an open still under way closes what it opens (#adopt)
     await Promise.allSettled([...this.entries.values()].map((entry) => entry.store?.close()));
     await Promise.allSettled(this.stopServers.map((stop) => stop()));
   }
 
-  // A store whose server was configured but down when the app started is tried again in
-  // the background, at most every few seconds, so it recovers without a restart.
-  #reopenSoon(entry) {
-    if (!entry.reopen || entry.reopening || Date.now() - (entry.triedAt ?? 0) < REOPEN_INTERVAL_MS) return;
-    entry.reopening = true;
+  // One operation under the operation deadline. A failure marks an outage; the first answer
+  // after one re-seeds in the background, as the server may have come back empty. A timeout
+  // does not: a slow or frozen server keeps its data, and a store slow under a benchmark's
+  // load must not be written to in the middle of it. Nor does a typed refusal (a value too
+  // large for the server): the server answered.
+  async #call(entry, operation, ...args) {
+    let result;
+    try {
+      result = await entry.store[operation](...args);
+    } catch (error) {
+      if (error instanceof StoreTimeoutError) throw error;
+      if (error instanceof StorebenchError) {
+        error.store ??= entry.adapter.name;
+        throw error;
+      }
+      entry.outage = true;
+      throw new StoreUnavailableError(entry.adapter.name, reasonOf(error), error);
+    }
+    if (entry.outage) {
+      entry.outage = false;
+      this.#reseed(entry).catch(() => {});
+    }
+    return result;
+  }
+
+  // Writes key1..key3 again (idempotent); concurrent callers share one run.
+  #reseed(entry) {
+    if (entry.reseeding) return entry.reseeding;
+    if (Date.now() - (entry.reseededAt ?? 0) < RESEED_INTERVAL_MS) return Promise.resolve();
+    const store = entry.store;
+    entry.reseeding = seedStore(store).finally(() => {
+      entry.reseeding = undefined;
+      entry.reseededAt = Date.now();
+    });
+    return entry.reseeding;
+  }
+
+  // One attempt to open (connect + seed) entry. The caller waits at most the open deadline;
+  // the attempt itself runs to its end, and what it opens late is adopted (the store comes
+  // up then) or closed (the set is closed, or has the store already): never leaked.
+  async #open(entry) {
     entry.triedAt = Date.now();
-    entry
-      .reopen()
-      .then((opened) => Object.assign(entry, opened, { reason: undefined, reasonCode: undefined }))
-      .catch((error) => Object.assign(entry, { reason: reasonOf(error), reasonCode: 'OPEN_FAILED' }))
-      .finally(() => { entry.reopening = false; });
+    const attempt = Promise.resolve().then(() => entry.open());
+    entry.attempt = attempt;
+    attempt.then(
+      (opened) => this.#adopt(entry, attempt, opened),
+      (error) => {
+        if (entry.attempt !== attempt) return;
+        entry.attempt = undefined;
+        Object.assign(entry, { reason: reasonOf(error), reasonCode: 'OPEN_FAILED' });
+      },
+    );
+    const ms = this.openTimeoutMs;
+    try {
+      await withDeadline(attempt, ms, () => new ServerUnavailableError('OPEN_TIMEOUT', `connecting and seeding took longer than ${ms} ms (${declared.openTimeoutMs.env[0]}); retried in the background`));
+    } catch (error) {
+      // Still under way: unavailable for now. (An attempt that failed in time was recorded above.)
+      if (error.code === 'OPEN_TIMEOUT' && entry.attempt === attempt) Object.assign(entry, { reason: reasonOf(error), reasonCode: 'OPEN_TIMEOUT' });
+    }
+  }
+
+  #adopt(entry, attempt, { store, keys }) {
+    if (entry.attempt === attempt) entry.attempt = undefined;
+    if (this.closed || entry.store) {
+      Promise.resolve().then(() => store.close()).catch(() => {});
+      return;
+    }
+    Object.assign(entry, {
+      store: withOperationDeadline(store, entry.adapter.name, this.opTimeoutMs),
+      keys,
+      reason: undefined,
+      reasonCode: undefined,
+      outage: false,
+    });
+  }
+
+  // A store that could not be opened is tried again in the background when a request or
+  // /stores asks for it, at most every few seconds, so it recovers without a restart. One
+  // attempt at a time: while one is still under way (past its deadline, its server silent)
+  // no other starts, so a silent server costs one pending connection, not one per retry.
+  #reopenSoon(entry) {
+    if (this.closed || !entry.open || entry.attempt || Date.now() - (entry.triedAt ?? 0) < REOPEN_INTERVAL_MS) return;
+    this.#open(entry);
   }
 }

@@ -38,11 +38,11 @@ export const httpEngine = {
     // loadtest calls this for every request and then writes nothing and calls request.end() itself.
     const requestGenerator = (options, params, makeRequest, connect) => {
       if (signal?.aborted) return idleRequest();
-      let request;
-      // Destroying the request makes loadtest see an error and move on, exactly once.
+      // Destroying the request makes loadtest see an error and move on, exactly once. (The
+      // meter calls this later, from a timer or an abort, once `request` below exists.)
       const handle = meter.begin((error) => request.destroy(error));
       if (params.agent) agents.add(params.agent);
-      request = makeRequest(params, (response) => {
+      const request = makeRequest(params, (response) => {
         // Registered before loadtest's own listeners, so its bookkeeping is not timed.
         response.once('end', () => handle.responded(response.statusCode));
         response.once('error', (error) => handle.failed(error));

@@ -18,7 +18,7 @@ export function redisClientOptions(connection) {
 /** Connects, or rejects within timeoutMs (node-redis would otherwise retry forever). */
 export async function connectWithin(client, timeoutMs = 5000) {
   let timer;
-  const timeout = new Promise((_, reject) => {
+  const timeout = new Promise((_resolve, reject) => {
     timer = setTimeout(() => reject(new Error(`no connection within ${timeoutMs} ms`)), timeoutMs);
   });
   let lastError;

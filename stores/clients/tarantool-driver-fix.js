@@ -14,7 +14,7 @@ const parserStates = new Set([2, 16]); // AWAITING, AWAITING_LENGTH in tarantool
 /** Makes connection send commands while its parser is mid-response. Returns connection. */
 export function sendWhileReceiving(connection) {
   const sendCommand = connection.sendCommand;
-  connection.sendCommand = function (...args) {
+  connection.sendCommand = function(...args) {
     if (!parserStates.has(this.state)) return sendCommand.apply(this, args);
     const parserState = this.state;
     this.state = this.states.CONNECT;

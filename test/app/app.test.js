@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { startApp } from '../../app/start-app.js';
 import { storeNames } from '../../stores/index.js';
@@ -7,7 +8,7 @@ import { payloads, payloadObjects } from '../../data/payloads.js';
 import { startRedisServer } from '../../embedded/redis-server.js';
 import { freePort } from '../../embedded/child-process.js';
 import { unavailable } from '../helpers/services.js';
-import { which } from '../../util/which.js';
+import { SYSTEM_DIRS, which } from '../../util/which.js';
 
 const jpeg20kb = readFileSync(new URL('../../data/20kb.jpg', import.meta.url));
 const body = async (response) => Buffer.from(await response.arrayBuffer());
@@ -155,7 +156,12 @@ describe('a store that is down', () => {
       const { stores } = await (await fetch(`${app.url}/stores`)).json();
       const redis = stores.find((s) => s.name === 'redis');
       assert.equal(redis.status, 'unavailable');
-      assert.equal(redis.reason, 'no REDIS_URL and no redis-server on PATH; install redis-server or set REDIS_URL');
+      // Installed off PATH, it says where, not "install": an installed program is never called missing.
+      const installed = which('redis-server', SYSTEM_DIRS.join(':'));
+      assert.equal(redis.reason, installed
+        ? `no REDIS_URL and no redis-server on PATH; it is installed at ${installed}, but ${dirname(installed)} is not on PATH: add it or set REDIS_URL`
+        : 'no REDIS_URL and no redis-server on PATH; install redis-server or set REDIS_URL');
+      assert.equal(redis.reasonCode, 'NOT_INSTALLED');
       const response = await fetch(`${app.url}/redis/key1`);
       assert.equal(response.status, 503);
       assert.equal((await response.json()).store, 'redis');

@@ -45,7 +45,7 @@ test('CONNECT gets a JSON 405, not a closed socket', async () => {
   // Pins #9.7: CONNECT closed the socket with no answer.
   const answer = await raw('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
   assertJsonError(answer, 405, 'METHOD_NOT_ALLOWED');
-  assert.equal(answer.headers.allow, 'GET, HEAD, OPTIONS');
+  assert.equal(answer.headers.allow, 'GET, HEAD, PUT, DELETE, POST, OPTIONS');
 });
 
 test('a malformed request and over-large headers get JSON answers with stable codes', async () => {
@@ -57,10 +57,18 @@ test('a malformed request and over-large headers get JSON answers with stable co
 
 test('OPTIONS lists the methods of a path that exists (204) and is a JSON 404 for one that does not', async () => {
   // Pins #9.7: OPTIONS answered 200 text/plain on any path, unknown ones included.
-  for (const path of ['/', '/stores', '/healthz', '/memory/key1']) {
+  const allowed = {
+    '/': 'GET, HEAD, OPTIONS',
+    '/stores': 'GET, HEAD, OPTIONS',
+    '/healthz': 'GET, HEAD, OPTIONS',
+    '/memory/key1': 'GET, HEAD, PUT, DELETE, OPTIONS',
+    '/memory/key1/append': 'POST, OPTIONS',
+    '/memory': 'POST, OPTIONS',
+  };
+  for (const [path, allow] of Object.entries(allowed)) {
     const response = await fetch(`${app.url}${path}`, { method: 'OPTIONS' });
     assert.equal(response.status, 204, path);
-    assert.equal(response.headers.get('allow'), 'GET, HEAD, OPTIONS', path);
+    assert.equal(response.headers.get('allow'), allow, path);
     assert.equal(await response.text(), '', path);
   }
   const unknownStore = await fetch(`${app.url}/nosuch/path`, { method: 'OPTIONS' });
@@ -71,22 +79,28 @@ test('OPTIONS lists the methods of a path that exists (204) and is a JSON 404 fo
   assert.equal((await noRoute.json()).code, 'NO_ROUTE');
   const server = await raw('OPTIONS * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
   assert.equal(server.status, 204);
-  assert.equal(server.headers.allow, 'GET, HEAD, OPTIONS');
+  assert.equal(server.headers.allow, 'GET, HEAD, PUT, DELETE, POST, OPTIONS');
 });
 
 test('another method on a path that exists is a JSON 405 with Allow; on one that does not, a JSON 404', async () => {
-  const response = await fetch(`${app.url}/memory/key1`, { method: 'DELETE' });
+  const response = await fetch(`${app.url}/memory/key1`, { method: 'PATCH' });
   assert.equal(response.status, 405);
-  assert.equal(response.headers.get('allow'), 'GET, HEAD, OPTIONS');
-  assert.deepEqual(await response.json(), { error: 'DELETE is not allowed on /memory/key1 (allowed: GET, HEAD, OPTIONS)', code: 'METHOD_NOT_ALLOWED' });
+  assert.equal(response.headers.get('allow'), 'GET, HEAD, PUT, DELETE, OPTIONS');
+  assert.deepEqual(await response.json(), { error: 'PATCH is not allowed on /memory/key1 (allowed: GET, HEAD, PUT, DELETE, OPTIONS)', code: 'METHOD_NOT_ALLOWED' });
   assert.equal((await fetch(`${app.url}/stores`, { method: 'POST' })).status, 405);
+  const bulkPath = await fetch(`${app.url}/memory`);
+  assert.equal(bulkPath.status, 405);
+  assert.equal(bulkPath.headers.get('allow'), 'POST, OPTIONS');
+  const unknownStore = await fetch(`${app.url}/nosuch/key1`, { method: 'PATCH' });
+  assert.equal(unknownStore.status, 404);
+  assert.equal((await unknownStore.json()).code, 'UNKNOWN_STORE');
   const unknown = await fetch(`${app.url}/a/b/c`, { method: 'POST' });
   assert.equal(unknown.status, 404);
   assert.equal((await unknown.json()).code, 'NO_ROUTE');
 });
 
 test('every error answer the app gives is JSON with a registered code', async () => {
-  const cases = [['GET', '/nosuch/key1'], ['GET', '/memory/nokey'], ['GET', '/memory/%zz'], ['GET', '/a/b/c'], ['PUT', '/memory/key1'], ['OPTIONS', '/nosuch/key1']];
+  const cases = [['GET', '/nosuch/key1'], ['GET', '/memory/nokey'], ['GET', '/memory/%zz'], ['GET', '/a/b/c'], ['PATCH', '/memory/key1'], ['OPTIONS', '/nosuch/key1'], ['GET', '/memory/key1/append']];
   for (const [method, path] of cases) {
     const response = await fetch(`${app.url}${path}`, { method });
     assert.match(response.headers.get('content-type'), /^application\/json/, `${method} ${path}`);

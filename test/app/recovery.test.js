@@ -131,7 +131,7 @@ test('PostgreSQL down at start, then stopped mid-run: its stores answer 503 (wri
   try {
     const deadline = Date.now() + RECOVERY_DEADLINE_MS;
     for (;;) {
-      const { rows } = await client.query(`SELECT value FROM storebench_write_behind WHERE key = 'written-during-outage'`);
+      const { rows } = await client.query('SELECT value FROM storebench_write_behind WHERE key = \'written-during-outage\'');
       if (rows.length) {
         assert.ok(rows[0].value.equals(payloads.key2));
         break;

@@ -68,6 +68,15 @@ test('each store is printed as it comes up, not all at once when the slowest is 
   assert.ok(cloudant.at - memory.at > 1000, `memory was printed ${Math.round(cloudant.at - memory.at)} ms before the slow cloudant, not as it came up`);
 });
 
+test('a server the embedded default starts is printed as soon as it is up, before the stores that use it', async (t) => {
+  const app = await startApp(['--port', '0', '--host', '127.0.0.1', '--stores', 'memory,cloudant']);
+  t.after(() => app.stop());
+  const texts = app.lines.map((line) => line.text);
+  const server = texts.findIndex((text) => /^ {2}couchdb server started here: http:\/\/127\.0\.0\.1:\d+\/$/.test(text));
+  const store = texts.findIndex((text) => /^ {2}cloudant {9}up \(embedded: http:\/\/127\.0\.0\.1:\d+\/\)$/.test(text));
+  assert.ok(server > 0 && store > server, texts.join('\n'));
+});
+
 test('a malformed VCAP_SERVICES binding leaves its store unavailable and the app serving; no secret is printed', async () => {
   // Pins #9.5: tags given as text stopped the app: "cannot start: (list ?? []).map is not a function", exit 1.
   const vcap = { 'user-provided': [{ name: 'x', label: 'user-provided', tags: 'redis', credentials: { uri: 'redis://:Vcap5ecret77@127.0.0.1:6390' } }] };

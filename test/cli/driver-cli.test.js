@@ -3,17 +3,18 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { runDriverCli } from '../helpers/driver-cli.js';
 import { startTestServer, skipOrFail } from '../helpers/driver-servers.js';
 import { startAppProcess } from '../../driver/app-process.js';
 import { decodeHistogram } from '../../driver/recorder.js';
 import { fromJson } from '../../report/format.js';
+import { SYSTEM_DIRS, which } from '../../util/which.js';
 import { renderRun } from '../../report/run-text.js';
 
 const HEADER = 'maxRequests  concurrency  rps     meanLatencyMs  maxLatencyMs  minLatencyMs  p50     p90     p99     errors';
-
 
 async function tempDir(t) {
   const dir = await mkdtemp(join(tmpdir(), 'storebench-driver-'));
@@ -57,7 +58,7 @@ test('node test on the embedded default: tiny sweep of memory and redis, tables,
   assert.deepEqual(report.settings.concurrency, [1, 2]);
   assert.equal(report.settings.requests, 50);
   assert.equal(report.steps.length, 4);
-  assert.equal(report.format, 'storebench-results/2');
+  assert.equal(report.format, 'storebench-results/3');
   for (const step of report.steps) {
     assert.equal(step.responses, 50);
     assert.deepEqual(step.errors, { total: 0, byKind: {} });
@@ -120,7 +121,7 @@ test('--rps runs the open model, one step per rate, with a targetRps column', as
   const result = await runDriverCli(['--url', `${server.url}/a/b`, '--rps', '100,200', '-t', '0.5', '--warmup', '0']);
   assert.equal(result.status, 0, result.stderr);
   assert.match(result.stdout, /Settings: open model at 100, 200 rps; 0\.5 s per step/);
-  assert.match(result.stdout, /p99     targetRps  errors/);
+  assert.match(result.stdout, /p99 {5}targetRps {2}errors/);
   assert.equal(rowsOf(result.stdout, `${server.url}/a/b`).length, 2);
   assert.match(result.stdout, /open model: concurrency = most requests in flight/);
 });
@@ -189,4 +190,70 @@ test('--target sweeps the stores a running app lists', async (t) => {
   assert.match(result.stdout, new RegExp(`^Target: {3}${app.url}/?$`, 'm'));
   assert.equal(rowsOf(result.stdout, `${app.url}/memory/key2`).length, 1);
   assert.doesNotMatch(result.stdout, /Comparison/, 'one store: nothing to compare');
+});
+
+// No REDIS_URL and no redis-server on PATH: the embedded app lists redis as unavailable.
+const withoutRedis = { PATH: '/nonexistent', HOME: process.env.HOME ?? '/tmp' };
+// The app's reason when redis-server is not on PATH: where it is, when it is installed off it.
+const installedRedis = which('redis-server', SYSTEM_DIRS.join(':'));
+const REDIS_REASON = installedRedis
+  ? `no REDIS_URL and no redis-server on PATH; it is installed at ${installedRedis}, but ${dirname(installedRedis)} is not on PATH: add it or set REDIS_URL`
+  : 'no REDIS_URL and no redis-server on PATH; install redis-server or set REDIS_URL';
+
+// Issue 9, item 11: with Redis unavailable, `node test --stores redis --keys key1` exited 2
+// blaming the key and naming the app's address after the app was gone. Item 14: node test was
+// silent while app.js started, and skip lines named the store twice.
+test('node test --stores redis --keys key1 with Redis unavailable says so and why, exit 1', async () => {
+  const result = await runDriverCli(['--stores', 'redis', '--keys', 'key1'], { env: withoutRedis });
+  assert.equal(result.status, 1, result.stderr);
+  assert.equal(result.stderr, [
+    'starting app.js and its servers (redis-server)…',
+    `node test: redis is unavailable, so it was not swept: ${REDIS_REASON}`,
+    '',
+  ].join('\n'));
+  assert.ok(result.stdout.split('\n').includes(`skipped redis: unavailable (${REDIS_REASON})`), result.stdout);
+  assert.doesNotMatch(result.stdout, /^## /m, 'nothing was swept');
+});
+
+// Issue 9, item 11: `--stores redis,memory` with Redis down swept memory and exited 0.
+test('a store named in --stores that cannot be swept fails the run after the others are printed and written', async (t) => {
+  const dir = await tempDir(t);
+  const jsonFile = join(dir, 'partial.json');
+  const result = await runDriverCli(['--stores', 'redis,memory', '--keys', 'key1', '-c', '1', '-n', '20', '--warmup', '0', '-q', '--json', jsonFile], { env: withoutRedis });
+  assert.equal(result.status, 1, result.stderr);
+  assert.equal(result.stderr, `node test: redis is unavailable, so it was not swept: ${REDIS_REASON}\n`);
+  assert.equal(rowsOf(result.stdout, 'http://').length, 1, 'memory was swept and printed');
+  assert.match(result.stdout, /^## http:\/\/127\.0\.0\.1:\d+\/memory\/key1$/m);
+  const saved = JSON.parse(await readFile(jsonFile, 'utf8'));
+  assert.deepEqual(saved.steps.map((step) => step.store), ['memory']);
+  assert.deepEqual(saved.skipped, [{ store: 'redis', status: 'unavailable', reason: REDIS_REASON }]);
+  assert.deepEqual(saved.settings.stores, ['redis', 'memory']);
+  const again = await runDriverCli(['report', jsonFile]);
+  assert.equal(again.status, 0, 'report prints the saved run; the run itself was the failure');
+  assert.equal(again.stdout, result.stdout);
+});
+
+// Issue 9, item 14: tables were headed with the URL as requested, percent-encoded
+// (## .../postgres%2Bredis/key1), and skip lines named the store twice when the app's reason did.
+test('a table heading shows its URL decoded while the requests use it encoded; a skip line names its store once', async (t) => {
+  const paths = [];
+  const server = createServer((req, res) => {
+    if (req.url === '/stores') {
+      const stores = [
+        { name: 'postgres+redis', status: 'up', keys: ['key1'] },
+        { name: 'redis', status: 'unavailable', reason: 'redis: no REDIS_URL', keys: [] },
+      ];
+      return res.end(JSON.stringify({ stores }));
+    }
+    paths.push(req.url);
+    res.end('{}');
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.after(() => new Promise((resolve) => { server.closeAllConnections(); server.close(resolve); }));
+  const base = `http://127.0.0.1:${server.address().port}`;
+  const result = await runDriverCli(['--target', base, '-c', '1', '-n', '5', '--warmup', '0', '-q']);
+  assert.equal(result.status, 0, result.stderr);
+  assert.ok(result.stdout.includes(`\n## ${base}/postgres+redis/key1\n`), result.stdout);
+  assert.ok(result.stdout.split('\n').includes('skipped redis: unavailable (no REDIS_URL)'), result.stdout);
+  assert.deepEqual(paths, Array(5).fill('/postgres%2Bredis/key1'));
 });

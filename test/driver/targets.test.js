@@ -17,7 +17,6 @@ async function serve(t, handler) {
   return `http://127.0.0.1:${server.address().port}`;
 }
 
-
 const listing = [
   { name: 'memory', status: 'up', keys: ['key1', 'key2', 'key3'] },
   { name: 'redis', status: 'up', keys: ['key1', 'key2', 'key3'] },
@@ -31,18 +30,42 @@ test('every store that is up x every key it lists is swept; the others are skipp
     'http://127.0.0.1:3000/memory/key1', 'http://127.0.0.1:3000/memory/key2', 'http://127.0.0.1:3000/memory/key3',
     'http://127.0.0.1:3000/redis/key1', 'http://127.0.0.1:3000/redis/key2', 'http://127.0.0.1:3000/redis/key3',
   ]);
-  assert.deepEqual(skipped, [{ store: 'cloudant', reason: 'unavailable: cloudant: no CLOUDANT_URL' }]);
+  // The listing's reason starts with the store's name (as apps before issue 9 wrote it): the skip line names it once.
+  assert.deepEqual(skipped, [{ store: 'cloudant', status: 'unavailable', reason: 'no CLOUDANT_URL' }]);
 });
 
 test('--stores and --keys narrow the sweep, and names the listing lacks are problems', () => {
   const chosen = selectTargets(listing, 'https://app.example.com/prefix/', { stores: ['redis'], keys: ['key2'] });
   assert.deepEqual(chosen.targets, [{ url: 'https://app.example.com/prefix/redis/key2', store: 'redis', key: 'key2' }]);
   assert.deepEqual(chosen.skipped, []);
-  const bad = selectTargets(listing, 'http://h', { stores: ['mongo'], keys: ['key9'] });
+  const bad = selectTargets(listing, 'http://h', { stores: ['mongo', 'redis'], keys: ['key9'] });
   assert.deepEqual(bad.problems, [
     '--stores: http://h/ has no store "mongo" (it has: memory, redis, cloudant)',
     '--keys: no store at http://h/ lists key "key9" (known: key1, key2, key3)',
   ]);
+});
+
+// Issue 9, item 11: `--stores redis --keys key1` with Redis unavailable blamed the key ("no store
+// at http://127.0.0.1:39091/ lists key "key1" (known: none)") and exited 2: a store that is not
+// up lists no keys, so the key cannot be judged; the store is skipped with its reason instead.
+test('a key is not a problem when no store chosen is up to list it: the store is skipped with its reason', () => {
+  const down = [
+    { name: 'memory', status: 'up', keys: ['key1'] },
+    { name: 'redis', status: 'unavailable', reason: 'no REDIS_URL and no redis-server on PATH', keys: [] },
+  ];
+  const chosen = selectTargets(down, 'http://127.0.0.1:39091', { stores: ['redis'], keys: ['key1'], label: 'the embedded app.js' });
+  assert.deepEqual(chosen.problems, []);
+  assert.deepEqual(chosen.targets, []);
+  assert.deepEqual(chosen.skipped, [{ store: 'redis', status: 'unavailable', reason: 'no REDIS_URL and no redis-server on PATH' }]);
+  // With a store up to judge by, an unknown key is still a problem, named by the label.
+  assert.deepEqual(selectTargets(down, 'http://x', { keys: ['key9'], label: 'the embedded app.js' }).problems, [
+    '--keys: no store at the embedded app.js lists key "key9" (known: key1)',
+  ]);
+});
+
+test('a store name in /stores is path-encoded in the URL swept (postgres+redis -> postgres%2Bredis)', () => {
+  const { targets } = selectTargets([{ name: 'postgres+redis', status: 'up', keys: ['key1'] }], 'http://h:1');
+  assert.deepEqual(targets, [{ url: 'http://h:1/postgres%2Bredis/key1', store: 'postgres+redis', key: 'key1' }]);
 });
 
 test('URLs given with --url are labelled store/key from their path', () => {
@@ -114,4 +137,39 @@ test('credentials in --target go out as basic auth, as loadtest sends them', asy
   const stores = await fetchStoreListing(url.replace('http://', 'http://bench:s3cret@'));
   assert.equal(stores.length, 3);
   assert.equal(authorization, `Basic ${Buffer.from('bench:s3cret').toString('base64')}`);
+});
+
+// Ports fetch() (undici) refuses as "bad ports", nearest to 6666 first.
+const BLOCKED_PORTS = [6666, 6665, 6667, 6668, 6669, 6000, 6566, 5060, 5061];
+
+async function listenOnBlockedPort(t, handler) {
+  for (const port of BLOCKED_PORTS) {
+    const server = createServer(handler);
+    const bound = await new Promise((resolve) => {
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => resolve(true));
+    });
+    if (!bound) continue;
+    t.after(() => new Promise((resolve) => { server.closeAllConnections(); server.close(resolve); }));
+    return port;
+  }
+  return null;
+}
+
+// Issue 9, item 12: --url/--target checked reachability with fetch(), which refuses the ports
+// browsers block: a live server on 6666 that curl reaches gave "cannot reach ...: bad port", exit 1.
+test('--url and --target reach a server on a port fetch() refuses (6666), as the load itself does', async (t) => {
+  const port = await listenOnBlockedPort(t, (req, res) => {
+    if (req.url === '/stores') return res.end(JSON.stringify({ stores: [{ name: 'memory', status: 'up', keys: ['key1'] }] }));
+    res.end('{"message":"Text data"}');
+  });
+  if (port === null) return t.skip(`every port fetch() blocks that this test tries is taken: ${BLOCKED_PORTS.join(', ')}`);
+  const base = `http://127.0.0.1:${port}`;
+  assert.equal(await checkReachable(`${base}/memory/key1`), 200);
+  assert.equal((await fetchStoreListing(base)).length, 1);
+  for (const args of [['--url', `${base}/memory/key1`], ['--target', base]]) {
+    const result = await runDriverCli([...args, '-c', '1', '-n', '5', '--warmup', '0', '-q']);
+    assert.equal(result.status, 0, `${args.join(' ')}: ${result.stderr}`);
+    assert.ok(result.stdout.includes(`## ${base}/memory/key1\n`), result.stdout);
+  }
 });

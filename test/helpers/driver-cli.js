@@ -5,13 +5,14 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
 /**
- * Runs `node test.js args` asynchronously (the servers these tests start live in this
+ * Runs `node test.js args` (or another script) asynchronously (the servers these tests start live in this
  * process's event loop, which a spawnSync would block); resolves { status, signal, stdout,
- * stderr }. onSpawn(child) gets the child process, e.g. to send it a signal.
+ * stderr }. onSpawn(child) gets the child process, e.g. to send it a signal; env replaces
+ * its environment (and so that of the app.js it starts).
  */
-export function runDriverCli(args, { onSpawn } = {}) {
+export function runDriverCli(args, { onSpawn, env, script = 'test.js' } = {}) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['test.js', ...args], { cwd: root });
+    const child = spawn(process.execPath, [script, ...args], { cwd: root, env: env ?? process.env });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));

@@ -46,10 +46,10 @@ export function fixedResult({ steps, interrupted = false, appExit = null } = {})
   return createResult({
     interrupted,
     appExit,
-    settings: { concurrency: [5, 10], rps: null, requests: 2000, duration: null, warmup: 500, keepAlive: true, timeoutMs: 10000 },
+    settings: { concurrency: [5, 10], rps: null, requests: 2000, duration: null, warmup: 500, keepAlive: true, timeoutMs: 10000, stores: null, keys: null },
     system: { node: 'v20.0.0', platform: 'linux 6 x64', cpuModel: 'Test CPU', cpuCount: 2, loadtest: '8.2.1', target: 'http://127.0.0.1:40123', date: '2026-01-01T00:00:00.000Z' },
     targets,
-    skipped: [{ store: 'cloudant', reason: 'unavailable: no CLOUDANT_URL' }],
+    skipped: [{ store: 'cloudant', status: 'unavailable', reason: 'no CLOUDANT_URL' }],
     steps: list,
   });
 }

@@ -1,13 +1,18 @@
 // Real HTTP servers on port 0 for the driver's tests: one that holds each request a known
-// time (and records how long it really held it), one that answers at once.
+// time (and records how long it really held it), one that answers at once, and the same
+// holding server in a child process.
 import { createServer } from 'node:http';
+import { fileURLToPath } from 'node:url';
+import { forkListening } from '../../util/fork-child.js';
 
 /**
  * Starts a server whose handler waits sleepMs (or responds by route: /status/NNN answers NNN,
- * /hang never answers). Resolves to { url, heldMs: number[], close() }.
+ * /hang never answers). sleepMs may be a function of the request's number (0, 1, ...).
+ * Resolves to { url, heldMs: number[], close() }.
  */
 export async function startTestServer(t, { sleepMs = 0 } = {}) {
   const heldMs = [];
+  let served = 0;
   const hanging = new Set();
   const server = createServer((request, response) => {
     const start = process.hrtime.bigint();
@@ -22,7 +27,9 @@ export async function startTestServer(t, { sleepMs = 0 } = {}) {
       hanging.add(response);
       return;
     }
-    if (sleepMs > 0) setTimeout(finish, sleepMs);
+    const holdMs = typeof sleepMs === 'function' ? sleepMs(served) : sleepMs;
+    served += 1;
+    if (holdMs > 0) setTimeout(finish, holdMs);
     else finish();
   });
   server.keepAliveTimeout = 60_000;
@@ -52,4 +59,17 @@ export const mean = (values) => values.reduce((sum, value) => sum + value, 0) / 
 export function skipOrFail(t, reason) {
   if (process.env.CI === 'true') throw new Error(`required in CI: ${reason}`);
   t.skip(reason);
+}
+
+const HOLD_SERVER = fileURLToPath(new URL('./hold-server.js', import.meta.url));
+
+/**
+ * Starts test/helpers/hold-server.js in a child process: each request held holds[n % length] ms.
+ * Resolves to { url, held(): Promise<number[]> (what it really held, in ms), stop() }.
+ */
+export async function startHoldServer(t, holds) {
+  const { message, stop } = await forkListening(HOLD_SERVER, [JSON.stringify(holds)], { name: 'hold-server' });
+  t.after(stop);
+  const held = async () => (await fetch(`${message.url}/held`)).json();
+  return { url: message.url, held, stop };
 }

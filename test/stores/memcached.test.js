@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
+import { dirname } from 'node:path';
 import { before, after, test } from 'node:test';
 import * as memcached from '../../stores/memcached.js';
 import { missingReason, startMemcachedServer } from '../../embedded/memcached-server.js';
-import { which } from '../../util/which.js';
+import { SYSTEM_DIRS, which } from '../../util/which.js';
 import { payloads } from '../../data/payloads.js';
 import { storeConformance } from '../helpers/store-conformance.js';
 import { unavailable } from '../helpers/services.js';
@@ -40,8 +41,13 @@ test('memcached: a server that refuses connections makes open() reject', async (
   await assert.rejects(memcached.open({ memcached: { url: 'memcached://127.0.0.1:1' } }), /ECONNREFUSED/);
 });
 
-test('with no memcached binary the embedded default gives the one-line reason', async () => {
-  await assert.rejects(startMemcachedServer({ path: '/nonexistent' }), { message: missingReason });
+test('with no memcached on PATH the embedded default gives the one-line reason, saying where it is when it is installed off PATH', async () => {
+  const installed = which('memcached', SYSTEM_DIRS.join(':'));
+  const expected = installed
+    ? `no MEMCACHED_URL and no memcached on PATH; it is installed at ${installed}, but ${dirname(installed)} is not on PATH: add it or set MEMCACHED_URL`
+    : missingReason;
+  await assert.rejects(startMemcachedServer({ path: '/nonexistent' }), { code: 'NOT_INSTALLED', message: expected });
+  assert.equal(missingReason, 'no MEMCACHED_URL and no memcached on PATH; install memcached or set MEMCACHED_URL');
 });
 
 test('memcached: a stopped server fails requests at once, and the same client answers again once a server is back', async (t) => {
@@ -68,4 +74,17 @@ test('memcached: a password in MEMCACHED_SERVERS (memjs\'s scheme-less form) is 
   assert.equal(connection.source, 'MEMCACHED_SERVERS');
   assert.equal(connection.display, '***@127.0.0.1:11211,***@127.0.0.2:11211');
   assert.equal(connection.url, 'user:hunter2@127.0.0.1:11211,other:s3cret@127.0.0.2:11211', 'the client still gets the credentials');
+});
+
+test('memcached: a value over its item size limit is refused as VALUE_TOO_LARGE, set, bulk or append, and the client goes on', async (t) => {
+  if (!memcachedUrl()) return unavailable(t, 'no MEMCACHED_URL and memcached is not installed');
+  const { randomBytes } = await import('node:crypto');
+  const store = await memcached.open({ memcached: { url: memcachedUrl() } });
+  t.after(() => store.close());
+  const tooBig = randomBytes(1_500_000);
+  await assert.rejects(store.set('too-big', tooBig), { code: 'VALUE_TOO_LARGE', status: 413, message: /memcached server refused a value of 1500000 bytes/ });
+  await assert.rejects(store.setMany([['too-big', tooBig]]), { code: 'VALUE_TOO_LARGE' });
+  await assert.rejects(store.append('too-big', tooBig), { code: 'VALUE_TOO_LARGE' });
+  await store.ping();
+  assert.equal(await store.get('too-big'), null);
 });

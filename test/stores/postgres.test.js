@@ -22,7 +22,7 @@ test('postgres: open() creates its table when missing, as key text primary key /
   t.after(() => store.close());
   try {
     const { rows } = await pool.query(
-      `SELECT column_name, data_type FROM information_schema.columns WHERE table_name = $1 ORDER BY ordinal_position`,
+      'SELECT column_name, data_type FROM information_schema.columns WHERE table_name = $1 ORDER BY ordinal_position',
       [table],
     );
     assert.deepEqual(rows, [{ column_name: 'key', data_type: 'text' }, { column_name: 'value', data_type: 'bytea' }]);
@@ -117,7 +117,7 @@ test('npm run seed (node data/seed.js) seeds a PostgreSQL given by POSTGRES_URL 
   const connections = await sqlConnections(t);
   if (!connections) return;
   const pool = await testPool(t);
-  await pool.query(`DELETE FROM storebench WHERE key = ANY($1)`, [Object.keys(payloads)]);
+  await pool.query('DELETE FROM storebench WHERE key = ANY($1)', [Object.keys(payloads)]);
   const { execFile } = await import('node:child_process');
   const seedScript = new URL('../../data/seed.js', import.meta.url).pathname;
   const { code, stdout } = await new Promise((resolve) => {
@@ -127,7 +127,7 @@ test('npm run seed (node data/seed.js) seeds a PostgreSQL given by POSTGRES_URL 
   assert.equal(code, 0, stdout);
   assert.match(stdout, /^postgres: seeded key1, key2, key3$/m);
   assert.match(stdout, /^memcached: skipped \(.*not configured/m);
-  const { rows } = await pool.query(`SELECT key, value FROM storebench WHERE key = ANY($1) ORDER BY key`, [Object.keys(payloads)]);
+  const { rows } = await pool.query('SELECT key, value FROM storebench WHERE key = ANY($1) ORDER BY key', [Object.keys(payloads)]);
   assert.deepEqual(rows.map((row) => row.key), ['key1', 'key2', 'key3']);
   for (const row of rows) assert.ok(row.value.equals(payloads[row.key]), `${row.key} byte-exact`);
 });

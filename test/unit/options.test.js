@@ -2,11 +2,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArguments, DEFAULT_CONCURRENCY, DEFAULT_DURATION_SECONDS } from '../../driver/options.js';
-import { parseJsonArguments } from '../../driver/json-options.js';
+import { parseArguments, DEFAULT_CONCURRENCY, DEFAULT_DURATION_SECONDS, LIMITS, usage } from '../../driver/options.js';
+import { parseJsonArguments, usage as jsonUsage } from '../../driver/json-options.js';
+import { checkOutputPaths } from '../../report/results.js';
+import { OutputPathError, exitCodeOf } from '../../util/errors.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const run = (script, args) => spawnSync(process.execPath, [script, ...args], { cwd: root, encoding: 'utf8', timeout: 30_000 });
@@ -124,9 +126,9 @@ test('node test report with a file it cannot use prints one line: exit 1 unreada
   assert.equal(missing.stdout, '');
   const cases = [
     ['not-json.json', 'hello {', /^node test: .*not-json\.json: not JSON \(.*\)\n$/],
-    ['other.json', '{"format":"storebench-json/1","results":[]}', /^node test: .*other\.json: not a storebench results file \(its format is "storebench-json\/1", not storebench-results\/2\)\n$/],
-    ['old.json', '{"format":"storebench-driver/1","steps":[]}', /^node test: .*old\.json: written in the older format storebench-driver\/1; this storebench reads storebench-results\/2 \(run the benchmark again to get one\)\n$/],
-    ['broken.json', '{"format":"storebench-results/2","steps":[]}', /^node test: .*broken\.json: not a valid storebench-results\/2 file: interrupted is missing, expected true or false\n$/],
+    ['other.json', '{"format":"storebench-json/1","results":[]}', /^node test: .*other\.json: not a storebench results file \(its format is "storebench-json\/1", not storebench-results\/3\)\n$/],
+    ['old.json', '{"format":"storebench-driver/1","steps":[]}', /^node test: .*old\.json: written in the older format storebench-driver\/1; this storebench reads storebench-results\/3 \(run the benchmark again to get one\)\n$/],
+    ['broken.json', '{"format":"storebench-results/3","steps":[]}', /^node test: .*broken\.json: not a valid storebench-results\/3 file: interrupted is missing, expected true or false\n$/],
   ];
   for (const [name, content, pattern] of cases) {
     await writeFile(join(dir, name), content);
@@ -152,4 +154,86 @@ test('test-json flags parse, and every problem is reported', () => {
     'unexpected argument "extra"',
     '--rounds must be a positive whole number, not "x"',
   ]);
+});
+
+// Issue 9, item 10: no number had a bound: -c 100000000000000000000 -n 5 was accepted and grew
+// to 673 MB, --timeout 3000000000 overflowed Node's timer (every request "timed out" after 1 ms),
+// test-json --rounds 100000000 never ended. Each bound is enforced and shown in --help.
+test('every number has a bound, named in the problem', () => {
+  const problemsOf = (...args) => parseArguments(args).problems;
+  assert.deepEqual(problemsOf('-c', '100000000000000000000', '-n', '5'), ['-c/--concurrency: "100000000000000000000" is out of range: each must be at most 10,000']);
+  assert.deepEqual(problemsOf('-c', '10001'), ['-c/--concurrency: "10001" is out of range: each must be at most 10,000']);
+  assert.deepEqual(problemsOf('-c', Array(101).fill(1).join(',')), ['-c/--concurrency has 101 values; at most 100']);
+  assert.deepEqual(problemsOf('-n', '10000001'), ['-n/--requests must be at most 10,000,000, not "10000001"']);
+  assert.deepEqual(problemsOf('-t', '3600.5'), ['-t/--duration must be at most 3,600 s, not "3600.5"']);
+  assert.deepEqual(problemsOf('--rps', '0.001,100001'), [
+    '--rps: "0.001" is out of range: each must be at least 0.01 per second',
+    '--rps: "100001" is out of range: each must be at most 100,000 per second',
+  ]);
+  assert.deepEqual(problemsOf('--warmup', '1000001'), ['--warmup must be at most 1,000,000, not "1000001"']);
+  assert.deepEqual(problemsOf('--timeout', '3000000000'), ['--timeout must be at most 600,000 ms, not "3000000000"']);
+  assert.deepEqual(problemsOf('-c', '10000', '-n', '10000000', '--warmup', '1000000', '--timeout', '600000'), [], 'each bound itself is allowed');
+  assert.deepEqual(problemsOf('-t', '3600', '--rps', '0.01,100000'), []);
+  assert.deepEqual(LIMITS, { concurrency: 10_000, requests: 10_000_000, duration: 3600, rps: 100_000, minRps: 0.01, warmup: 1_000_000, timeout: 600_000, steps: 100 });
+});
+
+test('--help shows every bound', () => {
+  for (const bound of ['each 1 to 10,000', '1 to 10,000,000', 'at most 3,600', 'each 0.01 to 100,000', '0 to 1,000,000', '1 to 600,000', 'at most 100 values']) {
+    assert.ok(usage.includes(bound), `--help lacks "${bound}"`);
+  }
+  assert.match(jsonUsage, /--rounds N +timed batches per operation, 1 to 1,000 /);
+});
+
+test('node test with a number past its bound exits 2 before anything runs', () => {
+  const result = run('test.js', ['--url', 'http://127.0.0.1:9/a/b', '-c', '100000000000000000000', '-n', '5', '--timeout', '3000000000']);
+  assert.equal(result.status, 2);
+  assert.equal(result.stdout, '');
+  assert.equal(result.stderr, [
+    'node test: -c/--concurrency: "100000000000000000000" is out of range: each must be at most 10,000',
+    'node test: --timeout must be at most 600,000 ms, not "3000000000"',
+    'Run node test --help for usage.',
+    '',
+  ].join('\n'));
+});
+
+test('test-json --rounds has a bound, and says it', () => {
+  assert.deepEqual(parseJsonArguments(['--rounds', '100000000']).problems, ['--rounds must be at most 1,000, not "100000000"']);
+  assert.deepEqual(parseJsonArguments(['--rounds', '1000']).problems, []);
+  const result = run('test-json.js', ['--rounds', '100000000']);
+  assert.equal(result.status, 2);
+  assert.equal(result.stderr, 'node test-json: --rounds must be at most 1,000, not "100000000"\nRun node test-json --help for usage.\n');
+});
+
+// Issue 9, item 9: `--json README.md/out.json` (or --csv to a folder) ran the whole sweep and
+// then printed a stack trace and wrote nothing; test-json died with Node's unhandled-error dump.
+test('an output path that cannot be written is found before any load: one line per file, exit 2', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'storebench-out-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  // The URL would take 10 s to time out if the run started: it must not.
+  const started = Date.now();
+  const result = run('test.js', ['--url', 'http://10.255.255.1/a/b', '--json', 'README.md/out.json', '--csv', dir]);
+  assert.equal(result.status, 2, result.stderr);
+  assert.equal(result.stdout, '');
+  assert.equal(result.stderr, `node test: --json README.md/out.json: README.md is a file, not a folder\nnode test: --csv ${dir}: it is a folder\n`);
+  assert.ok(Date.now() - started < 8000, 'nothing ran');
+  const missing = run('test.js', ['--url', 'http://10.255.255.1/a/b', '--json', join(dir, 'no', 'such', 'x.json')]);
+  assert.equal(missing.status, 2);
+  assert.equal(missing.stderr, `node test: --json ${join(dir, 'no', 'such', 'x.json')}: the folder ${join(dir, 'no', 'such')} does not exist\n`);
+  const same = run('test.js', ['--url', 'http://10.255.255.1/a/b', '--json', join(dir, 'r'), '--csv', join(dir, 'r')]);
+  assert.equal(same.stderr, `node test: --json and --csv name the same file (${join(dir, 'r')})\n`);
+  const json = run('test-json.js', ['--json', 'README.md/y.json']);
+  assert.equal(json.status, 2);
+  assert.equal(json.stderr, 'node test-json: --json README.md/y.json: README.md is a file, not a folder\n');
+  assert.equal(json.stdout, '', 'no timing ran');
+});
+
+test('checkOutputPaths accepts a new file in a folder and an existing file, and leaves no probe behind', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'storebench-out-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  await writeFile(join(dir, 'old.csv'), 'kept');
+  await checkOutputPaths({ json: join(dir, 'new.json'), csv: join(dir, 'old.csv') });
+  await checkOutputPaths({ json: '-' });
+  assert.deepEqual(await readdir(dir), ['old.csv']);
+  assert.equal(await readFile(join(dir, 'old.csv'), 'utf8'), 'kept', 'an existing file is not touched before the run');
+  await assert.rejects(checkOutputPaths({ json: dir }), (error) => error instanceof OutputPathError && exitCodeOf(error) === 2);
 });

@@ -4,6 +4,8 @@ import { buildCsv } from '../../report/csv.js';
 import { toJson } from '../../report/format.js';
 import { STEP_FIELDS } from '../../report/fields.js';
 import { fixedResult, fixedStep, fixedWarning } from '../helpers/driver-fixtures.js';
+import { resultError } from '../../driver/run.js';
+import { RunError } from '../../util/errors.js';
 
 const HEADER = 'url,store,key,mode,startedAt,finishedAt,maxRequests,durationSeconds,concurrency,targetRps,peakInFlight,requests,responses,wallSeconds,rps,meanLatencyMs,maxLatencyMs,minLatencyMs,p50,p90,p99,p999,errors,errorKinds,cpuPercent,warnings';
 
@@ -41,10 +43,10 @@ test('JSON and CSV come from the one field list: every CSV column is a step fiel
 test('JSON: format, settings, system, every step with percentiles and its histogram, the comparison', () => {
   const result = fixedResult();
   const json = JSON.parse(toJson(result));
-  assert.equal(json.format, 'storebench-results/2');
+  assert.equal(json.format, 'storebench-results/3');
   assert.equal(json.interrupted, false);
   assert.equal(json.appExit, null);
-  assert.deepEqual(json.skipped, [{ store: 'cloudant', reason: 'unavailable: no CLOUDANT_URL' }]);
+  assert.deepEqual(json.skipped, [{ store: 'cloudant', status: 'unavailable', reason: 'no CLOUDANT_URL' }]);
   assert.deepEqual(json.targets.map((target) => target.store), ['memory', 'redis']);
   assert.equal(json.steps.length, 4);
   const [first] = json.steps;
@@ -56,6 +58,9 @@ test('JSON: format, settings, system, every step with percentiles and its histog
   assert.equal(first.histogram.data, result.steps[0].histogram.data);
   assert.deepEqual(first.warnings[0].code, 'WEAK_SAMPLE');
   assert.equal(json.comparison[0].rows[1].ratio, 4000 / 8000);
+  // Issue 9: a comparison row carries its step's warning codes, so a report can mark it.
+  assert.deepEqual(json.comparison[0].rows.map((row) => [row.store, row.warnings]), [['memory', ['WEAK_SAMPLE']], ['redis', []]]);
+  assert.deepEqual([json.settings.stores, json.settings.keys], [null, null]);
   assert.deepEqual(Object.keys(json), ['format', 'interrupted', 'appExit', 'settings', 'system', 'targets', 'skipped', 'steps', 'comparison']);
 });
 
@@ -69,4 +74,23 @@ test('toJson refuses a Result it could not give back: a missing field, an unknow
   const nan = fixedResult();
   nan.steps[0].engineReported.rps = NaN;
   assert.throws(() => toJson(nan), /^TypeError: not a Result: steps\[0\]\.engineReported holds NaN, Infinity or another value JSON cannot keep$/);
+});
+
+// Issue 9, item 11: a store named with --stores that could not be swept left the run at exit 0.
+test('resultError: a store named with --stores that was skipped fails the run, one line each with its reason', () => {
+  const result = fixedResult();
+  assert.equal(resultError(result), null, 'a skipped store nobody named is not a failure');
+  result.settings.stores = ['memory', 'redis', 'cloudant'];
+  result.skipped.push({ store: 'memcached', status: 'down', reason: null });
+  const error = resultError(result);
+  assert.ok(error instanceof RunError);
+  assert.equal(error.message, 'cloudant is unavailable, so it was not swept: no CLOUDANT_URL');
+  result.settings.stores.push('memcached');
+  assert.equal(resultError(result).message, 'cloudant is unavailable, so it was not swept: no CLOUDANT_URL\nmemcached is down, so it was not swept');
+  const empty = fixedResult({ steps: [] });
+  assert.equal(resultError(empty).message, 'nothing to sweep: none of the 1 store(s) listed is up (the skipped lines above say why)');
+  assert.match(resultError(fixedResult({ appExit: 'SIGKILL', interrupted: true })).message, /^app\.js exited \(SIGKILL\)/);
+  const stopped = fixedResult({ interrupted: true });
+  stopped.settings.stores = ['cloudant'];
+  assert.equal(resultError(stopped), null, 'Ctrl-C is the user\'s choice: exit 130, not a failure');
 });

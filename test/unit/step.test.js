@@ -83,7 +83,9 @@ test('an engine that can cancel is asked to, and its failure then counts as a ti
   assert.deepEqual(step.errors, { total: 1, byKind: { timeout: 1 } });
 });
 
-test('a request still in flight when the load ends is drained before the step resolves, and not counted', async () => {
+// Issue 9: a request still in flight when the load ended used to be drained and dropped, which
+// biased slow steps toward fast responses. It is part of the step: waited for and counted.
+test('a request still in flight when the load ends is waited for and counted, and the engine released after it', async () => {
   const engine = {
     async run(load, meter) {
       const request = meter.begin();
@@ -97,8 +99,81 @@ test('a request still in flight when the load ends is drained before the step re
   assert.ok(Date.now() - started >= 55, 'measureStep waited for the request in flight');
   assert.ok(released - started >= 55, 'the engine was released only after the drain');
   assert.equal(step.requests, 1);
+  assert.equal(step.responses, 1);
+  assert.ok(step.latency.meanMs >= 55, `its latency ${step.latency.meanMs} ms is the whole 60 ms`);
+  assert.ok(Date.parse(step.finishedAt) - started >= 55, 'finishedAt is when the last request ended');
+});
+
+test('a request begun after the load ended is not part of the step', async () => {
+  let late;
+  const engine = {
+    async run(load, meter) {
+      meter.begin().responded(200);
+      setTimeout(() => { late = meter.begin(); late.responded(200); }, 0);
+      return { reported: null };
+    },
+  };
+  const step = await measureStep(engine, { url: 'direct:x', concurrency: 1, maxRequests: 1 });
+  await sleep(5);
+  assert.ok(late, 'the engine began a request after it resolved');
+  assert.equal(step.requests, 1);
+  assert.equal(step.responses, 1);
+});
+
+test('a request an engine never ends, even when asked to cancel, is counted as a timeout once the drain gives up', async () => {
+  const engine = {
+    async run(load, meter) {
+      meter.begin(() => {}); // asked to cancel, does nothing
+      return { reported: null };
+    },
+  };
+  const step = await measureStep(engine, { url: 'direct:stuck', concurrency: 1, maxRequests: 1, timeoutMs: 20 });
+  assert.deepEqual(step.errors, { total: 1, byKind: { timeout: 1 } });
   assert.equal(step.responses, 0);
-  assert.equal(step.latency.meanMs, null);
+});
+
+// A closed loop whose calls last a known time, stopped by a deadline as loadtest's -t is: the
+// clients' last calls run past it, and rps must still equal concurrency / mean latency.
+test('closed loop: rps is responses over the clients\' mean busy time, so Little\'s law holds with calls still running at the end', async () => {
+  const durations = [10, 80, 10, 10, 80, 10, 80]; // 40 ms mean, by call number
+  let n = 0;
+  const call = async () => { await sleep(durations[n++ % durations.length]); return 200; };
+  const concurrency = 4;
+  const step = await measureStep(callEngine(call), { url: 'direct:mixed', concurrency, durationSeconds: 0.5 });
+  assert.equal(step.responses, n, 'every call started is counted');
+  const expectedMs = (concurrency / step.rps) * 1000;
+  const apart = Math.abs(step.latency.meanMs - expectedMs) / expectedMs;
+  assert.ok(apart < 0.05, `mean ${step.latency.meanMs} ms vs concurrency/rps ${expectedMs} ms: ${(apart * 100).toFixed(1)}% apart`);
+});
+
+// An open-model engine: starts a request every 1000 / rps ms on schedule for durationSeconds,
+// each served by one FIFO server that takes serviceMs per request.
+function queueEngine(serviceMs) {
+  return {
+    async run({ rps, durationSeconds }, meter) {
+      let freeAt = Date.now();
+      const count = Math.round(rps * durationSeconds);
+      const first = Date.now();
+      for (let k = 0; k < count; k += 1) {
+        const wait = first + (k * 1000) / rps - Date.now();
+        if (wait > 0) await sleep(wait);
+        const request = meter.begin();
+        freeAt = Math.max(freeAt, Date.now()) + serviceMs;
+        setTimeout(() => request.responded(200), freeAt - Date.now());
+      }
+      return { reported: null };
+    },
+  };
+}
+
+test('open model: a target that keeps up completes at the rate asked; one that cannot, at the rate it serves', async () => {
+  const keepsUp = await measureStep(queueEngine(5), { url: 'direct:fast', rps: 50, durationSeconds: 0.6 });
+  assert.equal(keepsUp.responses, 30);
+  assert.ok(Math.abs(keepsUp.rps - 50) / 50 < 0.1, `a target serving in 5 ms at 50 rps: ${keepsUp.rps} rps`);
+  // 40 ms per request is 25 rps: asked 50, the queue grows and the latency with it.
+  const behind = await measureStep(queueEngine(40), { url: 'direct:slow', rps: 50, durationSeconds: 0.6 });
+  assert.equal(behind.responses, 30, 'every request started is waited for');
+  assert.ok(Math.abs(behind.rps - 25) / 25 < 0.15, `a target serving 25 rps, asked 50: ${behind.rps} rps`);
 });
 
 test('an abort rejects with StepAborted at once', async () => {
@@ -111,4 +186,20 @@ test('an abort rejects with StepAborted at once', async () => {
   );
   assert.ok(Date.now() - started < 1000);
   await assert.rejects(measureStep(callEngine(async () => 200), { url: 'direct:x', signal: controller.signal }), StepAborted, 'an aborted signal starts nothing');
+});
+
+test('an abort while the step waits for its last requests rejects at once, not at their deadline', async () => {
+  const controller = new AbortController();
+  const engine = {
+    async run(load, meter) {
+      meter.begin(() => {}); // never ends, deadline 10 s away
+      setTimeout(() => controller.abort(), 30);
+      return { reported: null, release: () => (released = true) };
+    },
+  };
+  let released = false;
+  const started = Date.now();
+  await assert.rejects(measureStep(engine, { url: 'direct:stuck', concurrency: 1, maxRequests: 1, signal: controller.signal }), StepAborted);
+  assert.ok(Date.now() - started < 1000, 'the wait for the 10 s deadline was cut short');
+  assert.ok(released, 'the engine was released all the same');
 });

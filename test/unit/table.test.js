@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { renderStepTable, renderComparison, renderSystem, renderSkipped, formatErrors, renderTable } from '../../report/table.js';
+import { renderStepTable, renderComparison, renderSystem, renderSkipped, formatErrors, renderTable, displayUrl } from '../../report/table.js';
 import { compareStores } from '../../driver/comparison.js';
 import { fixedStep, fixedWarning, weakWarning } from '../helpers/driver-fixtures.js';
 
@@ -118,10 +118,41 @@ test('the report header names Node, the CPU, the target, the date and the settin
   );
 });
 
-test('skipped stores are listed with their reason', () => {
-  assert.equal(renderSkipped([{ store: 'cloudant', reason: 'down: ECONNREFUSED' }]), 'skipped cloudant: down: ECONNREFUSED');
+// Issue 9, item 14: skip lines said the store's name twice ("skipped redis: unavailable: redis: ...").
+test('skipped stores are listed with their status and, in brackets, the reason', () => {
+  assert.equal(renderSkipped([{ store: 'cloudant', status: 'down', reason: 'ECONNREFUSED' }]), 'skipped cloudant: down (ECONNREFUSED)');
+  assert.equal(
+    renderSkipped([{ store: 'redis', status: 'unavailable', reason: 'no REDIS_URL and no redis-server on PATH' }, { store: 'x', status: 'down', reason: null }]),
+    'skipped redis: unavailable (no REDIS_URL and no redis-server on PATH)\nskipped x: down',
+  );
 });
 
 test('a column grows to fit a value wider than its header', () => {
   assert.equal(renderTable(['a', 'bb'], [['12345', '1']]), ['---------', 'a      bb', '---------', '12345   1'].join('\n'));
+});
+
+// Issue 9: the comparison put a step whose figures carry a warning (a Little's law gap, a
+// weak sample) beside sound ones with nothing to tell them apart.
+test('the comparison marks a row whose step carries a warning with ! and says what it means', () => {
+  const steps = [
+    fixedStep({ store: 'memory', concurrency: 5, rps: 8000, meanMs: 0.61 }),
+    fixedStep({ store: 'cloudant', concurrency: 5, rps: 19, meanMs: 994, warnings: [fixedWarning('LITTLES_LAW', 'mean latency 994.00 ms disagrees', {})] }),
+  ];
+  const groups = compareStores(steps);
+  assert.deepEqual(groups[0].rows.map((row) => [row.store, row.warnings]), [['memory', []], ['cloudant', ['LITTLES_LAW']]]);
+  const lines = renderComparison(groups).split('\n');
+  assert.match(lines[4], /^ {10}5 {2}memory {6}8000 /);
+  assert.match(lines[5], /^ {13}cloudant ! {4}19 /);
+  assert.equal(lines.at(-1), "! = that step's figures carry a warning: see the warning lines under its URL's table");
+  assert.doesNotMatch(renderComparison(compareStores([steps[0], { ...steps[1], warnings: [] }])), /!/, 'no mark and no legend when no step has a warning');
+});
+
+// Issue 9, item 14: headings showed the URL as requested, percent-encoded (/postgres%2Bredis/key1).
+test('a table heading shows the URL decoded, its password still masked', () => {
+  const table = renderStepTable('http://bench:s3cret@127.0.0.1:1234/postgres%2Bredis/key1', [fixedStep()]);
+  assert.equal(table.split('\n')[0], '## http://bench:***@127.0.0.1:1234/postgres+redis/key1');
+  assert.equal(displayUrl('http://h/caf%C3%A9/key1?q=%2B'), 'http://h/café/key1?q=%2B', 'only the path is decoded');
+  assert.equal(displayUrl('http://h/a%0Ab/k'), 'http://h/a%0Ab/k', 'never into a line break');
+  assert.equal(displayUrl('http://h/a%2Fb/k'), 'http://h/a%2Fb/k', 'nor into a path separator');
+  assert.equal(displayUrl('http://h/100%/k'), 'http://h/100%/k', 'a segment that does not decode stays');
 });

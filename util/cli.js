@@ -1,0 +1,31 @@
+// The top level of a command-line entry point (node test, node test-json): a known failure
+// prints as one line per problem with its exit code; anything else (a bug) as one redacted
+// line and exit 1. No stack trace reaches a user: STOREBENCH_DEBUG=1 adds it, for a bug report.
+import { StorebenchError, UsageError, exitCodeOf } from './errors.js';
+import { redactText } from './redact.js';
+
+/** Prints error for the CLI `name` on stderr and returns the exit code it stands for. */
+export function reportFailure(name, error, { stderr = process.stderr, env = process.env } = {}) {
+  const line = (text) => stderr.write(`${name}: ${redactText(text)}\n`);
+  if (error instanceof UsageError) {
+    for (const problem of error.problems) line(problem);
+    stderr.write(`Run ${name} --help for usage.\n`);
+  } else if (error instanceof StorebenchError) {
+    for (const text of error.message.split('\n')) line(text);
+  } else {
+    const message = String(error?.message ?? error).split('\n')[0];
+    line(`unexpected error: ${message}${env.STOREBENCH_DEBUG ? '' : ' (STOREBENCH_DEBUG=1 shows where)'}`);
+    if (env.STOREBENCH_DEBUG && error?.stack) stderr.write(`${redactText(error.stack)}\n`);
+  }
+  return exitCodeOf(error);
+}
+
+/** From now on an error nobody caught ends the process the same way: one line, exit 1. */
+export function exitOnUncaught(name) {
+  const die = (error) => {
+    process.exitCode = reportFailure(name, error);
+    process.exit();
+  };
+  process.on('uncaughtException', die);
+  process.on('unhandledRejection', die);
+}
