@@ -38,7 +38,8 @@ dl.meta dd { margin: 0; overflow-wrap: anywhere; }
 nav ul { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: 6px 14px; }
 .notice { background: var(--warn-bg); border-left: 4px solid var(--warn); padding: 6px 10px; margin: 0.6em 0; }
 .notice ul { margin: 0.2em 0; padding-left: 1.2em; }
-.charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(340px, 1fr)); gap: 12px; }
+.charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(290px, 1fr)); gap: 12px; }
+figure.chart[data-kind="load"] .u-legend .u-series:first-child { display: none; }
 figure.chart { margin: 0; min-width: 0; border: 1px solid var(--line); border-radius: 6px; padding: 6px; break-inside: avoid; }
 figure.chart > div { width: 100%; min-width: 0; overflow: hidden; }
 .uplot .u-title { font-size: 14px; }

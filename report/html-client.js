@@ -26,6 +26,8 @@
       width: widthOf(element),
       height: HEIGHT,
       title: spec.title,
+      // Room on the right for the last axis label (99.999%).
+      padding: [8, percentiles ? 28 : 16, 0, 0],
       scales: {
         x: percentiles ? { time: false, distr: 3, log: 10, range: () => [2, 100000] } : { time: false },
         y: { range: (u, min, max) => [0, max > 0 ? max * 1.08 : 1] },

@@ -21,7 +21,7 @@ export const escapeHtml = (value) => String(value).replace(/[&<>"']/g, (char) =>
 // JSON inside <script>: nothing in it may close the element or open a comment.
 const scriptJson = (value) => JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 
-const NUMERIC = /^[-+]?[\d.,]+(\s*(ms|%|rps))?$|^-$/;
+const NUMERIC = /^[-+]?[\d.,]+(-[\d.,]+)?(\s*(ms|%|rps))?$|^-$/;
 
 /** A table: headers, rows of cells (strings, escaped here), and per row an optional class and title. */
 function htmlTable(headers, rows, { classes = [], titles = [] } = {}) {
@@ -47,9 +47,10 @@ function settingsText(settings) {
 function warningSummary(result) {
   const counts = new Map();
   for (const step of result.steps) for (const code of new Set(step.warnings.map((warning) => warning.code))) counts.set(code, (counts.get(code) ?? 0) + 1);
-  const items = [...counts].map(([code, n]) => `<b>${escapeHtml(code)}</b> on ${n} of ${result.steps.length} steps: ${escapeHtml(WARNING_CODES[code]?.meaning ?? '')}`);
+  const meaning = (code) => (WARNING_CODES[code]?.meaning ?? '').replaceAll('`', '');
+  const items = [...counts].map(([code, n]) => `<b>${escapeHtml(code)}</b> on ${n} of ${result.steps.length} steps: ${escapeHtml(meaning(code))}`);
   const baseline = result.comparison.flatMap((group) => group.rows.filter((row) => row.warnings.includes('FASTER_THAN_BASELINE')).map((row) => `${row.store} (${group.key}, ${group.mode === 'open' ? `${group.load} rps` : `concurrency ${group.load}`})`));
-  if (baseline.length) items.push(`<b>FASTER_THAN_BASELINE</b> in the comparison: ${escapeHtml(baseline.join(', '))}: ${escapeHtml(WARNING_CODES.FASTER_THAN_BASELINE.meaning)}`);
+  if (baseline.length) items.push(`<b>FASTER_THAN_BASELINE</b> in the comparison: ${escapeHtml(baseline.join(', '))} measured more than 10% faster than ${BASELINE_STORE}, the in-process map, which nothing behind the app can beat: the difference is noise`);
   return items.length ? `<div class="notice"><b>Warnings</b> (rows marked <span class="mark">!</span> below)${list(items)}</div>` : '';
 }
 
@@ -73,6 +74,8 @@ function header(result) {
   return `<header><h1>storebench report</h1>${meta}${ended}${warningSummary(result)}</header>`;
 }
 
+const loadName = (group) => (group.mode === 'open' ? `${group.load} rps` : `concurrency ${group.load}`);
+
 function comparisonSection(groups, title = 'Comparison') {
   if (!groups.some((group) => group.rows.length > 1)) return '';
   const repeated = groups.some((group) => group.rows.some((row) => row.repeats > 1));
@@ -91,7 +94,7 @@ function comparisonSection(groups, title = 'Comparison') {
       rows.push(cells);
       classes.push(row.warnings.length ? 'warned' : '');
       if (baseline && row.warnings.includes('FASTER_THAN_BASELINE')) {
-        notes.push(`${row.store} at ${group.load}: ${Math.round((row.rps / baseline.rps - 1) * 100)}% faster than ${BASELINE_STORE}, the in-process map, which it cannot be: read the difference as noise`);
+        notes.push(`${row.store} at ${loadName(group)}: ${Math.round((row.rps / baseline.rps - 1) * 100)}% faster than ${BASELINE_STORE}, the in-process map, which it cannot be: read the difference as noise`);
       }
     });
     const seen = new Set();
@@ -99,7 +102,7 @@ function comparisonSection(groups, title = 'Comparison') {
       if (seen.has(row.store) || !row.overlaps.length) continue;
       const set = [row.store, ...row.overlaps.filter((store) => !seen.has(store))];
       for (const store of set) seen.add(store);
-      notes.push(`at ${group.load}: ${set.join(', ')}: not distinguishable here (their rps ranges over the repeats overlap)`);
+      notes.push(`${loadName(group)}: ${set.join(', ')}: not distinguishable here (their rps ranges over the repeats overlap)`);
     }
   }
   const legend = repeated ? '<p class="note">Figures are the medians of each store\'s repeats.</p>' : '';
