@@ -242,3 +242,17 @@ test('checkOutputPaths accepts a new file in a folder and an existing file, and 
   assert.equal(await readFile(join(dir, 'old.csv'), 'utf8'), 'kept', 'an existing file is not touched before the run');
   await assert.rejects(checkOutputPaths({ json: dir }), (error) => error instanceof OutputPathError && exitCodeOf(error) === 2);
 });
+
+test('--repeat, --html and --assert are read and checked', async (t) => {
+  const { options, problems } = parseArguments(['--repeat', '5', '--html', 'report.html', '--assert', 'p99<5ms', '--assert', 'redis:rps>=100']);
+  assert.deepEqual(problems, []);
+  assert.deepEqual([options.repeat, options.html, options.assert], [5, 'report.html', ['p99<5ms', 'redis:rps>=100']]);
+  assert.equal(parseArguments([]).options.repeat, 1, 'one run per step by default');
+  assert.deepEqual(parseArguments(['--repeat', '0', '--html', '-']).problems, ['--html needs a file name', '--repeat must be a whole number from 1 to 100, not "0"']);
+  assert.deepEqual(parseArguments(['--repeat', '101']).problems, ['--repeat must be at most 100, not "101"']);
+  assert.deepEqual(parseArguments(['--repeat', '2.5']).problems, ['--repeat must be a whole number from 1 to 100, not "2.5"']);
+  assert.deepEqual(parseArguments(['--html', 'x.json', '--json', 'x.json']).problems, ['--html and --json name the same file (x.json)']);
+  const dir = await mkdtemp(join(tmpdir(), 'storebench-out-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  await assert.rejects(checkOutputPaths({ html: join(dir, 'missing', 'report.html') }), (error) => error instanceof OutputPathError && error.problems[0] === `--html ${join(dir, 'missing', 'report.html')}: the folder ${join(dir, 'missing')} does not exist`);
+});

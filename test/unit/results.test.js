@@ -94,3 +94,24 @@ test('resultError: a store named with --stores that was skipped fails the run, o
   stopped.settings.stores = ['cloudant'];
   assert.equal(resultError(stopped), null, 'Ctrl-C is the user\'s choice: exit 130, not a failure');
 });
+
+test('CSV of a real run: every column filled where the JSON has a value, empty only where it holds null', async () => {
+  const { readFile } = await import('node:fs/promises');
+  const { fromJson } = await import('../../report/format.js');
+  const result = fromJson(await readFile(new URL('../fixtures/runs/before.json', import.meta.url), 'utf8'));
+  const [header, ...rows] = buildCsv(result.steps).trim().split('\n');
+  const columns = STEP_FIELDS.filter((field) => field.csv);
+  assert.deepEqual(header.split(','), columns.map((field) => field.csv));
+  assert.equal(rows.length, result.steps.length);
+  rows.forEach((line, index) => {
+    const cells = line.match(/("([^"]|"")*"|[^,]*)(,|$)/g).map((cell) => cell.replace(/,$/, ''));
+    const step = result.steps[index];
+    columns.forEach((field, column) => {
+      const value = field.path.split('.').reduce((node, key) => node?.[key], step);
+      const empty = cells[column] === '';
+      // warnings and errorKinds are lists: empty when the step has none.
+      const none = value === null || (Array.isArray(value) && !value.length) || (field.csv === 'errorKinds' && !Object.keys(value).length);
+      assert.equal(empty, none && field.csv !== 'maxRequests', `step ${index} ${field.csv}: ${JSON.stringify(cells[column])} for ${JSON.stringify(value)}`);
+    });
+  });
+});
