@@ -5,7 +5,7 @@
 //
 //   node app.js [--port N] [--host H] [--stores a,b] [--no-embedded] [--log]
 import { parseAppArgs, usage } from './app/options.js';
-import { startApp } from './app/start-app.js';
+import { listeningLine, startApp } from './app/start-app.js';
 import { UsageError } from './util/errors.js';
 import { isMain } from './util/is-main.js';
 import { redactText } from './util/redact.js';
@@ -19,27 +19,31 @@ function usageFailure(problems) {
   process.exit(2);
 }
 
+/** "  redis            up (embedded: redis://127.0.0.1:35977)", or unavailable with the reason. */
+function storeLine(store) {
+  const where = Object.values(store.servers).join(', ');
+  return `  ${store.name.padEnd(16)} ${store.status}${store.reason ? `: ${store.reason}` : where ? ` (${where})` : ''}`;
+}
+
 async function main() {
   const { help, options, problems } = parseAppArgs(process.argv.slice(2));
   if (help) return console.log(usage);
   if (problems.length) usageFailure(problems);
 
-  const log = (line) => console.log(line);
+  const log = (line) => console.log(redactText(line));
   let app;
   try {
-    app = await startApp({ ...options, log });
+    // Servers may take seconds to start (PostgreSQL, a Redis Cluster): say so, then each
+    // server started here and each store as it is ready.
+    console.log(`storebench app: opening stores${options.embedded === false ? '' : ' (and starting local servers for those with nothing configured)'}...`);
+    const onServerReady = (server) => server.source === 'embedded' && log(`  ${server.service} server started here: ${server.display}`);
+    app = await startApp({ ...options, log, onServerReady, onStoreOpened: (store) => log(storeLine(store)) });
   } catch (error) {
     if (error instanceof UsageError) usageFailure(error.problems);
     const reason = error.code === 'EADDRINUSE' ? `port ${error.port} is already in use (try --port 0 or PORT=...)` : redactText(error.message);
     console.error(`app.js: cannot start: ${reason}`);
     process.exit(1);
   }
-  for (const store of await app.stores.status()) {
-    const where = Object.values(store.servers).join(', ');
-    console.log(`  ${store.name.padEnd(16)} ${store.status}${store.reason ? `: ${store.reason}` : where ? ` (${where})` : ''}`);
-  }
-  console.log(`storebench app listening on ${app.url}`);
-  process.send?.({ event: 'listening', url: app.url, port: app.port });
 
   let stopping = false;
   const stop = (signal) => {
@@ -55,6 +59,9 @@ async function main() {
   process.on('SIGINT', stop);
   // A driver that started us as a child and went away takes us with it.
   process.once('disconnect', () => stop('parent gone'));
+  // Only now, with the handlers in place: a supervisor may signal as soon as it reads this.
+  log(listeningLine(app));
+  process.send?.({ event: 'listening', url: app.url, port: app.port });
 }
 
 if (isMain(import.meta.url)) await main();

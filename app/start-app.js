@@ -2,6 +2,8 @@
 // Express app listening, and a graceful close.
 import { createServer } from 'node:http';
 import { createApp } from './create-app.js';
+import { drainable } from './drain.js';
+import { answerHttpEdges } from './http-edges.js';
 import { openStores } from '../stores/index.js';
 import { resolveSettings } from '../config/precedence.js';
 import { settings as declared } from '../config/settings.js';
@@ -12,23 +14,32 @@ const SHUTDOWN_GRACE_MS = 8000;
 /**
  * Opens the stores, builds the app, listens. Every setting not passed here comes from env,
  * Cloud Foundry or its default (config/settings.js): port, host, stores, embedded, logRequests
- * for the app; store URLs, cloudantApikey, postgresPoolSize, ... for the stores.
+ * for the app; maxValueSize, maxBulkSize, writeToken for its write routes; store URLs, cloudantApikey, postgresPoolSize, ... for the stores.
  *
  * @param {object} [options]  explicit settings by key, e.g. { port: 0, stores: ['memory'], redisUrl }
  * @param {object} [options.env]  the environment (default process.env)
- * @param {(line: string) => void} [options.log]
- * @returns {Promise<{ url, port, server, stores, close }>}  rejects with a UsageError
- *   listing every malformed setting. close() stops accepting, lets in-flight requests finish
- *   (up to a grace period), closes the stores and stops every server the embedded default started.
+ * @param {(line: string) => void} [options.log]  request log lines and errors
+ * @param {(server: object) => void} [options.onServerReady]  told of each backing server as
+ *   it is there or known unavailable (openStores' onServer), before the app listens
+ * @param {(store: object) => void} [options.onStoreOpened]  told of each store as it comes up
+ *   or is found unavailable (stores/index.js openStores' onOpened), before the app listens
+ * @returns {Promise<{ url, port, bound, server, stores, close }>}  url: where this machine
+ *   reaches the app; bound: { address, port, family, allInterfaces } as listened on. Rejects
+ *   with a UsageError listing every malformed setting. close() stops accepting, lets every
+ *   request already sent finish (up to a grace period), closes the stores and stops every
+ *   server the embedded default started.
  */
-export async function startApp({ env = process.env, log = () => {}, ...options } = {}) {
+export async function startApp({ env = process.env, log = () => {}, onServerReady, onStoreOpened, ...options } = {}) {
   const unknown = Object.keys(options).filter((key) => !declared[key]);
   if (unknown.length) throw new TypeError(`startApp: unknown option ${unknown.join(', ')} (settings are named in config/settings.js)`);
-  const { settings, problems } = resolveSettings({ options, env }, ['app']);
+  const { settings, problems } = resolveSettings({ options, env }, ['app', 'writes']);
   if (problems.length) throw new UsageError(problems);
 
-  const stores = await openStores({ names: settings.stores, env, options, embedded: settings.embedded });
-  const server = createServer(createApp(stores, { log, logRequests: settings.logRequests }));
+  const stores = await openStores({ names: settings.stores, env, options, embedded: settings.embedded, onServer: onServerReady, onOpened: onStoreOpened });
+  const { maxValueSize, maxBulkSize, writeToken: token } = settings;
+  const server = createServer(createApp(stores, { log, logRequests: settings.logRequests, writes: { maxValueSize, maxBulkSize, token } }));
+  answerHttpEdges(server);
+  const drain = drainable(server, { graceMs: SHUTDOWN_GRACE_MS });
   await new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(settings.port, settings.host, resolve);
@@ -37,23 +48,27 @@ export async function startApp({ env = process.env, log = () => {}, ...options }
     throw error;
   });
   server.keepAliveTimeout = 65_000; // longer than common load balancers' idle timeouts
-  const address = server.address();
-  const { host } = settings;
-  const shownHost = !host || host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
-  const url = `http://${shownHost.includes(':') ? `[${shownHost}]` : shownHost}:${address.port}`;
+  const bound = boundAddress(server.address());
+  // A wildcard address is not one to connect to: from here, loopback reaches it (:: is dual-stack).
+  const reachAt = bound.allInterfaces ? '127.0.0.1' : bound.address;
+  const url = `http://${reachAt.includes(':') ? `[${reachAt}]` : reachAt}:${bound.port}`;
 
   let closing;
   const close = () => (closing ??= (async () => {
-    const drained = new Promise((resolve) => server.close(resolve));
-    server.closeIdleConnections();
-    // A keep-alive connection whose request was in flight goes idle when it is answered;
-    // close it then, or it would hold the exit until the grace period ends.
-    const sweep = setInterval(() => server.closeIdleConnections(), 50);
-    const forced = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
-    await drained;
-    clearInterval(sweep);
-    clearTimeout(forced);
+    await drain();
     await stores.close();
   })());
-  return { url, port: address.port, server, stores, close };
+  return { url, port: bound.port, bound, server, stores, close };
+}
+
+/** server.address() with whether it is every interface (0.0.0.0, ::). */
+function boundAddress({ address, port, family }) {
+  return { address, port, family, allInterfaces: address === '0.0.0.0' || address === '::' };
+}
+
+/** How the app says where it listens: what it bound, and where this machine reaches it. */
+export function listeningLine({ url, bound }) {
+  if (!bound.allInterfaces) return `storebench app listening on ${url}`;
+  const which = bound.address === '::' ? 'all interfaces, IPv6 and IPv4 (::)' : 'all IPv4 interfaces (0.0.0.0)';
+  return `storebench app listening on ${which}, port ${bound.port}: ${url} from this machine`;
 }

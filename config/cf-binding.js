@@ -7,11 +7,52 @@
 //            which is how user-provided services (`cf cups`) are found
 //   schemes  URL schemes the service speaks, e.g. ['redis', 'rediss'] (config/cf-credentials.js)
 //   iam      true when it takes an IBM Cloud IAM API key (Cloudant)
-import { cloudFoundryEnv, VcapError } from './cf-env.js';
+import { vcapServices, VcapError } from './cf-env.js';
 import { connectionFromCredentials } from './cf-credentials.js';
+import { kindOf } from './kind-of.js';
 
 const words = (text) => String(text ?? '').toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
-const lower = (list) => (list ?? []).map((item) => String(item).toLowerCase());
+const lower = (list) => (Array.isArray(list) ? list : []).map((item) => String(item).toLowerCase());
+const isObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/**
+ * Every service bound in VCAP_SERVICES (an object of label -> list of services), read so that
+ * a malformed one still finds the store it was meant for and makes only that store unavailable:
+ *   { service: { name, label, tags, ... }, what: 'bound service "x"', problem? }
+ * service is as bound when it is well formed; otherwise what could be read of it (its label from
+ * VCAP_SERVICES's key, tags given as text split into words), with problem naming the field.
+ */
+export function boundServices(vcapServices) {
+  const bound = [];
+  for (const [key, list] of Object.entries(vcapServices ?? {})) {
+    if (!Array.isArray(list)) {
+      bound.push({ service: { name: key, label: key, tags: [] }, what: `VCAP_SERVICES's "${key}"`, problem: `it is ${kindOf(list)}, expected a list of services` });
+      continue;
+    }
+    list.forEach((entry, index) => {
+      const position = `entry ${index + 1} of VCAP_SERVICES's "${key}"`;
+      if (!isObject(entry)) {
+        bound.push({ service: { name: position, label: key, tags: [] }, what: position, problem: `it is ${kindOf(entry)}, expected a service object` });
+        return;
+      }
+      const problems = [];
+      const check = (field, expected, ok) => {
+        const value = entry[field];
+        if (value === undefined || ok(value)) return value;
+        problems.push(`its ${field} is ${kindOf(value)}, expected ${expected}`);
+        return undefined;
+      };
+      const name = check('name', 'text', (v) => typeof v === 'string');
+      const label = check('label', 'text', (v) => typeof v === 'string') ?? key;
+      let tags = check('tags', 'a list of text, e.g. ["redis"]', (v) => Array.isArray(v) && v.every((tag) => typeof tag === 'string'));
+      if (tags === undefined) tags = typeof entry.tags === 'string' ? words(entry.tags) : Array.isArray(entry.tags) ? entry.tags.filter((tag) => typeof tag === 'string') : [];
+      const service = { ...entry, name: name ?? position, label, tags };
+      const what = name === undefined ? position : `bound service "${name}"`;
+      bound.push(problems.length ? { service, what, problem: problems.join('; ') } : { service, what });
+    });
+  }
+  return bound;
+}
 
 /**
  * The bound service matcher picks, by label, then tag, then a word of its name, or null.
@@ -40,18 +81,21 @@ export function findBinding(bound, matcher) {
  */
 export function resolveFromVcap(name, matcher, env = process.env) {
   if (!matcher || !env.VCAP_SERVICES) return null;
-  let appEnv;
+  let services;
   try {
-    appEnv = cloudFoundryEnv(env);
+    services = vcapServices(env);
   } catch (error) {
     if (error instanceof VcapError) return { unavailable: error.message };
     throw error;
   }
-  const found = findBinding(Object.values(appEnv.getServices()), matcher);
+  const bound = boundServices(services);
+  const found = findBinding(bound.map((entry) => entry.service), matcher);
   if (!found) return null;
   const { service, how } = found;
-  const result = connectionFromCredentials(service.credentials ?? {}, matcher);
-  const what = `bound service "${service.name}" (${service.label ?? 'no label'}, matched by ${how})`;
-  if (result.problem) return { unavailable: `${what} cannot be used for ${name}: ${result.problem}` };
+  const entry = bound.find((candidate) => candidate.service === service);
+  const cannot = `${entry.what} (${service.label}, matched by ${how}) cannot be used for ${name}`;
+  if (entry.problem) return { unavailable: `${cannot}: ${entry.problem}` };
+  const result = connectionFromCredentials(service.credentials, matcher);
+  if (result.problem) return { unavailable: `${cannot}: ${result.problem}` };
   return { connection: result.connection, source: `VCAP_SERVICES ${service.name}` };
 }

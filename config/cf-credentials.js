@@ -5,9 +5,24 @@
 //
 // Secrets: a problem names fields, never values, and every password or API key found is
 // remembered by util/redact.js so it is masked wherever it might turn up.
-import { addSecrets } from '../util/redact.js';
+import { addConnectionSecrets, addSecrets } from '../util/redact.js';
+import { kindOf } from './kind-of.js';
 
 const decodeBase64 = (text) => Buffer.from(text, 'base64').toString('utf8');
+
+// Fields that must be text where they are given (a port may be a number). A number as an API
+// key or password is refused rather than turned into text: 0123 would already have lost its 0.
+const TEXT_FIELDS = ['url', 'uri', 'hostname', 'host', 'username', 'password', 'apikey'];
+
+function fieldTypeProblem(credentials) {
+  for (const field of TEXT_FIELDS) {
+    const value = credentials[field];
+    if (value !== undefined && value !== null && typeof value !== 'string') return `its ${field} is ${kindOf(value)}, expected text`;
+  }
+  const { port } = credentials;
+  if (port !== undefined && port !== null && typeof port !== 'string' && typeof port !== 'number') return `its port is ${kindOf(port)}, expected a number`;
+  return undefined;
+}
 
 function withoutCredentials(text) {
   const url = new URL(text);
@@ -27,13 +42,24 @@ function withoutCredentials(text) {
  */
 export function connectionFromCredentials(credentials = {}, matcher = {}) {
   const schemes = matcher.schemes ?? [];
+  if (credentials === null || typeof credentials !== 'object' || Array.isArray(credentials)) {
+    return { problem: `its credentials are ${kindOf(credentials)}, expected an object with url, uri, or hostname and port` };
+  }
   const fields = Object.keys(credentials).sort().join(', ') || 'none';
+  const wrongType = fieldTypeProblem(credentials);
+  if (wrongType) return { problem: wrongType };
+  // Remembered before anything is checked, so a value that turns out unusable is masked too.
+  addSecrets(credentials.password, credentials.apikey);
+  addConnectionSecrets({ url: credentials.url ?? credentials.uri });
   let connection;
 
-  const databases = schemes.map((scheme) => credentials.connection?.[scheme]).find((block) => block?.composed?.length);
-  if (databases) {
+  const scheme = schemes.find((name) => Array.isArray(credentials.connection?.[name]?.composed) && credentials.connection[name].composed.length);
+  if (scheme) {
+    const databases = credentials.connection[scheme];
     const password = databases.authentication?.password;
-    let url = String(databases.composed[0]);
+    if (typeof databases.composed[0] !== 'string') return { problem: `its connection.${scheme}.composed[0] is ${kindOf(databases.composed[0])}, expected a URL` };
+    if (password !== undefined && typeof password !== 'string') return { problem: `its connection.${scheme}.authentication.password is ${kindOf(password)}, expected text` };
+    let url = databases.composed[0];
     if (password) url = url.replace('$PASSWORD', encodeURIComponent(password));
     connection = { url };
     const ca = databases.certificate?.certificate_base64;
@@ -48,7 +74,7 @@ export function connectionFromCredentials(credentials = {}, matcher = {}) {
       return { problem: 'its url is not a valid URL' };
     }
   } else if (credentials.url || credentials.uri) {
-    connection = { url: String(credentials.url ?? credentials.uri) };
+    connection = { url: credentials.url || credentials.uri };
     let parsed;
     try { parsed = new URL(connection.url); } catch { return { problem: `its ${credentials.url ? 'url' : 'uri'} is not a valid URL` }; }
     if (!parsed.password && credentials.password) {
@@ -58,7 +84,7 @@ export function connectionFromCredentials(credentials = {}, matcher = {}) {
     }
   } else if ((credentials.hostname || credentials.host) && schemes.length) {
     const host = credentials.hostname || credentials.host;
-    const port = credentials.port === undefined || credentials.port === '' ? '' : String(credentials.port);
+    const port = credentials.port === undefined || credentials.port === null || credentials.port === '' ? '' : String(credentials.port);
     if (port && !/^\d+$/.test(port)) return { problem: `its port is not a number (fields: ${fields})` };
     const user = credentials.username ? encodeURIComponent(credentials.username) : '';
     const auth = credentials.password ? `${user}:${encodeURIComponent(credentials.password)}@` : user ? `${user}@` : '';
@@ -67,12 +93,12 @@ export function connectionFromCredentials(credentials = {}, matcher = {}) {
     return { problem: `no usable credentials (fields: ${fields}; expected url, uri, hostname and port${schemes.length ? `, or connection.${schemes[0]}.composed` : ''})` };
   }
 
+  addConnectionSecrets(connection);
   let url;
   try { url = new URL(connection.url); } catch { return { problem: 'its credentials do not make a valid URL' }; }
-  const scheme = url.protocol.slice(0, -1);
-  if (schemes.length && !schemes.includes(scheme)) {
-    return { problem: `its URL scheme is ${scheme}:, expected ${schemes.map((s) => `${s}:`).join(' or ')}` };
+  const urlScheme = url.protocol.slice(0, -1);
+  if (schemes.length && !schemes.includes(urlScheme)) {
+    return { problem: `its URL scheme is ${urlScheme}:, expected ${schemes.map((s) => `${s}:`).join(' or ')}` };
   }
-  addSecrets(credentials.password, credentials.apikey, decodeURIComponent(url.password));
   return { connection };
 }

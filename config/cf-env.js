@@ -1,6 +1,6 @@
 // Cloud Foundry's environment: VCAP_APPLICATION (the app itself, its port) and VCAP_SERVICES
 // (the services bound to it), read without ever logging their content: VCAP_SERVICES is full
-// of passwords. Matching a bound service to a store is config/cf-binding.js's job; turning its
+// of passwords. The app reads both itself; cfenv's AppEnv is for the scripts. Matching a bound service to a store is config/cf-binding.js's job; turning its
 // credentials into a connection is config/cf-credentials.js's.
 import { createRequire } from 'node:module';
 
@@ -21,6 +21,13 @@ function parseJson(env, variable) {
   // Never quote the text. (cfenv itself would log it.)
   throw new VcapError(`${variable} is set but is not a JSON object (${text.length} characters, not shown: it may hold credentials)`);
 }
+
+/**
+ * VCAP_SERVICES as an object (label -> list of bound services), or undefined when it is not
+ * set. Throws VcapError when it is not a JSON object. Read without cfenv: its getServices()
+ * throws on a null entry, and loading it at all throws when HOME is unset.
+ */
+export const vcapServices = (env = process.env) => parseJson(env, 'VCAP_SERVICES');
 
 /**
  * VCAP_APPLICATION as an object when env is Cloud Foundry's, else null (also when it is not

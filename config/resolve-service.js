@@ -4,6 +4,7 @@
 import { services } from './services.js';
 import { settings } from './settings.js';
 import { resolveSetting } from './precedence.js';
+import { locationProblem } from './service-url.js';
 import { addConnectionSecrets, redactUrl } from '../util/redact.js';
 
 /**
@@ -14,17 +15,24 @@ import { addConnectionSecrets, redactUrl } from '../util/redact.js';
  * @param {object} [sources.options]  explicit settings by key (redisUrl, cloudantApikey, ...): they beat env
  * @param {boolean} [sources.embedded]  start a server here when nothing is configured (default true)
  * @returns {Promise<{ connection: object, stop?: () => Promise<void> } | { unavailable: string, code: string }>}
- *   code: NOT_CONFIGURED, NOT_INSTALLED, START_FAILED or BAD_BINDING (util/errors.js)
+ *   code: NOT_CONFIGURED, NOT_INSTALLED, START_FAILED, BAD_URL or BAD_BINDING (util/errors.js)
  *   connection: { url, source, display (redacted url), ...from connectionSettings }
  */
 export async function resolveService(name, { env = process.env, options = {}, embedded = true } = {}) {
   const service = services[name];
   if (!service) throw new Error(`unknown backing service "${name}"`);
   const located = resolveSetting(service.location, { options, env });
-  // Only a Cloud Foundry binding can be wrong here: URLs are not checked before a client tries them.
+  // A Cloud Foundry binding that cannot be read at all; a location that can is checked below.
   if (located.problem) return { unavailable: located.problem, code: 'BAD_BINDING' };
   const added = connectionSettings(service, { options, env });
-  if (located.value) return { connection: describe({ ...located.value, ...added }, located.source) };
+  if (located.value) {
+    const connection = { ...located.value, ...added };
+    // Its secrets are remembered first: a location that cannot be used is masked everywhere too.
+    addConnectionSecrets(connection);
+    const problem = locationProblem(service.url, connection.url);
+    if (problem) return unusable(located.source, service, problem);
+    return { connection: describe(connection, located.source, service) };
+  }
 
   if (!embedded) {
     const where = settings[service.location];
@@ -32,7 +40,7 @@ export async function resolveService(name, { env = process.env, options = {}, em
   }
   try {
     const server = await service.startEmbedded(env);
-    return { connection: describe({ url: server.url, ...added }, 'embedded'), stop: server.stop };
+    return { connection: describe({ url: server.url, ...added }, 'embedded', service), stop: server.stop };
   } catch (error) {
     return { unavailable: error.message, code: error.code === 'NOT_INSTALLED' ? 'NOT_INSTALLED' : 'START_FAILED' };
   }
@@ -48,7 +56,20 @@ function connectionSettings(service, sources) {
   return added;
 }
 
-function describe(connection, source) {
+function describe(connection, source, service) {
   addConnectionSecrets(connection);
-  return { ...connection, source, display: redactUrl(connection.url) };
+  return { ...connection, source, display: redactUrl(connection.url, { serverList: service.url?.serverList }) };
+}
+
+/**
+ * A configured location its clients could not use: BAD_URL (an option or environment
+ * variable), BAD_BINDING (a bound service's credentials). The reason names where it came
+ * from and what is wrong, never the value.
+ */
+function unusable(source, service, problem) {
+  if (source.startsWith('VCAP_SERVICES ')) {
+    return { unavailable: `bound service "${source.slice('VCAP_SERVICES '.length)}": its credentials make a URL that ${problem}`, code: 'BAD_BINDING' };
+  }
+  const where = source === 'option' ? `option ${service.location}` : source;
+  return { unavailable: `${where} ${problem}`, code: 'BAD_URL' };
 }

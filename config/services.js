@@ -2,14 +2,16 @@
 // the cache layers share Redis), so each server is resolved, and if need be started, once.
 //
 // For each: the setting that says where it is (`location`, a key of config/settings.js, which
-// declares its environment variables), settings added to its connection (`connectionSettings`),
-// how a service bound on Cloud Foundry is recognised (`vcap`, see config/cf-binding.js), and how
-// the embedded default starts one here when none is configured: startEmbedded(env) resolves
-// { url, stop() } or throws with a one-line reason.
+// declares its environment variables), the form that location takes (`url`, checked by
+// config/service-url.js before any client sees it), settings added to its connection
+// (`connectionSettings`), how a service bound on Cloud Foundry is recognised (`vcap`, see
+// config/cf-binding.js), and how the embedded default starts one here when none is
+// configured: startEmbedded(env) resolves { url, stop() } or throws with a one-line reason.
 
 export const services = {
   redis: {
     location: 'redisUrl',
+    url: { schemes: ['redis', 'rediss'] },
     // Redis Cloud, IBM Cloud Databases for Redis, Tanzu Redis; or any service tagged/named redis
     vcap: { labels: ['rediscloud', 'databases-for-redis', 'p-redis', 'p.redis'], tags: ['redis'], schemes: ['redis', 'rediss'] },
     async startEmbedded(env) {
@@ -19,6 +21,7 @@ export const services = {
   },
   couchdb: {
     location: 'couchdbUrl',
+    url: { schemes: ['https', 'http'] },
     // An IAM API key set as an option or in the environment beats the bound service's own.
     connectionSettings: { apikey: 'cloudantApikey' },
     // IBM Cloudant (IAM preferred over legacy credentials); or any service tagged/named cloudant or couchdb
@@ -31,6 +34,7 @@ export const services = {
   tarantool: {
     // The server must have spaces storebench_vinyl and storebench_memtx, or let the user create them.
     location: 'tarantoolUrl',
+    url: { schemes: ['tarantool'], password: true },
     vcap: { labels: [], tags: ['tarantool'], schemes: ['tarantool'] },
     async startEmbedded(env) {
       const { startTarantool } = await import('../embedded/tarantool.js');
@@ -40,6 +44,7 @@ export const services = {
   'redis-cluster': {
     // Any reachable nodes of the cluster, comma-separated: the rest are discovered.
     location: 'redisClusterUrls',
+    url: { schemes: ['redis', 'rediss'], list: true },
     async startEmbedded(env) {
       const { startRedisCluster } = await import('../embedded/redis-cluster.js');
       return startRedisCluster({ path: env.PATH });
@@ -47,6 +52,7 @@ export const services = {
   },
   postgres: {
     location: 'postgresUrl',
+    url: { schemes: ['postgres', 'postgresql'], socket: true },
     // IBM Cloud Databases for PostgreSQL, ElephantSQL; or any service tagged/named postgres
     vcap: { labels: ['databases-for-postgresql', 'elephantsql'], tags: ['postgres', 'postgresql'], schemes: ['postgres', 'postgresql'] },
     async startEmbedded(env) {
@@ -57,6 +63,7 @@ export const services = {
   memcached: {
     // MEMCACHED_SERVERS is memjs's own form: host:port[,host:port...], user:pass@ for SASL.
     location: 'memcachedUrl',
+    url: { serverList: true },
     vcap: { labels: [], tags: ['memcached'], schemes: ['memcached'] },
     async startEmbedded(env) {
       const { startMemcachedServer } = await import('../embedded/memcached-server.js');

@@ -11,14 +11,16 @@ export function errorHandler(log) {
   // Express recognises an error handler by its four parameters.
   return (error, req, res, next) => {
     if (error instanceof StorebenchError) {
-      const body = { error: error.message, code: error.code };
+      const body = { error: redactText(error.message), code: error.code };
       if (error.store) body.store = error.store;
       if (error.key) body.key = error.key;
       res.status(error.status).json(body);
       return;
     }
-    const status = Number.isInteger(error.status) && error.status >= 400 ? error.status : 500;
-    if (status >= 500) log(`error on ${req.method} ${req.path}: ${redactText(error.stack ?? error)}`);
-    res.status(status).json(status >= 500 ? { error: 'internal error', code: 'INTERNAL' } : { error: redactText(error.message), code: 'BAD_REQUEST' });
+    // Express's own errors (a path that does not decode) are the client's: 400 BAD_REQUEST,
+    // whatever status they carry, so status and code always agree.
+    const clientError = Number.isInteger(error.status) && error.status >= 400 && error.status < 500;
+    if (!clientError) log(`error on ${req.method} ${req.path}: ${redactText(error.stack ?? error)}`);
+    res.status(clientError ? 400 : 500).json(clientError ? { error: redactText(error.message), code: 'BAD_REQUEST' } : { error: 'internal error', code: 'INTERNAL' });
   };
 }

@@ -1,8 +1,10 @@
 // GET /: a page listing every store x key as links (the table of the original
-// Cloudant-vs-Redis test), with the key2 image fetched and decoded through each store.
+// Cloudant-vs-Redis test), each store's status and lifecycle mark (an end-of-life client says
+// so, as in /stores), with the key2 image fetched and decoded through each store.
 // Everything is inline: the page loads nothing from outside the app.
 import { Router } from 'express';
 import { keys } from '../data/payloads.js';
+import { redactDeep } from '../util/redact.js';
 
 const escapeHtml = (text) =>
   String(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
@@ -13,6 +15,7 @@ const style = `
   th, td { border: 1px solid #d0d7de; padding: .35rem .7rem; text-align: left; vertical-align: top; }
   th { background: #f6f8fa; }
   .up { color: #1a7f37; } .down, .unavailable { color: #cf222e; }
+  .lifecycle { color: #9a6700; font-weight: 600; } .lifecycle::before { content: "⚠ "; }
   .images { display: flex; flex-wrap: wrap; gap: 1rem; }
   figure { margin: 0; } figure img { width: 160px; height: 120px; object-fit: cover; border: 1px solid #d0d7de; }
   figcaption { font-size: .85em; }
@@ -41,7 +44,8 @@ export function renderPage(list) {
           : `<td>/${escapeHtml(store.name)}/${key}</td>`))
         .join('');
       const status = store.reason ? `${store.status}: ${store.reason}` : store.status;
-      return `<tr><th>${escapeHtml(store.name)}</th>${links}<td class="${escapeHtml(store.status)}">${escapeHtml(status)}</td><td>${escapeHtml(store.description)}</td></tr>`;
+      const lifecycle = store.lifecycle ? ` <strong class="lifecycle">${escapeHtml(store.lifecycle)}</strong>` : '';
+      return `<tr><th>${escapeHtml(store.name)}</th>${links}<td class="${escapeHtml(store.status)}">${escapeHtml(status)}</td><td>${escapeHtml(store.description)}${lifecycle}</td></tr>`;
     })
     .join('\n');
   const figures = list
@@ -75,7 +79,7 @@ ${figures || '<p>No store is up.</p>'}
 export function pageRoutes(stores) {
   const router = Router();
   router.get('/', async (req, res) => {
-    res.type('html').send(renderPage(await stores.status()));
+    res.type('html').send(renderPage(redactDeep(await stores.status())));
   });
   return router;
 }

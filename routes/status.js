@@ -1,12 +1,14 @@
-// GET /stores: every store, its status, where its server is (credentials masked) and its
-// keys. GET /healthz: 200 while the app serves, with the same per-store status; a store
-// being down is reported, not fatal, because the app still serves the others.
+// GET /stores: every store, its status, where its server is (credentials masked, and every
+// configured secret masked wherever it turns up, reasons included) and its keys.
+// GET /healthz: 200 while the app serves, with the same per-store status; a store being down
+// is reported, not fatal, because the app still serves the others.
 import { Router } from 'express';
+import { redactDeep } from '../util/redact.js';
 
 export function statusRoutes(stores) {
   const router = Router();
   router.get('/stores', async (req, res) => {
-    res.json({ stores: await stores.status() });
+    res.json({ stores: redactDeep(await stores.status()) });
   });
   router.get('/healthz', async (req, res) => {
     const list = await stores.status();

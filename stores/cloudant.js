@@ -1,28 +1,37 @@
 // Cloudant (or any CouchDB) through @ibm-cloud/cloudant, IBM's maintained SDK.
 // Documents are read as a byte stream and sent on with only _id/_rev cut out, so a
 // request costs no JSON.parse/stringify of a 270 KB document.
-import { couchAuth } from './clients/couch-auth.js';
+import { couchAuth, fetchIamToken } from './clients/couch-auth.js';
 import { stripCouchFields } from './clients/couch-document.js';
 import { revisionedWrites } from './clients/couch-revisions.js';
+import { docIdOf, fromDocument } from './clients/couch-values.js';
 import { defaults } from '../config/settings.js';
 
 export const name = 'cloudant';
 export const description = 'Cloudant / CouchDB through @ibm-cloud/cloudant (the maintained SDK)';
 export const needs = ['couchdb'];
+// CouchDB has no append (a document is replaced whole, over its revision); bulk is _bulk_docs.
+export const writes = { append: false, bulk: 'native' };
 
 const statusOf = (error) => error?.status ?? error?.code;
 
-/** @param {{ couchdbDatabase?: string }} [settings]  the database (resolved: CLOUDANT_DB, default storebench) */
-export async function open({ couchdb }, { couchdbDatabase = defaults.couchdbDatabase } = {}) {
+/**
+ * @param {{ couchdbDatabase?: string, cloudantIamUrl?: string }} [settings]  the database
+ *   (resolved: CLOUDANT_DB, default storebench) and the IAM token service (CLOUDANT_IAM_URL)
+ */
+export async function open({ couchdb }, { couchdbDatabase = defaults.couchdbDatabase, cloudantIamUrl = defaults.cloudantIamUrl } = {}) {
   const { CloudantV1, BasicAuthenticator, IamAuthenticator } = await import('@ibm-cloud/cloudant');
   const { NoAuthAuthenticator } = await import('ibm-cloud-sdk-core');
   const { serviceUrl, auth } = couchAuth(couchdb);
+  const iamUrl = auth.iamUrl ?? cloudantIamUrl;
   const authenticators = {
-    iam: () => new IamAuthenticator({ apikey: auth.apikey, ...(auth.iamUrl ? { url: auth.iamUrl } : {}) }),
+    iam: () => new IamAuthenticator({ apikey: auth.apikey, url: iamUrl }),
     basic: () => new BasicAuthenticator({ username: auth.username, password: auth.password }),
     none: () => new NoAuthAuthenticator(),
   };
   const authenticator = (authenticators[auth.type] ?? authenticators.none)();
+  // The first token, fetched here so that a failure says it was IAM; the client reuses it.
+  if (auth.type === 'iam') await fetchIamToken(authenticator.tokenManager, iamUrl);
   const client = new CloudantV1({ authenticator, serviceUrl });
   client.setEnableGzipCompression(false); // the payloads are mostly base64 JPEG: gzip buys little and costs CPU
   const db = couchdbDatabase;
@@ -33,27 +42,30 @@ export async function open({ couchdb }, { couchdbDatabase = defaults.couchdbData
     if (statusOf(error) !== 412) throw error; // 412: it exists already
   }
 
-  const writes = revisionedWrites({
+  const revisioned = revisionedWrites({
     readRev: async (docId) => (await client.getDocument({ db, docId })).result._rev,
     put: (document) => client.putDocument({ db, docId: document._id, document }),
     remove: (docId, rev) => client.deleteDocument({ db, docId, rev }),
+    fetchRevs: async (keys) => (await client.postAllDocs({ db, keys })).result.rows,
+    bulk: async (docs) => (await client.postBulkDocs({ db, bulkDocs: { docs } })).result,
     statusOf,
   });
 
   return {
-    async get(docId) {
+    async get(key) {
       let response;
       try {
-        response = await client.getDocumentAsStream({ db, docId });
+        // The SDK encodes the id into the URL path.
+        response = await client.getDocumentAsStream({ db, docId: docIdOf(key) });
       } catch (error) {
         if (statusOf(error) === 404) return null;
         throw error;
       }
       const chunks = [];
       for await (const chunk of response.result) chunks.push(chunk);
-      return stripCouchFields(Buffer.concat(chunks));
+      return fromDocument(stripCouchFields(Buffer.concat(chunks)));
     },
-    ...writes,
+    ...revisioned,
     async ping() {
       await client.headDatabase({ db });
     },

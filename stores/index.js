@@ -1,7 +1,7 @@
 // The one registry of store adapters. Route names, the CLI's --store choices and the
 // /stores listing all come from this list.
 import { assertAdapter, assertStore } from './contract.js';
-import { StoreSet } from './store-set.js';
+import { StoreSet, reasonOf } from './store-set.js';
 import { resolveService } from '../config/resolve-service.js';
 import { resolveSettings } from '../config/precedence.js';
 import { UsageError } from '../util/errors.js';
@@ -59,9 +59,14 @@ export const unknownStoreProblems = (names = [], flag = '--stores') =>
  * @param {object} [params.options]  explicit settings by key (config/settings.js), beating env:
  *   postgresPoolSize, flushIntervalMs, couchdbDatabase, openTimeoutMs, opTimeoutMs
  * @param {boolean} [params.embedded]  start local servers when nothing is configured (default true)
+ * @param {(server: { service, source?, display?, reason?, reasonCode? }) => void} [params.onServer]
+ *   told of each backing server as soon as it is there (an embedded one once started) or
+ *   known unavailable, for progress
+ * @param {(store: { name, status: 'up'|'unavailable', reason?, reasonCode?, servers }) => void} [params.onOpened]
+ *   told of each store as soon as it is open or known unavailable, for progress
  * @returns {Promise<StoreSet>}  rejects with a UsageError when a store setting is malformed
  */
-export async function openStores({ names = storeNames, env = process.env, options = {}, embedded = true } = {}) {
+export async function openStores({ names = storeNames, env = process.env, options = {}, embedded = true, onServer, onOpened } = {}) {
   const unknown = unknownStoreProblems(names, 'openStores');
   if (unknown.length) throw new TypeError(unknown.join('; '));
   const chosen = names.map(findAdapter);
@@ -70,23 +75,46 @@ export async function openStores({ names = storeNames, env = process.env, option
 
   const serviceNames = [...new Set(chosen.flatMap((adapter) => adapter.needs))];
   const resolved = Object.fromEntries(
-    await Promise.all(serviceNames.map(async (service) => [service, await resolveService(service, { env, options, embedded })])),
+    await Promise.all(serviceNames.map(async (service) => {
+      const result = await resolveService(service, { env, options, embedded });
+      onServer?.({ service, ...(result.connection ? { source: result.connection.source, display: result.connection.display } : { reason: result.unavailable, reasonCode: result.code }) });
+      return [service, result];
+    })),
   );
   const stopServers = Object.values(resolved).flatMap((r) => (r.stop ? [r.stop] : []));
 
+  // Each store is told of once: when its first attempt to open ends, or at once when it cannot
+  // be tried; one still opening when openAll stops waiting for it (the open deadline), then.
+  const told = new Set();
+  const tell = (adapter, report) => {
+    if (!onOpened || told.has(adapter.name)) return;
+    told.add(adapter.name);
+    onOpened({ name: adapter.name, ...report });
+  };
+  const servers = (connections = {}) => Object.fromEntries(Object.entries(connections).map(([service, c]) => [service, `${c.source}: ${c.display}`]));
   const entries = chosen.map((adapter) => {
     const missing = adapter.needs.find((service) => resolved[service].unavailable);
     if (missing) return { adapter, reason: resolved[missing].unavailable, reasonCode: resolved[missing].code };
     const connections = Object.fromEntries(adapter.needs.map((service) => [service, resolved[service].connection]));
-    return { adapter, connections, open: () => openOne(adapter, connections, settings) };
+    const open = () => {
+      const attempt = openOne(adapter, connections, settings);
+      attempt.then(
+        () => tell(adapter, { status: 'up', servers: servers(connections) }),
+        (error) => tell(adapter, { status: 'unavailable', reason: reasonOf(error), reasonCode: 'OPEN_FAILED', servers: servers(connections) }),
+      );
+      return attempt;
+    };
+    return { adapter, connections, open };
   });
+  for (const entry of entries) if (!entry.open) tell(entry.adapter, { status: 'unavailable', reason: entry.reason, reasonCode: entry.reasonCode, servers: {} });
   const stores = new StoreSet(entries, stopServers, { openTimeoutMs: settings.openTimeoutMs, opTimeoutMs: settings.opTimeoutMs });
   await stores.openAll();
+  for (const entry of entries) tell(entry.adapter, { status: entry.store ? 'up' : 'unavailable', reason: entry.reason, reasonCode: entry.reasonCode, servers: servers(entry.connections) });
   return stores;
 }
 
 async function openOne(adapter, connections, settings) {
-  const store = assertStore(await adapter.open(connections, settings), adapter.name);
+  const store = assertStore(await adapter.open(connections, settings), adapter);
   try {
     const keys = await seedStore(store);
     return { store, keys };

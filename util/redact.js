@@ -1,7 +1,9 @@
 // Secrets never reach a log, an error message, /stores, /healthz or the page: every URL
 // shown goes through here first. Passwords and API keys the app was configured with are
 // also remembered, so they are masked even where they turn up outside a URL (a driver's
-// error message, a CLI command line in a service binding).
+// error message, a CLI command line in a service binding). A URL that does not parse is
+// never shown: which part of it is the password cannot be known.
+import { looseUserinfo, parseServerList, parseUrl } from './urls.js';
 
 const secretParams = /^(password|pass|pwd|apikey|api_key|key|token|access_token|secret|auth)$/i;
 // Credential fields whose values are secret, wherever they sit in a VCAP_SERVICES entry.
@@ -19,13 +21,36 @@ export function addSecrets(...values) {
   }
 }
 
-/** Remembers the secrets of a resolved connection: URL password, password, API key. */
+/**
+ * Remembers the secrets of a resolved connection: URL passwords, password, API key. Of a URL
+ * that does not parse, the whole text and whatever stands before its last @ are remembered.
+ */
 export function addConnectionSecrets(connection) {
   const { url, password, apikey } = connection;
-  let urlPassword;
-  try { urlPassword = decodeURIComponent(new URL(url).password); } catch {}
-  addSecrets(urlPassword, password, apikey);
+  addSecrets(password, apikey);
+  for (const item of splitUrlList(String(url ?? ''))) {
+    const parsed = parseUrl(item);
+    if (parsed.url) {
+      addSecrets(safeDecode(parsed.url.password));
+      continue;
+    }
+    // memjs's "user:pass@host,host" list: each password; anything else unparseable: the
+    // loose reading, and all of it
+    const list = !parseServerList(item).problem;
+    for (const part of list ? item.split(',') : [item]) {
+      const userinfo = looseUserinfo(part);
+      if (userinfo !== undefined) addSecrets(userinfo, userinfo.slice(userinfo.indexOf(':') + 1));
+    }
+    if (!list) addSecrets(item.trim());
+  }
 }
+
+const safeDecode = (text) => {
+  try { return decodeURIComponent(text); } catch { return text; }
+};
+
+/** "redis://a,redis://b" (REDIS_CLUSTER_URLS) as its URLs; anything else as itself. */
+const splitUrlList = (text) => text.split(/,(?=\s*[a-z][a-z0-9+.-]*:\/\/)|,(?=\s*$)/i);
 
 const maskKnown = (text) => {
   let masked = text;
@@ -34,17 +59,27 @@ const maskKnown = (text) => {
   return masked;
 };
 
-/** The URL with any password (and secret-looking query parameters) replaced by ***. */
-export function redactUrl(value) {
-  // No scheme: not a URL but a server list like memjs's "user:pass@host:port,host:port",
-  // which new URL() would misread as scheme "user:"; mask every user:pass@ in it.
-  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(String(value))) return String(value).replace(/[^\s,/@]+@/g, '***@');
-  let url;
-  try {
-    url = new URL(value);
-  } catch {
-    return redactText(String(value));
+/**
+ * The URL with any password (and secret-looking query parameters) replaced by ***. A list of
+ * URLs is redacted URL by URL. A URL that does not parse shows only its scheme:
+ * "redis://… (unparseable, not shown)".
+ * @param {object} [options]
+ * @param {boolean} [options.serverList]  text may also be memjs's "user:pass@host:port,host:port"
+ *   (memcached), shown with every user:pass@ masked
+ */
+export function redactUrl(value, { serverList = false } = {}) {
+  const text = String(value);
+  if (!text.trim()) return text;
+  const items = splitUrlList(text);
+  if (items.length > 1) return items.map((item) => redactUrl(item, { serverList })).join(',');
+  const parsed = parseUrl(text);
+  if (parsed.problem) {
+    if (serverList && !parseServerList(text).problem) {
+      return maskKnown(text.split(',').map((item) => item.replace(/^(\s*(?:[a-z]+:\/\/)?).*@/i, '$1***@')).join(','));
+    }
+    return parsed.scheme ? `${parsed.scheme}://… ${UNPARSEABLE}` : UNPARSEABLE;
   }
+  const { url } = parsed;
   if (url.password) url.password = '***';
   else if (url.username) url.username = '***'; // a lone user part is often a token (https://TOKEN@host)
   for (const name of [...url.searchParams.keys()]) {
@@ -53,12 +88,34 @@ export function redactUrl(value) {
   return maskKnown(url.href.replaceAll('%2A%2A%2A', '***'));
 }
 
-/** Free text (an error message, say) with any credentials inside URLs in it replaced by ***. */
+const UNPARSEABLE = '(unparseable, not shown)';
+
+// A URL in free text: its scheme, then everything to the next space, quote or bracket, or to a
+// comma that starts the next URL of a list.
+const URL_IN_TEXT = /([a-z][a-z0-9+.-]*:\/\/)((?:[^\s"'<>(){},]|,(?![a-z][a-z0-9+.-]*:\/\/))*)/gi;
+
+/**
+ * Free text (an error message, say) with any credentials inside URLs in it replaced by ***.
+ * Everything before a URL's last @ counts as its credentials, so a password holding an
+ * unencoded / or @ is masked whole.
+ */
 export function redactText(text) {
-  const withoutUrlCredentials = String(text).replace(/([a-z][a-z0-9+.-]*:\/\/)([^\s/@:]*)(:[^\s/@]*)?@/gi, (_, scheme, user, password) =>
-    password ? `${scheme}${user}:***@` : `${scheme}***@`,
-  );
+  const withoutUrlCredentials = String(text).replace(URL_IN_TEXT, (whole, scheme, rest) => {
+    const at = rest.lastIndexOf('@');
+    if (at === -1) return whole;
+    const userinfo = rest.slice(0, at);
+    const colon = userinfo.indexOf(':');
+    return `${scheme}${colon === -1 ? '***' : `${userinfo.slice(0, colon)}:***`}${rest.slice(at)}`;
+  });
   return maskKnown(withoutUrlCredentials);
+}
+
+/** A copy of value (an answer body, say) with every string in it through redactText. */
+export function redactDeep(value) {
+  if (typeof value === 'string') return redactText(value);
+  if (Array.isArray(value)) return value.map(redactDeep);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactDeep(v)]));
+  return value;
 }
 
 /**

@@ -15,3 +15,34 @@ export function couchAuth(connection) {
   if (username) return { serviceUrl, auth: { type: 'basic', username, password } };
   return { serviceUrl, auth: { type: 'none' } };
 }
+
+const TOKEN_PATH = '/identity/token';
+
+/** The IAM token service's base URL, as ibm-cloud-sdk-core takes it (no /identity/token). */
+export const iamBaseUrl = (iamUrl) => String(iamUrl).replace(/\/+$/, '').replace(new RegExp(`${TOKEN_PATH}$`), '');
+
+/** The full token URL, as @cloudant/cloudant's iamauth plugin takes it. */
+export const iamTokenUrl = (iamUrl) => `${iamBaseUrl(iamUrl)}${TOKEN_PATH}`;
+
+/**
+ * An IAM token request's failure as a reason that says it was IAM, where, and what to check
+ * (the SDKs report only the socket error: "connect ECONNREFUSED 127.0.0.1:443").
+ */
+export function iamError(error, iamUrl) {
+  const status = error?.status ?? error?.statusCode;
+  const detail = String(error?.message || error).split('\n')[0];
+  const where = `the IAM token service at ${iamBaseUrl(iamUrl)}`;
+  const message = status >= 400 && status < 500
+    ? `${where} refused the API key (HTTP ${status}: ${detail}); check CLOUDANT_APIKEY`
+    : `could not get an IAM token from ${where}: ${detail}; check that the app can reach it, or set CLOUDANT_IAM_URL`;
+  return new Error(message, { cause: error });
+}
+
+/** Gets one IAM token through tokenManager (ibm-cloud-sdk-core's), or throws iamError. */
+export async function fetchIamToken(tokenManager, iamUrl) {
+  try {
+    await tokenManager.getToken();
+  } catch (error) {
+    throw iamError(error, iamUrl);
+  }
+}

@@ -54,3 +54,16 @@ test('the index page links every store x key, and a link opens the JSON payload'
   await page.click('a[href="/memory/key1"]');
   assert.deepEqual(JSON.parse(await page.locator('body').innerText()), { message: 'Text data' });
 });
+
+test('the page marks cloudant-legacy end-of-life, as /stores does, whether or not it is up', async (t) => {
+  // Pins #9.14: /stores said "end-of-life client (@cloudant/cloudant)"; the page did not.
+  const own = await startApp({ port: 0, host: '127.0.0.1', stores: ['memory', 'cloudant-legacy'], embedded: false, env: { PATH: process.env.PATH } });
+  t.after(() => own.close());
+  const { stores } = await (await fetch(`${own.url}/stores`)).json();
+  const { lifecycle } = stores.find((store) => store.name === 'cloudant-legacy');
+  assert.equal(lifecycle, 'end-of-life client (@cloudant/cloudant)');
+  const html = await (await fetch(`${own.url}/`)).text();
+  const row = html.split('\n').find((line) => line.startsWith('<tr><th>cloudant-legacy</th>'));
+  assert.ok(row.includes(`<strong class="lifecycle">${lifecycle}</strong>`), row);
+  assert.ok(!html.split('\n').find((line) => line.startsWith('<tr><th>memory</th>')).includes('lifecycle'));
+});

@@ -30,10 +30,18 @@ test('every flag problem is reported at once, with those of the settings the env
 
 test('--help lists every setting the app and its stores read: each flag and each environment variable', () => {
   for (const [key, setting] of Object.entries(settings)) {
-    if (!['app', 'service', 'store'].includes(setting.scope)) continue;
+    if (!['app', 'writes', 'service', 'store'].includes(setting.scope)) continue;
     if (setting.flag) assert.ok(usage.includes(setting.flag), `${key}: ${setting.flag}`);
     for (const variable of setting.env) assert.match(usage, new RegExp(`\\b${variable}\\b`), `${key}: ${variable}`);
   }
   for (const variable of ['CLOUDANT_APIKEY', 'CLOUDANT_DB', 'POSTGRES_POOL_SIZE', 'STOREBENCH_FLUSH_INTERVAL_MS', 'PORT', 'HOST', 'STOREBENCH_LOG']) assert.ok(usage.includes(variable), variable);
   for (const line of usage.split('\n')) assert.ok(line.length <= 100, `usage line over 100 characters: ${line}`);
+});
+
+test('--help starts a setting\'s text on its name\'s line, unless the name fills the column', () => {
+  // A layout bug: every name stood alone on a line padded with spaces, its text on the next.
+  assert.match(usage, /^ {2}--port N {9}port to listen on; /m);
+  assert.match(usage, /^ {2}REDIS_URL {21}the Redis of redis, /m);
+  assert.match(usage, /^ {2}MEMCACHED_URL, MEMCACHED_SERVERS\n {32}the memcached of memcached/m);
+  for (const line of usage.split('\n')) assert.doesNotMatch(line, / $/, 'no line ends in spaces');
 });

@@ -2,7 +2,7 @@
 // text, and printed service credentials keep their shape but none of their secrets.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { addSecrets, maskCredentials, redactText, redactUrl } from '../../util/redact.js';
+import { addConnectionSecrets, addSecrets, maskCredentials, redactDeep, redactText, redactUrl } from '../../util/redact.js';
 import { assertNoSecrets, fixtureSecrets, vcapFixture } from '../helpers/vcap-fixtures.js';
 
 test('redactUrl replaces the password with *** and keeps the rest', () => {
@@ -51,4 +51,40 @@ test('maskCredentials masks a password inside a composed command line and a URL'
   assert.match(rediss.composed[0], /^rediss:\/\/admin:\*\*\*@b3c1f0e2-/);
   assert.equal(rediss.authentication.password, '***');
   assert.equal(rediss.authentication.username, 'admin');
+});
+
+test('a password with an unencoded / is never shown, in a URL or anywhere else', () => {
+  // Pins #9.4: REDIS_URL='redis://:Pw/SlashSecret99@...' showed its password in clear in /stores.
+  const url = 'redis://:Pw/SlashSecret99@127.0.0.1:6392';
+  assert.equal(redactUrl(url), 'redis://… (unparseable, not shown)');
+  assert.equal(redactText(`cannot connect to ${url}: refused`), 'cannot connect to redis://:***@127.0.0.1:6392: refused');
+  addConnectionSecrets({ url });
+  assert.equal(redactText('AUTH failed for Pw/SlashSecret99'), 'AUTH failed for ***');
+  // a URL that parses, but only because the / cut the password short: host "u", port 12
+  assert.equal(redactUrl('https://u:12/Cut5ecret@h.example.com'), 'https://… (unparseable, not shown)');
+});
+
+test('text that is not a URL is never echoed, and is masked wherever it turns up', () => {
+  // Pins #9.4: REDIS_URL='not a url <pw>' and POSTGRES_URL='garbage <pw>' were echoed verbatim.
+  for (const text of ['not a url Hidden<pw>1', 'garbage Other<pw>2']) {
+    assert.equal(redactUrl(text), '(unparseable, not shown)');
+    addConnectionSecrets({ url: text });
+    assert.equal(redactText(`client said: ${text}`), 'client said: ***');
+  }
+});
+
+test('a list of URLs (REDIS_CLUSTER_URLS) is redacted URL by URL; memjs server lists only where they are expected', () => {
+  assert.equal(redactUrl('redis://:pw1@n1:6379,redis://n2:6379,redis://:p/w2@n3:1'), 'redis://:***@n1:6379,redis://n2:6379,redis://… (unparseable, not shown)');
+  assert.equal(redactUrl('user:Mem5ecret@m1:11211,m2:11211', { serverList: true }), '***@m1:11211,m2:11211');
+  assert.equal(redactUrl('user:Mem5ecret@m1:11211,m2:11211'), '(unparseable, not shown)');
+  assert.equal(redactUrl('::::', { serverList: true }), '(unparseable, not shown)');
+});
+
+test('redactText masks everything before a URL\'s last @, and each URL of a list', () => {
+  assert.equal(redactText('at redis://:p@ss/w@h:1 and https://u:x@a,https://u:y@b'), 'at redis://:***@h:1 and https://u:***@a,https://u:***@b');
+});
+
+test('redactDeep masks every string of an answer body', () => {
+  addSecrets('Deep-Secret-77');
+  assert.deepEqual(redactDeep({ a: ['x Deep-Secret-77', 1, null], b: { c: 'redis://:pw@h' } }), { a: ['x ***', 1, null], b: { c: 'redis://:***@h' } });
 });

@@ -6,7 +6,7 @@ import { homedir } from 'node:os';
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { cloudFoundryApplication, cloudFoundryEnv, cloudFoundryPort } from '../../config/cf-env.js';
-import { findBinding, resolveFromVcap } from '../../config/cf-binding.js';
+import { boundServices, findBinding, resolveFromVcap } from '../../config/cf-binding.js';
 import { connectionFromCredentials } from '../../config/cf-credentials.js';
 import { resolveService } from '../../config/resolve-service.js';
 import { resolveSetting, resolveSettings } from '../../config/precedence.js';
@@ -161,4 +161,56 @@ test('reading VCAP_SERVICES off Cloud Foundry without PORT leaves ~/.ports.json 
   const appEnv = cloudFoundryEnv(envWith(vcapFixture('rediscloud')));
   assert.equal(Object.keys(appEnv.getServices()).join(), 'storebench-redis');
   assert.equal(existsSync(file) ? statSync(file).mtimeMs : null, before);
+});
+
+test('tags given as text make only the store they name unavailable (BAD_BINDING), naming the service and the field', async () => {
+  // Pins #9.5: this VCAP_SERVICES stopped the app: "cannot start: (list ?? []).map is not a function".
+  const vcap = { 'user-provided': [{ name: 'x', label: 'user-provided', tags: 'redis', credentials: { uri: 'redis://127.0.0.1:6390' } }] };
+  const resolved = await resolveService('redis', { env: envWith(vcap), embedded: false });
+  assert.deepEqual(resolved, {
+    code: 'BAD_BINDING',
+    unavailable: 'bound service "x" (user-provided, matched by tag) cannot be used for redis: its tags is text, expected a list of text, e.g. ["redis"]',
+  });
+  assert.match((await resolveService('postgres', { env: envWith(vcap), embedded: false })).unavailable, /^not configured/);
+});
+
+test('a null binding makes only its store unavailable, naming where it is', async () => {
+  // Pins #9.5: {"rediscloud":[null]} stopped the app: "Cannot read properties of null".
+  const env = envWith({ rediscloud: [null], 'user-provided': [{ name: 'team-postgres', credentials: { uri: 'postgres://u:Pg5ecret1@db.example.com/x' } }] });
+  const redis = await resolveService('redis', { env, embedded: false });
+  assert.deepEqual(redis, {
+    code: 'BAD_BINDING',
+    unavailable: 'entry 1 of VCAP_SERVICES\'s "rediscloud" (rediscloud, matched by label) cannot be used for redis: it is null, expected a service object',
+  });
+  const postgres = await resolveService('postgres', { env, embedded: false });
+  assert.equal(postgres.connection.source, 'VCAP_SERVICES team-postgres'); // the well-formed binding still works
+  const notAList = await resolveService('redis', { env: envWith({ rediscloud: { name: 'r' } }), embedded: false });
+  assert.match(notAList.unavailable, /VCAP_SERVICES's "rediscloud" \(rediscloud, matched by label\) cannot be used for redis: it is an object, expected a list of services$/);
+});
+
+test('credentials that are not an object say so instead of listing "fields: 0, 1, 10, 11..."', () => {
+  // Pins #9.6: credentials given as a list read "no usable credentials (fields: 0, 1, 10, 11, ...".
+  for (const [credentials, kind] of [[['redis://h:1', 'x'], 'a list'], ['redis://:Cred5ecret@h:1', 'text'], [null, 'null']]) {
+    const result = resolveFromVcap('redis', services.redis.vcap, envWith({ 'user-provided': [{ name: 'my-redis', credentials }] }));
+    assert.equal(result.unavailable, `bound service "my-redis" (user-provided, matched by name) cannot be used for redis: its credentials are ${kind}, expected an object with url, uri, or hostname and port`);
+  }
+});
+
+test('a numeric Cloudant apikey is reported as such, not as "value.startsWith is not a function"', () => {
+  // Pins #9.6: a bound Cloudant whose apikey was a JSON number failed inside the SDK.
+  const vcap = { cloudantNoSQLDB: [{ name: 'c', label: 'cloudantNoSQLDB', credentials: { apikey: 123456789, url: 'https://acct.cloudantnosqldb.appdomain.cloud' } }] };
+  assert.equal(
+    resolveFromVcap('couchdb', services.couchdb.vcap, envWith(vcap)).unavailable,
+    'bound service "c" (cloudantNoSQLDB, matched by label) cannot be used for couchdb: its apikey is a number, expected text',
+  );
+  const password = connectionFromCredentials({ hostname: 'h', port: 1, password: 1234 }, services.redis.vcap);
+  assert.deepEqual(password, { problem: 'its password is a number, expected text' });
+});
+
+test('boundServices reads what it can of a malformed binding, so it still finds its store', () => {
+  const bound = boundServices({ p: [{ name: 7, tags: ['a', 2], credentials: {} }], q: 'x' });
+  assert.deepEqual(bound.map((entry) => [entry.what, entry.service.label, entry.service.tags, entry.problem]), [
+    ['entry 1 of VCAP_SERVICES\'s "p"', 'p', ['a'], 'its name is a number, expected text; its tags is a list, expected a list of text, e.g. ["redis"]'],
+    ['VCAP_SERVICES\'s "q"', 'q', [], 'it is text, expected a list of services'],
+  ]);
 });
