@@ -6,9 +6,10 @@
 import { parseArguments, usage } from './driver/options.js';
 import { resultError, runBenchmark } from './driver/run.js';
 import { createLiveReport } from './report/live.js';
-import { readResults } from './report/format.js';
 import { checkOutputPaths } from './report/results.js';
-import { renderRun } from './report/run-text.js';
+import { compareCommand, reportCommand } from './report/commands.js';
+import { checkThresholds, thresholdsError } from './report/assert.js';
+import { parseThresholds } from './driver/thresholds.js';
 import { ERROR_CODES, UsageError } from './util/errors.js';
 import { exitOnUncaught, reportFailure } from './util/cli.js';
 
@@ -24,9 +25,9 @@ if (help) {
 }
 if (problems.length) exitWith(new UsageError(problems));
 
-if (command === 'report') {
+if (command === 'report' || command === 'compare') {
   try {
-    process.stdout.write(renderRun(await readResults(options.file)));
+    await (command === 'report' ? reportCommand(options) : compareCommand(options));
   } catch (error) {
     exitWith(error);
   }
@@ -60,6 +61,10 @@ try {
   }
   const failure = resultError(result);
   if (failure) failures.push(failure);
+  // --assert: a missed threshold exits 3 (its table is printed with the run's text), unless
+  // the run failed in a way that exits otherwise.
+  const missed = thresholdsError(checkThresholds(result, parseThresholds(options.assert).thresholds));
+  if (missed && !failures.length && !result.interrupted) failures.push(missed);
   for (const error of failures) code = reportFailure(NAME, error);
   if (!failures.length && result.interrupted) code = ERROR_CODES.INTERRUPTED.exit;
 } catch (error) {

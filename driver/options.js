@@ -1,6 +1,8 @@
 // Flag parsing for `node test`: pure, so it is unit-tested without spawning anything.
 // Every problem is collected (not just the first) and the CLI prints them all and exits 2.
 import { parseFlags } from '../util/flags.js';
+// Issue 12: --html, --repeat, --assert, and the report and compare commands' flags.
+import { REPORT_COMMANDS_HELP, REPORT_COMMANDS_USAGE, RUN_REPORT_FLAGS, RUN_REPORT_USAGE, parseCompareArguments, parseReportArguments, runReportOptions } from './report-options.js';
 
 export const DEFAULT_CONCURRENCY = [5, 10, 15, 20, 25, 30];
 // Steps are timed by default: a request count finishes in well under a second on a fast
@@ -42,14 +44,15 @@ const spec = {
   csv: { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
   help: { type: 'boolean', short: 'h' },
+  ...RUN_REPORT_FLAGS,
 };
 
 export const usage = `Usage: node test [options]
-       node test report FILE.json
+${REPORT_COMMANDS_USAGE}
 
 Sweeps concurrency against the storebench app (or any URLs) with loadtest and prints, per URL,
 rps and latency measured per request with sub-millisecond precision, then a comparison.
-node test report prints the tables of a run saved with --json FILE, as that run printed them.
+${REPORT_COMMANDS_HELP}
 
 With neither --url nor --target it starts app.js as a child process on a free port, sweeps every
 store that is up x key1..key3, and stops it.
@@ -83,11 +86,14 @@ Output:
                          also off when stderr is not a terminal)
   -h, --help             show this help
 
+${RUN_REPORT_USAGE}
+
 Exit codes: 0 done; 1 the run failed (target unreachable, bad /stores, app.js died, a store
 named in --stores could not be swept, a results file could not be written at the end) or the
 report's file cannot be read; 2 bad flags, a --json/--csv file that cannot be written (checked
-before any load), or a file that is not a results file of this version; 130 interrupted
-(Ctrl-C: the finished steps are still printed and written).`;
+before any load), or a file that is not a results file of this version; 3 a --assert threshold
+was missed, or compare --fail-on-regression found a regression; 130 interrupted (Ctrl-C: the
+finished steps are still printed and written).`;
 
 const positiveInteger = (text) => (/^\d+$/.test(text) && Number(text) > 0 ? Number(text) : null);
 const nonNegativeInteger = (text) => (/^\d+$/.test(text) ? Number(text) : null);
@@ -103,22 +109,14 @@ function httpUrl(text) {
   }
 }
 
-const reportSpec = { help: spec.help };
-
-// node test report FILE.json: one file, no other flag than --help.
-function parseReportArguments(argv) {
-  const { values, positionals, problems } = parseFlags(argv, reportSpec, { positionals: 1 });
-  const [file] = positionals;
-  if (file === undefined && values.help !== true) problems.push('report needs the FILE.json a run wrote with --json');
-  return { command: 'report', help: values.help === true, options: { file }, problems };
-}
-
 /**
  * Parses argv (without node and script). Returns { command, help, options, problems }:
- * command 'run' (a sweep) or 'report' (options.file: a saved run to print).
+ * command 'run' (a sweep), 'report' (options.file: a saved run to print) or 'compare'
+ * (options.a, options.b: two saved runs).
  */
 export function parseArguments(argv) {
   if (argv[0] === 'report') return parseReportArguments(argv.slice(1));
+  if (argv[0] === 'compare') return parseCompareArguments(argv.slice(1));
   const { values, problems } = parseFlags(argv, spec);
 
   const text = (name) => (typeof values[name] === 'string' ? values[name] : undefined);
@@ -188,6 +186,7 @@ export function parseArguments(argv) {
     json,
     csv,
     quiet: Boolean(values.quiet),
+    ...runReportOptions(values, problems),
   };
   return { command: 'run', help: values.help === true, options, problems };
 }

@@ -92,12 +92,14 @@ export async function runBenchmark(options, { signal, onProgress = () => {} } = 
       timeoutMs: options.timeoutMs,
       stores: options.stores ?? null,
       keys: options.keys ?? null,
+      repeat: options.repeat ?? 1, // issue 12: --repeat and --assert
+      assert: options.assert ?? [],
     };
     const system = systemInfo({ target: label });
     // What a Result keeps of a URL is for showing: a password in it never leaves the driver.
     const shown = new Map(targets.map((target) => [target, { url: redactUrl(target.url), store: target.store, key: target.key }]));
     const shownTargets = [...shown.values()];
-    const totalSteps = targets.length * (options.rps ?? options.concurrency).length;
+    const totalSteps = targets.length * (options.rps ?? options.concurrency).length * settings.repeat;
     onProgress({ type: 'start', settings, system, targets: shownTargets, skipped, totalSteps });
 
     try {

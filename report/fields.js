@@ -25,6 +25,9 @@ export const WARNING_DATA = {
   OPEN_MODEL_SHORT: { rps: 'rate achieved', targetRps: 'rate asked', minRatio: 'the fraction of targetRps below which this warns' },
   DRIVER_CPU: { cpuPercent: 'the driver\'s CPU in % of a core', threshold: 'the % from which this warns' },
   REQUEST_ERRORS: { failed: 'failed requests', total: 'requests that ended (responses plus timeouts and connection errors)' },
+  CPU_STEAL: { stealPercent: 'steal in % of all CPU time during the step', threshold: 'the % from which this warns' },
+  BUSY_MACHINE: { othersCpuPercent: 'CPU used by processes outside this run, in % of one core', threshold: 'the % of a core from which this warns' },
+  FASTER_THAN_BASELINE: {}, // a comparison row carries the code alone
 };
 
 export const STEP_FIELDS = [
@@ -72,22 +75,46 @@ export const STEP_FIELDS = [
   field('histogram.unit', 'string', '`us`: the histogram holds microseconds'),
   field('histogram.encoding', 'string', '`HdrHistogram compressed base64`'),
   field('histogram.data', 'string', 'every latency of the step as an HDR histogram, decodable by any HdrHistogram implementation (hdr-histogram-js `decodeFromCompressedBase64`); histograms of the same unit add exactly'),
+  // Repeats and the machine's load (issue 12)
+  field('repeat', 'integer', 'which repeat of its URL and load this step is, from 1 (--repeat N runs each step N times, interleaved across the URLs)', { csv: 'repeat' }),
+  field('machine.stealPercent', 'number|null', 'CPU steal during the step: time the hypervisor gave to other machines, in % of all CPU time (as vmstat\'s `st`), from /proc/stat; null where not measured (no /proc)', { csv: 'stealPercent' }),
+  field('machine.othersCpuPercent', 'number|null', 'CPU used during the step by processes outside this run (the driver, the app it started and a target app on this machine\'s loopback, with their children), in % of one core; null where not measured', { csv: 'othersCpuPercent' }),
+  field('machine.treeCpuPercent', 'number|null', 'CPU used during the step by this run\'s processes (see othersCpuPercent), in % of one core; null where not measured', { csv: 'treeCpuPercent' }),
+  field('machine.loadAverage', 'number|null', 'the one-minute load average (/proc/loadavg) when the step ended; null where not measured', { csv: 'loadAverage' }),
 ];
 
 export const COMPARISON_ROW_FIELDS = [
   field('store', 'string', 'the store'),
-  field('rps', 'number', 'its rps at this load'),
-  field('meanMs', 'number|null', 'its mean latency in ms'),
-  field('p99Ms', 'number|null', 'its p99 in ms'),
-  field('errors', 'integer', 'its failed requests'),
+  field('repeats', 'integer', 'how many steps (repeats) the row stands for'),
+  field('rps', 'number', 'its rps at this load; with repeats, their median'),
+  field('latency.meanMs', 'number|null', 'its mean latency in ms (the median over repeats)'),
+  field('latency.p99Ms', 'number|null', 'its p99 in ms (the median over repeats)'),
+  field('errors.total', 'integer', 'its failed requests, over all repeats'),
   field('ratio', 'number|null', 'its rps / the fastest store\'s rps at this load; null when no store completed a request'),
-  field('warnings', 'string[]', 'the codes of the step\'s warnings (empty when it has none); the table marks such a row with `!`'),
+  field('spread.rps.min', 'number|null', 'the lowest rps of the repeats'),
+  field('spread.rps.max', 'number|null', 'the highest'),
+  field('spread.rps.mean', 'number|null', 'the mean of the repeats'),
+  field('spread.rps.ciLow', 'number|null', 'the 95% interval of that mean, low end (Student\'s t over the repeats); null under 5 repeats'),
+  field('spread.rps.ciHigh', 'number|null', 'its high end; null under 5 repeats'),
+  field('spread.latency.meanMs.min', 'number|null', 'the lowest mean latency of the repeats'),
+  field('spread.latency.meanMs.max', 'number|null', 'the highest'),
+  field('spread.latency.meanMs.mean', 'number|null', 'the mean of the repeats'),
+  field('spread.latency.meanMs.ciLow', 'number|null', 'the 95% interval of that mean, low end (Student\'s t over the repeats); null under 5 repeats'),
+  field('spread.latency.meanMs.ciHigh', 'number|null', 'its high end; null under 5 repeats'),
+  field('spread.latency.p99Ms.min', 'number|null', 'the lowest p99 of the repeats'),
+  field('spread.latency.p99Ms.max', 'number|null', 'the highest'),
+  field('spread.latency.p99Ms.mean', 'number|null', 'the mean of the repeats'),
+  field('spread.latency.p99Ms.ciLow', 'number|null', 'the 95% interval of that mean, low end (Student\'s t over the repeats); null under 5 repeats'),
+  field('spread.latency.p99Ms.ciHigh', 'number|null', 'its high end; null under 5 repeats'),
+  field('overlaps', 'string[]', 'the other stores at this key and load whose rps range over the repeats (min to max) overlaps this one\'s: not distinguishable here. Empty with one repeat'),
+  field('warnings', 'string[]', 'the codes of its steps\' warnings, each once (empty when none), and `FASTER_THAN_BASELINE` when it measured more than 10% faster than `memory`; the table marks such a row with `!`'),
 ];
 
 export const COMPARISON_FIELDS = [
   field('key', 'string', 'the key compared'),
   field('mode', 'string', '`closed` or `open`'),
   field('load', 'number', 'the concurrency (closed) or targetRps (open) compared at'),
+  field('operation', 'string|null', 'null: the steps\' totals; an operation (`read`, `update`...): that operation\'s figures alone, for a workload that mixes several'),
   field('rows', 'list', 'one row per store, fastest first', { of: COMPARISON_ROW_FIELDS }),
 ];
 
@@ -116,6 +143,8 @@ export const RESULT_FIELDS = [
   field('settings.timeoutMs', 'integer', 'the deadline for each request (--timeout)'),
   field('settings.stores', 'string[]|null', 'the stores asked for by --stores; null when not given. A store named here that could not be swept makes the run exit 1'),
   field('settings.keys', 'string[]|null', 'the keys asked for by --keys; null when not given'),
+  field('settings.repeat', 'integer', 'how many times each step ran (--repeat; 1 by default), interleaved across the URLs'),
+  field('settings.assert', 'string[]', 'the thresholds given with --assert, as written (empty when none); node test report checks them again'),
   field('system.node', 'string', 'Node.js version of the driver'),
   field('system.platform', 'string', 'OS, kernel release and architecture'),
   field('system.cpuModel', 'string', 'the driver machine\'s CPU model'),

@@ -5,7 +5,7 @@
 /** What a step is, for the progress line: "redis key1 · concurrency 15". */
 export function progressLabel(target, load) {
   const what = load.warmup ? `warm-up (${load.warmup} requests)` : load.rps ? `${load.rps} rps` : `concurrency ${load.concurrency}`;
-  return `${target.store} ${target.key} · ${what}`;
+  return `${target.store} ${target.key} · ${what}${load.repeats ? ` · repeat ${load.repeat} of ${load.repeats}` : ''}`;
 }
 
 export function formatElapsed(ms) {

@@ -5,6 +5,7 @@ import { access, constants, open, stat, unlink, writeFile } from 'node:fs/promis
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { toJson } from './format.js';
 import { buildCsv } from './csv.js';
+import { htmlReport } from './html.js';
 import { OutputPathError, RunError } from '../util/errors.js';
 
 const statOrNull = (path) => stat(path).catch(() => null);
@@ -47,10 +48,10 @@ async function whyNotWritable(file) {
   }
 }
 
-/** Throws OutputPathError (exit 2) naming every --json/--csv file that could not be written. */
-export async function checkOutputPaths({ json, csv }) {
+/** Throws OutputPathError (exit 2) naming every --json/--csv/--html file that could not be written. */
+export async function checkOutputPaths({ json, csv, html }) {
   const problems = [];
-  for (const [flag, file] of [['--json', json], ['--csv', csv]]) {
+  for (const [flag, file] of [['--json', json], ['--csv', csv], ['--html', html]]) {
     if (file === undefined || file === '-') continue;
     const why = await whyNotWritable(file);
     if (why) problems.push(`${flag} ${file}: ${why}`);
@@ -59,8 +60,8 @@ export async function checkOutputPaths({ json, csv }) {
   if (problems.length) throw new OutputPathError(problems);
 }
 
-/** Writes the requested files; "-" for JSON means `stdout`. A file that fails is a RunError (exit 1), after trying the other. */
-export async function writeResults({ json, csv }, result, stdout = process.stdout) {
+/** Writes the requested files; "-" for JSON means `stdout`. A file that fails is a RunError (exit 1), after trying the others. */
+export async function writeResults({ json, csv, html }, result, stdout = process.stdout) {
   const failures = [];
   const write = async (file, text) => {
     try {
@@ -72,5 +73,7 @@ export async function writeResults({ json, csv }, result, stdout = process.stdou
   if (json === '-') stdout.write(`${toJson(result)}\n`);
   else if (json) await write(json, `${toJson(result)}\n`);
   if (csv) await write(csv, buildCsv(result.steps));
+  // The page is made from the Result as the JSON file holds it (htmlReport reads it back first).
+  if (html) await write(html, htmlReport(result));
   if (failures.length) throw new RunError(failures.join('\n'));
 }

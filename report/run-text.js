@@ -1,9 +1,22 @@
 // The text of a run, in the order node test prints it: the header (System, Target, Date,
-// Settings, skipped stores), each URL's table, then how the run ended and the comparison.
-// A live run writes it piece by piece as the events come (live.js); `node test report`
-// writes it from a saved Result (renderRun). Both go through this one writer, so a saved
-// run re-renders to exactly the text it printed.
-import { renderComparison, renderSkipped, renderStepTable, renderSystem } from './table.js';
+// Settings, skipped stores), each URL's table, then how the run ended, the machine's load,
+// the comparison and the thresholds (--assert). A live run writes it piece by piece as the
+// events come (live.js); `node test report` writes it from a saved Result (renderRun). Both go
+// through this one writer, so a saved run re-renders to exactly the text it printed.
+import { renderSkipped, renderStepTable, renderSystem } from './table.js';
+import { renderComparison } from './comparison-table.js';
+import { renderRepeatTable } from './repeat-table.js';
+import { isMachineWarning, renderMachineLoad, renderMachineWarnings } from './machine-summary.js';
+import { checkThresholds, renderThresholds } from './assert.js';
+import { parseThresholds } from '../driver/thresholds.js';
+
+/** The header lines issue 12 adds under Settings: repeats and thresholds, when given. */
+function settingsExtra(settings) {
+  const lines = [];
+  if (settings.repeat > 1) lines.push(`Repeats:  each step ${settings.repeat} times, interleaved across the URLs at each load level`);
+  if (settings.assert?.length) lines.push(`Assert:   ${settings.assert.join(', ')}`);
+  return lines.join('\n');
+}
 
 /** A writer of a run's text to write(chunk): header(), table() per URL as it completes, ending(). */
 export function createRunText(write) {
@@ -12,34 +25,47 @@ export function createRunText(write) {
   const table = (url, steps) => {
     if (!steps.length || printed.has(url)) return;
     printed.add(url);
-    print(`\n${renderStepTable(url, steps)}`);
+    const repeated = steps.some((step) => step.repeat > 1);
+    // The machine's warnings go in one line under the table, not one per step.
+    const quiet = steps.map((step) => ({ ...step, warnings: step.warnings.filter((warning) => !isMachineWarning(warning)) }));
+    const busy = renderMachineWarnings(steps);
+    print(`\n${repeated ? renderRepeatTable(url, quiet) : renderStepTable(url, quiet)}${busy ? `\n${busy}` : ''}`);
   };
   return {
     header({ system, settings, skipped }) {
       print(renderSystem(system, settings));
+      print(settingsExtra(settings));
       print(renderSkipped(skipped));
     },
     table,
-    /** The tables not printed yet (an interrupted run's last URL), why it stopped early, the comparison. */
-    ending(result) {
+    /**
+     * The tables not printed yet (an interrupted run's last URL), why it stopped early, the
+     * machine's load, the comparison, and the thresholds table (`thresholds`: parsed --assert
+     * expressions; by default the run's own).
+     */
+    ending(result, { thresholds } = {}) {
       for (const target of result.targets) table(target.url, result.steps.filter((step) => step.url === target.url));
       if (result.interrupted) {
         const why = result.appExit ? `app.js exited (${result.appExit}) during the sweep` : 'interrupted';
         print(`\n${why}: ${result.steps.length} step(s) finished; the step in progress was dropped`);
       }
+      const machine = renderMachineLoad(result.steps);
+      if (machine) print(`\n${machine}`);
       const compared = renderComparison(result.comparison);
       if (compared) print(`\n${compared}`);
+      const checks = checkThresholds(result, thresholds ?? parseThresholds(result.settings.assert).thresholds);
+      if (checks.length) print(`\n${renderThresholds(checks)}`);
     },
   };
 }
 
-/** Everything a run printed, from its Result. */
-export function renderRun(result) {
+/** Everything a run printed, from its Result (`thresholds`: check these instead of the run's own --assert). */
+export function renderRun(result, { thresholds } = {}) {
   let text = '';
   const writer = createRunText((chunk) => {
     text += chunk;
   });
   writer.header(result);
-  writer.ending(result);
+  writer.ending(result, { thresholds });
   return text;
 }

@@ -84,36 +84,7 @@ export function renderStepTable(url, steps) {
   return lines.join('\n');
 }
 
-/** The comparison, one table per key: stores at each load level, fastest first. */
-export function renderComparison(groups) {
-  const byKey = new Map();
-  for (const group of groups) {
-    if (group.rows.length < 2) continue; // nothing to compare
-    if (!byKey.has(group.key)) byKey.set(group.key, []);
-    byKey.get(group.key).push(group);
-  }
-  const sections = [];
-  for (const [key, keyGroups] of byKey) {
-    const loadHeader = keyGroups[0].mode === 'open' ? 'targetRps' : 'concurrency';
-    const headers = [loadHeader, 'store', 'rps', 'meanLatencyMs', 'p99', 'rps/fastest', 'errors'];
-    const rows = keyGroups.flatMap((group) =>
-      group.rows.map((row, index) => [
-        index === 0 ? String(group.load) : '',
-        row.warnings.length ? `${row.store} ${WARNING_MARK}` : row.store,
-        formatRps(row.rps),
-        formatMs(row.meanMs),
-        formatMs(row.p99Ms),
-        row.ratio === null ? '-' : row.ratio.toFixed(2),
-        String(row.errors),
-      ]),
-    );
-    const align = headers.map((header) => (header === 'store' ? 'left' : 'right'));
-    const marked = keyGroups.some((group) => group.rows.some((row) => row.warnings.length));
-    const legend = marked ? `\n${WARNING_MARK} = that step's figures carry a warning: see the warning lines under its URL's table` : '';
-    sections.push(`## Comparison: ${key} (rps/fastest = the store's rps divided by the fastest store's at that level)\n${renderTable(headers, rows, { align })}${legend}`);
-  }
-  return sections.join('\n\n');
-}
+// The comparison's table is in comparison-table.js.
 
 /** The "what did this run on" header every report starts with. */
 export function renderSystem(system, settings) {

@@ -38,6 +38,9 @@ export const ERROR_CODES = Object.freeze({
   INTERRUPTED: { exit: 130, meaning: 'Ctrl-C: the finished steps are still printed and written' },
   BAD_RESULTS: { exit: 2, meaning: 'node test report: the file is not JSON, not a storebench results file, or of another format version' },
   BAD_OUTPUT: { exit: 2, meaning: '--json or --csv names a file that cannot be written (checked before any load): nothing runs' },
+  // Reports (issue 12): thresholds and run comparison
+  ASSERTION_FAILED: { exit: 3, meaning: 'node test --assert: a threshold was missed (the table after the run says which); the results are still printed and written' },
+  REGRESSION: { exit: 3, meaning: 'node test compare --fail-on-regression PCT: an rps fell or a p99 rose by more than PCT percent' },
 });
 
 // Warnings that travel with a step's numbers when those numbers deserve less trust
@@ -48,6 +51,10 @@ export const WARNING_CODES = Object.freeze({
   OPEN_MODEL_SHORT: { meaning: 'open model: the achieved rate fell short of the rate asked' },
   DRIVER_CPU: { meaning: 'the driver used most of a CPU core: the client may be the bottleneck' },
   REQUEST_ERRORS: { meaning: 'some requests failed; rps and latency include the error responses' },
+  // The machine (driver/machine-load.js) and the baseline check (driver/comparison.js)
+  CPU_STEAL: { meaning: 'the hypervisor took 10% or more of the CPU time (steal) during the step' },
+  BUSY_MACHINE: { meaning: 'processes outside this run used half a core or more during the step' },
+  FASTER_THAN_BASELINE: { meaning: 'comparison only: a store measured more than 10% faster than `memory`, the in-process map, at the same key and load; it cannot be, so the difference is noise' },
 });
 
 export class StorebenchError extends Error {
@@ -189,6 +196,13 @@ export class OutputPathError extends StorebenchError {
   constructor(problems) {
     const list = [].concat(problems);
     super(list.join('\n'), { code: 'BAD_OUTPUT', problems: list });
+  }
+}
+
+/** A --assert threshold was missed, or compare --fail-on-regression found a regression (exit 3). */
+export class ThresholdError extends StorebenchError {
+  constructor(message, code = 'ASSERTION_FAILED') {
+    super(message, { code });
   }
 }
 

@@ -49,6 +49,9 @@ test('every flag is read', () => {
     json: '-',
     csv: 'out.csv',
     quiet: true,
+    html: undefined,
+    repeat: 1,
+    assert: [],
   });
 });
 
@@ -103,14 +106,16 @@ test('node test --help prints the usage and exits 0', () => {
   const result = run('test.js', ['--help']);
   assert.equal(result.status, 0);
   assert.match(result.stdout, /^Usage: node test \[options\]/);
-  assert.match(result.stdout, /^ {7}node test report FILE\.json$/m);
-  for (const flag of ['--url', '--target', '--concurrency', '--requests', '--duration', '--warmup', '--no-keepalive', '--timeout', '--rps', '--stores', '--keys', '--json', '--csv', '--quiet', '--help']) {
+  assert.match(result.stdout, /^ {7}node test report FILE\.json \[--html OUT\] \[--assert EXPR\]\.\.\.$/m);
+  assert.match(result.stdout, /^ {7}node test compare A\.json B\.json \[--fail-on-regression PCT\]$/m);
+  for (const flag of ['--url', '--target', '--concurrency', '--requests', '--duration', '--warmup', '--no-keepalive', '--timeout', '--rps', '--stores', '--keys', '--json', '--csv', '--quiet', '--help', '--html', '--repeat', '--assert']) {
     assert.ok(result.stdout.includes(flag), `usage lacks ${flag}`);
   }
 });
 
-test('node test report FILE takes one file and no other flag', () => {
-  assert.deepEqual(parseArguments(['report', 'saved.json']), { command: 'report', help: false, options: { file: 'saved.json' }, problems: [] });
+test('node test report FILE takes one file, and --html and --assert', () => {
+  assert.deepEqual(parseArguments(['report', 'saved.json']), { command: 'report', help: false, options: { file: 'saved.json', html: undefined, assert: [] }, problems: [] });
+  assert.deepEqual(parseArguments(['report', 'saved.json', '--html', 'page.html', '--assert', 'p99<5ms']).options, { file: 'saved.json', html: 'page.html', assert: ['p99<5ms'] });
   assert.equal(parseArguments(['report', '--help']).help, true);
   assert.deepEqual(parseArguments(['report']).problems, ['report needs the FILE.json a run wrote with --json']);
   assert.deepEqual(parseArguments(['report', 'a.json', 'b.json', '-c', '5']).problems, ['unknown option -c', 'unexpected argument "b.json"', 'unexpected argument "5"']);
@@ -126,9 +131,9 @@ test('node test report with a file it cannot use prints one line: exit 1 unreada
   assert.equal(missing.stdout, '');
   const cases = [
     ['not-json.json', 'hello {', /^node test: .*not-json\.json: not JSON \(.*\)\n$/],
-    ['other.json', '{"format":"storebench-json/1","results":[]}', /^node test: .*other\.json: not a storebench results file \(its format is "storebench-json\/1", not storebench-results\/3\)\n$/],
-    ['old.json', '{"format":"storebench-driver/1","steps":[]}', /^node test: .*old\.json: written in the older format storebench-driver\/1; this storebench reads storebench-results\/3 \(run the benchmark again to get one\)\n$/],
-    ['broken.json', '{"format":"storebench-results/3","steps":[]}', /^node test: .*broken\.json: not a valid storebench-results\/3 file: interrupted is missing, expected true or false\n$/],
+    ['other.json', '{"format":"storebench-json/1","results":[]}', /^node test: .*other\.json: not a storebench results file \(its format is "storebench-json\/1", not storebench-results\/4\)\n$/],
+    ['old.json', '{"format":"storebench-driver/1","steps":[]}', /^node test: .*old\.json: written in the older format storebench-driver\/1; this storebench reads storebench-results\/4 \(run the benchmark again to get one\)\n$/],
+    ['broken.json', '{"format":"storebench-results/4","steps":[]}', /^node test: .*broken\.json: not a valid storebench-results\/4 file: interrupted is missing, expected true or false\n$/],
   ];
   for (const [name, content, pattern] of cases) {
     await writeFile(join(dir, name), content);
@@ -236,4 +241,18 @@ test('checkOutputPaths accepts a new file in a folder and an existing file, and 
   assert.deepEqual(await readdir(dir), ['old.csv']);
   assert.equal(await readFile(join(dir, 'old.csv'), 'utf8'), 'kept', 'an existing file is not touched before the run');
   await assert.rejects(checkOutputPaths({ json: dir }), (error) => error instanceof OutputPathError && exitCodeOf(error) === 2);
+});
+
+test('--repeat, --html and --assert are read and checked', async (t) => {
+  const { options, problems } = parseArguments(['--repeat', '5', '--html', 'report.html', '--assert', 'p99<5ms', '--assert', 'redis:rps>=100']);
+  assert.deepEqual(problems, []);
+  assert.deepEqual([options.repeat, options.html, options.assert], [5, 'report.html', ['p99<5ms', 'redis:rps>=100']]);
+  assert.equal(parseArguments([]).options.repeat, 1, 'one run per step by default');
+  assert.deepEqual(parseArguments(['--repeat', '0', '--html', '-']).problems, ['--html needs a file name', '--repeat must be a whole number from 1 to 100, not "0"']);
+  assert.deepEqual(parseArguments(['--repeat', '101']).problems, ['--repeat must be at most 100, not "101"']);
+  assert.deepEqual(parseArguments(['--repeat', '2.5']).problems, ['--repeat must be a whole number from 1 to 100, not "2.5"']);
+  assert.deepEqual(parseArguments(['--html', 'x.json', '--json', 'x.json']).problems, ['--html and --json name the same file (x.json)']);
+  const dir = await mkdtemp(join(tmpdir(), 'storebench-out-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  await assert.rejects(checkOutputPaths({ html: join(dir, 'missing', 'report.html') }), (error) => error instanceof OutputPathError && error.problems[0] === `--html ${join(dir, 'missing', 'report.html')}: the folder ${join(dir, 'missing')} does not exist`);
 });

@@ -7,13 +7,13 @@ import { fixedResult, fixedStep, fixedWarning } from '../helpers/driver-fixtures
 import { resultError } from '../../driver/run.js';
 import { RunError } from '../../util/errors.js';
 
-const HEADER = 'url,store,key,mode,startedAt,finishedAt,maxRequests,durationSeconds,concurrency,targetRps,peakInFlight,requests,responses,wallSeconds,rps,meanLatencyMs,maxLatencyMs,minLatencyMs,p50,p90,p99,p999,errors,errorKinds,cpuPercent,warnings';
+const HEADER = 'url,store,key,mode,startedAt,finishedAt,maxRequests,durationSeconds,concurrency,targetRps,peakInFlight,requests,responses,wallSeconds,rps,meanLatencyMs,maxLatencyMs,minLatencyMs,p50,p90,p99,p999,errors,errorKinds,cpuPercent,warnings,repeat,stealPercent,othersCpuPercent,treeCpuPercent,loadAverage';
 
 test('CSV: a header and one row per step, commas in values quoted', () => {
   const steps = [fixedStep({ errors: { total: 3, byKind: { 'http 503': 2, timeout: 1 } }, warnings: [fixedWarning('DRIVER_CPU', 'a, b'), fixedWarning('LITTLES_LAW', 'c "d"')] })];
   const [header, row, end] = buildCsv(steps).split('\n');
   assert.equal(header, HEADER);
-  assert.equal(row, 'http://127.0.0.1:40123/redis/key1,redis,key1,closed,2026-01-01T00:00:00.000Z,2026-01-01T00:00:00.463Z,2000,,5,,5,2000,2000,0.4628,4321.4,1.157,12.5,0.214,1.021,1.9,4.351,9.9,3,http 503=2;timeout=1,55.5,"a, b | c ""d"""');
+  assert.equal(row, 'http://127.0.0.1:40123/redis/key1,redis,key1,closed,2026-01-01T00:00:00.000Z,2026-01-01T00:00:00.463Z,2000,,5,,5,2000,2000,0.4628,4321.4,1.157,12.5,0.214,1.021,1.9,4.351,9.9,3,http 503=2;timeout=1,55.5,"a, b | c ""d""",1,1.5,12.25,140,1.1');
   assert.equal(end, '');
 });
 
@@ -43,7 +43,7 @@ test('JSON and CSV come from the one field list: every CSV column is a step fiel
 test('JSON: format, settings, system, every step with percentiles and its histogram, the comparison', () => {
   const result = fixedResult();
   const json = JSON.parse(toJson(result));
-  assert.equal(json.format, 'storebench-results/3');
+  assert.equal(json.format, 'storebench-results/4');
   assert.equal(json.interrupted, false);
   assert.equal(json.appExit, null);
   assert.deepEqual(json.skipped, [{ store: 'cloudant', status: 'unavailable', reason: 'no CLOUDANT_URL' }]);
@@ -93,4 +93,25 @@ test('resultError: a store named with --stores that was skipped fails the run, o
   const stopped = fixedResult({ interrupted: true });
   stopped.settings.stores = ['cloudant'];
   assert.equal(resultError(stopped), null, 'Ctrl-C is the user\'s choice: exit 130, not a failure');
+});
+
+test('CSV of a real run: every column filled where the JSON has a value, empty only where it holds null', async () => {
+  const { readFile } = await import('node:fs/promises');
+  const { fromJson } = await import('../../report/format.js');
+  const result = fromJson(await readFile(new URL('../fixtures/runs/before.json', import.meta.url), 'utf8'));
+  const [header, ...rows] = buildCsv(result.steps).trim().split('\n');
+  const columns = STEP_FIELDS.filter((field) => field.csv);
+  assert.deepEqual(header.split(','), columns.map((field) => field.csv));
+  assert.equal(rows.length, result.steps.length);
+  rows.forEach((line, index) => {
+    const cells = line.match(/("([^"]|"")*"|[^,]*)(,|$)/g).map((cell) => cell.replace(/,$/, ''));
+    const step = result.steps[index];
+    columns.forEach((field, column) => {
+      const value = field.path.split('.').reduce((node, key) => node?.[key], step);
+      const empty = cells[column] === '';
+      // warnings and errorKinds are lists: empty when the step has none.
+      const none = value === null || (Array.isArray(value) && !value.length) || (field.csv === 'errorKinds' && !Object.keys(value).length);
+      assert.equal(empty, none && field.csv !== 'maxRequests', `step ${index} ${field.csv}: ${JSON.stringify(cells[column])} for ${JSON.stringify(value)}`);
+    });
+  });
 });

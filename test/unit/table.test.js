@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { renderStepTable, renderComparison, renderSystem, renderSkipped, formatErrors, renderTable, displayUrl } from '../../report/table.js';
+import { renderComparison } from '../../report/comparison-table.js';
+import { renderStepTable, renderSystem, renderSkipped, formatErrors, renderTable, displayUrl } from '../../report/table.js';
 import { compareStores } from '../../driver/comparison.js';
 import { fixedStep, fixedWarning, weakWarning } from '../helpers/driver-fixtures.js';
 

@@ -1,0 +1,219 @@
+// How busy the machine was during a step, apart from the benchmark itself: CPU steal (time the
+// hypervisor gave to other machines) and the CPU used by processes outside this run, from
+// /proc/stat, /proc/<pid>/stat and /proc/loadavg read before and after the step. On a shared
+// 2-core VM a step can swing 3x between consecutive rounds; these figures say when that was
+// the machine and not the store. Where /proc is missing (macOS, Windows) every figure is null:
+// "not measured".
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { WARNING_CODES } from '../util/errors.js';
+
+export const STEAL_WARN_PERCENT = 10; // of all CPU time during the step
+export const OTHERS_WARN_PERCENT = 50; // of one core: half a core used by other processes
+
+const NOT_MEASURED = Object.freeze({ stealPercent: null, othersCpuPercent: null, treeCpuPercent: null, loadAverage: null });
+
+const readText = (path) => {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * The machine's CPU time so far from /proc/stat's `cpu` line, in clock ticks summed over every
+ * CPU: { total, busy, steal, cpus }. busy is user + nice + system + irq + softirq (guest time
+ * is inside user); idle, iowait and steal are not busy. null when there is no /proc/stat.
+ */
+export function parseProcStat(text) {
+  const line = text?.split('\n').find((row) => row.startsWith('cpu '));
+  if (!line) return null;
+  const [user, nice, system, idle, iowait = 0, irq = 0, softirq = 0, steal = 0] = line.trim().split(/\s+/).slice(1).map(Number);
+  if (![user, nice, system, idle].every(Number.isFinite)) return null;
+  const cpus = text.split('\n').filter((row) => /^cpu\d+\s/.test(row)).length || 1;
+  const busy = user + nice + system + irq + softirq;
+  return { total: busy + idle + iowait + steal, busy, steal, cpus };
+}
+
+/** { pid, ppid, ticks } from a /proc/<pid>/stat line: ticks = utime + stime + cutime + cstime. */
+export function parseProcessStat(text) {
+  const close = text?.lastIndexOf(')') ?? -1;
+  if (close < 0) return null;
+  const pid = Number(text.slice(0, text.indexOf('(')).trim());
+  const fields = text.slice(close + 2).split(' ');
+  // After "pid (comm) ": state ppid ... utime is field 14 overall, so fields[11]; stime, cutime, cstime follow.
+  const ppid = Number(fields[1]);
+  const ticks = Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+  return Number.isFinite(ticks) ? { pid, ppid, ticks } : null;
+}
+
+/**
+ * CPU ticks used so far by the process trees under `roots` (each root and its descendants,
+ * found through /proc/<pid>/stat's ppid). A child's time stays counted after it exits, once its
+ * parent has reaped it (cutime, cstime), so the difference of two readings is the trees' CPU
+ * between them, children started and ended in between included.
+ */
+export function treeTicks(roots, procDir = '/proc') {
+  let entries;
+  try {
+    entries = readdirSync(procDir).filter((name) => /^\d+$/.test(name));
+  } catch {
+    return null;
+  }
+  const children = new Map();
+  const ticks = new Map();
+  for (const name of entries) {
+    const stat = parseProcessStat(readText(`${procDir}/${name}/stat`));
+    if (!stat) continue; // it ended meanwhile
+    ticks.set(stat.pid, stat.ticks);
+    if (!children.has(stat.ppid)) children.set(stat.ppid, []);
+    children.get(stat.ppid).push(stat.pid);
+  }
+  let sum = 0;
+  const seen = new Set();
+  const queue = roots.filter((pid) => ticks.has(pid));
+  while (queue.length) {
+    const pid = queue.pop();
+    if (seen.has(pid)) continue;
+    seen.add(pid);
+    sum += ticks.get(pid);
+    queue.push(...(children.get(pid) ?? []));
+  }
+  return sum;
+}
+
+/**
+ * The processes listening on TCP `port` (IPv4 or IPv6), through /proc/net/tcp's socket inodes
+ * and /proc/<pid>/fd: a target app on this machine is part of the benchmark, not "other
+ * processes". Only processes this user may inspect are found. [] without /proc.
+ */
+export function listeningPids(port, procDir = '/proc') {
+  const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
+  const inodes = new Set();
+  for (const file of ['tcp', 'tcp6']) {
+    for (const row of (readText(`${procDir}/net/${file}`) ?? '').split('\n').slice(1)) {
+      const cells = row.trim().split(/\s+/);
+      // local_address is "ADDR:PORT" in hex; state 0A is LISTEN; the inode is the 10th column.
+      if (cells.length > 9 && cells[1].endsWith(`:${hexPort}`) && cells[3] === '0A') inodes.add(cells[9]);
+    }
+  }
+  if (!inodes.size) return [];
+  const pids = [];
+  let entries = [];
+  try {
+    entries = readdirSync(procDir).filter((name) => /^\d+$/.test(name));
+  } catch {
+    return [];
+  }
+  for (const name of entries) {
+    let fds;
+    try {
+      fds = readdirSync(`${procDir}/${name}/fd`);
+    } catch {
+      continue; // not ours to look at, or gone
+    }
+    const owns = fds.some((fd) => {
+      try {
+        const link = readlinkSync(`${procDir}/${name}/fd/${fd}`);
+        return link.startsWith('socket:[') && inodes.has(link.slice(8, -1));
+      } catch {
+        return false;
+      }
+    });
+    if (owns) pids.push(Number(name));
+  }
+  return pids;
+}
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|\[::1\]|localhost)$/i;
+
+/** The port of each target URL served on this machine's loopback (the target app is then ours). */
+export function loopbackPorts(urls) {
+  const ports = new Set();
+  for (const text of urls) {
+    try {
+      const url = new URL(text);
+      if (LOOPBACK.test(url.hostname)) ports.add(Number(url.port || (url.protocol === 'https:' ? 443 : 80)));
+    } catch {
+      // not a URL: nothing to add
+    }
+  }
+  return [...ports];
+}
+
+function snapshot(roots, procDir) {
+  const cpu = parseProcStat(readText(`${procDir}/stat`));
+  if (!cpu) return null;
+  const tree = treeTicks(roots, procDir);
+  if (tree === null) return null;
+  return { cpu, tree };
+}
+
+/**
+ * The figures between two snapshots: { stealPercent, othersCpuPercent, treeCpuPercent,
+ * loadAverage }. stealPercent is steal in % of all CPU time (as vmstat's `st`); the CPU
+ * figures are in % of one core (as the step's cpuPercent): treeCpuPercent is this run's
+ * processes, othersCpuPercent everything else that was busy. loadAverage is /proc/loadavg's
+ * one-minute figure at the end.
+ */
+export function machineFigures(before, after, loadavgText) {
+  if (!before || !after) return { ...NOT_MEASURED };
+  const total = after.cpu.total - before.cpu.total;
+  if (total <= 0) return { ...NOT_MEASURED };
+  const perCore = (ticks) => (ticks / total) * after.cpu.cpus * 100;
+  const busyPercent = perCore(after.cpu.busy - before.cpu.busy);
+  const treeCpuPercent = Math.max(0, perCore(after.tree - before.tree));
+  const loadAverage = Number(loadavgText?.split(' ')[0]);
+  return {
+    stealPercent: ((after.cpu.steal - before.cpu.steal) / total) * 100,
+    othersCpuPercent: Math.max(0, busyPercent - treeCpuPercent),
+    treeCpuPercent,
+    loadAverage: Number.isFinite(loadAverage) ? loadAverage : null,
+  };
+}
+
+/**
+ * Samples the machine around each step. `rootPids`: the processes whose trees are this run's
+ * (the driver, and a target app listening on this machine's loopback); what they use is not
+ * "other processes". start() before the step, then stop() on what it returned, after.
+ */
+export function createMachineMonitor({ rootPids = [process.pid], procDir = '/proc' } = {}) {
+  return {
+    start() {
+      const before = snapshot(rootPids, procDir);
+      return { stop: () => machineFigures(before, before && snapshot(rootPids, procDir), readText(`${procDir}/loadavg`)) };
+    },
+  };
+}
+
+/** The monitor for a sweep of these target URLs: the driver's tree, and any loopback target's listener's. */
+export function machineMonitorFor(urls, { procDir = '/proc' } = {}) {
+  const listeners = loopbackPorts(urls).flatMap((port) => listeningPids(port, procDir));
+  return createMachineMonitor({ rootPids: [...new Set([process.pid, ...listeners])], procDir });
+}
+
+const warning = (code, message, data) => {
+  if (!WARNING_CODES[code]) throw new TypeError(`unregistered warning code ${code}`);
+  return { code, message, data };
+};
+
+/** CPU_STEAL and BUSY_MACHINE, when the machine's figures for a step call for them. */
+export function machineWarnings(machine) {
+  const warnings = [];
+  const { stealPercent, othersCpuPercent } = machine;
+  if (stealPercent !== null && stealPercent >= STEAL_WARN_PERCENT) {
+    warnings.push(warning(
+      'CPU_STEAL',
+      `the hypervisor took ${Math.round(stealPercent)}% of the CPU time (steal) during the step: these numbers say more about the machine than about the store`,
+      { stealPercent, threshold: STEAL_WARN_PERCENT },
+    ));
+  }
+  if (othersCpuPercent !== null && othersCpuPercent >= OTHERS_WARN_PERCENT) {
+    warnings.push(warning(
+      'BUSY_MACHINE',
+      `other processes on this machine used ${Math.round(othersCpuPercent)}% of a core during the step: these numbers say more about the machine than about the store`,
+      { othersCpuPercent, threshold: OTHERS_WARN_PERCENT },
+    ));
+  }
+  return warnings;
+}

@@ -1,0 +1,96 @@
+// The flags issue 12 adds to node test (--html, --repeat, --assert) and its two report
+// commands' flags (node test report FILE [--html OUT] [--assert EXPR], node test compare A B
+// [--fail-on-regression PCT]): pure, like options.js, which appends these to its own.
+import { parseFlags } from '../util/flags.js';
+import { parseThresholds } from './thresholds.js';
+
+export const REPEAT_LIMIT = 100;
+export const REGRESSION_LIMIT = 1000; // percent
+
+export const RUN_REPORT_FLAGS = {
+  html: { type: 'string' },
+  repeat: { type: 'string' },
+  assert: { type: 'string', multiple: true },
+};
+
+export const RUN_REPORT_USAGE = `Reports:
+  --html FILE            also write the run as one self-contained HTML page (charts, tables, no
+                         network); made from the saved Result, as node test report --html makes it
+  --repeat N             run each step N times, 1 to ${REPEAT_LIMIT} (default 1), interleaved across the URLs
+                         at each load level; tables show the median, the min-max and, from 5
+                         repeats, the 95% interval of the mean
+  --assert EXPR          a threshold, checked per store after the run (repeatable):
+                         [store:]p50|p90|p99|p999|mean|max <|<= N ms|us, rps >|>= N,
+                         errors =|<= N or N%  (e.g. 'p99<5ms', 'redis:rps>=1000', 'errors=0');
+                         a missed one exits 3`;
+
+export const REPORT_COMMANDS_USAGE = `       node test report FILE.json [--html OUT] [--assert EXPR]...
+       node test compare A.json B.json [--fail-on-regression PCT]`;
+
+export const REPORT_COMMANDS_HELP = `node test report prints the tables of a run saved with --json FILE, as that run printed them
+(with --html OUT: writes the page instead; --assert checks these thresholds instead of the run's).
+node test compare shows, for each step both runs have, rps, mean, p50 and p99 of both and the
+change in %, "within noise" when the repeats' ranges overlap; --fail-on-regression PCT exits 3
+when an rps falls or a p99 rises by more than PCT %.`;
+
+const wholeNumber = (text) => (/^\d+$/.test(text) ? Number(text) : null);
+const percent = (text) => (/^\d+(\.\d+)?$|^\.\d+$/.test(text) ? Number(text) : null);
+const strings = (value) => [].concat(value ?? []).filter((item) => typeof item === 'string');
+
+function htmlProblem(html) {
+  if (html === undefined) return null;
+  if (html === '-' || html === '') return '--html needs a file name';
+  return null;
+}
+
+/** The run's --html, --repeat and --assert, from parsed flag values; problems are pushed. */
+export function runReportOptions(values, problems) {
+  const html = typeof values.html === 'string' ? values.html : undefined;
+  const htmlWhy = htmlProblem(html);
+  if (htmlWhy) problems.push(htmlWhy);
+  let repeat = 1;
+  if (typeof values.repeat === 'string') {
+    repeat = wholeNumber(values.repeat);
+    if (repeat === null || repeat < 1) problems.push(`--repeat must be a whole number from 1 to ${REPEAT_LIMIT}, not "${values.repeat}"`);
+    else if (repeat > REPEAT_LIMIT) problems.push(`--repeat must be at most ${REPEAT_LIMIT}, not "${values.repeat}"`);
+  }
+  const assert = strings(values.assert);
+  problems.push(...parseThresholds(assert).problems);
+  for (const name of ['json', 'csv']) {
+    if (html !== undefined && typeof values[name] === 'string' && values[name] === html) problems.push(`--html and --${name} name the same file (${html})`);
+  }
+  return { html, repeat: repeat ?? 1, assert };
+}
+
+/** node test report FILE.json [--html OUT] [--assert EXPR]...: argv after "report". */
+export function parseReportArguments(argv) {
+  const spec = { html: RUN_REPORT_FLAGS.html, assert: RUN_REPORT_FLAGS.assert, help: { type: 'boolean', short: 'h' } };
+  const { values, positionals, problems } = parseFlags(argv, spec, { positionals: 1 });
+  const [file] = positionals;
+  const help = values.help === true;
+  if (file === undefined && !help) problems.push('report needs the FILE.json a run wrote with --json');
+  const html = typeof values.html === 'string' ? values.html : undefined;
+  const htmlWhy = htmlProblem(html);
+  if (htmlWhy) problems.push(htmlWhy);
+  const assert = strings(values.assert);
+  problems.push(...parseThresholds(assert).problems);
+  return { command: 'report', help, options: { file, html, assert }, problems };
+}
+
+/** node test compare A.json B.json [--fail-on-regression PCT]: argv after "compare". */
+export function parseCompareArguments(argv) {
+  const spec = { 'fail-on-regression': { type: 'string' }, help: { type: 'boolean', short: 'h' } };
+  const { values, positionals, problems } = parseFlags(argv, spec, { positionals: 2 });
+  const help = values.help === true;
+  if (positionals.length < 2 && !help) problems.push('compare needs two results files: node test compare A.json B.json');
+  let failOnRegression = null;
+  const raw = values['fail-on-regression'];
+  if (typeof raw === 'string') {
+    failOnRegression = percent(raw);
+    if (failOnRegression === null || failOnRegression > REGRESSION_LIMIT) {
+      problems.push(`--fail-on-regression must be a percentage from 0 to ${REGRESSION_LIMIT} (e.g. 10), not "${raw}"`);
+      failOnRegression = null;
+    }
+  }
+  return { command: 'compare', help, options: { a: positionals[0], b: positionals[1], failOnRegression }, problems };
+}

@@ -1,0 +1,79 @@
+// The comparison as text: one table per key, the stores at each load level fastest first.
+// With --repeat the figures are medians, each with the range the repeats spanned (and from 5
+// repeats the 95% interval of the mean), and stores whose rps ranges overlap are named as not
+// distinguishable here. A row beating `memory`, the in-process map, by more than 10% is
+// marked and explained: it cannot really be faster, the difference is noise.
+import { BASELINE_STORE, BASELINE_TOLERANCE } from '../driver/comparison.js';
+import { WARNING_MARK, formatMs, formatRps, renderTable } from './table.js';
+
+/** "6900-7400" from a spread's min and max (or its ciLow and ciHigh), each shown by `format`. */
+export function formatRange(low, high, format) {
+  return low === null || high === null ? '-' : `${format(low)}-${format(high)}`;
+}
+
+const loadName = (group) => (group.mode === 'open' ? `${group.load} rps` : `concurrency ${group.load}`);
+
+/** The note lines under a key's table: baseline violations, then stores not told apart. */
+function notes(keyGroups) {
+  const lines = [];
+  for (const group of keyGroups) {
+    const baseline = group.rows.find((row) => row.store === BASELINE_STORE);
+    for (const row of group.rows) {
+      if (!baseline || !row.warnings.includes('FASTER_THAN_BASELINE')) continue;
+      const faster = Math.round((row.rps / baseline.rps - 1) * 100);
+      lines.push(`${WARNING_MARK} ${row.store} at ${loadName(group)}: ${faster}% faster than ${BASELINE_STORE}, the in-process map, which it cannot be: read the difference as noise (more than ${BASELINE_TOLERANCE * 100}% flags it)`);
+    }
+  }
+  for (const group of keyGroups) {
+    // Stores linked by overlapping rps ranges, each set named once.
+    const done = new Set();
+    for (const row of group.rows) {
+      if (done.has(row.store) || !row.overlaps.length) continue;
+      const set = [row.store, ...row.overlaps.filter((store) => !done.has(store))];
+      for (const store of set) done.add(store);
+      lines.push(`${loadName(group)}: ${set.join(', ')}: not distinguishable here (their rps ranges over the repeats overlap)`);
+    }
+  }
+  return lines;
+}
+
+/**
+ * The comparison, one table per key (and, for a workload of several operations, one more per
+ * operation): stores at each load level, fastest first.
+ */
+export function renderComparison(groups) {
+  const byKey = new Map();
+  for (const group of groups) {
+    if (group.rows.length < 2) continue; // nothing to compare
+    const title = group.operation ? `${group.key} · ${group.operation}` : group.key;
+    if (!byKey.has(title)) byKey.set(title, []);
+    byKey.get(title).push(group);
+  }
+  const sections = [];
+  for (const [key, keyGroups] of byKey) {
+    const repeated = keyGroups.some((group) => group.rows.some((row) => row.repeats > 1));
+    const interval = keyGroups.some((group) => group.rows.some((row) => row.spread.rps.ciLow !== null));
+    const loadHeader = keyGroups[0].mode === 'open' ? 'targetRps' : 'concurrency';
+    const headers = [loadHeader, 'store', 'rps'];
+    if (repeated) headers.push('rps min-max');
+    if (interval) headers.push('rps 95% CI');
+    headers.push('meanLatencyMs', 'p99', 'rps/fastest', 'errors');
+    const rows = keyGroups.flatMap((group) =>
+      group.rows.map((row, index) => {
+        const cells = [index === 0 ? String(group.load) : '', row.warnings.length ? `${row.store} ${WARNING_MARK}` : row.store, formatRps(row.rps)];
+        if (repeated) cells.push(formatRange(row.spread.rps.min, row.spread.rps.max, formatRps));
+        if (interval) cells.push(formatRange(row.spread.rps.ciLow, row.spread.rps.ciHigh, formatRps));
+        cells.push(formatMs(row.latency.meanMs), formatMs(row.latency.p99Ms), row.ratio === null ? '-' : row.ratio.toFixed(2), String(row.errors.total));
+        return cells;
+      }),
+    );
+    const align = headers.map((header) => (header === 'store' ? 'left' : 'right'));
+    const lines = [`## Comparison: ${key} (rps/fastest = the store's rps divided by the fastest store's at that level)`, renderTable(headers, rows, { align })];
+    if (repeated) lines.push(`figures: the median of each store's repeats${interval ? '; 95% CI: of the mean of the repeats' : ''}`);
+    const stepWarned = keyGroups.some((group) => group.rows.some((row) => row.warnings.some((code) => code !== 'FASTER_THAN_BASELINE')));
+    if (stepWarned) lines.push(`${WARNING_MARK} = ${repeated ? 'a repeat\'s' : 'that step\'s'} figures carry a warning: see the warning lines under its URL's table`);
+    lines.push(...notes(keyGroups));
+    sections.push(lines.join('\n'));
+  }
+  return sections.join('\n\n');
+}

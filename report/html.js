@@ -1,0 +1,256 @@
+// The HTML report: one self-contained page (uPlot inlined, the data as JSON in the page, no
+// network request) rendered from a saved Result. writeHtmlReport always goes through the
+// results file's own writer and reader (toJson, fromJson), so the page shows exactly what the
+// file holds, never a live run's objects; renderHtml(result) renders a Result as given.
+import { writeFile } from 'node:fs/promises';
+import { WARNING_CODES } from '../util/errors.js';
+import { groupRepeats, summarizeCell } from '../driver/repeat.js';
+import { parseThresholds } from '../driver/thresholds.js';
+import { BASELINE_STORE } from '../driver/comparison.js';
+import { fromJson, toJson } from './format.js';
+import { buildCharts, loadText } from './html-charts.js';
+import { htmlAssets } from './html-assets.js';
+import { displayUrl, formatErrors, formatMs, formatRps } from './table.js';
+import { formatRange } from './comparison-table.js';
+import { renderMachineLoad } from './machine-summary.js';
+import { renderSystemLine } from './system.js';
+import { checkThresholds } from './assert.js';
+
+const ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+export const escapeHtml = (value) => String(value).replace(/[&<>"']/g, (char) => ESCAPES[char]);
+// JSON inside <script>: nothing in it may close the element or open a comment.
+const scriptJson = (value) => JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+
+const NUMERIC = /^[-+]?[\d.,]+(-[\d.,]+)?(\s*(ms|%|rps))?$|^-$/;
+
+/** A table: headers, rows of cells (strings, escaped here), and per row an optional class and title. */
+function htmlTable(headers, rows, { classes = [], titles = [] } = {}) {
+  const cell = (tag, text) => `<${tag}${NUMERIC.test(text) ? '' : ' class="text"'}>${escapeHtml(text)}</${tag}>`;
+  const head = `<tr>${headers.map((header) => cell('th', header)).join('')}</tr>`;
+  const body = rows.map((row, index) => {
+    const attributes = `${classes[index] ? ` class="${classes[index]}"` : ''}${titles[index] ? ` title="${escapeHtml(titles[index])}"` : ''}`;
+    return `<tr${attributes}>${row.map((text) => cell('td', text)).join('')}</tr>`;
+  });
+  return `<div class="scroll"><table><thead>${head}</thead><tbody>${body.join('')}</tbody></table></div>`;
+}
+
+const list = (items, className = '') => (items.length ? `<ul${className ? ` class="${className}"` : ''}>${items.map((item) => `<li>${item}</li>`).join('')}</ul>` : '');
+const slug = (text) => String(text).toLowerCase().replace(/[^a-z0-9]+/g, '-');
+
+function settingsText(settings) {
+  const load = settings.rps ? `open model at ${settings.rps.join(', ')} rps` : `concurrency ${settings.concurrency.join(', ')}`;
+  const size = settings.duration ? `${settings.duration} s per step` : `${settings.requests} requests per step`;
+  return `${load}; ${size}; warm-up ${settings.warmup} requests; keep-alive ${settings.keepAlive ? 'on' : 'off'}; timeout ${settings.timeoutMs} ms`;
+}
+
+/** Every warning code in the run, how many steps carry it, and what it means. */
+function warningSummary(result) {
+  const counts = new Map();
+  for (const step of result.steps) for (const code of new Set(step.warnings.map((warning) => warning.code))) counts.set(code, (counts.get(code) ?? 0) + 1);
+  const meaning = (code) => (WARNING_CODES[code]?.meaning ?? '').replaceAll('`', '');
+  const items = [...counts].map(([code, n]) => `<b>${escapeHtml(code)}</b> on ${n} of ${result.steps.length} steps: ${escapeHtml(meaning(code))}`);
+  const baseline = result.comparison.flatMap((group) => group.rows.filter((row) => row.warnings.includes('FASTER_THAN_BASELINE')).map((row) => `${row.store} (${group.key}, ${group.mode === 'open' ? `${group.load} rps` : `concurrency ${group.load}`})`));
+  if (baseline.length) items.push(`<b>FASTER_THAN_BASELINE</b> in the comparison: ${escapeHtml(baseline.join(', '))} measured more than 10% faster than ${BASELINE_STORE}, the in-process map, which nothing behind the app can beat: the difference is noise`);
+  return items.length ? `<div class="notice"><b>Warnings</b> (rows marked <span class="mark">!</span> below)${list(items)}</div>` : '';
+}
+
+function header(result) {
+  const { system, settings } = result;
+  const rows = [
+    ['System', renderSystemLine(system, { date: false }).replace(/^System:\s*/, '')],
+    ['Target', system.target],
+    ['Date', system.date],
+    ['Settings', settingsText(settings)],
+  ];
+  if (settings.repeat > 1) rows.push(['Repeats', `each step ${settings.repeat} times, interleaved across the URLs at each load level`]);
+  if (settings.assert.length) rows.push(['Assert', settings.assert.join(', ')]);
+  const machine = renderMachineLoad(result.steps, { label: '' }).trim();
+  if (machine) rows.push(['Machine', machine]);
+  for (const skip of result.skipped) rows.push(['Skipped', `${skip.store}: ${skip.status}${skip.reason ? ` (${skip.reason})` : ''}`]);
+  const meta = `<dl class="meta">${rows.map(([label, text]) => `<dt>${escapeHtml(label)}</dt><dd>${escapeHtml(text)}</dd>`).join('')}</dl>`;
+  const ended = result.interrupted
+    ? `<div class="notice"><b>${escapeHtml(result.appExit ? `app.js exited (${result.appExit}) during the sweep` : 'Interrupted')}</b>: ${result.steps.length} step(s) finished; the step in progress was dropped.</div>`
+    : '';
+  return `<header><h1>storebench report</h1>${meta}${ended}${warningSummary(result)}</header>`;
+}
+
+const loadName = (group) => (group.mode === 'open' ? `${group.load} rps` : `concurrency ${group.load}`);
+
+function comparisonSection(groups, title = 'Comparison') {
+  if (!groups.some((group) => group.rows.length > 1)) return '';
+  const repeated = groups.some((group) => group.rows.some((row) => row.repeats > 1));
+  const headers = [groups[0].mode === 'open' ? 'targetRps' : 'concurrency', 'store', 'rps'];
+  if (repeated) headers.push('rps min-max');
+  headers.push('meanLatencyMs', 'p99', 'rps/fastest', 'errors', 'warnings');
+  const rows = [];
+  const classes = [];
+  const notes = [];
+  for (const group of groups) {
+    const baseline = group.rows.find((row) => row.store === BASELINE_STORE);
+    group.rows.forEach((row, index) => {
+      const cells = [index === 0 ? String(group.load) : '', row.warnings.length ? `${row.store} !` : row.store, formatRps(row.rps)];
+      if (repeated) cells.push(formatRange(row.spread.rps.min, row.spread.rps.max, formatRps));
+      cells.push(formatMs(row.latency.meanMs), formatMs(row.latency.p99Ms), row.ratio === null ? '-' : row.ratio.toFixed(2), String(row.errors.total), row.warnings.join(', '));
+      rows.push(cells);
+      classes.push(row.warnings.length ? 'warned' : '');
+      if (baseline && row.warnings.includes('FASTER_THAN_BASELINE')) {
+        notes.push(`${row.store} at ${loadName(group)}: ${Math.round((row.rps / baseline.rps - 1) * 100)}% faster than ${BASELINE_STORE}, the in-process map, which it cannot be: read the difference as noise`);
+      }
+    });
+    const seen = new Set();
+    for (const row of group.rows) {
+      if (seen.has(row.store) || !row.overlaps.length) continue;
+      const set = [row.store, ...row.overlaps.filter((store) => !seen.has(store))];
+      for (const store of set) seen.add(store);
+      notes.push(`${loadName(group)}: ${set.join(', ')}: not distinguishable here (their rps ranges over the repeats overlap)`);
+    }
+  }
+  const legend = repeated ? '<p class="note">Figures are the medians of each store\'s repeats.</p>' : '';
+  return `<h3>${escapeHtml(title)}</h3>${htmlTable(headers, rows, { classes })}${legend}${notes.length ? list(notes.map(escapeHtml), 'warnings') : ''}`;
+}
+
+function figure(chart) {
+  return `<figure class="chart" data-kind="${chart.kind}"><div id="${chart.id}" role="img" aria-label="${escapeHtml(chart.title)}"></div></figure>`;
+}
+
+/** Leaf values of a record, by dotted path, for records whose shape this page does not know. */
+function leaves(record, prefix = '', out = []) {
+  for (const [name, value] of Object.entries(record ?? {})) {
+    if (name === 'histogram' || name === 'histograms') continue;
+    const path = prefix ? `${prefix}.${name}` : name;
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) leaves(value, path, out);
+    else out.push([path, Array.isArray(value) ? value.join(', ') : value]);
+  }
+  return out;
+}
+const shownValue = (value) => (typeof value === 'number' ? String(Number(value.toPrecision(6))) : value === null || value === undefined ? '-' : String(value));
+
+/**
+ * A step's per-operation breakdown (mixed workloads) and its probe's figures, when the Result
+ * has them: rendered field by field, since their shape is the workloads' and the probe's to define.
+ */
+function extrasOf(steps) {
+  const parts = [];
+  const withOperations = steps.filter((step) => step.operations);
+  if (withOperations.length) {
+    const rows = [];
+    for (const step of withOperations) {
+      const entries = Array.isArray(step.operations)
+        ? step.operations.map((operation, index) => [operation.operation ?? operation.name ?? operation.kind ?? String(index + 1), operation])
+        : Object.entries(step.operations);
+      for (const [name, operation] of entries) rows.push({ step, name, values: new Map(leaves(operation).filter(([path]) => !['operation', 'name', 'kind'].includes(path))) });
+    }
+    const columns = [...new Set(rows.flatMap((row) => [...row.values.keys()]))];
+    parts.push(`<h4>Per operation</h4>${htmlTable(['load', 'repeat', 'operation', ...columns], rows.map((row) => [loadText(row.step), String(row.step.repeat ?? 1), row.name, ...columns.map((column) => shownValue(row.values.get(column)))]))}`);
+  }
+  const withProbe = steps.filter((step) => step.probe);
+  if (withProbe.length) {
+    const values = withProbe.map((step) => new Map(leaves(step.probe)));
+    const columns = [...new Set(values.flatMap((map) => [...map.keys()]))];
+    parts.push(`<h4>Probe</h4>${htmlTable(['load', 'repeat', ...columns], withProbe.map((step, index) => [loadText(step), String(step.repeat ?? 1), ...columns.map((column) => shownValue(values[index].get(column)))]))}`);
+  }
+  return parts.join('');
+}
+
+function stepsSection(result) {
+  const parts = [];
+  for (const target of result.targets) {
+    const steps = result.steps.filter((step) => step.url === target.url);
+    if (!steps.length) continue;
+    const headers = ['load', 'repeat', 'requests', 'rps', 'meanLatencyMs', 'minLatencyMs', 'p50', 'p90', 'p99', 'p999', 'maxLatencyMs', 'errors', 'driver CPU', 'steal', 'others CPU', 'warnings'];
+    const percent = (value) => (value === null ? '-' : `${Math.round(value)}%`);
+    const rows = steps.map((step) => [
+      loadText(step), String(step.repeat), String(step.requests), formatRps(step.rps),
+      formatMs(step.latency.meanMs), formatMs(step.latency.minMs), formatMs(step.latency.p50Ms), formatMs(step.latency.p90Ms),
+      formatMs(step.latency.p99Ms), formatMs(step.latency.p999Ms), formatMs(step.latency.maxMs), formatErrors(step.errors),
+      percent(step.cpuPercent), percent(step.machine.stealPercent), percent(step.machine.othersCpuPercent),
+      step.warnings.length ? `! ${step.warnings.map((warning) => warning.code).join(', ')}` : '',
+    ]);
+    const classes = steps.map((step) => (step.warnings.length ? 'warned' : ''));
+    const titles = steps.map((step) => step.warnings.map((warning) => warning.message).join('\n'));
+    const messages = steps.flatMap((step) => step.warnings.map((warning) => `${escapeHtml(loadText(step))}${result.settings.repeat > 1 ? `, repeat ${step.repeat}` : ''}: ${escapeHtml(warning.message)}`));
+    let summary = '';
+    if (steps.some((step) => step.repeat > 1)) {
+      const cells = groupRepeats(steps).map((cell) => [cell, summarizeCell(cell)]);
+      const interval = cells.some(([, s]) => s.rps.ciLow !== null);
+      const figureCells = (spread, format) => [spread.median === null ? '-' : format(spread.median), formatRange(spread.min, spread.max, format), ...(interval ? [formatRange(spread.ciLow, spread.ciHigh, format)] : [])];
+      const heads = (name) => [name, `${name} min-max`, ...(interval ? [`${name} 95% CI`] : [])];
+      summary = `<h4>Repeats together</h4>${htmlTable(['load', 'repeats', ...heads('rps'), ...heads('mean'), ...heads('p99'), 'errors'], cells.map(([cell, s]) => [loadText(cell.steps[0]), String(s.repeats), ...figureCells(s.rps, formatRps), ...figureCells(s.latency.meanMs, formatMs), ...figureCells(s.latency.p99Ms, formatMs), String(s.errors.total)]))}<p class="note">Median of the repeats; min-max: the range they spanned${interval ? '; 95% CI: of the mean of the repeats (Student\'s t)' : ''}.</p>`;
+    }
+    parts.push(`<details open><summary>${escapeHtml(displayUrl(target.url))}</summary>${summary}<h4>Each step</h4>${htmlTable(headers, rows, { classes, titles })}${messages.length ? list(messages, 'warnings') : ''}${extrasOf(steps)}</details>`);
+  }
+  return parts.length ? `<section id="steps"><h2>Every step</h2>${parts.join('')}</section>` : '';
+}
+
+function thresholdsSection(result, thresholds) {
+  const checks = checkThresholds(result, thresholds);
+  if (!checks.length) return '';
+  const rows = checks.map((row) => [
+    row.threshold.text, row.store, String(row.checked), String(row.failed),
+    row.worst ? `${row.worst.value === null ? 'no response' : Number(row.worst.value.toPrecision(4))} at ${row.worst.key} ${row.worst.mode === 'open' ? `${row.worst.load} rps` : `c${row.worst.load}`}` : 'not measured',
+    row.pass ? 'pass' : 'FAIL',
+  ]);
+  const table = htmlTable(['threshold', 'store', 'steps', 'failed', 'worst', 'result'], rows, { classes: checks.map((row) => (row.pass ? '' : 'warned')) })
+    .replace(/<td class="text">pass<\/td>/g, '<td class="text pass">pass</td>')
+    .replace(/<td class="text">FAIL<\/td>/g, '<td class="text fail">FAIL</td>');
+  return `<section id="thresholds"><h2>Thresholds</h2>${table}<p class="note">Each threshold per store, against every step of that store (with repeats, the medians).</p></section>`;
+}
+
+/** The page for a Result (as given: writeHtmlReport is the caller that reads it back from JSON first). */
+export function renderHtml(result, { thresholds } = {}) {
+  const assets = htmlAssets();
+  const charts = buildCharts(result);
+  const keys = [...new Set(charts.map((chart) => chart.key))];
+  const checks = thresholds ?? parseThresholds(result.settings.assert).thresholds;
+  const sections = keys.map((key) => {
+    const mine = charts.filter((chart) => chart.key === key);
+    const loadCharts = mine.filter((chart) => chart.kind === 'load').map(figure).join('');
+    const percentileCharts = mine.filter((chart) => chart.kind === 'percentiles').map(figure).join('');
+    const groups = result.comparison.filter((group) => group.key === key);
+    // The totals, then (for a workload of several operations) each operation compared alone.
+    const operations = [...new Set(groups.map((group) => group.operation ?? null))];
+    const compared = operations.map((operation) => comparisonSection(groups.filter((group) => (group.operation ?? null) === operation), operation ? `Comparison: ${operation}` : 'Comparison')).join('');
+    return `<section id="key-${slug(key)}"><h2>${escapeHtml(key)}</h2><div class="charts">${loadCharts}</div>${compared}` +
+      `<h3>Latency by percentile</h3><p class="note">From each step's HDR histogram (with repeats, their histograms added), 50% to 99.999% on a log scale; a line ends where its sample says no more (past 1 in N requests it is the maximum).</p><div class="charts">${percentileCharts}</div></section>`;
+  });
+  const nav = `<nav><ul>${keys.map((key) => `<li><a href="#key-${slug(key)}">${escapeHtml(key)}</a></li>`).join('')}${checks.length ? '<li><a href="#thresholds">thresholds</a></li>' : ''}<li><a href="#steps">every step</a></li></ul></nav>`;
+  const csp = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:";
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<link rel="icon" href="data:,">
+<title>storebench: ${escapeHtml(result.system.target)} · ${escapeHtml(result.system.date)}</title>
+<style>${assets.uplotCss}</style>
+<style>${assets.pageCss}</style>
+</head>
+<body>
+${header(result)}
+${nav}
+<main>
+${sections.join('\n')}
+${thresholdsSection(result, checks)}
+${stepsSection(result)}
+</main>
+<footer>Made by storebench from a ${escapeHtml(result.format)} results file. Charts by uPlot ${escapeHtml(assets.uplotVersion)}, inlined under its MIT licence:
+<details class="licence"><summary>uPlot's licence</summary><pre>${escapeHtml(assets.uplotLicense)}</pre></details></footer>
+<script type="application/json" id="storebench-charts">${scriptJson({ charts })}</script>
+<script type="application/json" id="storebench-result">${scriptJson(result)}</script>
+<script>${assets.uplotJs.replace(/<\/script/gi, '<\\/script')}</script>
+<script>${assets.clientJs.replace(/<\/script/gi, '<\\/script')}</script>
+</body>
+</html>
+`;
+}
+
+/** The page for a Result as its results file holds it: rendered from fromJson(toJson(result)). */
+export function htmlReport(result, options) {
+  return renderHtml(fromJson(toJson(result)), options);
+}
+
+/** Writes the page for `result` to `file`. */
+export async function writeHtmlReport(file, result, options) {
+  await writeFile(file, htmlReport(result, options));
+}

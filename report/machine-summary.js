@@ -1,0 +1,57 @@
+// The machine's load over a run, in one line: how much CPU the hypervisor stole and other
+// processes used during the steps (driver/machine-load.js measures each step), so a reader
+// knows whether the figures above are about the stores or about a busy machine.
+import { median } from '../util/stats.js';
+
+const percent = (value) => `${Math.round(value)}%`;
+
+function range(values, format) {
+  const low = Math.min(...values);
+  const high = Math.max(...values);
+  const middle = median(values);
+  return low === high ? format(low) : `${format(low)}-${format(high)} (median ${format(middle)})`;
+}
+
+/** "Machine:  steal 0-21% (median 2%) · other processes 5-80% of a core (...) · load average 1.2-3.4 · 3 of 12 steps warned: CPU_STEAL 2, BUSY_MACHINE 1". */
+export function renderMachineLoad(steps, { label = 'Machine: ' } = {}) {
+  if (!steps.length) return '';
+  const measured = steps.filter((step) => step.machine.stealPercent !== null);
+  if (!measured.length) return `${label} not measured (no /proc/stat on this platform): CPU steal and other processes' CPU unknown`;
+  const parts = [
+    `steal ${range(measured.map((step) => step.machine.stealPercent), percent)}`,
+    `other processes ${range(measured.map((step) => step.machine.othersCpuPercent), percent)} of a core`,
+    `load average ${range(measured.map((step) => step.machine.loadAverage ?? 0), (value) => value.toFixed(2))}`,
+  ];
+  const counts = {};
+  for (const step of steps) {
+    for (const warning of step.warnings) if (warning.code === 'CPU_STEAL' || warning.code === 'BUSY_MACHINE') counts[warning.code] = (counts[warning.code] ?? 0) + 1;
+  }
+  const warned = steps.filter((step) => step.warnings.some((warning) => counts[warning.code])).length;
+  parts.push(warned ? `${warned} of ${steps.length} steps warned: ${Object.entries(counts).map(([code, n]) => `${code} ${n}`).join(', ')}` : 'no step warned');
+  if (measured.length < steps.length) parts.push(`${steps.length - measured.length} step(s) not measured`);
+  return `${label} ${parts.join(' · ')}`;
+}
+
+export const MACHINE_CODES = new Set(['CPU_STEAL', 'BUSY_MACHINE']);
+export const isMachineWarning = (warning) => MACHINE_CODES.has(warning.code);
+
+/**
+ * One line for a table's CPU_STEAL and BUSY_MACHINE warnings (on a shared VM most steps can
+ * carry one): "warning: the machine was busy during 5 of 6 steps: steal 10%-37% in 5, other
+ * processes 56%-110% of a core in 3". '' when none.
+ */
+export function renderMachineWarnings(steps) {
+  const pick = (code, field) => steps.filter((step) => step.warnings.some((warning) => warning.code === code)).map((step) => step.machine[field]);
+  const steal = pick('CPU_STEAL', 'stealPercent');
+  const others = pick('BUSY_MACHINE', 'othersCpuPercent');
+  const busy = steps.filter((step) => step.warnings.some(isMachineWarning)).length;
+  if (!busy) return '';
+  const span = (values) => {
+    const [low, high] = [Math.min(...values), Math.max(...values)];
+    return Math.round(low) === Math.round(high) ? percent(low) : `${percent(low)}-${percent(high)}`;
+  };
+  const parts = [];
+  if (steal.length) parts.push(`CPU steal ${span(steal)} in ${steal.length}`);
+  if (others.length) parts.push(`other processes ${span(others)} of a core in ${others.length}`);
+  return `warning: the machine was busy during ${busy} of ${steps.length} steps (${parts.join(', ')}): their figures say more about the machine than about the store`;
+}

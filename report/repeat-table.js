@@ -1,0 +1,47 @@
+// A URL's table with --repeat N: one row per load level, each figure the median of its
+// repeats, with the range they spanned and, from 5 repeats, the 95% interval of their mean.
+// Every repeat's step stays in the results file; this is how they read together.
+import { groupRepeats, summarizeCell } from '../driver/repeat.js';
+import { formatRange } from './comparison-table.js';
+import { displayUrl, formatMs, formatRps, renderTable } from './table.js';
+
+const loadName = (step) => (step.mode === 'open' ? `rps ${step.targetRps}` : `concurrency ${step.concurrency}`);
+
+/** The table of one URL's steps (all its repeats). */
+export function renderRepeatTable(url, steps) {
+  const cells = groupRepeats(steps).map((cell) => ({ cell, summary: summarizeCell(cell) }));
+  const interval = cells.some(({ summary }) => summary.rps.ciLow !== null);
+  const headers = ['concurrency', 'repeats', 'rps', 'rps min-max'];
+  if (interval) headers.push('rps 95% CI');
+  headers.push('meanLatencyMs', 'mean min-max');
+  if (interval) headers.push('mean 95% CI');
+  headers.push('p99', 'p99 min-max');
+  if (interval) headers.push('p99 95% CI');
+  headers.push('errors');
+  const rows = cells.map(({ cell, summary }) => {
+    const first = cell.steps[0];
+    const row = [String(first.mode === 'open' ? `${first.targetRps} rps` : first.concurrency), String(summary.repeats)];
+    const figure = (spread, format) => {
+      row.push(spread.median === null ? '-' : format(spread.median), formatRange(spread.min, spread.max, format));
+      if (interval) row.push(formatRange(spread.ciLow, spread.ciHigh, format));
+    };
+    figure(summary.rps, formatRps);
+    figure(summary.latency.meanMs, formatMs);
+    figure(summary.latency.p99Ms, formatMs);
+    row.push(String(summary.errors.total));
+    return row;
+  });
+  const align = headers.map((header) => (header === 'errors' ? 'left' : 'right'));
+  const lines = [`## ${displayUrl(url)}`, renderTable(headers, rows, { align })];
+  lines.push(`median of the repeats; min-max: the range they spanned${interval ? '; 95% CI: of the mean of the repeats (Student\'s t)' : ''}; errors: over all repeats`);
+  const isWeak = (warning) => warning.code === 'WEAK_SAMPLE';
+  const weak = steps.filter((step) => step.warnings.some(isWeak));
+  if (weak.length) {
+    const { minSamples, minSeconds } = weak[0].warnings.find(isWeak).data;
+    lines.push(`warning: statistically weak, under ${minSamples} samples or ${minSeconds} s (use a larger -n or -t): ${weak.length} of ${steps.length} steps`);
+  }
+  for (const step of steps) {
+    for (const warning of step.warnings) if (!isWeak(warning)) lines.push(`warning (${loadName(step)}, repeat ${step.repeat}): ${warning.message}`);
+  }
+  return lines.join('\n');
+}

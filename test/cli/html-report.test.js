@@ -1,0 +1,115 @@
+// The HTML report in a real browser: `node test report FILE --html OUT` as a user runs it, then
+// Debian's Chromium (driven by playwright-core, a fresh profile) opens the file with JavaScript
+// on. No console error, no request but the file itself, every chart drawn with every series,
+// a screenshot that shows something, a phone's width without sideways scrolling, and print.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { which } from '../../util/which.js';
+import { unavailable } from '../helpers/services.js';
+import { runDriverCli } from '../helpers/driver-cli.js';
+import { colourCount, decodePng } from '../helpers/png.js';
+
+const chromium = which('chromium');
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+let dir;
+let page;
+let context;
+let fileUrl;
+const requests = [];
+const problems = [];
+
+before(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'storebench-html-'));
+  if (!chromium) return;
+  const { chromium: launcher } = await import('playwright-core');
+  context = await launcher.launchPersistentContext(join(dir, 'profile'), { executablePath: chromium, headless: true, args: ARGS, viewport: { width: 1200, height: 900 } });
+});
+after(async () => {
+  await context?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+test('node test report FILE --html OUT writes the page', async () => {
+  const out = join(dir, 'report.html');
+  const result = await runDriverCli(['report', 'test/fixtures/runs/before.json', '--html', out]);
+  assert.equal(result.status, 0, result.stderr);
+  assert.equal(result.stdout, '', 'the page, not the tables');
+  assert.equal(result.stderr, `wrote ${out}: 24 step(s) as a page\n`);
+  assert.ok((await stat(out)).size > 50_000);
+  fileUrl = pathToFileURL(out).href;
+});
+
+test('in Chromium: no console error, no request but the file, every chart drawn with all its series', async (t) => {
+  if (!context) return unavailable(t, 'Chromium is not installed (apt-get install chromium)');
+  assert.ok(fileUrl, 'the page was written');
+  page = await context.newPage();
+  page.on('request', (request) => requests.push(request.url()));
+  page.on('console', (message) => { if (message.type() === 'error' || message.type() === 'warning') problems.push(`${message.type()}: ${message.text()}`); });
+  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+  await page.goto(fileUrl);
+  await page.waitForFunction(() => window.storebenchPlots?.length > 0);
+
+  const specs = JSON.parse(await page.locator('#storebench-charts').textContent()).charts;
+  const charts = await page.evaluate(() => window.storebenchPlots.map((plot) => ({
+    id: plot.root.parentElement.id,
+    series: plot.series.length - 1,
+    drawn: Number(plot.root.parentElement.dataset.drawnSeries),
+    // Pixels that are not background on its canvas: the lines, axes and text it drew.
+    inked: (() => {
+      const canvas = plot.root.querySelector('canvas');
+      const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+      let count = 0;
+      for (let i = 3; i < data.length; i += 4) if (data[i] > 0) count += 1;
+      return count;
+    })(),
+  })));
+  assert.equal(charts.length, specs.length, 'one uPlot per chart in the data');
+  assert.equal(charts.length, 10);
+  for (const [index, chart] of charts.entries()) {
+    assert.equal(chart.id, specs[index].id);
+    assert.equal(chart.series, specs[index].series.length, `${chart.id}: every store is a series`);
+    assert.equal(chart.drawn, chart.series, `${chart.id}: every series was drawn`);
+    assert.ok(chart.inked > 1000, `${chart.id}: its canvas has ink (${chart.inked} pixels)`);
+  }
+  assert.equal(charts.reduce((sum, chart) => sum + chart.series, 0), 3 * 3 + 2 * 3 + 3 * 1 + 2 * 1, 'key1: 3 stores on 5 charts; key2: 1 store on 5');
+  assert.deepEqual(problems, [], 'no console error or warning');
+  assert.deepEqual(requests, [fileUrl], 'nothing loaded but the file itself');
+  assert.equal(await page.locator('tr.warned').count() > 0, true, 'rows with warnings are marked');
+});
+
+test('a screenshot shows the page: a PNG of some size, and not one colour', async (t) => {
+  if (!context) return unavailable(t, 'Chromium is not installed (apt-get install chromium)');
+  assert.ok(page, 'the page was loaded');
+  const file = join(dir, 'report.png');
+  await page.screenshot({ path: file, fullPage: true });
+  const bytes = await readFile(file);
+  assert.ok(bytes.length > 100_000, `${bytes.length} bytes`);
+  const image = decodePng(bytes);
+  assert.equal(image.width, 1200);
+  assert.ok(image.height > 2000, 'the whole page, charts and tables');
+  assert.ok(colourCount(image) > 50, 'lines in several colours, text, shading: not a blank page');
+});
+
+test('on a phone\'s width nothing scrolls sideways and the charts fit; in print the navigation goes', async (t) => {
+  if (!context) return unavailable(t, 'Chromium is not installed (apt-get install chromium)');
+  assert.ok(fileUrl);
+  const phone = await context.newPage();
+  t.after(() => phone.close());
+  await phone.setViewportSize({ width: 390, height: 844 });
+  await phone.goto(fileUrl);
+  await phone.waitForFunction(() => window.storebenchPlots?.length > 0);
+  const layout = await phone.evaluate(() => ({
+    page: document.documentElement.scrollWidth,
+    widest: Math.max(...window.storebenchPlots.map((plot) => plot.root.getBoundingClientRect().right)),
+  }));
+  assert.ok(layout.page <= 390, `the page is ${layout.page} px wide`);
+  assert.ok(layout.widest <= 390, `every chart fits (rightmost edge ${layout.widest} px)`);
+  await phone.emulateMedia({ media: 'print' });
+  assert.equal(await phone.locator('nav').evaluate((nav) => window.getComputedStyle(nav).display), 'none');
+  const pdf = await phone.pdf({ format: 'A4' });
+  assert.ok(pdf.length > 50_000, `the page prints (${pdf.length} bytes of PDF)`);
+});

@@ -1,0 +1,94 @@
+// node test compare on two saved runs with known answers (test/fixtures/runs/make-runs.js made
+// them by sweeping node:http servers): `slow` held each request 8 ms in before.json and 16 ms
+// in after.json, so its rps halves and its latency doubles, beyond any noise; before.json alone
+// has fast/key2, after.json alone extra/key1.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { readFile } from 'node:fs/promises';
+import { fromJson } from '../../report/format.js';
+import { compareRuns, regressionError, renderRunComparison } from '../../report/compare-runs.js';
+import { parseArguments } from '../../driver/options.js';
+import { exitCodeOf } from '../../util/errors.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const BEFORE = 'test/fixtures/runs/before.json';
+const AFTER = 'test/fixtures/runs/after.json';
+const load = async (file) => fromJson(await readFile(new URL(`../../${file}`, import.meta.url), 'utf8'));
+const cli = (args) => spawnSync(process.execPath, ['test.js', ...args], { cwd: root, encoding: 'utf8', timeout: 30_000 });
+const figure = (row, name) => row.figures.find((entry) => entry.name === name);
+
+test('compare matches steps by store, key and load, and gives both figures and the change', async () => {
+  const [a, b] = [await load(BEFORE), await load(AFTER)];
+  const comparison = compareRuns(a, b);
+  assert.deepEqual(comparison.rows.map((row) => `${row.store} ${row.key} ${row.load}`), ['memory key1 2', 'fast key1 2', 'slow key1 2', 'memory key1 4', 'fast key1 4', 'slow key1 4'], 'in the order A ran them');
+  assert.equal(comparison.rows.length, 6);
+  for (const row of comparison.rows) {
+    assert.deepEqual(row.repeats, [3, 3]);
+    assert.deepEqual(row.figures.map((entry) => entry.name), ['rps', 'latency.meanMs', 'latency.p50Ms', 'latency.p99Ms'], 'named as a step names them');
+  }
+  for (const row of comparison.rows.filter((candidate) => candidate.store === 'slow')) {
+    const rps = figure(row, 'rps');
+    const p50 = figure(row, 'latency.p50Ms');
+    assert.ok(rps.changePercent < -35 && rps.changePercent > -65, `slow at ${row.load}: rps ${rps.changePercent.toFixed(1)}%, about halved`);
+    assert.ok(p50.a >= 8 && p50.b >= 16, 'the holds: 8 ms, then 16 ms');
+    assert.ok(p50.changePercent > 60 && p50.changePercent < 120, `p50 ${p50.changePercent.toFixed(1)}%, about doubled`);
+    assert.equal(rps.withinNoise, false, 'a halved rps is beyond the repeats\' noise');
+    assert.equal(p50.withinNoise, false);
+    assert.equal(rps.changePercent, ((rps.b - rps.a) / rps.a) * 100);
+  }
+  assert.deepEqual(comparison.onlyA, ['fast key2 concurrency 2', 'fast key2 concurrency 4']);
+  assert.deepEqual(comparison.onlyB, ['extra key1 concurrency 2', 'extra key1 concurrency 4']);
+  assert.deepEqual(comparison.settings, []);
+  assert.deepEqual(comparison.regressions, [], 'no --fail-on-regression: nothing is a regression');
+
+  const text = renderRunComparison(comparison, { a, b, nameA: 'before.json', nameB: 'after.json' });
+  assert.match(text, /^A: before\.json · /);
+  assert.match(text, /\n## key1: A -> B\n/);
+  assert.match(text, /\n {10}2 {2}slow {4}rps +\d+ +\d+ +-\d+\.\d% {2}beyond noise\n/);
+  assert.match(text, /\nonly in A \(not compared\): fast key2 concurrency 2, fast key2 concurrency 4\n/);
+  assert.match(text, /\nonly in B \(not compared\): extra key1 concurrency 2, extra key1 concurrency 4\n/);
+});
+
+test('--fail-on-regression PCT: an rps down or a p99 up by more than PCT is a regression, exit 3', async () => {
+  const [a, b] = [await load(BEFORE), await load(AFTER)];
+  const strict = compareRuns(a, b, { failOnRegression: 30 });
+  const slowRps = strict.regressions.filter(({ row, figure: entry }) => row.store === 'slow' && entry.name === 'rps');
+  assert.equal(slowRps.length, 2, 'slow\'s rps fell by about half at both loads');
+  assert.ok(strict.regressions.every(({ figure: entry }) => ['rps', 'latency.p99Ms'].includes(entry.name)), 'only rps and p99 count');
+  for (const { figure: entry } of strict.regressions) {
+    if (entry.name === 'rps') assert.ok(entry.changePercent < -30);
+    else assert.ok(entry.changePercent > 30);
+  }
+  const error = regressionError(strict);
+  assert.equal(exitCodeOf(error), 3);
+  assert.equal(error.code, 'REGRESSION');
+  assert.match(error.message, /^regression: slow key1 concurrency 2: rps -\d+\.\d% \(more than 30%\)$/m);
+  assert.equal(regressionError(compareRuns(a, b, { failOnRegression: 900 })), null, 'nothing fell or rose by 900%');
+  assert.equal(regressionError(compareRuns(a, a, { failOnRegression: 0 })), null, 'a run against itself: no change at all');
+  const itself = compareRuns(a, a);
+  assert.ok(itself.rows.every((row) => row.figures.every((entry) => entry.changePercent === 0 && entry.withinNoise === true)));
+});
+
+test('node test compare as a user runs it: 0, 3 with a regression, 2 for bad input', () => {
+  const plain = cli(['compare', BEFORE, AFTER]);
+  assert.equal(plain.status, 0, plain.stderr);
+  assert.match(plain.stdout, /## key1: A -> B/);
+  const failing = cli(['compare', BEFORE, AFTER, '--fail-on-regression', '30']);
+  assert.equal(failing.status, 3);
+  assert.match(failing.stdout, /REGRESSION \(over 30%\)/);
+  assert.match(failing.stderr, /^node test: regression: slow key1 concurrency 2: rps -\d+\.\d% \(more than 30%\)$/m);
+  const bad = cli(['compare', BEFORE, '--fail-on-regression', 'lots']);
+  assert.equal(bad.status, 2);
+  assert.equal(bad.stderr, 'node test: compare needs two results files: node test compare A.json B.json\nnode test: --fail-on-regression must be a percentage from 0 to 1000 (e.g. 10), not "lots"\nRun node test --help for usage.\n');
+  const notResults = cli(['compare', BEFORE, 'package.json']);
+  assert.equal(notResults.status, 2);
+  assert.match(notResults.stderr, /package\.json: not a storebench results file/);
+});
+
+test('compare\'s flags', () => {
+  assert.deepEqual(parseArguments(['compare', 'a.json', 'b.json', '--fail-on-regression', '12.5']), { command: 'compare', help: false, options: { a: 'a.json', b: 'b.json', failOnRegression: 12.5 }, problems: [] });
+  assert.deepEqual(parseArguments(['compare', 'a.json', 'b.json', 'c.json']).problems, ['unexpected argument "c.json"']);
+  assert.equal(parseArguments(['compare', '--help']).help, true);
+});
