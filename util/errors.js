@@ -25,6 +25,8 @@ export const ERROR_CODES = Object.freeze({
   INTERRUPTED: { exit: 130, meaning: 'Ctrl-C: the finished steps are still printed and written' },
   BAD_RESULTS: { exit: 2, meaning: 'node test report: the file is not JSON, not a storebench results file, or of another format version' },
   BAD_OUTPUT: { exit: 2, meaning: '--json or --csv names a file that cannot be written (checked before any load): nothing runs' },
+  // The driver's workloads (docs/workloads.md)
+  VERIFY_FAILED: { exit: 1, meaning: 'after a run that wrote, values read back from a store differ from what it acknowledged (a store that promises less, memcached, only warns)' },
 });
 
 // Warnings that travel with a step's numbers when those numbers deserve less trust
@@ -35,6 +37,11 @@ export const WARNING_CODES = Object.freeze({
   OPEN_MODEL_SHORT: { meaning: 'open model: the achieved rate fell short of the rate asked' },
   DRIVER_CPU: { meaning: 'the driver used most of a CPU core: the client may be the bottleneck' },
   REQUEST_ERRORS: { meaning: 'some requests failed; rps and latency include the error responses' },
+  // On a load phase and a verification (docs/workloads.md)
+  LOAD_ERRORS: { meaning: 'the load phase could not load some records: reads of them may answer 404, and the verification leaves them out' },
+  VERIFY_MISMATCH: { meaning: 'values read back after the run differ from what the store acknowledged: the run fails (VERIFY_FAILED)' },
+  WEAKER_PROMISE: { meaning: 'values read back differ, on a store that does not promise to keep what it acknowledged (memcached may evict): reported, not failed' },
+  UNVERIFIED: { meaning: 'some written keys of the sample could not be checked: writes to them overlapped, or one failed without saying whether it landed' },
 });
 
 export class StorebenchError extends Error {
@@ -114,6 +121,13 @@ export class OutputPathError extends StorebenchError {
   constructor(problems) {
     const list = [].concat(problems);
     super(list.join('\n'), { code: 'BAD_OUTPUT', problems: list });
+  }
+}
+
+/** Written values read back different from what a store acknowledged (exit 1). One line per store. */
+export class VerifyError extends StorebenchError {
+  constructor(message) {
+    super(message, { code: 'VERIFY_FAILED' });
   }
 }
 
