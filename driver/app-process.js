@@ -68,8 +68,14 @@ const EMBEDDED_SERVERS = {
  * the "starting" line only.
  */
 export async function serversToStart(stores, env = process.env) {
-  const [{ adapters }, { services }] = await Promise.all([import('../stores/index.js'), import('../config/services.js')]);
+  const [{ adapters }, { services }, { resolveSetting }] = await Promise.all([
+    import('../stores/index.js'),
+    import('../config/services.js'),
+    import('../config/precedence.js'),
+  ]);
   const chosen = adapters.filter((adapter) => !stores?.length || stores.includes(adapter.name));
   const needed = [...new Set(chosen.flatMap((adapter) => adapter.needs))];
-  return needed.filter((service) => !services[service]?.env.some((variable) => env[variable])).map((service) => EMBEDDED_SERVERS[service] ?? service);
+  // Configured nowhere (no variable, no bound service): the app will start one of its own.
+  const embedded = (service) => resolveSetting(services[service].location, { env }).source === 'default';
+  return needed.filter(embedded).map((service) => EMBEDDED_SERVERS[service] ?? service);
 }

@@ -5,12 +5,13 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { runDriverCli } from '../helpers/driver-cli.js';
 import { startTestServer, skipOrFail } from '../helpers/driver-servers.js';
 import { startAppProcess } from '../../driver/app-process.js';
 import { decodeHistogram } from '../../driver/recorder.js';
 import { fromJson } from '../../report/format.js';
+import { SYSTEM_DIRS, which } from '../../util/which.js';
 import { renderRun } from '../../report/run-text.js';
 
 const HEADER = 'maxRequests  concurrency  rps     meanLatencyMs  maxLatencyMs  minLatencyMs  p50     p90     p99     errors';
@@ -193,7 +194,11 @@ test('--target sweeps the stores a running app lists', async (t) => {
 
 // No REDIS_URL and no redis-server on PATH: the embedded app lists redis as unavailable.
 const withoutRedis = { PATH: '/nonexistent', HOME: process.env.HOME ?? '/tmp' };
-const REDIS_REASON = 'no REDIS_URL and no redis-server on PATH; install redis-server or set REDIS_URL';
+// The app's reason when redis-server is not on PATH: where it is, when it is installed off it.
+const installedRedis = which('redis-server', SYSTEM_DIRS.join(':'));
+const REDIS_REASON = installedRedis
+  ? `no REDIS_URL and no redis-server on PATH; it is installed at ${installedRedis}, but ${dirname(installedRedis)} is not on PATH: add it or set REDIS_URL`
+  : 'no REDIS_URL and no redis-server on PATH; install redis-server or set REDIS_URL';
 
 // Issue 9, item 11: with Redis unavailable, `node test --stores redis --keys key1` exited 2
 // blaming the key and naming the app's address after the app was gone. Item 14: node test was
