@@ -9,6 +9,7 @@ import { createLiveReport } from './report/live.js';
 import { readResults } from './report/format.js';
 import { checkOutputPaths } from './report/results.js';
 import { renderRun } from './report/run-text.js';
+import { renderWorkloadList } from './report/workload-list.js';
 import { ERROR_CODES, UsageError } from './util/errors.js';
 import { exitOnUncaught, reportFailure } from './util/cli.js';
 
@@ -23,6 +24,11 @@ if (help) {
   process.exit(0);
 }
 if (problems.length) exitWith(new UsageError(problems));
+
+if (command === 'list') {
+  process.stdout.write(`${renderWorkloadList()}\n`);
+  process.exit(0);
+}
 
 if (command === 'report') {
   try {
