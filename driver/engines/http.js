@@ -31,10 +31,14 @@ function withoutBody(response) {
 // loadtest reports NaN or Infinity when nothing completed; a results file holds null instead.
 const finiteOrNull = (value) => (Number.isFinite(value) ? value : null);
 
-// loadtest's request parameters for one request of a workload: its method, path and headers
-// (a copy: loadtest hands each request its own params object and headers).
+// loadtest's request parameters made those of one request of a workload: its method, path and
+// headers. loadtest hands each request its own copy of params and of its headers, so they are
+// changed in place (no copy per request).
 function paramsFor(params, { method, path, headers }) {
-  return { ...params, method, path, headers: headers ? { ...params.headers, ...headers } : params.headers };
+  params.method = method;
+  params.path = path;
+  if (headers) Object.assign(params.headers, headers);
+  return params;
 }
 
 // An operation of two requests (read-modify-write: a GET, then a PUT once the GET answered
@@ -46,7 +50,7 @@ function chainedRequest(makeRequest, params, operation, { onResponse, onError })
   let current = null;
   let stage = 0;
   const send = (spec) => {
-    current = makeRequest(paramsFor(params, spec), (response) => {
+    current = makeRequest(paramsFor({ ...params, headers: { ...params.headers } }, spec), (response) => {
       if (stage === 0 && response.statusCode >= 200 && response.statusCode < 300) {
         response.once('error', (error) => onError(error, stage));
         response.once('end', () => {

@@ -35,12 +35,13 @@ export function createValues({ seed, min, max }) {
   for (let i = 0; i < words.length; i += 1) words[i] = random.uint32();
   const span = max - min + 1;
   const sizeOf = (index, version) => (span === 1 ? min : min + (mix32(hash3(seed, index, version) ^ 0x5bd1e995) % span));
+  const startOf = (index, version, length) => hash3(seed, index, version) % (size - length + 1);
   return {
     pool: pool.subarray(0, size),
     sizeOf,
     valueOf(index, version) {
       const length = sizeOf(index, version);
-      const start = hash3(seed, index, version) % (size - length + 1);
+      const start = startOf(index, version, length);
       return pool.subarray(start, start + length);
     },
   };

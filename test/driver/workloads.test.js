@@ -189,7 +189,9 @@ test('refused writes (401, 403, 405, 413) are errors by kind in the table, never
   assert.deepEqual(appends.steps.map((step) => [step.store, step.errors.byKind]), [['memory', {}], ['noappend', { 'http 405': 50 }]]);
   assert.deepEqual(appends.verifications.map((verification) => [verification.store, verification.mismatched]), [['memory', 0], ['noappend', 0]], 'refused appends changed nothing: the loaded values are still there');
   // The load is refused as a whole (no token): one batch tried, the rest not sent, said once.
-  const unloaded = await run(['--target', server.url, '--stores', 'memory', '-w', 'ycsb-c', '--records', '20000', '-c', '1', '-n', '20', '--warmup', '0']);
+  // (A server of its own: the runs above loaded records into this one.)
+  const fresh = await startContractServer(t, { stores: ['memory'], token: 'right' });
+  const unloaded = await run(['--target', fresh.url, '--stores', 'memory', '-w', 'ycsb-c', '--records', '20000', '-c', '1', '-n', '20', '--warmup', '0']);
   const [load] = unloaded.loads;
   assert.deepEqual([load.loaded, load.errors.byKind['http 401'] >= 1, load.batches <= 2], [0, true, true]);
   assert.match(load.warnings[0].message, /^20000 of 20000 records were not loaded \(failed batches: http 401: \d\); the app refused the load \(HTTP 401\), so the rest was not sent/);
