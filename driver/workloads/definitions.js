@@ -62,6 +62,5 @@ export const WEAKER_PROMISES = Object.freeze({
 export const DEFAULT_RECORDS = 1000; // YCSB's recordcount default
 export const DEFAULT_VALUE_SIZE = 100; // bytes
 export const VERIFY_SAMPLE = 1000; // keys read back after a run that wrote
-// The app's limit on one value (its --max-value-size default) and on one bulk-load body.
+// The app's limit on one value (its --max-value-size default).
 export const APP_MAX_VALUE_BYTES = 16 * 1024 * 1024;
-export const APP_MAX_BULK_BYTES = 64 * 1024 * 1024;

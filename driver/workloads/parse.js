@@ -1,6 +1,6 @@
 // What --workload, --value-size and --distribution say, parsed into the data the engine runs.
 // Pure functions: each returns { value } or { problem } (one line, as the CLI prints it).
-import { APP_MAX_VALUE_BYTES, DISTRIBUTIONS, MIXED, OPERATIONS, WORKLOADS } from './definitions.js';
+import { APP_MAX_VALUE_BYTES, DISTRIBUTIONS, MIXED, WORKLOADS } from './definitions.js';
 import { HOTSPOT_DEFAULT } from './distributions.js';
 import { formatBytes } from '../../util/bytes.js';
 
@@ -72,9 +72,3 @@ export function parseWorkload(text) {
   if (definition.unsupported) return { problem: `--workload ${text}: ${definition.unsupported}` };
   return { value: { name: text, mix: mixOf(definition.mix), distribution: definition.distribution, load: definition.load } };
 }
-
-/** Does this mix write anything? */
-export const mixWrites = (mix) => mix.some(({ operation }) => OPERATIONS[operation].writes);
-
-/** "read 50%, update 50%". */
-export const describeMix = (mix) => mix.map(({ operation, share }) => `${operation} ${Number((share * 100).toFixed(2))}%`).join(', ');

@@ -15,13 +15,6 @@ const POOL_MIN_BYTES = 1024 * 1024;
 /** The key of record number `index`: user0000000042. */
 export const keyOf = (index) => `${KEY_PREFIX}${String(index).padStart(KEY_DIGITS, '0')}`;
 
-/** The record number of a key made by keyOf, or -1. */
-export function indexOf(key) {
-  if (!key.startsWith(KEY_PREFIX)) return -1;
-  const digits = key.slice(KEY_PREFIX.length);
-  return /^\d{10,}$/.test(digits) ? Number(digits) : -1;
-}
-
 /**
  * The values of a run with `seed`, each `min` to `max` bytes (equal for a fixed size).
  * `valueOf(index, version)` is the value version `version` of record `index` holds: a
