@@ -4,19 +4,22 @@ import express from 'express';
 import { pageRoutes } from '../routes/page.js';
 import { statusRoutes } from '../routes/status.js';
 import { dataRoutes } from '../routes/data.js';
+import { writeRoutes } from '../routes/writes.js';
 import { notFound, errorHandler } from '../routes/errors.js';
 
 /**
  * @param {import('../stores/store-set.js').StoreSet} stores  the opened stores
- * @param {{ log?: (line: string) => void, logRequests?: boolean }} [options]
+ * @param {{ log?: (line: string) => void, logRequests?: boolean, writes?: object }} [options]
+ *   writes: the write routes' limits, token and loopback check (routes/writes.js)
  */
-export function createApp(stores, { log = () => {}, logRequests = false } = {}) {
+export function createApp(stores, { log = () => {}, logRequests = false, writes = {} } = {}) {
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag'); // hashing every 270 KB body would be benchmarked along with the store
   if (logRequests) app.use(requestLogger(log));
   app.use(pageRoutes(stores));
   app.use(statusRoutes(stores));
+  app.use(writeRoutes(stores, writes));
   app.use(dataRoutes(stores));
   app.use(notFound);
   app.use(errorHandler(log));

@@ -12,6 +12,7 @@ const spec = {
   stores: { type: 'string' },
   'no-embedded': { type: 'boolean' },
   log: { type: 'boolean' },
+  'max-value-size': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 };
 
@@ -30,10 +31,11 @@ export function parseAppArgs(argv, env = process.env) {
       stores: given('stores'),
       embedded: values['no-embedded'] === true ? false : undefined,
       logRequests: values.log === true ? true : undefined,
+      maxValueSize: given('max-value-size'),
     }).filter(([, value]) => value !== undefined),
   );
   // The store settings are checked here too, so one run reports every problem.
-  const resolved = resolveSettings({ options, env }, ['app', 'store']);
+  const resolved = resolveSettings({ options, env }, ['app', 'writes', 'store']);
   problems.push(...resolved.problems, ...unknownStoreProblems(resolved.settings.stores));
   return { help: values.help === true, options, problems };
 }
@@ -83,6 +85,13 @@ function optionLines() {
   return [...lines, row('-h, --help', 19, 'show this help')].join('\n');
 }
 
+// The write settings: a flag where there is one, else the environment variable.
+function writeLines() {
+  return settingsOf('writes')
+    .map((setting) => row(setting.flag ?? setting.env.join(', '), 32, `${setting.about}${setting.flag ? `; ${fallbacks(setting)}` : ''}`))
+    .join('\n');
+}
+
 function environmentLines(scope) {
   return settingsOf(scope)
     .map((setting) => row(setting.env.join(', '), 32, `${setting.about}${setting.default === undefined ? '' : ` (default ${setting.default})`}`))
@@ -91,12 +100,16 @@ function environmentLines(scope) {
 
 export const usage = `Usage: node app.js [options]      (installed: storebench-app [options])
 
-Serves GET /<store>/<key> for the benchmark driver, plus / (index page), /stores and /healthz.
+Serves GET /<store>/<key> for the benchmark driver, plus / (index page), /stores and /healthz,
+and the write routes: PUT and DELETE /<store>/<key>, POST /<store>/<key>/append, POST /<store>.
 Each setting comes from its option, else its environment variable, else Cloud Foundry, else
 its default.
 
 Options:
 ${optionLines()}
+
+Writes (allowed without a token only while the app listens on loopback):
+${writeLines()}
 
 Where each store's server is (else a service bound on Cloud Foundry, matched by label, tag or
 name; else the embedded default starts one here, unless --no-embedded):

@@ -12,7 +12,7 @@ const SHUTDOWN_GRACE_MS = 8000;
 /**
  * Opens the stores, builds the app, listens. Every setting not passed here comes from env,
  * Cloud Foundry or its default (config/settings.js): port, host, stores, embedded, logRequests
- * for the app; store URLs, cloudantApikey, postgresPoolSize, ... for the stores.
+ * for the app; maxValueSize, maxBulkSize, writeToken for its write routes; store URLs, cloudantApikey, postgresPoolSize, ... for the stores.
  *
  * @param {object} [options]  explicit settings by key, e.g. { port: 0, stores: ['memory'], redisUrl }
  * @param {object} [options.env]  the environment (default process.env)
@@ -24,11 +24,12 @@ const SHUTDOWN_GRACE_MS = 8000;
 export async function startApp({ env = process.env, log = () => {}, ...options } = {}) {
   const unknown = Object.keys(options).filter((key) => !declared[key]);
   if (unknown.length) throw new TypeError(`startApp: unknown option ${unknown.join(', ')} (settings are named in config/settings.js)`);
-  const { settings, problems } = resolveSettings({ options, env }, ['app']);
+  const { settings, problems } = resolveSettings({ options, env }, ['app', 'writes']);
   if (problems.length) throw new UsageError(problems);
 
   const stores = await openStores({ names: settings.stores, env, options, embedded: settings.embedded });
-  const server = createServer(createApp(stores, { log, logRequests: settings.logRequests }));
+  const { maxValueSize, maxBulkSize, writeToken: token } = settings;
+  const server = createServer(createApp(stores, { log, logRequests: settings.logRequests, writes: { maxValueSize, maxBulkSize, token } }));
   await new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(settings.port, settings.host, resolve);

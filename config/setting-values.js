@@ -27,6 +27,24 @@ export function deadlineMs(raw) {
   return Number(raw);
 }
 
+const units = { '': 1, b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
+// A gigabyte: PostgreSQL's bytea holds at most that, and the app reads a body into one Buffer.
+export const MAX_BODY_BYTES = 1024 ** 3;
+
+/** A size in bytes: a whole number, optionally with B, KB, MB or GB (powers of 1024), up to 1 GB. */
+export function byteSize(raw) {
+  const match = typeof raw === 'number' ? [null, String(raw), ''] : /^\s*(\d+)\s*([kmg]?b)?\s*$/i.exec(String(raw));
+  const bytes = match && Number.isInteger(Number(match[1])) ? Number(match[1]) * units[(match[2] ?? '').toLowerCase()] : NaN;
+  if (!(bytes >= 1 && bytes <= MAX_BODY_BYTES)) throw new SettingValueError('must be a size from 1 byte to 1 GB: a whole number of bytes, or with KB, MB or GB (powers of 1024)');
+  return bytes;
+}
+
+/** A bearer token (RFC 6750's characters), long enough not to be guessed. */
+export function bearerToken(raw) {
+  if (!/^[A-Za-z0-9._~+/-]{16,}=*$/.test(String(raw))) throw new SettingValueError('must be at least 16 characters of A-Z a-z 0-9 . _ ~ + / - (a bearer token)');
+  return String(raw);
+}
+
 export function positiveNumber(raw) {
   const value = typeof raw === 'number' ? raw : /^\s*(\d+(\.\d*)?|\.\d+)\s*$/.test(String(raw)) ? Number(raw) : NaN;
   if (!(value > 0) || !Number.isFinite(value)) throw new SettingValueError('must be a positive number');

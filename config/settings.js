@@ -3,7 +3,7 @@
 // is this table for people, and test/unit/configuration-doc.test.js keeps the two in step.
 //
 // A declaration:
-//   scope         who reads it: app (app/), service (where a backing server is:
+//   scope         who reads it: app (app/), writes (the write routes, routes/writes.js), service (where a backing server is:
 //                 config/resolve-service.js), store (how stores use their server: stores/),
 //                 cf-scripts (scripts/cf/), tools (npm run cluster:start, npm run perf)
 //   flag          the command-line option that sets it; programs pass the same setting as an
@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { services } from './services.js';
 import { resolveFromVcap } from './cf-binding.js';
 import { cloudFoundryApplication, cloudFoundryPort } from './cf-env.js';
-import { connection, deadlineMs, jsonText, listOf, onOff, port, positiveInteger, positiveNumber, text } from './setting-values.js';
+import { bearerToken, byteSize, connection, deadlineMs, jsonText, listOf, onOff, port, positiveInteger, positiveNumber, text } from './setting-values.js';
 
 /** The Cloud Foundry tier of a backing service's location: the bound service matched for it. */
 const boundService = (name) => (env) => {
@@ -90,6 +90,32 @@ export const settings = {
     defaultText: 'on: a store with nothing configured gets a server started here',
     parse: onOff,
     about: 'never start local servers: a store with nothing configured is then unavailable',
+  },
+
+  // The write routes (PUT, DELETE, append, bulk load) ----------------------------------------
+  maxValueSize: {
+    scope: 'writes',
+    flag: '--max-value-size N',
+    env: ['STOREBENCH_MAX_VALUE_SIZE'],
+    default: 16 * 1024 ** 2,
+    parse: byteSize,
+    about: 'largest value a write may carry (bytes, or with KB, MB, GB; 16 MB): a larger one gets 413 VALUE_TOO_LARGE before any store sees it',
+  },
+  maxBulkSize: {
+    scope: 'writes',
+    env: ['STOREBENCH_MAX_BULK_SIZE'],
+    default: 64 * 1024 ** 2,
+    parse: byteSize,
+    about: 'largest bulk-load body, POST /<store> (bytes, or with KB, MB, GB; 64 MB): a larger one gets 413 BULK_TOO_LARGE',
+  },
+  // No flag: a token on a command line is in the process list.
+  writeToken: {
+    scope: 'writes',
+    env: ['STOREBENCH_WRITE_TOKEN'],
+    defaultText: 'none: writes only while the app listens on loopback',
+    parse: bearerToken,
+    secret: true,
+    about: 'the bearer token every write must carry (Authorization: Bearer <token>); unset, writes are allowed only when the app listens on loopback',
   },
 
   // Where each backing server is ------------------------------------------------------------

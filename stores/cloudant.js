@@ -4,11 +4,14 @@
 import { couchAuth } from './clients/couch-auth.js';
 import { stripCouchFields } from './clients/couch-document.js';
 import { revisionedWrites } from './clients/couch-revisions.js';
+import { docIdOf, fromDocument } from './clients/couch-values.js';
 import { defaults } from '../config/settings.js';
 
 export const name = 'cloudant';
 export const description = 'Cloudant / CouchDB through @ibm-cloud/cloudant (the maintained SDK)';
 export const needs = ['couchdb'];
+// CouchDB has no append (a document is replaced whole, over its revision); bulk is _bulk_docs.
+export const writes = { append: false, bulk: 'native' };
 
 const statusOf = (error) => error?.status ?? error?.code;
 
@@ -33,27 +36,30 @@ export async function open({ couchdb }, { couchdbDatabase = defaults.couchdbData
     if (statusOf(error) !== 412) throw error; // 412: it exists already
   }
 
-  const writes = revisionedWrites({
+  const revisioned = revisionedWrites({
     readRev: async (docId) => (await client.getDocument({ db, docId })).result._rev,
     put: (document) => client.putDocument({ db, docId: document._id, document }),
     remove: (docId, rev) => client.deleteDocument({ db, docId, rev }),
+    fetchRevs: async (keys) => (await client.postAllDocs({ db, keys })).result.rows,
+    bulk: async (docs) => (await client.postBulkDocs({ db, bulkDocs: { docs } })).result,
     statusOf,
   });
 
   return {
-    async get(docId) {
+    async get(key) {
       let response;
       try {
-        response = await client.getDocumentAsStream({ db, docId });
+        // The SDK encodes the id into the URL path.
+        response = await client.getDocumentAsStream({ db, docId: docIdOf(key) });
       } catch (error) {
         if (statusOf(error) === 404) return null;
         throw error;
       }
       const chunks = [];
       for await (const chunk of response.result) chunks.push(chunk);
-      return stripCouchFields(Buffer.concat(chunks));
+      return fromDocument(stripCouchFields(Buffer.concat(chunks)));
     },
-    ...writes,
+    ...revisioned,
     async ping() {
       await client.headDatabase({ db });
     },

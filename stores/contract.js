@@ -6,6 +6,10 @@
  * @property {string}   name         The route segment: GET /<name>/:key.
  * @property {string}   description  One line for /stores, the index page and the README.
  * @property {string[]} needs        The backing services it connects to (keys of config/services.js).
+ * @property {{ append: boolean, bulk: 'native'|'one by one' }} writes
+ *           What its stores can do beyond get/set/delete, shown in /stores so a client can tell
+ *           before sending: append is true exactly when its Store has append(), bulk is
+ *           'native' exactly when its Store has setMany() (assertStore holds them to it).
  * @property {(connections: object, settings?: object) => Promise<Store>} open
  *           Connects, given one resolved connection per needed service, e.g.
  *           `{ redis: { url, source, ... } }`, and the resolved store settings of
@@ -17,17 +21,32 @@
  *           deadline (stores/store-set.js), but the attempt runs to its end.
  * @property {string}   [lifecycle]  Optional note, e.g. "end-of-life client", shown in /stores.
  *
+ * Keys are strings of the key alphabet (stores/keys.js), checked before a store is called; a
+ * store must still never let one name anything but its own value (encode it into URLs and
+ * document ids), and must keep any names of its own outside that alphabet.
+ *
  * @typedef {object} Store
  * @property {(key: string) => Promise<Buffer|null>} get  The exact bytes stored, or null if absent.
  * @property {(key: string, bytes: Buffer) => Promise<void>} set  Stores bytes; overwrites (idempotent).
  * @property {(key: string) => Promise<void>} delete  Removes the key; absent keys are fine.
+ * @property {(key: string, bytes: Buffer) => Promise<void>} [append]  Appends bytes to the value
+ *           (an absent key starts empty), with the server's own append: only where there is one.
+ *           A store without it is refused with 405 APPEND_UNSUPPORTED, never emulated.
+ * @property {(entries: Array<[string, Buffer]>) => Promise<void>} [setMany]  Stores every entry
+ *           through the server's bulk path (a pipeline, a multi-row statement, _bulk_docs), in
+ *           order, a later entry for a key winning. StoreSet hands it at most a few thousand
+ *           entries at a time; without it, StoreSet calls set() with bounded parallelism.
  * @property {() => Promise<void>} ping  Resolves when the server answers; rejects when it is down.
  * @property {() => Promise<void>} close  Releases connections; safe to call twice.
  * @property {() => object} [stats]  Extra facts for /stores (cache hits, pool size...).
+ *
+ * A store whose server refuses a value for its size throws ValueTooLargeError (413), which is
+ * not an outage; any other failure is (503 STORE_UNAVAILABLE).
  */
 
-const adapterFields = { name: 'string', description: 'string', needs: 'object', open: 'function' };
+const adapterFields = { name: 'string', description: 'string', needs: 'object', writes: 'object', open: 'function' };
 const storeMethods = ['get', 'set', 'delete', 'ping', 'close'];
+const bulkKinds = ['native', 'one by one'];
 
 /** Throws unless the module has everything the contract asks of an adapter. */
 export function assertAdapter(adapter) {
@@ -40,14 +59,23 @@ export function assertAdapter(adapter) {
   if (!/^[a-z][a-z0-9+-]*$/.test(adapter.name)) {
     throw new TypeError(`store adapter name "${adapter.name}" must be lower-case letters, digits, + or -`);
   }
+  if (typeof adapter.writes.append !== 'boolean' || !bulkKinds.includes(adapter.writes.bulk)) {
+    throw new TypeError(`store adapter ${adapter.name} must export writes: { append: true|false, bulk: 'native'|'one by one' }`);
+  }
   return adapter;
 }
 
-/** Throws unless an opened store has every method of the contract. */
-export function assertStore(store, name) {
+/** Throws unless an opened store has every method of the contract, and those its adapter's writes promise. */
+export function assertStore(store, adapter) {
   for (const method of storeMethods) {
     if (typeof store?.[method] !== 'function') {
-      throw new TypeError(`store "${name}" must implement ${method}()`);
+      throw new TypeError(`store "${adapter.name}" must implement ${method}()`);
+    }
+  }
+  const promised = { append: adapter.writes.append, setMany: adapter.writes.bulk === 'native' };
+  for (const [method, declared] of Object.entries(promised)) {
+    if (declared !== (typeof store[method] === 'function')) {
+      throw new TypeError(`store "${adapter.name}" ${declared ? 'must implement' : 'declares no'} ${method}() (its adapter's writes say so)`);
     }
   }
   return store;

@@ -19,16 +19,17 @@ export function withDeadline(promise, ms, timeoutError) {
   });
 }
 
-const operations = ['get', 'set', 'delete', 'ping'];
+const operations = ['get', 'set', 'delete', 'append', 'setMany', 'ping'];
 
 /**
- * store, with get/set/delete/ping each rejecting with StoreTimeoutError (503 STORE_TIMEOUT)
- * when the server has not answered within ms. Everything else (close, stats, setMany...)
- * is the store's own.
+ * store, with each operation it has (get, set, delete, append, setMany, ping) rejecting with
+ * StoreTimeoutError (503 STORE_TIMEOUT) when the server has not answered within ms. An
+ * operation the store lacks stays absent. close and stats are the store's own.
  */
 export function withOperationDeadline(store, name, ms) {
   const guarded = { ...store };
   for (const operation of operations) {
+    if (typeof store[operation] !== 'function') continue;
     const timeoutError = () => new StoreTimeoutError(name, operation, ms);
     guarded[operation] = (...args) => {
       let pending;

@@ -86,7 +86,7 @@ export async function openStores({ names = storeNames, env = process.env, option
 }
 
 async function openOne(adapter, connections, settings) {
-  const store = assertStore(await adapter.open(connections, settings), adapter.name);
+  const store = assertStore(await adapter.open(connections, settings), adapter);
   try {
     const keys = await seedStore(store);
     return { store, keys };

@@ -3,10 +3,14 @@
 // Fails fast like stores/redis-options.js: no offline queue, so a request while the server
 // is down gets a 503 at once instead of waiting, and reconnects in the background.
 import { withDeadline } from './deadline.js';
+import { chunksOf } from './bulk.js';
 
 export const name = 'ioredis';
 export const description = 'Redis through ioredis, auto-pipelining on (same server as redis)';
 export const needs = ['redis'];
+export const writes = { append: true, bulk: 'native' };
+
+const MSET_CHUNK = { maxEntries: 500, maxBytes: 1024 * 1024 }; // as stores/redis.js
 
 const CONNECT_TIMEOUT_MS = 5000;
 
@@ -40,6 +44,13 @@ export async function open({ redis }) {
     },
     async delete(key) {
       await client.del(key);
+    },
+    async append(key, bytes) {
+      await client.append(key, bytes);
+    },
+    // MSET per chunk, issued in one tick: auto-pipelining sends them in one write.
+    async setMany(entries) {
+      await Promise.all(chunksOf(entries, MSET_CHUNK).map((chunk) => client.mset(chunk.flat())));
     },
     async ping() {
       await client.ping();

@@ -1,10 +1,15 @@
 // PostgreSQL through node-postgres (pg), from a connection pool. Values live in a bytea
 // column, so the bytes come back exactly as written with no JSON work on either side.
 import { defaults } from '../config/settings.js';
+import { chunksOf, lastWriteWins } from './bulk.js';
 
 export const name = 'postgres';
 export const description = 'PostgreSQL through node-postgres (pg): a pooled key/bytea table';
 export const needs = ['postgres'];
+export const writes = { append: true, bulk: 'native' };
+
+// Rows per multi-row INSERT: 2 parameters each, far below PostgreSQL's 65535.
+const ROWS_PER_STATEMENT = { maxEntries: 1000, maxBytes: 8 * 1024 * 1024 };
 
 /**
  * Opens the store: connects, creates the table if missing.
@@ -41,6 +46,11 @@ export async function open({ postgres }, { postgresPoolSize = defaults.postgresP
       text: `INSERT INTO ${table} (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
     },
     delete: { name: `storebench-delete-${table}`, text: `DELETE FROM ${table} WHERE key = $1` },
+    // bytea || bytea in the upsert: one statement, atomic, an absent key starting empty.
+    append: {
+      name: `storebench-append-${table}`,
+      text: `INSERT INTO ${table} (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = ${table}.value || excluded.value`,
+    },
   };
   let closed;
 
@@ -55,18 +65,26 @@ export async function open({ postgres }, { postgresPoolSize = defaults.postgresP
     async delete(key) {
       await pool.query({ ...statements.delete, values: [key] });
     },
-    /** Writes many keys in one statement; null deletes. For write-behind batches. */
+    async append(key, bytes) {
+      await pool.query({ ...statements.append, values: [key, bytes] });
+    },
+    /**
+     * Writes every entry in one transaction: multi-row INSERT ... ON CONFLICT upserts of up to
+     * 1000 rows, the values sent as binary parameters (no hex text on the way in). Beyond the
+     * contract, a null value deletes its key: the write-behind store's batches carry deletes.
+     */
     async setMany(entries) {
-      const writes = entries.filter(([, bytes]) => bytes != null);
-      const deletes = entries.filter(([, bytes]) => bytes == null).map(([key]) => key);
+      const latest = lastWriteWins(entries); // one upsert cannot touch a row twice
+      const writes = latest.filter(([, bytes]) => bytes != null);
+      const deletes = latest.filter(([, bytes]) => bytes == null).map(([key]) => key);
       const client = await pool.connect();
       try {
         await client.query('BEGIN');
-        if (writes.length) {
+        for (const rows of chunksOf(writes, ROWS_PER_STATEMENT)) {
+          const placeholders = rows.map((_, i) => `($${2 * i + 1}, $${2 * i + 2})`).join(', ');
           await client.query(
-            `INSERT INTO ${table} (key, value) SELECT * FROM unnest($1::text[], $2::bytea[])
-             ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
-            [writes.map(([key]) => key), writes.map(([, bytes]) => bytes)],
+            `INSERT INTO ${table} (key, value) VALUES ${placeholders} ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+            rows.flat(),
           );
         }
         if (deletes.length) await client.query(`DELETE FROM ${table} WHERE key = ANY($1::text[])`, [deletes]);

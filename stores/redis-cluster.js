@@ -6,6 +6,9 @@ import { redisClientOptions, connectWithin } from './clients/redis-options.js';
 export const name = 'redis-cluster';
 export const description = 'Redis Cluster (3 masters + 3 replicas when embedded) through node-redis createCluster';
 export const needs = ['redis-cluster'];
+// Bulk: SETs issued in one tick, which the client sends to each slot's master as one pipeline
+// per node (an MSET would need every key in one slot).
+export const writes = { append: true, bulk: 'native' };
 
 /** createCluster() options from a resolved connection whose url lists nodes, comma-separated. */
 export function clusterOptions(connection) {
@@ -35,6 +38,12 @@ export async function open({ 'redis-cluster': connection }) {
     },
     async delete(key) {
       await bytes.del(key);
+    },
+    async append(key, value) {
+      await bytes.append(key, value);
+    },
+    async setMany(entries) {
+      await Promise.all(entries.map(([key, value]) => bytes.set(key, value)));
     },
     async ping() {
       await cluster.sendCommand(undefined, true, ['PING']);

@@ -4,16 +4,24 @@
 // No server can hold the app up: opening a store has a deadline (the app listens without
 // it and tries again later), every operation has one (503 STORE_TIMEOUT), and a server
 // that comes back empty (restarted, nothing on disk) gets key1..key3 again.
-import { KeyNotFoundError, ServerUnavailableError, StoreTimeoutError, StoreUnavailableError, UnknownStoreError } from '../util/errors.js';
+import {
+  AppendUnsupportedError, KeyNotFoundError, ServerUnavailableError, StorebenchError, StoreTimeoutError, StoreUnavailableError, UnknownStoreError,
+} from '../util/errors.js';
 import { redactText } from '../util/redact.js';
 import { seedStore } from './seed.js';
 import { withDeadline, withOperationDeadline } from './deadline.js';
+import { assertKey } from './keys.js';
+import { chunksOf, eachLimited, lastWriteWins } from './bulk.js';
 import { settings as declared } from '../config/settings.js';
 
 const REOPEN_INTERVAL_MS = 5000;
 // A seeded key found missing re-seeds at most this often, so a store that cannot keep the
 // data (or a key someone keeps deleting) costs one re-seed a second, not one per request.
 const RESEED_INTERVAL_MS = 1000;
+// A bulk load runs this many store calls at once: chunks through a native bulk path (each a
+// pipeline or statement already), single sets where there is none.
+const BULK_CHUNKS_AT_ONCE = 4;
+const BULK_SETS_AT_ONCE = 16;
 
 /** One line from any error, with credentials cut out: safe for logs and JSON bodies. */
 export const reasonOf = (error) => redactText(error?.message || String(error)).split('\n')[0];
@@ -45,13 +53,27 @@ export class StoreSet {
     return entry;
   }
 
-  /** The stored bytes of key, or a typed error: 404 unknown store/key, 503 store down or too slow. */
-  async read(name, key) {
+  /**
+   * The entry for an operation on key, checked in this order before any store is called:
+   * 404 UNKNOWN_STORE, 400 INVALID_KEY, 405 APPEND_UNSUPPORTED (operation 'append' on a store
+   * without a native append), 503 STORE_UNAVAILABLE. The write routes call it before they read
+   * a body, so a request that cannot succeed is answered without it. key undefined: no key
+   * (a bulk load, whose keys are checked one by one).
+   */
+  prepare(name, key, operation) {
     const entry = this.entry(name);
+    if (key !== undefined) assertKey(key, name);
+    if (operation === 'append' && !entry.adapter.writes.append) throw new AppendUnsupportedError(name);
     if (!entry.store) {
       this.#reopenSoon(entry);
       throw new StoreUnavailableError(name, entry.reason);
     }
+    return entry;
+  }
+
+  /** The stored bytes of key, or a typed error: 404 unknown store/key, 400 bad key, 503 store down or too slow. */
+  async read(name, key) {
+    const entry = this.prepare(name, key);
     let bytes = await this.#call(entry, 'get', key);
     if (bytes == null && entry.keys?.includes(key)) {
       // A seeded key gone: the server lost its data (restarted empty). Put it back, read again.
@@ -60,6 +82,39 @@ export class StoreSet {
     }
     if (bytes == null) throw new KeyNotFoundError(name, key);
     return bytes;
+  }
+
+  /** Stores bytes under key (overwriting); the errors of prepare(), 413 when the server refuses the size, 503. */
+  async write(name, key, bytes) {
+    await this.#call(this.prepare(name, key), 'set', key, bytes);
+  }
+
+  /** Removes key; an absent key is fine. */
+  async remove(name, key) {
+    await this.#call(this.prepare(name, key), 'delete', key);
+  }
+
+  /** Appends bytes to key's value with the store's own append; 405 APPEND_UNSUPPORTED where it has none. */
+  async append(name, key, bytes) {
+    await this.#call(this.prepare(name, key, 'append'), 'append', key, bytes);
+  }
+
+  /**
+   * Writes every entry ([key, bytes] pairs; a later one for a key wins) after checking every
+   * key (400 INVALID_KEY for the first bad one, nothing written): through the store's setMany
+   * in chunks where it has one, else set() by set(), a bounded number at once. Each call is
+   * under the operation deadline. Resolves to the number of entries.
+   */
+  async writeMany(name, entries) {
+    const entry = this.prepare(name);
+    for (const [key] of entries) assertKey(key, name);
+    const unique = lastWriteWins(entries); // so no two calls running at once write one key
+    if (entry.store.setMany) {
+      await eachLimited(chunksOf(unique), BULK_CHUNKS_AT_ONCE, (chunk) => this.#call(entry, 'setMany', chunk));
+    } else {
+      await eachLimited(unique, BULK_SETS_AT_ONCE, ([key, bytes]) => this.#call(entry, 'set', key, bytes));
+    }
+    return entries.length;
   }
 
   /** Every store with its status: up, down (opened but not answering) or unavailable. */
@@ -72,6 +127,7 @@ export class StoreSet {
           description: adapter.description,
           ...(adapter.lifecycle ? { lifecycle: adapter.lifecycle } : {}),
           status: 'unavailable',
+          writes: adapter.writes,
           servers: Object.fromEntries(
             Object.entries(entry.connections ?? {}).map(([service, c]) => [service, `${c.source}: ${c.display}`]),
           ),
@@ -105,13 +161,18 @@ export class StoreSet {
   // One operation under the operation deadline. A failure marks an outage; the first answer
   // after one re-seeds in the background, as the server may have come back empty. A timeout
   // does not: a slow or frozen server keeps its data, and a store slow under a benchmark's
-  // load must not be written to in the middle of it.
+  // load must not be written to in the middle of it. Nor does a typed refusal (a value too
+  // large for the server): the server answered.
   async #call(entry, operation, ...args) {
     let result;
     try {
       result = await entry.store[operation](...args);
     } catch (error) {
       if (error instanceof StoreTimeoutError) throw error;
+      if (error instanceof StorebenchError) {
+        error.store ??= entry.adapter.name;
+        throw error;
+      }
       entry.outage = true;
       throw new StoreUnavailableError(entry.adapter.name, reasonOf(error), error);
     }

@@ -9,6 +9,15 @@ export const ERROR_CODES = Object.freeze({
   KEY_NOT_FOUND: { status: 404, meaning: 'the store answered, but holds no such key' },
   NO_ROUTE: { status: 404, meaning: 'no route for that method and path' },
   BAD_REQUEST: { status: 400, meaning: 'the request could not be read (a malformed percent-encoding in the path, say)' },
+  INVALID_KEY: { status: 400, meaning: 'the key is outside the key alphabet (A-Z a-z 0-9 . _ : ~ -) or not 1 to 250 characters long; checked before any store is called' },
+  BAD_RECORDS: { status: 400, meaning: 'a bulk-load body that is not a sequence of records (uint16 key length, key, uint32 value length, value)' },
+  WRITE_TOKEN_REQUIRED: { status: 401, meaning: 'a write without Authorization: Bearer <token>, where writes need the token (STOREBENCH_WRITE_TOKEN)' },
+  WRITE_TOKEN_INVALID: { status: 403, meaning: 'a write whose bearer token is not the app\'s STOREBENCH_WRITE_TOKEN' },
+  WRITES_DISABLED: { status: 403, meaning: 'a write to an app that listens beyond loopback with no STOREBENCH_WRITE_TOKEN set: writes are off' },
+  APPEND_UNSUPPORTED: { status: 405, meaning: 'the store cannot append natively; write the whole value with PUT instead' },
+  VALUE_TOO_LARGE: { status: 413, meaning: 'a value over the app\'s limit (--max-value-size, STOREBENCH_MAX_VALUE_SIZE), or over what the store\'s server accepts' },
+  BULK_TOO_LARGE: { status: 413, meaning: 'a bulk-load body over STOREBENCH_MAX_BULK_SIZE' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, meaning: 'a bulk-load body whose Content-Type is not application/vnd.storebench.records' },
   STORE_UNAVAILABLE: { status: 503, meaning: 'the store could not be opened, or its server failed; the app keeps serving the others' },
   STORE_TIMEOUT: { status: 503, meaning: 'the store did not answer within the operation deadline (STOREBENCH_OP_TIMEOUT_MS, default 2000 ms); it is down until its server answers again' },
   INTERNAL: { status: 500, meaning: 'an unexpected error; its details are in the app log, never in the answer' },
@@ -80,6 +89,61 @@ export class StoreUnavailableError extends StorebenchError {
 export class StoreTimeoutError extends StorebenchError {
   constructor(store, operation, timeoutMs) {
     super(`store "${store}" did not answer ${operation} within ${timeoutMs} ms`, { code: 'STORE_TIMEOUT', store, operation, timeoutMs });
+  }
+}
+
+/** A key outside the key alphabet or length (stores/keys.js): 400 before any store is called. */
+export class InvalidKeyError extends StorebenchError {
+  constructor(problem, store) {
+    super(`invalid key: ${problem}`, { code: 'INVALID_KEY', ...(store ? { store } : {}) });
+  }
+}
+
+/** A bulk-load body that does not parse as records. */
+export class BadRecordsError extends StorebenchError {
+  constructor(problem) {
+    super(`not a records body: ${problem}`, { code: 'BAD_RECORDS' });
+  }
+}
+
+/** The store has no native append. */
+export class AppendUnsupportedError extends StorebenchError {
+  constructor(store) {
+    super(`store "${store}" cannot append natively; PUT the whole value instead`, { code: 'APPEND_UNSUPPORTED', store });
+  }
+}
+
+/**
+ * A value too large: over the app's limit (checked before any store sees it), or refused by
+ * the store's server for its size (memcached's item limit, say). Not an outage.
+ */
+export class ValueTooLargeError extends StorebenchError {
+  constructor(message, { store, limit, cause } = {}) {
+    super(message, { code: 'VALUE_TOO_LARGE', cause, ...(store ? { store } : {}), ...(limit ? { limit } : {}) });
+  }
+}
+
+/** A request body over a limit that is not a single value's: BULK_TOO_LARGE. */
+export class BodyTooLargeError extends StorebenchError {
+  constructor(message) {
+    super(message, { code: 'BULK_TOO_LARGE' });
+  }
+}
+
+/** A bulk-load body of another media type. */
+export class UnsupportedMediaTypeError extends StorebenchError {
+  constructor(expected, given) {
+    super(`Content-Type must be ${expected}${given ? `, not ${given}` : ''}`, { code: 'UNSUPPORTED_MEDIA_TYPE' });
+  }
+}
+
+/**
+ * A write refused by the write protection (routes/write-guard.js): code WRITE_TOKEN_REQUIRED
+ * (401), WRITE_TOKEN_INVALID (403) or WRITES_DISABLED (403).
+ */
+export class WriteRefusedError extends StorebenchError {
+  constructor(code, message) {
+    super(message, { code });
   }
 }
 

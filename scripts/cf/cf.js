@@ -5,12 +5,14 @@
 // else the vars file (vars.yml: app_name, route, cloudant_service, redis_service, ...), else
 // the default.
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { which } from '../../util/which.js';
 import { maskCredentials } from '../../util/redact.js';
 import { resolveSetting } from '../../config/precedence.js';
 import { settings } from '../../config/settings.js';
+import { SettingValueError } from '../../config/setting-values.js';
 
 /** A problem the user can fix; the script prints it and exits 1 (2 for bad arguments). */
 export class CfScriptError extends Error {
@@ -112,11 +114,47 @@ export function deleteServiceArgs(kind, context) {
   return ['delete-service', setting(context, offerings[kind].instance), '-f'];
 }
 
-/** cf push arguments; a CfScriptError when the vars file lacks a variable the manifest uses. */
-export function pushArgs({ vars, file, manifestText, manifest = 'manifest.yml', extra = [] }) {
+/**
+ * cf push arguments; a CfScriptError when the vars files lack a variable the manifest uses.
+ * vars: every variable the files give; varsFiles: files after file (the write token's).
+ */
+export function pushArgs({ vars, file, manifestText, manifest = 'manifest.yml', extra = [], varsFiles = [] }) {
   const missing = manifestVariables(manifestText).filter((name) => !vars[name]);
   if (missing.length) throw new CfScriptError(`${file} does not set ${missing.join(', ')} (used by ${manifest}; see vars.example.yml)`);
-  return ['push', '-f', manifest, '--vars-file', file, ...extra];
+  return ['push', '-f', manifest, '--vars-file', file, ...varsFiles.flatMap((extraFile) => ['--vars-file', extraFile]), ...extra];
+}
+
+/** Where push keeps a generated write token: beside the vars file (vars.yml -> vars.write-token.yml). */
+export const writeTokenFile = (varsFile) => varsFile.replace(/(\.ya?ml)?$/i, '.write-token.yml');
+
+/**
+ * The write token the manifest's write_token variable takes (the app's STOREBENCH_WRITE_TOKEN):
+ * the vars file's own, else the one kept in writeTokenFile(file), else a new random one kept
+ * there (mode 600), so every push gives the app the same token. Never printed.
+ * @returns {{ vars: { write_token }, file?: string, created: boolean }}  file: a vars file to pass too
+ */
+export function ensureWriteToken({ file, vars }) {
+  const check = (token, where) => {
+    try {
+      settings.writeToken.parse(token);
+    } catch (error) {
+      if (error instanceof SettingValueError) throw new CfScriptError(`write_token in ${where} ${error.message}`);
+      throw error;
+    }
+    return { write_token: token };
+  };
+  if (vars.write_token) return { vars: check(vars.write_token, file), created: false };
+  const tokenFile = writeTokenFile(file);
+  let text;
+  try {
+    text = readFileSync(resolve(tokenFile), 'utf8');
+  } catch (error) {
+    if (error.code !== 'ENOENT') throw error;
+  }
+  if (text !== undefined) return { vars: check(parseVars(text, tokenFile).write_token ?? '', tokenFile), file: tokenFile, created: false };
+  const token = randomBytes(32).toString('base64url');
+  writeFileSync(resolve(tokenFile), `# The app's write token (STOREBENCH_WRITE_TOKEN), made by npm run push. Keep it secret.\nwrite_token: ${token}\n`, { mode: 0o600, flag: 'wx' });
+  return { vars: { write_token: token }, file: tokenFile, created: true };
 }
 
 /** The app's public URL: STOREBENCH_URL, else https://<route from CF_ROUTE or the vars file>. */

@@ -3,10 +3,11 @@
 // as raw bytes (request with dontParse) and sent on with only _id/_rev cut out.
 import { stripCouchFields } from './couch-document.js';
 import { revisionedWrites } from './couch-revisions.js';
+import { docIdOf, fromDocument } from './couch-values.js';
 
 const statusOf = (error) => error?.statusCode;
 
-/** Creates the database db if missing; returns get/set/delete/ping/close over it. */
+/** Creates the database db if missing; returns get/set/delete/setMany/ping/close over it. */
 export async function nanoStyleStore(client, db) {
   try {
     await client.db.create(db);
@@ -15,26 +16,31 @@ export async function nanoStyleStore(client, db) {
   }
   const documents = client.use(db);
 
-  const writes = revisionedWrites({
+  const revisioned = revisionedWrites({
     readRev: async (docId) => (await documents.get(docId))._rev,
     put: (document) => documents.insert(document),
     remove: (docId, rev) => documents.destroy(docId, rev),
+    fetchRevs: async (docIds) => (await documents.fetchRevs({ keys: docIds })).rows,
+    bulk: (docs) => documents.bulk({ docs }),
     statusOf,
   });
 
   return {
-    async get(docId) {
+    async get(key) {
       let bytes;
       try {
+        // nano leaves an id unencoded when it contains _design or _local; every character of
+        // the key alphabet is safe in a URL path as it is, and the k: prefix keeps the id from
+        // being a dot segment or one of CouchDB's own names.
         // encoding: null is for the request library under nano 8; nano 11 returns a Buffer as is.
-        bytes = await client.request({ db, doc: docId, dontParse: true, encoding: null });
+        bytes = await client.request({ db, doc: docIdOf(key), dontParse: true, encoding: null });
       } catch (error) {
         if (statusOf(error) === 404) return null;
         throw error;
       }
-      return stripCouchFields(Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes));
+      return fromDocument(stripCouchFields(Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes)));
     },
-    ...writes,
+    ...revisioned,
     async ping() {
       await client.db.get(db);
     },

@@ -7,6 +7,19 @@
 
 import { sendWhileReceiving } from './tarantool-driver-fix.js';
 import { withDeadline } from '../deadline.js';
+import { ValueTooLargeError } from '../../util/errors.js';
+
+// No append: Tarantool's update splice (':') works on string fields only, and the value field is
+// varbinary so that any bytes round-trip; a Lua function's concatenation is a Lua string, stored
+// as a string, not varbinary (Tarantool 2.6). So there is no native append for it. Bulk:
+// replaces sent at once, pipelined over the one connection (tarantool-driver has no batch call).
+export const writes = { append: false, bulk: 'native' };
+
+// A tuple over memtx_max_tuple_size / vinyl_max_tuple_size (1 MB by default) is refused with
+// this in the message: a refusal, not an outage.
+const refusedForSize = (error, bytes) => (/max_tuple_size|tuple is too large/i.test(error?.message)
+  ? new ValueTooLargeError(`the Tarantool server refused a value of ${bytes.length} bytes: over its maximum tuple size (box.cfg memtx_max_tuple_size / vinyl_max_tuple_size, 1 MB by default)`, { cause: error })
+  : error);
 
 const connectTimeoutMs = 5000;
 
@@ -38,7 +51,7 @@ export function tarantoolOptions(url) {
   };
 }
 
-/** An adapter ({ name, description, needs, open }) for the space of one engine. */
+/** An adapter ({ name, description, needs, writes, open }) for the space of one engine. */
 export function tarantoolAdapter({ name, engine, description }) {
   const space = spaceName(engine);
 
@@ -90,7 +103,10 @@ export function tarantoolAdapter({ name, engine, description }) {
         return Buffer.isBuffer(value) ? value : Buffer.from(value); // a string field from a hand-made space
       },
       async set(key, bytes) {
-        await connection.replace(space, [key, bytes]);
+        await connection.replace(space, [key, bytes]).catch((error) => { throw refusedForSize(error, bytes); });
+      },
+      async setMany(entries) {
+        await Promise.all(entries.map(([key, bytes]) => connection.replace(space, [key, bytes]).catch((error) => { throw refusedForSize(error, bytes); })));
       },
       async delete(key) {
         await connection.delete(space, 0, [key]);
@@ -116,5 +132,5 @@ export function tarantoolAdapter({ name, engine, description }) {
     }
   }
 
-  return { name, description, needs: ['tarantool'], open };
+  return { name, description, needs: ['tarantool'], writes, open };
 }

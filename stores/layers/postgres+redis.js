@@ -2,18 +2,23 @@
 // redis adapters (each opened with its own table / key prefix), not a copy of them.
 //   read:  Redis; on a miss, PostgreSQL, then fill Redis with a TTL
 //   write: PostgreSQL, then drop the Redis copy (the next read refills it)
-// The usual cache-aside race (a slow miss refilling a value a write just replaced) is
-// bounded by the TTL. If either server is down the store answers 503: serving from
-// PostgreSQL alone would quietly benchmark a different setup.
+// A read never fills Redis with a value a write was replacing meanwhile (key-writes.js), so a
+// read that starts after a write has answered sees that write. If either server is down the
+// store answers 503: serving from PostgreSQL alone would quietly benchmark a different setup.
 import * as postgres from '../postgres.js';
 import * as redis from '../redis.js';
+import { KeyWrites } from './key-writes.js';
+import { INTERNAL_SEPARATOR } from '../keys.js';
 
 export const name = 'postgres+redis';
 export const description = 'Cache-aside: Redis in front of PostgreSQL (miss -> PostgreSQL, fill Redis with a TTL)';
 export const needs = ['postgres', 'redis'];
+// Append and bulk are PostgreSQL's (value || $1 upserts, multi-row inserts), then the copies dropped.
+export const writes = { append: true, bulk: 'native' };
 
 export const TABLE = 'storebench_cache_aside';
-export const KEY_PREFIX = 'storebench:cache-aside:';
+// # is outside the key alphabet: no key a user can send reaches these.
+export const KEY_PREFIX = ['storebench', 'cache-aside', ''].join(INTERNAL_SEPARATOR);
 export const TTL_SECONDS = 300;
 
 /**
@@ -31,6 +36,18 @@ export async function open(connections, { ttlSeconds = TTL_SECONDS, ...settings 
     throw error;
   }
   const counts = { hits: 0, misses: 0 };
+  const underWay = new KeyWrites();
+
+  // A write to the database, then the cached copies dropped; reads meanwhile do not refill them.
+  async function writeThrough(keys, toDatabase) {
+    const writes = keys.map((key) => underWay.begin(key));
+    try {
+      await toDatabase();
+      await Promise.all(keys.map((key) => cache.delete(key)));
+    } finally {
+      for (const write of writes) write.end();
+    }
+  }
 
   return {
     async get(key) {
@@ -40,18 +57,22 @@ export async function open(connections, { ttlSeconds = TTL_SECONDS, ...settings 
         return cached;
       }
       counts.misses++;
-      const bytes = await database.get(key);
-      if (bytes != null) await cache.set(key, bytes);
-      return bytes;
+      const watcher = underWay.watch(key);
+      let fill;
+      try {
+        const bytes = await database.get(key);
+        // Sent now, in this tick, or not at all: see key-writes.js.
+        if (bytes != null && !watcher.dirty) fill = cache.set(key, bytes);
+        if (fill) await fill;
+        return bytes;
+      } finally {
+        watcher.end();
+      }
     },
-    async set(key, bytes) {
-      await database.set(key, bytes);
-      await cache.delete(key);
-    },
-    async delete(key) {
-      await database.delete(key);
-      await cache.delete(key);
-    },
+    set: (key, bytes) => writeThrough([key], () => database.set(key, bytes)),
+    delete: (key) => writeThrough([key], () => database.delete(key)),
+    append: (key, bytes) => writeThrough([key], () => database.append(key, bytes)),
+    setMany: (entries) => writeThrough(entries.map(([key]) => key), () => database.setMany(entries)),
     async ping() {
       await Promise.all([database.ping(), cache.ping()]);
     },

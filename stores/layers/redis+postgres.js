@@ -1,30 +1,37 @@
 // Write-behind: Redis is the primary, PostgreSQL the durable copy. A write is acknowledged
-// once Redis has it; PostgreSQL gets it later, batched (one statement per batch), from a
-// background flush and always on close(). Reads come from Redis, the primary.
+// once Redis has it; PostgreSQL gets it later, batched, from the write-behind queue
+// (write-behind-queue.js), and always on close(). Reads come from Redis; a key Redis has lost
+// (a restart, an eviction) is read through to the queue and PostgreSQL, and put back.
 // Built from the redis and postgres adapters, each with its own key prefix / table.
 import * as postgres from '../postgres.js';
 import * as redis from '../redis.js';
+import { WriteBehindQueue } from './write-behind-queue.js';
+import { KeyWrites } from './key-writes.js';
+import { INTERNAL_SEPARATOR } from '../keys.js';
 import { redactText } from '../../util/redact.js';
 import { defaults } from '../../config/settings.js';
 
 export const name = 'redis+postgres';
 export const description = 'Write-behind: Redis as the primary, PostgreSQL the durable copy written in batches';
 export const needs = ['redis', 'postgres'];
+// Append is Redis's APPEND (the whole value then queued for PostgreSQL); bulk an MSET pipeline.
+export const writes = { append: true, bulk: 'native' };
 
 export const TABLE = 'storebench_write_behind';
-export const KEY_PREFIX = 'storebench:write-behind:';
-const BATCH_SIZE = 100;
-const RETRY_MAX_MS = 5000;
+// # is outside the key alphabet: no key a user can send reaches these.
+export const KEY_PREFIX = ['storebench', 'write-behind', ''].join(INTERNAL_SEPARATOR);
+const BATCH_SIZE = 500;
 // Writes waiting for PostgreSQL are held in memory; past this many, set() fails (503)
-// rather than let a long PostgreSQL outage grow the app without bound.
+// rather than let a long PostgreSQL outage grow the app without bound. A bulk load waits
+// for room instead (under the operation deadline).
 const MAX_PENDING = 10_000;
 
 /**
  * @param {{ redis: object, postgres: object }} connections
- * @param {{ flushIntervalMs?: number, batchSize?: number, postgresPoolSize?: number }} [settings]
+ * @param {{ flushIntervalMs?: number, batchSize?: number, maxPending?: number, postgresPoolSize?: number }} [settings]
  *   the resolved store settings (the PostgreSQL ones go on to the postgres adapter)
  */
-export async function open(connections, { flushIntervalMs = defaults.flushIntervalMs, batchSize = BATCH_SIZE, ...settings } = {}) {
+export async function open(connections, { flushIntervalMs = defaults.flushIntervalMs, batchSize = BATCH_SIZE, maxPending = MAX_PENDING, ...settings } = {}) {
   const durable = await postgres.open(connections, { ...settings, table: TABLE });
   let primary;
   try {
@@ -34,104 +41,91 @@ export async function open(connections, { flushIntervalMs = defaults.flushInterv
     throw error;
   }
 
-  // key -> the newest bytes (null: deleted) acknowledged but not yet in PostgreSQL.
-  // Later writes to a key replace earlier ones, so a batch carries each key once.
-  const pending = new Map();
-  const counts = { flushedWrites: 0, batches: 0, failedFlushes: 0 };
-  let lastFlushError;
-  let failuresInARow = 0;
-  let timer = null;
-  let flushing = null;
+  const queue = new WriteBehindQueue((batch) => durable.setMany(batch), { flushIntervalMs, batchSize, maxPending });
+  const underWay = new KeyWrites();
+  const sending = new Set(); // Redis writes not yet answered: close() waits for them
+  const counts = { readThroughs: 0 };
   let closing = null;
-  const writing = new Set(); // writes sent to Redis, not yet acknowledged: close() waits for them
 
-  async function flushBatch() {
-    const batch = [];
-    for (const entry of pending) {
-      batch.push(entry);
-      if (batch.length === batchSize) break;
-    }
-    for (const [key] of batch) pending.delete(key);
+  // Sends one Redis write (send() issues its command synchronously) and, once Redis has it,
+  // queues what PostgreSQL must get, unless a later write to the key was acknowledged first.
+  async function write(keys, send, { replaces = true } = {}) {
+    const writes = keys.map((key) => underWay.begin(key, { replaces }));
+    const sent = send();
+    sending.add(sent);
     try {
-      await durable.setMany(batch);
-    } catch (error) {
-      // Back into the queue, unless a newer write to the key came in meanwhile.
-      for (const [key, bytes] of batch) if (!pending.has(key)) pending.set(key, bytes);
-      throw error;
-    }
-    counts.flushedWrites += batch.length;
-    counts.batches++;
-  }
-
-  // One flush at a time; it drains everything pending, including writes made while it runs.
-  function flush() {
-    // Cleared in a callback, never synchronously: an empty drain must not leave a stale promise behind.
-    flushing ??= drain().finally(() => { flushing = null; });
-    return flushing;
-  }
-
-  async function drain() {
-    while (pending.size) await flushBatch();
-    failuresInARow = 0;
-    lastFlushError = undefined;
-  }
-
-  function flushInBackground() {
-    flush().catch((error) => {
-      counts.failedFlushes++;
-      failuresInARow++;
-      lastFlushError = redactText(error.message);
-      later(Math.min(flushIntervalMs * 2 ** failuresInARow, RETRY_MAX_MS));
-    });
-  }
-
-  function later(delayMs) {
-    if (timer || closing) return;
-    timer = setTimeout(() => {
-      timer = null;
-      flushInBackground();
-    }, delayMs);
-    timer.unref();
-  }
-
-  // A full batch goes at once; fewer writes wait for the timer (as does a retry after a failure).
-  function schedule() {
-    if (pending.size >= batchSize && !flushing && !failuresInARow && !closing) flushInBackground();
-    else later(flushIntervalMs);
-  }
-
-  function acknowledge(key, bytes) {
-    pending.set(key, bytes);
-    schedule();
-  }
-
-  function assertAccepting() {
-    if (closing) throw new Error('redis+postgres is closing');
-    if (pending.size >= MAX_PENDING) {
-      throw new Error(`PostgreSQL is ${pending.size} writes behind${lastFlushError ? ` (${lastFlushError})` : ''}`);
-    }
-  }
-
-  async function write(key, bytes, toRedis) {
-    assertAccepting();
-    const sent = toRedis();
-    writing.add(sent);
-    try {
-      await sent;
+      const durableValues = await sent; // [key, bytes|null] pairs, in keys' order (none: nothing written)
+      durableValues.forEach(([key, bytes], i) => writes[i].acknowledge(() => queue.add(key, bytes)));
     } finally {
-      writing.delete(sent);
+      sending.delete(sent);
+      for (const one of writes) one.end();
     }
-    acknowledge(key, bytes);
+  }
+
+  function assertAccepting(n = 1) {
+    if (closing) throw new Error('redis+postgres is closing');
+    queue.assertRoom(n);
+  }
+
+  // Redis has no copy: the newest acknowledged value is in the queue, else in PostgreSQL. Put
+  // it back in Redis unless a write replaced the key meanwhile (then Redis has the newer one).
+  async function readThrough(key) {
+    const watcher = underWay.watch(key);
+    try {
+      const queued = queue.lookup(key);
+      const bytes = queued ? queued.bytes : await durable.get(key);
+      if (bytes != null && !watcher.dirty) {
+        counts.readThroughs++;
+        await primary.setIfAbsent(key, bytes); // issued in this tick: see key-writes.js
+      }
+      return bytes;
+    } finally {
+      watcher.end();
+    }
   }
 
   return {
-    get: (key) => primary.get(key),
-    set(key, bytes) {
-      const copy = Buffer.from(bytes); // queued for later: the caller may reuse its buffer
-      return write(key, copy, () => primary.set(key, copy));
+    async get(key) {
+      return (await primary.get(key)) ?? readThrough(key);
     },
-    delete(key) {
-      return write(key, null, () => primary.delete(key));
+    async set(key, bytes) {
+      assertAccepting();
+      const copy = Buffer.from(bytes); // queued for later: the caller may reuse its buffer
+      await write([key], async () => {
+        await primary.set(key, copy);
+        return [[key, copy]];
+      });
+    },
+    async delete(key) {
+      assertAccepting();
+      await write([key], async () => {
+        await primary.delete(key);
+        return [[key, null]];
+      });
+    },
+    // APPEND where Redis has the key; where it has lost it, read it through first, so the
+    // append lands on the durable value. PostgreSQL then gets the whole value Redis answers.
+    async append(key, bytes) {
+      assertAccepting();
+      let appended = false;
+      await write([key], async () => {
+        const after = await primary.appendIfExists(key, bytes);
+        appended = after != null;
+        return appended ? [[key, after]] : []; // absent: nothing written, nothing to queue
+      }, { replaces: false });
+      if (appended) return;
+      await readThrough(key);
+      await write([key], async () => [[key, await primary.appendAndRead(key, bytes)]], { replaces: false });
+    },
+    async setMany(entries) {
+      if (closing) throw new Error('redis+postgres is closing');
+      await queue.waitForRoom(entries.length);
+      // Copies: the entries are views into a request body the queue must not keep alive.
+      const copies = entries.map(([key, bytes]) => [key, Buffer.from(bytes)]);
+      await write(copies.map(([key]) => key), async () => {
+        await primary.setMany(copies);
+        return copies;
+      });
     },
     // The store answers while Redis does: a PostgreSQL outage only delays the durable copy
     // (pendingWrites and lastFlushError in stats() show it), as write-behind means to.
@@ -139,21 +133,19 @@ export async function open(connections, { flushIntervalMs = defaults.flushInterv
     /** Flushes every acknowledged write to PostgreSQL, then disconnects; rejects if some could not be written. */
     close() {
       return (closing ??= (async () => {
-        clearTimeout(timer);
         let failure;
-        await Promise.allSettled([...writing]);
-        await (flushing ?? Promise.resolve()).catch(() => {});
+        await Promise.allSettled([...sending]);
         try {
-          await flush();
+          await queue.close();
         } catch (error) {
-          failure = new Error(`${pending.size} acknowledged writes did not reach PostgreSQL: ${redactText(error.message)}`, { cause: error });
+          failure = new Error(`redis+postgres: PostgreSQL did not get every acknowledged write: ${redactText(error.message)}`, { cause: error });
         }
         await Promise.allSettled([primary.close(), durable.close()]);
         if (failure) throw failure;
       })());
     },
     stats() {
-      return { pendingWrites: pending.size, ...counts, ...(lastFlushError ? { lastFlushError } : {}), flushIntervalMs, batchSize };
+      return { ...queue.stats(), ...counts };
     },
   };
 }

@@ -71,10 +71,10 @@ function cloudFoundryEnv({ port, services }) {
 const [startProgram, ...startArgs] = /^\s+command: (.+)$/m.exec(readFileSync(join(root, 'manifest.yml'), 'utf8'))[1].trim().split(/\s+/);
 
 /** Starts the app as the platform does and waits until GET /healthz answers 200 (its health check). */
-async function pushApp(t, services) {
+async function pushApp(t, services, env = {}) {
   assert.equal(startProgram, 'node');
   const port = await freePort();
-  const child = spawn(process.execPath, startArgs, { cwd: root, env: cloudFoundryEnv({ port, services }), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, startArgs, { cwd: root, env: { ...cloudFoundryEnv({ port, services }), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const output = { stdout: '', stderr: '' };
   child.stdout.on('data', (chunk) => { output.stdout += chunk; });
   child.stderr.on('data', (chunk) => { output.stderr += chunk; });
@@ -286,4 +286,24 @@ test('user-provided services (cf cups), found by name and tag, reach the shared 
   app.child.kill('SIGTERM');
   assert.equal((await app.exited).code, 0);
   assertNoSecrets(assert, storesText + app.output.stdout + app.output.stderr, [couch.password], 'output');
+});
+
+test('on the platform writes need the token the manifest sets: none configured, they are off; configured, only with it', async (t) => {
+  const manifestEnv = /^\s+STOREBENCH_WRITE_TOKEN: \(\(write_token\)\)$/m.test(readFileSync(join(root, 'manifest.yml'), 'utf8'));
+  assert.ok(manifestEnv, 'manifest.yml sets STOREBENCH_WRITE_TOKEN from write_token');
+  const put = (app, headers = {}) => fetch(`${app.url}/memory/cf-write`, { method: 'PUT', body: 'v', headers });
+
+  const open = await pushApp(t, {});
+  assert.equal((await (await put(open)).json()).code, 'WRITES_DISABLED', 'bound to 0.0.0.0: not loopback, whoever connects');
+  open.child.kill('SIGTERM');
+  await open.exited;
+
+  const token = 'Cf-Write-Token-0123456789abcdef';
+  const guarded = await pushApp(t, {}, { STOREBENCH_WRITE_TOKEN: token });
+  assert.equal((await put(guarded)).status, 401);
+  assert.equal((await put(guarded, { Authorization: `Bearer ${token}` })).status, 204);
+  assert.equal(await (await fetch(`${guarded.url}/memory/cf-write`)).text(), 'v');
+  guarded.child.kill('SIGTERM');
+  assert.equal((await guarded.exited).code, 0);
+  assertNoSecrets(assert, guarded.output.stdout + guarded.output.stderr, [token], 'output');
 });

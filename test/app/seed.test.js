@@ -29,7 +29,7 @@ test('npm run seed writes key1..key3 into the configured stores, twice without f
   t.after(() => redis.close());
   const stored = await redis.get('key3');
   assert.equal(stored, payloads.key3.toString());
-  const document = await (await fetch(`${couch.url}/seedtest/key2`)).json();
+  const document = await (await fetch(`${couch.url}/seedtest/k%3Akey2`)).json();
   assert.equal(document.image, JSON.parse(payloads.key2).image);
   assert.match(document._rev, /^2-/, 'the second run wrote over the first revision');
 });

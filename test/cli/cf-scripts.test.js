@@ -4,13 +4,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync, chmodSync } from 'node:fs';
+import { mkdtempSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  appUrl, browserCommand, chosenServices, createServiceArgs, deleteServiceArgs, loginArgs, manifestVariables,
-  parseVars, pushArgs, vcapServicesFromAppEnv, CfScriptError,
+  appUrl, browserCommand, chosenServices, createServiceArgs, deleteServiceArgs, ensureWriteToken, loginArgs, manifestVariables,
+  parseVars, pushArgs, vcapServicesFromAppEnv, writeTokenFile, CfScriptError,
 } from '../../scripts/cf/cf.js';
 import { which } from '../../util/which.js';
 import { assertNoSecrets, fixtureSecrets, vcapFixture } from '../helpers/vcap-fixtures.js';
@@ -27,8 +27,13 @@ test('the manifest is in today\'s schema and takes every name from a variable va
   assert.match(manifestText, /^\s+health-check-http-endpoint: \/healthz$/m);
   assert.match(manifestText, /^\s+command: node app\.js\b/m); // node itself receives SIGTERM, not npm
   assert.match(manifestText, /^\s+buildpacks:\n\s+- nodejs_buildpack$/m);
-  assert.deepEqual(manifestVariables(manifestText), ['app_name', 'memory', 'instances', 'route', 'cloudant_service', 'redis_service']);
-  assert.deepEqual(pushArgs({ vars: exampleVars, file: 'vars.yml', manifestText }), ['push', '-f', 'manifest.yml', '--vars-file', 'vars.yml']);
+  assert.deepEqual(manifestVariables(manifestText), ['app_name', 'memory', 'instances', 'write_token', 'route', 'cloudant_service', 'redis_service']);
+  assert.match(manifestText, /^\s+env:\n(\s+#.*\n)*\s+STOREBENCH_WRITE_TOKEN: \(\(write_token\)\)$/m);
+  assert.equal(exampleVars.write_token, undefined, 'the example leaves the token to npm run push');
+  const withToken = { ...exampleVars, write_token: 'x'.repeat(32) };
+  assert.deepEqual(pushArgs({ vars: withToken, file: 'vars.yml', manifestText }), ['push', '-f', 'manifest.yml', '--vars-file', 'vars.yml']);
+  assert.deepEqual(pushArgs({ vars: withToken, file: 'vars.yml', manifestText, varsFiles: ['vars.write-token.yml'] }),
+    ['push', '-f', 'manifest.yml', '--vars-file', 'vars.yml', '--vars-file', 'vars.write-token.yml']);
 });
 
 test('.cfignore keeps node_modules, results, tests, benchmarks, CI and the vars file out of the upload', () => {
@@ -38,10 +43,30 @@ test('.cfignore keeps node_modules, results, tests, benchmarks, CI and the vars 
 });
 
 test('push refuses a vars file that lacks a manifest variable, naming it', () => {
-  const { route, ...withoutRoute } = exampleVars;
+  const { route, ...withoutRoute } = { ...exampleVars, write_token: 'x'.repeat(32) };
   assert.ok(route);
   assert.throws(() => pushArgs({ vars: withoutRoute, file: 'mine.yml', manifestText }), /^CfScriptError: mine\.yml does not set route \(used by manifest\.yml/);
-  assert.deepEqual(pushArgs({ vars: exampleVars, file: 'v.yml', manifestText, extra: ['--strategy', 'rolling'] }).slice(-2), ['--strategy', 'rolling']);
+  assert.deepEqual(pushArgs({ vars: { ...withoutRoute, route }, file: 'v.yml', manifestText, extra: ['--strategy', 'rolling'] }).slice(-2), ['--strategy', 'rolling']);
+});
+
+test('the write token: the vars file\'s own, else one generated once beside it (mode 600) and kept for every later push', (t) => {
+  const work = mkdtempSync(join(tmpdir(), 'storebench-token-'));
+  t.after(() => rmSync(work, { recursive: true, force: true }));
+  const file = join(work, 'vars.yml');
+  assert.equal(writeTokenFile(file), join(work, 'vars.write-token.yml'));
+  assert.equal(writeTokenFile('mine'), 'mine.write-token.yml');
+  const own = 'My-Own-Write-Token-123456';
+  assert.deepEqual(ensureWriteToken({ file, vars: { write_token: own } }), { vars: { write_token: own }, created: false });
+  assert.throws(() => ensureWriteToken({ file, vars: { write_token: 'short' } }), /^CfScriptError: write_token in .*vars\.yml must be at least 16 characters/);
+
+  const first = ensureWriteToken({ file, vars: {} });
+  assert.equal(first.created, true);
+  assert.equal(first.file, writeTokenFile(file));
+  assert.match(first.vars.write_token, /^[A-Za-z0-9_-]{43}$/, '32 random bytes, base64url');
+  assert.equal(statSync(first.file).mode & 0o777, 0o600);
+  assert.equal(parseVars(readFileSync(first.file, 'utf8')).write_token, first.vars.write_token);
+  const second = ensureWriteToken({ file, vars: {} });
+  assert.deepEqual(second, { ...first, created: false }, 'the same token at the next push');
 });
 
 test('parseVars reads flat vars files: quotes, comments; anything nested is a clear error', () => {
@@ -155,6 +180,11 @@ test('with cf on PATH the scripts run the cf commands built above', (t) => {
     assert.equal(result.code, 0, `${script}: ${result.stderr}`);
     assert.match(result.stderr, /^\$ cf /, 'echoes the command it runs');
     assert.ok(!result.stderr.includes('Param-Secret-987'), 'service parameters are echoed masked');
+    if (script === 'push.js') {
+      const token = parseVars(readFileSync(join(work, 'vars.write-token.yml'), 'utf8')).write_token;
+      assert.ok(!`${result.stdout}${result.stderr}`.includes(token), 'the write token is never printed');
+      assert.match(result.stderr, /writes to the app need its token, generated now and kept in .*vars\.write-token\.yml/);
+    }
   }
   const shown = run('vcap-services.js', { path, env });
   assert.equal(shown.code, 0, shown.stderr);
@@ -165,7 +195,7 @@ test('with cf on PATH the scripts run the cf commands built above', (t) => {
     'login -a https://api.example.com',
     `create-service cloudantnosqldb lite storebench-cloudant -c ${params}`,
     'create-service rediscloud 100mb team-redis',
-    `push -f manifest.yml --vars-file ${vars}`,
+    `push -f manifest.yml --vars-file ${vars} --vars-file ${join(work, 'vars.write-token.yml')}`,
     'delete-service storebench-cloudant -f',
     'delete-service team-redis -f',
     'app storebench --guid',

@@ -8,4 +8,4 @@ let server;
 before(async () => { server = await startCouchServer(); });
 after(() => server?.stop());
 
-storeConformance(cloudant, async () => ({ couchdb: { url: server.url, source: 'test' } }), { jsonOnly: true, settings: { couchdbDatabase: 'conformance' } });
+storeConformance(cloudant, async () => ({ couchdb: { url: server.url, source: 'test' } }), { settings: { couchdbDatabase: 'conformance' } });

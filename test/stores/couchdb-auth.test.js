@@ -30,7 +30,7 @@ test('the stand-in requires credentials: none or wrong ones get 401, right ones 
   t.after(() => store.close());
   await store.set('key1', payloads.key1);
   assert.deepEqual(JSON.parse(await store.get('key1')), JSON.parse(payloads.key1));
-  const right = await fetch(`${server.url}/storebench/key1`, { headers: basic(admin.username, admin.password) });
+  const right = await fetch(`${server.url}/storebench/k%3Akey1`, { headers: basic(admin.username, admin.password) });
   assert.equal(right.status, 200);
 });
 

@@ -75,3 +75,16 @@ test('memcached: a password in MEMCACHED_SERVERS (memjs\'s scheme-less form) is 
   assert.equal(connection.display, '***@127.0.0.1:11211,***@127.0.0.2:11211');
   assert.equal(connection.url, 'user:hunter2@127.0.0.1:11211,other:s3cret@127.0.0.2:11211', 'the client still gets the credentials');
 });
+
+test('memcached: a value over its item size limit is refused as VALUE_TOO_LARGE, set, bulk or append, and the client goes on', async (t) => {
+  if (!memcachedUrl()) return unavailable(t, 'no MEMCACHED_URL and memcached is not installed');
+  const { randomBytes } = await import('node:crypto');
+  const store = await memcached.open({ memcached: { url: memcachedUrl() } });
+  t.after(() => store.close());
+  const tooBig = randomBytes(1_500_000);
+  await assert.rejects(store.set('too-big', tooBig), { code: 'VALUE_TOO_LARGE', status: 413, message: /memcached server refused a value of 1500000 bytes/ });
+  await assert.rejects(store.setMany([['too-big', tooBig]]), { code: 'VALUE_TOO_LARGE' });
+  await assert.rejects(store.append('too-big', tooBig), { code: 'VALUE_TOO_LARGE' });
+  await store.ping();
+  assert.equal(await store.get('too-big'), null);
+});

@@ -75,8 +75,8 @@ test('postgres+redis: its Redis keys carry their own prefix, apart from the plai
   await store.set(key, payloads.key1);
   await store.get(key);
   assert.equal(await redis.exists(key), 0, 'nothing under the bare key');
-  assert.equal(await redis.exists(`storebench:cache-aside:${key}`), 1);
-  assert.ok((await redis.ttl(`storebench:cache-aside:${key}`)) <= 30, 'the TTL option is used');
+  assert.equal(await redis.exists(`storebench#cache-aside#${key}`), 1);
+  assert.ok((await redis.ttl(`storebench#cache-aside#${key}`)) <= 30, 'the TTL option is used');
 });
 
 test('postgres+redis: GET /stores shows the cache hits and misses of the requests served', async (t) => {
@@ -97,4 +97,48 @@ test('postgres+redis: GET /stores shows the cache hits and misses of the request
   }
   const { stores } = await (await fetch(`${app.url}/stores`)).json();
   assert.deepEqual(stores[0].stats, { cacheHits: 2, cacheMisses: 1, hitRatio: 0.6667, ttlSeconds: cacheAside.TTL_SECONDS });
+});
+
+test('postgres+redis: under concurrent reads, a GET that starts after a PUT has answered never returns an older value', async (t) => {
+  // The race this pins: a read misses, reads the old row, the write commits and drops the
+  // cached copy, then the read fills Redis with the old row (see stores/layers/key-writes.js).
+  const opened = await openCacheAside(t);
+  if (!opened) return;
+  const { store, key } = opened;
+  const version = (bytes) => Number(String(bytes));
+  let written = 0;
+  const writing = { done: false }; // read by the readers while the writer runs
+  const stale = [];
+  await store.set(key, Buffer.from('0'));
+  const reader = async () => {
+    while (!writing.done) {
+      const floor = written; // every PUT up to this one had answered when this read started
+      const bytes = await store.get(key);
+      if (version(bytes) < floor) stale.push(`read ${version(bytes)} after PUT ${floor} answered`);
+    }
+  };
+  const readers = Array.from({ length: 8 }, reader);
+  for (let i = 1; i <= 300; i++) {
+    await store.set(key, Buffer.from(String(i)));
+    written = i;
+  }
+  writing.done = true;
+  await Promise.all(readers);
+  assert.deepEqual(stale, []);
+  assert.equal(version(await store.get(key)), 300);
+  assert.ok(store.stats().cacheMisses > 300, 'the readers kept missing and filling while the writes went on');
+});
+
+test('postgres+redis: append and bulk writes go to PostgreSQL and drop the cached copies', async (t) => {
+  const opened = await openCacheAside(t);
+  if (!opened) return;
+  const { store, key, redis } = opened;
+  await store.set(key, Buffer.from('ab'));
+  await store.get(key); // cached
+  await store.append(key, Buffer.from('cd'));
+  assert.equal(await redis.exists(cacheAside.KEY_PREFIX + key), 0);
+  assert.deepEqual(await store.get(key), Buffer.from('abcd'));
+  await store.setMany([[key, Buffer.from('bulk')]]);
+  assert.equal(await redis.exists(cacheAside.KEY_PREFIX + key), 0);
+  assert.deepEqual(await store.get(key), Buffer.from('bulk'));
 });

@@ -107,8 +107,8 @@ test('redis+postgres: its Redis keys and table are its own', async (t) => {
   const { store, prefix, redis } = opened;
   await store.set(`${prefix}x`, payloads.key1);
   assert.equal(await redis.exists(`${prefix}x`), 0, 'nothing under the bare key');
-  assert.ok((await redis.get(`storebench:write-behind:${prefix}x`)).equals(payloads.key1));
-  assert.equal(await redis.ttl(`storebench:write-behind:${prefix}x`), -1, 'the primary copy never expires');
+  assert.ok((await redis.get(`storebench#write-behind#${prefix}x`)).equals(payloads.key1));
+  assert.equal(await redis.ttl(`storebench#write-behind#${prefix}x`), -1, 'the primary copy never expires');
 });
 
 test('redis+postgres: SIGTERM to the app (twice, even) flushes what seeding wrote before it exits', async (t) => {
@@ -149,4 +149,54 @@ test('redis+postgres: writes still on their way to Redis when close() starts rea
   await closed;
   assert.equal((await rowsOf()).size, 50);
   await assert.rejects(store.set(`${prefix}late`, payloads.key1), /closing/);
+});
+
+test('redis+postgres: a key Redis has lost is read through to PostgreSQL and put back in Redis', async (t) => {
+  const opened = await openWriteBehind(t, { flushIntervalMs: 20 });
+  if (!opened) return;
+  const { store, prefix, redis, rowsOf } = opened;
+  const key = `${prefix}lost`;
+  await store.set(key, payloads.key2);
+  const deadline = Date.now() + 20_000;
+  while (!(await rowsOf()).has(key)) {
+    assert.ok(Date.now() < deadline, 'never flushed');
+    await sleep(20);
+  }
+  await redis.del(`${KEY_PREFIX}${key}`); // evicted, or Redis restarted empty
+  assert.ok((await store.get(key)).equals(payloads.key2), 'read through to PostgreSQL');
+  assert.ok((await redis.get(`${KEY_PREFIX}${key}`)).equals(payloads.key2), 'and Redis has it again');
+  assert.equal(store.stats().readThroughs, 1);
+  assert.equal(await store.get(`${prefix}never-written`), null, 'a key in neither is absent');
+});
+
+test('redis+postgres: read-through takes writes not yet flushed from the queue: a newer value, or a delete, beats PostgreSQL\'s', async (t) => {
+  const opened = await openWriteBehind(t, { flushIntervalMs: 600_000 });
+  if (!opened) return;
+  const { store, prefix, redis } = opened;
+  const [updated, deleted] = [`${prefix}updated`, `${prefix}deleted`];
+  await store.setMany([[updated, Buffer.from('old')], [deleted, Buffer.from('old')]]);
+  await store.close(); // both flushed: PostgreSQL has "old"
+  const again = await writeBehind.open(await sqlConnections(t, { redis: true }), { flushIntervalMs: 600_000 });
+  t.after(() => again.close());
+  await again.set(updated, Buffer.from('new'));
+  await again.delete(deleted);
+  await redis.del([`${KEY_PREFIX}${updated}`, `${KEY_PREFIX}${deleted}`]); // Redis loses both before any flush
+  assert.deepEqual(await again.get(updated), Buffer.from('new'));
+  assert.equal(await again.get(deleted), null, 'a delete not yet in PostgreSQL still reads as deleted');
+});
+
+test('redis+postgres: an append to a key Redis has lost lands on the durable value, and PostgreSQL gets the whole of it', async (t) => {
+  const opened = await openWriteBehind(t, { flushIntervalMs: 600_000 });
+  if (!opened) return;
+  const { store, prefix, redis, rowsOf } = opened;
+  const key = `${prefix}appended`;
+  await store.set(key, Buffer.from('head-'));
+  await store.append(key, Buffer.from('1'));
+  await store.close();
+  const again = await writeBehind.open(await sqlConnections(t, { redis: true }), { flushIntervalMs: 600_000 });
+  await redis.del(`${KEY_PREFIX}${key}`);
+  await Promise.all([again.append(key, Buffer.from('2')), again.append(key, Buffer.from('2'))]);
+  assert.deepEqual(await again.get(key), Buffer.from('head-122'));
+  await again.close();
+  assert.deepEqual((await rowsOf()).get(key), Buffer.from('head-122'));
 });

@@ -120,3 +120,16 @@ test('the app serves /tarantool/:key and /tarantool-memtx/:key, seeded with key1
   const { stores } = JSON.parse(listing);
   assert.deepEqual(stores.map((s) => [s.name, s.status, s.stats.engine]), [['tarantool', 'up', 'vinyl'], ['tarantool-memtx', 'up', 'memtx']]);
 });
+
+test('a value over the tuple size limit is refused as VALUE_TOO_LARGE, and the connection goes on', async (t) => {
+  if (!connect(t)) return;
+  const { randomBytes } = await import('node:crypto');
+  for (const adapter of [tarantool, tarantoolMemtx]) {
+    const store = await adapter.open(connect(t));
+    t.after(() => store.close());
+    await assert.rejects(store.set('too-big', randomBytes(1_500_000)), { code: 'VALUE_TOO_LARGE', status: 413, message: /refused a value of 1500000 bytes/ });
+    await assert.rejects(store.setMany([['too-big', randomBytes(1_500_000)]]), { code: 'VALUE_TOO_LARGE' });
+    await store.ping();
+    assert.equal(await store.get('too-big'), null);
+  }
+});

@@ -1,0 +1,82 @@
+// The write routes, each behind the write protection (write-guard.js):
+//   PUT    /<store>/<key>         the raw body, byte-exact, as the key's value        -> 204
+//   DELETE /<store>/<key>         the key gone (an absent key is fine)               -> 204
+//   POST   /<store>/<key>/append  the body appended, where the store can natively    -> 204, else 405
+//   POST   /<store>               a bulk load: records (util/records.js), every key
+//                                 checked, then the store's own bulk path            -> 200 {"written": N}
+// Everything that can be refused is refused before the body is read (unknown store, bad
+// key, no append, store down, a declared body over the limit), and a body is never read past
+// its limit. Bodies are bytes: no parsing, whatever the Content-Type.
+import { Router } from 'express';
+import { BodyTooLargeError, InvalidKeyError, UnsupportedMediaTypeError, ValueTooLargeError } from '../util/errors.js';
+import { RECORDS_MEDIA_TYPE, parseRecords } from '../util/records.js';
+import { keyProblem } from '../stores/keys.js';
+import { defaults } from '../config/settings.js';
+import { closeAfterAnswer, readBody } from './body.js';
+import { writeGuard } from './write-guard.js';
+
+/**
+ * @param {import('../stores/store-set.js').StoreSet} stores
+ * @param {{ maxValueSize?: number, maxBulkSize?: number, token?: string, listensOnLoopback?: (req) => boolean }} [options]
+ *   the limits in bytes and the write token (config/settings.js), and, for tests, how to tell
+ *   whether the app listens on loopback (default: the address its server is bound to)
+ */
+export function writeRoutes(stores, { maxValueSize = defaults.maxValueSize, maxBulkSize = defaults.maxBulkSize, token, listensOnLoopback } = {}) {
+  const router = Router();
+  const guard = writeGuard({ token, listensOnLoopback });
+  const valueTooLarge = (bytes, where = 'the value') =>
+    new ValueTooLargeError(`${where} is ${bytes} bytes, over the limit of ${maxValueSize} (--max-value-size, STOREBENCH_MAX_VALUE_SIZE)`, { limit: maxValueSize });
+  const bulkTooLarge = (bytes) =>
+    new BodyTooLargeError(`the bulk-load body is ${bytes} bytes, over the limit of ${maxBulkSize} (STOREBENCH_MAX_BULK_SIZE); send the records in several requests`);
+
+  // An error answered before the body was read leaves it unread: see closeAfterAnswer.
+  const refused = (req, res, next, error) => {
+    closeAfterAnswer(req, res);
+    // The append resource of a store without append allows no method at all (RFC 9110 15.5.6).
+    if (error?.code === 'APPEND_UNSUPPORTED') res.set('Allow', '');
+    next(error);
+  };
+  const guarded = (req, res, next) => guard(req, res, (error) => (error ? refused(req, res, next, error) : next()));
+  const handle = (work) => async (req, res, next) => {
+    try {
+      await work(req, res);
+    } catch (error) {
+      refused(req, res, next, error);
+    }
+  };
+
+  router.put('/:store/:key', guarded, handle(async (req, res) => {
+    const { store, key } = req.params;
+    stores.prepare(store, key);
+    await stores.write(store, key, await readBody(req, maxValueSize, valueTooLarge));
+    res.status(204).end();
+  }));
+
+  router.delete('/:store/:key', guarded, handle(async (req, res) => {
+    await stores.remove(req.params.store, req.params.key);
+    res.status(204).end();
+  }));
+
+  router.post('/:store/:key/append', guarded, handle(async (req, res) => {
+    const { store, key } = req.params;
+    stores.prepare(store, key, 'append');
+    await stores.append(store, key, await readBody(req, maxValueSize, valueTooLarge));
+    res.status(204).end();
+  }));
+
+  router.post('/:store', guarded, handle(async (req, res) => {
+    const { store } = req.params;
+    stores.prepare(store);
+    const type = req.headers['content-type']?.split(';')[0].trim().toLowerCase();
+    if (type !== RECORDS_MEDIA_TYPE) throw new UnsupportedMediaTypeError(RECORDS_MEDIA_TYPE, type);
+    const records = parseRecords(await readBody(req, maxBulkSize, bulkTooLarge));
+    records.forEach(([key, bytes], i) => {
+      const problem = keyProblem(key);
+      if (problem) throw new InvalidKeyError(`record ${i + 1}: ${problem}`, store);
+      if (bytes.length > maxValueSize) throw valueTooLarge(bytes.length, `record ${i + 1}'s value`);
+    });
+    res.json({ written: await stores.writeMany(store, records) });
+  }));
+
+  return router;
+}

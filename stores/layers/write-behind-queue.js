@@ -1,0 +1,146 @@
+// The write-behind queue of redis+postgres: writes acknowledged (in Redis) but not yet in the
+// durable store, written there in batches, one batch at a time, from a timer, at once when a
+// batch is full, and always on close(). Later writes to a key replace earlier ones, so a batch
+// carries each key once. Knows nothing of Redis or PostgreSQL: it is given write(batch).
+//
+// Until a batch is committed its writes stay visible to lookup(), so a read that falls through
+// to the durable store (Redis lost the key) never sees an older value than one acknowledged.
+import { redactText } from '../../util/redact.js';
+
+const DEFAULTS = { flushIntervalMs: 200, batchSize: 500, maxPending: 10_000, retryMaxMs: 5000 };
+
+export class WriteBehindQueue {
+  #write;
+  #options;
+  #pending = new Map(); // key -> newest bytes (null: deleted), not yet sent
+  #inFlight = new Map(); // the batch being written now
+  #counts = { flushedWrites: 0, batches: 0, failedFlushes: 0 };
+  #lastError;
+  #failuresInARow = 0;
+  #timer = null;
+  #flushing = null;
+  #closing = null;
+
+  /**
+   * @param {(batch: Array<[string, Buffer|null]>) => Promise<void>} write  makes a batch durable
+   *   (null deletes the key); rejects when it could not, and the batch is then retried
+   * @param {{ flushIntervalMs?, batchSize?, maxPending?, retryMaxMs? }} [options]  how long
+   *   writes gather before a flush, the most writes per batch, the most writes held before
+   *   add() is refused, the longest wait between retries after failures
+   */
+  constructor(write, options = {}) {
+    this.#write = write;
+    this.#options = { ...DEFAULTS, ...Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) };
+  }
+
+  /** Writes acknowledged and not yet durable. */
+  get size() {
+    return this.#pending.size + this.#inFlight.size;
+  }
+
+  /** Throws unless n more writes may be added: past maxPending the durable store is too far behind. */
+  assertRoom(n = 1) {
+    if (this.#closing) throw new Error('the write-behind queue is closing');
+    if (this.size + n > this.#options.maxPending) {
+      throw new Error(`the durable copy is ${this.size} writes behind${this.#lastError ? ` (${this.#lastError})` : ''}`);
+    }
+  }
+
+  /** Resolves once n more writes fit, flushing to make room; rejects if a flush fails or the queue closes. */
+  async waitForRoom(n) {
+    while (this.size + n > this.#options.maxPending) {
+      if (this.#closing) throw new Error('the write-behind queue is closing');
+      await this.flush();
+    }
+  }
+
+  /** An acknowledged write (bytes null: a delete), to be made durable. */
+  add(key, bytes) {
+    this.#pending.delete(key); // re-inserted at the end: batches go oldest first
+    this.#pending.set(key, bytes);
+    this.#schedule();
+  }
+
+  /** { bytes } (null: deleted) when key has a write not yet durable; undefined when it has none. */
+  lookup(key) {
+    if (this.#pending.has(key)) return { bytes: this.#pending.get(key) };
+    if (this.#inFlight.has(key)) return { bytes: this.#inFlight.get(key) };
+    return undefined;
+  }
+
+  /** Writes everything pending, including what is added meanwhile; one flush at a time. */
+  flush() {
+    // Cleared in a callback, never synchronously: an empty drain must not leave a stale promise behind.
+    this.#flushing ??= this.#drain().finally(() => { this.#flushing = null; });
+    return this.#flushing;
+  }
+
+  /** Stops the timer and flushes what is left; rejects, saying how many, if some could not be written. */
+  close() {
+    return (this.#closing ??= (async () => {
+      clearTimeout(this.#timer);
+      this.#timer = null;
+      await (this.#flushing ?? Promise.resolve()).catch(() => {});
+      try {
+        await this.flush();
+      } catch (error) {
+        throw new Error(`${this.size} acknowledged writes were not written: ${error.message}`, { cause: error });
+      }
+    })());
+  }
+
+  stats() {
+    const { flushIntervalMs, batchSize } = this.#options;
+    return { pendingWrites: this.size, ...this.#counts, ...(this.#lastError ? { lastFlushError: this.#lastError } : {}), flushIntervalMs, batchSize };
+  }
+
+  async #drain() {
+    while (this.#pending.size) await this.#flushBatch();
+    this.#failuresInARow = 0;
+    this.#lastError = undefined;
+  }
+
+  async #flushBatch() {
+    for (const [key, bytes] of this.#pending) {
+      this.#inFlight.set(key, bytes);
+      if (this.#inFlight.size === this.#options.batchSize) break;
+    }
+    for (const key of this.#inFlight.keys()) this.#pending.delete(key);
+    const batch = [...this.#inFlight];
+    try {
+      await this.#write(batch);
+    } catch (error) {
+      // Back into the queue, unless a newer write to the key came in meanwhile.
+      for (const [key, bytes] of batch) if (!this.#pending.has(key)) this.#pending.set(key, bytes);
+      throw error;
+    } finally {
+      this.#inFlight.clear();
+    }
+    this.#counts.flushedWrites += batch.length;
+    this.#counts.batches++;
+  }
+
+  #flushInBackground() {
+    this.flush().catch((error) => {
+      this.#counts.failedFlushes++;
+      this.#failuresInARow++;
+      this.#lastError = redactText(error.message);
+      this.#later(Math.min(this.#options.flushIntervalMs * 2 ** this.#failuresInARow, this.#options.retryMaxMs));
+    });
+  }
+
+  #later(delayMs) {
+    if (this.#timer || this.#closing) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = null;
+      this.#flushInBackground();
+    }, delayMs);
+    this.#timer.unref();
+  }
+
+  // A full batch goes at once; fewer writes wait for the timer (as does a retry after a failure).
+  #schedule() {
+    if (this.#pending.size >= this.#options.batchSize && !this.#flushing && !this.#failuresInARow && !this.#closing) this.#flushInBackground();
+    else this.#later(this.#options.flushIntervalMs);
+  }
+}
