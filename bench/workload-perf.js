@@ -11,7 +11,8 @@ import { httpEngine } from '../driver/engines/http.js';
 import { httpRequest } from '../driver/http-request.js';
 import { createWorkload } from '../driver/workloads/workload.js';
 import { parseWorkload } from '../driver/workloads/parse.js';
-import { loadRecords, RECORDS_TYPE } from '../driver/workloads/load.js';
+import { loadRecords } from '../driver/workloads/load.js';
+import { RECORDS_MEDIA_TYPE, encodeRecords } from '../util/records.js';
 import { forkListening } from '../util/fork-child.js';
 import { median } from '../util/stats.js';
 import { wrk } from './wrk.js';
@@ -100,8 +101,8 @@ export async function driverCpu({ sinkUrl, concurrency = 20, seconds = 3, rounds
 export async function bulkLoad({ appUrl, store, token, records = 1_000_000, targetSeconds, status }) {
   const label = `bulk load ${shown(records)} x 100 B into ${store}`;
   if (status !== 'up') return [`${label} skipped: ${store} is ${status ?? 'not in the app'}`];
-  const probe = Buffer.concat([Buffer.from([0, 4]), Buffer.from('perf'), Buffer.from([0, 0, 0, 1]), Buffer.from('x')]);
-  const answer = await httpRequest(`${appUrl}/${store}`, { method: 'POST', body: probe, headers: { 'content-type': RECORDS_TYPE, authorization: `Bearer ${token}` } });
+  const probe = encodeRecords([['storebench-perf-probe', Buffer.from('x')]]);
+  const answer = await httpRequest(`${appUrl}/${store}`, { method: 'POST', body: probe, headers: { 'content-type': RECORDS_MEDIA_TYPE, authorization: `Bearer ${token}` } });
   if (answer.status !== 200) return [`${label} skipped: app.js has no bulk-load route (POST /${store} answered ${answer.status}); it comes with the app side of issue 10`];
   const workload = benchWorkload('read', { records, basePath: `/${store}` });
   const load = await loadRecords({ url: `${appUrl}/${store}`, workload, token });

@@ -6,9 +6,9 @@
 import { createLatencyRecorder } from '../recorder.js';
 import { httpRequest, keepAliveAgent } from '../http-request.js';
 import { StepAborted } from '../step.js';
+import { RECORDS_MEDIA_TYPE, encodeRecords } from '../../util/records.js';
 import { keyOf } from './values.js';
 
-export const RECORDS_TYPE = 'application/vnd.storebench.records';
 export const LOAD_BATCH_BYTES = 8 * 1024 * 1024;
 export const LOAD_BATCH_RECORDS = 10_000;
 export const LOAD_CONCURRENCY = 2;
@@ -16,30 +16,23 @@ export const LOAD_CONCURRENCY = 2;
 export const LOAD_MIN_TIMEOUT_MS = 120_000;
 
 /**
- * Encodes records from..(at most limits) into one body. Resolves { body, to } with `to` the
- * first record not in it; a record larger than the byte limit goes alone.
+ * Encodes records from.. (within the limits) into one body, in the app's records format
+ * (util/records.js). Returns { body, to } with `to` the first record not in it; a record larger
+ * than the byte limit goes alone.
  */
 export function encodeBatch(workload, from, { maxBytes = LOAD_BATCH_BYTES, maxRecords = LOAD_BATCH_RECORDS } = {}) {
   const { values, records } = workload;
-  let to = from;
+  const entries = [];
   let size = 0;
-  while (to < records && to - from < maxRecords) {
-    const next = 2 + keyOf(to).length + 4 + values.sizeOf(to, 0);
-    if (to > from && size + next > maxBytes) break;
-    size += next;
-    to += 1;
-  }
-  const body = Buffer.allocUnsafe(size);
-  let at = 0;
-  for (let index = from; index < to; index += 1) {
+  for (let index = from; index < records && entries.length < maxRecords; index += 1) {
     const key = keyOf(index);
     const value = values.valueOf(index, 0);
-    at = body.writeUInt16BE(key.length, at);
-    at += body.write(key, at, 'latin1');
-    at = body.writeUInt32BE(value.length, at);
-    at += value.copy(body, at);
+    const next = 2 + key.length + 4 + value.length;
+    if (entries.length && size + next > maxBytes) break;
+    size += next;
+    entries.push([key, value]);
   }
-  return { body, to };
+  return { body: encodeRecords(entries), to: from + entries.length };
 }
 
 const errorKind = (error) => (error.code === 'TIMEOUT' ? 'timeout' : `conn ${error.code ?? error.message}`);
@@ -55,7 +48,7 @@ export async function loadRecords({ url, workload, token = null, timeoutMs = 10_
   const recorder = createLatencyRecorder();
   const errors = {};
   const agent = keepAliveAgent(url, LOAD_CONCURRENCY);
-  const headers = { 'content-type': RECORDS_TYPE, ...(token ? { authorization: `Bearer ${token}` } : {}) };
+  const headers = { 'content-type': RECORDS_MEDIA_TYPE, ...(token ? { authorization: `Bearer ${token}` } : {}) };
   const deadline = Math.max(timeoutMs, LOAD_MIN_TIMEOUT_MS);
   const startedAt = new Date();
   const startNs = process.hrtime.bigint();

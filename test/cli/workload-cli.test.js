@@ -90,9 +90,9 @@ test('a store that loses acknowledged writes fails the run: exit 1 after the tab
 // Driver -> the real app.js -> memory and redis. These need the app's write routes (PUT,
 // the bulk route), which the app side of issue 10 adds: until it is merged the app answers
 // PUT with 404/405, and these skip saying so.
-async function appWithWrites(t, stores) {
+async function appWithWrites(t, stores, args = []) {
   const token = 'storebench-test-token';
-  const app = await startAppProcess({ stores, env: { ...process.env, STOREBENCH_WRITE_TOKEN: token } });
+  const app = await startAppProcess({ stores, args, env: { ...process.env, STOREBENCH_WRITE_TOKEN: token } });
   t.after(() => app.stop());
   const probe = await httpRequest(`${app.url}/memory/storebench-probe`, { method: 'PUT', body: Buffer.from('x'), headers: { authorization: `Bearer ${token}` } });
   if (probe.status === 404 || probe.status === 405) return { skip: `app.js has no write routes yet (PUT /memory/<key> answered ${probe.status}): they come with the app side of issue 10` };
@@ -111,11 +111,31 @@ test('app.js end to end: ycsb-a over memory and redis loads, runs each operation
   assert.doesNotMatch(result.stdout, /http 4\d\d|http 5\d\d/, 'no request refused or failed');
 });
 
-test('app.js end to end: the embedded default makes up a write token for the app it starts, and never shows it', async (t) => {
+test('app.js end to end: the embedded default writes to the app it starts (a made-up token in its environment), and verifies', async (t) => {
   const { skip } = await appWithWrites(t, ['memory']);
   if (skip) return t.skip(skip);
-  const result = await runDriverCli(['--stores', 'memory', '-w', 'write', '--records', '1000', '--value-size', '100-1000', '-c', '2', '-n', '1000', '--warmup', '0']);
+  // Sequential over 1,000 records, 1,000 writes: each key written once, all of them followed.
+  const result = await runDriverCli(['--stores', 'memory', '-w', 'write', '--records', '1000', '--distribution', 'sequential', '--value-size', '100-1000', '-c', '2', '-n', '1000', '--warmup', '0']);
   assert.equal(result.status, 0, result.stderr);
   assert.match(result.stdout, /\nverified 1000\/1000 written values\n/);
   assert.doesNotMatch(result.stdout, /http 40[13]/);
+});
+
+test('app.js off loopback wants the write token: --token or STOREBENCH_WRITE_TOKEN is sent, none gives 401s, never a crash', async (t) => {
+  // Bound to all interfaces (reached here over loopback), the app takes writes only with its token.
+  const { app, token, skip } = await appWithWrites(t, ['memory'], ['--host', '0.0.0.0']);
+  if (skip) return t.skip(skip);
+  const args = ['--target', app.url, '--stores', 'memory', '-w', 'write', '--records', '100', '-c', '2', '-n', '200', '--warmup', '0', '--no-verify'];
+  // The errors cell of the step's row: after maxRequests, concurrency and the seven figures.
+  const errorsOf = (stdout) => /\n +200 +2 +(?:\S+ +){6}\S+ {2}(.*)\n/.exec(stdout)?.[1];
+  const withFlag = await runDriverCli([...args, '--token', token]);
+  assert.equal(withFlag.status, 0, withFlag.stderr);
+  assert.equal(errorsOf(withFlag.stdout), '0', withFlag.stdout);
+  const { STOREBENCH_WRITE_TOKEN: _, ...withoutToken } = process.env;
+  const fromEnv = await runDriverCli(args, { env: { ...withoutToken, STOREBENCH_WRITE_TOKEN: token } });
+  assert.equal(errorsOf(fromEnv.stdout), '0', 'the token from the environment');
+  const none = await runDriverCli(args, { env: withoutToken });
+  assert.equal(none.status, 0, none.stderr);
+  assert.equal(errorsOf(none.stdout), '200 (http 401: 200)');
+  for (const text of [withFlag.stdout, withFlag.stderr, fromEnv.stdout, fromEnv.stderr]) assert.ok(!text.includes(token), 'the token is never printed');
 });

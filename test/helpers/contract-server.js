@@ -4,38 +4,17 @@
 //   PUT /<store>/<key>            204 (raw body stored byte-exact)
 //   DELETE /<store>/<key>         204 (idempotent)
 //   POST /<store>/<key>/append    204 | 405 APPEND_UNSUPPORTED with Allow
-//   POST /<store>                 bulk load: application/vnd.storebench.records, records of
-//                                 [uint16 BE key length][key][uint32 BE value length][value] -> 200 {"written": N}
+//   POST /<store>                 bulk load: application/vnd.storebench.records (util/records.js) -> 200 {"written": N}
 //   GET /stores, GET /healthz     the listing (with "writes") and health, as the app answers them
 // Keys [A-Za-z0-9._:~-]{1,250} (else 400 INVALID_KEY); values up to maxValueBytes (else 413
 // VALUE_TOO_LARGE); with `token`, writes need "Authorization: Bearer <token>" (401
 // WRITE_TOKEN_REQUIRED, 403 WRITE_TOKEN_INVALID); `writesDisabled` answers 403 WRITES_DISABLED.
 // `dropEvery: n` answers every nth PUT 204 without storing it: a store that loses writes.
 import { createServer } from 'node:http';
+import { RECORDS_MEDIA_TYPE, parseRecords } from '../../util/records.js';
 
-export const RECORDS_TYPE = 'application/vnd.storebench.records';
 const KEY = /^[A-Za-z0-9._:~-]{1,250}$/;
 const SEEDED = { key1: '{"message":"Text data"}', key2: '{"message":"two"}', key3: '{"message":"three"}' };
-
-/** Parses a bulk body into [key, value] pairs; throws on a malformed one. */
-export function parseRecords(body) {
-  const records = [];
-  let at = 0;
-  while (at < body.length) {
-    if (at + 2 > body.length) throw new Error('truncated key length');
-    const keyLength = body.readUInt16BE(at);
-    at += 2;
-    const key = body.toString('latin1', at, at + keyLength);
-    at += keyLength;
-    if (at + 4 > body.length) throw new Error('truncated value length');
-    const valueLength = body.readUInt32BE(at);
-    at += 4;
-    if (at + valueLength > body.length) throw new Error('truncated value');
-    records.push([key, body.subarray(at, at + valueLength)]);
-    at += valueLength;
-  }
-  return records;
-}
 
 /**
  * Starts the server. Options: stores (names, default ['memory', 'noappend']; a store named
@@ -99,7 +78,7 @@ export async function startContractServer(t, {
       }
     }
     if (parts.length === 1 && request.method === 'POST') {
-      if (request.headers['content-type'] !== RECORDS_TYPE) return fail(response, 415, 'UNSUPPORTED_MEDIA_TYPE');
+      if (request.headers['content-type'] !== RECORDS_MEDIA_TYPE) return fail(response, 415, 'UNSUPPORTED_MEDIA_TYPE');
       const body = await readBody(request, maxBulkBytes);
       if (!body) return fail(response, 413, 'BODY_TOO_LARGE');
       let records;
