@@ -10,6 +10,7 @@ import { checkOutputPaths } from './report/results.js';
 import { compareCommand, reportCommand } from './report/commands.js';
 import { checkThresholds, thresholdsError } from './report/assert.js';
 import { parseThresholds } from './driver/thresholds.js';
+import { renderWorkloadList } from './report/workload-list.js';
 import { ERROR_CODES, UsageError } from './util/errors.js';
 import { exitOnUncaught, reportFailure } from './util/cli.js';
 
@@ -24,6 +25,11 @@ if (help) {
   process.exit(0);
 }
 if (problems.length) exitWith(new UsageError(problems));
+
+if (command === 'list') {
+  process.stdout.write(`${renderWorkloadList()}\n`);
+  process.exit(0);
+}
 
 if (command === 'report' || command === 'compare') {
   try {

@@ -65,3 +65,40 @@ export function honestyWarnings(step) {
   }
   return warnings;
 }
+
+const byKindText = (byKind) => Object.entries(byKind).map(([kind, n]) => `${kind}: ${n}`).join(', ');
+
+/** Warnings on a load phase: records it could not load. */
+export function loadWarnings(load) {
+  const missing = load.records - load.loaded;
+  if (!missing) return [];
+  const batches = load.errors.total ? ` (failed batches: ${byKindText(load.errors.byKind)})` : '';
+  const refused = load.refused ? `; the app refused the load (HTTP ${load.refused}), so the rest was not sent` : '';
+  return [warning(
+    'LOAD_ERRORS',
+    `${missing} of ${load.records} records were not loaded${batches}${refused}: reads of them may answer 404, and the verification leaves them out`,
+    { records: load.records, loaded: load.loaded, failedBatches: load.errors.total },
+  )];
+}
+
+/** Warnings on a verification: values that read back different, and sampled keys it could not check. */
+export function verificationWarnings(verification) {
+  const warnings = [];
+  const { sampled, mismatched, leftOut, promise } = verification;
+  if (mismatched) {
+    const what = `${mismatched} of ${sampled} written values read back different`;
+    warnings.push(promise
+      ? warning('WEAKER_PROMISE', `${what}; ${promise}, so this is reported, not failed`, { mismatched, sampled })
+      : warning('VERIFY_MISMATCH', `${what}: the store lost or changed values it acknowledged`, { mismatched, sampled }));
+  }
+  const unchecked = leftOut.overlap + leftOut.failed + leftOut.unknownBase;
+  if (unchecked) {
+    const why = [
+      leftOut.overlap && `${leftOut.overlap} had writes in flight at once, which may land in any order`,
+      leftOut.failed && `${leftOut.failed} had a write that failed without saying whether it landed (a timeout, a 5xx)`,
+      leftOut.unknownBase && `${leftOut.unknownBase} were appended to without a known value before (not loaded by this run)`,
+    ].filter(Boolean).join('; ');
+    warnings.push(warning('UNVERIFIED', `${unchecked} written ${unchecked === 1 ? 'key was' : 'keys were'} not checked: ${why}`, { ...leftOut }));
+  }
+  return warnings;
+}

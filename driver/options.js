@@ -3,6 +3,9 @@
 import { parseFlags } from '../util/flags.js';
 // Issue 12: --html, --repeat, --assert, and the report and compare commands' flags.
 import { REPORT_COMMANDS_HELP, REPORT_COMMANDS_USAGE, RUN_REPORT_FLAGS, RUN_REPORT_USAGE, parseCompareArguments, parseReportArguments, runReportOptions } from './report-options.js';
+import { DEFAULT_RECORDS, DEFAULT_VALUE_SIZE, DISTRIBUTIONS, OPERATIONS } from './workloads/definitions.js';
+import { parseDistribution, parseValueSize, parseWorkload } from './workloads/parse.js';
+import { randomSeed } from './workloads/random.js';
 
 export const DEFAULT_CONCURRENCY = [5, 10, 15, 20, 25, 30];
 // Steps are timed by default: a request count finishes in well under a second on a fast
@@ -22,7 +25,12 @@ export const LIMITS = Object.freeze({
   warmup: 1_000_000, // requests (a warm-up also stops after 2 s)
   timeout: 600_000, // ms per request: ten minutes
   steps: 100, // values in a -c or --rps list
+  records: 100_000_000, // --records: the key space (ten-digit record numbers)
+  seed: 2 ** 32 - 1, // --seed: a 32-bit seed
 });
+
+// The environment variable that carries the write token when --token does not.
+export const TOKEN_ENV = 'STOREBENCH_WRITE_TOKEN';
 const shown = (value) => value.toLocaleString('en-US');
 
 // How problems name a flag: with its short form when it has one.
@@ -42,6 +50,14 @@ const spec = {
   keys: { type: 'string' },
   json: { type: 'string' },
   csv: { type: 'string' },
+  workload: { type: 'string', short: 'w' },
+  records: { type: 'string' },
+  'value-size': { type: 'string' },
+  distribution: { type: 'string' },
+  seed: { type: 'string' },
+  'no-load': { type: 'boolean' },
+  'no-verify': { type: 'boolean' },
+  token: { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
   help: { type: 'boolean', short: 'h' },
   ...RUN_REPORT_FLAGS,
@@ -78,6 +94,25 @@ Load:
                          Every request a step starts is waited for, up to this deadline.
   A -c or --rps list has at most ${LIMITS.steps} values.
 
+Workload (docs/workloads.md):
+  -w, --workload NAME    what each request does: read (default), write, update, insert, append,
+                         mixed:R/W (R% reads, W% updates), ycsb-a, ycsb-b, ycsb-c, ycsb-d, ycsb-f;
+                         --workload list describes each. Without --records, read is the seeded
+                         key1..key3 as always; anything else runs over a key space
+  --records N            the key space: records user0000000000 .. user<N-1>, 1 to ${shown(LIMITS.records)}
+                         (default with a workload: ${shown(DEFAULT_RECORDS)}). Loaded first through the
+                         app's bulk route, measured as its own table
+  --value-size SIZE      value bytes: 100, 10KB, 1MB (K = 1024) or a range MIN-MAX drawn per
+                         request, 1 byte to 16 MB (default: ${DEFAULT_VALUE_SIZE})
+  --distribution NAME    which records the requests pick: ${Object.keys(DISTRIBUTIONS).join(', ')}
+                         (hotspot:H/O: H% of records take O% of requests; default: the workload's)
+  --seed N               the same keys, operations and values again: 0 to ${shown(LIMITS.seed)}
+                         (default: a random seed, recorded in the results)
+  --no-load              do not load the records first (they are there from an earlier run)
+  --no-verify            do not read back a sample of written values after the run
+  --token TOKEN          the app's write token (default: $${TOKEN_ENV}); the embedded
+                         default makes one up for the app it starts. Never printed
+
 Output:
   --json FILE            write settings, system info and every step (with histograms) as JSON;
                          "-" writes it to stdout and the tables to stderr
@@ -89,7 +124,8 @@ Output:
 ${RUN_REPORT_USAGE}
 
 Exit codes: 0 done; 1 the run failed (target unreachable, bad /stores, app.js died, a store
-named in --stores could not be swept, a results file could not be written at the end) or the
+named in --stores could not be swept, a written value read back different, a results file
+could not be written at the end) or the
 report's file cannot be read; 2 bad flags, a --json/--csv file that cannot be written (checked
 before any load), or a file that is not a results file of this version; 3 a --assert threshold
 was missed, or compare --fail-on-regression found a regression; 130 interrupted (Ctrl-C: the
@@ -114,7 +150,7 @@ function httpUrl(text) {
  * command 'run' (a sweep), 'report' (options.file: a saved run to print) or 'compare'
  * (options.a, options.b: two saved runs).
  */
-export function parseArguments(argv) {
+export function parseArguments(argv, env = process.env) {
   if (argv[0] === 'report') return parseReportArguments(argv.slice(1));
   if (argv[0] === 'compare') return parseCompareArguments(argv.slice(1));
   const { values, problems } = parseFlags(argv, spec);
@@ -171,6 +207,10 @@ export function parseArguments(argv) {
   const csv = text('csv');
   if (csv === '-') problems.push('--csv needs a file name ("-" is only for --json)');
 
+  const workload = parseWorkloadFlags(text, values, problems, { single, keys });
+  if (workload.list) return { command: 'list', help: values.help === true, options: {}, problems: [] };
+  const token = text('token') ?? (env[TOKEN_ENV] || undefined);
+
   const options = {
     urls,
     target,
@@ -187,6 +227,57 @@ export function parseArguments(argv) {
     csv,
     quiet: Boolean(values.quiet),
     ...runReportOptions(values, problems),
+    ...workload.options,
+    token,
   };
   return { command: 'run', help: values.help === true, options, problems };
+}
+
+// The workload's flags: { list } for --workload list, else { options } (problems pushed).
+function parseWorkloadFlags(text, values, problems, { single, keys }) {
+  const name = text('workload');
+  if (name === 'list') return { list: true };
+  let workload = { name: 'read', mix: [{ operation: 'read', share: 1 }], distribution: 'uniform', load: true };
+  if (name !== undefined) {
+    const parsed = parseWorkload(name);
+    if (parsed.problem) problems.push(parsed.problem);
+    else workload = parsed.value;
+  }
+  const records = single('records', positiveInteger, 'positive whole number of records', [1, LIMITS.records]);
+  // The seeded read of key1..key3 is today's run; any other workload, or --records, is a key space.
+  const keySpace = (name !== undefined && name !== 'read') || text('records') !== undefined;
+  const given = ['value-size', 'distribution', 'seed'].filter((flag) => text(flag) !== undefined)
+    .concat(['no-load', 'no-verify'].filter((flag) => values[flag] === true));
+  if (!keySpace) {
+    for (const flag of given) problems.push(`--${flag} applies to a key space: add --records N (or a --workload other than read)`);
+  } else if (keys) {
+    problems.push('--keys picks among the seeded keys; a workload over --records picks its own keys');
+  }
+  let valueSize = { min: DEFAULT_VALUE_SIZE, max: DEFAULT_VALUE_SIZE };
+  if (text('value-size') !== undefined) {
+    const parsed = parseValueSize(text('value-size'));
+    if (parsed.problem) problems.push(parsed.problem);
+    else valueSize = parsed.value;
+  }
+  let distribution = workload.distribution ? { name: workload.distribution } : null;
+  if (text('distribution') !== undefined) {
+    const parsed = parseDistribution(text('distribution'));
+    if (parsed.problem) problems.push(parsed.problem);
+    else if (!distribution) problems.push(`--distribution does not apply to ${workload.name}: it ${OPERATIONS.insert.about.replace('writes a new key', 'writes new keys')}`);
+    else distribution = parsed.value;
+  }
+  if (distribution?.name === 'hotspot' && distribution.hotFraction === undefined) distribution = parseDistribution('hotspot').value;
+  const seed = single('seed', nonNegativeInteger, 'whole number', [0, LIMITS.seed]);
+  return {
+    options: {
+      workload,
+      keySpace,
+      records: keySpace ? records ?? DEFAULT_RECORDS : undefined,
+      valueSize: keySpace ? valueSize : undefined,
+      distribution: keySpace ? distribution : null,
+      seed: keySpace ? seed ?? randomSeed() : undefined,
+      load: keySpace && workload.load && values['no-load'] !== true,
+      verify: keySpace && values['no-verify'] !== true,
+    },
+  };
 }

@@ -46,6 +46,18 @@ export function createLatencyRecorder() {
         p999Ms: atMs(99.9),
       };
     },
+    /** Adds everything `other` (another recorder) recorded to this one: histograms add exactly, as do count, sum, min and max. */
+    add(other) {
+      const theirs = other.state();
+      if (!theirs.count) return;
+      count += theirs.count;
+      sumNs += theirs.sumNs;
+      if (minNs === null || theirs.minNs < minNs) minNs = theirs.minNs;
+      if (maxNs === null || theirs.maxNs > maxNs) maxNs = theirs.maxNs;
+      histogram.add(theirs.histogram);
+    },
+    /** What add() reads. */
+    state: () => ({ count, sumNs, minNs, maxNs, histogram }),
     /** The histogram, saying what it holds: values in µs as HdrHistogram's compressed base64, decodable by any HDR implementation. */
     encode() {
       return { ...HISTOGRAM_ENCODING, data: hdr.encodeIntoCompressedBase64(histogram) };

@@ -1,23 +1,28 @@
 // `node test` as a library call: find the targets, run the app if needed, sweep, and resolve
 // to a Result. Never prints and never writes a file: progress comes out as events, and the
 // caller renders the Result (report/).
+import { randomBytes } from 'node:crypto';
 import { serversToStart, startAppProcess } from './app-process.js';
 import { checkReachable, fetchStoreListing, selectTargets, targetFromUrl } from './targets.js';
 import { runSweep } from './sweep.js';
 import { StepAborted } from './step.js';
 import { createResult } from './result.js';
 import { systemInfo } from '../util/system-info.js';
-import { RunError, UsageError } from '../util/errors.js';
+import { RunError, UsageError, VerifyError } from '../util/errors.js';
+import { TOKEN_ENV } from './options.js';
+import { distributionName } from './workloads/parse.js';
 import { redactUrl } from '../util/redact.js';
 
 async function resolveTargets(options, onProgress) {
+  // A key-space workload sweeps stores (http://host/redis), each request picking its key.
+  const workload = options.keySpace ? options.workload : null;
   if (options.urls.length) {
     for (const url of options.urls) await checkReachable(url, { timeoutMs: options.timeoutMs });
-    return { targets: options.urls.map(targetFromUrl), skipped: [], label: options.urls.map(redactUrl).join(', ') };
+    return { targets: options.urls.map((url) => targetFromUrl(url, workload?.name)), skipped: [], label: options.urls.map(redactUrl).join(', ') };
   }
   if (options.target) {
     const listing = await fetchStoreListing(options.target, { timeoutMs: options.timeoutMs });
-    const { targets, skipped, problems } = selectTargets(listing, options.target, options);
+    const { targets, skipped, problems } = selectTargets(listing, options.target, { ...options, workload });
     if (problems.length) throw new UsageError(problems);
     return { targets, skipped, label: redactUrl(options.target) };
   }
@@ -28,14 +33,16 @@ async function resolveTargets(options, onProgress) {
   onProgress({ type: 'app-starting', servers: await serversToStart(options.stores) });
   // The app's per-operation deadline would otherwise cut a slow store's requests at 2 s and
   // count them as 503s: give it the driver's own per-request deadline, unless the user set one.
-  const env = { ...process.env, STOREBENCH_OP_TIMEOUT_MS: process.env.STOREBENCH_OP_TIMEOUT_MS || String(options.timeoutMs) };
+  // Writes to the app it starts carry a token made up here (or the user's), never shown.
+  const token = options.token ?? randomBytes(24).toString('base64url');
+  const env = { ...process.env, STOREBENCH_OP_TIMEOUT_MS: process.env.STOREBENCH_OP_TIMEOUT_MS || String(options.timeoutMs), [TOKEN_ENV]: token };
   const app = await startAppProcess({ stores: options.stores, env });
   try {
     const listing = await fetchStoreListing(app.url);
     // The app is stopped before a problem is printed: name it, not its address.
-    const { targets, skipped, problems } = selectTargets(listing, app.url, { ...options, label: 'the embedded app.js' });
+    const { targets, skipped, problems } = selectTargets(listing, app.url, { ...options, workload, label: 'the embedded app.js' });
     if (problems.length) throw new UsageError(problems);
-    return { targets, skipped, label: `app.js started as a child process at ${app.url}`, app };
+    return { targets, skipped, label: `app.js started as a child process at ${app.url}`, app, token };
   } catch (error) {
     await app.stop();
     throw error;
@@ -48,9 +55,12 @@ async function resolveTargets(options, onProgress) {
  *   it will try to start (['redis-server', ...]); that can take a while
  * - `{ type: 'app-started', app }`: the embedded app.js is up (`app.url`, `app.child`)
  * - `{ type: 'start', settings, system, targets, skipped, totalSteps }`: before the first step
+ * - `{ type: 'load', target, done, total, bytes }`: a key-space target's records are loading
+ *   (done of total so far); `{ type: 'load-done', load }` when they are
  * - `{ type: 'step', index, total, target, load }`: a step (or, with `load.warmup`, a warm-up) begins
  * - `{ type: 'step-done', step }`
- * - `{ type: 'target-done', target, steps }`: every step of that URL is done
+ * - `{ type: 'verify-done', verification }`: a key-space target's written values were read back
+ * - `{ type: 'target-done', target, steps, load, verification }`: every step of that URL is done
  * @typedef {object} ProgressEvent
  */
 
@@ -67,8 +77,10 @@ async function resolveTargets(options, onProgress) {
  * @param {{ signal?: AbortSignal, onProgress?: (event: ProgressEvent) => void }} [hooks]
  */
 export async function runBenchmark(options, { signal, onProgress = () => {} } = {}) {
-  const { targets, skipped, label, app } = await resolveTargets(options, onProgress);
+  const { targets, skipped, label, app, token = options.token ?? null } = await resolveTargets(options, onProgress);
   const steps = [];
+  const loads = [];
+  const verifications = [];
   let interrupted = false;
   // If the embedded app dies mid-sweep, stop as on Ctrl-C (keeping the finished steps).
   const appDied = new AbortController();
@@ -94,6 +106,7 @@ export async function runBenchmark(options, { signal, onProgress = () => {} } = 
       keys: options.keys ?? null,
       repeat: options.repeat ?? 1, // issue 12: --repeat and --assert
       assert: options.assert ?? [],
+      ...workloadSettings(options),
     };
     const system = systemInfo({ target: label });
     // What a Result keeps of a URL is for showing: a password in it never leaves the driver.
@@ -105,27 +118,67 @@ export async function runBenchmark(options, { signal, onProgress = () => {} } = 
     try {
       await runSweep(targets, settings, {
         signal: sweepSignal,
+        workload: options.keySpace ? workloadSpec(options) : null,
+        token,
+        onLoad: (target, progress) => onProgress({ type: 'load', target: shown.get(target), ...progress }),
+        onLoadDone: (load) => {
+          loads.push(load);
+          onProgress({ type: 'load-done', load });
+        },
         onStep: (index, total, target, load) => onProgress({ type: 'step', index, total, target: shown.get(target), load }),
         onStepDone: (step) => {
           steps.push(step);
           onProgress({ type: 'step-done', step });
         },
-        onTargetDone: (target, targetSteps) => onProgress({ type: 'target-done', target: shown.get(target), steps: targetSteps }),
+        onVerifyDone: (verification) => {
+          verifications.push(verification);
+          onProgress({ type: 'verify-done', verification });
+        },
+        onTargetDone: (target, targetSteps, { load, verification }) => onProgress({ type: 'target-done', target: shown.get(target), steps: targetSteps, load, verification }),
       });
     } catch (error) {
       if (!(error instanceof StepAborted)) throw error;
       interrupted = true;
     }
-    return createResult({ interrupted, appExit, settings, system, targets: shownTargets, skipped, steps });
+    return createResult({ interrupted, appExit, settings, system, targets: shownTargets, skipped, steps, loads, verifications });
   } finally {
     stopping = true;
     await app?.stop();
   }
 }
 
+// What a run's workload was, as its Result's settings say (no token: it never leaves the driver).
+function workloadSettings(options) {
+  const keySpace = Boolean(options.keySpace);
+  return {
+    workload: options.workload?.name ?? 'read',
+    mix: Object.fromEntries((options.workload?.mix ?? [{ operation: 'read', share: 1 }]).map(({ operation, share }) => [operation, share])),
+    records: keySpace ? options.records : null,
+    valueSizeMin: keySpace ? options.valueSize.min : null,
+    valueSizeMax: keySpace ? options.valueSize.max : null,
+    distribution: keySpace ? distributionName(options.distribution) : null,
+    seed: keySpace ? options.seed : null,
+    load: keySpace && options.load,
+    verify: keySpace && options.verify,
+  };
+}
+
+// What runSweep needs to make each target's workload.
+const workloadSpec = (options) => ({
+  name: options.workload.name,
+  mix: options.workload.mix,
+  distribution: options.distribution,
+  records: options.records,
+  valueSize: options.valueSize,
+  seed: options.seed,
+  load: options.load,
+  verify: options.verify,
+});
+
 /**
  * The failure a finished Result still stands for, or null: the embedded app died mid-sweep,
- * a store named with --stores could not be swept (one line per store), or nothing was up to
+ * a store read back written values different from what it acknowledged (VERIFY_FAILED), a
+ * store named with --stores could not be swept (one line per store), or nothing was up to
  * sweep. Each exits 1, after the finished steps were printed and written. An interrupted run
  * (Ctrl-C) is none of these.
  */
@@ -134,6 +187,10 @@ export function resultError(result) {
     return new RunError(`app.js exited (${result.appExit}) during the sweep; the ${result.steps.length} finished step(s) are above and in the results file`);
   }
   if (result.interrupted) return null; // Ctrl-C: the user stopped it (exit 130)
+  const lost = (result.verifications ?? []).filter((verification) => verification.warnings.some((warning) => warning.code === 'VERIFY_MISMATCH'));
+  if (lost.length) {
+    return new VerifyError(lost.map(({ store, mismatched, sampled }) => `${store}: ${mismatched} of ${sampled} written values read back different from what it acknowledged (listed under its table)`).join('\n'));
+  }
   const named = result.skipped.filter((skip) => result.settings.stores?.includes(skip.store));
   if (named.length) {
     return new RunError(named.map(({ store, status, reason }) => `${store} is ${status}, so it was not swept${reason ? `: ${reason}` : ''}`).join('\n'));

@@ -31,16 +31,19 @@ export class StepAborted extends Error {
  * @property {boolean} keepAlive         reuse connections between requests
  * @property {number} timeoutMs          deadline for each whole request
  * @property {AbortSignal} [signal]      once aborted, start no new request
+ * @property {object} [workload]         a workload (driver/workloads/workload.js) that says, per
+ *                                       request, what to send; none: GET `url` every time
  */
 
 /**
  * What an engine calls for every request it sends.
  * @typedef {object} Meter
- * @property {(cancel?: (error: Error) => void) => RequestHandle} begin
+ * @property {(cancel?: (error: Error) => void, operation?: string) => RequestHandle} begin
  *   Call right before sending a request; its latency counts from here (in the open model from
  *   its intended send time, when it went out late). `cancel(error)` is called when the request
  *   passes its deadline: it must end the request so that `failed` follows. An engine that
  *   cannot cancel passes nothing, and the request is counted as a timeout at the deadline.
+ *   `operation` is what the request counts as (one of the step's operations; default its first).
  */
 
 /**
@@ -87,9 +90,14 @@ export class StepAborted extends Error {
 //   time): a target that keeps up has a flat latency and completes at the rate asked; one
 //   that falls behind completes the same requests over (1 + slope) times as long.
 // docs/measurement.md has the argument and the tests that pin it.
-function createMeter({ rps, timeoutMs }) {
-  const recorder = createLatencyRecorder();
-  const errors = {};
+//
+// Each request counts under its operation (read, update, ...): every operation keeps its own
+// counts, errors and histogram, and the step's totals are their sums (histograms add exactly),
+// so the per-operation figures add up to the step's. Recording goes to one histogram per
+// request, as with a single operation.
+function createMeter({ rps, timeoutMs, operations = ['read'] }) {
+  const byOperation = new Map(operations.map((operation) => [operation, { recorder: createLatencyRecorder(), errors: {}, requests: 0, responses: 0 }]));
+  const [firstOperation] = operations;
   const intervalNs = rps ? 1e9 / rps : 0;
   const pending = new Map(); // the requests in flight: expire() -> deadline timer
   let open = true;
@@ -105,13 +113,16 @@ function createMeter({ rps, timeoutMs }) {
   // Open model: sums for the least-squares slope of latency (s) against intended start (s).
   const fit = { n: 0, x: 0, y: 0, xx: 0, xy: 0 };
 
-  const countError = (kind) => {
+  const countError = (errors, kind) => {
     errors[kind] = (errors[kind] ?? 0) + 1;
   };
   const ignored = { responded() {}, failed() {} };
 
-  const begin = (cancel) => {
+  const begin = (cancel, operation = firstOperation) => {
     if (!open) return ignored; // the window has closed: not part of this step
+    const counts = byOperation.get(operation);
+    if (!counts) throw new TypeError(`operation ${operation} is not one of this step's (${operations.join(', ')})`);
+    counts.requests += 1;
     const createdNs = process.hrtime.bigint();
     firstStartNs ??= createdNs;
     lastStartNs = createdNs;
@@ -134,12 +145,13 @@ function createMeter({ rps, timeoutMs }) {
       pending.delete(expire);
       tailCount += 1;
       tailSumNs += endNs;
-      if (error) countError(timedOut ? 'timeout' : `conn ${error.code ?? error.message}`);
+      if (error) countError(counts.errors, timedOut ? 'timeout' : `conn ${error.code ?? error.message}`);
       else {
         responses += 1;
+        counts.responses += 1;
         const latencyNs = endNs - startNs;
-        recorder.record(latencyNs);
-        if (status < 200 || status > 299) countError(`http ${status}`);
+        counts.recorder.record(latencyNs);
+        if (status < 200 || status > 299) countError(counts.errors, `http ${status}`);
         if (rps) {
           const x = (index * intervalNs) / 1e9;
           const y = Number(latencyNs) / 1e9;
@@ -217,19 +229,44 @@ function createMeter({ rps, timeoutMs }) {
         else wallNs = Number(lastStartNs - firstStartNs) + (tailCount ? Number(tailSumNs - BigInt(tailCount) * lastStartNs) / tailCount : 0);
       }
       const wallSeconds = wallNs / 1e9;
-      const latency = recorder.summary();
-      const histogram = recorder.encode();
-      recorder.destroy();
-      const errorTotal = Object.values(errors).reduce((sum, n) => sum + n, 0);
+      const rpsOf = (count) => (wallSeconds > 0 ? count / wallSeconds : 0);
+      const errorsOf = (byKind) => ({ total: Object.values(byKind).reduce((sum, n) => sum + n, 0), byKind });
+      const parts = [...byOperation.values()];
+      // One operation: its recorder is the step's. Several: the step's is their sum.
+      const all = parts.length === 1 ? parts[0].recorder : createLatencyRecorder();
+      const errors = {};
+      if (parts.length > 1) {
+        for (const part of parts) {
+          all.add(part.recorder);
+          for (const [kind, n] of Object.entries(part.errors)) errors[kind] = (errors[kind] ?? 0) + n;
+        }
+      }
+      const perOperation = [...byOperation].map(([operation, part]) => {
+        const figures = {
+          operation,
+          requests: part.requests,
+          responses: part.responses,
+          rps: rpsOf(part.responses),
+          latency: part.recorder.summary(),
+          errors: errorsOf({ ...part.errors }),
+          histogram: part.recorder.encode(),
+        };
+        if (part.recorder !== all) part.recorder.destroy();
+        return figures;
+      });
+      const latency = all.summary();
+      const histogram = all.encode();
+      all.destroy();
       return {
         wallSeconds,
         requests: created,
         responses,
         peakInFlight,
-        rps: wallSeconds > 0 ? responses / wallSeconds : 0,
+        rps: rpsOf(responses),
         latency,
-        errors: { total: errorTotal, byKind: errors },
+        errors: errorsOf(parts.length === 1 ? { ...parts[0].errors } : errors),
         histogram,
+        operations: perOperation,
       };
     },
   };
@@ -254,13 +291,14 @@ export async function measureStep(engine, {
   keepAlive = true,
   timeoutMs = DEFAULT_TIMEOUT_MS,
   signal,
+  workload,
 }) {
   if (signal?.aborted) throw new StepAborted();
-  const accounting = createMeter({ rps, timeoutMs });
+  const accounting = createMeter({ rps, timeoutMs, operations: workload?.operations });
   const startedAt = new Date();
   const startNs = process.hrtime.bigint();
   const cpuBefore = process.cpuUsage();
-  const run = engine.run({ url, concurrency, maxRequests, durationSeconds, rps, keepAlive, timeoutMs, signal }, accounting.meter);
+  const run = engine.run({ url, concurrency, maxRequests, durationSeconds, rps, keepAlive, timeoutMs, signal, workload }, accounting.meter);
   let onAbort;
   const aborted = new Promise((resolve, reject) => {
     onAbort = () => reject(new StepAborted());
@@ -308,5 +346,6 @@ export async function measureStep(engine, {
     cpuPercent: elapsedSeconds > 0 ? ((cpu.user + cpu.system) / 1e6 / elapsedSeconds) * 100 : 0,
     engineReported: engineRun.reported ?? null,
     histogram: figures.histogram,
+    operations: figures.operations,
   };
 }

@@ -1,12 +1,18 @@
 // The sweep: for each target URL a warm-up, then one measured step per concurrency (or per
-// rate in the open model). Steps run one after another, never overlapping.
+// rate in the open model). Steps run one after another, never overlapping. With a key-space
+// workload (docs/workloads.md) each target is a store: its records are loaded first (the load
+// phase), every request of its warm-up and steps is what the workload says, and after its
+// last step a sample of what it wrote is read back (the verification).
 import { measureStep } from './step.js';
 import { httpEngine } from './engines/http.js';
-import { honestyWarnings } from './honesty.js';
+import { honestyWarnings, loadWarnings, verificationWarnings } from './honesty.js';
 import { redactUrl } from '../util/redact.js';
 // Repeats and the machine's load (issue 12)
 import { planSchedule } from './repeat.js';
 import { machineMonitorFor, machineWarnings } from './machine-load.js';
+import { createWorkload } from './workloads/workload.js';
+import { loadRecords } from './workloads/load.js';
+import { verifyWrites } from './workloads/verify.js';
 
 const OPEN_MODEL_WARMUP_CONCURRENCY = 10;
 // A warm-up is N requests or this long, whichever comes first: 500 requests take 0.2 s on a
@@ -18,15 +24,38 @@ export function planLoads({ concurrency, rps }) {
   return rps ? rps.map((rate) => ({ rps: rate })) : concurrency.map((c) => ({ concurrency: c }));
 }
 
+/** The workload a key-space run sends to `target` (a fresh one per target: same seed, same sequence), or null. */
+export function workloadFor(target, workload, token) {
+  if (!workload) return null;
+  return createWorkload(workload, { basePath: new URL(target.url).pathname, token });
+}
+
 /**
  * Runs every load against every target with `engine`. Calls onStep(index, total, target, load)
  * before each step (and each warm-up), onStepDone(step) after each step and
- * onTargetDone(target, steps) once a target's steps are all done; resolves to the steps. An
- * abort signal rejects with StepAborted. With settings.repeat N, each step runs N times,
- * interleaved across the targets (driver/repeat.js); `machine` samples the machine's load
- * around each step (driver/machine-load.js).
+ * onTargetDone(target, steps, { load, verification }) once a target's steps are all done;
+ * resolves to the steps. An abort signal rejects with StepAborted. With settings.repeat N,
+ * each step runs N times, interleaved across the targets (driver/repeat.js); `machine`
+ * samples the machine's load around each step (driver/machine-load.js).
+ *
+ * `workload` (null for the seeded reads) is { name, mix, distribution, records, valueSize,
+ * seed, load, verify }; `token` the write token. A key-space target also calls
+ * onLoad(target, progress) as its records load ({ done, total, bytes }), onLoadDone(load)
+ * and onVerifyDone(verification), before its first and after its last step.
  */
-export async function runSweep(targets, settings, { engine = httpEngine, onStep = () => {}, onStepDone = () => {}, onTargetDone = () => {}, signal, machine } = {}) {
+export async function runSweep(targets, settings, {
+  engine = httpEngine,
+  workload = null,
+  token = null,
+  onStep = () => {},
+  onStepDone = () => {},
+  onTargetDone = () => {},
+  onLoad = () => {},
+  onLoadDone = () => {},
+  onVerifyDone = () => {},
+  signal,
+  machine,
+} = {}) {
   const loads = planLoads(settings);
   const repeats = settings.repeat ?? 1;
   const schedule = planSchedule(targets, loads, repeats);
@@ -34,13 +63,25 @@ export async function runSweep(targets, settings, { engine = httpEngine, onStep 
   const common = { keepAlive: settings.keepAlive, timeoutMs: settings.timeoutMs, signal };
   const monitor = machine ?? machineMonitorFor(targets.map((target) => target.url));
   const steps = [];
-  const stepsOf = new Map(targets.map((target) => [target, []]));
+  // Per target: its steps, its workload runner (one per target: same seed, same sequence) and
+  // its load phase's figures, kept across the interleaved schedule.
+  const state = new Map(targets.map((target) => [target, { steps: [], runner: workloadFor(target, workload, token), load: null }]));
   for (const [position, { target, load, repeat, first, last }] of schedule.entries()) {
     const index = position + 1;
+    const shown = { url: redactUrl(target.url), store: target.store };
+    const own = state.get(target);
+    const { runner } = own;
+    if (first && runner && workload.load) {
+      onLoad(target, { done: 0, total: runner.records, bytes: 0 });
+      const figures = await loadRecords({ url: target.url, workload: runner, token, timeoutMs: settings.timeoutMs, signal, onProgress: (progress) => onLoad(target, progress) });
+      const { refused, ...kept } = figures;
+      own.load = { ...shown, ...kept, warnings: loadWarnings(figures) };
+      onLoadDone(own.load);
+    }
     if (first && settings.warmup > 0) {
       onStep(index, total, target, { warmup: settings.warmup });
       const concurrency = settings.rps ? OPEN_MODEL_WARMUP_CONCURRENCY : Math.max(...settings.concurrency);
-      await measureStep(engine, { ...common, url: target.url, concurrency, maxRequests: settings.warmup, durationSeconds: WARMUP_MAX_SECONDS });
+      await measureStep(engine, { ...common, url: target.url, concurrency, maxRequests: settings.warmup, durationSeconds: WARMUP_MAX_SECONDS, workload: runner });
     }
     onStep(index, total, target, repeats > 1 ? { ...load, repeat, repeats } : load);
     const sample = monitor.start();
@@ -51,22 +92,31 @@ export async function runSweep(targets, settings, { engine = httpEngine, onStep 
       rps: load.rps,
       maxRequests: settings.requests,
       durationSeconds: settings.duration,
+      workload: runner,
     });
     const machineLoad = sample.stop();
     // What a step keeps of its URL is for showing: a password in it never leaves the driver.
     const step = {
       ...figures,
-      url: redactUrl(target.url),
+      url: shown.url,
       store: target.store,
       key: target.key,
+      workload: workload?.name ?? null,
       repeat,
       machine: machineLoad,
       warnings: [...honestyWarnings(figures), ...machineWarnings(machineLoad)],
     };
     steps.push(step);
-    stepsOf.get(target).push(step);
+    own.steps.push(step);
     onStepDone(step);
-    if (last) onTargetDone(target, stepsOf.get(target));
+    if (!last) continue;
+    let verification = null;
+    if (runner && workload.verify && (own.load || runner.wrote() > 0)) {
+      const verified = await verifyWrites({ url: target.url, store: target.store, workload: runner, token, timeoutMs: settings.timeoutMs, signal });
+      verification = { ...shown, ...verified, warnings: verificationWarnings(verified) };
+      onVerifyDone(verification);
+    }
+    onTargetDone(target, own.steps, { load: own.load, verification });
   }
   return steps;
 }

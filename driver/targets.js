@@ -14,9 +14,14 @@ export function joinUrl(base, path) {
   return url.href;
 }
 
-/** Labels a bare URL for the comparison: http://host/redis/key1 -> store redis, key key1. */
-export function targetFromUrl(url) {
+/**
+ * Labels a bare URL for the comparison: http://host/redis/key1 -> store redis, key key1. With a
+ * key-space `workload` the URL is a store's base (http://host/redis: store redis), and the
+ * key is the workload's name, as each request picks its own key.
+ */
+export function targetFromUrl(url, workload = null) {
   const parts = new URL(url).pathname.split('/').filter(Boolean).map(decodeURIComponent);
+  if (workload) return { url, store: parts.at(-1) ?? redactUrl(url), key: workload };
   if (parts.length >= 2) return { url, store: parts.at(-2), key: parts.at(-1) };
   return { url, store: redactUrl(url), key: parts.at(-1) ?? '/' };
 }
@@ -70,7 +75,8 @@ const reasonFor = (store) => {
  * only a problem when a store is up to list it: a store that is not up lists no keys, and
  * is skipped with its reason instead.
  */
-export function selectTargets(listing, base, { stores, keys, label = redactUrl(base) } = {}) {
+export function selectTargets(listing, base, { stores, keys, label = redactUrl(base), workload = null } = {}) {
+  if (workload) return selectStores(listing, base, { stores, label, workload });
   const problems = [];
   const names = listing.map((store) => store.name);
   for (const name of stores ?? []) {
@@ -94,6 +100,33 @@ export function selectTargets(listing, base, { stores, keys, label = redactUrl(b
     for (const key of store.keys ?? []) {
       if (keys && !keys.includes(key)) continue;
       targets.push({ url: joinUrl(base, `${encodeURIComponent(store.name)}/${encodeURIComponent(key)}`), store: store.name, key });
+    }
+  }
+  return { targets, skipped, problems };
+}
+
+/**
+ * A key-space workload's targets: one per store that is up (or named in `stores`), its base URL
+ * (http://host/redis), keyed by the workload's name. A store whose listing says it has no
+ * native append is skipped for a workload that appends, unless named with --stores (it then
+ * runs, and its 405s show as errors).
+ */
+function selectStores(listing, base, { stores, label, workload }) {
+  const problems = [];
+  const names = listing.map((store) => store.name);
+  for (const name of stores ?? []) {
+    if (!names.includes(name)) problems.push(`--stores: ${label} has no store "${name}" (it has: ${names.join(', ') || 'none'})`);
+  }
+  const appends = workload.mix.some(({ operation }) => operation === 'append');
+  const targets = [];
+  const skipped = [];
+  for (const store of listing.filter((entry) => !stores || stores.includes(entry.name))) {
+    if (store.status !== 'up') {
+      skipped.push({ store: store.name, status: typeof store.status === 'string' ? store.status : 'no status', reason: reasonFor(store) });
+    } else if (appends && store.writes?.append === false && !stores) {
+      skipped.push({ store: store.name, status: 'no append', reason: 'it has no native append (POST .../append answers 405); name it with --stores to measure the refusals' });
+    } else {
+      targets.push({ url: joinUrl(base, encodeURIComponent(store.name)), store: store.name, key: workload.name });
     }
   }
   return { targets, skipped, problems };

@@ -28,12 +28,50 @@ export const WARNING_DATA = {
   CPU_STEAL: { stealPercent: 'steal in % of all CPU time during the step', threshold: 'the % from which this warns' },
   BUSY_MACHINE: { othersCpuPercent: 'CPU used by processes outside this run, in % of one core', threshold: 'the % of a core from which this warns' },
   FASTER_THAN_BASELINE: {}, // a comparison row carries the code alone
+  LOAD_ERRORS: { records: 'records the load was to write', loaded: 'records the app confirmed', failedBatches: 'batches that failed' },
+  VERIFY_MISMATCH: { mismatched: 'keys whose value read back different', sampled: 'keys read back' },
+  WEAKER_PROMISE: { mismatched: 'keys whose value read back different', sampled: 'keys read back' },
+  UNVERIFIED: { overlap: 'keys left out for writes in flight at once', failed: 'keys left out for a write that failed without saying whether it landed', unknownBase: 'keys appended to without a known value before' },
 };
+
+// Latency figures, as a step, an operation and a load phase's batches carry them.
+const latencyFields = (what) => [
+  field('latency.count', 'integer', `latencies recorded (= ${what})`),
+  field('latency.meanMs', 'number|null', 'mean latency in ms, exact (from the nanosecond sum); null with no response', { csv: 'meanLatencyMs' }),
+  field('latency.maxMs', 'number|null', 'slowest response in ms, exact', { csv: 'maxLatencyMs' }),
+  field('latency.minMs', 'number|null', 'fastest response in ms, exact', { csv: 'minLatencyMs' }),
+  field('latency.p50Ms', 'number|null', 'median latency in ms, from the histogram (3 significant digits, 1 µs resolution)', { csv: 'p50' }),
+  field('latency.p90Ms', 'number|null', '90th percentile in ms', { csv: 'p90' }),
+  field('latency.p99Ms', 'number|null', '99th percentile in ms', { csv: 'p99' }),
+  field('latency.p999Ms', 'number|null', '99.9th percentile in ms', { csv: 'p999' }),
+];
+const histogramFields = (what) => [
+  field('histogram.unit', 'string', '`us`: the histogram holds microseconds'),
+  field('histogram.encoding', 'string', '`HdrHistogram compressed base64`'),
+  field('histogram.data', 'string', `${what} as an HDR histogram, decodable by any HdrHistogram implementation (hdr-histogram-js \`decodeFromCompressedBase64\`); histograms of the same unit add exactly`),
+];
+const ERRORS_BY_KIND = 'count per kind: `http <status>` (any status outside 200-299), `timeout`, `conn <code>`';
+
+// The CSV has one row per step (operation `all`), then, for a step of several operations, one
+// row per operation with that operation's figures in the columns they have.
+export const CSV_OPERATION_COLUMN = { name: 'operation', after: 'workload' };
+
+export const OPERATION_FIELDS = [
+  field('operation', 'string', 'what the requests did: `read`, `write`, `update`, `insert`, `append` or `read-modify-write` (docs/workloads.md)'),
+  field('requests', 'integer', 'requests of this operation started during the step (= responses + timeouts + connection errors)'),
+  field('responses', 'integer', 'its complete responses, error statuses included'),
+  field('rps', 'number', 'its responses / the step\'s wallSeconds (so the operations\' rps add up to the step\'s)'),
+  ...latencyFields('responses').map((entry) => ({ ...entry, csv: undefined })),
+  field('errors.total', 'integer', 'its failed requests'),
+  field('errors.byKind', 'object', ERRORS_BY_KIND),
+  ...histogramFields('every latency of this operation in the step'),
+];
 
 export const STEP_FIELDS = [
   field('url', 'string', 'the URL measured, any password shown as `***`', { csv: 'url' }),
   field('store', 'string', 'store name (from /stores, or the second-last path segment of a --url)', { csv: 'store' }),
-  field('key', 'string', 'key (the last path segment)', { csv: 'key' }),
+  field('key', 'string', 'key (the last path segment); for a key-space workload, where each request picks its own key, the workload\'s name', { csv: 'key' }),
+  field('workload', 'string|null', 'the key-space workload the step ran (`ycsb-a`, `mixed:95/5`...); null for the reads of a seeded key', { csv: 'workload' }),
   field('mode', 'string', '`closed` (a concurrency step) or `open` (an --rps step)', { csv: 'mode' }),
   field('startedAt', 'string', 'when the step\'s load began (ISO 8601); its warm-up is not part of it', { csv: 'startedAt' }),
   field('finishedAt', 'string', 'when the step\'s last request ended (ISO 8601): every request started during the step is waited for (up to its deadline) and counted', { csv: 'finishedAt' }),
@@ -52,14 +90,7 @@ export const STEP_FIELDS = [
   field('responses', 'integer', 'complete responses, error statuses included', { csv: 'responses' }),
   field('wallSeconds', 'number', 'the time the step\'s requests took, rps\'s denominator. Closed loop: the clients\' mean busy time, from the first start to each client\'s last completion; open model: requests / targetRps, stretched by how much latency grew over the step (docs/measurement.md)', { csv: 'wallSeconds' }),
   field('rps', 'number', 'responses / wallSeconds', { csv: 'rps' }),
-  field('latency.count', 'integer', 'latencies recorded (= responses)'),
-  field('latency.meanMs', 'number|null', 'mean latency in ms, exact (from the nanosecond sum); null with no response', { csv: 'meanLatencyMs' }),
-  field('latency.maxMs', 'number|null', 'slowest response in ms, exact', { csv: 'maxLatencyMs' }),
-  field('latency.minMs', 'number|null', 'fastest response in ms, exact', { csv: 'minLatencyMs' }),
-  field('latency.p50Ms', 'number|null', 'median latency in ms, from the histogram (3 significant digits, 1 µs resolution)', { csv: 'p50' }),
-  field('latency.p90Ms', 'number|null', '90th percentile in ms', { csv: 'p90' }),
-  field('latency.p99Ms', 'number|null', '99th percentile in ms', { csv: 'p99' }),
-  field('latency.p999Ms', 'number|null', '99.9th percentile in ms', { csv: 'p999' }),
+  ...latencyFields('responses'),
   field('errors.total', 'integer', 'failed requests: error statuses, timeouts and connection errors', { csv: 'errors' }),
   field('errors.byKind', 'object', 'count per kind: `http <status>` (any status outside 200-299), `timeout`, `conn <code>`. CSV: `kind=n` joined by `;`', {
     csv: 'errorKinds',
@@ -72,9 +103,8 @@ export const STEP_FIELDS = [
     csv: 'warnings',
     csvValue: (step) => step.warnings.map((warning) => warning.message).join(' | '),
   }),
-  field('histogram.unit', 'string', '`us`: the histogram holds microseconds'),
-  field('histogram.encoding', 'string', '`HdrHistogram compressed base64`'),
-  field('histogram.data', 'string', 'every latency of the step as an HDR histogram, decodable by any HdrHistogram implementation (hdr-histogram-js `decodeFromCompressedBase64`); histograms of the same unit add exactly'),
+  ...histogramFields('every latency of the step'),
+  field('operations', 'list', 'the step\'s figures per operation, in the workload\'s order (one entry, `read`, for the seeded reads): requests, responses, errors and histograms add up exactly to the step\'s', { of: OPERATION_FIELDS }),
   // Repeats and the machine's load (issue 12)
   field('repeat', 'integer', 'which repeat of its URL and load this step is, from 1 (--repeat N runs each step N times, interleaved across the URLs)', { csv: 'repeat' }),
   field('machine.stealPercent', 'number|null', 'CPU steal during the step: time the hypervisor gave to other machines, in % of all CPU time (as vmstat\'s `st`), from /proc/stat; null where not measured (no /proc)', { csv: 'stealPercent' }),
@@ -111,7 +141,7 @@ export const COMPARISON_ROW_FIELDS = [
 ];
 
 export const COMPARISON_FIELDS = [
-  field('key', 'string', 'the key compared'),
+  field('key', 'string', 'the key compared (for a key-space workload, its name)'),
   field('mode', 'string', '`closed` or `open`'),
   field('load', 'number', 'the concurrency (closed) or targetRps (open) compared at'),
   field('operation', 'string|null', 'null: the steps\' totals; an operation (`read`, `update`...): that operation\'s figures alone, for a workload that mixes several'),
@@ -130,6 +160,44 @@ export const SKIPPED_FIELDS = [
   field('reason', 'string|null', 'why, as /stores said (null when it gave no reason)'),
 ];
 
+export const LOAD_FIELDS = [
+  field('url', 'string', 'the store\'s base URL the records were posted to (POST <url>), any password shown as `***`'),
+  field('store', 'string', 'the store'),
+  field('records', 'integer', 'records to load (--records): user0000000000 up'),
+  field('loaded', 'integer', 'records the app confirmed written (its `{"written": N}` matched the batch)'),
+  field('bytes', 'integer', 'bytes of the request bodies sent (keys, values and their lengths)'),
+  field('batches', 'integer', 'requests sent, each a batch of records'),
+  field('startedAt', 'string', 'when the load began (ISO 8601)'),
+  field('finishedAt', 'string', 'when its last batch ended (ISO 8601)'),
+  field('seconds', 'number', 'how long it took'),
+  field('rps', 'number', 'records loaded per second: loaded / seconds'),
+  ...latencyFields('batches answered').map((entry) => ({ ...entry, csv: undefined, description: entry.description.replace('latency', 'batch latency') })),
+  field('errors.total', 'integer', 'batches that failed'),
+  field('errors.byKind', 'object', `${ERRORS_BY_KIND}, and \`short write\` (the app wrote fewer records than the batch held)`),
+  field('warnings', 'list', 'why the load deserves attention (LOAD_ERRORS), if it does', { of: WARNING_FIELDS }),
+  ...histogramFields('every batch\'s latency'),
+];
+
+export const EXAMPLE_FIELDS = [
+  field('key', 'string', 'the key read back'),
+  field('expected', 'string', 'what it should hold, in words: its version (or its loaded value, or appends) and size'),
+  field('got', 'string', 'what it held instead: `missing (404)`, `http <status>`, the value of the write before, or bytes that are not it'),
+];
+
+export const VERIFICATION_FIELDS = [
+  field('url', 'string', 'the store\'s base URL read back from, any password shown as `***`'),
+  field('store', 'string', 'the store'),
+  field('sampled', 'integer', 'keys read back: the written keys followed (the first 1,000 distinct keys the run wrote), topped up with loaded keys it never wrote'),
+  field('verified', 'integer', 'keys that held exactly the value last acknowledged'),
+  field('mismatched', 'integer', 'keys that did not (sampled = verified + mismatched)'),
+  field('examples', 'list', 'the first 10 mismatched keys, in key order', { of: EXAMPLE_FIELDS }),
+  field('leftOut.overlap', 'integer', 'written keys not checked because writes to them were in flight at once (their order at the store is unknown)'),
+  field('leftOut.failed', 'integer', 'written keys not checked because a write to them failed without saying whether it landed (a timeout, a 5xx), with no clean write after it'),
+  field('leftOut.unknownBase', 'integer', 'keys appended to without a known value before (not loaded by this run)'),
+  field('promise', 'string|null', 'why this store may lose a value it acknowledged (memcached may evict), so a mismatch is a warning, not a failure; null for the others'),
+  field('warnings', 'list', 'VERIFY_MISMATCH (the run exits 1), WEAKER_PROMISE, UNVERIFIED', { of: WARNING_FIELDS }),
+];
+
 export const RESULT_FIELDS = [
   field('format', 'string', `the format and its version: \`${RESULTS_FORMAT}\``),
   field('interrupted', 'boolean', 'true when the sweep stopped early (Ctrl-C, or the embedded app died): the step in progress was dropped, the finished ones are here'),
@@ -145,6 +213,15 @@ export const RESULT_FIELDS = [
   field('settings.keys', 'string[]|null', 'the keys asked for by --keys; null when not given'),
   field('settings.repeat', 'integer', 'how many times each step ran (--repeat; 1 by default), interleaved across the URLs'),
   field('settings.assert', 'string[]', 'the thresholds given with --assert, as written (empty when none); node test report checks them again'),
+  field('settings.workload', 'string', 'the workload (--workload): `read` (the default), `write`, `update`, `insert`, `append`, `mixed:R/W`, `ycsb-a`... (docs/workloads.md)'),
+  field('settings.mix', 'object', 'its operations and their shares, adding up to 1: `{"read": 0.5, "update": 0.5}`'),
+  field('settings.records', 'integer|null', 'the key space (--records); null for the seeded keys key1..key3'),
+  field('settings.valueSizeMin', 'integer|null', 'the smallest value written, in bytes (--value-size); null for the seeded keys'),
+  field('settings.valueSizeMax', 'integer|null', 'the largest (equal to valueSizeMin for a fixed size)'),
+  field('settings.distribution', 'string|null', 'how requests picked their records (--distribution): `uniform`, `zipfian`, `latest`, `hotspot:H/O`, `sequential`; null for the seeded keys and for insert'),
+  field('settings.seed', 'integer|null', 'the seed of the keys, operations and values (--seed, or the one the run picked): `--seed` with it repeats them; null for the seeded keys'),
+  field('settings.load', 'boolean', 'whether each store\'s records were loaded before its steps (false with --no-load, for `write`, and for the seeded keys)'),
+  field('settings.verify', 'boolean', 'whether written values were read back after each store\'s steps (false with --no-verify and for the seeded keys)'),
   field('system.node', 'string', 'Node.js version of the driver'),
   field('system.platform', 'string', 'OS, kernel release and architecture'),
   field('system.cpuModel', 'string', 'the driver machine\'s CPU model'),
@@ -154,6 +231,8 @@ export const RESULT_FIELDS = [
   field('system.date', 'string', 'when the run started (ISO 8601)'),
   field('targets', 'list', 'every URL the sweep was to measure, in order (an interrupted run has steps for only some)', { of: TARGET_FIELDS }),
   field('skipped', 'list', 'stores left out, with the reason', { of: SKIPPED_FIELDS }),
+  field('loads', 'list', 'the load phase of each store, in the order run (empty unless a key-space workload loaded its records)', { of: LOAD_FIELDS }),
   field('steps', 'list', 'one per measured step, in the order run', { of: STEP_FIELDS }),
+  field('verifications', 'list', 'per store, the written values read back after its steps (empty unless a key-space workload wrote)', { of: VERIFICATION_FIELDS }),
   field('comparison', 'list', 'per key and load level, the stores side by side (computed from the steps)', { of: COMPARISON_FIELDS }),
 ];

@@ -131,7 +131,8 @@ const shownValue = (value) => (typeof value === 'number' ? String(Number(value.t
  */
 function extrasOf(steps) {
   const parts = [];
-  const withOperations = steps.filter((step) => step.operations);
+  // A step of one operation (the seeded reads) has nothing to break down.
+  const withOperations = steps.filter((step) => (Array.isArray(step.operations) ? step.operations.length > 1 : Boolean(step.operations)));
   if (withOperations.length) {
     const rows = [];
     for (const step of withOperations) {

@@ -2,7 +2,7 @@
 // a while), the progress line on a terminal, the header and each URL's table as soon as they
 // are known, and at the end the rest of the text and the results files. Tables go to stdout,
 // or to stderr when --json - takes stdout.
-import { createProgress, progressLabel } from './progress.js';
+import { createProgress, loadLabel, progressLabel } from './progress.js';
 import { createRunText } from './run-text.js';
 import { writeResults } from './results.js';
 
@@ -23,6 +23,12 @@ export function createLiveReport({ options, stdout = process.stdout, stderr = pr
       } else if (event.type === 'start') {
         text.header(event);
         progress = createProgress({ stream: stderr, enabled: !options.quiet && Boolean(stderr.isTTY), total: event.totalSteps });
+      } else if (event.type === 'load') {
+        progress.step(null, loadLabel(event.target, event));
+      } else if (event.type === 'load-done') {
+        // The load's table before its steps run, so its figures are there to read meanwhile.
+        progress.clear();
+        text.load(event.load);
       } else if (event.type === 'step') {
         progress.step(event.index, progressLabel(event.target, event.load));
       } else if (event.type === 'step-done') {
@@ -30,7 +36,7 @@ export function createLiveReport({ options, stdout = process.stdout, stderr = pr
       } else if (event.type === 'target-done') {
         // Each URL's table as soon as its last step is done, not at the very end.
         progress.clear();
-        text.table(event.target.url, event.steps);
+        text.table(event.target.url, event.steps, event.verification);
       }
     },
     /** The rest of the text, then the --json and --csv files. */

@@ -8,6 +8,12 @@ export function progressLabel(target, load) {
   return `${target.store} ${target.key} · ${what}${load.repeats ? ` · repeat ${load.repeat} of ${load.repeats}` : ''}`;
 }
 
+/** What a load phase has done, for the progress line: "redis · loading 35% (350,000 of 1,000,000 records, 37.2 MB)". */
+export function loadLabel(target, { done, total, bytes }) {
+  const percent = total ? Math.floor((done / total) * 100) : 100;
+  return `${target.store} · loading ${percent}% (${done.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} records, ${(bytes / (1024 * 1024)).toFixed(1)} MB)`;
+}
+
 export function formatElapsed(ms) {
   const seconds = Math.floor(ms / 1000);
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
@@ -39,9 +45,10 @@ export function createProgress({ stream = process.stderr, enabled = Boolean(stre
     shown = true;
   };
   return {
+    /** Shows `label` for step `index` (null: not a step, a load phase, say). */
     step(index, label) {
       if (!enabled) return;
-      current = `step ${index} of ${total} · ${label}`;
+      current = index === null ? label : `step ${index} of ${total} · ${label}`;
       draw();
       clearInterval(timer);
       timer = setInterval(draw, 1000);

@@ -1,9 +1,10 @@
 // The text of a run, in the order node test prints it: the header (System, Target, Date,
-// Settings, skipped stores), each URL's table, then how the run ended, the machine's load,
+// Settings, Workload, skipped stores), for each URL its load table (a key-space workload), its
+// steps' table and its verification, then how the run ended, the machine's load,
 // the comparison and the thresholds (--assert). A live run writes it piece by piece as the
 // events come (live.js); `node test report` writes it from a saved Result (renderRun). Both go
 // through this one writer, so a saved run re-renders to exactly the text it printed.
-import { renderSkipped, renderStepTable, renderSystem } from './table.js';
+import { renderLoadTable, renderSkipped, renderStepTable, renderSystem, renderVerification } from './table.js';
 import { renderComparison } from './comparison-table.js';
 import { renderRepeatTable } from './repeat-table.js';
 import { isMachineWarning, renderMachineLoad, renderMachineWarnings } from './machine-summary.js';
@@ -18,18 +19,30 @@ function settingsExtra(settings) {
   return lines.join('\n');
 }
 
-/** A writer of a run's text to write(chunk): header(), table() per URL as it completes, ending(). */
+/**
+ * A writer of a run's text to write(chunk): header(), load() when a store's records are
+ * loaded, table() per URL as it completes (with its verification), ending().
+ */
 export function createRunText(write) {
   const printed = new Set();
+  const printedLoads = new Set();
   const print = (text) => text && write(`${text}\n`);
-  const table = (url, steps) => {
-    if (!steps.length || printed.has(url)) return;
+  const load = (record) => {
+    if (!record || printedLoads.has(record.url)) return;
+    printedLoads.add(record.url);
+    print(`\n${renderLoadTable(record)}`);
+  };
+  const table = (url, steps, verification = null) => {
+    if (printed.has(url) || (!steps.length && !verification)) return;
     printed.add(url);
-    const repeated = steps.some((step) => step.repeat > 1);
-    // The machine's warnings go in one line under the table, not one per step.
-    const quiet = steps.map((step) => ({ ...step, warnings: step.warnings.filter((warning) => !isMachineWarning(warning)) }));
-    const busy = renderMachineWarnings(steps);
-    print(`\n${repeated ? renderRepeatTable(url, quiet) : renderStepTable(url, quiet)}${busy ? `\n${busy}` : ''}`);
+    if (steps.length) {
+      const repeated = steps.some((step) => step.repeat > 1);
+      // The machine's warnings go in one line under the table, not one per step.
+      const quiet = steps.map((step) => ({ ...step, warnings: step.warnings.filter((warning) => !isMachineWarning(warning)) }));
+      const busy = renderMachineWarnings(steps);
+      print(`\n${repeated ? renderRepeatTable(url, quiet) : renderStepTable(url, quiet)}${busy ? `\n${busy}` : ''}`);
+    }
+    if (verification) print(renderVerification(verification));
   };
   return {
     header({ system, settings, skipped }) {
@@ -37,6 +50,7 @@ export function createRunText(write) {
       print(settingsExtra(settings));
       print(renderSkipped(skipped));
     },
+    load,
     table,
     /**
      * The tables not printed yet (an interrupted run's last URL), why it stopped early, the
@@ -44,7 +58,10 @@ export function createRunText(write) {
      * expressions; by default the run's own).
      */
     ending(result, { thresholds } = {}) {
-      for (const target of result.targets) table(target.url, result.steps.filter((step) => step.url === target.url));
+      for (const target of result.targets) {
+        load(result.loads.find((record) => record.url === target.url));
+        table(target.url, result.steps.filter((step) => step.url === target.url), result.verifications.find((record) => record.url === target.url));
+      }
       if (result.interrupted) {
         const why = result.appExit ? `app.js exited (${result.appExit}) during the sweep` : 'interrupted';
         print(`\n${why}: ${result.steps.length} step(s) finished; the step in progress was dropped`);

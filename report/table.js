@@ -1,6 +1,7 @@
 // Text rendering. Every function returns a string; the caller decides where it goes.
 import { redactUrl } from '../util/redact.js';
 import { renderSystemLine } from './system.js';
+import { formatBytes } from '../util/bytes.js';
 
 const SEPARATOR = '  ';
 // The original's header spacing ("rps     meanLatencyMs ... p50     p90     p99     errors").
@@ -42,31 +43,48 @@ export function renderTable(headers, rows, { align = headers.map(() => 'right'),
   return [rule, header, rule, ...body].join('\n');
 }
 
-/** The per-URL table: the original's columns, then p50/p90/p99 and errors. */
+// A step's latency columns, as the table shows them.
+const latencyCells = (figures) => [
+  formatRps(figures.rps),
+  formatMs(figures.latency.meanMs),
+  formatMs(figures.latency.maxMs),
+  formatMs(figures.latency.minMs),
+  formatMs(figures.latency.p50Ms),
+  formatMs(figures.latency.p90Ms),
+  formatMs(figures.latency.p99Ms),
+];
+
+/** The heading of a URL's table: the URL, and the workload when it is a key-space one. */
+export const tableHeading = (url, workload) => `## ${displayUrl(url)}${workload ? ` · ${workload}` : ''}`;
+
+/**
+ * The per-URL table: the original's columns, then p50/p90/p99 and errors. A workload of several
+ * operations gets an `operation` column: each step's row (`all`), then a row per operation.
+ */
 export function renderStepTable(url, steps) {
   const open = steps.some((step) => step.mode === 'open');
-  const headers = ['maxRequests', 'concurrency', 'rps', 'meanLatencyMs', 'maxLatencyMs', 'minLatencyMs', 'p50', 'p90', 'p99'];
+  const perOperation = steps.some((step) => (step.operations?.length ?? 0) > 1);
+  const headers = ['maxRequests', 'concurrency', ...(perOperation ? ['operation'] : []), 'rps', 'meanLatencyMs', 'maxLatencyMs', 'minLatencyMs', 'p50', 'p90', 'p99'];
   if (open) headers.push('targetRps');
   headers.push('errors');
-  const rows = steps.map((step) => {
+  const rows = steps.flatMap((step) => {
     const row = [
       String(step.maxRequests ?? step.requests),
       // The open model has no fixed concurrency: its column shows the most requests in flight.
       String(step.mode === 'open' ? step.peakInFlight : step.concurrency),
-      formatRps(step.rps),
-      formatMs(step.latency.meanMs),
-      formatMs(step.latency.maxMs),
-      formatMs(step.latency.minMs),
-      formatMs(step.latency.p50Ms),
-      formatMs(step.latency.p90Ms),
-      formatMs(step.latency.p99Ms),
+      ...(perOperation ? ['all'] : []),
+      ...latencyCells(step),
     ];
     if (open) row.push(step.targetRps === null ? '-' : String(step.targetRps));
     row.push(formatErrors(step.errors));
-    return row;
+    if (!perOperation || (step.operations?.length ?? 0) < 2) return [row];
+    const operationRows = step.operations.map((figures) => [
+      '', '', figures.operation, ...latencyCells(figures), ...(open ? [''] : []), formatErrors(figures.errors),
+    ]);
+    return [row, ...operationRows];
   });
-  const align = headers.map((header) => (header === 'errors' ? 'left' : 'right'));
-  const lines = [`## ${displayUrl(url)}`, renderTable(headers, rows, { align, minWidths: ORIGINAL_WIDTHS })];
+  const align = headers.map((header) => (header === 'errors' || header === 'operation' ? 'left' : 'right'));
+  const lines = [tableHeading(url, steps[0]?.workload), renderTable(headers, rows, { align, minWidths: ORIGINAL_WIDTHS })];
   if (open) lines.push('open model: concurrency = most requests in flight at once; latency counts from each intended send time');
   if (steps.some((step) => step.maxRequests === null && step.mode === 'closed')) lines.push('timed steps (-t): maxRequests = requests sent');
   const loadOf = (step) => (step.mode === 'open' ? `rps ${step.targetRps}` : `concurrency ${step.concurrency}`);
@@ -92,12 +110,68 @@ export function renderSystem(system, settings) {
     ? `open model at ${settings.rps.join(', ')} rps`
     : `concurrency ${settings.concurrency.join(', ')}`;
   const size = settings.duration ? `${settings.duration} s per step` : `${settings.requests} requests per step`;
-  return [
+  const lines = [
     renderSystemLine(system, { labelWidth: 9, date: false }), // the date gets its own line here
     `Target:   ${system.target}`,
     `Date:     ${system.date}`,
     `Settings: ${load}; ${size}; warm-up ${settings.warmup} requests; keep-alive ${settings.keepAlive ? 'on' : 'off'}; timeout ${settings.timeoutMs} ms`,
-  ].join('\n');
+  ];
+  if (settings.records !== null && settings.records !== undefined) lines.push(`Workload: ${describeWorkload(settings)}`);
+  return lines.join('\n');
+}
+
+/** "ycsb-a (read 50%, update 50%) over 100,000 records, zipfian; values 100 B; seed 42; loaded first; verified after". */
+export function describeWorkload(settings) {
+  const mix = Object.entries(settings.mix).map(([operation, share]) => `${operation} ${Number((share * 100).toFixed(2))}%`).join(', ');
+  const size = settings.valueSizeMin === settings.valueSizeMax
+    ? formatBytes(settings.valueSizeMin)
+    : `${formatBytes(settings.valueSizeMin)} to ${formatBytes(settings.valueSizeMax)}`;
+  return [
+    `${settings.workload} (${mix}) over ${settings.records.toLocaleString('en-US')} records${settings.distribution ? `, ${settings.distribution}` : ''}`,
+    `values ${size}`,
+    `seed ${settings.seed}`,
+    settings.load ? 'loaded first' : 'not loaded first',
+    settings.verify ? 'written values verified after' : 'not verified',
+  ].join('; ');
+}
+
+const formatMb = (bytes) => (bytes / (1024 * 1024)).toFixed(2);
+
+/** A store's load phase: records, bytes, rate, the latency of its batches, how long it took. */
+export function renderLoadTable(load) {
+  const headers = ['records', 'loaded', 'MB', 'batches', 'seconds', 'rps', 'MB/s', 'meanBatchMs', 'p50', 'p90', 'p99', 'maxBatchMs', 'errors'];
+  const row = [
+    String(load.records),
+    String(load.loaded),
+    formatMb(load.bytes),
+    String(load.batches),
+    load.seconds.toFixed(2),
+    formatRps(load.rps),
+    load.seconds > 0 ? formatMb(load.bytes / load.seconds) : '-',
+    formatMs(load.latency.meanMs),
+    formatMs(load.latency.p50Ms),
+    formatMs(load.latency.p90Ms),
+    formatMs(load.latency.p99Ms),
+    formatMs(load.latency.maxMs),
+    formatErrors(load.errors),
+  ];
+  const align = headers.map((header) => (header === 'errors' ? 'left' : 'right'));
+  const lines = [
+    `## load: ${displayUrl(load.url)} (POST: ${load.batches} batch${load.batches === 1 ? '' : 'es'} of records; rps = records loaded per second)`,
+    renderTable(headers, [row], { align }),
+  ];
+  for (const warning of load.warnings) lines.push(`warning (load): ${warning.message}`);
+  return lines.join('\n');
+}
+
+/** "verified 1000/1000 written values", then any mismatches and warnings. */
+export function renderVerification(verification) {
+  const { verified, sampled, mismatched, examples } = verification;
+  const lines = [`verified ${verified}/${sampled} written values${sampled ? '' : ' (the store acknowledged nothing this run could check)'}`];
+  for (const { key, expected, got } of examples) lines.push(`  ${key}: expected ${expected}; got ${got}`);
+  if (mismatched > examples.length) lines.push(`  ... and ${mismatched - examples.length} more`);
+  for (const warning of verification.warnings) lines.push(`warning (verification): ${warning.message}`);
+  return lines.join('\n');
 }
 
 /** Stores the listing showed but the sweep left out, and why: "skipped redis: unavailable (no REDIS_URL ...)". */

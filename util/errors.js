@@ -41,6 +41,8 @@ export const ERROR_CODES = Object.freeze({
   // Reports (issue 12): thresholds and run comparison
   ASSERTION_FAILED: { exit: 3, meaning: 'node test --assert: a threshold was missed (the table after the run says which); the results are still printed and written' },
   REGRESSION: { exit: 3, meaning: 'node test compare --fail-on-regression PCT: an rps fell or a p99 rose by more than PCT percent' },
+  // The driver's workloads (docs/workloads.md)
+  VERIFY_FAILED: { exit: 1, meaning: 'after a run that wrote, values read back from a store differ from what it acknowledged (a store that promises less, memcached, only warns)' },
 });
 
 // Warnings that travel with a step's numbers when those numbers deserve less trust
@@ -55,6 +57,11 @@ export const WARNING_CODES = Object.freeze({
   CPU_STEAL: { meaning: 'the hypervisor took 10% or more of the CPU time (steal) during the step' },
   BUSY_MACHINE: { meaning: 'processes outside this run used half a core or more during the step' },
   FASTER_THAN_BASELINE: { meaning: 'comparison only: a store measured more than 10% faster than `memory`, the in-process map, at the same key and load; it cannot be, so the difference is noise' },
+  // On a load phase and a verification (docs/workloads.md)
+  LOAD_ERRORS: { meaning: 'the load phase could not load some records: reads of them may answer 404, and the verification leaves them out' },
+  VERIFY_MISMATCH: { meaning: 'values read back after the run differ from what the store acknowledged: the run fails (VERIFY_FAILED)' },
+  WEAKER_PROMISE: { meaning: 'values read back differ, on a store that does not promise to keep what it acknowledged (memcached may evict): reported, not failed' },
+  UNVERIFIED: { meaning: 'some written keys of the sample could not be checked: writes to them overlapped, or one failed without saying whether it landed' },
 });
 
 export class StorebenchError extends Error {
@@ -203,6 +210,13 @@ export class OutputPathError extends StorebenchError {
 export class ThresholdError extends StorebenchError {
   constructor(message, code = 'ASSERTION_FAILED') {
     super(message, { code });
+  }
+}
+
+/** Written values read back different from what a store acknowledged (exit 1). One line per store. */
+export class VerifyError extends StorebenchError {
+  constructor(message) {
+    super(message, { code: 'VERIFY_FAILED' });
   }
 }
 

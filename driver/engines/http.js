@@ -31,13 +31,93 @@ function withoutBody(response) {
 // loadtest reports NaN or Infinity when nothing completed; a results file holds null instead.
 const finiteOrNull = (value) => (Number.isFinite(value) ? value : null);
 
+// loadtest's request parameters made those of one request of a workload: its method, path and
+// headers. loadtest hands each request its own copy of params and of its headers, so they are
+// changed in place (no copy per request).
+function paramsFor(params, { method, path, headers }) {
+  params.method = method;
+  params.path = path;
+  if (headers) Object.assign(params.headers, headers);
+  return params;
+}
+
+// An operation of two requests (read-modify-write: a GET, then a PUT once the GET answered
+// 2xx), sent as one: loadtest gets an object that looks like the request it expects (it
+// listens for 'error' and calls end()); onResponse gets the final response, onError the
+// error, each with the stage (0 or 1) it came from.
+function chainedRequest(makeRequest, params, operation, { onResponse, onError }) {
+  const chain = new EventEmitter();
+  let current = null;
+  let stage = 0;
+  const send = (spec) => {
+    current = makeRequest(paramsFor({ ...params, headers: { ...params.headers } }, spec), (response) => {
+      if (stage === 0 && response.statusCode >= 200 && response.statusCode < 300) {
+        response.once('error', (error) => onError(error, stage));
+        response.once('end', () => {
+          stage = 1;
+          send(operation.then);
+        });
+        response.resume();
+        return;
+      }
+      onResponse(response, stage);
+    });
+    current.once('error', (error) => onError(error, stage));
+    current.end(spec.body ?? undefined);
+  };
+  return Object.assign(chain, {
+    write() {},
+    end: () => send(operation),
+    setTimeout() {},
+    destroy(error) {
+      current?.destroy(error);
+      // A request that had already ended emits nothing when destroyed: end the operation here.
+      setImmediate(() => onError(error, stage));
+    },
+  });
+}
+
 /** @type {import('../step.js').Engine} */
 export const httpEngine = {
-  async run({ url, concurrency, maxRequests, durationSeconds, rps, keepAlive, signal }, meter) {
+  async run({ url, concurrency, maxRequests, durationSeconds, rps, keepAlive, signal, workload }, meter) {
     const agents = new Set();
+    // With a workload, each request is what it says: operation, method, path, headers, body.
+    const workloadRequest = (params, makeRequest, connect) => {
+      const operation = workload.next();
+      let request = null;
+      const handle = meter.begin((error) => request.destroy(error), operation.operation);
+      if (params.agent) agents.add(params.agent);
+      let settled = false;
+      const end = (status, stage, error) => {
+        if (settled) return false;
+        settled = true;
+        operation.settle(status, stage);
+        if (error) handle.failed(error);
+        else handle.responded(status);
+        return true;
+      };
+      const onResponse = (response, stage) => {
+        // Registered before loadtest's own listeners, so its bookkeeping is not timed.
+        response.once('end', () => end(response.statusCode, stage));
+        response.once('error', (error) => end(null, stage, error));
+        connect(withoutBody(response));
+      };
+      if (operation.then) {
+        request = chainedRequest(makeRequest, params, operation, {
+          onResponse,
+          onError: (error, stage) => end(null, stage, error) && request.emit('error', error),
+        });
+        return request;
+      }
+      request = makeRequest(paramsFor(params, operation), (response) => onResponse(response, 0));
+      request.once('error', (error) => end(null, 0, error));
+      if (operation.body) request.write(operation.body); // loadtest calls end()
+      return request;
+    };
     // loadtest calls this for every request and then writes nothing and calls request.end() itself.
     const requestGenerator = (options, params, makeRequest, connect) => {
       if (signal?.aborted) return idleRequest();
+      if (workload) return workloadRequest(params, makeRequest, connect);
       // Destroying the request makes loadtest see an error and move on, exactly once. (The
       // meter calls this later, from a timer or an abort, once `request` below exists.)
       const handle = meter.begin((error) => request.destroy(error));

@@ -9,11 +9,20 @@ const WEAK = 'statistically weak: 2000 samples in 0.46 s (want at least 1000 sam
 export const fixedWarning = (code, message, data = {}) => ({ code, message, data });
 export const weakWarning = () => fixedWarning('WEAK_SAMPLE', WEAK, { responses: 2000, wallSeconds: 0.4628, minSamples: 1000, minSeconds: 1 });
 
-export function fixedStep({ store = 'redis', key = 'key1', concurrency = 5, rps = 4321.4, meanMs = 1.157, errors = { total: 0, byKind: {} }, warnings = [], mode = 'closed', targetRps = null, maxRequests = 2000, repeat = 1, machine = { stealPercent: 1.5, othersCpuPercent: 12.25, treeCpuPercent: 140, loadAverage: 1.1 } } = {}) {
+const HISTOGRAM = { unit: 'us', encoding: 'HdrHistogram compressed base64', data: 'HISTFAAAAER4nJNpmSzMwMBwkYGBgZGBgYGZAQJAbIZrk5cwwPj9zGqJGtSB8Rr6VIa6GqIa4viwGphWA7FvCjNd5mDiZwIAHMwtiA==' };
+const LATENCY = { count: 2000, minMs: 0.214, maxMs: 12.5, p50Ms: 1.021, p90Ms: 1.9, p99Ms: 4.351, p999Ms: 9.9 };
+
+/** One operation's figures within a step, as the meter makes them. */
+export function fixedOperation({ operation = 'read', requests = 2000, rps = 4321.4, meanMs = 1.157, errors = { total: 0, byKind: {} } } = {}) {
+  return { operation, requests, responses: requests, rps, latency: { ...LATENCY, count: requests, meanMs }, errors: structuredClone(errors), histogram: { ...HISTOGRAM } };
+}
+
+export function fixedStep({ store = 'redis', key = 'key1', concurrency = 5, rps = 4321.4, meanMs = 1.157, errors = { total: 0, byKind: {} }, warnings = [], mode = 'closed', targetRps = null, maxRequests = 2000, workload = null, operations, repeat = 1, machine = { stealPercent: 1.5, othersCpuPercent: 12.25, treeCpuPercent: 140, loadAverage: 1.1 } } = {}) {
   return {
-    url: `http://127.0.0.1:40123/${store}/${key}`,
+    url: workload ? `http://127.0.0.1:40123/${store}` : `http://127.0.0.1:40123/${store}/${key}`,
     store,
     key,
+    workload,
     mode,
     startedAt: '2026-01-01T00:00:00.000Z',
     finishedAt: '2026-01-01T00:00:00.463Z',
@@ -26,16 +35,22 @@ export function fixedStep({ store = 'redis', key = 'key1', concurrency = 5, rps 
     responses: 2000,
     wallSeconds: 0.4628,
     rps,
-    latency: { count: 2000, meanMs, minMs: 0.214, maxMs: 12.5, p50Ms: 1.021, p90Ms: 1.9, p99Ms: 4.351, p999Ms: 9.9 },
+    latency: { ...LATENCY, meanMs },
     errors,
     cpuPercent: 55.5,
     engineReported: { meanLatencyMs: 1.2, rps: 4321, totalRequests: 2000 },
     warnings,
-    histogram: { unit: 'us', encoding: 'HdrHistogram compressed base64', data: 'HISTFAAAAER4nJNpmSzMwMBwkYGBgZGBgYGZAQJAbIZrk5cwwPj9zGqJGtSB8Rr6VIa6GqIa4viwGphWA7FvCjNd5mDiZwIAHMwtiA==' },
+    histogram: { ...HISTOGRAM },
+    operations: operations ?? [fixedOperation({ rps, meanMs, errors })],
     repeat,
     machine,
   };
 }
+
+/** The settings of a run of the seeded reads (today's default), as runBenchmark records them. */
+export const SEEDED_READ_SETTINGS = Object.freeze({
+  workload: 'read', mix: { read: 1 }, records: null, valueSizeMin: null, valueSizeMax: null, distribution: null, seed: null, load: false, verify: false,
+});
 
 /** A whole Result as runBenchmark resolves to (two stores, one key, a skipped store), built from fixed steps. */
 export function fixedResult({ steps, interrupted = false, appExit = null } = {}) {
@@ -49,7 +64,7 @@ export function fixedResult({ steps, interrupted = false, appExit = null } = {})
   return createResult({
     interrupted,
     appExit,
-    settings: { concurrency: [5, 10], rps: null, requests: 2000, duration: null, warmup: 500, keepAlive: true, timeoutMs: 10000, stores: null, keys: null, repeat: 1, assert: [] },
+    settings: { concurrency: [5, 10], rps: null, requests: 2000, duration: null, warmup: 500, keepAlive: true, timeoutMs: 10000, stores: null, keys: null, repeat: 1, assert: [], ...SEEDED_READ_SETTINGS },
     system: { node: 'v20.0.0', platform: 'linux 6 x64', cpuModel: 'Test CPU', cpuCount: 2, loadtest: '8.2.1', target: 'http://127.0.0.1:40123', date: '2026-01-01T00:00:00.000Z' },
     targets,
     skipped: [{ store: 'cloudant', status: 'unavailable', reason: 'no CLOUDANT_URL' }],

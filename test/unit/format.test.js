@@ -44,6 +44,7 @@ test('fromJson says what is wrong with a file that is not a Result, with exit co
   refuse('{"format":"storebench-json/1"}', /^not a storebench results file \(its format is "storebench-json\/1", not storebench-results\/4\)$/);
   refuse('{"format":"storebench-driver/1"}', /^written in the older format storebench-driver\/1; this storebench reads storebench-results\/4 \(run the benchmark again to get one\)$/);
   refuse('{"format":"storebench-results/1"}', /^written in the older format storebench-results\/1/);
+  refuse('{"format":"storebench-results/2"}', /^written in the older format storebench-results\/2; this storebench reads storebench-results\/4 \(run the benchmark again to get one\)$/);
   refuse('{"format":"storebench-results/3"}', /^written in the older format storebench-results\/3; this storebench reads storebench-results\/4 \(run the benchmark again to get one\)$/);
   refuse('{"format":"storebench-results/10"}', /^written in the newer format storebench-results\/10; this storebench reads storebench-results\/4$/);
   const json = JSON.parse(toJson(fixedResult()));

@@ -32,7 +32,7 @@ test('every flag is read', () => {
   const { options, problems } = parseArguments([
     '--target', 'http://127.0.0.1:3000', '-c', '1, 2,3', '-n', '50', '--warmup', '0', '--no-keepalive',
     '--timeout', '250', '--stores', 'memory,redis', '--keys', 'key1', '--json', '-', '--csv', 'out.csv', '-q',
-  ]);
+  ], {});
   assert.deepEqual(problems, []);
   assert.deepEqual(options, {
     urls: [],
@@ -52,6 +52,16 @@ test('every flag is read', () => {
     html: undefined,
     repeat: 1,
     assert: [],
+    // The seeded reads of key1..key3, as before workloads: no key space.
+    workload: { name: 'read', mix: [{ operation: 'read', share: 1 }], distribution: 'uniform', load: true },
+    keySpace: false,
+    records: undefined,
+    valueSize: undefined,
+    distribution: null,
+    seed: undefined,
+    load: false,
+    verify: false,
+    token: undefined,
   });
 });
 
@@ -179,11 +189,13 @@ test('every number has a bound, named in the problem', () => {
   assert.deepEqual(problemsOf('--timeout', '3000000000'), ['--timeout must be at most 600,000 ms, not "3000000000"']);
   assert.deepEqual(problemsOf('-c', '10000', '-n', '10000000', '--warmup', '1000000', '--timeout', '600000'), [], 'each bound itself is allowed');
   assert.deepEqual(problemsOf('-t', '3600', '--rps', '0.01,100000'), []);
-  assert.deepEqual(LIMITS, { concurrency: 10_000, requests: 10_000_000, duration: 3600, rps: 100_000, minRps: 0.01, warmup: 1_000_000, timeout: 600_000, steps: 100 });
+  assert.deepEqual(problemsOf('--records', '100000001'), ['--records must be at most 100,000,000, not "100000001"']);
+  assert.deepEqual(problemsOf('--records', '5', '--seed', '4294967296'), ['--seed must be at most 4,294,967,295, not "4294967296"']);
+  assert.deepEqual(LIMITS, { concurrency: 10_000, requests: 10_000_000, duration: 3600, rps: 100_000, minRps: 0.01, warmup: 1_000_000, timeout: 600_000, steps: 100, records: 100_000_000, seed: 4_294_967_295 });
 });
 
 test('--help shows every bound', () => {
-  for (const bound of ['each 1 to 10,000', '1 to 10,000,000', 'at most 3,600', 'each 0.01 to 100,000', '0 to 1,000,000', '1 to 600,000', 'at most 100 values']) {
+  for (const bound of ['each 1 to 10,000', '1 to 10,000,000', 'at most 3,600', 'each 0.01 to 100,000', '0 to 1,000,000', '1 to 600,000', 'at most 100 values', '1 to 100,000,000', '0 to 4,294,967,295', '1 byte to 16 MB']) {
     assert.ok(usage.includes(bound), `--help lacks "${bound}"`);
   }
   assert.match(jsonUsage, /--rounds N +timed batches per operation, 1 to 1,000 /);

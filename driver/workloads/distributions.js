@@ -1,0 +1,107 @@
+// Key distributions, as YCSB's generators define them (core/src/main/java/site/ycsb/generator):
+// each picks a record number in [0, n) per request from a seeded random source.
+//
+// - uniform:    every record equally likely (UniformLongGenerator).
+// - zipfian:    YCSB's ScrambledZipfianGenerator: a Zipfian draw with constant 0.99 over
+//               10^10 items (ZipfianGenerator, Gray et al.'s "Quickly generating billion-record
+//               synthetic databases", with the zeta constant YCSB precomputes for that count),
+//               hashed with FNV-1a 64 and taken modulo n, so the popular records are spread over
+//               the key space instead of being its first few. Because the draw is over 10^10
+//               items and folded onto n, the skew over n records is milder than an unfolded
+//               Zipfian over n would be (docs/workloads.md has the figures).
+// - latest:     SkewedLatestGenerator: a Zipfian (unscrambled) distance back from the newest
+//               record, over the records loaded plus those inserted so far: recent ones are hot.
+// - hotspot:    HotspotIntegerGenerator: a hot set (by default the first 20% of the records)
+//               takes a share of the requests (by default 80%), uniform within each set.
+// - sequential: SequentialGenerator: 0, 1, 2, ... n-1, then again from 0.
+import { fnv64Mod } from './random.js';
+
+export const ZIPFIAN_CONSTANT = 0.99;
+// YCSB's ScrambledZipfianGenerator draws over this many items, with this zeta(10^10, 0.99).
+export const SCRAMBLED_ITEM_COUNT = 10_000_000_000;
+export const SCRAMBLED_ZETAN = 26.46902820178302;
+export const HOTSPOT_DEFAULT = Object.freeze({ hotFraction: 0.2, hotShare: 0.8 });
+
+/** zeta(n, theta) = sum of 1 / i^theta for i = 1..n; from `start` items whose sum is `initial`, incrementally. */
+export function zeta(n, theta, start = 0, initial = 0) {
+  let sum = initial;
+  for (let i = start + 1; i <= n; i += 1) sum += 1 / i ** theta;
+  return sum;
+}
+
+/**
+ * A Zipfian generator over [0, items) (rank 0 the most popular), as YCSB's ZipfianGenerator:
+ * P(rank r) = 1 / ((r + 1)^theta * zeta(items, theta)). `zetan` may be given when known (it
+ * costs `items` additions otherwise). `next(count)` may grow the item count as records are
+ * inserted: zeta then grows incrementally, as YCSB does for the latest distribution. `random`
+ * is a seeded source (random.js).
+ */
+export function createZipfian({ items, theta = ZIPFIAN_CONSTANT, zetan, random }) {
+  const alpha = 1 / (1 - theta);
+  const zeta2 = zeta(2, theta);
+  const half = 1 + 0.5 ** theta;
+  let count = items;
+  let zetaN = zetan ?? zeta(items, theta);
+  let eta = (1 - (2 / count) ** (1 - theta)) / (1 - zeta2 / zetaN);
+  const resize = (n) => {
+    zetaN = n > count ? zeta(n, theta, count, zetaN) : zeta(n, theta);
+    count = n;
+    eta = (1 - (2 / count) ** (1 - theta)) / (1 - zeta2 / zetaN);
+  };
+  return {
+    next(n = count) {
+      if (n !== count) resize(n);
+      const u = random.random();
+      const uz = u * zetaN;
+      if (uz < 1) return 0;
+      if (uz < half) return 1;
+      return Math.floor(count * (eta * u - eta + 1) ** alpha);
+    },
+    get zetan() {
+      return zetaN;
+    },
+  };
+}
+
+/**
+ * A key chooser for `distribution` ({ name, hotFraction, hotShare }) over `records` records.
+ * `keyCount()` says how many records exist now (the loaded ones plus acknowledged inserts),
+ * for `latest`. Returns { next(): record number }.
+ */
+export function createKeyChooser({ name, hotFraction = HOTSPOT_DEFAULT.hotFraction, hotShare = HOTSPOT_DEFAULT.hotShare }, { records, random, keyCount = () => records }) {
+  switch (name) {
+    case 'uniform':
+      return { next: () => random.below(records) };
+    case 'zipfian': {
+      const zipfian = createZipfian({ items: SCRAMBLED_ITEM_COUNT, zetan: SCRAMBLED_ZETAN, random });
+      return { next: () => fnv64Mod(zipfian.next(), records) };
+    }
+    case 'latest': {
+      const zipfian = createZipfian({ items: Math.max(keyCount(), 2), random });
+      return {
+        next() {
+          const count = keyCount();
+          if (count < 2) return 0;
+          return count - 1 - Math.min(zipfian.next(count), count - 1);
+        },
+      };
+    }
+    case 'hotspot': {
+      const hot = Math.floor(records * hotFraction);
+      const cold = records - hot;
+      return { next: () => (hot > 0 && (cold === 0 || random.random() < hotShare) ? random.below(hot) : hot + random.below(cold)) };
+    }
+    case 'sequential': {
+      let position = 0;
+      return {
+        next() {
+          const record = position;
+          position = position + 1 === records ? 0 : position + 1;
+          return record;
+        },
+      };
+    }
+    default:
+      throw new TypeError(`unknown distribution ${name}`);
+  }
+}

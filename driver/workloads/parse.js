@@ -1,0 +1,74 @@
+// What --workload, --value-size and --distribution say, parsed into the data the engine runs.
+// Pure functions: each returns { value } or { problem } (one line, as the CLI prints it).
+import { APP_MAX_VALUE_BYTES, DISTRIBUTIONS, MIXED, WORKLOADS } from './definitions.js';
+import { HOTSPOT_DEFAULT } from './distributions.js';
+import { formatBytes } from '../../util/bytes.js';
+
+const UNITS = { '': 1, b: 1, k: 1024, kb: 1024, m: 1024 * 1024, mb: 1024 * 1024 };
+const shown = (value) => value.toLocaleString('en-US');
+
+/** "100", "10KB", "1MB" (K = 1024) -> bytes, or null. */
+export function parseSize(text) {
+  const match = /^(\d+)\s*([a-z]*)$/i.exec(text.trim());
+  if (!match || !(match[2].toLowerCase() in UNITS)) return null;
+  return Number(match[1]) * UNITS[match[2].toLowerCase()];
+}
+
+/** --value-size: a size or a range MIN-MAX (drawn per request), 1 byte to the app's limit. */
+export function parseValueSize(text) {
+  const bad = { problem: `--value-size must be a size in bytes such as 100, 10KB or 1MB, or a range such as 100-1000, not "${text}"` };
+  const parts = text.split('-');
+  if (parts.length > 2 || parts.some((part) => !part.trim())) return bad;
+  const [min, max = min] = parts.map(parseSize);
+  if (min === null || max === null) return bad;
+  if (min < 1) return { problem: `--value-size must be at least 1 byte, not "${text}"` };
+  if (min > max) return { problem: `--value-size ${text}: the smaller size comes first (MIN-MAX)` };
+  if (max > APP_MAX_VALUE_BYTES) {
+    return { problem: `--value-size ${text} is more than the app accepts in one value: at most ${formatBytes(APP_MAX_VALUE_BYTES)} (${shown(APP_MAX_VALUE_BYTES)} bytes)` };
+  }
+  return { value: { min, max } };
+}
+
+/** --distribution: a name, or hotspot:H/O (H% of the records take O% of the requests). */
+export function parseDistribution(text) {
+  const hotspot = /^hotspot:(\d+)\/(\d+)$/.exec(text);
+  if (hotspot) {
+    const [hot, share] = [Number(hotspot[1]), Number(hotspot[2])];
+    if (hot < 1 || hot > 99 || share < 1 || share > 99) return { problem: `--distribution ${text}: H and O are whole percentages from 1 to 99 (hotspot:20/80)` };
+    return { value: { name: 'hotspot', hotFraction: hot / 100, hotShare: share / 100 } };
+  }
+  if (!Object.hasOwn(DISTRIBUTIONS, text)) return { problem: `--distribution: no distribution "${text}" (known: ${Object.keys(DISTRIBUTIONS).join(', ')})` };
+  return { value: text === 'hotspot' ? { name: text, ...HOTSPOT_DEFAULT } : { name: text } };
+}
+
+/** The name --distribution would take to ask for this distribution again (hotspot:20/80 for a hotspot). */
+export function distributionName(distribution) {
+  if (!distribution) return null;
+  if (distribution.name !== 'hotspot') return distribution.name;
+  return `hotspot:${Math.round(distribution.hotFraction * 100)}/${Math.round(distribution.hotShare * 100)}`;
+}
+
+const mixOf = (shares) => Object.entries(shares).filter(([, share]) => share > 0).map(([operation, share]) => ({ operation, share }));
+
+/**
+ * --workload: a name from definitions.js or mixed:R/W. Resolves to
+ * { name, mix: [{ operation, share }], distribution (a name or null), load }.
+ */
+export function parseWorkload(text) {
+  const mixed = /^mixed:(.*)$/.exec(text);
+  if (mixed) {
+    const parts = /^(\d+)\/(\d+)$/.exec(mixed[1]);
+    const [read, write] = parts ? [Number(parts[1]), Number(parts[2])] : [NaN, NaN];
+    if (!parts || read > 100 || write > 100 || read + write !== 100) {
+      return { problem: `--workload ${text}: R and W are whole percentages of reads and updates adding up to 100, as in mixed:95/5` };
+    }
+    return { value: { name: text, mix: mixOf({ read: read / 100, update: write / 100 }), distribution: MIXED.distribution, load: MIXED.load } };
+  }
+  if (!Object.hasOwn(WORKLOADS, text)) {
+    const known = [...Object.keys(WORKLOADS).filter((name) => !WORKLOADS[name].unsupported), MIXED.name].join(', ');
+    return { problem: `--workload: no workload "${text}" (known: ${known}; --workload list describes them)` };
+  }
+  const definition = WORKLOADS[text];
+  if (definition.unsupported) return { problem: `--workload ${text}: ${definition.unsupported}` };
+  return { value: { name: text, mix: mixOf(definition.mix), distribution: definition.distribution, load: definition.load } };
+}

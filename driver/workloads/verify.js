@@ -1,0 +1,108 @@
+// After a run that wrote: read back a sample of keys and check each holds the last value the
+// store acknowledged for it. The sample is the keys the tracker followed (the first 1,000
+// distinct keys the run wrote, through every later write), topped up to 1,000 with loaded keys
+// the run never wrote, spread evenly over the key space. Keys whose value cannot be known
+// (writes that overlapped, or failed without saying whether they landed) are left out and
+// counted. Nothing is in flight by then: every step waited for its last request.
+import { httpRequest, keepAliveAgent } from '../http-request.js';
+import { StepAborted } from '../step.js';
+import { VERIFY_SAMPLE, WEAKER_PROMISES } from './definitions.js';
+import { formatBytes } from '../../util/bytes.js';
+import { keyOf } from './values.js';
+
+const VERIFY_CONCURRENCY = 8;
+const MAX_EXAMPLES = 10;
+
+// The bytes record `index` must hold, as the tracker describes it (base, then versions from..to).
+function expectedValue(values, { index, base, from, to }) {
+  const parts = [];
+  if (base === 'loaded') parts.push(values.valueOf(index, 0));
+  for (let version = from; version <= to; version += 1) parts.push(values.valueOf(index, version));
+  return parts.length === 1 ? parts[0] : Buffer.concat(parts);
+}
+
+// What a read-back holds instead of the expected value, in words.
+function describeMismatch(values, entry, answer) {
+  if (answer.error) return answer.error;
+  if (answer.status !== 200) return answer.status === 404 ? 'missing (404)' : `http ${answer.status}`;
+  const { body } = answer;
+  const { index, base, from, to } = entry;
+  if (from === to && to >= 1) {
+    // One PUT: is it the value before it (the write was lost)?
+    const before = to > 1 ? values.valueOf(index, to - 1) : base === 'loaded' || entry.loadedBefore ? values.valueOf(index, 0) : null;
+    if (before && body.equals(before)) return to > 1 ? `the value of the write before (version ${to - 1})` : 'its loaded value: the write was lost';
+  }
+  return `${formatBytes(body.length)} that are not it`;
+}
+
+const describeExpected = ({ base, from, to }) => {
+  if (from > to) return 'its loaded value';
+  if (from === to && base === 'absent') return `version ${to}`;
+  return `${base === 'loaded' ? 'its loaded value and ' : ''}appends ${from}..${to}`;
+};
+
+/**
+ * Reads the sample back from the store at `url` (its base, http://host/redis). Resolves to
+ * { sampled, verified, mismatched, examples: [{ key, expected, got }], leftOut: { overlap,
+ * failed, unknownBase }, promise } (promise: why this store may lose an acknowledged value, or null).
+ */
+export async function verifyWrites({ url, store, workload, token = null, timeoutMs = 10_000, signal, sample = VERIFY_SAMPLE }) {
+  const { tracker, values, records, baseOf } = workload;
+  const leftOut = { overlap: 0, failed: 0, unknownBase: 0 };
+  const checks = [];
+  for (const entry of tracker.entries()) {
+    if (entry.inFlight > 0 || (!entry.known && entry.why === 'failed')) leftOut.failed += 1;
+    else if (!entry.known) leftOut[entry.why === 'overlap' ? 'overlap' : 'unknownBase'] += 1;
+    // Every write of it refused: it holds what it held, which is known only when loaded.
+    else if (entry.from > entry.to && entry.base !== 'loaded') continue;
+    else checks.push({ ...entry, loadedBefore: baseOf(entry.index) === 'loaded' });
+  }
+  // Top up with loaded keys the run never wrote (the tracker followed every key written while
+  // it had room, so a key it does not hold was not written when it is not full).
+  const room = sample - tracker.size;
+  if (room > 0 && records > 0) {
+    const stride = Math.max(1, records / room);
+    for (let i = 0; i < room && Math.floor(i * stride) < records; i += 1) {
+      const index = Math.floor(i * stride);
+      if (tracker.has(index) || baseOf(index) !== 'loaded') continue;
+      checks.push({ index, known: true, base: 'loaded', from: 1, to: 0 });
+    }
+  }
+
+  const agent = keepAliveAgent(url, VERIFY_CONCURRENCY);
+  const base = url.replace(/\/+$/, '');
+  const headers = token ? { authorization: `Bearer ${token}` } : {};
+  let verified = 0;
+  const mismatches = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < checks.length && !signal?.aborted) {
+      const entry = checks[next++];
+      const key = keyOf(entry.index);
+      let answer;
+      try {
+        answer = await httpRequest(`${base}/${key}`, { headers, timeoutMs, agent, signal, maxBodyBytes: 1024 * 1024 * 1024 });
+      } catch (error) {
+        answer = { error: error.code === 'TIMEOUT' ? 'no answer (timeout)' : `no answer (${error.code ?? error.message})` };
+      }
+      const expected = expectedValue(values, entry);
+      if (answer.status === 200 && answer.body.equals(expected)) verified += 1;
+      else mismatches.push({ index: entry.index, key, expected: `${describeExpected(entry)}, ${formatBytes(expected.length)}`, got: describeMismatch(values, entry, answer) });
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: VERIFY_CONCURRENCY }, worker));
+  } finally {
+    agent.destroy();
+  }
+  if (signal?.aborted) throw new StepAborted();
+  mismatches.sort((a, b) => a.index - b.index);
+  return {
+    sampled: checks.length,
+    verified,
+    mismatched: mismatches.length,
+    examples: mismatches.slice(0, MAX_EXAMPLES).map(({ key, expected, got }) => ({ key, expected, got })),
+    leftOut,
+    promise: WEAKER_PROMISES[store] ?? null,
+  };
+}
