@@ -14,7 +14,7 @@ import { renderSystemLine } from '../report/system.js';
 import { wrk } from './wrk.js';
 import { startBareServer } from './bare-server-process.js';
 import { resolveSetting } from '../config/precedence.js';
-import { bulkLoad, driverCpu, driverMemory, putVersusGet, startSinkServer, writeRoutesMissing } from './workload-perf.js';
+import { CPU_SINK_HOLD_MS, bulkLoad, driverCpu, driverMemory, putVersusGet, startSinkServer, writeRoutesMissing } from './workload-perf.js';
 
 const { value: seconds, problem } = resolveSetting('perfSeconds'); // PERF_SECONDS, default 10
 if (problem) {
@@ -88,11 +88,11 @@ async function main() {
       if (!memoryKey1 && !missing) memoryKey1 = await measure('/memory/key1', `${app.url}/memory/key1`);
       for (const line of await putVersusGet({ appUrl: app.url, token, connections, seconds, getKey1: memoryKey1, missing })) console.log(line);
     }
-    if (parts.has('cpu') || parts.has('memory')) {
-      const sink = await startSinkServer();
+    for (const [part, measure, args] of [['cpu', driverCpu, ['--hold-ms', String(CPU_SINK_HOLD_MS)]], ['memory', driverMemory, []]]) {
+      if (!parts.has(part)) continue;
+      const sink = await startSinkServer(args);
       try {
-        if (parts.has('cpu')) for (const line of await driverCpu({ sinkUrl: sink.url })) console.log(line);
-        if (parts.has('memory')) for (const line of await driverMemory({ sinkUrl: sink.url })) console.log(line);
+        for (const line of await measure({ sinkUrl: sink.url })) console.log(line);
       } finally {
         await sink.stop();
       }

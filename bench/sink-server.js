@@ -4,11 +4,17 @@
 // length prefixes; PUT, POST .../append and DELETE answer 204, as the app does; GET answers 200
 // with --value-bytes N bytes (default 100), as the app does for a key holding a value that
 // size, so a read and a write of the same size cost the client alike but for their direction.
+// --hold-ms N answers each data request N ms after it arrived, so reads and writes go at the
+// same rate, set by the hold, whatever each costs the server.
 // Reports its URL over IPC (or prints it, run by hand).
 import { createServer } from 'node:http';
 
-const sizeAt = process.argv.indexOf('--value-bytes');
-const value = Buffer.alloc(sizeAt > 0 ? Number(process.argv[sizeAt + 1]) : 100, 'x');
+const option = (name, fallback) => {
+  const at = process.argv.indexOf(name);
+  return at > 0 ? Number(process.argv[at + 1]) : fallback;
+};
+const value = Buffer.alloc(option('--value-bytes', 100), 'x');
+const holdMs = option('--hold-ms', 0);
 
 // Counts the records of a bulk body across its chunks: [uint16 key length][key][uint32 value length][value].
 function recordCounter() {
@@ -55,16 +61,18 @@ const server = createServer((request, response) => {
     return;
   }
   request.resume();
-  request.on('end', () => {
-    if (request.method === 'GET') {
-      response.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': value.length });
-      response.end(value);
-    } else {
-      response.writeHead(204);
-      response.end();
-    }
-  });
+  request.on('end', () => (holdMs ? setTimeout(answer, holdMs, request, response) : answer(request, response)));
 });
+
+function answer(request, response) {
+  if (request.method === 'GET') {
+    response.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': value.length });
+    response.end(value);
+  } else {
+    response.writeHead(204);
+    response.end();
+  }
+}
 server.keepAliveTimeout = 65_000;
 server.listen(0, '127.0.0.1', () => {
   const url = `http://127.0.0.1:${server.address().port}`;

@@ -30,7 +30,8 @@ const UNTRACKED_VERSION = 2 ** 31;
  */
 export function createTracker({ capacity, baseOf }) {
   const keys = new Map();
-  let untracked = UNTRACKED_VERSION;
+  // Writes to keys not followed share one token (its version read at once): nothing to allocate.
+  const untracked = { entry: null, version: UNTRACKED_VERSION };
 
   const land = (entry, kind, version) => {
     if (kind === 'put') {
@@ -74,8 +75,8 @@ export function createTracker({ capacity, baseOf }) {
         keys.set(index, entry);
       }
       if (!entry) {
-        untracked = untracked >= Number.MAX_SAFE_INTEGER ? UNTRACKED_VERSION : untracked + 1;
-        return { entry: null, version: untracked };
+        untracked.version = untracked.version >= Number.MAX_SAFE_INTEGER ? UNTRACKED_VERSION : untracked.version + 1;
+        return untracked;
       }
       entry.issued += 1;
       entry.inFlight += 1;

@@ -9,22 +9,67 @@ import { createValues, keyOf } from './values.js';
 import { createTracker, outcomeOf } from './tracker.js';
 import { VERIFY_SAMPLE } from './definitions.js';
 
-const CONTENT_TYPE = 'application/octet-stream';
-
 /**
  * One request of a workload, as the HTTP engine sends it.
  * @typedef {object} WorkloadRequest
  * @property {string} operation           what it counts as: read, write, update, insert, append, read-modify-write
  * @property {string} method
  * @property {string} path                the path to request (the target's path, then the key)
- * @property {object|null} headers        headers to add (writes: content type and length, the token)
- * @property {Buffer|null} body
- * @property {{ method: string, path: string, headers: object, body: Buffer }} [then]
+ * @property {Buffer|null} body           a write's value (sent as application/octet-stream)
+ * @property {string|null} authorization  the Authorization header of a write, or null
+ * @property {{ method: string, path: string, body: Buffer, authorization: string|null }} [then]
  *   a second request, sent once the first answered 2xx, timed with it as one operation
  * @property {(status: number|null, stage: number) => void} settle
  *   call once, when the operation ended: the last status (null: no answer) and the index of
  *   the request it came from (0, or 1 for `then`)
  */
+
+// The requests, as small classes: one object per request and no closure, since the engine
+// asks for one per request (a write must cost the driver no more than a read).
+class Read {
+  constructor(path) {
+    this.path = path;
+  }
+
+  settle() {}
+}
+Object.assign(Read.prototype, { operation: 'read', method: 'GET', body: null, authorization: null });
+
+class Write {
+  constructor(operation, method, path, body, authorization, tracker, token) {
+    Object.assign(this, { operation, method, path, body, authorization, tracker, token });
+  }
+
+  settle(status) {
+    this.tracker.end(this.token, outcomeOf(status));
+  }
+}
+
+class Insert extends Write {
+  constructor(path, body, authorization, tracker, token, index, ended) {
+    super('insert', 'PUT', path, body, authorization, tracker, token);
+    this.index = index;
+    this.ended = ended;
+  }
+
+  settle(status) {
+    super.settle(status);
+    this.ended(this.index);
+  }
+}
+
+// read-modify-write: a GET, then (after a 2xx) a PUT of the same key.
+class ReadModifyWrite {
+  constructor(path, body, authorization, tracker, token) {
+    Object.assign(this, { path, then: { method: 'PUT', path, body, authorization }, tracker, token });
+  }
+
+  // The PUT is sent only after a 2xx read: a failed read means the write never went out.
+  settle(status, stage) {
+    this.tracker.end(this.token, stage === 0 ? 'refused' : outcomeOf(status));
+  }
+}
+Object.assign(ReadModifyWrite.prototype, { operation: 'read-modify-write', method: 'GET', body: null, authorization: null });
 
 /**
  * A workload over a key space: `spec` = { mix: [{ operation, share }], distribution
@@ -39,7 +84,7 @@ export function createWorkload(spec, { basePath = '', token = null, sample = VER
   const opRandom = createRandom(seed, 2);
   const values = createValues({ seed, ...valueSize });
   const base = basePath.replace(/\/+$/, '');
-  const auth = token ? { authorization: `Bearer ${token}` } : {};
+  const authorization = token ? `Bearer ${token}` : null;
 
   // Inserts take record numbers from `records` up; `latest` reads up to the highest number
   // below which every insert has ended (YCSB's acknowledged counter), so it does not read a
@@ -77,53 +122,18 @@ export function createWorkload(spec, { basePath = '', token = null, sample = VER
         return operations[cumulative.length - 1];
       };
 
-  const writeHeaders = (body) => ({ 'content-type': CONTENT_TYPE, 'content-length': String(body.length), ...auth });
-  // A write of record `index`: its version, body and what its answer means for the tracker.
-  const write = (index, kind) => {
-    writes += 1;
-    const token = tracker.begin(index, kind);
-    return { token, body: values.valueOf(index, token.version) };
-  };
-  const noop = () => {};
-
   const next = () => {
     const operation = pick();
-    if (operation === 'read') return { operation, method: 'GET', path: `${base}/${keyOf(chooser.next())}`, headers: null, body: null, settle: noop };
-    if (operation === 'insert') {
-      const index = nextInsert++;
-      const { token, body } = write(index, 'put');
-      return {
-        operation,
-        method: 'PUT',
-        path: `${base}/${keyOf(index)}`,
-        headers: writeHeaders(body),
-        body,
-        settle(status) {
-          tracker.end(token, outcomeOf(status));
-          insertEnded(index);
-        },
-      };
-    }
-    const index = chooser.next();
+    if (operation === 'read') return new Read(`${base}/${keyOf(chooser.next())}`);
+    writes += 1;
+    const index = operation === 'insert' ? nextInsert++ : chooser.next();
     const path = `${base}/${keyOf(index)}`;
-    if (operation === 'append') {
-      const { token, body } = write(index, 'append');
-      return { operation, method: 'POST', path: `${path}/append`, headers: writeHeaders(body), body, settle: (status) => tracker.end(token, outcomeOf(status)) };
-    }
-    const { token, body } = write(index, 'put');
-    if (operation === 'read-modify-write') {
-      return {
-        operation,
-        method: 'GET',
-        path,
-        headers: null,
-        body: null,
-        then: { method: 'PUT', path, headers: writeHeaders(body), body },
-        // The PUT is sent only after a 2xx read: a failed read means the write never went out.
-        settle: (status, stage) => tracker.end(token, stage === 0 ? 'refused' : outcomeOf(status)),
-      };
-    }
-    return { operation, method: 'PUT', path, headers: writeHeaders(body), body, settle: (status) => tracker.end(token, outcomeOf(status)) };
+    const token = tracker.begin(index, operation === 'append' ? 'append' : 'put');
+    const body = values.valueOf(index, token.version);
+    if (operation === 'insert') return new Insert(path, body, authorization, tracker, token, index, insertEnded);
+    if (operation === 'append') return new Write(operation, 'POST', `${path}/append`, body, authorization, tracker, token);
+    if (operation === 'read-modify-write') return new ReadModifyWrite(path, body, authorization, tracker, token);
+    return new Write(operation, 'PUT', path, body, authorization, tracker, token);
   };
 
   return {
