@@ -73,7 +73,7 @@ async function cpuPerRequest(url, workload, { concurrency, seconds }) {
 
 // The sink's hold for the CPU comparison: reads and writes then go at the same rate (set by the
 // hold, not by what each costs the sink), so neither gets more requests per event-loop turn.
-export const CPU_SINK_HOLD_MS = 2;
+export const CPU_SINK_HOLD_MS = 10;
 
 /**
  * The driver's CPU per write against per read: the same server (the sink started with
@@ -81,7 +81,7 @@ export const CPU_SINK_HOLD_MS = 2;
  * keeping nothing), alternating read and write steps; the medians of `rounds` rounds. On a
  * shared machine single rounds swing by 20% either way: the medians are the figures.
  */
-export async function driverCpu({ sinkUrl, concurrency = 20, seconds = 3, rounds = 5 }) {
+export async function driverCpu({ sinkUrl, concurrency = 20, seconds = 2, rounds = 7 }) {
   const url = `${sinkUrl}/memory`;
   const read = () => benchWorkload('read', { records: 100_000, basePath: '/memory' });
   const write = () => benchWorkload('write', { records: 100_000, basePath: '/memory' });
