@@ -3,6 +3,7 @@
 import express from 'express';
 import { pageRoutes } from '../routes/page.js';
 import { statusRoutes } from '../routes/status.js';
+import { defaults } from '../config/settings.js';
 import { dataRoutes } from '../routes/data.js';
 import { methodRoutes } from '../routes/methods.js';
 import { writeRoutes } from '../routes/writes.js';
@@ -20,7 +21,7 @@ export function createApp(stores, { log = () => {}, logRequests = false, writes 
   if (logRequests) app.use(requestLogger(log));
   app.use(methodRoutes(stores));
   app.use(pageRoutes(stores));
-  app.use(statusRoutes(stores));
+  app.use(statusRoutes(stores, { limits: { maxValueSize: writes.maxValueSize ?? defaults.maxValueSize } }));
   app.use(writeRoutes(stores, writes));
   app.use(dataRoutes(stores));
   app.use(notFound);

@@ -3,7 +3,7 @@
 // caller renders the Result (report/).
 import { randomBytes } from 'node:crypto';
 import { serversToStart, startAppProcess } from './app-process.js';
-import { checkReachable, fetchStoreListing, selectTargets, targetFromUrl } from './targets.js';
+import { checkReachable, fetchListing, selectTargets, targetFromUrl } from './targets.js';
 import { runSweep } from './sweep.js';
 import { StepAborted } from './step.js';
 import { createResult } from './result.js';
@@ -13,6 +13,13 @@ import { TOKEN_ENV } from './options.js';
 import { distributionName } from './workloads/parse.js';
 import { redactUrl } from '../util/redact.js';
 
+/** A key-space workload whose values the app would refuse (its /stores `limits`): a problem before any load. */
+function limitProblems(options, limits, label) {
+  const largest = options.keySpace ? options.valueSize?.max : undefined;
+  if (!largest || !Number.isInteger(limits.maxValueSize) || largest <= limits.maxValueSize) return [];
+  return [`--value-size: values up to ${largest} bytes, but ${label} accepts at most ${limits.maxValueSize} bytes in one value (its --max-value-size)`];
+}
+
 async function resolveTargets(options, onProgress) {
   // A key-space workload sweeps stores (http://host/redis), each request picking its key.
   const workload = options.keySpace ? options.workload : null;
@@ -21,8 +28,9 @@ async function resolveTargets(options, onProgress) {
     return { targets: options.urls.map((url) => targetFromUrl(url, workload?.name)), skipped: [], label: options.urls.map(redactUrl).join(', ') };
   }
   if (options.target) {
-    const listing = await fetchStoreListing(options.target, { timeoutMs: options.timeoutMs });
+    const { stores: listing, limits } = await fetchListing(options.target, { timeoutMs: options.timeoutMs });
     const { targets, skipped, problems } = selectTargets(listing, options.target, { ...options, workload });
+    problems.push(...limitProblems(options, limits, redactUrl(options.target)));
     if (problems.length) throw new UsageError(problems);
     return { targets, skipped, label: redactUrl(options.target) };
   }
@@ -38,9 +46,10 @@ async function resolveTargets(options, onProgress) {
   const env = { ...process.env, STOREBENCH_OP_TIMEOUT_MS: process.env.STOREBENCH_OP_TIMEOUT_MS || String(options.timeoutMs), [TOKEN_ENV]: token };
   const app = await startAppProcess({ stores: options.stores, env });
   try {
-    const listing = await fetchStoreListing(app.url);
+    const { stores: listing, limits } = await fetchListing(app.url);
     // The app is stopped before a problem is printed: name it, not its address.
     const { targets, skipped, problems } = selectTargets(listing, app.url, { ...options, workload, label: 'the embedded app.js' });
+    problems.push(...limitProblems(options, limits, 'the embedded app.js'));
     if (problems.length) throw new UsageError(problems);
     return { targets, skipped, label: `app.js started as a child process at ${app.url}`, app, token };
   } catch (error) {

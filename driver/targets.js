@@ -44,7 +44,12 @@ export async function checkReachable(url, { timeoutMs = PROBE_TIMEOUT_MS } = {})
 }
 
 /** GET <base>/stores, checked: resolves to the listing's stores array. */
-export async function fetchStoreListing(base, { timeoutMs = PROBE_TIMEOUT_MS } = {}) {
+export async function fetchStoreListing(base, options) {
+  return (await fetchListing(base, options)).stores;
+}
+
+/** GET <base>/stores, checked: resolves to { stores, limits } (limits {} from an app that gives none). */
+export async function fetchListing(base, { timeoutMs = PROBE_TIMEOUT_MS } = {}) {
   const url = joinUrl(base, 'stores');
   const shown = redactUrl(url);
   const { status, body } = await get(url, timeoutMs);
@@ -58,7 +63,7 @@ export async function fetchStoreListing(base, { timeoutMs = PROBE_TIMEOUT_MS } =
   if (!Array.isArray(listing?.stores) || !listing.stores.every((store) => typeof store?.name === 'string')) {
     throw new RunError(`${shown} returned JSON without a "stores" list of named stores`);
   }
-  return listing.stores;
+  return { stores: listing.stores, limits: listing.limits && typeof listing.limits === 'object' ? listing.limits : {} };
 }
 
 // An app (an older one, or another build) may start a store's reason with the store's name;

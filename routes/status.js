@@ -1,14 +1,16 @@
 // GET /stores: every store, its status, where its server is (credentials masked, and every
-// configured secret masked wherever it turns up, reasons included) and its keys.
+// configured secret masked wherever it turns up, reasons included) and its keys; and the
+// write routes' limits (`limits.maxValueSize`, bytes).
 // GET /healthz: 200 while the app serves, with the same per-store status; a store being down
 // is reported, not fatal, because the app still serves the others.
 import { Router } from 'express';
 import { redactDeep } from '../util/redact.js';
 
-export function statusRoutes(stores) {
+/** limits: what the write routes accept ({ maxValueSize }), so a driver can refuse a workload up front. */
+export function statusRoutes(stores, { limits = {} } = {}) {
   const router = Router();
   router.get('/stores', async (req, res) => {
-    res.json({ stores: redactDeep(await stores.status()) });
+    res.json({ stores: redactDeep(await stores.status()), limits });
   });
   router.get('/healthz', async (req, res) => {
     const list = await stores.status();

@@ -139,3 +139,16 @@ test('app.js off loopback wants the write token: --token or STOREBENCH_WRITE_TOK
   assert.equal(errorsOf(none.stdout), '200 (http 401: 200)');
   for (const text of [withFlag.stdout, withFlag.stderr, fromEnv.stdout, fromEnv.stderr]) assert.ok(!text.includes(token), 'the token is never printed');
 });
+
+// Issue 10, item 9: a value size over the app's own limit exits 2 before any load, also when the
+// app was started with a --max-value-size below the 16 MB default (its /stores `limits` say so).
+test('app.js with --max-value-size 1KB: --value-size 2KB exits 2 naming the app\'s limit, and nothing is written', async (t) => {
+  const app = await startAppProcess({ stores: ['memory'], args: ['--max-value-size', '1KB'] });
+  t.after(() => app.stop());
+  const listing = JSON.parse((await httpRequest(`${app.url}/stores`)).body.toString());
+  assert.deepEqual(listing.limits, { maxValueSize: 1024 });
+  const result = await runDriverCli(['--target', app.url, '--stores', 'memory', '-w', 'write', '--records', '10', '--value-size', '2KB', '-c', '1', '-n', '5', '--warmup', '0']);
+  assert.equal(result.status, 2, result.stderr);
+  assert.equal(result.stderr, `node test: --value-size: values up to 2048 bytes, but ${app.url}/ accepts at most 1024 bytes in one value (its --max-value-size)\nRun node test --help for usage.\n`);
+  assert.equal((await httpRequest(`${app.url}/memory/user0000000000`)).status, 404, 'nothing was written');
+});
