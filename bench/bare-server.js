@@ -4,6 +4,7 @@
 // spends N µs of CPU per request (so the server, not the client, limits throughput).
 // Reports its URL over IPC (or prints it, run by hand).
 import { createServer } from 'node:http';
+import { serveAsChild } from './serve-child.js';
 import { payloads } from '../data/payloads.js';
 
 const option = (name) => {
@@ -26,12 +27,4 @@ const server = createServer((request, response) => {
   if (sleepMs > 0) setTimeout(answer, sleepMs, request, response);
   else answer(request, response);
 });
-server.keepAliveTimeout = 65_000;
-server.listen(0, '127.0.0.1', () => {
-  const url = `http://127.0.0.1:${server.address().port}`;
-  if (process.send) process.send({ event: 'listening', url });
-  else console.log(url);
-});
-const stop = () => server.close(() => process.exit(0));
-process.once('SIGTERM', stop);
-process.once('disconnect', stop);
+serveAsChild(server);

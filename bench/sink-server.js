@@ -8,6 +8,7 @@
 // same rate, set by the hold, whatever each costs the server.
 // Reports its URL over IPC (or prints it, run by hand).
 import { createServer } from 'node:http';
+import { serveAsChild } from './serve-child.js';
 
 const option = (name, fallback) => {
   const at = process.argv.indexOf(name);
@@ -73,12 +74,4 @@ function answer(request, response) {
     response.end();
   }
 }
-server.keepAliveTimeout = 65_000;
-server.listen(0, '127.0.0.1', () => {
-  const url = `http://127.0.0.1:${server.address().port}`;
-  if (process.send) process.send({ event: 'listening', url });
-  else console.log(url);
-});
-const stop = () => server.close(() => process.exit(0));
-process.once('SIGTERM', stop);
-process.once('disconnect', stop);
+serveAsChild(server);
