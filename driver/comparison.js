@@ -13,7 +13,7 @@ export const BASELINE_TOLERANCE = 0.1;
 const range = ({ min, max, mean, ciLow, ciHigh }) => ({ min, max, mean, ciLow, ciHigh });
 
 /**
- * Groups steps by key, load and operation: [{ key, mode, load, operation, rows }], one row per
+ * Groups steps by key, load and operation: [{ key, model, load, operation, rows }], one row per
  * URL (a store), fastest first: { store, repeats, rps, latency: { meanMs, p99Ms }, errors: {
  * total }, ratio, spread, overlaps, warnings }. operation is null for the steps' totals; a
  * workload of several operations (steps with `operations`) gets a group per operation besides,
@@ -24,8 +24,8 @@ const range = ({ min, max, mean, ciLow, ciHigh }) => ({ min, max, mean, ciLow, c
 export function compareStores(steps) {
   const groups = new Map();
   const add = (cell, operation, figures) => {
-    const id = `${cell.key}\u0000${cell.mode}\u0000${cell.load}\u0000${operation ?? ''}`;
-    if (!groups.has(id)) groups.set(id, { key: cell.key, mode: cell.mode, load: cell.load, operation, rows: [] });
+    const id = `${cell.key}\u0000${cell.model}\u0000${cell.load}\u0000${operation ?? ''}`;
+    if (!groups.has(id)) groups.set(id, { key: cell.key, model: cell.model, load: cell.load, operation, rows: [] });
     const summary = summarizeCell({ ...cell, steps: figures });
     groups.get(id).rows.push({
       store: cell.store,

@@ -18,7 +18,7 @@ function warning(code, message, data) {
 
 export function honestyWarnings(step) {
   const warnings = [];
-  const { responses, wallSeconds, latency, rps, concurrency, mode, cpuPercent, errors, targetRps } = step;
+  const { responses, wallSeconds, latency, rps, concurrency, model, cpuPercent, errors, targetRps } = step;
   // The slack: a step timed with -t 1 ends a hair before its deadline, and is not weak for it.
   if (responses < MIN_SAMPLES || wallSeconds < MIN_SECONDS * 0.98) {
     warnings.push(warning(
@@ -30,7 +30,7 @@ export function honestyWarnings(step) {
   }
   // Little's law: in a closed loop, mean latency = concurrency / throughput. If they disagree,
   // time was spent outside what we timed (client queueing, a stalled driver) or the step was too short.
-  if (mode === 'closed' && responses > 0 && rps > 0) {
+  if (model === 'closed' && responses > 0 && rps > 0) {
     const expectedMs = (concurrency / rps) * 1000;
     const apart = Math.abs(latency.meanMs - expectedMs) / expectedMs;
     if (apart > LITTLE_TOLERANCE) {
@@ -41,7 +41,7 @@ export function honestyWarnings(step) {
       ));
     }
   }
-  if (mode === 'open' && targetRps && rps < targetRps * OPEN_MODEL_MIN_RATIO) {
+  if (model === 'open' && targetRps && rps < targetRps * OPEN_MODEL_MIN_RATIO) {
     warnings.push(warning(
       'OPEN_MODEL_SHORT',
       `achieved ${Math.round(rps)} rps of the ${targetRps} asked: the target (or the driver) cannot keep up`,

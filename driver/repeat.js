@@ -36,17 +36,17 @@ export function planSchedule(targets, loads, repeat = DEFAULT_REPEAT) {
 }
 
 /** A step's load level: its concurrency, or its targetRps in the open model. */
-export const loadOf = (step) => (step.mode === 'open' ? step.targetRps : step.concurrency);
+export const loadOf = (step) => (step.model === 'open' ? step.targetRps : step.concurrency);
 
 /**
  * The steps grouped into cells, one per URL and load level, each with its repeats in the order
- * run: [{ url, store, key, mode, load, steps }], cells in the order first run.
+ * run: [{ url, store, key, model, load, steps }], cells in the order first run.
  */
 export function groupRepeats(steps) {
   const cells = new Map();
   for (const step of steps) {
-    const id = `${step.url}\u0000${step.mode}\u0000${loadOf(step)}`;
-    if (!cells.has(id)) cells.set(id, { url: step.url, store: step.store, key: step.key, mode: step.mode, load: loadOf(step), steps: [] });
+    const id = `${step.url}\u0000${step.model}\u0000${loadOf(step)}`;
+    if (!cells.has(id)) cells.set(id, { url: step.url, store: step.store, key: step.key, model: step.model, load: loadOf(step), steps: [] });
     cells.get(id).steps.push(step);
   }
   return [...cells.values()];

@@ -2,7 +2,7 @@
 // report/fields.js defines each field). `format` names its shape and version.
 import { compareStores } from './comparison.js';
 
-export const RESULTS_FORMAT = 'storebench-results/4';
+export const RESULTS_FORMAT = 'storebench-results/5';
 
 /** Assembles a Result from what a run collected; the comparison is computed from the steps. */
 export function createResult({ interrupted, appExit, settings, system, targets, skipped, steps, loads = [], verifications = [] }) {

@@ -329,7 +329,8 @@ export async function measureStep(engine, {
   const figures = accounting.figures();
   return {
     url,
-    mode: rps ? 'open' : 'closed',
+    mode: engine.mode ?? 'http',
+    model: rps ? 'open' : 'closed',
     startedAt: startedAt.toISOString(),
     finishedAt: finishedAt.toISOString(),
     maxRequests: maxRequests ?? null,

@@ -23,7 +23,7 @@ const badness = (threshold, value) => (value === null ? Infinity : threshold.kin
 
 /**
  * Checks each threshold against the Result's steps. Resolves to one row per threshold and
- * store: { threshold, store, checked, failed, worst: { key, load, mode, value } | null, pass }.
+ * store: { threshold, store, checked, failed, worst: { key, load, model, value } | null, pass }.
  */
 export function checkThresholds(result, thresholds) {
   const cells = groupRepeats(result.steps).map((cell) => ({ ...cell, summary: summarizeCell(cell) }));
@@ -42,7 +42,7 @@ export function checkThresholds(result, thresholds) {
       for (const cell of mine) {
         const value = figureOf(threshold, cell.summary);
         if (value === null || !COMPARE[threshold.op](value, threshold.limit)) failed += 1;
-        if (!worst || badness(threshold, value) > badness(threshold, worst.value)) worst = { key: cell.key, mode: cell.mode, load: cell.load, value };
+        if (!worst || badness(threshold, value) > badness(threshold, worst.value)) worst = { key: cell.key, model: cell.model, load: cell.load, value };
       }
       rows.push({ threshold, store, checked: mine.length, failed, worst, pass: failed === 0 });
     }
@@ -57,7 +57,7 @@ function formatValue(threshold, value) {
   return threshold.unit === '%' ? `${value.toFixed(2)}%` : String(value);
 }
 
-const where = (worst) => `${worst.key} ${worst.mode === 'open' ? `${worst.load} rps` : `c${worst.load}`}`;
+const where = (worst) => `${worst.key} ${worst.model === 'open' ? `${worst.load} rps` : `c${worst.load}`}`;
 
 /** The thresholds table: one row per threshold and store, PASS or FAIL, and the worst step. */
 export function renderThresholds(rows) {

@@ -19,10 +19,10 @@ export const COMPARED_FIGURES = [
 ];
 const SHORT_NAMES = { rps: 'rps', 'latency.meanMs': 'mean ms', 'latency.p50Ms': 'p50 ms', 'latency.p99Ms': 'p99 ms' };
 
-const identity = (cell) => `${cell.store}\u0000${cell.key}\u0000${cell.mode}\u0000${cell.load}`;
-const cellName = (cell) => `${cell.store} ${cell.key} ${cell.mode === 'open' ? `${cell.load} rps` : `concurrency ${cell.load}`}`;
+const identity = (cell) => `${cell.store}\u0000${cell.key}\u0000${cell.model}\u0000${cell.load}`;
+const cellName = (cell) => `${cell.store} ${cell.key} ${cell.model === 'open' ? `${cell.load} rps` : `concurrency ${cell.load}`}`;
 
-/** The cells of a Result, merged by identity (store, key, mode, load), each with its summary. */
+/** The cells of a Result, merged by identity (store, key, model, load), each with its summary. */
 function cellsOf(result) {
   const cells = new Map();
   for (const cell of groupRepeats(result.steps)) {
@@ -46,7 +46,7 @@ function settingsDiffer(a, b) {
 
 /**
  * Compares two Results: { rows, onlyA, onlyB, settings, regressions }. rows: one per matching
- * step, in A's order: { store, key, mode, load, repeats: [a, b], figures: [{ name, a, b,
+ * step, in A's order: { store, key, model, load, repeats: [a, b], figures: [{ name, a, b,
  * changePercent, withinNoise, regression }] }. withinNoise: true when both runs have 2+ repeats
  * and their min-max ranges overlap, false when they do not, null with a single run on either
  * side (no noise to judge by). regression: with failOnRegression, an rps fallen or a p99 risen
@@ -72,7 +72,7 @@ export function compareRuns(a, b, { failOnRegression = null } = {}) {
       }
       return { name: figure.name, a: x.median, b: y.median, changePercent, withinNoise, regression };
     });
-    const row = { store: cellA.store, key: cellA.key, mode: cellA.mode, load: cellA.load, repeats: [cellA.summary.repeats, cellB.summary.repeats], figures };
+    const row = { store: cellA.store, key: cellA.key, model: cellA.model, load: cellA.load, repeats: [cellA.summary.repeats, cellB.summary.repeats], figures };
     rows.push(row);
     for (const figure of figures) if (figure.regression) regressions.push({ row, figure });
   }
@@ -97,7 +97,7 @@ export function renderRunComparison(comparison, { a, b, nameA = 'A', nameB = 'B'
   const keys = [...new Set(comparison.rows.map((row) => row.key))];
   for (const key of keys) {
     const rows = comparison.rows.filter((row) => row.key === key);
-    const loadHeader = rows[0].mode === 'open' ? 'targetRps' : 'concurrency';
+    const loadHeader = rows[0].model === 'open' ? 'targetRps' : 'concurrency';
     const body = [];
     for (const row of rows) {
       row.figures.forEach((figure, index) => {
@@ -118,7 +118,7 @@ export function renderRunComparison(comparison, { a, b, nameA = 'A', nameB = 'B'
     const align = headers.map((header) => (['store', 'figure', 'noise'].includes(header) ? 'left' : 'right'));
     lines.push('', `## ${key}: A -> B`, renderTable(headers, body, { align }));
   }
-  if (!comparison.rows.length) lines.push('', 'no step of A matches one of B (same store, key, mode and load level)');
+  if (!comparison.rows.length) lines.push('', 'no step of A matches one of B (same store, key, model and load level)');
   const repeated = comparison.rows.some((row) => row.repeats[0] > 1 && row.repeats[1] > 1);
   lines.push('', repeated
     ? 'figures: medians of the repeats; within noise: the repeats\' min-max ranges of A and B overlap'
@@ -137,6 +137,6 @@ export function renderRunComparison(comparison, { a, b, nameA = 'A', nameB = 'B'
 export function regressionError(comparison) {
   if (!comparison.regressions.length) return null;
   return new ThresholdError(comparison.regressions.map(({ row, figure }) =>
-    `regression: ${row.store} ${row.key} ${row.mode === 'open' ? `${row.load} rps` : `concurrency ${row.load}`}: ${SHORT_NAMES[figure.name]} ${signed(figure.changePercent)} (more than ${comparison.failOnRegression}%)`,
+    `regression: ${row.store} ${row.key} ${row.model === 'open' ? `${row.load} rps` : `concurrency ${row.load}`}: ${SHORT_NAMES[figure.name]} ${signed(figure.changePercent)} (more than ${comparison.failOnRegression}%)`,
   ).join('\n'), 'REGRESSION');
 }

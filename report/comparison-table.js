@@ -11,7 +11,7 @@ export function formatRange(low, high, format) {
   return low === null || high === null ? '-' : `${format(low)}-${format(high)}`;
 }
 
-const loadName = (group) => (group.mode === 'open' ? `${group.load} rps` : `concurrency ${group.load}`);
+const loadName = (group) => (group.model === 'open' ? `${group.load} rps` : `concurrency ${group.load}`);
 
 /** The note lines under a key's table: baseline violations, then stores not told apart. */
 function notes(keyGroups) {
@@ -53,7 +53,7 @@ export function renderComparison(groups) {
   for (const [key, keyGroups] of byKey) {
     const repeated = keyGroups.some((group) => group.rows.some((row) => row.repeats > 1));
     const interval = keyGroups.some((group) => group.rows.some((row) => row.spread.rps.ciLow !== null));
-    const loadHeader = keyGroups[0].mode === 'open' ? 'targetRps' : 'concurrency';
+    const loadHeader = keyGroups[0].model === 'open' ? 'targetRps' : 'concurrency';
     const headers = [loadHeader, 'store', 'rps'];
     if (repeated) headers.push('rps min-max');
     if (interval) headers.push('rps 95% CI');

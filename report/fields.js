@@ -72,7 +72,8 @@ export const STEP_FIELDS = [
   field('store', 'string', 'store name (from /stores, or the second-last path segment of a --url)', { csv: 'store' }),
   field('key', 'string', 'key (the last path segment); for a key-space workload, where each request picks its own key, the workload\'s name', { csv: 'key' }),
   field('workload', 'string|null', 'the key-space workload the step ran (`ycsb-a`, `mixed:95/5`...); null for the reads of a seeded key', { csv: 'workload' }),
-  field('mode', 'string', '`closed` (a concurrency step) or `open` (an --rps step)', { csv: 'mode' }),
+  field('mode', 'string', '`http` (requests to the app) or `direct` (calls of the store adapter in the driver, --direct)', { csv: 'mode' }),
+  field('model', 'string', '`closed` (a concurrency step) or `open` (an --rps step)', { csv: 'model' }),
   field('startedAt', 'string', 'when the step\'s load began (ISO 8601); its warm-up is not part of it', { csv: 'startedAt' }),
   field('finishedAt', 'string', 'when the step\'s last request ended (ISO 8601): every request started during the step is waited for (up to its deadline) and counted', { csv: 'finishedAt' }),
   field('maxRequests', 'integer|null', 'requests asked for by -n; null for timed steps. CSV: the requests sent when null, as the table shows', {
@@ -82,7 +83,7 @@ export const STEP_FIELDS = [
   field('durationSeconds', 'number|null', 'the step\'s length asked for by -t; null for -n steps', { csv: 'durationSeconds' }),
   field('concurrency', 'integer|null', 'closed loop: the clients, each sending its next request when its last one ends; null in the open model. CSV: peakInFlight for open-model steps, as the table shows', {
     csv: 'concurrency',
-    csvValue: (step) => (step.mode === 'open' ? step.peakInFlight : step.concurrency),
+    csvValue: (step) => (step.model === 'open' ? step.peakInFlight : step.concurrency),
   }),
   field('targetRps', 'number|null', 'open model: the rate asked for; null in a closed loop', { csv: 'targetRps' }),
   field('peakInFlight', 'integer', 'the most requests in flight at once, as measured', { csv: 'peakInFlight' }),
@@ -142,7 +143,7 @@ export const COMPARISON_ROW_FIELDS = [
 
 export const COMPARISON_FIELDS = [
   field('key', 'string', 'the key compared (for a key-space workload, its name)'),
-  field('mode', 'string', '`closed` or `open`'),
+  field('model', 'string', '`closed` or `open`'),
   field('load', 'number', 'the concurrency (closed) or targetRps (open) compared at'),
   field('operation', 'string|null', 'null: the steps\' totals; an operation (`read`, `update`...): that operation\'s figures alone, for a workload that mixes several'),
   field('rows', 'list', 'one row per store, fastest first', { of: COMPARISON_ROW_FIELDS }),

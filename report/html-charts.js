@@ -35,7 +35,7 @@ export function mergedHistogram(steps) {
       histogram = decodeHistogram(step.histogram);
     } catch (error) {
       merged.destroy();
-      throw new ResultsFormatError(`the histogram of ${step.store} ${step.key} (${step.mode === 'open' ? `${step.targetRps} rps` : `concurrency ${step.concurrency}`}, repeat ${step.repeat}) does not decode: ${error.code ?? error.message}`);
+      throw new ResultsFormatError(`the histogram of ${step.store} ${step.key} (${step.model === 'open' ? `${step.targetRps} rps` : `concurrency ${step.concurrency}`}, repeat ${step.repeat}) does not decode: ${error.code ?? error.message}`);
     }
     merged.add(histogram);
     histogram.destroy();
@@ -65,13 +65,13 @@ export function buildCharts(result) {
   const keys = [...new Set(cells.map((cell) => cell.key))];
   keys.forEach((key, keyIndex) => {
     const mine = cells.filter((cell) => cell.key === key);
-    const mode = mine[0].mode;
+    const mode = mine[0].model;
     const loads = [...new Set(mine.map((cell) => cell.load))].sort((a, b) => a - b);
     const urls = [...new Set(mine.map((cell) => cell.url))];
     const storeOf = (url) => mine.find((cell) => cell.url === url).store;
     // The comparison rows hold each cell's medians (the step's own figure with one repeat).
     const figure = (url, load, pick) => {
-      const group = result.comparison.find((candidate) => candidate.key === key && candidate.mode === mode && candidate.load === load && !candidate.operation);
+      const group = result.comparison.find((candidate) => candidate.key === key && candidate.model === mode && candidate.load === load && !candidate.operation);
       const cell = mine.find((candidate) => candidate.url === url && candidate.load === load);
       const row = cell && group?.rows.find((candidate) => candidate.store === cell.store);
       return row ? round(pick(row)) : null;
@@ -112,4 +112,4 @@ export function buildCharts(result) {
 }
 
 /** The load level a step ran at, for tables: "concurrency 5" or "100 rps". */
-export const loadText = (step) => (step.mode === 'open' ? `${loadOf(step)} rps` : `concurrency ${loadOf(step)}`);
+export const loadText = (step) => (step.model === 'open' ? `${loadOf(step)} rps` : `concurrency ${loadOf(step)}`);

@@ -49,7 +49,7 @@ function warningSummary(result) {
   for (const step of result.steps) for (const code of new Set(step.warnings.map((warning) => warning.code))) counts.set(code, (counts.get(code) ?? 0) + 1);
   const meaning = (code) => (WARNING_CODES[code]?.meaning ?? '').replaceAll('`', '');
   const items = [...counts].map(([code, n]) => `<b>${escapeHtml(code)}</b> on ${n} of ${result.steps.length} steps: ${escapeHtml(meaning(code))}`);
-  const baseline = result.comparison.flatMap((group) => group.rows.filter((row) => row.warnings.includes('FASTER_THAN_BASELINE')).map((row) => `${row.store} (${group.key}, ${group.mode === 'open' ? `${group.load} rps` : `concurrency ${group.load}`})`));
+  const baseline = result.comparison.flatMap((group) => group.rows.filter((row) => row.warnings.includes('FASTER_THAN_BASELINE')).map((row) => `${row.store} (${group.key}, ${group.model === 'open' ? `${group.load} rps` : `concurrency ${group.load}`})`));
   if (baseline.length) items.push(`<b>FASTER_THAN_BASELINE</b> in the comparison: ${escapeHtml(baseline.join(', '))} measured more than 10% faster than ${BASELINE_STORE}, the in-process map, which nothing behind the app can beat: the difference is noise`);
   return items.length ? `<div class="notice"><b>Warnings</b> (rows marked <span class="mark">!</span> below)${list(items)}</div>` : '';
 }
@@ -74,12 +74,12 @@ function header(result) {
   return `<header><h1>storebench report</h1>${meta}${ended}${warningSummary(result)}</header>`;
 }
 
-const loadName = (group) => (group.mode === 'open' ? `${group.load} rps` : `concurrency ${group.load}`);
+const loadName = (group) => (group.model === 'open' ? `${group.load} rps` : `concurrency ${group.load}`);
 
 function comparisonSection(groups, title = 'Comparison') {
   if (!groups.some((group) => group.rows.length > 1)) return '';
   const repeated = groups.some((group) => group.rows.some((row) => row.repeats > 1));
-  const headers = [groups[0].mode === 'open' ? 'targetRps' : 'concurrency', 'store', 'rps'];
+  const headers = [groups[0].model === 'open' ? 'targetRps' : 'concurrency', 'store', 'rps'];
   if (repeated) headers.push('rps min-max');
   headers.push('meanLatencyMs', 'p99', 'rps/fastest', 'errors', 'warnings');
   const rows = [];
@@ -188,7 +188,7 @@ function thresholdsSection(result, thresholds) {
   if (!checks.length) return '';
   const rows = checks.map((row) => [
     row.threshold.text, row.store, String(row.checked), String(row.failed),
-    row.worst ? `${row.worst.value === null ? 'no response' : Number(row.worst.value.toPrecision(4))} at ${row.worst.key} ${row.worst.mode === 'open' ? `${row.worst.load} rps` : `c${row.worst.load}`}` : 'not measured',
+    row.worst ? `${row.worst.value === null ? 'no response' : Number(row.worst.value.toPrecision(4))} at ${row.worst.key} ${row.worst.model === 'open' ? `${row.worst.load} rps` : `c${row.worst.load}`}` : 'not measured',
     row.pass ? 'pass' : 'FAIL',
   ]);
   const table = htmlTable(['threshold', 'store', 'steps', 'failed', 'worst', 'result'], rows, { classes: checks.map((row) => (row.pass ? '' : 'warned')) })

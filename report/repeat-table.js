@@ -5,7 +5,7 @@ import { groupRepeats, summarizeCell } from '../driver/repeat.js';
 import { formatRange } from './comparison-table.js';
 import { displayUrl, formatMs, formatRps, renderTable } from './table.js';
 
-const loadName = (step) => (step.mode === 'open' ? `rps ${step.targetRps}` : `concurrency ${step.concurrency}`);
+const loadName = (step) => (step.model === 'open' ? `rps ${step.targetRps}` : `concurrency ${step.concurrency}`);
 
 /** The table of one URL's steps (all its repeats). */
 export function renderRepeatTable(url, steps) {
@@ -20,7 +20,7 @@ export function renderRepeatTable(url, steps) {
   headers.push('errors');
   const rows = cells.map(({ cell, summary }) => {
     const first = cell.steps[0];
-    const row = [String(first.mode === 'open' ? `${first.targetRps} rps` : first.concurrency), String(summary.repeats)];
+    const row = [String(first.model === 'open' ? `${first.targetRps} rps` : first.concurrency), String(summary.repeats)];
     const figure = (spread, format) => {
       row.push(spread.median === null ? '-' : format(spread.median), formatRange(spread.min, spread.max, format));
       if (interval) row.push(formatRange(spread.ciLow, spread.ciHigh, format));

@@ -62,7 +62,7 @@ export const tableHeading = (url, workload) => `## ${displayUrl(url)}${workload 
  * operations gets an `operation` column: each step's row (`all`), then a row per operation.
  */
 export function renderStepTable(url, steps) {
-  const open = steps.some((step) => step.mode === 'open');
+  const open = steps.some((step) => step.model === 'open');
   const perOperation = steps.some((step) => (step.operations?.length ?? 0) > 1);
   const headers = ['maxRequests', 'concurrency', ...(perOperation ? ['operation'] : []), 'rps', 'meanLatencyMs', 'maxLatencyMs', 'minLatencyMs', 'p50', 'p90', 'p99'];
   if (open) headers.push('targetRps');
@@ -71,7 +71,7 @@ export function renderStepTable(url, steps) {
     const row = [
       String(step.maxRequests ?? step.requests),
       // The open model has no fixed concurrency: its column shows the most requests in flight.
-      String(step.mode === 'open' ? step.peakInFlight : step.concurrency),
+      String(step.model === 'open' ? step.peakInFlight : step.concurrency),
       ...(perOperation ? ['all'] : []),
       ...latencyCells(step),
     ];
@@ -86,8 +86,8 @@ export function renderStepTable(url, steps) {
   const align = headers.map((header) => (header === 'errors' || header === 'operation' ? 'left' : 'right'));
   const lines = [tableHeading(url, steps[0]?.workload), renderTable(headers, rows, { align, minWidths: ORIGINAL_WIDTHS })];
   if (open) lines.push('open model: concurrency = most requests in flight at once; latency counts from each intended send time');
-  if (steps.some((step) => step.maxRequests === null && step.mode === 'closed')) lines.push('timed steps (-t): maxRequests = requests sent');
-  const loadOf = (step) => (step.mode === 'open' ? `rps ${step.targetRps}` : `concurrency ${step.concurrency}`);
+  if (steps.some((step) => step.maxRequests === null && step.model === 'closed')) lines.push('timed steps (-t): maxRequests = requests sent');
+  const loadOf = (step) => (step.model === 'open' ? `rps ${step.targetRps}` : `concurrency ${step.concurrency}`);
   // Short steps are common (-n 2000 takes under a second on a fast store): one line for all.
   const isWeak = (warning) => warning.code === 'WEAK_SAMPLE';
   const weak = steps.filter((step) => step.warnings.some(isWeak));

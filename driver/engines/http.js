@@ -85,6 +85,7 @@ function chainedRequest(makeRequest, params, operation, { onResponse, onError })
 
 /** @type {import('../step.js').Engine} */
 export const httpEngine = {
+  mode: 'http',
   async run({ url, concurrency, maxRequests, durationSeconds, rps, keepAlive, signal, workload }, meter) {
     const agents = new Set();
     // With a workload, each request is what it says: operation, method, path, headers, body.

@@ -111,7 +111,7 @@ test('-n N sends exactly N requests and rps is completed requests over the wall 
   assert.equal(server.heldMs.length, 100, 'the server saw exactly 100 requests');
   assert.ok(Math.abs(step.rps - step.responses / step.wallSeconds) < 1e-9);
   assert.equal(decodeHistogram(step.histogram).totalCount, 100, 'the encoded histogram holds every sample');
-  assert.equal(step.mode, 'closed');
+  assert.equal(step.model, 'closed');
   assert.equal(step.concurrency, 3);
   assert.ok(step.peakInFlight >= 1 && step.peakInFlight <= 3, `${step.peakInFlight} in flight with 3 clients`);
   assert.ok(Date.parse(step.startedAt) <= Date.parse(step.finishedAt));
@@ -170,7 +170,7 @@ test('open model (--rps) counts a stall of the driver as latency, from each inte
     while (Date.now() < until);
   }, 400).unref();
   const step = await measureStep(httpEngine, { url: `${server.url}/`, rps: 200, durationSeconds: 1.2 });
-  assert.equal(step.mode, 'open');
+  assert.equal(step.model, 'open');
   assert.equal(step.concurrency, null, 'the open model has no fixed concurrency');
   assert.ok(step.peakInFlight >= 1, 'it has a most-in-flight figure instead');
   assert.equal(step.targetRps, 200);

@@ -96,7 +96,7 @@ test('read-modify-write is one operation of two requests, timed together; a fail
 test('a run over a key space: load phase table, steps per operation, verified written values, and a Result that renders the same again', async (t) => {
   const server = await startContractServer(t, { stores: ['memory'] });
   const result = await run(['--target', server.url, '-w', 'ycsb-a', '--records', '3000', '-c', '2,4', '-n', '1500', '--warmup', '100', '--seed', '9']);
-  assert.equal(result.format, 'storebench-results/4');
+  assert.equal(result.format, 'storebench-results/5');
   assert.equal(resultError(result), null);
   assert.deepEqual(result.settings.mix, { read: 0.5, update: 0.5 });
   assert.deepEqual([result.settings.workload, result.settings.records, result.settings.distribution, result.settings.seed, result.settings.load, result.settings.verify], ['ycsb-a', 3000, 'zipfian', 9, true, true]);
@@ -211,7 +211,7 @@ test('the open model (--rps) runs a workload too, with per-operation figures', a
   const server = await startContractServer(t, { stores: ['memory'] });
   const result = await run(['--target', server.url, '-w', 'mixed:80/20', '--records', '100', '--rps', '200', '-t', '1', '--warmup', '0']);
   const [step] = result.steps;
-  assert.equal(step.mode, 'open');
+  assert.equal(step.model, 'open');
   assert.ok(step.requests >= 190 && step.requests <= 210, `${step.requests} requests at 200 rps for 1 s`);
   assert.equal(step.operations[0].requests + step.operations[1].requests, step.requests);
 });

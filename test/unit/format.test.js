@@ -12,7 +12,7 @@ test('fromJson(toJson(result)) gives back the same Result, and the same text', (
   for (const result of [
     fixedResult(),
     fixedResult({ interrupted: true, appExit: 'SIGKILL' }),
-    fixedResult({ steps: [fixedStep({ mode: 'open', targetRps: 1000, concurrency: 3, maxRequests: null }), { ...fixedStep({ store: 'x' }), latency: { count: 0, meanMs: null, minMs: null, maxMs: null, p50Ms: null, p90Ms: null, p99Ms: null, p999Ms: null }, engineReported: null }] }),
+    fixedResult({ steps: [fixedStep({ model: 'open', targetRps: 1000, concurrency: 3, maxRequests: null }), { ...fixedStep({ store: 'x' }), latency: { count: 0, meanMs: null, minMs: null, maxMs: null, p50Ms: null, p90Ms: null, p99Ms: null, p999Ms: null }, engineReported: null }] }),
   ]) {
     const back = fromJson(toJson(result));
     assert.deepEqual(back, result);
@@ -41,15 +41,15 @@ test('fromJson says what is wrong with a file that is not a Result, with exit co
   refuse('{"format": ', /^not JSON \(/);
   refuse('not json\nat all', /^not JSON \(/);
   refuse('[1, 2]', /^not a storebench results file \(it has no "format"\)$/);
-  refuse('{"format":"storebench-json/1"}', /^not a storebench results file \(its format is "storebench-json\/1", not storebench-results\/4\)$/);
-  refuse('{"format":"storebench-driver/1"}', /^written in the older format storebench-driver\/1; this storebench reads storebench-results\/4 \(run the benchmark again to get one\)$/);
+  refuse('{"format":"storebench-json/1"}', /^not a storebench results file \(its format is "storebench-json\/1", not storebench-results\/5\)$/);
+  refuse('{"format":"storebench-driver/1"}', /^written in the older format storebench-driver\/1; this storebench reads storebench-results\/5 \(run the benchmark again to get one\)$/);
   refuse('{"format":"storebench-results/1"}', /^written in the older format storebench-results\/1/);
-  refuse('{"format":"storebench-results/2"}', /^written in the older format storebench-results\/2; this storebench reads storebench-results\/4 \(run the benchmark again to get one\)$/);
-  refuse('{"format":"storebench-results/3"}', /^written in the older format storebench-results\/3; this storebench reads storebench-results\/4 \(run the benchmark again to get one\)$/);
-  refuse('{"format":"storebench-results/10"}', /^written in the newer format storebench-results\/10; this storebench reads storebench-results\/4$/);
+  refuse('{"format":"storebench-results/2"}', /^written in the older format storebench-results\/2; this storebench reads storebench-results\/5 \(run the benchmark again to get one\)$/);
+  refuse('{"format":"storebench-results/3"}', /^written in the older format storebench-results\/3; this storebench reads storebench-results\/5 \(run the benchmark again to get one\)$/);
+  refuse('{"format":"storebench-results/10"}', /^written in the newer format storebench-results\/10; this storebench reads storebench-results\/5$/);
   const json = JSON.parse(toJson(fixedResult()));
   json.steps[2].latency.p99Ms = 'x';
-  refuse(json, /^not a valid storebench-results\/4 file: steps\[2\]\.latency\.p99Ms is "x", expected a number or null$/);
+  refuse(json, /^not a valid storebench-results\/5 file: steps\[2\]\.latency\.p99Ms is "x", expected a number or null$/);
   delete json.steps[2].latency;
   refuse(json, /steps\[2\]\.latency is missing, expected an object/);
   const extra = { ...JSON.parse(toJson(fixedResult())), hello: 1 };

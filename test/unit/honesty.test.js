@@ -25,7 +25,7 @@ test('every warning has a registered code, a message and its figures', () => {
     assert.equal(typeof warning.message, 'string');
     assert.equal(typeof warning.data, 'object');
   }
-  const open = honestyWarnings({ ...sound(), mode: 'open', targetRps: 5000 });
+  const open = honestyWarnings({ ...sound(), model: 'open', targetRps: 5000 });
   for (const warning of [...warnings, ...open]) {
     assert.deepEqual(Object.keys(warning.data), Object.keys(WARNING_DATA[warning.code]), `${warning.code}'s data as docs/results-format.md describes it`);
   }
@@ -55,13 +55,13 @@ test('a closed-loop mean more than 10% off concurrency/rps is flagged (Little\'s
 });
 
 test('Little\'s law is not applied to the open model, where concurrency is not fixed', () => {
-  const step = { ...sound(), mode: 'open', targetRps: 2500 };
+  const step = { ...sound(), model: 'open', targetRps: 2500 };
   step.latency = { ...step.latency, meanMs: 9 };
   assert.deepEqual(honestyWarnings(step), []);
 });
 
 test('an open-model step that falls short of its rate says so', () => {
-  const step = { ...sound(), mode: 'open', targetRps: 5000 };
+  const step = { ...sound(), model: 'open', targetRps: 5000 };
   assert.deepEqual(honestyWarnings(step), [{
     code: 'OPEN_MODEL_SHORT',
     message: 'achieved 2500 rps of the 5000 asked: the target (or the driver) cannot keep up',

@@ -141,9 +141,9 @@ test('node test report with a file it cannot use prints one line: exit 1 unreada
   assert.equal(missing.stdout, '');
   const cases = [
     ['not-json.json', 'hello {', /^node test: .*not-json\.json: not JSON \(.*\)\n$/],
-    ['other.json', '{"format":"storebench-json/1","results":[]}', /^node test: .*other\.json: not a storebench results file \(its format is "storebench-json\/1", not storebench-results\/4\)\n$/],
-    ['old.json', '{"format":"storebench-driver/1","steps":[]}', /^node test: .*old\.json: written in the older format storebench-driver\/1; this storebench reads storebench-results\/4 \(run the benchmark again to get one\)\n$/],
-    ['broken.json', '{"format":"storebench-results/4","steps":[]}', /^node test: .*broken\.json: not a valid storebench-results\/4 file: interrupted is missing, expected true or false\n$/],
+    ['other.json', '{"format":"storebench-json/1","results":[]}', /^node test: .*other\.json: not a storebench results file \(its format is "storebench-json\/1", not storebench-results\/5\)\n$/],
+    ['old.json', '{"format":"storebench-driver/1","steps":[]}', /^node test: .*old\.json: written in the older format storebench-driver\/1; this storebench reads storebench-results\/5 \(run the benchmark again to get one\)\n$/],
+    ['broken.json', '{"format":"storebench-results/5","steps":[]}', /^node test: .*broken\.json: not a valid storebench-results\/5 file: interrupted is missing, expected true or false\n$/],
   ];
   for (const [name, content, pattern] of cases) {
     await writeFile(join(dir, name), content);

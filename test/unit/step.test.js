@@ -33,7 +33,7 @@ function callEngine(call) {
 
 test('an engine other than loadtest gets the same figures: latency, counts, histogram, rps', async () => {
   const step = await measureStep(callEngine(async () => { await sleep(5); return 200; }), { url: 'direct:memory/key1', concurrency: 2, maxRequests: 20 });
-  assert.equal(step.mode, 'closed');
+  assert.equal(step.model, 'closed');
   assert.equal(step.concurrency, 2);
   assert.equal(step.peakInFlight, 2);
   assert.equal(step.requests, 20);

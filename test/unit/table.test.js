@@ -62,7 +62,7 @@ test('a weak step is told by its code, not by the wording of its message', () =>
 });
 
 test('open-model tables add a targetRps column and say what concurrency means there', () => {
-  const table = renderStepTable('http://h/redis/key1', [fixedStep({ mode: 'open', targetRps: 1000, concurrency: 3, maxRequests: null })]);
+  const table = renderStepTable('http://h/redis/key1', [fixedStep({ model: 'open', targetRps: 1000, concurrency: 3, maxRequests: null })]);
   const lines = table.split('\n');
   assert.equal(lines[2], 'maxRequests  concurrency  rps     meanLatencyMs  maxLatencyMs  minLatencyMs  p50     p90     p99     targetRps  errors');
   assert.equal(lines[4], '       2000            3    4321           1.16         12.50          0.21    1.02    1.90    4.35       1000  0');
