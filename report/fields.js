@@ -111,6 +111,8 @@ export const STEP_FIELDS = [
   field('machine.stealPercent', 'number|null', 'CPU steal during the step: time the hypervisor gave to other machines, in % of all CPU time (as vmstat\'s `st`), from /proc/stat; null where not measured (no /proc)', { csv: 'stealPercent' }),
   field('machine.othersCpuPercent', 'number|null', 'CPU used during the step by processes outside this run (the driver, the app it started and a target app on this machine\'s loopback, with their children), in % of one core; null where not measured', { csv: 'othersCpuPercent' }),
   field('machine.treeCpuPercent', 'number|null', 'CPU used during the step by this run\'s processes (see othersCpuPercent), in % of one core; null where not measured', { csv: 'treeCpuPercent' }),
+  // --probe (issue 11)
+  field('probe', 'object|null', 'with --probe, what a separate prober sending one request at a time measured: `idle` (before the target\'s first step, for 1 s or 200 requests) and `underLoad` (throughout this step), each `{ count, errors, meanMs, p50Ms, p99Ms }` (latencies in ms, null when nothing answered), and `thread`: `worker` (its own thread and connection) or `main` (the driver\'s thread: the memory store in direct mode). Its requests are not in the step\'s counts. null without --probe'),
   field('machine.loadAverage', 'number|null', 'the one-minute load average (/proc/loadavg) when the step ended; null where not measured', { csv: 'loadAverage' }),
 ];
 
