@@ -11,6 +11,7 @@ import { Worker } from 'node:worker_threads';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { startSampling } from './sampler.js';
 import { RunError } from '../../util/errors.js';
+import { redactText } from '../../util/redact.js';
 
 // The idle probe: this many requests or this long, whichever comes first.
 export const PROBE_IDLE_REQUESTS = 200;
@@ -42,7 +43,8 @@ export async function startProber({ timeoutMs }) {
     const entry = waiting.get(id);
     if (!entry) return;
     waiting.delete(id);
-    if (type === 'error') entry.reject(new RunError(`--probe: ${message}`));
+    // This thread knows the configured secrets (util/redact.js): a client's message is masked here.
+    if (type === 'error') entry.reject(new RunError(`--probe: ${redactText(message)}`));
     else entry.resolve(figures ?? null);
   });
   worker.on('error', (error) => failAll(new RunError(`--probe: the prober's thread failed: ${error.message}`)));
