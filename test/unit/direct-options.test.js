@@ -37,8 +37,10 @@ test('a direct target is named direct://store/key, shown as it is, and the progr
 
 test('the direct engine finds the key in a workload path whatever its base', () => {
   assert.equal(keyOfPath('/user0000000001'), 'user0000000001');
-  assert.equal(keyOfPath('/user0000000001/append'), 'user0000000001');
-  assert.equal(keyOfPath('/redis/user0000000002/append'), 'user0000000002');
+  assert.equal(keyOfPath('/user0000000001/append', 'POST'), 'user0000000001');
+  assert.equal(keyOfPath('/redis/user0000000002/append', 'POST'), 'user0000000002');
+  // Only an append's path ends in /append: a key called "append" is a key.
+  assert.equal(keyOfPath('/redis/append', 'GET'), 'append');
   assert.equal(keyOfPath('/prefix/redis/user0000000003'), 'user0000000003');
   assert.equal(keyOfPath('user0000000004'), 'user0000000004');
   assert.equal(keyOfPath('/redis/user0000000005/'), 'user0000000005');
