@@ -24,6 +24,12 @@ test('--direct with --url or --target is refused, one line each', () => {
   ]);
 });
 
+test('--direct with --no-keepalive is refused: there is no HTTP connection to keep', () => {
+  assert.deepEqual(parseArguments(['--direct', '--no-keepalive'], {}).problems, [
+    '--no-keepalive is about HTTP connections: --direct makes none (each store keeps its client\'s own connections)',
+  ]);
+});
+
 test('--help describes --direct', () => {
   assert.match(usage, /--direct {2,}call the store adapters in this process/);
 });
