@@ -6,6 +6,8 @@ import { REPORT_COMMANDS_HELP, REPORT_COMMANDS_USAGE, RUN_REPORT_FLAGS, RUN_REPO
 import { DEFAULT_RECORDS, DEFAULT_VALUE_SIZE, DISTRIBUTIONS, OPERATIONS } from './workloads/definitions.js';
 import { parseDistribution, parseValueSize, parseWorkload } from './workloads/parse.js';
 import { randomSeed } from './workloads/random.js';
+// Issue 11: --workers
+import { MAX_WORKERS, autoWorkers } from './workers.js';
 
 export const DEFAULT_CONCURRENCY = [5, 10, 15, 20, 25, 30];
 // Steps are timed by default: a request count finishes in well under a second on a fast
@@ -60,6 +62,7 @@ const spec = {
   token: { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
   help: { type: 'boolean', short: 'h' },
+  workers: { type: 'string' },
   ...RUN_REPORT_FLAGS,
 };
 
@@ -93,6 +96,9 @@ Load:
   --timeout MS           per-request deadline in milliseconds, 1 to ${shown(LIMITS.timeout)} (default: ${DEFAULT_TIMEOUT_MS})
                          Every request a step starts is waited for, up to this deadline.
   A -c or --rps list has at most ${LIMITS.steps} values.
+  --workers N|auto       run each step in N worker threads, 1 to ${MAX_WORKERS} (default: 1; auto: one per
+                         core less one, here ${autoWorkers()}), each with its share of the concurrency or
+                         rate; their histograms are added, counts summed (docs/measurement.md)
 
 Workload (docs/workloads.md):
   -w, --workload NAME    what each request does: read (default), write, update, insert, append,
@@ -208,6 +214,10 @@ export function parseArguments(argv, env = process.env) {
   if (csv === '-') problems.push('--csv needs a file name ("-" is only for --json)');
 
   const workload = parseWorkloadFlags(text, values, problems, { single, keys });
+  const workers = parseWorkers(text('workers'), problems);
+  if (workers > 1 && workload.options?.workload.mix.some(({ operation }) => operation === 'insert')) {
+    problems.push(`--workers ${workers}: ${workload.options.workload.name} inserts, and each insert takes the next new key in turn, which only one worker can do: use --workers 1`);
+  }
   if (workload.list) return { command: 'list', help: values.help === true, options: {}, problems: [] };
   const token = text('token') ?? (env[TOKEN_ENV] || undefined);
 
@@ -229,8 +239,21 @@ export function parseArguments(argv, env = process.env) {
     ...runReportOptions(values, problems),
     ...workload.options,
     token,
+    workers,
   };
   return { command: 'run', help: values.help === true, options, problems };
+}
+
+// --workers N|auto: 1 when not given; problems pushed.
+function parseWorkers(raw, problems) {
+  if (raw === undefined) return 1;
+  if (raw === 'auto') return autoWorkers();
+  const value = /^\d+$/.test(raw) ? Number(raw) : null;
+  if (value === null || value < 1 || value > MAX_WORKERS) {
+    problems.push(`--workers must be a whole number from 1 to ${MAX_WORKERS} or auto, not "${raw}"`);
+    return 1;
+  }
+  return value;
 }
 
 // The workload's flags: { list } for --workload list, else { options } (problems pushed).
