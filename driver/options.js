@@ -2,7 +2,7 @@
 // Every problem is collected (not just the first) and the CLI prints them all and exits 2.
 import { parseFlags } from '../util/flags.js';
 // Issue 12: --html, --repeat, --assert, and the report and compare commands' flags.
-import { REPORT_COMMANDS_HELP, REPORT_COMMANDS_USAGE, RUN_REPORT_FLAGS, RUN_REPORT_USAGE, parseCompareArguments, parseReportArguments, runReportOptions } from './report-options.js';
+import { REPORT_COMMANDS_HELP, REPORT_COMMANDS_USAGE, RUN_REPORT_FLAGS, RUN_REPORT_USAGE, parseCompareArguments, parseMergeArguments, parseReportArguments, runReportOptions } from './report-options.js';
 import { DEFAULT_RECORDS, DEFAULT_VALUE_SIZE, DISTRIBUTIONS, OPERATIONS } from './workloads/definitions.js';
 import { parseDistribution, parseValueSize, parseWorkload } from './workloads/parse.js';
 import { randomSeed } from './workloads/random.js';
@@ -133,7 +133,7 @@ Exit codes: 0 done; 1 the run failed (target unreachable, bad /stores, app.js di
 named in --stores could not be swept, a written value read back different, a results file
 could not be written at the end) or the
 report's file cannot be read; 2 bad flags, a --json/--csv file that cannot be written (checked
-before any load), or a file that is not a results file of this version; 3 a --assert threshold
+before any load), a file that is not a results file of this version, or files merge refuses; 3 a --assert threshold
 was missed, or compare --fail-on-regression found a regression; 130 interrupted (Ctrl-C: the
 finished steps are still printed and written).`;
 
@@ -153,12 +153,13 @@ function httpUrl(text) {
 
 /**
  * Parses argv (without node and script). Returns { command, help, options, problems }:
- * command 'run' (a sweep), 'report' (options.file: a saved run to print) or 'compare'
- * (options.a, options.b: two saved runs).
+ * command 'run' (a sweep), 'report' (options.file: a saved run to print), 'compare'
+ * (options.a, options.b: two saved runs) or 'merge' (options.files: runs of several machines).
  */
 export function parseArguments(argv, env = process.env) {
   if (argv[0] === 'report') return parseReportArguments(argv.slice(1));
   if (argv[0] === 'compare') return parseCompareArguments(argv.slice(1));
+  if (argv[0] === 'merge') return parseMergeArguments(argv.slice(1));
   const { values, problems } = parseFlags(argv, spec);
 
   const text = (name) => (typeof values[name] === 'string' ? values[name] : undefined);

@@ -31,6 +31,7 @@ export const WARNING_DATA = {
   LOAD_ERRORS: { records: 'records the load was to write', loaded: 'records the app confirmed', failedBatches: 'batches that failed' },
   VERIFY_MISMATCH: { mismatched: 'keys whose value read back different', sampled: 'keys read back' },
   WEAKER_PROMISE: { mismatched: 'keys whose value read back different', sampled: 'keys read back' },
+  NO_OVERLAP: { files: 'the results files whose windows do not overlap', gapSeconds: 'from the latest start to the earliest finish, in seconds (positive: that long with not every driver running)' },
   UNVERIFIED: { overlap: 'keys left out for writes in flight at once', failed: 'keys left out for a write that failed without saying whether it landed', unknownBase: 'keys appended to without a known value before' },
 };
 
