@@ -14,9 +14,23 @@ function partOf(latenciesNs, { rps, concurrency = 4, errors = {}, startedAt = '2
   recorder.destroy();
   const responses = latenciesNs.length;
   return {
-    url: 'http://127.0.0.1:1/x/key1', mode: 'http', model: 'closed', startedAt, finishedAt, maxRequests: null, durationSeconds: 2,
-    concurrency, targetRps: null, peakInFlight: concurrency, requests: responses + errorTotal, responses, wallSeconds: responses / rps, rps,
-    cpuPercent: 30, engineReported: null, ...figures,
+    url: 'http://127.0.0.1:1/x/key1',
+    mode: 'http',
+    model: 'closed',
+    startedAt,
+    finishedAt,
+    maxRequests: null,
+    durationSeconds: 2,
+    concurrency,
+    targetRps: null,
+    peakInFlight: concurrency,
+    requests: responses + errorTotal,
+    responses,
+    wallSeconds: responses / rps,
+    rps,
+    cpuPercent: 30,
+    engineReported: null,
+    ...figures,
     operations: [{ operation: 'read', requests: responses + errorTotal, responses, rps, ...figures }],
   };
 }
