@@ -1,0 +1,31 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { runDriverCli } from '../helpers/driver-cli.js';
+import { startTestServer } from '../helpers/driver-servers.js';
+import { fromJson } from '../../report/format.js';
+
+test('node test --workers 2 -n 400: the step holds 400 requests, the workers\' shares add up to it, the settings say 2', async (t) => {
+  const server = await startTestServer(t, { sleepMs: 1 });
+  const result = await runDriverCli(['--url', `${server.url}/x/key1`, '--workers', '2', '-c', '4,5', '-n', '400', '--warmup', '20', '--json', '-']);
+  assert.equal(result.status, 0, result.stderr);
+  const run = fromJson(result.stdout);
+  assert.equal(run.settings.workers, 2);
+  assert.match(result.stderr, /Workers: {2}each step in 2 worker threads/);
+  for (const step of run.steps) {
+    assert.equal(step.requests, 400);
+    assert.equal(step.workers.length, 2);
+    assert.equal(step.workers.reduce((sum, worker) => sum + worker.requests, 0), 400);
+  }
+  assert.deepEqual(run.steps.map((step) => step.workers.map((worker) => worker.requests)), [[200, 200], [200, 200]]);
+  // Every request of the reachability check, the warm-up and the steps reached the server, each once.
+  assert.equal(server.heldMs.length, 1 + 20 + 800);
+});
+
+test('--workers 0 and --workers 257 are one line each and exit 2, before any load', async () => {
+  for (const value of ['0', '257']) {
+    const result = await runDriverCli(['--url', 'http://127.0.0.1:9/x/key1', '--workers', value]);
+    assert.equal(result.status, 2);
+    assert.equal(result.stderr.split('\n')[0], `node test: --workers must be a whole number from 1 to 256 or auto, not "${value}"`);
+    assert.match(result.stderr, /^[^\n]+\nRun node test --help for usage\.\n$/);
+  }
+});
