@@ -104,10 +104,11 @@ function createPool(size) {
  * measureStep's (without the worker's exact sums), plus `workers` (null with one worker).
  * `workload` is what a worker needs to make its own workload of a key-space target: { key,
  * spec, basePath, token } (each worker draws its own random streams). `onNotice(text)` hears
- * when a step runs on fewer workers than asked. Call close() when the run ends.
+ * when a step runs on fewer workers than asked. Call close() when the run ends. `threads`
+ * runs even one worker in a thread (bench/cpu-per-request.js compares thread CPU with thread CPU).
  */
-export function createStepRunner({ workers = 1, engine, onNotice = () => {} }) {
-  if (workers <= 1) {
+export function createStepRunner({ workers = 1, engine, onNotice = () => {}, threads = workers > 1 }) {
+  if (!threads) {
     return {
       measure: async (load) => ({ ...(await measureStep(engine, load)), workers: null }),
       close: async () => {},
