@@ -6,8 +6,12 @@ import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { measureStep, StepAborted } from './step.js';
 import { addSteps, withoutSums } from './add-steps.js';
+import { UsageError } from '../util/errors.js';
 
 export const MAX_WORKERS = 256;
+// The engines a worker thread can run (step-worker.js ENGINES). The direct engine needs each
+// thread to open its own connections to the store from plain settings: not yet.
+export const THREAD_ENGINES = ['http'];
 
 /** --workers auto: one per core, less one for the main thread and the rest of the machine, at least 1. */
 export const autoWorkers = (cores = os.availableParallelism?.() ?? os.cpus().length) => Math.max(1, cores - 1);
@@ -108,6 +112,8 @@ function createPool(size) {
  * runs even one worker in a thread (bench/cpu-per-request.js compares thread CPU with thread CPU).
  */
 export function createStepRunner({ workers = 1, engine, onNotice = () => {}, threads = workers > 1 }) {
+  const mode = engine.mode ?? 'http';
+  if (threads && !THREAD_ENGINES.includes(mode)) throw new UsageError(`--workers ${workers} runs ${THREAD_ENGINES.join(', ')} steps only; ${mode} mode runs on one worker (--workers 1)`);
   if (!threads) {
     return {
       measure: async (load) => ({ ...(await measureStep(engine, load)), workers: null }),
@@ -123,7 +129,7 @@ export function createStepRunner({ workers = 1, engine, onNotice = () => {}, thr
         onNotice(`${why} shared by ${shares.length} of the ${workers} workers (each needs at least one client and one request)`);
       }
       const jobs = shares.map((share, index) => ({
-        engine: engine.mode ?? 'http',
+        engine: mode,
         load: { ...load, ...share },
         workload: workload && { ...workload, stream: index },
       }));
