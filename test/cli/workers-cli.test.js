@@ -1,4 +1,5 @@
 import { test } from 'node:test';
+import { createServer } from 'node:http';
 import assert from 'node:assert/strict';
 import { runDriverCli } from '../helpers/driver-cli.js';
 import { startTestServer } from '../helpers/driver-servers.js';
@@ -28,4 +29,37 @@ test('--workers 0 and --workers 257 are one line each and exit 2, before any loa
     assert.equal(result.stderr.split('\n')[0], `node test: --workers must be a whole number from 1 to 256 or auto, not "${value}"`);
     assert.match(result.stderr, /^[^\n]+\nRun node test --help for usage\.\n$/);
   }
+});
+
+// Ctrl-C must end the worker threads' requests at once: here every request after the driver's
+// reachability check hangs for good (4 clients over 2 workers: 4 requests) and the step would
+// last 60 s, so only an abort that ends the threads lets the run end (exit 130).
+test('Ctrl-C during a step of 2 workers stops them at once: exit 130, the step in progress dropped', { timeout: 30_000 }, async (t) => {
+  const hanging = new Set();
+  let served = 0;
+  const server = createServer((request, response) => {
+    served += 1;
+    if (served === 1) return response.end('ok');
+    hanging.add(response);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.after(() => {
+    for (const response of hanging) response.destroy();
+    server.closeAllConnections();
+    server.close();
+  });
+  const url = `http://127.0.0.1:${server.address().port}/x/key1`;
+  const result = await runDriverCli(['--url', url, '--workers', '2', '-c', '4', '-t', '60', '--timeout', '60000', '--warmup', '0'], {
+    // Interrupted once both workers' requests are at the server.
+    onSpawn: (child) => {
+      const poll = setInterval(() => {
+        if (hanging.size < 4) return;
+        clearInterval(poll);
+        child.kill('SIGINT');
+      }, 20);
+      child.once('exit', () => clearInterval(poll));
+    },
+  });
+  assert.equal(result.status, 130, result.stderr);
+  assert.match(result.stdout, /interrupted: 0 step\(s\) finished; the step in progress was dropped/);
 });
