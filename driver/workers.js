@@ -141,6 +141,11 @@ export function createStepRunner({ workers = 1, engine, onNotice = () => {}, thr
       const step = withoutSums(addSteps(parts));
       return {
         ...step,
+        // What was asked, as one thread would record it (the shares of a rate add up only to
+        // within rounding: 100 / 3 three times).
+        concurrency: load.rps ? null : load.concurrency,
+        targetRps: load.rps ?? null,
+        maxRequests: load.maxRequests ?? null,
         // The whole driver process (every worker, the main thread, the garbage collector), in % of one core.
         cpuPercent: elapsedSeconds > 0 ? ((cpu.user + cpu.system) / 1e6 / elapsedSeconds) * 100 : 0,
         workers: parts.map((part) => ({

@@ -9,9 +9,10 @@ import { honestyWarnings } from '../driver/honesty.js';
 import { MergeError, WARNING_CODES } from '../util/errors.js';
 import { RESULT_FIELDS } from './fields.js';
 
-// Settings that may differ between the drivers: the seed (each machine may draw its own keys)
-// and the thresholds (checked after the run, not part of the load).
-const FREE_SETTINGS = new Set(['seed', 'assert']);
+// Settings that may differ between the drivers: the seed (each machine may draw its own keys),
+// the thresholds (checked after the run, not part of the load) and the worker threads (how a
+// machine generates its share, --workers auto differing with its cores).
+const FREE_SETTINGS = new Set(['seed', 'assert', 'workers']);
 // Warnings about one machine (its CPU, its neighbours) stay with that machine's name; the
 // others are recomputed from the totals.
 const MACHINE_WARNINGS = new Set(['DRIVER_CPU', 'CPU_STEAL', 'BUSY_MACHINE']);
