@@ -63,3 +63,18 @@ test('Ctrl-C during a step of 2 workers stops them at once: exit 130, the step i
   assert.equal(result.status, 130, result.stderr);
   assert.match(result.stdout, /interrupted: 0 step\(s\) finished; the step in progress was dropped/);
 });
+
+test('a key-space workload that writes, over 2 workers: exact counts, no 404 (each worker reads loaded keys), no read-back, and a note saying why', { timeout: 120_000 }, async () => {
+  const result = await runDriverCli(['--stores', 'memory', '-w', 'ycsb-a', '--records', '500', '-c', '4', '-n', '600', '--warmup', '50', '--workers', '2', '-q', '--json', '-']);
+  assert.equal(result.status, 0, result.stderr);
+  const run = fromJson(result.stdout);
+  assert.equal(run.settings.workers, 2);
+  assert.equal(run.settings.verify, false);
+  assert.deepEqual(run.verifications, []);
+  assert.match(result.stderr, /note: the written values are not read back after the run: 2 workers write side by side/);
+  const [step] = run.steps;
+  assert.equal(step.requests, 600);
+  assert.deepEqual(step.errors, { total: 0, byKind: {} });
+  assert.deepEqual(step.workers.map((worker) => worker.requests), [300, 300]);
+  assert.equal(step.operations.reduce((sum, operation) => sum + operation.requests, 0), 600);
+});

@@ -84,3 +84,21 @@ test('an engine worker threads cannot run yet (direct mode) is refused with one 
   assert.throws(() => createStepRunner({ workers: 2, engine }), { code: 'USAGE', message: '--workers 2 runs http steps only; direct mode runs on one worker (--workers 1)' });
   assert.doesNotThrow(() => createStepRunner({ workers: 1, engine }));
 });
+
+test('each worker draws its own keys and operations from the seed: stream 0 is the main thread\'s, others differ', async () => {
+  const { createWorkload } = await import('../../driver/workloads/workload.js');
+  const spec = { mix: [{ operation: 'read', share: 0.5 }, { operation: 'update', share: 0.5 }], distribution: { name: 'uniform' }, records: 100_000, valueSize: { min: 10, max: 10 }, seed: 7 };
+  const sequence = (options) => {
+    const workload = createWorkload(spec, options);
+    return Array.from({ length: 50 }, () => {
+      const request = workload.next();
+      request.settle(204, 0);
+      return `${request.operation} ${request.path}`;
+    });
+  };
+  assert.deepEqual(sequence({ stream: 0 }), sequence({}));
+  assert.deepEqual(sequence({ stream: 1 }), sequence({ stream: 1 }), 'a stream is reproducible');
+  const [zero, one, two] = [0, 1, 2].map((stream) => new Set(sequence({ stream })));
+  assert.ok([...one].filter((request) => zero.has(request)).length < 5, 'streams 0 and 1 send different requests');
+  assert.ok([...two].filter((request) => one.has(request)).length < 5, 'streams 1 and 2 send different requests');
+});
