@@ -102,3 +102,13 @@ test('each worker draws its own keys and operations from the seed: stream 0 is t
   assert.ok([...one].filter((request) => zero.has(request)).length < 5, 'streams 0 and 1 send different requests');
   assert.ok([...two].filter((request) => one.has(request)).length < 5, 'streams 1 and 2 send different requests');
 });
+
+test('DRIVER_CPU is checked per worker: one thread at 95% warns, two at 50% (100% in all) do not', () => {
+  const step = { responses: 5000, wallSeconds: 2, latency: { meanMs: 1 }, rps: 2500, concurrency: 2.5, model: 'closed', errors: { total: 0, byKind: {} }, targetRps: null };
+  const cpuWarnings = (figures) => honestyWarnings({ ...step, ...figures }).filter((warning) => warning.code === 'DRIVER_CPU');
+  assert.deepEqual(cpuWarnings({ cpuPercent: 100, workers: [{ cpuPercent: 50 }, { cpuPercent: 50 }] }), []);
+  const [busy] = cpuWarnings({ cpuPercent: 140, workers: [{ cpuPercent: 45 }, { cpuPercent: 95 }] });
+  assert.equal(busy.message, 'the busiest of 2 worker threads used 95% of a CPU core: the client may be the bottleneck, not the server');
+  assert.deepEqual(busy.data, { cpuPercent: 95, threshold: 90 });
+  assert.equal(cpuWarnings({ cpuPercent: 95, workers: null }).length, 1, 'one thread: the step\'s own CPU, as before');
+});
