@@ -299,13 +299,14 @@ export async function measureStep(engine, {
   signal,
   workload,
   keepSums = false,
+  ...engineLoad // what one engine needs beyond these (the direct engine: store, key)
 }) {
   if (signal?.aborted) throw new StepAborted();
   const accounting = createMeter({ rps, timeoutMs, operations: workload?.operations });
   const startedAt = new Date();
   const startNs = process.hrtime.bigint();
   const cpuBefore = process.cpuUsage();
-  const run = engine.run({ url, concurrency, maxRequests, durationSeconds, rps, keepAlive, timeoutMs, signal, workload }, accounting.meter);
+  const run = engine.run({ ...engineLoad, url, concurrency, maxRequests, durationSeconds, rps, keepAlive, timeoutMs, signal, workload }, accounting.meter);
   let onAbort;
   const aborted = new Promise((resolve, reject) => {
     onAbort = () => reject(new StepAborted());
@@ -356,6 +357,7 @@ export async function measureStep(engine, {
     engineReported: engineRun.reported ?? null,
     histogram: figures.histogram,
     operations,
+    probe: null, // --probe: the sweep's prober fills it in (driver/probe/)
     ...(keepSums ? { sums: figures.sums } : {}),
   };
 }

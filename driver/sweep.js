@@ -45,9 +45,15 @@ export function workloadFor(target, workload, token) {
  *
  * settings.workers N (default 1) runs each step and warm-up in N worker threads
  * (driver/workers.js); onNotice(text) hears what the run should say about that.
+ *
+ * Direct mode (--direct) passes its own `engine`, `loadRecords` and `verifyWrites` (called
+ * with the HTTP ones' arguments plus `store`, the target's store name), and its targets carry
+ * `engineLoad`, what its engine needs in each step's load (the Store and key).
  */
 export async function runSweep(targets, settings, {
   engine = httpEngine,
+  loadRecords: loadPhase = loadRecords,
+  verifyWrites: verifyPhase = verifyWrites,
   workload = null,
   token = null,
   onStep = () => {},
@@ -59,16 +65,17 @@ export async function runSweep(targets, settings, {
   onNotice = () => {},
   signal,
   machine,
+  probe = null,
 } = {}) {
   const stepRunner = createStepRunner({ workers: settings.workers ?? 1, engine, onNotice });
   try {
-    return await sweep(targets, settings, { workload, token, onStep, onStepDone, onTargetDone, onLoad, onLoadDone, onVerifyDone, onNotice, signal, machine, stepRunner });
+    return await sweep(targets, settings, { loadPhase, verifyPhase, workload, token, onStep, onStepDone, onTargetDone, onLoad, onLoadDone, onVerifyDone, onNotice, signal, machine, probe, stepRunner });
   } finally {
     await stepRunner.close();
   }
 }
 
-async function sweep(targets, settings, { workload, token, onStep, onStepDone, onTargetDone, onLoad, onLoadDone, onVerifyDone, onNotice, signal, machine, stepRunner }) {
+async function sweep(targets, settings, { loadPhase, verifyPhase, workload, token, onStep, onStepDone, onTargetDone, onLoad, onLoadDone, onVerifyDone, onNotice, signal, machine, probe, stepRunner }) {
   const loads = planLoads(settings);
   const repeats = settings.repeat ?? 1;
   const schedule = planSchedule(targets, loads, repeats);
@@ -94,7 +101,7 @@ async function sweep(targets, settings, { workload, token, onStep, onStepDone, o
     const { runner } = own;
     if (first && runner && workload.load) {
       onLoad(target, { done: 0, total: runner.records, bytes: 0 });
-      const figures = await loadRecords({ url: target.url, workload: runner, token, timeoutMs: settings.timeoutMs, signal, onProgress: (progress) => onLoad(target, progress) });
+      const figures = await loadPhase({ url: target.url, store: target.store, workload: runner, token, timeoutMs: settings.timeoutMs, signal, onProgress: (progress) => onLoad(target, progress) });
       const { refused, ...kept } = figures;
       own.load = { ...shown, ...kept, warnings: loadWarnings(figures) };
       onLoadDone(own.load);
@@ -102,19 +109,33 @@ async function sweep(targets, settings, { workload, token, onStep, onStepDone, o
     if (first && settings.warmup > 0) {
       onStep(index, total, target, { warmup: settings.warmup });
       const concurrency = settings.rps ? OPEN_MODEL_WARMUP_CONCURRENCY : Math.max(...settings.concurrency);
-      await stepRunner.measure({ ...common, url: target.url, concurrency, maxRequests: settings.warmup, durationSeconds: WARMUP_MAX_SECONDS, workload: runner }, { workload: workerWorkload(target) });
+      await stepRunner.measure({ ...target.engineLoad, ...common, url: target.url, concurrency, maxRequests: settings.warmup, durationSeconds: WARMUP_MAX_SECONDS, workload: runner }, { workload: workerWorkload(target) });
+    }
+    // --probe: the target's idle latency once, before its first step; then under each step's load.
+    if (probe) {
+      await probe.use(target.probeTarget);
+      if (first) own.idleProbe = await probe.idle();
     }
     onStep(index, total, target, repeats > 1 ? { ...load, repeat, repeats } : load);
     const sample = monitor.start();
-    const figures = await stepRunner.measure({
-      ...common,
-      url: target.url,
-      concurrency: load.concurrency,
-      rps: load.rps,
-      maxRequests: settings.requests,
-      durationSeconds: settings.duration,
-      workload: runner,
-    }, { workload: workerWorkload(target) });
+    const probing = probe?.underLoad();
+    let figures;
+    try {
+      figures = await stepRunner.measure({
+        ...target.engineLoad,
+        ...common,
+        url: target.url,
+        concurrency: load.concurrency,
+        rps: load.rps,
+        maxRequests: settings.requests,
+        durationSeconds: settings.duration,
+        workload: runner,
+      }, { workload: workerWorkload(target) });
+    } catch (error) {
+      await probing?.end().catch(() => {});
+      throw error;
+    }
+    const underLoad = probing ? await probing.end() : null;
     const machineLoad = sample.stop();
     // What a step keeps of its URL is for showing: a password in it never leaves the driver.
     const step = {
@@ -125,6 +146,7 @@ async function sweep(targets, settings, { workload, token, onStep, onStepDone, o
       workload: workload?.name ?? null,
       repeat,
       machine: machineLoad,
+      probe: probe ? { thread: probe.thread, idle: own.idleProbe, underLoad } : null,
       machines: null, // a merged step's machines (node test merge)
       warnings: [...honestyWarnings(figures), ...machineWarnings(machineLoad)],
     };
@@ -134,7 +156,7 @@ async function sweep(targets, settings, { workload, token, onStep, onStepDone, o
     if (!last) continue;
     let verification = null;
     if (runner && verify && (own.load || runner.wrote() > 0)) {
-      const verified = await verifyWrites({ url: target.url, store: target.store, workload: runner, token, timeoutMs: settings.timeoutMs, signal });
+      const verified = await verifyPhase({ url: target.url, store: target.store, workload: runner, token, timeoutMs: settings.timeoutMs, signal });
       verification = { ...shown, ...verified, warnings: verificationWarnings(verified) };
       onVerifyDone(verification);
     }

@@ -109,6 +109,9 @@ function mergeStep(group) {
       treeCpuPercent: worst(steps, (step) => step.machine.treeCpuPercent),
       loadAverage: worst(steps, (step) => step.machine.loadAverage),
     },
+    // Each machine's prober timed its own path, and keeps percentiles without histograms to add:
+    // they stay in its own file.
+    probe: null,
     workers: null,
     machines: group.map(({ file, hostname, step }) => ({
       hostname,

@@ -50,6 +50,8 @@ test('every flag is read', () => {
     json: '-',
     csv: 'out.csv',
     quiet: true,
+    direct: false,
+    probe: false,
     html: undefined,
     repeat: 1,
     assert: [],
