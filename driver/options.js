@@ -109,7 +109,9 @@ Load:
   A -c or --rps list has at most ${LIMITS.steps} values.
   --workers N|auto       run each step in N worker threads, 1 to ${MAX_WORKERS} (default: 1; auto: one per
                          core less one, here ${autoWorkers()}), each with its share of the concurrency or
-                         rate; their histograms are added, counts summed (docs/measurement.md)
+                         rate; their histograms are added, counts summed; with --direct each
+                         opens its own connection (memory runs in the main thread)
+                         (docs/measurement.md)
 
 Workload (docs/workloads.md):
   -w, --workload NAME    what each request does: read (default), write, update, insert, append,

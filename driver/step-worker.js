@@ -3,8 +3,9 @@
 // exact latency sums so the main thread can add the workers' steps exactly (add-steps.js).
 //
 // A job names its engine instead of carrying one (functions do not cross postMessage), and its
-// target is plain data: the HTTP engine needs only the URL; the direct engine (issue 11, item
-// 1) will get its store's connection settings the same way.
+// target is plain data: the HTTP engine needs only the URL; the direct engine gets the store's
+// name, the connection and settings the driver resolved, and the key, and opens a connection
+// of its own in this thread (kept for the run, closed on { type: 'close' }).
 import { parentPort } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
 import { measureStep } from './step.js';
@@ -13,7 +14,35 @@ import { threadCpuMicros } from './thread-cpu.js';
 
 const ENGINES = {
   http: async () => (await import('./engines/http.js')).httpEngine,
+  direct: async () => (await import('./engines/direct.js')).directEngine,
 };
+
+// Direct mode: this thread's own Store per store, opened once with the adapter's open().
+const stores = new Map();
+function storeFor({ store, connections, settings }) {
+  if (!stores.has(store)) {
+    stores.set(store, (async () => {
+      const { findAdapter } = await import('../stores/index.js');
+      const adapter = findAdapter(store);
+      if (!adapter) throw new Error(`no store adapter "${store}"`);
+      return adapter.open(connections, settings);
+    })());
+  }
+  return stores.get(store);
+}
+
+// What the engine needs beyond the load: the direct engine's Store and key.
+async function engineLoadOf(name, target) {
+  if (name !== 'direct') return {};
+  const store = await storeFor(target);
+  return target.key === undefined ? { store } : { store, key: target.key };
+}
+
+async function closeStores() {
+  const opened = [...stores.values()];
+  stores.clear();
+  await Promise.allSettled(opened.map(async (store) => (await store).close()));
+}
 
 // This worker's workload per target, kept across steps as the main thread keeps its own: the
 // same key stream continues from step to step. `stream` gives each worker its own streams.
@@ -24,13 +53,14 @@ function workloadFor(job) {
   return workloads.get(job.key);
 }
 
-async function run({ engine: name, load, workload }) {
+async function run({ engine: name, target, load, workload }) {
   const engine = await ENGINES[name]?.();
   if (!engine) throw new Error(`no engine named ${name} in the worker`);
+  const engineLoad = await engineLoadOf(name, target);
   const cpuBefore = threadCpuMicros();
   const eluBefore = performance.eventLoopUtilization();
   const startNs = process.hrtime.bigint();
-  const step = await measureStep(engine, { ...load, workload: workloadFor(workload), keepSums: true });
+  const step = await measureStep(engine, { ...engineLoad, ...load, workload: workloadFor(workload), keepSums: true });
   const elapsedMicros = Number(process.hrtime.bigint() - startNs) / 1e3;
   const cpuAfter = threadCpuMicros();
   // measureStep's cpuPercent is the whole process's here: this thread's own replaces it.
@@ -42,6 +72,10 @@ async function run({ engine: name, load, workload }) {
 }
 
 parentPort.on('message', async (job) => {
+  if (job.type === 'close') {
+    await closeStores();
+    return parentPort.postMessage({ id: job.id, closed: true });
+  }
   try {
     parentPort.postMessage({ id: job.id, step: await run(job) });
   } catch (error) {

@@ -91,6 +91,11 @@ async function sweep(targets, settings, { loadPhase, verifyPhase, workload, toke
   if (workload?.verify && !verify) onNotice(`the written values are not read back after the run: ${workers} workers write side by side, and no one of them knows the order their writes to a key landed in`);
   // What a worker thread needs to make its own workload of each target.
   const workerWorkload = (target) => workload && { key: target.url, spec: workload, basePath: new URL(target.url).pathname, token };
+  // Direct mode: what a worker thread needs to open its own connection to the target's store
+  // (the resolved connection the prober's thread uses too); null for memory, which has no server.
+  const workerTarget = ({ probeTarget, engineLoad }) => (probeTarget?.kind === 'direct'
+    ? { store: probeTarget.store, connections: probeTarget.connections, settings: probeTarget.settings, ...(engineLoad?.key === undefined ? {} : { key: engineLoad.key }) }
+    : null);
   // Per target: its steps, its workload runner (one per target: same seed, same sequence) and
   // its load phase's figures, kept across the interleaved schedule.
   const state = new Map(targets.map((target) => [target, { steps: [], runner: workloadFor(target, workload, token), load: null }]));
@@ -109,7 +114,7 @@ async function sweep(targets, settings, { loadPhase, verifyPhase, workload, toke
     if (first && settings.warmup > 0) {
       onStep(index, total, target, { warmup: settings.warmup });
       const concurrency = settings.rps ? OPEN_MODEL_WARMUP_CONCURRENCY : Math.max(...settings.concurrency);
-      await stepRunner.measure({ ...target.engineLoad, ...common, url: target.url, concurrency, maxRequests: settings.warmup, durationSeconds: WARMUP_MAX_SECONDS, workload: runner }, { workload: workerWorkload(target) });
+      await stepRunner.measure({ ...target.engineLoad, ...common, url: target.url, concurrency, maxRequests: settings.warmup, durationSeconds: WARMUP_MAX_SECONDS, workload: runner }, { workload: workerWorkload(target), target: workerTarget(target) });
     }
     // --probe: the target's idle latency once, before its first step; then under each step's load.
     if (probe) {
@@ -130,7 +135,7 @@ async function sweep(targets, settings, { loadPhase, verifyPhase, workload, toke
         maxRequests: settings.requests,
         durationSeconds: settings.duration,
         workload: runner,
-      }, { workload: workerWorkload(target) });
+      }, { workload: workerWorkload(target), target: workerTarget(target) });
     } catch (error) {
       await probing?.end().catch(() => {});
       throw error;

@@ -9,9 +9,11 @@ import { addSteps, withoutSums } from './add-steps.js';
 import { UsageError } from '../util/errors.js';
 
 export const MAX_WORKERS = 256;
-// The engines a worker thread can run (step-worker.js ENGINES). The direct engine needs each
-// thread to open its own connections to the store from plain settings: not yet.
-export const THREAD_ENGINES = ['http'];
+// The engines a worker thread can run (step-worker.js ENGINES); in direct mode each thread
+// opens its own connection to the store's server.
+export const THREAD_ENGINES = ['http', 'direct'];
+// How long close() lets the threads close their stores' connections before ending them.
+const CLOSE_GRACE_MS = 2000;
 
 /** --workers auto: one per core, less one for the main thread and the rest of the machine, at least 1. */
 export const autoWorkers = (cores = os.availableParallelism?.() ?? os.cpus().length) => Math.max(1, cores - 1);
@@ -53,13 +55,22 @@ function createPool(size) {
     workers = null;
     return Promise.all(ending.map((worker) => worker.terminate()));
   };
+  // The run is over: each thread closes what it opened (direct mode's connections), then ends.
+  const close = async () => {
+    if (!workers) return;
+    const closing = workers.map((worker) => runOne(worker, { type: 'close' }).catch(() => {}));
+    let timer;
+    await Promise.race([Promise.all(closing), new Promise((resolve) => (timer = setTimeout(resolve, CLOSE_GRACE_MS)))]);
+    clearTimeout(timer);
+    await terminate();
+  };
   const runOne = (worker, job) => new Promise((resolve, reject) => {
     const id = (nextId += 1);
     const onMessage = (message) => {
       if (message.id !== id) return;
       cleanup();
       if (message.error) reject(Object.assign(new Error(`worker thread: ${message.error.message}`), { code: message.error.code }));
-      else resolve(message.step);
+      else resolve(message.step ?? null);
     };
     const onError = (error) => {
       cleanup();
@@ -99,15 +110,18 @@ function createPool(size) {
         signal?.removeEventListener('abort', onAbort);
       }
     },
-    close: terminate,
+    close,
   };
 }
 
 /**
- * What a sweep measures its steps with: `measure(load, { workload })` resolves to a step as
- * measureStep's (without the worker's exact sums), plus `workers` (null with one worker).
- * `workload` is what a worker needs to make its own workload of a key-space target: { key,
- * spec, basePath, token } (each worker draws its own random streams). `onNotice(text)` hears
+ * What a sweep measures its steps with: `measure(load, { workload, target })` resolves to a
+ * step as measureStep's (without the worker's exact sums), plus `workers` (null with one
+ * worker). `workload` is what a worker needs to make its own workload of a key-space target:
+ * { key, spec, basePath, token } (each worker draws its own random streams). `target`, in
+ * direct mode, what a thread needs to open its own connection: { store, connections,
+ * settings, key? }; null for a store with no server to connect to (memory, which exists only
+ * in this thread), whose steps then run here, on one worker. `onNotice(text)` hears
  * when a step runs on fewer workers than asked. Call close() when the run ends. `threads`
  * runs even one worker in a thread (bench/cpu-per-request.js compares thread CPU with thread CPU).
  */
@@ -122,7 +136,11 @@ export function createStepRunner({ workers = 1, engine, onNotice = () => {}, thr
   }
   const pool = createPool(workers);
   return {
-    async measure({ signal, workload: _runner, ...load }, { workload = null } = {}) {
+    async measure({ signal, workload: runner, store, key, ...load }, { workload = null, target = null } = {}) {
+      if (mode === 'direct' && !target) {
+        onNotice('the memory store exists only in the driver\'s main thread: its steps run there, on one worker');
+        return { ...(await measureStep(engine, { ...load, store, key, signal, workload: runner })), workers: null };
+      }
       const shares = splitLoad(load, workers);
       if (shares.length < workers) {
         const why = load.rps ? `-n ${load.maxRequests}` : `concurrency ${load.concurrency}${load.maxRequests < load.concurrency ? ` and -n ${load.maxRequests}` : ''}`;
@@ -130,6 +148,7 @@ export function createStepRunner({ workers = 1, engine, onNotice = () => {}, thr
       }
       const jobs = shares.map((share, index) => ({
         engine: mode,
+        target,
         load: { ...load, ...share },
         workload: workload && { ...workload, stream: index },
       }));

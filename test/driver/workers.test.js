@@ -79,9 +79,9 @@ test('an abort mid-step rejects at once with StepAborted and ends the workers\' 
   assert.ok(Date.now() - started < 5000, 'the abort did not wait for the 30 s step');
 });
 
-test('an engine worker threads cannot run yet (direct mode) is refused with one line, before any load', () => {
-  const engine = { mode: 'direct', run: async () => ({ reported: null }) };
-  assert.throws(() => createStepRunner({ workers: 2, engine }), { code: 'USAGE', message: '--workers 2 runs http steps only; direct mode runs on one worker (--workers 1)' });
+test('an engine worker threads cannot run is refused with one line, before any load', () => {
+  const engine = { mode: 'pigeon', run: async () => ({ reported: null }) };
+  assert.throws(() => createStepRunner({ workers: 2, engine }), { code: 'USAGE', message: '--workers 2 runs http, direct steps only; pigeon mode runs on one worker (--workers 1)' });
   assert.doesNotThrow(() => createStepRunner({ workers: 1, engine }));
 });
 
