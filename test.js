@@ -7,7 +7,7 @@ import { parseArguments, usage } from './driver/options.js';
 import { resultError, runBenchmark } from './driver/run.js';
 import { createLiveReport } from './report/live.js';
 import { checkOutputPaths } from './report/results.js';
-import { compareCommand, reportCommand } from './report/commands.js';
+import { compareCommand, mergeCommand, reportCommand } from './report/commands.js';
 import { checkThresholds, thresholdsError } from './report/assert.js';
 import { parseThresholds } from './driver/thresholds.js';
 import { renderWorkloadList } from './report/workload-list.js';
@@ -31,9 +31,10 @@ if (command === 'list') {
   process.exit(0);
 }
 
-if (command === 'report' || command === 'compare') {
+const REPORT_COMMANDS = { report: reportCommand, compare: compareCommand, merge: mergeCommand };
+if (REPORT_COMMANDS[command]) {
   try {
-    await (command === 'report' ? reportCommand(options) : compareCommand(options));
+    await REPORT_COMMANDS[command](options);
   } catch (error) {
     exitWith(error);
   }

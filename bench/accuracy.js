@@ -2,7 +2,12 @@
 // the same concurrency, in the same run. Targets: rps within 5% of wrk's, mean latency within
 // 10% of wrk's mean.
 //
-//   npm run perf:accuracy -- [--server app|bare|sleep|busy] [-c 20] [-t 10] [--rounds 4] [--wrk-threads 1]
+//   npm run perf:accuracy -- [--server app|bare|sleep|busy] [-c 20] [-t 10] [--rounds 4] [--wrk-threads 1] [--cpu-only]
+//
+// Then the driver's CPU per request (issue 11): one step each with 1 and 2 worker threads
+// (--workers), beside wrk's where wrk is installed; target: 2 workers within 10% of 1 worker
+// (splitting the load and adding the histograms cost nothing per request). Without wrk, or
+// with --cpu-only, only this part runs.
 //
 // Servers (each in a child process): app = app.js serving /memory/key1 (the real target);
 // bare = a bare node:http server (so fast that a Node client, not the server, is the limit);
@@ -20,10 +25,12 @@ import { renderSystemLine } from '../report/system.js';
 import { startBareServer } from './bare-server-process.js';
 import { wrk } from './wrk.js';
 import { median } from '../util/stats.js';
+import { driverCpuPerRequest, wrkCpuPerRequest } from './cpu-per-request.js';
 
 const RPS_TOLERANCE = 0.05;
 const MEAN_TOLERANCE = 0.1;
 const WARMUP_SECONDS = 5;
+const CPU_SPLIT_TOLERANCE = 0.1;
 
 const { values } = parseArgs({
   options: {
@@ -34,19 +41,19 @@ const { values } = parseArgs({
     'wrk-threads': { type: 'string', default: '1' },
     'sleep-ms': { type: 'string', default: '5' },
     'busy-us': { type: 'string', default: '400' },
+    'cpu-only': { type: 'boolean', default: false },
   },
 });
 const concurrency = Number(values.concurrency);
 const seconds = Number(values.duration);
 const rounds = Number(values.rounds);
 if (!['app', 'bare', 'sleep', 'busy'].includes(values.server) || !(concurrency > 0) || !(seconds > 0) || !(rounds > 0)) {
-  console.error('usage: node bench/accuracy.js [--server app|bare|sleep|busy] [--sleep-ms N] [--busy-us N] [-c N] [-t SECONDS] [--rounds N] [--wrk-threads N]');
+  console.error('usage: node bench/accuracy.js [--server app|bare|sleep|busy] [--sleep-ms N] [--busy-us N] [-c N] [-t SECONDS] [--rounds N] [--wrk-threads N] [--cpu-only]');
   process.exit(2);
 }
-if (!which('wrk')) {
-  console.error('bench/accuracy.js needs wrk (Debian: apt-get install wrk)');
-  process.exit(1);
-}
+const haveWrk = Boolean(which('wrk'));
+const wrkRounds = haveWrk && !values['cpu-only'];
+if (!haveWrk) console.error('wrk is not installed (Debian: apt-get install wrk): only the driver\'s CPU per request is measured');
 
 async function startServer() {
   const bare = (args) => startBareServer(args).then((server) => ({ ...server, url: `${server.url}/key1` }));
@@ -75,7 +82,15 @@ console.log(renderSystemLine(system));
 console.log(`Target: ${system.target}; concurrency ${concurrency}; ${seconds} s per run; keep-alive on; ${rounds} round(s), alternating who goes first`);
 const rpsRatios = [];
 const meanRatios = [];
+let cpuOk = true;
 try {
+  if (wrkRounds) await compareWithWrk();
+  cpuOk = await cpuPerRequest();
+} finally {
+  await server.stop();
+}
+
+async function compareWithWrk() {
   // Warm the server up with both clients first (JIT, connections, caches); not counted.
   // Without it the first client to run in round 1 meets a colder server than the second.
   await measureStep(httpEngine, { url: server.url, concurrency, durationSeconds: WARMUP_SECONDS });
@@ -106,12 +121,39 @@ try {
     const wrkLittleMs = (concurrency / wrkResult.rps) * 1000;
     console.log(`  Little's law (concurrency/rps vs mean): driver ${littleMs.toFixed(3)} vs ${ours.latency.meanMs.toFixed(3)} ms; wrk ${wrkLittleMs.toFixed(3)} vs ${wrkResult.meanLatencyMs.toFixed(3)} ms`);
   }
-} finally {
-  await server.stop();
 }
+
+// The driver's CPU per request with 1 and 2 worker threads, and wrk's; true when 2 workers
+// cost within CPU_SPLIT_TOLERANCE of one per request.
+async function cpuPerRequest() {
+  const us = (value) => (value === null ? 'n/a' : `${value.toFixed(1)} µs`);
+  console.log(`\nCPU per request (one ${seconds} s step each, concurrency ${concurrency}):`);
+  const figures = [];
+  for (const workers of [1, 2]) {
+    const figure = await driverCpuPerRequest(server.url, { workers, concurrency, seconds });
+    figures.push(figure);
+    const threads = workers > 1 ? `, summed over its ${workers} worker threads` : ', its worker thread';
+    console.log(`  driver, ${workers} worker${workers > 1 ? 's' : ''}: ${us(figure.threadsUs)} per request${threads} (whole process ${us(figure.processUs)}), ${figure.rps.toFixed(0)} rps`);
+  }
+  if (haveWrk) {
+    const figure = await wrkCpuPerRequest(server.url, { connections: concurrency, seconds, threads: Number(values['wrk-threads']) });
+    console.log(`  wrk -t${values['wrk-threads']}:           ${us(figure.us)} per request, ${figure.rps.toFixed(0)} rps`);
+  }
+  const [one, two] = figures;
+  if (one.threadsUs === null || two.threadsUs === null) {
+    console.log('  2 workers / 1 worker: n/a (this platform cannot read a thread\'s own CPU)');
+    return true;
+  }
+  const ratio = two.threadsUs / one.threadsUs;
+  const ok = Math.abs(ratio - 1) <= CPU_SPLIT_TOLERANCE;
+  console.log(`  2 workers / 1 worker = ${ratioText(ratio)}  target within ${CPU_SPLIT_TOLERANCE * 100}%: ${ok ? 'met' : 'MISSED'}`);
+  return ok;
+}
+
+if (!wrkRounds) process.exit(cpuOk ? 0 : 1);
 const rpsOk = Math.abs(median(rpsRatios) - 1) <= RPS_TOLERANCE;
 const meanOk = Math.abs(median(meanRatios) - 1) <= MEAN_TOLERANCE;
 console.log(`\nmedian over ${rounds} round(s):`);
 console.log(`  rps  driver/wrk = ${ratioText(median(rpsRatios))}  target within ${RPS_TOLERANCE * 100}%: ${rpsOk ? 'met' : 'MISSED'}`);
 console.log(`  mean driver/wrk = ${ratioText(median(meanRatios))}  target within ${MEAN_TOLERANCE * 100}%: ${meanOk ? 'met' : 'MISSED'}`);
-process.exit(rpsOk && meanOk ? 0 : 1);
+process.exit(rpsOk && meanOk && cpuOk ? 0 : 1);

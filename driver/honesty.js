@@ -48,11 +48,15 @@ export function honestyWarnings(step) {
       { rps, targetRps, minRatio: OPEN_MODEL_MIN_RATIO },
     ));
   }
-  if (cpuPercent >= CPU_SATURATED_PERCENT) {
+  // With --workers, each worker thread runs on its own core: the check is per worker (the
+  // step's cpuPercent is their sum, and may pass 100% without any one of them saturated).
+  const busiest = step.workers?.length ? Math.max(...step.workers.map((worker) => worker.cpuPercent)) : cpuPercent;
+  if (busiest >= CPU_SATURATED_PERCENT) {
+    const who = step.workers?.length ? `the busiest of ${step.workers.length} worker threads` : 'the driver';
     warnings.push(warning(
       'DRIVER_CPU',
-      `the driver used ${Math.round(cpuPercent)}% of a CPU core: the client may be the bottleneck, not the server`,
-      { cpuPercent, threshold: CPU_SATURATED_PERCENT },
+      `${who} used ${Math.round(busiest)}% of a CPU core: the client may be the bottleneck, not the server`,
+      { cpuPercent: busiest, threshold: CPU_SATURATED_PERCENT },
     ));
   }
   if (errors.total > 0) {

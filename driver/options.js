@@ -2,10 +2,12 @@
 // Every problem is collected (not just the first) and the CLI prints them all and exits 2.
 import { parseFlags } from '../util/flags.js';
 // Issue 12: --html, --repeat, --assert, and the report and compare commands' flags.
-import { REPORT_COMMANDS_HELP, REPORT_COMMANDS_USAGE, RUN_REPORT_FLAGS, RUN_REPORT_USAGE, parseCompareArguments, parseReportArguments, runReportOptions } from './report-options.js';
+import { REPORT_COMMANDS_HELP, REPORT_COMMANDS_USAGE, RUN_REPORT_FLAGS, RUN_REPORT_USAGE, parseCompareArguments, parseMergeArguments, parseReportArguments, runReportOptions } from './report-options.js';
 import { DEFAULT_RECORDS, DEFAULT_VALUE_SIZE, DISTRIBUTIONS, OPERATIONS } from './workloads/definitions.js';
 import { parseDistribution, parseValueSize, parseWorkload } from './workloads/parse.js';
 import { randomSeed } from './workloads/random.js';
+// Issue 11: --workers
+import { MAX_WORKERS, autoWorkers } from './workers.js';
 import { PROBE_IDLE_REQUESTS, PROBE_IDLE_SECONDS, PROBE_MIN_REQUESTS_PER_CLIENT, PROBE_MIN_SECONDS } from './probe/prober.js';
 
 export const DEFAULT_CONCURRENCY = [5, 10, 15, 20, 25, 30];
@@ -61,6 +63,7 @@ const spec = {
   token: { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
   help: { type: 'boolean', short: 'h' },
+  workers: { type: 'string' },
   direct: { type: 'boolean' }, // issue 11
   probe: { type: 'boolean' }, // issue 11
   ...RUN_REPORT_FLAGS,
@@ -104,6 +107,11 @@ Load:
   --timeout MS           per-request deadline in milliseconds, 1 to ${shown(LIMITS.timeout)} (default: ${DEFAULT_TIMEOUT_MS})
                          Every request a step starts is waited for, up to this deadline.
   A -c or --rps list has at most ${LIMITS.steps} values.
+  --workers N|auto       run each step in N worker threads, 1 to ${MAX_WORKERS} (default: 1; auto: one per
+                         core less one, here ${autoWorkers()}), each with its share of the concurrency or
+                         rate; their histograms are added, counts summed; with --direct each
+                         opens its own connection (memory runs in the main thread)
+                         (docs/measurement.md)
 
 Workload (docs/workloads.md):
   -w, --workload NAME    what each request does: read (default), write, update, insert, append,
@@ -138,8 +146,9 @@ Exit codes: 0 done; 1 the run failed (target unreachable, bad /stores, app.js di
 named in --stores could not be swept, a written value read back different, a results file
 could not be written at the end) or the
 report's file cannot be read; 2 bad flags, a --json/--csv file that cannot be written (checked
-before any load), or a file that is not a results file of this version; 3 a --assert threshold
-was missed, or compare --fail-on-regression found a regression; 130 interrupted (Ctrl-C: the
+before any load), a file that is not a results file of this version, or files merge refuses
+(they differ in target, workload or settings); 3 a --assert threshold was missed, or compare
+--fail-on-regression found a regression; 130 interrupted (Ctrl-C: the
 finished steps are still printed and written).`;
 
 const positiveInteger = (text) => (/^\d+$/.test(text) && Number(text) > 0 ? Number(text) : null);
@@ -158,12 +167,13 @@ function httpUrl(text) {
 
 /**
  * Parses argv (without node and script). Returns { command, help, options, problems }:
- * command 'run' (a sweep), 'report' (options.file: a saved run to print) or 'compare'
- * (options.a, options.b: two saved runs).
+ * command 'run' (a sweep), 'report' (options.file: a saved run to print), 'compare'
+ * (options.a, options.b: two saved runs) or 'merge' (options.files: runs of several machines).
  */
 export function parseArguments(argv, env = process.env) {
   if (argv[0] === 'report') return parseReportArguments(argv.slice(1));
   if (argv[0] === 'compare') return parseCompareArguments(argv.slice(1));
+  if (argv[0] === 'merge') return parseMergeArguments(argv.slice(1));
   const { values, problems } = parseFlags(argv, spec);
 
   const text = (name) => (typeof values[name] === 'string' ? values[name] : undefined);
@@ -225,6 +235,10 @@ export function parseArguments(argv, env = process.env) {
   if (csv === '-') problems.push('--csv needs a file name ("-" is only for --json)');
 
   const workload = parseWorkloadFlags(text, values, problems, { single, keys });
+  const workers = parseWorkers(text('workers'), problems);
+  if (workers > 1 && workload.options?.workload.mix.some(({ operation }) => operation === 'insert')) {
+    problems.push(`--workers ${workers}: ${workload.options.workload.name} inserts, and each insert takes the next new key in turn, which only one worker can do: use --workers 1`);
+  }
   if (workload.list) return { command: 'list', help: values.help === true, options: {}, problems: [] };
   const token = text('token') ?? (env[TOKEN_ENV] || undefined);
 
@@ -248,8 +262,21 @@ export function parseArguments(argv, env = process.env) {
     ...runReportOptions(values, problems),
     ...workload.options,
     token,
+    workers,
   };
   return { command: 'run', help: values.help === true, options, problems };
+}
+
+// --workers N|auto: 1 when not given; problems pushed.
+function parseWorkers(raw, problems) {
+  if (raw === undefined) return 1;
+  if (raw === 'auto') return autoWorkers();
+  const value = /^\d+$/.test(raw) ? Number(raw) : null;
+  if (value === null || value < 1 || value > MAX_WORKERS) {
+    problems.push(`--workers must be a whole number from 1 to ${MAX_WORKERS} or auto, not "${raw}"`);
+    return 1;
+  }
+  return value;
 }
 
 // --probe needs steps long enough to probe: a probe request takes about as long as one of the

@@ -25,13 +25,18 @@ export const RUN_REPORT_USAGE = `Reports:
                          a missed one exits 3`;
 
 export const REPORT_COMMANDS_USAGE = `       node test report FILE.json [--html OUT] [--assert EXPR]...
-       node test compare A.json B.json [--fail-on-regression PCT]`;
+       node test compare A.json B.json [--fail-on-regression PCT]
+       node test merge A.json B.json... [--json OUT] [--csv OUT] [--html OUT]`;
 
 export const REPORT_COMMANDS_HELP = `node test report prints the tables of a run saved with --json FILE, as that run printed them
 (with --html OUT: writes the page instead; --assert checks these thresholds instead of the run's).
 node test compare shows, for each step both runs have, rps, mean, p50 and p99 of both and the
 change in %, "within noise" when the repeats' ranges overlap; --fail-on-regression PCT exits 3
-when an rps falls or a p99 rises by more than PCT %.`;
+when an rps falls or a p99 rises by more than PCT %.
+node test merge adds up runs that drivers on several machines made at the same time against
+one target (docs/merge.md): per step, histograms added and counts and rps summed, each
+machine's row kept beside the total; files whose target, workload or settings differ are
+refused (exit 2). --json/--csv/--html write the merged run.`;
 
 const wholeNumber = (text) => (/^\d+$/.test(text) ? Number(text) : null);
 const percent = (text) => (/^\d+(\.\d+)?$|^\.\d+$/.test(text) ? Number(text) : null);
@@ -93,4 +98,24 @@ export function parseCompareArguments(argv) {
     }
   }
   return { command: 'compare', help, options: { a: positionals[0], b: positionals[1], failOnRegression }, problems };
+}
+
+// The most files node test merge takes: far more machines than one target needs.
+export const MERGE_FILES_LIMIT = 1000;
+
+/** node test merge FILE... [--json OUT] [--csv OUT] [--html OUT]: argv after "merge". */
+export function parseMergeArguments(argv) {
+  const spec = { json: { type: 'string' }, csv: { type: 'string' }, html: RUN_REPORT_FLAGS.html, help: { type: 'boolean', short: 'h' } };
+  const { values, positionals: files, problems } = parseFlags(argv, spec, { positionals: MERGE_FILES_LIMIT });
+  const help = values.help === true;
+  if (files.length < 2 && !help) problems.push('merge needs two or more results files: node test merge A.json B.json...');
+  const out = (name) => (typeof values[name] === 'string' ? values[name] : undefined);
+  const [json, csv, html] = [out('json'), out('csv'), out('html')];
+  const htmlWhy = htmlProblem(html);
+  if (htmlWhy) problems.push(htmlWhy);
+  if (csv === '-') problems.push('--csv needs a file name ("-" is only for --json)');
+  for (const [flag, file] of [['--json', json], ['--csv', csv], ['--html', html]]) {
+    if (file !== undefined && files.includes(file)) problems.push(`${flag} ${file} is one of the files to merge: it would be overwritten`);
+  }
+  return { command: 'merge', help, options: { files, json, csv, html }, problems };
 }

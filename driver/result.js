@@ -5,6 +5,6 @@ import { compareStores } from './comparison.js';
 export const RESULTS_FORMAT = 'storebench-results/5';
 
 /** Assembles a Result from what a run collected; the comparison is computed from the steps. */
-export function createResult({ interrupted, appExit, settings, system, targets, skipped, steps, loads = [], verifications = [] }) {
-  return { format: RESULTS_FORMAT, interrupted, appExit, settings, system, targets, skipped, loads, steps, verifications, comparison: compareStores(steps) };
+export function createResult({ interrupted, appExit, settings, system, targets, skipped, steps, loads = [], verifications = [], merged = null }) {
+  return { format: RESULTS_FORMAT, interrupted, appExit, settings, system, targets, skipped, loads, steps, verifications, comparison: compareStores(steps), merged };
 }

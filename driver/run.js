@@ -86,6 +86,7 @@ async function resolveTargets(options, onProgress) {
  * - `{ type: 'step-done', step }`
  * - `{ type: 'verify-done', verification }`: a key-space target's written values were read back
  * - `{ type: 'target-done', target, steps, load, verification }`: every step of that URL is done
+ * - `{ type: 'notice', message }`: something the run does differently than asked (--workers), at any time
  * @typedef {object} ProgressEvent
  */
 
@@ -133,7 +134,10 @@ export async function runBenchmark(options, { signal, onProgress = () => {} } = 
       repeat: options.repeat ?? 1, // issue 12: --repeat and --assert
       assert: options.assert ?? [],
       ...workloadSettings(options),
+      workers: options.workers ?? 1, // issue 11
     };
+    // Several workers cannot read their writes back soundly (driver/sweep.js says why).
+    if (settings.workers > 1 && settings.verify && Object.keys(settings.mix).some((operation) => operation !== 'read')) settings.verify = false;
     const system = systemInfo({ target: label });
     // What a Result keeps of a URL is for showing: a password in it never leaves the driver.
     const shown = new Map(targets.map((target) => [target, { url: redactUrl(target.url), store: target.store, key: target.key }]));
@@ -168,6 +172,7 @@ export async function runBenchmark(options, { signal, onProgress = () => {} } = 
           onProgress({ type: 'verify-done', verification });
         },
         onTargetDone: (target, targetSteps, { load, verification }) => onProgress({ type: 'target-done', target: shown.get(target), steps: targetSteps, load, verification }),
+        onNotice: (message) => onProgress({ type: 'notice', message }),
       });
     } catch (error) {
       if (!(error instanceof StepAborted)) throw error;

@@ -4,6 +4,7 @@
 // request's start (or intended start) to its settling, rps as responses over the time they
 // took, errors by kind, nothing left in flight when the next step starts, the driver's CPU.
 import { createLatencyRecorder } from './recorder.js';
+import { latencySums } from './add-steps.js';
 
 // How long past the request deadline the drain waits for an engine to end a cancelled request.
 const DRAIN_SLACK_MS = 1000;
@@ -250,12 +251,14 @@ function createMeter({ rps, timeoutMs, operations = ['read'] }) {
           latency: part.recorder.summary(),
           errors: errorsOf({ ...part.errors }),
           histogram: part.recorder.encode(),
+          sums: latencySums(part.recorder),
         };
         if (part.recorder !== all) part.recorder.destroy();
         return figures;
       });
       const latency = all.summary();
       const histogram = all.encode();
+      const sums = latencySums(all);
       all.destroy();
       return {
         wallSeconds,
@@ -266,6 +269,7 @@ function createMeter({ rps, timeoutMs, operations = ['read'] }) {
         latency,
         errors: errorsOf(parts.length === 1 ? { ...parts[0].errors } : errors),
         histogram,
+        sums,
         operations: perOperation,
       };
     },
@@ -277,7 +281,9 @@ function createMeter({ rps, timeoutMs, operations = ['read'] }) {
  * Result's steps extend with store, key and warnings). Closed loop by default; with `rps`, the
  * open model, where each latency counts from the request's intended send time, so a stalled
  * target or driver is not hidden (no coordinated omission, as in wrk2). An abort of
- * `load.signal` rejects with StepAborted at once, dropping the step.
+ * `load.signal` rejects with StepAborted at once, dropping the step. With `keepSums`, the step
+ * and each operation also carry `sums`, the recorder's exact figures (driver/add-steps.js adds
+ * steps with them: the worker threads of --workers).
  *
  * @param {Engine} engine
  * @param {Partial<Load> & { url: string }} load
@@ -292,6 +298,7 @@ export async function measureStep(engine, {
   timeoutMs = DEFAULT_TIMEOUT_MS,
   signal,
   workload,
+  keepSums = false,
   ...engineLoad // what one engine needs beyond these (the direct engine: store, key)
 }) {
   if (signal?.aborted) throw new StepAborted();
@@ -328,6 +335,7 @@ export async function measureStep(engine, {
   const elapsedSeconds = Number(process.hrtime.bigint() - startNs) / 1e9;
 
   const figures = accounting.figures();
+  const operations = keepSums ? figures.operations : figures.operations.map(({ sums, ...operation }) => operation);
   return {
     url,
     mode: engine.mode ?? 'http',
@@ -348,7 +356,8 @@ export async function measureStep(engine, {
     cpuPercent: elapsedSeconds > 0 ? ((cpu.user + cpu.system) / 1e6 / elapsedSeconds) * 100 : 0,
     engineReported: engineRun.reported ?? null,
     histogram: figures.histogram,
-    operations: figures.operations,
+    operations,
     probe: null, // --probe: the sweep's prober fills it in (driver/probe/)
+    ...(keepSums ? { sums: figures.sums } : {}),
   };
 }

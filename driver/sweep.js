@@ -3,8 +3,8 @@
 // workload (docs/workloads.md) each target is a store: its records are loaded first (the load
 // phase), every request of its warm-up and steps is what the workload says, and after its
 // last step a sample of what it wrote is read back (the verification).
-import { measureStep } from './step.js';
 import { httpEngine } from './engines/http.js';
+import { createStepRunner } from './workers.js';
 import { honestyWarnings, loadWarnings, verificationWarnings } from './honesty.js';
 import { redactUrl } from '../util/redact.js';
 // Repeats and the machine's load (issue 12)
@@ -43,6 +43,9 @@ export function workloadFor(target, workload, token) {
  * onLoad(target, progress) as its records load ({ done, total, bytes }), onLoadDone(load)
  * and onVerifyDone(verification), before its first and after its last step.
  *
+ * settings.workers N (default 1) runs each step and warm-up in N worker threads
+ * (driver/workers.js); onNotice(text) hears what the run should say about that.
+ *
  * Direct mode (--direct) passes its own `engine`, `loadRecords` and `verifyWrites` (called
  * with the HTTP ones' arguments plus `store`, the target's store name), and its targets carry
  * `engineLoad`, what its engine needs in each step's load (the Store and key).
@@ -59,10 +62,20 @@ export async function runSweep(targets, settings, {
   onLoad = () => {},
   onLoadDone = () => {},
   onVerifyDone = () => {},
+  onNotice = () => {},
   signal,
   machine,
   probe = null,
 } = {}) {
+  const stepRunner = createStepRunner({ workers: settings.workers ?? 1, engine, onNotice });
+  try {
+    return await sweep(targets, settings, { loadPhase, verifyPhase, workload, token, onStep, onStepDone, onTargetDone, onLoad, onLoadDone, onVerifyDone, onNotice, signal, machine, probe, stepRunner });
+  } finally {
+    await stepRunner.close();
+  }
+}
+
+async function sweep(targets, settings, { loadPhase, verifyPhase, workload, token, onStep, onStepDone, onTargetDone, onLoad, onLoadDone, onVerifyDone, onNotice, signal, machine, probe, stepRunner }) {
   const loads = planLoads(settings);
   const repeats = settings.repeat ?? 1;
   const schedule = planSchedule(targets, loads, repeats);
@@ -70,6 +83,19 @@ export async function runSweep(targets, settings, {
   const common = { keepAlive: settings.keepAlive, timeoutMs: settings.timeoutMs, signal };
   const monitor = machine ?? machineMonitorFor(targets.map((target) => target.url));
   const steps = [];
+  // Several workers each send their own requests and keep their own record of what they
+  // wrote: writes to one key from two workers can land in any order unseen, so the read-back
+  // cannot be made sound across them (docs/workloads.md).
+  const workers = settings.workers ?? 1;
+  const verify = workload?.verify && !(workers > 1 && writes(workload));
+  if (workload?.verify && !verify) onNotice(`the written values are not read back after the run: ${workers} workers write side by side, and no one of them knows the order their writes to a key landed in`);
+  // What a worker thread needs to make its own workload of each target.
+  const workerWorkload = (target) => workload && { key: target.url, spec: workload, basePath: new URL(target.url).pathname, token };
+  // Direct mode: what a worker thread needs to open its own connection to the target's store
+  // (the resolved connection the prober's thread uses too); null for memory, which has no server.
+  const workerTarget = ({ probeTarget, engineLoad }) => (probeTarget?.kind === 'direct'
+    ? { store: probeTarget.store, connections: probeTarget.connections, settings: probeTarget.settings, ...(engineLoad?.key === undefined ? {} : { key: engineLoad.key }) }
+    : null);
   // Per target: its steps, its workload runner (one per target: same seed, same sequence) and
   // its load phase's figures, kept across the interleaved schedule.
   const state = new Map(targets.map((target) => [target, { steps: [], runner: workloadFor(target, workload, token), load: null }]));
@@ -88,7 +114,7 @@ export async function runSweep(targets, settings, {
     if (first && settings.warmup > 0) {
       onStep(index, total, target, { warmup: settings.warmup });
       const concurrency = settings.rps ? OPEN_MODEL_WARMUP_CONCURRENCY : Math.max(...settings.concurrency);
-      await measureStep(engine, { ...target.engineLoad, ...common, url: target.url, concurrency, maxRequests: settings.warmup, durationSeconds: WARMUP_MAX_SECONDS, workload: runner });
+      await stepRunner.measure({ ...target.engineLoad, ...common, url: target.url, concurrency, maxRequests: settings.warmup, durationSeconds: WARMUP_MAX_SECONDS, workload: runner }, { workload: workerWorkload(target), target: workerTarget(target) });
     }
     // --probe: the target's idle latency once, before its first step; then under each step's load.
     if (probe) {
@@ -100,7 +126,7 @@ export async function runSweep(targets, settings, {
     const probing = probe?.underLoad();
     let figures;
     try {
-      figures = await measureStep(engine, {
+      figures = await stepRunner.measure({
         ...target.engineLoad,
         ...common,
         url: target.url,
@@ -109,7 +135,7 @@ export async function runSweep(targets, settings, {
         maxRequests: settings.requests,
         durationSeconds: settings.duration,
         workload: runner,
-      });
+      }, { workload: workerWorkload(target), target: workerTarget(target) });
     } catch (error) {
       await probing?.end().catch(() => {});
       throw error;
@@ -126,6 +152,7 @@ export async function runSweep(targets, settings, {
       repeat,
       machine: machineLoad,
       probe: probe ? { thread: probe.thread, idle: own.idleProbe, underLoad, error: probe.error } : null,
+      machines: null, // a merged step's machines (node test merge)
       warnings: [...honestyWarnings(figures), ...machineWarnings(machineLoad)],
     };
     steps.push(step);
@@ -133,7 +160,7 @@ export async function runSweep(targets, settings, {
     onStepDone(step);
     if (!last) continue;
     let verification = null;
-    if (runner && workload.verify && (own.load || runner.wrote() > 0)) {
+    if (runner && verify && (own.load || runner.wrote() > 0)) {
       const verified = await verifyPhase({ url: target.url, store: target.store, workload: runner, token, timeoutMs: settings.timeoutMs, signal });
       verification = { ...shown, ...verified, warnings: verificationWarnings(verified) };
       onVerifyDone(verification);
@@ -142,3 +169,6 @@ export async function runSweep(targets, settings, {
   }
   return steps;
 }
+
+// Whether a workload writes (any operation but read).
+const writes = (workload) => workload.mix.some(({ operation }) => operation !== 'read');

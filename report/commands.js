@@ -1,13 +1,14 @@
-// node test report and node test compare: saved runs in, text or a page out. Each resolves
+// node test report, compare and merge: saved runs in, text or a page out. Each resolves
 // when done and throws what the CLI turns into an exit code (test.js): ThresholdError (3) for
 // a missed threshold or a regression, ResultsFormatError (2), RunError (1), OutputPathError (2).
 import { readResults } from './format.js';
-import { checkOutputPaths } from './results.js';
+import { checkOutputPaths, writeResults } from './results.js';
 import { renderRun } from './run-text.js';
 import { writeHtmlReport } from './html.js';
 import { checkThresholds, thresholdsError } from './assert.js';
 import { compareRuns, regressionError, renderRunComparison } from './compare-runs.js';
 import { parseThresholds } from '../driver/thresholds.js';
+import { mergeResults, renderMachineRows } from './merge.js';
 
 /**
  * node test report FILE [--html OUT] [--assert EXPR]...: the run's tables on stdout, or the page
@@ -23,6 +24,7 @@ export async function reportCommand({ file, html, assert = [] }, { stdout = proc
     stderr.write(`wrote ${html}: ${result.steps.length} step(s) as a page\n`);
   } else {
     stdout.write(renderRun(result, { thresholds }));
+    if (result.merged) stdout.write(`\n${renderMachineRows(result)}`);
   }
   const failed = thresholdsError(checkThresholds(result, thresholds));
   if (failed) throw failed;
@@ -36,4 +38,24 @@ export async function compareCommand({ a, b, failOnRegression = null }, { stdout
   const failed = regressionError(comparison);
   if (failed) throw failed;
   return comparison;
+}
+
+/**
+ * node test merge FILE... [--json OUT] [--csv OUT] [--html OUT]: the merged run's tables, then
+ * each step's total with every machine's row beside it, on stdout (stderr when --json -
+ * takes stdout), and the files written. Throws MergeError (exit 2) when the files differ in
+ * what they measured, ResultsFormatError (2) for a file that is not a Result of this version.
+ */
+export async function mergeCommand({ files, json, csv, html }, { stdout = process.stdout, stderr = process.stderr } = {}) {
+  await checkOutputPaths({ json, csv, html });
+  const inputs = [];
+  for (const file of files) inputs.push({ file, result: await readResults(file) });
+  const result = mergeResults(inputs);
+  const out = json === '-' ? stderr : stdout;
+  out.write(renderRun(result));
+  out.write(`\n${renderMachineRows(result)}`);
+  const apart = result.steps.filter((step) => step.warnings.some((warning) => warning.code === 'NO_OVERLAP')).length;
+  if (apart) stderr.write(`warning: in ${apart} of ${result.steps.length} step(s) the drivers' time windows do not overlap (NO_OVERLAP): their rps do not add up to one load; check the machines' clocks\n`);
+  await writeResults({ json, csv, html }, result, stdout);
+  return result;
 }

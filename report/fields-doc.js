@@ -52,6 +52,13 @@ export function renderFieldTables() {
     '### The comparison',
     table(COMPARISON_FIELDS, 'comparison[].'),
     table(listOf(COMPARISON_FIELDS, 'rows'), 'comparison[].rows[].'),
+    // Issue 11: --workers and node test merge
+    '### Each worker thread of a step (--workers)',
+    table(listOf(STEP_FIELDS, 'workers'), 'steps[].workers[].'),
+    '### Each machine of a merged step (node test merge)',
+    table(listOf(STEP_FIELDS, 'machines'), 'steps[].machines[].'),
+    '### Each file a merged Result adds up',
+    table(listOf(RESULT_FIELDS, 'merged'), 'merged[].'),
   ].join('\n\n');
 }
 

@@ -31,6 +31,7 @@ export const WARNING_DATA = {
   LOAD_ERRORS: { records: 'records the load was to write', loaded: 'records the app confirmed', failedBatches: 'batches that failed' },
   VERIFY_MISMATCH: { mismatched: 'keys whose value read back different', sampled: 'keys read back' },
   WEAKER_PROMISE: { mismatched: 'keys whose value read back different', sampled: 'keys read back' },
+  NO_OVERLAP: { files: 'the results files whose windows do not overlap', gapSeconds: 'from the latest start to the earliest finish, in seconds (positive: that long with not every driver running)' },
   UNVERIFIED: { overlap: 'keys left out for writes in flight at once', failed: 'keys left out for a write that failed without saying whether it landed', unknownBase: 'keys appended to without a known value before' },
 };
 
@@ -67,6 +68,39 @@ export const OPERATION_FIELDS = [
   ...histogramFields('every latency of this operation in the step'),
 ];
 
+// Issue 11: the worker threads of --workers N, one entry each.
+export const WORKER_FIELDS = [
+  field('requests', 'integer', 'requests this worker started during the step'),
+  field('responses', 'integer', 'its complete responses'),
+  field('rps', 'number', 'its responses / its own wallSeconds; the step\'s rps is the sum of its workers\''),
+  field('cpuPercent', 'number', 'this worker thread\'s CPU during the step, in % of one core (the DRIVER_CPU check applies to each worker)'),
+  field('cpuSeconds', 'number|null', 'this worker thread\'s CPU time during the step (user + system; 10 ms resolution from /proc on Linux); null where a thread\'s own CPU cannot be read'),
+];
+
+// Issue 11: node test merge keeps each machine's figures of a merged step beside the total.
+export const MACHINE_ROW_FIELDS = [
+  field('hostname', 'string', 'the machine (its results file\'s system.hostname)'),
+  field('file', 'string', 'the results file it came from'),
+  field('requests', 'integer', 'its requests'),
+  field('responses', 'integer', 'its responses'),
+  field('rps', 'number', 'its rps; the merged step\'s rps is their sum'),
+  field('latency.meanMs', 'number|null', 'its mean latency in ms'),
+  field('latency.p50Ms', 'number|null', 'its median in ms'),
+  field('latency.p99Ms', 'number|null', 'its p99 in ms'),
+  field('errors.total', 'integer', 'its failed requests'),
+  field('cpuPercent', 'number', 'its driver\'s CPU in % of one core'),
+  field('startedAt', 'string', 'when its step began'),
+  field('finishedAt', 'string', 'when its step ended'),
+];
+
+export const MERGED_FROM_FIELDS = [
+  field('file', 'string', 'a results file node test merge read'),
+  field('hostname', 'string', 'the machine that wrote it'),
+  field('date', 'string', 'when that run started (its system.date)'),
+  field('cpuModel', 'string', 'that machine\'s CPU model'),
+  field('cpuCount', 'integer', 'its logical CPUs'),
+];
+
 export const STEP_FIELDS = [
   field('url', 'string', 'the URL measured, any password shown as `***`; in direct mode (--direct) `direct://<store>/<key>` (or `direct://<store>` for a key-space workload)', { csv: 'url' }),
   field('store', 'string', 'store name (from /stores, or the second-last path segment of a --url)', { csv: 'store' }),
@@ -97,7 +131,7 @@ export const STEP_FIELDS = [
     csv: 'errorKinds',
     csvValue: (step) => Object.entries(step.errors.byKind).map(([kind, n]) => `${kind}=${n}`).join(';'),
   }),
-  field('cpuPercent', 'number', 'the driver\'s CPU (user + system) during the step, in % of one core', { csv: 'cpuPercent' }),
+  field('cpuPercent', 'number', 'the driver\'s CPU (user + system) during the step, in % of one core: the whole process, so with --workers the sum over its threads (may pass 100); for a merged step, the machines\' sum', { csv: 'cpuPercent' }),
   field('engineReported', 'object|null', 'the load engine\'s own figures for the step, only to show how far off they are; loadtest\'s: `meanLatencyMs`, `rps` (null when it computed none), `totalRequests`'),
   field('warnings', 'list', 'why these numbers deserve less trust, if they do. CSV: the messages joined by ` | `', {
     of: WARNING_FIELDS,
@@ -114,6 +148,9 @@ export const STEP_FIELDS = [
   // --probe (issue 11)
   field('probe', 'object|null', 'with --probe, what a separate prober sending one request at a time measured: `idle` (before the target\'s first step, for 1 s or 200 requests) and `underLoad` (throughout this step), each `{ count, errors, meanMs, p50Ms, p99Ms }` (latencies in ms, null when nothing answered; the whole of it null when the probe could not reach the target, `error` saying why, else null), and `thread`: `worker` (its own thread and connection) or `main` (the driver\'s thread: the memory store in direct mode). Its requests are not in the step\'s counts. null without --probe'),
   field('machine.loadAverage', 'number|null', 'the one-minute load average (/proc/loadavg) when the step ended; null where not measured', { csv: 'loadAverage' }),
+  // Several workers, several machines (issue 11)
+  field('workers', 'list|null', 'with --workers N (N > 1): each worker thread\'s share of the step, in order; null with one worker. Fewer entries than N when the load could not be shared by N (concurrency or -n below N)', { of: WORKER_FIELDS }),
+  field('machines', 'list|null', 'a step of node test merge: each machine\'s figures, the step\'s own being their total; null for a step one driver measured', { of: MACHINE_ROW_FIELDS }),
 ];
 
 export const COMPARISON_ROW_FIELDS = [
@@ -224,7 +261,8 @@ export const RESULT_FIELDS = [
   field('settings.distribution', 'string|null', 'how requests picked their records (--distribution): `uniform`, `zipfian`, `latest`, `hotspot:H/O`, `sequential`; null for the seeded keys and for insert'),
   field('settings.seed', 'integer|null', 'the seed of the keys, operations and values (--seed, or the one the run picked): `--seed` with it repeats them; null for the seeded keys'),
   field('settings.load', 'boolean', 'whether each store\'s records were loaded before its steps (false with --no-load, for `write`, and for the seeded keys)'),
-  field('settings.verify', 'boolean', 'whether written values were read back after each store\'s steps (false with --no-verify and for the seeded keys)'),
+  field('settings.verify', 'boolean', 'whether written values were read back after each store\'s steps (false with --no-verify, for the seeded keys, and with --workers over 1 for a workload that writes)'),
+  field('settings.workers', 'integer', 'worker threads each step ran in (--workers; 1 by default)'),
   field('system.node', 'string', 'Node.js version of the driver'),
   field('system.platform', 'string', 'OS, kernel release and architecture'),
   field('system.cpuModel', 'string', 'the driver machine\'s CPU model'),
@@ -232,10 +270,12 @@ export const RESULT_FIELDS = [
   field('system.loadtest', 'string', 'the loadtest version that generated the load'),
   field('system.target', 'string', 'what was swept: the --target, the --url list, the embedded app.js and its address, or (--direct) the stores called in the driver\'s process'),
   field('system.date', 'string', 'when the run started (ISO 8601)'),
+  field('system.hostname', 'string', 'the driver machine\'s host name (node test merge shows each machine\'s rows under it)'),
   field('targets', 'list', 'every URL the sweep was to measure, in order (an interrupted run has steps for only some)', { of: TARGET_FIELDS }),
   field('skipped', 'list', 'stores left out, with the reason', { of: SKIPPED_FIELDS }),
   field('loads', 'list', 'the load phase of each store, in the order run (empty unless a key-space workload loaded its records)', { of: LOAD_FIELDS }),
   field('steps', 'list', 'one per measured step, in the order run', { of: STEP_FIELDS }),
   field('verifications', 'list', 'per store, the written values read back after its steps (empty unless a key-space workload wrote)', { of: VERIFICATION_FIELDS }),
   field('comparison', 'list', 'per key and load level, the stores side by side (computed from the steps)', { of: COMPARISON_FIELDS }),
+  field('merged', 'list|null', 'node test merge: the results files (and machines) this Result adds up, in the order given; null for a run of one driver', { of: MERGED_FROM_FIELDS }),
 ];

@@ -20,6 +20,7 @@ export function createLiveReport({ options, stdout = process.stdout, stderr = pr
   const out = options.json === '-' ? stderr : stdout; // JSON on stdout keeps the tables off it
   const text = createRunText((chunk) => out.write(chunk));
   let progress;
+  const noticed = new Set(); // each notice once, however many steps it concerns
   return {
     /** The driver's onProgress: see runBenchmark's events. */
     onProgress(event) {
@@ -38,6 +39,11 @@ export function createLiveReport({ options, stdout = process.stdout, stderr = pr
         text.load(event.load);
       } else if (event.type === 'step') {
         progress.step(event.index, progressLabel(event.target, event.load));
+      } else if (event.type === 'notice') {
+        if (noticed.has(event.message)) return;
+        noticed.add(event.message);
+        progress?.clear();
+        stderr.write(`note: ${event.message}\n`);
       } else if (event.type === 'step-done') {
         progress.done();
       } else if (event.type === 'target-done') {

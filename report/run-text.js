@@ -16,6 +16,7 @@ function settingsExtra(settings) {
   const lines = [];
   if (settings.repeat > 1) lines.push(`Repeats:  each step ${settings.repeat} times, interleaved across the URLs at each load level`);
   if (settings.assert?.length) lines.push(`Assert:   ${settings.assert.join(', ')}`);
+  if (settings.workers > 1) lines.push(`Workers:  each step in ${settings.workers} worker threads, their histograms added and counts summed`);
   return lines.join('\n');
 }
 

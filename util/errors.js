@@ -42,6 +42,8 @@ export const ERROR_CODES = Object.freeze({
   ASSERTION_FAILED: { exit: 3, meaning: 'node test --assert: a threshold was missed (the table after the run says which); the results are still printed and written' },
   REGRESSION: { exit: 3, meaning: 'node test compare --fail-on-regression PCT: an rps fell or a p99 rose by more than PCT percent' },
   // The driver's workloads (docs/workloads.md)
+  // Several machines (issue 11)
+  MERGE_REFUSED: { exit: 2, meaning: 'node test merge: the files\' steps do not measure the same thing (a target, workload, setting or step differs, named in the line): nothing is merged' },
   VERIFY_FAILED: { exit: 1, meaning: 'after a run that wrote, values read back from a store differ from what it acknowledged (a store that promises less, memcached, only warns)' },
 });
 
@@ -61,6 +63,7 @@ export const WARNING_CODES = Object.freeze({
   LOAD_ERRORS: { meaning: 'the load phase could not load some records: reads of them may answer 404, and the verification leaves them out' },
   VERIFY_MISMATCH: { meaning: 'values read back after the run differ from what the store acknowledged: the run fails (VERIFY_FAILED)' },
   WEAKER_PROMISE: { meaning: 'values read back differ, on a store that does not promise to keep what it acknowledged (memcached may evict): reported, not failed' },
+  NO_OVERLAP: { meaning: 'node test merge: the merged drivers did not run this step at the same time (their startedAt-finishedAt windows do not overlap), so their rps do not add up to a load the target saw at once' },
   UNVERIFIED: { meaning: 'some written keys of the sample could not be checked: writes to them overlapped, or one failed without saying whether it landed' },
 });
 
@@ -210,6 +213,13 @@ export class OutputPathError extends StorebenchError {
 export class ThresholdError extends StorebenchError {
   constructor(message, code = 'ASSERTION_FAILED') {
     super(message, { code });
+  }
+}
+
+/** node test merge refused: the files' steps differ in the field the message names (exit 2). */
+export class MergeError extends StorebenchError {
+  constructor(message) {
+    super(message, { code: 'MERGE_REFUSED' });
   }
 }
 

@@ -24,5 +24,6 @@ export function systemInfo({ target, loadtest = true, now = new Date() } = {}) {
     ...(loadtest ? { loadtest: loadtestVersion() } : {}),
     target,
     date: now.toISOString(),
+    hostname: os.hostname(),
   };
 }

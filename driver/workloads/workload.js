@@ -74,14 +74,16 @@ Object.assign(ReadModifyWrite.prototype, { operation: 'read-modify-write', metho
 /**
  * A workload over a key space: `spec` = { mix: [{ operation, share }], distribution
  * ({ name, ... } or null), records, valueSize: { min, max }, seed }; `basePath` the target's
- * path (/redis), `token` the write token or null.
+ * path (/redis), `token` the write token or null. `stream` picks independent random streams of
+ * the same seed (worker thread n of --workers uses stream n; 0, the default, is the main thread's;
+ * streams 1 + 16n and 2 + 16n, clear of the values' stream 7).
  * Returns { operations, next(): WorkloadRequest, values, tracker, records, baseOf, keyCount,
  * recordLoad(from, to, landed), wrote() }.
  */
-export function createWorkload(spec, { basePath = '', token = null, sample = VERIFY_SAMPLE } = {}) {
+export function createWorkload(spec, { basePath = '', token = null, sample = VERIFY_SAMPLE, stream = 0 } = {}) {
   const { mix, records, valueSize, seed } = spec;
-  const keyRandom = createRandom(seed, 1);
-  const opRandom = createRandom(seed, 2);
+  const keyRandom = createRandom(seed, 1 + 16 * stream);
+  const opRandom = createRandom(seed, 2 + 16 * stream);
   const values = createValues({ seed, ...valueSize });
   const base = basePath.replace(/\/+$/, '');
   const authorization = token ? `Bearer ${token}` : null;

@@ -32,6 +32,7 @@ test('every flag is read', () => {
   const { options, problems } = parseArguments([
     '--target', 'http://127.0.0.1:3000', '-c', '1, 2,3', '-n', '50', '--warmup', '0', '--no-keepalive',
     '--timeout', '250', '--stores', 'memory,redis', '--keys', 'key1', '--json', '-', '--csv', 'out.csv', '-q',
+    '--workers', '3',
   ], {});
   assert.deepEqual(problems, []);
   assert.deepEqual(options, {
@@ -64,6 +65,7 @@ test('every flag is read', () => {
     load: false,
     verify: false,
     token: undefined,
+    workers: 3,
   });
 });
 
@@ -269,4 +271,22 @@ test('--repeat, --html and --assert are read and checked', async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'storebench-out-'));
   t.after(() => rm(dir, { recursive: true, force: true }));
   await assert.rejects(checkOutputPaths({ html: join(dir, 'missing', 'report.html') }), (error) => error instanceof OutputPathError && error.problems[0] === `--html ${join(dir, 'missing', 'report.html')}: the folder ${join(dir, 'missing')} does not exist`);
+});
+
+test('--workers takes 1 to 256 or auto (one per core less one, at least 1); 0, 257 or a word is one line each', async () => {
+  const { autoWorkers } = await import('../../driver/workers.js');
+  assert.equal(parseArguments([]).options.workers, 1);
+  assert.equal(parseArguments(['--workers', '256']).options.workers, 256);
+  assert.equal(parseArguments(['--workers', 'auto']).options.workers, autoWorkers());
+  assert.equal(autoWorkers(1), 1);
+  assert.equal(autoWorkers(2), 1);
+  assert.equal(autoWorkers(16), 15);
+  for (const bad of ['0', '257', 'two', '1.5', '-1']) {
+    assert.deepEqual(parseArguments(['--workers', bad]).problems, [`--workers must be a whole number from 1 to 256 or auto, not "${bad}"`]);
+  }
+});
+
+test('--workers over 1 refuses a workload that inserts: each insert takes the next new key in turn', () => {
+  assert.deepEqual(parseArguments(['--workers', '2', '-w', 'ycsb-d']).problems, ['--workers 2: ycsb-d inserts, and each insert takes the next new key in turn, which only one worker can do: use --workers 1']);
+  assert.deepEqual(parseArguments(['--workers', '2', '-w', 'ycsb-a']).problems, []);
 });

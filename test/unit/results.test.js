@@ -61,7 +61,7 @@ test('JSON: format, settings, system, every step with percentiles and its histog
   // Issue 9: a comparison row carries its step's warning codes, so a report can mark it.
   assert.deepEqual(json.comparison[0].rows.map((row) => [row.store, row.warnings]), [['memory', ['WEAK_SAMPLE']], ['redis', []]]);
   assert.deepEqual([json.settings.stores, json.settings.keys], [null, null]);
-  assert.deepEqual(Object.keys(json), ['format', 'interrupted', 'appExit', 'settings', 'system', 'targets', 'skipped', 'loads', 'steps', 'verifications', 'comparison']);
+  assert.deepEqual(Object.keys(json), ['format', 'interrupted', 'appExit', 'settings', 'system', 'targets', 'skipped', 'loads', 'steps', 'verifications', 'comparison', 'merged']);
 });
 
 test('toJson refuses a Result it could not give back: a missing field, an unknown one, NaN', () => {

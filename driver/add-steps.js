@@ -1,0 +1,132 @@
+// Adding steps that ran side by side over the same window into one: the worker threads of one
+// driver (--workers N, driver/workers.js) and the drivers of several machines (node test
+// merge, report/merge.js). Counts are summed exactly, HDR histograms are added (percentiles
+// are read from the sum, never averaged), the mean comes from the exact sums, rps is the sum
+// of the parts' rps. docs/measurement.md ("Several workers, several machines") has the rule.
+import { createLatencyRecorder, decodeHistogram } from './recorder.js';
+
+/**
+ * A recorder's exact figures, as a worker sends them with its step (bigints do not cross
+ * JSON, so nanoseconds travel as decimal strings): count, sumNs, minNs, maxNs.
+ * @typedef {{ count: number, sumNs: string, minNs: string|null, maxNs: string|null }} LatencySums
+ */
+
+/** The exact sums a recorder holds, in a form that crosses postMessage and JSON. */
+export function latencySums(recorder) {
+  const { count, sumNs, minNs, maxNs } = recorder.state();
+  return { count, sumNs: String(sumNs), minNs: minNs === null ? null : String(minNs), maxNs: maxNs === null ? null : String(maxNs) };
+}
+
+// The sums behind a part's latency: exact when it carries them (a worker's step), else rebuilt
+// from its figures (a results file: meanMs holds the sum to within a nanosecond per request).
+function sumsOf(latency, exact) {
+  if (exact) {
+    return { count: exact.count, sumNs: BigInt(exact.sumNs), minNs: exact.minNs === null ? null : BigInt(exact.minNs), maxNs: exact.maxNs === null ? null : BigInt(exact.maxNs) };
+  }
+  if (!latency.count) return { count: 0, sumNs: 0n, minNs: null, maxNs: null };
+  const ns = (ms) => BigInt(Math.round(ms * 1e6));
+  return { count: latency.count, sumNs: ns(latency.meanMs) * BigInt(latency.count), minNs: ns(latency.minMs), maxNs: ns(latency.maxMs) };
+}
+
+/** One latency summary and histogram from several parts' ({ latency, histogram, sums? }): histograms added. */
+export function addLatencies(parts) {
+  const total = createLatencyRecorder();
+  for (const { latency, histogram, sums } of parts) {
+    const decoded = decodeHistogram(histogram);
+    const exact = sumsOf(latency, sums);
+    total.add({ state: () => ({ ...exact, histogram: decoded }) });
+    decoded.destroy();
+  }
+  const figures = { latency: total.summary(), histogram: total.encode(), sums: latencySums(total) };
+  total.destroy();
+  return figures;
+}
+
+function addErrors(parts) {
+  const byKind = {};
+  for (const { errors } of parts) {
+    for (const [kind, n] of Object.entries(errors.byKind)) byKind[kind] = (byKind[kind] ?? 0) + n;
+  }
+  return { total: parts.reduce((sum, { errors }) => sum + errors.total, 0), byKind };
+}
+
+const sum = (parts, read) => parts.reduce((total, part) => total + (read(part) ?? 0), 0);
+const sumOrNull = (parts, read) => (parts.some((part) => read(part) === null || read(part) === undefined) ? null : sum(parts, read));
+
+// The engines' own figures, added the same way (kept only to show how far off they are).
+function addReported(parts) {
+  const reports = parts.map((part) => part.engineReported);
+  if (reports.some((report) => !report)) return null;
+  const total = sum(reports, (report) => report.totalRequests);
+  const meanLatencyMs = reports.every((report) => report.meanLatencyMs !== null) && total > 0
+    ? sum(reports, (report) => report.meanLatencyMs * report.totalRequests) / total
+    : null;
+  return { meanLatencyMs, rps: sumOrNull(reports, (report) => report.rps), totalRequests: total };
+}
+
+/**
+ * One step from `parts`, steps (measureStep's shape) that ran side by side over the same
+ * window against the same target with the same settings, each on its share of the load.
+ * Each part may carry `sums` (LatencySums) beside its latency, and each of its operations
+ * too: the mean is then exact. Returns the step shape, with `sums` for a further addition.
+ *
+ * rps: the parts ran at once, so their throughputs add: rps = the sum of the parts' rps, in
+ * both models, and wallSeconds = responses / rps (each part's own wallSeconds when they are
+ * equal). An operation's rps is its responses / that wallSeconds, so they add up to the step's.
+ */
+export function addSteps(parts) {
+  if (!parts.length) throw new TypeError('addSteps needs at least one step');
+  const [first] = parts;
+  const requests = sum(parts, (part) => part.requests);
+  const responses = sum(parts, (part) => part.responses);
+  const rps = sum(parts, (part) => part.rps);
+  const wallSeconds = rps > 0 ? responses / rps : Math.max(...parts.map((part) => part.wallSeconds));
+  const rpsOf = (count) => (wallSeconds > 0 ? count / wallSeconds : 0);
+  const { latency, histogram, sums } = addLatencies(parts);
+  const operations = first.operations.map(({ operation }) => {
+    const own = parts.map((part) => part.operations.find((entry) => entry.operation === operation)).filter(Boolean);
+    const added = addLatencies(own);
+    const opResponses = sum(own, (entry) => entry.responses);
+    return {
+      operation,
+      requests: sum(own, (entry) => entry.requests),
+      responses: opResponses,
+      rps: rpsOf(opResponses),
+      latency: added.latency,
+      errors: addErrors(own),
+      histogram: added.histogram,
+      sums: added.sums,
+    };
+  });
+  const times = (read) => parts.map(read).sort();
+  return {
+    url: first.url,
+    mode: first.mode,
+    model: first.model,
+    startedAt: times((part) => part.startedAt)[0],
+    finishedAt: times((part) => part.finishedAt).at(-1),
+    maxRequests: sumOrNull(parts, (part) => part.maxRequests),
+    durationSeconds: first.durationSeconds,
+    concurrency: first.model === 'open' ? null : sum(parts, (part) => part.concurrency),
+    targetRps: first.model === 'open' ? sum(parts, (part) => part.targetRps) : null,
+    // The parts' peaks may not have come at the same moment: at most this many at once.
+    peakInFlight: sum(parts, (part) => part.peakInFlight),
+    requests,
+    responses,
+    wallSeconds,
+    rps,
+    latency,
+    errors: addErrors(parts),
+    // In % of one core, summed: the parts' CPU added (over 100 when they used several cores).
+    cpuPercent: sum(parts, (part) => part.cpuPercent),
+    engineReported: addReported(parts),
+    histogram,
+    operations,
+    sums,
+  };
+}
+
+/** Drops the `sums` addSteps and the workers keep for further additions (a Result has no such field). */
+export function withoutSums({ sums, operations, ...step }) {
+  return { ...step, operations: operations.map(({ sums: _sums, ...operation }) => operation) };
+}

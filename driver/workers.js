@@ -1,0 +1,181 @@
+// --workers N: each measured step (and warm-up) runs in N worker threads, each generating its
+// share of the load with measureStep, and the main thread adds their steps into one
+// (add-steps.js). The threads are started once, at the run's first step, and kept until the
+// run ends; an abort terminates them at once. With one worker, the step runs here as always.
+import os from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { measureStep, StepAborted } from './step.js';
+import { addSteps, withoutSums } from './add-steps.js';
+import { UsageError } from '../util/errors.js';
+
+export const MAX_WORKERS = 256;
+// The engines a worker thread can run (step-worker.js ENGINES); in direct mode each thread
+// opens its own connection to the store's server.
+export const THREAD_ENGINES = ['http', 'direct'];
+// How long close() lets the threads close their stores' connections before ending them.
+const CLOSE_GRACE_MS = 2000;
+
+/** --workers auto: one per core, less one for the main thread and the rest of the machine, at least 1. */
+export const autoWorkers = (cores = os.availableParallelism?.() ?? os.cpus().length) => Math.max(1, cores - 1);
+
+/** `total` split into `parts` whole numbers as even as possible, the larger ones first (10 in 3: 4, 3, 3). */
+export function splitEvenly(total, parts) {
+  const base = Math.floor(total / parts);
+  const extra = total % parts;
+  return Array.from({ length: parts }, (_, index) => base + (index < extra ? 1 : 0));
+}
+
+/**
+ * Each worker's share of `load` ({ concurrency } or { rps }, with maxRequests for -n): as
+ * many shares as workers, fewer when there is not enough to share (concurrency 2 over 4
+ * workers: 2 shares of 1 client; -n 3 over 4 workers: 3 shares of 1 request).
+ */
+export function splitLoad({ concurrency, rps, maxRequests }, workers) {
+  let count = Math.min(workers, maxRequests ?? Infinity);
+  if (!rps) count = Math.min(count, concurrency);
+  const requests = maxRequests === undefined || maxRequests === null ? null : splitEvenly(maxRequests, count);
+  const clients = rps ? null : splitEvenly(concurrency, count);
+  return Array.from({ length: count }, (_, index) => ({
+    ...(rps ? { rps: rps / count } : { concurrency: clients[index] }),
+    ...(requests ? { maxRequests: requests[index] } : {}),
+  }));
+}
+
+// The threads, started on first use; run(jobs) posts job i to thread i and resolves to their steps.
+function createPool(size) {
+  const url = new URL('./step-worker.js', import.meta.url);
+  let workers = null;
+  let nextId = 0;
+  const start = () => {
+    workers ??= Array.from({ length: size }, () => new Worker(url));
+    return workers;
+  };
+  const terminate = () => {
+    const ending = workers ?? [];
+    workers = null;
+    return Promise.all(ending.map((worker) => worker.terminate()));
+  };
+  // The run is over: each thread closes what it opened (direct mode's connections), then ends.
+  const close = async () => {
+    if (!workers) return;
+    const closing = workers.map((worker) => runOne(worker, { type: 'close' }).catch(() => {}));
+    let timer;
+    await Promise.race([Promise.all(closing), new Promise((resolve) => (timer = setTimeout(resolve, CLOSE_GRACE_MS)))]);
+    clearTimeout(timer);
+    await terminate();
+  };
+  const runOne = (worker, job) => new Promise((resolve, reject) => {
+    const id = (nextId += 1);
+    const onMessage = (message) => {
+      if (message.id !== id) return;
+      cleanup();
+      if (message.error) reject(Object.assign(new Error(`worker thread: ${message.error.message}`), { code: message.error.code }));
+      else resolve(message.step ?? null);
+    };
+    const onError = (error) => {
+      cleanup();
+      reject(error);
+    };
+    const onExit = (code) => {
+      cleanup();
+      reject(new StepAborted(`worker thread exited (code ${code})`));
+    };
+    const cleanup = () => {
+      worker.off('message', onMessage);
+      worker.off('error', onError);
+      worker.off('exit', onExit);
+    };
+    worker.on('message', onMessage);
+    worker.on('error', onError);
+    worker.on('exit', onExit);
+    worker.postMessage({ ...job, id });
+  });
+  return {
+    async run(jobs, signal) {
+      if (signal?.aborted) throw new StepAborted();
+      const threads = start();
+      let onAbort;
+      const aborted = new Promise((resolve, reject) => {
+        // Ctrl-C: the threads are ended now, with whatever they had in flight.
+        onAbort = () => {
+          terminate();
+          reject(new StepAborted());
+        };
+        signal?.addEventListener('abort', onAbort, { once: true });
+      });
+      aborted.catch(() => {});
+      try {
+        return await Promise.race([Promise.all(jobs.map((job, index) => runOne(threads[index], job))), aborted]);
+      } finally {
+        signal?.removeEventListener('abort', onAbort);
+      }
+    },
+    close,
+  };
+}
+
+/**
+ * What a sweep measures its steps with: `measure(load, { workload, target })` resolves to a
+ * step as measureStep's (without the worker's exact sums), plus `workers` (null with one
+ * worker). `workload` is what a worker needs to make its own workload of a key-space target:
+ * { key, spec, basePath, token } (each worker draws its own random streams). `target`, in
+ * direct mode, what a thread needs to open its own connection: { store, connections,
+ * settings, key? }; null for a store with no server to connect to (memory, which exists only
+ * in this thread), whose steps then run here, on one worker. `onNotice(text)` hears
+ * when a step runs on fewer workers than asked. Call close() when the run ends. `threads`
+ * runs even one worker in a thread (bench/cpu-per-request.js compares thread CPU with thread CPU).
+ */
+export function createStepRunner({ workers = 1, engine, onNotice = () => {}, threads = workers > 1 }) {
+  const mode = engine.mode ?? 'http';
+  if (threads && !THREAD_ENGINES.includes(mode)) throw new UsageError(`--workers ${workers} runs ${THREAD_ENGINES.join(', ')} steps only; ${mode} mode runs on one worker (--workers 1)`);
+  if (!threads) {
+    return {
+      measure: async (load) => ({ ...(await measureStep(engine, load)), workers: null }),
+      close: async () => {},
+    };
+  }
+  const pool = createPool(workers);
+  return {
+    async measure({ signal, workload: runner, store, key, ...load }, { workload = null, target = null } = {}) {
+      if (mode === 'direct' && !target) {
+        onNotice('the memory store exists only in the driver\'s main thread: its steps run there, on one worker');
+        return { ...(await measureStep(engine, { ...load, store, key, signal, workload: runner })), workers: null };
+      }
+      const shares = splitLoad(load, workers);
+      if (shares.length < workers) {
+        const why = load.rps ? `-n ${load.maxRequests}` : `concurrency ${load.concurrency}${load.maxRequests < load.concurrency ? ` and -n ${load.maxRequests}` : ''}`;
+        onNotice(`${why} shared by ${shares.length} of the ${workers} workers (each needs at least one client and one request)`);
+      }
+      const jobs = shares.map((share, index) => ({
+        engine: mode,
+        target,
+        load: { ...load, ...share },
+        workload: workload && { ...workload, stream: index },
+      }));
+      const cpuBefore = process.cpuUsage();
+      const startNs = process.hrtime.bigint();
+      const parts = await pool.run(jobs, signal);
+      const elapsedSeconds = Number(process.hrtime.bigint() - startNs) / 1e9;
+      const cpu = process.cpuUsage(cpuBefore);
+      const step = withoutSums(addSteps(parts));
+      return {
+        ...step,
+        // What was asked, as one thread would record it (the shares of a rate add up only to
+        // within rounding: 100 / 3 three times).
+        concurrency: load.rps ? null : load.concurrency,
+        targetRps: load.rps ?? null,
+        maxRequests: load.maxRequests ?? null,
+        // The whole driver process (every worker, the main thread, the garbage collector), in % of one core.
+        cpuPercent: elapsedSeconds > 0 ? ((cpu.user + cpu.system) / 1e6 / elapsedSeconds) * 100 : 0,
+        workers: parts.map((part) => ({
+          requests: part.requests,
+          responses: part.responses,
+          rps: part.rps,
+          cpuPercent: part.cpuPercent,
+          cpuSeconds: part.cpuMicros === null ? null : part.cpuMicros / 1e6,
+        })),
+      };
+    },
+    close: () => pool.close(),
+  };
+}

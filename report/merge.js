@@ -1,0 +1,195 @@
+// node test merge: results files from drivers that ran at the same time on different machines
+// against one target, added into one Result. Each step is added with the steps of the same
+// store, key, workload, model, load, repeat and mode in the other files (driver/add-steps.js:
+// histograms added, counts and rps summed), and keeps each machine's figures beside the total
+// (`machines`). Files whose steps measured different things are refused, naming the field.
+import { addSteps, withoutSums } from '../driver/add-steps.js';
+import { createResult } from '../driver/result.js';
+import { honestyWarnings } from '../driver/honesty.js';
+import { MergeError, WARNING_CODES } from '../util/errors.js';
+import { RESULT_FIELDS } from './fields.js';
+
+// Settings that may differ between the drivers: the seed (each machine may draw its own keys),
+// the thresholds (checked after the run, not part of the load) and the worker threads (how a
+// machine generates its share, --workers auto differing with its cores).
+const FREE_SETTINGS = new Set(['seed', 'assert', 'workers']);
+// Warnings about one machine (its CPU, its neighbours) stay with that machine's name; the
+// others are recomputed from the totals.
+const MACHINE_WARNINGS = new Set(['DRIVER_CPU', 'CPU_STEAL', 'BUSY_MACHINE']);
+
+const SETTINGS = RESULT_FIELDS.filter((field) => field.path.startsWith('settings.')).map((field) => field.path.slice('settings.'.length));
+const shown = (value) => JSON.stringify(value);
+
+/** What makes steps the same step across files: "redis key1 closed concurrency 10 repeat 1 http". */
+export function stepIdentity(step) {
+  const load = step.model === 'open' ? `rps ${step.targetRps}` : `concurrency ${step.concurrency}`;
+  return `${step.store} ${step.key}${step.workload ? ` ${step.workload}` : ''} ${step.model} ${load} repeat ${step.repeat} ${step.mode}`;
+}
+
+// The first field in which b differs from a, as "settings.duration (2 vs 5)", or null.
+function firstDifference(a, b, fields, prefix) {
+  for (const name of fields) {
+    if (shown(a[name]) !== shown(b[name])) return `${prefix}${name} (${shown(a[name])} in one, ${shown(b[name])} in the other)`;
+  }
+  return null;
+}
+
+function refuse(files, what) {
+  throw new MergeError(`cannot merge ${files.join(' and ')}: they differ in ${what}`);
+}
+
+// The steps of every file, by identity; refuses files that differ in what they measured.
+function matchSteps(inputs) {
+  const [first, ...others] = inputs;
+  for (const other of others) {
+    const files = [first.file, other.file];
+    if (first.result.system.target !== other.result.system.target) refuse(files, `target (${shown(first.result.system.target)} vs ${shown(other.result.system.target)})`);
+    const settings = firstDifference(first.result.settings, other.result.settings, SETTINGS.filter((name) => !FREE_SETTINGS.has(name)), 'settings.');
+    if (settings) refuse(files, settings);
+  }
+  const groups = new Map();
+  for (const [index, { file, result }] of inputs.entries()) {
+    for (const step of result.steps) {
+      const identity = stepIdentity(step);
+      if (!groups.has(identity)) {
+        if (index > 0) refuse([first.file, file], `steps: ${file} has "${identity}", ${first.file} has not`);
+        groups.set(identity, []);
+      }
+      const group = groups.get(identity);
+      if (group.length > index) refuse([file], `steps: "${identity}" appears twice in ${file}`);
+      group.push({ file, hostname: result.system.hostname, step });
+    }
+  }
+  for (const [identity, group] of groups) {
+    if (group.length < inputs.length) refuse([first.file, inputs[group.length].file], `steps: ${first.file} has "${identity}", ${inputs[group.length].file} has not`);
+    for (const { file, step } of group.slice(1)) {
+      const differs = firstDifference(group[0].step, step, ['url', 'workload', 'mode', 'maxRequests', 'durationSeconds'], '');
+      if (differs) refuse([group[0].file, file], `"${identity}": ${differs}`);
+    }
+  }
+  return groups;
+}
+
+// NO_OVERLAP when the drivers' windows for this step did not overlap (a clock off, or a
+// driver started late): the latest start came after the earliest finish.
+function overlapWarning(group) {
+  const latestStart = Math.max(...group.map(({ step }) => Date.parse(step.startedAt)));
+  const earliestFinish = Math.min(...group.map(({ step }) => Date.parse(step.finishedAt)));
+  if (latestStart < earliestFinish) return [];
+  const gapSeconds = (latestStart - earliestFinish) / 1000;
+  const files = group.map(({ file }) => file);
+  if (!WARNING_CODES.NO_OVERLAP) throw new TypeError('unregistered warning code NO_OVERLAP');
+  return [{
+    code: 'NO_OVERLAP',
+    message: `the drivers did not run this step at the same time (${gapSeconds.toFixed(3)} s from the earliest finish to the latest start): the summed rps is not a load the target saw at once; check their clocks (NTP)`,
+    data: { files, gapSeconds },
+  }];
+}
+
+const worst = (group, read) => {
+  const values = group.map(read).filter((value) => value !== null);
+  return values.length ? Math.max(...values) : null;
+};
+
+function mergeStep(group) {
+  const steps = group.map(({ step }) => step);
+  const [first] = steps;
+  const figures = withoutSums(addSteps(steps));
+  const merged = {
+    ...figures,
+    url: first.url,
+    store: first.store,
+    key: first.key,
+    workload: first.workload,
+    repeat: first.repeat,
+    // The machine figures of the busiest machine: what most deserves a look.
+    machine: {
+      stealPercent: worst(steps, (step) => step.machine.stealPercent),
+      othersCpuPercent: worst(steps, (step) => step.machine.othersCpuPercent),
+      treeCpuPercent: worst(steps, (step) => step.machine.treeCpuPercent),
+      loadAverage: worst(steps, (step) => step.machine.loadAverage),
+    },
+    // Each machine's prober timed its own path, and keeps percentiles without histograms to add:
+    // they stay in its own file.
+    probe: null,
+    workers: null,
+    machines: group.map(({ file, hostname, step }) => ({
+      hostname,
+      file,
+      requests: step.requests,
+      responses: step.responses,
+      rps: step.rps,
+      latency: { meanMs: step.latency.meanMs, p50Ms: step.latency.p50Ms, p99Ms: step.latency.p99Ms },
+      errors: { total: step.errors.total },
+      cpuPercent: step.cpuPercent,
+      startedAt: step.startedAt,
+      finishedAt: step.finishedAt,
+    })),
+  };
+  const ownWarnings = group.flatMap(({ hostname, step }) => step.warnings
+    .filter((warning) => MACHINE_WARNINGS.has(warning.code))
+    .map((warning) => ({ ...warning, message: `${hostname}: ${warning.message}` })));
+  // The totals' own checks (sample size, Little's law, the open model's rate, errors); the
+  // CPU check stays per machine, above.
+  const totals = honestyWarnings({ ...merged, cpuPercent: 0, workers: null });
+  merged.warnings = [...totals, ...ownWarnings, ...overlapWarning(group)];
+  return merged;
+}
+
+/**
+ * Merges `inputs` ([{ file, result }], Results as fromJson reads them, at least two) into
+ * one Result: every step added with its matches, in the first file's order, and `merged`
+ * naming the files and machines. Throws MergeError (exit 2) naming the first field in which
+ * the files differ.
+ */
+export function mergeResults(inputs) {
+  if (inputs.length < 2) throw new MergeError('merge needs at least two results files');
+  const groups = matchSteps(inputs);
+  const [{ result: first }] = inputs;
+  const steps = [...groups.values()].map(mergeStep);
+  const skipped = [...new Map(inputs.flatMap(({ result }) => result.skipped).map((skip) => [skip.store, skip])).values()];
+  const hostnames = [...new Set(inputs.map(({ result }) => result.system.hostname))];
+  return createResult({
+    interrupted: inputs.some(({ result }) => result.interrupted),
+    appExit: inputs.map(({ result }) => result.appExit).find(Boolean) ?? null,
+    settings: first.settings,
+    system: {
+      ...first.system,
+      cpuCount: inputs.reduce((sum, { result }) => sum + result.system.cpuCount, 0),
+      date: inputs.map(({ result }) => result.system.date).sort()[0],
+      hostname: hostnames.join(' + '),
+    },
+    targets: first.targets,
+    skipped,
+    steps,
+    // Each machine loaded and verified on its own: their tables are kept as they were.
+    loads: inputs.flatMap(({ result }) => result.loads),
+    verifications: inputs.flatMap(({ result }) => result.verifications),
+    merged: inputs.map(({ file, result }) => ({ file, hostname: result.system.hostname, date: result.system.date, cpuModel: result.system.cpuModel, cpuCount: result.system.cpuCount })),
+  });
+}
+
+const fixed = (value, digits) => (value === null ? '-' : value.toFixed(digits));
+
+/**
+ * The per-machine rows under each merged step: "redis key1 closed concurrency 20 ..." then
+ * the total and one line per machine (rps, mean, p50, p99, errors, CPU, window).
+ */
+export function renderMachineRows(result) {
+  if (!result.merged) return '';
+  const lines = [`Merged from ${result.merged.length} files: ${result.merged.map(({ file, hostname }) => `${file} (${hostname})`).join(', ')}`];
+  const header = ['', 'requests', 'rps', 'mean ms', 'p50 ms', 'p99 ms', 'errors', 'cpu %', 'window (UTC)'];
+  const widths = [28, 10, 10, 9, 9, 9, 7, 6, 0];
+  const row = (cells) => cells.map((cell, index) => (index === 0 ? String(cell).padEnd(widths[index]) : String(cell).padStart(widths[index]))).join(' ').trimEnd();
+  const window = ({ startedAt, finishedAt }) => `  ${startedAt.slice(11, 23)}-${finishedAt.slice(11, 23)}`;
+  for (const step of result.steps) {
+    if (!step.machines) continue;
+    lines.push('', stepIdentity(step), row(header));
+    lines.push(row(['total', step.requests, fixed(step.rps, 1), fixed(step.latency.meanMs, 3), fixed(step.latency.p50Ms, 3), fixed(step.latency.p99Ms, 3), step.errors.total, fixed(step.cpuPercent, 0), window(step)]));
+    for (const machine of step.machines) {
+      const name = `  ${machine.hostname} (${machine.file})`;
+      lines.push(row([name.length > widths[0] ? `${name.slice(0, widths[0] - 1)}…` : name, machine.requests, fixed(machine.rps, 1), fixed(machine.latency.meanMs, 3), fixed(machine.latency.p50Ms, 3), fixed(machine.latency.p99Ms, 3), machine.errors.total, fixed(machine.cpuPercent, 0), window(machine)]));
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}

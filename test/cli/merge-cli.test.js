@@ -1,0 +1,134 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runDriverCli } from '../helpers/driver-cli.js';
+import { startHoldServer } from '../helpers/driver-servers.js';
+import { validate } from '../helpers/json-schema.js';
+import { resultsSchema } from '../../report/schema.js';
+import { fromJson } from '../../report/format.js';
+
+async function tempDir(t) {
+  const dir = await mkdtemp(join(tmpdir(), 'storebench-merge-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+const stepRps = (result) => result.steps[0].rps;
+
+// The server holds each request 50 ms, so rps is set by the concurrency (10 clients: 200 rps),
+// not by this machine's CPU: two drivers of 10 clients are one load of 20 clients.
+test('two drivers run at once, merged, match one driver with twice the concurrency: rps within 10%, count the sum', async (t) => {
+  const server = await startHoldServer(t, [50]);
+  const dir = await tempDir(t);
+  const url = `${server.url}/hold/key1`;
+  const run = (concurrency, file) => runDriverCli(['--url', url, '-c', String(concurrency), '-t', '3', '--warmup', '40', '-q', '--json', join(dir, file)]);
+  const [a, b] = await Promise.all([run(10, 'a.json'), run(10, 'b.json')]);
+  assert.equal(a.status, 0, a.stderr);
+  assert.equal(b.status, 0, b.stderr);
+  const single = await run(20, 'single.json');
+  assert.equal(single.status, 0, single.stderr);
+
+  const merge = await runDriverCli(['merge', join(dir, 'a.json'), join(dir, 'b.json'), '--json', join(dir, 'all.json')]);
+  assert.equal(merge.status, 0, merge.stderr);
+  const text = await readFile(join(dir, 'all.json'), 'utf8');
+  assert.deepEqual(validate(resultsSchema(), JSON.parse(text)), []);
+  const merged = fromJson(text);
+  const [runA, runB, one] = await Promise.all(['a.json', 'b.json', 'single.json'].map(async (file) => fromJson(await readFile(join(dir, file), 'utf8'))));
+  const [step] = merged.steps;
+  assert.equal(step.responses, runA.steps[0].responses + runB.steps[0].responses);
+  assert.equal(step.requests, runA.steps[0].requests + runB.steps[0].requests);
+  assert.equal(step.latency.count, step.responses);
+  assert.equal(step.concurrency, 20);
+  assert.ok(Math.abs(step.rps - stepRps(one)) / stepRps(one) < 0.1, `merged ${step.rps} rps vs one driver's ${stepRps(one)}`);
+  assert.deepEqual(step.machines.map((machine) => machine.file), [join(dir, 'a.json'), join(dir, 'b.json')]);
+  assert.deepEqual(merged.merged.map((entry) => entry.file), [join(dir, 'a.json'), join(dir, 'b.json')]);
+  assert.ok(!step.warnings.some((warning) => warning.code === 'NO_OVERLAP'), 'drivers run at once overlap');
+  // The per-machine rows are printed beside the total, and node test report renders the file.
+  assert.match(merge.stdout, /^total +\d+/m);
+  const report = await runDriverCli(['report', join(dir, 'all.json')]);
+  assert.equal(report.status, 0, report.stderr);
+  assert.match(report.stdout, /Merged from 2 files/);
+});
+
+// Two saved runs to merge, from the fixture run (a sweep of real servers): `change(b)` edits the second.
+async function pair(t, change) {
+  const dir = await tempDir(t);
+  const text = await readFile(new URL('../fixtures/runs/before.json', import.meta.url), 'utf8');
+  const b = JSON.parse(text);
+  change(b);
+  await writeFile(join(dir, 'a.json'), text);
+  await writeFile(join(dir, 'b.json'), JSON.stringify(b));
+  return { dir, a: join(dir, 'a.json'), b: join(dir, 'b.json') };
+}
+
+async function refused(t, change, pattern) {
+  const { a, b } = await pair(t, change);
+  const result = await runDriverCli(['merge', a, b]);
+  assert.equal(result.status, 2, result.stderr);
+  assert.equal(result.stdout, '');
+  const lines = result.stderr.trim().split('\n');
+  assert.equal(lines.length, 1, result.stderr);
+  assert.match(lines[0], pattern);
+}
+
+test('merge refuses runs of another target, naming it (exit 2, one line)', (t) => refused(t, (b) => {
+  b.system.target = 'http://10.0.0.9:3000';
+}, /differ in target/));
+
+test('merge refuses runs whose settings differ, naming the setting', (t) => refused(t, (b) => {
+  b.settings.duration = 5;
+}, /differ in settings\.duration \(0\.3 in one, 5 in the other\)/));
+
+test('merge refuses runs of another workload, naming it', (t) => refused(t, (b) => {
+  b.settings.workload = 'ycsb-b';
+}, /differ in settings\.workload/));
+
+test('merge refuses a run missing a step the other has, naming the step', (t) => refused(t, (b) => {
+  b.steps.pop();
+}, /differ in steps: .* has "[^"]+", .* has not/));
+
+test('merge refuses a step whose URL differs, naming it', (t) => refused(t, (b) => {
+  b.steps[0].url = 'http://127.0.0.1:1/other/key1';
+}, /differ in ".*": url/));
+
+test('merge of a file that is not a results file, or of another format version, is one line and exit 2', async (t) => {
+  const { dir, a } = await pair(t, () => {});
+  await writeFile(join(dir, 'other.json'), '{"hello": 1}');
+  const old = JSON.parse(await readFile(a, 'utf8'));
+  old.format = 'storebench-results/4';
+  await writeFile(join(dir, 'old.json'), JSON.stringify(old));
+  for (const [file, pattern] of [['other.json', /not a storebench results file/], ['old.json', /older format storebench-results\/4/]]) {
+    const result = await runDriverCli(['merge', a, join(dir, file)]);
+    assert.equal(result.status, 2, result.stderr);
+    assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr);
+    assert.match(result.stderr, pattern);
+  }
+});
+
+test('merge needs two files or more, and will not overwrite one of them', async (t) => {
+  const { a, b } = await pair(t, () => {});
+  const one = await runDriverCli(['merge', a]);
+  assert.equal(one.status, 2);
+  assert.match(one.stderr, /merge needs two or more results files/);
+  const over = await runDriverCli(['merge', a, b, '--json', b]);
+  assert.equal(over.status, 2);
+  assert.match(over.stderr, /is one of the files to merge/);
+});
+
+test('runs whose steps did not overlap in time merge with a NO_OVERLAP warning on each step', async (t) => {
+  const hour = 3600_000;
+  const later = (iso) => new Date(Date.parse(iso) + hour).toISOString();
+  const { dir, a, b } = await pair(t, (run) => {
+    for (const step of run.steps) Object.assign(step, { startedAt: later(step.startedAt), finishedAt: later(step.finishedAt) });
+  });
+  const result = await runDriverCli(['merge', a, b, '--json', join(dir, 'all.json')]);
+  assert.equal(result.status, 0, result.stderr);
+  assert.match(result.stderr, /time windows do not overlap \(NO_OVERLAP\)/);
+  const merged = fromJson(await readFile(join(dir, 'all.json'), 'utf8'));
+  for (const step of merged.steps) assert.ok(step.warnings.some((warning) => warning.code === 'NO_OVERLAP'));
+  // Adding a run to itself doubles every count: the merge sums, never averages.
+  const original = fromJson(await readFile(a, 'utf8'));
+  assert.deepEqual(merged.steps.map((step) => step.responses), original.steps.map((step) => step.responses * 2));
+});
