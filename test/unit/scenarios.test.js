@@ -114,7 +114,13 @@ test('a Result with a scenario record survives its JSON, and one without stays w
   assert.equal('scenario' in result, false);
   assert.equal('scenario' in JSON.parse(toJson(result)), false);
   const record = {
-    name: 's', title: 'S', summary: 'x', study: { file: '000_a.txt', hardware: 'h', date: 'd' }, scale: 'tiny', scaleNote: null, cloudantPlan: null,
+    name: 's',
+    title: 'S',
+    summary: 'x',
+    study: { file: '000_a.txt', hardware: 'h', date: 'd' },
+    scale: 'tiny',
+    scaleNote: null,
+    cloudantPlan: null,
     measured: [{ id: 't', title: 'T', rowHeader: 'row', rows: ['a'], columns: [{ id: 'rps', label: 'rps', unit: 'req/s' }], cells: { a: { rps: 12.5 } } }],
     published: [{ id: 't', title: 'P', rowHeader: 'row', rows: ['a'], columns: [{ id: 'rps', label: 'rps', unit: 'req/s' }], cells: { a: { rps: 7 } } }],
     verdicts: [{ id: 'v', claim: 'C', verdict: 'holds here', explanation: 'because' }],

@@ -6,8 +6,13 @@ import { FAILS, HOLDS, judge } from '../../driver/scenarios/verdicts.js';
 
 // A sweep like study 000's: rps per store and concurrency, latency in ms.
 const rps = {
-  'redis/key1 c=5': 7, 'redis/key1 c=15': 21, 'redis/key1 c=30': 36,
-  'cloudant/key1 c=5': 7, 'cloudant/key1 c=15': 17, 'cloudant/key1 c=20': 18, 'cloudant/key1 c=30': 17,
+  'redis/key1 c=5': 7,
+  'redis/key1 c=15': 21,
+  'redis/key1 c=30': 36,
+  'cloudant/key1 c=5': 7,
+  'cloudant/key1 c=15': 17,
+  'cloudant/key1 c=20': 18,
+  'cloudant/key1 c=30': 17,
 };
 const table = {
   id: 'sweep',
