@@ -38,6 +38,7 @@ test('bad scenario input exits 2 with one clear line, before anything starts', a
     [['--scenario', 'cloudant-vs-redis', '--stores', 'redis'], 'node test: --stores conflicts with --scenario: the scenario sets its own load and targets'],
     [['--scenario', 'cloudant-vs-redis', '--cloudant-plan', 'standard'], 'node test: --cloudant-plan must be one of lite, none, not "standard"'],
     [['--scale', 'tiny'], 'node test: --scale goes with --scenario NAME'],
+    [['--scenario', 'list', '--json', 'x.json'], 'node test: --json does not apply to --scenario list'],
   ];
   for (const [args, line] of cases) {
     const { status, stderr, stdout } = await runDriverCli(args);
