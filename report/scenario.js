@@ -48,7 +48,7 @@ export function renderScenario(record, { system } = {}) {
     lines.push('', `## ${table.title}${published ? ': ours | published' : ''}`, renderTable(headers, body, { align: headers.map((_, i) => (i === 0 ? 'left' : 'right')) }));
     const notRun = (published?.rows ?? []).filter((row) => !table.rows.includes(row)).length;
     if (published?.title) lines.push(`(${published.title})`);
-    if (notRun) lines.push(`(${notRun} of the study's ${published.rows.length} rows were not run at scale ${record.scale})`);
+    if (notRun) lines.push(`(${notRun} of the study's ${published.rows.length} rows have no figure of ours: scale ${record.scale} does not run them, or a store was down)`);
   }
   if (record.notes.length) lines.push('', 'Notes:', ...record.notes.map((note) => `  - ${note}`));
   lines.push('', 'Verdicts (orderings and ratios only: absolute times differ between machines):');

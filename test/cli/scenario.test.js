@@ -144,3 +144,24 @@ test('cloudant-vs-redis with Lite on shows the cloudant store\'s 429s and retrie
   assert.equal(runs.lite.cloudantPlan, 'lite');
   assert.equal(runs.none.cloudantPlan, 'none');
 });
+
+test('a scenario store that is down: its cells empty, the verdicts that need it not runnable, the reason in the notes, exit 1 after the text and files', async (t) => {
+  const env = await servicesEnv(t);
+  if (!env) return;
+  const dir = await tempDir(t);
+  const json = join(dir, 'r.json');
+  // Nothing listens on port 1 of loopback: tarantool is unavailable, the other three run.
+  const down = { ...env, TARANTOOL_URL: 'tarantool://127.0.0.1:1', STOREBENCH_OPEN_TIMEOUT_MS: '2000' };
+  const { status, stdout, stderr } = await runDriverCli(['--scenario', 'tarantool-vs-postgres', '--scale', 'tiny', '--json', json, '-q'], { env: down });
+  assert.equal(status, 1, stderr);
+  assert.match(stderr, /^node test: tarantool was unavailable, so it was not measured: /m);
+  const record = JSON.parse(await readFile(json, 'utf8')).scenario;
+  const summary = record.measured.find((table) => table.id === 'summary');
+  assert.deepEqual(summary.cells.tarantool, { readMs: null, writeMs: null, readRps: null, writeRps: null });
+  assert.equal(typeof summary.cells.postgres.readRps, 'number');
+  assert.ok(record.notes.some((note) => note.startsWith('tarantool was unavailable')));
+  const verdict = (id) => record.verdicts.find((v) => v.id === id).verdict;
+  assert.equal(verdict('tarantool-writes'), 'not runnable here: no figure for tarantool, writeRps');
+  assert.match(verdict('cache-beats-postgres-reads'), /^(holds here|does not hold here)$/);
+  assert.match(stdout, /^tarantool +- \| 57 +- \| 56/m);
+});

@@ -106,12 +106,16 @@ export async function run(scenario, scale, { appEnv = {}, signal, onProgress = (
   // Ctrl-C between two steps leaves no step interrupted: the merged Result says so all the same.
   const merged = results.length ? mergeResults(results) : null;
   if (merged && signal?.aborted) merged.interrupted = true;
-  const notes = [];
-  for (const skip of results[0]?.skipped ?? []) notes.push(`${skip.store} was ${skip.status}${skip.reason ? `: ${skip.reason}` : ''}`);
+  // A store the scenario asked for that was down: its rows stay empty, and the notes say why.
+  const asked = new Set(planned.flatMap(({ options }) => options.stores ?? []));
+  const down = new Map();
+  for (const skip of results.flatMap((result) => result.skipped)) if (asked.has(skip.store)) down.set(skip.store, skip);
+  const failures = [...down.values()].map((skip) => `${skip.store} was ${skip.status}, so it was not measured${skip.reason ? `: ${skip.reason}` : ''}`);
   return {
     measured: (scale.tables ?? scenario.tables).map((spec) => buildTable(spec, records)),
     results: merged ? [merged] : [],
     runs,
-    notes,
+    notes: failures,
+    failures,
   };
 }
