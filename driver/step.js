@@ -292,13 +292,14 @@ export async function measureStep(engine, {
   timeoutMs = DEFAULT_TIMEOUT_MS,
   signal,
   workload,
+  ...engineLoad // what one engine needs beyond these (the direct engine: store, key)
 }) {
   if (signal?.aborted) throw new StepAborted();
   const accounting = createMeter({ rps, timeoutMs, operations: workload?.operations });
   const startedAt = new Date();
   const startNs = process.hrtime.bigint();
   const cpuBefore = process.cpuUsage();
-  const run = engine.run({ url, concurrency, maxRequests, durationSeconds, rps, keepAlive, timeoutMs, signal, workload }, accounting.meter);
+  const run = engine.run({ ...engineLoad, url, concurrency, maxRequests, durationSeconds, rps, keepAlive, timeoutMs, signal, workload }, accounting.meter);
   let onAbort;
   const aborted = new Promise((resolve, reject) => {
     onAbort = () => reject(new StepAborted());

@@ -227,6 +227,7 @@ export class StoreSet {
     }
     Object.assign(entry, {
       store: withOperationDeadline(store, entry.adapter.name, this.opTimeoutMs),
+      raw: store, // the adapter's own Store, without the app's deadline: the direct mode's load
       keys,
       reason: undefined,
       reasonCode: undefined,

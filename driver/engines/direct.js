@@ -1,0 +1,242 @@
+// The direct engine: the load goes to a store adapter's opened Store in this process, no
+// HTTP in between (`node test --direct`). driver/step.js times and counts every call exactly
+// as it does the HTTP engine's requests, so a direct step means what an HTTP step means,
+// minus the app and the network.
+//
+// The contract (what a caller of this engine, and anyone building on it, can rely on):
+// - `load.store` is an opened Store (stores/contract.js): the adapter's own object, not the
+//   app's StoreSet, so no operation deadline of the app and no re-seeding sits on the path.
+//   The engine never opens or closes it: whoever opened it does.
+// - `load.key`: without a workload, every call is `store.get(load.key)`; a value -> 200, null
+//   -> 404 (what GET /<store>/<key> would answer).
+// - With `load.workload` (driver/workloads/workload.js), each WorkloadRequest from next() is
+//   mapped onto the store by its method and path, the key being the path's last segment (or
+//   the one before `/append`), whatever the base path is ('' in direct mode):
+//     GET -> get (200, or 404 for null); PUT -> set (204); POST .../append -> append (204,
+//     405 when the store has no append); DELETE -> delete (204); a request with `then`
+//     (read-modify-write) -> get, then, when it found the key, set of then.body (204).
+//   A thrown ValueTooLargeError (code VALUE_TOO_LARGE) answers 413, as the app would; any other
+//   error is meter `failed(error)`. The request's settle(status, stage) is called once, with
+//   the status (null on an error) and the stage (0, or 1 for the set after the get).
+// - Closed loop: `concurrency` callers, each starting its next call when its last one settled.
+//   Open model (`rps`): calls start on the schedule (the i-th at i/rps after the first),
+//   however many are in flight; the meter counts latency from each one's intended start.
+//   `concurrency` plays no part there.
+// - `maxRequests`: exactly that many calls are started. `durationSeconds`: none starts after
+//   that long. An abort of `signal`: none starts after it. run() resolves as soon as the load
+//   is over (the last call started, or the time is up), not when the calls in flight end:
+//   the meter waits for those, up to its deadline. A store call cannot be cancelled: at the
+//   deadline (the meter's cancel) the engine stops waiting for it (the meter counts a
+//   timeout, the request settles with null) and leaves it to finish unheard, so a frozen
+//   store cannot hold a -n step for ever.
+// - Per call the engine allocates nothing of its own beyond the promise the store returns:
+//   each caller's callbacks are made once, when it starts.
+const STATUS = { found: 200, missing: 404, written: 204, unsupported: 405, tooLarge: 413 };
+
+/** The key a workload request's path names: its last segment, or the one before /append. */
+export function keyOfPath(path) {
+  let end = path.length;
+  while (end > 0 && path.charCodeAt(end - 1) === 47) end -= 1; // trailing slashes
+  let start = path.lastIndexOf('/', end - 1) + 1;
+  if (path.slice(start, end) === 'append') {
+    end = start - 1;
+    start = path.lastIndexOf('/', end - 1) + 1;
+  }
+  const segment = path.slice(start, end);
+  return segment.includes('%') ? decodeURIComponent(segment) : segment;
+}
+
+const isAppend = (request) => request.method === 'POST';
+
+// The status the app would answer for a store error, or null when the app would not answer one
+// of its own (an outage: the meter counts it as failed).
+const statusOfError = (error) => (error?.code === 'VALUE_TOO_LARGE' ? STATUS.tooLarge : null);
+
+// Calls of a store that answers without I/O (memory) settle in microtasks, which would keep
+// the event loop from ever reaching the step's timer: every this many starts, a caller waits
+// for the next turn of the loop first.
+const YIELD_EVERY = 256;
+
+// One caller: sends a call, and when it settles, records it and asks the run for the next
+// one. Its callbacks are bound once, so a call costs only the store's own promise.
+class Caller {
+  constructor(run) {
+    this.run = run;
+    this.handle = null;
+    this.request = null;
+    this.stage = 0;
+    this.onRead = (value) => this.end(value == null ? STATUS.missing : STATUS.found);
+    this.onWritten = () => this.end(STATUS.written);
+    this.onFirstRead = (value) => {
+      if (this.handle === null) return; // abandoned at its deadline
+      if (value == null) return this.end(STATUS.missing);
+      this.stage = 1;
+      const { then } = this.request;
+      this.send('set', keyOfPath(then.path), then.body, this.onWritten);
+    };
+    this.onError = (error) => {
+      const status = statusOfError(error);
+      if (status === null) this.end(null, error);
+      else this.end(status);
+    };
+    // Past the deadline: the meter counts a timeout, the call is left to finish unheard, and
+    // this caller is retired (its late callbacks find no handle), a fresh one taking its place.
+    this.onDeadline = (error) => {
+      this.dead = true;
+      this.end(null, error);
+    };
+    this.dead = false;
+    this.start = () => this.next();
+  }
+
+  // One store call; a method that throws at once (a closed client) fails the call like a rejection.
+  send(method, key, body, onValue) {
+    let pending;
+    try {
+      pending = method === 'get' ? this.run.store.get(key) : this.run.store[method](key, body);
+    } catch (error) {
+      this.onError(error);
+      return;
+    }
+    pending.then(onValue, this.onError);
+  }
+
+  // Starts this caller's next call (one the run already counted in take()).
+  next() {
+    const { run } = this;
+    if (run.stopped) return; // deferred past the end of the load: not sent
+    this.stage = 0;
+    const { workload } = run;
+    if (!workload) {
+      this.handle = run.meter.begin(this.onDeadline);
+      run.begun();
+      this.send('get', run.key, undefined, this.onRead);
+      return;
+    }
+    const request = workload.next();
+    this.request = request;
+    this.handle = run.meter.begin(this.onDeadline, request.operation);
+    run.begun();
+    const key = keyOfPath(request.path);
+    switch (request.method) {
+      case 'GET':
+        this.send('get', key, undefined, request.then ? this.onFirstRead : this.onRead);
+        break;
+      case 'PUT':
+        this.send('set', key, request.body, this.onWritten);
+        break;
+      case 'DELETE':
+        this.send('delete', key, undefined, this.onWritten);
+        break;
+      default:
+        if (isAppend(request) && typeof run.store.append === 'function') this.send('append', key, request.body, this.onWritten);
+        else this.end(STATUS.unsupported);
+    }
+  }
+
+  end(status, error) {
+    const { handle, request } = this;
+    if (handle === null) return; // a late answer of a call abandoned at its deadline
+    this.handle = null;
+    this.request = null;
+    request?.settle(status, this.stage);
+    if (error) handle.failed(error);
+    else handle.responded(status);
+    this.run.settled(this);
+  }
+}
+
+// One run of the engine: the schedule (closed or open), the count, the stop.
+class DirectRun {
+  constructor({ store, key, concurrency, maxRequests, durationSeconds, rps, signal, workload }, meter) {
+    Object.assign(this, { store, key, workload, meter, rps, signal, concurrency, durationSeconds });
+    this.maxRequests = maxRequests ?? Infinity;
+    this.taken = 0;
+    this.begins = 0;
+    this.stopped = false;
+    this.idle = []; // open model: callers free for the next scheduled call
+    this.timer = null;
+    this.tickTimer = null;
+    this.done = new Promise((resolve) => {
+      this.resolve = resolve;
+    });
+    this.onAbort = () => this.stop();
+  }
+
+  start() {
+    if (this.signal?.aborted) return this.stop();
+    this.signal?.addEventListener('abort', this.onAbort, { once: true });
+    if (this.durationSeconds != null) this.timer = setTimeout(() => this.stop(), this.durationSeconds * 1000);
+    if (this.rps) this.openModel();
+    else this.closedLoop();
+  }
+
+  stop() {
+    if (this.stopped) return;
+    this.stopped = true;
+    clearTimeout(this.timer);
+    clearTimeout(this.tickTimer);
+    this.signal?.removeEventListener('abort', this.onAbort);
+    this.resolve();
+  }
+
+  // Room for one more call? Counts it when there is (exactly maxRequests are ever taken).
+  take() {
+    if (this.stopped || this.taken >= this.maxRequests) return false;
+    this.taken += 1;
+    return true;
+  }
+
+  // A call has begun (the meter counts it): the last one allowed ends the load.
+  begun() {
+    this.begins += 1;
+    if (this.begins >= this.maxRequests) this.stop();
+  }
+
+  closedLoop() {
+    const callers = Math.min(this.concurrency, this.maxRequests);
+    for (let i = 0; i < callers && this.take(); i += 1) new Caller(this).next();
+  }
+
+  // A caller's call settled: in the closed loop it starts the next one (now, or on the next
+  // turn of the event loop every YIELD_EVERY calls); in the open model it waits for the schedule.
+  settled(settledCaller) {
+    const caller = settledCaller.dead ? new Caller(this) : settledCaller;
+    if (this.rps) {
+      if (caller !== settledCaller) return;
+      this.idle.push(caller);
+      return;
+    }
+    if (!this.take()) return;
+    if (this.taken % YIELD_EVERY === 0) setImmediate(caller.start);
+    else caller.next();
+  }
+
+  // Starts every call due by now (the i-th at i/rps after the first), then sleeps until the next.
+  openModel() {
+    const intervalNs = 1e9 / this.rps;
+    const firstNs = process.hrtime.bigint();
+    const tick = () => {
+      if (this.stopped) return;
+      const due = Math.floor(Number(process.hrtime.bigint() - firstNs) / intervalNs) + 1;
+      while (this.taken < due && this.take()) (this.idle.pop() ?? new Caller(this)).next();
+      if (this.stopped) return;
+      const waitNs = this.taken * intervalNs - Number(process.hrtime.bigint() - firstNs);
+      this.tickTimer = setTimeout(tick, Math.max(0, waitNs / 1e6));
+    };
+    tick();
+  }
+}
+
+/** @type {import('../step.js').Engine} */
+export const directEngine = {
+  mode: 'direct',
+  async run(load, meter) {
+    if (!load.store || typeof load.store.get !== 'function') throw new TypeError('the direct engine needs load.store, an opened Store');
+    if (!load.workload && typeof load.key !== 'string') throw new TypeError('the direct engine needs load.key (or a workload)');
+    const run = new DirectRun(load, meter);
+    run.start();
+    await run.done;
+    return { reported: null };
+  },
+};
