@@ -26,6 +26,14 @@ function suggestion(name, names) {
   return best ? ` (did you mean ${best.candidate}?)` : '';
 }
 
+// A published table with no table of ours to match (none was measured): its own columns.
+const shapeOf = (table) => ({
+  id: table.id,
+  title: table.title,
+  rowHeader: table.rowHeader ?? '',
+  columns: [...new Set(Object.values(table.rows).flatMap(Object.keys))].map((id) => ({ id, label: id, unit: '' })),
+});
+
 /** Every scenario file, by name order. */
 export async function listScenarios() {
   const files = (await readdir(SCENARIO_DIR)).filter((file) => file.endsWith('.js')).sort();
@@ -66,8 +74,8 @@ export async function runScenario(name, { scale = 'default', cloudantPlan } = {}
   const plan = cloudantPlan ?? scenario.cloudantPlan;
   const appEnv = plan ? { STOREBENCH_CLOUDANT_PLAN: plan } : {};
   const { measured, results, runs = [], notes = [], failures = [] } = await kind.run(scenario, settings, { appEnv, signal, onProgress });
-  const specs = settings.tables ?? scenario.tables ?? [];
-  const published = (scenario.published ?? []).map((table) => publishedTable(specs.find((spec) => spec.id === table.id) ?? specs[0], table));
+  // Each published table takes the shape of our table of the same id (its columns, labels, units).
+  const published = (scenario.published ?? []).map((table) => publishedTable(measured.find((ours) => ours.id === table.id) ?? shapeOf(table), table));
   const record = {
     name: scenario.name,
     title: scenario.title,
