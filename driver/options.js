@@ -9,6 +9,7 @@ import { randomSeed } from './workloads/random.js';
 // Issue 11: --workers
 import { MAX_WORKERS, autoWorkers } from './workers.js';
 import { PROBE_IDLE_REQUESTS, PROBE_IDLE_SECONDS, PROBE_MIN_REQUESTS_PER_CLIENT, PROBE_MIN_SECONDS } from './probe/prober.js';
+import { SCENARIO_FLAGS, SCENARIO_USAGE, parseScenarioFlags } from './scenario-options.js';
 
 export const DEFAULT_CONCURRENCY = [5, 10, 15, 20, 25, 30];
 // Steps are timed by default: a request count finishes in well under a second on a fast
@@ -67,6 +68,7 @@ const spec = {
   direct: { type: 'boolean' }, // issue 11
   probe: { type: 'boolean' }, // issue 11
   ...RUN_REPORT_FLAGS,
+  ...SCENARIO_FLAGS, // issue 13
 };
 
 export const usage = `Usage: node test [options]
@@ -142,6 +144,8 @@ Output:
 
 ${RUN_REPORT_USAGE}
 
+${SCENARIO_USAGE}
+
 Exit codes: 0 done; 1 the run failed (target unreachable, bad /stores, app.js died, a store
 named in --stores could not be swept, a written value read back different, a results file
 could not be written at the end) or the
@@ -175,6 +179,8 @@ export function parseArguments(argv, env = process.env) {
   if (argv[0] === 'compare') return parseCompareArguments(argv.slice(1));
   if (argv[0] === 'merge') return parseMergeArguments(argv.slice(1));
   const { values, problems } = parseFlags(argv, spec);
+  const scenario = parseScenarioFlags(values, problems);
+  if (scenario) return { command: 'scenario', help: values.help === true, options: scenario, problems };
 
   const text = (name) => (typeof values[name] === 'string' ? values[name] : undefined);
   // [min, max, unit]: a parsed value outside is a problem that names the bound.

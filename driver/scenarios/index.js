@@ -1,0 +1,96 @@
+// Scenarios: the published studies as data files in scenarios/, each run by the kind it names
+// (driver/scenarios/kinds/<kind>.js) and judged against its conclusions. A library: it
+// returns an outcome and never prints (report/scenario.js renders one).
+//
+// A kind is a module exporting
+//   async run(scenario, scaleSettings, context) -> { measured: [Table], results: [Result], runs?: [...], notes: [string], failures?: [string] }
+// (failures: what kept figures from being measured, such as a store that was down; the CLI exits 1 on any)
+// where context is { appEnv, signal, onProgress } and a Table is described in tables.js.
+import { readdir } from 'node:fs/promises';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { UsageError } from '../../util/errors.js';
+import { editDistance } from '../../util/flags.js';
+import { judge } from './verdicts.js';
+import { publishedTable } from './tables.js';
+
+export const SCENARIO_DIR = fileURLToPath(new URL('../../scenarios/', import.meta.url));
+export const SCALES = ['tiny', 'default', 'full'];
+export const CLOUDANT_PLANS = ['lite', 'none'];
+
+/** " (did you mean X?)" for the nearest of names within a few edits, else "". */
+function suggestion(name, names) {
+  const [best] = names.map((candidate) => ({ candidate, distance: editDistance(name, candidate) }))
+    .filter(({ distance }) => distance <= Math.max(2, Math.floor(name.length / 3)))
+    .sort((a, b) => a.distance - b.distance);
+  return best ? ` (did you mean ${best.candidate}?)` : '';
+}
+
+// A published table with no table of ours to match (none was measured): its own columns.
+const shapeOf = (table) => ({
+  id: table.id,
+  title: table.title,
+  rowHeader: table.rowHeader ?? '',
+  columns: [...new Set(Object.values(table.rows).flatMap(Object.keys))].map((id) => ({ id, label: id, unit: '' })),
+});
+
+/** Every scenario file, by name order. */
+export async function listScenarios() {
+  const files = (await readdir(SCENARIO_DIR)).filter((file) => file.endsWith('.js')).sort();
+  const scenarios = [];
+  for (const file of files) scenarios.push((await import(pathToFileURL(join(SCENARIO_DIR, file)).href)).default);
+  return scenarios;
+}
+
+/** The scenario called name, or UsageError (exit 2) with the names there are. */
+export async function findScenario(name) {
+  const scenarios = await listScenarios();
+  const found = scenarios.find((scenario) => scenario.name === name);
+  if (found) return found;
+  const names = scenarios.map((scenario) => scenario.name);
+  throw new UsageError([`unknown scenario "${name}"${suggestion(name, names)}; node test --scenario list shows them (${names.join(', ')})`]);
+}
+
+/** Problems with a scale name, for the flag parser. */
+export function scaleProblems(scale) {
+  if (scale === undefined || SCALES.includes(scale)) return [];
+  return [`--scale must be one of ${SCALES.join(', ')}, not "${scale}"${suggestion(scale, SCALES)}`];
+}
+
+/**
+ * Runs scenario `name` at `scale` and judges it. Resolves to
+ * { scenario: { name, title, study, summary, scale, scaleNote, measured, published, verdicts, notes, runs },
+ *   results: [Result, each with that `scenario` record attached], failures: [string] }.
+ * @param {string} name
+ * @param {{ scale?: string, cloudantPlan?: string }} flags
+ * @param {{ signal?: AbortSignal, onProgress?: (event) => void }} [hooks]
+ */
+export async function runScenario(name, { scale = 'default', cloudantPlan } = {}, { signal, onProgress = () => {} } = {}) {
+  const scenario = await findScenario(name);
+  const problems = scaleProblems(scale);
+  if (problems.length) throw new UsageError(problems);
+  const settings = scenario.scales[scale];
+  const kind = await import(`./kinds/${scenario.kind}.js`);
+  const plan = cloudantPlan ?? scenario.cloudantPlan;
+  const appEnv = plan ? { STOREBENCH_CLOUDANT_PLAN: plan } : {};
+  const { measured, results, runs = [], notes = [], failures = [] } = await kind.run(scenario, settings, { appEnv, signal, onProgress });
+  // Each published table takes the shape of our table of the same id (its columns, labels, units).
+  const published = (scenario.published ?? []).map((table) => publishedTable(measured.find((ours) => ours.id === table.id) ?? shapeOf(table), table));
+  const record = {
+    name: scenario.name,
+    title: scenario.title,
+    summary: scenario.summary,
+    study: scenario.study,
+    scale,
+    scaleNote: settings.note ?? null,
+    cloudantPlan: plan ?? null,
+    measured,
+    published,
+    verdicts: judge(scenario.conclusions, measured),
+    notes: [...(scenario.notes ?? []), ...notes],
+    runs,
+  };
+  // As JSON holds it: no undefined anywhere (an optional study field left out stays out).
+  const saved = JSON.parse(JSON.stringify(record));
+  return { scenario: saved, results: results.map((result) => ({ ...result, scenario: saved })), failures };
+}

@@ -1,0 +1,127 @@
+// The `sweep` kind: ordinary runBenchmark calls against one app.js this kind starts (so a store's
+// server keeps its data and its rate window across steps), one call per step, reading each
+// store's /stores stats before and after so a step can show what the store saw (a 429's
+// retries). Its scale settings:
+// (app, extras and tables may sit in the scenario itself, shared by its scales)
+//   app:    { stores: [...], env?: { NAME: value } }  the app and the stores it opens
+//   runs:   [{ id, label, flags: { requests: 100, concurrency: [5, 10], keepalive: false, ... } }]
+//           (flags.direct: true runs that one in direct mode, the stores opened in this process)
+//           flags as on node test's command line (false: --no-<flag>), one call (one step) per
+//           key and concurrency: list `keys` for the stats around a call to be one step's
+//   extras: [{ name, stat }]  per step: the change in the step's store's /stores `stats.<stat>`
+//   tables: [table spec]  see driver/scenarios/tables.js
+import { randomBytes } from 'node:crypto';
+import { parseArguments, TOKEN_ENV } from '../../options.js';
+import { runBenchmark } from '../../run.js';
+import { startAppProcess } from '../../app-process.js';
+import { createResult } from '../../result.js';
+import { buildTable, valueAt } from '../tables.js';
+import { UsageError } from '../../../util/errors.js';
+
+/** node test's argv for a run's flags: { concurrency: [5, 10], keepalive: false } -> ['--concurrency', '5,10', '--no-keepalive']. */
+export function flagsToArgv(flags) {
+  return Object.entries(flags).flatMap(([name, value]) => {
+    if (value === false) return [`--no-${name}`];
+    if (value === true) return [`--${name}`];
+    return [`--${name}`, Array.isArray(value) ? value.join(',') : String(value)];
+  });
+}
+
+async function storeStats(url) {
+  const response = await fetch(`${url}/stores`);
+  const { stores } = await response.json();
+  return Object.fromEntries(stores.map((store) => [store.name, store.stats ?? {}]));
+}
+
+function extrasOf(extras, store, before, after) {
+  return Object.fromEntries(extras.map(({ name, stat }) => {
+    const [a, b] = [valueAt(before[store] ?? {}, stat), valueAt(after[store] ?? {}, stat)];
+    return [name, typeof a === 'number' && typeof b === 'number' ? b - a : null];
+  }));
+}
+
+/** One Result of several runBenchmark calls: their steps, targets, loads and checks, in order. */
+export function mergeResults(results) {
+  const [first] = results;
+  const targets = new Map();
+  for (const result of results) for (const target of result.targets) targets.set(target.url, target);
+  const steps = results.flatMap((result) => result.steps);
+  const concurrency = [...new Set(steps.map((step) => step.concurrency).filter((value) => value !== null))];
+  return createResult({
+    interrupted: results.some((result) => result.interrupted),
+    appExit: results.find((result) => result.appExit)?.appExit ?? null,
+    settings: { ...first.settings, concurrency: first.settings.concurrency ? concurrency : null },
+    system: first.system,
+    targets: [...targets.values()],
+    skipped: first.skipped,
+    steps,
+    loads: results.flatMap((result) => result.loads),
+    verifications: results.flatMap((result) => result.verifications),
+  });
+}
+
+/**
+ * @param {object} scenario  the scenario file
+ * @param {object} scale  its scales[scale]
+ * @param {{ appEnv?: object, timeoutMs?: number, signal?: AbortSignal, onProgress?: (event) => void }} context
+ */
+export async function run(scenario, scale, { appEnv = {}, signal, onProgress = () => {} } = {}) {
+  // Every run's flags are checked before the app starts: a bad scenario file is a usage problem.
+  const app = scale.app ?? scenario.app;
+  const planned = scale.runs.map((entry) => {
+    const { options, problems } = parseArguments(flagsToArgv(entry.flags));
+    if (problems.length) throw new UsageError(problems.map((problem) => `scenario ${scenario.name}, run ${entry.id}: ${problem}`));
+    return { entry, options };
+  });
+  const token = randomBytes(24).toString('base64url');
+  const timeoutMs = Math.max(...planned.map(({ options }) => options.timeoutMs));
+  const env = { ...process.env, STOREBENCH_OP_TIMEOUT_MS: String(timeoutMs), [TOKEN_ENV]: token, ...app.env, ...appEnv };
+  // A run with `direct: true` opens its stores in this process (--direct, issue 11): no app,
+  // no /stores stats. The app is started only for the HTTP runs.
+  const overHttp = planned.some(({ options }) => !options.direct);
+  if (overHttp) onProgress({ type: 'app-starting', stores: app.stores });
+  const server = overHttp ? await startAppProcess({ stores: app.stores, env }) : null;
+  const statsOf = async (options) => (options.direct ? {} : storeStats(server.url));
+  const results = [];
+  const records = [];
+  const runs = [];
+  try {
+    // One call per URL and concurrency, URL by URL as the studies ran them, so that the stats
+    // read around a call belong to its one step.
+    const callsOf = (options) => (options.keys ?? [undefined]).flatMap((key) => options.concurrency.map((concurrency) => ({ key, concurrency })));
+    const total = planned.reduce((sum, { options }) => sum + callsOf(options).length, 0);
+    let index = 0;
+    for (const { entry, options } of planned) {
+      runs.push({ id: entry.id, label: entry.label, flags: flagsToArgv(entry.flags).join(' ') });
+      for (const { key, concurrency } of callsOf(options)) {
+        if (signal?.aborted || results.at(-1)?.interrupted) break;
+        index += 1;
+        onProgress({ type: 'scenario-step', run: entry.id, label: key ? `${entry.label} ${key}` : entry.label, concurrency, index, total });
+        const before = await statsOf(options);
+        const where = options.direct ? {} : { target: server.url, token };
+        const call = { ...options, keys: key ? [key] : options.keys, concurrency: [concurrency], ...where, quiet: true };
+        const result = await runBenchmark(call, { signal });
+        const after = await statsOf(options);
+        results.push(result);
+        for (const step of result.steps) records.push({ run: entry.id, step, extra: extrasOf(scale.extras ?? scenario.extras ?? [], step.store, before, after) });
+      }
+    }
+  } finally {
+    await server?.stop();
+  }
+  // Ctrl-C between two steps leaves no step interrupted: the merged Result says so all the same.
+  const merged = results.length ? mergeResults(results) : null;
+  if (merged && signal?.aborted) merged.interrupted = true;
+  // A store the scenario asked for that was down: its rows stay empty, and the notes say why.
+  const asked = new Set(planned.flatMap(({ options }) => options.stores ?? []));
+  const down = new Map();
+  for (const skip of results.flatMap((result) => result.skipped)) if (asked.has(skip.store)) down.set(skip.store, skip);
+  const failures = [...down.values()].map((skip) => `${skip.store} was ${skip.status}, so it was not measured${skip.reason ? `: ${skip.reason}` : ''}`);
+  return {
+    measured: (scale.tables ?? scenario.tables).map((spec) => buildTable(spec, records)),
+    results: merged ? [merged] : [],
+    runs,
+    notes: failures,
+    failures,
+  };
+}
