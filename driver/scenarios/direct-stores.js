@@ -1,0 +1,26 @@
+// The stores a direct-mode scenario measures, opened in this process: the adapters' own Store
+// objects (no app, no HTTP, no operation deadline of the app), their servers resolved as the
+// app would (configured URLs first, else the embedded servers), key1..key3 seeded as always.
+import { openStores } from '../../stores/index.js';
+
+/**
+ * Opens `names`; resolves to { stores: Map<name, { store, adapter }>, unavailable: [{ name, reason }], close() }.
+ * A store that cannot be opened is listed with its reason, never thrown for.
+ * @param {string[]} names
+ * @param {{ env?: object, onProgress?: (event) => void }} [options]
+ */
+export async function openDirectStores(names, { env = process.env, onProgress = () => {} } = {}) {
+  // These scenarios measure clients, not a plan's rate limits: the CouchDB stand-in runs without
+  // the Cloudant Lite emulation whatever the environment says.
+  const { STOREBENCH_CLOUDANT_PLAN: _plan, ...plainEnv } = env;
+  onProgress({ type: 'stores-opening', stores: names });
+  const set = await openStores({ names, env: plainEnv });
+  const stores = new Map();
+  const unavailable = [];
+  for (const name of names) {
+    const entry = set.entry(name);
+    if (entry.raw) stores.set(name, { store: entry.raw, adapter: entry.adapter });
+    else unavailable.push({ name, reason: entry.reason ?? 'not opened' });
+  }
+  return { stores, unavailable, close: () => set.close() };
+}

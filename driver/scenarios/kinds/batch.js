@@ -1,0 +1,98 @@
+// The `batch` kind: a method's operations all started at once through the direct engine
+// (concurrency = maxRequests = their number), timed from the first operation to the last one
+// settled, as the study timed `await Promise.all(...)`. Used by redis-vs-memory (study 003).
+// Its scenario fields:
+//   stores: [name]                 measured one after another, in this order
+//   labels: { [store]: 'row label prefix' }
+// and its scale settings:
+//   counts: [n, n, n]              users per run, one column each (the study's 1,000 / 10,000 / 100,000)
+//   note: '...'
+import { measureStep } from '../../step.js';
+import { directEngine } from '../../engines/direct.js';
+import { eachLimited } from '../../../stores/bulk.js';
+import { createOpSource } from '../op-source.js';
+import { openDirectStores } from '../direct-stores.js';
+import { METHODS, STUDY_COUNTS, methodOps, usersOf, keysOf } from '../sequences/redis-vs-memory.js';
+
+// The order the study ran them in: each method's reads find what the one before it wrote.
+const RUN_ORDER = ['set para', 'get para', 'set once', 'get once'];
+const OP_TIMEOUT_MS = 120_000;
+
+/** Runs ops all at once against store; resolves to { ms, operations, failed, byStatus }. */
+export async function runAtOnce(store, ops, { signal } = {}) {
+  const source = createOpSource(ops, { basePath: '' });
+  await measureStep(directEngine, {
+    url: 'direct:',
+    store,
+    concurrency: ops.length,
+    maxRequests: ops.length,
+    timeoutMs: OP_TIMEOUT_MS,
+    workload: source,
+    signal,
+  });
+  const { failed, byStatus } = source.outcomes();
+  return { ms: source.elapsedMs(), operations: ops.length, failed, byStatus };
+}
+
+/** The four methods over `count` users on one store, in the study's order; keys cleared before and after. */
+export async function runMethods(store, count, { signal } = {}) {
+  const users = usersOf(count);
+  const remove = () => eachLimited(keysOf(count), 64, (key) => store.delete(key));
+  await remove();
+  const byMethod = {};
+  try {
+    for (const method of RUN_ORDER) {
+      if (signal?.aborted) break;
+      byMethod[method] = await runAtOnce(store, methodOps(method, users), { signal });
+    }
+  } finally {
+    await remove().catch(() => {});
+  }
+  return byMethod;
+}
+
+/** Column i: our count, and the study's count it stands beside when they differ. */
+export function columnsOf(counts) {
+  return counts.map((count, i) => {
+    const published = STUDY_COUNTS[i];
+    const label = `${count.toLocaleString('en-US')} users${published !== count ? ` (published: ${published.toLocaleString('en-US')})` : ''}`;
+    return { id: `c${i + 1}`, label, unit: 'ms' };
+  });
+}
+
+/** The study's table shape: a row per store and method, a column per count. */
+export function rowsOf(stores, labels) {
+  return stores.flatMap((store) => METHODS.map((method) => `${labels?.[store] ?? store} ${method}`));
+}
+
+export async function run(scenario, scale, { signal, onProgress = () => {}, env = process.env } = {}) {
+  const notes = [];
+  const columns = columnsOf(scale.counts);
+  const rows = rowsOf(scenario.stores, scenario.labels);
+  const cells = Object.fromEntries(rows.map((row) => [row, Object.fromEntries(columns.map(({ id }) => [id, null]))]));
+  const opened = await openDirectStores(scenario.stores, { env, onProgress });
+  try {
+    for (const { name, reason } of opened.unavailable) notes.push(`${name} did not run: ${reason}`);
+    for (const [i, count] of scale.counts.entries()) {
+      for (const name of scenario.stores) {
+        const entry = opened.stores.get(name);
+        if (!entry || signal?.aborted) continue;
+        onProgress({ type: 'scenario-step', store: name, users: count });
+        const byMethod = await runMethods(entry.store, count, { signal });
+        for (const [method, outcome] of Object.entries(byMethod)) {
+          const row = `${scenario.labels?.[name] ?? name} ${method}`;
+          if (outcome.failed) {
+            notes.push(`${row}, ${count} users: ${outcome.failed} of ${outcome.operations} operations failed (${Object.entries(outcome.byStatus).map(([status, n]) => `${status}: ${n}`).join(', ')}); its time is not shown`);
+          } else cells[row][columns[i].id] = outcome.ms;
+        }
+      }
+    }
+  } finally {
+    await opened.close();
+  }
+  return {
+    measured: [{ id: 'methods', title: 'set and get of the users, each in its own key at once (para) or all in one key (once)', rowHeader: 'method', rows, columns, cells }],
+    results: [],
+    notes,
+  };
+}

@@ -1,0 +1,130 @@
+// The `serial` kind: scripts of store operations run strictly one at a time, through the
+// direct engine at concurrency 1, each script timed from its first operation to its last (the
+// study's "time per script"). Used by client-libraries (study 001). Its scenario fields:
+//   groups: [{ id, server, stores: [name] }]   clients compared on one server, one after another
+//   labels: { [store]: 'column label' }
+// and its scale settings:
+//   iterations: { [script]: n }                 how often each script repeats its round
+//   bigValueBytes: n                            serial_put_big's value
+//   groupBigValueBytes: { [group]: n }          a smaller big value for a group, when its store cannot take n
+//   note: '...'
+import { measureStep } from '../../step.js';
+import { directEngine } from '../../engines/direct.js';
+import { eachLimited } from '../../../stores/bulk.js';
+import { createOpSource } from '../op-source.js';
+import { openDirectStores } from '../direct-stores.js';
+import { planScripts, SCRIPT_NAMES, keys, STUDY, APPENDS_PER_KEY } from '../sequences/client-libraries.js';
+
+// A store call may take long for the big value (hundreds of MB over one connection).
+const OP_TIMEOUT_MS = 10 * 60_000;
+
+/** The keys every append of the plan goes to (each set to an empty value before its script). */
+const appendKeysOf = (ops) => [...new Set(ops.filter((op) => op.op === 'append').map((op) => op.key))];
+
+/**
+ * Runs one script through the direct engine, one operation at a time. Resolves to
+ * { ms, operations, failed, byStatus, cpuPercent, step }.
+ */
+export async function runScript(store, ops, { nativeAppend, signal }) {
+  const source = createOpSource(ops, { basePath: '', nativeAppend });
+  const step = await measureStep(directEngine, {
+    url: 'direct:',
+    store,
+    concurrency: 1,
+    maxRequests: ops.length,
+    timeoutMs: OP_TIMEOUT_MS,
+    workload: source,
+    signal,
+  });
+  const { failed, byStatus } = source.outcomes();
+  return { ms: source.elapsedMs(), operations: ops.length, failed, byStatus, cpuPercent: step.cpuPercent, step };
+}
+
+// Reads back one value of each kind the scripts wrote and says whether its size is the one
+// the plan meant (appends included, so a read-modify-write that lost bytes shows here).
+async function verify(store, iterations, bigValueBytes) {
+  const expected = [
+    [keys.small('L', 0), STUDY.smallSetBytes],
+    [keys.large(0), STUDY.largeValueBytes],
+    [keys.big(0), bigValueBytes],
+    [keys.appended(0), STUDY.smallGetBytes],
+    [keys.appendA('L', 0), Math.min(APPENDS_PER_KEY, iterations.serial_put_large) * STUDY.appendBytes],
+  ];
+  const wrong = [];
+  for (const [key, size] of expected) {
+    const value = await store.get(key);
+    if (value?.length !== size) wrong.push(`${key} holds ${value ? `${value.length} B` : 'nothing'}, not ${size} B`);
+  }
+  return wrong;
+}
+
+/** Every script for one store: cleans its keys, runs the scripts in the study's order, checks, cleans again. */
+export async function runClient(store, adapter, plan, { iterations, bigValueBytes, signal, onProgress = () => {} }) {
+  const nativeAppend = adapter.writes.append;
+  const remove = () => eachLimited(plan.keys, 16, (key) => store.delete(key));
+  await remove();
+  const scripts = {};
+  try {
+    for (const { name, ops } of plan.scripts) {
+      if (signal?.aborted) break;
+      // Appends extend an existing empty value, so native and read-modify-write appends do the same work.
+      for (const key of appendKeysOf(ops)) await store.set(key, Buffer.alloc(0));
+      if (name === 'get_random') for (const { key, size } of plan.prepare) await store.set(key, Buffer.alloc(size, 'storebench-'));
+      onProgress({ type: 'scenario-step', store: adapter.name, script: name, operations: ops.length });
+      scripts[name] = await runScript(store, ops, { nativeAppend, signal });
+    }
+    const wrong = signal?.aborted ? [] : await verify(store, iterations, bigValueBytes);
+    return { scripts, wrong, nativeAppend };
+  } finally {
+    await remove().catch(() => {});
+  }
+}
+
+const labelOf = (scenario, name, nativeAppend) => `${scenario.labels?.[name] ?? name}${nativeAppend ? '' : ' (append = get+set)'}`;
+
+/** The scripts x clients table of one measure (ms or CPU %) over every client that ran. */
+function tableOf({ id, title, unit, figure }, columns, runs) {
+  const cells = Object.fromEntries(SCRIPT_NAMES.map((script) => [script, Object.fromEntries(columns.map(({ id: column }) => {
+    const result = runs.get(column)?.scripts[script];
+    return [column, result && result.failed === 0 ? figure(result) : null];
+  }))]));
+  return { id, title, rowHeader: 'script', rows: [...SCRIPT_NAMES], columns: columns.map((column) => ({ ...column, unit })), cells };
+}
+
+export async function run(scenario, scale, { signal, onProgress = () => {}, env = process.env } = {}) {
+  const notes = [];
+  const runs = new Map();
+  const columns = [];
+  for (const group of scenario.groups) {
+    const bigValueBytes = scale.groupBigValueBytes?.[group.id] ?? scale.bigValueBytes;
+    const iterations = { ...STUDY.iterations, ...scale.iterations };
+    const plan = planScripts({ iterations, bigValueBytes });
+    const opened = await openDirectStores(group.stores, { env, onProgress });
+    try {
+      for (const { name, reason } of opened.unavailable) notes.push(`${name} did not run: ${reason}`);
+      for (const name of group.stores) {
+        const entry = opened.stores.get(name);
+        if (!entry || signal?.aborted) continue;
+        const result = await runClient(entry.store, entry.adapter, plan, { iterations, bigValueBytes, signal, onProgress });
+        runs.set(name, result);
+        columns.push({ id: name, label: labelOf(scenario, name, result.nativeAppend) });
+        if (!result.nativeAppend) notes.push(`${name}: the store has no append, so each append is a get and then a set of the whole value (read-modify-write)`);
+        for (const [script, outcome] of Object.entries(result.scripts)) {
+          if (outcome.failed) notes.push(`${name} ${script}: ${outcome.failed} of ${outcome.operations} operations failed (${Object.entries(outcome.byStatus).map(([status, n]) => `${status}: ${n}`).join(', ')}); its time is not shown`);
+        }
+        for (const line of result.wrong) notes.push(`${name}: read back after the scripts, ${line}`);
+      }
+    } finally {
+      await opened.close();
+    }
+    notes.push(`${group.stores.join(', ')} on one ${group.server}; serial_put_big's value ${bigValueBytes.toLocaleString('en-US')} B`);
+  }
+  return {
+    measured: [
+      tableOf({ id: 'scripts', title: 'time per script, clients side by side', unit: 'ms', figure: (r) => r.ms }, columns, runs),
+      tableOf({ id: 'cpu', title: 'the driver process\'s CPU during each script (100% = one core)', unit: '%', figure: (r) => r.cpuPercent }, columns, runs),
+    ],
+    results: [],
+    notes,
+  };
+}
