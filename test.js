@@ -11,6 +11,7 @@ import { compareCommand, reportCommand } from './report/commands.js';
 import { checkThresholds, thresholdsError } from './report/assert.js';
 import { parseThresholds } from './driver/thresholds.js';
 import { renderWorkloadList } from './report/workload-list.js';
+import { scenarioCommand } from './report/scenario-command.js';
 import { ERROR_CODES, UsageError } from './util/errors.js';
 import { exitOnUncaught, reportFailure } from './util/cli.js';
 
@@ -54,6 +55,16 @@ process.on('SIGINT', () => {
   process.stderr.write('\ninterrupted: writing the steps finished so far (Ctrl-C again to quit at once)\n');
   controller.abort();
 });
+
+// Issue 13: node test --scenario list | NAME
+if (command === 'scenario') {
+  try {
+    const result = await scenarioCommand(options, { signal: controller.signal });
+    process.exit(result?.interrupted ? ERROR_CODES.INTERRUPTED.exit : 0);
+  } catch (error) {
+    exitWith(error);
+  }
+}
 
 const live = createLiveReport({ options });
 let code = 0;

@@ -6,6 +6,7 @@ import { REPORT_COMMANDS_HELP, REPORT_COMMANDS_USAGE, RUN_REPORT_FLAGS, RUN_REPO
 import { DEFAULT_RECORDS, DEFAULT_VALUE_SIZE, DISTRIBUTIONS, OPERATIONS } from './workloads/definitions.js';
 import { parseDistribution, parseValueSize, parseWorkload } from './workloads/parse.js';
 import { randomSeed } from './workloads/random.js';
+import { SCENARIO_FLAGS, SCENARIO_USAGE, parseScenarioFlags } from './scenario-options.js';
 
 export const DEFAULT_CONCURRENCY = [5, 10, 15, 20, 25, 30];
 // Steps are timed by default: a request count finishes in well under a second on a fast
@@ -61,6 +62,7 @@ const spec = {
   quiet: { type: 'boolean', short: 'q' },
   help: { type: 'boolean', short: 'h' },
   ...RUN_REPORT_FLAGS,
+  ...SCENARIO_FLAGS, // issue 13
 };
 
 export const usage = `Usage: node test [options]
@@ -123,6 +125,8 @@ Output:
 
 ${RUN_REPORT_USAGE}
 
+${SCENARIO_USAGE}
+
 Exit codes: 0 done; 1 the run failed (target unreachable, bad /stores, app.js died, a store
 named in --stores could not be swept, a written value read back different, a results file
 could not be written at the end) or the
@@ -154,6 +158,8 @@ export function parseArguments(argv, env = process.env) {
   if (argv[0] === 'report') return parseReportArguments(argv.slice(1));
   if (argv[0] === 'compare') return parseCompareArguments(argv.slice(1));
   const { values, problems } = parseFlags(argv, spec);
+  const scenario = parseScenarioFlags(values, problems);
+  if (scenario) return { command: 'scenario', help: values.help === true, options: scenario, problems };
 
   const text = (name) => (typeof values[name] === 'string' ? values[name] : undefined);
   // [min, max, unit]: a parsed value outside is a problem that names the bound.

@@ -8,6 +8,7 @@ import { writeHtmlReport } from './html.js';
 import { checkThresholds, thresholdsError } from './assert.js';
 import { compareRuns, regressionError, renderRunComparison } from './compare-runs.js';
 import { parseThresholds } from '../driver/thresholds.js';
+import { renderScenario } from './scenario.js';
 
 /**
  * node test report FILE [--html OUT] [--assert EXPR]...: the run's tables on stdout, or the page
@@ -21,6 +22,8 @@ export async function reportCommand({ file, html, assert = [] }, { stdout = proc
     await checkOutputPaths({ html });
     await writeHtmlReport(html, result, { thresholds });
     stderr.write(`wrote ${html}: ${result.steps.length} step(s) as a page\n`);
+  } else if (result.scenario) {
+    stdout.write(renderScenario(result.scenario, { system: result.system })); // issue 13: a --scenario run prints as it did
   } else {
     stdout.write(renderRun(result, { thresholds }));
   }

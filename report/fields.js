@@ -236,4 +236,6 @@ export const RESULT_FIELDS = [
   field('steps', 'list', 'one per measured step, in the order run', { of: STEP_FIELDS }),
   field('verifications', 'list', 'per store, the written values read back after its steps (empty unless a key-space workload wrote)', { of: VERIFICATION_FIELDS }),
   field('comparison', 'list', 'per key and load level, the stores side by side (computed from the steps)', { of: COMPARISON_FIELDS }),
+  // Issue 13: a run of node test --scenario NAME (absent from other runs)
+  field('scenario', 'object', 'only in a `--scenario` run: `name`, `title`, `summary`, `study` (file, source, author, hardware, date), `scale`, `scaleNote`, `cloudantPlan`, `measured` and `published` (tables: `id`, `title`, `rowHeader`, `rows`, `columns` [{id, label, unit}], `cells` {row: {column: number or null}}), `verdicts` [{id, claim, verdict, explanation}], `notes`, `runs` (docs/scenarios.md)', { optional: true }),
 ];

@@ -2,6 +2,7 @@
 // network request) rendered from a saved Result. writeHtmlReport always goes through the
 // results file's own writer and reader (toJson, fromJson), so the page shows exactly what the
 // file holds, never a live run's objects; renderHtml(result) renders a Result as given.
+import { scenarioHtml } from './scenario.js';
 import { writeFile } from 'node:fs/promises';
 import { WARNING_CODES } from '../util/errors.js';
 import { groupRepeats, summarizeCell } from '../driver/repeat.js';
@@ -231,6 +232,7 @@ export function renderHtml(result, { thresholds } = {}) {
 ${header(result)}
 ${nav}
 <main>
+${result.scenario ? scenarioHtml(result.scenario, escapeHtml) : ''}
 ${sections.join('\n')}
 ${thresholdsSection(result, checks)}
 ${stepsSection(result)}

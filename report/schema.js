@@ -36,7 +36,7 @@ function recordSchema(fields) {
     }
     const name = parts.at(-1);
     node.properties[name] = { description: field.description, ...typeSchema(field) };
-    node.required.push(name);
+    if (!field.optional) node.required.push(name);
   }
   return root;
 }

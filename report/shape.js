@@ -62,6 +62,7 @@ function copyNode(input, tree, where, fail) {
   const output = {};
   for (const [key, node] of tree) {
     const at = where ? `${where}.${key}` : key;
+    if (!(node instanceof Map) && node.optional && input[key] === undefined) continue; // an optional field left out stays out
     output[key] = node instanceof Map ? copyNode(input[key], node, at, fail) : copyValue(input[key], node, at, fail);
   }
   return output;

@@ -24,7 +24,7 @@ export function parseFlags(argv, spec, { positionals: allowed = 0 } = {}) {
 }
 
 // Edits (insert, delete, substitute) between two words: Levenshtein's distance.
-function editDistance(a, b) {
+export function editDistance(a, b) {
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i += 1) {
     const current = [i];

@@ -1,0 +1,45 @@
+// node test --scenario NAME|list [--scale S] [--cloudant-plan P] [--json F] [--html F] [--csv F]:
+// its flags, pure like options.js, which adds them to its own. A scenario sets its own load
+// (stores, steps, workloads), so any load or target flag beside it is a problem.
+import { CLOUDANT_PLANS, scaleProblems } from './scenarios/index.js';
+
+export const SCENARIO_FLAGS = {
+  scenario: { type: 'string' },
+  scale: { type: 'string' },
+  'cloudant-plan': { type: 'string' },
+};
+
+// What may go with --scenario: where the results go, and the scenario's own knobs.
+const ALLOWED = new Set(['scenario', 'scale', 'cloudant-plan', 'json', 'csv', 'html', 'quiet', 'help']);
+
+export const SCENARIO_USAGE = `Scenarios (docs/scenarios.md): the published studies, re-run here beside their figures
+  --scenario NAME        run a study's scenario: its own stores, steps and workloads, then its
+                         table beside the published one and a verdict per conclusion
+                         (--scenario list: one line each). Goes with --scale, --cloudant-plan,
+                         --json, --csv, --html and -q only
+  --scale S              tiny (seconds, for tests), default (at most 5 minutes on 2 cores) or
+                         full (the study's sizes where they fit; the scenario says what not)
+  --cloudant-plan P      lite: the embedded CouchDB stand-in enforces Cloudant Lite's 20 lookups/s,
+                         10 writes/s, 5 queries/s (429 beyond, retried after 0.5 s by the
+                         cloudant stores); none: no limits. Default: the scenario's (cloudant-vs-redis: lite)`;
+
+/** { scenario, scale, cloudantPlan, json, csv, html, quiet } when --scenario was given (problems pushed), else null. */
+export function parseScenarioFlags(values, problems) {
+  const given = (name) => (typeof values[name] === 'string' ? values[name] : undefined);
+  const plan = given('cloudant-plan');
+  if (plan !== undefined && !CLOUDANT_PLANS.includes(plan)) problems.push(`--cloudant-plan must be one of ${CLOUDANT_PLANS.join(', ')}, not "${plan}"`);
+  if (values.scenario === undefined) {
+    if (given('scale') !== undefined) problems.push('--scale goes with --scenario NAME');
+    if (plan !== undefined) problems.push('--cloudant-plan goes with --scenario NAME (or set STOREBENCH_CLOUDANT_PLAN for the app)');
+    return null;
+  }
+  const name = given('scenario');
+  if (name === undefined || !name) problems.push('--scenario needs a name (or list)');
+  const scale = given('scale') ?? 'default';
+  problems.push(...scaleProblems(scale));
+  const conflicting = Object.keys(values).filter((flag) => !ALLOWED.has(flag));
+  for (const flag of conflicting) problems.push(`--${flag} conflicts with --scenario: the scenario sets its own load and targets`);
+  if (given('csv') === '-') problems.push('--csv needs a file name ("-" is only for --json)');
+  if (given('html') !== undefined && (given('html') === '-' || given('html') === '')) problems.push('--html needs a file name');
+  return { scenario: name, scale, cloudantPlan: plan, json: given('json'), csv: given('csv'), html: given('html'), quiet: values.quiet === true };
+}

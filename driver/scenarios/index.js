@@ -1,0 +1,85 @@
+// Scenarios: the published studies as data files in scenarios/, each run by the kind it names
+// (driver/scenarios/kinds/<kind>.js) and judged against its conclusions. A library: it
+// returns an outcome and never prints (report/scenario.js renders one).
+//
+// A kind is a module exporting
+//   async run(scenario, scaleSettings, context) -> { measured: [Table], results: [Result], runs?: [...], notes: [string] }
+// where context is { appEnv, signal, onProgress } and a Table is described in tables.js.
+import { readdir } from 'node:fs/promises';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { UsageError } from '../../util/errors.js';
+import { editDistance } from '../../util/flags.js';
+import { judge } from './verdicts.js';
+import { publishedTable } from './tables.js';
+
+export const SCENARIO_DIR = fileURLToPath(new URL('../../scenarios/', import.meta.url));
+export const SCALES = ['tiny', 'default', 'full'];
+export const CLOUDANT_PLANS = ['lite', 'none'];
+
+/** " (did you mean X?)" for the nearest of names within a few edits, else "". */
+function suggestion(name, names) {
+  const [best] = names.map((candidate) => ({ candidate, distance: editDistance(name, candidate) }))
+    .filter(({ distance }) => distance <= Math.max(2, Math.floor(name.length / 3)))
+    .sort((a, b) => a.distance - b.distance);
+  return best ? ` (did you mean ${best.candidate}?)` : '';
+}
+
+/** Every scenario file, by name order. */
+export async function listScenarios() {
+  const files = (await readdir(SCENARIO_DIR)).filter((file) => file.endsWith('.js')).sort();
+  const scenarios = [];
+  for (const file of files) scenarios.push((await import(pathToFileURL(join(SCENARIO_DIR, file)).href)).default);
+  return scenarios;
+}
+
+/** The scenario called name, or UsageError (exit 2) with the names there are. */
+export async function findScenario(name) {
+  const scenarios = await listScenarios();
+  const found = scenarios.find((scenario) => scenario.name === name);
+  if (found) return found;
+  const names = scenarios.map((scenario) => scenario.name);
+  throw new UsageError([`unknown scenario "${name}"${suggestion(name, names)}; node test --scenario list shows them (${names.join(', ')})`]);
+}
+
+/** Problems with a scale name, for the flag parser. */
+export function scaleProblems(scale) {
+  if (scale === undefined || SCALES.includes(scale)) return [];
+  return [`--scale must be one of ${SCALES.join(', ')}, not "${scale}"${suggestion(scale, SCALES)}`];
+}
+
+/**
+ * Runs scenario `name` at `scale` and judges it. Resolves to
+ * { scenario: { name, title, study, summary, scale, scaleNote, measured, published, verdicts, notes, runs },
+ *   results: [Result, each with that `scenario` record attached] }.
+ * @param {string} name
+ * @param {{ scale?: string, cloudantPlan?: string }} flags
+ * @param {{ signal?: AbortSignal, onProgress?: (event) => void }} [hooks]
+ */
+export async function runScenario(name, { scale = 'default', cloudantPlan } = {}, { signal, onProgress = () => {} } = {}) {
+  const scenario = await findScenario(name);
+  const problems = scaleProblems(scale);
+  if (problems.length) throw new UsageError(problems);
+  const settings = scenario.scales[scale];
+  const kind = await import(`./kinds/${scenario.kind}.js`);
+  const plan = cloudantPlan ?? scenario.cloudantPlan;
+  const appEnv = plan ? { STOREBENCH_CLOUDANT_PLAN: plan } : {};
+  const { measured, results, runs = [], notes = [] } = await kind.run(scenario, settings, { appEnv, signal, onProgress });
+  const specs = settings.tables ?? scenario.tables ?? [];
+  const published = (scenario.published ?? []).map((table) => publishedTable(specs.find((spec) => spec.id === table.id) ?? specs[0], table));
+  const record = {
+    name: scenario.name,
+    title: scenario.title,
+    summary: scenario.summary,
+    study: scenario.study,
+    scale,
+    scaleNote: settings.note ?? null,
+    cloudantPlan: plan ?? null,
+    measured,
+    published,
+    verdicts: judge(scenario.conclusions, measured),
+    notes,
+    runs,
+  };
+  return { scenario: record, results: results.map((result) => ({ ...result, scenario: record })) };
+}

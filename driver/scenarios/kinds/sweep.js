@@ -1,0 +1,111 @@
+// The `sweep` kind: ordinary runBenchmark calls against one app.js this kind starts (so a store's
+// server keeps its data and its rate window across steps), one call per step, reading each
+// store's /stores stats before and after so a step can show what the store saw (a 429's
+// retries). Its scale settings:
+// (app, extras and tables may sit in the scenario itself, shared by its scales)
+//   app:    { stores: [...], env?: { NAME: value } }  the app and the stores it opens
+//   runs:   [{ id, label, flags: { requests: 100, concurrency: [5, 10], keepalive: false, ... } }]
+//           flags as on node test's command line (false: --no-<flag>), one step per concurrency
+//   extras: [{ name, stat }]  per step: the change in the step's store's /stores `stats.<stat>`
+//   tables: [table spec]  see driver/scenarios/tables.js
+import { randomBytes } from 'node:crypto';
+import { parseArguments, TOKEN_ENV } from '../../options.js';
+import { runBenchmark } from '../../run.js';
+import { startAppProcess } from '../../app-process.js';
+import { createResult } from '../../result.js';
+import { buildTable, valueAt } from '../tables.js';
+import { UsageError } from '../../../util/errors.js';
+
+/** node test's argv for a run's flags: { concurrency: [5, 10], keepalive: false } -> ['--concurrency', '5,10', '--no-keepalive']. */
+export function flagsToArgv(flags) {
+  return Object.entries(flags).flatMap(([name, value]) => {
+    if (value === false) return [`--no-${name}`];
+    if (value === true) return [`--${name}`];
+    return [`--${name}`, Array.isArray(value) ? value.join(',') : String(value)];
+  });
+}
+
+async function storeStats(url) {
+  const response = await fetch(`${url}/stores`);
+  const { stores } = await response.json();
+  return Object.fromEntries(stores.map((store) => [store.name, store.stats ?? {}]));
+}
+
+function extrasOf(extras, store, before, after) {
+  return Object.fromEntries(extras.map(({ name, stat }) => {
+    const [a, b] = [valueAt(before[store] ?? {}, stat), valueAt(after[store] ?? {}, stat)];
+    return [name, typeof a === 'number' && typeof b === 'number' ? b - a : null];
+  }));
+}
+
+/** One Result of several runBenchmark calls: their steps, targets, loads and checks, in order. */
+export function mergeResults(results) {
+  const [first] = results;
+  const targets = new Map();
+  for (const result of results) for (const target of result.targets) targets.set(target.url, target);
+  const steps = results.flatMap((result) => result.steps);
+  const concurrency = [...new Set(steps.map((step) => step.concurrency).filter((value) => value !== null))];
+  return createResult({
+    interrupted: results.some((result) => result.interrupted),
+    appExit: results.find((result) => result.appExit)?.appExit ?? null,
+    settings: { ...first.settings, concurrency: first.settings.concurrency ? concurrency : null },
+    system: first.system,
+    targets: [...targets.values()],
+    skipped: first.skipped,
+    steps,
+    loads: results.flatMap((result) => result.loads),
+    verifications: results.flatMap((result) => result.verifications),
+  });
+}
+
+/**
+ * @param {object} scenario  the scenario file
+ * @param {object} scale  its scales[scale]
+ * @param {{ appEnv?: object, timeoutMs?: number, signal?: AbortSignal, onProgress?: (event) => void }} context
+ */
+export async function run(scenario, scale, { appEnv = {}, signal, onProgress = () => {} } = {}) {
+  // Every run's flags are checked before the app starts: a bad scenario file is a usage problem.
+  const app = scale.app ?? scenario.app;
+  const planned = scale.runs.map((entry) => {
+    const { options, problems } = parseArguments(flagsToArgv(entry.flags));
+    if (problems.length) throw new UsageError(problems.map((problem) => `scenario ${scenario.name}, run ${entry.id}: ${problem}`));
+    return { entry, options };
+  });
+  const token = randomBytes(24).toString('base64url');
+  const timeoutMs = Math.max(...planned.map(({ options }) => options.timeoutMs));
+  const env = { ...process.env, STOREBENCH_OP_TIMEOUT_MS: String(timeoutMs), [TOKEN_ENV]: token, ...app.env, ...appEnv };
+  onProgress({ type: 'app-starting', stores: app.stores });
+  const server = await startAppProcess({ stores: app.stores, env });
+  const results = [];
+  const records = [];
+  const runs = [];
+  try {
+    const total = planned.reduce((sum, { options }) => sum + options.concurrency.length, 0);
+    let index = 0;
+    for (const { entry, options } of planned) {
+      runs.push({ id: entry.id, label: entry.label, flags: flagsToArgv(entry.flags).join(' ') });
+      for (const concurrency of options.concurrency) {
+        if (signal?.aborted) break;
+        index += 1;
+        onProgress({ type: 'scenario-step', run: entry.id, label: entry.label, concurrency, index, total });
+        const before = await storeStats(server.url);
+        const result = await runBenchmark({ ...options, concurrency: [concurrency], target: server.url, token, quiet: true }, { signal });
+        const after = await storeStats(server.url);
+        results.push(result);
+        for (const step of result.steps) records.push({ run: entry.id, step, extra: extrasOf(scale.extras ?? scenario.extras ?? [], step.store, before, after) });
+        if (result.interrupted) break;
+      }
+      if (results.at(-1)?.interrupted) break;
+    }
+  } finally {
+    await server.stop();
+  }
+  const notes = [];
+  for (const skip of results[0]?.skipped ?? []) notes.push(`${skip.store} was ${skip.status}${skip.reason ? `: ${skip.reason}` : ''}`);
+  return {
+    measured: (scale.tables ?? scenario.tables).map((spec) => buildTable(spec, records)),
+    results: results.length ? [mergeResults(results)] : [],
+    runs,
+    notes,
+  };
+}

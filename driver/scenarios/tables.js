@@ -1,0 +1,67 @@
+// Tables in the one shape a scenario's measured and published figures share:
+//   { id, title, rowHeader, rows: [label], columns: [{ id, label, unit }], cells: { [row]: { [column]: number|null } } }
+// built here from the steps a kind ran, as the scenario's table spec says:
+//   { id, title, rowHeader, row: '{store}/{key} c={concurrency}', rows?: [order],
+//     columns: [{ id, label, unit, metric, run? }] }
+// `row` names each step's row from its fields ({store}, {key}, {concurrency}, {run});
+// a column's `metric` is a dotted path in the step (`rps`, `latency.meanMs`), `p:66` (that
+// percentile from the step's histogram) or `extra:<name>` (a figure the kind measured beside
+// the step, such as the 429s a store saw); `run` takes the cell from that run's steps only.
+import { decodeHistogram } from '../recorder.js';
+
+/** The value at a dotted path ("latency.p99Ms"). */
+export const valueAt = (record, path) => path.split('.').reduce((value, key) => value?.[key], record);
+
+const rowLabel = (template, record) => template.replace(/\{(\w+)\}/g, (_, name) => String(name === 'run' ? record.run : record.step[name]));
+
+function percentileMs(step, percentile) {
+  if (percentile >= 100) return step.latency.maxMs; // exact, not the histogram's bucket
+  if (!step.latency.count) return null;
+  const histogram = decodeHistogram(step.histogram);
+  try {
+    return histogram.getValueAtPercentile(percentile) / 1000; // the histogram holds µs
+  } finally {
+    histogram.destroy?.();
+  }
+}
+
+function metricOf(record, metric) {
+  if (metric.startsWith('p:')) return percentileMs(record.step, Number(metric.slice(2)));
+  if (metric.startsWith('extra:')) return record.extra?.[metric.slice('extra:'.length)] ?? null;
+  const value = valueAt(record.step, metric);
+  return typeof value === 'number' ? value : null;
+}
+
+/** A Table from `records` ({ run, step, extra }) as `spec` says; rows in spec.rows' order, then as met. */
+export function buildTable(spec, records) {
+  const rows = [...(spec.rows ?? [])];
+  const cells = {};
+  for (const record of records) {
+    const row = rowLabel(spec.row, record);
+    for (const column of spec.columns) {
+      if (column.run && column.run !== record.run) continue;
+      if (!rows.includes(row)) rows.push(row);
+      cells[row] ??= {};
+      cells[row][column.id] = metricOf(record, column.metric);
+    }
+  }
+  for (const row of rows) {
+    cells[row] ??= {};
+    for (const column of spec.columns) cells[row][column.id] ??= null;
+  }
+  return {
+    id: spec.id,
+    title: spec.title,
+    rowHeader: spec.rowHeader,
+    rows,
+    columns: spec.columns.map(({ id, label, unit }) => ({ id, label, unit })),
+    cells,
+  };
+}
+
+/** A published table in the same shape, from the scenario file's { id, rows: { [row]: { [column]: n } } } and our spec's columns. */
+export function publishedTable(spec, published) {
+  const rows = Object.keys(published.rows);
+  const cells = Object.fromEntries(rows.map((row) => [row, Object.fromEntries(spec.columns.map(({ id }) => [id, published.rows[row][id] ?? null]))]));
+  return { id: spec.id, title: published.title ?? spec.title, rowHeader: spec.rowHeader, rows, columns: spec.columns.map(({ id, label, unit }) => ({ id, label, unit })), cells };
+}

@@ -1,0 +1,40 @@
+// node test --scenario list | NAME: the CLI side of driver/scenarios (which never prints). Prints
+// the list, or runs the scenario with a progress line on stderr, prints its text and writes the
+// --json/--csv/--html files. Throws what test.js turns into an exit code.
+import { listScenarios, runScenario } from '../driver/scenarios/index.js';
+import { checkOutputPaths, writeResults } from './results.js';
+import { renderScenario } from './scenario.js';
+import { RunError } from '../util/errors.js';
+
+/** One line per scenario: its name and summary. */
+export async function renderScenarioList() {
+  const scenarios = await listScenarios();
+  const width = Math.max(...scenarios.map((scenario) => scenario.name.length));
+  return `${scenarios.map((scenario) => `${scenario.name.padEnd(width)}  ${scenario.summary}`).join('\n')}\n`;
+}
+
+function progressLine(event) {
+  if (event.type === 'app-starting') return `starting app.js with ${event.stores.join(', ')}…`;
+  if (event.type === 'scenario-step') return `step ${event.index}/${event.total}: ${event.label} at concurrency ${event.concurrency}`;
+  return null;
+}
+
+/** Resolves to the scenario's Result (or null for list); `interrupted` tells the caller to exit 130. */
+export async function scenarioCommand(options, { signal, stdout = process.stdout, stderr = process.stderr } = {}) {
+  if (options.scenario === 'list') {
+    stdout.write(await renderScenarioList());
+    return null;
+  }
+  await checkOutputPaths(options);
+  const out = options.json === '-' ? stderr : stdout;
+  const onProgress = (event) => {
+    const line = progressLine(event);
+    if (line && !options.quiet) stderr.write(`${line}\n`);
+  };
+  const outcome = await runScenario(options.scenario, { scale: options.scale, cloudantPlan: options.cloudantPlan }, { signal, onProgress });
+  const [result] = outcome.results;
+  out.write(renderScenario(outcome.scenario, { system: result?.system }));
+  if (!result) throw new RunError(`scenario ${options.scenario}: nothing was measured`);
+  await writeResults(options, result, stdout);
+  return result;
+}

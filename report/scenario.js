@@ -1,0 +1,77 @@
+// A scenario's text: the study it re-runs (their hardware and date, labelled as published), our
+// System line, each measured table with the published figure beside every cell (`ours | published`),
+// the notes, and one verdict line per conclusion. Returns a string; the caller prints it.
+// scenarioHtml is the same as an HTML section for the report page.
+import { renderTable } from './table.js';
+import { renderSystemLine } from './system.js';
+
+const LABEL = 12;
+const labelled = (label, text) => `${`${label}:`.padEnd(LABEL)} ${text}`;
+
+/** A figure as the tables show it: whole numbers as they are, others to one decimal; '-' for none. */
+export function formatFigure(value) {
+  if (value === null || value === undefined) return '-';
+  if (Number.isInteger(value)) return value.toLocaleString('en-US');
+  return value.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+}
+
+const unitText = (column) => (column.unit ? `${column.label} (${column.unit})` : column.label);
+
+/** [headers, rows] of a measured table with the published one beside it (cells "ours | published"). */
+export function tableCells(measured, published) {
+  // Our rows only: a smaller scale runs fewer of the study's rows (the caller says how many not).
+  const rows = measured.rows;
+  const headers = [measured.rowHeader, ...measured.columns.map(unitText)];
+  const body = rows.map((row) => [row, ...measured.columns.map((column) => {
+    const ours = formatFigure(measured.cells[row]?.[column.id]);
+    return published ? `${ours} | ${formatFigure(published.cells[row]?.[column.id])}` : ours;
+  })]);
+  return { headers, body };
+}
+
+const verdictWord = (verdict) => verdict.split(':')[0];
+
+/** The whole text of a scenario record (driver/scenarios/index.js), with our System line from `system`. */
+export function renderScenario(record, { system } = {}) {
+  const { study } = record;
+  const lines = [
+    `# Scenario ${record.name}: ${record.title}`,
+    labelled('Scale', `${record.scale}${record.scaleNote ? ` (${record.scaleNote})` : ''}`),
+    labelled('Study', `${study.file}${study.author ? ` by ${study.author}` : ''}${study.source ? ` · ${study.source}` : ''}`),
+    labelled('Published', `on their hardware, not ours: ${study.hardware} · ${study.date}`),
+  ];
+  if (record.cloudantPlan) lines.push(labelled('Cloudant', record.cloudantPlan === 'lite' ? 'Lite plan emulated: 20 lookups/s, 10 writes/s, 5 queries/s; a 429 is retried after 0.5 s' : 'no plan limits emulated'));
+  if (system) lines.push(renderSystemLine(system, { labelWidth: LABEL }));
+  for (const table of record.measured) {
+    const published = record.published.find((candidate) => candidate.id === table.id);
+    const { headers, body } = tableCells(table, published);
+    lines.push('', `## ${table.title}${published ? ': ours | published' : ''}`, renderTable(headers, body, { align: headers.map((_, i) => (i === 0 ? 'left' : 'right')) }));
+    const notRun = (published?.rows ?? []).filter((row) => !table.rows.includes(row)).length;
+    if (published?.title) lines.push(`(${published.title})`);
+    if (notRun) lines.push(`(${notRun} of the study's ${published.rows.length} rows were not run at scale ${record.scale})`);
+  }
+  if (record.notes.length) lines.push('', 'Notes:', ...record.notes.map((note) => `  - ${note}`));
+  lines.push('', 'Verdicts (orderings and ratios only: absolute times differ between machines):');
+  const width = Math.max(...record.verdicts.map(({ verdict }) => verdictWord(verdict).length));
+  for (const { id, claim, verdict, explanation } of record.verdicts) {
+    const reason = verdict.includes(':') ? verdict : `${verdict}: ${explanation}`;
+    lines.push(`  ${verdictWord(verdict).padEnd(width)}  ${id}: ${claim} -- ${reason.slice(verdictWord(verdict).length + 2)}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** The scenario as an HTML section (escape: the page's escapeHtml). */
+export function scenarioHtml(record, escape) {
+  const tables = record.measured.map((table) => {
+    const published = record.published.find((candidate) => candidate.id === table.id);
+    const { headers, body } = tableCells(table, published);
+    const head = `<tr>${headers.map((header) => `<th>${escape(header)}</th>`).join('')}</tr>`;
+    const rows = body.map((row) => `<tr>${row.map((cell, i) => (i === 0 ? `<td class="text">${escape(cell)}</td>` : `<td>${escape(cell)}</td>`)).join('')}</tr>`).join('');
+    return `<h3>${escape(table.title)}${published ? ': ours | published' : ''}</h3><table>${head}${rows}</table>`;
+  }).join('');
+  const verdicts = record.verdicts.map(({ id, claim, verdict, explanation }) => `<li><strong>${escape(verdictWord(verdict))}</strong> ${escape(id)}: ${escape(claim)}<br><span class="note">${escape(verdict.includes(':') ? verdict.slice(verdict.indexOf(':') + 2) : explanation)}</span></li>`).join('');
+  const notes = record.notes.length ? `<ul>${record.notes.map((note) => `<li>${escape(note)}</li>`).join('')}</ul>` : '';
+  return `<section id="scenario"><h2>Scenario ${escape(record.name)} (${escape(record.scale)})</h2>` +
+    `<p>${escape(record.title)}</p><p class="note">Study ${escape(record.study.file)}; published figures were measured on their hardware, not ours: ${escape(record.study.hardware)} · ${escape(record.study.date)}</p>` +
+    `${tables}${notes}<h3>Verdicts</h3><ul>${verdicts}</ul></section>`;
+}
