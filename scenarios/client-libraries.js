@@ -49,11 +49,9 @@ export default {
       bigValueBytes: 32 * MB,
     },
     full: {
-      note: 'the study\'s rounds and its 320 MB big value on redis-server; on the CouchDB stand-in the big value stays 32 MB: '
-        + 'a 320 MB value is a 427 MB base64 JSON document, close to V8\'s largest string (about 512 MB) in the clients and the stand-in, '
-        + 'and a real CouchDB (max_document_size 8 MB by default) or Cloudant (1 MB documents) refuses even the 32 MB one',
+      note: 'the study\'s rounds and its 320 MB big value on both servers. The CouchDB stand-in takes a 320 MB value ' +
+        '(a 427 MB base64 document); a real CouchDB (max_document_size 8 MB by default) or Cloudant (1 MB documents) would refuse it',
       bigValueBytes: 320 * MB,
-      groupBigValueBytes: { couchdb: 32 * MB },
     },
   },
   published: [{

@@ -4,7 +4,8 @@
 import { openStores } from '../../stores/index.js';
 
 /**
- * Opens `names`; resolves to { stores: Map<name, { store, adapter }>, unavailable: [{ name, reason }], close() }.
+ * Opens `names`; resolves to { stores: Map<name, { store, adapter }>, unavailable: [{ name, reason }],
+ * serverUrls: the servers they reached (for the machine monitor; never shown), close() }.
  * A store that cannot be opened is listed with its reason, never thrown for.
  * @param {string[]} names
  * @param {{ env?: object, onProgress?: (event) => void }} [options]
@@ -17,10 +18,12 @@ export async function openDirectStores(names, { env = process.env, onProgress = 
   const set = await openStores({ names, env: plainEnv });
   const stores = new Map();
   const unavailable = [];
+  const serverUrls = new Set();
   for (const name of names) {
     const entry = set.entry(name);
+    for (const connection of Object.values(entry.connections ?? {})) if (connection.url) serverUrls.add(connection.url);
     if (entry.raw) stores.set(name, { store: entry.raw, adapter: entry.adapter });
     else unavailable.push({ name, reason: entry.reason ?? 'not opened' });
   }
-  return { stores, unavailable, close: () => set.close() };
+  return { stores, unavailable, serverUrls: [...serverUrls], close: () => set.close() };
 }

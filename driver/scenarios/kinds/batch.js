@@ -12,16 +12,20 @@ import { directEngine } from '../../engines/direct.js';
 import { eachLimited } from '../../../stores/bulk.js';
 import { createOpSource } from '../op-source.js';
 import { openDirectStores } from '../direct-stores.js';
+import { createDirectSteps } from '../direct-result.js';
 import { METHODS, STUDY_COUNTS, methodOps, usersOf, keysOf } from '../sequences/redis-vs-memory.js';
 
 // The order the study ran them in: each method's reads find what the one before it wrote.
 const RUN_ORDER = ['set para', 'get para', 'set once', 'get once'];
 const OP_TIMEOUT_MS = 120_000;
+// Users of the untimed first pass over each store, so that no measured count pays for the
+// first use of a connection or of not yet optimised code (the study had no such pass).
+export const WARM_UP_USERS = 100;
 
 /** Runs ops all at once against store; resolves to { ms, operations, failed, byStatus }. */
-export async function runAtOnce(store, ops, { signal } = {}) {
+export async function runAtOnce(store, ops, { signal, measure = (run) => run() } = {}) {
   const source = createOpSource(ops, { basePath: '' });
-  await measureStep(directEngine, {
+  await measure(() => measureStep(directEngine, {
     url: 'direct:',
     store,
     concurrency: ops.length,
@@ -29,13 +33,16 @@ export async function runAtOnce(store, ops, { signal } = {}) {
     timeoutMs: OP_TIMEOUT_MS,
     workload: source,
     signal,
-  });
+  }));
   const { failed, byStatus } = source.outcomes();
   return { ms: source.elapsedMs(), operations: ops.length, failed, byStatus };
 }
 
-/** The four methods over `count` users on one store, in the study's order; keys cleared before and after. */
-export async function runMethods(store, count, { signal } = {}) {
+/**
+ * The four methods over `count` users on one store, in the study's order; keys cleared before
+ * and after. `measure(method, run)` wraps each measured step (for the Result).
+ */
+export async function runMethods(store, count, { signal, onMethod = () => {}, measure } = {}) {
   const users = usersOf(count);
   const remove = () => eachLimited(keysOf(count), 64, (key) => store.delete(key));
   await remove();
@@ -43,7 +50,9 @@ export async function runMethods(store, count, { signal } = {}) {
   try {
     for (const method of RUN_ORDER) {
       if (signal?.aborted) break;
-      byMethod[method] = await runAtOnce(store, methodOps(method, users), { signal });
+      const ops = methodOps(method, users);
+      onMethod(method, ops.length);
+      byMethod[method] = await runAtOnce(store, ops, { signal, measure: measure && ((run) => measure(method, run)) });
     }
   } finally {
     await remove().catch(() => {});
@@ -71,14 +80,24 @@ export async function run(scenario, scale, { signal, onProgress = () => {}, env 
   const rows = rowsOf(scenario.stores, scenario.labels);
   const cells = Object.fromEntries(rows.map((row) => [row, Object.fromEntries(columns.map(({ id }) => [id, null]))]));
   const opened = await openDirectStores(scenario.stores, { env, onProgress });
+  const steps = createDirectSteps({ name: scenario.name, stores: scenario.stores, serverUrls: opened.serverUrls, timeoutMs: OP_TIMEOUT_MS });
+  const total = scale.counts.length * opened.stores.size * RUN_ORDER.length;
+  let index = 0;
   try {
-    for (const { name, reason } of opened.unavailable) notes.push(`${name} did not run: ${reason}`);
+    for (const { name, reason } of opened.unavailable) {
+      notes.push(`${name} did not run: ${reason}`);
+      steps.skip(name, reason);
+    }
+    for (const entry of opened.stores.values()) if (!signal?.aborted) await runMethods(entry.store, WARM_UP_USERS, { signal });
     for (const [i, count] of scale.counts.entries()) {
       for (const name of scenario.stores) {
         const entry = opened.stores.get(name);
         if (!entry || signal?.aborted) continue;
-        onProgress({ type: 'scenario-step', store: name, users: count });
-        const byMethod = await runMethods(entry.store, count, { signal });
+        const byMethod = await runMethods(entry.store, count, {
+          signal,
+          onMethod: (method, operations) => onProgress({ type: 'scenario-step', index: ++index, total, label: `${name} ${method}, ${count.toLocaleString('en-US')} users`, concurrency: operations }),
+          measure: (method, measured) => steps.measure(name, `${method} ${count}`, measured),
+        });
         for (const [method, outcome] of Object.entries(byMethod)) {
           const row = `${scenario.labels?.[name] ?? name} ${method}`;
           if (outcome.failed) {
@@ -90,9 +109,10 @@ export async function run(scenario, scale, { signal, onProgress = () => {}, env 
   } finally {
     await opened.close();
   }
+  notes.push(`each store first ran the four methods once over ${WARM_UP_USERS} users, untimed (a warm-up the study did not have)`, ...scenario.notes ?? []);
   return {
     measured: [{ id: 'methods', title: 'set and get of the users, each in its own key at once (para) or all in one key (once)', rowHeader: 'method', rows, columns, cells }],
-    results: [],
+    results: [steps.result({ interrupted: Boolean(signal?.aborted) })],
     notes,
   };
 }

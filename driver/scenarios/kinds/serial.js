@@ -6,13 +6,13 @@
 // and its scale settings:
 //   iterations: { [script]: n }                 how often each script repeats its round
 //   bigValueBytes: n                            serial_put_big's value
-//   groupBigValueBytes: { [group]: n }          a smaller big value for a group, when its store cannot take n
 //   note: '...'
 import { measureStep } from '../../step.js';
 import { directEngine } from '../../engines/direct.js';
 import { eachLimited } from '../../../stores/bulk.js';
 import { createOpSource } from '../op-source.js';
 import { openDirectStores } from '../direct-stores.js';
+import { createDirectSteps } from '../direct-result.js';
 import { planScripts, SCRIPT_NAMES, keys, STUDY, APPENDS_PER_KEY } from '../sequences/client-libraries.js';
 
 // A store call may take long for the big value (hundreds of MB over one connection).
@@ -25,9 +25,9 @@ const appendKeysOf = (ops) => [...new Set(ops.filter((op) => op.op === 'append')
  * Runs one script through the direct engine, one operation at a time. Resolves to
  * { ms, operations, failed, byStatus, cpuPercent, step }.
  */
-export async function runScript(store, ops, { nativeAppend, signal }) {
+export async function runScript(store, ops, { nativeAppend, signal, measure = (run) => run() }) {
   const source = createOpSource(ops, { basePath: '', nativeAppend });
-  const step = await measureStep(directEngine, {
+  const step = await measure(() => measureStep(directEngine, {
     url: 'direct:',
     store,
     concurrency: 1,
@@ -35,7 +35,7 @@ export async function runScript(store, ops, { nativeAppend, signal }) {
     timeoutMs: OP_TIMEOUT_MS,
     workload: source,
     signal,
-  });
+  }));
   const { failed, byStatus } = source.outcomes();
   return { ms: source.elapsedMs(), operations: ops.length, failed, byStatus, cpuPercent: step.cpuPercent, step };
 }
@@ -59,7 +59,7 @@ async function verify(store, iterations, bigValueBytes) {
 }
 
 /** Every script for one store: cleans its keys, runs the scripts in the study's order, checks, cleans again. */
-export async function runClient(store, adapter, plan, { iterations, bigValueBytes, signal, onProgress = () => {} }) {
+export async function runClient(store, adapter, plan, { iterations, bigValueBytes, signal, onScript = () => {}, measure }) {
   const nativeAppend = adapter.writes.append;
   const remove = () => eachLimited(plan.keys, 16, (key) => store.delete(key));
   await remove();
@@ -70,8 +70,8 @@ export async function runClient(store, adapter, plan, { iterations, bigValueByte
       // Appends extend an existing empty value, so native and read-modify-write appends do the same work.
       for (const key of appendKeysOf(ops)) await store.set(key, Buffer.alloc(0));
       if (name === 'get_random') for (const { key, size } of plan.prepare) await store.set(key, Buffer.alloc(size, 'storebench-'));
-      onProgress({ type: 'scenario-step', store: adapter.name, script: name, operations: ops.length });
-      scripts[name] = await runScript(store, ops, { nativeAppend, signal });
+      onScript(name, ops.length);
+      scripts[name] = await runScript(store, ops, { nativeAppend, signal, measure: measure && ((run) => measure(name, run)) });
     }
     const wrong = signal?.aborted ? [] : await verify(store, iterations, bigValueBytes);
     return { scripts, wrong, nativeAppend };
@@ -80,7 +80,8 @@ export async function runClient(store, adapter, plan, { iterations, bigValueByte
   }
 }
 
-const labelOf = (scenario, name, nativeAppend) => `${scenario.labels?.[name] ?? name}${nativeAppend ? '' : ' (append = get+set)'}`;
+// A client whose store has no append is marked: its appends are read-modify-write.
+const labelOf = (scenario, name, nativeAppend) => `${scenario.labels?.[name] ?? name}${nativeAppend ? '' : '*'}`;
 
 /** The scripts x clients table of one measure (ms or CPU %) over every client that ran. */
 function tableOf({ id, title, unit, figure }, columns, runs) {
@@ -95,20 +96,36 @@ export async function run(scenario, scale, { signal, onProgress = () => {}, env 
   const notes = [];
   const runs = new Map();
   const columns = [];
+  const emulated = []; // the stores without append
+  const iterations = { ...STUDY.iterations, ...scale.iterations };
+  const plan = planScripts({ iterations, bigValueBytes: scale.bigValueBytes });
+  const allStores = scenario.groups.flatMap((group) => group.stores);
+  const total = allStores.length * plan.scripts.length;
+  let index = 0;
+  let steps = null;
   for (const group of scenario.groups) {
-    const bigValueBytes = scale.groupBigValueBytes?.[group.id] ?? scale.bigValueBytes;
-    const iterations = { ...STUDY.iterations, ...scale.iterations };
-    const plan = planScripts({ iterations, bigValueBytes });
+    if (signal?.aborted) break;
     const opened = await openDirectStores(group.stores, { env, onProgress });
+    steps ??= createDirectSteps({ name: scenario.name, stores: allStores, timeoutMs: OP_TIMEOUT_MS });
+    steps.addServers(opened.serverUrls);
     try {
-      for (const { name, reason } of opened.unavailable) notes.push(`${name} did not run: ${reason}`);
+      for (const { name, reason } of opened.unavailable) {
+        notes.push(`${name} did not run: ${reason}`);
+        steps.skip(name, reason);
+      }
       for (const name of group.stores) {
         const entry = opened.stores.get(name);
         if (!entry || signal?.aborted) continue;
-        const result = await runClient(entry.store, entry.adapter, plan, { iterations, bigValueBytes, signal, onProgress });
+        const result = await runClient(entry.store, entry.adapter, plan, {
+          iterations,
+          bigValueBytes: scale.bigValueBytes,
+          signal,
+          onScript: (script, operations) => onProgress({ type: 'scenario-step', index: ++index, total, label: `${name} ${script} (${operations.toLocaleString('en-US')} operation${operations === 1 ? '' : 's'}, one at a time)`, concurrency: 1 }),
+          measure: (script, measured) => steps.measure(name, script, measured),
+        });
         runs.set(name, result);
         columns.push({ id: name, label: labelOf(scenario, name, result.nativeAppend) });
-        if (!result.nativeAppend) notes.push(`${name}: the store has no append, so each append is a get and then a set of the whole value (read-modify-write)`);
+        if (!result.nativeAppend) emulated.push(name);
         for (const [script, outcome] of Object.entries(result.scripts)) {
           if (outcome.failed) notes.push(`${name} ${script}: ${outcome.failed} of ${outcome.operations} operations failed (${Object.entries(outcome.byStatus).map(([status, n]) => `${status}: ${n}`).join(', ')}); its time is not shown`);
         }
@@ -117,14 +134,16 @@ export async function run(scenario, scale, { signal, onProgress = () => {}, env 
     } finally {
       await opened.close();
     }
-    notes.push(`${group.stores.join(', ')} on one ${group.server}; serial_put_big's value ${bigValueBytes.toLocaleString('en-US')} B`);
+    notes.push(`${group.stores.join(', ')}: one after another on one ${group.server}`);
   }
+  if (emulated.length) notes.push(`* ${emulated.join(', ')}: no append in the store, so each append is a get and then a set of the whole value (read-modify-write), timed as one operation`);
+  notes.push(`serial_put_big's value: ${scale.bigValueBytes.toLocaleString('en-US')} B (the study's: ${STUDY.bigValueBytes.toLocaleString('en-US')} B)`);
   return {
     measured: [
       tableOf({ id: 'scripts', title: 'time per script, clients side by side', unit: 'ms', figure: (r) => r.ms }, columns, runs),
       tableOf({ id: 'cpu', title: 'the driver process\'s CPU during each script (100% = one core)', unit: '%', figure: (r) => r.cpuPercent }, columns, runs),
     ],
-    results: [],
+    results: steps ? [steps.result({ interrupted: Boolean(signal?.aborted) })] : [],
     notes,
   };
 }
