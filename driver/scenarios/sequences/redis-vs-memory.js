@@ -32,7 +32,7 @@ export const usersOf = (count) => Array.from({ length: count }, (_, id) => userO
  * The operations of one method over `users`: set para and get para one per user, each under
  * its own key (sent all at once by the batch kind); set once and get once a single operation
  * on one key holding them all. Serialization happens when a set is asked for, inside the
- * timing, as the study's JSON.stringify calls were inside its console.time. get para reads
+ * timing, as the study's JSON.stringify calls were inside its timers. get para reads
  * the keys this scenario wrote (the study listed them first with KEYS/a key scan, which the
  * store contract has no call for; see the scenario's notes).
  */
