@@ -13,6 +13,7 @@ const spec = {
   'no-embedded': { type: 'boolean' },
   log: { type: 'boolean' },
   'max-value-size': { type: 'string' },
+  'cloudant-plan': { type: 'string' }, // issue 13
   help: { type: 'boolean', short: 'h' },
 };
 
@@ -32,6 +33,7 @@ export function parseAppArgs(argv, env = process.env) {
       embedded: values['no-embedded'] === true ? false : undefined,
       logRequests: values.log === true ? true : undefined,
       maxValueSize: given('max-value-size'),
+      emulatedCloudantPlan: given('cloudant-plan'),
     }).filter(([, value]) => value !== undefined),
   );
   // The store settings are checked here too, so one run reports every problem.
@@ -94,7 +96,7 @@ function writeLines() {
 
 function environmentLines(scope) {
   return settingsOf(scope)
-    .map((setting) => row(setting.env.join(', '), 32, `${setting.about}${setting.default === undefined ? '' : ` (default ${setting.default})`}`))
+    .map((setting) => row([setting.flag, ...setting.env].filter(Boolean).join(', '), 32, `${setting.about}${setting.default === undefined ? '' : ` (default ${setting.default})`}`))
     .join('\n');
 }
 

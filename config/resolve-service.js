@@ -39,7 +39,7 @@ export async function resolveService(name, { env = process.env, options = {}, em
     return { unavailable: `not configured: set ${where.env.join(' or ')}${where.cloudFoundry ? ' or bind a service on Cloud Foundry' : ''}`, code: 'NOT_CONFIGURED' };
   }
   try {
-    const server = await service.startEmbedded(env);
+    const server = await service.startEmbedded(env, options);
     return { connection: describe({ url: server.url, ...added }, 'embedded', service), stop: server.stop };
   } catch (error) {
     return { unavailable: error.message, code: error.code === 'NOT_INSTALLED' ? 'NOT_INSTALLED' : 'START_FAILED' };

@@ -6,7 +6,7 @@
 // config/service-url.js before any client sees it), settings added to its connection
 // (`connectionSettings`), how a service bound on Cloud Foundry is recognised (`vcap`, see
 // config/cf-binding.js), and how the embedded default starts one here when none is
-// configured: startEmbedded(env) resolves { url, stop() } or throws with a one-line reason.
+// configured: startEmbedded(env, options) resolves { url, stop() } or throws with a one-line reason.
 
 export const services = {
   redis: {
@@ -26,9 +26,12 @@ export const services = {
     connectionSettings: { apikey: 'cloudantApikey' },
     // IBM Cloudant (IAM preferred over legacy credentials); or any service tagged/named cloudant or couchdb
     vcap: { labels: ['cloudantNoSQLDB'], tags: ['cloudant', 'couchdb'], schemes: ['https', 'http'], iam: true },
-    async startEmbedded() {
+    // --cloudant-plan lite: the stand-in enforces Cloudant Lite's rate limits (issue 13).
+    async startEmbedded(env, options = {}) {
       const { startCouchServer } = await import('../embedded/couchdb.js');
-      return startCouchServer();
+      const { resolveSetting } = await import('./precedence.js');
+      const { value: plan } = resolveSetting('emulatedCloudantPlan', { options, env });
+      return startCouchServer({ plan });
     },
   },
   tarantool: {

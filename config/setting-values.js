@@ -87,3 +87,10 @@ export function jsonText(raw) {
  * client cannot use makes its store unavailable with the client's reason, not the app fail.
  */
 export const connection = (raw) => (typeof raw === 'string' ? { url: raw } : raw);
+
+/** One of `choices` (issue 13: --cloudant-plan lite|none). */
+export const oneOf = (choices) => (raw) => {
+  const value = String(raw).trim().toLowerCase();
+  if (!choices.includes(value)) throw new SettingValueError(`must be one of ${choices.join(', ')}`);
+  return value;
+};

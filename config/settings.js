@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { services } from './services.js';
 import { resolveFromVcap } from './cf-binding.js';
 import { cloudFoundryApplication, cloudFoundryPort } from './cf-env.js';
-import { bearerToken, byteSize, connection, deadlineMs, httpUrl, jsonText, listOf, onOff, port, positiveInteger, positiveNumber, text } from './setting-values.js';
+import { bearerToken, byteSize, connection, deadlineMs, httpUrl, jsonText, listOf, onOff, oneOf, port, positiveInteger, positiveNumber, text } from './setting-values.js';
 
 /** The Cloud Foundry tier of a backing service's location: the bound service matched for it. */
 const boundService = (name) => (env) => {
@@ -151,6 +151,15 @@ export const settings = {
     default: 'https://iam.cloud.ibm.com',
     parse: httpUrl,
     about: 'the IBM Cloud IAM token service an API key is exchanged at, for cloudant and cloudant-legacy (a private or staging endpoint)',
+  },
+  // Issue 13: the embedded CouchDB stand-in as a Cloudant Lite instance (study 000 ran on one).
+  emulatedCloudantPlan: {
+    scope: 'store',
+    flag: '--cloudant-plan PLAN',
+    env: ['STOREBENCH_CLOUDANT_PLAN'],
+    default: 'none',
+    parse: oneOf(['lite', 'none']),
+    about: 'lite: the embedded CouchDB stand-in answers 429 past Cloudant Lite\'s 20 lookups/s, 10 writes/s and 5 queries/s (each a sliding one-second window), and the CouchDB stores retry a 429 after 0.5 s; none: no limits. Only the embedded stand-in: a real Cloudant has its own plan',
   },
   postgresPoolSize: {
     scope: 'store',

@@ -61,6 +61,7 @@ const spec = {
   token: { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
   help: { type: 'boolean', short: 'h' },
+  direct: { type: 'boolean' }, // issue 11
   ...RUN_REPORT_FLAGS,
   ...SCENARIO_FLAGS, // issue 13
 };
@@ -80,6 +81,10 @@ Targets:
   -u, --url URL          sweep this URL (repeatable); no /stores listing is read
   --stores LIST          only these stores (comma-separated; embedded default or --target)
   --keys LIST            only these keys (default: every key the store lists, key1..key3)
+  --direct               call the store adapters in this process instead of the app over HTTP:
+                         the stores (--stores, default all) are opened as app.js opens them
+                         (env, VCAP_SERVICES, embedded servers), same workloads and tables
+                         (docs/direct.md)
 
 Load:
   -c, --concurrency LIST concurrency steps, comma-separated, each 1 to ${shown(LIMITS.concurrency)}
@@ -193,6 +198,9 @@ export function parseArguments(argv, env = process.env) {
   const target = text('target');
   if (target !== undefined && !httpUrl(target)) problems.push(`--target "${target}" is not an http:// or https:// URL`);
   if (urls.length && target !== undefined) problems.push('use either --url or --target, not both');
+  const direct = values.direct === true;
+  if (direct && urls.length) problems.push('--direct calls the stores in this process: it takes no --url (choose stores with --stores)');
+  if (direct && target !== undefined) problems.push('--direct calls the stores in this process: it takes no --target (choose stores with --stores)');
 
   const concurrency = listOf('concurrency', positiveInteger, 'positive whole number', [1, LIMITS.concurrency]);
   const requests = single('requests', positiveInteger, 'positive whole number', [1, LIMITS.requests]);
@@ -232,6 +240,7 @@ export function parseArguments(argv, env = process.env) {
     json,
     csv,
     quiet: Boolean(values.quiet),
+    direct,
     ...runReportOptions(values, problems),
     ...workload.options,
     token,

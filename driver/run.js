@@ -12,6 +12,11 @@ import { RunError, UsageError, VerifyError } from '../util/errors.js';
 import { TOKEN_ENV } from './options.js';
 import { distributionName } from './workloads/parse.js';
 import { redactUrl } from '../util/redact.js';
+// Issue 11: --direct
+import { openDirectTargets, serverUrls } from './direct-targets.js';
+import { directEngine } from './engines/direct.js';
+import { loadRecordsDirect, verifyWritesDirect } from './workloads/direct-load.js';
+import { machineMonitorFor } from './machine-load.js';
 
 /** A key-space workload whose values the app would refuse (its /stores `limits`): a problem before any load. */
 function limitProblems(options, limits, label) {
@@ -26,6 +31,10 @@ async function resolveTargets(options, onProgress) {
   if (options.urls.length) {
     for (const url of options.urls) await checkReachable(url, { timeoutMs: options.timeoutMs });
     return { targets: options.urls.map((url) => targetFromUrl(url, workload?.name)), skipped: [], label: options.urls.map(redactUrl).join(', ') };
+  }
+  if (options.direct) {
+    onProgress({ type: 'stores-opening', servers: await serversToStart(options.stores) });
+    return openDirectTargets(options);
   }
   if (options.target) {
     const { stores: listing, limits } = await fetchListing(options.target, { timeoutMs: options.timeoutMs });
@@ -63,6 +72,8 @@ async function resolveTargets(options, onProgress) {
  * - `{ type: 'app-starting', servers }`: the embedded app.js is being started, with the servers
  *   it will try to start (['redis-server', ...]); that can take a while
  * - `{ type: 'app-started', app }`: the embedded app.js is up (`app.url`, `app.child`)
+ * - `{ type: 'stores-opening', servers }`: direct mode (--direct): the stores are being opened
+ *   in this process, with the servers that will be started for them (instead of the app events)
  * - `{ type: 'start', settings, system, targets, skipped, totalSteps }`: before the first step
  * - `{ type: 'load', target, done, total, bytes }`: a key-space target's records are loading
  *   (done of total so far); `{ type: 'load-done', load }` when they are
@@ -86,7 +97,7 @@ async function resolveTargets(options, onProgress) {
  * @param {{ signal?: AbortSignal, onProgress?: (event: ProgressEvent) => void }} [hooks]
  */
 export async function runBenchmark(options, { signal, onProgress = () => {} } = {}) {
-  const { targets, skipped, label, app, token = options.token ?? null } = await resolveTargets(options, onProgress);
+  const { targets, skipped, label, app, stores, token = options.token ?? null } = await resolveTargets(options, onProgress);
   const steps = [];
   const loads = [];
   const verifications = [];
@@ -126,6 +137,7 @@ export async function runBenchmark(options, { signal, onProgress = () => {} } = 
 
     try {
       await runSweep(targets, settings, {
+        ...(stores ? directSweep(stores) : {}),
         signal: sweepSignal,
         workload: options.keySpace ? workloadSpec(options) : null,
         token,
@@ -153,8 +165,18 @@ export async function runBenchmark(options, { signal, onProgress = () => {} } = 
   } finally {
     stopping = true;
     await app?.stop();
+    await stores?.close(); // direct mode: the stores, then the servers it started
   }
 }
+
+// What the sweep runs in direct mode instead of HTTP requests: the engine, load and
+// verification that call the stores opened in this process.
+const directSweep = (stores) => ({
+  engine: directEngine,
+  loadRecords: (args) => loadRecordsDirect({ ...args, stores }),
+  verifyWrites: (args) => verifyWritesDirect({ ...args, stores }),
+  machine: machineMonitorFor(serverUrls(stores)),
+});
 
 // What a run's workload was, as its Result's settings say (no token: it never leaves the driver).
 function workloadSettings(options) {

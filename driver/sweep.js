@@ -42,9 +42,15 @@ export function workloadFor(target, workload, token) {
  * seed, load, verify }; `token` the write token. A key-space target also calls
  * onLoad(target, progress) as its records load ({ done, total, bytes }), onLoadDone(load)
  * and onVerifyDone(verification), before its first and after its last step.
+ *
+ * Direct mode (--direct) passes its own `engine`, `loadRecords` and `verifyWrites` (called
+ * with the HTTP ones' arguments plus `store`, the target's store name), and its targets carry
+ * `engineLoad`, what its engine needs in each step's load (the Store and key).
  */
 export async function runSweep(targets, settings, {
   engine = httpEngine,
+  loadRecords: loadPhase = loadRecords,
+  verifyWrites: verifyPhase = verifyWrites,
   workload = null,
   token = null,
   onStep = () => {},
@@ -73,7 +79,7 @@ export async function runSweep(targets, settings, {
     const { runner } = own;
     if (first && runner && workload.load) {
       onLoad(target, { done: 0, total: runner.records, bytes: 0 });
-      const figures = await loadRecords({ url: target.url, workload: runner, token, timeoutMs: settings.timeoutMs, signal, onProgress: (progress) => onLoad(target, progress) });
+      const figures = await loadPhase({ url: target.url, store: target.store, workload: runner, token, timeoutMs: settings.timeoutMs, signal, onProgress: (progress) => onLoad(target, progress) });
       const { refused, ...kept } = figures;
       own.load = { ...shown, ...kept, warnings: loadWarnings(figures) };
       onLoadDone(own.load);
@@ -81,11 +87,12 @@ export async function runSweep(targets, settings, {
     if (first && settings.warmup > 0) {
       onStep(index, total, target, { warmup: settings.warmup });
       const concurrency = settings.rps ? OPEN_MODEL_WARMUP_CONCURRENCY : Math.max(...settings.concurrency);
-      await measureStep(engine, { ...common, url: target.url, concurrency, maxRequests: settings.warmup, durationSeconds: WARMUP_MAX_SECONDS, workload: runner });
+      await measureStep(engine, { ...target.engineLoad, ...common, url: target.url, concurrency, maxRequests: settings.warmup, durationSeconds: WARMUP_MAX_SECONDS, workload: runner });
     }
     onStep(index, total, target, repeats > 1 ? { ...load, repeat, repeats } : load);
     const sample = monitor.start();
     const figures = await measureStep(engine, {
+      ...target.engineLoad,
       ...common,
       url: target.url,
       concurrency: load.concurrency,
@@ -112,7 +119,7 @@ export async function runSweep(targets, settings, {
     if (!last) continue;
     let verification = null;
     if (runner && workload.verify && (own.load || runner.wrote() > 0)) {
-      const verified = await verifyWrites({ url: target.url, store: target.store, workload: runner, token, timeoutMs: settings.timeoutMs, signal });
+      const verified = await verifyPhase({ url: target.url, store: target.store, workload: runner, token, timeoutMs: settings.timeoutMs, signal });
       verification = { ...shown, ...verified, warnings: verificationWarnings(verified) };
       onVerifyDone(verification);
     }

@@ -73,6 +73,11 @@ const reasonFor = (store) => {
   return store.reason.startsWith(`${store.name}: `) ? store.reason.slice(store.name.length + 2) : store.reason;
 };
 
+// A target's URL on the app at base: base/<store>/<key>, or base/<store> for a key-space workload.
+// (The direct mode names its targets direct://<store>/<key> instead: driver/direct-targets.js.)
+const appUrlOf = (base) => (store, key) =>
+  joinUrl(base, key === undefined ? encodeURIComponent(store) : `${encodeURIComponent(store)}/${encodeURIComponent(key)}`);
+
 /**
  * Picks what to sweep from a /stores listing: every store that is up (or those named in
  * `stores`) x its keys (or `keys`). Returns { targets, skipped: [{store, status, reason}], problems }:
@@ -80,8 +85,8 @@ const reasonFor = (store) => {
  * only a problem when a store is up to list it: a store that is not up lists no keys, and
  * is skipped with its reason instead.
  */
-export function selectTargets(listing, base, { stores, keys, label = redactUrl(base), workload = null } = {}) {
-  if (workload) return selectStores(listing, base, { stores, label, workload });
+export function selectTargets(listing, base, { stores, keys, label = redactUrl(base), workload = null, urlOf = appUrlOf(base) } = {}) {
+  if (workload) return selectStores(listing, base, { stores, label, workload, urlOf });
   const problems = [];
   const names = listing.map((store) => store.name);
   for (const name of stores ?? []) {
@@ -104,7 +109,7 @@ export function selectTargets(listing, base, { stores, keys, label = redactUrl(b
     }
     for (const key of store.keys ?? []) {
       if (keys && !keys.includes(key)) continue;
-      targets.push({ url: joinUrl(base, `${encodeURIComponent(store.name)}/${encodeURIComponent(key)}`), store: store.name, key });
+      targets.push({ url: urlOf(store.name, key), store: store.name, key });
     }
   }
   return { targets, skipped, problems };
@@ -116,7 +121,7 @@ export function selectTargets(listing, base, { stores, keys, label = redactUrl(b
  * native append is skipped for a workload that appends, unless named with --stores (it then
  * runs, and its 405s show as errors).
  */
-function selectStores(listing, base, { stores, label, workload }) {
+function selectStores(listing, base, { stores, label, workload, urlOf }) {
   const problems = [];
   const names = listing.map((store) => store.name);
   for (const name of stores ?? []) {
@@ -131,7 +136,7 @@ function selectStores(listing, base, { stores, label, workload }) {
     } else if (appends && store.writes?.append === false && !stores) {
       skipped.push({ store: store.name, status: 'no append', reason: 'it has no native append (POST .../append answers 405); name it with --stores to measure the refusals' });
     } else {
-      targets.push({ url: joinUrl(base, encodeURIComponent(store.name)), store: store.name, key: workload.name });
+      targets.push({ url: urlOf(store.name), store: store.name, key: workload.name });
     }
   }
   return { targets, skipped, problems };

@@ -15,6 +15,7 @@ const PouchDB = require('pouchdb-core')
   .plugin(require('pouchdb-replication'))
   .defaults({ adapter: 'memory' });
 const expressPouchDB = require('express-pouchdb');
+const { withRateLimits } = require('./couch-rate-limit.cjs');
 
 const { COUCH_ADMIN_USER: adminUser, COUCH_ADMIN_PASSWORD: adminPassword } = process.env;
 const requireUser = Boolean(adminUser && adminPassword);
@@ -41,7 +42,8 @@ const handler = requireUser
   : app;
 
 const listen = () => {
-  const server = http.createServer(handler);
+  // COUCH_RATE_PLAN=lite: Cloudant Lite's rate limits in front of everything (issue 13).
+  const server = http.createServer(withRateLimits(handler, process.env.COUCH_RATE_PLAN));
   server.keepAliveTimeout = 65_000;
   server.listen(0, '127.0.0.1', () => {
     const { port } = server.address();

@@ -11,6 +11,11 @@ export function startingLine(servers) {
   return servers.length ? `starting app.js and its servers (${servers.join(', ')})…` : 'starting app.js…';
 }
 
+/** "opening the stores in this process (direct mode) and starting redis-server…", the line before the wait. */
+export function openingLine(servers) {
+  return `opening the stores in this process (direct mode, no HTTP)${servers.length ? ` and starting ${servers.join(', ')}` : ''}…`;
+}
+
 export function createLiveReport({ options, stdout = process.stdout, stderr = process.stderr }) {
   const out = options.json === '-' ? stderr : stdout; // JSON on stdout keeps the tables off it
   const text = createRunText((chunk) => out.write(chunk));
@@ -20,6 +25,8 @@ export function createLiveReport({ options, stdout = process.stdout, stderr = pr
     onProgress(event) {
       if (event.type === 'app-starting') {
         if (!options.quiet) stderr.write(`${startingLine(event.servers)}\n`);
+      } else if (event.type === 'stores-opening') {
+        if (!options.quiet) stderr.write(`${openingLine(event.servers)}\n`);
       } else if (event.type === 'start') {
         text.header(event);
         progress = createProgress({ stream: stderr, enabled: !options.quiet && Boolean(stderr.isTTY), total: event.totalSteps });

@@ -5,7 +5,8 @@
 /** What a step is, for the progress line: "redis key1 · concurrency 15". */
 export function progressLabel(target, load) {
   const what = load.warmup ? `warm-up (${load.warmup} requests)` : load.rps ? `${load.rps} rps` : `concurrency ${load.concurrency}`;
-  return `${target.store} ${target.key} · ${what}${load.repeats ? ` · repeat ${load.repeat} of ${load.repeats}` : ''}`;
+  const mode = target.url?.startsWith('direct:') ? 'direct · ' : '';
+  return `${mode}${target.store} ${target.key} · ${what}${load.repeats ? ` · repeat ${load.repeat} of ${load.repeats}` : ''}`;
 }
 
 /** What a load phase has done, for the progress line: "redis · loading 35% (350,000 of 1,000,000 records, 37.2 MB)". */

@@ -47,7 +47,7 @@ export function renderScenario(record, { system } = {}) {
     `# Scenario ${record.name}: ${record.title}`,
     labelled('Scale', `${record.scale}${record.scaleNote ? ` (${record.scaleNote})` : ''}`),
     labelled('Study', `${study.file}${study.author ? ` by ${study.author}` : ''}${study.source ? ` · ${study.source}` : ''}`),
-    labelled('Published', `on their hardware, not ours: ${study.hardware} · ${study.date}`),
+    labelled('Published', `on their hardware, not ours: ${study.hardware} · date: ${study.date}`),
   ];
   if (record.cloudantPlan) lines.push(labelled('Cloudant', record.cloudantPlan === 'lite' ? 'Lite plan emulated: 20 lookups/s, 10 writes/s, 5 queries/s; a 429 is retried after 0.5 s' : 'no plan limits emulated'));
   if (system) lines.push(renderSystemLine(system, { labelWidth: LABEL }));

@@ -157,7 +157,7 @@ export function renderLoadTable(load) {
   ];
   const align = headers.map((header) => (header === 'errors' ? 'left' : 'right'));
   const lines = [
-    `## load: ${displayUrl(load.url)} (POST: ${load.batches} batch${load.batches === 1 ? '' : 'es'} of records; rps = records loaded per second)`,
+    `## load: ${displayUrl(load.url)} (${load.url.startsWith('direct:') ? 'written by the store\'s bulk path' : 'POST'}: ${load.batches} batch${load.batches === 1 ? '' : 'es'} of records; rps = records loaded per second)`,
     renderTable(headers, [row], { align }),
   ];
   for (const warning of load.warnings) lines.push(`warning (load): ${warning.message}`);

@@ -40,6 +40,11 @@ export default {
   // The study's Cloudant was a Lite instance: 20 lookups/s, retried after 0.5 s (--cloudant-plan none turns it off).
   cloudantPlan: 'lite',
   app: { stores: ['cloudant', 'redis'] },
+  notes: [
+    'ours: the embedded CouchDB stand-in (express-pouchdb) behind the cloudant store, and Redis, all on this machine: no WAN, so latencies are milliseconds where theirs were the network\'s 600 ms and up',
+    'the 429s seen and retries columns are the cloudant store\'s, from /stores after each step; the study\'s tables had no such column',
+    'rps here is responses / the clients\' mean busy time (docs/measurement.md); loadtest\'s was requests / elapsed',
+  ],
   extras: [
     { name: 'seen429', stat: 'rateLimited.seen429' },
     { name: 'retries', stat: 'rateLimited.retries' },

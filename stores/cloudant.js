@@ -5,6 +5,7 @@ import { couchAuth, fetchIamToken } from './clients/couch-auth.js';
 import { stripCouchFields } from './clients/couch-document.js';
 import { revisionedWrites } from './clients/couch-revisions.js';
 import { docIdOf, fromDocument } from './clients/couch-values.js';
+import { withRateLimitRetry } from './clients/couch-rate-retry.js';
 import { defaults } from '../config/settings.js';
 
 export const name = 'cloudant';
@@ -51,7 +52,7 @@ export async function open({ couchdb }, { couchdbDatabase = defaults.couchdbData
     statusOf,
   });
 
-  return {
+  return withRateLimitRetry({
     async get(key) {
       let response;
       try {
@@ -70,5 +71,5 @@ export async function open({ couchdb }, { couchdbDatabase = defaults.couchdbData
       await client.headDatabase({ db });
     },
     async close() {},
-  };
+  }, statusOf);
 }

@@ -78,8 +78,10 @@ export async function runScenario(name, { scale = 'default', cloudantPlan } = {}
     measured,
     published,
     verdicts: judge(scenario.conclusions, measured),
-    notes,
+    notes: [...(scenario.notes ?? []), ...notes],
     runs,
   };
-  return { scenario: record, results: results.map((result) => ({ ...result, scenario: record })) };
+  // As JSON holds it: no undefined anywhere (an optional study field left out stays out).
+  const saved = JSON.parse(JSON.stringify(record));
+  return { scenario: saved, results: results.map((result) => ({ ...result, scenario: saved })) };
 }

@@ -91,14 +91,18 @@ const checks = {
     return { holds: ratio >= check.atLeast, explanation: `${column.label} at ${to} is ${ratioText(ratio)} that at ${from} (rising means at least ${ratioText(check.atLeast)})` };
   },
 
-  // row / over in column, within [atLeast, atMost] (either may be left out).
+  // row / over in column (over's cell from overColumn when given: a store's reads over its
+  // writes), within [atLeast, atMost] (either may be left out).
   ratio(check, measured) {
     const table = tableOf(measured, check.table);
     const column = columnOf(table, check.column);
-    const ratio = cell(table, check.row, check.column) / cell(table, check.over, check.column);
+    const overColumn = check.overColumn ?? check.column;
+    if (check.overColumn) columnOf(table, overColumn);
+    const ratio = cell(table, check.row, check.column) / cell(table, check.over, overColumn);
     const holds = (check.atLeast === undefined || ratio >= check.atLeast) && (check.atMost === undefined || ratio <= check.atMost);
     const range = [check.atLeast !== undefined && `at least ${ratioText(check.atLeast)}`, check.atMost !== undefined && `at most ${ratioText(check.atMost)}`].filter(Boolean).join(' and ');
-    return { holds, explanation: `${column.label}: ${check.row} is ${ratioText(ratio)} ${check.over} (the claim needs ${range})` };
+    const over = check.overColumn ? `${check.over}'s ${columnOf(table, overColumn).label}` : check.over;
+    return { holds, explanation: `${column.label}: ${check.row} is ${ratioText(ratio)} ${over} (the claim needs ${range})` };
   },
 
   // `rows` listed best first are in that order on column (better = higher, or lower for ms).

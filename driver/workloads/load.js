@@ -16,11 +16,12 @@ export const LOAD_CONCURRENCY = 2;
 export const LOAD_MIN_TIMEOUT_MS = 120_000;
 
 /**
- * Encodes records from.. (within the limits) into one body, in the app's records format
- * (util/records.js). Returns { body, to } with `to` the first record not in it; a record larger
- * than the byte limit goes alone.
+ * The records of the batch starting at `from` (within the limits): { entries: [[key, value]],
+ * to, bytes } with `to` the first record not in it and `bytes` its size in the app's records
+ * format (util/records.js); a record larger than the byte limit goes alone. Both modes load in
+ * these batches: over HTTP one body each, in direct mode one StoreSet.writeMany each.
  */
-export function encodeBatch(workload, from, { maxBytes = LOAD_BATCH_BYTES, maxRecords = LOAD_BATCH_RECORDS } = {}) {
+export function batchOf(workload, from, { maxBytes = LOAD_BATCH_BYTES, maxRecords = LOAD_BATCH_RECORDS } = {}) {
   const { values, records } = workload;
   const entries = [];
   let size = 0;
@@ -32,7 +33,13 @@ export function encodeBatch(workload, from, { maxBytes = LOAD_BATCH_BYTES, maxRe
     size += next;
     entries.push([key, value]);
   }
-  return { body: encodeRecords(entries), to: from + entries.length };
+  return { entries, to: from + entries.length, bytes: size };
+}
+
+/** batchOf's records encoded into one body, in the app's records format: { body, to }. */
+export function encodeBatch(workload, from, limits) {
+  const { entries, to } = batchOf(workload, from, limits);
+  return { body: encodeRecords(entries), to };
 }
 
 const errorKind = (error) => (error.code === 'TIMEOUT' ? 'timeout' : `conn ${error.code ?? error.message}`);
@@ -44,12 +51,38 @@ const errorKind = (error) => (error.code === 'TIMEOUT' ? 'timeout' : `conn ${err
  */
 export async function loadRecords({ url, workload, token = null, timeoutMs = 10_000, signal, onProgress = () => {} }) {
   if (signal?.aborted) throw new StepAborted();
-  const total = workload.records;
-  const recorder = createLatencyRecorder();
-  const errors = {};
   const agent = keepAliveAgent(url, LOAD_CONCURRENCY);
   const headers = { 'content-type': RECORDS_MEDIA_TYPE, ...(token ? { authorization: `Bearer ${token}` } : {}) };
   const deadline = Math.max(timeoutMs, LOAD_MIN_TIMEOUT_MS);
+  // One batch as one POST: landed when the app says it wrote every record of it.
+  const send = async ({ entries, to }, from) => {
+    const body = encodeRecords(entries);
+    const answer = await httpRequest(url, { method: 'POST', headers, body, timeoutMs: deadline, agent, signal, maxBodyBytes: 1024 * 1024 });
+    if (answer.status !== 200) return { kind: `http ${answer.status}`, refused: answer.status >= 400 && answer.status < 500 ? answer.status : null };
+    let written = null;
+    try {
+      written = JSON.parse(answer.body.toString('utf8')).written;
+    } catch {}
+    return written === to - from ? { landed: true } : { kind: 'short write' };
+  };
+  try {
+    return await runLoadPhase({ workload, signal, onProgress, send });
+  } finally {
+    agent.destroy();
+  }
+}
+
+/**
+ * The load phase, whatever carries the batches: LOAD_CONCURRENCY batches in flight, each
+ * timed, counted and told to the workload (recordLoad). `send(batch, from)` resolves to
+ * { landed: true } or { kind, refused? } (refused: a status every batch would get alike, which
+ * ends the phase), or rejects (counted by errorKind). Resolves to the load's figures.
+ */
+export async function runLoadPhase({ workload, signal, onProgress = () => {}, send }) {
+  if (signal?.aborted) throw new StepAborted();
+  const total = workload.records;
+  const recorder = createLatencyRecorder();
+  const errors = {};
   const startedAt = new Date();
   const startNs = process.hrtime.bigint();
   let next = 0;
@@ -57,7 +90,7 @@ export async function loadRecords({ url, workload, token = null, timeoutMs = 10_
   let loaded = 0;
   let bytes = 0;
   let batches = 0;
-  let refused = null; // a 4xx: the app will refuse every batch alike
+  let refused = null; // a refusal every batch would get alike (a 4xx)
   const countError = (kind) => {
     errors[kind] = (errors[kind] ?? 0) + 1;
   };
@@ -65,25 +98,20 @@ export async function loadRecords({ url, workload, token = null, timeoutMs = 10_
   const worker = async () => {
     while (next < total && !refused && !signal?.aborted) {
       const from = next;
-      const { body, to } = encodeBatch(workload, from);
+      const batch = batchOf(workload, from);
+      const { to } = batch;
       next = to;
       batches += 1;
-      bytes += body.length;
+      bytes += batch.bytes;
       const sentNs = process.hrtime.bigint();
       let landed = false;
       try {
-        const answer = await httpRequest(url, { method: 'POST', headers, body, timeoutMs: deadline, agent, signal, maxBodyBytes: 1024 * 1024 });
+        const outcome = await send(batch, from);
         recorder.record(process.hrtime.bigint() - sentNs);
-        if (answer.status === 200) {
-          let written = null;
-          try {
-            written = JSON.parse(answer.body.toString('utf8')).written;
-          } catch {}
-          if (written === to - from) landed = true;
-          else countError('short write');
-        } else {
-          countError(`http ${answer.status}`);
-          if (answer.status >= 400 && answer.status < 500) refused = answer.status;
+        if (outcome.landed) landed = true;
+        else {
+          countError(outcome.kind);
+          if (outcome.refused) refused = outcome.refused;
         }
       } catch (error) {
         if (signal?.aborted) break;
@@ -95,16 +123,12 @@ export async function loadRecords({ url, workload, token = null, timeoutMs = 10_
       onProgress({ done, total, bytes });
     }
   };
-  try {
-    await Promise.all(Array.from({ length: LOAD_CONCURRENCY }, worker));
-  } finally {
-    agent.destroy();
-  }
+  await Promise.all(Array.from({ length: LOAD_CONCURRENCY }, worker));
   if (signal?.aborted) {
     recorder.destroy();
     throw new StepAborted();
   }
-  // Records never sent (the app refused the batches before them) did not land either.
+  // Records never sent (the batches before them were refused) did not land either.
   if (next < total) workload.recordLoad(next, total, false);
   const seconds = Number(process.hrtime.bigint() - startNs) / 1e9;
   const latency = recorder.summary();

@@ -47,6 +47,29 @@ const describeExpected = ({ base, from, to }) => {
  * failed, unknownBase }, promise } (promise: why this store may lose an acknowledged value, or null).
  */
 export async function verifyWrites({ url, store, workload, token = null, timeoutMs = 10_000, signal, sample = VERIFY_SAMPLE }) {
+  const agent = keepAliveAgent(url, VERIFY_CONCURRENCY);
+  const base = url.replace(/\/+$/, '');
+  const headers = token ? { authorization: `Bearer ${token}` } : {};
+  const read = async (key) => {
+    try {
+      return await httpRequest(`${base}/${key}`, { headers, timeoutMs, agent, signal, maxBodyBytes: 1024 * 1024 * 1024 });
+    } catch (error) {
+      return { error: error.code === 'TIMEOUT' ? 'no answer (timeout)' : `no answer (${error.code ?? error.message})` };
+    }
+  };
+  try {
+    return await verifySample({ store, workload, signal, sample, read });
+  } finally {
+    agent.destroy();
+  }
+}
+
+/**
+ * The verification, whatever reads the keys back: `read(key)` resolves to { status, body }
+ * (status 200 with the bytes, or what the app would answer: 404 for a missing key) or
+ * { error: 'no answer (...)' }, never rejects. Resolves to what verifyWrites does.
+ */
+export async function verifySample({ store, workload, signal, sample = VERIFY_SAMPLE, read }) {
   const { tracker, values, records, baseOf } = workload;
   const leftOut = { overlap: 0, failed: 0, unknownBase: 0 };
   const checks = [];
@@ -69,9 +92,6 @@ export async function verifyWrites({ url, store, workload, token = null, timeout
     }
   }
 
-  const agent = keepAliveAgent(url, VERIFY_CONCURRENCY);
-  const base = url.replace(/\/+$/, '');
-  const headers = token ? { authorization: `Bearer ${token}` } : {};
   let verified = 0;
   const mismatches = [];
   let next = 0;
@@ -79,22 +99,13 @@ export async function verifyWrites({ url, store, workload, token = null, timeout
     while (next < checks.length && !signal?.aborted) {
       const entry = checks[next++];
       const key = keyOf(entry.index);
-      let answer;
-      try {
-        answer = await httpRequest(`${base}/${key}`, { headers, timeoutMs, agent, signal, maxBodyBytes: 1024 * 1024 * 1024 });
-      } catch (error) {
-        answer = { error: error.code === 'TIMEOUT' ? 'no answer (timeout)' : `no answer (${error.code ?? error.message})` };
-      }
+      const answer = await read(key);
       const expected = expectedValue(values, entry);
       if (answer.status === 200 && answer.body.equals(expected)) verified += 1;
       else mismatches.push({ index: entry.index, key, expected: `${describeExpected(entry)}, ${formatBytes(expected.length)}`, got: describeMismatch(values, entry, answer) });
     }
   };
-  try {
-    await Promise.all(Array.from({ length: VERIFY_CONCURRENCY }, worker));
-  } finally {
-    agent.destroy();
-  }
+  await Promise.all(Array.from({ length: VERIFY_CONCURRENCY }, worker));
   if (signal?.aborted) throw new StepAborted();
   mismatches.sort((a, b) => a.index - b.index);
   return {

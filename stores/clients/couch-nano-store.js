@@ -4,6 +4,7 @@
 import { stripCouchFields } from './couch-document.js';
 import { revisionedWrites } from './couch-revisions.js';
 import { docIdOf, fromDocument } from './couch-values.js';
+import { withRateLimitRetry } from './couch-rate-retry.js';
 
 const statusOf = (error) => error?.statusCode;
 
@@ -25,7 +26,7 @@ export async function nanoStyleStore(client, db) {
     statusOf,
   });
 
-  return {
+  return withRateLimitRetry({
     async get(key) {
       let bytes;
       try {
@@ -46,5 +47,5 @@ export async function nanoStyleStore(client, db) {
     },
     // Both clients talk plain HTTP with no pooled state of their own to release.
     async close() {},
-  };
+  }, statusOf);
 }

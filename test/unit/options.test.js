@@ -49,6 +49,7 @@ test('every flag is read', () => {
     json: '-',
     csv: 'out.csv',
     quiet: true,
+    direct: false,
     html: undefined,
     repeat: 1,
     assert: [],

@@ -1,0 +1,60 @@
+// The direct mode's targets (--direct): the stores opened in the driver's own process with
+// the app's own configuration resolution (stores/index.js openStores: explicit settings, env,
+// VCAP_SERVICES, embedded servers started here), each store that is up x its keys, picked and
+// skipped by the very rules an app's /stores listing goes through (targets.js selectTargets),
+// read from the same status() the app's /stores answers with.
+import { openStores, storeNames, unknownStoreProblems } from '../stores/index.js';
+import { selectTargets } from './targets.js';
+import { redactDeep } from '../util/redact.js';
+import { UsageError } from '../util/errors.js';
+
+/** What a direct target is called: direct://redis/key1, or direct://redis for a key-space workload. */
+export const directUrl = (store, key) => `direct://${store}${key === undefined ? '' : `/${key}`}`;
+
+/** The Target line of a direct run's header. */
+export const directLabel = (names) => `direct mode: the stores called in this process, no HTTP (${names.join(', ')})`;
+
+/**
+ * Opens the stores of options.stores (default: all) and picks the targets. Resolves to
+ * { targets, skipped, label, stores } where each target also carries `engineLoad` (what the
+ * direct engine needs: { store, key } with the adapter's own Store) and `stores` is the
+ * StoreSet, which the caller closes (that also stops the embedded servers). Rejects with
+ * UsageError for names no store or key has (nothing left open then).
+ *
+ * @param {object} options  driver/options.js options (stores, keys, keySpace, workload, timeoutMs)
+ * @param {{ env?: object, onServer?: Function, onOpened?: Function }} [hooks]
+ */
+export async function openDirectTargets(options, { env = process.env, onServer, onOpened } = {}) {
+  const unknown = unknownStoreProblems(options.stores);
+  if (unknown.length) throw new UsageError(unknown);
+  const workload = options.keySpace ? options.workload : null;
+  const names = options.stores ?? storeNames;
+  // As the driver's embedded app gets: the per-request deadline as the store's operation
+  // deadline (for the load phase and the verification; the engine calls the Store itself),
+  // unless the environment sets one.
+  const explicit = env.STOREBENCH_OP_TIMEOUT_MS ? {} : { opTimeoutMs: options.timeoutMs };
+  const stores = await openStores({ names, env, options: explicit, onServer, onOpened });
+  try {
+    const listing = redactDeep(await stores.status());
+    const { targets, skipped, problems } = selectTargets(listing, null, {
+      stores: options.stores,
+      keys: options.keys,
+      workload,
+      label: 'the stores opened in this process',
+      urlOf: directUrl,
+    });
+    if (problems.length) throw new UsageError(problems);
+    for (const target of targets) {
+      const { raw } = stores.entry(target.store);
+      target.engineLoad = workload ? { store: raw } : { store: raw, key: target.key };
+    }
+    return { targets, skipped, stores, label: directLabel(names) };
+  } catch (error) {
+    await stores.close();
+    throw error;
+  }
+}
+
+/** The URLs of the servers behind the opened stores, so the machine's load counts them as the run's. */
+export const serverUrls = (stores) =>
+  [...stores.entries.values()].flatMap((entry) => Object.values(entry.connections ?? {}).map((connection) => connection.url).filter((url) => typeof url === 'string'));

@@ -1,0 +1,122 @@
+// Study 004: one listing's locations (a 2,448-byte JSON document) read and written over HTTP
+// with ab -c 100 -n 2000, reads with keep-alive (-k), writes without, on four architectures:
+// Tarantool (vinyl), PostgreSQL, PostgreSQL behind a Redis cache, and Redis persisted to
+// PostgreSQL. Here: the key-space workloads over one record, `read` of a 2,448-byte value and
+// `update` with 190-byte values (the study posted about 190 bytes a request).
+const STORES = ['tarantool', 'postgres+redis', 'postgres', 'redis+postgres'];
+const PERCENTILES = [50, 66, 75, 80, 90, 95, 98, 99, 100];
+
+const runs = ({ requests, concurrency }) => STORES.flatMap((store) => [
+  { id: 'read', label: `${store} read`, flags: { stores: store, workload: 'read', records: 1, 'value-size': 2448, requests, concurrency: [concurrency], warmup: 200, seed: 4 } },
+  { id: 'write', label: `${store} write`, flags: { stores: store, workload: 'update', records: 1, 'value-size': 190, requests, concurrency: [concurrency], keepalive: false, warmup: 200, seed: 4, verify: false } },
+]);
+
+// The study's ab figures: rps, mean (ab's time per request), then 50% .. 100% in ms.
+const ab = {
+  'read tarantool': [1892.04, 52.853, 52, 53, 53, 53, 54, 56, 56, 57, 57],
+  'write tarantool': [1890.25, 52.903, 52, 53, 54, 54, 55, 55, 56, 56, 56],
+  'read postgres+redis': [1850.03, 54.053, 53, 54, 54, 54, 56, 57, 59, 59, 60],
+  'write postgres+redis': [240.14, 832.848, 825, 832, 837, 839, 849, 900, 926, 930, 933],
+  'read postgres': [1520.82, 65.754, 51, 58, 63, 73, 120, 187, 300, 428, 810],
+  'write postgres': [278.07, 719.241, 724, 730, 736, 737, 742, 748, 753, 754, 760],
+  'read redis+postgres': [1037.22, 96.412, 80, 109, 126, 135, 160, 183, 229, 262, 372],
+  'write redis+postgres': [1904.59, 52.505, 52, 53, 54, 55, 57, 57, 59, 61, 72],
+};
+const abRows = Object.fromEntries(Object.entries(ab).map(([row, [rps, mean, ...percentiles]]) => [
+  row, { rps, mean, ...Object.fromEntries(PERCENTILES.map((p, i) => [`p${p}`, percentiles[i]])) },
+]));
+
+export default {
+  name: 'tarantool-vs-postgres',
+  title: 'Tarantool (vinyl) vs PostgreSQL vs PostgreSQL + Redis cache vs Redis + PostgreSQL: one 2.4 KB document over HTTP, ab -c 100 -n 2000',
+  summary: 'study 004: read (keep-alive) and write (no keep-alive) one 2,448 B document at c=100, 2,000 requests, on tarantool, postgres, postgres+redis, redis+postgres',
+  study: {
+    file: '004_64d6f414339a5b9d.txt',
+    hardware: 'one machine, ab against 127.0.0.1:8080 (a web app reading /item/5/locations); CPU and memory not given',
+    date: 'not given in the text',
+  },
+  kind: 'sweep',
+  app: { stores: STORES },
+  notes: [
+    'ours: the key-space workloads over one record (read of a 2,448-byte value; update with 190-byte values), through the app\'s GET and PUT routes; the study read and posted a listing\'s JSON through its own app',
+    'the study\'s read runs say "Keep-Alive requests: 0" although ab ran with -k: its server seems to have closed every connection; ours keep them open, as the command asked',
+    'each run here starts with 200 requests not counted (a warm-up); ab had none',
+    'rps here is responses / the clients\' mean busy time (docs/measurement.md); ab\'s is requests / elapsed, and its mean is concurrency x elapsed / requests',
+  ],
+  tables: [
+    {
+      id: 'summary',
+      title: 'the study\'s summary: the slowest request (ab\'s 100%) per architecture, and rps',
+      rowHeader: 'architecture',
+      row: '{store}',
+      rows: STORES,
+      columns: [
+        { id: 'readMs', label: 'read 100%', unit: 'ms', metric: 'latency.maxMs', run: 'read' },
+        { id: 'writeMs', label: 'write 100%', unit: 'ms', metric: 'latency.maxMs', run: 'write' },
+        { id: 'readRps', label: 'read rps', unit: 'req/s', metric: 'rps', run: 'read' },
+        { id: 'writeRps', label: 'write rps', unit: 'req/s', metric: 'rps', run: 'write' },
+      ],
+    },
+    {
+      id: 'ab',
+      title: 'ab-style figures per run: rps, mean, and the share of requests served within (ms)',
+      rowHeader: 'run',
+      row: '{run} {store}',
+      columns: [
+        { id: 'rps', label: 'rps', unit: 'req/s', metric: 'rps' },
+        { id: 'mean', label: 'mean', unit: 'ms', metric: 'latency.meanMs' },
+        ...PERCENTILES.map((p) => ({ id: `p${p}`, label: `${p}%`, unit: 'ms', metric: `p:${p}` })),
+      ],
+    },
+  ],
+  scales: {
+    tiny: { note: '200 requests per run at concurrency 20: seconds, for tests', runs: runs({ requests: 200, concurrency: 20 }) },
+    default: { note: 'the study\'s ab settings: 2,000 requests per run at concurrency 100', runs: runs({ requests: 2000, concurrency: 100 }) },
+    full: { note: 'the same as default: the study\'s sizes run whole here', runs: runs({ requests: 2000, concurrency: 100 }) },
+  },
+  published: [
+    {
+      id: 'summary',
+      title: 'published: the study\'s table (its ms are each run\'s 100% line) and its ab rps',
+      rows: {
+        tarantool: { readMs: 57, writeMs: 56, readRps: 1892.04, writeRps: 1890.25 },
+        'postgres+redis': { readMs: 60, writeMs: 933, readRps: 1850.03, writeRps: 240.14 },
+        postgres: { readMs: 810, writeMs: 760, readRps: 1520.82, writeRps: 278.07 },
+        'redis+postgres': { readMs: 372, writeMs: 72, readRps: 1037.22, writeRps: 1904.59 },
+      },
+    },
+    { id: 'ab', title: 'published: the study\'s ab outputs (its postgres and postgres+redis writes ran at concurrency 200)', rows: abRows },
+  ],
+  conclusions: [
+    {
+      id: 'cache-reads-like-tarantool',
+      claim: 'behind a Redis cache, PostgreSQL reads as fast as Tarantool (the study: 1,850 vs 1,892 rps)',
+      check: { type: 'ratio', table: 'summary', column: 'readRps', row: 'postgres+redis', over: 'tarantool', atLeast: 0.8, atMost: 1.25 },
+    },
+    {
+      id: 'cache-beats-postgres-reads',
+      claim: 'reads through the Redis cache beat PostgreSQL alone (1,850 vs 1,521 rps)',
+      check: { type: 'order', table: 'summary', column: 'readRps', rows: ['postgres+redis', 'postgres'] },
+    },
+    {
+      id: 'tarantool-writes',
+      claim: 'Tarantool writes several times faster than PostgreSQL (1,890 vs 278 rps)',
+      check: { type: 'ratio', table: 'summary', column: 'writeRps', row: 'tarantool', over: 'postgres', atLeast: 2 },
+    },
+    {
+      id: 'redis-persistence-writes',
+      claim: 'Redis in front, persisting to PostgreSQL later, writes several times faster than PostgreSQL (1,905 vs 278 rps)',
+      check: { type: 'ratio', table: 'summary', column: 'writeRps', row: 'redis+postgres', over: 'postgres', atLeast: 2 },
+    },
+    {
+      id: 'postgres-writes-slower',
+      claim: 'PostgreSQL writes more slowly than it reads (278 vs 1,521 rps)',
+      check: { type: 'ratio', table: 'summary', column: 'readRps', row: 'postgres', over: 'postgres', overColumn: 'writeRps', atLeast: 1.5 },
+    },
+    {
+      id: 'persistence-reads-slowest',
+      claim: 'Redis with PostgreSQL persistence reads the slowest of the four (1,037 rps)',
+      check: { type: 'order', table: 'summary', column: 'readRps', rows: ['postgres', 'redis+postgres'] },
+    },
+  ],
+};
