@@ -64,7 +64,8 @@ export function createDirectSteps({ name, stores, serverUrls = [], timeoutMs }) 
           load: false,
           verify: false,
         },
-        system: systemInfo({ target: 'direct: the stores\' clients in the driver process', loadtest: false }),
+        // loadtest's version as in every Result (the field is required), though the direct engine sends the load
+        system: systemInfo({ target: 'direct: the stores\' clients in the driver process' }),
         targets: [...targets.values()],
         skipped,
         steps,

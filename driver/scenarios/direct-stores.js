@@ -8,14 +8,16 @@ import { openStores } from '../../stores/index.js';
  * serverUrls: the servers they reached (for the machine monitor; never shown), close() }.
  * A store that cannot be opened is listed with its reason, never thrown for.
  * @param {string[]} names
- * @param {{ env?: object, onProgress?: (event) => void }} [options]
+ * @param {{ env?: object, appEnv?: object, onProgress?: (event) => void }} [options]  appEnv: the
+ *   scenario run's settings (STOREBENCH_CLOUDANT_PLAN from --cloudant-plan), over env
  */
-export async function openDirectStores(names, { env = process.env, onProgress = () => {} } = {}) {
-  // These scenarios measure clients, not a plan's rate limits: the CouchDB stand-in runs without
-  // the Cloudant Lite emulation whatever the environment says.
+export async function openDirectStores(names, { env = process.env, appEnv = {}, onProgress = () => {} } = {}) {
+  // These scenarios measure clients, not a plan's rate limits: the CouchDB stand-in emulates
+  // Cloudant Lite only when the run asks (--cloudant-plan lite, in appEnv), whatever the
+  // shell's environment says, so the scenario's record tells the truth about it.
   const { STOREBENCH_CLOUDANT_PLAN: _plan, ...plainEnv } = env;
   onProgress({ type: 'stores-opening', stores: names });
-  const set = await openStores({ names, env: plainEnv });
+  const set = await openStores({ names, env: { ...plainEnv, ...appEnv } });
   const stores = new Map();
   const unavailable = [];
   const serverUrls = new Set();

@@ -74,12 +74,12 @@ export function rowsOf(stores, labels) {
   return stores.flatMap((store) => METHODS.map((method) => `${labels?.[store] ?? store} ${method}`));
 }
 
-export async function run(scenario, scale, { signal, onProgress = () => {}, env = process.env } = {}) {
+export async function run(scenario, scale, { signal, onProgress = () => {}, env = process.env, appEnv = {} } = {}) {
   const notes = [];
   const columns = columnsOf(scale.counts);
   const rows = rowsOf(scenario.stores, scenario.labels);
   const cells = Object.fromEntries(rows.map((row) => [row, Object.fromEntries(columns.map(({ id }) => [id, null]))]));
-  const opened = await openDirectStores(scenario.stores, { env, onProgress });
+  const opened = await openDirectStores(scenario.stores, { env, appEnv, onProgress });
   const steps = createDirectSteps({ name: scenario.name, stores: scenario.stores, serverUrls: opened.serverUrls, timeoutMs: OP_TIMEOUT_MS });
   const total = scale.counts.length * opened.stores.size * RUN_ORDER.length;
   let index = 0;
@@ -109,7 +109,7 @@ export async function run(scenario, scale, { signal, onProgress = () => {}, env 
   } finally {
     await opened.close();
   }
-  notes.push(`each store first ran the four methods once over ${WARM_UP_USERS} users, untimed (a warm-up the study did not have)`, ...scenario.notes ?? []);
+  notes.push(`each store first ran the four methods once over ${WARM_UP_USERS} users, untimed (a warm-up the study did not have)`);
   return {
     measured: [{ id: 'methods', title: 'set and get of the users, each in its own key at once (para) or all in one key (once)', rowHeader: 'method', rows, columns, cells }],
     results: [steps.result({ interrupted: Boolean(signal?.aborted) })],

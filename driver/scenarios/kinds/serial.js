@@ -92,7 +92,7 @@ function tableOf({ id, title, unit, figure }, columns, runs) {
   return { id, title, rowHeader: 'script', rows: [...SCRIPT_NAMES], columns: columns.map((column) => ({ ...column, unit })), cells };
 }
 
-export async function run(scenario, scale, { signal, onProgress = () => {}, env = process.env } = {}) {
+export async function run(scenario, scale, { signal, onProgress = () => {}, env = process.env, appEnv = {} } = {}) {
   const notes = [];
   const runs = new Map();
   const columns = [];
@@ -105,7 +105,7 @@ export async function run(scenario, scale, { signal, onProgress = () => {}, env 
   let steps = null;
   for (const group of scenario.groups) {
     if (signal?.aborted) break;
-    const opened = await openDirectStores(group.stores, { env, onProgress });
+    const opened = await openDirectStores(group.stores, { env, appEnv, onProgress });
     steps ??= createDirectSteps({ name: scenario.name, stores: allStores, timeoutMs: OP_TIMEOUT_MS });
     steps.addServers(opened.serverUrls);
     try {
