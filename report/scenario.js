@@ -8,10 +8,11 @@ import { renderSystemLine } from './system.js';
 const LABEL = 12;
 const labelled = (label, text) => `${`${label}:`.padEnd(LABEL)} ${text}`;
 
-/** A figure as the tables show it: whole numbers as they are, others to one decimal; '-' for none. */
+/** A figure as the tables show it: whole numbers as they are, others to one decimal (under 1: two significant digits, so 0.017 ms is not 0.0); '-' for none. */
 export function formatFigure(value) {
   if (value === null || value === undefined) return '-';
   if (Number.isInteger(value)) return value.toLocaleString('en-US');
+  if (Math.abs(value) < 1) return value.toLocaleString('en-US', { maximumSignificantDigits: 2 });
   return value.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
 }
 
