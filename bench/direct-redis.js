@@ -1,0 +1,115 @@
+// The direct engine's speed (a benchmark, not a test): GET key1 on redis through the redis
+// adapter (node-redis) at concurrency 50, against redis-benchmark -c 50 -t get on the same
+// server in the same run, taking turns. Target: the direct mode reaches at least 0.5 of
+// redis-benchmark's rps.
+//
+//   npm run perf:direct -- [-t 5] [--rounds 3] [-c 50]
+//
+// The server is a redis-server started for the run (nothing else on it), or REDIS_URL's.
+// redis-benchmark GETs the key `key:__rand_int__`; it is set to key1's bytes first, so both
+// read a value of the same size. Where the rest goes: redis-benchmark is C with one event
+// loop writing raw RESP; the direct mode pays, per call, node-redis's command encoding and
+// reply parsing (it pipelines the 50 callers' commands on one connection), a promise, the
+// step's own accounting (an hrtime, a deadline timer, a histogram record), and above all
+// node-redis's own per-command timeout (5 s by default: an AbortSignal.timeout and its
+// listeners for every command, and the garbage they make). A third line measures the same
+// step with that timeout off (commandOptions.timeout 0), to show its share.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { parseArgs } from 'node:util';
+import { measureStep } from '../driver/step.js';
+import { directEngine } from '../driver/engines/direct.js';
+import * as redisAdapter from '../stores/redis.js';
+import { redisClientOptions } from '../stores/clients/redis-options.js';
+import { startRedisServer } from '../embedded/redis-server.js';
+import { payloads } from '../data/payloads.js';
+import { findTool } from '../util/which.js';
+import { median } from '../util/stats.js';
+import { systemInfo } from '../util/system-info.js';
+import { renderSystemLine } from '../report/system.js';
+import { redactUrl } from '../util/redact.js';
+
+const TARGET_RATIO = 0.5;
+const WARMUP_SECONDS = 1;
+const run = promisify(execFile);
+
+const { values } = parseArgs({
+  options: {
+    duration: { type: 'string', short: 't', default: '5' },
+    rounds: { type: 'string', default: '3' },
+    concurrency: { type: 'string', short: 'c', default: '50' },
+  },
+});
+const seconds = Number(values.duration);
+const rounds = Number(values.rounds);
+const concurrency = Number(values.concurrency);
+if (!(seconds > 0) || !(rounds > 0) || !Number.isInteger(concurrency) || concurrency < 1) {
+  console.error('usage: node bench/direct-redis.js [-t SECONDS] [--rounds N] [-c N]');
+  process.exit(2);
+}
+const redisBenchmark = findTool('redis-benchmark');
+if (!redisBenchmark) {
+  console.error('bench/direct-redis.js needs redis-benchmark (Debian: apt-get install redis-tools)');
+  process.exit(1);
+}
+
+/** redis-benchmark's --csv line for GET: its rps. */
+export function parseRedisBenchmark(output) {
+  const line = output.split('\n').find((text) => text.startsWith('"GET'));
+  const rps = Number(line?.split(',')[1]?.replaceAll('"', ''));
+  if (!Number.isFinite(rps)) throw new Error(`cannot read redis-benchmark's output:\n${output}`);
+  return rps;
+}
+
+// redis-benchmark at `rps` requests for about `seconds` (it runs by count, not time).
+async function benchmarkRound(url, requests) {
+  const { hostname, port, password, pathname } = new URL(url);
+  const db = pathname.replace(/^\//, '') || '0';
+  const args = ['-h', hostname, '-p', port || '6379', '--dbnum', db, '-c', String(concurrency), '-t', 'get', '-n', String(requests), '--csv'];
+  if (password) args.push('-a', decodeURIComponent(password), '--no-auth-warning');
+  const { stdout } = await run(redisBenchmark, args, { maxBuffer: 1024 * 1024 });
+  return parseRedisBenchmark(stdout);
+}
+
+const owned = process.env.REDIS_URL ? null : await startRedisServer();
+const url = process.env.REDIS_URL ?? owned.url;
+const store = await redisAdapter.open({ redis: { url } });
+// The adapter's client with node-redis's per-command timeout off: only to show what it costs.
+const { createClient, RESP_TYPES } = await import('redis');
+const untimed = createClient({ ...redisClientOptions({ url }), commandOptions: { timeout: 0 } });
+await untimed.connect();
+const untimedBytes = untimed.withTypeMapping({ [RESP_TYPES.BLOB_STRING]: Buffer });
+const untimedStore = { get: (key) => untimedBytes.get(key) };
+try {
+  await store.set('key1', payloads.key1);
+  await store.set('key:__rand_int__', payloads.key1);
+  console.log(renderSystemLine(systemInfo({ target: `redis ${redactUrl(url)}${owned ? ' (started for this run)' : ''}` })));
+  console.log(`GET key1 (${payloads.key1.length} bytes) at concurrency ${concurrency}: ${rounds} round(s) of ${seconds} s each, taking turns\n`);
+  const step = (durationSeconds, through = store) => measureStep(directEngine, { url: 'direct://redis/key1', store: through, key: 'key1', concurrency, durationSeconds });
+  await step(WARMUP_SECONDS);
+  await step(WARMUP_SECONDS, untimedStore);
+  const direct = [];
+  const theirs = [];
+  const withoutTimeout = [];
+  for (let round = 1; round <= rounds; round += 1) {
+    const ours = await step(seconds);
+    const bare = await step(seconds, untimedStore);
+    for (const figures of [ours, bare]) {
+      if (figures.errors.total) throw new Error(`a direct step had errors: ${JSON.stringify(figures.errors.byKind)}`);
+    }
+    withoutTimeout.push(bare.rps);
+    // As many requests as the direct mode did, times two: redis-benchmark is faster.
+    const rps = await benchmarkRound(url, Math.max(10_000, Math.round(ours.rps * seconds * 2)));
+    direct.push(ours.rps);
+    theirs.push(rps);
+    console.log(`round ${round}: direct ${Math.round(ours.rps)} rps (p50 ${ours.latency.p50Ms} ms, driver CPU ${Math.round(ours.cpuPercent)}%) · redis-benchmark ${Math.round(rps)} rps · ratio ${(ours.rps / rps).toFixed(2)} · without node-redis's command timeout ${Math.round(bare.rps)} rps`);
+  }
+  const ratio = median(direct) / median(theirs);
+  console.log(`\nmedian: direct ${Math.round(median(direct))} rps, redis-benchmark ${Math.round(median(theirs))} rps: ratio ${ratio.toFixed(2)} (target >= ${TARGET_RATIO}) ${ratio >= TARGET_RATIO ? 'PASS' : 'FAIL'}`);
+  console.log(`without node-redis's per-command timeout: ${Math.round(median(withoutTimeout))} rps, ratio ${(median(withoutTimeout) / median(theirs)).toFixed(2)} (not the target: the adapter keeps the timeout)`);
+  process.exitCode = ratio >= TARGET_RATIO ? 0 : 3;
+} finally {
+  await store.close();
+  await untimed.close();
+  await owned?.stop();
+}

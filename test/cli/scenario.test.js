@@ -1,0 +1,143 @@
+// node test --scenario as a user runs it: the list, bad input (exit 2, one line), and every
+// scenario of the sweep kind end to end at --scale tiny against the real app.js and its real
+// servers: its tables with the published figures beside ours, a verdict line per conclusion,
+// and the same text again from the saved JSON (node test report) and in the HTML page.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runDriverCli } from '../helpers/driver-cli.js';
+import { reachable, testPostgresUrl, testRedisUrl, unavailable } from '../helpers/services.js';
+import { listScenarios } from '../../driver/scenarios/index.js';
+import { formatFigure } from '../../report/scenario.js';
+
+async function tempDir(t) {
+  const dir = await mkdtemp(join(tmpdir(), 'storebench-scenario-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+const scenarios = await listScenarios();
+
+test('--scenario list prints one line per scenario file: its name and summary', async () => {
+  const { status, stdout } = await runDriverCli(['--scenario', 'list']);
+  assert.equal(status, 0);
+  const lines = stdout.trimEnd().split('\n');
+  assert.equal(lines.length, scenarios.length);
+  for (const scenario of scenarios) assert.ok(lines.some((line) => line.startsWith(scenario.name) && line.endsWith(scenario.summary)), scenario.name);
+  assert.ok(lines.some((line) => line.startsWith('cloudant-vs-redis ')));
+  assert.ok(lines.some((line) => line.startsWith('tarantool-vs-postgres ')));
+});
+
+test('bad scenario input exits 2 with one clear line, before anything starts', async () => {
+  const cases = [
+    [['--scenario', 'cloudant-vs-reddis'], 'node test: unknown scenario "cloudant-vs-reddis" (did you mean cloudant-vs-redis?)'],
+    [['--scenario', 'cloudant-vs-redis', '--scale', 'tinny'], 'node test: --scale must be one of tiny, default, full, not "tinny" (did you mean tiny?)'],
+    [['--scenario', 'cloudant-vs-redis', '-c', '5'], 'node test: --concurrency conflicts with --scenario: the scenario sets its own load and targets'],
+    [['--scenario', 'cloudant-vs-redis', '--stores', 'redis'], 'node test: --stores conflicts with --scenario: the scenario sets its own load and targets'],
+    [['--scenario', 'cloudant-vs-redis', '--cloudant-plan', 'standard'], 'node test: --cloudant-plan must be one of lite, none, not "standard"'],
+    [['--scale', 'tiny'], 'node test: --scale goes with --scenario NAME'],
+  ];
+  for (const [args, line] of cases) {
+    const { status, stderr, stdout } = await runDriverCli(args);
+    assert.equal(status, 2, `${args.join(' ')}: ${stderr}`);
+    assert.ok(stderr.startsWith(line), `${args.join(' ')}: ${stderr}`);
+    assert.doesNotMatch(stderr, /\n\s+at /, 'no stack trace');
+    assert.equal(stdout, '');
+  }
+});
+
+// The servers the scenarios' stores use: the shared Redis and PostgreSQL (the others start embedded).
+async function servicesEnv(t) {
+  for (const url of [testRedisUrl, testPostgresUrl]) {
+    if (!(await reachable(url))) return unavailable(t, `${url} is not reachable`) && null;
+  }
+  return { ...process.env, REDIS_URL: testRedisUrl, POSTGRES_URL: testPostgresUrl };
+}
+
+for (const name of ['cloudant-vs-redis', 'tarantool-vs-postgres']) {
+  test(`${name} runs end to end at --scale tiny: our tables beside the published figures, a verdict per conclusion, the same again from its JSON and in its page`, async (t) => {
+    const env = await servicesEnv(t);
+    if (!env) return;
+    const scenario = scenarios.find((candidate) => candidate.name === name);
+    const dir = await tempDir(t);
+    const [json, html, csv] = ['r.json', 'r.html', 'r.csv'].map((file) => join(dir, file));
+    const { status, stdout, stderr } = await runDriverCli(['--scenario', name, '--scale', 'tiny', '--json', json, '--html', html, '--csv', csv], { env });
+    assert.equal(status, 0, stderr);
+
+    const saved = JSON.parse(await readFile(json, 'utf8'));
+    const record = saved.scenario;
+    assert.equal(record.name, name);
+    assert.equal(record.scale, 'tiny');
+    assert.equal(record.measured.length, scenario.tables.length);
+    for (const [i, table] of record.measured.entries()) {
+      const spec = scenario.tables[i];
+      assert.deepEqual(table.columns.map((column) => column.id), spec.columns.map((column) => column.id));
+      assert.ok(table.rows.length > 0, `${table.id} has rows`);
+      // Every row measured: each cell a figure (the extras, when a store has no such stat, null).
+      for (const row of table.rows) {
+        for (const column of spec.columns.filter((c) => !c.metric.startsWith('extra:'))) {
+          assert.equal(typeof table.cells[row][column.id], 'number', `${table.id} ${row} ${column.id}`);
+        }
+      }
+      assert.ok(stdout.includes(`## ${table.title}: ours | published`), table.title);
+    }
+    assert.equal(saved.steps.length, scenario.scales.tiny.runs.reduce((sum, run) => sum + run.flags.concurrency.length * (run.flags.keys?.length ?? 1), 0));
+
+    // The published figures are printed beside ours, cell by cell.
+    for (const published of record.published) {
+      const measured = record.measured.find((table) => table.id === published.id);
+      for (const row of measured.rows.filter((r) => published.rows.includes(r))) {
+        for (const column of measured.columns) {
+          const value = published.cells[row][column.id];
+          if (value === null) continue;
+          const line = stdout.split('\n').find((text) => text.startsWith(`${row} `));
+          assert.ok(line.includes(`| ${formatFigure(value)}`), `${row}: published ${column.id} ${value} in "${line}"`);
+        }
+      }
+    }
+
+    // One verdict line per conclusion, each one of the three verdicts.
+    const verdictLines = stdout.split('\n').filter((line) => /^ {2}(holds here|does not hold here|not runnable here) /.test(line));
+    assert.equal(verdictLines.length, scenario.conclusions.length);
+    for (const conclusion of scenario.conclusions) assert.ok(verdictLines.some((line) => line.includes(` ${conclusion.id}: `)), conclusion.id);
+    assert.equal(record.verdicts.length, scenario.conclusions.length);
+    for (const conclusion of scenario.conclusions.filter((c) => c.notRunnable)) {
+      assert.equal(record.verdicts.find((v) => v.id === conclusion.id).verdict, `not runnable here: ${conclusion.notRunnable}`);
+    }
+    assert.match(stdout, /Published: {3}on their hardware, not ours: /);
+    assert.match(stdout, /^System: /m);
+
+    // node test report re-prints the scenario's text from the file; the page carries it too.
+    const report = await runDriverCli(['report', json]);
+    assert.equal(report.status, 0, report.stderr);
+    assert.equal(report.stdout, stdout.slice(stdout.indexOf('# Scenario ')));
+    const page = await readFile(html, 'utf8');
+    assert.ok(page.includes(`Scenario ${name} (tiny)`));
+    for (const conclusion of scenario.conclusions) assert.ok(page.includes(conclusion.id), conclusion.id);
+    const csvLines = (await readFile(csv, 'utf8')).trimEnd().split('\n');
+    assert.equal(csvLines.length, 1 + saved.steps.length);
+  });
+}
+
+test('cloudant-vs-redis with Lite on shows the cloudant store\'s 429s and retries per step; --cloudant-plan none shows none', async (t) => {
+  const env = await servicesEnv(t);
+  if (!env) return;
+  const runs = {};
+  for (const plan of ['lite', 'none']) {
+    const dir = await tempDir(t);
+    const json = join(dir, 'r.json');
+    const { status, stderr } = await runDriverCli(['--scenario', 'cloudant-vs-redis', '--scale', 'tiny', '--cloudant-plan', plan, '--json', json, '-q'], { env });
+    assert.equal(status, 0, stderr);
+    runs[plan] = JSON.parse(await readFile(json, 'utf8')).scenario;
+  }
+  const cells = (record, prefix, column) => record.measured[0].rows.filter((row) => row.startsWith(prefix)).map((row) => record.measured[0].cells[row][column]);
+  // Four steps of 20 reads at up to 30 at once cannot all fit 20 lookups a second.
+  assert.ok(cells(runs.lite, 'cloudant/', 'seen429').reduce((a, b) => a + b) > 0);
+  assert.deepEqual(cells(runs.lite, 'cloudant/', 'seen429'), cells(runs.lite, 'cloudant/', 'retries'), 'every 429 retried, none given up');
+  assert.deepEqual(cells(runs.none, 'cloudant/', 'seen429'), [0, 0, 0, 0]);
+  assert.deepEqual(cells(runs.lite, 'redis/', 'seen429'), [null, null, null, null], 'redis has no such stat');
+  assert.equal(runs.lite.cloudantPlan, 'lite');
+  assert.equal(runs.none.cloudantPlan, 'none');
+});

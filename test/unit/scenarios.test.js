@@ -1,0 +1,137 @@
+// The scenario files and the pieces that turn a run into a scenario's text: every file is
+// complete and its runs are flags node test accepts; tables are built from steps exactly
+// (percentiles from the step's histogram); a Result with a scenario survives its JSON.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { CHECK_TYPES } from '../../driver/scenarios/verdicts.js';
+import { SCALES, listScenarios } from '../../driver/scenarios/index.js';
+import { buildTable, publishedTable } from '../../driver/scenarios/tables.js';
+import { flagsToArgv } from '../../driver/scenarios/kinds/sweep.js';
+import { parseArguments } from '../../driver/options.js';
+import { createLatencyRecorder } from '../../driver/recorder.js';
+import { fromJson, toJson } from '../../report/format.js';
+import { renderScenario } from '../../report/scenario.js';
+
+const scenarios = await listScenarios();
+
+test('every scenario file names its study, a summary, a kind that exists and each scale', async () => {
+  assert.ok(scenarios.length >= 2);
+  for (const scenario of scenarios) {
+    for (const field of ['name', 'title', 'summary', 'kind']) assert.equal(typeof scenario[field], 'string', `${scenario.name}: ${field}`);
+    for (const field of ['file', 'hardware', 'date']) assert.equal(typeof scenario.study[field], 'string', `${scenario.name}: study.${field}`);
+    assert.match(scenario.study.file, /^\d{3}_[0-9a-f]+\.txt$/);
+    const kind = await import(`../../driver/scenarios/kinds/${scenario.kind}.js`);
+    assert.equal(typeof kind.run, 'function');
+    for (const scale of SCALES) assert.ok(scenario.scales[scale], `${scenario.name}: scale ${scale}`);
+    assert.ok(scenario.conclusions.length > 0);
+  }
+});
+
+test('every conclusion has a known check or a reason it cannot run, over tables and columns the scenario builds', () => {
+  for (const scenario of scenarios) {
+    const tables = scenario.tables ?? [];
+    for (const { id, claim, check, notRunnable } of scenario.conclusions) {
+      assert.equal(typeof claim, 'string', `${scenario.name} ${id}`);
+      if (notRunnable) {
+        assert.equal(typeof notRunnable, 'string');
+        continue;
+      }
+      assert.ok(CHECK_TYPES.includes(check.type), `${scenario.name} ${id}: ${check.type}`);
+      if (!tables.length) continue; // a kind that builds its tables itself
+      const table = check.table ? tables.find((spec) => spec.id === check.table) : tables[0];
+      assert.ok(table, `${scenario.name} ${id}: table ${check.table}`);
+      assert.ok(table.columns.some((column) => column.id === check.column), `${scenario.name} ${id}: column ${check.column}`);
+    }
+    for (const published of scenario.published ?? []) {
+      const spec = tables.find((candidate) => candidate.id === published.id);
+      if (!spec) continue;
+      for (const [row, cells] of Object.entries(published.rows)) {
+        for (const column of Object.keys(cells)) assert.ok(spec.columns.some((c) => c.id === column), `${scenario.name} published ${row}: ${column}`);
+      }
+    }
+  }
+});
+
+test('every run of a sweep scenario, at every scale, is flags node test accepts', () => {
+  for (const scenario of scenarios.filter((candidate) => candidate.kind === 'sweep')) {
+    for (const scale of SCALES) {
+      for (const run of scenario.scales[scale].runs) {
+        const { problems } = parseArguments(flagsToArgv(run.flags));
+        assert.deepEqual(problems, [], `${scenario.name} ${scale} ${run.id}`);
+      }
+    }
+  }
+  assert.deepEqual(flagsToArgv({ concurrency: [5, 10], keepalive: false, requests: 100, quiet: true }), ['--concurrency', '5,10', '--no-keepalive', '--requests', '100', '--quiet']);
+});
+
+// A step as the driver makes one, with latencies 1..100 ms (one each).
+function stepOf(store, key, concurrency, { rps = 50 } = {}) {
+  const recorder = createLatencyRecorder();
+  for (let ms = 1; ms <= 100; ms += 1) recorder.record(BigInt(ms) * 1_000_000n);
+  const step = { store, key, concurrency, requests: 100, rps, latency: recorder.summary(), histogram: recorder.encode() };
+  recorder.destroy();
+  return step;
+}
+
+test('a table from steps: rows from the template, cells from the metric, percentiles from each step\'s histogram', () => {
+  const spec = {
+    id: 't',
+    title: 'T',
+    rowHeader: 'run',
+    row: '{run} {store}',
+    rows: ['read b'],
+    columns: [
+      { id: 'rps', label: 'rps', unit: 'req/s', metric: 'rps' },
+      { id: 'p66', label: '66%', unit: 'ms', metric: 'p:66' },
+      { id: 'p100', label: '100%', unit: 'ms', metric: 'p:100' },
+      { id: 'seen', label: '429s', unit: '', metric: 'extra:seen' },
+      { id: 'readOnly', label: 'r', unit: '', metric: 'requests', run: 'read' },
+    ],
+  };
+  const table = buildTable(spec, [
+    { run: 'read', step: stepOf('a', 'k', 10, { rps: 40 }), extra: { seen: 3 } },
+    { run: 'write', step: stepOf('a', 'k', 10), extra: {} },
+  ]);
+  assert.deepEqual(table.rows, ['read b', 'read a', 'write a']);
+  assert.deepEqual(table.cells['read b'], { rps: null, p66: null, p100: null, seen: null, readOnly: null });
+  assert.equal(table.cells['read a'].rps, 40);
+  // The 66th of 1..100 ms, to the histogram's 3 significant digits (it answers its bucket's top).
+  assert.ok(Math.abs(table.cells['read a'].p66 - 66) <= 66 * 0.001, String(table.cells['read a'].p66));
+  assert.equal(table.cells['read a'].p100, 100); // the exact maximum
+  assert.equal(table.cells['read a'].seen, 3);
+  assert.equal(table.cells['read a'].readOnly, 100);
+  assert.equal(table.cells['write a'].seen, null);
+  assert.equal(table.cells['write a'].readOnly, null);
+  assert.deepEqual(table.columns[1], { id: 'p66', label: '66%', unit: 'ms' });
+
+  const published = publishedTable(spec, { id: 't', rows: { 'read a': { rps: 1892.04, p66: 53 } } });
+  assert.deepEqual(published.cells['read a'], { rps: 1892.04, p66: 53, p100: null, seen: null, readOnly: null });
+});
+
+test('a Result with a scenario record survives its JSON, and one without stays without', async () => {
+  const result = fromJson(await readFile(new URL('../fixtures/runs/before.json', import.meta.url), 'utf8'));
+  assert.equal('scenario' in result, false);
+  assert.equal('scenario' in JSON.parse(toJson(result)), false);
+  const record = {
+    name: 's',
+    title: 'S',
+    summary: 'x',
+    study: { file: '000_a.txt', hardware: 'h', date: 'd' },
+    scale: 'tiny',
+    scaleNote: null,
+    cloudantPlan: null,
+    measured: [{ id: 't', title: 'T', rowHeader: 'row', rows: ['a'], columns: [{ id: 'rps', label: 'rps', unit: 'req/s' }], cells: { a: { rps: 12.5 } } }],
+    published: [{ id: 't', title: 'P', rowHeader: 'row', rows: ['a'], columns: [{ id: 'rps', label: 'rps', unit: 'req/s' }], cells: { a: { rps: 7 } } }],
+    verdicts: [{ id: 'v', claim: 'C', verdict: 'holds here', explanation: 'because' }],
+    notes: ['n'],
+    runs: [],
+  };
+  const back = fromJson(toJson({ ...result, scenario: record }));
+  assert.deepEqual(back.scenario, record);
+  const text = renderScenario(back.scenario, { system: back.system });
+  assert.match(text, /^a +12\.5 \| 7$/m);
+  assert.match(text, /^ {2}holds here {2}v: C -- because$/m);
+  assert.match(text, /^Published: {3}on their hardware, not ours: h · date: d$/m);
+  assert.match(text, /^ {2}- n$/m);
+});

@@ -1,0 +1,90 @@
+// The scenario verdicts (driver/scenarios/verdicts.js) on known tables: each check type holds,
+// fails, or says it cannot be judged when a cell is missing; a notRunnable conclusion says why.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { FAILS, HOLDS, judge } from '../../driver/scenarios/verdicts.js';
+
+// A sweep like study 000's: rps per store and concurrency, latency in ms.
+const rps = {
+  'redis/key1 c=5': 7,
+  'redis/key1 c=15': 21,
+  'redis/key1 c=30': 36,
+  'cloudant/key1 c=5': 7,
+  'cloudant/key1 c=15': 17,
+  'cloudant/key1 c=20': 18,
+  'cloudant/key1 c=30': 17,
+};
+const table = {
+  id: 'sweep',
+  title: 't',
+  rowHeader: 'url',
+  rows: Object.keys(rps),
+  columns: [{ id: 'rps', label: 'rps', unit: 'req/s' }, { id: 'mean', label: 'mean', unit: 'ms' }],
+  cells: Object.fromEntries(Object.entries(rps).map(([row, value]) => [row, { rps: value, mean: 1000 / value }])),
+};
+const one = (check) => judge([{ id: 'x', claim: 'c', check }], [table])[0];
+
+test('faster: every pair, or most of them; ms columns are better low', () => {
+  assert.equal(one({ type: 'faster', column: 'rps', faster: 'redis/', slower: 'cloudant/' }).verdict, FAILS); // level at c=5
+  const most = one({ type: 'faster', column: 'rps', faster: 'redis/', slower: 'cloudant/', in: 'most' });
+  assert.equal(most.verdict, HOLDS);
+  assert.equal(most.explanation, 'redis ahead on rps in 2 of 3 pairs (its advantage 1.00x to 2.12x)');
+  assert.equal(one({ type: 'faster', column: 'mean', faster: 'redis/', slower: 'cloudant/', in: 'most' }).verdict, HOLDS);
+  assert.equal(one({ type: 'faster', column: 'mean', faster: 'cloudant/', slower: 'redis/', in: 'most' }).verdict, FAILS);
+});
+
+test('plateau: within a tolerance of the median over the rows from a load on', () => {
+  const flat = one({ type: 'plateau', column: 'rps', rows: { prefix: 'cloudant/key1 c=', from: 15 }, tolerance: 0.1 });
+  assert.equal(flat.verdict, HOLDS);
+  assert.match(flat.explanation, /17\.0 to 18\.0, at most 6% from its median/);
+  assert.equal(one({ type: 'plateau', column: 'rps', rows: { prefix: 'redis/key1 c=' }, tolerance: 0.2 }).verdict, FAILS);
+  assert.equal(one({ type: 'plateau', column: 'rps', rows: ['cloudant/key1 c=15', 'cloudant/key1 c=30'], tolerance: 0 }).verdict, HOLDS);
+});
+
+test('rises: last over first of the rows, at least a factor', () => {
+  assert.equal(one({ type: 'rises', column: 'rps', rows: { prefix: 'redis/key1 c=' }, atLeast: 5 }).verdict, HOLDS); // 36 / 7 = 5.14
+  assert.equal(one({ type: 'rises', column: 'rps', rows: { prefix: 'redis/key1 c=' }, atLeast: 6 }).verdict, FAILS);
+});
+
+test('ratio: within bounds, also across two columns', () => {
+  assert.equal(one({ type: 'ratio', column: 'rps', row: 'redis/key1 c=30', over: 'cloudant/key1 c=30', atLeast: 2 }).verdict, HOLDS);
+  assert.equal(one({ type: 'ratio', column: 'rps', row: 'redis/key1 c=30', over: 'cloudant/key1 c=30', atMost: 2 }).verdict, FAILS);
+  const across = one({ type: 'ratio', column: 'mean', row: 'cloudant/key1 c=5', over: 'cloudant/key1 c=5', overColumn: 'rps', atLeast: 20, atMost: 21 });
+  assert.equal(across.verdict, HOLDS); // 142.9 ms / 7 rps = 20.4
+  assert.match(across.explanation, /cloudant\/key1 c=5's rps/);
+});
+
+test('order: best first, in the column\'s direction', () => {
+  assert.equal(one({ type: 'order', column: 'rps', rows: ['redis/key1 c=30', 'cloudant/key1 c=20', 'cloudant/key1 c=30'] }).verdict, HOLDS);
+  assert.equal(one({ type: 'order', column: 'rps', rows: ['cloudant/key1 c=30', 'redis/key1 c=30'] }).verdict, FAILS);
+  assert.equal(one({ type: 'order', column: 'mean', rows: ['redis/key1 c=30', 'cloudant/key1 c=30'] }).verdict, HOLDS);
+  assert.equal(one({ type: 'order', column: 'rps', direction: 'lower', rows: ['cloudant/key1 c=30', 'redis/key1 c=30'] }).verdict, HOLDS);
+});
+
+test('ratio-falls: the first pair\'s ratio above the second\'s', () => {
+  const pairs = [['redis/key1 c=30', 'cloudant/key1 c=30'], ['redis/key1 c=15', 'cloudant/key1 c=15']];
+  assert.equal(one({ type: 'ratio-falls', column: 'rps', pairs }).verdict, HOLDS); // 2.12 > 1.24
+  assert.equal(one({ type: 'ratio-falls', column: 'rps', pairs: [pairs[1], pairs[0]] }).verdict, FAILS);
+});
+
+test('a missing cell, table or column cannot be judged: not runnable, saying which', () => {
+  const missing = one({ type: 'ratio', column: 'rps', row: 'redis/key3 c=30', over: 'cloudant/key1 c=30', atLeast: 1 });
+  assert.equal(missing.verdict, 'not runnable here: no figure for redis/key3 c=30, rps');
+  const nullCell = judge([{ id: 'x', claim: 'c', check: { type: 'order', column: 'rps', rows: ['a', 'b'] } }], [{ ...table, rows: ['a', 'b'], cells: { a: { rps: 1 }, b: { rps: null } } }])[0];
+  assert.equal(nullCell.verdict, 'not runnable here: no figure for b, rps');
+  assert.match(one({ type: 'order', table: 'nope', column: 'rps', rows: [] }).verdict, /^not runnable here: no table "nope"/);
+  assert.match(one({ type: 'order', column: 'p99', rows: [] }).verdict, /^not runnable here: table "sweep" has no column "p99"/);
+  assert.match(one({ type: 'plateau', column: 'rps', rows: { prefix: 'memcached/' }, tolerance: 0.1 }).verdict, /^not runnable here: fewer than two rows/);
+  assert.match(one({ type: 'sideways' }).verdict, /^not runnable here: unknown check type "sideways"/);
+});
+
+test('a conclusion marked notRunnable keeps its reason, and verdicts keep the conclusions\' order and claims', () => {
+  const verdicts = judge([
+    { id: 'a', claim: 'A', notRunnable: 'no Kyoto Tycoon server is packaged' },
+    { id: 'b', claim: 'B', check: { type: 'rises', column: 'rps', rows: { prefix: 'redis/key1 c=' }, atLeast: 2 } },
+  ], [table]);
+  assert.deepEqual(verdicts.map(({ id, claim, verdict }) => [id, claim, verdict]), [
+    ['a', 'A', 'not runnable here: no Kyoto Tycoon server is packaged'],
+    ['b', 'B', HOLDS],
+  ]);
+});
