@@ -20,8 +20,8 @@ test('client-libraries at --scale tiny: five clients side by side in ms, the pub
   if (!(await reachable(testRedisUrl))) return void unavailable(t, `no Redis at ${redactUrl(testRedisUrl)}`);
   const dir = await mkdtemp(join(tmpdir(), 'storebench-scenario-'));
   t.after(() => rm(dir, { recursive: true, force: true }));
-  const file = join(dir, 'run.json');
-  const { status, stdout, stderr } = await runDriverCli(['--scenario', 'client-libraries', '--scale', 'tiny', '--json', file], { env: { ...process.env, REDIS_URL: testRedisUrl } });
+  const [file, html, csv] = ['run.json', 'run.html', 'run.csv'].map((name) => join(dir, name));
+  const { status, stdout, stderr } = await runDriverCli(['--scenario', 'client-libraries', '--scale', 'tiny', '--json', file, '--html', html, '--csv', csv], { env: { ...process.env, REDIS_URL: testRedisUrl } });
   assert.equal(status, 0, stderr);
 
   const result = JSON.parse(await readFile(file, 'utf8'));
@@ -70,4 +70,14 @@ test('client-libraries at --scale tiny: five clients side by side in ms, the pub
     assert.match(record.verdicts.find((verdict) => verdict.id === id).verdict, /^(holds here|does not hold here)$/, id);
   }
   for (const { id } of scenario.conclusions) assert.match(stdout, new RegExp(`  ${id}: `));
+
+  // The saved run prints the same again, and its page and CSV carry it (a CSV row per step, and
+  // one per operation of a step of several).
+  const report = await runDriverCli(['report', file]);
+  assert.equal(report.status, 0, report.stderr);
+  assert.equal(report.stdout, stdout.slice(stdout.indexOf('# Scenario ')));
+  const page = await readFile(html, 'utf8');
+  assert.ok(page.includes('Scenario client-libraries (tiny)'));
+  const rows = result.steps.reduce((sum, step) => sum + 1 + (step.operations.length > 1 ? step.operations.length : 0), 0);
+  assert.equal((await readFile(csv, 'utf8')).trimEnd().split('\n').length, 1 + rows);
 });
