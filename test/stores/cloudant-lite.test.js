@@ -72,3 +72,23 @@ for (const adapter of [cloudant, cloudantLegacy, couchdbNano]) {
     assert.ok(waited >= 30 - 20, `${waited} reads took 0.5 s or more`);
   });
 }
+
+test('app.js --cloudant-plan lite: 40 reads of /cloudant/key1 at once all answer 200, those past the limit after the 0.5 s retry, and /stores counts the 429s', async (t) => {
+  const { startAppProcess } = await import('../../driver/app-process.js');
+  const app = await startAppProcess({ stores: ['cloudant'], args: ['--cloudant-plan', 'lite'] });
+  t.after(() => app.stop());
+  const stats = async () => (await (await fetch(`${app.url}/stores`)).json()).stores.find((store) => store.name === 'cloudant').stats.rateLimited;
+  await new Promise((resolve) => { setTimeout(resolve, 1100); }); // the seed's requests out of the window
+  const before = await stats();
+  const answers = await Promise.all(Array.from({ length: 40 }, async () => {
+    const started = performance.now();
+    const response = await fetch(`${app.url}/cloudant/key1`);
+    await response.arrayBuffer();
+    return { status: response.status, ms: performance.now() - started };
+  }));
+  assert.deepEqual([...new Set(answers.map((answer) => answer.status))], [200]);
+  assert.ok(answers.filter((answer) => answer.ms >= RETRY_DELAY_MS).length >= 40 - 20);
+  const after = await stats();
+  assert.ok(after.seen429 - before.seen429 >= 20, `${after.seen429 - before.seen429} 429s`);
+  assert.equal(after.retries - before.retries, after.seen429 - before.seen429);
+});

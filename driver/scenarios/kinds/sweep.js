@@ -5,7 +5,8 @@
 // (app, extras and tables may sit in the scenario itself, shared by its scales)
 //   app:    { stores: [...], env?: { NAME: value } }  the app and the stores it opens
 //   runs:   [{ id, label, flags: { requests: 100, concurrency: [5, 10], keepalive: false, ... } }]
-//           flags as on node test's command line (false: --no-<flag>), one step per concurrency
+//           flags as on node test's command line (false: --no-<flag>), one call (one step) per
+//           key and concurrency: list `keys` for the stats around a call to be one step's
 //   extras: [{ name, stat }]  per step: the change in the step's store's /stores `stats.<stat>`
 //   tables: [table spec]  see driver/scenarios/tables.js
 import { randomBytes } from 'node:crypto';
@@ -80,31 +81,36 @@ export async function run(scenario, scale, { appEnv = {}, signal, onProgress = (
   const records = [];
   const runs = [];
   try {
-    const total = planned.reduce((sum, { options }) => sum + options.concurrency.length, 0);
+    // One call per URL and concurrency, URL by URL as the studies ran them, so that the stats
+    // read around a call belong to its one step.
+    const callsOf = (options) => (options.keys ?? [undefined]).flatMap((key) => options.concurrency.map((concurrency) => ({ key, concurrency })));
+    const total = planned.reduce((sum, { options }) => sum + callsOf(options).length, 0);
     let index = 0;
     for (const { entry, options } of planned) {
       runs.push({ id: entry.id, label: entry.label, flags: flagsToArgv(entry.flags).join(' ') });
-      for (const concurrency of options.concurrency) {
-        if (signal?.aborted) break;
+      for (const { key, concurrency } of callsOf(options)) {
+        if (signal?.aborted || results.at(-1)?.interrupted) break;
         index += 1;
-        onProgress({ type: 'scenario-step', run: entry.id, label: entry.label, concurrency, index, total });
+        onProgress({ type: 'scenario-step', run: entry.id, label: key ? `${entry.label} ${key}` : entry.label, concurrency, index, total });
         const before = await storeStats(server.url);
-        const result = await runBenchmark({ ...options, concurrency: [concurrency], target: server.url, token, quiet: true }, { signal });
+        const call = { ...options, keys: key ? [key] : options.keys, concurrency: [concurrency], target: server.url, token, quiet: true };
+        const result = await runBenchmark(call, { signal });
         const after = await storeStats(server.url);
         results.push(result);
         for (const step of result.steps) records.push({ run: entry.id, step, extra: extrasOf(scale.extras ?? scenario.extras ?? [], step.store, before, after) });
-        if (result.interrupted) break;
       }
-      if (results.at(-1)?.interrupted) break;
     }
   } finally {
     await server.stop();
   }
+  // Ctrl-C between two steps leaves no step interrupted: the merged Result says so all the same.
+  const merged = results.length ? mergeResults(results) : null;
+  if (merged && signal?.aborted) merged.interrupted = true;
   const notes = [];
   for (const skip of results[0]?.skipped ?? []) notes.push(`${skip.store} was ${skip.status}${skip.reason ? `: ${skip.reason}` : ''}`);
   return {
     measured: (scale.tables ?? scenario.tables).map((spec) => buildTable(spec, records)),
-    results: results.length ? [mergeResults(results)] : [],
+    results: merged ? [merged] : [],
     runs,
     notes,
   };
