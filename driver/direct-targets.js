@@ -7,6 +7,8 @@ import { openStores, storeNames, unknownStoreProblems } from '../stores/index.js
 import { selectTargets } from './targets.js';
 import { redactDeep } from '../util/redact.js';
 import { UsageError } from '../util/errors.js';
+import { resolveSettings } from '../config/precedence.js';
+import { keyOf } from './workloads/values.js';
 
 /** What a direct target is called: direct://redis/key1, or direct://redis for a key-space workload. */
 export const directUrl = (store, key) => `direct://${store}${key === undefined ? '' : `/${key}`}`;
@@ -44,15 +46,26 @@ export async function openDirectTargets(options, { env = process.env, onServer, 
       urlOf: directUrl,
     });
     if (problems.length) throw new UsageError(problems);
+    const { settings } = resolveSettings({ options: explicit, env }, ['store']);
     for (const target of targets) {
-      const { raw } = stores.entry(target.store);
+      const { raw, adapter, connections } = stores.entry(target.store);
       target.engineLoad = workload ? { store: raw } : { store: raw, key: target.key };
+      target.probeTarget = probeTargetOf({ adapter, connections, settings, raw, key: workload ? keyOf(0) : target.key });
     }
     return { targets, skipped, stores, label: directLabel(names) };
   } catch (error) {
     await stores.close();
     throw error;
   }
+}
+
+// What --probe reads of a direct target (the key the steps read, or a key-space store's first
+// record): through a connection of its own, opened in the prober's thread from the same
+// resolved connection and settings; a store with no server to connect to (memory) exists only
+// in this thread, so it is probed here (driver/probe/prober.js).
+function probeTargetOf({ adapter, connections, settings, raw, key }) {
+  if (adapter.needs.length === 0) return { kind: 'main', store: raw, key };
+  return { kind: 'direct', store: adapter.name, key, connections, settings };
 }
 
 /** The URLs of the servers behind the opened stores, so the machine's load counts them as the run's. */

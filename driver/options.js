@@ -7,6 +7,7 @@ import { DEFAULT_RECORDS, DEFAULT_VALUE_SIZE, DISTRIBUTIONS, OPERATIONS } from '
 import { parseDistribution, parseValueSize, parseWorkload } from './workloads/parse.js';
 import { randomSeed } from './workloads/random.js';
 import { SCENARIO_FLAGS, SCENARIO_USAGE, parseScenarioFlags } from './scenario-options.js';
+import { PROBE_IDLE_REQUESTS, PROBE_IDLE_SECONDS, PROBE_MIN_REQUESTS_PER_CLIENT, PROBE_MIN_SECONDS } from './probe/prober.js';
 
 export const DEFAULT_CONCURRENCY = [5, 10, 15, 20, 25, 30];
 // Steps are timed by default: a request count finishes in well under a second on a fast
@@ -62,6 +63,7 @@ const spec = {
   quiet: { type: 'boolean', short: 'q' },
   help: { type: 'boolean', short: 'h' },
   direct: { type: 'boolean' }, // issue 11
+  probe: { type: 'boolean' }, // issue 11
   ...RUN_REPORT_FLAGS,
   ...SCENARIO_FLAGS, // issue 13
 };
@@ -85,6 +87,10 @@ Targets:
                          the stores (--stores, default all) are opened as app.js opens them
                          (env, VCAP_SERVICES, embedded servers), same workloads and tables
                          (docs/direct.md)
+  --probe                a separate prober in its own thread sends one request at a time: for
+                         ${PROBE_IDLE_SECONDS} s or ${PROBE_IDLE_REQUESTS} requests before each target's steps (idle) and
+                         throughout each step (under load); tables show its p50/p99, never counted
+                         in the step. -n must be at least ${PROBE_MIN_REQUESTS_PER_CLIENT} x the largest -c (docs/direct.md)
 
 Load:
   -c, --concurrency LIST concurrency steps, comma-separated, each 1 to ${shown(LIMITS.concurrency)}
@@ -210,6 +216,8 @@ export function parseArguments(argv, env = process.env) {
   const timeout = single('timeout', positiveInteger, 'positive whole number of milliseconds', [1, LIMITS.timeout, ' ms']);
   if (requests !== undefined && duration !== undefined) problems.push('use either -n/--requests or -t/--duration, not both');
   if (rps && concurrency) problems.push('--rps replaces the concurrency sweep: drop -c/--concurrency');
+  const probe = values.probe === true;
+  if (probe) problems.push(...probeProblems({ requests, duration, rps, concurrency: concurrency ?? DEFAULT_CONCURRENCY }));
 
   const stores = text('stores') === undefined ? undefined : splitList(text('stores'));
   const keys = text('keys') === undefined ? undefined : splitList(text('keys'));
@@ -241,11 +249,30 @@ export function parseArguments(argv, env = process.env) {
     csv,
     quiet: Boolean(values.quiet),
     direct,
+    probe,
     ...runReportOptions(values, problems),
     ...workload.options,
     token,
   };
   return { command: 'run', help: values.help === true, options, problems };
+}
+
+// --probe needs steps long enough to probe: a probe request takes about as long as one of the
+// step's, so a step of N requests at concurrency C lasts about N / C of them.
+function probeProblems({ requests, duration, rps, concurrency }) {
+  if (requests !== undefined && requests !== null) {
+    if (rps) {
+      const fastest = Math.max(...rps.filter(Number.isFinite));
+      const least = Math.ceil(fastest * PROBE_MIN_SECONDS);
+      return requests < least ? [`--probe: -n ${requests} at ${fastest} rps lasts under ${PROBE_MIN_SECONDS} s, too short to probe: use -n ${least} or more`] : [];
+    }
+    const widest = Math.max(...concurrency.filter(Number.isFinite));
+    const least = widest * PROBE_MIN_REQUESTS_PER_CLIENT;
+    const lasts = Math.round((requests / widest) * 10) / 10;
+    return requests < least ? [`--probe: -n ${requests} is too few to probe at concurrency ${widest} (a step lasts about ${lasts} requests' time; the probe needs ${PROBE_MIN_REQUESTS_PER_CLIENT}): use -n ${least} or more`] : [];
+  }
+  if (duration !== undefined && duration !== null && duration < PROBE_MIN_SECONDS) return [`--probe: steps of ${duration} s are too short to probe: use -t ${PROBE_MIN_SECONDS} or more`];
+  return [];
 }
 
 // The workload's flags: { list } for --workload list, else { options } (problems pushed).

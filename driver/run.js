@@ -17,6 +17,8 @@ import { openDirectTargets, serverUrls } from './direct-targets.js';
 import { directEngine } from './engines/direct.js';
 import { loadRecordsDirect, verifyWritesDirect } from './workloads/direct-load.js';
 import { machineMonitorFor } from './machine-load.js';
+import { startProber } from './probe/prober.js';
+import { keyOf } from './workloads/values.js';
 
 /** A key-space workload whose values the app would refuse (its /stores `limits`): a problem before any load. */
 function limitProblems(options, limits, label) {
@@ -106,6 +108,7 @@ export async function runBenchmark(options, { signal, onProgress = () => {} } = 
   const appDied = new AbortController();
   let appExit = null;
   let stopping = false;
+  let prober = null;
   app?.child.once('exit', (code, exitSignal) => {
     if (stopping) return;
     appExit = exitSignal ?? `code ${code}`;
@@ -135,9 +138,15 @@ export async function runBenchmark(options, { signal, onProgress = () => {} } = 
     const totalSteps = targets.length * (options.rps ?? options.concurrency).length * settings.repeat;
     onProgress({ type: 'start', settings, system, targets: shownTargets, skipped, totalSteps });
 
+    if (options.probe) {
+      prober = await startProber({ timeoutMs: options.timeoutMs });
+      // Over HTTP the probe GETs what the steps read: the target's key, or a key-space store's first record.
+      for (const target of targets) target.probeTarget ??= { kind: 'http', url: options.keySpace ? `${target.url.replace(/\/+$/, '')}/${keyOf(0)}` : target.url };
+    }
     try {
       await runSweep(targets, settings, {
         ...(stores ? directSweep(stores) : {}),
+        probe: prober,
         signal: sweepSignal,
         workload: options.keySpace ? workloadSpec(options) : null,
         token,
@@ -164,6 +173,7 @@ export async function runBenchmark(options, { signal, onProgress = () => {} } = 
     return createResult({ interrupted, appExit, settings, system, targets: shownTargets, skipped, steps, loads, verifications });
   } finally {
     stopping = true;
+    await prober?.close();
     await app?.stop();
     await stores?.close(); // direct mode: the stores, then the servers it started
   }

@@ -349,5 +349,6 @@ export async function measureStep(engine, {
     engineReported: engineRun.reported ?? null,
     histogram: figures.histogram,
     operations: figures.operations,
+    probe: null, // --probe: the sweep's prober fills it in (driver/probe/)
   };
 }

@@ -61,6 +61,7 @@ export async function runSweep(targets, settings, {
   onVerifyDone = () => {},
   signal,
   machine,
+  probe = null,
 } = {}) {
   const loads = planLoads(settings);
   const repeats = settings.repeat ?? 1;
@@ -89,18 +90,31 @@ export async function runSweep(targets, settings, {
       const concurrency = settings.rps ? OPEN_MODEL_WARMUP_CONCURRENCY : Math.max(...settings.concurrency);
       await measureStep(engine, { ...target.engineLoad, ...common, url: target.url, concurrency, maxRequests: settings.warmup, durationSeconds: WARMUP_MAX_SECONDS, workload: runner });
     }
+    // --probe: the target's idle latency once, before its first step; then under each step's load.
+    if (probe) {
+      await probe.use(target.probeTarget);
+      if (first) own.idleProbe = await probe.idle();
+    }
     onStep(index, total, target, repeats > 1 ? { ...load, repeat, repeats } : load);
     const sample = monitor.start();
-    const figures = await measureStep(engine, {
-      ...target.engineLoad,
-      ...common,
-      url: target.url,
-      concurrency: load.concurrency,
-      rps: load.rps,
-      maxRequests: settings.requests,
-      durationSeconds: settings.duration,
-      workload: runner,
-    });
+    const probing = probe?.underLoad();
+    let figures;
+    try {
+      figures = await measureStep(engine, {
+        ...target.engineLoad,
+        ...common,
+        url: target.url,
+        concurrency: load.concurrency,
+        rps: load.rps,
+        maxRequests: settings.requests,
+        durationSeconds: settings.duration,
+        workload: runner,
+      });
+    } catch (error) {
+      await probing?.end().catch(() => {});
+      throw error;
+    }
+    const underLoad = probing ? await probing.end() : null;
     const machineLoad = sample.stop();
     // What a step keeps of its URL is for showing: a password in it never leaves the driver.
     const step = {
@@ -111,6 +125,7 @@ export async function runSweep(targets, settings, {
       workload: workload?.name ?? null,
       repeat,
       machine: machineLoad,
+      probe: probe ? { thread: probe.thread, idle: own.idleProbe, underLoad } : null,
       warnings: [...honestyWarnings(figures), ...machineWarnings(machineLoad)],
     };
     steps.push(step);

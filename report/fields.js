@@ -68,7 +68,7 @@ export const OPERATION_FIELDS = [
 ];
 
 export const STEP_FIELDS = [
-  field('url', 'string', 'the URL measured, any password shown as `***`', { csv: 'url' }),
+  field('url', 'string', 'the URL measured, any password shown as `***`; in direct mode (--direct) `direct://<store>/<key>` (or `direct://<store>` for a key-space workload)', { csv: 'url' }),
   field('store', 'string', 'store name (from /stores, or the second-last path segment of a --url)', { csv: 'store' }),
   field('key', 'string', 'key (the last path segment); for a key-space workload, where each request picks its own key, the workload\'s name', { csv: 'key' }),
   field('workload', 'string|null', 'the key-space workload the step ran (`ycsb-a`, `mixed:95/5`...); null for the reads of a seeded key', { csv: 'workload' }),
@@ -111,6 +111,8 @@ export const STEP_FIELDS = [
   field('machine.stealPercent', 'number|null', 'CPU steal during the step: time the hypervisor gave to other machines, in % of all CPU time (as vmstat\'s `st`), from /proc/stat; null where not measured (no /proc)', { csv: 'stealPercent' }),
   field('machine.othersCpuPercent', 'number|null', 'CPU used during the step by processes outside this run (the driver, the app it started and a target app on this machine\'s loopback, with their children), in % of one core; null where not measured', { csv: 'othersCpuPercent' }),
   field('machine.treeCpuPercent', 'number|null', 'CPU used during the step by this run\'s processes (see othersCpuPercent), in % of one core; null where not measured', { csv: 'treeCpuPercent' }),
+  // --probe (issue 11)
+  field('probe', 'object|null', 'with --probe, what a separate prober sending one request at a time measured: `idle` (before the target\'s first step, for 1 s or 200 requests) and `underLoad` (throughout this step), each `{ count, errors, meanMs, p50Ms, p99Ms }` (latencies in ms, null when nothing answered), and `thread`: `worker` (its own thread and connection) or `main` (the driver\'s thread: the memory store in direct mode). Its requests are not in the step\'s counts. null without --probe'),
   field('machine.loadAverage', 'number|null', 'the one-minute load average (/proc/loadavg) when the step ended; null where not measured', { csv: 'loadAverage' }),
 ];
 
@@ -162,7 +164,7 @@ export const SKIPPED_FIELDS = [
 ];
 
 export const LOAD_FIELDS = [
-  field('url', 'string', 'the store\'s base URL the records were posted to (POST <url>), any password shown as `***`'),
+  field('url', 'string', 'the store\'s base URL the records were posted to (POST <url>), any password shown as `***`; in direct mode `direct://<store>`, written through the store\'s bulk path'),
   field('store', 'string', 'the store'),
   field('records', 'integer', 'records to load (--records): user0000000000 up'),
   field('loaded', 'integer', 'records the app confirmed written (its `{"written": N}` matched the batch)'),
@@ -186,7 +188,7 @@ export const EXAMPLE_FIELDS = [
 ];
 
 export const VERIFICATION_FIELDS = [
-  field('url', 'string', 'the store\'s base URL read back from, any password shown as `***`'),
+  field('url', 'string', 'the store\'s base URL read back from, any password shown as `***`; in direct mode `direct://<store>`, read with the store\'s get'),
   field('store', 'string', 'the store'),
   field('sampled', 'integer', 'keys read back: the written keys followed (the first 1,000 distinct keys the run wrote), topped up with loaded keys it never wrote'),
   field('verified', 'integer', 'keys that held exactly the value last acknowledged'),
@@ -228,7 +230,7 @@ export const RESULT_FIELDS = [
   field('system.cpuModel', 'string', 'the driver machine\'s CPU model'),
   field('system.cpuCount', 'integer', 'its logical CPUs'),
   field('system.loadtest', 'string', 'the loadtest version that generated the load'),
-  field('system.target', 'string', 'what was swept: the --target, the --url list, or the embedded app.js and its address'),
+  field('system.target', 'string', 'what was swept: the --target, the --url list, the embedded app.js and its address, or (--direct) the stores called in the driver\'s process'),
   field('system.date', 'string', 'when the run started (ISO 8601)'),
   field('targets', 'list', 'every URL the sweep was to measure, in order (an interrupted run has steps for only some)', { of: TARGET_FIELDS }),
   field('skipped', 'list', 'stores left out, with the reason', { of: SKIPPED_FIELDS }),

@@ -54,6 +54,15 @@ const latencyCells = (figures) => [
   formatMs(figures.latency.p99Ms),
 ];
 
+const PROBE_HEADERS = ['probeIdleP50', 'probeIdleP99', 'probeLoadP50', 'probeLoadP99'];
+const probeCells = (probe) => (probe
+  ? [probe.idle?.p50Ms, probe.idle?.p99Ms, probe.underLoad?.p50Ms, probe.underLoad?.p99Ms].map(formatMs)
+  : PROBE_HEADERS.map(() => '-'));
+const probeNote = (steps) => {
+  const inMain = steps.some((step) => step.probe?.thread === 'main');
+  return `probe: one request at a time from ${inMain ? 'the driver\'s own thread (this store lives in it)' : 'a thread of its own'}, before the steps (idle) and during each (load); not counted in the steps`;
+};
+
 /** The heading of a URL's table: the URL, and the workload when it is a key-space one. */
 export const tableHeading = (url, workload) => `## ${displayUrl(url)}${workload ? ` · ${workload}` : ''}`;
 
@@ -66,6 +75,9 @@ export function renderStepTable(url, steps) {
   const perOperation = steps.some((step) => (step.operations?.length ?? 0) > 1);
   const headers = ['maxRequests', 'concurrency', ...(perOperation ? ['operation'] : []), 'rps', 'meanLatencyMs', 'maxLatencyMs', 'minLatencyMs', 'p50', 'p90', 'p99'];
   if (open) headers.push('targetRps');
+  // --probe (issue 11): the prober's p50/p99 before the target's steps (idle) and during each.
+  const probed = steps.some((step) => step.probe);
+  if (probed) headers.push(...PROBE_HEADERS);
   headers.push('errors');
   const rows = steps.flatMap((step) => {
     const row = [
@@ -76,16 +88,18 @@ export function renderStepTable(url, steps) {
       ...latencyCells(step),
     ];
     if (open) row.push(step.targetRps === null ? '-' : String(step.targetRps));
+    if (probed) row.push(...probeCells(step.probe));
     row.push(formatErrors(step.errors));
     if (!perOperation || (step.operations?.length ?? 0) < 2) return [row];
     const operationRows = step.operations.map((figures) => [
-      '', '', figures.operation, ...latencyCells(figures), ...(open ? [''] : []), formatErrors(figures.errors),
+      '', '', figures.operation, ...latencyCells(figures), ...(open ? [''] : []), ...(probed ? PROBE_HEADERS.map(() => '') : []), formatErrors(figures.errors),
     ]);
     return [row, ...operationRows];
   });
   const align = headers.map((header) => (header === 'errors' || header === 'operation' ? 'left' : 'right'));
   const lines = [tableHeading(url, steps[0]?.workload), renderTable(headers, rows, { align, minWidths: ORIGINAL_WIDTHS })];
   if (open) lines.push('open model: concurrency = most requests in flight at once; latency counts from each intended send time');
+  if (probed) lines.push(probeNote(steps));
   if (steps.some((step) => step.maxRequests === null && step.model === 'closed')) lines.push('timed steps (-t): maxRequests = requests sent');
   const loadOf = (step) => (step.model === 'open' ? `rps ${step.targetRps}` : `concurrency ${step.concurrency}`);
   // Short steps are common (-n 2000 takes under a second on a fast store): one line for all.

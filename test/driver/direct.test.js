@@ -148,3 +148,61 @@ test('direct engine, open model: a real redis-server frozen 300 ms shows as late
   assert.ok(step.latency.p90Ms >= 100, `p90 ${step.latency.p90Ms} ms: the calls due during the stall did not wait for it`);
   assert.ok(step.latency.p50Ms < step.latency.maxMs / 2, `p50 ${step.latency.p50Ms} ms: the calls outside the stall are fast`);
 });
+
+// The descendants of pid (children, theirs...), from /proc (Linux): [{ pid, command }].
+async function descendantsOf(pid) {
+  const { readdir, readFile } = await import('node:fs/promises');
+  const all = [];
+  for (const name of await readdir('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = await readFile(`/proc/${name}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      all.push({ pid: Number(name), ppid, command: (await readFile(`/proc/${name}/cmdline`, 'utf8')).replaceAll('\0', ' ') });
+    } catch {}
+  }
+  const found = [];
+  const parents = new Set([pid]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const entry of all) {
+      if (parents.has(entry.ppid) && !parents.has(entry.pid)) {
+        parents.add(entry.pid);
+        found.push({ pid: entry.pid, command: entry.command });
+        grew = true;
+      }
+    }
+  }
+  return found;
+}
+const alive = (pid) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+test('--direct: Ctrl-C during a step closes the stores and stops the redis-server it started (exit 130)', async (t) => {
+  if (process.platform !== 'linux') return t.skip('reads /proc');
+  const { which } = await import('../../util/which.js');
+  if (!which('redis-server')) return unavailable(t, 'redis-server is not installed');
+  const { REDIS_URL, ...withoutRedis } = process.env; // nothing configured: the embedded default starts one
+  let started = [];
+  const run = await runDriverCli(['--direct', '--stores', 'redis', '--keys', 'key1', '-c', '2', '-t', '30', '--warmup', '0'], {
+    env: withoutRedis,
+    onSpawn: (child) => {
+      let seen = '';
+      child.stdout.on('data', async (chunk) => {
+        seen += chunk;
+        if (!seen.includes('Settings:') || started.length) return;
+        started = await descendantsOf(child.pid);
+        child.kill('SIGINT');
+      });
+    },
+  });
+  assert.equal(run.status, 130, run.stderr);
+  assert.ok(started.some((child) => child.command.startsWith(which('redis-server'))), `no embedded redis-server among ${JSON.stringify(started)}`);
+  for (const child of started) assert.equal(alive(child.pid), false, `${child.command} (${child.pid}) outlived the run`);
+});

@@ -17,7 +17,7 @@ export function fixedOperation({ operation = 'read', requests = 2000, rps = 4321
   return { operation, requests, responses: requests, rps, latency: { ...LATENCY, count: requests, meanMs }, errors: structuredClone(errors), histogram: { ...HISTOGRAM } };
 }
 
-export function fixedStep({ store = 'redis', key = 'key1', concurrency = 5, rps = 4321.4, meanMs = 1.157, errors = { total: 0, byKind: {} }, warnings = [], model = 'closed', mode = 'http', targetRps = null, maxRequests = 2000, workload = null, operations, repeat = 1, machine = { stealPercent: 1.5, othersCpuPercent: 12.25, treeCpuPercent: 140, loadAverage: 1.1 } } = {}) {
+export function fixedStep({ store = 'redis', key = 'key1', concurrency = 5, rps = 4321.4, meanMs = 1.157, errors = { total: 0, byKind: {} }, warnings = [], model = 'closed', mode = 'http', targetRps = null, maxRequests = 2000, workload = null, operations, repeat = 1, machine = { stealPercent: 1.5, othersCpuPercent: 12.25, treeCpuPercent: 140, loadAverage: 1.1 }, probe = null } = {}) {
   return {
     url: workload ? `http://127.0.0.1:40123/${store}` : `http://127.0.0.1:40123/${store}/${key}`,
     store,
@@ -45,6 +45,7 @@ export function fixedStep({ store = 'redis', key = 'key1', concurrency = 5, rps 
     operations: operations ?? [fixedOperation({ rps, meanMs, errors })],
     repeat,
     machine,
+    probe,
   };
 }
 

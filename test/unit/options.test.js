@@ -50,6 +50,7 @@ test('every flag is read', () => {
     csv: 'out.csv',
     quiet: true,
     direct: false,
+    probe: false,
     html: undefined,
     repeat: 1,
     assert: [],

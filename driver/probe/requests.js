@@ -1,0 +1,40 @@
+// What one probe request is, for each kind of target: a GET over HTTP on one keep-alive
+// connection of its own, or a get() of a store opened by the probe itself (direct mode).
+// Returns { send(), close() }.
+import { keepAliveAgent, httpRequest } from '../http-request.js';
+
+/**
+ * @param {{ kind: 'http', url: string } | { kind: 'direct', store: string, key: string, connections: object, settings?: object }} target
+ * @param {{ timeoutMs: number }} options
+ */
+export async function openProbeTarget(target, { timeoutMs }) {
+  if (target.kind === 'http') {
+    const agent = keepAliveAgent(target.url, 1);
+    return {
+      send: () => httpRequest(target.url, { agent, timeoutMs, maxBodyBytes: 1024 * 1024 * 1024 }),
+      close: async () => agent.destroy(),
+    };
+  }
+  if (target.kind === 'direct') {
+    // The adapter's own open(), with the connection the driver resolved: a connection of the
+    // probe's own to the same server, so its calls queue behind none of the load's.
+    const { findAdapter } = await import('../../stores/index.js');
+    const adapter = findAdapter(target.store);
+    if (!adapter) throw new Error(`no store adapter "${target.store}"`);
+    const store = await adapter.open(target.connections, target.settings);
+    const { key } = target;
+    return {
+      send: () => withDeadline(store.get(key), timeoutMs),
+      close: () => store.close(),
+    };
+  }
+  throw new TypeError(`unknown probe target kind ${target.kind}`);
+}
+
+// A probe request still unanswered at the deadline counts as an error (and the probe moves on).
+function withDeadline(promise, ms) {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(Object.assign(new Error(`no answer within ${ms} ms`), { code: 'TIMEOUT' })), ms);
+    promise.then((value) => { clearTimeout(timer); resolve(value); }, (error) => { clearTimeout(timer); reject(error); });
+  });
+}
