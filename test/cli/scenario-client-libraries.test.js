@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { runDriverCli } from '../helpers/driver-cli.js';
 import { reachable, testRedisUrl, unavailable } from '../helpers/services.js';
 import { redactUrl } from '../../util/redact.js';
+import { leftKeys } from '../helpers/redis-keys.js';
 import scenario from '../../scenarios/client-libraries.js';
 
 const CLIENTS = ['redis', 'ioredis', 'cloudant', 'couchdb-nano', 'cloudant-legacy'];
@@ -80,4 +81,7 @@ test('client-libraries at --scale tiny: five clients side by side in ms, the pub
   assert.ok(page.includes('Scenario client-libraries (tiny)'));
   const rows = result.steps.reduce((sum, step) => sum + 1 + (step.operations.length > 1 ? step.operations.length : 0), 0);
   assert.equal((await readFile(csv, 'utf8')).trimEnd().split('\n').length, 1 + rows);
+
+  // Nothing of the run is left on the shared server.
+  assert.deepEqual(await leftKeys(testRedisUrl, ['kt:*']), []);
 });

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { runDriverCli } from '../helpers/driver-cli.js';
 import { reachable, testRedisUrl, unavailable } from '../helpers/services.js';
 import { redactUrl } from '../../util/redact.js';
+import { leftKeys } from '../helpers/redis-keys.js';
 import scenario from '../../scenarios/redis-vs-memory.js';
 
 const METHODS = ['set once', 'set para', 'get once', 'get para'];
@@ -70,4 +71,7 @@ test('redis-vs-memory at --scale tiny: the study\'s method x count table for mem
   assert.ok(page.includes('Scenario redis-vs-memory (tiny)'));
   const rows = result.steps.reduce((sum, step) => sum + 1 + (step.operations.length > 1 ? step.operations.length : 0), 0);
   assert.equal((await readFile(csv, 'utf8')).trimEnd().split('\n').length, 1 + rows);
+
+  // Nothing of the run is left on the shared server.
+  assert.deepEqual(await leftKeys(testRedisUrl, ['user_*', 'all-users']), []);
 });
