@@ -39,6 +39,11 @@ export function createDirectSteps({ name, stores, serverUrls = [], timeoutMs }) 
     },
     result({ interrupted = false } = {}) {
       const concurrency = [...new Set(steps.map((step) => step.concurrency))];
+      // The operations' shares of all the requests the scenario sent.
+      const counts = {};
+      for (const step of steps) for (const { operation, requests } of step.operations) counts[operation] = (counts[operation] ?? 0) + requests;
+      const total = Object.values(counts).reduce((sum, n) => sum + n, 0);
+      const mix = Object.fromEntries(Object.entries(counts).map(([operation, n]) => [operation, n / total]));
       return createResult({
         interrupted,
         appExit: null,
@@ -55,7 +60,7 @@ export function createDirectSteps({ name, stores, serverUrls = [], timeoutMs }) 
           repeat: 1,
           assert: [],
           workload: `scenario ${name}`,
-          mix: {},
+          mix,
           records: null,
           valueSizeMin: null,
           valueSizeMax: null,
