@@ -7,9 +7,10 @@
 // and its scale settings:
 //   counts: [n, n, n]              users per run, one column each (the study's 1,000 / 10,000 / 100,000)
 //   note: '...'
-import { measureStep } from '../../step.js';
+import { measureStep, StepAborted } from '../../step.js';
 import { directEngine } from '../../engines/direct.js';
 import { eachLimited } from '../../../stores/bulk.js';
+import { reasonOf } from '../../../stores/store-set.js';
 import { createOpSource } from '../op-source.js';
 import { openDirectStores } from '../direct-stores.js';
 import { createDirectSteps } from '../direct-result.js';
@@ -52,7 +53,12 @@ export async function runMethods(store, count, { signal, onMethod = () => {}, me
       if (signal?.aborted) break;
       const ops = methodOps(method, users);
       onMethod(method, ops.length);
-      byMethod[method] = await runAtOnce(store, ops, { signal, measure: measure && ((run) => measure(method, run)) });
+      try {
+        byMethod[method] = await runAtOnce(store, ops, { signal, measure: measure && ((run) => measure(method, run)) });
+      } catch (error) {
+        if (error instanceof StepAborted) break; // Ctrl-C: the methods done are kept
+        throw error;
+      }
     }
   } finally {
     await remove().catch(() => {});
@@ -94,16 +100,30 @@ export async function run(scenario, scale, { signal, onProgress = () => {}, env 
       notes.push(`${name} did not run: ${reason}`);
       steps.skip(name, reason);
     }
-    for (const entry of opened.stores.values()) if (!signal?.aborted) await runMethods(entry.store, WARM_UP_USERS, { signal });
+    const stopped = new Set(); // stores whose server failed outside a measured operation
+    // Runs `work` for one store: a store error stops that store (said in the notes), Ctrl-C all.
+    const forStore = async (name, work) => {
+      try {
+        return await work();
+      } catch (error) {
+        if (error instanceof StepAborted) return null;
+        notes.push(`${name} stopped: ${reasonOf(error)}`);
+        steps.skip(name, reasonOf(error));
+        stopped.add(name);
+        return null;
+      }
+    };
+    for (const [name, entry] of opened.stores) if (!signal?.aborted) await forStore(name, () => runMethods(entry.store, WARM_UP_USERS, { signal }));
     for (const [i, count] of scale.counts.entries()) {
       for (const name of scenario.stores) {
         const entry = opened.stores.get(name);
-        if (!entry || signal?.aborted) continue;
-        const byMethod = await runMethods(entry.store, count, {
+        if (!entry || stopped.has(name) || signal?.aborted) continue;
+        const byMethod = await forStore(name, () => runMethods(entry.store, count, {
           signal,
           onMethod: (method, operations) => onProgress({ type: 'scenario-step', index: ++index, total, label: `${name} ${method}, ${count.toLocaleString('en-US')} users`, concurrency: operations }),
           measure: (method, measured) => steps.measure(name, `${method} ${count}`, measured),
-        });
+        }));
+        if (!byMethod) continue;
         for (const [method, outcome] of Object.entries(byMethod)) {
           const row = `${scenario.labels?.[name] ?? name} ${method}`;
           if (outcome.failed) {
@@ -117,10 +137,10 @@ export async function run(scenario, scale, { signal, onProgress = () => {}, env 
       for (const count of scale.counts) {
         const ops = methodOps('get para', usersOf(count));
         let best = Infinity;
-        for (let i = 0; i < FLOOR_TRIES; i += 1) best = Math.min(best, (await runAtOnce(noopStore, ops, { signal })).ms);
-        floors.push(`${best.toPrecision(2)} ms for ${count.toLocaleString('en-US')}`);
+        for (let i = 0; i < FLOOR_TRIES; i += 1) best = Math.min(best, (await forStore('the do-nothing store', () => runAtOnce(noopStore, ops, { signal })))?.ms ?? Infinity);
+        if (Number.isFinite(best)) floors.push(`${best.toPrecision(2)} ms for ${count.toLocaleString('en-US')}`);
       }
-      notes.push(`the direct engine's own cost of operations all at once (a deadline timer and a latency record each), the best of ${FLOOR_TRIES} on a store that does nothing: ${floors.join(', ')}; every para figure includes it, the memory store's most visibly`);
+      if (floors.length) notes.push(`the direct engine's own cost of operations all at once (a deadline timer and a latency record each), the best of ${FLOOR_TRIES} on a store that does nothing: ${floors.join(', ')}; every para figure includes it, the memory store's most visibly`);
     }
   } finally {
     await opened.close();

@@ -7,9 +7,10 @@
 //   iterations: { [script]: n }                 how often each script repeats its round
 //   bigValueBytes: n                            serial_put_big's value
 //   note: '...'
-import { measureStep } from '../../step.js';
+import { measureStep, StepAborted } from '../../step.js';
 import { directEngine } from '../../engines/direct.js';
 import { eachLimited } from '../../../stores/bulk.js';
+import { reasonOf } from '../../../stores/store-set.js';
 import { createOpSource } from '../op-source.js';
 import { openDirectStores } from '../direct-stores.js';
 import { createDirectSteps } from '../direct-result.js';
@@ -71,7 +72,12 @@ export async function runClient(store, adapter, plan, { iterations, bigValueByte
       for (const key of appendKeysOf(ops)) await store.set(key, Buffer.alloc(0));
       if (name === 'get_random') for (const { key, size } of plan.prepare) await store.set(key, Buffer.alloc(size, 'storebench-'));
       onScript(name, ops.length);
-      scripts[name] = await runScript(store, ops, { nativeAppend, signal, measure: measure && ((run) => measure(name, run)) });
+      try {
+        scripts[name] = await runScript(store, ops, { nativeAppend, signal, measure: measure && ((run) => measure(name, run)) });
+      } catch (error) {
+        if (error instanceof StepAborted) break; // Ctrl-C: the scripts done are kept
+        throw error;
+      }
     }
     const wrong = signal?.aborted ? [] : await verify(store, iterations, bigValueBytes);
     return { scripts, wrong, nativeAppend };
@@ -116,13 +122,22 @@ export async function run(scenario, scale, { signal, onProgress = () => {}, env 
       for (const name of group.stores) {
         const entry = opened.stores.get(name);
         if (!entry || signal?.aborted) continue;
-        const result = await runClient(entry.store, entry.adapter, plan, {
-          iterations,
-          bigValueBytes: scale.bigValueBytes,
-          signal,
-          onScript: (script, operations) => onProgress({ type: 'scenario-step', index: ++index, total, label: `${name} ${script} (${operations.toLocaleString('en-US')} operation${operations === 1 ? '' : 's'}, one at a time)`, concurrency: 1 }),
-          measure: (script, measured) => steps.measure(name, script, measured),
-        });
+        let result;
+        try {
+          result = await runClient(entry.store, entry.adapter, plan, {
+            iterations,
+            bigValueBytes: scale.bigValueBytes,
+            signal,
+            onScript: (script, operations) => onProgress({ type: 'scenario-step', index: ++index, total, label: `${name} ${script} (${operations.toLocaleString('en-US')} operation${operations === 1 ? '' : 's'}, one at a time)`, concurrency: 1 }),
+            measure: (script, measured) => steps.measure(name, script, measured),
+          });
+        } catch (error) {
+          if (error instanceof StepAborted) break; // Ctrl-C: what was measured is kept
+          // Its server failed outside a measured operation (cleaning, preparing, reading back).
+          notes.push(`${name} stopped: ${reasonOf(error)}`);
+          steps.skip(name, reasonOf(error));
+          continue;
+        }
         runs.set(name, result);
         columns.push({ id: name, label: labelOf(scenario, name, result.nativeAppend) });
         if (!result.nativeAppend) emulated.push(name);
