@@ -4,6 +4,7 @@
 import { createResult } from '../result.js';
 import { systemInfo } from '../../util/system-info.js';
 import { machineMonitorFor, machineWarnings } from '../machine-load.js';
+import { directUrl } from '../direct-targets.js';
 
 /**
  * Collects the steps of one scenario run. `measure(store, key, run)` samples the machine
@@ -26,7 +27,7 @@ export function createDirectSteps({ name, stores, serverUrls = [], timeoutMs }) 
       const sample = machineMonitorFor([...servers]).start();
       const figures = await run();
       const machine = sample.stop();
-      const url = `direct:${store}`;
+      const url = directUrl(store); // as --direct names a key-space workload's target
       targets.set(`${store} ${key}`, { url, store, key });
       // One-shot scripts, not a steady load: only the machine's warnings apply (Little's law
       // and the sample-size checks assume a step of many requests at a steady concurrency).
