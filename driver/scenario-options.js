@@ -21,7 +21,8 @@ export const SCENARIO_USAGE = `Scenarios (docs/scenarios.md): the published stud
                          full (the study's sizes where they fit; the scenario says what not)
   --cloudant-plan P      lite: the embedded CouchDB stand-in enforces Cloudant Lite's 20 lookups/s,
                          10 writes/s, 5 queries/s (429 beyond, retried after 0.5 s by the
-                         cloudant stores); none: no limits. Default: the scenario's (cloudant-vs-redis: lite)`;
+                         CouchDB stores); none: no limits. Default: the scenario's
+                         (cloudant-vs-redis: lite)`;
 
 /** { scenario, scale, cloudantPlan, json, csv, html, quiet } when --scenario was given (problems pushed), else null. */
 export function parseScenarioFlags(values, problems) {
@@ -35,6 +36,9 @@ export function parseScenarioFlags(values, problems) {
   }
   const name = given('scenario');
   if (name === undefined || !name) problems.push('--scenario needs a name (or list)');
+  if (name === 'list') {
+    for (const flag of ['scale', 'cloudant-plan', 'json', 'csv', 'html'].filter((f) => values[f] !== undefined)) problems.push(`--${flag} does not apply to --scenario list`);
+  }
   const scale = given('scale') ?? 'default';
   problems.push(...scaleProblems(scale));
   const conflicting = Object.keys(values).filter((flag) => !ALLOWED.has(flag));

@@ -36,5 +36,7 @@ export async function scenarioCommand(options, { signal, stdout = process.stdout
   out.write(renderScenario(outcome.scenario, { system: result?.system }));
   if (!result) throw new RunError(`scenario ${options.scenario}: nothing was measured`);
   await writeResults(options, result, stdout);
+  // A store that was down: its figures are missing, so the run failed (exit 1), as node test's does.
+  if (outcome.failures.length && !result.interrupted) throw new RunError(outcome.failures.join('\n'));
   return result;
 }

@@ -59,7 +59,7 @@ export function renderScenario(record, { system } = {}) {
     lines.push('', `## ${table.title}${published ? ': ours | published' : ''}`, renderTable(headers, body, { align: align(headers) }));
     const notRun = (published?.rows ?? []).filter((row) => !table.rows.includes(row)).length;
     if (published?.title) lines.push(`(${published.title})`);
-    if (notRun) lines.push(`(${notRun} of the study's ${published.rows.length} rows were not run at scale ${record.scale})`);
+    if (notRun) lines.push(`(${notRun} of the study's ${published.rows.length} rows have no figure of ours: scale ${record.scale} does not run them, or a store was down)`);
     if (apart) {
       const own = tableCells(apart);
       lines.push('', `## ${apart.title}`, renderTable(own.headers, own.body, { align: align(own.headers) }));

@@ -3,7 +3,8 @@
 // returns an outcome and never prints (report/scenario.js renders one).
 //
 // A kind is a module exporting
-//   async run(scenario, scaleSettings, context) -> { measured: [Table], results: [Result], runs?: [...], notes: [string] }
+//   async run(scenario, scaleSettings, context) -> { measured: [Table], results: [Result], runs?: [...], notes: [string], failures?: [string] }
+// (failures: what kept figures from being measured, such as a store that was down; the CLI exits 1 on any)
 // where context is { appEnv, signal, onProgress } and a Table is described in tables.js.
 import { readdir } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -51,7 +52,7 @@ export function scaleProblems(scale) {
 /**
  * Runs scenario `name` at `scale` and judges it. Resolves to
  * { scenario: { name, title, study, summary, scale, scaleNote, measured, published, verdicts, notes, runs },
- *   results: [Result, each with that `scenario` record attached] }.
+ *   results: [Result, each with that `scenario` record attached], failures: [string] }.
  * @param {string} name
  * @param {{ scale?: string, cloudantPlan?: string }} flags
  * @param {{ signal?: AbortSignal, onProgress?: (event) => void }} [hooks]
@@ -64,7 +65,7 @@ export async function runScenario(name, { scale = 'default', cloudantPlan } = {}
   const kind = await import(`./kinds/${scenario.kind}.js`);
   const plan = cloudantPlan ?? scenario.cloudantPlan;
   const appEnv = plan ? { STOREBENCH_CLOUDANT_PLAN: plan } : {};
-  const { measured, results, runs = [], notes = [] } = await kind.run(scenario, settings, { appEnv, signal, onProgress });
+  const { measured, results, runs = [], notes = [], failures = [] } = await kind.run(scenario, settings, { appEnv, signal, onProgress });
   const specs = settings.tables ?? scenario.tables ?? [];
   const published = (scenario.published ?? []).map((table) => publishedTable(specs.find((spec) => spec.id === table.id) ?? specs[0], table));
   const record = {
@@ -83,5 +84,5 @@ export async function runScenario(name, { scale = 'default', cloudantPlan } = {}
   };
   // As JSON holds it: no undefined anywhere (an optional study field left out stays out).
   const saved = JSON.parse(JSON.stringify(record));
-  return { scenario: saved, results: results.map((result) => ({ ...result, scenario: saved })) };
+  return { scenario: saved, results: results.map((result) => ({ ...result, scenario: saved })), failures };
 }

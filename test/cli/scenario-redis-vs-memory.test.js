@@ -2,6 +2,7 @@
 // the study's table shape (store and method x count, ms) with its figures beside ours, each
 // "para" method's operations all in flight at once, a verdict per conclusion.
 import { test } from 'node:test';
+import { createServer } from 'node:net';
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -74,4 +75,19 @@ test('redis-vs-memory at --scale tiny: the study\'s method x count table for mem
 
   // Nothing of the run is left on the shared server.
   assert.deepEqual(await leftKeys(testRedisUrl, ['user_*', 'all-users']), []);
+});
+
+test('redis-vs-memory with its Redis down: memory still measured, the reason in the notes, the verdicts needing Redis not runnable, exit 1', async () => {
+  // A loopback port nothing listens on: a server opened and closed again.
+  const server = createServer();
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  const { status, stdout, stderr } = await runDriverCli(['--scenario', 'redis-vs-memory', '--scale', 'tiny'], { env: { ...process.env, REDIS_URL: `redis://127.0.0.1:${port}/14` } });
+  assert.equal(status, 1, stderr);
+  assert.match(stderr, /^node test: ioredis did not run: .*ECONNREFUSED/m);
+  assert.match(stdout, /^ {2}- redis did not run: /m);
+  assert.match(stdout, /^memory \(cache\) set para\s+[\d.]+ \| 4\.2/m);
+  assert.match(stdout, /^redis set para\s+- \| 24\.3/m);
+  assert.match(stdout, /^ {2}not runnable here {2}memory-faster: .* -- no figure for redis set once, c1$/m);
 });

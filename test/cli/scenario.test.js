@@ -38,6 +38,7 @@ test('bad scenario input exits 2 with one clear line, before anything starts', a
     [['--scenario', 'cloudant-vs-redis', '--stores', 'redis'], 'node test: --stores conflicts with --scenario: the scenario sets its own load and targets'],
     [['--scenario', 'cloudant-vs-redis', '--cloudant-plan', 'standard'], 'node test: --cloudant-plan must be one of lite, none, not "standard"'],
     [['--scale', 'tiny'], 'node test: --scale goes with --scenario NAME'],
+    [['--scenario', 'list', '--json', 'x.json'], 'node test: --json does not apply to --scenario list'],
   ];
   for (const [args, line] of cases) {
     const { status, stderr, stdout } = await runDriverCli(args);
@@ -142,4 +143,25 @@ test('cloudant-vs-redis with Lite on shows the cloudant store\'s 429s and retrie
   assert.deepEqual(cells(runs.lite, 'redis/', 'seen429'), [null, null, null, null], 'redis has no such stat');
   assert.equal(runs.lite.cloudantPlan, 'lite');
   assert.equal(runs.none.cloudantPlan, 'none');
+});
+
+test('a scenario store that is down: its cells empty, the verdicts that need it not runnable, the reason in the notes, exit 1 after the text and files', async (t) => {
+  const env = await servicesEnv(t);
+  if (!env) return;
+  const dir = await tempDir(t);
+  const json = join(dir, 'r.json');
+  // Nothing listens on port 1 of loopback: tarantool is unavailable, the other three run.
+  const down = { ...env, TARANTOOL_URL: 'tarantool://127.0.0.1:1', STOREBENCH_OPEN_TIMEOUT_MS: '2000' };
+  const { status, stdout, stderr } = await runDriverCli(['--scenario', 'tarantool-vs-postgres', '--scale', 'tiny', '--json', json, '-q'], { env: down });
+  assert.equal(status, 1, stderr);
+  assert.match(stderr, /^node test: tarantool was unavailable, so it was not measured: /m);
+  const record = JSON.parse(await readFile(json, 'utf8')).scenario;
+  const summary = record.measured.find((table) => table.id === 'summary');
+  assert.deepEqual(summary.cells.tarantool, { readMs: null, writeMs: null, readRps: null, writeRps: null });
+  assert.equal(typeof summary.cells.postgres.readRps, 'number');
+  assert.ok(record.notes.some((note) => note.startsWith('tarantool was unavailable')));
+  const verdict = (id) => record.verdicts.find((v) => v.id === id).verdict;
+  assert.equal(verdict('tarantool-writes'), 'not runnable here: no figure for tarantool, writeRps');
+  assert.match(verdict('cache-beats-postgres-reads'), /^(holds here|does not hold here)$/);
+  assert.match(stdout, /^tarantool +- \| 57 +- \| 56/m);
 });

@@ -88,6 +88,11 @@ export function rowsOf(stores, labels) {
 
 export async function run(scenario, scale, { signal, onProgress = () => {}, env = process.env, appEnv = {} } = {}) {
   const notes = [];
+  const failures = []; // what kept figures from being measured: also notes, and the run exits 1
+  const fail = (line) => {
+    notes.push(line);
+    failures.push(line);
+  };
   const columns = columnsOf(scale.counts);
   const rows = rowsOf(scenario.stores, scenario.labels);
   const cells = Object.fromEntries(rows.map((row) => [row, Object.fromEntries(columns.map(({ id }) => [id, null]))]));
@@ -97,7 +102,7 @@ export async function run(scenario, scale, { signal, onProgress = () => {}, env 
   let index = 0;
   try {
     for (const { name, reason } of opened.unavailable) {
-      notes.push(`${name} did not run: ${reason}`);
+      fail(`${name} did not run: ${reason}`);
       steps.skip(name, reason);
     }
     const stopped = new Set(); // stores whose server failed outside a measured operation
@@ -107,7 +112,7 @@ export async function run(scenario, scale, { signal, onProgress = () => {}, env 
         return await work();
       } catch (error) {
         if (error instanceof StepAborted) return null;
-        notes.push(`${name} stopped: ${reasonOf(error)}`);
+        fail(`${name} stopped: ${reasonOf(error)}`);
         steps.skip(name, reasonOf(error));
         stopped.add(name);
         return null;
@@ -127,7 +132,7 @@ export async function run(scenario, scale, { signal, onProgress = () => {}, env 
         for (const [method, outcome] of Object.entries(byMethod)) {
           const row = `${scenario.labels?.[name] ?? name} ${method}`;
           if (outcome.failed) {
-            notes.push(`${row}, ${count} users: ${outcome.failed} of ${outcome.operations} operations failed (${Object.entries(outcome.byStatus).map(([status, n]) => `${status}: ${n}`).join(', ')}); its time is not shown`);
+            fail(`${row}, ${count} users: ${outcome.failed} of ${outcome.operations} operations failed (${Object.entries(outcome.byStatus).map(([status, n]) => `${status}: ${n}`).join(', ')}); its time is not shown`);
           } else cells[row][columns[i].id] = outcome.ms;
         }
       }
@@ -150,5 +155,6 @@ export async function run(scenario, scale, { signal, onProgress = () => {}, env 
     measured: [{ id: 'methods', title: 'set and get of the users, each in its own key at once (para) or all in one key (once)', rowHeader: 'method', rows, columns, cells }],
     results: [steps.result({ interrupted: Boolean(signal?.aborted) })],
     notes,
+    failures,
   };
 }

@@ -100,6 +100,11 @@ function tableOf({ id, title, unit, figure }, columns, runs) {
 
 export async function run(scenario, scale, { signal, onProgress = () => {}, env = process.env, appEnv = {} } = {}) {
   const notes = [];
+  const failures = []; // what kept figures from being measured: also notes, and the run exits 1
+  const fail = (line) => {
+    notes.push(line);
+    failures.push(line);
+  };
   const runs = new Map();
   const columns = [];
   const emulated = []; // the stores without append
@@ -116,7 +121,7 @@ export async function run(scenario, scale, { signal, onProgress = () => {}, env 
     steps.addServers(opened.serverUrls);
     try {
       for (const { name, reason } of opened.unavailable) {
-        notes.push(`${name} did not run: ${reason}`);
+        fail(`${name} did not run: ${reason}`);
         steps.skip(name, reason);
       }
       for (const name of group.stores) {
@@ -134,7 +139,7 @@ export async function run(scenario, scale, { signal, onProgress = () => {}, env 
         } catch (error) {
           if (error instanceof StepAborted) break; // Ctrl-C: what was measured is kept
           // Its server failed outside a measured operation (cleaning, preparing, reading back).
-          notes.push(`${name} stopped: ${reasonOf(error)}`);
+          fail(`${name} stopped: ${reasonOf(error)}`);
           steps.skip(name, reasonOf(error));
           continue;
         }
@@ -142,9 +147,9 @@ export async function run(scenario, scale, { signal, onProgress = () => {}, env 
         columns.push({ id: name, label: labelOf(scenario, name, result.nativeAppend) });
         if (!result.nativeAppend) emulated.push(name);
         for (const [script, outcome] of Object.entries(result.scripts)) {
-          if (outcome.failed) notes.push(`${name} ${script}: ${outcome.failed} of ${outcome.operations} operations failed (${Object.entries(outcome.byStatus).map(([status, n]) => `${status}: ${n}`).join(', ')}); its time is not shown`);
+          if (outcome.failed) fail(`${name} ${script}: ${outcome.failed} of ${outcome.operations} operations failed (${Object.entries(outcome.byStatus).map(([status, n]) => `${status}: ${n}`).join(', ')}); its time is not shown`);
         }
-        for (const line of result.wrong) notes.push(`${name}: read back after the scripts, ${line}`);
+        for (const line of result.wrong) fail(`${name}: read back after the scripts, ${line}`);
       }
     } finally {
       await opened.close();
@@ -160,5 +165,6 @@ export async function run(scenario, scale, { signal, onProgress = () => {}, env 
     ],
     results: steps ? [steps.result({ interrupted: Boolean(signal?.aborted) })] : [],
     notes,
+    failures,
   };
 }

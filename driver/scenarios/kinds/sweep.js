@@ -5,6 +5,7 @@
 // (app, extras and tables may sit in the scenario itself, shared by its scales)
 //   app:    { stores: [...], env?: { NAME: value } }  the app and the stores it opens
 //   runs:   [{ id, label, flags: { requests: 100, concurrency: [5, 10], keepalive: false, ... } }]
+//           (flags.direct: true runs that one in direct mode, the stores opened in this process)
 //           flags as on node test's command line (false: --no-<flag>), one call (one step) per
 //           key and concurrency: list `keys` for the stats around a call to be one step's
 //   extras: [{ name, stat }]  per step: the change in the step's store's /stores `stats.<stat>`
@@ -75,8 +76,12 @@ export async function run(scenario, scale, { appEnv = {}, signal, onProgress = (
   const token = randomBytes(24).toString('base64url');
   const timeoutMs = Math.max(...planned.map(({ options }) => options.timeoutMs));
   const env = { ...process.env, STOREBENCH_OP_TIMEOUT_MS: String(timeoutMs), [TOKEN_ENV]: token, ...app.env, ...appEnv };
-  onProgress({ type: 'app-starting', stores: app.stores });
-  const server = await startAppProcess({ stores: app.stores, env });
+  // A run with `direct: true` opens its stores in this process (--direct, issue 11): no app,
+  // no /stores stats. The app is started only for the HTTP runs.
+  const overHttp = planned.some(({ options }) => !options.direct);
+  if (overHttp) onProgress({ type: 'app-starting', stores: app.stores });
+  const server = overHttp ? await startAppProcess({ stores: app.stores, env }) : null;
+  const statsOf = async (options) => (options.direct ? {} : storeStats(server.url));
   const results = [];
   const records = [];
   const runs = [];
@@ -92,26 +97,31 @@ export async function run(scenario, scale, { appEnv = {}, signal, onProgress = (
         if (signal?.aborted || results.at(-1)?.interrupted) break;
         index += 1;
         onProgress({ type: 'scenario-step', run: entry.id, label: key ? `${entry.label} ${key}` : entry.label, concurrency, index, total });
-        const before = await storeStats(server.url);
-        const call = { ...options, keys: key ? [key] : options.keys, concurrency: [concurrency], target: server.url, token, quiet: true };
+        const before = await statsOf(options);
+        const where = options.direct ? {} : { target: server.url, token };
+        const call = { ...options, keys: key ? [key] : options.keys, concurrency: [concurrency], ...where, quiet: true };
         const result = await runBenchmark(call, { signal });
-        const after = await storeStats(server.url);
+        const after = await statsOf(options);
         results.push(result);
         for (const step of result.steps) records.push({ run: entry.id, step, extra: extrasOf(scale.extras ?? scenario.extras ?? [], step.store, before, after) });
       }
     }
   } finally {
-    await server.stop();
+    await server?.stop();
   }
   // Ctrl-C between two steps leaves no step interrupted: the merged Result says so all the same.
   const merged = results.length ? mergeResults(results) : null;
   if (merged && signal?.aborted) merged.interrupted = true;
-  const notes = [];
-  for (const skip of results[0]?.skipped ?? []) notes.push(`${skip.store} was ${skip.status}${skip.reason ? `: ${skip.reason}` : ''}`);
+  // A store the scenario asked for that was down: its rows stay empty, and the notes say why.
+  const asked = new Set(planned.flatMap(({ options }) => options.stores ?? []));
+  const down = new Map();
+  for (const skip of results.flatMap((result) => result.skipped)) if (asked.has(skip.store)) down.set(skip.store, skip);
+  const failures = [...down.values()].map((skip) => `${skip.store} was ${skip.status}, so it was not measured${skip.reason ? `: ${skip.reason}` : ''}`);
   return {
     measured: (scale.tables ?? scenario.tables).map((spec) => buildTable(spec, records)),
     results: merged ? [merged] : [],
     runs,
-    notes,
+    notes: failures,
+    failures,
   };
 }

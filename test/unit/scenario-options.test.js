@@ -1,0 +1,30 @@
+// node test --scenario's flags (driver/scenario-options.js through parseArguments): what they
+// give, and every problem collected, without spawning anything.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseArguments } from '../../driver/options.js';
+
+test('--scenario NAME with its own flags is the scenario command, defaulting to the default scale', () => {
+  assert.deepEqual(parseArguments(['--scenario', 'cloudant-vs-redis', '--scale', 'full', '--cloudant-plan', 'none', '--json', 'r.json', '--html', 'r.html', '-q']), {
+    command: 'scenario',
+    help: false,
+    options: { scenario: 'cloudant-vs-redis', scale: 'full', cloudantPlan: 'none', json: 'r.json', csv: undefined, html: 'r.html', quiet: true },
+    problems: [],
+  });
+  const plain = parseArguments(['--scenario', 'tarantool-vs-postgres']);
+  assert.equal(plain.options.scale, 'default');
+  assert.equal(plain.options.cloudantPlan, undefined); // the scenario's own then
+});
+
+test('load and target flags beside --scenario, a bad scale or plan, and scenario flags alone are each a problem', () => {
+  const { problems } = parseArguments(['--scenario', 's', '-c', '5', '--url', 'http://127.0.0.1/a/b', '--scale', 'huge', '--cloudant-plan', 'free', '--csv', '-']);
+  assert.deepEqual(problems, [
+    '--cloudant-plan must be one of lite, none, not "free"',
+    '--scale must be one of tiny, default, full, not "huge"',
+    '--concurrency conflicts with --scenario: the scenario sets its own load and targets',
+    '--url conflicts with --scenario: the scenario sets its own load and targets',
+    '--csv needs a file name ("-" is only for --json)',
+  ]);
+  assert.deepEqual(parseArguments(['--cloudant-plan', 'lite']).problems, ['--cloudant-plan goes with --scenario NAME (or set STOREBENCH_CLOUDANT_PLAN for the app)']);
+  assert.deepEqual(parseArguments(['--scenario', 'list', '--scale', 'tiny']).problems, ['--scale does not apply to --scenario list']);
+});
