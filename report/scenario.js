@@ -80,7 +80,7 @@ export function scenarioHtml(record, escape) {
   const htmlTable = (title, { headers, body }) => {
     const head = `<tr>${headers.map((header) => `<th>${escape(header)}</th>`).join('')}</tr>`;
     const rows = body.map((row) => `<tr>${row.map((cell, i) => (i === 0 ? `<td class="text">${escape(cell)}</td>` : `<td>${escape(cell)}</td>`)).join('')}</tr>`).join('');
-    return `<h3>${escape(title)}</h3><table>${head}${rows}</table>`;
+    return `<h3>${escape(title)}</h3><div class="scroll"><table><thead>${head}</thead><tbody>${rows}</tbody></table></div>`;
   };
   const tables = record.measured.map((table) => {
     const { published, apart } = publishedFor(record, table);
@@ -90,6 +90,6 @@ export function scenarioHtml(record, escape) {
   const verdicts = record.verdicts.map(({ id, claim, verdict, explanation }) => `<li><strong>${escape(verdictWord(verdict))}</strong> ${escape(id)}: ${escape(claim)}<br><span class="note">${escape(verdict.includes(':') ? verdict.slice(verdict.indexOf(':') + 2) : explanation)}</span></li>`).join('');
   const notes = record.notes.length ? `<ul>${record.notes.map((note) => `<li>${escape(note)}</li>`).join('')}</ul>` : '';
   return `<section id="scenario"><h2>Scenario ${escape(record.name)} (${escape(record.scale)})</h2>` +
-    `<p>${escape(record.title)}</p><p class="note">Study ${escape(record.study.file)}; published figures were measured on their hardware, not ours: ${escape(record.study.hardware)} · ${escape(record.study.date)}</p>` +
+    `<p>${escape(record.title)}</p><p class="note">Study ${escape(record.study.file)}; published figures were measured on their hardware, not ours: ${escape(record.study.hardware)} · date: ${escape(record.study.date)}. Scale ${escape(record.scale)}${record.scaleNote ? `: ${escape(record.scaleNote)}` : ''}.</p>` +
     `${tables}${notes}<h3>Verdicts</h3><ul>${verdicts}</ul></section>`;
 }

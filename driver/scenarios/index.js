@@ -26,6 +26,14 @@ function suggestion(name, names) {
   return best ? ` (did you mean ${best.candidate}?)` : '';
 }
 
+// A published table with no table of ours to match (none was measured): its own columns.
+const shapeOf = (table) => ({
+  id: table.id,
+  title: table.title,
+  rowHeader: table.rowHeader ?? '',
+  columns: [...new Set(Object.values(table.rows).flatMap(Object.keys))].map((id) => ({ id, label: id, unit: '' })),
+});
+
 /** Every scenario file, by name order. */
 export async function listScenarios() {
   const files = (await readdir(SCENARIO_DIR)).filter((file) => file.endsWith('.js')).sort();
@@ -66,8 +74,16 @@ export async function runScenario(name, { scale = 'default', cloudantPlan } = {}
   const plan = cloudantPlan ?? scenario.cloudantPlan;
   const appEnv = plan ? { STOREBENCH_CLOUDANT_PLAN: plan } : {};
   const { measured, results, runs = [], notes = [], failures = [] } = await kind.run(scenario, settings, { appEnv, signal, onProgress });
-  const specs = settings.tables ?? scenario.tables ?? [];
-  const published = (scenario.published ?? []).map((table) => publishedTable(specs.find((spec) => spec.id === table.id) ?? specs[0], table));
+  // Each published table takes the shape of our table of the same id (its columns, labels, units);
+  // one whose columns are none of ours (a study of other clients: client-libraries) keeps its
+  // own, from the scenario's table spec of that id when there is one.
+  const sharesColumns = (ours, table) => Object.values(table.rows).some((cells) => ours.columns.some((column) => column.id in cells));
+  const shapeFor = (table) => {
+    const ours = measured.find((candidate) => candidate.id === table.id);
+    if (ours && sharesColumns(ours, table)) return ours;
+    return (settings.tables ?? scenario.tables ?? []).find((spec) => spec.id === table.id) ?? shapeOf(table);
+  };
+  const published = (scenario.published ?? []).map((table) => publishedTable(shapeFor(table), table));
   const record = {
     name: scenario.name,
     title: scenario.title,

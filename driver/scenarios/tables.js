@@ -59,7 +59,7 @@ export function buildTable(spec, records) {
   };
 }
 
-/** A published table in the same shape, from the scenario file's { id, rows: { [row]: { [column]: n } } } and our spec's columns. */
+/** A published table in the same shape, from the scenario file's { id, title?, rows: { [row]: { [column]: n } } } and the columns of `shape` (our table of that id, or its spec). */
 export function publishedTable(spec, published) {
   const rows = Object.keys(published.rows);
   const cells = Object.fromEntries(rows.map((row) => [row, Object.fromEntries(spec.columns.map(({ id }) => [id, published.rows[row][id] ?? null]))]));
