@@ -42,7 +42,7 @@ export async function openDirectTargets(options, { env = process.env, onServer, 
       stores: options.stores,
       keys: options.keys,
       workload,
-      label: 'the stores opened in this process',
+      label: 'this process (--direct)',
       urlOf: directUrl,
     });
     if (problems.length) throw new UsageError(problems);

@@ -207,6 +207,7 @@ export function parseArguments(argv, env = process.env) {
   const direct = values.direct === true;
   if (direct && urls.length) problems.push('--direct calls the stores in this process: it takes no --url (choose stores with --stores)');
   if (direct && target !== undefined) problems.push('--direct calls the stores in this process: it takes no --target (choose stores with --stores)');
+  if (direct && values['no-keepalive']) problems.push('--no-keepalive is about HTTP connections: --direct makes none (each store keeps its client\'s own connections)');
 
   const concurrency = listOf('concurrency', positiveInteger, 'positive whole number', [1, LIMITS.concurrency]);
   const requests = single('requests', positiveInteger, 'positive whole number', [1, LIMITS.requests]);

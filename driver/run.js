@@ -35,6 +35,9 @@ async function resolveTargets(options, onProgress) {
     return { targets: options.urls.map((url) => targetFromUrl(url, workload?.name)), skipped: [], label: options.urls.map(redactUrl).join(', ') };
   }
   if (options.direct) {
+    const { unknownStoreProblems } = await import('../stores/index.js');
+    const unknown = unknownStoreProblems(options.stores);
+    if (unknown.length) throw new UsageError(unknown);
     onProgress({ type: 'stores-opening', servers: await serversToStart(options.stores) });
     return openDirectTargets(options);
   }

@@ -125,7 +125,7 @@ export async function runSweep(targets, settings, {
       workload: workload?.name ?? null,
       repeat,
       machine: machineLoad,
-      probe: probe ? { thread: probe.thread, idle: own.idleProbe, underLoad } : null,
+      probe: probe ? { thread: probe.thread, idle: own.idleProbe, underLoad, error: probe.error } : null,
       warnings: [...honestyWarnings(figures), ...machineWarnings(machineLoad)],
     };
     steps.push(step);

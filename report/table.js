@@ -100,6 +100,8 @@ export function renderStepTable(url, steps) {
   const lines = [tableHeading(url, steps[0]?.workload), renderTable(headers, rows, { align, minWidths: ORIGINAL_WIDTHS })];
   if (open) lines.push('open model: concurrency = most requests in flight at once; latency counts from each intended send time');
   if (probed) lines.push(probeNote(steps));
+  const probeError = steps.find((step) => step.probe?.error)?.probe.error;
+  if (probeError) lines.push(`probe: not probed: ${probeError}`);
   if (steps.some((step) => step.maxRequests === null && step.model === 'closed')) lines.push('timed steps (-t): maxRequests = requests sent');
   const loadOf = (step) => (step.model === 'open' ? `rps ${step.targetRps}` : `concurrency ${step.concurrency}`);
   // Short steps are common (-n 2000 takes under a second on a fast store): one line for all.

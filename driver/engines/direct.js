@@ -29,16 +29,20 @@
 //   deadline (the meter's cancel) the engine stops waiting for it (the meter counts a
 //   timeout, the request settles with null) and leaves it to finish unheard, so a frozen
 //   store cannot hold a -n step for ever.
-// - Per call the engine allocates nothing of its own beyond the promise the store returns:
-//   each caller's callbacks are made once, when it starts.
+// - Per call the engine allocates nothing of its own beyond the promise the store returns (and,
+//   with a workload, the key cut from the path): each caller's callbacks are made once.
 const STATUS = { found: 200, missing: 404, written: 204, unsupported: 405, tooLarge: 413 };
 
-/** The key a workload request's path names: its last segment, or the one before /append. */
-export function keyOfPath(path) {
+/**
+ * The key a workload request's path names: its last segment, or for a POST (an append, to
+ * <base>/<key>/append) the one before. Any base path ('' in direct mode), trailing slashes and
+ * percent-encoding are fine.
+ */
+export function keyOfPath(path, method = 'GET') {
   let end = path.length;
   while (end > 0 && path.charCodeAt(end - 1) === 47) end -= 1; // trailing slashes
   let start = path.lastIndexOf('/', end - 1) + 1;
-  if (path.slice(start, end) === 'append') {
+  if (method === 'POST' && path.slice(start, end) === 'append') {
     end = start - 1;
     start = path.lastIndexOf('/', end - 1) + 1;
   }
@@ -117,7 +121,7 @@ class Caller {
     this.request = request;
     this.handle = run.meter.begin(this.onDeadline, request.operation);
     run.begun();
-    const key = keyOfPath(request.path);
+    const key = keyOfPath(request.path, request.method);
     switch (request.method) {
       case 'GET':
         this.send('get', key, undefined, request.then ? this.onFirstRead : this.onRead);

@@ -60,6 +60,7 @@ export async function startProber({ timeoutMs }) {
   };
 
   let local = null; // a target probed in this thread
+  let unusable = null; // why the current target cannot be probed (its connection failed), or null
   // Samples the current target: { done, stop() }, both resolving to the figures.
   const sample = (limits) => {
     if (local) {
@@ -77,22 +78,36 @@ export async function startProber({ timeoutMs }) {
   };
 
   return {
+    // A target the probe cannot reach is not probed (its figures are null, `error` says why);
+    // the steps are the product, and they go on.
     async use(target) {
+      unusable = null;
       if (target.kind === 'main') {
         local = target;
         return;
       }
       local = null;
-      await ask({ type: 'target', target }).answer;
+      try {
+        await ask({ type: 'target', target }).answer;
+      } catch (error) {
+        if (broken) throw error;
+        unusable = error.message.replace(/^--probe: /, '');
+      }
+    },
+    /** Why the current target is not probed, or null. */
+    get error() {
+      return unusable;
     },
     /** Where the probe's requests come from for the current target: 'worker' or 'main'. */
     get thread() {
       return local ? 'main' : 'worker';
     },
     idle() {
+      if (unusable) return Promise.resolve(null);
       return sample({ maxCount: PROBE_IDLE_REQUESTS, maxSeconds: PROBE_IDLE_SECONDS }).done;
     },
     underLoad() {
+      if (unusable) return { end: async () => null };
       const sampling = sample({});
       return { end: () => sampling.stop() };
     },

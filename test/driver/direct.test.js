@@ -5,12 +5,15 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { runDriverCli } from '../helpers/driver-cli.js';
 import { reachable, testPostgresUrl, testRedisUrl, unavailable } from '../helpers/services.js';
-import { ownRedis } from '../helpers/own-servers.js';
+import { ownMemcached, ownRedis } from '../helpers/own-servers.js';
 import { closedPort } from '../helpers/driver-servers.js';
 import { measureStep } from '../../driver/step.js';
 import { directEngine } from '../../driver/engines/direct.js';
 import * as memoryAdapter from '../../stores/memory.js';
 import * as redisAdapter from '../../stores/redis.js';
+import * as memcachedAdapter from '../../stores/memcached.js';
+import { createWorkload } from '../../driver/workloads/workload.js';
+import { parseWorkload } from '../../driver/workloads/parse.js';
 import { payloads } from '../../data/payloads.js';
 
 // The environment of a direct run: the test's servers, and nothing embedded started for stores not asked for.
@@ -205,4 +208,36 @@ test('--direct: Ctrl-C during a step closes the stores and stops the redis-serve
   assert.equal(run.status, 130, run.stderr);
   assert.ok(started.some((child) => child.command.startsWith(which('redis-server'))), `no embedded redis-server among ${JSON.stringify(started)}`);
   for (const child of started) assert.equal(alive(child.pid), false, `${child.command} (${child.pid}) outlived the run`);
+});
+
+// A workload's requests as the direct engine maps them, from a workload made as the sweep makes it.
+const workloadOf = (name, { records = 50, size = 100 } = {}) => {
+  const { mix, distribution } = parseWorkload(name).value;
+  return createWorkload({ mix, distribution: distribution ? { name: distribution } : null, records, valueSize: { min: size, max: size }, seed: 11 });
+};
+
+test('direct engine: read-modify-write of keys never loaded answers 404 like the app, and writes nothing', async (t) => {
+  const store = await memoryAdapter.open();
+  t.after(() => store.close());
+  const workload = workloadOf('ycsb-f');
+  const step = await measureStep(directEngine, { url: 'direct://memory', store, concurrency: 3, maxRequests: 300, workload });
+  assert.equal(step.requests, 300);
+  assert.deepEqual(step.errors.byKind, { 'http 404': 300 });
+  const byOperation = Object.fromEntries(step.operations.map((operation) => [operation.operation, operation]));
+  assert.equal(byOperation.read.requests + byOperation['read-modify-write'].requests, 300);
+  assert.ok(byOperation['read-modify-write'].requests > 0);
+  // The set after a read that found nothing never went out.
+  for (let index = 0; index < 50; index += 1) assert.equal(await store.get(`user${String(index).padStart(10, '0')}`), null);
+});
+
+test('direct engine: a value a real memcached refuses for its size counts as http 413, as the app answers it', async (t) => {
+  const server = await ownMemcached(t);
+  if (!server) return;
+  const store = await memcachedAdapter.open({ memcached: { url: server.url } });
+  t.after(() => store.close());
+  const workload = workloadOf('write', { size: 2 * 1024 * 1024 }); // over memcached's 1 MB item limit
+  const step = await measureStep(directEngine, { url: 'direct://memcached', store, concurrency: 2, maxRequests: 10, workload });
+  assert.equal(step.requests, 10);
+  assert.deepEqual(step.errors.byKind, { 'http 413': 10 });
+  assert.equal(step.latency.count, 10, 'a refusal is an answer: its latency counts');
 });

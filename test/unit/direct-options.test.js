@@ -24,6 +24,12 @@ test('--direct with --url or --target is refused, one line each', () => {
   ]);
 });
 
+test('--direct with --no-keepalive is refused: there is no HTTP connection to keep', () => {
+  assert.deepEqual(parseArguments(['--direct', '--no-keepalive'], {}).problems, [
+    '--no-keepalive is about HTTP connections: --direct makes none (each store keeps its client\'s own connections)',
+  ]);
+});
+
 test('--help describes --direct', () => {
   assert.match(usage, /--direct {2,}call the store adapters in this process/);
 });
@@ -37,8 +43,10 @@ test('a direct target is named direct://store/key, shown as it is, and the progr
 
 test('the direct engine finds the key in a workload path whatever its base', () => {
   assert.equal(keyOfPath('/user0000000001'), 'user0000000001');
-  assert.equal(keyOfPath('/user0000000001/append'), 'user0000000001');
-  assert.equal(keyOfPath('/redis/user0000000002/append'), 'user0000000002');
+  assert.equal(keyOfPath('/user0000000001/append', 'POST'), 'user0000000001');
+  assert.equal(keyOfPath('/redis/user0000000002/append', 'POST'), 'user0000000002');
+  // Only an append's path ends in /append: a key called "append" is a key.
+  assert.equal(keyOfPath('/redis/append', 'GET'), 'append');
   assert.equal(keyOfPath('/prefix/redis/user0000000003'), 'user0000000003');
   assert.equal(keyOfPath('user0000000004'), 'user0000000004');
   assert.equal(keyOfPath('/redis/user0000000005/'), 'user0000000005');
