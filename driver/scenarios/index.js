@@ -74,8 +74,16 @@ export async function runScenario(name, { scale = 'default', cloudantPlan } = {}
   const plan = cloudantPlan ?? scenario.cloudantPlan;
   const appEnv = plan ? { STOREBENCH_CLOUDANT_PLAN: plan } : {};
   const { measured, results, runs = [], notes = [], failures = [] } = await kind.run(scenario, settings, { appEnv, signal, onProgress });
-  // Each published table takes the shape of our table of the same id (its columns, labels, units).
-  const published = (scenario.published ?? []).map((table) => publishedTable(measured.find((ours) => ours.id === table.id) ?? shapeOf(table), table));
+  // Each published table takes the shape of our table of the same id (its columns, labels, units);
+  // one whose columns are none of ours (a study of other clients: client-libraries) keeps its
+  // own, from the scenario's table spec of that id when there is one.
+  const sharesColumns = (ours, table) => Object.values(table.rows).some((cells) => ours.columns.some((column) => column.id in cells));
+  const shapeFor = (table) => {
+    const ours = measured.find((candidate) => candidate.id === table.id);
+    if (ours && sharesColumns(ours, table)) return ours;
+    return (settings.tables ?? scenario.tables ?? []).find((spec) => spec.id === table.id) ?? shapeOf(table);
+  };
+  const published = (scenario.published ?? []).map((table) => publishedTable(shapeFor(table), table));
   const record = {
     name: scenario.name,
     title: scenario.title,

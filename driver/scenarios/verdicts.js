@@ -3,6 +3,8 @@
 // study ran on other hardware. A check whose cells are missing (a store was down, the run was
 // interrupted) cannot be judged: it says so instead of guessing.
 
+import { directChecks } from './checks-direct.js';
+
 export const HOLDS = 'holds here';
 export const FAILS = 'does not hold here';
 export const NOT_RUNNABLE = 'not runnable here';
@@ -127,6 +129,9 @@ const checks = {
     return { holds: first > second, explanation: `${column.label}: ${a} / ${b} = ${ratioText(first)}, ${c} / ${d} = ${ratioText(second)}` };
   },
 };
+
+// The direct-mode scenarios' whole-table checks (driver/scenarios/checks-direct.js).
+Object.assign(checks, directChecks({ tableOf, columnOf, cell, ratioText }));
 
 export const CHECK_TYPES = Object.keys(checks);
 

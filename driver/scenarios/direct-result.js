@@ -1,0 +1,81 @@
+// The Result of a direct-mode scenario (the serial and batch kinds): its steps are
+// measureStep's figures for each script or method, as a sweep's are, so --json, --csv and
+// --html and `node test report` read them like any run.
+import { createResult } from '../result.js';
+import { systemInfo } from '../../util/system-info.js';
+import { machineMonitorFor, machineWarnings } from '../machine-load.js';
+import { directUrl } from '../direct-targets.js';
+
+/**
+ * Collects the steps of one scenario run. `measure(store, key, run)` samples the machine
+ * around `run()` (which resolves to measureStep's figures) and keeps the step; `result()`
+ * assembles the Result.
+ * @param {{ name: string, stores: string[], serverUrls?: string[], timeoutMs: number }} options
+ *   serverUrls: the stores' servers, whose CPU is this run's, not "other processes'"
+ */
+export function createDirectSteps({ name, stores, serverUrls = [], timeoutMs }) {
+  const servers = new Set(serverUrls);
+  const steps = [];
+  const targets = new Map();
+  const skipped = [];
+  return {
+    /** More servers of this run (a later group of stores opened its own). */
+    addServers(urls) {
+      for (const url of urls) servers.add(url);
+    },
+    async measure(store, key, run) {
+      const sample = machineMonitorFor([...servers]).start();
+      const figures = await run();
+      const machine = sample.stop();
+      const url = directUrl(store); // as --direct names a key-space workload's target
+      targets.set(`${store} ${key}`, { url, store, key });
+      // One-shot scripts, not a steady load: only the machine's warnings apply (Little's law
+      // and the sample-size checks assume a step of many requests at a steady concurrency).
+      const step = { ...figures, url, store, key, workload: `scenario ${name}`, repeat: 1, machine, warnings: machineWarnings(machine) };
+      steps.push(step);
+      return step;
+    },
+    skip(store, reason) {
+      skipped.push({ store, status: 'unavailable', reason });
+    },
+    result({ interrupted = false } = {}) {
+      const concurrency = [...new Set(steps.map((step) => step.concurrency))];
+      // The operations' shares of all the requests the scenario sent.
+      const counts = {};
+      for (const step of steps) for (const { operation, requests } of step.operations) counts[operation] = (counts[operation] ?? 0) + requests;
+      const total = Object.values(counts).reduce((sum, n) => sum + n, 0);
+      const mix = Object.fromEntries(Object.entries(counts).map(([operation, n]) => [operation, n / total]));
+      return createResult({
+        interrupted,
+        appExit: null,
+        settings: {
+          concurrency,
+          rps: null,
+          requests: null,
+          duration: null,
+          warmup: 0,
+          keepAlive: true,
+          timeoutMs,
+          stores,
+          keys: null,
+          repeat: 1,
+          assert: [],
+          workload: `scenario ${name}`,
+          mix,
+          records: null,
+          valueSizeMin: null,
+          valueSizeMax: null,
+          distribution: null,
+          seed: null,
+          load: false,
+          verify: false,
+        },
+        // loadtest's version as in every Result (the field is required), though the direct engine sends the load
+        system: systemInfo({ target: 'direct: the stores\' clients in the driver process' }),
+        targets: [...targets.values()],
+        skipped,
+        steps,
+      });
+    },
+  };
+}

@@ -1,0 +1,160 @@
+// The `batch` kind: a method's operations all started at once through the direct engine
+// (concurrency = maxRequests = their number), timed from the first operation to the last one
+// settled, as the study timed `await Promise.all(...)`. Used by redis-vs-memory (study 003).
+// Its scenario fields:
+//   stores: [name]                 measured one after another, in this order
+//   labels: { [store]: 'row label prefix' }
+// and its scale settings:
+//   counts: [n, n, n]              users per run, one column each (the study's 1,000 / 10,000 / 100,000)
+//   note: '...'
+import { measureStep, StepAborted } from '../../step.js';
+import { directEngine } from '../../engines/direct.js';
+import { eachLimited } from '../../../stores/bulk.js';
+import { reasonOf } from '../../../stores/store-set.js';
+import { createOpSource } from '../op-source.js';
+import { openDirectStores } from '../direct-stores.js';
+import { createDirectSteps } from '../direct-result.js';
+import { METHODS, STUDY_COUNTS, methodOps, usersOf, keysOf } from '../sequences/redis-vs-memory.js';
+
+// The order the study ran them in: each method's reads find what the one before it wrote.
+const RUN_ORDER = ['set para', 'get para', 'set once', 'get once'];
+const OP_TIMEOUT_MS = 120_000;
+// Users of the untimed first pass over each store, so that no measured count pays for the
+// first use of a connection or of not yet optimised code (the study had no such pass).
+export const WARM_UP_USERS = 100;
+
+/** Runs ops all at once against store; resolves to { ms, operations, failed, byStatus }. */
+export async function runAtOnce(store, ops, { signal, measure = (run) => run() } = {}) {
+  const source = createOpSource(ops, { basePath: '' });
+  await measure(() => measureStep(directEngine, {
+    url: 'direct:',
+    store,
+    concurrency: ops.length,
+    maxRequests: ops.length,
+    timeoutMs: OP_TIMEOUT_MS,
+    workload: source,
+    signal,
+  }));
+  const { failed, byStatus } = source.outcomes();
+  return { ms: source.elapsedMs(), operations: ops.length, failed, byStatus };
+}
+
+/**
+ * The four methods over `count` users on one store, in the study's order; keys cleared before
+ * and after. `measure(method, run)` wraps each measured step (for the Result).
+ */
+export async function runMethods(store, count, { signal, onMethod = () => {}, measure } = {}) {
+  const users = usersOf(count);
+  const remove = () => eachLimited(keysOf(count), 64, (key) => store.delete(key));
+  await remove();
+  const byMethod = {};
+  try {
+    for (const method of RUN_ORDER) {
+      if (signal?.aborted) break;
+      const ops = methodOps(method, users);
+      onMethod(method, ops.length);
+      try {
+        byMethod[method] = await runAtOnce(store, ops, { signal, measure: measure && ((run) => measure(method, run)) });
+      } catch (error) {
+        if (error instanceof StepAborted) break; // Ctrl-C: the methods done are kept
+        throw error;
+      }
+    }
+  } finally {
+    await remove().catch(() => {});
+  }
+  return byMethod;
+}
+
+// A store that does nothing: what N operations at once cost the direct engine itself (a
+// deadline timer and a latency record each), the floor under every "para" figure.
+const NOTHING = Buffer.alloc(0);
+const FLOOR_TRIES = 3;
+export const noopStore = { get: async () => NOTHING, set: async () => {} };
+
+/** Column i: our count, and the study's count it stands beside when they differ. */
+export function columnsOf(counts) {
+  return counts.map((count, i) => {
+    const published = STUDY_COUNTS[i];
+    const label = `${count.toLocaleString('en-US')} users${published !== count ? ` (published: ${published.toLocaleString('en-US')})` : ''}`;
+    return { id: `c${i + 1}`, label, unit: 'ms' };
+  });
+}
+
+/** The study's table shape: a row per store and method, a column per count. */
+export function rowsOf(stores, labels) {
+  return stores.flatMap((store) => METHODS.map((method) => `${labels?.[store] ?? store} ${method}`));
+}
+
+export async function run(scenario, scale, { signal, onProgress = () => {}, env = process.env, appEnv = {} } = {}) {
+  const notes = [];
+  const failures = []; // what kept figures from being measured: also notes, and the run exits 1
+  const fail = (line) => {
+    notes.push(line);
+    failures.push(line);
+  };
+  const columns = columnsOf(scale.counts);
+  const rows = rowsOf(scenario.stores, scenario.labels);
+  const cells = Object.fromEntries(rows.map((row) => [row, Object.fromEntries(columns.map(({ id }) => [id, null]))]));
+  const opened = await openDirectStores(scenario.stores, { env, appEnv, onProgress });
+  const steps = createDirectSteps({ name: scenario.name, stores: scenario.stores, serverUrls: opened.serverUrls, timeoutMs: OP_TIMEOUT_MS });
+  const total = scale.counts.length * opened.stores.size * RUN_ORDER.length;
+  let index = 0;
+  try {
+    for (const { name, reason } of opened.unavailable) {
+      fail(`${name} did not run: ${reason}`);
+      steps.skip(name, reason);
+    }
+    const stopped = new Set(); // stores whose server failed outside a measured operation
+    // Runs `work` for one store: a store error stops that store (said in the notes), Ctrl-C all.
+    const forStore = async (name, work) => {
+      try {
+        return await work();
+      } catch (error) {
+        if (error instanceof StepAborted) return null;
+        fail(`${name} stopped: ${reasonOf(error)}`);
+        steps.skip(name, reasonOf(error));
+        stopped.add(name);
+        return null;
+      }
+    };
+    for (const [name, entry] of opened.stores) if (!signal?.aborted) await forStore(name, () => runMethods(entry.store, WARM_UP_USERS, { signal }));
+    for (const [i, count] of scale.counts.entries()) {
+      for (const name of scenario.stores) {
+        const entry = opened.stores.get(name);
+        if (!entry || stopped.has(name) || signal?.aborted) continue;
+        const byMethod = await forStore(name, () => runMethods(entry.store, count, {
+          signal,
+          onMethod: (method, operations) => onProgress({ type: 'scenario-step', index: ++index, total, label: `${name} ${method}, ${count.toLocaleString('en-US')} users`, concurrency: operations }),
+          measure: (method, measured) => steps.measure(name, `${method} ${count}`, measured),
+        }));
+        if (!byMethod) continue;
+        for (const [method, outcome] of Object.entries(byMethod)) {
+          const row = `${scenario.labels?.[name] ?? name} ${method}`;
+          if (outcome.failed) {
+            fail(`${row}, ${count} users: ${outcome.failed} of ${outcome.operations} operations failed (${Object.entries(outcome.byStatus).map(([status, n]) => `${status}: ${n}`).join(', ')}); its time is not shown`);
+          } else cells[row][columns[i].id] = outcome.ms;
+        }
+      }
+    }
+    if (!signal?.aborted) {
+      const floors = [];
+      for (const count of scale.counts) {
+        const ops = methodOps('get para', usersOf(count));
+        let best = Infinity;
+        for (let i = 0; i < FLOOR_TRIES; i += 1) best = Math.min(best, (await forStore('the do-nothing store', () => runAtOnce(noopStore, ops, { signal })))?.ms ?? Infinity);
+        if (Number.isFinite(best)) floors.push(`${best.toPrecision(2)} ms for ${count.toLocaleString('en-US')}`);
+      }
+      if (floors.length) notes.push(`the direct engine's own cost of operations all at once (a deadline timer and a latency record each), the best of ${FLOOR_TRIES} on a store that does nothing: ${floors.join(', ')}; every para figure includes it, the memory store's most visibly`);
+    }
+  } finally {
+    await opened.close();
+  }
+  notes.push(`each store first ran the four methods once over ${WARM_UP_USERS} users, untimed (a warm-up the study did not have)`);
+  return {
+    measured: [{ id: 'methods', title: 'set and get of the users, each in its own key at once (para) or all in one key (once)', rowHeader: 'method', rows, columns, cells }],
+    results: [steps.result({ interrupted: Boolean(signal?.aborted) })],
+    notes,
+    failures,
+  };
+}

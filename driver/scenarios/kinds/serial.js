@@ -1,0 +1,170 @@
+// The `serial` kind: scripts of store operations run strictly one at a time, through the
+// direct engine at concurrency 1, each script timed from its first operation to its last (the
+// study's "time per script"). Used by client-libraries (study 001). Its scenario fields:
+//   groups: [{ id, server, stores: [name] }]   clients compared on one server, one after another
+//   labels: { [store]: 'column label' }
+// and its scale settings:
+//   iterations: { [script]: n }                 how often each script repeats its round
+//   bigValueBytes: n                            serial_put_big's value
+//   note: '...'
+import { measureStep, StepAborted } from '../../step.js';
+import { directEngine } from '../../engines/direct.js';
+import { eachLimited } from '../../../stores/bulk.js';
+import { reasonOf } from '../../../stores/store-set.js';
+import { createOpSource } from '../op-source.js';
+import { openDirectStores } from '../direct-stores.js';
+import { createDirectSteps } from '../direct-result.js';
+import { planScripts, SCRIPT_NAMES, keys, STUDY, APPENDS_PER_KEY } from '../sequences/client-libraries.js';
+
+// A store call may take long for the big value (hundreds of MB over one connection).
+const OP_TIMEOUT_MS = 10 * 60_000;
+
+/** The keys every append of the plan goes to (each set to an empty value before its script). */
+const appendKeysOf = (ops) => [...new Set(ops.filter((op) => op.op === 'append').map((op) => op.key))];
+
+/**
+ * Runs one script through the direct engine, one operation at a time. Resolves to
+ * { ms, operations, failed, byStatus, cpuPercent, step }.
+ */
+export async function runScript(store, ops, { nativeAppend, signal, measure = (run) => run() }) {
+  const source = createOpSource(ops, { basePath: '', nativeAppend });
+  const step = await measure(() => measureStep(directEngine, {
+    url: 'direct:',
+    store,
+    concurrency: 1,
+    maxRequests: ops.length,
+    timeoutMs: OP_TIMEOUT_MS,
+    workload: source,
+    signal,
+  }));
+  const { failed, byStatus } = source.outcomes();
+  return { ms: source.elapsedMs(), operations: ops.length, failed, byStatus, cpuPercent: step.cpuPercent, step };
+}
+
+// Reads back one value of each kind the scripts wrote and says whether its size is the one
+// the plan meant (appends included, so a read-modify-write that lost bytes shows here).
+async function verify(store, iterations, bigValueBytes) {
+  const expected = [
+    [keys.small('L', 0), STUDY.smallSetBytes],
+    [keys.large(0), STUDY.largeValueBytes],
+    [keys.big(0), bigValueBytes],
+    [keys.appended(0), STUDY.smallGetBytes],
+    [keys.appendA('L', 0), Math.min(APPENDS_PER_KEY, iterations.serial_put_large) * STUDY.appendBytes],
+  ];
+  const wrong = [];
+  for (const [key, size] of expected) {
+    const value = await store.get(key);
+    if (value?.length !== size) wrong.push(`${key} holds ${value ? `${value.length} B` : 'nothing'}, not ${size} B`);
+  }
+  return wrong;
+}
+
+/** Every script for one store: cleans its keys, runs the scripts in the study's order, checks, cleans again. */
+export async function runClient(store, adapter, plan, { iterations, bigValueBytes, signal, onScript = () => {}, measure }) {
+  const nativeAppend = adapter.writes.append;
+  const remove = () => eachLimited(plan.keys, 16, (key) => store.delete(key));
+  await remove();
+  const scripts = {};
+  try {
+    for (const { name, ops } of plan.scripts) {
+      if (signal?.aborted) break;
+      // Appends extend an existing empty value, so native and read-modify-write appends do the same work.
+      for (const key of appendKeysOf(ops)) await store.set(key, Buffer.alloc(0));
+      if (name === 'get_random') for (const { key, size } of plan.prepare) await store.set(key, Buffer.alloc(size, 'storebench-'));
+      onScript(name, ops.length);
+      try {
+        scripts[name] = await runScript(store, ops, { nativeAppend, signal, measure: measure && ((run) => measure(name, run)) });
+      } catch (error) {
+        if (error instanceof StepAborted) break; // Ctrl-C: the scripts done are kept
+        throw error;
+      }
+    }
+    const wrong = signal?.aborted ? [] : await verify(store, iterations, bigValueBytes);
+    return { scripts, wrong, nativeAppend };
+  } finally {
+    await remove().catch(() => {});
+  }
+}
+
+// A client whose store has no append is marked: its appends are read-modify-write.
+const labelOf = (scenario, name, nativeAppend) => `${scenario.labels?.[name] ?? name}${nativeAppend ? '' : '*'}`;
+
+/** The scripts x clients table of one measure (ms or CPU %) over every client that ran. */
+function tableOf({ id, title, unit, figure }, columns, runs) {
+  const cells = Object.fromEntries(SCRIPT_NAMES.map((script) => [script, Object.fromEntries(columns.map(({ id: column }) => {
+    const result = runs.get(column)?.scripts[script];
+    return [column, result && result.failed === 0 ? figure(result) : null];
+  }))]));
+  return { id, title, rowHeader: 'script', rows: [...SCRIPT_NAMES], columns: columns.map((column) => ({ ...column, unit })), cells };
+}
+
+export async function run(scenario, scale, { signal, onProgress = () => {}, env = process.env, appEnv = {} } = {}) {
+  const notes = [];
+  const failures = []; // what kept figures from being measured: also notes, and the run exits 1
+  const fail = (line) => {
+    notes.push(line);
+    failures.push(line);
+  };
+  const runs = new Map();
+  const columns = [];
+  const emulated = []; // the stores without append
+  const iterations = { ...STUDY.iterations, ...scale.iterations };
+  const plan = planScripts({ iterations, bigValueBytes: scale.bigValueBytes });
+  const allStores = scenario.groups.flatMap((group) => group.stores);
+  const total = allStores.length * plan.scripts.length;
+  let index = 0;
+  let steps = null;
+  for (const group of scenario.groups) {
+    if (signal?.aborted) break;
+    const opened = await openDirectStores(group.stores, { env, appEnv, onProgress });
+    steps ??= createDirectSteps({ name: scenario.name, stores: allStores, timeoutMs: OP_TIMEOUT_MS });
+    steps.addServers(opened.serverUrls);
+    try {
+      for (const { name, reason } of opened.unavailable) {
+        fail(`${name} did not run: ${reason}`);
+        steps.skip(name, reason);
+      }
+      for (const name of group.stores) {
+        const entry = opened.stores.get(name);
+        if (!entry || signal?.aborted) continue;
+        let result;
+        try {
+          result = await runClient(entry.store, entry.adapter, plan, {
+            iterations,
+            bigValueBytes: scale.bigValueBytes,
+            signal,
+            onScript: (script, operations) => onProgress({ type: 'scenario-step', index: ++index, total, label: `${name} ${script} (${operations.toLocaleString('en-US')} operation${operations === 1 ? '' : 's'}, one at a time)`, concurrency: 1 }),
+            measure: (script, measured) => steps.measure(name, script, measured),
+          });
+        } catch (error) {
+          if (error instanceof StepAborted) break; // Ctrl-C: what was measured is kept
+          // Its server failed outside a measured operation (cleaning, preparing, reading back).
+          fail(`${name} stopped: ${reasonOf(error)}`);
+          steps.skip(name, reasonOf(error));
+          continue;
+        }
+        runs.set(name, result);
+        columns.push({ id: name, label: labelOf(scenario, name, result.nativeAppend) });
+        if (!result.nativeAppend) emulated.push(name);
+        for (const [script, outcome] of Object.entries(result.scripts)) {
+          if (outcome.failed) fail(`${name} ${script}: ${outcome.failed} of ${outcome.operations} operations failed (${Object.entries(outcome.byStatus).map(([status, n]) => `${status}: ${n}`).join(', ')}); its time is not shown`);
+        }
+        for (const line of result.wrong) fail(`${name}: read back after the scripts, ${line}`);
+      }
+    } finally {
+      await opened.close();
+    }
+    notes.push(`${group.stores.join(', ')}: one after another on one ${group.server}`);
+  }
+  if (emulated.length) notes.push(`* ${emulated.join(', ')}: no append in the store, so each append is a get and then a set of the whole value (read-modify-write), timed as one operation`);
+  notes.push(`serial_put_big's value: ${scale.bigValueBytes.toLocaleString('en-US')} B (the study's: ${STUDY.bigValueBytes.toLocaleString('en-US')} B)`);
+  return {
+    measured: [
+      tableOf({ id: 'scripts', title: 'time per script, clients side by side', unit: 'ms', figure: (r) => r.ms }, columns, runs),
+      tableOf({ id: 'cpu', title: 'the driver process\'s CPU during each script (100% = one core)', unit: '%', figure: (r) => r.cpuPercent }, columns, runs),
+    ],
+    results: steps ? [steps.result({ interrupted: Boolean(signal?.aborted) })] : [],
+    notes,
+    failures,
+  };
+}

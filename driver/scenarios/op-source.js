@@ -1,0 +1,91 @@
+// A fixed list of store operations, handed out as a workload: the direct engine asks next()
+// for each request and gets the list's operations in order, shaped as the HTTP workloads shape
+// theirs (GET /base/key, PUT with a body, POST /base/key/append). It also times the list the way
+// the studies timed their scripts: from the first operation asked for to the last one settled.
+
+// One request. settle() is called by the engine once, when the operation ended.
+class Request {
+  constructor(source, operation, method, path, body, then) {
+    Object.assign(this, { source, operation, method, path, body, authorization: null, then });
+  }
+
+  settle(status, stage) {
+    this.source.settled(status, stage, this);
+  }
+}
+
+// A value of `size` bytes: printable, and the same bytes for the same size (one buffer each).
+function valueMaker() {
+  const bySize = new Map();
+  return (size) => {
+    let value = bySize.get(size);
+    if (!value) {
+      value = Buffer.alloc(size, 'storebench-');
+      bySize.set(size, value);
+    }
+    return value;
+  };
+}
+
+/**
+ * @param {Array<{ op: 'append'|'set'|'get', key: string, size: number, body?: () => Buffer }>} ops
+ *   in order; `body` (optional) makes a set's bytes when it is asked for (the cost counts)
+ * @param {object} options
+ * @param {string} options.basePath         the store's path, e.g. /redis
+ * @param {boolean} options.nativeAppend   false: an append is sent as read-modify-write (a GET
+ *   of the key, then a PUT of its value with the bytes added), as a client of a store without
+ *   append has to do it. The value written is the one this list has built for the key so far,
+ *   which is what the GET returns when the list runs serially on keys that start empty.
+ * @returns {{ operations: string[], next(): Request, remaining(): number, elapsedMs(): number|null,
+ *   outcomes(): { settled: number, failed: number, byStatus: object } }}
+ */
+export function createOpSource(ops, { basePath, nativeAppend = true }) {
+  const base = basePath.replace(/\/+$/, '');
+  const valueOf = valueMaker();
+  const built = new Map(); // key -> the bytes appends have built (read-modify-write only)
+  const operationOf = { get: 'read', set: 'write', append: nativeAppend ? 'append' : 'read-modify-write' };
+  const operations = [...new Set(ops.map((op) => operationOf[op.op]))];
+  // Every value is made now, before the timing starts: filling a 320 MB buffer takes a while,
+  // and it is no part of a set.
+  for (const { op, size, body } of ops) if (op !== 'get' && !body) valueOf(size);
+  let index = 0;
+  let firstNs = null;
+  let lastNs = null;
+  let settledCount = 0;
+  let failed = 0;
+  const byStatus = {};
+
+  const source = {
+    settled(status) {
+      lastNs = process.hrtime.bigint();
+      settledCount += 1;
+      const kind = status === null ? 'no answer' : String(status);
+      byStatus[kind] = (byStatus[kind] ?? 0) + 1;
+      if (status === null || status < 200 || status > 299) failed += 1;
+    },
+  };
+
+  const next = () => {
+    firstNs ??= process.hrtime.bigint();
+    if (index >= ops.length) throw new RangeError(`all ${ops.length} operations were handed out already`);
+    const { op, key, size, body } = ops[index++];
+    const path = `${base}/${key}`;
+    if (op === 'get') return new Request(source, 'read', 'GET', path, null, undefined);
+    const bytes = body ? body() : valueOf(size);
+    if (op === 'set') return new Request(source, 'write', 'PUT', path, bytes, undefined);
+    if (op !== 'append') throw new TypeError(`unknown operation ${op}`);
+    if (nativeAppend) return new Request(source, 'append', 'POST', `${path}/append`, bytes, undefined);
+    const value = Buffer.concat([built.get(key) ?? Buffer.alloc(0), bytes]);
+    built.set(key, value);
+    return new Request(source, 'read-modify-write', 'GET', path, null, { method: 'PUT', path, body: value, authorization: null });
+  };
+
+  return {
+    operations,
+    next,
+    remaining: () => ops.length - index,
+    /** From the first next() to the last settle, in ms; null before anything settled. */
+    elapsedMs: () => (firstNs === null || lastNs === null ? null : Number(lastNs - firstNs) / 1e6),
+    outcomes: () => ({ settled: settledCount, failed, byStatus: { ...byStatus } }),
+  };
+}

@@ -1,0 +1,95 @@
+// Study 001: two Node.js clients of one Kyoto Tycoon server, five serial scripts of appends,
+// sets and gets (33 B appends, 320 B sets, 320 KB and 320 MB values), time per script in ms.
+// Neither client nor the server can be had any more, so the study's method runs here on the
+// clients we have, each group on one server: node-redis vs ioredis, and the three CouchDB
+// clients on the CouchDB stand-in. Their figures below are theirs, on their machine.
+const MB = 1_000_000;
+
+export default {
+  name: 'client-libraries',
+  title: 'client libraries on one server: five serial scripts of appends, sets and gets, ms per script',
+  summary: 'study 001: kyoto-client vs kyoto-tycoon, re-run as node-redis vs ioredis and the three CouchDB clients, strictly serial',
+  study: {
+    file: '001_5b59b37f39e2c019.txt',
+    source: 'the author\'s blog (the text names its gist "set/append/get performance test script of kyoto-client", no URL)',
+    author: 'tagomoris',
+    hardware: 'the author\'s own machine (not described), one Kyoto Tycoon server with a file hash DB and a directory hash DB; the node process at 99%+ CPU',
+    date: 'not given in the text',
+  },
+  kind: 'serial',
+  groups: [
+    { id: 'redis', server: 'redis-server', stores: ['redis', 'ioredis'] },
+    { id: 'couchdb', server: 'CouchDB stand-in (no Cloudant Lite emulation)', stores: ['cloudant', 'couchdb-nano', 'cloudant-legacy'] },
+  ],
+  labels: {
+    redis: 'node-redis',
+    ioredis: 'ioredis',
+    cloudant: '@ibm-cloud/cloudant',
+    'couchdb-nano': 'nano',
+    'cloudant-legacy': '@cloudant/cloudant',
+  },
+  // For the published table's columns (driver/scenarios/tables.js publishedTable).
+  tables: [{
+    id: 'scripts',
+    title: 'time per script, clients side by side',
+    rowHeader: 'script',
+    columns: [
+      { id: 'kyoto-client', label: 'kyoto-client', unit: 'ms' },
+      { id: 'kyoto-tycoon', label: 'kyoto-tycoon', unit: 'ms' },
+    ],
+  }],
+  scales: {
+    tiny: {
+      note: 'a handful of rounds (3 puts, 20 random get pairs, 3 large gets) and a 1 MB big value: seconds, for tests',
+      iterations: { serial_put_large: 3, serial_put_big: 2, get_random: 20, get_random_large: 3, get_random_big: 1 },
+      bigValueBytes: 1 * MB,
+    },
+    default: {
+      note: 'the study\'s rounds (144, 2, 14,400, 144, 1); the big value 32 MB instead of 320 MB',
+      bigValueBytes: 32 * MB,
+    },
+    full: {
+      note: 'the study\'s rounds and its 320 MB big value on both servers. The CouchDB stand-in takes a 320 MB value ' +
+        '(a 427 MB base64 document); a real CouchDB (max_document_size 8 MB by default) or Cloudant (1 MB documents) would refuse it',
+      bigValueBytes: 320 * MB,
+    },
+  },
+  published: [{
+    id: 'scripts',
+    title: 'published: kyoto-client (kc_test.js) then kyoto-tycoon (kt_test.js), one run on the author\'s machine',
+    rows: {
+      serial_put_large: { 'kyoto-client': 311, 'kyoto-tycoon': 2714 },
+      serial_put_big: { 'kyoto-client': 316513, 'kyoto-tycoon': 242581 },
+      get_random: { 'kyoto-client': 2263, 'kyoto-tycoon': 3260 },
+      get_random_large: { 'kyoto-client': 81, 'kyoto-tycoon': 991 },
+      get_random_big: { 'kyoto-client': 206, 'kyoto-tycoon': 2086 },
+    },
+  }],
+  conclusions: [
+    {
+      id: 'kyoto-client-faster',
+      claim: 'kyoto-client is clearly faster than kyoto-tycoon on every script but serial_put_big',
+      notRunnable: 'neither kyoto-client nor kyoto-tycoon is in the npm registry any more, and no Kyoto Tycoon server is packaged (Debian has only Kyoto Cabinet)',
+    },
+    {
+      id: 'big-set-reverses',
+      claim: 'only the very large set reverses the order: kyoto-tycoon wrote the 320 MB values faster (242,581 vs 316,513 ms)',
+      notRunnable: 'neither kyoto-client nor kyoto-tycoon is in the npm registry any more, and no Kyoto Tycoon server is packaged (Debian has only Kyoto Cabinet)',
+    },
+    {
+      id: 'client-bound',
+      claim: 'the node process ran at 99%+ CPU throughout, so the differences are the client libraries\' own',
+      check: { type: 'all-at-least', table: 'cpu', atLeast: 90 },
+    },
+    {
+      id: 'redis-pair-like-study',
+      claim: 'on our clients, as in the study: node-redis or ioredis is faster on every script but serial_put_big, where the other one wins',
+      check: { type: 'best-except', table: 'scripts', columns: ['redis', 'ioredis'], except: ['serial_put_big'] },
+    },
+    {
+      id: 'couchdb-clients-like-study',
+      claim: 'on our clients, as in the study: one CouchDB client is faster on every script but serial_put_big, where another wins',
+      check: { type: 'best-except', table: 'scripts', columns: ['cloudant', 'couchdb-nano', 'cloudant-legacy'], except: ['serial_put_big'] },
+    },
+  ],
+};

@@ -1,0 +1,74 @@
+// Study 003: Redis vs an in-process memory cache, set and get of 1,000 / 10,000 / 100,000
+// user objects, each under its own key all at once ("para") or all under one key ("once").
+// Re-run here in direct mode on the memory store and on Redis through node-redis and ioredis.
+// Their figures below are theirs, on their machine.
+const COUNTS = [1_000, 10_000, 100_000];
+const METHODS = ['set once', 'set para', 'get once', 'get para'];
+
+// The study's table: its rows "redis <method>" and "cache <method>", columns 1,000 / 10,000 / 100,000.
+const figures = {
+  redis: [[5.422, 16.63, 109.812], [24.306, 179.134, 1146], [0.671, 3.027, 66.624], [15.523, 132.765, 1064]],
+  'memory (cache)': [[0.763, 7.525, 98.416], [4.21, 45.129, 334.195], [0.017, 0.012, 0.023], [0.906, 0.726, 0.792]],
+};
+const publishedRows = Object.fromEntries(Object.entries(figures).flatMap(([store, lines]) => lines.map((line, i) => [
+  `${store} ${METHODS[i]}`,
+  Object.fromEntries(line.map((ms, j) => [`c${j + 1}`, ms])),
+])));
+
+export default {
+  name: 'redis-vs-memory',
+  title: 'Redis vs in-process memory: 1,000 to 100,000 user objects, a key each at once or all in one key',
+  summary: 'study 003: set/get para and once of the study\'s user object, direct mode, memory vs redis and ioredis',
+  study: {
+    file: '003_95ef93f6db113e60.txt',
+    source: 'the author\'s blog post of 2022-04-22 (no URL in the text)',
+    author: 'Mitsuru Takahashi',
+    hardware: 'not described; a Node.js (TypeScript) service calling its Redis service and an in-memory cache service',
+    date: '2022-04-22',
+  },
+  kind: 'batch',
+  stores: ['redis', 'ioredis', 'memory'],
+  labels: { redis: 'redis', ioredis: 'ioredis', memory: 'memory (cache)' },
+  // Said under every run's table: how this re-run differs from the study's code.
+  notes: [
+    'get para gets the keys set para wrote, from the list of them this scenario keeps; the study first listed them (KEYS user_* on Redis, a pattern over the cache\'s keys), which the store contract has no call for, so its listing time is not in ours',
+    'each set\'s JSON.stringify is inside the timing, as in the study\'s code; gets hand back the stored bytes unparsed, as the study\'s did',
+    'the study\'s "cache get para" stays under 1 ms even for 100,000 users (under 10 ns a get, too fast for 100,000 awaited gets): its key listing most likely found few keys, so that row says little',
+    'the study does not name its Redis client (its setAsync/getAsync suggest a promisified node-redis); ours are node-redis (redis) and ioredis, on one redis-server',
+  ],
+  // For the published table's columns (driver/scenarios/tables.js publishedTable).
+  tables: [{
+    id: 'methods',
+    title: 'set and get of the users, each in its own key at once (para) or all in one key (once)',
+    rowHeader: 'method',
+    columns: COUNTS.map((count, i) => ({ id: `c${i + 1}`, label: `${count.toLocaleString('en-US')} users`, unit: 'ms' })),
+  }],
+  scales: {
+    tiny: { note: '10, 100 and 1,000 users instead of 1,000, 10,000 and 100,000: seconds, for tests', counts: [10, 100, 1_000] },
+    default: { note: 'the study\'s counts: 1,000, 10,000 and 100,000 users', counts: COUNTS },
+    full: { note: 'the same as default: the study\'s counts fit in memory here', counts: COUNTS },
+  },
+  published: [{ id: 'methods', title: 'published: the study\'s console.time figures ("cache" is its in-memory cache; its Redis client is not named)', rows: publishedRows }],
+  conclusions: [
+    {
+      id: 'memory-faster',
+      claim: 'the in-process cache is faster than Redis, having no network in between: every method, every count',
+      check: { type: 'beats', table: 'methods', faster: 'memory (cache) ', slower: ['redis ', 'ioredis '] },
+    },
+    {
+      id: 'once-faster',
+      claim: 'for the same data, one key is faster than a key per user, for sets and for gets, on Redis and in memory, up to 100,000 users',
+      check: { type: 'beats', table: 'methods', faster: ' once', slower: [' para'] },
+    },
+    {
+      id: 'gap-narrows',
+      claim: 'the more users, the smaller the time ratio between a key each and one key',
+      check: { type: 'ratio-shrinks', table: 'methods', numerator: ' para', denominator: ' once', in: 'most' },
+    },
+    {
+      id: 'split-when-large-and-hot',
+      claim: 'with large data updated often, a key each may be the better choice',
+      notRunnable: 'a recommendation about larger data and frequent updates, beyond what the study (or this scenario) measures',
+    },
+  ],
+};

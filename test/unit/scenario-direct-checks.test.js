@@ -1,0 +1,85 @@
+// The whole-table checks of the direct-mode scenarios (driver/scenarios/checks-direct.js), run
+// through verdicts.js's judge: on the studies' own published figures (each study's conclusions
+// must hold on its own numbers) and on tables made to break them.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { judge, HOLDS, FAILS, NOT_RUNNABLE } from '../../driver/scenarios/verdicts.js';
+import { publishedTable } from '../../driver/scenarios/tables.js';
+import clientLibraries from '../../scenarios/client-libraries.js';
+import redisVsMemory from '../../scenarios/redis-vs-memory.js';
+
+const publishedOf = (scenario) => scenario.published.map((table) => publishedTable(scenario.tables.find((spec) => spec.id === table.id), table));
+const verdictOf = (verdicts, id) => verdicts.find((verdict) => verdict.id === id);
+
+// A table of ms from { row: [cells] }, columns c1.. in order.
+function msTable(id, rows, labels = ['1,000 users', '10,000 users', '100,000 users']) {
+  const columns = labels.map((label, i) => ({ id: `c${i + 1}`, label, unit: 'ms' }));
+  const cells = Object.fromEntries(Object.entries(rows).map(([row, values]) => [row, Object.fromEntries(values.map((value, i) => [`c${i + 1}`, value]))]));
+  return { id, title: id, rowHeader: 'method', rows: Object.keys(rows), columns, cells };
+}
+
+test('redis-vs-memory: the study\'s own figures hold every runnable conclusion of the scenario', () => {
+  const verdicts = judge(redisVsMemory.conclusions, publishedOf(redisVsMemory));
+  assert.equal(verdicts.length, redisVsMemory.conclusions.length);
+  assert.equal(verdictOf(verdicts, 'memory-faster').verdict, HOLDS);
+  assert.match(verdictOf(verdicts, 'memory-faster').explanation, /faster in 12 of 12 comparisons/);
+  assert.equal(verdictOf(verdicts, 'once-faster').verdict, HOLDS);
+  // Redis's set ratio grows (4.48x -> 10.4x); the other three shrink: "most".
+  assert.equal(verdictOf(verdicts, 'gap-narrows').verdict, HOLDS);
+  assert.match(verdictOf(verdicts, 'gap-narrows').explanation, /shrinks in 3 of 4: redis set 4.48x -> 10x/);
+  assert.match(verdictOf(verdicts, 'split-when-large-and-hot').verdict, new RegExp(`^${NOT_RUNNABLE}: `));
+});
+
+test('beats: one comparison lost is enough for "does not hold", and the explanation names it', () => {
+  const table = msTable('methods', {
+    'redis set once': [5, 16, 110],
+    'redis set para': [24, 179, 1146],
+    'memory (cache) set once': [1, 8, 98],
+    'memory (cache) set para': [4, 45, 2000],
+  });
+  const [verdict] = judge([{ id: 'x', claim: 'x', check: { type: 'beats', table: 'methods', faster: 'memory (cache) ', slower: ['redis ', 'ioredis '] } }], [table]);
+  assert.equal(verdict.verdict, FAILS);
+  assert.match(verdict.explanation, /faster in 5 of 6 comparisons \(0.57x to 6.00x as fast\); not: memory \(cache\) set para 2000 vs redis set para 1146 ms at 100,000 users$/);
+});
+
+test('ratio-shrinks: every pair growing does not hold; a missing cell is "not runnable", never a guess', () => {
+  const conclusion = { id: 'x', claim: 'x', check: { type: 'ratio-shrinks', table: 'methods', numerator: ' para', denominator: ' once', in: 'most' } };
+  const growing = msTable('methods', { 'redis set once': [5, 10, 10], 'redis set para': [10, 50, 100] });
+  assert.equal(judge([conclusion], [growing])[0].verdict, FAILS);
+  const missing = msTable('methods', { 'redis set once': [5, 10, null], 'redis set para': [10, 50, 100] });
+  assert.match(judge([conclusion], [missing])[0].verdict, new RegExp(`^${NOT_RUNNABLE}: no figure for redis set once, c3`));
+});
+
+test('client-libraries: the two Kyoto Tycoon conclusions are not runnable, with the reason', () => {
+  const verdicts = judge(clientLibraries.conclusions, []);
+  for (const id of ['kyoto-client-faster', 'big-set-reverses']) {
+    assert.match(verdictOf(verdicts, id).verdict, /^not runnable here: neither kyoto-client nor kyoto-tycoon is in the npm registry any more, and no Kyoto Tycoon server is packaged/);
+  }
+});
+
+test('best-except: the study\'s own table has its shape (kyoto-client ahead but at serial_put_big); other shapes do not', () => {
+  const [published] = publishedOf(clientLibraries);
+  assert.deepEqual(published.columns.map((column) => column.id), ['kyoto-client', 'kyoto-tycoon']);
+  const check = { type: 'best-except', table: 'scripts', columns: ['kyoto-client', 'kyoto-tycoon'], except: ['serial_put_big'] };
+  const [holds] = judge([{ id: 'x', claim: 'x', check }], [published]);
+  assert.equal(holds.verdict, HOLDS);
+  assert.match(holds.explanation, /kyoto-client fastest on all of serial_put_large, get_random, get_random_large, get_random_big; serial_put_big: kyoto-tycoon fastest, 1.30x ahead of kyoto-client/);
+
+  // kyoto-client also ahead at the big set: no reversal.
+  const noReversal = structuredClone(published);
+  noReversal.cells.serial_put_big['kyoto-client'] = 1000;
+  assert.equal(judge([{ id: 'x', claim: 'x', check }], [noReversal])[0].verdict, FAILS);
+  // the lead changes hands on an ordinary script.
+  const split = structuredClone(published);
+  split.cells.get_random['kyoto-tycoon'] = 1;
+  assert.match(judge([{ id: 'x', claim: 'x', check }], [split])[0].explanation, /no one client fastest .*get_random: kyoto-tycoon/);
+});
+
+test('all-at-least: holds only when every cell reaches the bound, and names the lowest', () => {
+  const cpu = (value) => ({ id: 'cpu', title: 'cpu', rowHeader: 'script', rows: ['a', 'b'], columns: [{ id: 'redis', label: 'node-redis', unit: '%' }], cells: { a: { redis: 99 }, b: { redis: value } } });
+  const conclusion = { id: 'x', claim: 'x', check: { type: 'all-at-least', table: 'cpu', atLeast: 90 } };
+  assert.equal(judge([conclusion], [cpu(95)])[0].verdict, HOLDS);
+  const [low] = judge([conclusion], [cpu(40)]);
+  assert.equal(low.verdict, FAILS);
+  assert.equal(low.explanation, '1 of 2 at 90% or more; lowest 40% (node-redis, b)');
+});
