@@ -31,7 +31,7 @@ export function createDirectSteps({ name, stores, serverUrls = [], timeoutMs }) 
       targets.set(`${store} ${key}`, { url, store, key });
       // One-shot scripts, not a steady load: only the machine's warnings apply (Little's law
       // and the sample-size checks assume a step of many requests at a steady concurrency).
-      const step = { ...figures, url, store, key, workload: `scenario ${name}`, repeat: 1, machine, warnings: machineWarnings(machine) };
+      const step = { ...figures, url, store, key, workload: `scenario ${name}`, repeat: 1, machine, workers: null, machines: null, warnings: machineWarnings(machine) };
       steps.push(step);
       return step;
     },
@@ -59,6 +59,7 @@ export function createDirectSteps({ name, stores, serverUrls = [], timeoutMs }) 
           stores,
           keys: null,
           repeat: 1,
+          workers: 1,
           assert: [],
           workload: `scenario ${name}`,
           mix,
