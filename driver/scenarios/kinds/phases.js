@@ -127,13 +127,19 @@ async function capRedis(servers, maxmemory) {
   return capped;
 }
 
+const REMOVE_SLICE = 10_000;
+
 // The keys a store was given, removed from a server that outlives the run (a configured one).
 async function removeKeys(store, env, count) {
   const opened = await openDirectStores([store], { env });
   try {
     const entry = opened.stores.get(store);
     if (!entry) return;
-    await eachLimited(Array.from({ length: count }, (_, i) => keyOf(i)), 64, (key) => entry.store.delete(key));
+    // In slices, so millions of keys (--scale full) are never one array.
+    for (let from = 0; from < count; from += REMOVE_SLICE) {
+      const keys = Array.from({ length: Math.min(REMOVE_SLICE, count - from) }, (_, i) => keyOf(from + i));
+      await eachLimited(keys, 64, (key) => entry.store.delete(key));
+    }
   } finally {
     await opened.close();
   }
