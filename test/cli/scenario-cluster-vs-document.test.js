@@ -14,6 +14,7 @@ import { reachable, testPostgresUrl, testRedisUrl, unavailable } from '../helper
 import { redactUrl } from '../../util/redact.js';
 import { which } from '../../util/which.js';
 import { leftKeys } from '../helpers/redis-keys.js';
+import { validate } from '../helpers/json-schema.js';
 import scenario from '../../scenarios/cluster-vs-document.js';
 
 const STORES = ['redis-cluster', 'redis', 'tarantool-memtx', 'postgres'];
@@ -41,9 +42,9 @@ test('cluster-vs-document at --scale tiny: five phases on four stores with the p
   if (!(await reachable(testPostgresUrl))) return void unavailable(t, `no PostgreSQL at ${redactUrl(testPostgresUrl)}`);
   const dir = await mkdtemp(join(tmpdir(), 'storebench-scenario-'));
   t.after(() => rm(dir, { recursive: true, force: true }));
-  const file = join(dir, 'run.json');
+  const [file, html, csv] = ['run.json', 'run.html', 'run.csv'].map((name) => join(dir, name));
   const { REDIS_CLUSTER_URLS: _cluster, TARANTOOL_URL: _tarantool, ...env } = process.env;
-  const { status, stdout, stderr } = await runDriverCli(['--scenario', 'cluster-vs-document', '--scale', 'tiny', '--json', file], {
+  const { status, stdout, stderr } = await runDriverCli(['--scenario', 'cluster-vs-document', '--scale', 'tiny', '--json', file, '--html', html, '--csv', csv], {
     env: { ...env, REDIS_URL: testRedisUrl, POSTGRES_URL: testPostgresUrl },
   });
   assert.equal(status, 0, stderr);
@@ -104,6 +105,23 @@ test('cluster-vs-document at --scale tiny: five phases on four stores with the p
     else assert.match(verdict, /^(holds here|does not hold here)$/, id);
     assert.match(stdout, new RegExp(`  ${id}: `));
   }
+
+  // The Result says what the whole run was, not its first phase's settings (those are in runs).
+  const schema = JSON.parse(await readFile(new URL('../../docs/results.schema.json', import.meta.url), 'utf8'));
+  assert.deepEqual(validate(schema, result), []);
+  assert.equal(result.settings.workload, 'scenario cluster-vs-document');
+  assert.deepEqual(result.settings.stores, STORES);
+  assert.equal(result.settings.records, null);
+  assert.deepEqual(Object.keys(result.settings.mix).sort(), ['insert', 'read', 'write']);
+  assert.deepEqual(record.runs.map((run) => run.id), RUN_ORDER);
+  assert.match(record.runs[0].flags, /--workload insert --records 1 --value-size 100 --requests 500 --concurrency 5,20,50 --warmup 0/);
+
+  // The saved run prints the same again; its page and CSV carry it (a CSV row per step).
+  const report = await runDriverCli(['report', file]);
+  assert.equal(report.status, 0, report.stderr);
+  assert.equal(report.stdout, stdout.slice(stdout.indexOf('# Scenario ')));
+  assert.ok((await readFile(html, 'utf8')).includes('Scenario cluster-vs-document (tiny)'));
+  assert.equal((await readFile(csv, 'utf8')).trimEnd().split('\n').length, 1 + result.steps.length);
 
   // Nothing of the run is left on the shared servers.
   assert.deepEqual(await leftKeys(testRedisUrl, ['user*']), []);

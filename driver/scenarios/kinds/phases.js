@@ -145,6 +145,31 @@ async function removeKeys(store, env, count) {
   }
 }
 
+/**
+ * The merged Result's settings: the first call's would claim its phase's workload, records and
+ * sizes for all. What differs between phases is null here (each phase's flags are in the
+ * scenario record's `runs`); the mix is the operations' shares of every request sent.
+ */
+export function phasesSettings(first, scenario, steps) {
+  const counts = {};
+  for (const step of steps) for (const { operation, requests } of step.operations) counts[operation] = (counts[operation] ?? 0) + requests;
+  const total = Object.values(counts).reduce((sum, n) => sum + n, 0);
+  return {
+    ...first,
+    concurrency: [...new Set(steps.map((step) => step.concurrency))],
+    requests: null,
+    warmup: 0,
+    stores: scenario.stores,
+    workload: `scenario ${scenario.name}`,
+    mix: Object.fromEntries(Object.entries(counts).map(([operation, n]) => [operation, n / total])),
+    records: null,
+    valueSizeMin: null,
+    valueSizeMax: null,
+    distribution: null,
+    seed: null,
+  };
+}
+
 export async function run(scenario, scale, { signal, onProgress = () => {}, env = process.env } = {}) {
   const order = scenario.phaseOrder ?? scale.phases.map((phase) => phase.id);
   const planned = order.map((id) => {
@@ -195,6 +220,7 @@ export async function run(scenario, scale, { signal, onProgress = () => {}, env 
   for (const phase of scale.phases) for (const store of absent) ran.push({ phase, store, steps: null });
   const byPhase = [...ran].sort((a, b) => shownOrder.indexOf(a.phase.id) - shownOrder.indexOf(b.phase.id) || shownStores.indexOf(a.store) - shownStores.indexOf(b.store));
   const merged = results.length ? mergeResults(results) : null;
+  if (merged) merged.settings = phasesSettings(merged.settings, scenario, merged.steps);
   if (merged && signal?.aborted) merged.interrupted = true;
   return {
     measured: phaseTables(byPhase, scale.titles ?? scenario.titles),
