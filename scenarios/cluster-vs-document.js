@@ -87,9 +87,9 @@ export default {
       phases: phases({ a: 500, b: 1000, c: 500, d: 500, e: 500, concurrency: [5, 20, 50], maxmemory: '256mb' }),
     },
     default: {
-      note: 'scaled down to finish in minutes on 2 cores: 60,000 + 120,000 records of 100 B (study: 4M + 20M), 15,000 of 10 KB (study: 3M), 60,000 reads of 100 B (study: 60M) and 30,000 of 10 KB (study: 12M) a store',
+      note: 'scaled down to finish in minutes on 2 cores: 100,000 + 200,000 records of 100 B (study: 4M + 20M), 15,000 of 10 KB (study: 3M), 60,000 reads of 100 B (study: 60M) and 30,000 of 10 KB (study: 12M) a store',
       tarantoolMemtxMb: 1024,
-      phases: phases({ a: 20_000, b: 40_000, c: 5_000, d: 20_000, e: 10_000, concurrency: [50, 200, 500], maxmemory: '1gb' }),
+      phases: phases({ a: 33_333, b: 66_667, c: 5_000, d: 20_000, e: 10_000, concurrency: [50, 200, 500], maxmemory: '1gb' }),
     },
     full: {
       note: 'the issue\'s sizes (the study\'s per load client): 1M + 5M records of 100 B (study: 4M + 20M over four clients), 300,000 of 10 KB (study: 3M, 30 GB, more than this machine\'s 24 GiB), 6M reads of 100 B (study: 60M) and 3M of 10 KB (study: 12M) a store',

@@ -70,3 +70,20 @@ test('column-above holds when every listed row\'s column is above the other; abo
   assert.deepEqual(verdicts.map((verdict) => verdict.verdict), ['does not hold here', 'holds here', 'holds here', 'does not hold here', 'not runnable here: no figure for z, load']);
   assert.match(verdicts[0].explanation, /0\.83x \(y\) to 10x \(x\) in 2 rows; not above in y/);
 });
+
+test('a store whose server cannot be had keeps its rows, without figures, and a note says why; no Result without a step', async () => {
+  const { run } = await import('../../driver/scenarios/kinds/phases.js');
+  const phase = (id, flags) => ({ id, label: `${id}. phase`, flags: { records: 10, requests: 100, concurrency: [5], ...flags } });
+  const outcome = await run(
+    { name: 'x', stores: ['tarantool-memtx'], absentStores: { couchbase: 'not here' } },
+    { phases: [phase('a', { workload: 'insert' }), phase('b', { workload: 'read', load: false })] },
+    { env: { PATH: '/nonexistent' } },
+  );
+  const [phases, steps] = outcome.measured;
+  assert.deepEqual(phases.rows, ['a. phase / tarantool-memtx', 'a. phase / couchbase', 'b. phase / tarantool-memtx', 'b. phase / couchbase']);
+  assert.ok(Object.values(phases.cells['b. phase / tarantool-memtx']).every((value) => value === null));
+  assert.deepEqual(steps.rows, []);
+  assert.match(outcome.notes[0], /^tarantool-memtx did not run: .*tarantool/);
+  assert.deepEqual(outcome.results, []);
+  assert.deepEqual(outcome.runs.map((entry) => entry.id), ['a', 'b']);
+});

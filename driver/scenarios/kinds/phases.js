@@ -28,6 +28,7 @@ import { eachLimited } from '../../../stores/bulk.js';
 import { keyOf } from '../../workloads/values.js';
 import { openDirectStores } from '../direct-stores.js';
 import { UsageError } from '../../../util/errors.js';
+import { redactText } from '../../../util/redact.js';
 
 export const PHASE_COLUMNS = [
   { id: 'ops', label: 'throughput', unit: 'ops/s' },
@@ -190,7 +191,8 @@ export async function run(scenario, scale, { signal, onProgress = () => {}, env 
     onProgress({ type: 'stores-opening', stores: [store] });
     const servers = await serversFor(store, serverEnv);
     if (servers.problems.length) {
-      notes.push(`${store} did not run: ${servers.problems.join('; ')}`);
+      notes.push(redactText(`${store} did not run: ${servers.problems.join('; ')}`));
+      for (const { phase } of planned) ran.push({ phase, store, steps: null }); // its rows, with no figure
       continue;
     }
     try {
@@ -206,10 +208,10 @@ export async function run(scenario, scale, { signal, onProgress = () => {}, env 
         const result = await runBenchmark({ ...options, stores: [store], env: servers.env, quiet: true }, { signal });
         results.push(result);
         ran.push({ phase, store, steps: result.steps });
-        for (const skip of result.skipped) if (skip.store === store) notes.push(`${store}, phase ${phase.id}: ${skip.status}${skip.reason ? `: ${skip.reason}` : ''}`);
+        for (const skip of result.skipped) if (skip.store === store) notes.push(redactText(`${store}, phase ${phase.id}: ${skip.status}${skip.reason ? `: ${skip.reason}` : ''}`));
       }
     } finally {
-      if (servers.configured.length) await removeKeys(store, servers.env, touched).catch((error) => notes.push(`${store}: its keys could not all be removed: ${error.message}`));
+      if (servers.configured.length) await removeKeys(store, servers.env, touched).catch((error) => notes.push(redactText(`${store}: its keys could not all be removed: ${error.message}`)));
       await servers.stop();
     }
   }
