@@ -41,7 +41,8 @@ export const services = {
     vcap: { labels: [], tags: ['tarantool'], schemes: ['tarantool'] },
     async startEmbedded(env) {
       const { startTarantool } = await import('../embedded/tarantool.js');
-      return startTarantool({ path: env.PATH });
+      // STOREBENCH_TARANTOOL_MEMTX_MB: more memtx memory for a scenario that holds more (cluster-vs-document).
+      return startTarantool({ path: env.PATH, memtxMb: Number(env.STOREBENCH_TARANTOOL_MEMTX_MB) || undefined });
     },
   },
   'redis-cluster': {

@@ -39,7 +39,8 @@ async function resolveTargets(options, onProgress) {
     const unknown = unknownStoreProblems(options.stores);
     if (unknown.length) throw new UsageError(unknown);
     onProgress({ type: 'stores-opening', servers: await serversToStart(options.stores) });
-    return openDirectTargets(options);
+    // options.env: a scenario's kind passing the servers it keeps across calls (else process.env).
+    return openDirectTargets(options, { env: options.env });
   }
   if (options.target) {
     const { stores: listing, limits } = await fetchListing(options.target, { timeoutMs: options.timeoutMs });

@@ -3,7 +3,8 @@
 -- storebench_vinyl (on-disk LSM engine) and storebench_memtx (in-memory engine). Key: string;
 -- value: varbinary, so any bytes round-trip exactly (msgpack bin, read back as a Buffer).
 --
--- Environment: STOREBENCH_TARANTOOL_PORT, STOREBENCH_TARANTOOL_USER, STOREBENCH_TARANTOOL_PASSWORD.
+-- Environment: STOREBENCH_TARANTOOL_PORT, STOREBENCH_TARANTOOL_USER, STOREBENCH_TARANTOOL_PASSWORD,
+-- STOREBENCH_TARANTOOL_MEMTX_MB (optional: memtx memory in MB, default 64).
 local port = assert(os.getenv('STOREBENCH_TARANTOOL_PORT'), 'STOREBENCH_TARANTOOL_PORT is not set')
 local user = os.getenv('STOREBENCH_TARANTOOL_USER') or 'storebench'
 local password = assert(os.getenv('STOREBENCH_TARANTOOL_PASSWORD'), 'STOREBENCH_TARANTOOL_PASSWORD is not set')
@@ -12,7 +13,7 @@ local password = assert(os.getenv('STOREBENCH_TARANTOOL_PASSWORD'), 'STOREBENCH_
 box.cfg({
     work_dir = '.',
     -- Small, because several stores and helpers share the machine; a 200 KB value needs far less.
-    memtx_memory = 64 * 1024 * 1024,
+    memtx_memory = (tonumber(os.getenv('STOREBENCH_TARANTOOL_MEMTX_MB')) or 64) * 1024 * 1024,
     vinyl_memory = 32 * 1024 * 1024,
     vinyl_cache = 16 * 1024 * 1024,
     checkpoint_count = 1,

@@ -13,8 +13,11 @@ const initScript = fileURLToPath(new URL('./tarantool-init.lua', import.meta.url
 export const missingReason = 'no TARANTOOL_URL and no tarantool on PATH; install tarantool (apt-get install tarantool) or set TARANTOOL_URL';
 export const user = 'storebench';
 
-/** Starts tarantool; returns { url, port, dir, pid (its guard's), stop() } or throws with the reason. */
-export async function startTarantool({ path = process.env.PATH } = {}) {
+/**
+ * Starts tarantool; returns { url, port, dir, pid (its guard's), stop() } or throws with the reason.
+ * memtxMb: the memtx engine's memory (default 64 MB, kept small for a shared machine).
+ */
+export async function startTarantool({ path = process.env.PATH, memtxMb } = {}) {
   const command = which('tarantool', path);
   if (!command) throw new ServerUnavailableError('NOT_INSTALLED', notOnPathReason({ command: 'tarantool', variable: 'TARANTOOL_URL', missing: missingReason, path }));
   const dir = await mkdtemp(join(tmpdir(), 'storebench-tarantool-'));
@@ -35,6 +38,7 @@ export async function startTarantool({ path = process.env.PATH } = {}) {
         STOREBENCH_TARANTOOL_PORT: String(port),
         STOREBENCH_TARANTOOL_USER: user,
         STOREBENCH_TARANTOOL_PASSWORD: password,
+        ...(memtxMb ? { STOREBENCH_TARANTOOL_MEMTX_MB: String(memtxMb) } : {}),
       },
     });
   } catch (error) {

@@ -4,6 +4,7 @@
 // interrupted) cannot be judged: it says so instead of guessing.
 
 import { directChecks } from './checks-direct.js';
+import { columnChecks } from './checks-columns.js';
 
 export const HOLDS = 'holds here';
 export const FAILS = 'does not hold here';
@@ -114,7 +115,8 @@ const checks = {
     for (let i = 1; i < values.length; i += 1) {
       if (advantage(values[i - 1], values[i], column, check.direction) <= 1) wrong.push(`${check.rows[i]} is not behind ${check.rows[i - 1]}`);
     }
-    const shown = check.rows.map((row, i) => `${row} ${values[i].toFixed(1)}`).join(', ');
+    // Under 1 (a probe's 0.21 ms): two significant digits, so 0.21 and 0.24 do not both read 0.2.
+    const shown = check.rows.map((row, i) => `${row} ${values[i] < 1 ? values[i].toPrecision(2) : values[i].toFixed(1)}`).join(', ');
     return { holds: !wrong.length, explanation: `${column.label}: ${shown}${wrong.length ? ` (${wrong.join('; ')})` : ''}` };
   },
 
@@ -132,6 +134,8 @@ const checks = {
 
 // The direct-mode scenarios' whole-table checks (driver/scenarios/checks-direct.js).
 Object.assign(checks, directChecks({ tableOf, columnOf, cell, ratioText }));
+// A row's own columns compared, and a cell against a figure (driver/scenarios/checks-columns.js).
+Object.assign(checks, columnChecks({ tableOf, columnOf, cell, ratioText }));
 
 export const CHECK_TYPES = Object.keys(checks);
 

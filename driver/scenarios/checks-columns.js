@@ -1,0 +1,35 @@
+// Check types comparing a row's own columns, or a cell with a fixed figure (cluster-vs-document):
+// added to verdicts.js's own. Like those, orderings only; a missing cell is reported the same
+// way (MissingCells through `cell`: "not runnable here").
+
+/**
+ * @param {{ tableOf, columnOf, cell, ratioText }} helpers
+ * @returns {Object<string, (check, measured) => { holds: boolean, explanation: string }>}
+ */
+export function columnChecks({ tableOf, columnOf, cell, ratioText }) {
+  return {
+    // In every row (or those listed in `rows`), `column` is above `over` (the probe under load
+    // slower than idle).
+    'column-above'(check, measured) {
+      const table = tableOf(measured, check.table);
+      const [column, over] = [columnOf(table, check.column), columnOf(table, check.over)];
+      const rows = check.rows ?? table.rows;
+      const ratios = rows.map((row) => ({ row, ratio: cell(table, row, column.id) / cell(table, row, over.id) }));
+      const below = ratios.filter(({ ratio }) => !(ratio > 1));
+      const low = ratios.reduce((min, entry) => (entry.ratio < min.ratio ? entry : min));
+      const high = ratios.reduce((max, entry) => (entry.ratio > max.ratio ? entry : max));
+      return {
+        holds: below.length === 0,
+        explanation: `${column.label} over ${over.label}: ${ratioText(low.ratio)} (${low.row}) to ${ratioText(high.ratio)} (${high.row}) in ${rows.length} rows${below.length ? `; not above in ${below.map(({ row }) => row).join(', ')}` : ''}`,
+      };
+    },
+
+    // One cell above a figure (`above`): a phase that had errors at all.
+    above(check, measured) {
+      const table = tableOf(measured, check.table);
+      const column = columnOf(table, check.column);
+      const value = cell(table, check.row, column.id);
+      return { holds: value > check.above, explanation: `${column.label} of ${check.row}: ${value} (the claim needs more than ${check.above})` };
+    },
+  };
+}

@@ -1,0 +1,233 @@
+// The `phases` kind: a study that loaded a store, then wrote and read it in phases, each phase
+// at several concurrencies, with a single-request prober measuring response time idle and under
+// load (study 002, cluster-vs-document). Ordinary runBenchmark calls in direct mode with
+// --probe, one per store and phase; the stores' servers are started (or found) once per store
+// and kept across its phases, so that a phase reads what the phases before it wrote.
+// Its scenario fields:
+//   stores: [name]                       measured one after another, every phase on one before the next
+//   phaseOrder: [phase id]               the order the phases run in (default: as listed)
+//   absentStores: { [name]: reason }     the study's stores that cannot run here: a row each, no figures
+// and its scale settings:
+//   phases: [{ id, label, flags, maxmemory? }]  flags as on node test's command line (the kind
+//           adds --direct --probe --stores <store>); maxmemory: this phase and the ones after it
+//           run with that cap on every Redis server this run started (never on a configured one)
+//   tarantoolMemtxMb: memtx memory of an embedded Tarantool (its default is 64 MB)
+//   note: '...'
+// It builds two tables: `phases` (a row per phase and store: the best step's ops/s, its mean
+// latency, the probe's mean idle and under that step's load, the phase's errors) and `steps`
+// (every step's figures, so the best is never the only one kept).
+import { createClient } from 'redis';
+import { parseArguments } from '../../options.js';
+import { runBenchmark } from '../../run.js';
+import { flagsToArgv, mergeResults } from './sweep.js';
+import { findAdapter } from '../../../stores/index.js';
+import { services } from '../../../config/services.js';
+import { settings as settingDefinitions } from '../../../config/settings.js';
+import { resolveService } from '../../../config/resolve-service.js';
+import { eachLimited } from '../../../stores/bulk.js';
+import { keyOf } from '../../workloads/values.js';
+import { openDirectStores } from '../direct-stores.js';
+import { UsageError } from '../../../util/errors.js';
+import { redactText } from '../../../util/redact.js';
+
+export const PHASE_COLUMNS = [
+  { id: 'ops', label: 'throughput', unit: 'ops/s' },
+  { id: 'meanMs', label: 'mean under load', unit: 'ms' },
+  { id: 'probeIdleMs', label: 'probe idle', unit: 'ms' },
+  { id: 'probeLoadMs', label: 'probe under load', unit: 'ms' },
+  { id: 'concurrency', label: 'best at c', unit: '' },
+  { id: 'errors', label: 'errors (phase)', unit: '' },
+];
+const STEP_COLUMNS = [
+  { id: 'ops', label: 'throughput', unit: 'ops/s' },
+  { id: 'meanMs', label: 'mean', unit: 'ms' },
+  { id: 'probeLoadMs', label: 'probe under load', unit: 'ms' },
+  { id: 'errors', label: 'errors', unit: '' },
+];
+
+export const phaseRow = (phase, store) => `${phase.label} / ${store}`;
+const mean = (probe) => (typeof probe?.meanMs === 'number' ? probe.meanMs : null);
+
+/**
+ * The two tables from the steps each (phase, store) ran: phases (the best step by ops/s) and
+ * steps (all of them). `ran`: [{ phase, store, steps }] in the order to show.
+ */
+export function phaseTables(ran, { phasesTitle = 'each phase at its best concurrency', stepsTitle = 'every step' } = {}) {
+  const phases = { id: 'phases', title: phasesTitle, rowHeader: 'phase / store', rows: [], columns: PHASE_COLUMNS, cells: {} };
+  const all = { id: 'steps', title: stepsTitle, rowHeader: 'phase / store / concurrency', rows: [], columns: STEP_COLUMNS, cells: {} };
+  for (const { phase, store, steps: ranSteps } of ran) {
+    const row = phaseRow(phase, store);
+    phases.rows.push(row);
+    const steps = ranSteps ?? []; // a store that cannot run here: its row holds no figure
+    const best = steps.reduce((top, step) => (top === null || step.rps > top.rps ? step : top), null);
+    phases.cells[row] = {
+      ops: best?.rps ?? null,
+      meanMs: best?.latency.meanMs ?? null,
+      probeIdleMs: mean(best?.probe?.idle),
+      probeLoadMs: mean(best?.probe?.underLoad),
+      concurrency: best?.concurrency ?? null,
+      errors: steps.length ? steps.reduce((sum, step) => sum + step.errors.total, 0) : null,
+    };
+    for (const step of steps) {
+      const stepRow = `${row} c=${step.concurrency}`;
+      all.rows.push(stepRow);
+      all.cells[stepRow] = { ops: step.rps, meanMs: step.latency.meanMs, probeLoadMs: mean(step.probe?.underLoad), errors: step.errors.total };
+    }
+  }
+  return [phases, all];
+}
+
+/** How many keys a phase can touch: its key space, plus every insert past it (warm-up included). */
+export function keysTouched(options) {
+  if (!options.keySpace) return 0;
+  const inserts = options.workload.mix.some(({ operation }) => operation === 'insert');
+  const requests = (options.requests ?? 0) * options.concurrency.length + (options.warmup ?? 0);
+  return options.records + (inserts ? requests : 0);
+}
+
+// The environment variable that locates a service (REDIS_CLUSTER_URLS for redis-cluster).
+const locationEnv = (service) => settingDefinitions[services[service].location].env[0];
+
+// The servers a store needs, each found as the app would (configured first) or started here once.
+async function serversFor(store, env) {
+  const adapter = findAdapter(store);
+  const started = [];
+  const configured = [];
+  const located = {};
+  const problems = [];
+  for (const service of adapter.needs) {
+    const resolved = await resolveService(service, { env });
+    if (resolved.unavailable) {
+      problems.push(resolved.unavailable);
+      continue;
+    }
+    located[locationEnv(service)] = resolved.connection.url;
+    (resolved.stop ? started : configured).push({ service, url: resolved.connection.url, stop: resolved.stop });
+  }
+  return { env: { ...env, ...located }, started, configured, problems, stop: () => Promise.allSettled(started.map((server) => server.stop())) };
+}
+
+// CONFIG SET maxmemory on every node of the Redis servers this run started (noeviction, Redis's
+// default: a write past the cap fails with OOM, and counts as an error, instead of the process
+// being killed). A configured server is someone else's: it is left as it is.
+async function capRedis(servers, maxmemory) {
+  const capped = [];
+  for (const { service, url } of servers.started.filter(({ service }) => service === 'redis' || service === 'redis-cluster')) {
+    for (const node of url.split(',')) {
+      const client = createClient({ url: node });
+      client.on('error', () => {});
+      await client.connect();
+      try {
+        await client.sendCommand(['CONFIG', 'SET', 'maxmemory', String(maxmemory), 'maxmemory-policy', 'noeviction']);
+      } finally {
+        await client.close();
+      }
+    }
+    capped.push(service);
+  }
+  return capped;
+}
+
+const REMOVE_SLICE = 10_000;
+
+// The keys a store was given, removed from a server that outlives the run (a configured one).
+async function removeKeys(store, env, count) {
+  const opened = await openDirectStores([store], { env });
+  try {
+    const entry = opened.stores.get(store);
+    if (!entry) return;
+    // In slices, so millions of keys (--scale full) are never one array.
+    for (let from = 0; from < count; from += REMOVE_SLICE) {
+      const keys = Array.from({ length: Math.min(REMOVE_SLICE, count - from) }, (_, i) => keyOf(from + i));
+      await eachLimited(keys, 64, (key) => entry.store.delete(key));
+    }
+  } finally {
+    await opened.close();
+  }
+}
+
+/**
+ * The merged Result's settings: the first call's would claim its phase's workload, records and
+ * sizes for all. What differs between phases is null here (each phase's flags are in the
+ * scenario record's `runs`); the mix is the operations' shares of every request sent.
+ */
+export function phasesSettings(first, scenario, steps) {
+  const counts = {};
+  for (const step of steps) for (const { operation, requests } of step.operations) counts[operation] = (counts[operation] ?? 0) + requests;
+  const total = Object.values(counts).reduce((sum, n) => sum + n, 0);
+  return {
+    ...first,
+    concurrency: [...new Set(steps.map((step) => step.concurrency))],
+    requests: null,
+    warmup: 0,
+    stores: scenario.stores,
+    workload: `scenario ${scenario.name}`,
+    mix: Object.fromEntries(Object.entries(counts).map(([operation, n]) => [operation, n / total])),
+    records: null,
+    valueSizeMin: null,
+    valueSizeMax: null,
+    distribution: null,
+    seed: null,
+  };
+}
+
+export async function run(scenario, scale, { signal, onProgress = () => {}, env = process.env } = {}) {
+  const order = scenario.phaseOrder ?? scale.phases.map((phase) => phase.id);
+  const planned = order.map((id) => {
+    const phase = scale.phases.find((candidate) => candidate.id === id);
+    const { options, problems } = parseArguments(flagsToArgv({ ...phase.flags, direct: true, probe: true }));
+    if (problems.length) throw new UsageError(problems.map((problem) => `scenario ${scenario.name}, phase ${phase.id}: ${problem}`));
+    return { phase, options };
+  });
+  const touched = Math.max(...planned.map(({ options }) => keysTouched(options)));
+  const serverEnv = scale.tarantoolMemtxMb ? { ...env, STOREBENCH_TARANTOOL_MEMTX_MB: String(scale.tarantoolMemtxMb) } : env;
+  const notes = [];
+  const results = [];
+  const ran = [];
+  const total = scenario.stores.length * planned.length;
+  let index = 0;
+  for (const store of scenario.stores) {
+    if (signal?.aborted || results.at(-1)?.interrupted) break;
+    onProgress({ type: 'stores-opening', stores: [store] });
+    const servers = await serversFor(store, serverEnv);
+    if (servers.problems.length) {
+      notes.push(redactText(`${store} did not run: ${servers.problems.join('; ')}`));
+      for (const { phase } of planned) ran.push({ phase, store, steps: null }); // its rows, with no figure
+      continue;
+    }
+    try {
+      for (const { phase, options } of planned) {
+        if (signal?.aborted || results.at(-1)?.interrupted) break;
+        if (phase.maxmemory) {
+          const capped = await capRedis(servers, phase.maxmemory);
+          if (capped.length) notes.push(`${store}: maxmemory ${phase.maxmemory} (noeviction) on each node of the ${capped.join(' and ')} server(s) this run started, from phase ${phase.id} on`);
+          else if (servers.configured.some(({ service }) => service.startsWith('redis'))) notes.push(`${store}: no maxmemory set (its Redis is a configured server, not one this run started)`);
+        }
+        index += 1;
+        onProgress({ type: 'scenario-step', run: phase.id, label: `${phase.label} on ${store}`, concurrency: options.concurrency.join(','), index, total });
+        const result = await runBenchmark({ ...options, stores: [store], env: servers.env, quiet: true }, { signal });
+        results.push(result);
+        ran.push({ phase, store, steps: result.steps });
+        for (const skip of result.skipped) if (skip.store === store) notes.push(redactText(`${store}, phase ${phase.id}: ${skip.status}${skip.reason ? `: ${skip.reason}` : ''}`));
+      }
+    } finally {
+      if (servers.configured.length) await removeKeys(store, servers.env, touched).catch((error) => notes.push(redactText(`${store}: its keys could not all be removed: ${error.message}`)));
+      await servers.stop();
+    }
+  }
+  // Shown phase by phase in the study's order, whatever order they ran in.
+  const shownOrder = scale.phases.map((phase) => phase.id);
+  const absent = Object.keys(scenario.absentStores ?? {});
+  const shownStores = [...scenario.stores, ...absent];
+  for (const phase of scale.phases) for (const store of absent) ran.push({ phase, store, steps: null });
+  const byPhase = [...ran].sort((a, b) => shownOrder.indexOf(a.phase.id) - shownOrder.indexOf(b.phase.id) || shownStores.indexOf(a.store) - shownStores.indexOf(b.store));
+  const merged = results.length ? mergeResults(results) : null;
+  if (merged) merged.settings = phasesSettings(merged.settings, scenario, merged.steps);
+  if (merged && signal?.aborted) merged.interrupted = true;
+  return {
+    measured: phaseTables(byPhase, scale.titles ?? scenario.titles),
+    results: merged ? [merged] : [],
+    runs: planned.map(({ phase }) => ({ id: phase.id, label: phase.label, flags: flagsToArgv(phase.flags).join(' ') })),
+    notes,
+  };
+}

@@ -1,0 +1,129 @@
+// node test --scenario cluster-vs-document --scale tiny, end to end against real servers: the
+// embedded Redis Cluster (3 + 3) and Tarantool, the test Redis and PostgreSQL. Five phases on
+// each of four stores in direct mode with --probe, each phase's best step in the study's shape
+// beside its published Redis Cluster and Couchbase figures, every step kept, a verdict per
+// conclusion, nothing left behind on the shared servers.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { runDriverCli } from '../helpers/driver-cli.js';
+import { reachable, testPostgresUrl, testRedisUrl, unavailable } from '../helpers/services.js';
+import { redactUrl } from '../../util/redact.js';
+import { which } from '../../util/which.js';
+import { leftKeys } from '../helpers/redis-keys.js';
+import { validate } from '../helpers/json-schema.js';
+import scenario from '../../scenarios/cluster-vs-document.js';
+
+const STORES = ['redis-cluster', 'redis', 'tarantool-memtx', 'postgres'];
+const PHASES = ['a. 100 B writes', 'b. 100 B bulk writes', 'c. 10 KB writes', 'd. 100 B reads', 'e. 10 KB reads'];
+// Requests a step at --scale tiny, by phase, and the phases in the order they ran (reads after the writes they read).
+const REQUESTS = { a: 500, b: 1000, c: 500, d: 500, e: 500 };
+const RUN_ORDER = ['a', 'b', 'd', 'c', 'e'];
+const CONCURRENCY = [5, 20, 50];
+
+async function rowsLeft(url) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query("select count(*)::int as n from storebench where key like 'user%'");
+    return rows[0].n;
+  } finally {
+    await client.end();
+  }
+}
+
+test('cluster-vs-document at --scale tiny: five phases on four stores with the probe, best step per phase beside the published figures', async (t) => {
+  if (!which('redis-server') || !which('redis-cli')) return void unavailable(t, 'redis-server and redis-cli are not installed (the embedded Redis Cluster)');
+  if (!which('tarantool')) return void unavailable(t, 'tarantool is not installed (apt-get install tarantool)');
+  if (!(await reachable(testRedisUrl))) return void unavailable(t, `no Redis at ${redactUrl(testRedisUrl)}`);
+  if (!(await reachable(testPostgresUrl))) return void unavailable(t, `no PostgreSQL at ${redactUrl(testPostgresUrl)}`);
+  const dir = await mkdtemp(join(tmpdir(), 'storebench-scenario-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const [file, html, csv] = ['run.json', 'run.html', 'run.csv'].map((name) => join(dir, name));
+  const { REDIS_CLUSTER_URLS: _cluster, TARANTOOL_URL: _tarantool, ...env } = process.env;
+  const { status, stdout, stderr } = await runDriverCli(['--scenario', 'cluster-vs-document', '--scale', 'tiny', '--json', file, '--html', html, '--csv', csv], {
+    env: { ...env, REDIS_URL: testRedisUrl, POSTGRES_URL: testPostgresUrl },
+  });
+  assert.equal(status, 0, stderr);
+
+  const result = JSON.parse(await readFile(file, 'utf8'));
+  const record = result.scenario;
+  const [phases, steps] = record.measured;
+  assert.equal(phases.id, 'phases');
+  assert.deepEqual(phases.rows, PHASES.flatMap((phase) => [...STORES, 'couchbase'].map((store) => `${phase} / ${store}`)));
+  assert.deepEqual(phases.columns.map((column) => column.id), ['ops', 'meanMs', 'probeIdleMs', 'probeLoadMs', 'concurrency', 'errors']);
+  for (const phase of PHASES) {
+    for (const store of STORES) {
+      const cells = phases.cells[`${phase} / ${store}`];
+      for (const column of ['ops', 'meanMs', 'probeIdleMs', 'probeLoadMs']) assert.ok(cells[column] > 0, `${phase} / ${store}: ${column}`);
+      assert.ok(CONCURRENCY.includes(cells.concurrency));
+      // Every read found its key (a missing one is a 404, counted as an error), every write landed.
+      assert.equal(cells.errors, 0, `${phase} / ${store}`);
+    }
+    assert.ok(Object.values(phases.cells[`${phase} / couchbase`]).every((value) => value === null), 'Couchbase: no figure of ours');
+  }
+
+  // Every step kept: a row each in the steps table, and in the Result, in the order they ran,
+  // each probed idle and under its load, with the phase's exact request count.
+  assert.equal(steps.id, 'steps');
+  assert.equal(steps.rows.length, PHASES.length * STORES.length * CONCURRENCY.length);
+  assert.equal(result.steps.length, steps.rows.length);
+  const expected = STORES.flatMap((store) => RUN_ORDER.flatMap((phase) => CONCURRENCY.map((concurrency) => ({ store, phase, concurrency }))));
+  for (const [i, step] of result.steps.entries()) {
+    const { store, phase, concurrency } = expected[i];
+    assert.equal(step.store, store);
+    assert.equal(step.concurrency, concurrency);
+    assert.equal(step.mode, 'direct');
+    assert.equal(step.requests, REQUESTS[phase], `${store} ${phase} c=${concurrency}`);
+    assert.equal(step.errors.total, 0);
+    assert.equal(step.probe.thread, 'worker');
+    assert.ok(step.probe.idle.count > 0 && step.probe.underLoad.count > 0, `${store} ${phase}: probed`);
+    assert.equal(step.probe.idle.errors + step.probe.underLoad.errors, 0);
+  }
+  // The best step is the one shown.
+  const bestA = result.steps.filter((step) => step.store === 'redis' && step.workload === 'insert').slice(0, 3).reduce((a, b) => (b.rps > a.rps ? b : a));
+  assert.equal(phases.cells['a. 100 B writes / redis'].ops, bestA.rps);
+  assert.equal(phases.cells['a. 100 B writes / redis'].probeLoadMs, bestA.probe.underLoad.meanMs);
+
+  // The study's figures beside ours, as published: Redis Cluster's beside its row, Couchbase's on rows of their own.
+  const [published] = record.published;
+  assert.deepEqual(published.cells['a. 100 B writes / redis-cluster'], { ops: 200000, meanMs: null, probeIdleMs: 0.21, probeLoadMs: 2.09, concurrency: 2000, errors: null });
+  assert.deepEqual(published.cells['d. 100 B reads / couchbase'], { ops: 510000, meanMs: null, probeIdleMs: 0.35, probeLoadMs: 7.04, concurrency: 3000, errors: null });
+  assert.match(stdout, /a\. 100 B writes \/ redis-cluster\s+[\d,.]+ \| 200,000\s+[\d.]+ \| -\s+[\d.]+ \| 0\.21\s+[\d.]+ \| 2\.1/);
+  assert.match(stdout, /d\. 100 B reads \/ couchbase\s+- \| 510,000\s+- \| -\s+- \| 0\.35\s+- \| 7\.0/);
+  assert.match(stdout, /e\. 10 KB reads \/ couchbase\s+- \| 90,000/);
+  assert.match(stdout, /redis-cluster: maxmemory 256mb \(noeviction\) on each node/);
+
+  // A verdict per conclusion: the checkable ones judged, Couchbase's not runnable with the reason.
+  assert.deepEqual(record.verdicts.map((verdict) => verdict.id), scenario.conclusions.map((conclusion) => conclusion.id));
+  for (const { id, notRunnable } of scenario.conclusions) {
+    const { verdict } = record.verdicts.find((candidate) => candidate.id === id);
+    if (notRunnable) assert.match(verdict, /^not runnable here: .*Couchbase/, id);
+    else assert.match(verdict, /^(holds here|does not hold here)$/, id);
+    assert.match(stdout, new RegExp(`  ${id}: `));
+  }
+
+  // The Result says what the whole run was, not its first phase's settings (those are in runs).
+  const schema = JSON.parse(await readFile(new URL('../../docs/results.schema.json', import.meta.url), 'utf8'));
+  assert.deepEqual(validate(schema, result), []);
+  assert.equal(result.settings.workload, 'scenario cluster-vs-document');
+  assert.deepEqual(result.settings.stores, STORES);
+  assert.equal(result.settings.records, null);
+  assert.deepEqual(Object.keys(result.settings.mix).sort(), ['insert', 'read', 'write']);
+  assert.deepEqual(record.runs.map((run) => run.id), RUN_ORDER);
+  assert.match(record.runs[0].flags, /--workload insert --records 1 --value-size 100 --requests 500 --concurrency 5,20,50 --warmup 0/);
+
+  // The saved run prints the same again; its page and CSV carry it (a CSV row per step).
+  const report = await runDriverCli(['report', file]);
+  assert.equal(report.status, 0, report.stderr);
+  assert.equal(report.stdout, stdout.slice(stdout.indexOf('# Scenario ')));
+  assert.ok((await readFile(html, 'utf8')).includes('Scenario cluster-vs-document (tiny)'));
+  assert.equal((await readFile(csv, 'utf8')).trimEnd().split('\n').length, 1 + result.steps.length);
+
+  // Nothing of the run is left on the shared servers.
+  assert.deepEqual(await leftKeys(testRedisUrl, ['user*']), []);
+  assert.equal(await rowsLeft(testPostgresUrl), 0);
+});
