@@ -49,7 +49,7 @@ test('--probe against a server whose latency grows with the requests in flight: 
   // probe's, and the one GET that checks a --url is reachable before anything else.
   assert.equal(step.requests, 600);
   assert.equal(step.responses, 600);
-  assert.equal(await server.served(), 1 + warmup + 600 + probe.idle.count + probe.underLoad.count);
+  assert.equal(await server.served(), 1 + warmup + 600 + probe.idle.warmup + probe.idle.count + probe.underLoad.count);
   // The table shows the probe's columns.
   assert.match(run.stderr, /probeIdleP50 +probeIdleP99 +probeLoadP50 +probeLoadP99/);
 });
