@@ -103,6 +103,8 @@ export function addSteps(parts) {
     url: first.url,
     mode: first.mode,
     model: first.model,
+    // Side by side: the longest part's span stands for them all (their clocks differ by machine).
+    elapsedSeconds: Math.max(...parts.map((part) => part.elapsedSeconds ?? 0)),
     startedAt: times((part) => part.startedAt)[0],
     finishedAt: times((part) => part.finishedAt).at(-1),
     maxRequests: sumOrNull(parts, (part) => part.maxRequests),

@@ -105,6 +105,7 @@ function createMeter({ rps, timeoutMs, operations = ['read'] }) {
   let onIdle = null;
   let firstStartNs = null;
   let lastStartNs = null;
+  let lastEndNs = null; // the last settle: loadtest's and ab's elapsed time ends here
   let created = 0;
   let responses = 0;
   let peakInFlight = 0;
@@ -142,6 +143,7 @@ function createMeter({ rps, timeoutMs, operations = ['read'] }) {
     const settle = (status, error) => {
       if (!pending.has(expire)) return; // settled already
       const endNs = process.hrtime.bigint();
+      lastEndNs = endNs;
       clearTimeout(pending.get(expire));
       pending.delete(expire);
       tailCount += 1;
@@ -230,6 +232,7 @@ function createMeter({ rps, timeoutMs, operations = ['read'] }) {
         else wallNs = Number(lastStartNs - firstStartNs) + (tailCount ? Number(tailSumNs - BigInt(tailCount) * lastStartNs) / tailCount : 0);
       }
       const wallSeconds = wallNs / 1e9;
+      const elapsedSeconds = firstStartNs !== null && lastEndNs !== null ? Number(lastEndNs - firstStartNs) / 1e9 : 0;
       const rpsOf = (count) => (wallSeconds > 0 ? count / wallSeconds : 0);
       const errorsOf = (byKind) => ({ total: Object.values(byKind).reduce((sum, n) => sum + n, 0), byKind });
       const parts = [...byOperation.values()];
@@ -262,6 +265,7 @@ function createMeter({ rps, timeoutMs, operations = ['read'] }) {
       all.destroy();
       return {
         wallSeconds,
+        elapsedSeconds,
         requests: created,
         responses,
         peakInFlight,
@@ -332,7 +336,7 @@ export async function measureStep(engine, {
   }
   const finishedAt = new Date();
   const cpu = process.cpuUsage(cpuBefore);
-  const elapsedSeconds = Number(process.hrtime.bigint() - startNs) / 1e9;
+  const stepSeconds = Number(process.hrtime.bigint() - startNs) / 1e9;
 
   const figures = accounting.figures();
   const operations = keepSums ? figures.operations : figures.operations.map(({ sums, ...operation }) => operation);
@@ -350,10 +354,11 @@ export async function measureStep(engine, {
     requests: figures.requests,
     responses: figures.responses,
     wallSeconds: figures.wallSeconds,
+    elapsedSeconds: figures.elapsedSeconds,
     rps: figures.rps,
     latency: figures.latency,
     errors: figures.errors,
-    cpuPercent: elapsedSeconds > 0 ? ((cpu.user + cpu.system) / 1e6 / elapsedSeconds) * 100 : 0,
+    cpuPercent: stepSeconds > 0 ? ((cpu.user + cpu.system) / 1e6 / stepSeconds) * 100 : 0,
     engineReported: engineRun.reported ?? null,
     histogram: figures.histogram,
     operations,

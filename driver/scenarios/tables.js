@@ -4,7 +4,8 @@
 //   { id, title, rowHeader, row: '{store}/{key} c={concurrency}', rows?: [order],
 //     columns: [{ id, label, unit, metric, run? }] }
 // `row` names each step's row from its fields ({store}, {key}, {concurrency}, {run});
-// a column's `metric` is a dotted path in the step (`rps`, `latency.meanMs`), `p:66` (that
+// a column's `metric` is a dotted path in the step (`rps`, `latency.meanMs`), `elapsedRps`
+// (responses / elapsedSeconds: loadtest's and ab's rps), `p:66` (that
 // percentile from the step's histogram) or `extra:<name>` (a figure the kind measured beside
 // the step, such as the 429s a store saw); `run` takes the cell from that run's steps only.
 import { decodeHistogram } from '../recorder.js';
@@ -27,6 +28,8 @@ function percentileMs(step, percentile) {
 
 function metricOf(record, metric) {
   if (metric.startsWith('p:')) return percentileMs(record.step, Number(metric.slice(2)));
+  // loadtest's and ab's rps: responses over the time from the first start to the last end.
+  if (metric === 'elapsedRps') return record.step.elapsedSeconds > 0 ? record.step.responses / record.step.elapsedSeconds : null;
   if (metric.startsWith('extra:')) return record.extra?.[metric.slice('extra:'.length)] ?? null;
   const value = valueAt(record.step, metric);
   return typeof value === 'number' ? value : null;

@@ -35,6 +35,7 @@ export function fixedStep({ store = 'redis', key = 'key1', concurrency = 5, rps 
     requests: 2000,
     responses: 2000,
     wallSeconds: 0.4628,
+    elapsedSeconds: 0.4631,
     rps,
     latency: { ...LATENCY, meanMs },
     errors,

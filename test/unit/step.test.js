@@ -203,3 +203,13 @@ test('an abort while the step waits for its last requests rejects at once, not a
   assert.ok(Date.now() - started < 1000, 'the wait for the 10 s deadline was cut short');
   assert.ok(released, 'the engine was released all the same');
 });
+
+test('elapsedSeconds runs from the first start to the last end: longer than wallSeconds when the clients finish unevenly', async () => {
+  // Two clients, 3 calls: one client makes two 40 ms calls, the other one; the step lasts
+  // two calls (80 ms) while the clients' mean busy time is 1.5 calls (60 ms).
+  const step = await measureStep(callEngine(async () => { await sleep(40); return 200; }), { url: 'direct:x', concurrency: 2, maxRequests: 3 });
+  assert.equal(step.responses, 3);
+  assert.ok(step.elapsedSeconds >= 0.078, `elapsed ${step.elapsedSeconds} s for two 40 ms calls back to back`);
+  assert.ok(step.elapsedSeconds > step.wallSeconds * 1.2, `elapsed ${step.elapsedSeconds} s, wall ${step.wallSeconds} s`);
+  assert.ok(Math.abs(step.wallSeconds / step.elapsedSeconds - 0.75) < 0.1, `mean busy / elapsed ${step.wallSeconds / step.elapsedSeconds}, expected 1.5 / 2 calls`);
+});
