@@ -247,7 +247,7 @@ export function parseArguments(argv, env = process.env) {
 
   const workload = parseWorkloadFlags(text, values, problems, { single, keys });
   const workers = parseWorkers(text('workers'), problems);
-  const valueShape = parseValueShape(text('value-shape'), { direct, keySpace: workload.options?.keySpace }, problems);
+  const valueShape = parseValueShape(text('value-shape'), { direct, ...workload.options }, problems);
   if (workers > 1 && workload.options?.workload.mix.some(({ operation }) => operation === 'insert')) {
     problems.push(`--workers ${workers}: ${workload.options.workload.name} inserts, and each insert takes the next new key in turn, which only one worker can do: use --workers 1`);
   }
@@ -282,7 +282,7 @@ export function parseArguments(argv, env = process.env) {
 
 // --value-shape bytes|hash: 'bytes' when not given; problems pushed. Direct mode only: the
 // app's routes store the bytes a request carries, so over HTTP there is no shape to choose.
-function parseValueShape(raw, { direct, keySpace }, problems) {
+function parseValueShape(raw, { direct, keySpace, workload }, problems) {
   if (raw === undefined) return 'bytes';
   if (!VALUE_SHAPES.includes(raw)) {
     problems.push(`--value-shape must be ${VALUE_SHAPES.join(' or ')}, not "${raw}"`);
@@ -290,6 +290,7 @@ function parseValueShape(raw, { direct, keySpace }, problems) {
   }
   if (raw !== 'bytes' && !direct) problems.push(`--value-shape ${raw} needs --direct: over HTTP the app stores the bytes each request carries`);
   else if (raw !== 'bytes' && keySpace === false) problems.push(`--value-shape ${raw} applies to a key space: add --records N (or a --workload other than read)`);
+  else if (raw !== 'bytes' && workload?.mix.some(({ operation }) => operation === 'append')) problems.push(`--value-shape ${raw}: ${workload.name} appends, and a hash has nothing to append to`);
   return raw;
 }
 

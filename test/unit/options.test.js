@@ -78,6 +78,7 @@ test('--value-shape hash is for a direct key-space run; over HTTP, without a key
   assert.deepEqual(parseArguments(['--direct', '--value-shape', 'hash'], {}).problems, ['--value-shape hash applies to a key space: add --records N (or a --workload other than read)']);
   assert.deepEqual(parseArguments(['--direct', '--value-shape', 'json', '--records', '5'], {}).problems, ['--value-shape must be bytes or hash, not "json"']);
   assert.equal(parseArguments(['--value-shape', 'bytes', '--records', '5'], {}).options.valueShape, 'bytes');
+  assert.deepEqual(parseArguments(['--direct', '--value-shape', 'hash', '--workload', 'append', '--records', '5'], {}).problems, ['--value-shape hash: append appends, and a hash has nothing to append to']);
 });
 
 test('--url repeats, -t replaces the request count, --rps takes a list of rates', () => {
