@@ -9,6 +9,7 @@ import { redactDeep } from '../util/redact.js';
 import { UsageError } from '../util/errors.js';
 import { resolveSettings } from '../config/precedence.js';
 import { keyOf } from './workloads/values.js';
+import { shapedStore } from './workloads/value-shape.js';
 
 /** What a direct target is called: direct://redis/key1, or direct://redis for a key-space workload. */
 export const directUrl = (store, key) => `direct://${store}${key === undefined ? '' : `/${key}`}`;
@@ -23,7 +24,7 @@ export const directLabel = (names) => `direct mode: the stores called in this pr
  * StoreSet, which the caller closes (that also stops the embedded servers). Rejects with
  * UsageError for names no store or key has (nothing left open then).
  *
- * @param {object} options  driver/options.js options (stores, keys, keySpace, workload, timeoutMs)
+ * @param {object} options  driver/options.js options (stores, keys, keySpace, workload, valueShape, timeoutMs)
  * @param {{ env?: object, onServer?: Function, onOpened?: Function }} [hooks]
  */
 export async function openDirectTargets(options, { env = process.env, onServer, onOpened } = {}) {
@@ -47,10 +48,16 @@ export async function openDirectTargets(options, { env = process.env, onServer, 
     });
     if (problems.length) throw new UsageError(problems);
     const { settings } = resolveSettings({ options: explicit, env }, ['store']);
+    // --value-shape: the load, the steps, the verification and the probe all store and read
+    // each value in that shape (driver/workloads/value-shape.js).
+    const valueShape = (workload && options.valueShape) || 'bytes';
+    if (valueShape !== 'bytes') {
+      for (const name of new Set(targets.map((target) => target.store))) stores.wrapStore(name, (store) => shapedStore(store, valueShape));
+    }
     for (const target of targets) {
       const { raw, adapter, connections } = stores.entry(target.store);
       target.engineLoad = workload ? { store: raw } : { store: raw, key: target.key };
-      target.probeTarget = probeTargetOf({ adapter, connections, settings, raw, key: workload ? keyOf(0) : target.key });
+      target.probeTarget = probeTargetOf({ adapter, connections, settings, raw, key: workload ? keyOf(0) : target.key, valueShape });
     }
     return { targets, skipped, stores, label: directLabel(names) };
   } catch (error) {
@@ -62,10 +69,11 @@ export async function openDirectTargets(options, { env = process.env, onServer, 
 // What --probe reads of a direct target (the key the steps read, or a key-space store's first
 // record): through a connection of its own, opened in the prober's thread from the same
 // resolved connection and settings; a store with no server to connect to (memory) exists only
-// in this thread, so it is probed here (driver/probe/prober.js).
-function probeTargetOf({ adapter, connections, settings, raw, key }) {
+// in this thread, so it is probed here (driver/probe/prober.js). Another thread opening the
+// store (the prober's, a step worker's) shapes its values by `valueShape` as the load does.
+function probeTargetOf({ adapter, connections, settings, raw, key, valueShape }) {
   if (adapter.needs.length === 0) return { kind: 'main', store: raw, key };
-  return { kind: 'direct', store: adapter.name, key, connections, settings };
+  return { kind: 'direct', store: adapter.name, key, connections, settings, valueShape };
 }
 
 /** The URLs of the servers behind the opened stores, so the machine's load counts them as the run's. */

@@ -10,6 +10,7 @@ import { randomSeed } from './workloads/random.js';
 import { MAX_WORKERS, autoWorkers } from './workers.js';
 import { PROBE_IDLE_REQUESTS, PROBE_IDLE_SECONDS, PROBE_MIN_REQUESTS_PER_CLIENT, PROBE_MIN_SECONDS } from './probe/prober.js';
 import { SCENARIO_FLAGS, SCENARIO_USAGE, parseScenarioFlags } from './scenario-options.js';
+import { HASH_FIELDS, VALUE_SHAPES } from './workloads/value-shape.js';
 
 export const DEFAULT_CONCURRENCY = [5, 10, 15, 20, 25, 30];
 // Steps are timed by default: a request count finishes in well under a second on a fast
@@ -67,6 +68,7 @@ const spec = {
   workers: { type: 'string' },
   direct: { type: 'boolean' }, // issue 11
   probe: { type: 'boolean' }, // issue 11
+  'value-shape': { type: 'string' }, // issue 13 item 5
   ...RUN_REPORT_FLAGS,
   ...SCENARIO_FLAGS, // issue 13
 };
@@ -129,6 +131,9 @@ Workload (docs/workloads.md):
                          (hotspot:H/O: H% of records take O% of requests; default: the workload's)
   --seed N               the same keys, operations and values again: 0 to ${shown(LIMITS.seed)}
                          (default: a random seed, recorded in the results)
+  --value-shape SHAPE    with --direct: bytes (default: each value as it is) or hash: each value
+                         as ${HASH_FIELDS} fields f0..f${HASH_FIELDS - 1} splitting its bytes, in the store's own hash
+                         type where it has one (Redis HSET), else as JSON of base64 fields
   --no-load              do not load the records first (they are there from an earlier run)
   --no-verify            do not read back a sample of written values after the run
   --token TOKEN          the app's write token (default: $${TOKEN_ENV}); the embedded
@@ -242,6 +247,7 @@ export function parseArguments(argv, env = process.env) {
 
   const workload = parseWorkloadFlags(text, values, problems, { single, keys });
   const workers = parseWorkers(text('workers'), problems);
+  const valueShape = parseValueShape(text('value-shape'), { direct, ...workload.options }, problems);
   if (workers > 1 && workload.options?.workload.mix.some(({ operation }) => operation === 'insert')) {
     problems.push(`--workers ${workers}: ${workload.options.workload.name} inserts, and each insert takes the next new key in turn, which only one worker can do: use --workers 1`);
   }
@@ -269,8 +275,23 @@ export function parseArguments(argv, env = process.env) {
     ...workload.options,
     token,
     workers,
+    valueShape,
   };
   return { command: 'run', help: values.help === true, options, problems };
+}
+
+// --value-shape bytes|hash: 'bytes' when not given; problems pushed. Direct mode only: the
+// app's routes store the bytes a request carries, so over HTTP there is no shape to choose.
+function parseValueShape(raw, { direct, keySpace, workload }, problems) {
+  if (raw === undefined) return 'bytes';
+  if (!VALUE_SHAPES.includes(raw)) {
+    problems.push(`--value-shape must be ${VALUE_SHAPES.join(' or ')}, not "${raw}"`);
+    return 'bytes';
+  }
+  if (raw !== 'bytes' && !direct) problems.push(`--value-shape ${raw} needs --direct: over HTTP the app stores the bytes each request carries`);
+  else if (raw !== 'bytes' && keySpace === false) problems.push(`--value-shape ${raw} applies to a key space: add --records N (or a --workload other than read)`);
+  else if (raw !== 'bytes' && workload?.mix.some(({ operation }) => operation === 'append')) problems.push(`--value-shape ${raw}: ${workload.name} appends, and a hash has nothing to append to`);
+  return raw;
 }
 
 // --workers N|auto: 1 when not given; problems pushed.

@@ -210,6 +210,7 @@ function workloadSettings(options) {
     seed: keySpace ? options.seed : null,
     load: keySpace && options.load,
     verify: keySpace && options.verify,
+    valueShape: (keySpace && options.valueShape) || 'bytes',
   };
 }
 

@@ -17,15 +17,17 @@ const ENGINES = {
   direct: async () => (await import('./engines/direct.js')).directEngine,
 };
 
-// Direct mode: this thread's own Store per store, opened once with the adapter's open().
+// Direct mode: this thread's own Store per store, opened once with the adapter's open(), its
+// values in the run's --value-shape.
 const stores = new Map();
-function storeFor({ store, connections, settings }) {
+function storeFor({ store, connections, settings, valueShape }) {
   if (!stores.has(store)) {
     stores.set(store, (async () => {
       const { findAdapter } = await import('../stores/index.js');
+      const { shapedStore } = await import('./workloads/value-shape.js');
       const adapter = findAdapter(store);
       if (!adapter) throw new Error(`no store adapter "${store}"`);
-      return adapter.open(connections, settings);
+      return shapedStore(await adapter.open(connections, settings), valueShape); // as the main thread's (--value-shape)
     })());
   }
   return stores.get(store);

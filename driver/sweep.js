@@ -94,7 +94,7 @@ async function sweep(targets, settings, { loadPhase, verifyPhase, workload, toke
   // Direct mode: what a worker thread needs to open its own connection to the target's store
   // (the resolved connection the prober's thread uses too); null for memory, which has no server.
   const workerTarget = ({ probeTarget, engineLoad }) => (probeTarget?.kind === 'direct'
-    ? { store: probeTarget.store, connections: probeTarget.connections, settings: probeTarget.settings, ...(engineLoad?.key === undefined ? {} : { key: engineLoad.key }) }
+    ? { store: probeTarget.store, connections: probeTarget.connections, settings: probeTarget.settings, valueShape: probeTarget.valueShape, ...(engineLoad?.key === undefined ? {} : { key: engineLoad.key }) }
     : null);
   // Per target: its steps, its workload runner (one per target: same seed, same sequence) and
   // its load phase's figures, kept across the interleaved schedule.

@@ -263,6 +263,7 @@ export const RESULT_FIELDS = [
   field('settings.seed', 'integer|null', 'the seed of the keys, operations and values (--seed, or the one the run picked): `--seed` with it repeats them; null for the seeded keys'),
   field('settings.load', 'boolean', 'whether each store\'s records were loaded before its steps (false with --no-load, for `write`, and for the seeded keys)'),
   field('settings.verify', 'boolean', 'whether written values were read back after each store\'s steps (false with --no-verify, for the seeded keys, and with --workers over 1 for a workload that writes)'),
+  field('settings.valueShape', 'string', 'how each value of a key-space workload was stored (--value-shape, direct mode): `bytes` (as it is) or `hash` (10 fields f0..f9 splitting its bytes: the store\'s own hash type where it has one, Redis HSET; else the JSON of the fields, each in base64). `bytes` for the seeded keys and over HTTP; absent from files written before it', { optional: true }),
   field('settings.workers', 'integer', 'worker threads each step ran in (--workers; 1 by default)'),
   field('system.node', 'string', 'Node.js version of the driver'),
   field('system.platform', 'string', 'OS, kernel release and architecture'),

@@ -144,7 +144,7 @@ export function describeWorkload(settings) {
     : `${formatBytes(settings.valueSizeMin)} to ${formatBytes(settings.valueSizeMax)}`;
   return [
     `${settings.workload} (${mix}) over ${settings.records.toLocaleString('en-US')} records${settings.distribution ? `, ${settings.distribution}` : ''}`,
-    `values ${size}`,
+    `values ${size}${settings.valueShape === 'hash' ? ' as hashes of 10 fields (Redis HSET; JSON where a store has no hash type)' : ''}`,
     `seed ${settings.seed}`,
     settings.load ? 'loaded first' : 'not loaded first',
     settings.verify ? 'written values verified after' : 'not verified',

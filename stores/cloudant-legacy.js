@@ -10,7 +10,7 @@ export const name = 'cloudant-legacy';
 export const description = 'Cloudant / CouchDB through @cloudant/cloudant (the client the original used)';
 export const needs = ['couchdb'];
 export const lifecycle = 'end-of-life client (@cloudant/cloudant)';
-export const writes = { append: false, bulk: 'native' }; // as cloudant: no append; _bulk_docs
+export const writes = { append: false, bulk: 'native', hash: false }; // as cloudant: no append; _bulk_docs
 
 export async function open({ couchdb }, { couchdbDatabase = defaults.couchdbDatabase, cloudantIamUrl = defaults.cloudantIamUrl } = {}) {
   const { serviceUrl, auth } = couchAuth(couchdb);

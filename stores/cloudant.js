@@ -12,7 +12,7 @@ export const name = 'cloudant';
 export const description = 'Cloudant / CouchDB through @ibm-cloud/cloudant (the maintained SDK)';
 export const needs = ['couchdb'];
 // CouchDB has no append (a document is replaced whole, over its revision); bulk is _bulk_docs.
-export const writes = { append: false, bulk: 'native' };
+export const writes = { append: false, bulk: 'native', hash: false };
 
 const statusOf = (error) => error?.status ?? error?.code;
 

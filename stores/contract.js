@@ -6,10 +6,11 @@
  * @property {string}   name         The route segment: GET /<name>/:key.
  * @property {string}   description  One line for /stores, the index page and the README.
  * @property {string[]} needs        The backing services it connects to (keys of config/services.js).
- * @property {{ append: boolean, bulk: 'native'|'one by one' }} writes
+ * @property {{ append: boolean, bulk: 'native'|'one by one', hash: boolean }} writes
  *           What its stores can do beyond get/set/delete, shown in /stores so a client can tell
  *           before sending: append is true exactly when its Store has append(), bulk is
- *           'native' exactly when its Store has setMany() (assertStore holds them to it).
+ *           'native' exactly when its Store has setMany(), hash is true exactly when its Store
+ *           has setHash() and getHash() (assertStore holds them to it).
  * @property {(connections: object, settings?: object) => Promise<Store>} open
  *           Connects, given one resolved connection per needed service, e.g.
  *           `{ redis: { url, source, ... } }`, and the resolved store settings of
@@ -36,6 +37,12 @@
  *           through the server's bulk path (a pipeline, a multi-row statement, _bulk_docs), in
  *           order, a later entry for a key winning. StoreSet hands it at most a few thousand
  *           entries at a time; without it, StoreSet calls set() with bounded parallelism.
+ * @property {(key: string, fields: Object<string, Buffer>) => Promise<void>} [setHash]  Stores
+ *           the fields as the server's own hash type (Redis: HSET), replacing whatever the key
+ *           held: afterwards it holds exactly these fields. Only where the server has a hash
+ *           type; the driver's --value-shape hash uses it (driver/workloads/value-shape.js).
+ * @property {(key: string) => Promise<Object<string, Buffer>|null>} [getHash]  Every field of
+ *           the key's hash with its exact bytes, or null when the key is absent.
  * @property {() => Promise<void>} ping  Resolves when the server answers; rejects when it is down.
  * @property {() => Promise<void>} close  Releases connections; safe to call twice.
  * @property {() => object} [stats]  Extra facts for /stores (cache hits, pool size...).
@@ -59,8 +66,9 @@ export function assertAdapter(adapter) {
   if (!/^[a-z][a-z0-9+-]*$/.test(adapter.name)) {
     throw new TypeError(`store adapter name "${adapter.name}" must be lower-case letters, digits, + or -`);
   }
-  if (typeof adapter.writes.append !== 'boolean' || !bulkKinds.includes(adapter.writes.bulk)) {
-    throw new TypeError(`store adapter ${adapter.name} must export writes: { append: true|false, bulk: 'native'|'one by one' }`);
+  const { append, bulk, hash } = adapter.writes;
+  if (typeof append !== 'boolean' || !bulkKinds.includes(bulk) || typeof hash !== 'boolean') {
+    throw new TypeError(`store adapter ${adapter.name} must export writes: { append: true|false, bulk: 'native'|'one by one', hash: true|false }`);
   }
   return adapter;
 }
@@ -72,7 +80,8 @@ export function assertStore(store, adapter) {
       throw new TypeError(`store "${adapter.name}" must implement ${method}()`);
     }
   }
-  const promised = { append: adapter.writes.append, setMany: adapter.writes.bulk === 'native' };
+  const { writes } = adapter;
+  const promised = { append: writes.append, setMany: writes.bulk === 'native', setHash: writes.hash, getHash: writes.hash };
   for (const [method, declared] of Object.entries(promised)) {
     if (declared !== (typeof store[method] === 'function')) {
       throw new TypeError(`store "${adapter.name}" ${declared ? 'must implement' : 'declares no'} ${method}() (its adapter's writes say so)`);

@@ -7,7 +7,7 @@ import { defaults } from '../config/settings.js';
 export const name = 'couchdb-nano';
 export const description = 'CouchDB / Cloudant through nano (the Apache CouchDB client)';
 export const needs = ['couchdb'];
-export const writes = { append: false, bulk: 'native' }; // as cloudant: no append; _bulk_docs
+export const writes = { append: false, bulk: 'native', hash: false }; // as cloudant: no append; _bulk_docs
 
 export async function open({ couchdb }, { couchdbDatabase = defaults.couchdbDatabase } = {}) {
   const { auth } = couchAuth(couchdb);

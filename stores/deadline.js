@@ -19,10 +19,10 @@ export function withDeadline(promise, ms, timeoutError) {
   });
 }
 
-const operations = ['get', 'set', 'delete', 'append', 'setMany', 'ping'];
+const operations = ['get', 'set', 'delete', 'append', 'setMany', 'setHash', 'getHash', 'ping'];
 
 /**
- * store, with each operation it has (get, set, delete, append, setMany, ping) rejecting with
+ * store, with each operation it has (get, set, delete, append, setMany, setHash, getHash, ping) rejecting with
  * StoreTimeoutError (503 STORE_TIMEOUT) when the server has not answered within ms. An
  * operation the store lacks stays absent. close and stats are the store's own.
  */

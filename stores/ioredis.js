@@ -8,7 +8,7 @@ import { chunksOf } from './bulk.js';
 export const name = 'ioredis';
 export const description = 'Redis through ioredis, auto-pipelining on (same server as redis)';
 export const needs = ['redis'];
-export const writes = { append: true, bulk: 'native' };
+export const writes = { append: true, bulk: 'native', hash: true };
 
 const MSET_CHUNK = { maxEntries: 500, maxBytes: 1024 * 1024 }; // as stores/redis.js
 
@@ -52,6 +52,14 @@ export async function open({ redis }) {
     async setMany(entries) {
       await Promise.all(chunksOf(entries, MSET_CHUNK).map((chunk) => client.mset(chunk.flat())));
     },
+    // As stores/redis.js: DEL and HSET in one MULTI (one round trip).
+    async setHash(key, fields) {
+      // exec() resolves to [error, reply] per command: an error inside is no rejection.
+      const replies = await client.multi().del(key).hset(key, fields).exec();
+      const failed = replies.find(([error]) => error);
+      if (failed) throw failed[0];
+    },
+    getHash: (key) => client.hgetallBuffer(key).then((fields) => (Object.keys(fields).length ? fields : null)),
     async ping() {
       await client.ping();
     },

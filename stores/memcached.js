@@ -7,7 +7,7 @@ export const description = 'memcached through memjs (binary protocol)';
 export const needs = ['memcached'];
 // Bulk: sets sent at once over memjs's one connection per server (memcached has no multi-set
 // in the binary protocol memjs speaks; the requests pipeline).
-export const writes = { append: true, bulk: 'native' };
+export const writes = { append: true, bulk: 'native', hash: false };
 
 // memcached refuses an item over its size limit (-I, 1 MB by default) with status 3, which
 // memjs reports as this message: a refusal, not an outage.

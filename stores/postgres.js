@@ -6,7 +6,7 @@ import { chunksOf, lastWriteWins } from './bulk.js';
 export const name = 'postgres';
 export const description = 'PostgreSQL through node-postgres (pg): a pooled key/bytea table';
 export const needs = ['postgres'];
-export const writes = { append: true, bulk: 'native' };
+export const writes = { append: true, bulk: 'native', hash: false };
 
 // Rows per multi-row INSERT: 2 parameters each, far below PostgreSQL's 65535.
 const ROWS_PER_STATEMENT = { maxEntries: 1000, maxBytes: 8 * 1024 * 1024 };

@@ -2,13 +2,14 @@
 // client learns the topology from any of the given nodes and sends each key to the master
 // of its slot, as an app that outgrew one Redis would.
 import { redisClientOptions, connectWithin } from './clients/redis-options.js';
+import { emptyAsNull } from './redis.js';
 
 export const name = 'redis-cluster';
 export const description = 'Redis Cluster (3 masters + 3 replicas when embedded) through node-redis createCluster';
 export const needs = ['redis-cluster'];
 // Bulk: SETs issued in one tick, which the client sends to each slot's master as one pipeline
 // per node (an MSET would need every key in one slot).
-export const writes = { append: true, bulk: 'native' };
+export const writes = { append: true, bulk: 'native', hash: true };
 
 /** createCluster() options from a resolved connection whose url lists nodes, comma-separated. */
 export function clusterOptions(connection) {
@@ -45,6 +46,11 @@ export async function open({ 'redis-cluster': connection }) {
     async setMany(entries) {
       await Promise.all(entries.map(([key, value]) => bytes.set(key, value)));
     },
+    // As stores/redis.js: DEL and HSET in one MULTI, sent to the key's master.
+    async setHash(key, fields) {
+      await bytes.multi(key).del(key).hSet(key, fields).exec();
+    },
+    getHash: (key) => bytes.hGetAll(key).then(emptyAsNull),
     async ping() {
       await cluster.sendCommand(undefined, true, ['PING']);
     },

@@ -5,13 +5,16 @@ import { chunksOf } from './bulk.js';
 export const name = 'redis';
 export const description = 'Redis through node-redis (the redis package)';
 export const needs = ['redis'];
-export const writes = { append: true, bulk: 'native' };
+export const writes = { append: true, bulk: 'native', hash: true };
 
 // An MSET of this many keys (or bytes) at most: one command must not hold the server long.
 const MSET_CHUNK = { maxEntries: 500, maxBytes: 1024 * 1024 };
 
 // APPEND only to a key that exists, and return the value after it (nil when the key is absent).
 const APPEND_IF_EXISTS = "if redis.call('EXISTS', KEYS[1]) == 0 then return false end redis.call('APPEND', KEYS[1], ARGV[1]) return redis.call('GET', KEYS[1])";
+
+// HGETALL answers an absent key with no fields.
+export const emptyAsNull = (fields) => (Object.keys(fields).length ? fields : null);
 
 /**
  * @param {{ redis: object }} connections
@@ -49,6 +52,14 @@ export async function open({ redis }, { keyPrefix = '', ttlSeconds } = {}) {
       }
       await Promise.all(chunksOf(entries, MSET_CHUNK).map((chunk) => bytes.mSet(chunk.map(([key, value]) => [k(key), value]))));
     },
+    // DEL and HSET in one MULTI (one round trip): the key holds exactly these fields after,
+    // whatever it held before (a string from a bytes run would make a bare HSET fail).
+    async setHash(key, fields) {
+      const multi = bytes.multi().del(k(key)).hSet(k(key), fields);
+      if (ttlSeconds) multi.expire(k(key), ttlSeconds);
+      await multi.exec();
+    },
+    getHash: (key) => bytes.hGetAll(k(key)).then(emptyAsNull),
     async ping() {
       await client.ping();
     },

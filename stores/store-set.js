@@ -117,6 +117,17 @@ export class StoreSet {
     return entries.length;
   }
 
+  /**
+   * From now on every call of store `name` goes through wrap(its Store): the guarded one and
+   * the adapter's own alike (the direct mode's --value-shape, driver/workloads/value-shape.js).
+   */
+  wrapStore(name, wrap) {
+    const entry = this.entry(name);
+    if (!entry.store) return;
+    entry.store = wrap(entry.store);
+    entry.raw = wrap(entry.raw);
+  }
+
   /** Every store with its status: up, down (opened but not answering) or unavailable. */
   async status() {
     return Promise.all(

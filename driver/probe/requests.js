@@ -2,9 +2,10 @@
 // connection of its own, or a get() of a store opened by the probe itself (direct mode).
 // Returns { send(), close() }.
 import { keepAliveAgent, httpRequest } from '../http-request.js';
+import { shapedStore } from '../workloads/value-shape.js';
 
 /**
- * @param {{ kind: 'http', url: string } | { kind: 'direct', store: string, key: string, connections: object, settings?: object }} target
+ * @param {{ kind: 'http', url: string } | { kind: 'direct', store: string, key: string, connections: object, settings?: object, valueShape?: string }} target
  * @param {{ timeoutMs: number }} options
  */
 export async function openProbeTarget(target, { timeoutMs }) {
@@ -17,11 +18,12 @@ export async function openProbeTarget(target, { timeoutMs }) {
   }
   if (target.kind === 'direct') {
     // The adapter's own open(), with the connection the driver resolved: a connection of the
-    // probe's own to the same server, so its calls queue behind none of the load's.
+    // probe's own to the same server, so its calls queue behind none of the load's. Read in the
+    // run's value shape: a hash key read with a plain GET would be a WRONGTYPE error.
     const { findAdapter } = await import('../../stores/index.js');
     const adapter = findAdapter(target.store);
     if (!adapter) throw new Error(`no store adapter "${target.store}"`);
-    const store = await adapter.open(target.connections, target.settings);
+    const store = shapedStore(await adapter.open(target.connections, target.settings), target.valueShape);
     const { key } = target;
     return {
       send: () => withDeadline(store.get(key), timeoutMs),

@@ -13,7 +13,7 @@ import { ValueTooLargeError } from '../../util/errors.js';
 // varbinary so that any bytes round-trip; a Lua function's concatenation is a Lua string, stored
 // as a string, not varbinary (Tarantool 2.6). So there is no native append for it. Bulk:
 // replaces sent at once, pipelined over the one connection (tarantool-driver has no batch call).
-export const writes = { append: false, bulk: 'native' };
+export const writes = { append: false, bulk: 'native', hash: false };
 
 // A tuple over memtx_max_tuple_size / vinyl_max_tuple_size (1 MB by default) is refused with
 // this in the message: a refusal, not an outage.

@@ -14,7 +14,7 @@ export const name = 'postgres+redis';
 export const description = 'Cache-aside: Redis in front of PostgreSQL (miss -> PostgreSQL, fill Redis with a TTL)';
 export const needs = ['postgres', 'redis'];
 // Append and bulk are PostgreSQL's (value || $1 upserts, multi-row inserts), then the copies dropped.
-export const writes = { append: true, bulk: 'native' };
+export const writes = { append: true, bulk: 'native', hash: false };
 
 export const TABLE = 'storebench_cache_aside';
 // # is outside the key alphabet: no key a user can send reaches these.

@@ -15,7 +15,7 @@ export const name = 'redis+postgres';
 export const description = 'Write-behind: Redis as the primary, PostgreSQL the durable copy written in batches';
 export const needs = ['redis', 'postgres'];
 // Append is Redis's APPEND (the whole value then queued for PostgreSQL); bulk an MSET pipeline.
-export const writes = { append: true, bulk: 'native' };
+export const writes = { append: true, bulk: 'native', hash: false };
 
 export const TABLE = 'storebench_write_behind';
 // # is outside the key alphabet: no key a user can send reaches these.

@@ -62,7 +62,7 @@ export async function startContractServer(t, {
     if (path === '/healthz') return json(response, 200, { status: 'ok', stores: Object.fromEntries(stores.map((name) => [name, 'up'])) });
     if (path === '/stores') {
       return json(response, 200, {
-        stores: stores.map((name) => ({ name, status: 'up', keys: Object.keys(SEEDED), writes: { append: !noAppend.includes(name), bulk: 'native' } })),
+        stores: stores.map((name) => ({ name, status: 'up', keys: Object.keys(SEEDED), writes: { append: !noAppend.includes(name), bulk: 'native', hash: false } })),
       });
     }
     const parts = path.split('/').slice(1).map(decodeURIComponent);

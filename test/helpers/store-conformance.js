@@ -111,6 +111,32 @@ export function storeConformance(adapter, connect, { settings } = {}) {
     });
   }
 
+  if (adapter.writes.hash) {
+    test(`${name}: setHash stores fields of exact bytes, getHash reads them back; it replaces whatever the key held; an absent key reads null`, async (t) => {
+      const store = await openStore(t);
+      if (!store) return;
+      const key = freshKey();
+      assert.equal(await store.getHash(key), null);
+      const fields = { f0: Buffer.from(Array.from({ length: 256 }, (_, i) => i)), f1: randomBytes(10_000), f2: Buffer.alloc(0) };
+      await store.set(key, Buffer.from('a string first')); // a hash write must replace another type
+      await store.setHash(key, fields);
+      const back = await store.getHash(key);
+      assert.deepEqual(Object.keys(back).sort(), ['f0', 'f1', 'f2']);
+      for (const [field, bytes] of Object.entries(fields)) assert.ok(back[field].equals(bytes), `${field} back exactly`);
+      await store.setHash(key, { f0: Buffer.from('only') });
+      assert.deepEqual(await store.getHash(key), { f0: Buffer.from('only') }, 'fields not written again are gone');
+      await store.delete(key);
+      assert.equal(await store.getHash(key), null);
+    });
+  } else {
+    test(`${name}: has no hash type, and says so (writes.hash false, no setHash()/getHash())`, async (t) => {
+      const store = await openStore(t);
+      if (!store) return;
+      assert.equal(store.setHash, undefined);
+      assert.equal(store.getHash, undefined);
+    });
+  }
+
   test(`${name}: a bulk write (${adapter.writes.bulk}) stores every entry, a later one for a key winning`, async (t) => {
     const store = await openStore(t);
     if (!store) return;

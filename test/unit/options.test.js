@@ -66,7 +66,19 @@ test('every flag is read', () => {
     verify: false,
     token: undefined,
     workers: 3,
+    valueShape: 'bytes',
   });
+});
+
+test('--value-shape hash is for a direct key-space run; over HTTP, without a key space, or with an unknown shape it is a problem', () => {
+  const direct = parseArguments(['--direct', '--value-shape', 'hash', '--workload', 'mixed:50/50', '--records', '200'], {});
+  assert.deepEqual(direct.problems, []);
+  assert.equal(direct.options.valueShape, 'hash');
+  assert.deepEqual(parseArguments(['--value-shape', 'hash', '--records', '200'], {}).problems, ['--value-shape hash needs --direct: over HTTP the app stores the bytes each request carries']);
+  assert.deepEqual(parseArguments(['--direct', '--value-shape', 'hash'], {}).problems, ['--value-shape hash applies to a key space: add --records N (or a --workload other than read)']);
+  assert.deepEqual(parseArguments(['--direct', '--value-shape', 'json', '--records', '5'], {}).problems, ['--value-shape must be bytes or hash, not "json"']);
+  assert.equal(parseArguments(['--value-shape', 'bytes', '--records', '5'], {}).options.valueShape, 'bytes');
+  assert.deepEqual(parseArguments(['--direct', '--value-shape', 'hash', '--workload', 'append', '--records', '5'], {}).problems, ['--value-shape hash: append appends, and a hash has nothing to append to']);
 });
 
 test('--url repeats, -t replaces the request count, --rps takes a list of rates', () => {

@@ -1,0 +1,74 @@
+// --value-shape (direct mode): how a key-space value is stored. `bytes` (the default) hands
+// the store the workload's bytes as they are. `hash` stores each value as a map of
+// HASH_FIELDS fields, f0..f9, that split the same bytes in order: as the store's own hash
+// type where it has one (writes.hash: Redis HSET/HGETALL), as the JSON of that map elsewhere,
+// each field's bytes in base64 (random bytes are no text). Read back, the fields are joined
+// again, so the verification compares the very bytes it would compare with `bytes`.
+export const VALUE_SHAPES = ['bytes', 'hash'];
+export const HASH_FIELDS = 10;
+
+/** bytes as HASH_FIELDS fields f0..f9, consecutive slices of it (some empty when it is shorter). */
+export function fieldsOf(bytes) {
+  const fields = {};
+  for (let i = 0; i < HASH_FIELDS; i += 1) {
+    fields[`f${i}`] = bytes.subarray(Math.floor((i * bytes.length) / HASH_FIELDS), Math.floor(((i + 1) * bytes.length) / HASH_FIELDS));
+  }
+  return fields;
+}
+
+/** The bytes fields f0, f1, ... hold, joined in order; throws when one is missing. */
+export function bytesOfFields(fields) {
+  const count = Object.keys(fields).length;
+  const parts = [];
+  for (let i = 0; i < count; i += 1) {
+    const part = fields[`f${i}`];
+    if (part === undefined) throw new Error(`a hash value lacks field f${i} (it has ${Object.keys(fields).join(', ')})`);
+    parts.push(part);
+  }
+  return Buffer.concat(parts);
+}
+
+/** The JSON document of a value's fields, as UTF-8 bytes: {"f0":"<base64>",...}. */
+export function jsonOfFields(fields) {
+  const document = {};
+  for (const [name, bytes] of Object.entries(fields)) document[name] = bytes.toString('base64');
+  return Buffer.from(JSON.stringify(document));
+}
+
+/** The fields of a JSON document written by jsonOfFields. */
+export function fieldsOfJson(bytes) {
+  const fields = {};
+  for (const [name, text] of Object.entries(JSON.parse(bytes.toString('utf8')))) fields[name] = Buffer.from(text, 'base64');
+  return fields;
+}
+
+/** How `hash` lands in a store: 'hash' (its own hash type) or 'json'. */
+export const hashStorageOf = (store) => (typeof store.setHash === 'function' && typeof store.getHash === 'function' ? 'hash' : 'json');
+
+/**
+ * store as a Store of bytes that keeps each value in `shape`: the store itself for `bytes`;
+ * for `hash`, get/set (and setMany, for the load phase) through its setHash/getHash, or
+ * through its get/set with the JSON document. No append: a hash has nothing to append to
+ * (driver/options.js refuses a workload that appends; the engine would answer one 405). close,
+ * ping and delete are the store's own.
+ */
+export function shapedStore(store, shape) {
+  if (!shape || shape === 'bytes') return store;
+  const shaped = { delete: (key) => store.delete(key), ping: () => store.ping(), close: () => store.close() };
+  if (store.stats) shaped.stats = () => store.stats();
+  if (hashStorageOf(store) === 'hash') {
+    shaped.get = (key) => store.getHash(key).then((fields) => (fields == null ? null : bytesOfFields(fields)));
+    shaped.set = (key, bytes) => store.setHash(key, fieldsOf(bytes));
+    // Issued together: node-redis and ioredis send commands of one tick as one pipeline.
+    shaped.setMany = async (entries) => {
+      await Promise.all(entries.map(([key, bytes]) => store.setHash(key, fieldsOf(bytes))));
+    };
+    return shaped;
+  }
+  shaped.get = (key) => store.get(key).then((bytes) => (bytes == null ? null : bytesOfFields(fieldsOfJson(bytes))));
+  shaped.set = (key, bytes) => store.set(key, jsonOfFields(fieldsOf(bytes)));
+  if (store.setMany) {
+    shaped.setMany = (entries) => store.setMany(entries.map(([key, bytes]) => [key, jsonOfFields(fieldsOf(bytes))]));
+  }
+  return shaped;
+}
