@@ -65,23 +65,8 @@ export default {
     'the study\'s threads were 2,000 (writes of 100 B), 6,000 (10 KB) and 3,000 (reads) over 300 Redis connections a client; ours: one client in this process, concurrency 50, 200 and 500 over each store\'s own connection(s)',
     'ours run on one 2-core machine where the stores, the driver and the probe share the cores; the study\'s servers had three hosts to themselves',
     'one Node.js thread drives the whole load here: where it, not the store, is the limit, the load\'s mean latency is mostly its requests waiting in the driver, which the probe (its own thread and connection) does not wait behind; on this machine the probe\'s mean under load has come out below its idle mean',
-    'the probe\'s idle figure is its fresh connection\'s first 200 requests, warm-up included (on this machine the first 200 loopback Redis GETs of a new client averaged about three times the next 200): it reads high, and the probe-slower-under-load verdict reads with that',
   ],
-  tables: [
-    {
-      id: 'phases',
-      title: 'each phase at its best concurrency',
-      rowHeader: 'phase / store',
-      columns: [
-        { id: 'ops', label: 'throughput', unit: 'ops/s' },
-        { id: 'meanMs', label: 'mean under load', unit: 'ms' },
-        { id: 'probeIdleMs', label: 'probe idle', unit: 'ms' },
-        { id: 'probeLoadMs', label: 'probe under load', unit: 'ms' },
-        { id: 'concurrency', label: 'best at c', unit: '' },
-        { id: 'errors', label: 'errors (phase)', unit: '' },
-      ],
-    },
-  ],
+  // Its tables' columns are the phases kind's own (driver/scenarios/kinds/phases.js).
   scales: {
     tiny: {
       note: 'seconds, for tests: concurrency 5, 20, 50 (the probe needs 10 requests a client in a step), 1,500 + 3,000 records of 100 B, 1,500 of 10 KB, 1,500 reads a phase',
