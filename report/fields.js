@@ -72,7 +72,7 @@ export const OPERATION_FIELDS = [
 export const WORKER_FIELDS = [
   field('requests', 'integer', 'requests this worker started during the step'),
   field('responses', 'integer', 'its complete responses'),
-  field('rps', 'number', 'its responses / its own wallSeconds; the step\'s rps is the sum of its workers\''),
+  field('rps', 'number', 'its responses / its own wallSeconds; the step\'s rps is all responses over the workers\' wallSeconds averaged by their clients (or rate), which is their sum when they take the same time'),
   field('cpuPercent', 'number', 'this worker thread\'s CPU during the step, in % of one core (the DRIVER_CPU check applies to each worker)'),
   field('cpuSeconds', 'number|null', 'this worker thread\'s CPU time during the step (user + system; 10 ms resolution from /proc on Linux); null where a thread\'s own CPU cannot be read'),
 ];

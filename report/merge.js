@@ -1,7 +1,7 @@
 // node test merge: results files from drivers that ran at the same time on different machines
 // against one target, added into one Result. Each step is added with the steps of the same
 // store, key, workload, model, load, repeat and mode in the other files (driver/add-steps.js:
-// histograms added, counts and rps summed), and keeps each machine's figures beside the total
+// histograms added, counts summed, rps over the load-weighted mean wallSeconds), and keeps each machine's figures beside the total
 // (`machines`). Files whose steps measured different things are refused, naming the field.
 import { addSteps, withoutSums } from '../driver/add-steps.js';
 import { createResult } from '../driver/result.js';
