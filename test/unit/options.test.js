@@ -127,6 +127,13 @@ test('node test --help prints the usage and exits 0', () => {
   }
 });
 
+test('node test --help says the probe sends up to 50 untimed warm-up requests before its idle figures', () => {
+  // Pins the review's finding: --help's --probe line left out the warm-up the README describes.
+  const result = run('test.js', ['--help']);
+  const probe = result.stdout.slice(result.stdout.indexOf('  --probe'), result.stdout.indexOf('\nLoad:'));
+  assert.match(probe.replace(/\s+/g, ' '), /after up to 50 untimed warm-up requests/);
+});
+
 test('node test report FILE takes one file, and --html and --assert', () => {
   assert.deepEqual(parseArguments(['report', 'saved.json']), { command: 'report', help: false, options: { file: 'saved.json', html: undefined, assert: [] }, problems: [] });
   assert.deepEqual(parseArguments(['report', 'saved.json', '--html', 'page.html', '--assert', 'p99<5ms']).options, { file: 'saved.json', html: 'page.html', assert: ['p99<5ms'] });
