@@ -193,6 +193,7 @@ export const TARGET_FIELDS = [
   field('url', 'string', 'the URL swept, any password shown as `***`'),
   field('store', 'string', 'its store'),
   field('key', 'string', 'its key'),
+  field('servers', 'object', 'direct mode only: the servers its store reached, by service, as `"source: address"` (`REDIS_URL: redis://10.0.0.5:6379`, `embedded: redis://127.0.0.1:40411`; passwords as `***`), `{}` for a store inside the driver\'s process (memory). `node test merge` adds direct runs only when they name one shared server', { optional: true }),
 ];
 
 export const SKIPPED_FIELDS = [

@@ -43,7 +43,7 @@ export const ERROR_CODES = Object.freeze({
   REGRESSION: { exit: 3, meaning: 'node test compare --fail-on-regression PCT: an rps fell or a p99 rose by more than PCT percent' },
   // The driver's workloads (docs/workloads.md)
   // Several machines (issue 11)
-  MERGE_REFUSED: { exit: 2, meaning: 'node test merge: the files\' steps do not measure the same thing (a target, workload, setting or step differs, named in the line): nothing is merged' },
+  MERGE_REFUSED: { exit: 2, meaning: 'node test merge: the files\' steps do not measure the same thing (a target, workload, setting or step differs, named in the line), they are one run given twice, or --direct runs did not reach one shared server: nothing is merged' },
   VERIFY_FAILED: { exit: 1, meaning: 'after a run that wrote, values read back from a store differ from what it acknowledged (a store that promises less, memcached, only warns)' },
 });
 

@@ -148,7 +148,7 @@ test('node test report with a file it cannot use prints one line: exit 1 unreada
   t.after(() => rm(dir, { recursive: true, force: true }));
   const missing = run('test.js', ['report', join(dir, 'missing.json')]);
   assert.equal(missing.status, 1);
-  assert.equal(missing.stderr, `node test: cannot read ${join(dir, 'missing.json')}: ENOENT\n`);
+  assert.equal(missing.stderr, `node test: cannot read ${join(dir, 'missing.json')}: no such file\n`);
   assert.equal(missing.stdout, '');
   const cases = [
     ['not-json.json', 'hello {', /^node test: .*not-json\.json: not JSON \(.*\)\n$/],
