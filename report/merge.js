@@ -125,7 +125,7 @@ function overlapWarning(group) {
   if (!WARNING_CODES.NO_OVERLAP) throw new TypeError('unregistered warning code NO_OVERLAP');
   return [{
     code: 'NO_OVERLAP',
-    message: `the drivers did not run this step at the same time (${gapSeconds.toFixed(3)} s from the earliest finish to the latest start): the summed rps is not a load the target saw at once; check their clocks (NTP)`,
+    message: `the drivers did not run this step at the same time (${gapSeconds.toFixed(3)} s from the earliest finish to the latest start): the merged rps is not a load the target saw at once; check their clocks (NTP)`,
     data: { files, gapSeconds },
   }];
 }
