@@ -35,7 +35,7 @@ export async function startApp({ env = process.env, log = () => {}, onServerRead
   const { settings, problems } = resolveSettings({ options, env }, ['app', 'writes']);
   if (problems.length) throw new UsageError(problems);
 
-  const stores = await openStores({ names: settings.stores, env, options, embedded: settings.embedded, onServer: onServerReady, onOpened: onStoreOpened });
+  const stores = await openStores({ names: settings.stores, env, options, embedded: settings.embedded, onServer: onServerReady, onOpened: onStoreOpened, reopen: true });
   const { maxValueSize, maxBulkSize, writeToken: token } = settings;
   const server = createServer(createApp(stores, { log, logRequests: settings.logRequests, writes: { maxValueSize, maxBulkSize, token } }));
   answerHttpEdges(server);

@@ -1,9 +1,11 @@
 // Adding steps that ran side by side over the same window into one: the worker threads of one
 // driver (--workers N, driver/workers.js) and the drivers of several machines (node test
 // merge, report/merge.js). Counts are summed exactly, HDR histograms are added (percentiles
-// are read from the sum, never averaged), the mean comes from the exact sums, rps is the sum
-// of the parts' rps. docs/measurement.md ("Several workers, several machines") has the rule.
+// are read from the sum, never averaged), the mean comes from the exact sums, and rps is all
+// responses over the load-weighted mean of the parts' wallSeconds (not the sum of their rps).
+// docs/measurement.md ("Several workers, several machines") has the rule.
 import { createLatencyRecorder, decodeHistogram } from './recorder.js';
+import { activeClients } from './honesty.js';
 
 /**
  * A recorder's exact figures, as a worker sends them with its step (bigints do not cross
@@ -64,23 +66,37 @@ function addReported(parts) {
   return { meanLatencyMs, rps: sumOrNull(reports, (report) => report.rps), totalRequests: total };
 }
 
+// The parts' wallSeconds, each weighted by its share of the load (its clients that ran, or its
+// rate in the open model); equal weights when the parts carry none (every share 0 or missing).
+function meanWallSeconds(parts) {
+  const weights = parts.map((part) => (part.model === 'open' ? part.targetRps : activeClients(part)) ?? 0);
+  const total = weights.reduce((a, b) => a + b, 0);
+  if (!(total > 0)) return sum(parts, (part) => part.wallSeconds) / parts.length;
+  return parts.reduce((acc, part, index) => acc + weights[index] * part.wallSeconds, 0) / total;
+}
+
 /**
  * One step from `parts`, steps (measureStep's shape) that ran side by side over the same
  * window against the same target with the same settings, each on its share of the load.
  * Each part may carry `sums` (LatencySums) beside its latency, and each of its operations
  * too: the mean is then exact. Returns the step shape, with `sums` for a further addition.
  *
- * rps: the parts ran at once, so their throughputs add: rps = the sum of the parts' rps, in
- * both models, and wallSeconds = responses / rps (each part's own wallSeconds when they are
- * equal). An operation's rps is its responses / that wallSeconds, so they add up to the step's.
+ * rps = responses / wallSeconds, with wallSeconds the mean of the parts' wallSeconds weighted
+ * by each part's share of the load: its clients in the closed loop (Σ cᵢ·wallᵢ / Σ cᵢ, the mean
+ * busy time of all the clients, driver/step.js's own definition), its rate in the open model
+ * (Σ rᵢ·wallᵢ / Σ rᵢ: the one schedule of all requests, stretched by the parts' slopes weighted
+ * by their requests). Summing the parts' rps instead overstates when they end at different
+ * times: two parts of 10 clients each doing 500 responses over 0.5 s and 1 s are 1000 / 0.75 =
+ * 1333 rps, not 1000 + 500. An operation's rps is its responses / that wallSeconds, so they
+ * add up to the step's.
  */
 export function addSteps(parts) {
   if (!parts.length) throw new TypeError('addSteps needs at least one step');
   const [first] = parts;
   const requests = sum(parts, (part) => part.requests);
   const responses = sum(parts, (part) => part.responses);
-  const rps = sum(parts, (part) => part.rps);
-  const wallSeconds = rps > 0 ? responses / rps : Math.max(...parts.map((part) => part.wallSeconds));
+  const wallSeconds = meanWallSeconds(parts);
+  const rps = wallSeconds > 0 ? responses / wallSeconds : 0;
   const rpsOf = (count) => (wallSeconds > 0 ? count / wallSeconds : 0);
   const { latency, histogram, sums } = addLatencies(parts);
   const operations = first.operations.map(({ operation }) => {

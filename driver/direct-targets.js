@@ -56,6 +56,8 @@ export async function openDirectTargets(options, { env = process.env, onServer, 
     }
     for (const target of targets) {
       const { raw, adapter, connections } = stores.entry(target.store);
+      // What node test merge checks: machines add up only when they loaded one shared server.
+      target.servers = listing.find((store) => store.name === target.store).servers;
       target.engineLoad = workload ? { store: raw } : { store: raw, key: target.key };
       target.probeTarget = probeTargetOf({ adapter, connections, settings, raw, key: workload ? keyOf(0) : target.key, valueShape });
     }

@@ -16,6 +16,11 @@ function warning(code, message, data) {
   return { code, message, data };
 }
 
+/** The clients that had a request to send: with -n below -c, only -n of them ever did. */
+export function activeClients({ concurrency, maxRequests }) {
+  return maxRequests === null || maxRequests === undefined ? concurrency : Math.min(concurrency, maxRequests);
+}
+
 export function honestyWarnings(step) {
   const warnings = [];
   const { responses, wallSeconds, latency, rps, concurrency, model, cpuPercent, errors, targetRps } = step;
@@ -31,7 +36,7 @@ export function honestyWarnings(step) {
   // Little's law: in a closed loop, mean latency = concurrency / throughput. If they disagree,
   // time was spent outside what we timed (client queueing, a stalled driver) or the step was too short.
   if (model === 'closed' && responses > 0 && rps > 0) {
-    const expectedMs = (concurrency / rps) * 1000;
+    const expectedMs = (activeClients({ concurrency, maxRequests: step.maxRequests }) / rps) * 1000;
     const apart = Math.abs(latency.meanMs - expectedMs) / expectedMs;
     if (apart > LITTLE_TOLERANCE) {
       warnings.push(warning(

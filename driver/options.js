@@ -8,7 +8,7 @@ import { parseDistribution, parseValueSize, parseWorkload } from './workloads/pa
 import { randomSeed } from './workloads/random.js';
 // Issue 11: --workers
 import { MAX_WORKERS, autoWorkers } from './workers.js';
-import { PROBE_IDLE_REQUESTS, PROBE_IDLE_SECONDS, PROBE_MIN_REQUESTS_PER_CLIENT, PROBE_MIN_SECONDS } from './probe/prober.js';
+import { PROBE_IDLE_REQUESTS, PROBE_IDLE_SECONDS, PROBE_MIN_REQUESTS_PER_CLIENT, PROBE_MIN_SECONDS, PROBE_WARMUP_REQUESTS } from './probe/prober.js';
 import { SCENARIO_FLAGS, SCENARIO_USAGE, parseScenarioFlags } from './scenario-options.js';
 import { HASH_FIELDS, VALUE_SHAPES } from './workloads/value-shape.js';
 
@@ -93,7 +93,8 @@ Targets:
                          (env, VCAP_SERVICES, embedded servers), same workloads and tables
                          (docs/direct.md)
   --probe                a separate prober in its own thread sends one request at a time: for
-                         ${PROBE_IDLE_SECONDS} s or ${PROBE_IDLE_REQUESTS} requests before each target's steps (idle) and
+                         ${PROBE_IDLE_SECONDS} s or ${PROBE_IDLE_REQUESTS} requests before each target's steps (idle, after up
+                         to ${PROBE_WARMUP_REQUESTS} untimed warm-up requests: a new connection is slower) and
                          throughout each step (under load); tables show its p50/p99, never counted
                          in the step. -n must be at least ${PROBE_MIN_REQUESTS_PER_CLIENT} x the largest -c (docs/direct.md)
 

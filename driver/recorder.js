@@ -34,12 +34,17 @@ export function createLatencyRecorder() {
       if (count === 0) {
         return { count, meanMs: null, minMs: null, maxMs: null, p50Ms: null, p90Ms: null, p99Ms: null, p999Ms: null };
       }
-      const atMs = (percentile) => histogram.getValueAtPercentile(percentile) / 1000;
+      const minMs = Number(minNs) / 1e6;
+      const maxMs = Number(maxNs) / 1e6;
+      // HDR answers with the top of a value's bucket (0.1% wide), rounded to whole µs: that can
+      // pass the exact max (11.919 for 11.914 ms) or sit above the exact min (1 µs for 0.4 µs).
+      // No percentile lies outside the samples, so each is held to [min, max].
+      const atMs = (percentile) => Math.min(maxMs, Math.max(minMs, histogram.getValueAtPercentile(percentile) / 1000));
       return {
         count,
         meanMs: Number(sumNs / BigInt(count)) / 1e6,
-        minMs: Number(minNs) / 1e6,
-        maxMs: Number(maxNs) / 1e6,
+        minMs,
+        maxMs,
         p50Ms: atMs(50),
         p90Ms: atMs(90),
         p99Ms: atMs(99),

@@ -141,7 +141,7 @@ export async function runBenchmark(options, { signal, onProgress = () => {} } = 
     if (settings.workers > 1 && settings.verify && Object.keys(settings.mix).some((operation) => operation !== 'read')) settings.verify = false;
     const system = systemInfo({ target: label });
     // What a Result keeps of a URL is for showing: a password in it never leaves the driver.
-    const shown = new Map(targets.map((target) => [target, { url: redactUrl(target.url), store: target.store, key: target.key }]));
+    const shown = new Map(targets.map((target) => [target, { url: redactUrl(target.url), store: target.store, key: target.key, ...(target.servers ? { servers: target.servers } : {}) }]));
     const shownTargets = [...shown.values()];
     const totalSteps = targets.length * (options.rps ?? options.concurrency).length * settings.repeat;
     onProgress({ type: 'start', settings, system, targets: shownTargets, skipped, totalSteps });

@@ -72,7 +72,7 @@ export const OPERATION_FIELDS = [
 export const WORKER_FIELDS = [
   field('requests', 'integer', 'requests this worker started during the step'),
   field('responses', 'integer', 'its complete responses'),
-  field('rps', 'number', 'its responses / its own wallSeconds; the step\'s rps is the sum of its workers\''),
+  field('rps', 'number', 'its responses / its own wallSeconds; the step\'s rps is all responses over the workers\' wallSeconds averaged by their clients (or rate), which is their sum when they take the same time'),
   field('cpuPercent', 'number', 'this worker thread\'s CPU during the step, in % of one core (the DRIVER_CPU check applies to each worker)'),
   field('cpuSeconds', 'number|null', 'this worker thread\'s CPU time during the step (user + system; 10 ms resolution from /proc on Linux); null where a thread\'s own CPU cannot be read'),
 ];
@@ -147,7 +147,7 @@ export const STEP_FIELDS = [
   field('machine.othersCpuPercent', 'number|null', 'CPU used during the step by processes outside this run (the driver, the app it started and a target app on this machine\'s loopback, with their children), in % of one core; null where not measured', { csv: 'othersCpuPercent' }),
   field('machine.treeCpuPercent', 'number|null', 'CPU used during the step by this run\'s processes (see othersCpuPercent), in % of one core; null where not measured', { csv: 'treeCpuPercent' }),
   // --probe (issue 11)
-  field('probe', 'object|null', 'with --probe, what a separate prober sending one request at a time measured: `idle` (before the target\'s first step, for 1 s or 200 requests, after `idle.warmup` untimed ones: at most 50 or 0.25 s, since a new connection\'s first requests are slower) and `underLoad` (throughout this step), each `{ count, errors, meanMs, p50Ms, p99Ms }` (latencies in ms, null when nothing answered; the whole of it null when the probe could not reach the target, `error` saying why, else null), and `thread`: `worker` (its own thread and connection) or `main` (the driver\'s thread: the memory store in direct mode). Its requests are not in the step\'s counts. null without --probe'),
+  field('probe', 'object|null', 'with --probe, what a separate prober sending one request at a time measured: `idle` (before the target\'s first step, for 1 s or 200 requests, after `idle.warmup` untimed ones: at most 50 or 0.25 s, since a new connection\'s first requests are slower) and `underLoad` (throughout this step), each `{ count, errors, meanMs, p50Ms, p99Ms }` (`errors`: requests that failed, timed out or answered other than 2xx, in direct mode a get that found no value: never latencies; latencies in ms, null when nothing answered; the whole of it null when the probe could not reach the target, `error` saying why, else null), and `thread`: `worker` (its own thread and connection) or `main` (the driver\'s thread: the memory store in direct mode). Its requests are not in the step\'s counts. null without --probe'),
   field('machine.loadAverage', 'number|null', 'the one-minute load average (/proc/loadavg) when the step ended; null where not measured', { csv: 'loadAverage' }),
   // Several workers, several machines (issue 11)
   field('workers', 'list|null', 'with --workers N (N > 1): each worker thread\'s share of the step, in order; null with one worker. Fewer entries than N when the load could not be shared by N (concurrency or -n below N)', { of: WORKER_FIELDS }),
@@ -193,6 +193,7 @@ export const TARGET_FIELDS = [
   field('url', 'string', 'the URL swept, any password shown as `***`'),
   field('store', 'string', 'its store'),
   field('key', 'string', 'its key'),
+  field('servers', 'object', 'direct mode only: the servers its store reached, by service, as `"source: address"` (`REDIS_URL: redis://10.0.0.5:6379`, `embedded: redis://127.0.0.1:40411`; passwords as `***`), `{}` for a store inside the driver\'s process (memory). `node test merge` adds direct runs only when they name one shared server', { optional: true }),
 ];
 
 export const SKIPPED_FIELDS = [

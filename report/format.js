@@ -47,13 +47,16 @@ export function fromJson(input) {
   return copyRecord(parsed, RESULT_FIELDS, '', fail);
 }
 
+// The usual reasons a file cannot be read, in words rather than errno codes.
+const READ_PROBLEMS = { ENOENT: 'no such file', EACCES: 'permission denied', EISDIR: 'it is a folder, not a file' };
+
 /** Reads a results file: RunError (exit 1) when it cannot be read, ResultsFormatError (exit 2) naming the file when it is not a Result. */
 export async function readResults(file) {
   let text;
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    throw new RunError(`cannot read ${file}: ${error.code ?? error.message}`, error);
+    throw new RunError(`cannot read ${file}: ${READ_PROBLEMS[error.code] ?? error.code ?? error.message}`, error);
   }
   try {
     return fromJson(text);

@@ -1,8 +1,9 @@
 // node test merge: results files from drivers that ran at the same time on different machines
 // against one target, added into one Result. Each step is added with the steps of the same
 // store, key, workload, model, load, repeat and mode in the other files (driver/add-steps.js:
-// histograms added, counts and rps summed), and keeps each machine's figures beside the total
-// (`machines`). Files whose steps measured different things are refused, naming the field.
+// histograms added, counts summed, rps over the load-weighted mean wallSeconds), and keeps each machine's figures beside the total
+// (`machines`). Files whose steps measured different things are refused, naming the field, and
+// so are one run given twice and --direct runs that did not load one shared server.
 import { addSteps, withoutSums } from '../driver/add-steps.js';
 import { createResult } from '../driver/result.js';
 import { honestyWarnings } from '../driver/honesty.js';
@@ -70,6 +71,49 @@ function matchSteps(inputs) {
   return groups;
 }
 
+// Two files from one machine whose steps all started at the same moments are one run given
+// twice: adding it to itself would double every count and rps.
+function refuseSameRun(inputs) {
+  const starts = ({ result }) => JSON.stringify(result.steps.map((step) => step.startedAt));
+  for (const [index, one] of inputs.entries()) {
+    for (const other of inputs.slice(index + 1)) {
+      if (one.result.system.hostname === other.result.system.hostname && starts(one) === starts(other)) {
+        throw new MergeError(`cannot merge ${one.file} and ${other.file}: they are the same run (host ${one.result.system.hostname}, every step started at the same moment), and adding a run to itself doubles its rps`);
+      }
+    }
+  }
+}
+
+const LOOPBACK = /:\/\/(\[::1\]|localhost|127\.)/i;
+
+// --direct steps: each driver called its store itself, so the machines' figures add up to one
+// load only when they all reached one shared server. A store inside the driver's process
+// (memory), an embedded server each driver started, different servers, or a loopback address
+// on different machines each mean separate stores, whose sum no store ever saw: refused.
+function refuseSeparateServers(inputs, groups) {
+  const results = new Map(inputs.map(({ file, result }) => [file, result]));
+  for (const [identity, group] of groups) {
+    if (group[0].step.mode !== 'direct') continue;
+    const parts = group.map(({ file, hostname, step }) => {
+      const target = results.get(file).targets.find((entry) => entry.url === step.url) ?? results.get(file).targets.find((entry) => entry.store === step.store);
+      return { file, hostname, servers: target?.servers };
+    });
+    const files = [group[0].file, group[1].file];
+    const why = (text) => new MergeError(`cannot merge ${files.join(' and ')}: "${identity}" ran in --direct mode, ${text}; their sum is no load one server saw (docs/merge.md)`);
+    const unrecorded = parts.find(({ servers }) => !servers);
+    if (unrecorded) throw why(`and ${unrecorded.file} does not say which server it reached (written before storebench recorded it)`);
+    const addresses = parts.map(({ servers }) => Object.values(servers));
+    if (!addresses[0].length) throw why(`and ${group[0].step.store} lives inside each driver's own process`);
+    if (addresses.flat().some((address) => address.startsWith('embedded:'))) throw why('and each driver started its own embedded server');
+    const shown = JSON.stringify(parts[0].servers);
+    const other = parts.find(({ servers }) => JSON.stringify(servers) !== shown);
+    if (other) throw new MergeError(`cannot merge ${group[0].file} and ${other.file}: they differ in the servers "${identity}" reached (${shown} in one, ${JSON.stringify(other.servers)} in the other)`);
+    if (new Set(parts.map(({ hostname }) => hostname)).size > 1 && addresses.flat().some((address) => LOOPBACK.test(address))) {
+      throw why('and its server is at a loopback address, which is each machine\'s own');
+    }
+  }
+}
+
 // NO_OVERLAP when the drivers' windows for this step did not overlap (a clock off, or a
 // driver started late): the latest start came after the earliest finish.
 function overlapWarning(group) {
@@ -81,7 +125,7 @@ function overlapWarning(group) {
   if (!WARNING_CODES.NO_OVERLAP) throw new TypeError('unregistered warning code NO_OVERLAP');
   return [{
     code: 'NO_OVERLAP',
-    message: `the drivers did not run this step at the same time (${gapSeconds.toFixed(3)} s from the earliest finish to the latest start): the summed rps is not a load the target saw at once; check their clocks (NTP)`,
+    message: `the drivers did not run this step at the same time (${gapSeconds.toFixed(3)} s from the earliest finish to the latest start): the merged rps is not a load the target saw at once; check their clocks (NTP)`,
     data: { files, gapSeconds },
   }];
 }
@@ -145,6 +189,8 @@ function mergeStep(group) {
 export function mergeResults(inputs) {
   if (inputs.length < 2) throw new MergeError('merge needs at least two results files');
   const groups = matchSteps(inputs);
+  refuseSameRun(inputs);
+  refuseSeparateServers(inputs, groups);
   const [{ result: first }] = inputs;
   const steps = [...groups.values()].map(mergeStep);
   const skipped = [...new Map(inputs.flatMap(({ result }) => result.skipped).map((skip) => [skip.store, skip])).values()];

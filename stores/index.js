@@ -64,9 +64,12 @@ export const unknownStoreProblems = (names = [], flag = '--stores') =>
  *   known unavailable, for progress
  * @param {(store: { name, status: 'up'|'unavailable', reason?, reasonCode?, servers }) => void} [params.onOpened]
  *   told of each store as soon as it is open or known unavailable, for progress
+ * @param {boolean} [params.reopen]  true for a set that lives on (the app): a store unavailable
+ *   is tried again in the background when asked for. Default false: opened for one run and
+ *   closed after (the driver, scenarios, seeding), so nothing retries and its reason says so
  * @returns {Promise<StoreSet>}  rejects with a UsageError when a store setting is malformed
  */
-export async function openStores({ names = storeNames, env = process.env, options = {}, embedded = true, onServer, onOpened } = {}) {
+export async function openStores({ names = storeNames, env = process.env, options = {}, embedded = true, onServer, onOpened, reopen = false } = {}) {
   const unknown = unknownStoreProblems(names, 'openStores');
   if (unknown.length) throw new TypeError(unknown.join('; '));
   const chosen = names.map(findAdapter);
@@ -107,7 +110,7 @@ export async function openStores({ names = storeNames, env = process.env, option
     return { adapter, connections, open };
   });
   for (const entry of entries) if (!entry.open) tell(entry.adapter, { status: 'unavailable', reason: entry.reason, reasonCode: entry.reasonCode, servers: {} });
-  const stores = new StoreSet(entries, stopServers, { openTimeoutMs: settings.openTimeoutMs, opTimeoutMs: settings.opTimeoutMs });
+  const stores = new StoreSet(entries, stopServers, { openTimeoutMs: settings.openTimeoutMs, opTimeoutMs: settings.opTimeoutMs, reopen });
   await stores.openAll();
   for (const entry of entries) tell(entry.adapter, { status: entry.store ? 'up' : 'unavailable', reason: entry.reason, reasonCode: entry.reasonCode, servers: servers(entry.connections) });
   return stores;

@@ -31,13 +31,17 @@ export class StoreSet {
    * @param {object[]} entries  { adapter, connections?, open?() -> Promise<{ store, keys }>, reason?, reasonCode? }:
    *   an entry with open() is opened by openAll() and, while unavailable, again in the background
    * @param {Array<() => Promise<void>>} stopServers  stops the embedded servers, after the stores close
-   * @param {{ openTimeoutMs?: number, opTimeoutMs?: number }} [deadlines]  see stores/deadline-settings.js
+   * @param {{ openTimeoutMs?: number, opTimeoutMs?: number, reopen?: boolean }} [options]  the deadlines
+   *   (see stores/deadline-settings.js); reopen (default true): a store that is unavailable is
+   *   tried again in the background when asked for (the app); false for a set opened for one run
+   *   and closed (the driver's direct mode, its scenarios, the seeding), which never retries
    */
-  constructor(entries, stopServers = [], { openTimeoutMs = declared.openTimeoutMs.default, opTimeoutMs = declared.opTimeoutMs.default } = {}) {
+  constructor(entries, stopServers = [], { openTimeoutMs = declared.openTimeoutMs.default, opTimeoutMs = declared.opTimeoutMs.default, reopen = true } = {}) {
     this.entries = new Map(entries.map((entry) => [entry.adapter.name, entry]));
     this.stopServers = stopServers;
     this.openTimeoutMs = openTimeoutMs;
     this.opTimeoutMs = opTimeoutMs;
+    this.reopen = reopen;
     this.closed = false;
   }
 
@@ -222,8 +226,10 @@ export class StoreSet {
       },
     );
     const ms = this.openTimeoutMs;
+    // Say what becomes of the store: only a set that reopens (the app's) tries it again.
+    const then = this.reopen ? 'retried in the background' : 'not used in this run';
     try {
-      await withDeadline(attempt, ms, () => new ServerUnavailableError('OPEN_TIMEOUT', `connecting and seeding took longer than ${ms} ms (${declared.openTimeoutMs.env[0]}); retried in the background`));
+      await withDeadline(attempt, ms, () => new ServerUnavailableError('OPEN_TIMEOUT', `connecting and seeding took longer than ${ms} ms (${declared.openTimeoutMs.env[0]}); ${then}`));
     } catch (error) {
       // Still under way: unavailable for now. (An attempt that failed in time was recorded above.)
       if (error.code === 'OPEN_TIMEOUT' && entry.attempt === attempt) Object.assign(entry, { reason: reasonOf(error), reasonCode: 'OPEN_TIMEOUT' });
@@ -251,7 +257,7 @@ export class StoreSet {
   // attempt at a time: while one is still under way (past its deadline, its server silent)
   // no other starts, so a silent server costs one pending connection, not one per retry.
   #reopenSoon(entry) {
-    if (this.closed || !entry.open || entry.attempt || Date.now() - (entry.triedAt ?? 0) < REOPEN_INTERVAL_MS) return;
+    if (!this.reopen || this.closed || !entry.open || entry.attempt || Date.now() - (entry.triedAt ?? 0) < REOPEN_INTERVAL_MS) return;
     this.#open(entry);
   }
 }

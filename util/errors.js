@@ -30,8 +30,8 @@ export const ERROR_CODES = Object.freeze({
   START_FAILED: { status: 503, meaning: 'the embedded default found the server program, but it did not start' },
   BAD_BINDING: { status: 503, meaning: 'VCAP_SERVICES is broken, or the bound service has no usable credentials' },
   BAD_URL: { status: 503, meaning: 'the configured URL (an option or environment variable) cannot be used: it does not parse, has the wrong scheme or no host, or names a user without a password' },
-  OPEN_FAILED: { status: 503, meaning: 'the server was configured, but connecting or seeding failed (retried in the background)' },
-  OPEN_TIMEOUT: { status: 503, meaning: 'connecting and seeding did not finish within the open deadline (STOREBENCH_OPEN_TIMEOUT_MS, default 5000 ms); the app listens without the store and retries in the background' },
+  OPEN_FAILED: { status: 503, meaning: 'the server was configured, but connecting or seeding failed (the app retries in the background; the driver\'s direct mode leaves the store out of its run)' },
+  OPEN_TIMEOUT: { status: 503, meaning: 'connecting and seeding did not finish within the open deadline (STOREBENCH_OPEN_TIMEOUT_MS, default 5000 ms); the app listens without the store and retries in the background; the driver\'s direct mode and scenarios leave it out of their run ("not used in this run")' },
   // The CLIs
   USAGE: { exit: 2, meaning: 'bad flags or arguments: every problem is printed, one line each, and nothing runs' },
   RUN_FAILED: { exit: 1, meaning: 'the run could not go on (target unreachable, bad /stores listing, app.js died)' },
@@ -43,7 +43,7 @@ export const ERROR_CODES = Object.freeze({
   REGRESSION: { exit: 3, meaning: 'node test compare --fail-on-regression PCT: an rps fell or a p99 rose by more than PCT percent' },
   // The driver's workloads (docs/workloads.md)
   // Several machines (issue 11)
-  MERGE_REFUSED: { exit: 2, meaning: 'node test merge: the files\' steps do not measure the same thing (a target, workload, setting or step differs, named in the line): nothing is merged' },
+  MERGE_REFUSED: { exit: 2, meaning: 'node test merge: the files\' steps do not measure the same thing (a target, workload, setting or step differs, named in the line), they are one run given twice, or --direct runs did not reach one shared server: nothing is merged' },
   VERIFY_FAILED: { exit: 1, meaning: 'after a run that wrote, values read back from a store differ from what it acknowledged (a store that promises less, memcached, only warns)' },
 });
 

@@ -10,6 +10,7 @@
 import { Worker } from 'node:worker_threads';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { startSampling } from './sampler.js';
+import { found } from './requests.js';
 import { RunError } from '../../util/errors.js';
 import { redactText } from '../../util/redact.js';
 
@@ -71,7 +72,7 @@ export async function startProber({ timeoutMs }) {
   const sample = (limits) => {
     if (local) {
       const { key, store } = local;
-      return startSampling(() => store.get(key), { ...limits, pause: () => nextTurn() });
+      return startSampling(async () => found(await store.get(key)), { ...limits, pause: () => nextTurn() });
     }
     const { id, answer } = ask({ type: 'sample', ...limits });
     return {

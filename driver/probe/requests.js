@@ -12,7 +12,7 @@ export async function openProbeTarget(target, { timeoutMs }) {
   if (target.kind === 'http') {
     const agent = keepAliveAgent(target.url, 1);
     return {
-      send: () => httpRequest(target.url, { agent, timeoutMs, maxBodyBytes: 1024 * 1024 * 1024 }),
+      send: async () => answered(await httpRequest(target.url, { agent, timeoutMs, maxBodyBytes: 1024 * 1024 * 1024 })),
       close: async () => agent.destroy(),
     };
   }
@@ -26,11 +26,24 @@ export async function openProbeTarget(target, { timeoutMs }) {
     const store = shapedStore(await adapter.open(target.connections, target.settings), target.valueShape);
     const { key } = target;
     return {
-      send: () => withDeadline(store.get(key), timeoutMs),
+      send: async () => found(await withDeadline(store.get(key), timeoutMs)),
       close: () => store.close(),
     };
   }
   throw new TypeError(`unknown probe target kind ${target.kind}`);
+}
+
+// Only a 2xx answer is a sample: a 404, a 429 or a 5xx is answered fast without the work the
+// load's requests do, and would pull the probe's figures down; it counts as an error.
+function answered(response) {
+  if (response.status < 200 || response.status > 299) throw Object.assign(new Error(`HTTP ${response.status}`), { code: 'HTTP_STATUS' });
+  return response;
+}
+
+/** A store's get() that found no value is the direct mode's 404: an error for the probe, not a sample. */
+export function found(value) {
+  if (value === null || value === undefined) throw Object.assign(new Error('no value'), { code: 'MISSING' });
+  return value;
 }
 
 // A probe request still unanswered at the deadline counts as an error (and the probe moves on).

@@ -10,6 +10,7 @@ import { startApp } from '../../app.js';
 import { payloads } from '../../data/payloads.js';
 import { waitUntil } from '../helpers/load.js';
 import { ownRedis } from '../helpers/own-servers.js';
+import { openDirectTargets } from '../../driver/direct-targets.js';
 
 const SLACK_MS = 2500; // on top of the deadline, for a busy 2-core machine
 
@@ -130,4 +131,14 @@ test('an open that completes after the app has closed is closed, not leaked', { 
   redis.signal('SIGCONT');
   await sleep(1000); // the late open completes, and is closed
   await waitUntil(async () => (await clientCount(redis)) === 0, 10_000, 'a connection from the closed app is still open');
+});
+
+test('the driver\'s --direct stores: a store past the open deadline is "not used in this run", never said to be retried', { timeout: 60_000 }, async (t) => {
+  // Pins the review's finding: the reason said "retried in the background" where the driver closes the set after its run.
+  const silent = await silentServer(t);
+  const env = { REDIS_URL: `redis://127.0.0.1:${silent.port}`, STOREBENCH_OPEN_TIMEOUT_MS: '300' };
+  const { skipped, stores } = await openDirectTargets({ stores: ['memory', 'redis'], keys: null, timeoutMs: 1000 }, { env });
+  t.after(() => stores.close());
+  const redis = skipped.find((skip) => skip.store === 'redis');
+  assert.equal(redis.reason, 'connecting and seeding took longer than 300 ms (STOREBENCH_OPEN_TIMEOUT_MS); not used in this run');
 });

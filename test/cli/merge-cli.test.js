@@ -132,3 +132,59 @@ test('runs whose steps did not overlap in time merge with a NO_OVERLAP warning o
   const original = fromJson(await readFile(a, 'utf8'));
   assert.deepEqual(merged.steps.map((step) => step.responses), original.steps.map((step) => step.responses * 2));
 });
+
+test('merge refuses one run given twice (same host, same step start times): it would double every rps', (t) => refused(t, () => {
+  // Pins the review's bug: `node test merge before.json before.json` exited 0 with every rps doubled.
+}, /cannot merge .*a\.json and .*b\.json: they are the same run \(host vm, every step started at the same moment\)/));
+
+test('merge of a file that does not exist says "no such file" (exit 1, one line)', async (t) => {
+  // Pins the review's finding: it printed "cannot read …: ENOENT".
+  const { dir, a } = await pair(t, () => {});
+  const result = await runDriverCli(['merge', join(dir, 'missing.json'), a]);
+  assert.equal(result.status, 1, result.stderr);
+  assert.equal(result.stderr, `node test: cannot read ${join(dir, 'missing.json')}: no such file\n`);
+});
+
+// Two --direct runs of the fixture: every step in direct mode, each target's servers as
+// `servers(store)` gives for that file, b a moment later (not the same run) on host `hostB`.
+async function directPair(t, { serversA, serversB = serversA, hostB = 'vm' }) {
+  const dir = await tempDir(t);
+  const text = await readFile(new URL('../fixtures/runs/before.json', import.meta.url), 'utf8');
+  const [a, b] = [JSON.parse(text), JSON.parse(text)];
+  for (const [run, servers] of [[a, serversA], [b, serversB]]) {
+    for (const step of run.steps) step.mode = 'direct';
+    for (const target of run.targets) {
+      const own = servers(target.store);
+      if (own === undefined) delete target.servers;
+      else target.servers = own;
+    }
+  }
+  const later = (iso) => new Date(Date.parse(iso) + 10).toISOString();
+  for (const step of b.steps) Object.assign(step, { startedAt: later(step.startedAt), finishedAt: later(step.finishedAt) });
+  b.system.hostname = hostB;
+  await writeFile(join(dir, 'a.json'), JSON.stringify(a));
+  await writeFile(join(dir, 'b.json'), JSON.stringify(b));
+  return runDriverCli(['merge', join(dir, 'a.json'), join(dir, 'b.json')]);
+}
+
+test('merge adds --direct runs only when they loaded one shared server; else one line, exit 2', async (t) => {
+  // Pins the review's finding: two --direct runs, each against its own embedded server or in-process store, were summed.
+  const shared = () => ({ redis: 'REDIS_URL: redis://10.0.0.5:6379' });
+  const loopback = () => ({ redis: 'REDIS_URL: redis://127.0.0.1:6379/8' });
+  for (const [name, setup, pattern] of [
+    ['in-process', { serversA: () => ({}) }, /"memory key1 closed concurrency 2 repeat 1 direct" ran in --direct mode, and memory lives inside each driver's own process; their sum is no load one server saw/],
+    ['embedded', { serversA: () => ({ redis: 'embedded: redis://127.0.0.1:40411' }) }, /and each driver started its own embedded server/],
+    ['different', { serversA: shared, serversB: () => ({ redis: 'REDIS_URL: redis://10.0.0.6:6379' }) }, /differ in the servers "memory key1 closed concurrency 2 repeat 1 direct" reached/],
+    ['loopback on two hosts', { serversA: loopback, hostB: 'other' }, /its server is at a loopback address, which is each machine's own/],
+    ['unrecorded', { serversA: () => undefined }, /b\.json does not say which server it reached|a\.json does not say which server it reached/],
+  ]) {
+    const result = await directPair(t, setup);
+    assert.equal(result.status, 2, `${name}: ${result.stderr}`);
+    assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr);
+    assert.match(result.stderr, pattern, name);
+  }
+  for (const [name, setup] of [['one shared server, two hosts', { serversA: shared, hostB: 'other' }], ['loopback, one host', { serversA: loopback }]]) {
+    const result = await directPair(t, setup);
+    assert.equal(result.status, 0, `${name}: ${result.stderr}`);
+  }
+});

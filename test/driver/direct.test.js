@@ -7,6 +7,7 @@ import { runDriverCli } from '../helpers/driver-cli.js';
 import { reachable, testPostgresUrl, testRedisUrl, unavailable } from '../helpers/services.js';
 import { ownMemcached, ownRedis } from '../helpers/own-servers.js';
 import { closedPort } from '../helpers/driver-servers.js';
+import { redactUrl } from '../../util/redact.js';
 import { measureStep } from '../../driver/step.js';
 import { directEngine } from '../../driver/engines/direct.js';
 import * as memoryAdapter from '../../stores/memory.js';
@@ -35,6 +36,9 @@ for (const [store, url] of [['memory', null], ['redis', testRedisUrl], ['postgre
     assert.equal(status, 0, stderr);
     assert.match(stderr, /opening the stores in this process \(direct mode/);
     assert.deepEqual(result.targets.map((target) => target.url), ['key1', 'key2', 'key3'].map((key) => `direct://${store}/${key}`));
+    // Each target says which server it reached (what node test merge checks): none for memory.
+    const servers = url ? { [store]: `${store === 'redis' ? 'REDIS_URL' : 'POSTGRES_URL'}: ${redactUrl(url)}` } : {};
+    for (const target of result.targets) assert.deepEqual(target.servers, servers);
     assert.equal(result.steps.length, 6);
     assert.equal(result.steps.reduce((sum, step) => sum + step.requests, 0), 250 * result.steps.length);
     for (const step of result.steps) {

@@ -29,7 +29,11 @@ for (const workers of [2, 3]) {
     assert.equal(step.latency.count, 1000);
     assert.equal(step.operations[0].requests, 1000);
     assert.equal(step.concurrency, 10);
-    assert.ok(Math.abs(step.rps - step.workers.reduce((sum, worker) => sum + worker.rps, 0)) < 1e-6, 'rps is the workers\' sum');
+    // rps is all responses over the workers' clients-weighted mean wallSeconds (each worker's
+    // own is its responses / its rps), not the sum of their rps.
+    const walls = step.workers.map((worker) => worker.responses / worker.rps);
+    assert.ok(Math.abs(step.rps - step.responses / step.wallSeconds) < 1e-6, 'rps = responses / wallSeconds');
+    assert.ok(step.wallSeconds >= Math.min(...walls) - 1e-9 && step.wallSeconds <= Math.max(...walls) + 1e-9, `wallSeconds ${step.wallSeconds} within the workers' ${walls}`);
     for (const worker of step.workers) assert.ok(worker.cpuPercent > 0 && worker.cpuPercent < 100, `a worker's CPU ${worker.cpuPercent}%`);
   });
 }

@@ -59,13 +59,45 @@ test('three workers\' steps add up to one histogram holding every sample: same p
   assert.equal(step.concurrency, 12);
 });
 
-test('rps of steps run side by side is their sum, wallSeconds the responses over it; operations add up to the step', () => {
+test('rps of steps run side by side over the same time is their sum; operations add up to the step', () => {
   const step = withoutSums(addSteps([partOf(latencies(4, 400, 1e6), { rps: 200 }), partOf(latencies(5, 600, 1e6), { rps: 300 })]));
   assert.equal(step.rps, 500);
   assert.equal(step.wallSeconds, 2);
   assert.equal(step.operations[0].rps, 500);
   assert.equal(step.sums, undefined);
   assert.equal(step.operations[0].sums, undefined);
+});
+
+test('closed-loop parts that end at different times: rps is responses over the clients\' mean busy time', () => {
+  // Pins the review's bug: summing the parts' rps gave 1000 + 500 = 1500 rps here.
+  // Two workers of 10 clients, 500 responses each, over 0.5 s and 1.0 s: 1000 / 0.75 s.
+  const step = addSteps([partOf(latencies(10, 500, 1e6), { rps: 1000, concurrency: 10 }), partOf(latencies(11, 500, 1e6), { rps: 500, concurrency: 10 })]);
+  assert.equal(step.wallSeconds, 0.75);
+  assert.equal(step.rps, 1000 / 0.75);
+  assert.equal(step.operations[0].rps, step.rps);
+  // Unequal clients weigh by clients: 30 clients over 1 s and 10 over 3 s are 40 clients busy
+  // 1.5 s on average.
+  const uneven = addSteps([partOf(latencies(12, 600, 1e6), { rps: 600, concurrency: 30 }), partOf(latencies(13, 600, 1e6), { rps: 200, concurrency: 10 })]);
+  assert.equal(uneven.wallSeconds, 1.5);
+  assert.equal(uneven.rps, 800);
+});
+
+test('open-model parts weigh their wallSeconds by their rate: one schedule, stretched by the parts\' slopes', () => {
+  // 200 requests at 100 rps each (a 2 s schedule), one keeping up (2 s) and one falling behind
+  // by a slope of 0.5 (3 s): 400 requests over 2 s x (1 + 0.25) = 2.5 s, 160 rps (not 100 + 66.7).
+  const open = (seed, rps) => ({ ...partOf(latencies(seed, 200, 1e6), { rps }), model: 'open', concurrency: null, targetRps: 100 });
+  const step = addSteps([open(14, 100), open(15, 200 / 3)]);
+  assert.equal(step.wallSeconds, 2.5);
+  assert.equal(step.rps, 160);
+  assert.equal(step.targetRps, 200);
+});
+
+test('with -n below -c only -n clients ran: they are the weights', () => {
+  // Pins the weighting of a part whose extra clients never sent a request (-c 30 -n 1 per part).
+  const part = (seed, rps, maxRequests) => ({ ...partOf(latencies(seed, 100, 1e6), { rps, concurrency: 30 }), maxRequests });
+  const step = addSteps([part(16, 100, 10), part(17, 50, 30)]);
+  // 10 clients busy 1 s and 30 busy 2 s: 1.75 s on average.
+  assert.equal(step.wallSeconds, 1.75);
 });
 
 test('the time window of added steps runs from the first start to the last finish', () => {

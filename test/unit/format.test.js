@@ -62,7 +62,7 @@ test('readResults names the file, and tells a file it cannot read (exit 1) from 
   const good = join(dir, 'good.json');
   await writeFile(good, `${toJson(fixedResult())}\n`);
   assert.deepEqual(await readResults(good), fixedResult());
-  await assert.rejects(readResults(join(dir, 'missing.json')), (error) => error instanceof RunError && exitCodeOf(error) === 1 && /^cannot read .*missing\.json: ENOENT$/.test(error.message));
+  await assert.rejects(readResults(join(dir, 'missing.json')), (error) => error instanceof RunError && exitCodeOf(error) === 1 && /^cannot read .*missing\.json: no such file$/.test(error.message));
   const bad = join(dir, 'bad.json');
   await writeFile(bad, '{"format":"other"}');
   await assert.rejects(readResults(bad), (error) => error instanceof ResultsFormatError && error.message.startsWith(`${bad}: not a storebench results file`));

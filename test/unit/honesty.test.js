@@ -54,6 +54,15 @@ test('a closed-loop mean more than 10% off concurrency/rps is flagged (Little\'s
   assert.deepEqual(honestyWarnings(step), []);
 });
 
+test('Little\'s law counts min(concurrency, -n) clients: -c 30 -n 20 runs 20 clients', () => {
+  // Pins the review's bug: -c 30 -n 20 raised LITTLES_LAW on a sound step (30 / rps expected).
+  // 20 requests at once, each 2 ms: done in 2 ms, 10000 rps; 20 / 10000 rps = the 2 ms mean.
+  const step = { ...sound(), concurrency: 30, maxRequests: 20, requests: 20, responses: 20, rps: 10000, wallSeconds: 0.002 };
+  assert.deepEqual(honestyWarnings(step).map((warning) => warning.code), ['WEAK_SAMPLE']);
+  step.maxRequests = null;
+  assert.deepEqual(honestyWarnings(step).map((warning) => warning.code), ['WEAK_SAMPLE', 'LITTLES_LAW']);
+});
+
 test('Little\'s law is not applied to the open model, where concurrency is not fixed', () => {
   const step = { ...sound(), model: 'open', targetRps: 2500 };
   step.latency = { ...step.latency, meanMs: 9 };

@@ -139,6 +139,13 @@ test('node test --help prints the usage and exits 0', () => {
   }
 });
 
+test('node test --help says the probe sends up to 50 untimed warm-up requests before its idle figures', () => {
+  // Pins the review's finding: --help's --probe line left out the warm-up the README describes.
+  const result = run('test.js', ['--help']);
+  const probe = result.stdout.slice(result.stdout.indexOf('  --probe'), result.stdout.indexOf('\nLoad:'));
+  assert.match(probe.replace(/\s+/g, ' '), /after up to 50 untimed warm-up requests/);
+});
+
 test('node test report FILE takes one file, and --html and --assert', () => {
   assert.deepEqual(parseArguments(['report', 'saved.json']), { command: 'report', help: false, options: { file: 'saved.json', html: undefined, assert: [] }, problems: [] });
   assert.deepEqual(parseArguments(['report', 'saved.json', '--html', 'page.html', '--assert', 'p99<5ms']).options, { file: 'saved.json', html: 'page.html', assert: ['p99<5ms'] });
@@ -153,7 +160,7 @@ test('node test report with a file it cannot use prints one line: exit 1 unreada
   t.after(() => rm(dir, { recursive: true, force: true }));
   const missing = run('test.js', ['report', join(dir, 'missing.json')]);
   assert.equal(missing.status, 1);
-  assert.equal(missing.stderr, `node test: cannot read ${join(dir, 'missing.json')}: ENOENT\n`);
+  assert.equal(missing.stderr, `node test: cannot read ${join(dir, 'missing.json')}: no such file\n`);
   assert.equal(missing.stdout, '');
   const cases = [
     ['not-json.json', 'hello {', /^node test: .*not-json\.json: not JSON \(.*\)\n$/],

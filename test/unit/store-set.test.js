@@ -104,6 +104,22 @@ test('while an open is still under way past its deadline, no second one starts',
   assert.equal(opens, 1);
 });
 
+test('a set opened for one run (reopen: false) says a store past the deadline is not used in this run, and never retries it', async (t) => {
+  // Pins the review's finding: "retried in the background" was said where nothing retries (the driver's sets).
+  let opens = 0;
+  const silent = { adapter: { name: 'silent', description: 'silent store', needs: ['x'] }, connections: {}, open: () => { opens++; return new Promise(() => {}); } };
+  const stores = new StoreSet([silent], [], { openTimeoutMs: 20, reopen: false });
+  t.after(() => stores.close());
+  await stores.openAll();
+  const [listed] = await stores.status();
+  assert.equal(listed.reason, 'connecting and seeding took longer than 20 ms (STOREBENCH_OPEN_TIMEOUT_MS); not used in this run');
+  silent.attempt = undefined; // as if that attempt had ended
+  silent.triedAt = 0; // and the retry interval had passed
+  await stores.status();
+  await assert.rejects(stores.read('silent', 'key1'), { code: 'STORE_UNAVAILABLE' });
+  assert.equal(opens, 1);
+});
+
 test('an operation past the deadline is a 503 STORE_TIMEOUT, /stores says down, and the store answers again when its server does', async (t) => {
   const store = controlledStore();
   const stores = new StoreSet([entry('frozen', store)], [], { opTimeoutMs: 60 });
