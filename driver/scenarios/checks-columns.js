@@ -21,7 +21,7 @@ export function columnChecks({ tableOf, columnOf, cell, ratioText, marginOf, sta
       const high = ratios.reduce((max, entry) => (entry.ratio > max.ratio ? entry : max));
       return {
         holds: below.length === 0,
-        explanation: `${column.label} over ${over.label}: ${ratioText(low.ratio)} (${low.row}) to ${ratioText(high.ratio)} (${high.row}) in ${rows.length} rows${below.length ? `; not above by more than ${(marginOf(check) * 100).toFixed(0)}% in ${below.map(({ row }) => row).join(', ')}` : ''}`,
+        explanation: `${column.label} over ${over.label}: ${ratioText(low.ratio)} (${low.row}) to ${ratioText(high.ratio)} (${high.row}) in ${rows.length} rows${below.length ? `; not above in ${below.map(({ row }) => row).join(', ')} (by more than the ${(marginOf(check) * 100).toFixed(0)}% margin)` : ''}`,
       };
     },
 
