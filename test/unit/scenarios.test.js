@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { CHECK_TYPES } from '../../driver/scenarios/verdicts.js';
 import { SCALES, listScenarios } from '../../driver/scenarios/index.js';
 import { buildTable, publishedTable } from '../../driver/scenarios/tables.js';
-import { flagsToArgv } from '../../driver/scenarios/kinds/sweep.js';
+import { flagsToArgv } from '../../driver/scenarios/results.js';
 import { parseArguments } from '../../driver/options.js';
 import { createLatencyRecorder } from '../../driver/recorder.js';
 import { fromJson, toJson } from '../../report/format.js';
@@ -135,4 +135,21 @@ test('a Result with a scenario record survives its JSON, and one without stays w
   assert.match(text, /^ {2}holds here {2}v: C -- because$/m);
   assert.match(text, /^Published: {3}on their hardware, not ours: h · date: d$/m);
   assert.match(text, /^ {2}- n$/m);
+});
+
+test('a direct kind\'s store failures: a store error stops that store with a note, a failure and a skip; Ctrl-C is no failure', async () => {
+  const { createStoreFailures, failedOperations } = await import('../../driver/scenarios/store-failures.js');
+  const { createDirectSteps } = await import('../../driver/scenarios/direct-result.js');
+  const { StepAborted } = await import('../../driver/step.js');
+  const steps = createDirectSteps({ name: 'x', stores: ['redis', 'memory'], timeoutMs: 1000 });
+  const outcome = createStoreFailures();
+  assert.equal(await outcome.forStore('memory', steps, async () => 42), 42);
+  assert.equal(await outcome.forStore('redis', steps, async () => { throw new Error('connection refused'); }), null);
+  assert.equal(await outcome.forStore('memory', steps, async () => { throw new StepAborted('stopped'); }), null);
+  outcome.unavailable([{ name: 'ioredis', reason: 'not configured' }], steps);
+  outcome.fail(failedOperations('redis get, 10 users', { failed: 2, operations: 10, byStatus: { 503: 2 } }));
+  assert.deepEqual(outcome.failures, ['redis stopped: connection refused', 'ioredis did not run: not configured', 'redis get, 10 users: 2 of 10 operations failed (503: 2); its time is not shown']);
+  assert.deepEqual(outcome.notes, outcome.failures);
+  assert.deepEqual([...outcome.stopped], ['redis']);
+  assert.deepEqual(steps.result().skipped.map(({ store }) => store), ['redis', 'ioredis']);
 });

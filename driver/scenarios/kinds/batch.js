@@ -10,7 +10,7 @@
 import { measureStep, StepAborted } from '../../step.js';
 import { directEngine } from '../../engines/direct.js';
 import { eachLimited } from '../../../stores/bulk.js';
-import { reasonOf } from '../../../stores/store-set.js';
+import { createStoreFailures, failedOperations } from '../store-failures.js';
 import { createOpSource } from '../op-source.js';
 import { openDirectStores } from '../direct-stores.js';
 import { createDirectSteps } from '../direct-result.js';
@@ -87,12 +87,7 @@ export function rowsOf(stores, labels) {
 }
 
 export async function run(scenario, scale, { signal, onProgress = () => {}, env = process.env, appEnv = {} } = {}) {
-  const notes = [];
-  const failures = []; // what kept figures from being measured: also notes, and the run exits 1
-  const fail = (line) => {
-    notes.push(line);
-    failures.push(line);
-  };
+  const { notes, failures, fail, unavailable, stopped, forStore } = createStoreFailures();
   const columns = columnsOf(scale.counts);
   const rows = rowsOf(scenario.stores, scenario.labels);
   const cells = Object.fromEntries(rows.map((row) => [row, Object.fromEntries(columns.map(({ id }) => [id, null]))]));
@@ -101,29 +96,13 @@ export async function run(scenario, scale, { signal, onProgress = () => {}, env 
   const total = scale.counts.length * opened.stores.size * RUN_ORDER.length;
   let index = 0;
   try {
-    for (const { name, reason } of opened.unavailable) {
-      fail(`${name} did not run: ${reason}`);
-      steps.skip(name, reason);
-    }
-    const stopped = new Set(); // stores whose server failed outside a measured operation
-    // Runs `work` for one store: a store error stops that store (said in the notes), Ctrl-C all.
-    const forStore = async (name, work) => {
-      try {
-        return await work();
-      } catch (error) {
-        if (error instanceof StepAborted) return null;
-        fail(`${name} stopped: ${reasonOf(error)}`);
-        steps.skip(name, reasonOf(error));
-        stopped.add(name);
-        return null;
-      }
-    };
-    for (const [name, entry] of opened.stores) if (!signal?.aborted) await forStore(name, () => runMethods(entry.store, WARM_UP_USERS, { signal }));
+    unavailable(opened.unavailable, steps);
+    for (const [name, entry] of opened.stores) if (!signal?.aborted) await forStore(name, steps, () => runMethods(entry.store, WARM_UP_USERS, { signal }));
     for (const [i, count] of scale.counts.entries()) {
       for (const name of scenario.stores) {
         const entry = opened.stores.get(name);
         if (!entry || stopped.has(name) || signal?.aborted) continue;
-        const byMethod = await forStore(name, () => runMethods(entry.store, count, {
+        const byMethod = await forStore(name, steps, () => runMethods(entry.store, count, {
           signal,
           onMethod: (method, operations) => onProgress({ type: 'scenario-step', index: ++index, total, label: `${name} ${method}, ${count.toLocaleString('en-US')} users`, concurrency: operations }),
           measure: (method, measured) => steps.measure(name, `${method} ${count}`, measured),
@@ -131,9 +110,8 @@ export async function run(scenario, scale, { signal, onProgress = () => {}, env 
         if (!byMethod) continue;
         for (const [method, outcome] of Object.entries(byMethod)) {
           const row = `${scenario.labels?.[name] ?? name} ${method}`;
-          if (outcome.failed) {
-            fail(`${row}, ${count} users: ${outcome.failed} of ${outcome.operations} operations failed (${Object.entries(outcome.byStatus).map(([status, n]) => `${status}: ${n}`).join(', ')}); its time is not shown`);
-          } else cells[row][columns[i].id] = outcome.ms;
+          if (outcome.failed) fail(failedOperations(`${row}, ${count} users`, outcome));
+          else cells[row][columns[i].id] = outcome.ms;
         }
       }
     }
@@ -142,7 +120,7 @@ export async function run(scenario, scale, { signal, onProgress = () => {}, env 
       for (const count of scale.counts) {
         const ops = methodOps('get para', usersOf(count));
         let best = Infinity;
-        for (let i = 0; i < FLOOR_TRIES; i += 1) best = Math.min(best, (await forStore('the do-nothing store', () => runAtOnce(noopStore, ops, { signal })))?.ms ?? Infinity);
+        for (let i = 0; i < FLOOR_TRIES; i += 1) best = Math.min(best, (await forStore('the do-nothing store', steps, () => runAtOnce(noopStore, ops, { signal })))?.ms ?? Infinity);
         if (Number.isFinite(best)) floors.push(`${best.toPrecision(2)} ms for ${count.toLocaleString('en-US')}`);
       }
       if (floors.length) notes.push(`the direct engine's own cost of operations all at once (a deadline timer and a latency record each), the best of ${FLOOR_TRIES} on a store that does nothing: ${floors.join(', ')}; every para figure includes it, the memory store's most visibly`);

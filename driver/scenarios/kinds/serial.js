@@ -10,7 +10,7 @@
 import { measureStep, StepAborted } from '../../step.js';
 import { directEngine } from '../../engines/direct.js';
 import { eachLimited } from '../../../stores/bulk.js';
-import { reasonOf } from '../../../stores/store-set.js';
+import { createStoreFailures, failedOperations } from '../store-failures.js';
 import { createOpSource } from '../op-source.js';
 import { openDirectStores } from '../direct-stores.js';
 import { createDirectSteps } from '../direct-result.js';
@@ -99,12 +99,7 @@ function tableOf({ id, title, unit, figure }, columns, runs) {
 }
 
 export async function run(scenario, scale, { signal, onProgress = () => {}, env = process.env, appEnv = {} } = {}) {
-  const notes = [];
-  const failures = []; // what kept figures from being measured: also notes, and the run exits 1
-  const fail = (line) => {
-    notes.push(line);
-    failures.push(line);
-  };
+  const { notes, failures, fail, unavailable, forStore } = createStoreFailures();
   const runs = new Map();
   const columns = [];
   const emulated = []; // the stores without append
@@ -120,34 +115,25 @@ export async function run(scenario, scale, { signal, onProgress = () => {}, env 
     steps ??= createDirectSteps({ name: scenario.name, stores: allStores, timeoutMs: OP_TIMEOUT_MS });
     steps.addServers(opened.serverUrls);
     try {
-      for (const { name, reason } of opened.unavailable) {
-        fail(`${name} did not run: ${reason}`);
-        steps.skip(name, reason);
-      }
+      unavailable(opened.unavailable, steps);
       for (const name of group.stores) {
         const entry = opened.stores.get(name);
         if (!entry || signal?.aborted) continue;
-        let result;
-        try {
-          result = await runClient(entry.store, entry.adapter, plan, {
-            iterations,
-            bigValueBytes: scale.bigValueBytes,
-            signal,
-            onScript: (script, operations) => onProgress({ type: 'scenario-step', index: ++index, total, label: `${name} ${script} (${operations.toLocaleString('en-US')} operation${operations === 1 ? '' : 's'}, one at a time)`, concurrency: 1 }),
-            measure: (script, measured) => steps.measure(name, script, measured),
-          });
-        } catch (error) {
-          if (error instanceof StepAborted) break; // Ctrl-C: what was measured is kept
-          // Its server failed outside a measured operation (cleaning, preparing, reading back).
-          fail(`${name} stopped: ${reasonOf(error)}`);
-          steps.skip(name, reasonOf(error));
-          continue;
-        }
+        // null: its server failed outside a measured operation (cleaning, preparing, reading
+        // back), said in the notes, or Ctrl-C (what was measured is kept)
+        const result = await forStore(name, steps, () => runClient(entry.store, entry.adapter, plan, {
+          iterations,
+          bigValueBytes: scale.bigValueBytes,
+          signal,
+          onScript: (script, operations) => onProgress({ type: 'scenario-step', index: ++index, total, label: `${name} ${script} (${operations.toLocaleString('en-US')} operation${operations === 1 ? '' : 's'}, one at a time)`, concurrency: 1 }),
+          measure: (script, measured) => steps.measure(name, script, measured),
+        }));
+        if (!result) continue;
         runs.set(name, result);
         columns.push({ id: name, label: labelOf(scenario, name, result.nativeAppend) });
         if (!result.nativeAppend) emulated.push(name);
         for (const [script, outcome] of Object.entries(result.scripts)) {
-          if (outcome.failed) fail(`${name} ${script}: ${outcome.failed} of ${outcome.operations} operations failed (${Object.entries(outcome.byStatus).map(([status, n]) => `${status}: ${n}`).join(', ')}); its time is not shown`);
+          if (outcome.failed) fail(failedOperations(`${name} ${script}`, outcome));
         }
         for (const line of result.wrong) fail(`${name}: read back after the scripts, ${line}`);
       }
