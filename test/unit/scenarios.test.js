@@ -153,3 +153,14 @@ test('a direct kind\'s store failures: a store error stops that store with a not
   assert.deepEqual([...outcome.stopped], ['redis']);
   assert.deepEqual(steps.result().skipped.map(({ store }) => store), ['redis', 'ioredis']);
 });
+
+test('a serial script timed several times: the median ms and CPU of the clean times, the failed ones kept apart', async () => {
+  const { medianOfTimes } = await import('../../driver/scenarios/kinds/serial.js');
+  const time = (ms, cpuPercent, failed = 0) => ({ ms, cpuPercent, failed, operations: 4, byStatus: failed ? { 503: failed } : {}, step: { ms } });
+  const three = medianOfTimes([time(18, 90), time(6.7, 99), time(7, 95)]);
+  assert.deepEqual([three.ms, three.cpuPercent, three.failed, three.steps.length], [7, 95, 0, 3]); // the 18 ms outlier does not count
+  const withFailure = medianOfTimes([time(10, 90), time(1, 50, 2)]);
+  assert.equal(withFailure.failed, 1);
+  assert.equal(withFailure.failedTimes[0].failed, 2);
+  assert.equal(withFailure.steps.length, 2);
+});

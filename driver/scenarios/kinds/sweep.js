@@ -77,7 +77,8 @@ export async function run(scenario, scale, { appEnv = {}, signal, onProgress = (
         const result = await runBenchmark(call, { signal });
         const after = await statsOf(options);
         results.push(result);
-        for (const step of result.steps) records.push({ run: entry.id, step, extra: extrasOf(scale.extras ?? scenario.extras ?? [], step.store, before, after) });
+        // index: the step's place in the concatenated Result (one record a step, in order)
+        for (const step of result.steps) records.push({ run: entry.id, step, index: records.length, extra: extrasOf(scale.extras ?? scenario.extras ?? [], step.store, before, after) });
       }
     }
   } finally {
