@@ -164,3 +164,41 @@ test('a serial script timed several times: the median ms and CPU of the clean ti
   assert.equal(withFailure.failedTimes[0].failed, 2);
   assert.equal(withFailure.steps.length, 2);
 });
+
+test('the scenario text lists the steps\' warnings by code after the tables, and marks a verdict whose steps the machine or errors undermine', async () => {
+  const { renderScenario, scenarioHtml } = await import('../../report/scenario.js');
+  const { judge } = await import('../../driver/scenarios/verdicts.js');
+  const warn = (code, message) => ({ code, message, data: {} });
+  const steps = [
+    { store: 'redis', key: 'key1', concurrency: 5, warnings: [warn('WEAK_SAMPLE', 'only 100 samples')] },
+    { store: 'cloudant', key: 'key1', concurrency: 5, warnings: [warn('WEAK_SAMPLE', 'only 100 samples, again'), warn('BUSY_MACHINE', 'other processes used 1.2 cores')] },
+    { store: 'redis', key: 'key2', concurrency: 5, warnings: [] },
+  ];
+  const table = {
+    id: 'sweep',
+    title: 'rps by url',
+    rowHeader: 'url',
+    rows: ['redis/key1 c=5', 'cloudant/key1 c=5', 'redis/key2 c=5'],
+    columns: [{ id: 'rps', label: 'rps', unit: 'req/s' }],
+    cells: { 'redis/key1 c=5': { rps: 30 }, 'cloudant/key1 c=5': { rps: 10 }, 'redis/key2 c=5': { rps: 29 } },
+    sources: { 'redis/key1 c=5': [0], 'cloudant/key1 c=5': [1], 'redis/key2 c=5': [2] },
+  };
+  const verdicts = judge([
+    { id: 'redis-ahead', claim: 'redis beats cloudant', check: { type: 'order', column: 'rps', rows: ['redis/key1 c=5', 'cloudant/key1 c=5'] } },
+    { id: 'redis-keys', claim: 'key1 beats key2', check: { type: 'order', column: 'rps', margin: 0, rows: ['redis/key1 c=5', 'redis/key2 c=5'] } },
+    { id: 'key3', claim: 'key3', check: { type: 'order', column: 'rps', rows: ['redis/key3 c=30', 'redis/key1 c=5'] } },
+  ], [table]);
+  const record = { name: 'x', title: 't', scale: 'tiny', study: { file: 'f', hardware: 'h', date: 'd' }, measured: [table], published: [], verdicts, notes: [] };
+  const text = renderScenario(record, { steps });
+  assert.match(text, /Warnings of the steps behind these tables \(docs\/errors\.md\):\n {2}WEAK_SAMPLE {3}2 of 3 steps \(redis\/key1 c=5, cloudant\/key1 c=5\); first: only 100 samples\n {2}BUSY_MACHINE {2}1 of 3 steps \(cloudant\/key1 c=5\); first: other processes used 1\.2 cores\n/);
+  assert.ok(text.indexOf('Warnings of the steps') > text.indexOf('## rps by url'));
+  assert.match(text, /\n! holds here +redis-ahead: redis beats cloudant -- .*\n {4}distrust this verdict: its figures come from steps with BUSY_MACHINE \(1 of 2\)\n/);
+  assert.match(text, /\n {2}holds here +redis-keys: /); // WEAK_SAMPLE alone does not undermine a verdict
+  // a verdict left without a figure says which, and what may have caused it
+  assert.match(text, /key3: key3 -- no figure for redis\/key3 c=30, rps \(this scale does not run that row, or its store was down\)/);
+  // without steps (an old results file) nothing is listed or marked
+  assert.doesNotMatch(renderScenario(record), /Warnings|distrust/);
+  const html = scenarioHtml(record, (value) => String(value), steps);
+  assert.match(html, /<h3>Warnings of the steps behind these tables<\/h3><ul class="warnings"><li><strong>WEAK_SAMPLE<\/strong> 2 of 3 steps/);
+  assert.match(html, /<li class="doubt"><strong>holds here<\/strong> redis-ahead: .*<strong>! distrust this verdict: its figures come from steps with BUSY_MACHINE \(1 of 2\)<\/strong><\/li>/);
+});
