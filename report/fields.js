@@ -282,5 +282,5 @@ export const RESULT_FIELDS = [
   field('comparison', 'list', 'per key and load level, the stores side by side (computed from the steps)', { of: COMPARISON_FIELDS }),
   field('merged', 'list|null', 'node test merge: the results files (and machines) this Result adds up, in the order given; null for a run of one driver', { of: MERGED_FROM_FIELDS }),
   // Issue 13: a run of node test --scenario NAME (absent from other runs)
-  field('scenario', 'object', 'only in a `--scenario` run: `name`, `title`, `summary`, `study` (file, source, author, hardware, date), `scale`, `scaleNote`, `cloudantPlan`, `measured` and `published` (tables: `id`, `title`, `rowHeader`, `rows`, `columns` [{id, label, unit}], `cells` {row: {column: number or null}}), `verdicts` [{id, claim, verdict, explanation}], `notes`, `runs` (docs/scenarios.md)', { optional: true }),
+  field('scenario', 'object', 'only in a `--scenario` run: `name`, `title`, `summary`, `study` (file, source, author, hardware, date), `scale`, `scaleNote`, `cloudantPlan`, `measured` and `published` (tables: `id`, `title`, `rowHeader`, `rows`, `columns` [{id, label, unit}], `cells` {row: {column: number or null}}, measured tables also `sources` {row: [index in steps]}), `verdicts` [{id, claim, verdict, explanation, figures [{table, row}]}], `notes`, `runs` (docs/scenarios.md)', { optional: true }),
 ];

@@ -232,7 +232,7 @@ export function renderHtml(result, { thresholds } = {}) {
 ${header(result)}
 ${nav}
 <main>
-${result.scenario ? scenarioHtml(result.scenario, escapeHtml) : ''}
+${result.scenario ? scenarioHtml(result.scenario, escapeHtml, result.steps) : ''}
 ${sections.join('\n')}
 ${thresholdsSection(result, checks)}
 ${stepsSection(result)}

@@ -33,7 +33,7 @@ export async function scenarioCommand(options, { signal, stdout = process.stdout
   };
   const outcome = await runScenario(options.scenario, { scale: options.scale, cloudantPlan: options.cloudantPlan }, { signal, onProgress });
   const [result] = outcome.results;
-  out.write(renderScenario(outcome.scenario, { system: result?.system }));
+  out.write(renderScenario(outcome.scenario, { system: result?.system, steps: result?.steps }));
   if (!result) throw new RunError(`scenario ${options.scenario}: nothing was measured`);
   await writeResults(options, result, stdout);
   // A store that was down: its figures are missing, so the run failed (exit 1), as node test's does.

@@ -1,7 +1,8 @@
 // A scenario's text: the study it re-runs (their hardware and date, labelled as published), our
 // System line, each measured table with the published figure beside every cell (`ours | published`),
-// the notes, and one verdict line per conclusion. Returns a string; the caller prints it.
-// scenarioHtml is the same as an HTML section for the report page.
+// the warnings of the steps behind the tables, the notes, and one verdict line per conclusion
+// (marked when a warning that undermines its figures is on one of their steps). Returns a
+// string; the caller prints it. scenarioHtml is the same as an HTML section for the report page.
 import { renderTable } from './table.js';
 import { renderSystemLine } from './system.js';
 
@@ -32,6 +33,61 @@ export function tableCells(measured, published) {
 
 const verdictWord = (verdict) => verdict.split(':')[0];
 
+// Warnings that make a figure untrustworthy, not merely less precise: the machine was busy with
+// other work (or the hypervisor took the CPU) while it was measured, or requests failed and
+// their error answers are in its rps and latency.
+export const UNDERMINING = ['BUSY_MACHINE', 'CPU_STEAL', 'REQUEST_ERRORS'];
+const SHOWN_ROWS = 4;
+
+const stepLabel = (step) => `${step.store}${step.key ? ` ${step.key}` : ''} c=${step.concurrency}`;
+
+// The table rows each step's figures went into (by its index in the Result's steps).
+function rowsByStep(record) {
+  const rows = new Map();
+  for (const table of record.measured) {
+    for (const [row, indexes] of Object.entries(table.sources ?? {})) {
+      for (const index of indexes) rows.set(index, new Set([...(rows.get(index) ?? []), row]));
+    }
+  }
+  return rows;
+}
+
+/** The steps' warnings by code, in first-seen order: [{ code, steps, total, rows: [label], message }]. */
+export function warningGroups(record, steps = []) {
+  const byRow = rowsByStep(record);
+  const groups = new Map();
+  steps.forEach((step, index) => {
+    for (const code of new Set((step.warnings ?? []).map((warning) => warning.code))) {
+      const group = groups.get(code) ?? { code, steps: 0, total: steps.length, rows: [], message: step.warnings.find((warning) => warning.code === code).message };
+      group.steps += 1;
+      for (const row of byRow.get(index) ?? [stepLabel(step)]) if (!group.rows.includes(row)) group.rows.push(row);
+      groups.set(code, group);
+    }
+  });
+  return [...groups.values()];
+}
+
+/** The undermining warnings on the steps a verdict's figures came from: [{ code, steps, of }]. */
+export function verdictDoubts(record, steps = [], verdict) {
+  const indexes = new Set((verdict.figures ?? []).flatMap(({ table, row }) => record.measured.find((candidate) => candidate.id === table)?.sources?.[row] ?? []));
+  const behind = [...indexes].map((index) => steps[index]).filter(Boolean);
+  return UNDERMINING.map((code) => ({ code, steps: behind.filter((step) => step.warnings?.some((warning) => warning.code === code)).length, of: behind.length }))
+    .filter(({ steps: count }) => count > 0);
+}
+
+const rowsText = (rows) => `${rows.slice(0, SHOWN_ROWS).join(', ')}${rows.length > SHOWN_ROWS ? `, and ${rows.length - SHOWN_ROWS} more` : ''}`;
+const groupText = (group) => `${group.steps} of ${group.total} steps (${rowsText(group.rows)}); first: ${group.message}`;
+const doubtText = (doubts) => `distrust this verdict: its figures come from steps with ${doubts.map(({ code, steps, of }) => `${code} (${steps} of ${of})`).join(', ')}`;
+
+// A not-runnable verdict's reason with the explanation's hint at its cause ("no figure for X
+// (this scale does not run that row, ...)"), where the explanation carries one.
+function reasonOf({ verdict, explanation }) {
+  const word = verdictWord(verdict);
+  if (!verdict.includes(':')) return explanation;
+  const reason = verdict.slice(word.length + 2);
+  return explanation?.startsWith(reason) ? explanation : reason;
+}
+
 // The published table of a measured one: beside its cells when they share columns, else (a
 // study of other clients than ours, as in client-libraries) `apart`, shown after it whole.
 function publishedFor(record, table) {
@@ -41,8 +97,11 @@ function publishedFor(record, table) {
   return shared ? { published } : { apart: published };
 }
 
-/** The whole text of a scenario record (driver/scenarios/index.js), with our System line from `system`. */
-export function renderScenario(record, { system } = {}) {
+/**
+ * The whole text of a scenario record (driver/scenarios/index.js), with our System line from
+ * `system` and the warnings of `steps` (the Result's).
+ */
+export function renderScenario(record, { system, steps = [] } = {}) {
   const { study } = record;
   const lines = [
     `# Scenario ${record.name}: ${record.title}`,
@@ -65,18 +124,26 @@ export function renderScenario(record, { system } = {}) {
       lines.push('', `## ${apart.title}`, renderTable(own.headers, own.body, { align: align(own.headers) }));
     }
   }
+  const groups = warningGroups(record, steps);
+  if (groups.length) {
+    const codeWidth = Math.max(...groups.map(({ code }) => code.length));
+    lines.push('', 'Warnings of the steps behind these tables (docs/errors.md):', ...groups.map((group) => `  ${group.code.padEnd(codeWidth)}  ${groupText(group)}`));
+  }
   if (record.notes.length) lines.push('', 'Notes:', ...record.notes.map((note) => `  - ${note}`));
-  lines.push('', 'Verdicts (orderings and ratios only: absolute times differ between machines):');
+  const doubted = record.verdicts.map((entry) => verdictDoubts(record, steps, entry));
+  lines.push('', `Verdicts (orderings and ratios only: absolute times differ between machines${doubted.some((doubts) => doubts.length) ? '; ! marks one to distrust' : ''}):`);
   const width = Math.max(...record.verdicts.map(({ verdict }) => verdictWord(verdict).length));
-  for (const { id, claim, verdict, explanation } of record.verdicts) {
-    const reason = verdict.includes(':') ? verdict : `${verdict}: ${explanation}`;
-    lines.push(`  ${verdictWord(verdict).padEnd(width)}  ${id}: ${claim} -- ${reason.slice(verdictWord(verdict).length + 2)}`);
+  for (const [i, entry] of record.verdicts.entries()) {
+    const { id, claim, verdict } = entry;
+    const doubts = doubted[i];
+    lines.push(`${doubts.length ? '!' : ' '} ${verdictWord(verdict).padEnd(width)}  ${id}: ${claim} -- ${reasonOf(entry)}`);
+    if (doubts.length) lines.push(`    ${doubtText(doubts)}`);
   }
   return `${lines.join('\n')}\n`;
 }
 
-/** The scenario as an HTML section (escape: the page's escapeHtml). */
-export function scenarioHtml(record, escape) {
+/** The scenario as an HTML section (escape: the page's escapeHtml; steps: the Result's, for their warnings). */
+export function scenarioHtml(record, escape, steps = []) {
   const htmlTable = (title, { headers, body }) => {
     const head = `<tr>${headers.map((header) => `<th>${escape(header)}</th>`).join('')}</tr>`;
     const rows = body.map((row) => `<tr>${row.map((cell, i) => (i === 0 ? `<td class="text">${escape(cell)}</td>` : `<td>${escape(cell)}</td>`)).join('')}</tr>`).join('');
@@ -87,9 +154,15 @@ export function scenarioHtml(record, escape) {
     const ours = htmlTable(`${table.title}${published ? ': ours | published' : ''}`, tableCells(table, published));
     return apart ? ours + htmlTable(apart.title, tableCells(apart)) : ours;
   }).join('');
-  const verdicts = record.verdicts.map(({ id, claim, verdict, explanation }) => `<li><strong>${escape(verdictWord(verdict))}</strong> ${escape(id)}: ${escape(claim)}<br><span class="note">${escape(verdict.includes(':') ? verdict.slice(verdict.indexOf(':') + 2) : explanation)}</span></li>`).join('');
+  const verdicts = record.verdicts.map((entry) => {
+    const doubts = verdictDoubts(record, steps, entry);
+    const doubt = doubts.length ? `<br><strong>! ${escape(doubtText(doubts))}</strong>` : '';
+    return `<li${doubts.length ? ' class="doubt"' : ''}><strong>${escape(verdictWord(entry.verdict))}</strong> ${escape(entry.id)}: ${escape(entry.claim)}<br><span class="note">${escape(reasonOf(entry))}</span>${doubt}</li>`;
+  }).join('');
+  const groups = warningGroups(record, steps);
+  const warnings = groups.length ? `<h3>Warnings of the steps behind these tables</h3><ul class="warnings">${groups.map((group) => `<li><strong>${escape(group.code)}</strong> ${escape(groupText(group))}</li>`).join('')}</ul>` : '';
   const notes = record.notes.length ? `<ul>${record.notes.map((note) => `<li>${escape(note)}</li>`).join('')}</ul>` : '';
   return `<section id="scenario"><h2>Scenario ${escape(record.name)} (${escape(record.scale)})</h2>` +
     `<p>${escape(record.title)}</p><p class="note">Study ${escape(record.study.file)}; published figures were measured on their hardware, not ours: ${escape(record.study.hardware)} · date: ${escape(record.study.date)}. Scale ${escape(record.scale)}${record.scaleNote ? `: ${escape(record.scaleNote)}` : ''}.</p>` +
-    `${tables}${notes}<h3>Verdicts</h3><ul>${verdicts}</ul></section>`;
+    `${tables}${warnings}${notes}<h3>Verdicts</h3><ul>${verdicts}</ul></section>`;
 }

@@ -116,7 +116,7 @@ export default {
     {
       id: 'persistence-reads-slowest',
       claim: 'Redis with PostgreSQL persistence reads the slowest of the four (1,037 rps)',
-      check: { type: 'order', table: 'summary', column: 'readRps', rows: ['postgres', 'redis+postgres'] },
+      check: { type: 'last', table: 'summary', column: 'readRps', row: 'redis+postgres', others: ['tarantool', 'postgres+redis', 'postgres'] },
     },
   ],
 };

@@ -4,10 +4,10 @@
 // cell is reported the same way (MissingCells: "not runnable here").
 
 /**
- * @param {{ tableOf, columnOf, cell, ratioText }} helpers
+ * @param {{ tableOf, columnOf, cell, ratioText, MissingCells, marginOf, standing, levelText }} helpers
  * @returns {Object<string, (check, measured) => { holds: boolean, explanation: string }>}
  */
-export function directChecks({ tableOf, columnOf, cell, ratioText }) {
+export function directChecks({ tableOf, columnOf, cell, ratioText, MissingCells, marginOf, standing, levelText }) {
   // The row pairs a check compares: each row holding `from`, with that text replaced by each of `to`.
   const pairsOf = (table, from, to) => table.rows
     .filter((row) => row.includes(from))
@@ -36,20 +36,24 @@ export function directChecks({ tableOf, columnOf, cell, ratioText }) {
     'best-except'(check, measured) {
       const table = tableOf(measured, check.table);
       const columns = check.columns.map((id) => columnOf(table, id));
-      const bestOf = (row) => columns.reduce((best, column) => (cell(table, row, column.id) < cell(table, row, best.id) ? column : best));
+      const margin = marginOf(check);
+      // The fastest column of a row, and whether it leads the next by more than the margin.
+      const placesOf = (row) => {
+        const [best, runnerUp] = [...columns].sort((a, b) => cell(table, row, a.id) - cell(table, row, b.id));
+        const lead = cell(table, row, runnerUp.id) / cell(table, row, best.id);
+        return { best, runnerUp, lead, clear: standing(lead, margin) === 'ahead' };
+      };
       const rows = table.rows.filter((row) => !check.except.includes(row));
-      const winners = rows.map(bestOf);
-      const leader = winners[0];
-      const ledAll = winners.every((column) => column === leader);
-      const reversed = check.except.map((row) => ({ row, best: bestOf(row) }));
-      const holds = ledAll && reversed.every(({ best }) => best !== leader);
+      const winners = rows.map(placesOf);
+      const leader = winners[0].best;
+      const ledAll = winners.every(({ best, clear }) => clear && best === leader);
+      const reversed = check.except.map((row) => ({ row, ...placesOf(row) }));
+      const holds = ledAll && reversed.every(({ best, clear }) => clear && best !== leader);
+      const named = ({ best, clear }) => (clear ? best.label : `${best.label}, within ${(margin * 100).toFixed(0)}%`);
       const lead = ledAll
         ? `${leader.label} fastest on all of ${rows.join(', ')}`
-        : `no one client fastest on ${rows.join(', ')} (${rows.map((row, i) => `${row}: ${winners[i].label}`).join(', ')})`;
-      const at = reversed.map(({ row, best }) => {
-        const runnerUp = columns.filter((column) => column !== best).reduce((low, column) => (cell(table, row, column.id) < cell(table, row, low.id) ? column : low));
-        return `${row}: ${best.label} fastest, ${ratioText(cell(table, row, runnerUp.id) / cell(table, row, best.id))} ahead of ${runnerUp.label}`;
-      }).join('; ');
+        : `no one client clearly fastest on ${rows.join(', ')} (${rows.map((row, i) => `${row}: ${named(winners[i])}`).join(', ')})`;
+      const at = reversed.map(({ row, best, runnerUp, lead: by, clear }) => `${row}: ${best.label} fastest, ${ratioText(by)} ahead of ${runnerUp.label}${clear ? '' : ' (not distinguishable here)'}`).join('; ');
       return { holds, explanation: `${lead}; ${at}` };
     },
 
@@ -58,17 +62,19 @@ export function directChecks({ tableOf, columnOf, cell, ratioText }) {
     beats(check, measured) {
       const table = tableOf(measured, check.table);
       const pairs = pairsOf(table, check.faster, check.slower);
-      if (!pairs.length) return { holds: false, explanation: `no rows with "${check.faster.trim()}" and a counterpart to compare` };
+      if (!pairs.length) throw new MissingCells(`no rows with "${check.faster.trim()}" and a counterpart to compare`);
       const compared = pairs.flatMap(([a, b]) => table.columns.map((column) => ({ a, b, column, ratio: cell(table, b, column.id) / cell(table, a, column.id) })));
-      const ahead = compared.filter(({ ratio }) => ratio > 1);
-      const behind = compared.filter(({ ratio }) => ratio <= 1);
+      const margin = marginOf(check);
+      const ahead = compared.filter(({ ratio }) => standing(ratio, margin) === 'ahead');
+      const behind = compared.filter(({ ratio }) => standing(ratio, margin) !== 'ahead');
+      const level = behind.filter(({ ratio }) => standing(ratio, margin) === 'level').length;
       const holds = check.in === 'most' ? ahead.length * 2 > compared.length : behind.length === 0;
       const ratios = compared.map(({ ratio }) => ratio);
       const spread = `${ratioText(Math.min(...ratios))} to ${ratioText(Math.max(...ratios))} as fast`;
       const exceptions = behind.slice(0, 3).map(({ a, b, column }) => `${a} ${ms(cell(table, a, column.id))} vs ${b} ${ms(cell(table, b, column.id))} ms at ${column.label}`);
       return {
         holds,
-        explanation: `"${check.faster.trim()}" faster in ${ahead.length} of ${compared.length} comparisons (${spread})${exceptions.length ? `; not: ${exceptions.join('; ')}${behind.length > 3 ? `, and ${behind.length - 3} more` : ''}` : ''}`,
+        explanation: `"${check.faster.trim()}" faster in ${ahead.length} of ${compared.length} comparisons${levelText(level, margin)} (${spread})${exceptions.length ? `; not: ${exceptions.join('; ')}${behind.length > 3 ? `, and ${behind.length - 3} more` : ''}` : ''}`,
       };
     },
 
@@ -79,16 +85,18 @@ export function directChecks({ tableOf, columnOf, cell, ratioText }) {
       const first = table.columns[0];
       const last = table.columns.at(-1);
       const pairs = pairsOf(table, check.numerator, [check.denominator]);
-      if (!pairs.length) return { holds: false, explanation: `no rows with "${check.numerator.trim()}" and a counterpart to compare` };
+      if (!pairs.length) throw new MissingCells(`no rows with "${check.numerator.trim()}" and a counterpart to compare`);
       const ratios = pairs.map(([a, b]) => ({
         a,
         from: cell(table, a, first.id) / cell(table, b, first.id),
         to: cell(table, a, last.id) / cell(table, b, last.id),
       }));
-      const shrinking = ratios.filter(({ from, to }) => to < from).length;
+      const margin = marginOf(check);
+      const shrinking = ratios.filter(({ from, to }) => standing(from / to, margin) === 'ahead').length;
+      const level = ratios.filter(({ from, to }) => standing(from / to, margin) === 'level').length;
       const holds = check.in === 'most' ? shrinking * 2 > ratios.length : shrinking === ratios.length;
       const shown = ratios.map(({ a, from, to }) => `${a.replace(check.numerator, '')} ${ratioText(from)} -> ${ratioText(to)}`).join(', ');
-      return { holds, explanation: `${check.numerator.trim()}/${check.denominator.trim()} from ${first.label} to ${last.label} shrinks in ${shrinking} of ${ratios.length}: ${shown}` };
+      return { holds, explanation: `${check.numerator.trim()}/${check.denominator.trim()} from ${first.label} to ${last.label} shrinks in ${shrinking} of ${ratios.length}${levelText(level, margin)}: ${shown}` };
     },
   };
 }

@@ -23,7 +23,8 @@ export function createDirectSteps({ name, stores, serverUrls = [], timeoutMs }) 
     addServers(urls) {
       for (const url of urls) servers.add(url);
     },
-    async measure(store, key, run) {
+    /** `repeat`: which time this script or method is timed, from 1 (the kinds' `repeats`). */
+    async measure(store, key, run, repeat = 1) {
       const sample = machineMonitorFor([...servers]).start();
       const figures = await run();
       const machine = sample.stop();
@@ -31,9 +32,13 @@ export function createDirectSteps({ name, stores, serverUrls = [], timeoutMs }) 
       targets.set(`${store} ${key}`, { url, store, key });
       // One-shot scripts, not a steady load: only the machine's warnings apply (Little's law
       // and the sample-size checks assume a step of many requests at a steady concurrency).
-      const step = { ...figures, url, store, key, workload: `scenario ${name}`, repeat: 1, machine, workers: null, machines: null, warnings: machineWarnings(machine) };
+      const step = { ...figures, url, store, key, workload: `scenario ${name}`, repeat, machine, workers: null, machines: null, warnings: machineWarnings(machine) };
       steps.push(step);
       return step;
+    },
+    /** Where `step` stands in the Result's steps (a table's `sources`). */
+    indexOf(step) {
+      return steps.indexOf(step);
     },
     skip(store, reason) {
       skipped.push({ store, status: 'unavailable', reason });
@@ -58,7 +63,7 @@ export function createDirectSteps({ name, stores, serverUrls = [], timeoutMs }) 
           timeoutMs,
           stores,
           keys: null,
-          repeat: 1,
+          repeat: Math.max(1, ...steps.map((step) => step.repeat)),
           workers: 1,
           assert: [],
           workload: `scenario ${name}`,

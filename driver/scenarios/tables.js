@@ -1,5 +1,6 @@
 // Tables in the one shape a scenario's measured and published figures share:
-//   { id, title, rowHeader, rows: [label], columns: [{ id, label, unit }], cells: { [row]: { [column]: number|null } } }
+//   { id, title, rowHeader, rows: [label], columns: [{ id, label, unit }], cells: { [row]: { [column]: number|null } },
+//     sources?: { [row]: [index] } }   (the indexes in the Result's steps of the steps behind a row)
 // built here from the steps a kind ran, as the scenario's table spec says:
 //   { id, title, rowHeader, row: '{store}/{key} c={concurrency}', rows?: [order],
 //     columns: [{ id, label, unit, metric, run? }] }
@@ -35,10 +36,14 @@ function metricOf(record, metric) {
   return typeof value === 'number' ? value : null;
 }
 
-/** A Table from `records` ({ run, step, extra }) as `spec` says; rows in spec.rows' order, then as met. */
+/**
+ * A Table from `records` ({ run, step, extra, index? }: index, the step's place in the
+ * Result's steps) as `spec` says; rows in spec.rows' order, then as met.
+ */
 export function buildTable(spec, records) {
   const rows = [...(spec.rows ?? [])];
   const cells = {};
+  const sources = {};
   for (const record of records) {
     const row = rowLabel(spec.row, record);
     for (const column of spec.columns) {
@@ -46,6 +51,8 @@ export function buildTable(spec, records) {
       if (!rows.includes(row)) rows.push(row);
       cells[row] ??= {};
       cells[row][column.id] = metricOf(record, column.metric);
+      sources[row] ??= [];
+      if (record.index !== undefined && !sources[row].includes(record.index)) sources[row].push(record.index);
     }
   }
   for (const row of rows) {
@@ -59,6 +66,7 @@ export function buildTable(spec, records) {
     rows,
     columns: spec.columns.map(({ id, label, unit }) => ({ id, label, unit })),
     cells,
+    ...(records.some((record) => record.index !== undefined) ? { sources } : {}),
   };
 }
 

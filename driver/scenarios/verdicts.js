@@ -2,6 +2,11 @@
 // declarative check; only orderings and ratios are compared, never absolute times, since the
 // study ran on other hardware. A check whose cells are missing (a store was down, the run was
 // interrupted) cannot be judged: it says so instead of guessing.
+//
+// Every comparison has a margin: two figures within it of each other (10% by default, a
+// check's `margin` to change it) are "not distinguishable here", neither a win nor a loss, so
+// one run's noise cannot flip a verdict. A claim that needs a win is then `does not hold here`,
+// its explanation saying which comparisons were within the margin (docs/scenarios.md).
 
 import { directChecks } from './checks-direct.js';
 import { columnChecks } from './checks-columns.js';
@@ -14,7 +19,29 @@ export const NOT_RUNNABLE = 'not runnable here';
 const lowerIsBetter = (column) => column.unit === 'ms';
 const ratioText = (value) => `${value >= 10 ? value.toFixed(0) : value.toFixed(2)}x`;
 
-class MissingCells extends Error {}
+/** How close two figures may be and still be told apart by no more than noise (a fraction). */
+export const DEFAULT_MARGIN = 0.1;
+const marginOf = (check) => check.margin ?? DEFAULT_MARGIN;
+/** An advantage (a ratio, > 1 when ahead) as 'ahead', 'behind' or 'level' (within the margin). */
+function standing(ratio, margin) {
+  if (ratio > 1 + margin) return 'ahead';
+  if (ratio < 1 / (1 + margin)) return 'behind';
+  return 'level';
+}
+const levelText = (count, margin) => (count ? `, ${count} within ${(margin * 100).toFixed(0)}% (not distinguishable here)` : '');
+
+// notMeasured: the row is not in the table at all (the scale does not run it), rather than a
+// cell left empty (a store down, a failed step, an interrupted run).
+export class MissingCells extends Error {
+  constructor(message, { notMeasured = false } = {}) {
+    super(message);
+    this.notMeasured = notMeasured;
+  }
+}
+
+// The cells the check being judged read ("table\u0000row"), so its verdict can name the steps
+// its figures came from (a warning on one of them undermines it: report/scenario.js).
+let reading = null;
 
 function tableOf(measured, id) {
   const table = id ? measured.find((candidate) => candidate.id === id) : measured[0];
@@ -30,7 +57,8 @@ function columnOf(table, id) {
 
 function cell(table, row, column) {
   const value = table.cells[row]?.[column];
-  if (typeof value !== 'number' || !Number.isFinite(value)) throw new MissingCells(`no figure for ${row}, ${column}`);
+  if (typeof value !== 'number' || !Number.isFinite(value)) throw new MissingCells(`no figure for ${row}, ${column}`, { notMeasured: !table.rows.includes(row) });
+  reading?.add(`${table.id}\u0000${row}`);
   return value;
 }
 
@@ -63,10 +91,13 @@ const checks = {
     const pairs = table.rows.filter((row) => row.startsWith(prefix)).map((row) => [row, `${check.slower}${row.slice(prefix.length)}`]).filter(([, other]) => table.rows.includes(other));
     if (!pairs.length) throw new MissingCells(`no rows of ${check.faster} with a ${check.slower} counterpart`);
     const ratios = pairs.map(([a, b]) => advantage(cell(table, a, check.column), cell(table, b, check.column), column, check.direction));
-    const ahead = ratios.filter((ratio) => ratio > 1).length;
+    const margin = marginOf(check);
+    const standings = ratios.map((ratio) => standing(ratio, margin));
+    const ahead = standings.filter((place) => place === 'ahead').length;
+    const level = standings.filter((place) => place === 'level').length;
     const holds = check.in === 'most' ? ahead * 2 > pairs.length : ahead === pairs.length;
     const spread = `${ratioText(Math.min(...ratios))} to ${ratioText(Math.max(...ratios))}`;
-    return { holds, explanation: `${check.faster.replace(/\W+$/, '')} ahead on ${column.label} in ${ahead} of ${pairs.length} pairs (its advantage ${spread})` };
+    return { holds, explanation: `${check.faster.replace(/\W+$/, '')} ahead on ${column.label} in ${ahead} of ${pairs.length} pairs${levelText(level, margin)} (its advantage ${spread})` };
   },
 
   // A flat stretch: every value in `rows` within `tolerance` (a fraction) of their median.
@@ -111,13 +142,29 @@ const checks = {
     const table = tableOf(measured, check.table);
     const column = columnOf(table, check.column);
     const values = check.rows.map((row) => cell(table, row, check.column));
+    const margin = marginOf(check);
     const wrong = [];
     for (let i = 1; i < values.length; i += 1) {
-      if (advantage(values[i - 1], values[i], column, check.direction) <= 1) wrong.push(`${check.rows[i]} is not behind ${check.rows[i - 1]}`);
+      const place = standing(advantage(values[i - 1], values[i], column, check.direction), margin);
+      if (place === 'level') wrong.push(`${check.rows[i]} and ${check.rows[i - 1]} within ${(margin * 100).toFixed(0)}%: not distinguishable here`);
+      if (place === 'behind') wrong.push(`${check.rows[i]} is not behind ${check.rows[i - 1]}`);
     }
     // Under 1 (a probe's 0.21 ms): two significant digits, so 0.21 and 0.24 do not both read 0.2.
     const shown = check.rows.map((row, i) => `${row} ${values[i] < 1 ? values[i].toPrecision(2) : values[i].toFixed(1)}`).join(', ');
     return { holds: !wrong.length, explanation: `${column.label}: ${shown}${wrong.length ? ` (${wrong.join('; ')})` : ''}` };
+  },
+
+  // `row` is the worst of the rows: behind every one of `others` (by more than the margin).
+  last(check, measured) {
+    const table = tableOf(measured, check.table);
+    const column = columnOf(table, check.column);
+    const margin = marginOf(check);
+    const value = cell(table, check.row, check.column);
+    const others = check.others.map((row) => ({ row, value: cell(table, row, check.column) }));
+    const notBehind = others.filter((other) => standing(advantage(other.value, value, column, check.direction), margin) !== 'ahead');
+    const shown = [{ row: check.row, value }, ...others].map((entry) => `${entry.row} ${entry.value.toFixed(1)}`).join(', ');
+    const why = notBehind.map((other) => `${check.row} not behind ${other.row} by more than ${(margin * 100).toFixed(0)}%`).join('; ');
+    return { holds: !notBehind.length, explanation: `${column.label}: ${shown}${why ? ` (${why})` : ''}` };
   },
 
   // A ratio that falls: a/b (the first pair) is larger than c/d (the second), e.g. an
@@ -128,32 +175,40 @@ const checks = {
     const [[a, b], [c, d]] = check.pairs;
     const first = cell(table, a, check.column) / cell(table, b, check.column);
     const second = cell(table, c, check.column) / cell(table, d, check.column);
-    return { holds: first > second, explanation: `${column.label}: ${a} / ${b} = ${ratioText(first)}, ${c} / ${d} = ${ratioText(second)}` };
+    const place = standing(first / second, marginOf(check));
+    return { holds: place === 'ahead', explanation: `${column.label}: ${a} / ${b} = ${ratioText(first)}, ${c} / ${d} = ${ratioText(second)}${place === 'level' ? ` (within ${(marginOf(check) * 100).toFixed(0)}%: not distinguishable here)` : ''}` };
   },
 };
 
 // The direct-mode scenarios' whole-table checks (driver/scenarios/checks-direct.js).
-Object.assign(checks, directChecks({ tableOf, columnOf, cell, ratioText }));
+const helpers = { tableOf, columnOf, cell, ratioText, MissingCells, marginOf, standing, levelText };
+Object.assign(checks, directChecks(helpers));
 // A row's own columns compared, and a cell against a figure (driver/scenarios/checks-columns.js).
-Object.assign(checks, columnChecks({ tableOf, columnOf, cell, ratioText }));
+Object.assign(checks, columnChecks(helpers));
 
 export const CHECK_TYPES = Object.keys(checks);
 
 /**
- * One verdict per conclusion: { id, claim, verdict, explanation } where verdict is HOLDS,
- * FAILS or `not runnable here: <reason>`. measured: the tables a scenario's kind built.
+ * One verdict per conclusion: { id, claim, verdict, explanation, figures } where verdict is
+ * HOLDS, FAILS or `not runnable here: <reason>`, and figures the cells it was judged on
+ * ([{ table, row }]). measured: the tables a scenario's kind built.
  */
 export function judge(conclusions, measured) {
   return conclusions.map(({ id, claim, check, notRunnable }) => {
-    if (notRunnable) return { id, claim, verdict: `${NOT_RUNNABLE}: ${notRunnable}`, explanation: notRunnable };
+    if (notRunnable) return { id, claim, verdict: `${NOT_RUNNABLE}: ${notRunnable}`, explanation: notRunnable, figures: [] };
     const evaluate = checks[check?.type];
-    if (!evaluate) return { id, claim, verdict: `${NOT_RUNNABLE}: unknown check type "${check?.type}"`, explanation: `the check types are ${CHECK_TYPES.join(', ')}` };
+    if (!evaluate) return { id, claim, verdict: `${NOT_RUNNABLE}: unknown check type "${check?.type}"`, explanation: `the check types are ${CHECK_TYPES.join(', ')}`, figures: [] };
+    reading = new Set();
     try {
       const { holds, explanation } = evaluate(check, measured);
-      return { id, claim, verdict: holds ? HOLDS : FAILS, explanation };
+      return { id, claim, verdict: holds ? HOLDS : FAILS, explanation, figures: [...reading].map((key) => ({ table: key.split('\u0000')[0], row: key.split('\u0000')[1] })) };
     } catch (error) {
       if (!(error instanceof MissingCells)) throw error;
-      return { id, claim, verdict: `${NOT_RUNNABLE}: ${error.message}`, explanation: `${error.message} (a store was down or the run stopped early)` };
+      // The scale, a store that was down, or an interrupted run leaves a figure out: say which.
+      const cause = error.notMeasured ? 'this scale does not run that row, or its store was down' : 'a store was down, an operation failed, or the run stopped early';
+      return { id, claim, verdict: `${NOT_RUNNABLE}: ${error.message}`, explanation: `${error.message} (${cause})`, figures: [] };
+    } finally {
+      reading = null;
     }
   });
 }

@@ -39,8 +39,14 @@ test('client-libraries at --scale tiny: five clients side by side in ms, the pub
   assert.ok(!record.notes.some((note) => /read back after the scripts|failed/.test(note)), record.notes.join('\n'));
   assert.equal(cpu.id, 'cpu');
 
-  // Every script one operation at a time, with exactly its operations, and none failed.
-  assert.equal(result.steps.length, CLIENTS.length * SCRIPTS.length);
+  // Every script one operation at a time, with exactly its operations, and none failed; timed
+  // twice at this scale (a cell is the median), each time a step the table's sources name.
+  assert.equal(result.steps.length, CLIENTS.length * SCRIPTS.length * 2);
+  assert.match(scripts.title, /each script: the median of 2 times/);
+  for (const row of SCRIPTS) {
+    const sources = scripts.sources[row].map((i) => result.steps[i]);
+    assert.deepEqual(sources.map((step) => `${step.store} ${step.key} ${step.repeat}`), CLIENTS.flatMap((client) => [1, 2].map((repeat) => `${client} ${row} ${repeat}`)));
+  }
   for (const step of result.steps) {
     const i = SCRIPTS.indexOf(step.key);
     assert.ok(i >= 0, step.key);
@@ -58,7 +64,7 @@ test('client-libraries at --scale tiny: five clients side by side in ms, the pub
   assert.equal(published.id, 'scripts');
   assert.deepEqual(published.cells.serial_put_large, { 'kyoto-client': 311, 'kyoto-tycoon': 2714 });
   assert.deepEqual(published.cells.serial_put_big, { 'kyoto-client': 316513, 'kyoto-tycoon': 242581 });
-  assert.match(stdout, /## time per script, clients side by side\n/);
+  assert.match(stdout, /## time per script, clients side by side \(each script: the median of 2 times\)\n/);
   assert.match(stdout, /## published: kyoto-client \(kc_test\.js\) then kyoto-tycoon/);
   assert.match(stdout, /serial_put_big\s+316,513\s+242,581/);
   assert.match(stdout, /Published:\s+on their hardware, not ours: /);

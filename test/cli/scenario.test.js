@@ -102,7 +102,8 @@ for (const name of ['cloudant-vs-redis', 'tarantool-vs-postgres']) {
     }
 
     // One verdict line per conclusion, each one of the three verdicts.
-    const verdictLines = stdout.split('\n').filter((line) => /^ {2}(holds here|does not hold here|not runnable here) /.test(line));
+    // ("! " in front: its figures come from steps with a warning that undermines them)
+    const verdictLines = stdout.split('\n').filter((line) => /^[ !] (holds here|does not hold here|not runnable here) /.test(line));
     assert.equal(verdictLines.length, scenario.conclusions.length);
     for (const conclusion of scenario.conclusions) assert.ok(verdictLines.some((line) => line.includes(` ${conclusion.id}: `)), conclusion.id);
     assert.equal(record.verdicts.length, scenario.conclusions.length);
@@ -111,6 +112,21 @@ for (const name of ['cloudant-vs-redis', 'tarantool-vs-postgres']) {
     }
     assert.match(stdout, /Published: {3}on their hardware, not ours: /);
     assert.match(stdout, /^System: /m);
+
+    // Each row names the steps behind it (a row per store: that store's steps); the steps'
+    // warnings are listed by code after the tables, each with how many steps carry it.
+    for (const table of record.measured) {
+      for (const row of table.rows) {
+        assert.ok(table.sources[row].length > 0, `${table.id} ${row}`);
+        for (const i of table.sources[row]) assert.ok(row.includes(saved.steps[i].store), `${table.id} ${row}: step ${i} is ${saved.steps[i].store}`);
+      }
+    }
+    const codes = [...new Set(saved.steps.flatMap((step) => step.warnings.map((warning) => warning.code)))];
+    for (const code of codes) {
+      const count = saved.steps.filter((step) => step.warnings.some((warning) => warning.code === code)).length;
+      assert.match(stdout, new RegExp(`^ {2}${code} +${count} of ${saved.steps.length} steps \\(`, 'm'), code);
+    }
+    if (!codes.length) assert.doesNotMatch(stdout, /Warnings of the steps/);
 
     // node test report re-prints the scenario's text from the file; the page carries it too.
     const report = await runDriverCli(['report', json]);

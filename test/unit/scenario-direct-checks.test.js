@@ -72,7 +72,31 @@ test('best-except: the study\'s own table has its shape (kyoto-client ahead but 
   // the lead changes hands on an ordinary script.
   const split = structuredClone(published);
   split.cells.get_random['kyoto-tycoon'] = 1;
-  assert.match(judge([{ id: 'x', claim: 'x', check }], [split])[0].explanation, /no one client fastest .*get_random: kyoto-tycoon/);
+  assert.match(judge([{ id: 'x', claim: 'x', check }], [split])[0].explanation, /no one client clearly fastest .*get_random: kyoto-tycoon/);
+});
+
+test('beats and ratio-shrinks with nothing to compare cannot be judged: not runnable, never "does not hold"', () => {
+  const lone = msTable('methods', { 'redis set once': [5, 10, 20] });
+  for (const check of [
+    { type: 'beats', table: 'methods', faster: 'memory (cache) ', slower: ['redis '] },
+    { type: 'ratio-shrinks', table: 'methods', numerator: ' para', denominator: ' once' },
+  ]) {
+    const [verdict] = judge([{ id: 'x', claim: 'x', check }], [lone]);
+    assert.match(verdict.verdict, new RegExp(`^${NOT_RUNNABLE}: no rows with ".*" and a counterpart to compare`));
+  }
+});
+
+test('beats and best-except: a lead within the margin is no lead', () => {
+  const close = msTable('methods', { 'memory (cache) set once': [9.5, 1, 1], 'redis set once': [10, 5, 5] });
+  const [beats] = judge([{ id: 'x', claim: 'x', check: { type: 'beats', table: 'methods', faster: 'memory (cache) ', slower: ['redis '] } }], [close]);
+  assert.equal(beats.verdict, FAILS);
+  assert.match(beats.explanation, /faster in 2 of 3 comparisons, 1 within 10% \(not distinguishable here\)/);
+  const scripts = { id: 'scripts', title: 's', rowHeader: 'script', rows: ['a', 'big'], columns: [{ id: 'x', label: 'X', unit: 'ms' }, { id: 'y', label: 'Y', unit: 'ms' }], cells: { a: { x: 100, y: 105 }, big: { x: 300, y: 100 } } };
+  const check = { type: 'best-except', table: 'scripts', columns: ['x', 'y'], except: ['big'] };
+  const [near] = judge([{ id: 'x', claim: 'x', check }], [scripts]);
+  assert.equal(near.verdict, FAILS);
+  assert.match(near.explanation, /no one client clearly fastest on a \(a: X, within 10%\)/);
+  assert.equal(judge([{ id: 'x', claim: 'x', check: { ...check, margin: 0.01 } }], [scripts])[0].verdict, HOLDS);
 });
 
 test('all-at-least: holds only when every cell reaches the bound, and names the lowest', () => {
@@ -82,4 +106,15 @@ test('all-at-least: holds only when every cell reaches the bound, and names the 
   const [low] = judge([conclusion], [cpu(40)]);
   assert.equal(low.verdict, FAILS);
   assert.equal(low.explanation, '1 of 2 at 90% or more; lowest 40% (node-redis, b)');
+});
+
+test('tarantool-vs-postgres: "reads the slowest of the four" is judged over all four architectures', async () => {
+  const { default: scenario } = await import('../../scenarios/tarantool-vs-postgres.js');
+  const conclusion = scenario.conclusions.find(({ id }) => id === 'persistence-reads-slowest');
+  const summary = (rps) => ({ id: 'summary', title: 's', rowHeader: 'architecture', rows: Object.keys(rps), columns: [{ id: 'readRps', label: 'read rps', unit: 'req/s' }], cells: Object.fromEntries(Object.entries(rps).map(([row, value]) => [row, { readRps: value }])) });
+  assert.equal(judge([conclusion], [summary({ tarantool: 1892, 'postgres+redis': 1850, postgres: 1521, 'redis+postgres': 1037 })])[0].verdict, HOLDS);
+  // behind postgres but ahead of tarantool: not the slowest of the four (the old check said it held).
+  const [notLast] = judge([conclusion], [summary({ tarantool: 900, 'postgres+redis': 1850, postgres: 1521, 'redis+postgres': 1037 })]);
+  assert.equal(notLast.verdict, FAILS);
+  assert.match(notLast.explanation, /redis\+postgres not behind tarantool/);
 });

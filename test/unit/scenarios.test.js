@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { CHECK_TYPES } from '../../driver/scenarios/verdicts.js';
 import { SCALES, listScenarios } from '../../driver/scenarios/index.js';
 import { buildTable, publishedTable } from '../../driver/scenarios/tables.js';
-import { flagsToArgv } from '../../driver/scenarios/kinds/sweep.js';
+import { flagsToArgv } from '../../driver/scenarios/results.js';
 import { parseArguments } from '../../driver/options.js';
 import { createLatencyRecorder } from '../../driver/recorder.js';
 import { fromJson, toJson } from '../../report/format.js';
@@ -135,4 +135,70 @@ test('a Result with a scenario record survives its JSON, and one without stays w
   assert.match(text, /^ {2}holds here {2}v: C -- because$/m);
   assert.match(text, /^Published: {3}on their hardware, not ours: h · date: d$/m);
   assert.match(text, /^ {2}- n$/m);
+});
+
+test('a direct kind\'s store failures: a store error stops that store with a note, a failure and a skip; Ctrl-C is no failure', async () => {
+  const { createStoreFailures, failedOperations } = await import('../../driver/scenarios/store-failures.js');
+  const { createDirectSteps } = await import('../../driver/scenarios/direct-result.js');
+  const { StepAborted } = await import('../../driver/step.js');
+  const steps = createDirectSteps({ name: 'x', stores: ['redis', 'memory'], timeoutMs: 1000 });
+  const outcome = createStoreFailures();
+  assert.equal(await outcome.forStore('memory', steps, async () => 42), 42);
+  assert.equal(await outcome.forStore('redis', steps, async () => { throw new Error('connection refused'); }), null);
+  assert.equal(await outcome.forStore('memory', steps, async () => { throw new StepAborted('stopped'); }), null);
+  outcome.unavailable([{ name: 'ioredis', reason: 'not configured' }], steps);
+  outcome.fail(failedOperations('redis get, 10 users', { failed: 2, operations: 10, byStatus: { 503: 2 } }));
+  assert.deepEqual(outcome.failures, ['redis stopped: connection refused', 'ioredis did not run: not configured', 'redis get, 10 users: 2 of 10 operations failed (503: 2); its time is not shown']);
+  assert.deepEqual(outcome.notes, outcome.failures);
+  assert.deepEqual([...outcome.stopped], ['redis']);
+  assert.deepEqual(steps.result().skipped.map(({ store }) => store), ['redis', 'ioredis']);
+});
+
+test('a serial script timed several times: the median ms and CPU of the clean times, the failed ones kept apart', async () => {
+  const { medianOfTimes } = await import('../../driver/scenarios/kinds/serial.js');
+  const time = (ms, cpuPercent, failed = 0) => ({ ms, cpuPercent, failed, operations: 4, byStatus: failed ? { 503: failed } : {}, step: { ms } });
+  const three = medianOfTimes([time(18, 90), time(6.7, 99), time(7, 95)]);
+  assert.deepEqual([three.ms, three.cpuPercent, three.failed, three.steps.length], [7, 95, 0, 3]); // the 18 ms outlier does not count
+  const withFailure = medianOfTimes([time(10, 90), time(1, 50, 2)]);
+  assert.equal(withFailure.failed, 1);
+  assert.equal(withFailure.failedTimes[0].failed, 2);
+  assert.equal(withFailure.steps.length, 2);
+});
+
+test('the scenario text lists the steps\' warnings by code after the tables, and marks a verdict whose steps the machine or errors undermine', async () => {
+  const { renderScenario, scenarioHtml } = await import('../../report/scenario.js');
+  const { judge } = await import('../../driver/scenarios/verdicts.js');
+  const warn = (code, message) => ({ code, message, data: {} });
+  const steps = [
+    { store: 'redis', key: 'key1', concurrency: 5, warnings: [warn('WEAK_SAMPLE', 'only 100 samples')] },
+    { store: 'cloudant', key: 'key1', concurrency: 5, warnings: [warn('WEAK_SAMPLE', 'only 100 samples, again'), warn('BUSY_MACHINE', 'other processes used 1.2 cores')] },
+    { store: 'redis', key: 'key2', concurrency: 5, warnings: [] },
+  ];
+  const table = {
+    id: 'sweep',
+    title: 'rps by url',
+    rowHeader: 'url',
+    rows: ['redis/key1 c=5', 'cloudant/key1 c=5', 'redis/key2 c=5'],
+    columns: [{ id: 'rps', label: 'rps', unit: 'req/s' }],
+    cells: { 'redis/key1 c=5': { rps: 30 }, 'cloudant/key1 c=5': { rps: 10 }, 'redis/key2 c=5': { rps: 29 } },
+    sources: { 'redis/key1 c=5': [0], 'cloudant/key1 c=5': [1], 'redis/key2 c=5': [2] },
+  };
+  const verdicts = judge([
+    { id: 'redis-ahead', claim: 'redis beats cloudant', check: { type: 'order', column: 'rps', rows: ['redis/key1 c=5', 'cloudant/key1 c=5'] } },
+    { id: 'redis-keys', claim: 'key1 beats key2', check: { type: 'order', column: 'rps', margin: 0, rows: ['redis/key1 c=5', 'redis/key2 c=5'] } },
+    { id: 'key3', claim: 'key3', check: { type: 'order', column: 'rps', rows: ['redis/key3 c=30', 'redis/key1 c=5'] } },
+  ], [table]);
+  const record = { name: 'x', title: 't', scale: 'tiny', study: { file: 'f', hardware: 'h', date: 'd' }, measured: [table], published: [], verdicts, notes: [] };
+  const text = renderScenario(record, { steps });
+  assert.match(text, /Warnings of the steps behind these tables \(docs\/errors\.md\):\n {2}WEAK_SAMPLE {3}2 of 3 steps \(redis\/key1 c=5, cloudant\/key1 c=5\); first: only 100 samples\n {2}BUSY_MACHINE {2}1 of 3 steps \(cloudant\/key1 c=5\); first: other processes used 1\.2 cores\n/);
+  assert.ok(text.indexOf('Warnings of the steps') > text.indexOf('## rps by url'));
+  assert.match(text, /\n! holds here +redis-ahead: redis beats cloudant -- .*\n {4}distrust this verdict: its figures come from steps with BUSY_MACHINE \(1 of 2\)\n/);
+  assert.match(text, /\n {2}holds here +redis-keys: /); // WEAK_SAMPLE alone does not undermine a verdict
+  // a verdict left without a figure says which, and what may have caused it
+  assert.match(text, /key3: key3 -- no figure for redis\/key3 c=30, rps \(this scale does not run that row, or its store was down\)/);
+  // without steps (an old results file) nothing is listed or marked
+  assert.doesNotMatch(renderScenario(record), /Warnings|distrust/);
+  const html = scenarioHtml(record, (value) => String(value), steps);
+  assert.match(html, /<h3>Warnings of the steps behind these tables<\/h3><ul class="warnings"><li><strong>WEAK_SAMPLE<\/strong> 2 of 3 steps/);
+  assert.match(html, /<li class="doubt"><strong>holds here<\/strong> redis-ahead: .*<strong>! distrust this verdict: its figures come from steps with BUSY_MACHINE \(1 of 2\)<\/strong><\/li>/);
 });

@@ -28,7 +28,7 @@ test('faster: every pair, or most of them; ms columns are better low', () => {
   assert.equal(one({ type: 'faster', column: 'rps', faster: 'redis/', slower: 'cloudant/' }).verdict, FAILS); // level at c=5
   const most = one({ type: 'faster', column: 'rps', faster: 'redis/', slower: 'cloudant/', in: 'most' });
   assert.equal(most.verdict, HOLDS);
-  assert.equal(most.explanation, 'redis ahead on rps in 2 of 3 pairs (its advantage 1.00x to 2.12x)');
+  assert.equal(most.explanation, 'redis ahead on rps in 2 of 3 pairs, 1 within 10% (not distinguishable here) (its advantage 1.00x to 2.12x)');
   assert.equal(one({ type: 'faster', column: 'mean', faster: 'redis/', slower: 'cloudant/', in: 'most' }).verdict, HOLDS);
   assert.equal(one({ type: 'faster', column: 'mean', faster: 'cloudant/', slower: 'redis/', in: 'most' }).verdict, FAILS);
 });
@@ -55,7 +55,7 @@ test('ratio: within bounds, also across two columns', () => {
 });
 
 test('order: best first, in the column\'s direction', () => {
-  assert.equal(one({ type: 'order', column: 'rps', rows: ['redis/key1 c=30', 'cloudant/key1 c=20', 'cloudant/key1 c=30'] }).verdict, HOLDS);
+  assert.equal(one({ type: 'order', column: 'rps', rows: ['redis/key1 c=30', 'cloudant/key1 c=20', 'cloudant/key1 c=5'] }).verdict, HOLDS);
   assert.equal(one({ type: 'order', column: 'rps', rows: ['cloudant/key1 c=30', 'redis/key1 c=30'] }).verdict, FAILS);
   assert.equal(one({ type: 'order', column: 'mean', rows: ['redis/key1 c=30', 'cloudant/key1 c=30'] }).verdict, HOLDS);
   assert.equal(one({ type: 'order', column: 'rps', direction: 'lower', rows: ['cloudant/key1 c=30', 'redis/key1 c=30'] }).verdict, HOLDS);
@@ -87,4 +87,35 @@ test('a conclusion marked notRunnable keeps its reason, and verdicts keep the co
     ['a', 'A', 'not runnable here: no Kyoto Tycoon server is packaged'],
     ['b', 'B', HOLDS],
   ]);
+});
+
+test('a margin: figures within 10% (or a check\'s own margin) are not distinguishable, neither a win nor a loss', () => {
+  // redis/key1 c=5 and cloudant/key1 c=5 are level at 7 rps: 'faster' in every pair fails, saying so.
+  const level = one({ type: 'faster', column: 'rps', faster: 'redis/', slower: 'cloudant/' });
+  assert.equal(level.verdict, FAILS);
+  assert.match(level.explanation, /in 2 of 3 pairs, 1 within 10% \(not distinguishable here\)/);
+  // cloudant c=20 (18) over c=30 (17): 5.9% apart, no order under the default margin, one under a 5% margin.
+  const close = one({ type: 'order', column: 'rps', rows: ['cloudant/key1 c=20', 'cloudant/key1 c=30'] });
+  assert.equal(close.verdict, FAILS);
+  assert.match(close.explanation, /within 10%: not distinguishable here/);
+  assert.equal(one({ type: 'order', column: 'rps', margin: 0.05, rows: ['cloudant/key1 c=20', 'cloudant/key1 c=30'] }).verdict, HOLDS);
+  // ratio-falls: 2.12 over 1.24 is a clear fall; the same ratio twice is not.
+  const same = [['redis/key1 c=30', 'cloudant/key1 c=30'], ['redis/key1 c=30', 'cloudant/key1 c=30']];
+  assert.match(one({ type: 'ratio-falls', column: 'rps', pairs: same }).explanation, /not distinguishable here/);
+});
+
+test('last: one row behind every other, by more than the margin', () => {
+  assert.equal(one({ type: 'last', column: 'rps', row: 'redis/key1 c=5', others: ['redis/key1 c=15', 'cloudant/key1 c=20'] }).verdict, HOLDS);
+  const tied = one({ type: 'last', column: 'rps', row: 'redis/key1 c=5', others: ['redis/key1 c=15', 'cloudant/key1 c=5'] });
+  assert.equal(tied.verdict, FAILS);
+  assert.match(tied.explanation, /redis\/key1 c=5 not behind cloudant\/key1 c=5 by more than 10%/);
+  assert.equal(one({ type: 'last', column: 'mean', row: 'redis/key1 c=5', others: ['redis/key1 c=30'] }).verdict, HOLDS); // ms: worst is highest
+});
+
+test('a verdict names the cells it was judged on; a missing row says the scale may leave it out', () => {
+  const judged = one({ type: 'ratio', column: 'rps', row: 'redis/key1 c=30', over: 'cloudant/key1 c=30', atLeast: 2 });
+  assert.deepEqual(judged.figures, [{ table: 'sweep', row: 'redis/key1 c=30' }, { table: 'sweep', row: 'cloudant/key1 c=30' }]);
+  const missing = one({ type: 'ratio', column: 'rps', row: 'redis/key3 c=30', over: 'cloudant/key1 c=30', atLeast: 1 });
+  assert.deepEqual(missing.figures, []);
+  assert.match(missing.explanation, /^no figure for redis\/key3 c=30, rps \(this scale does not run that row/);
 });

@@ -6,11 +6,15 @@
 //   labels: { [store]: 'row label prefix' }
 // and its scale settings:
 //   counts: [n, n, n]              users per run, one column each (the study's 1,000 / 10,000 / 100,000)
+//   repeats: n                     how often each store runs the four methods at each count
+//                                  (default 1); a cell is the median of its times, so one
+//                                  outlier cannot flip a verdict
 //   note: '...'
 import { measureStep, StepAborted } from '../../step.js';
 import { directEngine } from '../../engines/direct.js';
 import { eachLimited } from '../../../stores/bulk.js';
-import { reasonOf } from '../../../stores/store-set.js';
+import { createStoreFailures, failedOperations } from '../store-failures.js';
+import { median } from '../../../util/stats.js';
 import { createOpSource } from '../op-source.js';
 import { openDirectStores } from '../direct-stores.js';
 import { createDirectSteps } from '../direct-result.js';
@@ -23,10 +27,10 @@ const OP_TIMEOUT_MS = 120_000;
 // first use of a connection or of not yet optimised code (the study had no such pass).
 export const WARM_UP_USERS = 100;
 
-/** Runs ops all at once against store; resolves to { ms, operations, failed, byStatus }. */
+/** Runs ops all at once against store; resolves to { ms, operations, failed, byStatus, step }. */
 export async function runAtOnce(store, ops, { signal, measure = (run) => run() } = {}) {
   const source = createOpSource(ops, { basePath: '' });
-  await measure(() => measureStep(directEngine, {
+  const step = await measure(() => measureStep(directEngine, {
     url: 'direct:',
     store,
     concurrency: ops.length,
@@ -36,7 +40,7 @@ export async function runAtOnce(store, ops, { signal, measure = (run) => run() }
     signal,
   }));
   const { failed, byStatus } = source.outcomes();
-  return { ms: source.elapsedMs(), operations: ops.length, failed, byStatus };
+  return { ms: source.elapsedMs(), operations: ops.length, failed, byStatus, step };
 }
 
 /**
@@ -87,54 +91,43 @@ export function rowsOf(stores, labels) {
 }
 
 export async function run(scenario, scale, { signal, onProgress = () => {}, env = process.env, appEnv = {} } = {}) {
-  const notes = [];
-  const failures = []; // what kept figures from being measured: also notes, and the run exits 1
-  const fail = (line) => {
-    notes.push(line);
-    failures.push(line);
-  };
+  const { notes, failures, fail, unavailable, stopped, forStore } = createStoreFailures();
+  const repeats = scale.repeats ?? 1;
   const columns = columnsOf(scale.counts);
   const rows = rowsOf(scenario.stores, scenario.labels);
   const cells = Object.fromEntries(rows.map((row) => [row, Object.fromEntries(columns.map(({ id }) => [id, null]))]));
+  const sources = Object.fromEntries(rows.map((row) => [row, []]));
   const opened = await openDirectStores(scenario.stores, { env, appEnv, onProgress });
   const steps = createDirectSteps({ name: scenario.name, stores: scenario.stores, serverUrls: opened.serverUrls, timeoutMs: OP_TIMEOUT_MS });
-  const total = scale.counts.length * opened.stores.size * RUN_ORDER.length;
+  const total = scale.counts.length * repeats * opened.stores.size * RUN_ORDER.length;
   let index = 0;
   try {
-    for (const { name, reason } of opened.unavailable) {
-      fail(`${name} did not run: ${reason}`);
-      steps.skip(name, reason);
-    }
-    const stopped = new Set(); // stores whose server failed outside a measured operation
-    // Runs `work` for one store: a store error stops that store (said in the notes), Ctrl-C all.
-    const forStore = async (name, work) => {
-      try {
-        return await work();
-      } catch (error) {
-        if (error instanceof StepAborted) return null;
-        fail(`${name} stopped: ${reasonOf(error)}`);
-        steps.skip(name, reasonOf(error));
-        stopped.add(name);
-        return null;
-      }
-    };
-    for (const [name, entry] of opened.stores) if (!signal?.aborted) await forStore(name, () => runMethods(entry.store, WARM_UP_USERS, { signal }));
+    unavailable(opened.unavailable, steps);
+    for (const [name, entry] of opened.stores) if (!signal?.aborted) await forStore(name, steps, () => runMethods(entry.store, WARM_UP_USERS, { signal }));
     for (const [i, count] of scale.counts.entries()) {
-      for (const name of scenario.stores) {
-        const entry = opened.stores.get(name);
-        if (!entry || stopped.has(name) || signal?.aborted) continue;
-        const byMethod = await forStore(name, () => runMethods(entry.store, count, {
-          signal,
-          onMethod: (method, operations) => onProgress({ type: 'scenario-step', index: ++index, total, label: `${name} ${method}, ${count.toLocaleString('en-US')} users`, concurrency: operations }),
-          measure: (method, measured) => steps.measure(name, `${method} ${count}`, measured),
-        }));
-        if (!byMethod) continue;
-        for (const [method, outcome] of Object.entries(byMethod)) {
-          const row = `${scenario.labels?.[name] ?? name} ${method}`;
-          if (outcome.failed) {
-            fail(`${row}, ${count} users: ${outcome.failed} of ${outcome.operations} operations failed (${Object.entries(outcome.byStatus).map(([status, n]) => `${status}: ${n}`).join(', ')}); its time is not shown`);
-          } else cells[row][columns[i].id] = outcome.ms;
+      const times = {}; // row -> the times of its method at this count, one a repeat
+      // Repeat by repeat, every store in turn: a spell of noise on the machine falls on all of them.
+      for (let repeat = 1; repeat <= repeats; repeat += 1) {
+        for (const name of scenario.stores) {
+          const entry = opened.stores.get(name);
+          if (!entry || stopped.has(name) || signal?.aborted) continue;
+          const byMethod = await forStore(name, steps, () => runMethods(entry.store, count, {
+            signal,
+            onMethod: (method, operations) => onProgress({ type: 'scenario-step', index: ++index, total, label: `${name} ${method}, ${count.toLocaleString('en-US')} users${repeats > 1 ? `, time ${repeat} of ${repeats}` : ''}`, concurrency: operations }),
+            measure: (method, measured) => steps.measure(name, `${method} ${count}`, measured, repeat),
+          }));
+          if (!byMethod) continue;
+          for (const [method, outcome] of Object.entries(byMethod)) {
+            const row = `${scenario.labels?.[name] ?? name} ${method}`;
+            sources[row].push(steps.indexOf(outcome.step));
+            (times[row] ??= []).push(outcome);
+          }
         }
+      }
+      for (const [row, outcomes] of Object.entries(times)) {
+        const failed = outcomes.filter((outcome) => outcome.failed);
+        for (const outcome of failed) fail(failedOperations(`${row}, ${count} users`, outcome));
+        if (!failed.length) cells[row][columns[i].id] = median(outcomes.map((outcome) => outcome.ms));
       }
     }
     if (!signal?.aborted) {
@@ -142,7 +135,7 @@ export async function run(scenario, scale, { signal, onProgress = () => {}, env 
       for (const count of scale.counts) {
         const ops = methodOps('get para', usersOf(count));
         let best = Infinity;
-        for (let i = 0; i < FLOOR_TRIES; i += 1) best = Math.min(best, (await forStore('the do-nothing store', () => runAtOnce(noopStore, ops, { signal })))?.ms ?? Infinity);
+        for (let i = 0; i < FLOOR_TRIES; i += 1) best = Math.min(best, (await forStore('the do-nothing store', steps, () => runAtOnce(noopStore, ops, { signal })))?.ms ?? Infinity);
         if (Number.isFinite(best)) floors.push(`${best.toPrecision(2)} ms for ${count.toLocaleString('en-US')}`);
       }
       if (floors.length) notes.push(`the direct engine's own cost of operations all at once (a deadline timer and a latency record each), the best of ${FLOOR_TRIES} on a store that does nothing: ${floors.join(', ')}; every para figure includes it, the memory store's most visibly`);
@@ -151,8 +144,10 @@ export async function run(scenario, scale, { signal, onProgress = () => {}, env 
     await opened.close();
   }
   notes.push(`each store first ran the four methods once over ${WARM_UP_USERS} users, untimed (a warm-up the study did not have)`);
+  if (repeats > 1) notes.push(`each figure is the median of ${repeats} times (the stores taking turns, time by time), so that one outlier cannot flip a verdict; the study timed each method once; every time is a step of the results file`);
+  const ofTimes = repeats > 1 ? `, median of ${repeats} times` : '';
   return {
-    measured: [{ id: 'methods', title: 'set and get of the users, each in its own key at once (para) or all in one key (once)', rowHeader: 'method', rows, columns, cells }],
+    measured: [{ id: 'methods', title: `set and get of the users, each in its own key at once (para) or all in one key (once)${ofTimes}`, rowHeader: 'method', rows, columns, cells, sources }],
     results: [steps.result({ interrupted: Boolean(signal?.aborted) })],
     notes,
     failures,

@@ -6,11 +6,14 @@
 // and its scale settings:
 //   iterations: { [script]: n }                 how often each script repeats its round
 //   bigValueBytes: n                            serial_put_big's value
+//   repeats: { [script]: n }                    how often each script is timed (default 1); its
+//                                               figures are the median of those times
 //   note: '...'
 import { measureStep, StepAborted } from '../../step.js';
 import { directEngine } from '../../engines/direct.js';
 import { eachLimited } from '../../../stores/bulk.js';
-import { reasonOf } from '../../../stores/store-set.js';
+import { createStoreFailures, failedOperations } from '../store-failures.js';
+import { median } from '../../../util/stats.js';
 import { createOpSource } from '../op-source.js';
 import { openDirectStores } from '../direct-stores.js';
 import { createDirectSteps } from '../direct-result.js';
@@ -59,25 +62,50 @@ async function verify(store, iterations, bigValueBytes) {
   return wrong;
 }
 
-/** Every script for one store: cleans its keys, runs the scripts in the study's order, checks, cleans again. */
-export async function runClient(store, adapter, plan, { iterations, bigValueBytes, signal, onScript = () => {}, measure }) {
+/**
+ * The times of one script as one figure: the median ms and CPU of the times that had no failed
+ * operation (all failed ones are kept for the notes), and every time's step.
+ */
+export function medianOfTimes(times) {
+  const clean = times.filter((time) => !time.failed);
+  return {
+    ms: median(clean.map((time) => time.ms)),
+    cpuPercent: median(clean.map((time) => time.cpuPercent)),
+    operations: times[0].operations,
+    failed: times.length - clean.length,
+    failedTimes: times.filter((time) => time.failed),
+    steps: times.map((time) => time.step),
+  };
+}
+
+/**
+ * Every script for one store: cleans its keys, runs the scripts in the study's order (each
+ * `repeats[script]` times back to back), checks, cleans again.
+ */
+export async function runClient(store, adapter, plan, { iterations, bigValueBytes, repeats = {}, signal, onScript = () => {}, measure }) {
   const nativeAppend = adapter.writes.append;
   const remove = () => eachLimited(plan.keys, 16, (key) => store.delete(key));
   await remove();
   const scripts = {};
   try {
     for (const { name, ops } of plan.scripts) {
-      if (signal?.aborted) break;
-      // Appends extend an existing empty value, so native and read-modify-write appends do the same work.
-      for (const key of appendKeysOf(ops)) await store.set(key, Buffer.alloc(0));
-      if (name === 'get_random') for (const { key, size } of plan.prepare) await store.set(key, Buffer.alloc(size, 'storebench-'));
-      onScript(name, ops.length);
-      try {
-        scripts[name] = await runScript(store, ops, { nativeAppend, signal, measure: measure && ((run) => measure(name, run)) });
-      } catch (error) {
-        if (error instanceof StepAborted) break; // Ctrl-C: the scripts done are kept
-        throw error;
+      const times = [];
+      const count = repeats[name] ?? 1;
+      for (let repeat = 1; repeat <= count && !signal?.aborted; repeat += 1) {
+        // Appends extend an existing empty value, so native and read-modify-write appends do the
+        // same work, every time.
+        for (const key of appendKeysOf(ops)) await store.set(key, Buffer.alloc(0));
+        if (name === 'get_random' && repeat === 1) for (const { key, size } of plan.prepare) await store.set(key, Buffer.alloc(size, 'storebench-'));
+        onScript(name, ops.length, repeat, count);
+        try {
+          times.push(await runScript(store, ops, { nativeAppend, signal, measure: measure && ((run) => measure(name, run, repeat)) }));
+        } catch (error) {
+          if (error instanceof StepAborted) break; // Ctrl-C: the times done are kept
+          throw error;
+        }
       }
+      if (times.length) scripts[name] = medianOfTimes(times);
+      if (signal?.aborted) break;
     }
     const wrong = signal?.aborted ? [] : await verify(store, iterations, bigValueBytes);
     return { scripts, wrong, nativeAppend };
@@ -90,28 +118,26 @@ export async function runClient(store, adapter, plan, { iterations, bigValueByte
 const labelOf = (scenario, name, nativeAppend) => `${scenario.labels?.[name] ?? name}${nativeAppend ? '' : '*'}`;
 
 /** The scripts x clients table of one measure (ms or CPU %) over every client that ran. */
-function tableOf({ id, title, unit, figure }, columns, runs) {
+function tableOf({ id, title, unit, figure }, columns, runs, indexOf) {
   const cells = Object.fromEntries(SCRIPT_NAMES.map((script) => [script, Object.fromEntries(columns.map(({ id: column }) => {
     const result = runs.get(column)?.scripts[script];
     return [column, result && result.failed === 0 ? figure(result) : null];
   }))]));
-  return { id, title, rowHeader: 'script', rows: [...SCRIPT_NAMES], columns: columns.map((column) => ({ ...column, unit })), cells };
+  // Every column's steps of a script: what its row's figures came from.
+  const sources = Object.fromEntries(SCRIPT_NAMES.map((script) => [script, columns.flatMap(({ id: column }) => runs.get(column)?.scripts[script]?.steps ?? []).map(indexOf)]));
+  return { id, title, rowHeader: 'script', rows: [...SCRIPT_NAMES], columns: columns.map((column) => ({ ...column, unit })), cells, sources };
 }
 
 export async function run(scenario, scale, { signal, onProgress = () => {}, env = process.env, appEnv = {} } = {}) {
-  const notes = [];
-  const failures = []; // what kept figures from being measured: also notes, and the run exits 1
-  const fail = (line) => {
-    notes.push(line);
-    failures.push(line);
-  };
+  const { notes, failures, fail, unavailable, forStore } = createStoreFailures();
   const runs = new Map();
   const columns = [];
   const emulated = []; // the stores without append
   const iterations = { ...STUDY.iterations, ...scale.iterations };
+  const repeats = scale.repeats ?? {};
   const plan = planScripts({ iterations, bigValueBytes: scale.bigValueBytes });
   const allStores = scenario.groups.flatMap((group) => group.stores);
-  const total = allStores.length * plan.scripts.length;
+  const total = allStores.length * plan.scripts.reduce((sum, { name }) => sum + (repeats[name] ?? 1), 0);
   let index = 0;
   let steps = null;
   for (const group of scenario.groups) {
@@ -120,34 +146,26 @@ export async function run(scenario, scale, { signal, onProgress = () => {}, env 
     steps ??= createDirectSteps({ name: scenario.name, stores: allStores, timeoutMs: OP_TIMEOUT_MS });
     steps.addServers(opened.serverUrls);
     try {
-      for (const { name, reason } of opened.unavailable) {
-        fail(`${name} did not run: ${reason}`);
-        steps.skip(name, reason);
-      }
+      unavailable(opened.unavailable, steps);
       for (const name of group.stores) {
         const entry = opened.stores.get(name);
         if (!entry || signal?.aborted) continue;
-        let result;
-        try {
-          result = await runClient(entry.store, entry.adapter, plan, {
-            iterations,
-            bigValueBytes: scale.bigValueBytes,
-            signal,
-            onScript: (script, operations) => onProgress({ type: 'scenario-step', index: ++index, total, label: `${name} ${script} (${operations.toLocaleString('en-US')} operation${operations === 1 ? '' : 's'}, one at a time)`, concurrency: 1 }),
-            measure: (script, measured) => steps.measure(name, script, measured),
-          });
-        } catch (error) {
-          if (error instanceof StepAborted) break; // Ctrl-C: what was measured is kept
-          // Its server failed outside a measured operation (cleaning, preparing, reading back).
-          fail(`${name} stopped: ${reasonOf(error)}`);
-          steps.skip(name, reasonOf(error));
-          continue;
-        }
+        // null: its server failed outside a measured operation (cleaning, preparing, reading
+        // back), said in the notes, or Ctrl-C (what was measured is kept)
+        const result = await forStore(name, steps, () => runClient(entry.store, entry.adapter, plan, {
+          iterations,
+          bigValueBytes: scale.bigValueBytes,
+          repeats,
+          signal,
+          onScript: (script, operations, repeat, count) => onProgress({ type: 'scenario-step', index: ++index, total, label: `${name} ${script} (${operations.toLocaleString('en-US')} operation${operations === 1 ? '' : 's'}, one at a time${count > 1 ? `; time ${repeat} of ${count}` : ''})`, concurrency: 1 }),
+          measure: (script, measured, repeat) => steps.measure(name, script, measured, repeat),
+        }));
+        if (!result) continue;
         runs.set(name, result);
         columns.push({ id: name, label: labelOf(scenario, name, result.nativeAppend) });
         if (!result.nativeAppend) emulated.push(name);
         for (const [script, outcome] of Object.entries(result.scripts)) {
-          if (outcome.failed) fail(`${name} ${script}: ${outcome.failed} of ${outcome.operations} operations failed (${Object.entries(outcome.byStatus).map(([status, n]) => `${status}: ${n}`).join(', ')}); its time is not shown`);
+          for (const time of outcome.failedTimes) fail(failedOperations(`${name} ${script}`, time));
         }
         for (const line of result.wrong) fail(`${name}: read back after the scripts, ${line}`);
       }
@@ -158,10 +176,15 @@ export async function run(scenario, scale, { signal, onProgress = () => {}, env 
   }
   if (emulated.length) notes.push(`* ${emulated.join(', ')}: no append in the store, so each append is a get and then a set of the whole value (read-modify-write), timed as one operation`);
   notes.push(`serial_put_big's value: ${scale.bigValueBytes.toLocaleString('en-US')} B (the study's: ${STUDY.bigValueBytes.toLocaleString('en-US')} B)`);
+  const timed = SCRIPT_NAMES.filter((script) => (repeats[script] ?? 1) > 1);
+  const once = SCRIPT_NAMES.filter((script) => !timed.includes(script));
+  if (timed.length) notes.push(`${timed.join(', ')}: each timed ${[...new Set(timed.map((script) => repeats[script]))].join(' or ')} times back to back, the median shown (ms and CPU), so that one outlier cannot flip a verdict${once.length ? `; ${once.join(', ')} timed once (${scale.repeatsNote ?? 'as the study did'})` : ''}; every time is a step of the results file`);
+  const indexOf = (step) => steps.indexOf(step);
+  const ofTimes = timed.length ? ` (${timed.length === SCRIPT_NAMES.length ? 'each script' : timed.join(', ')}: the median of ${Math.max(...timed.map((script) => repeats[script]))} times)` : '';
   return {
     measured: [
-      tableOf({ id: 'scripts', title: 'time per script, clients side by side', unit: 'ms', figure: (r) => r.ms }, columns, runs),
-      tableOf({ id: 'cpu', title: 'the driver process\'s CPU during each script (100% = one core)', unit: '%', figure: (r) => r.cpuPercent }, columns, runs),
+      tableOf({ id: 'scripts', title: `time per script, clients side by side${ofTimes}`, unit: 'ms', figure: (r) => r.ms }, columns, runs, indexOf),
+      tableOf({ id: 'cpu', title: `the driver process's CPU during each script (100% = one core)${ofTimes}`, unit: '%', figure: (r) => r.cpuPercent }, columns, runs, indexOf),
     ],
     results: steps ? [steps.result({ interrupted: Boolean(signal?.aborted) })] : [],
     notes,

@@ -14,18 +14,12 @@ import { randomBytes } from 'node:crypto';
 import { parseArguments, TOKEN_ENV } from '../../options.js';
 import { runBenchmark } from '../../run.js';
 import { startAppProcess } from '../../app-process.js';
-import { createResult } from '../../result.js';
 import { buildTable, valueAt } from '../tables.js';
 import { UsageError } from '../../../util/errors.js';
+import { concatResults, flagsToArgv } from '../results.js';
 
-/** node test's argv for a run's flags: { concurrency: [5, 10], keepalive: false } -> ['--concurrency', '5,10', '--no-keepalive']. */
-export function flagsToArgv(flags) {
-  return Object.entries(flags).flatMap(([name, value]) => {
-    if (value === false) return [`--no-${name}`];
-    if (value === true) return [`--${name}`];
-    return [`--${name}`, Array.isArray(value) ? value.join(',') : String(value)];
-  });
-}
+// kinds/phases.js still imports these from here (mergeResults: concatResults's old name).
+export { flagsToArgv, concatResults as mergeResults };
 
 async function storeStats(url) {
   const response = await fetch(`${url}/stores`);
@@ -38,26 +32,6 @@ function extrasOf(extras, store, before, after) {
     const [a, b] = [valueAt(before[store] ?? {}, stat), valueAt(after[store] ?? {}, stat)];
     return [name, typeof a === 'number' && typeof b === 'number' ? b - a : null];
   }));
-}
-
-/** One Result of several runBenchmark calls: their steps, targets, loads and checks, in order. */
-export function mergeResults(results) {
-  const [first] = results;
-  const targets = new Map();
-  for (const result of results) for (const target of result.targets) targets.set(target.url, target);
-  const steps = results.flatMap((result) => result.steps);
-  const concurrency = [...new Set(steps.map((step) => step.concurrency).filter((value) => value !== null))];
-  return createResult({
-    interrupted: results.some((result) => result.interrupted),
-    appExit: results.find((result) => result.appExit)?.appExit ?? null,
-    settings: { ...first.settings, concurrency: first.settings.concurrency ? concurrency : null },
-    system: first.system,
-    targets: [...targets.values()],
-    skipped: first.skipped,
-    steps,
-    loads: results.flatMap((result) => result.loads),
-    verifications: results.flatMap((result) => result.verifications),
-  });
 }
 
 /**
@@ -103,14 +77,15 @@ export async function run(scenario, scale, { appEnv = {}, signal, onProgress = (
         const result = await runBenchmark(call, { signal });
         const after = await statsOf(options);
         results.push(result);
-        for (const step of result.steps) records.push({ run: entry.id, step, extra: extrasOf(scale.extras ?? scenario.extras ?? [], step.store, before, after) });
+        // index: the step's place in the concatenated Result (one record a step, in order)
+        for (const step of result.steps) records.push({ run: entry.id, step, index: records.length, extra: extrasOf(scale.extras ?? scenario.extras ?? [], step.store, before, after) });
       }
     }
   } finally {
     await server?.stop();
   }
   // Ctrl-C between two steps leaves no step interrupted: the merged Result says so all the same.
-  const merged = results.length ? mergeResults(results) : null;
+  const merged = results.length ? concatResults(results) : null;
   if (merged && signal?.aborted) merged.interrupted = true;
   // A store the scenario asked for that was down: its rows stay empty, and the notes say why.
   const asked = new Set(planned.flatMap(({ options }) => options.stores ?? []));

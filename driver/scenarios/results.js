@@ -1,0 +1,36 @@
+// What the kinds that call runBenchmark share (sweep, phases): a run's flags as node test's
+// argv, and several runBenchmark Results as one.
+import { createResult } from '../result.js';
+
+/** node test's argv for a run's flags: { concurrency: [5, 10], keepalive: false } -> ['--concurrency', '5,10', '--no-keepalive']. */
+export function flagsToArgv(flags) {
+  return Object.entries(flags).flatMap(([name, value]) => {
+    if (value === false) return [`--no-${name}`];
+    if (value === true) return [`--${name}`];
+    return [`--${name}`, Array.isArray(value) ? value.join(',') : String(value)];
+  });
+}
+
+/**
+ * One Result of several runBenchmark calls of one driver: their steps, targets, loads and
+ * checks, one after another (not report/merge.js's mergeResults, which adds up the same steps
+ * of several machines).
+ */
+export function concatResults(results) {
+  const [first] = results;
+  const targets = new Map();
+  for (const result of results) for (const target of result.targets) targets.set(target.url, target);
+  const steps = results.flatMap((result) => result.steps);
+  const concurrency = [...new Set(steps.map((step) => step.concurrency).filter((value) => value !== null))];
+  return createResult({
+    interrupted: results.some((result) => result.interrupted),
+    appExit: results.find((result) => result.appExit)?.appExit ?? null,
+    settings: { ...first.settings, concurrency: first.settings.concurrency ? concurrency : null },
+    system: first.system,
+    targets: [...targets.values()],
+    skipped: first.skipped,
+    steps,
+    loads: results.flatMap((result) => result.loads),
+    verifications: results.flatMap((result) => result.verifications),
+  });
+}
