@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { keysTouched, phaseTables } from '../../driver/scenarios/kinds/phases.js';
-import { flagsToArgv } from '../../driver/scenarios/kinds/sweep.js';
+import { flagsToArgv } from '../../driver/scenarios/results.js';
 import { parseArguments } from '../../driver/options.js';
 import { judge } from '../../driver/scenarios/verdicts.js';
 import { SCALES } from '../../driver/scenarios/index.js';

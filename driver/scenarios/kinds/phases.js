@@ -19,7 +19,7 @@
 import { createClient } from 'redis';
 import { parseArguments } from '../../options.js';
 import { runBenchmark } from '../../run.js';
-import { flagsToArgv, mergeResults } from './sweep.js';
+import { flagsToArgv, concatResults } from '../results.js';
 import { findAdapter } from '../../../stores/index.js';
 import { services } from '../../../config/services.js';
 import { settings as settingDefinitions } from '../../../config/settings.js';
@@ -221,7 +221,7 @@ export async function run(scenario, scale, { signal, onProgress = () => {}, env 
   const shownStores = [...scenario.stores, ...absent];
   for (const phase of scale.phases) for (const store of absent) ran.push({ phase, store, steps: null });
   const byPhase = [...ran].sort((a, b) => shownOrder.indexOf(a.phase.id) - shownOrder.indexOf(b.phase.id) || shownStores.indexOf(a.store) - shownStores.indexOf(b.store));
-  const merged = results.length ? mergeResults(results) : null;
+  const merged = results.length ? concatResults(results) : null;
   if (merged) merged.settings = phasesSettings(merged.settings, scenario, merged.steps);
   if (merged && signal?.aborted) merged.interrupted = true;
   return {

@@ -18,9 +18,6 @@ import { buildTable, valueAt } from '../tables.js';
 import { UsageError } from '../../../util/errors.js';
 import { concatResults, flagsToArgv } from '../results.js';
 
-// kinds/phases.js still imports these from here (mergeResults: concatResults's old name).
-export { flagsToArgv, concatResults as mergeResults };
-
 async function storeStats(url) {
   const response = await fetch(`${url}/stores`);
   const { stores } = await response.json();
