@@ -9,6 +9,10 @@ import { WARNING_CODES } from '../util/errors.js';
 
 export const STEAL_WARN_PERCENT = 10; // of all CPU time during the step
 export const OTHERS_WARN_PERCENT = 50; // of one core: half a core used by other processes
+// /proc/stat counts in clock ticks (10 ms): a step shorter than this many ticks of CPU time in
+// all (0.1 s on 2 cores) moves each count by a tick or two, and its percentages would be noise
+// (a 5 ms step read as "other processes used 200% of a core"). Such a step is not measured.
+export const MIN_SAMPLE_TICKS = 20;
 
 const NOT_MEASURED = Object.freeze({ stealPercent: null, othersCpuPercent: null, treeCpuPercent: null, loadAverage: null });
 
@@ -159,11 +163,11 @@ function snapshot(roots, procDir) {
 export function machineFigures(before, after, loadavgText) {
   if (!before || !after) return { ...NOT_MEASURED };
   const total = after.cpu.total - before.cpu.total;
-  if (total <= 0) return { ...NOT_MEASURED };
+  const loadAverage = Number(loadavgText?.split(' ')[0]);
+  if (total < MIN_SAMPLE_TICKS) return { ...NOT_MEASURED, loadAverage: Number.isFinite(loadAverage) ? loadAverage : null };
   const perCore = (ticks) => (ticks / total) * after.cpu.cpus * 100;
   const busyPercent = perCore(after.cpu.busy - before.cpu.busy);
   const treeCpuPercent = Math.max(0, perCore(after.tree - before.tree));
-  const loadAverage = Number(loadavgText?.split(' ')[0]);
   return {
     stealPercent: ((after.cpu.steal - before.cpu.steal) / total) * 100,
     othersCpuPercent: Math.max(0, busyPercent - treeCpuPercent),

@@ -143,7 +143,7 @@ export const STEP_FIELDS = [
   field('operations', 'list', 'the step\'s figures per operation, in the workload\'s order (one entry, `read`, for the seeded reads): requests, responses, errors and histograms add up exactly to the step\'s', { of: OPERATION_FIELDS }),
   // Repeats and the machine's load (issue 12)
   field('repeat', 'integer', 'which repeat of its URL and load this step is, from 1 (--repeat N runs each step N times, interleaved across the URLs)', { csv: 'repeat' }),
-  field('machine.stealPercent', 'number|null', 'CPU steal during the step: time the hypervisor gave to other machines, in % of all CPU time (as vmstat\'s `st`), from /proc/stat; null where not measured (no /proc)', { csv: 'stealPercent' }),
+  field('machine.stealPercent', 'number|null', 'CPU steal during the step: time the hypervisor gave to other machines, in % of all CPU time (as vmstat\'s `st`), from /proc/stat; null where not measured (no /proc, or a step shorter than 20 clock ticks of CPU time, about 0.1 s on 2 cores, which /proc/stat cannot time)', { csv: 'stealPercent' }),
   field('machine.othersCpuPercent', 'number|null', 'CPU used during the step by processes outside this run (the driver, the app it started and a target app on this machine\'s loopback, with their children), in % of one core; null where not measured', { csv: 'othersCpuPercent' }),
   field('machine.treeCpuPercent', 'number|null', 'CPU used during the step by this run\'s processes (see othersCpuPercent), in % of one core; null where not measured', { csv: 'treeCpuPercent' }),
   // --probe (issue 11)

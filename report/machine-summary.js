@@ -16,7 +16,12 @@ function range(values, format) {
 export function renderMachineLoad(steps, { label = 'Machine: ' } = {}) {
   if (!steps.length) return '';
   const measured = steps.filter((step) => step.machine.stealPercent !== null);
-  if (!measured.length) return `${label} not measured (no /proc/stat on this platform): CPU steal and other processes' CPU unknown`;
+  if (!measured.length) {
+    const short = steps.every((step) => step.machine.loadAverage !== null && step.machine.loadAverage !== undefined);
+    return short
+      ? `${label} not measured: every step was shorter than /proc/stat's clock ticks can time (about 0.1 s)`
+      : `${label} not measured (no /proc/stat on this platform): CPU steal and other processes' CPU unknown`;
+  }
   const parts = [
     `steal ${range(measured.map((step) => step.machine.stealPercent), percent)}`,
     `other processes ${range(measured.map((step) => step.machine.othersCpuPercent), percent)} of a core`,
@@ -28,7 +33,7 @@ export function renderMachineLoad(steps, { label = 'Machine: ' } = {}) {
   }
   const warned = steps.filter((step) => step.warnings.some((warning) => counts[warning.code])).length;
   parts.push(warned ? `${warned} of ${steps.length} steps warned: ${Object.entries(counts).map(([code, n]) => `${code} ${n}`).join(', ')}` : 'no step warned');
-  if (measured.length < steps.length) parts.push(`${steps.length - measured.length} step(s) not measured`);
+  if (measured.length < steps.length) parts.push(`${steps.length - measured.length} step(s) too short to measure`);
   return `${label} ${parts.join(' · ')}`;
 }
 

@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  createMachineMonitor, loopbackPorts, machineFigures, machineWarnings, parseProcStat, parseProcessStat, treeTicks,
+  MIN_SAMPLE_TICKS, createMachineMonitor, loopbackPorts, machineFigures, machineWarnings, parseProcStat, parseProcessStat, treeTicks,
 } from '../../driver/machine-load.js';
 import { renderMachineLoad, renderMachineWarnings } from '../../report/machine-summary.js';
 import { WARNING_DATA } from '../../report/fields.js';
@@ -104,4 +104,17 @@ test('the run\'s machine line and a table\'s one warning line', () => {
 
 test('a target on this machine\'s loopback is part of the run: its listener\'s process tree is ours', () => {
   assert.deepEqual(loopbackPorts(['http://127.0.0.1:3000/memory/key1', 'http://localhost/x', 'https://[::1]/y', 'http://10.0.0.5:3000/z', 'http://127.0.0.1:3000/redis/key1']), [3000, 80, 443]);
+});
+
+test('a step shorter than MIN_SAMPLE_TICKS of CPU time is not measured: a tick or two would read as a busy machine', async (t) => {
+  // Regression: a 5 ms step of a scenario read "other processes used 200% of a core" from 2 ticks.
+  const proc = await fakeProc(t, { stat: [1000, 0, 0, 5000, 0, 0, 0, 0], pids: [[10, 1, [50, 0]]] });
+  const sample = createMachineMonitor({ rootPids: [10], procDir: proc.dir }).start();
+  await proc.write({ stat: [1002, 0, 0, 5000, 0, 0, 0, 0], pids: [[10, 1, [50, 0]]] });
+  const figures = sample.stop();
+  assert.deepEqual(figures, { stealPercent: null, othersCpuPercent: null, treeCpuPercent: null, loadAverage: 1.25 });
+  assert.deepEqual(machineWarnings(figures), []);
+  assert.equal(MIN_SAMPLE_TICKS, 20);
+  const steps = [fixedStep({ machine: figures })];
+  assert.equal(renderMachineLoad(steps), 'Machine:  not measured: every step was shorter than /proc/stat\'s clock ticks can time (about 0.1 s)');
 });
