@@ -71,7 +71,8 @@ test('a key-space run prints the load, each operation and the verification, save
   const putsBefore = server.counts.put;
   const repeat = await runDriverCli([...args.slice(0, -2), '--seed', seed, '--token', 'letmein', '-q']);
   assert.equal(repeat.status, 0, repeat.stderr);
-  assert.ok(putsBefore > saved.steps[0].operations[1].requests, 'the first run\'s updates, its warm-up\'s included');
+  // At least the step's updates: the warm-up's 50 requests at 5% updates may hold none (0.95^50: 1 seed in 13).
+  assert.ok(putsBefore >= saved.steps[0].operations[1].requests, 'the first run\'s updates, its warm-up\'s included');
   assert.equal(server.counts.put - putsBefore, putsBefore, 'the same operations again: exactly as many updates');
 });
 
