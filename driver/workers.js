@@ -25,6 +25,21 @@ export function splitEvenly(total, parts) {
   return Array.from({ length: parts }, (_, index) => base + (index < extra ? 1 : 0));
 }
 
+/** `total` split into whole numbers in proportion to `weights` (largest remainders first), each at least 1. */
+export function splitInProportion(total, weights) {
+  const sum = weights.reduce((a, b) => a + b, 0);
+  const exact = weights.map((weight) => (total * weight) / sum);
+  const shares = exact.map(Math.floor);
+  let left = total - shares.reduce((a, b) => a + b, 0);
+  const byRemainder = exact.map((value, index) => [value - shares[index], index]).sort((a, b) => b[0] - a[0] || a[1] - b[1]);
+  for (const [, index] of byRemainder) {
+    if (left === 0) break;
+    shares[index] += 1;
+    left -= 1;
+  }
+  return shares.some((share) => share < 1) ? splitEvenly(total, weights.length) : shares;
+}
+
 /**
  * Each worker's share of `load` ({ concurrency } or { rps }, with maxRequests for -n): as
  * many shares as workers, fewer when there is not enough to share (concurrency 2 over 4
@@ -33,8 +48,11 @@ export function splitEvenly(total, parts) {
 export function splitLoad({ concurrency, rps, maxRequests }, workers) {
   let count = Math.min(workers, maxRequests ?? Infinity);
   if (!rps) count = Math.min(count, concurrency);
-  const requests = maxRequests === undefined || maxRequests === null ? null : splitEvenly(maxRequests, count);
   const clients = rps ? null : splitEvenly(concurrency, count);
+  // -n: each worker's requests in proportion to its clients (its rate), so that they all end
+  // together; an even split would leave the worker with fewer clients running alone at the end
+  // (-n 1001 -c 3 over 2 workers: 667 and 334, not 501 and 500).
+  const requests = maxRequests === undefined || maxRequests === null ? null : (clients ? splitInProportion(maxRequests, clients) : splitEvenly(maxRequests, count));
   return Array.from({ length: count }, (_, index) => ({
     ...(rps ? { rps: rps / count } : { concurrency: clients[index] }),
     ...(requests ? { maxRequests: requests[index] } : {}),

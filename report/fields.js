@@ -132,7 +132,7 @@ export const STEP_FIELDS = [
     csv: 'errorKinds',
     csvValue: (step) => Object.entries(step.errors.byKind).map(([kind, n]) => `${kind}=${n}`).join(';'),
   }),
-  field('cpuPercent', 'number', 'the driver\'s CPU (user + system) during the step, in % of one core: the whole process, so with --workers the sum over its threads (may pass 100); for a merged step, the machines\' sum', { csv: 'cpuPercent' }),
+  field('cpuPercent', 'number', 'the driver\'s CPU (user + system) during the step, in % of one core: the thread that sent the load (a step under 0.5 s: the whole process, as thread clocks tick in 10 ms on Linux); with --workers the sum over its threads (may pass 100); for a merged step, the machines\' sum', { csv: 'cpuPercent' }),
   field('engineReported', 'object|null', 'the load engine\'s own figures for the step, only to show how far off they are; loadtest\'s: `meanLatencyMs`, `rps` (null when it computed none), `totalRequests`'),
   field('warnings', 'list', 'why these numbers deserve less trust, if they do. CSV: the messages joined by ` | `', {
     of: WARNING_FIELDS,

@@ -22,17 +22,26 @@ export function redisClientOptions(connection) {
   };
 }
 
-/** Connects, or rejects within timeoutMs (node-redis would otherwise retry forever). */
+// Redis's answers to a wrong password or a missing one (AUTH, HELLO).
+const AUTH_REFUSED = /WRONGPASS|NOAUTH|invalid password|invalid username-password/i;
+
+/** Connects, or rejects within timeoutMs (node-redis would otherwise retry forever), at once when the credentials are refused. */
 export async function connectWithin(client, timeoutMs = 5000) {
   let timer;
   const timeout = new Promise((_resolve, reject) => {
     timer = setTimeout(() => reject(new Error(`no connection within ${timeoutMs} ms`)), timeoutMs);
   });
   let lastError;
-  const remember = (error) => { lastError = error; };
+  let refused;
+  // A server that refuses the credentials will refuse them again: say so now, not at the deadline.
+  const refusedAuth = new Promise((_resolve, reject) => { refused = reject; });
+  const remember = (error) => {
+    lastError = error;
+    if (AUTH_REFUSED.test(error?.message ?? '')) refused(error);
+  };
   client.on('error', remember);
   try {
-    await Promise.race([client.connect(), timeout]);
+    await Promise.race([client.connect(), timeout, refusedAuth]);
   } catch (error) {
     client.destroy();
     throw lastError ?? error;

@@ -119,7 +119,10 @@ test('a step without exact sums (read from a results file) adds with its mean to
 
 test('the load is split as evenly as possible, over fewer workers when there is not enough to share', () => {
   assert.deepEqual(splitEvenly(10, 3), [4, 3, 3]);
-  assert.deepEqual(splitLoad({ concurrency: 10, maxRequests: 1001 }, 3), [{ concurrency: 4, maxRequests: 334 }, { concurrency: 3, maxRequests: 334 }, { concurrency: 3, maxRequests: 333 }]);
+  // -n in proportion to each worker's clients, so they end together (regression: an even split
+  // left the worker of 1 client running alone for the second half of -n 1001 -c 3 --workers 2).
+  assert.deepEqual(splitLoad({ concurrency: 10, maxRequests: 1001 }, 3), [{ concurrency: 4, maxRequests: 401 }, { concurrency: 3, maxRequests: 300 }, { concurrency: 3, maxRequests: 300 }]);
+  assert.deepEqual(splitLoad({ concurrency: 3, maxRequests: 1001 }, 2), [{ concurrency: 2, maxRequests: 667 }, { concurrency: 1, maxRequests: 334 }]);
   assert.deepEqual(splitLoad({ concurrency: 2 }, 4), [{ concurrency: 1 }, { concurrency: 1 }]);
   assert.deepEqual(splitLoad({ concurrency: 8, maxRequests: 3 }, 4), [{ concurrency: 3, maxRequests: 1 }, { concurrency: 3, maxRequests: 1 }, { concurrency: 2, maxRequests: 1 }]);
   assert.deepEqual(splitLoad({ rps: 300, maxRequests: null }, 3), [{ rps: 100 }, { rps: 100 }, { rps: 100 }]);

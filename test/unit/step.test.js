@@ -213,3 +213,14 @@ test('elapsedSeconds runs from the first start to the last end: longer than wall
   assert.ok(step.elapsedSeconds > step.wallSeconds * 1.2, `elapsed ${step.elapsedSeconds} s, wall ${step.wallSeconds} s`);
   assert.ok(Math.abs(step.wallSeconds / step.elapsedSeconds - 0.75) < 0.1, `mean busy / elapsed ${step.wallSeconds / step.elapsedSeconds}, expected 1.5 / 2 calls`);
 });
+
+test('cpuPercent is the driving thread\'s CPU, not another thread\'s in the same process (the probe\'s, a worker\'s)', async (t) => {
+  // Regression: measured for the whole process, a direct step read 110% alone and 140% beside the probe.
+  const { Worker } = await import('node:worker_threads');
+  const spinner = new Worker('const end = Date.now() + 1500; while (Date.now() < end);', { eval: true });
+  t.after(() => spinner.terminate());
+  await new Promise((resolve) => spinner.once('online', resolve));
+  // One client sleeping 100 ms per call for 0.6 s: this thread is idle, the spinner busy.
+  const step = await measureStep(callEngine(async () => { await sleep(100); return 200; }), { url: 'direct:x', concurrency: 1, durationSeconds: 0.6 });
+  assert.ok(step.cpuPercent < 40, `the idle driving thread read ${step.cpuPercent}% while another thread spun`);
+});
