@@ -90,13 +90,14 @@ Targets:
   --keys LIST            only these keys (default: every key the store lists, key1..key3)
   --direct               call the store adapters in this process instead of the app over HTTP:
                          the stores (--stores, default all) are opened as app.js opens them
-                         (env, VCAP_SERVICES, embedded servers), same workloads and tables
-                         (docs/direct.md)
+                         (env, VCAP_SERVICES, embedded servers), same workloads and tables;
+                         not with --no-keepalive, which is about HTTP (docs/direct.md)
   --probe                a separate prober in its own thread sends one request at a time: for
                          ${PROBE_IDLE_SECONDS} s or ${PROBE_IDLE_REQUESTS} requests before each target's steps (idle, after up
                          to ${PROBE_WARMUP_REQUESTS} untimed warm-up requests: a new connection is slower) and
                          throughout each step (under load); tables show its p50/p99, never counted
-                         in the step. -n must be at least ${PROBE_MIN_REQUESTS_PER_CLIENT} x the largest -c (docs/direct.md)
+                         in the step. -n must be at least ${PROBE_MIN_REQUESTS_PER_CLIENT} x the largest -c, or with --rps
+                         last ${PROBE_MIN_SECONDS} s at the largest --rps (docs/direct.md)
 
 Load:
   -c, --concurrency LIST concurrency steps, comma-separated, each 1 to ${shown(LIMITS.concurrency)}
@@ -108,15 +109,17 @@ Load:
                          from each request's intended send time
   --warmup N             requests sent before each URL's first step (at most 2 s), not counted,
                          0 to ${shown(LIMITS.warmup)} (default: ${DEFAULT_WARMUP}; 0: none)
-  --no-keepalive         a new connection per request (the original's behaviour; default: keep-alive)
+  --no-keepalive         a new connection per request (the original's behaviour;
+                         default: keep-alive)
   --timeout MS           per-request deadline in milliseconds, 1 to ${shown(LIMITS.timeout)} (default: ${DEFAULT_TIMEOUT_MS})
                          Every request a step starts is waited for, up to this deadline.
   A -c or --rps list has at most ${LIMITS.steps} values.
   --workers N|auto       run each step in N worker threads, 1 to ${MAX_WORKERS} (default: 1; auto: one per
                          core less one, here ${autoWorkers()}), each with its share of the concurrency or
                          rate; their histograms are added, counts summed; with --direct each
-                         opens its own connection (memory runs in the main thread)
-                         (docs/measurement.md)
+                         opens its own connection (memory runs in the main thread). Refuses
+                         workloads that insert (insert, ycsb-d); skips the read-back of written
+                         values when several workers write (docs/measurement.md)
 
 Workload (docs/workloads.md):
   -w, --workload NAME    what each request does: read (default), write, update, insert, append,
@@ -128,13 +131,15 @@ Workload (docs/workloads.md):
                          app's bulk route, measured as its own table
   --value-size SIZE      value bytes: 100, 10KB, 1MB (K = 1024) or a range MIN-MAX drawn per
                          request, 1 byte to 16 MB (default: ${DEFAULT_VALUE_SIZE})
-  --distribution NAME    which records the requests pick: ${Object.keys(DISTRIBUTIONS).join(', ')}
+  --distribution NAME    which records the requests pick:
+                         ${Object.keys(DISTRIBUTIONS).join(', ')}
                          (hotspot:H/O: H% of records take O% of requests; default: the workload's)
   --seed N               the same keys, operations and values again: 0 to ${shown(LIMITS.seed)}
                          (default: a random seed, recorded in the results)
   --value-shape SHAPE    with --direct: bytes (default: each value as it is) or hash: each value
                          as ${HASH_FIELDS} fields f0..f${HASH_FIELDS - 1} splitting its bytes, in the store's own hash
-                         type where it has one (Redis HSET), else as JSON of base64 fields
+                         type where it has one (Redis HSET), else as JSON of base64 fields;
+                         hash needs a key space (--records or a workload) and refuses append
   --no-load              do not load the records first (they are there from an earlier run)
   --no-verify            do not read back a sample of written values after the run
   --token TOKEN          the app's write token (default: $${TOKEN_ENV}); the embedded

@@ -124,7 +124,7 @@ export const STEP_FIELDS = [
   field('requests', 'integer', 'requests started during the step: its sample, each one counted however long it took (= responses + timeouts + connection errors)', { csv: 'requests' }),
   field('responses', 'integer', 'complete responses, error statuses included', { csv: 'responses' }),
   field('wallSeconds', 'number', 'the time the step\'s requests took, rps\'s denominator. Closed loop: the clients\' mean busy time, from the first start to each client\'s last completion; open model: requests / targetRps, stretched by how much latency grew over the step (docs/measurement.md)', { csv: 'wallSeconds' }),
-  field('elapsedSeconds', 'number', 'from the first request\'s start (or intended start) to the last one\'s end: the denominator of loadtest\'s and ab\'s rps (requests / elapsed), which scenarios use where a study did; 0 when nothing was sent. Longer than wallSeconds when clients finish at different times (a -n step\'s tail)'),
+  field('elapsedSeconds', 'number', 'from the first request\'s start (or intended start) to the last one\'s end: the denominator of loadtest\'s and ab\'s rps (requests / elapsed), which scenarios use where a study did; 0 when nothing was sent. Longer than wallSeconds when clients finish at different times (a -n step\'s tail)', { csv: 'elapsedSeconds' }),
   field('rps', 'number', 'responses / wallSeconds', { csv: 'rps' }),
   ...latencyFields('responses'),
   field('errors.total', 'integer', 'failed requests: error statuses, timeouts and connection errors', { csv: 'errors' }),

@@ -21,6 +21,44 @@ export function toJson(result) {
   return JSON.stringify(copyRecord(result, RESULT_FIELDS, '', fail), null, 2);
 }
 
+// Where JSON.parse stopped in `text`, as a 0-based offset, or null when the text ended first.
+// V8 names the offset in most messages, but "Unexpected token" ones quote the text instead:
+// there the offset is found as the longest prefix that still reads as unfinished JSON.
+// Null when the parser stopped at the end of the text.
+function stopOffset(text, error) {
+  const offsetIn = (message, length) => {
+    const at = /at position (\d+)/.exec(message);
+    if (at) return Number(at[1]) >= length ? null : Number(at[1]);
+    return /end of JSON input/.test(message) ? null : undefined;
+  };
+  const known = offsetIn(error.message, text.length);
+  if (known !== undefined) return known;
+  const endsEarly = (length) => {
+    try {
+      JSON.parse(text.slice(0, length));
+      return true;
+    } catch (prefixError) {
+      return offsetIn(prefixError.message, length) === null;
+    }
+  };
+  let [good, bad] = [0, text.length];
+  while (bad - good > 1) {
+    const middle = Math.floor((good + bad) / 2);
+    if (endsEarly(middle)) good = middle;
+    else bad = middle;
+  }
+  return bad - 1;
+}
+
+// "not JSON (...)" without any of the file's text: a wrong file (say /etc/passwd or a .env)
+// can hold secrets, and the parser's own message quotes the text around the problem.
+function notJson(text, error) {
+  const offset = stopOffset(text, error);
+  if (offset === null) return 'not JSON (the text ends before the JSON does)';
+  const before = text.slice(0, offset).split('\n');
+  return `not JSON (it stops being JSON at line ${before.length}, column ${before.at(-1).length + 1})`;
+}
+
 /** Reads a results file's text (or its parsed JSON) back into a Result; throws ResultsFormatError (exit 2) when it is not one. */
 export function fromJson(input) {
   let parsed = input;
@@ -28,11 +66,16 @@ export function fromJson(input) {
     try {
       parsed = JSON.parse(input);
     } catch (error) {
-      throw new ResultsFormatError(`not JSON (${error.message.replace(/\s+/g, ' ')})`);
+      throw new ResultsFormatError(notJson(input, error));
     }
   }
   const format = parsed?.format;
-  if (typeof format !== 'string') throw new ResultsFormatError('not a storebench results file (it has no "format")');
+  if (format === undefined || format === null) throw new ResultsFormatError('not a storebench results file (it has no "format")');
+  if (typeof format !== 'string') {
+    // A number or boolean is shown; an object or array is only named (it could be anything).
+    const shown = typeof format === 'object' ? (Array.isArray(format) ? 'an array' : 'an object') : String(format);
+    throw new ResultsFormatError(`not a storebench results file (its format is ${shown}, not ${RESULTS_FORMAT})`);
+  }
   if (format !== RESULTS_FORMAT) {
     const version = versionOf(format);
     if (format === FIRST_FORMAT || version < versionOf(RESULTS_FORMAT)) {

@@ -29,7 +29,9 @@ export function renderMachineLoad(steps, { label = 'Machine: ' } = {}) {
   ];
   const counts = {};
   for (const step of steps) {
-    for (const warning of step.warnings) if (warning.code === 'CPU_STEAL' || warning.code === 'BUSY_MACHINE') counts[warning.code] = (counts[warning.code] ?? 0) + 1;
+    // A merged step carries one warning per machine: it counts as one step warned.
+    const codes = new Set(step.warnings.map((warning) => warning.code));
+    for (const code of codes) if (code === 'CPU_STEAL' || code === 'BUSY_MACHINE') counts[code] = (counts[code] ?? 0) + 1;
   }
   const warned = steps.filter((step) => step.warnings.some((warning) => counts[warning.code])).length;
   parts.push(warned ? `${warned} of ${steps.length} steps warned: ${Object.entries(counts).map(([code, n]) => `${code} ${n}`).join(', ')}` : 'no step warned');

@@ -195,13 +195,15 @@ export function mergeResults(inputs) {
   const steps = [...groups.values()].map(mergeStep);
   const skipped = [...new Map(inputs.flatMap(({ result }) => result.skipped).map((skip) => [skip.store, skip])).values()];
   const hostnames = [...new Set(inputs.map(({ result }) => result.system.hostname))];
+  // Two runs from one host ran on the same CPUs: each host's cores count once.
+  const cpusByHost = new Map(inputs.map(({ result }) => [result.system.hostname, result.system.cpuCount]));
   return createResult({
     interrupted: inputs.some(({ result }) => result.interrupted),
     appExit: inputs.map(({ result }) => result.appExit).find(Boolean) ?? null,
     settings: first.settings,
     system: {
       ...first.system,
-      cpuCount: inputs.reduce((sum, { result }) => sum + result.system.cpuCount, 0),
+      cpuCount: [...cpusByHost.values()].reduce((sum, count) => sum + count, 0),
       date: inputs.map(({ result }) => result.system.date).sort()[0],
       hostname: hostnames.join(' + '),
     },

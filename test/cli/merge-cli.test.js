@@ -188,3 +188,41 @@ test('merge adds --direct runs only when they loaded one shared server; else one
     assert.equal(result.status, 0, `${name}: ${result.stderr}`);
   }
 });
+
+test('two runs from one host merge with that host\'s CPUs counted once and each step warned once', async (t) => {
+  // Pins the review's finding: two runs from a 2-core VM printed "4 x" and "BUSY_MACHINE 2" for one step.
+  const later = (iso) => new Date(Date.parse(iso) + 10).toISOString();
+  const { dir, a, b } = await pair(t, (run) => {
+    for (const step of run.steps) Object.assign(step, { startedAt: later(step.startedAt), finishedAt: later(step.finishedAt) });
+  });
+  const original = fromJson(await readFile(a, 'utf8'));
+  const busy = original.steps.filter((step) => step.warnings.some((warning) => warning.code === 'BUSY_MACHINE')).length;
+  assert.ok(busy > 0, 'the fixture has BUSY_MACHINE steps');
+  const result = await runDriverCli(['merge', a, b, '--json', join(dir, 'all.json')]);
+  assert.equal(result.status, 0, result.stderr);
+  const merged = fromJson(await readFile(join(dir, 'all.json'), 'utf8'));
+  assert.equal(merged.system.cpuCount, original.system.cpuCount);
+  assert.match(result.stdout, new RegExp(` ${original.system.cpuCount} x ${original.system.cpuModel.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+  assert.match(result.stdout, new RegExp(`Machine: .* of ${merged.steps.length} steps warned: .*BUSY_MACHINE ${busy}\\b`));
+
+  // Two hosts: each host's CPUs are added.
+  const other = JSON.parse(await readFile(b, 'utf8'));
+  other.system.hostname = 'vm2';
+  other.system.cpuCount = 8;
+  await writeFile(b, JSON.stringify(other));
+  const two = await runDriverCli(['merge', a, b, '--json', join(dir, 'two.json')]);
+  assert.equal(two.status, 0, two.stderr);
+  assert.equal(fromJson(await readFile(join(dir, 'two.json'), 'utf8')).system.cpuCount, original.system.cpuCount + 8);
+});
+
+test('merge of a file that is not JSON says where, never quoting its text (exit 2, one line)', async (t) => {
+  const { dir, a } = await pair(t, () => {});
+  const secret = join(dir, 'passwd');
+  await writeFile(secret, 'root:x:0:0:root:/root:/bin/bash\ndb:hunter2\n');
+  for (const args of [['merge', secret, a], ['report', secret]]) {
+    const result = await runDriverCli(args);
+    assert.equal(result.status, 2, result.stderr);
+    assert.equal(result.stderr, `node test: ${secret}: not JSON (it stops being JSON at line 1, column 1)\n`);
+    assert.doesNotMatch(result.stderr, /root:x|hunter2/);
+  }
+});

@@ -42,6 +42,8 @@ test('fromJson says what is wrong with a file that is not a Result, with exit co
   refuse('not json\nat all', /^not JSON \(/);
   refuse('[1, 2]', /^not a storebench results file \(it has no "format"\)$/);
   refuse('{"format":"storebench-json/1"}', /^not a storebench results file \(its format is "storebench-json\/1", not storebench-results\/5\)$/);
+  refuse('{"format": 999}', /^not a storebench results file \(its format is 999, not storebench-results\/5\)$/);
+  refuse('{"format": {"token": "s3cret"}}', /^not a storebench results file \(its format is an object, not storebench-results\/5\)$/);
   refuse('{"format":"storebench-driver/1"}', /^written in the older format storebench-driver\/1; this storebench reads storebench-results\/5 \(run the benchmark again to get one\)$/);
   refuse('{"format":"storebench-results/1"}', /^written in the older format storebench-results\/1/);
   refuse('{"format":"storebench-results/2"}', /^written in the older format storebench-results\/2; this storebench reads storebench-results\/5 \(run the benchmark again to get one\)$/);
@@ -66,4 +68,21 @@ test('readResults names the file, and tells a file it cannot read (exit 1) from 
   const bad = join(dir, 'bad.json');
   await writeFile(bad, '{"format":"other"}');
   await assert.rejects(readResults(bad), (error) => error instanceof ResultsFormatError && error.message.startsWith(`${bad}: not a storebench results file`));
+});
+
+test('fromJson says where a file stops being JSON without quoting any of its text', () => {
+  const message = (text) => {
+    try {
+      fromJson(text);
+    } catch (error) {
+      assert.ok(error instanceof ResultsFormatError, error.stack);
+      return error.message;
+    }
+    assert.fail('fromJson accepted it');
+  };
+  assert.equal(message('root:x:0:0:root:/root:/bin/bash\n'), 'not JSON (it stops being JSON at line 1, column 1)');
+  assert.equal(message('{"password": "hunter2"\n  oops}'), 'not JSON (it stops being JSON at line 2, column 3)');
+  assert.equal(message('{"a": [1, 2, secret]}'), 'not JSON (it stops being JSON at line 1, column 14)');
+  assert.equal(message('{"a": 1} trailing'), 'not JSON (it stops being JSON at line 1, column 10)');
+  assert.equal(message('{"a": [1, 2'), 'not JSON (the text ends before the JSON does)');
 });

@@ -146,6 +146,21 @@ test('node test --help says the probe sends up to 50 untimed warm-up requests be
   assert.match(probe.replace(/\s+/g, ' '), /after up to 50 untimed warm-up requests/);
 });
 
+test('node test --help says what README says each of --direct, --probe, --workers and --value-shape refuses, within 100 columns', () => {
+  // Pins the review's finding: these limits were in README's flag table but not in --help.
+  const result = run('test.js', ['--help']);
+  const flag = (name) => {
+    const start = result.stdout.indexOf(`\n  ${name} `);
+    const end = result.stdout.slice(start + 1).search(/\n {2}-|\n\n/);
+    return result.stdout.slice(start, start + 1 + end).replace(/\s+/g, ' ');
+  };
+  assert.match(flag('--direct'), /not with --no-keepalive/);
+  assert.match(flag('--probe'), /0\.1 s at the largest --rps/);
+  assert.match(flag('--workers N|auto'), /Refuses workloads that insert \(insert, ycsb-d\); skips the read-back/);
+  assert.match(flag('--value-shape SHAPE'), /hash needs a key space .* refuses append/);
+  for (const line of result.stdout.split('\n')) assert.ok(line.length <= 100, `over 100 columns: ${line}`);
+});
+
 test('node test report FILE takes one file, and --html and --assert', () => {
   assert.deepEqual(parseArguments(['report', 'saved.json']), { command: 'report', help: false, options: { file: 'saved.json', html: undefined, assert: [] }, problems: [] });
   assert.deepEqual(parseArguments(['report', 'saved.json', '--html', 'page.html', '--assert', 'p99<5ms']).options, { file: 'saved.json', html: 'page.html', assert: ['p99<5ms'] });
