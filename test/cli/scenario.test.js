@@ -96,7 +96,8 @@ for (const name of ['cloudant-vs-redis', 'tarantool-vs-postgres']) {
           const value = published.cells[row][column.id];
           if (value === null) continue;
           const line = stdout.split('\n').find((text) => text.startsWith(`${row} `));
-          assert.ok(line.includes(`| ${formatFigure(value)}`), `${row}: published ${column.id} ${value} in "${line}"`);
+          // Padded to the column's widest published figure: "|  5.4" above "| 0.76".
+          assert.match(line, new RegExp(`\\| +${formatFigure(value).replace(/[.]/g, '\\.')}( |$)`), `${row}: published ${column.id} ${value} in "${line}"`);
         }
       }
     }
