@@ -5,28 +5,34 @@
 // string; the caller prints it. scenarioHtml is the same as an HTML section for the report page.
 import { renderTable } from './table.js';
 import { renderSystemLine } from './system.js';
+import { formatFigure } from '../driver/scenarios/verdicts.js';
 
 const LABEL = 12;
 const labelled = (label, text) => `${`${label}:`.padEnd(LABEL)} ${text}`;
 
-/** A figure as the tables show it: whole numbers as they are, others to one decimal (under 1: two significant digits, so 0.017 ms is not 0.0); '-' for none. */
-export function formatFigure(value) {
-  if (value === null || value === undefined) return '-';
-  if (Number.isInteger(value)) return value.toLocaleString('en-US');
-  if (Math.abs(value) < 1) return value.toLocaleString('en-US', { maximumSignificantDigits: 2 });
-  return value.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
-}
+// One formatter for the tables' figures and the verdicts' (driver/ may not import report/).
+export { formatFigure };
 
 const unitText = (column) => (column.unit ? `${column.label} (${column.unit})` : column.label);
 
-/** [headers, rows] of a measured table with the published one beside it (cells "ours | published"). */
-export function tableCells(measured, published) {
+/**
+ * [headers, rows] of a measured table with the published one beside it (cells "ours | published").
+ * pad: each column's ours and published figures padded to their own widest, so that, right-aligned,
+ * every `|` of a column is in one place (text; HTML cells need no padding).
+ */
+export function tableCells(measured, published, { pad = false } = {}) {
   // Our rows only: a smaller scale runs fewer of the study's rows (the caller says how many not).
   const rows = measured.rows;
   const headers = [measured.rowHeader, ...measured.columns.map(unitText)];
-  const body = rows.map((row) => [row, ...measured.columns.map((column) => {
-    const ours = formatFigure(measured.cells[row]?.[column.id]);
-    return published ? `${ours} | ${formatFigure(published.cells[row]?.[column.id])}` : ours;
+  const pairs = rows.map((row) => measured.columns.map((column) => [
+    formatFigure(measured.cells[row]?.[column.id]),
+    published ? formatFigure(published.cells[row]?.[column.id]) : null,
+  ]));
+  const widest = (column, side) => Math.max(...pairs.map((cells) => cells[column][side].length));
+  const body = rows.map((row, r) => [row, ...pairs[r].map(([ours, theirs], c) => {
+    if (theirs === null) return ours;
+    if (!pad) return `${ours} | ${theirs}`;
+    return `${ours.padStart(widest(c, 0))} | ${theirs.padStart(widest(c, 1))}`;
   })]);
   return { headers, body };
 }
@@ -41,26 +47,32 @@ const SHOWN_ROWS = 4;
 
 const stepLabel = (step) => `${step.store}${step.key ? ` ${step.key}` : ''} c=${step.concurrency}`;
 
-// The table rows each step's figures went into (by its index in the Result's steps).
-function rowsByStep(record) {
-  const rows = new Map();
+// The table row that names each step (by its index in the Result's steps): of the rows its
+// figures went into, the one fed by the fewest steps (a step's own row before its phase's or
+// store's summary row), the first table's on a tie.
+function rowByStep(record) {
+  const named = new Map();
   for (const table of record.measured) {
     for (const [row, indexes] of Object.entries(table.sources ?? {})) {
-      for (const index of indexes) rows.set(index, new Set([...(rows.get(index) ?? []), row]));
+      for (const index of indexes) {
+        const held = named.get(index);
+        if (!held || indexes.length < held.feeders) named.set(index, { row, feeders: indexes.length });
+      }
     }
   }
-  return rows;
+  return named;
 }
 
-/** The steps' warnings by code, in first-seen order: [{ code, steps, total, rows: [label], message }]. */
+/** The steps' warnings by code, in first-seen order: [{ code, steps, total, rows: [label], message }], each step named once by its row (its own label if it feeds none). */
 export function warningGroups(record, steps = []) {
-  const byRow = rowsByStep(record);
+  const byRow = rowByStep(record);
   const groups = new Map();
   steps.forEach((step, index) => {
     for (const code of new Set((step.warnings ?? []).map((warning) => warning.code))) {
       const group = groups.get(code) ?? { code, steps: 0, total: steps.length, rows: [], message: step.warnings.find((warning) => warning.code === code).message };
       group.steps += 1;
-      for (const row of byRow.get(index) ?? [stepLabel(step)]) if (!group.rows.includes(row)) group.rows.push(row);
+      const row = byRow.get(index)?.row ?? stepLabel(step);
+      if (!group.rows.includes(row)) group.rows.push(row);
       groups.set(code, group);
     }
   });
@@ -76,7 +88,7 @@ export function verdictDoubts(record, steps = [], verdict) {
 }
 
 const rowsText = (rows) => `${rows.slice(0, SHOWN_ROWS).join(', ')}${rows.length > SHOWN_ROWS ? `, and ${rows.length - SHOWN_ROWS} more` : ''}`;
-const groupText = (group) => `${group.steps} of ${group.total} steps (${rowsText(group.rows)}); first: ${group.message}`;
+const groupText = (group) => `${group.steps} of ${group.total} steps, in ${group.rows.length} row${group.rows.length === 1 ? '' : 's'}: ${rowsText(group.rows)}; first: ${group.message}`;
 const doubtText = (doubts) => `distrust this verdict: its figures come from steps with ${doubts.map(({ code, steps, of }) => `${code} (${steps} of ${of})`).join(', ')}`;
 
 // A not-runnable verdict's reason with the explanation's hint at its cause ("no figure for X
@@ -114,7 +126,7 @@ export function renderScenario(record, { system, steps = [] } = {}) {
   const align = (headers) => headers.map((_, i) => (i === 0 ? 'left' : 'right'));
   for (const table of record.measured) {
     const { published, apart } = publishedFor(record, table);
-    const { headers, body } = tableCells(table, published);
+    const { headers, body } = tableCells(table, published, { pad: true });
     lines.push('', `## ${table.title}${published ? ': ours | published' : ''}`, renderTable(headers, body, { align: align(headers) }));
     const notRun = (published?.rows ?? []).filter((row) => !table.rows.includes(row)).length;
     if (published?.title) lines.push(`(${published.title})`);

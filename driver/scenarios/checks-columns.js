@@ -3,10 +3,10 @@
 // way (MissingCells through `cell`: "not runnable here").
 
 /**
- * @param {{ tableOf, columnOf, cell, ratioText, marginOf, standing }} helpers
+ * @param {{ figure, tableOf, columnOf, cell, ratioText, marginOf, standing }} helpers
  * @returns {Object<string, (check, measured) => { holds: boolean, explanation: string }>}
  */
-export function columnChecks({ tableOf, columnOf, cell, ratioText, marginOf, standing }) {
+export function columnChecks({ figure, tableOf, columnOf, cell, ratioText, marginOf, standing }) {
   return {
     // In every row (or those listed in `rows`), `column` is above `over` (the probe under load
     // slower than idle).
@@ -30,7 +30,7 @@ export function columnChecks({ tableOf, columnOf, cell, ratioText, marginOf, sta
       const table = tableOf(measured, check.table);
       const column = columnOf(table, check.column);
       const value = cell(table, check.row, column.id);
-      return { holds: value > check.above, explanation: `${column.label} of ${check.row}: ${value} (the claim needs more than ${check.above})` };
+      return { holds: value > check.above, explanation: `${column.label} of ${check.row}: ${figure(value)} (the claim needs more than ${figure(check.above)})` };
     },
   };
 }

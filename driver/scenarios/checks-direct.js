@@ -4,17 +4,16 @@
 // cell is reported the same way (MissingCells: "not runnable here").
 
 /**
- * @param {{ tableOf, columnOf, cell, ratioText, MissingCells, marginOf, standing, levelText }} helpers
+ * @param {{ figure, tableOf, columnOf, cell, ratioText, MissingCells, marginOf, standing, levelText }} helpers
  * @returns {Object<string, (check, measured) => { holds: boolean, explanation: string }>}
  */
-export function directChecks({ tableOf, columnOf, cell, ratioText, MissingCells, marginOf, standing, levelText }) {
+export function directChecks({ figure, tableOf, columnOf, cell, ratioText, MissingCells, marginOf, standing, levelText }) {
   // The row pairs a check compares: each row holding `from`, with that text replaced by each of `to`.
   const pairsOf = (table, from, to) => table.rows
     .filter((row) => row.includes(from))
     .flatMap((row) => to.map((other) => [row, row.replace(from, other)]))
     .filter(([, other]) => table.rows.includes(other));
   const percent = (value) => `${value.toFixed(0)}%`;
-  const ms = (value) => (value >= 100 ? value.toFixed(0) : value.toPrecision(2));
 
   return {
     // Every cell (of `columns`, default all) at least `atLeast`.
@@ -71,7 +70,7 @@ export function directChecks({ tableOf, columnOf, cell, ratioText, MissingCells,
       const holds = check.in === 'most' ? ahead.length * 2 > compared.length : behind.length === 0;
       const ratios = compared.map(({ ratio }) => ratio);
       const spread = `${ratioText(Math.min(...ratios))} to ${ratioText(Math.max(...ratios))} as fast`;
-      const exceptions = behind.slice(0, 3).map(({ a, b, column }) => `${a} ${ms(cell(table, a, column.id))} vs ${b} ${ms(cell(table, b, column.id))} ms at ${column.label}`);
+      const exceptions = behind.slice(0, 3).map(({ a, b, column }) => `${a} ${figure(cell(table, a, column.id))} vs ${b} ${figure(cell(table, b, column.id))} ms at ${column.label}`);
       return {
         holds,
         explanation: `"${check.faster.trim()}" faster in ${ahead.length} of ${compared.length} comparisons${levelText(level, margin)} (${spread})${exceptions.length ? `; not: ${exceptions.join('; ')}${behind.length > 3 ? `, and ${behind.length - 3} more` : ''}` : ''}`,

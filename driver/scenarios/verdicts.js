@@ -15,6 +15,19 @@ export const HOLDS = 'holds here';
 export const FAILS = 'does not hold here';
 export const NOT_RUNNABLE = 'not runnable here';
 
+/**
+ * A figure as the tables (report/scenario.js) and the verdicts' explanations show it: whole
+ * numbers as they are, others to one decimal (under 1: two significant digits, so 0.017 ms is
+ * not 0.0); '-' for none. Thousands separated: "3,316.1".
+ */
+export function formatFigure(value) {
+  if (value === null || value === undefined) return '-';
+  if (Number.isInteger(value)) return value.toLocaleString('en-US');
+  if (Math.abs(value) < 1) return value.toLocaleString('en-US', { maximumSignificantDigits: 2 });
+  return value.toLocaleString('en-US', { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+}
+const figure = formatFigure;
+
 // Latency columns are better low; everything else (rps) better high, unless the check says.
 const lowerIsBetter = (column) => column.unit === 'ms';
 const ratioText = (value) => `${value >= 10 ? value.toFixed(0) : value.toFixed(2)}x`;
@@ -110,7 +123,7 @@ const checks = {
     const median = sorted[Math.floor(sorted.length / 2)];
     const worst = Math.max(...values.map((value) => Math.abs(value - median) / median));
     const holds = worst <= check.tolerance;
-    return { holds, explanation: `${column.label} over ${rows[0]} .. ${rows.at(-1)}: ${sorted[0].toFixed(1)} to ${sorted.at(-1).toFixed(1)}, at most ${(worst * 100).toFixed(0)}% from its median (flat means within ${(check.tolerance * 100).toFixed(0)}%)` };
+    return { holds, explanation: `${column.label} over ${rows[0]} .. ${rows.at(-1)}: ${figure(sorted[0])} to ${figure(sorted.at(-1))}, at most ${(worst * 100).toFixed(0)}% from its median (flat means within ${(check.tolerance * 100).toFixed(0)}%)` };
   },
 
   // A rise: over `rows` (in load order) the last value is at least `atLeast` times the first.
@@ -149,8 +162,7 @@ const checks = {
       if (place === 'level') wrong.push(`${check.rows[i]} and ${check.rows[i - 1]} within ${(margin * 100).toFixed(0)}%: not distinguishable here`);
       if (place === 'behind') wrong.push(`${check.rows[i]} is not behind ${check.rows[i - 1]}`);
     }
-    // Under 1 (a probe's 0.21 ms): two significant digits, so 0.21 and 0.24 do not both read 0.2.
-    const shown = check.rows.map((row, i) => `${row} ${values[i] < 1 ? values[i].toPrecision(2) : values[i].toFixed(1)}`).join(', ');
+    const shown = check.rows.map((row, i) => `${row} ${figure(values[i])}`).join(', ');
     return { holds: !wrong.length, explanation: `${column.label}: ${shown}${wrong.length ? ` (${wrong.join('; ')})` : ''}` };
   },
 
@@ -162,7 +174,7 @@ const checks = {
     const value = cell(table, check.row, check.column);
     const others = check.others.map((row) => ({ row, value: cell(table, row, check.column) }));
     const notBehind = others.filter((other) => standing(advantage(other.value, value, column, check.direction), margin) !== 'ahead');
-    const shown = [{ row: check.row, value }, ...others].map((entry) => `${entry.row} ${entry.value.toFixed(1)}`).join(', ');
+    const shown = [{ row: check.row, value }, ...others].map((entry) => `${entry.row} ${figure(entry.value)}`).join(', ');
     const why = notBehind.map((other) => `${check.row} not behind ${other.row} by more than ${(margin * 100).toFixed(0)}%`).join('; ');
     return { holds: !notBehind.length, explanation: `${column.label}: ${shown}${why ? ` (${why})` : ''}` };
   },
@@ -181,7 +193,7 @@ const checks = {
 };
 
 // The direct-mode scenarios' whole-table checks (driver/scenarios/checks-direct.js).
-const helpers = { tableOf, columnOf, cell, ratioText, MissingCells, marginOf, standing, levelText };
+const helpers = { figure, tableOf, columnOf, cell, ratioText, MissingCells, marginOf, standing, levelText };
 Object.assign(checks, directChecks(helpers));
 // A row's own columns compared, and a cell against a figure (driver/scenarios/checks-columns.js).
 Object.assign(checks, columnChecks(helpers));

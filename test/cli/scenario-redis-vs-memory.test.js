@@ -62,7 +62,7 @@ test('redis-vs-memory at --scale tiny: the study\'s method x count table for mem
   const [published] = record.published;
   assert.deepEqual(published.cells['redis set para'], { c1: 24.306, c2: 179.134, c3: 1146 });
   assert.deepEqual(published.cells['memory (cache) get once'], { c1: 0.017, c2: 0.012, c3: 0.023 });
-  assert.match(stdout, /redis set para\s+[\d.,]+ \| 24\.3\s+[\d.,]+ \| 179\.1\s+[\d.,]+ \| 1,146/);
+  assert.match(stdout, /redis set para\s+[\d.,]+ \| +24\.3\s+[\d.,]+ \| +179\.1\s+[\d.,]+ \| +1,146/);
   assert.ok(record.notes.some((note) => note.startsWith('get para gets the keys set para wrote, from the list of them this scenario keeps')));
 
   assert.deepEqual(record.verdicts.map((verdict) => verdict.id), scenario.conclusions.map((conclusion) => conclusion.id));
@@ -96,7 +96,7 @@ test('redis-vs-memory with its Redis down: memory still measured, the reason in 
   assert.equal(status, 1, stderr);
   assert.match(stderr, /^node test: ioredis did not run: .*ECONNREFUSED/m);
   assert.match(stdout, /^ {2}- redis did not run: /m);
-  assert.match(stdout, /^memory \(cache\) set para\s+[\d.]+ \| 4\.2/m);
-  assert.match(stdout, /^redis set para\s+- \| 24\.3/m);
+  assert.match(stdout, /^memory \(cache\) set para\s+[\d.]+ \| +4\.2/m);
+  assert.match(stdout, /^redis set para\s+- \| +24\.3/m);
   assert.match(stdout, /^ {2}not runnable here {2}memory-faster: .* -- no figure for redis set once, c1 \(a store was down, an operation failed, or the run stopped early\)$/m);
 });

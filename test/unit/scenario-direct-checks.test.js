@@ -39,7 +39,7 @@ test('beats: one comparison lost is enough for "does not hold", and the explanat
   });
   const [verdict] = judge([{ id: 'x', claim: 'x', check: { type: 'beats', table: 'methods', faster: 'memory (cache) ', slower: ['redis ', 'ioredis '] } }], [table]);
   assert.equal(verdict.verdict, FAILS);
-  assert.match(verdict.explanation, /faster in 5 of 6 comparisons \(0.57x to 6.00x as fast\); not: memory \(cache\) set para 2000 vs redis set para 1146 ms at 100,000 users$/);
+  assert.match(verdict.explanation, /faster in 5 of 6 comparisons \(0.57x to 6.00x as fast\); not: memory \(cache\) set para 2,000 vs redis set para 1,146 ms at 100,000 users$/);
 });
 
 test('ratio-shrinks: every pair growing does not hold; a missing cell is "not runnable", never a guess', () => {

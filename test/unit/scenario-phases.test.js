@@ -87,3 +87,20 @@ test('a store whose server cannot be had keeps its rows, without figures, and a 
   assert.deepEqual(outcome.results, []);
   assert.deepEqual(outcome.runs.map((entry) => entry.id), ['a', 'b']);
 });
+
+test('the phase tables name the steps behind each row (their indexes in the Result), so a warning names its row', async () => {
+  const { warningGroups } = await import('../../report/scenario.js');
+  const a = { id: 'a', label: 'a. writes' };
+  const b = { id: 'b', label: 'b. reads' };
+  // Run order: redis a (2 steps, indexes 0-1), redis b (2-3); shown in that order too.
+  const ran = [{ phase: a, store: 'redis', steps: [stepOf(5, 10, 1, 0), stepOf(20, 30, 2, 0)], first: 0 }, { phase: b, store: 'redis', steps: [stepOf(5, 10, 1, 0), stepOf(20, 30, 2, 0)], first: 2 }];
+  const measured = phaseTables(ran);
+  assert.deepEqual(measured[0].sources, { 'a. writes / redis': [0, 1], 'b. reads / redis': [2, 3] });
+  assert.deepEqual(measured[1].sources, { 'a. writes / redis c=5': [0], 'a. writes / redis c=20': [1], 'b. reads / redis c=5': [2], 'b. reads / redis c=20': [3] });
+  // The same store and concurrency in two phases: two rows, each step named once by its own row.
+  const weak = { code: 'WEAK_SAMPLE', message: 'few', data: {} };
+  const steps = [0, 1, 2, 3].map((i) => ({ store: 'redis', concurrency: i % 2 ? 20 : 5, warnings: i === 1 ? [] : [weak] }));
+  const [group] = warningGroups({ measured }, steps);
+  assert.equal(group.steps, 3);
+  assert.deepEqual(group.rows, ['a. writes / redis c=5', 'b. reads / redis c=5', 'b. reads / redis c=20']);
+});

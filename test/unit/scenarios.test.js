@@ -190,7 +190,7 @@ test('the scenario text lists the steps\' warnings by code after the tables, and
   ], [table]);
   const record = { name: 'x', title: 't', scale: 'tiny', study: { file: 'f', hardware: 'h', date: 'd' }, measured: [table], published: [], verdicts, notes: [] };
   const text = renderScenario(record, { steps });
-  assert.match(text, /Warnings of the steps behind these tables \(docs\/errors\.md\):\n {2}WEAK_SAMPLE {3}2 of 3 steps \(redis\/key1 c=5, cloudant\/key1 c=5\); first: only 100 samples\n {2}BUSY_MACHINE {2}1 of 3 steps \(cloudant\/key1 c=5\); first: other processes used 1\.2 cores\n/);
+  assert.match(text, /Warnings of the steps behind these tables \(docs\/errors\.md\):\n {2}WEAK_SAMPLE {3}2 of 3 steps, in 2 rows: redis\/key1 c=5, cloudant\/key1 c=5; first: only 100 samples\n {2}BUSY_MACHINE {2}1 of 3 steps, in 1 row: cloudant\/key1 c=5; first: other processes used 1\.2 cores\n/);
   assert.ok(text.indexOf('Warnings of the steps') > text.indexOf('## rps by url'));
   assert.match(text, /\n! holds here +redis-ahead: redis beats cloudant -- .*\n {4}distrust this verdict: its figures come from steps with BUSY_MACHINE \(1 of 2\)\n/);
   assert.match(text, /\n {2}holds here +redis-keys: /); // WEAK_SAMPLE alone does not undermine a verdict
@@ -201,4 +201,17 @@ test('the scenario text lists the steps\' warnings by code after the tables, and
   const html = scenarioHtml(record, (value) => String(value), steps);
   assert.match(html, /<h3>Warnings of the steps behind these tables<\/h3><ul class="warnings"><li><strong>WEAK_SAMPLE<\/strong> 2 of 3 steps/);
   assert.match(html, /<li class="doubt"><strong>holds here<\/strong> redis-ahead: .*<strong>! distrust this verdict: its figures come from steps with BUSY_MACHINE \(1 of 2\)<\/strong><\/li>/);
+});
+
+test('a table beside the published one pads ours and published apart, so every | of a column is in one place', async () => {
+  const { renderScenario, tableCells } = await import('../../report/scenario.js');
+  const columns = [{ id: 'ms', label: 'time', unit: 'ms' }];
+  const measured = { id: 'm', title: 'times', rowHeader: 'method', rows: ['a', 'b', 'c'], columns, cells: { a: { ms: 1.93 }, b: { ms: 0.085 }, c: { ms: 1146 } } };
+  const published = { id: 'm', rowHeader: 'method', rows: ['a', 'b', 'c'], columns, cells: { a: { ms: 5.4 }, b: { ms: 0.76 } } };
+  assert.deepEqual(tableCells(measured, published, { pad: true }).body.map((row) => row[1]), ['  1.9 |  5.4', '0.085 | 0.76', '1,146 |    -']);
+  assert.deepEqual(tableCells(measured, published).body.map((row) => row[1]), ['1.9 | 5.4', '0.085 | 0.76', '1,146 | -']);
+  const record = { name: 'x', title: 't', scale: 'tiny', study: { file: 'f', hardware: 'h', date: 'd' }, measured: [measured], published: [published], notes: [], verdicts: [] };
+  const lines = renderScenario(record).split('\n').filter((line) => /^[abc] /.test(line));
+  assert.equal(lines.length, 3);
+  assert.equal(new Set(lines.map((line) => line.indexOf('|'))).size, 1, lines.join('\n'));
 });

@@ -36,7 +36,8 @@ test('faster: every pair, or most of them; ms columns are better low', () => {
 test('plateau: within a tolerance of the median over the rows from a load on', () => {
   const flat = one({ type: 'plateau', column: 'rps', rows: { prefix: 'cloudant/key1 c=', from: 15 }, tolerance: 0.1 });
   assert.equal(flat.verdict, HOLDS);
-  assert.match(flat.explanation, /17\.0 to 18\.0, at most 6% from its median/);
+  // Figures as the tables show them: whole numbers without a decimal.
+  assert.match(flat.explanation, /17 to 18, at most 6% from its median/);
   assert.equal(one({ type: 'plateau', column: 'rps', rows: { prefix: 'redis/key1 c=' }, tolerance: 0.2 }).verdict, FAILS);
   assert.equal(one({ type: 'plateau', column: 'rps', rows: ['cloudant/key1 c=15', 'cloudant/key1 c=30'], tolerance: 0 }).verdict, HOLDS);
 });
@@ -118,4 +119,12 @@ test('a verdict names the cells it was judged on; a missing row says the scale m
   const missing = one({ type: 'ratio', column: 'rps', row: 'redis/key3 c=30', over: 'cloudant/key1 c=30', atLeast: 1 });
   assert.deepEqual(missing.figures, []);
   assert.match(missing.explanation, /^no figure for redis\/key3 c=30, rps \(this scale does not run that row/);
+});
+
+test('explanations show figures as the tables do: thousands separated, one decimal, two significant digits under 1', async () => {
+  const { formatFigure } = await import('../../report/scenario.js');
+  const wide = { id: 't', rowHeader: 'r', rows: ['a', 'b', 'c'], columns: [{ id: 'rps', label: 'rps', unit: 'req/s' }], cells: { a: { rps: 3316.14 }, b: { rps: 2121.08 }, c: { rps: 0.0172 } } };
+  const [verdict] = judge([{ id: 'x', claim: 'c', check: { type: 'order', column: 'rps', rows: ['a', 'b', 'c'] } }], [wide]);
+  assert.equal(verdict.explanation, 'rps: a 3,316.1, b 2,121.1, c 0.017');
+  assert.deepEqual([3316.14, 2121.08, 0.0172, 13927].map(formatFigure), ['3,316.1', '2,121.1', '0.017', '13,927']);
 });

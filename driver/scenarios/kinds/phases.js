@@ -50,14 +50,18 @@ const mean = (probe) => (typeof probe?.meanMs === 'number' ? probe.meanMs : null
 
 /**
  * The two tables from the steps each (phase, store) ran: phases (the best step by ops/s) and
- * steps (all of them). `ran`: [{ phase, store, steps }] in the order to show.
+ * steps (all of them). `ran`: [{ phase, store, steps, first }] in the order to show, first the
+ * index of its first step in the Result's steps (each table's `sources` then names a row's steps).
  */
 export function phaseTables(ran, { phasesTitle = 'each phase at its best concurrency', stepsTitle = 'every step' } = {}) {
-  const phases = { id: 'phases', title: phasesTitle, rowHeader: 'phase / store', rows: [], columns: PHASE_COLUMNS, cells: {} };
-  const all = { id: 'steps', title: stepsTitle, rowHeader: 'phase / store / concurrency', rows: [], columns: STEP_COLUMNS, cells: {} };
-  for (const { phase, store, steps: ranSteps } of ran) {
+  const phases = { id: 'phases', title: phasesTitle, rowHeader: 'phase / store', rows: [], columns: PHASE_COLUMNS, cells: {}, sources: {} };
+  const all = { id: 'steps', title: stepsTitle, rowHeader: 'phase / store / concurrency', rows: [], columns: STEP_COLUMNS, cells: {}, sources: {} };
+  for (const { phase, store, steps: ranSteps, first } of ran) {
     const row = phaseRow(phase, store);
     phases.rows.push(row);
+    // The phase row's errors sum all its steps, so all of them are behind it.
+    const indexOf = (i) => first + i;
+    phases.sources[row] = typeof first === 'number' ? (ranSteps ?? []).map((_, i) => indexOf(i)) : [];
     const steps = ranSteps ?? []; // a store that cannot run here: its row holds no figure
     const best = steps.reduce((top, step) => (top === null || step.rps > top.rps ? step : top), null);
     phases.cells[row] = {
@@ -68,11 +72,12 @@ export function phaseTables(ran, { phasesTitle = 'each phase at its best concurr
       concurrency: best?.concurrency ?? null,
       errors: steps.length ? steps.reduce((sum, step) => sum + step.errors.total, 0) : null,
     };
-    for (const step of steps) {
+    steps.forEach((step, i) => {
       const stepRow = `${row} c=${step.concurrency}`;
       all.rows.push(stepRow);
+      all.sources[stepRow] = typeof first === 'number' ? [indexOf(i)] : [];
       all.cells[stepRow] = { ops: step.rps, meanMs: step.latency.meanMs, probeLoadMs: mean(step.probe?.underLoad), errors: step.errors.total };
-    }
+    });
   }
   return [phases, all];
 }
@@ -206,8 +211,9 @@ export async function run(scenario, scale, { signal, onProgress = () => {}, env 
         index += 1;
         onProgress({ type: 'scenario-step', run: phase.id, label: `${phase.label} on ${store}`, concurrency: options.concurrency.join(','), index, total });
         const result = await runBenchmark({ ...options, stores: [store], env: servers.env, quiet: true }, { signal });
+        const first = results.reduce((count, earlier) => count + earlier.steps.length, 0);
         results.push(result);
-        ran.push({ phase, store, steps: result.steps });
+        ran.push({ phase, store, steps: result.steps, first });
         for (const skip of result.skipped) if (skip.store === store) notes.push(redactText(`${store}, phase ${phase.id}: ${skip.status}${skip.reason ? `: ${skip.reason}` : ''}`));
       }
     } finally {
