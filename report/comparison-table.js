@@ -11,7 +11,21 @@ export function formatRange(low, high, format) {
   return low === null || high === null ? '-' : `${format(low)}-${format(high)}`;
 }
 
-const loadName = (group) => (group.model === 'open' ? `${group.load} rps` : `concurrency ${group.load}`);
+/** How a comparison group's load level reads: "concurrency 10" or "1000 rps". */
+export const loadName = (group) => (group.model === 'open' ? `${group.load} rps` : `concurrency ${group.load}`);
+
+/** The group's sets of stores linked by overlapping rps ranges over the repeats, each store in one set. */
+export function indistinguishableSets(group) {
+  const done = new Set();
+  const sets = [];
+  for (const row of group.rows) {
+    if (done.has(row.store) || !row.overlaps.length) continue;
+    const set = [row.store, ...row.overlaps.filter((store) => !done.has(store))];
+    for (const store of set) done.add(store);
+    sets.push(set);
+  }
+  return sets;
+}
 
 /** The note lines under a key's table: baseline violations, then stores not told apart. */
 function notes(keyGroups) {
@@ -25,14 +39,7 @@ function notes(keyGroups) {
     }
   }
   for (const group of keyGroups) {
-    // Stores linked by overlapping rps ranges, each set named once.
-    const done = new Set();
-    for (const row of group.rows) {
-      if (done.has(row.store) || !row.overlaps.length) continue;
-      const set = [row.store, ...row.overlaps.filter((store) => !done.has(store))];
-      for (const store of set) done.add(store);
-      lines.push(`${loadName(group)}: ${set.join(', ')}: not distinguishable here (their rps ranges over the repeats overlap)`);
-    }
+    for (const set of indistinguishableSets(group)) lines.push(`${loadName(group)}: ${set.join(', ')}: not distinguishable here (their rps ranges over the repeats overlap)`);
   }
   return lines;
 }

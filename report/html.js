@@ -12,7 +12,7 @@ import { fromJson, toJson } from './format.js';
 import { buildCharts, loadText } from './html-charts.js';
 import { htmlAssets } from './html-assets.js';
 import { displayUrl, formatErrors, formatMs, formatRps } from './table.js';
-import { formatRange } from './comparison-table.js';
+import { formatRange, indistinguishableSets, loadName } from './comparison-table.js';
 import { renderMachineLoad } from './machine-summary.js';
 import { renderSystemLine } from './system.js';
 import { checkThresholds } from './assert.js';
@@ -75,8 +75,6 @@ function header(result) {
   return `<header><h1>storebench report</h1>${meta}${ended}${warningSummary(result)}</header>`;
 }
 
-const loadName = (group) => (group.model === 'open' ? `${group.load} rps` : `concurrency ${group.load}`);
-
 function comparisonSection(groups, title = 'Comparison') {
   if (!groups.some((group) => group.rows.length > 1)) return '';
   const repeated = groups.some((group) => group.rows.some((row) => row.repeats > 1));
@@ -98,13 +96,7 @@ function comparisonSection(groups, title = 'Comparison') {
         notes.push(`${row.store} at ${loadName(group)}: ${Math.round((row.rps / baseline.rps - 1) * 100)}% faster than ${BASELINE_STORE}, the in-process map, which it cannot be: read the difference as noise`);
       }
     });
-    const seen = new Set();
-    for (const row of group.rows) {
-      if (seen.has(row.store) || !row.overlaps.length) continue;
-      const set = [row.store, ...row.overlaps.filter((store) => !seen.has(store))];
-      for (const store of set) seen.add(store);
-      notes.push(`${loadName(group)}: ${set.join(', ')}: not distinguishable here (their rps ranges over the repeats overlap)`);
-    }
+    for (const set of indistinguishableSets(group)) notes.push(`${loadName(group)}: ${set.join(', ')}: not distinguishable here (their rps ranges over the repeats overlap)`);
   }
   const legend = repeated ? '<p class="note">Figures are the medians of each store\'s repeats.</p>' : '';
   return `<h3>${escapeHtml(title)}</h3>${htmlTable(headers, rows, { classes })}${legend}${notes.length ? list(notes.map(escapeHtml), 'warnings') : ''}`;
