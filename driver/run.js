@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { serversToStart, startAppProcess } from './app-process.js';
 import { checkReachable, fetchListing, selectTargets, targetFromUrl } from './targets.js';
-import { runSweep } from './sweep.js';
+import { canVerify, runSweep } from './sweep.js';
 import { StepAborted } from './step.js';
 import { createResult } from './result.js';
 import { systemInfo } from '../util/system-info.js';
@@ -138,7 +138,7 @@ export async function runBenchmark(options, { signal, onProgress = () => {} } = 
       workers: options.workers ?? 1, // issue 11
     };
     // Several workers cannot read their writes back soundly (driver/sweep.js says why).
-    if (settings.workers > 1 && settings.verify && Object.keys(settings.mix).some((operation) => operation !== 'read')) settings.verify = false;
+    if (settings.verify && !canVerify(settings.workers, options.workload.mix)) settings.verify = false;
     const system = systemInfo({ target: label });
     // What a Result keeps of a URL is for showing: a password in it never leaves the driver.
     const shown = new Map(targets.map((target) => [target, { url: redactUrl(target.url), store: target.store, key: target.key, ...(target.servers ? { servers: target.servers } : {}) }]));

@@ -87,7 +87,7 @@ async function sweep(targets, settings, { loadPhase, verifyPhase, workload, toke
   // wrote: writes to one key from two workers can land in any order unseen, so the read-back
   // cannot be made sound across them (docs/workloads.md).
   const workers = settings.workers ?? 1;
-  const verify = workload?.verify && !(workers > 1 && writes(workload));
+  const verify = workload?.verify && canVerify(workers, workload.mix);
   if (workload?.verify && !verify) onNotice(`the written values are not read back after the run: ${workers} workers write side by side, and no one of them knows the order their writes to a key landed in`);
   // What a worker thread needs to make its own workload of each target.
   const workerWorkload = (target) => workload && { key: target.url, spec: workload, basePath: new URL(target.url).pathname, token };
@@ -170,5 +170,8 @@ async function sweep(targets, settings, { loadPhase, verifyPhase, workload, toke
   return steps;
 }
 
-// Whether a workload writes (any operation but read).
-const writes = (workload) => workload.mix.some(({ operation }) => operation !== 'read');
+/**
+ * Whether written values can be read back after a run of `workers` threads with this mix
+ * ([{ operation }]): not when several threads write (why: runSweep above).
+ */
+export const canVerify = (workers, mix) => workers <= 1 || mix.every(({ operation }) => operation === 'read');
