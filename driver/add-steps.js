@@ -46,10 +46,12 @@ export function addLatencies(parts) {
 
 function addErrors(parts) {
   const byKind = {};
+  const samples = {};
   for (const { errors } of parts) {
     for (const [kind, n] of Object.entries(errors.byKind)) byKind[kind] = (byKind[kind] ?? 0) + n;
+    for (const [kind, text] of Object.entries(errors.samples ?? {})) samples[kind] ??= text;
   }
-  return { total: parts.reduce((sum, { errors }) => sum + errors.total, 0), byKind };
+  return { total: parts.reduce((sum, { errors }) => sum + errors.total, 0), byKind, samples };
 }
 
 const sum = (parts, read) => parts.reduce((total, part) => total + (read(part) ?? 0), 0);
@@ -139,9 +141,20 @@ export function addSteps(parts) {
     cpuPercent: sum(parts, (part) => part.cpuPercent),
     engineReported: addReported(parts),
     histogram,
+    intervals: addIntervals(parts),
     operations,
     sums,
   };
+}
+
+// Parts that ran side by side: their interval counts added index by index, over the intervals
+// every part has (each counts from its own first start, which differ by milliseconds).
+function addIntervals(parts) {
+  const all = parts.map((part) => part.intervals).filter(Boolean);
+  if (all.length !== parts.length) return null;
+  const length = Math.min(...all.map((intervals) => intervals.responses.length));
+  const responses = Array.from({ length }, (_, index) => sum(all, (intervals) => intervals.responses[index]));
+  return { seconds: all[0].seconds, responses };
 }
 
 /** Drops the `sums` addSteps and the workers keep for further additions (a Result has no such field). */

@@ -4,9 +4,11 @@
 // medians of the repeats, and `spread` says how far the repeats ranged.
 import { groupRepeats, summarizeCell } from './repeat.js';
 import { rangesOverlap } from '../util/stats.js';
+import { distinguishable, failedStep, rankRows, stepNoise, tolerance } from './ranking.js';
 
 // The in-process map: nothing behind the app can answer faster, so a store measured faster
-// than it by more than this is noise (issue 12: postgres 2071 rps, memory 1351, on a busy VM).
+// than it by more than this (and beyond the run's noise) is a finding to explain: on a busy
+// VM, postgres once read 2071 rps against memory's 1351.
 export const BASELINE_STORE = 'memory';
 export const BASELINE_TOLERANCE = 0.1;
 
@@ -14,14 +16,17 @@ const range = ({ min, max, mean, ciLow, ciHigh }) => ({ min, max, mean, ciLow, c
 
 /**
  * Groups steps by key, load and operation: [{ key, model, load, operation, rows }], one row per
- * URL (a store), fastest first: { store, repeats, rps, latency: { meanMs, p99Ms }, errors: {
- * total }, ratio, spread, overlaps, warnings }. operation is null for the steps' totals; a
+ * URL (a store), fastest first and failed rows last: { store, repeats, rps, latency: { meanMs,
+ * p99Ms }, errors: { total, samples }, failed, noise, rank, ratio, spread, overlaps, warnings }.
+ * failed: no repeat had a successful response (no rank, no ratio: driver/ranking.js). noise:
+ * the relative standard error of a single step's rps (null with repeats). rank: 1 plus the
+ * rows faster beyond the noise (`drift`, the control's, widens it), so ties share a rank. operation is null for the steps' totals; a
  * workload of several operations (steps with `operations`) gets a group per operation besides,
  * so like is compared with like. warnings holds the codes of its steps' warnings, plus
  * FASTER_THAN_BASELINE when it beat `memory` by more than 10%; overlaps names the stores whose
  * rps range over the repeats shares a point with this one's (not distinguishable here).
  */
-export function compareStores(steps) {
+export function compareStores(steps, { drift = null } = {}) {
   const groups = new Map();
   const add = (cell, operation, figures) => {
     const id = `${cell.key}\u0000${cell.model}\u0000${cell.load}\u0000${operation ?? ''}`;
@@ -32,7 +37,10 @@ export function compareStores(steps) {
       repeats: summary.repeats,
       rps: summary.rps.median,
       latency: { meanMs: summary.latency.meanMs.median, p99Ms: summary.latency.p99Ms.median },
-      errors: { total: summary.errors.total },
+      errors: { total: summary.errors.total, byKind: errorKinds(figures), samples: errorSamples(figures) },
+      failed: figures.every(failedStep),
+      noise: figures.length === 1 ? stepNoise(figures[0]) : null,
+      rank: null,
       ratio: null,
       spread: { rps: range(summary.rps), latency: { meanMs: range(summary.latency.meanMs), p99Ms: range(summary.latency.p99Ms) } },
       overlaps: [],
@@ -44,24 +52,26 @@ export function compareStores(steps) {
     const operations = [...new Set(cell.steps.flatMap((step) => (step.operations?.length > 1 ? step.operations.map((figures) => figures.operation) : [])))];
     for (const operation of operations) {
       // An operation's figures in each repeat, carrying its step's warnings.
-      const figures = cell.steps.flatMap((step) => (step.operations ?? []).filter((entry) => entry.operation === operation).map((entry) => ({ ...entry, warnings: step.warnings })));
+      const figures = cell.steps.flatMap((step) => (step.operations ?? []).filter((entry) => entry.operation === operation).map((entry) => ({ ...entry, intervals: null, warnings: step.warnings })));
       add(cell, operation, figures);
     }
   }
   const result = [...groups.values()];
   for (const group of result) {
-    const fastest = Math.max(...group.rows.map((row) => row.rps));
-    group.rows.sort((a, b) => b.rps - a.rps);
-    const baseline = group.rows.find((row) => row.store === BASELINE_STORE);
+    const ranked = group.rows.filter((row) => !row.failed);
+    const fastest = Math.max(0, ...ranked.map((row) => row.rps));
+    group.rows.sort((a, b) => a.failed - b.failed || b.rps - a.rps);
+    const baseline = ranked.find((row) => row.store === BASELINE_STORE);
     for (const row of group.rows) {
-      row.ratio = fastest > 0 ? row.rps / fastest : null;
+      row.ratio = fastest > 0 && !row.failed ? row.rps / fastest : null;
       if (row.repeats > 1) {
-        row.overlaps = group.rows
+        row.overlaps = ranked
           .filter((other) => other !== row && other.repeats > 1 && rangesOverlap(row.spread.rps, other.spread.rps))
           .map((other) => other.store);
       }
-      if (baseline && row !== baseline && row.rps > baseline.rps * (1 + BASELINE_TOLERANCE)) row.warnings.push('FASTER_THAN_BASELINE');
+      if (baseline && !row.failed && row !== baseline && fasterThanBaseline(row, baseline, drift)) row.warnings.push('FASTER_THAN_BASELINE');
     }
+    rankRows(group.rows, drift);
   }
   // Keys in the order first seen, then the totals before each operation, then by load level.
   const keyOrder = [...new Set(steps.map((step) => step.key))];
@@ -69,4 +79,25 @@ export function compareStores(steps) {
   return result.sort((a, b) => keyOrder.indexOf(a.key) - keyOrder.indexOf(b.key) ||
     operationOrder.indexOf(a.operation) - operationOrder.indexOf(b.operation) ||
     a.load - b.load);
+}
+
+// Beating the in-process map by more than BASELINE_TOLERANCE and beyond the run's noise.
+function fasterThanBaseline(row, baseline, drift) {
+  if (!distinguishable(row, baseline, drift)) return false;
+  const margin = row.repeats > 1 && baseline.repeats > 1 ? BASELINE_TOLERANCE : Math.max(BASELINE_TOLERANCE, tolerance(row, baseline, drift));
+  return row.rps > baseline.rps * (1 + margin);
+}
+
+// The errors of each kind over the cell's repeats, added.
+function errorKinds(figures) {
+  const byKind = {};
+  for (const { errors } of figures) for (const [kind, n] of Object.entries(errors.byKind ?? {})) byKind[kind] = (byKind[kind] ?? 0) + n;
+  return byKind;
+}
+
+// The first answer of each error kind over the cell's repeats (driver/step.js keeps them).
+function errorSamples(figures) {
+  const samples = {};
+  for (const { errors } of figures) for (const [kind, text] of Object.entries(errors.samples ?? {})) samples[kind] ??= text;
+  return samples;
 }

@@ -2,6 +2,7 @@
 // { code, message, data }: reports decide by the code (registered in util/errors.js) and may
 // use the figures in data; the message is for people.
 import { WARNING_CODES } from '../util/errors.js';
+import { failedStep } from './ranking.js';
 
 export const MIN_SAMPLES = 1000;
 export const MIN_SECONDS = 1;
@@ -66,16 +67,52 @@ export function honestyWarnings(step) {
   }
   if (errors.total > 0) {
     const total = responses + Object.entries(errors.byKind).filter(([kind]) => !kind.startsWith('http ')).reduce((sum, [, n]) => sum + n, 0);
-    warnings.push(warning(
-      'REQUEST_ERRORS',
-      `${errors.total} of ${total} requests failed; rps and latency include the error responses (not timeouts or connection errors)`,
-      { failed: errors.total, total },
-    ));
+    if (failedStep(step)) {
+      warnings.push(warning(
+        'STEP_FAILED',
+        `no request succeeded: ${errorsText(errors)}`,
+        { failed: errors.total, total },
+      ));
+    } else {
+      warnings.push(warning(
+        'REQUEST_ERRORS',
+        `${errors.total} of ${total} requests failed (${errorsText(errors)}); rps and latency include the error responses (not timeouts or connection errors)`,
+        { failed: errors.total, total },
+      ));
+    }
   }
   return warnings;
 }
 
+/** A warm-up that never settled (driver/warmup.js): the step that followed it may have measured a target still warming up. */
+export function warmupWarnings(warmup) {
+  if (!warmup || warmup.steady) return [];
+  const why = warmup.speeds.at(-1) === null
+    ? 'its last window had no response'
+    : `it was still getting faster after ${warmup.seconds.toFixed(1)} s (the cap, --warmup-max)`;
+  return [warning('NOT_STEADY', `the warm-up did not reach a steady state: ${why}; this step may have measured a target still warming up`, { seconds: warmup.seconds, windows: warmup.windows })];
+}
+
+export const DRIFT_TOLERANCE = 0.1;
+
+/** The control's warning: the first step measured again at the end moved by more than DRIFT_TOLERANCE. */
+export function driftWarnings({ store, load, rpsBefore, rpsAfter, drift }) {
+  if (!(Math.abs(drift) > DRIFT_TOLERANCE)) return [];
+  return [warning(
+    'DRIFT',
+    `the control (${store} at ${load}, measured first and again last) moved from ${Math.round(rpsBefore)} to ${Math.round(rpsAfter)} rps (${signedPercent(drift)}): the machine changed during the run; differences within ${Math.round(Math.abs(drift) * 100)}% are ties in the comparison`,
+    { rpsBefore, rpsAfter, drift, tolerance: DRIFT_TOLERANCE },
+  )];
+}
+
+const signedPercent = (fraction) => `${fraction >= 0 ? '+' : '−'}${Math.abs(Math.round(fraction * 100))}%`;
+
 const byKindText = (byKind) => Object.entries(byKind).map(([kind, n]) => `${kind}: ${n}`).join(', ');
+
+/** `http 413: 20 (VALUE_TOO_LARGE: the memcached server refused ...)`: each kind's count and its first answer. */
+export function errorsText({ byKind, samples = {} }) {
+  return Object.entries(byKind).map(([kind, n]) => (samples[kind] ? `${kind}: ${n} (${samples[kind]})` : `${kind}: ${n}`)).join(', ');
+}
 
 /** Warnings on a load phase: records it could not load. */
 export function loadWarnings(load) {

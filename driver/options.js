@@ -11,6 +11,8 @@ import { MAX_WORKERS, autoWorkers } from './workers.js';
 import { PROBE_IDLE_REQUESTS, PROBE_IDLE_SECONDS, PROBE_MIN_REQUESTS_PER_CLIENT, PROBE_MIN_SECONDS, PROBE_WARMUP_REQUESTS } from './probe/prober.js';
 import { SCENARIO_FLAGS, SCENARIO_USAGE, parseScenarioFlags } from './scenario-options.js';
 import { HASH_FIELDS, VALUE_SHAPES } from './workloads/value-shape.js';
+import { WARMUP_MAX_SECONDS, WARMUP_TOLERANCE, WARMUP_WINDOW_SECONDS } from './warmup.js';
+import { ORDERS } from './repeat.js';
 
 export const DEFAULT_CONCURRENCY = [5, 10, 15, 20, 25, 30];
 // Steps are timed by default: a request count finishes in well under a second on a fast
@@ -18,6 +20,8 @@ export const DEFAULT_CONCURRENCY = [5, 10, 15, 20, 25, 30];
 export const DEFAULT_DURATION_SECONDS = 2;
 export const DEFAULT_WARMUP = 500;
 export const DEFAULT_TIMEOUT_MS = 10_000;
+// --quick: a one-minute overview of every store (what it sets unless the flag is given).
+export const QUICK = Object.freeze({ keys: ['key1'], concurrency: [5, 20], duration: 1 });
 
 // The largest value each number may take (issue 9: an unbounded -c grew without end, a
 // --timeout past Node's timer limit of 2^31-1 ms fired at once). --help shows them.
@@ -28,6 +32,7 @@ export const LIMITS = Object.freeze({
   rps: 100_000, // --rps, each rate
   minRps: 0.01, // one request per 100 s
   warmup: 1_000_000, // requests (a warm-up also stops after 2 s)
+  warmupMax: 600, // --warmup-max: seconds of steady-state warm-up before a step
   timeout: 600_000, // ms per request: ten minutes
   steps: 100, // values in a -c or --rps list
   records: 100_000_000, // --records: the key space (ten-digit record numbers)
@@ -48,6 +53,9 @@ const spec = {
   requests: { type: 'string', short: 'n' },
   duration: { type: 'string', short: 't' },
   warmup: { type: 'string' },
+  'warmup-max': { type: 'string' },
+  order: { type: 'string' },
+  quick: { type: 'boolean' },
   'no-keepalive': { type: 'boolean' },
   timeout: { type: 'string' },
   rps: { type: 'string' },
@@ -107,8 +115,16 @@ Load:
   --rps LIST             open model: send at these fixed rates, each ${LIMITS.minRps} to ${shown(LIMITS.rps)} per
                          second (one step each), instead of a concurrency sweep; latency counts
                          from each request's intended send time
-  --warmup N             requests sent before each URL's first step (at most 2 s), not counted,
-                         0 to ${shown(LIMITS.warmup)} (default: ${DEFAULT_WARMUP}; 0: none)
+  --warmup N             requests sent to every URL once before the first step (at most 2 s each:
+                         the app's JIT, pools and servers), not counted, 0 to ${shown(LIMITS.warmup)}
+                         (default: ${DEFAULT_WARMUP}; 0: no warm-up of any kind)
+  --warmup-max SECS      before each step, its load runs in ${WARMUP_WINDOW_SECONDS} s windows until one is no faster
+                         than the last (within ${WARMUP_TOLERANCE * 100}%), at most SECS (default: ${WARMUP_MAX_SECONDS}; 0: none);
+                         a step whose warm-up never settled carries NOT_STEADY
+  --order ORDER          interleaved (default): at each level one step of every URL, shuffled
+                         with --seed, then the next level; the first step is measured again at
+                         the end (the control). sequential: every level of a URL, then the next
+  --quick                a one-minute overview: --keys ${QUICK.keys.join(',')} -c ${QUICK.concurrency.join(',')} -t ${QUICK.duration} unless given
   --no-keepalive         a new connection per request (the original's behaviour;
                          default: keep-alive)
   --timeout MS           per-request deadline in milliseconds, 1 to ${shown(LIMITS.timeout)} (default: ${DEFAULT_TIMEOUT_MS})
@@ -134,7 +150,7 @@ Workload (docs/workloads.md):
   --distribution NAME    which records the requests pick:
                          ${Object.keys(DISTRIBUTIONS).join(', ')}
                          (hotspot:H/O: H% of records take O% of requests; default: the workload's)
-  --seed N               the same keys, operations and values again: 0 to ${shown(LIMITS.seed)}
+  --seed N               the same order, keys, operations and values again: 0 to ${shown(LIMITS.seed)}
                          (default: a random seed, recorded in the results)
   --value-shape SHAPE    with --direct: bytes (default: each value as it is) or hash: each value
                          as ${HASH_FIELDS} fields f0..f${HASH_FIELDS - 1} splitting its bytes, in the store's own hash
@@ -168,6 +184,7 @@ finished steps are still printed and written).`;
 
 const positiveInteger = (text) => (/^\d+$/.test(text) && Number(text) > 0 ? Number(text) : null);
 const nonNegativeInteger = (text) => (/^\d+$/.test(text) ? Number(text) : null);
+const nonNegativeNumber = (text) => (/^\d+(\.\d+)?$|^\.\d+$/.test(text) ? Number(text) : null);
 const positiveNumber = (text) => (/^\d+(\.\d+)?$|^\.\d+$/.test(text) && Number(text) > 0 ? Number(text) : null);
 const splitList = (text) => text.split(',').map((item) => item.trim()).filter(Boolean);
 
@@ -235,6 +252,10 @@ export function parseArguments(argv, env = process.env) {
   const duration = single('duration', positiveNumber, 'positive number of seconds', [0, LIMITS.duration, ' s']);
   const rps = listOf('rps', positiveNumber, 'positive rate (requests per second)', [LIMITS.minRps, LIMITS.rps, ' per second']);
   const warmup = single('warmup', nonNegativeInteger, 'whole number (0 for none)', [0, LIMITS.warmup]);
+  const warmupMax = single('warmup-max', nonNegativeNumber, 'number of seconds (0 for none)', [0, LIMITS.warmupMax, ' s']);
+  const order = text('order');
+  if (order !== undefined && !ORDERS.includes(order)) problems.push(`--order must be ${ORDERS.join(' or ')}, not "${order}"`);
+  const quick = values.quick === true;
   const timeout = single('timeout', positiveInteger, 'positive whole number of milliseconds', [1, LIMITS.timeout, ' ms']);
   if (requests !== undefined && duration !== undefined) problems.push('use either -n/--requests or -t/--duration, not both');
   if (rps && concurrency) problems.push('--rps replaces the concurrency sweep: drop -c/--concurrency');
@@ -251,7 +272,8 @@ export function parseArguments(argv, env = process.env) {
   const csv = text('csv');
   if (csv === '-') problems.push('--csv needs a file name ("-" is only for --json)');
 
-  const workload = parseWorkloadFlags(text, values, problems, { single, keys });
+  const seed = single('seed', nonNegativeInteger, 'whole number', [0, LIMITS.seed]) ?? randomSeed();
+  const workload = parseWorkloadFlags(text, values, problems, { single, keys, seed });
   const workers = parseWorkers(text('workers'), problems);
   const valueShape = parseValueShape(text('value-shape'), { direct, ...workload.options }, problems);
   if (workers > 1 && workload.options?.workload.mix.some(({ operation }) => operation === 'insert')) {
@@ -263,15 +285,17 @@ export function parseArguments(argv, env = process.env) {
   const options = {
     urls,
     target,
-    concurrency: concurrency ?? DEFAULT_CONCURRENCY,
+    concurrency: concurrency ?? (quick && !rps ? QUICK.concurrency : DEFAULT_CONCURRENCY),
     requests,
-    duration: requests === undefined ? duration ?? DEFAULT_DURATION_SECONDS : undefined,
+    duration: requests === undefined ? duration ?? (quick ? QUICK.duration : DEFAULT_DURATION_SECONDS) : undefined,
     rps,
     warmup: warmup ?? DEFAULT_WARMUP,
+    warmupMaxSeconds: warmupMax ?? WARMUP_MAX_SECONDS,
+    order: order ?? 'interleaved',
     keepAlive: !values['no-keepalive'],
     timeoutMs: timeout ?? DEFAULT_TIMEOUT_MS,
     stores,
-    keys,
+    keys: keys ?? (quick && !urls.length && !workload.options?.keySpace ? QUICK.keys : undefined),
     json,
     csv,
     quiet: Boolean(values.quiet),
@@ -279,6 +303,8 @@ export function parseArguments(argv, env = process.env) {
     probe,
     ...runReportOptions(values, problems),
     ...workload.options,
+    // One seed for the run: the order's shuffles and, with a key space, the workload's.
+    seed,
     token,
     workers,
     valueShape,
@@ -331,7 +357,7 @@ function probeProblems({ requests, duration, rps, concurrency }) {
 }
 
 // The workload's flags: { list } for --workload list, else { options } (problems pushed).
-function parseWorkloadFlags(text, values, problems, { single, keys }) {
+function parseWorkloadFlags(text, values, problems, { single, keys, seed }) {
   const name = text('workload');
   if (name === 'list') return { list: true };
   let workload = { name: 'read', mix: [{ operation: 'read', share: 1 }], distribution: 'uniform', load: true };
@@ -343,7 +369,7 @@ function parseWorkloadFlags(text, values, problems, { single, keys }) {
   const records = single('records', positiveInteger, 'positive whole number of records', [1, LIMITS.records]);
   // The seeded read of key1..key3 is today's run; any other workload, or --records, is a key space.
   const keySpace = (name !== undefined && name !== 'read') || text('records') !== undefined;
-  const given = ['value-size', 'distribution', 'seed'].filter((flag) => text(flag) !== undefined)
+  const given = ['value-size', 'distribution'].filter((flag) => text(flag) !== undefined)
     .concat(['no-load', 'no-verify'].filter((flag) => values[flag] === true));
   if (!keySpace) {
     for (const flag of given) problems.push(`--${flag} applies to a key space: add --records N (or a --workload other than read)`);
@@ -364,7 +390,6 @@ function parseWorkloadFlags(text, values, problems, { single, keys }) {
     else distribution = parsed.value;
   }
   if (distribution?.name === 'hotspot' && distribution.hotFraction === undefined) distribution = parseDistribution('hotspot').value;
-  const seed = single('seed', nonNegativeInteger, 'whole number', [0, LIMITS.seed]);
   return {
     options: {
       workload,
@@ -372,7 +397,7 @@ function parseWorkloadFlags(text, values, problems, { single, keys }) {
       records: keySpace ? records ?? DEFAULT_RECORDS : undefined,
       valueSize: keySpace ? valueSize : undefined,
       distribution: keySpace ? distribution : null,
-      seed: keySpace ? seed ?? randomSeed() : undefined,
+      seed: keySpace ? seed : undefined,
       load: keySpace && workload.load && values['no-load'] !== true,
       verify: keySpace && values['no-verify'] !== true,
     },

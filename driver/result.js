@@ -2,9 +2,13 @@
 // report/fields.js defines each field). `format` names its shape and version.
 import { compareStores } from './comparison.js';
 
-export const RESULTS_FORMAT = 'storebench-results/5';
+export const RESULTS_FORMAT = 'storebench-results/6';
 
-/** Assembles a Result from what a run collected; the comparison is computed from the steps. */
-export function createResult({ interrupted, appExit, settings, system, targets, skipped, steps, loads = [], verifications = [], merged = null }) {
-  return { format: RESULTS_FORMAT, interrupted, appExit, settings, system, targets, skipped, loads, steps, verifications, comparison: compareStores(steps), merged };
+/**
+ * Assembles a Result from what a run collected; the comparison is computed from the steps,
+ * with the control's drift as the run's noise (driver/ranking.js).
+ */
+export function createResult({ interrupted, appExit, settings, system, targets, skipped, order = [], steps, control = null, loads = [], verifications = [], merged = null }) {
+  const comparison = compareStores(steps, { drift: control?.drift ?? null });
+  return { format: RESULTS_FORMAT, interrupted, appExit, settings, system, targets, skipped, loads, order, steps, control, verifications, comparison, merged };
 }

@@ -8,6 +8,7 @@ import { canVerify, runSweep } from './sweep.js';
 import { StepAborted } from './step.js';
 import { createResult } from './result.js';
 import { systemInfo } from '../util/system-info.js';
+import { errorsText } from './honesty.js';
 import { RunError, UsageError, VerifyError } from '../util/errors.js';
 import { TOKEN_ENV } from './options.js';
 import { distributionName } from './workloads/parse.js';
@@ -19,6 +20,11 @@ import { loadRecordsDirect, verifyWritesDirect } from './workloads/direct-load.j
 import { machineMonitorFor } from './machine-load.js';
 import { startProber } from './probe/prober.js';
 import { keyOf } from './workloads/values.js';
+import { randomSeed } from './workloads/random.js';
+import { WARMUP_MAX_SECONDS } from './warmup.js';
+import { estimateRunSeconds } from './estimate.js';
+import { failedStep } from './ranking.js';
+import { loadOf } from './repeat.js';
 
 /** A key-space workload whose values the app would refuse (its /stores `limits`): a problem before any load. */
 function limitProblems(options, limits, label) {
@@ -128,6 +134,9 @@ export async function runBenchmark(options, { signal, onProgress = () => {} } = 
       requests: options.requests ?? null,
       duration: options.duration ?? null,
       warmup: options.warmup,
+      warmupMaxSeconds: options.warmup > 0 ? options.warmupMaxSeconds ?? WARMUP_MAX_SECONDS : 0,
+      order: options.order ?? 'interleaved',
+      orderSeed: options.seed ?? randomSeed(),
       keepAlive: options.keepAlive,
       timeoutMs: options.timeoutMs,
       stores: options.stores ?? null,
@@ -141,18 +150,24 @@ export async function runBenchmark(options, { signal, onProgress = () => {} } = 
     if (settings.verify && !canVerify(settings.workers, options.workload.mix)) settings.verify = false;
     const system = systemInfo({ target: label });
     // What a Result keeps of a URL is for showing: a password in it never leaves the driver.
-    const shown = new Map(targets.map((target) => [target, { url: redactUrl(target.url), store: target.store, key: target.key, ...(target.servers ? { servers: target.servers } : {}) }]));
+    // A target the user named (every --url, a store of --stores): a step of it with no success fails the run.
+    const named = (target) => options.urls.length > 0 || Boolean(options.stores?.includes(target.store));
+    const shown = new Map(targets.map((target) => [target, { url: redactUrl(target.url), store: target.store, key: target.key, named: named(target), ...(target.servers ? { servers: target.servers } : {}) }]));
     const shownTargets = [...shown.values()];
-    const totalSteps = targets.length * (options.rps ?? options.concurrency).length * settings.repeat;
-    onProgress({ type: 'start', settings, system, targets: shownTargets, skipped, totalSteps });
+    const levels = (options.rps ?? options.concurrency).length;
+    const totalSteps = targets.length * levels * settings.repeat;
+    const estimateSeconds = estimateRunSeconds({ settings, targets: targets.length, levels });
+    onProgress({ type: 'start', settings, system, targets: shownTargets, skipped, totalSteps, estimateSeconds });
 
     if (options.probe) {
       prober = await startProber({ timeoutMs: options.timeoutMs });
       // Over HTTP the probe GETs what the steps read: the target's key, or a key-space store's first record.
       for (const target of targets) target.probeTarget ??= { kind: 'http', url: options.keySpace ? `${target.url.replace(/\/+$/, '')}/${keyOf(0)}` : target.url };
     }
+    let order = [];
+    let control = null;
     try {
-      await runSweep(targets, settings, {
+      ({ order, control } = await runSweep(targets, settings, {
         ...(stores ? directSweep(stores) : {}),
         probe: prober,
         signal: sweepSignal,
@@ -174,12 +189,13 @@ export async function runBenchmark(options, { signal, onProgress = () => {} } = 
         },
         onTargetDone: (target, targetSteps, { load, verification }) => onProgress({ type: 'target-done', target: shown.get(target), steps: targetSteps, load, verification }),
         onNotice: (message) => onProgress({ type: 'notice', message }),
-      });
+      }));
     } catch (error) {
       if (!(error instanceof StepAborted)) throw error;
       interrupted = true;
     }
-    return createResult({ interrupted, appExit, settings, system, targets: shownTargets, skipped, steps, loads, verifications });
+    if (interrupted) order = orderOf(steps);
+    return createResult({ interrupted, appExit, settings, system, targets: shownTargets, skipped, order, steps, control, loads, verifications });
   } finally {
     stopping = true;
     await prober?.close();
@@ -246,8 +262,31 @@ export function resultError(result) {
   if (named.length) {
     return new RunError(named.map(({ store, status, reason }) => `${store} is ${status}, so it was not swept${reason ? `: ${reason}` : ''}`).join('\n'));
   }
+  const failed = failedNamedSteps(result);
+  if (failed.length) {
+    return new RunError(failed.map((step) => `${step.store} ${step.key} at ${step.model === 'open' ? `${loadOf(step)} rps` : `concurrency ${loadOf(step)}`}: no request succeeded (${errorsText(step.errors)})`).join('\n'));
+  }
   if (!result.targets.length) {
     return new RunError(`nothing to sweep: none of the ${result.skipped.length} store(s) listed is up (the skipped lines above say why)`);
   }
   return null;
+}
+
+// Steps of a target the user named (targets[].named: by --url or --stores) in which no request
+// succeeded. Stores swept only because a listing had them do not fail the run: their failed
+// rows say why.
+function failedNamedSteps(result) {
+  const named = new Set(result.targets.filter((target) => target.named).map((target) => target.url));
+  return result.steps.filter((step) => named.has(step.url) && failedStep(step));
+}
+
+// The order a run's finished steps ran in, when the sweep stopped before it could say.
+function orderOf(steps) {
+  const rounds = [];
+  for (const step of steps) {
+    const round = rounds.at(-1);
+    if (round && round.load === loadOf(step) && round.repeat === step.repeat) round.urls.push(step.url);
+    else rounds.push({ load: loadOf(step), repeat: step.repeat, urls: [step.url] });
+  }
+  return rounds;
 }

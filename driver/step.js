@@ -6,9 +6,18 @@
 import { createLatencyRecorder } from './recorder.js';
 import { threadCpuMicros } from './thread-cpu.js';
 import { latencySums } from './add-steps.js';
+import { redactText } from '../util/redact.js';
 
 // How long past the request deadline the drain waits for an engine to end a cancelled request.
 const DRAIN_SLACK_MS = 1000;
+// Responses are also counted per interval of this length, from the step's first start: the
+// spread of those counts is the step's own noise estimate (driver/noise.js). A quarter second
+// gives 8 intervals in the default 2 s step, enough for a spread, and costs one division per
+// response.
+export const INTERVAL_SECONDS = 0.25;
+const INTERVAL_NS = INTERVAL_SECONDS * 1e9;
+// An error kind keeps the first answer's text, cut to this many characters (a 413's reason).
+const ERROR_SAMPLE_CHARS = 300;
 const DEFAULT_CONCURRENCY = 10;
 const DEFAULT_TIMEOUT_MS = 10_000;
 
@@ -51,15 +60,16 @@ export class StepAborted extends Error {
 /**
  * How one request ended: call exactly one of these, once (later calls are ignored).
  * @typedef {object} RequestHandle
- * @property {(status: number) => void} responded  the complete response arrived with this status;
- *   its latency is recorded, and a status outside 200-299 also counts as error `http <status>`
+ * @property {(status: number, body?: string) => void} responded  the complete response arrived with
+ *   this status; its latency is recorded, and a status outside 200-299 also counts as error
+ *   `http <status>`. `body`: what the answer said (an error's text), kept for the first of each kind
  * @property {(error: Error) => void} failed       no complete response: counted as `timeout` when
  *   the deadline had passed, otherwise as `conn <error.code or message>`; no latency recorded
  */
 
 /**
  * The contract a load engine implements. The engine decides how requests are made (HTTP
- * through loadtest today; a direct call of a store adapter is the next one); measureStep does
+ * through loadtest, or a direct call of a store adapter in driver/engines/direct.js); measureStep does
  * the timing and accounting, so both produce the same step figures.
  * @typedef {object} Engine
  * @property {(load: Load, meter: Meter) => Promise<EngineRun>} run
@@ -116,8 +126,12 @@ function createMeter({ rps, timeoutMs, operations = ['read'] }) {
   // Open model: sums for the least-squares slope of latency (s) against intended start (s).
   const fit = { n: 0, x: 0, y: 0, xx: 0, xy: 0 };
 
-  const countError = (errors, kind) => {
+  // The first answer of each error kind, as text: what a user needs to see why requests failed.
+  const samples = {};
+  const intervals = [];
+  const countError = (errors, kind, detail) => {
     errors[kind] = (errors[kind] ?? 0) + 1;
+    if (samples[kind] === undefined && detail) samples[kind] = errorSample(detail);
   };
   const ignored = { responded() {}, failed() {} };
 
@@ -141,7 +155,7 @@ function createMeter({ rps, timeoutMs, operations = ['read'] }) {
     if (pending.size + 1 > peakInFlight) peakInFlight = pending.size + 1;
 
     let timedOut = false;
-    const settle = (status, error) => {
+    const settle = (status, error, body) => {
       if (!pending.has(expire)) return; // settled already
       const endNs = process.hrtime.bigint();
       lastEndNs = endNs;
@@ -149,13 +163,15 @@ function createMeter({ rps, timeoutMs, operations = ['read'] }) {
       pending.delete(expire);
       tailCount += 1;
       tailSumNs += endNs;
-      if (error) countError(counts.errors, timedOut ? 'timeout' : `conn ${error.code ?? error.message}`);
+      if (error) countError(counts.errors, timedOut ? 'timeout' : `conn ${error.code ?? error.message}`, error.message);
       else {
         responses += 1;
         counts.responses += 1;
         const latencyNs = endNs - startNs;
         counts.recorder.record(latencyNs);
-        if (status < 200 || status > 299) countError(counts.errors, `http ${status}`);
+        const interval = Math.floor(Number(endNs - firstStartNs) / INTERVAL_NS);
+        intervals[interval] = (intervals[interval] ?? 0) + 1;
+        if (status < 200 || status > 299) countError(counts.errors, `http ${status}`, body);
         if (rps) {
           const x = (index * intervalNs) / 1e9;
           const y = Number(latencyNs) / 1e9;
@@ -181,7 +197,7 @@ function createMeter({ rps, timeoutMs, operations = ['read'] }) {
       timedOut = true;
       cancel(Object.assign(new Error(`no response within ${timeoutMs} ms`), { code: 'TIMEOUT' }));
     }, timeoutMs));
-    return { responded: (status) => settle(status), failed: (error) => settle(null, error) };
+    return { responded: (status, body) => settle(status, null, body), failed: (error) => settle(null, error) };
   };
 
   // How much the open model's latency grew per second of schedule (0 with too few points).
@@ -235,7 +251,11 @@ function createMeter({ rps, timeoutMs, operations = ['read'] }) {
       const wallSeconds = wallNs / 1e9;
       const elapsedSeconds = firstStartNs !== null && lastEndNs !== null ? Number(lastEndNs - firstStartNs) / 1e9 : 0;
       const rpsOf = (count) => (wallSeconds > 0 ? count / wallSeconds : 0);
-      const errorsOf = (byKind) => ({ total: Object.values(byKind).reduce((sum, n) => sum + n, 0), byKind });
+      const errorsOf = (byKind) => {
+        const total = Object.values(byKind).reduce((sum, n) => sum + n, 0);
+        const own = Object.fromEntries(Object.keys(byKind).filter((kind) => samples[kind]).map((kind) => [kind, samples[kind]]));
+        return { total, byKind, samples: own };
+      };
       const parts = [...byOperation.values()];
       // One operation: its recorder is the step's. Several: the step's is their sum.
       const all = parts.length === 1 ? parts[0].recorder : createLatencyRecorder();
@@ -276,9 +296,29 @@ function createMeter({ rps, timeoutMs, operations = ['read'] }) {
         histogram,
         sums,
         operations: perOperation,
+        intervals: wholeIntervals(intervals, firstStartNs, lastStartNs),
       };
     },
   };
+}
+
+/** An error answer as one line of text: a JSON error's `code: error`, else its first line, cut short. */
+export function errorSample(detail) {
+  let text = String(detail);
+  try {
+    const parsed = JSON.parse(text);
+    if (parsed && typeof parsed.error === 'string') text = parsed.code ? `${parsed.code}: ${parsed.error}` : parsed.error;
+  } catch {}
+  // eslint-disable-next-line no-control-regex -- control characters are what this strips
+  text = redactText(text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').trim());
+  return text.length > ERROR_SAMPLE_CHARS ? `${text.slice(0, ERROR_SAMPLE_CHARS - 1)}…` : text;
+}
+
+// The responses counted in each whole interval between the step's first and last start (the
+// tail after the last start is the clients finishing, not the load): { seconds, responses }.
+function wholeIntervals(counts, firstStartNs, lastStartNs) {
+  const whole = firstStartNs === null ? 0 : Math.floor(Number(lastStartNs - firstStartNs) / INTERVAL_NS);
+  return { seconds: INTERVAL_SECONDS, responses: Array.from({ length: whole }, (_, index) => counts[index] ?? 0) };
 }
 
 // The driver's CPU for a step: this thread's own (the event loop that sends the load), not the
@@ -375,6 +415,7 @@ export async function measureStep(engine, {
     cpuPercent: stepSeconds > 0 ? (driverCpuMicros(cpu, threadBefore, threadAfter, stepSeconds) / 1e6 / stepSeconds) * 100 : 0,
     engineReported: engineRun.reported ?? null,
     histogram: figures.histogram,
+    intervals: figures.intervals,
     operations,
     probe: null, // --probe: the sweep's prober fills it in (driver/probe/)
     ...(keepSums ? { sums: figures.sums } : {}),

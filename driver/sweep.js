@@ -1,23 +1,30 @@
-// The sweep: for each target URL a warm-up, then one measured step per concurrency (or per
-// rate in the open model). Steps run one after another, never overlapping. With a key-space
-// workload (docs/workloads.md) each target is a store: its records are loaded first (the load
-// phase), every request of its warm-up and steps is what the workload says, and after its
-// last step a sample of what it wrote is read back (the verification).
+// The sweep: every target at every load level, one measured step each, never two at once. By
+// default the steps are interleaved (driver/repeat.js): at each level one step of every target,
+// shuffled with the run's seed. Before the first measured step every target is primed once
+// (--warmup requests: the app's JIT, its pools, the servers it just started), and each step is
+// preceded by a warm-up at its own load until the target is steady (driver/warmup.js). After
+// the last step the first one is measured again, the control, so a drift of the machine during
+// the run shows. With a key-space workload (docs/workloads.md) each target is a store: its
+// records are loaded before anything else, every request of its warm-ups and steps is what the
+// workload says, and at the end a sample of what it wrote is read back (the verification).
 import { httpEngine } from './engines/http.js';
 import { createStepRunner } from './workers.js';
-import { honestyWarnings, loadWarnings, verificationWarnings } from './honesty.js';
+import { DRIFT_TOLERANCE, driftWarnings, honestyWarnings, loadWarnings, verificationWarnings, warmupWarnings } from './honesty.js';
 import { redactUrl } from '../util/redact.js';
-// Repeats and the machine's load (issue 12)
-import { planSchedule } from './repeat.js';
+import { orderOf, planSchedule } from './repeat.js';
 import { machineMonitorFor, machineWarnings } from './machine-load.js';
 import { createWorkload } from './workloads/workload.js';
 import { loadRecords } from './workloads/load.js';
 import { verifyWrites } from './workloads/verify.js';
+import { WARMUP_MAX_SECONDS as STEADY_MAX_SECONDS, WARMUP_WINDOW_SECONDS, warmUpToSteady } from './warmup.js';
 
 const OPEN_MODEL_WARMUP_CONCURRENCY = 10;
-// A warm-up is N requests or this long, whichever comes first: 500 requests take 0.2 s on a
+// The priming is N requests or this long, whichever comes first: 500 requests take 0.2 s on a
 // fast store and could take a minute on a slow one.
 export const WARMUP_MAX_SECONDS = 2;
+// An open-model warm-up window holds at least this many requests (a window of 0.25 s at
+// 2 rps would hold none).
+const OPEN_MODEL_WINDOW_REQUESTS = 20;
 
 /** The loads to run against each target: [{concurrency}] or, with --rps, [{rps}]. */
 export function planLoads({ concurrency, rps }) {
@@ -31,17 +38,23 @@ export function workloadFor(target, workload, token) {
 }
 
 /**
- * Runs every load against every target with `engine`. Calls onStep(index, total, target, load)
- * before each step (and each warm-up), onStepDone(step) after each step and
- * onTargetDone(target, steps, { load, verification }) once a target's steps are all done;
- * resolves to the steps. An abort signal rejects with StepAborted. With settings.repeat N,
- * each step runs N times, interleaved across the targets (driver/repeat.js); `machine`
- * samples the machine's load around each step (driver/machine-load.js).
+ * Runs every load against every target with `engine`, in the order driver/repeat.js plans
+ * (settings.order, settings.orderSeed, settings.repeat). Calls onStep(index, total, target,
+ * load) before each step (and, with `load.warmup`, before the priming), onStepDone(step)
+ * after each step and onTargetDone(target, steps, { load, verification }) once the run's steps
+ * are all done, per target; resolves to { steps, order, control }: order as the Result keeps
+ * it, control the first step measured again at the end (null with repeats or with one step).
+ * An abort signal rejects with StepAborted. `machine` samples the machine's load around each
+ * step (driver/machine-load.js).
+ *
+ * settings.warmup N primes every target with N requests once, before the first step (0: no
+ * warm-up of any kind); settings.warmupMaxSeconds caps each step's steady-state warm-up (0:
+ * none).
  *
  * `workload` (null for the seeded reads) is { name, mix, distribution, records, valueSize,
  * seed, load, verify }; `token` the write token. A key-space target also calls
  * onLoad(target, progress) as its records load ({ done, total, bytes }), onLoadDone(load)
- * and onVerifyDone(verification), before its first and after its last step.
+ * and onVerifyDone(verification).
  *
  * settings.workers N (default 1) runs each step and warm-up in N worker threads
  * (driver/workers.js); onNotice(text) hears what the run should say about that.
@@ -78,7 +91,7 @@ export async function runSweep(targets, settings, {
 async function sweep(targets, settings, { loadPhase, verifyPhase, workload, token, onStep, onStepDone, onTargetDone, onLoad, onLoadDone, onVerifyDone, onNotice, signal, machine, probe, stepRunner }) {
   const loads = planLoads(settings);
   const repeats = settings.repeat ?? 1;
-  const schedule = planSchedule(targets, loads, repeats);
+  const schedule = planSchedule(targets, loads, { repeat: repeats, order: settings.order, seed: settings.orderSeed ?? null });
   const total = schedule.length;
   const common = { keepAlive: settings.keepAlive, timeoutMs: settings.timeoutMs, signal };
   const monitor = machine ?? machineMonitorFor(targets.map((target) => target.url));
@@ -96,78 +109,126 @@ async function sweep(targets, settings, { loadPhase, verifyPhase, workload, toke
   const workerTarget = ({ probeTarget, engineLoad }) => (probeTarget?.kind === 'direct'
     ? { store: probeTarget.store, connections: probeTarget.connections, settings: probeTarget.settings, valueShape: probeTarget.valueShape, ...(engineLoad?.key === undefined ? {} : { key: engineLoad.key }) }
     : null);
+  const shownOf = (target) => ({ url: redactUrl(target.url), store: target.store });
   // Per target: its steps, its workload runner (one per target: same seed, same sequence) and
   // its load phase's figures, kept across the interleaved schedule.
   const state = new Map(targets.map((target) => [target, { steps: [], runner: workloadFor(target, workload, token), load: null }]));
-  for (const [position, { target, load, repeat, first, last }] of schedule.entries()) {
-    const index = position + 1;
-    const shown = { url: redactUrl(target.url), store: target.store };
+  const measure = (target, load, extra) => stepRunner.measure({
+    ...target.engineLoad,
+    ...common,
+    url: target.url,
+    concurrency: load.concurrency,
+    rps: load.rps,
+    workload: state.get(target).runner,
+    ...extra,
+  }, { workload: workerWorkload(target), target: workerTarget(target) });
+
+  // The load phase of every key-space target, before any request is timed.
+  for (const target of targets) {
     const own = state.get(target);
-    const { runner } = own;
-    if (first && runner && workload.load) {
-      onLoad(target, { done: 0, total: runner.records, bytes: 0 });
-      const figures = await loadPhase({ url: target.url, store: target.store, workload: runner, token, timeoutMs: settings.timeoutMs, signal, onProgress: (progress) => onLoad(target, progress) });
-      const { refused, ...kept } = figures;
-      own.load = { ...shown, ...kept, warnings: loadWarnings(figures) };
-      onLoadDone(own.load);
+    if (!own.runner || !workload.load) continue;
+    onLoad(target, { done: 0, total: own.runner.records, bytes: 0 });
+    const figures = await loadPhase({ url: target.url, store: target.store, workload: own.runner, token, timeoutMs: settings.timeoutMs, signal, onProgress: (progress) => onLoad(target, progress) });
+    const { refused, ...kept } = figures;
+    own.load = { ...shownOf(target), ...kept, warnings: loadWarnings(figures) };
+    onLoadDone(own.load);
+  }
+  // The priming: every target once, in the order of the first round, before the first step.
+  if (settings.warmup > 0) {
+    const primeConcurrency = settings.rps ? OPEN_MODEL_WARMUP_CONCURRENCY : Math.max(...settings.concurrency);
+    for (const { target, first } of schedule) {
+      if (!first) continue;
+      onStep(1, total, target, { warmup: settings.warmup });
+      await measure(target, { concurrency: primeConcurrency }, { maxRequests: settings.warmup, durationSeconds: WARMUP_MAX_SECONDS });
     }
-    if (first && settings.warmup > 0) {
-      onStep(index, total, target, { warmup: settings.warmup });
-      const concurrency = settings.rps ? OPEN_MODEL_WARMUP_CONCURRENCY : Math.max(...settings.concurrency);
-      await stepRunner.measure({ ...target.engineLoad, ...common, url: target.url, concurrency, maxRequests: settings.warmup, durationSeconds: WARMUP_MAX_SECONDS, workload: runner }, { workload: workerWorkload(target), target: workerTarget(target) });
+  }
+  const steadyMax = settings.warmup > 0 ? settings.warmupMaxSeconds ?? STEADY_MAX_SECONDS : 0;
+  // One step of `load` against `target`, after its steady-state warm-up: the step's figures and
+  // warnings, as the Result keeps a step.
+  const runStep = async (target, load, { repeat, probing: withProbe }) => {
+    const own = state.get(target);
+    let warmup = null;
+    if (steadyMax > 0) {
+      const windowSeconds = load.rps ? Math.max(WARMUP_WINDOW_SECONDS, OPEN_MODEL_WINDOW_REQUESTS / load.rps) : WARMUP_WINDOW_SECONDS;
+      const settledAt = await warmUpToSteady((seconds) => measure(target, load, { durationSeconds: seconds }), { windowSeconds, maxSeconds: Math.max(steadyMax, 2 * windowSeconds) });
+      warmup = { seconds: settledAt.seconds, windows: settledAt.windows, steady: settledAt.steady, speeds: settledAt.speeds };
     }
-    // --probe: the target's idle latency once, before its first step; then under each step's load.
-    if (probe) {
-      await probe.use(target.probeTarget);
-      if (first) own.idleProbe = await probe.idle();
-    }
-    onStep(index, total, target, repeats > 1 ? { ...load, repeat, repeats } : load);
     const sample = monitor.start();
-    const probing = probe?.underLoad();
+    const probing = withProbe ? probe?.underLoad() : null;
     let figures;
     try {
-      figures = await stepRunner.measure({
-        ...target.engineLoad,
-        ...common,
-        url: target.url,
-        concurrency: load.concurrency,
-        rps: load.rps,
-        maxRequests: settings.requests,
-        durationSeconds: settings.duration,
-        workload: runner,
-      }, { workload: workerWorkload(target), target: workerTarget(target) });
+      figures = await measure(target, load, { maxRequests: settings.requests, durationSeconds: settings.duration });
     } catch (error) {
       await probing?.end().catch(() => {});
       throw error;
     }
     const underLoad = probing ? await probing.end() : null;
     const machineLoad = sample.stop();
+    const shown = shownOf(target);
     // What a step keeps of its URL is for showing: a password in it never leaves the driver.
-    const step = {
+    return {
       ...figures,
       url: shown.url,
       store: target.store,
       key: target.key,
       workload: workload?.name ?? null,
       repeat,
+      warmup: warmup && { seconds: warmup.seconds, windows: warmup.windows, steady: warmup.steady },
       machine: machineLoad,
-      probe: probe ? { thread: probe.thread, idle: own.idleProbe, underLoad, error: probe.error } : null,
+      probe: withProbe && probe ? { thread: probe.thread, idle: own.idleProbe, underLoad, error: probe.error } : null,
       machines: null, // a merged step's machines (node test merge)
-      warnings: [...honestyWarnings(figures), ...machineWarnings(machineLoad)],
+      warnings: [...honestyWarnings(figures), ...warmupWarnings(warmup), ...machineWarnings(machineLoad)],
     };
+  };
+
+  for (const [position, { target, load, repeat, first }] of schedule.entries()) {
+    const own = state.get(target);
+    // --probe: the target's idle latency once, before its first step; then under each step's load.
+    if (probe) {
+      await probe.use(target.probeTarget);
+      if (first) own.idleProbe = await probe.idle();
+    }
+    onStep(position + 1, total, target, repeats > 1 ? { ...load, repeat, repeats } : load);
+    const step = await runStep(target, load, { repeat, probing: true });
     steps.push(step);
     own.steps.push(step);
     onStepDone(step);
-    if (!last) continue;
+  }
+
+  // The control: the first step again, now that every other has run.
+  let control = null;
+  if (repeats === 1 && schedule.length > 1) {
+    const [{ target, load }] = schedule;
+    onStep(total, total, target, { ...load, control: true });
+    const step = await runStep(target, load, { repeat: 1, probing: false });
+    const before = steps[0];
+    const drift = before.rps > 0 ? (step.rps - before.rps) / before.rps : 0;
+    control = {
+      url: step.url,
+      store: step.store,
+      key: step.key,
+      load: load.rps ?? load.concurrency,
+      rpsBefore: before.rps,
+      rpsAfter: step.rps,
+      drift,
+      tolerance: DRIFT_TOLERANCE,
+      step,
+    };
+    control.warnings = driftWarnings(control);
+  }
+
+  for (const target of targets) {
+    const own = state.get(target);
+    if (!own.steps.length) continue;
     let verification = null;
-    if (runner && verify && (own.load || runner.wrote() > 0)) {
-      const verified = await verifyPhase({ url: target.url, store: target.store, workload: runner, token, timeoutMs: settings.timeoutMs, signal });
-      verification = { ...shown, ...verified, warnings: verificationWarnings(verified) };
+    if (own.runner && verify && (own.load || own.runner.wrote() > 0)) {
+      const verified = await verifyPhase({ url: target.url, store: target.store, workload: own.runner, token, timeoutMs: settings.timeoutMs, signal });
+      verification = { ...shownOf(target), ...verified, warnings: verificationWarnings(verified) };
       onVerifyDone(verification);
     }
     onTargetDone(target, own.steps, { load: own.load, verification });
   }
-  return steps;
+  return { steps, order: orderOf(schedule, (target) => redactUrl(target.url)), control };
 }
 
 /**

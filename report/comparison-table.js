@@ -1,9 +1,12 @@
-// The comparison as text: one table per key, the stores at each load level fastest first.
-// With --repeat the figures are medians, each with the range the repeats spanned (and from 5
-// repeats the 95% interval of the mean), and stores whose rps ranges overlap are named as not
-// distinguishable here. A row beating `memory`, the in-process map, by more than 10% is
-// marked and explained: it cannot really be faster, the difference is noise.
+// The comparison as text: one table per key, the stores at each load level fastest first, each
+// with its rank: stores that cannot be told apart share one (driver/ranking.js). With --repeat
+// the figures are medians, each with the range the repeats spanned (and from 5 repeats the 95%
+// interval of the mean). A store with no successful response is shown as `failed`, unranked,
+// with the answers it got. A row beating `memory`, the in-process map, beyond the noise is
+// marked and explained.
 import { BASELINE_STORE, BASELINE_TOLERANCE } from '../driver/comparison.js';
+import { NOISE_FLOOR } from '../driver/ranking.js';
+import { errorsText } from '../driver/honesty.js';
 import { WARNING_MARK, formatMs, formatRps, renderTable } from './table.js';
 
 /** "6900-7400" from a spread's min and max (or its ciLow and ciHigh), each shown by `format`. */
@@ -27,19 +30,48 @@ export function indistinguishableSets(group) {
   return sets;
 }
 
-/** The note lines under a key's table: baseline violations, then stores not told apart. */
-function notes(keyGroups) {
+// "1", or "1=" when another store shares it; "-" for a failed row.
+function rankText(group, row) {
+  if (row.rank === null) return '-';
+  return group.rows.some((other) => other !== row && other.rank === row.rank) ? `${row.rank}=` : String(row.rank);
+}
+
+/** The stores of a group that share a rank with another, by rank: [[rank, [store...]]]. */
+export function tiedRanks(group) {
+  const byRank = new Map();
+  for (const row of group.rows) {
+    if (row.rank === null) continue;
+    if (!byRank.has(row.rank)) byRank.set(row.rank, []);
+    byRank.get(row.rank).push(row.store);
+  }
+  return [...byRank].filter(([, stores]) => stores.length > 1);
+}
+
+/** The note lines under a key's table: failed stores, baseline violations, then stores not told apart. */
+function notes(keyGroups, { drift }) {
   const lines = [];
+  for (const group of keyGroups) {
+    for (const row of group.rows.filter((candidate) => candidate.failed)) {
+      lines.push(`${row.store} at ${loadName(group)}: failed, not ranked: no request succeeded (${errorsText(row.errors)})`);
+    }
+  }
   for (const group of keyGroups) {
     const baseline = group.rows.find((row) => row.store === BASELINE_STORE);
     for (const row of group.rows) {
       if (!baseline || !row.warnings.includes('FASTER_THAN_BASELINE')) continue;
       const faster = Math.round((row.rps / baseline.rps - 1) * 100);
-      lines.push(`${WARNING_MARK} ${row.store} at ${loadName(group)}: ${faster}% faster than ${BASELINE_STORE}, the in-process map, which it cannot be: read the difference as noise (more than ${BASELINE_TOLERANCE * 100}% flags it)`);
+      lines.push(`${WARNING_MARK} ${row.store} at ${loadName(group)}: ${faster}% faster than ${BASELINE_STORE}, the in-process map, beyond the noise: ` +
+        `nothing behind the app can be, so something other than the store decided this step (more than ${BASELINE_TOLERANCE * 100}% flags it)`);
     }
   }
+  const repeated = keyGroups.some((group) => group.rows.some((row) => row.repeats > 1));
   for (const group of keyGroups) {
-    for (const set of indistinguishableSets(group)) lines.push(`${loadName(group)}: ${set.join(', ')}: not distinguishable here (their rps ranges over the repeats overlap)`);
+    for (const [rank, stores] of tiedRanks(group)) lines.push(`${loadName(group)}: ${stores.join(', ')} share rank ${rank}: not told apart here`);
+  }
+  if (keyGroups.some((group) => tiedRanks(group).length)) {
+    lines.push(repeated
+      ? 'not told apart: their rps ranges over the repeats overlap'
+      : `not told apart: their rps differ by less than the noise: ${NOISE_FLOOR * 100}%, ${drift === null ? '' : `the control's drift (${Math.round(Math.abs(drift) * 100)}%), `}or twice their steps' combined standard error, whichever is largest`);
   }
   return lines;
 }
@@ -48,7 +80,7 @@ function notes(keyGroups) {
  * The comparison, one table per key (and, for a workload of several operations, one more per
  * operation): stores at each load level, fastest first.
  */
-export function renderComparison(groups) {
+export function renderComparison(groups, { drift = null } = {}) {
   const byKey = new Map();
   for (const group of groups) {
     if (group.rows.length < 2) continue; // nothing to compare
@@ -61,25 +93,30 @@ export function renderComparison(groups) {
     const repeated = keyGroups.some((group) => group.rows.some((row) => row.repeats > 1));
     const interval = keyGroups.some((group) => group.rows.some((row) => row.spread.rps.ciLow !== null));
     const loadHeader = keyGroups[0].model === 'open' ? 'targetRps' : 'concurrency';
-    const headers = [loadHeader, 'store', 'rps'];
+    const headers = [loadHeader, 'rank', 'store', 'rps'];
     if (repeated) headers.push('rps min-max');
     if (interval) headers.push('rps 95% CI');
     headers.push('meanLatencyMs', 'p99', 'rps/fastest', 'errors');
     const rows = keyGroups.flatMap((group) =>
       group.rows.map((row, index) => {
-        const cells = [index === 0 ? String(group.load) : '', row.warnings.length ? `${row.store} ${WARNING_MARK}` : row.store, formatRps(row.rps)];
-        if (repeated) cells.push(formatRange(row.spread.rps.min, row.spread.rps.max, formatRps));
-        if (interval) cells.push(formatRange(row.spread.rps.ciLow, row.spread.rps.ciHigh, formatRps));
-        cells.push(formatMs(row.latency.meanMs), formatMs(row.latency.p99Ms), row.ratio === null ? '-' : row.ratio.toFixed(2), String(row.errors.total));
+        const store = row.warnings.length ? `${row.store} ${WARNING_MARK}` : row.store;
+        const cells = [index === 0 ? String(group.load) : '', rankText(group, row), store, row.failed ? 'failed' : formatRps(row.rps)];
+        if (repeated) cells.push(row.failed ? '-' : formatRange(row.spread.rps.min, row.spread.rps.max, formatRps));
+        if (interval) cells.push(row.failed ? '-' : formatRange(row.spread.rps.ciLow, row.spread.rps.ciHigh, formatRps));
+        const latency = row.failed ? ['-', '-'] : [formatMs(row.latency.meanMs), formatMs(row.latency.p99Ms)];
+        cells.push(...latency, row.ratio === null ? '-' : row.ratio.toFixed(2), String(row.errors.total));
         return cells;
       }),
     );
     const align = headers.map((header) => (header === 'store' ? 'left' : 'right'));
-    const lines = [`## Comparison: ${key} (rps/fastest = the store's rps divided by the fastest store's at that level)`, renderTable(headers, rows, { align })];
+    const lines = [
+      `## Comparison: ${key} (rank: stores not told apart share one; rps/fastest = the store's rps divided by the fastest store's at that level)`,
+      renderTable(headers, rows, { align }),
+    ];
     if (repeated) lines.push(`figures: the median of each store's repeats${interval ? '; 95% CI: of the mean of the repeats' : ''}`);
     const stepWarned = keyGroups.some((group) => group.rows.some((row) => row.warnings.some((code) => code !== 'FASTER_THAN_BASELINE')));
     if (stepWarned) lines.push(`${WARNING_MARK} = ${repeated ? 'a repeat\'s' : 'that step\'s'} figures carry a warning: see the warning lines under its URL's table`);
-    lines.push(...notes(keyGroups));
+    lines.push(...notes(keyGroups, { drift }));
     sections.push(lines.join('\n'));
   }
   return sections.join('\n\n');

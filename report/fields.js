@@ -28,6 +28,9 @@ export const WARNING_DATA = {
   CPU_STEAL: { stealPercent: 'steal in % of all CPU time during the step', threshold: 'the % from which this warns' },
   BUSY_MACHINE: { othersCpuPercent: 'CPU used by processes outside this run, in % of one core', threshold: 'the % of a core from which this warns' },
   FASTER_THAN_BASELINE: {}, // a comparison row carries the code alone
+  NOT_STEADY: { seconds: 'how long the warm-up ran', windows: 'its windows' },
+  DRIFT: { rpsBefore: 'the control step\'s rps at the start', rpsAfter: 'its rps measured again at the end', drift: '(after - before) / before', tolerance: 'the |drift| from which this warns' },
+  STEP_FAILED: { failed: 'failed requests', total: 'requests that ended (responses plus timeouts and connection errors)' },
   LOAD_ERRORS: { records: 'records the load was to write', loaded: 'records the app confirmed', failedBatches: 'batches that failed' },
   VERIFY_MISMATCH: { mismatched: 'keys whose value read back different', sampled: 'keys read back' },
   WEAKER_PROMISE: { mismatched: 'keys whose value read back different', sampled: 'keys read back' },
@@ -65,6 +68,7 @@ export const OPERATION_FIELDS = [
   ...latencyFields('responses').map((entry) => ({ ...entry, csv: undefined })),
   field('errors.total', 'integer', 'its failed requests'),
   field('errors.byKind', 'object', ERRORS_BY_KIND),
+  field('errors.samples', 'object', 'per error kind, the first such answer as one line (as the step\'s)'),
   ...histogramFields('every latency of this operation in the step'),
 ];
 
@@ -132,6 +136,10 @@ export const STEP_FIELDS = [
     csv: 'errorKinds',
     csvValue: (step) => Object.entries(step.errors.byKind).map(([kind, n]) => `${kind}=${n}`).join(';'),
   }),
+  field('errors.samples', 'object', 'per error kind, the first such answer as one line of text (the app\'s JSON error as `CODE: message`, a connection error\'s message), any secret masked; `{}` with no error or where the engine saw no text'),
+  field('intervals.seconds', 'number', 'the length of each interval below: 0.25'),
+  field('intervals.responses', 'number[]', 'responses counted in each whole interval from the step\'s first start to its last (the tail of clients finishing is left out): their spread is the step\'s noise estimate (driver/ranking.js)'),
+  field('warmup', 'object|null', 'the steady-state warm-up just before this step, not part of it: `seconds` it ran, `windows` of 0.25 s, `steady` (false: it reached the cap while still getting faster, or had no response, and the step carries NOT_STEADY); null when no warm-up ran (--warmup 0, or --warmup-max 0)'),
   field('cpuPercent', 'number', 'the driver\'s CPU (user + system) during the step, in % of one core: the thread that sent the load (a step under 0.5 s: the whole process, as thread clocks tick in 10 ms on Linux); with --workers the sum over its threads (may pass 100); for a merged step, the machines\' sum', { csv: 'cpuPercent' }),
   field('engineReported', 'object|null', 'the load engine\'s own figures for the step, only to show how far off they are; loadtest\'s: `meanLatencyMs`, `rps` (null when it computed none), `totalRequests`'),
   field('warnings', 'list', 'why these numbers deserve less trust, if they do. CSV: the messages joined by ` | `', {
@@ -161,7 +169,12 @@ export const COMPARISON_ROW_FIELDS = [
   field('latency.meanMs', 'number|null', 'its mean latency in ms (the median over repeats)'),
   field('latency.p99Ms', 'number|null', 'its p99 in ms (the median over repeats)'),
   field('errors.total', 'integer', 'its failed requests, over all repeats'),
-  field('ratio', 'number|null', 'its rps / the fastest store\'s rps at this load; null when no store completed a request'),
+  field('errors.byKind', 'object', `${ERRORS_BY_KIND}, over all repeats`),
+  field('errors.samples', 'object', 'per error kind, its first answer as one line (the step field of that name, over the repeats)'),
+  field('failed', 'boolean', 'true when none of its steps had a successful (2xx) response: its figures are not a store\'s speed, it has no rank and no ratio, and the text shows `failed` and the answers instead'),
+  field('noise', 'number|null', 'with one repeat: the relative standard error of its rps, from the step\'s intervals (0.02 = 2%); null with repeats (their ranges decide) or under 3 intervals'),
+  field('rank', 'integer|null', 'its place at this key and load: 1 plus the stores measured faster beyond the noise, so stores that cannot be told apart share a rank (1, 1, 3); null for a failed row. The noise: the repeats\' ranges with --repeat, else the larger of 5%, the control\'s drift and twice the two steps\' combined standard error (docs/measurement.md)'),
+  field('ratio', 'number|null', 'its rps / the fastest store\'s rps at this load; null for a failed row and when no store completed a request'),
   field('spread.rps.min', 'number|null', 'the lowest rps of the repeats'),
   field('spread.rps.max', 'number|null', 'the highest'),
   field('spread.rps.mean', 'number|null', 'the mean of the repeats'),
@@ -178,7 +191,7 @@ export const COMPARISON_ROW_FIELDS = [
   field('spread.latency.p99Ms.ciLow', 'number|null', 'the 95% interval of that mean, low end (Student\'s t over the repeats); null under 5 repeats'),
   field('spread.latency.p99Ms.ciHigh', 'number|null', 'its high end; null under 5 repeats'),
   field('overlaps', 'string[]', 'the other stores at this key and load whose rps range over the repeats (min to max) overlaps this one\'s: not distinguishable here. Empty with one repeat'),
-  field('warnings', 'string[]', 'the codes of its steps\' warnings, each once (empty when none), and `FASTER_THAN_BASELINE` when it measured more than 10% faster than `memory`; the table marks such a row with `!`'),
+  field('warnings', 'string[]', 'the codes of its steps\' warnings, each once (empty when none), and `FASTER_THAN_BASELINE` when it measured faster than `memory` by more than 10% and beyond the noise; the table marks such a row with `!`'),
 ];
 
 export const COMPARISON_FIELDS = [
@@ -186,13 +199,20 @@ export const COMPARISON_FIELDS = [
   field('model', 'string', '`closed` or `open`'),
   field('load', 'number', 'the concurrency (closed) or targetRps (open) compared at'),
   field('operation', 'string|null', 'null: the steps\' totals; an operation (`read`, `update`...): that operation\'s figures alone, for a workload that mixes several'),
-  field('rows', 'list', 'one row per store, fastest first', { of: COMPARISON_ROW_FIELDS }),
+  field('rows', 'list', 'one row per store, fastest first, failed rows last', { of: COMPARISON_ROW_FIELDS }),
+];
+
+export const ORDER_FIELDS = [
+  field('load', 'number', 'the concurrency (closed) or targetRps (open) of this round'),
+  field('repeat', 'integer', 'which repeat, from 1'),
+  field('urls', 'string[]', 'the URLs in the order their steps ran, any password shown as `***`'),
 ];
 
 export const TARGET_FIELDS = [
   field('url', 'string', 'the URL swept, any password shown as `***`'),
   field('store', 'string', 'its store'),
   field('key', 'string', 'its key'),
+  field('named', 'boolean', 'whether the user chose it (every --url; a store named in --stores): a step of it in which no request succeeded makes the run exit 1'),
   field('servers', 'object', 'direct mode only: the servers its store reached, by service, as `"source: address"` (`REDIS_URL: redis://10.0.0.5:6379`, `embedded: redis://127.0.0.1:40411`; passwords as `***`), `{}` for a store inside the driver\'s process (memory). `node test merge` adds direct runs only when they name one shared server', { optional: true }),
 ];
 
@@ -248,7 +268,10 @@ export const RESULT_FIELDS = [
   field('settings.rps', 'number[]|null', 'the open model\'s rates (--rps); null for a concurrency sweep'),
   field('settings.requests', 'integer|null', 'requests per step (-n); null for timed steps'),
   field('settings.duration', 'number|null', 'seconds per step (-t); null with -n'),
-  field('settings.warmup', 'integer', 'requests sent to each URL before its first step, not counted (--warmup)'),
+  field('settings.warmup', 'integer', 'requests sent to each URL once before the first measured step, warming the app and its stores, not counted (--warmup); 0: no warm-up of any kind'),
+  field('settings.warmupMaxSeconds', 'number', 'the cap of the steady-state warm-up before each step (--warmup-max; 0: none): windows of the step\'s load until one is no faster than the last (docs/measurement.md)'),
+  field('settings.order', 'string', '`interleaved` (the default: at each load level one step of every URL, shuffled with orderSeed, then the next level) or `sequential` (--order sequential: every level of a URL, then the next URL)'),
+  field('settings.orderSeed', 'integer', 'the seed of the interleaved order\'s shuffles (--seed, or one the run picked): the same seed and URLs give the same order'),
   field('settings.keepAlive', 'boolean', 'whether connections were reused (false with --no-keepalive)'),
   field('settings.timeoutMs', 'integer', 'the deadline for each request (--timeout)'),
   field('settings.stores', 'string[]|null', 'the stores asked for by --stores; null when not given. A store named here that could not be swept makes the run exit 1'),
@@ -277,7 +300,9 @@ export const RESULT_FIELDS = [
   field('targets', 'list', 'every URL the sweep was to measure, in order (an interrupted run has steps for only some)', { of: TARGET_FIELDS }),
   field('skipped', 'list', 'stores left out, with the reason', { of: SKIPPED_FIELDS }),
   field('loads', 'list', 'the load phase of each store, in the order run (empty unless a key-space workload loaded its records)', { of: LOAD_FIELDS }),
+  field('order', 'list', 'the order the steps ran in, per load level and repeat: `load` (concurrency or rate), `repeat`, `urls` (in the order run)', { of: ORDER_FIELDS }),
   field('steps', 'list', 'one per measured step, in the order run', { of: STEP_FIELDS }),
+  field('control', 'object|null', 'the first step measured again after the last one, so a drift of the machine shows: `url`, `store`, `key`, `load`, `rpsBefore`, `rpsAfter`, `drift` ((after - before) / before), `tolerance` (the |drift| from which the run warns DRIFT), `warnings` (DRIFT, as a step\'s warnings) and `step` (the whole step, as in steps); null with --repeat (the repeats are the control), an interrupted run, or none to measure'),
   field('verifications', 'list', 'per store, the written values read back after its steps (empty unless a key-space workload wrote)', { of: VERIFICATION_FIELDS }),
   field('comparison', 'list', 'per key and load level, the stores side by side (computed from the steps)', { of: COMPARISON_FIELDS }),
   field('merged', 'list|null', 'node test merge: the results files (and machines) this Result adds up, in the order given; null for a run of one driver', { of: MERGED_FROM_FIELDS }),

@@ -2,7 +2,7 @@
 // a while), the progress line on a terminal, the header and each URL's table as soon as they
 // are known, and at the end the rest of the text and the results files. Tables go to stdout,
 // or to stderr when --json - takes stdout.
-import { createProgress, loadLabel, progressLabel } from './progress.js';
+import { createProgress, estimateLine, loadLabel, progressLabel } from './progress.js';
 import { createRunText } from './run-text.js';
 import { writeResults } from './results.js';
 
@@ -30,6 +30,8 @@ export function createLiveReport({ options, stdout = process.stdout, stderr = pr
         if (!options.quiet) stderr.write(`${openingLine(event.servers)}\n`);
       } else if (event.type === 'start') {
         text.header(event);
+        const estimate = estimateLine(event);
+        if (estimate && !options.quiet) stderr.write(`${estimate}\n`);
         progress = createProgress({ stream: stderr, enabled: !options.quiet && Boolean(stderr.isTTY), total: event.totalSteps });
       } else if (event.type === 'load') {
         progress.step(null, loadLabel(event.target, event));

@@ -6,13 +6,23 @@
 export function progressLabel(target, load) {
   const what = load.warmup ? `warm-up (${load.warmup} requests)` : load.rps ? `${load.rps} rps` : `concurrency ${load.concurrency}`;
   const mode = target.url?.startsWith('direct:') ? 'direct · ' : '';
-  return `${mode}${target.store} ${target.key} · ${what}${load.repeats ? ` · repeat ${load.repeat} of ${load.repeats}` : ''}`;
+  const which = load.repeats ? ` · repeat ${load.repeat} of ${load.repeats}` : load.control ? ' · control (the first step again)' : '';
+  return `${mode}${target.store} ${target.key} · ${what}${which}`;
 }
 
 /** What a load phase has done, for the progress line: "redis · loading 35% (350,000 of 1,000,000 records, 37.2 MB)". */
 export function loadLabel(target, { done, total, bytes }) {
   const percent = total ? Math.floor((done / total) * 100) : 100;
   return `${target.store} · loading ${percent}% (${done.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} records, ${(bytes / (1024 * 1024)).toFixed(1)} MB)`;
+}
+
+/** "about 9 min: 234 steps across 39 URLs, warm-ups and the control included", said before a run starts. */
+export function estimateLine({ estimateSeconds, totalSteps, targets }) {
+  if (estimateSeconds === null || estimateSeconds === undefined) return null;
+  const minutes = estimateSeconds / 60;
+  const about = minutes < 1.5 ? `${Math.max(1, Math.round(estimateSeconds / 5) * 5)} s` : `${Math.round(minutes)} min`;
+  const quick = minutes > 2 ? ' (--quick: a one-minute overview)' : '';
+  return `this run takes about ${about}: ${totalSteps} steps across ${targets.length} URL(s), warm-ups and the control included${quick}`;
 }
 
 export function formatElapsed(ms) {

@@ -6,6 +6,7 @@
 // through this one writer, so a saved run re-renders to exactly the text it printed.
 import { renderLoadTable, renderSkipped, renderStepTable, renderSystem, renderVerification } from './table.js';
 import { renderComparison } from './comparison-table.js';
+import { WARNING_MARK } from './table.js';
 import { renderRepeatTable } from './repeat-table.js';
 import { isMachineWarning, renderMachineLoad, renderMachineWarnings } from './machine-summary.js';
 import { checkThresholds, renderThresholds } from './assert.js';
@@ -69,12 +70,23 @@ export function createRunText(write) {
       }
       const machine = renderMachineLoad(result.steps);
       if (machine) print(`\n${machine}`);
-      const compared = renderComparison(result.comparison);
+      if (result.control) print(`\n${renderControl(result.control)}`);
+      const compared = renderComparison(result.comparison, { drift: result.control?.drift ?? null });
       if (compared) print(`\n${compared}`);
       const checks = checkThresholds(result, thresholds ?? parseThresholds(result.settings.assert).thresholds);
       if (checks.length) print(`\n${renderThresholds(checks)}`);
     },
   };
+}
+
+/** The control line: "control: memory key1 at concurrency 5 measured 5210 then 4980 rps (−4%)", and DRIFT when it moved too far. */
+export function renderControl(control) {
+  const percent = Math.round(control.drift * 100);
+  const signed = `${percent >= 0 ? '+' : '−'}${Math.abs(percent)}%`;
+  const lines = [`control: ${control.store} ${control.key} at ${control.step.model === 'open' ? `${control.load} rps` : `concurrency ${control.load}`} measured ` +
+    `${Math.round(control.rpsBefore)} then ${Math.round(control.rpsAfter)} rps (${signed}), first and last in this run`];
+  for (const warning of control.warnings) lines.push(`${WARNING_MARK} ${warning.code}: ${warning.message}`);
+  return lines.join('\n');
 }
 
 /** Everything a run printed, from its Result (`thresholds`: check these instead of the run's own --assert). */

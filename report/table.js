@@ -2,6 +2,7 @@
 import { redactUrl } from '../util/redact.js';
 import { renderSystemLine } from './system.js';
 import { formatBytes } from '../util/bytes.js';
+import { failedStep } from '../driver/ranking.js';
 
 const SEPARATOR = '  ';
 // The original's header spacing ("rps     meanLatencyMs ... p50     p90     p99     errors").
@@ -43,16 +44,20 @@ export function renderTable(headers, rows, { align = headers.map(() => 'right'),
   return [rule, header, rule, ...body].join('\n');
 }
 
-// A step's latency columns, as the table shows them.
-const latencyCells = (figures) => [
-  formatRps(figures.rps),
-  formatMs(figures.latency.meanMs),
-  formatMs(figures.latency.maxMs),
-  formatMs(figures.latency.minMs),
-  formatMs(figures.latency.p50Ms),
-  formatMs(figures.latency.p90Ms),
-  formatMs(figures.latency.p99Ms),
-];
+// A step's latency columns, as the table shows them; a step with no success shows `failed`
+// (its figures are the failures', not the store's: the warning line under it says why).
+const FAILED_CELLS = ['failed', '-', '-', '-', '-', '-', '-'];
+const latencyCells = (figures) => (failedStep(figures)
+  ? FAILED_CELLS
+  : [
+      formatRps(figures.rps),
+      formatMs(figures.latency.meanMs),
+      formatMs(figures.latency.maxMs),
+      formatMs(figures.latency.minMs),
+      formatMs(figures.latency.p50Ms),
+      formatMs(figures.latency.p90Ms),
+      formatMs(figures.latency.p99Ms),
+    ]);
 
 const PROBE_HEADERS = ['probeIdleP50', 'probeIdleP99', 'probeLoadP50', 'probeLoadP99'];
 const probeCells = (probe) => (probe
@@ -130,10 +135,25 @@ export function renderSystem(system, settings) {
     renderSystemLine(system, { labelWidth: 9, date: false }), // the date gets its own line here
     `Target:   ${system.target}`,
     `Date:     ${system.date}`,
-    `Settings: ${load}; ${size}; warm-up ${settings.warmup} requests; keep-alive ${settings.keepAlive ? 'on' : 'off'}; timeout ${settings.timeoutMs} ms`,
+    `Settings: ${load}; ${size}; ${warmupText(settings)}; keep-alive ${settings.keepAlive ? 'on' : 'off'}; timeout ${settings.timeoutMs} ms`,
+    `Order:    ${orderText(settings)}`,
   ];
   if (settings.records !== null && settings.records !== undefined) lines.push(`Workload: ${describeWorkload(settings)}`);
   return lines.join('\n');
+}
+
+/** How the run warmed up: "warm-up 500 requests per URL, then each step until steady (at most 10 s)". */
+function warmupText({ warmup, warmupMaxSeconds }) {
+  if (!(warmup > 0)) return 'no warm-up';
+  const steady = warmupMaxSeconds > 0 ? `, then each step until steady (at most ${warmupMaxSeconds} s)` : '';
+  return `warm-up ${warmup} requests per URL${steady}`;
+}
+
+/** The order steps ran in: "interleaved: each level, every URL once in a shuffled order (seed 42); the first step again last (control)". */
+function orderText({ order, orderSeed, repeat }) {
+  if (order === 'sequential' && repeat <= 1) return 'sequential: every level of a URL, then the next URL; the first step again last (control)';
+  const control = repeat > 1 ? '' : '; the first step again last (control)';
+  return `interleaved: at each level every URL once, shuffled (seed ${orderSeed})${control}`;
 }
 
 /** "ycsb-a (read 50%, update 50%) over 100,000 records, zipfian; values 100 B; seed 42; loaded first; verified after". */

@@ -58,7 +58,11 @@ export const WARNING_CODES = Object.freeze({
   // The machine (driver/machine-load.js) and the baseline check (driver/comparison.js)
   CPU_STEAL: { meaning: 'the hypervisor took 10% or more of the CPU time (steal) during the step' },
   BUSY_MACHINE: { meaning: 'processes outside this run used half a core or more during the step' },
-  FASTER_THAN_BASELINE: { meaning: 'comparison only: a store measured more than 10% faster than `memory`, the in-process map, at the same key and load; it cannot be, so the difference is noise' },
+  FASTER_THAN_BASELINE: { meaning: 'comparison only: a store measured faster than `memory`, the in-process map, at the same key and load, by more than 10% and beyond the run\'s noise; it cannot be, so something other than the store decided that step (a drift of the machine, a target still warming up)' },
+  // Fair comparisons: the warm-up, the control and failed steps (docs/measurement.md)
+  NOT_STEADY: { meaning: 'the warm-up before the step reached its cap (--warmup-max) while the target was still getting faster, or had no response: the step may have measured a target still warming up' },
+  DRIFT: { meaning: 'run only: the control (the first step measured again at the end) moved by more than 10%: the machine changed during the run, and the comparison treats differences within that drift as ties' },
+  STEP_FAILED: { meaning: 'no request of the step succeeded (no 2xx answer): its figures are the failures\' and it is not ranked; a store named in --stores or a --url with such a step makes the run exit 1' },
   // On a load phase and a verification (docs/workloads.md)
   LOAD_ERRORS: { meaning: 'the load phase could not load some records: reads of them may answer 404, and the verification leaves them out' },
   VERIFY_MISMATCH: { meaning: 'values read back after the run differ from what the store acknowledged: the run fails (VERIFY_FAILED)' },

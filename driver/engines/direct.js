@@ -51,6 +51,7 @@ export function keyOfPath(path, method = 'GET') {
 }
 
 const isAppend = (request) => request.method === 'POST';
+const MISSING = 'the key is not in the store';
 
 // The status the app would answer for a store error, or null when the app would not answer one
 // of its own (an outage: the meter counts it as failed).
@@ -69,11 +70,11 @@ class Caller {
     this.handle = null;
     this.request = null;
     this.stage = 0;
-    this.onRead = (value) => this.end(value == null ? STATUS.missing : STATUS.found);
+    this.onRead = (value) => (value == null ? this.end(STATUS.missing, null, MISSING) : this.end(STATUS.found));
     this.onWritten = () => this.end(STATUS.written);
     this.onFirstRead = (value) => {
       if (this.handle === null) return; // abandoned at its deadline
-      if (value == null) return this.end(STATUS.missing);
+      if (value == null) return this.end(STATUS.missing, null, MISSING);
       this.stage = 1;
       const { then } = this.request;
       this.send('set', keyOfPath(then.path), then.body, this.onWritten);
@@ -81,7 +82,7 @@ class Caller {
     this.onError = (error) => {
       const status = statusOfError(error);
       if (status === null) this.end(null, error);
-      else this.end(status);
+      else this.end(status, null, error.message);
     };
     // Past the deadline: the meter counts a timeout, the call is left to finish unheard, and
     // this caller is retired (its late callbacks find no handle), a fresh one taking its place.
@@ -134,18 +135,18 @@ class Caller {
         break;
       default:
         if (isAppend(request) && typeof run.store.append === 'function') this.send('append', key, request.body, this.onWritten);
-        else this.end(STATUS.unsupported);
+        else this.end(STATUS.unsupported, null, 'this store has no native append (docs/stores.md)');
     }
   }
 
-  end(status, error) {
+  end(status, error, detail) {
     const { handle, request } = this;
     if (handle === null) return; // a late answer of a call abandoned at its deadline
     this.handle = null;
     this.request = null;
     request?.settle(status, this.stage);
     if (error) handle.failed(error);
-    else handle.responded(status);
+    else handle.responded(status, detail);
     this.run.settled(this);
   }
 }

@@ -28,6 +28,19 @@ function withoutBody(response) {
   return stand;
 }
 
+// An error answer's first bytes, kept so the step can say why requests failed (the app's
+// JSON `code` and `error`). Only answers outside 200-299 pay for it.
+const ERROR_BODY_BYTES = 2048;
+const isError = (status) => status < 200 || status > 299;
+function errorBody(response) {
+  let kept = '';
+  response.setEncoding('utf8');
+  response.on('data', (chunk) => {
+    if (kept.length < ERROR_BODY_BYTES) kept += chunk.slice(0, ERROR_BODY_BYTES - kept.length);
+  });
+  return () => kept;
+}
+
 // loadtest reports NaN or Infinity when nothing completed; a results file holds null instead.
 const finiteOrNull = (value) => (Number.isFinite(value) ? value : null);
 
@@ -95,17 +108,18 @@ export const httpEngine = {
       const handle = meter.begin((error) => request.destroy(error), operation.operation);
       if (params.agent) agents.add(params.agent);
       let settled = false;
-      const end = (status, stage, error) => {
+      const end = (status, stage, error, body) => {
         if (settled) return false;
         settled = true;
         operation.settle(status, stage);
         if (error) handle.failed(error);
-        else handle.responded(status);
+        else handle.responded(status, body);
         return true;
       };
       const onResponse = (response, stage) => {
+        const body = isError(response.statusCode) ? errorBody(response) : null;
         // Registered before loadtest's own listeners, so its bookkeeping is not timed.
-        response.once('end', () => end(response.statusCode, stage));
+        response.once('end', () => end(response.statusCode, stage, null, body?.()));
         response.once('error', (error) => end(null, stage, error));
         connect(withoutBody(response));
       };
@@ -131,8 +145,9 @@ export const httpEngine = {
       const handle = meter.begin((error) => request.destroy(error));
       if (params.agent) agents.add(params.agent);
       const request = makeRequest(params, (response) => {
+        const body = isError(response.statusCode) ? errorBody(response) : null;
         // Registered before loadtest's own listeners, so its bookkeeping is not timed.
-        response.once('end', () => handle.responded(response.statusCode));
+        response.once('end', () => handle.responded(response.statusCode, body?.()));
         response.once('error', (error) => handle.failed(error));
         connect(withoutBody(response));
       });

@@ -58,7 +58,7 @@ test('node test on the embedded default: tiny sweep of memory and redis, tables,
   assert.deepEqual(report.settings.concurrency, [1, 2]);
   assert.equal(report.settings.requests, 50);
   assert.equal(report.steps.length, 4);
-  assert.equal(report.format, 'storebench-results/5');
+  assert.equal(report.format, 'storebench-results/6');
   for (const step of report.steps) {
     assert.equal(step.responses, 50);
     assert.deepEqual(step.errors, { total: 0, byKind: {} });

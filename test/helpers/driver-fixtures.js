@@ -14,10 +14,13 @@ const LATENCY = { count: 2000, minMs: 0.214, maxMs: 12.5, p50Ms: 1.021, p90Ms: 1
 
 /** One operation's figures within a step, as the meter makes them. */
 export function fixedOperation({ operation = 'read', requests = 2000, rps = 4321.4, meanMs = 1.157, errors = { total: 0, byKind: {} } } = {}) {
-  return { operation, requests, responses: requests, rps, latency: { ...LATENCY, count: requests, meanMs }, errors: structuredClone(errors), histogram: { ...HISTOGRAM } };
+  return { operation, requests, responses: requests, rps, latency: { ...LATENCY, count: requests, meanMs }, errors: { samples: {}, ...structuredClone(errors) }, histogram: { ...HISTOGRAM } };
 }
 
-export function fixedStep({ store = 'redis', key = 'key1', concurrency = 5, rps = 4321.4, meanMs = 1.157, errors = { total: 0, byKind: {} }, warnings = [], model = 'closed', mode = 'http', targetRps = null, maxRequests = 2000, workload = null, operations, repeat = 1, machine = { stealPercent: 1.5, othersCpuPercent: 12.25, treeCpuPercent: 140, loadAverage: 1.1 }, probe = null } = {}) {
+export function fixedStep({
+  store = 'redis', key = 'key1', concurrency = 5, rps = 4321.4, meanMs = 1.157, errors = { total: 0, byKind: {} }, warnings = [], model = 'closed', mode = 'http', targetRps = null, maxRequests = 2000, workload = null, operations, repeat = 1, machine = { stealPercent: 1.5, othersCpuPercent: 12.25, treeCpuPercent: 140, loadAverage: 1.1 }, probe = null,
+  intervals = { seconds: 0.25, responses: [] }, warmup = null,
+} = {}) {
   return {
     url: workload ? `http://127.0.0.1:40123/${store}` : `http://127.0.0.1:40123/${store}/${key}`,
     store,
@@ -38,11 +41,13 @@ export function fixedStep({ store = 'redis', key = 'key1', concurrency = 5, rps 
     elapsedSeconds: 0.4631,
     rps,
     latency: { ...LATENCY, meanMs },
-    errors,
+    errors: { samples: {}, ...errors },
     cpuPercent: 55.5,
     engineReported: { meanLatencyMs: 1.2, rps: 4321, totalRequests: 2000 },
     warnings,
     histogram: { ...HISTOGRAM },
+    intervals,
+    warmup,
     operations: operations ?? [fixedOperation({ rps, meanMs, errors })],
     repeat,
     machine,
@@ -65,11 +70,11 @@ export function fixedResult({ steps, interrupted = false, appExit = null } = {})
     fixedStep({ store: 'redis', concurrency: 5, rps: 4000, meanMs: 1.22, errors: { total: 3, byKind: { 'http 503': 2, timeout: 1 } } }),
     fixedStep({ store: 'redis', concurrency: 10, rps: 6000, meanMs: 1.66, warnings: [fixedWarning('DRIVER_CPU', 'the driver used 97% of a CPU core: the client may be the bottleneck, not the server', { cpuPercent: 97.2, threshold: 90 })] }),
   ];
-  const targets = [...new Map(list.map((step) => [step.url, { url: step.url, store: step.store, key: step.key }])).values()];
+  const targets = [...new Map(list.map((step) => [step.url, { url: step.url, store: step.store, key: step.key, named: false }])).values()];
   return createResult({
     interrupted,
     appExit,
-    settings: { concurrency: [5, 10], rps: null, requests: 2000, duration: null, warmup: 500, keepAlive: true, timeoutMs: 10000, stores: null, keys: null, repeat: 1, assert: [], ...SEEDED_READ_SETTINGS, workers: 1 },
+    settings: { concurrency: [5, 10], rps: null, requests: 2000, duration: null, warmup: 500, warmupMaxSeconds: 10, order: 'interleaved', orderSeed: 42, keepAlive: true, timeoutMs: 10000, stores: null, keys: null, repeat: 1, assert: [], ...SEEDED_READ_SETTINGS, workers: 1 },
     system: { node: 'v20.0.0', platform: 'linux 6 x64', cpuModel: 'Test CPU', cpuCount: 2, loadtest: '8.2.1', target: 'http://127.0.0.1:40123', date: '2026-01-01T00:00:00.000Z', hostname: 'test-host' },
     targets,
     skipped: [{ store: 'cloudant', status: 'unavailable', reason: 'no CLOUDANT_URL' }],

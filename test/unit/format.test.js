@@ -23,7 +23,7 @@ test('fromJson(toJson(result)) gives back the same Result, and the same text', (
 
 test('the text of a saved run: header, skipped stores, each URL\'s table, how it ended, the comparison', () => {
   const text = renderRun(fixedResult({ interrupted: true }));
-  assert.match(text, /^System: {3}Node v20\.0\.0 · linux 6 x64 · 2 x Test CPU · loadtest 8\.2\.1\nTarget: {3}http:\/\/127\.0\.0\.1:40123\nDate: {5}2026-01-01T00:00:00\.000Z\nSettings: concurrency 5, 10; 2000 requests per step;.*\nskipped cloudant: unavailable \(no CLOUDANT_URL\)\n\n## http:\/\/127\.0\.0\.1:40123\/memory\/key1\n/);
+  assert.match(text, /^System: {3}Node v20\.0\.0 · linux 6 x64 · 2 x Test CPU · loadtest 8\.2\.1\nTarget: {3}http:\/\/127\.0\.0\.1:40123\nDate: {5}2026-01-01T00:00:00\.000Z\nSettings: concurrency 5, 10; 2000 requests per step;.*\nOrder: {4}interleaved: .*\nskipped cloudant: unavailable \(no CLOUDANT_URL\)\n\n## http:\/\/127\.0\.0\.1:40123\/memory\/key1\n/);
   assert.match(text, /\n\n## http:\/\/127\.0\.0\.1:40123\/redis\/key1\n/);
   assert.match(text, /\n\ninterrupted: 4 step\(s\) finished; the step in progress was dropped\n\nMachine: {2}steal 2% · other processes 12% of a core · load average 1\.10 · no step warned\n\n## Comparison: key1 /);
   assert.ok(text.endsWith('\n'));
@@ -41,17 +41,17 @@ test('fromJson says what is wrong with a file that is not a Result, with exit co
   refuse('{"format": ', /^not JSON \(/);
   refuse('not json\nat all', /^not JSON \(/);
   refuse('[1, 2]', /^not a storebench results file \(it has no "format"\)$/);
-  refuse('{"format":"storebench-json/1"}', /^not a storebench results file \(its format is "storebench-json\/1", not storebench-results\/5\)$/);
-  refuse('{"format": 999}', /^not a storebench results file \(its format is 999, not storebench-results\/5\)$/);
-  refuse('{"format": {"token": "s3cret"}}', /^not a storebench results file \(its format is an object, not storebench-results\/5\)$/);
-  refuse('{"format":"storebench-driver/1"}', /^written in the older format storebench-driver\/1; this storebench reads storebench-results\/5 \(run the benchmark again to get one\)$/);
+  refuse('{"format":"storebench-json/1"}', /^not a storebench results file \(its format is "storebench-json\/1", not storebench-results\/6\)$/);
+  refuse('{"format": 999}', /^not a storebench results file \(its format is 999, not storebench-results\/6\)$/);
+  refuse('{"format": {"token": "s3cret"}}', /^not a storebench results file \(its format is an object, not storebench-results\/6\)$/);
+  refuse('{"format":"storebench-driver/1"}', /^written in the older format storebench-driver\/1; this storebench reads storebench-results\/6 \(run the benchmark again to get one\)$/);
   refuse('{"format":"storebench-results/1"}', /^written in the older format storebench-results\/1/);
-  refuse('{"format":"storebench-results/2"}', /^written in the older format storebench-results\/2; this storebench reads storebench-results\/5 \(run the benchmark again to get one\)$/);
-  refuse('{"format":"storebench-results/3"}', /^written in the older format storebench-results\/3; this storebench reads storebench-results\/5 \(run the benchmark again to get one\)$/);
-  refuse('{"format":"storebench-results/10"}', /^written in the newer format storebench-results\/10; this storebench reads storebench-results\/5$/);
+  refuse('{"format":"storebench-results/2"}', /^written in the older format storebench-results\/2; this storebench reads storebench-results\/6 \(run the benchmark again to get one\)$/);
+  refuse('{"format":"storebench-results/3"}', /^written in the older format storebench-results\/3; this storebench reads storebench-results\/6 \(run the benchmark again to get one\)$/);
+  refuse('{"format":"storebench-results/10"}', /^written in the newer format storebench-results\/10; this storebench reads storebench-results\/6$/);
   const json = JSON.parse(toJson(fixedResult()));
   json.steps[2].latency.p99Ms = 'x';
-  refuse(json, /^not a valid storebench-results\/5 file: steps\[2\]\.latency\.p99Ms is "x", expected a number or null$/);
+  refuse(json, /^not a valid storebench-results\/6 file: steps\[2\]\.latency\.p99Ms is "x", expected a number or null$/);
   delete json.steps[2].latency;
   refuse(json, /steps\[2\]\.latency is missing, expected an object/);
   const extra = { ...JSON.parse(toJson(fixedResult())), hello: 1 };

@@ -87,6 +87,6 @@ test('a driver using 90% or more of a core may be the bottleneck', () => {
 
 test('errors are called out next to the numbers they are part of', () => {
   const step = { ...sound(), errors: { total: 12, byKind: { 'http 503': 10, timeout: 2 } } };
-  assert.deepEqual(messages(step), ['12 of 2002 requests failed; rps and latency include the error responses (not timeouts or connection errors)']);
+  assert.deepEqual(messages(step), ['12 of 2002 requests failed (http 503: 10, timeout: 2); rps and latency include the error responses (not timeouts or connection errors)']);
   assert.equal(honestyWarnings(step)[0].code, 'REQUEST_ERRORS');
 });

@@ -32,7 +32,7 @@ test('every flag is read', () => {
   const { options, problems } = parseArguments([
     '--target', 'http://127.0.0.1:3000', '-c', '1, 2,3', '-n', '50', '--warmup', '0', '--no-keepalive',
     '--timeout', '250', '--stores', 'memory,redis', '--keys', 'key1', '--json', '-', '--csv', 'out.csv', '-q',
-    '--workers', '3',
+    '--workers', '3', '--seed', '7', '--order', 'sequential', '--warmup-max', '2.5',
   ], {});
   assert.deepEqual(problems, []);
   assert.deepEqual(options, {
@@ -43,6 +43,8 @@ test('every flag is read', () => {
     duration: undefined,
     rps: undefined,
     warmup: 0,
+    warmupMaxSeconds: 2.5,
+    order: 'sequential',
     keepAlive: false,
     timeoutMs: 250,
     stores: ['memory', 'redis'],
@@ -61,7 +63,7 @@ test('every flag is read', () => {
     records: undefined,
     valueSize: undefined,
     distribution: null,
-    seed: undefined,
+    seed: 7,
     load: false,
     verify: false,
     token: undefined,
@@ -179,9 +181,9 @@ test('node test report with a file it cannot use prints one line: exit 1 unreada
   assert.equal(missing.stdout, '');
   const cases = [
     ['not-json.json', 'hello {', /^node test: .*not-json\.json: not JSON \(.*\)\n$/],
-    ['other.json', '{"format":"storebench-json/1","results":[]}', /^node test: .*other\.json: not a storebench results file \(its format is "storebench-json\/1", not storebench-results\/5\)\n$/],
-    ['old.json', '{"format":"storebench-driver/1","steps":[]}', /^node test: .*old\.json: written in the older format storebench-driver\/1; this storebench reads storebench-results\/5 \(run the benchmark again to get one\)\n$/],
-    ['broken.json', '{"format":"storebench-results/5","steps":[]}', /^node test: .*broken\.json: not a valid storebench-results\/5 file: interrupted is missing, expected true or false\n$/],
+    ['other.json', '{"format":"storebench-json/1","results":[]}', /^node test: .*other\.json: not a storebench results file \(its format is "storebench-json\/1", not storebench-results\/6\)\n$/],
+    ['old.json', '{"format":"storebench-driver/1","steps":[]}', /^node test: .*old\.json: written in the older format storebench-driver\/1; this storebench reads storebench-results\/6 \(run the benchmark again to get one\)\n$/],
+    ['broken.json', '{"format":"storebench-results/6","steps":[]}', /^node test: .*broken\.json: not a valid storebench-results\/6 file: interrupted is missing, expected true or false\n$/],
   ];
   for (const [name, content, pattern] of cases) {
     await writeFile(join(dir, name), content);
@@ -229,7 +231,24 @@ test('every number has a bound, named in the problem', () => {
   assert.deepEqual(problemsOf('-t', '3600', '--rps', '0.01,100000'), []);
   assert.deepEqual(problemsOf('--records', '100000001'), ['--records must be at most 100,000,000, not "100000001"']);
   assert.deepEqual(problemsOf('--records', '5', '--seed', '4294967296'), ['--seed must be at most 4,294,967,295, not "4294967296"']);
-  assert.deepEqual(LIMITS, { concurrency: 10_000, requests: 10_000_000, duration: 3600, rps: 100_000, minRps: 0.01, warmup: 1_000_000, timeout: 600_000, steps: 100, records: 100_000_000, seed: 4_294_967_295 });
+  assert.deepEqual(problemsOf('--warmup-max', '601'), ['--warmup-max must be at most 600 s, not "601"']);
+  assert.deepEqual(LIMITS, { concurrency: 10_000, requests: 10_000_000, duration: 3600, rps: 100_000, minRps: 0.01, warmup: 1_000_000, warmupMax: 600, timeout: 600_000, steps: 100, records: 100_000_000, seed: 4_294_967_295 });
+});
+
+test('--order takes interleaved or sequential; --quick is a one-minute overview unless a flag says otherwise', () => {
+  assert.deepEqual(parseArguments(['--order', 'random']).problems, ['--order must be interleaved or sequential, not "random"']);
+  assert.equal(parseArguments([]).options.order, 'interleaved');
+  const quick = parseArguments(['--quick']).options;
+  assert.deepEqual([quick.keys, quick.concurrency, quick.duration], [['key1'], [5, 20], 1]);
+  const told = parseArguments(['--quick', '-c', '7', '--keys', 'key2', '-t', '3']).options;
+  assert.deepEqual([told.keys, told.concurrency, told.duration], [['key2'], [7], 3]);
+  assert.equal(parseArguments(['--quick', '--records', '10']).options.keys, undefined, 'a key space picks its own keys');
+});
+
+test('--seed is the run\'s: without a key space it seeds the order, and one is picked when not given', () => {
+  assert.equal(parseArguments(['--seed', '42']).options.seed, 42);
+  assert.deepEqual(parseArguments(['--seed', '42']).problems, []);
+  assert.ok(Number.isInteger(parseArguments([]).options.seed));
 });
 
 test('--help shows every bound', () => {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { planSchedule, groupRepeats, summarizeCell } from '../../driver/repeat.js';
+import { orderOf, planSchedule, groupRepeats, summarizeCell } from '../../driver/repeat.js';
 import { compareStores } from '../../driver/comparison.js';
 import { spread, tQuantile975, rangesOverlap } from '../../util/stats.js';
 import { renderComparison } from '../../report/comparison-table.js';
@@ -13,14 +13,31 @@ const C = { store: 'c' };
 const order = (schedule) => schedule.map((item) => `${item.target.store}${item.load.concurrency}.${item.repeat}`);
 
 test('--repeat interleaves: at each load level every target once, then every target again (A B C, A B C)', () => {
-  const schedule = planSchedule([A, B, C], [{ concurrency: 5 }, { concurrency: 10 }], 2);
+  const schedule = planSchedule([A, B, C], [{ concurrency: 5 }, { concurrency: 10 }], { repeat: 2, order: 'sequential' });
   assert.deepEqual(order(schedule), ['a5.1', 'b5.1', 'c5.1', 'a5.2', 'b5.2', 'c5.2', 'a10.1', 'b10.1', 'c10.1', 'a10.2', 'b10.2', 'c10.2']);
   assert.deepEqual(schedule.filter((item) => item.first).map((item) => order([item])[0]), ['a5.1', 'b5.1', 'c5.1'], 'each target warmed up before its first step');
   assert.deepEqual(schedule.filter((item) => item.last).map((item) => order([item])[0]), ['a10.2', 'b10.2', 'c10.2'], 'and its table printed after its last');
 });
 
-test('one repeat keeps the original order: every load of a target, then the next target', () => {
-  assert.deepEqual(order(planSchedule([A, B], [{ concurrency: 5 }, { concurrency: 10 }])), ['a5.1', 'a10.1', 'b5.1', 'b10.1']);
+test('--order sequential keeps the original order: every load of a target, then the next target', () => {
+  assert.deepEqual(order(planSchedule([A, B], [{ concurrency: 5 }, { concurrency: 10 }], { order: 'sequential' })), ['a5.1', 'a10.1', 'b5.1', 'b10.1']);
+});
+
+// The first store of a sequential run lost 30-57% of its throughput: the default order interleaves and shuffles.
+test('the default order interleaves: every target once per level, shuffled by the seed, the same seed the same order', () => {
+  const targets = Array.from({ length: 8 }, (_, index) => ({ url: `u${index}`, name: String.fromCharCode(97 + index) }));
+  const loads = [{ concurrency: 5 }, { concurrency: 10 }, { concurrency: 20 }];
+  const levels = (schedule) => loads.map((_, level) => schedule.slice(level * 8, level * 8 + 8).map((item) => item.target.name).join(''));
+  const first = levels(planSchedule(targets, loads, { seed: 42 }));
+  assert.deepEqual(levels(planSchedule(targets, loads, { seed: 42 })), first, 'reproducible with --seed');
+  for (const level of first) assert.equal([...level].sort().join(''), 'abcdefgh', 'every target once per level');
+  assert.equal(new Set(first).size, 3, `each level in its own order: ${first.join(' ')}`);
+  assert.notDeepEqual(levels(planSchedule(targets, loads, { seed: 43 })), first, 'another seed, another order');
+  const firsts = new Set([0, 1, 2, 3, 4, 5, 6, 7, 8, 9].map((seed) => planSchedule(targets, loads, { seed })[0].target.name));
+  assert.ok(firsts.size > 3, `no target is always first: ${[...firsts].join('')}`);
+  const schedule = planSchedule(targets, loads, { seed: 42 });
+  assert.equal(schedule.filter((item) => item.first).length, 8);
+  assert.deepEqual(orderOf(schedule, (target) => target.url).map(({ load, repeat, urls }) => [load, repeat, urls.length]), [[5, 1, 8], [10, 1, 8], [20, 1, 8]]);
 });
 
 test('spread: the median, the range and, from 5 values, the 95% t-interval of the mean', () => {
@@ -56,14 +73,15 @@ test('the comparison names its figures as a step does, and says which stores it 
   const steps = [...repeats('memory', [9000, 9500, 9200]), ...repeats('redis', [8800, 9100, 8600]), ...repeats('cloudant', [900, 950, 1000])];
   const [group] = compareStores(steps);
   const [memory, redis, cloudant] = group.rows;
-  assert.deepEqual(Object.keys(memory), ['store', 'repeats', 'rps', 'latency', 'errors', 'ratio', 'spread', 'overlaps', 'warnings']);
+  assert.deepEqual(Object.keys(memory), ['store', 'repeats', 'rps', 'latency', 'errors', 'failed', 'noise', 'rank', 'ratio', 'spread', 'overlaps', 'warnings']);
   assert.deepEqual([memory.store, memory.rps, memory.latency.meanMs, memory.errors.total], ['memory', 9200, 5 / 9200 * 1000, 0]);
   assert.deepEqual(memory.spread.rps, { min: 9000, max: 9500, mean: 9233.333333333334, ciLow: null, ciHigh: null });
   assert.deepEqual([memory.overlaps, redis.overlaps, cloudant.overlaps], [['redis'], ['memory'], []]);
   const text = renderComparison([group]);
-  assert.match(text, /concurrency {2}store {5}rps {3}rps min-max {2}meanLatencyMs/);
-  assert.match(text, /\n {10}5 {2}memory {4}9200 {4}9000-9500 /);
-  assert.match(text, /\nconcurrency 5: memory, redis: not distinguishable here \(their rps ranges over the repeats overlap\)$/);
+  assert.deepEqual(group.rows.map((row) => row.rank), [1, 1, 3], 'overlapping ranges share a rank');
+  assert.match(text, /concurrency {2}rank {2}store {5}rps {3}rps min-max {2}meanLatencyMs/);
+  assert.match(text, /\n {10}5 {4}1= {2}memory {4}9200 {4}9000-9500 /);
+  assert.match(text, /\nconcurrency 5: memory, redis share rank 1: not told apart here\nnot told apart: their rps ranges over the repeats overlap$/);
 });
 
 // Issue 12: `node test --target ... -c 5 -t 1` ranked key1 postgres 2071 rps, memory 1351, redis 1004.
@@ -77,8 +95,8 @@ test('a store measured more than 10% faster than memory is flagged: it cannot be
   const [group] = compareStores(steps);
   assert.deepEqual(group.rows.map((row) => [row.store, row.warnings]), [['postgres', ['FASTER_THAN_BASELINE']], ['ioredis', []], ['memory', []], ['redis', []]]);
   const text = renderComparison([group]);
-  assert.match(text, /\n {10}5 {2}postgres ! {2}2071 /);
-  assert.match(text, /\n! postgres at concurrency 5: 53% faster than memory, the in-process map, which it cannot be: read the difference as noise/);
+  assert.match(text, /\n {10}5 {5}1 {2}postgres ! {2}2071 /);
+  assert.match(text, /\n! postgres at concurrency 5: 53% faster than memory, the in-process map, beyond the noise: nothing behind the app can be/);
   assert.doesNotMatch(text, /a step's figures carry a warning|that step's figures/, 'no step warning legend when only the baseline check marked a row');
   assert.deepEqual(compareStores(steps.filter((step) => step.store !== 'memory'))[0].rows.map((row) => row.warnings), [[], [], []], 'no memory in the run: no baseline');
 });

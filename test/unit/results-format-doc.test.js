@@ -14,5 +14,5 @@ test('docs/results-format.md documents every field and warning code as report/fi
     assert.ok(tables.includes(`| \`${code}\` |`), `${code} is in the document`);
     assert.ok(WARNING_DATA[code], `${code}'s data is described in report/fields.js`);
   }
-  assert.match(document, /^# Results format: `storebench-results\/5`/);
+  assert.match(document, /^# Results format: `storebench-results\/6`/);
 });

@@ -35,5 +35,5 @@ test('the schema refuses what fromJson refuses: a missing field, an unknown one,
   assert.deepEqual(broken((r) => { r.steps[1].rps = 'fast'; }), ['$.steps[1].rps: "fast" is not number']);
   assert.deepEqual(broken((r) => { r.steps[1].repeat = 1.5; }), ['$.steps[1].repeat: 1.5 is not integer']);
   assert.deepEqual(broken((r) => { r.comparison[0].rows[0].latency.meanMs = null; }), [], 'null where the field allows it');
-  assert.deepEqual(broken((r) => { r.format = 'storebench-results/4'; }), ['$.format: must be "storebench-results/5"']);
+  assert.deepEqual(broken((r) => { r.format = 'storebench-results/4'; }), ['$.format: must be "storebench-results/6"']);
 });

@@ -43,7 +43,7 @@ test('JSON and CSV come from the one field list: every CSV column is a step fiel
 test('JSON: format, settings, system, every step with percentiles and its histogram, the comparison', () => {
   const result = fixedResult();
   const json = JSON.parse(toJson(result));
-  assert.equal(json.format, 'storebench-results/5');
+  assert.equal(json.format, 'storebench-results/6');
   assert.equal(json.interrupted, false);
   assert.equal(json.appExit, null);
   assert.deepEqual(json.skipped, [{ store: 'cloudant', status: 'unavailable', reason: 'no CLOUDANT_URL' }]);
@@ -61,7 +61,7 @@ test('JSON: format, settings, system, every step with percentiles and its histog
   // Issue 9: a comparison row carries its step's warning codes, so a report can mark it.
   assert.deepEqual(json.comparison[0].rows.map((row) => [row.store, row.warnings]), [['memory', ['WEAK_SAMPLE']], ['redis', []]]);
   assert.deepEqual([json.settings.stores, json.settings.keys], [null, null]);
-  assert.deepEqual(Object.keys(json), ['format', 'interrupted', 'appExit', 'settings', 'system', 'targets', 'skipped', 'loads', 'steps', 'verifications', 'comparison', 'merged']);
+  assert.deepEqual(Object.keys(json), ['format', 'interrupted', 'appExit', 'settings', 'system', 'targets', 'skipped', 'loads', 'order', 'steps', 'control', 'verifications', 'comparison', 'merged']);
 });
 
 test('toJson refuses a Result it could not give back: a missing field, an unknown one, NaN', () => {

@@ -38,7 +38,7 @@ test('an engine other than loadtest gets the same figures: latency, counts, hist
   assert.equal(step.peakInFlight, 2);
   assert.equal(step.requests, 20);
   assert.equal(step.responses, 20);
-  assert.deepEqual(step.errors, { total: 0, byKind: {} });
+  assert.deepEqual(step.errors, { total: 0, byKind: {}, samples: {} });
   // Node's timers run on the loop's cached clock and may fire up to ~1 ms early by hrtime.
   assert.ok(step.latency.minMs >= 4 && step.latency.meanMs >= 4.5, `a 5 ms call measured min ${step.latency.minMs}, mean ${step.latency.meanMs} ms`);
   assert.equal(decodeHistogram(step.histogram).totalCount, 20);
@@ -55,14 +55,14 @@ test('a non-2xx status is an error kind and still a latency; a rejection is a co
     if (n % 3 === 1) return 503;
     return 200;
   }), { url: 'direct:x', concurrency: 1, maxRequests: 9 });
-  assert.deepEqual(step.errors, { total: 6, byKind: { 'http 503': 3, 'conn ECONNRESET': 3 } });
+  assert.deepEqual(step.errors, { total: 6, byKind: { 'http 503': 3, 'conn ECONNRESET': 3 }, samples: { 'conn ECONNRESET': 'reset' } });
   assert.equal(step.responses, 6, 'error responses count as responses, failures do not');
   assert.equal(step.latency.count, 6);
 });
 
 test('an engine that cannot cancel gets its request counted as a timeout at the deadline', async () => {
   const step = await measureStep(callEngine(async () => { await sleep(150); return 200; }), { url: 'direct:slow', concurrency: 1, maxRequests: 2, timeoutMs: 30 });
-  assert.deepEqual(step.errors, { total: 2, byKind: { timeout: 2 } });
+  assert.deepEqual(step.errors, { total: 2, byKind: { timeout: 2 }, samples: { timeout: 'no response within 30 ms' } });
   assert.equal(step.responses, 0, 'the late answers are not counted twice');
 });
 
@@ -80,7 +80,7 @@ test('an engine that can cancel is asked to, and its failure then counts as a ti
   };
   const step = await measureStep(engine, { url: 'direct:hang', concurrency: 1, maxRequests: 1, timeoutMs: 20 });
   assert.deepEqual(cancelled, ['TIMEOUT']);
-  assert.deepEqual(step.errors, { total: 1, byKind: { timeout: 1 } });
+  assert.deepEqual(step.errors, { total: 1, byKind: { timeout: 1 }, samples: { timeout: 'no response within 20 ms' } });
 });
 
 // Issue 9: a request still in flight when the load ended used to be drained and dropped, which
@@ -128,7 +128,7 @@ test('a request an engine never ends, even when asked to cancel, is counted as a
     },
   };
   const step = await measureStep(engine, { url: 'direct:stuck', concurrency: 1, maxRequests: 1, timeoutMs: 20 });
-  assert.deepEqual(step.errors, { total: 1, byKind: { timeout: 1 } });
+  assert.deepEqual(step.errors, { total: 1, byKind: { timeout: 1 }, samples: { timeout: 'no response within 20 ms' } });
   assert.equal(step.responses, 0);
 });
 
@@ -223,4 +223,35 @@ test('cpuPercent is the driving thread\'s CPU, not another thread\'s in the same
   // One client sleeping 100 ms per call for 0.6 s: this thread is idle, the spinner busy.
   const step = await measureStep(callEngine(async () => { await sleep(100); return 200; }), { url: 'direct:x', concurrency: 1, durationSeconds: 0.6 });
   assert.ok(step.cpuPercent < 40, `the idle driving thread read ${step.cpuPercent}% while another thread spun`);
+});
+
+// An all-413 run printed only `http 413: 20`, never the server's reason: each error kind keeps its first answer.
+test('each error kind keeps the first answer\'s text, as one line: a JSON error as code: message', async () => {
+  let n = 0;
+  const engine = {
+    async run(load, meter) {
+      for (let i = 0; i < 4; i += 1) {
+        n += 1;
+        const body = n === 1 ? '{"error":"the memcached server refused a value\\nof 1048576 bytes","code":"VALUE_TOO_LARGE"}' : 'later';
+        meter.begin().responded(413, body);
+      }
+      meter.begin().responded(500, '<html>\u001b[2Kboom</html>');
+      return { reported: null };
+    },
+  };
+  const step = await measureStep(engine, { url: 'direct:x', concurrency: 1, maxRequests: 5 });
+  assert.deepEqual(step.errors.byKind, { 'http 413': 4, 'http 500': 1 });
+  assert.deepEqual(step.errors.samples, {
+    'http 413': 'VALUE_TOO_LARGE: the memcached server refused a value of 1048576 bytes',
+    'http 500': '<html> [2Kboom</html>',
+  });
+});
+
+test('responses are counted per quarter second over the whole intervals of the step', async () => {
+  const step = await measureStep(callEngine(async () => { await sleep(10); return 200; }), { url: 'direct:x', concurrency: 2, durationSeconds: 1.1 });
+  assert.equal(step.intervals.seconds, 0.25);
+  assert.equal(step.intervals.responses.length, 4, 'four whole quarter seconds in 1.1 s');
+  const counted = step.intervals.responses.reduce((a, b) => a + b, 0);
+  assert.ok(counted > 0 && counted <= step.responses, `${counted} of ${step.responses} responses fall in whole intervals`);
+  for (const count of step.intervals.responses) assert.ok(count > 20, `each quarter second holds about 50 responses of 2 clients at 10 ms: ${count}`);
 });

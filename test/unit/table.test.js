@@ -91,14 +91,14 @@ test('the comparison lists stores fastest first with their rps as a fraction of 
   assert.equal(
     renderComparison(compareStores(steps)),
     [
-      '## Comparison: key1 (rps/fastest = the store\'s rps divided by the fastest store\'s at that level)',
-      '-------------------------------------------------------------------',
-      'concurrency  store   rps   meanLatencyMs  p99   rps/fastest  errors',
-      '-------------------------------------------------------------------',
-      '          5  memory  8000           0.61  4.35         1.00       0',
-      '             redis   4000           1.22  4.35         0.50       0',
-      '         10  memory  9000           1.10  4.35         1.00       0',
-      '             redis   6000           1.66  4.35         0.67       0',
+      '## Comparison: key1 (rank: stores not told apart share one; rps/fastest = the store\'s rps divided by the fastest store\'s at that level)',
+      '-------------------------------------------------------------------------',
+      'concurrency  rank  store   rps   meanLatencyMs  p99   rps/fastest  errors',
+      '-------------------------------------------------------------------------',
+      '          5     1  memory  8000           0.61  4.35         1.00       0',
+      '                2  redis   4000           1.22  4.35         0.50       0',
+      '         10     1  memory  9000           1.10  4.35         1.00       0',
+      '                2  redis   6000           1.66  4.35         0.67       0',
     ].join('\n'),
   );
 });
@@ -106,7 +106,7 @@ test('the comparison lists stores fastest first with their rps as a fraction of 
 test('the report header names Node, the CPU, the target, the date and the settings', () => {
   const text = renderSystem(
     { node: 'v20.0.0', platform: 'linux 6 x64', cpuModel: 'Test CPU', cpuCount: 2, loadtest: '8.2.1', target: 'http://t', date: '2026-01-01T00:00:00.000Z' },
-    { concurrency: [5, 10], rps: null, requests: 2000, duration: null, warmup: 500, keepAlive: true, timeoutMs: 10000 },
+    { concurrency: [5, 10], rps: null, requests: 2000, duration: null, warmup: 500, warmupMaxSeconds: 10, order: 'interleaved', orderSeed: 42, repeat: 1, keepAlive: true, timeoutMs: 10000 },
   );
   assert.equal(
     text,
@@ -114,7 +114,8 @@ test('the report header names Node, the CPU, the target, the date and the settin
       'System:   Node v20.0.0 · linux 6 x64 · 2 x Test CPU · loadtest 8.2.1',
       'Target:   http://t',
       'Date:     2026-01-01T00:00:00.000Z',
-      'Settings: concurrency 5, 10; 2000 requests per step; warm-up 500 requests; keep-alive on; timeout 10000 ms',
+      'Settings: concurrency 5, 10; 2000 requests per step; warm-up 500 requests per URL, then each step until steady (at most 10 s); keep-alive on; timeout 10000 ms',
+      'Order:    interleaved: at each level every URL once, shuffled (seed 42); the first step again last (control)',
     ].join('\n'),
   );
 });
@@ -142,8 +143,8 @@ test('the comparison marks a row whose step carries a warning with ! and says wh
   const groups = compareStores(steps);
   assert.deepEqual(groups[0].rows.map((row) => [row.store, row.warnings]), [['memory', []], ['cloudant', ['LITTLES_LAW']]]);
   const lines = renderComparison(groups).split('\n');
-  assert.match(lines[4], /^ {10}5 {2}memory {6}8000 /);
-  assert.match(lines[5], /^ {13}cloudant ! {4}19 /);
+  assert.match(lines[4], /^ {10}5 {5}1 {2}memory {6}8000 /);
+  assert.match(lines[5], /^ {16}2 {2}cloudant ! {4}19 /);
   assert.equal(lines.at(-1), "! = that step's figures carry a warning: see the warning lines under its URL's table");
   assert.doesNotMatch(renderComparison(compareStores([steps[0], { ...steps[1], warnings: [] }])), /!/, 'no mark and no legend when no step has a warning');
 });

@@ -53,11 +53,11 @@ test('the comparison compares like with like: the totals, then each operation ap
     ['ycsb-a', 'read', 'redis,postgres'],
     ['ycsb-a', 'update', 'redis,postgres'],
   ]);
-  assert.deepEqual(groups[2].rows[1].errors, { total: 2 });
+  assert.deepEqual(groups[2].rows[1].errors, { total: 2, byKind: { 'http 503': 2 }, samples: {} });
   const text = renderComparison(groups);
-  assert.match(text, /^## Comparison: ycsb-a \(rps\/fastest/m);
-  assert.match(text, /^## Comparison: ycsb-a · read \(rps\/fastest/m);
-  assert.match(text, /^## Comparison: ycsb-a · update \(rps\/fastest/m);
+  assert.match(text, /^## Comparison: ycsb-a \(rank: .*rps\/fastest/m);
+  assert.match(text, /^## Comparison: ycsb-a · read \(rank: .*rps\/fastest/m);
+  assert.match(text, /^## Comparison: ycsb-a · update \(rank: .*rps\/fastest/m);
   assert.deepEqual(compareStores(fixedResult().steps).map((group) => group.operation), [null, null], 'one operation: the totals only, as before');
 });
 
@@ -125,7 +125,7 @@ test('a key-space Result survives the round trip through its file, and prints th
     appExit: null,
     settings: { ...base.settings, workload: 'ycsb-a', mix: { read: 0.5, update: 0.5 }, records: 100_000, valueSizeMin: 100, valueSizeMax: 1000, distribution: 'zipfian', seed: 42, load: true, verify: true },
     system: base.system,
-    targets: [{ url: 'http://127.0.0.1:40123/redis', store: 'redis', key: 'ycsb-a' }],
+    targets: [{ url: 'http://127.0.0.1:40123/redis', store: 'redis', key: 'ycsb-a', named: true }],
     skipped: [],
     steps: [mixedStep('redis', 4000)],
     loads: [load()],
