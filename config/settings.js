@@ -175,6 +175,13 @@ export const settings = {
     parse: positiveInteger,
     about: 'milliseconds redis+postgres lets writes gather before flushing them to PostgreSQL',
   },
+  writeBehindQueue: {
+    scope: 'store',
+    env: ['STOREBENCH_WRITE_BEHIND_QUEUE'],
+    default: 'redis',
+    parse: oneOf(['redis', 'memory']),
+    about: 'where redis+postgres keeps the writes PostgreSQL has not got yet: redis (a journal written in the same MULTI as each value, replayed at start: a kill -9 of the app loses nothing Redis keeps) or memory (no journal entry per write; a kill -9 of the app loses from PostgreSQL the writes not yet flushed, up to a flush interval of them)',
+  },
   // The operation deadline bounds every request's latency: on a store slow enough under load
   // to pass it, the driver counts 503s instead of slow answers; raise it to benchmark one.
   openTimeoutMs: {

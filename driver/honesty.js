@@ -1,7 +1,7 @@
 // Warnings that travel with a step's numbers when those numbers deserve less trust, each as
 // { code, message, data }: reports decide by the code (registered in util/errors.js) and may
 // use the figures in data; the message is for people.
-import { WARNING_CODES } from '../util/errors.js';
+import { CONFLICT_KIND, WARNING_CODES } from '../util/errors.js';
 import { failedStep } from './ranking.js';
 
 export const MIN_SAMPLES = 1000;
@@ -67,6 +67,8 @@ export function honestyWarnings(step) {
   }
   if (errors.total > 0) {
     const total = responses + Object.entries(errors.byKind).filter(([kind]) => !kind.startsWith('http ')).reduce((sum, [, n]) => sum + n, 0);
+    const conflicts = errors.byKind[CONFLICT_KIND] ?? 0;
+    const ofThem = conflicts ? `; ${conflicts} of them write conflicts, 409: another writer of the key got in between; the store was up` : '';
     if (failedStep(step)) {
       warnings.push(warning(
         'STEP_FAILED',
@@ -76,7 +78,7 @@ export function honestyWarnings(step) {
     } else {
       warnings.push(warning(
         'REQUEST_ERRORS',
-        `${errors.total} of ${total} requests failed (${errorsText(errors)}); rps and latency include the error responses (not timeouts or connection errors)`,
+        `${errors.total} of ${total} requests failed (${errorsText(errors)}${ofThem}); rps and latency include the error responses (not timeouts or connection errors)`,
         { failed: errors.total, total },
       ));
     }

@@ -54,7 +54,7 @@ const histogramFields = (what) => [
   field('histogram.encoding', 'string', '`HdrHistogram compressed base64`'),
   field('histogram.data', 'string', `${what} as an HDR histogram, decodable by any HdrHistogram implementation (hdr-histogram-js \`decodeFromCompressedBase64\`); histograms of the same unit add exactly`),
 ];
-const ERRORS_BY_KIND = 'count per kind: `http <status>` (any status outside 200-299), `timeout`, `conn <code>`';
+const ERRORS_BY_KIND = 'count per kind: `http <status>` (any status outside 200-299; `http 409` is a write conflict, `WRITE_CONFLICT`: another writer of the key got in between, the store was up), `timeout`, `conn <code>`';
 
 // The CSV has one row per step (operation `all`), then, for a step of several operations, one
 // row per operation with that operation's figures in the columns they have.
@@ -132,7 +132,7 @@ export const STEP_FIELDS = [
   field('rps', 'number', 'responses / wallSeconds', { csv: 'rps' }),
   ...latencyFields('responses'),
   field('errors.total', 'integer', 'failed requests: error statuses, timeouts and connection errors', { csv: 'errors' }),
-  field('errors.byKind', 'object', 'count per kind: `http <status>` (any status outside 200-299), `timeout`, `conn <code>`. CSV: `kind=n` joined by `;`', {
+  field('errors.byKind', 'object', `${ERRORS_BY_KIND}. CSV: \`kind=n\` joined by \`;\``, {
     csv: 'errorKinds',
     csvValue: (step) => Object.entries(step.errors.byKind).map(([kind, n]) => `${kind}=${n}`).join(';'),
   }),

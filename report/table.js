@@ -3,6 +3,7 @@ import { redactUrl } from '../util/redact.js';
 import { renderSystemLine } from './system.js';
 import { formatBytes } from '../util/bytes.js';
 import { failedStep } from '../driver/ranking.js';
+import { CONFLICT_KIND } from '../util/errors.js';
 
 const SEPARATOR = '  ';
 // The original's header spacing ("rps     meanLatencyMs ... p50     p90     p99     errors").
@@ -14,11 +15,15 @@ export const WARNING_MARK = '!';
 export const formatMs = (value) => (value === null || value === undefined ? '-' : value.toFixed(2));
 export const formatRps = (value) => String(Math.round(value));
 
-/** "0", or "12 (http 503: 10, timeout: 2)". */
+// A 409 is a write that lost to another writer of its key, not a failure of the store: the
+// text says so, so that no one reads it as an outage.
+const kindLabel = (kind) => (kind === CONFLICT_KIND ? `${kind} conflict` : kind);
+
+/** "0", or "12 (http 503: 10, timeout: 2)"; a 409 is shown as "http 409 conflict". */
 export function formatErrors(errors) {
   const kinds = Object.entries(errors.byKind);
   if (!errors.total) return '0';
-  return `${errors.total} (${kinds.map(([kind, count]) => `${kind}: ${count}`).join(', ')})`;
+  return `${errors.total} (${kinds.map(([kind, count]) => `${kindLabel(kind)}: ${count}`).join(', ')})`;
 }
 
 /**

@@ -12,7 +12,7 @@ export const needs = ['couchdb'];
 export const lifecycle = 'end-of-life client (@cloudant/cloudant)';
 export const writes = { append: false, bulk: 'native', hash: false }; // as cloudant: no append; _bulk_docs
 
-export async function open({ couchdb }, { couchdbDatabase = defaults.couchdbDatabase, cloudantIamUrl = defaults.cloudantIamUrl } = {}) {
+export async function open({ couchdb }, { couchdbDatabase = defaults.couchdbDatabase, cloudantIamUrl = defaults.cloudantIamUrl, opTimeoutMs } = {}) {
   const { serviceUrl, auth } = couchAuth(couchdb);
   const iamUrl = auth.iamUrl ?? cloudantIamUrl;
   const Cloudant = await loadClient();
@@ -30,7 +30,7 @@ export async function open({ couchdb }, { couchdbDatabase = defaults.couchdbData
   const plugins = auth.type === 'iam' ? [{ iamauth }] : [];
   const url = auth.type === 'basic' ? withCredentials(serviceUrl, auth) : serviceUrl;
   const client = Cloudant({ url, plugins });
-  return nanoStyleStore(client, `${couchdbDatabase}-legacy`);
+  return nanoStyleStore(client, `${couchdbDatabase}-legacy`, { opTimeoutMs });
 }
 
 function withCredentials(serviceUrl, { username, password }) {

@@ -17,10 +17,11 @@ export const writes = { append: false, bulk: 'native', hash: false };
 const statusOf = (error) => error?.status ?? error?.code;
 
 /**
- * @param {{ couchdbDatabase?: string, cloudantIamUrl?: string }} [settings]  the database
- *   (resolved: CLOUDANT_DB, default storebench) and the IAM token service (CLOUDANT_IAM_URL)
+ * @param {{ couchdbDatabase?: string, cloudantIamUrl?: string, opTimeoutMs?: number }} [settings]  the database
+ *   (resolved: CLOUDANT_DB, default storebench), the IAM token service (CLOUDANT_IAM_URL) and
+ *   the operation deadline that write-conflict retries end within
  */
-export async function open({ couchdb }, { couchdbDatabase = defaults.couchdbDatabase, cloudantIamUrl = defaults.cloudantIamUrl } = {}) {
+export async function open({ couchdb }, { couchdbDatabase = defaults.couchdbDatabase, cloudantIamUrl = defaults.cloudantIamUrl, opTimeoutMs } = {}) {
   const { CloudantV1, BasicAuthenticator, IamAuthenticator } = await import('@ibm-cloud/cloudant');
   const { NoAuthAuthenticator } = await import('ibm-cloud-sdk-core');
   const { serviceUrl, auth } = couchAuth(couchdb);
@@ -50,7 +51,7 @@ export async function open({ couchdb }, { couchdbDatabase = defaults.couchdbData
     fetchRevs: async (keys) => (await client.postAllDocs({ db, keys })).result.rows,
     bulk: async (docs) => (await client.postBulkDocs({ db, bulkDocs: { docs } })).result,
     statusOf,
-  });
+  }, { opTimeoutMs });
 
   return withRateLimitRetry({
     async get(key) {

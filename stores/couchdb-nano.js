@@ -9,11 +9,11 @@ export const description = 'CouchDB / Cloudant through nano (the Apache CouchDB 
 export const needs = ['couchdb'];
 export const writes = { append: false, bulk: 'native', hash: false }; // as cloudant: no append; _bulk_docs
 
-export async function open({ couchdb }, { couchdbDatabase = defaults.couchdbDatabase } = {}) {
+export async function open({ couchdb }, { couchdbDatabase = defaults.couchdbDatabase, opTimeoutMs } = {}) {
   const { auth } = couchAuth(couchdb);
   if (auth.type === 'iam') throw new Error('nano cannot use a Cloudant IAM API key; give CLOUDANT_URL with user:password');
   const { default: nano } = await import('nano');
   // nano turns user:password in the URL into a basic Authorization header.
   const client = nano({ url: couchdb.url });
-  return nanoStyleStore(client, `${couchdbDatabase}-nano`);
+  return nanoStyleStore(client, `${couchdbDatabase}-nano`, { opTimeoutMs });
 }

@@ -83,5 +83,8 @@ export async function open({ redis }, { keyPrefix = '', ttlSeconds } = {}) {
       const [, after] = await bytes.multi().append(k(key), value).get(k(key)).exec();
       return after;
     },
+    /** The client (values as Buffers) and a key's name in Redis, for a layer that puts several commands in one MULTI. */
+    client: bytes,
+    keyOf: k,
   };
 }

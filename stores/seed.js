@@ -1,9 +1,26 @@
 // Seeding: every store holds key1..key3 after it. Idempotent: set() overwrites, and the
-// CouchDB adapters write over the current revision.
+// CouchDB adapters write over the current revision. After the start, a store's seeded keys
+// are only put back where its server lost them (restoreLostSeeds).
 import { payloads } from '../data/payloads.js';
 
 /** Writes every payload into store; returns the keys written. */
 export async function seedStore(store) {
   for (const [key, bytes] of Object.entries(payloads)) await store.set(key, bytes);
   return Object.keys(payloads);
+}
+
+/**
+ * Writes back the seeded keys store lacks, except those wasDeleted(key) says the app deleted
+ * (a delete it acknowledged is never undone); returns the keys written. Reads each key first:
+ * a seeded key that is there, whatever it holds now, is left as it is.
+ */
+export async function restoreLostSeeds(store, wasDeleted) {
+  const restored = [];
+  for (const [key, bytes] of Object.entries(payloads)) {
+    if (wasDeleted(key) || (await store.get(key)) != null) continue;
+    if (wasDeleted(key)) continue; // deleted while we read
+    await store.set(key, bytes);
+    restored.push(key);
+  }
+  return restored;
 }

@@ -3,12 +3,13 @@
 //
 // No server can hold the app up: opening a store has a deadline (the app listens without
 // it and tries again later), every operation has one (503 STORE_TIMEOUT), and a server
-// that comes back empty (restarted, nothing on disk) gets key1..key3 again.
+// that comes back empty (restarted, nothing on disk) gets key1..key3 again, except a seeded
+// key the app itself deleted: a delete it acknowledged is never undone.
 import {
   AppendUnsupportedError, KeyNotFoundError, ServerUnavailableError, StorebenchError, StoreTimeoutError, StoreUnavailableError, UnknownStoreError,
 } from '../util/errors.js';
 import { redactText } from '../util/redact.js';
-import { seedStore } from './seed.js';
+import { restoreLostSeeds } from './seed.js';
 import { withDeadline, withOperationDeadline } from './deadline.js';
 import { assertKey } from './keys.js';
 import { chunksOf, eachLimited, lastWriteWins } from './bulk.js';
@@ -18,6 +19,8 @@ const REOPEN_INTERVAL_MS = 5000;
 // A seeded key found missing re-seeds at most this often, so a store that cannot keep the
 // data (or a key someone keeps deleting) costs one re-seed a second, not one per request.
 const RESEED_INTERVAL_MS = 1000;
+// Orders the writes and deletes of seeded keys as they are issued (see #deletedSince).
+let sequence = 0;
 // A bulk load runs this many store calls at once: chunks through a native bulk path (each a
 // pipeline or statement already), single sets where there is none.
 const BULK_CHUNKS_AT_ONCE = 4;
@@ -79,8 +82,9 @@ export class StoreSet {
   async read(name, key) {
     const entry = this.prepare(name, key);
     let bytes = await this.#call(entry, 'get', key);
-    if (bytes == null && entry.keys?.includes(key)) {
-      // A seeded key gone: the server lost its data (restarted empty). Put it back, read again.
+    if (bytes == null && entry.keys?.includes(key) && !entry.deletedSeeds.has(key)) {
+      // A seeded key gone that the app did not delete: the server lost its data (restarted
+      // empty, evicted it). Put back what it lost, read again.
       await this.#reseed(entry).catch(() => {});
       bytes = await this.#call(entry, 'get', key);
     }
@@ -90,17 +94,27 @@ export class StoreSet {
 
   /** Stores bytes under key (overwriting); the errors of prepare(), 413 when the server refuses the size, 503. */
   async write(name, key, bytes) {
-    await this.#call(this.prepare(name, key), 'set', key, bytes);
+    const entry = this.prepare(name, key);
+    const written = this.#writingSeeds(entry, [key]);
+    await this.#call(entry, 'set', key, bytes);
+    written();
   }
 
-  /** Removes key; an absent key is fine. */
+  /** Removes key; an absent key is fine. A seeded key removed stays removed (no re-seed brings it back). */
   async remove(name, key) {
-    await this.#call(this.prepare(name, key), 'delete', key);
+    const entry = this.prepare(name, key);
+    // Marked before the delete is sent: a read that misses meanwhile must not re-seed it. A
+    // delete that fails leaves the mark, as it may have landed.
+    if (entry.keys?.includes(key)) entry.deletedSeeds.set(key, ++sequence);
+    await this.#call(entry, 'delete', key);
   }
 
   /** Appends bytes to key's value with the store's own append; 405 APPEND_UNSUPPORTED where it has none. */
   async append(name, key, bytes) {
-    await this.#call(this.prepare(name, key, 'append'), 'append', key, bytes);
+    const entry = this.prepare(name, key, 'append');
+    const written = this.#writingSeeds(entry, [key]);
+    await this.#call(entry, 'append', key, bytes);
+    written();
   }
 
   /**
@@ -113,11 +127,13 @@ export class StoreSet {
     const entry = this.prepare(name);
     for (const [key] of entries) assertKey(key, name);
     const unique = lastWriteWins(entries); // so no two calls running at once write one key
+    const written = this.#writingSeeds(entry, unique.map(([key]) => key));
     if (entry.store.setMany) {
       await eachLimited(chunksOf(unique), BULK_CHUNKS_AT_ONCE, (chunk) => this.#call(entry, 'setMany', chunk));
     } else {
       await eachLimited(unique, BULK_SETS_AT_ONCE, ([key, bytes]) => this.#call(entry, 'set', key, bytes));
     }
+    written();
     return entries.length;
   }
 
@@ -198,12 +214,25 @@ export class StoreSet {
     return result;
   }
 
-  // Writes key1..key3 again (idempotent); concurrent callers share one run.
+  // Call as a write of keys is issued; call what it returns once the write has landed. A
+  // seeded key the app deleted and then wrote again holds data again: if its server loses it
+  // later, it is re-seeded. Unless a delete of it was issued after this write: that one won.
+  #writingSeeds(entry, keys) {
+    const seeded = entry.keys ? keys.filter((key) => entry.deletedSeeds.has(key)) : [];
+    if (!seeded.length) return () => {};
+    const issued = ++sequence;
+    return () => {
+      for (const key of seeded) if ((entry.deletedSeeds.get(key) ?? Infinity) < issued) entry.deletedSeeds.delete(key);
+    };
+  }
+
+  // Writes back the seeded keys the server lost (not those the app deleted); concurrent
+  // callers share one run.
   #reseed(entry) {
     if (entry.reseeding) return entry.reseeding;
     if (Date.now() - (entry.reseededAt ?? 0) < RESEED_INTERVAL_MS) return Promise.resolve();
     const store = entry.store;
-    entry.reseeding = seedStore(store).finally(() => {
+    entry.reseeding = restoreLostSeeds(store, (key) => entry.deletedSeeds.has(key)).finally(() => {
       entry.reseeding = undefined;
       entry.reseededAt = Date.now();
     });
@@ -246,6 +275,7 @@ export class StoreSet {
       store: withOperationDeadline(store, entry.adapter.name, this.opTimeoutMs),
       raw: store, // the adapter's own Store, without the app's deadline: the direct mode's load
       keys,
+      deletedSeeds: new Map(), // seeded key -> when the app deleted it (opening seeded them all)
       reason: undefined,
       reasonCode: undefined,
       outage: false,

@@ -17,6 +17,7 @@ export const ERROR_CODES = Object.freeze({
   METHOD_NOT_ALLOWED: { status: 405, meaning: 'the path exists, but not for that method (the Allow header lists those it takes); CONNECT: this is no proxy' },
   APPEND_UNSUPPORTED: { status: 405, meaning: 'the store cannot append natively; write the whole value with PUT instead' },
   REQUEST_TIMEOUT: { status: 408, meaning: 'the request did not arrive whole within the server\'s request timeout' },
+  WRITE_CONFLICT: { status: 409, meaning: 'the store kept refusing the write because other writers changed the key in between (a CouchDB revision conflict), after retrying it; the store is up: send it again' },
   VALUE_TOO_LARGE: { status: 413, meaning: 'a value over the app\'s limit (--max-value-size, STOREBENCH_MAX_VALUE_SIZE), or over what the store\'s server accepts' },
   BULK_TOO_LARGE: { status: 413, meaning: 'a bulk-load body over STOREBENCH_MAX_BULK_SIZE' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, meaning: 'a bulk-load body whose Content-Type is not application/vnd.storebench.records' },
@@ -70,6 +71,10 @@ export const WARNING_CODES = Object.freeze({
   NO_OVERLAP: { meaning: 'node test merge: the merged drivers did not run this step at the same time (their startedAt-finishedAt windows do not overlap), so their rps do not add up to a load the target saw at once' },
   UNVERIFIED: { meaning: 'some written keys of the sample could not be checked: writes to them overlapped, or one failed without saying whether it landed' },
 });
+
+// The driver's error kind for a WRITE_CONFLICT answer: reports name it a conflict (the store
+// answered; another writer of the key got in between), never an outage.
+export const CONFLICT_KIND = `http ${ERROR_CODES.WRITE_CONFLICT.status}`;
 
 export class StorebenchError extends Error {
   constructor(message, { code, status, cause, ...details } = {}) {
@@ -145,6 +150,16 @@ export class AppendUnsupportedError extends StorebenchError {
 export class ValueTooLargeError extends StorebenchError {
   constructor(message, { store, limit, cause } = {}) {
     super(message, { code: 'VALUE_TOO_LARGE', cause, ...(store ? { store } : {}), ...(limit ? { limit } : {}) });
+  }
+}
+
+/**
+ * A write that lost to other writers of the same key every time it was retried (a CouchDB
+ * revision conflict): 409, not an outage. The store answered; the write did not land.
+ */
+export class WriteConflictError extends StorebenchError {
+  constructor(message, { store, cause } = {}) {
+    super(message, { code: 'WRITE_CONFLICT', cause, ...(store ? { store } : {}) });
   }
 }
 

@@ -8,8 +8,11 @@ import { withRateLimitRetry } from './couch-rate-retry.js';
 
 const statusOf = (error) => error?.statusCode;
 
-/** Creates the database db if missing; returns get/set/delete/setMany/ping/close over it. */
-export async function nanoStyleStore(client, db) {
+/**
+ * Creates the database db if missing; returns get/set/delete/setMany/ping/close over it.
+ * opTimeoutMs: the operation deadline that write-conflict retries end within.
+ */
+export async function nanoStyleStore(client, db, { opTimeoutMs } = {}) {
   try {
     await client.db.create(db);
   } catch (error) {
@@ -24,7 +27,7 @@ export async function nanoStyleStore(client, db) {
     fetchRevs: async (docIds) => (await documents.fetchRevs({ keys: docIds })).rows,
     bulk: (docs) => documents.bulk({ docs }),
     statusOf,
-  });
+  }, { opTimeoutMs });
 
   return withRateLimitRetry({
     async get(key) {

@@ -3,12 +3,30 @@
 // revision from the document itself (a HEAD's ETag carries it on CouchDB and Cloudant but not
 // on every compatible server); a bulk write asks _all_docs for every revision at once, then
 // sends one _bulk_docs. Keys become document ids and values documents through couch-values.js.
-import { ValueTooLargeError } from '../../util/errors.js';
+//
+// A write is last-writer-wins: a 409 (another writer got in between our read of the revision
+// and our write) is no outage, and is retried over the fresh revision until it lands, with a
+// growing, jittered pause so that writers contending for one document spread out. Past the
+// attempts or the time allowed it is 409 WRITE_CONFLICT, never a 503.
+import { ValueTooLargeError, WriteConflictError } from '../../util/errors.js';
 import { docIdOf, toDocument } from './couch-values.js';
 import { lastWriteWins } from '../bulk.js';
+import { defaults } from '../../config/settings.js';
 
-// _bulk_docs conflicts (another writer got in between) are retried with fresh revisions this often.
-const BULK_ATTEMPTS = 3;
+export const CONFLICT_RETRIES = {
+  maxAttempts: 25,
+  // Of the operation deadline (STOREBENCH_OP_TIMEOUT_MS): the rest is left for the attempt
+  // under way, so that a write still conflicting is answered 409 before the deadline's 503.
+  budgetShare: 0.6,
+  firstPauseMs: 2,
+  maxPauseMs: 100,
+};
+
+const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
+
+// "Full jitter" (a random pause between 0 and an exponentially growing cap): writers that
+// conflicted together do not all come back together.
+const pauseBefore = (attempt, { firstPauseMs, maxPauseMs }) => Math.random() * Math.min(maxPauseMs, firstPauseMs * 2 ** attempt);
 
 const tooLarge = (bytes, cause) =>
   new ValueTooLargeError(`the CouchDB server refused a document of ${bytes.length} bytes as too large (its max_document_size; Cloudant's is 1 MB)`, { cause });
@@ -21,9 +39,26 @@ const tooLarge = (bytes, cause) =>
  *   fetchRevs(docIds) -> POST _all_docs {keys}: its rows ({ id, value: { rev, deleted? } } or { key, error })
  *   bulk(documents) -> POST _bulk_docs: one result per document ({ id, rev } or { id, error, reason })
  *   statusOf(error) -> the HTTP status in the client's error
+ * @param {{ opTimeoutMs?: number, retries?: object }} [options]  the operation deadline the
+ *   conflict retries must end within, and the retry policy (CONFLICT_RETRIES)
  * @returns {{ set(key, bytes), delete(key), setMany(entries) }} for the store contract
  */
-export function revisionedWrites({ readRev, put, remove, fetchRevs, bulk, statusOf }) {
+export function revisionedWrites({ readRev, put, remove, fetchRevs, bulk, statusOf }, { opTimeoutMs = defaults.opTimeoutMs, retries = CONFLICT_RETRIES } = {}) {
+  const policy = { ...CONFLICT_RETRIES, ...retries };
+  const budgetMs = opTimeoutMs * policy.budgetShare;
+  // Runs attempt() until it returns true (landed); false means it conflicted, and is tried
+  // again after a pause, while attempts and time remain; then WriteConflictError saying what().
+  const untilLanded = async (what, attempt) => {
+    const started = Date.now();
+    for (let n = 0; ; n++) {
+      if (await attempt(n)) return;
+      const pause = pauseBefore(n, policy);
+      if (n + 1 >= policy.maxAttempts || Date.now() - started + pause >= budgetMs) {
+        throw new WriteConflictError(`${what()} kept conflicting with other writers (${n + 1} attempt${n ? 's' : ''} in ${Date.now() - started} ms, CouchDB revision conflicts); send it again`);
+      }
+      await sleep(pause);
+    }
+  };
   const currentRev = async (docId) => {
     try {
       return await readRev(docId);
@@ -45,34 +80,40 @@ export function revisionedWrites({ readRev, put, remove, fetchRevs, bulk, status
     async set(key, bytes) {
       const docId = docIdOf(key);
       const body = toDocument(bytes);
-      // Seeding twice must not fail: write over the current revision, and retry once if
-      // another writer got in between (409).
-      for (let attempt = 0; ; attempt++) {
+      // Over the current revision (seeding twice must not fail either).
+      await untilLanded(() => 'the write', async () => {
         const rev = await currentRev(docId);
         try {
           await refusingSize(bytes, () => put({ ...body, _id: docId, ...(rev ? { _rev: rev } : {}) }));
-          return;
+          return true;
         } catch (error) {
-          if (statusOf(error) !== 409 || attempt > 0) throw error;
+          if (statusOf(error) === 409) return false;
+          throw error;
         }
-      }
+      });
     },
     async delete(key) {
       const docId = docIdOf(key);
-      const rev = await currentRev(docId);
-      if (!rev) return;
-      try {
-        await remove(docId, rev);
-      } catch (error) {
-        if (statusOf(error) !== 404) throw error; // deleted by someone else meanwhile
-      }
+      await untilLanded(() => 'the delete', async () => {
+        const rev = await currentRev(docId);
+        if (!rev) return true;
+        try {
+          await remove(docId, rev);
+          return true;
+        } catch (error) {
+          if (statusOf(error) === 404) return true; // deleted by someone else meanwhile
+          if (statusOf(error) === 409) return false; // written by someone else meanwhile
+          throw error;
+        }
+      });
     },
     // _all_docs for the current revisions (a deleted document has none to give: it is written
     // anew), _bulk_docs for the writes; the documents that conflicted go round again.
     async setMany(entries) {
       // Each id once: two documents with one id in a _bulk_docs request conflict with each other.
       let pending = lastWriteWins(entries).map(([key, bytes]) => ({ id: docIdOf(key), bytes, body: toDocument(bytes) }));
-      for (let attempt = 1; pending.length; attempt++) {
+      const count = pending.length;
+      await untilLanded(() => `the bulk write (${pending.length} of its ${count} documents)`, async () => {
         const rows = await fetchRevs(pending.map((write) => write.id));
         const revs = new Map(rows.filter((row) => row.value && !row.value.deleted).map((row) => [row.id, row.value.rev]));
         const size = pending.reduce((sum, write) => sum + write.bytes.length, 0);
@@ -86,11 +127,9 @@ export function revisionedWrites({ readRev, put, remove, fetchRevs, bulk, status
           if (/too_large/.test(error)) throw tooLarge(other.bytes);
           throw new Error(`_bulk_docs refused ${other.id}: ${error}${reason ? ` (${reason})` : ''}`);
         }
-        if (conflicted.length && attempt === BULK_ATTEMPTS) {
-          throw new Error(`_bulk_docs: ${conflicted.length} documents still conflicted after ${BULK_ATTEMPTS} attempts (other writers)`);
-        }
         pending = conflicted;
-      }
+        return !pending.length;
+      });
     },
   };
 }

@@ -3,9 +3,16 @@
 // (write-behind-queue.js), and always on close(). Reads come from Redis; a key Redis has lost
 // (a restart, an eviction) is read through to the queue and PostgreSQL, and put back.
 // Built from the redis and postgres adapters, each with its own key prefix / table.
+//
+// The queue is durable by default (writeBehindQueue 'redis'): each write goes to Redis with its
+// journal entry in one MULTI (write-behind-journal.js), an entry goes once PostgreSQL has
+// committed its write, and open() first writes to PostgreSQL whatever a previous run left in
+// the journal. So an app killed outright (kill -9) loses nothing Redis keeps. 'memory' keeps
+// the queue in the process only: a kill -9 then loses what it had not flushed.
 import * as postgres from '../postgres.js';
 import * as redis from '../redis.js';
 import { WriteBehindQueue } from './write-behind-queue.js';
+import { JOURNAL_KEY, writeBehindJournal } from './write-behind-journal.js';
 import { KeyWrites } from './key-writes.js';
 import { INTERNAL_SEPARATOR } from '../keys.js';
 import { redactText } from '../../util/redact.js';
@@ -20,18 +27,37 @@ export const writes = { append: true, bulk: 'native', hash: false };
 export const TABLE = 'storebench_write_behind';
 // # is outside the key alphabet: no key a user can send reaches these.
 export const KEY_PREFIX = ['storebench', 'write-behind', ''].join(INTERNAL_SEPARATOR);
+// The Redis hash of writes PostgreSQL may not have yet (the durable queue's journal).
+export const QUEUE_KEY = JOURNAL_KEY;
 const BATCH_SIZE = 500;
 // Writes waiting for PostgreSQL are held in memory; past this many, set() fails (503)
 // rather than let a long PostgreSQL outage grow the app without bound. A bulk load waits
 // for room instead (under the operation deadline).
 const MAX_PENDING = 10_000;
 
+// The queue kept in the process only: the same writes as the journal's, without its entries.
+const inMemoryWrites = (primary) => ({
+  async set(key, bytes) { await primary.set(key, bytes); },
+  async delete(key) { await primary.delete(key); },
+  async setMany(entries) {
+    await primary.setMany(entries);
+    return [];
+  },
+  async appendIfExists(key, bytes) {
+    const after = await primary.appendIfExists(key, bytes);
+    return after == null ? null : { after };
+  },
+  appendAndRead: async (key, bytes) => ({ after: await primary.appendAndRead(key, bytes) }),
+});
+
 /**
  * @param {{ redis: object, postgres: object }} connections
- * @param {{ flushIntervalMs?: number, batchSize?: number, maxPending?: number, postgresPoolSize?: number }} [settings]
+ * @param {{ flushIntervalMs?: number, writeBehindQueue?: 'redis'|'memory', batchSize?: number, maxPending?: number, postgresPoolSize?: number }} [settings]
  *   the resolved store settings (the PostgreSQL ones go on to the postgres adapter)
  */
-export async function open(connections, { flushIntervalMs = defaults.flushIntervalMs, batchSize = BATCH_SIZE, maxPending = MAX_PENDING, ...settings } = {}) {
+export async function open(connections, {
+  flushIntervalMs = defaults.flushIntervalMs, writeBehindQueue = defaults.writeBehindQueue, batchSize = BATCH_SIZE, maxPending = MAX_PENDING, ...settings
+} = {}) {
   const durable = await postgres.open(connections, { ...settings, table: TABLE });
   let primary;
   try {
@@ -41,11 +67,31 @@ export async function open(connections, { flushIntervalMs = defaults.flushInterv
     throw error;
   }
 
-  const queue = new WriteBehindQueue((batch) => durable.setMany(batch), { flushIntervalMs, batchSize, maxPending });
+  const journal = writeBehindQueue === 'memory' ? null : writeBehindJournal(primary.client, primary.keyOf);
+  const commands = journal ?? inMemoryWrites(primary); // each resolves to its journal token(s), if any
+  const queue = new WriteBehindQueue(async (batch) => {
+    await durable.setMany(batch.map(([key, bytes]) => [key, bytes]));
+    await journal?.forget(batch); // only now: PostgreSQL has committed them
+  }, { flushIntervalMs, batchSize, maxPending });
   const underWay = new KeyWrites();
   const sending = new Set(); // Redis writes not yet answered: close() waits for them
-  const counts = { readThroughs: 0 };
+  const counts = { readThroughs: 0, replayed: 0, replayLost: 0 };
   let closing = null;
+
+  // What a previous run acknowledged and PostgreSQL may lack: written there before serving.
+  if (journal) {
+    try {
+      const { writes, lost } = await journal.unflushed();
+      for (const [key, bytes, token] of writes) queue.add(key, bytes, token);
+      await queue.flush();
+      await journal.forget(lost); // Redis no longer has their values (evicted): nothing to replay
+      Object.assign(counts, { replayed: writes.length, replayLost: lost.length });
+    } catch (error) {
+      queue.discard(); // the journal keeps them for the next attempt
+      await Promise.allSettled([primary.close(), durable.close()]);
+      throw new Error(`redis+postgres could not replay the writes a previous run left unflushed: ${redactText(error.message)}`, { cause: error });
+    }
+  }
 
   // Sends one Redis write (send() issues its command synchronously) and, once Redis has it,
   // queues what PostgreSQL must get, unless a later write to the key was acknowledged first.
@@ -54,8 +100,9 @@ export async function open(connections, { flushIntervalMs = defaults.flushInterv
     const sent = send();
     sending.add(sent);
     try {
-      const durableValues = await sent; // [key, bytes|null] pairs, in keys' order (none: nothing written)
-      durableValues.forEach(([key, bytes], i) => writes[i].acknowledge(() => queue.add(key, bytes)));
+      // [key, bytes|null, token] in keys' order (none: nothing written)
+      const durableValues = await sent;
+      durableValues.forEach(([key, bytes, token], i) => writes[i].acknowledge(() => queue.add(key, bytes, token)));
     } finally {
       sending.delete(sent);
       for (const one of writes) one.end();
@@ -91,17 +138,11 @@ export async function open(connections, { flushIntervalMs = defaults.flushInterv
     async set(key, bytes) {
       assertAccepting();
       const copy = Buffer.from(bytes); // queued for later: the caller may reuse its buffer
-      await write([key], async () => {
-        await primary.set(key, copy);
-        return [[key, copy]];
-      });
+      await write([key], async () => [[key, copy, await commands.set(key, copy)]]);
     },
     async delete(key) {
       assertAccepting();
-      await write([key], async () => {
-        await primary.delete(key);
-        return [[key, null]];
-      });
+      await write([key], async () => [[key, null, await commands.delete(key)]]);
     },
     // APPEND where Redis has the key; where it has lost it, read it through first, so the
     // append lands on the durable value. PostgreSQL then gets the whole value Redis answers.
@@ -109,13 +150,16 @@ export async function open(connections, { flushIntervalMs = defaults.flushInterv
       assertAccepting();
       let appended = false;
       await write([key], async () => {
-        const after = await primary.appendIfExists(key, bytes);
-        appended = after != null;
-        return appended ? [[key, after]] : []; // absent: nothing written, nothing to queue
+        const done = await commands.appendIfExists(key, bytes);
+        appended = done != null;
+        return appended ? [[key, done.after, done.token]] : []; // absent: nothing written, nothing to queue
       }, { replaces: false });
       if (appended) return;
       await readThrough(key);
-      await write([key], async () => [[key, await primary.appendAndRead(key, bytes)]], { replaces: false });
+      await write([key], async () => {
+        const { after, token } = await commands.appendAndRead(key, bytes);
+        return [[key, after, token]];
+      }, { replaces: false });
     },
     async setMany(entries) {
       if (closing) throw new Error('redis+postgres is closing');
@@ -123,8 +167,8 @@ export async function open(connections, { flushIntervalMs = defaults.flushInterv
       // Copies: the entries are views into a request body the queue must not keep alive.
       const copies = entries.map(([key, bytes]) => [key, Buffer.from(bytes)]);
       await write(copies.map(([key]) => key), async () => {
-        await primary.setMany(copies);
-        return copies;
+        const tokens = await commands.setMany(copies);
+        return copies.map(([key, bytes], i) => [key, bytes, tokens[i]]);
       });
     },
     // The store answers while Redis does: a PostgreSQL outage only delays the durable copy
@@ -145,7 +189,7 @@ export async function open(connections, { flushIntervalMs = defaults.flushInterv
       })());
     },
     stats() {
-      return { ...queue.stats(), ...counts };
+      return { ...queue.stats(), queue: journal ? 'redis' : 'memory', ...counts };
     },
   };
 }

@@ -1,7 +1,9 @@
 // The write-behind queue of redis+postgres: writes acknowledged (in Redis) but not yet in the
 // durable store, written there in batches, one batch at a time, from a timer, at once when a
 // batch is full, and always on close(). Later writes to a key replace earlier ones, so a batch
-// carries each key once. Knows nothing of Redis or PostgreSQL: it is given write(batch).
+// carries each key once. Knows nothing of Redis or PostgreSQL: it is given write(batch). A
+// write may carry a token (its entry in a durable journal, write-behind-journal.js), handed
+// back with it in the batch, so that the journal entry goes once the write is durable.
 //
 // Until a batch is committed its writes stay visible to lookup(), so a read that falls through
 // to the durable store (Redis lost the key) never sees an older value than one acknowledged.
@@ -12,7 +14,7 @@ const DEFAULTS = { flushIntervalMs: 200, batchSize: 500, maxPending: 10_000, ret
 export class WriteBehindQueue {
   #write;
   #options;
-  #pending = new Map(); // key -> newest bytes (null: deleted), not yet sent
+  #pending = new Map(); // key -> { bytes (null: deleted), token } of its newest write, not yet sent
   #inFlight = new Map(); // the batch being written now
   #counts = { flushedWrites: 0, batches: 0, failedFlushes: 0 };
   #lastError;
@@ -22,8 +24,9 @@ export class WriteBehindQueue {
   #closing = null;
 
   /**
-   * @param {(batch: Array<[string, Buffer|null]>) => Promise<void>} write  makes a batch durable
-   *   (null deletes the key); rejects when it could not, and the batch is then retried
+   * @param {(batch: Array<[string, Buffer|null, string|undefined]>) => Promise<void>} write  makes a
+   *   batch of [key, bytes, token] durable (null deletes the key); rejects when it could not, and
+   *   the batch is then retried
    * @param {{ flushIntervalMs?, batchSize?, maxPending?, retryMaxMs? }} [options]  how long
    *   writes gather before a flush, the most writes per batch, the most writes held before
    *   add() is refused, the longest wait between retries after failures
@@ -54,18 +57,17 @@ export class WriteBehindQueue {
     }
   }
 
-  /** An acknowledged write (bytes null: a delete), to be made durable. */
-  add(key, bytes) {
+  /** An acknowledged write (bytes null: a delete), to be made durable; token: its journal entry, if it has one. */
+  add(key, bytes, token) {
     this.#pending.delete(key); // re-inserted at the end: batches go oldest first
-    this.#pending.set(key, bytes);
+    this.#pending.set(key, { bytes, token });
     this.#schedule();
   }
 
   /** { bytes } (null: deleted) when key has a write not yet durable; undefined when it has none. */
   lookup(key) {
-    if (this.#pending.has(key)) return { bytes: this.#pending.get(key) };
-    if (this.#inFlight.has(key)) return { bytes: this.#inFlight.get(key) };
-    return undefined;
+    const write = this.#pending.get(key) ?? this.#inFlight.get(key);
+    return write ? { bytes: write.bytes } : undefined;
   }
 
   /** Writes everything pending, including what is added meanwhile; one flush at a time. */
@@ -89,6 +91,17 @@ export class WriteBehindQueue {
     })());
   }
 
+  /**
+   * Stops without writing anything: what is pending is dropped (a durable journal still holds
+   * it, for the next start to replay). For an open that failed part way.
+   */
+  discard() {
+    this.#closing ??= Promise.resolve();
+    clearTimeout(this.#timer);
+    this.#timer = null;
+    this.#pending.clear();
+  }
+
   stats() {
     const { flushIntervalMs, batchSize } = this.#options;
     return { pendingWrites: this.size, ...this.#counts, ...(this.#lastError ? { lastFlushError: this.#lastError } : {}), flushIntervalMs, batchSize };
@@ -101,17 +114,18 @@ export class WriteBehindQueue {
   }
 
   async #flushBatch() {
-    for (const [key, bytes] of this.#pending) {
-      this.#inFlight.set(key, bytes);
+    for (const [key, write] of this.#pending) {
+      this.#inFlight.set(key, write);
       if (this.#inFlight.size === this.#options.batchSize) break;
     }
     for (const key of this.#inFlight.keys()) this.#pending.delete(key);
-    const batch = [...this.#inFlight];
+    const writes = [...this.#inFlight];
+    const batch = writes.map(([key, { bytes, token }]) => [key, bytes, token]);
     try {
       await this.#write(batch);
     } catch (error) {
       // Back into the queue, unless a newer write to the key came in meanwhile.
-      for (const [key, bytes] of batch) if (!this.#pending.has(key)) this.#pending.set(key, bytes);
+      for (const [key, write] of writes) if (!this.#pending.has(key)) this.#pending.set(key, write);
       throw error;
     } finally {
       this.#inFlight.clear();

@@ -9,7 +9,7 @@ import { sqlConnections, testPool, testRedis } from '../helpers/sql-stores.js';
 import { startAppProcess } from '../../driver/app-process.js';
 import { testPostgresUrl, testRedisUrl } from '../helpers/services.js';
 
-const { TABLE, KEY_PREFIX } = writeBehind;
+const { TABLE, KEY_PREFIX, QUEUE_KEY } = writeBehind;
 
 storeConformance(writeBehind, (t) => sqlConnections(t, { redis: true }));
 
@@ -26,6 +26,8 @@ async function openWriteBehind(t, options) {
     await pool.query(`DELETE FROM ${TABLE} WHERE key LIKE $1`, [`${prefix}%`]);
     const keys = await redis.keys(`${KEY_PREFIX}${prefix}*`);
     if (keys.length) await redis.del(keys);
+    const journaled = (await redis.hKeys(QUEUE_KEY)).map(String).filter((key) => key.startsWith(prefix));
+    if (journaled.length) await redis.hDel(QUEUE_KEY, journaled);
   });
   const pool = await testPool(t);
   const redis = await testRedis(t);
@@ -199,4 +201,54 @@ test('redis+postgres: an append to a key Redis has lost lands on the durable val
   assert.deepEqual(await again.get(key), Buffer.from('head-122'));
   await again.close();
   assert.deepEqual((await rowsOf()).get(key), Buffer.from('head-122'));
+});
+
+test('redis+postgres: at open, the writes a run that died left in the journal reach PostgreSQL before the store serves; a value Redis lost is never taken for a delete', async (t) => {
+  // Regression: after a kill -9 of the app, the writes acknowledged in the last flush window never reached PostgreSQL.
+  const opened = await openWriteBehind(t, { flushIntervalMs: 600_000 });
+  if (!opened) return;
+  const { store, prefix, redis, rowsOf } = opened;
+  await store.close();
+  const [written, deleted, lost] = ['written', 'deleted', 'lost'].map((name) => `${prefix}${name}`);
+  const { default: pg } = await import('pg');
+  const client = new pg.Client(testPostgresUrl);
+  await client.connect();
+  await client.query(`INSERT INTO ${TABLE} (key, value) VALUES ($1, 'old'), ($2, 'old'), ($3, 'old')`, [written, deleted, lost]);
+  await client.end();
+  // What a run killed before its flush leaves: each value (or its absence) in Redis, and its journal entry.
+  await redis.set(`${KEY_PREFIX}${written}`, Buffer.from('new'));
+  await redis.hSet(QUEUE_KEY, { [written]: 'sdead:1', [deleted]: 'ddead:2', [lost]: 'sdead:3' });
+
+  const again = await writeBehind.open(await sqlConnections(t, { redis: true }), { flushIntervalMs: 600_000 });
+  t.after(() => again.close());
+  const rows = await rowsOf();
+  assert.deepEqual(rows.get(written), Buffer.from('new'), 'the value Redis holds, replayed');
+  assert.equal(rows.has(deleted), false, 'the delete, replayed');
+  assert.deepEqual(rows.get(lost), Buffer.from('old'), 'a value Redis no longer has leaves PostgreSQL\'s as it was');
+  const stats = again.stats();
+  assert.equal(stats.queue, 'redis');
+  assert.ok(stats.replayed >= 2 && stats.replayLost >= 1, JSON.stringify(stats));
+  assert.equal(stats.pendingWrites, 0, 'replayed before open() resolved');
+  assert.equal(await redis.hmGet(QUEUE_KEY, [written, deleted, lost]).then((tokens) => tokens.filter(Boolean).length), 0, 'their journal entries gone');
+});
+
+test('redis+postgres: a write\'s journal entry is in Redis from its acknowledgement until PostgreSQL has it; the in-memory queue writes none', async (t) => {
+  const opened = await openWriteBehind(t, { flushIntervalMs: 600_000 });
+  if (!opened) return;
+  const { store, prefix, redis, rowsOf } = opened;
+  const key = `${prefix}journaled`;
+  await store.set(key, payloads.key1);
+  await store.setMany([[`${prefix}bulk`, payloads.key1]]);
+  await store.delete(`${prefix}bulk`);
+  assert.match(String(await redis.hGet(QUEUE_KEY, key)), /^s/, 'a set: its entry, with the acknowledgement');
+  assert.match(String(await redis.hGet(QUEUE_KEY, `${prefix}bulk`)), /^d/, 'the newest write of a key is its entry: the delete');
+  await store.close();
+  assert.deepEqual((await rowsOf()).get(key), payloads.key1);
+  assert.equal(Number(await redis.hExists(QUEUE_KEY, key)), 0, 'gone once PostgreSQL committed it');
+
+  const inMemory = await writeBehind.open(await sqlConnections(t, { redis: true }), { flushIntervalMs: 600_000, writeBehindQueue: 'memory' });
+  t.after(() => inMemory.close());
+  await inMemory.set(`${prefix}unjournaled`, payloads.key1);
+  assert.equal(Number(await redis.hExists(QUEUE_KEY, `${prefix}unjournaled`)), 0, 'no entry');
+  assert.equal(inMemory.stats().queue, 'memory');
 });

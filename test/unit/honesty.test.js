@@ -90,3 +90,11 @@ test('errors are called out next to the numbers they are part of', () => {
   assert.deepEqual(messages(step), ['12 of 2002 requests failed (http 503: 10, timeout: 2); rps and latency include the error responses (not timeouts or connection errors)']);
   assert.equal(honestyWarnings(step)[0].code, 'REQUEST_ERRORS');
 });
+
+test('write conflicts (409) are named as such among the errors, not left to read as an outage', () => {
+  // Regression: a CouchDB write conflict was a 503 outage; now a 409, the warning must say what it is.
+  const step = { ...sound(), errors: { total: 3, byKind: { 'http 409': 3 } } };
+  assert.deepEqual(messages(step), [
+    '3 of 2000 requests failed (http 409: 3; 3 of them write conflicts, 409: another writer of the key got in between; the store was up); rps and latency include the error responses (not timeouts or connection errors)',
+  ]);
+});

@@ -154,7 +154,7 @@ test('a seeded key found missing is re-seeded and served; a key never seeded is 
   assert.equal(store.writes - writes, 3);
 });
 
-test('the first answer after an outage re-seeds in the background', async (t) => {
+test('the first answer after an outage re-seeds in the background what the server lost, and only that', async (t) => {
   const store = controlledStore();
   const stores = new StoreSet([entry('flaky', store)], [], {});
   t.after(() => stores.close());
@@ -162,8 +162,34 @@ test('the first answer after an outage re-seeds in the background', async (t) =>
   store.fail = true;
   await assert.rejects(stores.read('flaky', 'key1'), { code: 'STORE_UNAVAILABLE', message: 'store "flaky" is unavailable: connection lost' });
   store.fail = false;
+  store.data.delete('key1');
+  store.data.delete('key3'); // lost in the outage; key2 kept
   const writes = store.writes;
   assert.equal((await stores.status())[0].status, 'up');
   await sleep(20);
-  assert.equal(store.writes - writes, 3);
+  assert.equal(store.writes - writes, 2, 'key1 and key3 written back, key2 left as it was');
+  assert.ok(store.data.get('key3').equals(payloads.key3));
+});
+
+test('a seeded key the app deleted is never re-seeded: not by a read, not after an outage; written again, it is seeded data again', async (t) => {
+  // Regression: DELETE of key1 answered 204, and the next read re-seeded it.
+  const store = controlledStore();
+  const stores = new StoreSet([entry('s', store)], [], {});
+  t.after(() => stores.close());
+  await stores.openAll();
+  await stores.remove('s', 'key1');
+  await assert.rejects(stores.read('s', 'key1'), { code: 'KEY_NOT_FOUND', status: 404 });
+  store.fail = true;
+  await assert.rejects(stores.read('s', 'key2'), { code: 'STORE_UNAVAILABLE' });
+  store.fail = false;
+  store.data.clear(); // the server came back empty
+  assert.ok((await stores.read('s', 'key2')).equals(payloads.key2), 'what the app did not delete comes back');
+  await sleep(20);
+  await assert.rejects(stores.read('s', 'key1'), { code: 'KEY_NOT_FOUND', status: 404 });
+  assert.equal(store.data.has('key1'), false);
+
+  await stores.write('s', 'key1', Buffer.from('mine'));
+  store.data.clear();
+  await sleep(1100); // past the re-seed interval
+  assert.ok((await stores.read('s', 'key1')).equals(payloads.key1), 'written again then lost by the server: re-seeded');
 });
