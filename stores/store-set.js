@@ -161,6 +161,8 @@ export class StoreSet {
           report.reasonCode = error.code;
         }
         if (entry.store.stats) report.stats = entry.store.stats();
+        const limit = entry.store.valueLimit?.();
+        if (limit) Object.assign(report, { maxValueSize: limit.maxValueSize, valueLimit: { limit: limit.limit, raise: limit.raise } });
         return report;
       }),
     );
