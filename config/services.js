@@ -44,7 +44,8 @@ export const services = {
       const { resolveSetting } = await import('./precedence.js');
       const { value: maxTupleSize } = resolveSetting('tarantoolTupleSize', { options, env });
       // STOREBENCH_TARANTOOL_MEMTX_MB: more memtx memory for a scenario that holds more (cluster-vs-document).
-      return startTarantool({ path: env.PATH, memtxMb: Number(env.STOREBENCH_TARANTOOL_MEMTX_MB) || undefined, maxTupleSize });
+      const memtxMb = Number(env.STOREBENCH_TARANTOOL_MEMTX_MB) || undefined;
+      return startTarantool({ path: env.PATH, memtxMb, maxTupleSize });
     },
   },
   'redis-cluster': {

@@ -48,7 +48,8 @@ export const serverLimit = ({ min, step, what }) => (raw) => {
   try { bytes = byteSize(raw); } catch {}
   if (!(bytes >= min) || bytes % step) {
     const multiple = step > 1 ? `, a multiple of ${step / 1024} KB` : '';
-    throw new SettingValueError(`must be a size from ${min / 1024 ** 2} MB to 1 GB${multiple}, in bytes or with KB, MB or GB (${what})`);
+    const range = `from ${min / 1024 ** 2} MB to 1 GB${multiple}`;
+    throw new SettingValueError(`must be a size ${range}, in bytes or with KB, MB or GB (${what})`);
   }
   return bytes;
 };

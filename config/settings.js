@@ -171,7 +171,9 @@ export const settings = {
     default: 1024 ** 2,
     // 512 KB: memcached's own chunk size for large items, which -I must be a multiple of.
     parse: serverLimit({ min: 1024 ** 2, step: 512 * 1024, what: 'memcached -I' }),
-    about: 'the embedded memcached\'s item size limit, memcached -I (a multiple of 512 KB, from 1 MB to 1 GB): it takes values up to this less 309 bytes (item header, CAS, the longest key). Only the embedded server: a configured one keeps its own -I',
+    about: 'the embedded memcached\'s item size limit, memcached -I (a multiple of 512 KB, from 1 MB to 1 GB): ' +
+      'it takes values up to this less 309 bytes (item header, CAS, the longest key). ' +
+      'Only the embedded server: a configured one keeps its own -I',
   },
   tarantoolTupleSize: {
     scope: 'store',
@@ -179,7 +181,9 @@ export const settings = {
     env: ['STOREBENCH_TARANTOOL_TUPLE_SIZE'],
     default: 1024 ** 2,
     parse: serverLimit({ min: 1024 ** 2, step: 1, what: 'box.cfg memtx_max_tuple_size and vinyl_max_tuple_size' }),
-    about: 'the embedded Tarantool\'s largest tuple, box.cfg memtx_max_tuple_size and vinyl_max_tuple_size (from 1 MB to 1 GB): it takes values up to this less 272 bytes (memtx) or 290 (vinyl). Only the embedded server: a configured one keeps its own box.cfg',
+    about: 'the embedded Tarantool\'s largest tuple, box.cfg memtx_max_tuple_size and vinyl_max_tuple_size ' +
+      '(from 1 MB to 1 GB): it takes values up to this less 272 bytes (memtx) or 290 (vinyl). ' +
+      'Only the embedded server: a configured one keeps its own box.cfg',
   },
   postgresPoolSize: {
     scope: 'store',

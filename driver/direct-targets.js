@@ -46,7 +46,8 @@ export async function openDirectTargets(options, { env = process.env, onServer, 
       label: 'this process (--direct)',
       urlOf: directUrl,
     });
-    problems.push(...storeLimitProblems(listing, targets, workload && options.valueSize?.max, 'in this process (--direct)'));
+    const largest = workload && options.valueSize?.max;
+    problems.push(...storeLimitProblems(listing, targets, largest, 'in this process (--direct)'));
     if (problems.length) throw new UsageError(problems);
     const { settings } = resolveSettings({ options: explicit, env }, ['store']);
     // --value-shape: the load, the steps, the verification and the probe all store and read

@@ -29,7 +29,9 @@ function limitProblems(options, limits, label, listing = [], targets = []) {
   if (!largest) return [];
   const stores = storeLimitProblems(listing, targets, largest, `at ${label}`);
   if (!Number.isInteger(limits.maxValueSize) || largest <= limits.maxValueSize) return stores;
-  return [`--value-size: values up to ${largest} bytes, but ${label} accepts at most ${limits.maxValueSize} bytes in one value (its --max-value-size)`, ...stores];
+  const app = `--value-size: values up to ${largest} bytes, but ${label} accepts at most ` +
+    `${limits.maxValueSize} bytes in one value (its --max-value-size)`;
+  return [app, ...stores];
 }
 
 async function resolveTargets(options, onProgress) {

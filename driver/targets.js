@@ -151,10 +151,14 @@ function selectStores(listing, base, { stores, label, workload, urlOf }) {
 export function storeLimitProblems(listing, targets, largest, where) {
   if (!largest) return [];
   const swept = new Set(targets.map((target) => target.store));
+  // What an app says is only printed when it is text.
   const text = (value, otherwise) => (typeof value === 'string' && value ? value : otherwise);
   return listing
     .filter((store) => swept.has(store.name) && Number.isInteger(store.maxValueSize) && largest > store.maxValueSize)
-    .map((store) => `--value-size: values up to ${largest} bytes, but ${store.name} ${where} accepts at most ${store.maxValueSize} bytes ` +
-      `in one value (${text(store.valueLimit?.limit, 'its server\'s own limit')}); raise it with ` +
-      `${text(store.valueLimit?.raise, 'the server\'s own setting')}, or leave ${store.name} out of --stores`);
+    .map(({ name, maxValueSize, valueLimit }) => {
+      const limit = text(valueLimit?.limit, 'its server\'s own limit');
+      const raise = text(valueLimit?.raise, 'the server\'s own setting');
+      return `--value-size: values up to ${largest} bytes, but ${name} ${where} accepts at most ` +
+        `${maxValueSize} bytes in one value (${limit}); raise it with ${raise}, or leave ${name} out of --stores`;
+    });
 }

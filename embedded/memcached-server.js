@@ -21,12 +21,13 @@ const MB = 1024 ** 2;
 // memory cap (-m, 64 MB by default), which is a cap, not memory taken up front.
 const itemSizeArgs = (itemSize) => {
   if (!itemSize || itemSize === MB) return [];
-  return ['-I', `${itemSize / 1024}k`, ...(2 * itemSize > 64 * MB ? ['-m', String(Math.ceil((2 * itemSize) / MB))] : [])];
+  const memory = 2 * itemSize > 64 * MB ? ['-m', String(Math.ceil((2 * itemSize) / MB))] : [];
+  return ['-I', `${itemSize / 1024}k`, ...memory];
 };
 
 /**
- * Starts memcached (on port, else a free one); returns { url, port, pid (its guard's), stop() } or throws with the reason.
- * itemSize: its item size limit in bytes (-I; default memcached's own, 1 MB).
+ * Starts memcached (on port, else a free one); returns { url, port, pid (its guard's), stop() }
+ * or throws with the reason. itemSize: its item size limit in bytes (-I; default memcached's own, 1 MB).
  */
 export async function startMemcachedServer({ path = process.env.PATH, port, itemSize } = {}) {
   const command = which('memcached', path);

@@ -94,7 +94,9 @@ export function assertStore(store, adapter) {
     }
   }
   for (const optional of ['stats', 'valueLimit']) {
-    if (store[optional] !== undefined && typeof store[optional] !== 'function') throw new TypeError(`store "${adapter.name}" ${optional} must be a function`);
+    if (store[optional] !== undefined && typeof store[optional] !== 'function') {
+      throw new TypeError(`store "${adapter.name}" ${optional} must be a function`);
+    }
   }
   const { writes } = adapter;
   const promised = { append: writes.append, setMany: writes.bulk === 'native', setHash: writes.hash, getHash: writes.hash };

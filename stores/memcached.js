@@ -39,7 +39,8 @@ const itemLimitOf = (client) => withDeadline(new Promise((resolve) => {
       return;
     }
     const limit = { itemSizeMax, cas: stats.cas_enabled !== 'no' };
-    if (!smallest || memcachedMaxValue(limit.itemSizeMax, limit.cas) < memcachedMaxValue(smallest.itemSizeMax, smallest.cas)) smallest = limit;
+    const largest = ({ itemSizeMax, cas }) => memcachedMaxValue(itemSizeMax, cas);
+    if (!smallest || largest(limit) < largest(smallest)) smallest = limit;
     if (--waiting === 0) resolve(smallest);
   });
 }), STATS_TIMEOUT_MS, () => new Error('no answer to stats settings')).catch(() => null);
@@ -48,13 +49,14 @@ const itemLimitOf = (client) => withDeadline(new Promise((resolve) => {
 // setting it was started with; unknown (null) for a configured server that does not say.
 function limitOf(connection, fromServer, settings) {
   const embedded = connection.source === 'embedded';
-  const known = fromServer ?? (embedded ? { itemSizeMax: settings.memcachedItemSize ?? defaults.memcachedItemSize, cas: true } : null);
+  const asStarted = { itemSizeMax: settings.memcachedItemSize ?? defaults.memcachedItemSize, cas: true };
+  const known = fromServer ?? (embedded ? asStarted : null);
   if (!known) return null;
   const largest = memcachedMaxValue(known.itemSizeMax, known.cas);
   const where = fromServer ? 'as the server says' : 'as the embedded server was started';
-  return valueLimit(largest, `memcached -I: item_size_max ${known.itemSizeMax} bytes ${where}, ` +
-    `less ${known.itemSizeMax - largest} for the item header${known.cas ? ', CAS' : ''} and the longest key`,
-  raiseText(connection, 'memcachedItemSize', 'memcached -I'));
+  const limit = `memcached -I: item_size_max ${known.itemSizeMax} bytes ${where}, ` +
+    `less ${known.itemSizeMax - largest} for the item header${known.cas ? ', CAS' : ''} and the longest key`;
+  return valueLimit(largest, limit, raiseText(connection, 'memcachedItemSize', 'memcached -I'));
 }
 
 export async function open({ memcached }, settings = defaults) {

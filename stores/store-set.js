@@ -162,7 +162,10 @@ export class StoreSet {
         }
         if (entry.store.stats) report.stats = entry.store.stats();
         const limit = entry.store.valueLimit?.();
-        if (limit) Object.assign(report, { maxValueSize: limit.maxValueSize, valueLimit: { limit: limit.limit, raise: limit.raise } });
+        if (limit) {
+          report.maxValueSize = limit.maxValueSize;
+          report.valueLimit = { limit: limit.limit, raise: limit.raise };
+        }
         return report;
       }),
     );

@@ -52,8 +52,9 @@ function limitOf(connection, engine, fromServer, settings) {
   const option = `${engine}_max_tuple_size`;
   const largest = tarantoolMaxValue(size, engine);
   const where = fromServer ? 'as the server says' : 'as the embedded server was started';
-  return valueLimit(largest, `box.cfg ${option}: ${size} bytes ${where}, less ${size - largest} for the tuple header and the longest key`,
-  raiseText(connection, 'tarantoolTupleSize', `box.cfg ${option}`));
+  const limit = `box.cfg ${option}: ${size} bytes ${where}, ` +
+    `less ${size - largest} for the tuple header and the longest key`;
+  return valueLimit(largest, limit, raiseText(connection, 'tarantoolTupleSize', `box.cfg ${option}`));
 }
 
 /** The space a store of this engine uses. */

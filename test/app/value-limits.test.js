@@ -18,13 +18,15 @@ async function appWithLimits(t, { env = {}, ...options } = {}) {
   const missing = ['memcached', 'tarantool'].filter((program) => !which(program));
   if (missing.length) return void unavailable(t, `${missing.join(' and ')} not installed`);
   // Only PATH from here: every server is the embedded one, whatever this shell configures.
-  const app = await startApp({ port: 0, host: '127.0.0.1', stores: ['memory', ...limited], env: { PATH: process.env.PATH, ...env }, ...options });
+  const app = await startApp({
+    port: 0, host: '127.0.0.1', stores: ['memory', ...limited], env: { PATH: process.env.PATH, ...env }, ...options,
+  });
   t.after(() => app.close());
   const { stores, limits } = (await rawRequest(app.url, '/stores')).json;
   return { app, stores: Object.fromEntries(stores.map((store) => [store.name, store])), limits };
 }
 
-test('GET /stores: memcached 1048267, tarantool 1048286, tarantool-memtx 1048304 bytes by default, each with its limit and how to raise it; memory has none', async (t) => {
+test('/stores by default: memcached 1048267, tarantool 1048286, tarantool-memtx 1048304, memory none', async (t) => {
   const { stores, limits } = (await appWithLimits(t)) ?? {};
   if (!stores) return;
   assert.deepEqual(limits, { maxValueSize: 16 * MB }, 'the app-wide limit stays where it was');
@@ -33,15 +35,18 @@ test('GET /stores: memcached 1048267, tarantool 1048286, tarantool-memtx 1048304
   assert.equal(stores.memory.valueLimit, undefined);
   assert.deepEqual(stores.memcached.maxValueSize, 1048267);
   assert.deepEqual(stores.memcached.valueLimit, {
-    limit: 'memcached -I: item_size_max 1048576 bytes as the server says, less 309 for the item header, CAS and the longest key',
+    limit: 'memcached -I: item_size_max 1048576 bytes as the server says, less 309 for the item header, CAS ' +
+      'and the longest key',
     raise: 'STOREBENCH_MEMCACHED_ITEM_SIZE or app.js --memcached-item-size for the embedded server',
   });
   assert.equal(stores.tarantool.maxValueSize, 1048286);
   assert.equal(stores['tarantool-memtx'].maxValueSize, 1048304);
-  assert.equal(stores['tarantool-memtx'].valueLimit.raise, 'STOREBENCH_TARANTOOL_TUPLE_SIZE or app.js --tarantool-tuple-size for the embedded server');
+  assert.equal(stores['tarantool-memtx'].valueLimit.raise,
+    'STOREBENCH_TARANTOOL_TUPLE_SIZE or app.js --tarantool-tuple-size for the embedded server');
 });
 
-test('raised limits (the option over STOREBENCH_MEMCACHED_ITEM_SIZE, STOREBENCH_TARANTOOL_TUPLE_SIZE over the default): a PUT at each new limit is stored byte-exact, one byte more is 413', async (t) => {
+test('raised limits (the option over the environment, the environment over the default): a PUT at each new ' +
+  'limit is stored byte-exact, one byte more is 413', async (t) => {
   const { app, stores } = (await appWithLimits(t, {
     memcachedItemSize: '2MB',
     env: { STOREBENCH_MEMCACHED_ITEM_SIZE: '1536KB', STOREBENCH_TARANTOOL_TUPLE_SIZE: '2MB' },
@@ -53,7 +58,7 @@ test('raised limits (the option over STOREBENCH_MEMCACHED_ITEM_SIZE, STOREBENCH_
     assert.equal(stores[name].maxValueSize, largest, name);
     const bytes = randomBytes(largest);
     const stored = await rawRequest(app.url, `/${name}/${key}`, { method: 'PUT', body: bytes });
-    assert.ok(stored.status >= 200 && stored.status < 300, `${name}: PUT of ${largest} bytes answered ${stored.status}`);
+    assert.ok(stored.status >= 200 && stored.status < 300, `${name}: PUT of ${largest} bytes: ${stored.status}`);
     const read = await rawRequest(app.url, `/${name}/${key}`);
     assert.equal(read.status, 200);
     assert.ok(read.body.equals(bytes), `${name}: read back byte-exact`);

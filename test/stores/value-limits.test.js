@@ -48,20 +48,21 @@ async function ownTarantool(t, maxTupleSize) {
   return server;
 }
 
-test('the embedded memcached (default -I, 1 MB) takes 1048267 bytes under the longest key, and not one more', async (t) => {
+test('the embedded memcached (-I 1 MB) takes 1048267 bytes under the longest key, and not one more', async (t) => {
   const server = await ownMemcached(t);
   if (!server) return;
   const store = await memcached.open({ memcached: { url: server.url, source: 'embedded' } });
   t.after(() => store.close());
   assert.deepEqual(store.valueLimit(), {
     maxValueSize: 1048267,
-    limit: 'memcached -I: item_size_max 1048576 bytes as the server says, less 309 for the item header, CAS and the longest key',
+    limit: 'memcached -I: item_size_max 1048576 bytes as the server says, less 309 for the item header, CAS ' +
+      'and the longest key',
     raise: 'STOREBENCH_MEMCACHED_ITEM_SIZE or app.js --memcached-item-size for the embedded server',
   });
   await assertExactLimit(store, 1048267, { dropsOld: true });
 });
 
-test('a configured memcached started with -I 1536k: its limit comes from the server (stats settings), raised with its own -I', async (t) => {
+test('a configured memcached with -I 1536k: its limit comes from stats settings, raised with its own -I', async (t) => {
   const server = await ownMemcached(t, 1.5 * MB);
   if (!server) return;
   // Opened as a configured server, with the setting left at 1 MB: the figure can only be the server's.
@@ -75,14 +76,15 @@ test('a configured memcached started with -I 1536k: its limit comes from the ser
 test('memcached -I 2m, as --memcached-item-size 2MB starts it: 2 MB less 309 bytes, and not one more', async (t) => {
   const server = await ownMemcached(t, 2 * MB);
   if (!server) return;
-  const store = await memcached.open({ memcached: { url: server.url, source: 'embedded' } }, { memcachedItemSize: 2 * MB });
+  const connections = { memcached: { url: server.url, source: 'embedded' } };
+  const store = await memcached.open(connections, { memcachedItemSize: 2 * MB });
   t.after(() => store.close());
   assert.equal(store.valueLimit().maxValueSize, memcachedMaxValue(2 * MB));
   assert.equal(memcachedMaxValue(2 * MB), 2 * MB - 309);
   await assertExactLimit(store, 2 * MB - 309, { dropsOld: true });
 });
 
-test('the embedded Tarantool (1 MB tuples): vinyl takes 1048286 bytes and memtx 1048304 under the longest key, and not one more', async (t) => {
+test('the embedded Tarantool (1 MB tuples): vinyl takes 1048286 bytes, memtx 1048304, and not one more', async (t) => {
   const server = await ownTarantool(t);
   if (!server) return;
   for (const [adapter, engine, largest] of [[tarantool, 'vinyl', 1048286], [tarantoolMemtx, 'memtx', 1048304]]) {
@@ -90,14 +92,15 @@ test('the embedded Tarantool (1 MB tuples): vinyl takes 1048286 bytes and memtx 
     t.after(() => store.close());
     assert.deepEqual(store.valueLimit(), {
       maxValueSize: largest,
-      limit: `box.cfg ${engine}_max_tuple_size: 1048576 bytes as the server says, less ${MB - largest} for the tuple header and the longest key`,
+      limit: `box.cfg ${engine}_max_tuple_size: 1048576 bytes as the server says, less ${MB - largest} ` +
+        'for the tuple header and the longest key',
       raise: 'STOREBENCH_TARANTOOL_TUPLE_SIZE or app.js --tarantool-tuple-size for the embedded server',
     });
     await assertExactLimit(store, largest);
   }
 });
 
-test('Tarantool with 3 MB tuples, as --tarantool-tuple-size 3MB starts it: both engines report and take the raised figure exactly', async (t) => {
+test('Tarantool with 3 MB tuples (--tarantool-tuple-size 3MB): both engines take the raised figure', async (t) => {
   const server = await ownTarantool(t, 3 * MB);
   if (!server) return;
   for (const [adapter, engine] of [[tarantool, 'vinyl'], [tarantoolMemtx, 'memtx']]) {
