@@ -14,6 +14,8 @@ const spec = {
   log: { type: 'boolean' },
   'max-value-size': { type: 'string' },
   'cloudant-plan': { type: 'string' }, // issue 13
+  'memcached-item-size': { type: 'string' },
+  'tarantool-tuple-size': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 };
 
@@ -34,6 +36,8 @@ export function parseAppArgs(argv, env = process.env) {
       logRequests: values.log === true ? true : undefined,
       maxValueSize: given('max-value-size'),
       emulatedCloudantPlan: given('cloudant-plan'),
+      memcachedItemSize: given('memcached-item-size'),
+      tarantoolTupleSize: given('tarantool-tuple-size'),
     }).filter(([, value]) => value !== undefined),
   );
   // The store settings are checked here too, so one run reports every problem.

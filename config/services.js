@@ -39,10 +39,13 @@ export const services = {
     location: 'tarantoolUrl',
     url: { schemes: ['tarantool'], password: true },
     vcap: { labels: [], tags: ['tarantool'], schemes: ['tarantool'] },
-    async startEmbedded(env) {
+    async startEmbedded(env, options = {}) {
       const { startTarantool } = await import('../embedded/tarantool.js');
+      const { resolveSetting } = await import('./precedence.js');
+      const { value: maxTupleSize } = resolveSetting('tarantoolTupleSize', { options, env });
       // STOREBENCH_TARANTOOL_MEMTX_MB: more memtx memory for a scenario that holds more (cluster-vs-document).
-      return startTarantool({ path: env.PATH, memtxMb: Number(env.STOREBENCH_TARANTOOL_MEMTX_MB) || undefined });
+      const memtxMb = Number(env.STOREBENCH_TARANTOOL_MEMTX_MB) || undefined;
+      return startTarantool({ path: env.PATH, memtxMb, maxTupleSize });
     },
   },
   'redis-cluster': {
@@ -69,9 +72,11 @@ export const services = {
     location: 'memcachedUrl',
     url: { serverList: true },
     vcap: { labels: [], tags: ['memcached'], schemes: ['memcached'] },
-    async startEmbedded(env) {
+    async startEmbedded(env, options = {}) {
       const { startMemcachedServer } = await import('../embedded/memcached-server.js');
-      return startMemcachedServer({ path: env.PATH });
+      const { resolveSetting } = await import('./precedence.js');
+      const { value: itemSize } = resolveSetting('memcachedItemSize', { options, env });
+      return startMemcachedServer({ path: env.PATH, itemSize });
     },
   },
 };

@@ -39,6 +39,21 @@ export function byteSize(raw) {
   return bytes;
 }
 
+/**
+ * A server's own size limit raised for the embedded server: a byteSize from `min` (the server's
+ * default: lower would not hold the seeded key3) to 1 GB, a whole multiple of `step` bytes.
+ */
+export const serverLimit = ({ min, step, what }) => (raw) => {
+  let bytes = NaN;
+  try { bytes = byteSize(raw); } catch {}
+  if (!(bytes >= min) || bytes % step) {
+    const multiple = step > 1 ? `, a multiple of ${step / 1024} KB` : '';
+    const range = `from ${min / 1024 ** 2} MB to 1 GB${multiple}`;
+    throw new SettingValueError(`must be a size ${range}, in bytes or with KB, MB or GB (${what})`);
+  }
+  return bytes;
+};
+
 /** A bearer token (RFC 6750's characters), long enough not to be guessed. */
 export function bearerToken(raw) {
   if (!/^[A-Za-z0-9._~+/-]{16,}=*$/.test(String(raw))) throw new SettingValueError('must be at least 16 characters of A-Z a-z 0-9 . _ ~ + / - (a bearer token)');

@@ -22,6 +22,7 @@ import { services } from './services.js';
 import { resolveFromVcap } from './cf-binding.js';
 import { cloudFoundryApplication, cloudFoundryPort } from './cf-env.js';
 import { bearerToken, byteSize, connection, deadlineMs, httpUrl, jsonText, listOf, onOff, oneOf, port, positiveInteger, positiveNumber, text } from './setting-values.js';
+import { serverLimit } from './setting-values.js';
 
 /** The Cloud Foundry tier of a backing service's location: the bound service matched for it. */
 const boundService = (name) => (env) => {
@@ -160,6 +161,29 @@ export const settings = {
     default: 'none',
     parse: oneOf(['lite', 'none']),
     about: 'lite: the embedded CouchDB stand-in answers 429 past Cloudant Lite\'s 20 lookups/s, 10 writes/s and 5 queries/s (each a sliding one-second window), and the CouchDB stores retry a 429 after 0.5 s; none: no limits. Only the embedded stand-in: a real Cloudant has its own plan',
+  },
+  // The embedded servers' own value limits, raised: each store's /stores entry gives
+  // the largest value they then take, and the driver refuses a larger --value-size up front.
+  memcachedItemSize: {
+    scope: 'store',
+    flag: '--memcached-item-size SIZE',
+    env: ['STOREBENCH_MEMCACHED_ITEM_SIZE'],
+    default: 1024 ** 2,
+    // 512 KB: memcached's own chunk size for large items, which -I must be a multiple of.
+    parse: serverLimit({ min: 1024 ** 2, step: 512 * 1024, what: 'memcached -I' }),
+    about: 'the embedded memcached\'s item size limit, memcached -I (a multiple of 512 KB, from 1 MB to 1 GB): ' +
+      'it takes values up to this less 309 bytes (item header, CAS, the longest key). ' +
+      'Only the embedded server: a configured one keeps its own -I',
+  },
+  tarantoolTupleSize: {
+    scope: 'store',
+    flag: '--tarantool-tuple-size SIZE',
+    env: ['STOREBENCH_TARANTOOL_TUPLE_SIZE'],
+    default: 1024 ** 2,
+    parse: serverLimit({ min: 1024 ** 2, step: 1, what: 'box.cfg memtx_max_tuple_size and vinyl_max_tuple_size' }),
+    about: 'the embedded Tarantool\'s largest tuple, box.cfg memtx_max_tuple_size and vinyl_max_tuple_size ' +
+      '(from 1 MB to 1 GB): it takes values up to this less 272 bytes (memtx) or 290 (vinyl). ' +
+      'Only the embedded server: a configured one keeps its own box.cfg',
   },
   postgresPoolSize: {
     scope: 'store',

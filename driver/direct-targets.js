@@ -4,7 +4,7 @@
 // skipped by the very rules an app's /stores listing goes through (targets.js selectTargets),
 // read from the same status() the app's /stores answers with.
 import { openStores, storeNames, unknownStoreProblems } from '../stores/index.js';
-import { selectTargets } from './targets.js';
+import { selectTargets, storeLimitProblems } from './targets.js';
 import { redactDeep } from '../util/redact.js';
 import { UsageError } from '../util/errors.js';
 import { resolveSettings } from '../config/precedence.js';
@@ -46,6 +46,8 @@ export async function openDirectTargets(options, { env = process.env, onServer, 
       label: 'this process (--direct)',
       urlOf: directUrl,
     });
+    const largest = workload && options.valueSize?.max;
+    problems.push(...storeLimitProblems(listing, targets, largest, 'in this process (--direct)'));
     if (problems.length) throw new UsageError(problems);
     const { settings } = resolveSettings({ options: explicit, env }, ['store']);
     // --value-shape: the load, the steps, the verification and the probe all store and read

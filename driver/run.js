@@ -3,7 +3,7 @@
 // caller renders the Result (report/).
 import { randomBytes } from 'node:crypto';
 import { serversToStart, startAppProcess } from './app-process.js';
-import { checkReachable, fetchListing, selectTargets, targetFromUrl } from './targets.js';
+import { checkReachable, fetchListing, selectTargets, storeLimitProblems, targetFromUrl } from './targets.js';
 import { canVerify, runSweep } from './sweep.js';
 import { StepAborted } from './step.js';
 import { createResult } from './result.js';
@@ -26,11 +26,18 @@ import { estimateRunSeconds } from './estimate.js';
 import { failedStep } from './ranking.js';
 import { loadOf } from './repeat.js';
 
-/** A key-space workload whose values the app would refuse (its /stores `limits`): a problem before any load. */
-function limitProblems(options, limits, label) {
+/**
+ * A key-space workload whose values the app would refuse (its /stores `limits`), or the server
+ * of a store to be swept would (the store's `maxValueSize`): problems before any load.
+ */
+function limitProblems(options, limits, label, listing = [], targets = []) {
   const largest = options.keySpace ? options.valueSize?.max : undefined;
-  if (!largest || !Number.isInteger(limits.maxValueSize) || largest <= limits.maxValueSize) return [];
-  return [`--value-size: values up to ${largest} bytes, but ${label} accepts at most ${limits.maxValueSize} bytes in one value (its --max-value-size)`];
+  if (!largest) return [];
+  const stores = storeLimitProblems(listing, targets, largest, `at ${label}`);
+  if (!Number.isInteger(limits.maxValueSize) || largest <= limits.maxValueSize) return stores;
+  const app = `--value-size: values up to ${largest} bytes, but ${label} accepts at most ` +
+    `${limits.maxValueSize} bytes in one value (its --max-value-size)`;
+  return [app, ...stores];
 }
 
 async function resolveTargets(options, onProgress) {
@@ -51,7 +58,7 @@ async function resolveTargets(options, onProgress) {
   if (options.target) {
     const { stores: listing, limits } = await fetchListing(options.target, { timeoutMs: options.timeoutMs });
     const { targets, skipped, problems } = selectTargets(listing, options.target, { ...options, workload });
-    problems.push(...limitProblems(options, limits, redactUrl(options.target)));
+    problems.push(...limitProblems(options, limits, redactUrl(options.target), listing, targets));
     if (problems.length) throw new UsageError(problems);
     return { targets, skipped, label: redactUrl(options.target) };
   }
@@ -70,7 +77,7 @@ async function resolveTargets(options, onProgress) {
     const { stores: listing, limits } = await fetchListing(app.url);
     // The app is stopped before a problem is printed: name it, not its address.
     const { targets, skipped, problems } = selectTargets(listing, app.url, { ...options, workload, label: 'the embedded app.js' });
-    problems.push(...limitProblems(options, limits, 'the embedded app.js'));
+    problems.push(...limitProblems(options, limits, 'the embedded app.js', listing, targets));
     if (problems.length) throw new UsageError(problems);
     return { targets, skipped, label: `app.js started as a child process at ${app.url}`, app, token };
   } catch (error) {

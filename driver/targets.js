@@ -141,3 +141,24 @@ function selectStores(listing, base, { stores, label, workload, urlOf }) {
   }
   return { targets, skipped, problems };
 }
+
+/**
+ * One problem line per store to be swept whose server takes smaller values than the workload's
+ * largest (`largest` bytes), by its /stores `maxValueSize`: naming the limit and how to raise it
+ * (`valueLimit`), as the run would otherwise send its load for nothing but 413s. `where` says
+ * where the stores are ("at http://host:port/", "in this process (--direct)").
+ */
+export function storeLimitProblems(listing, targets, largest, where) {
+  if (!largest) return [];
+  const swept = new Set(targets.map((target) => target.store));
+  // What an app says is only printed when it is text.
+  const text = (value, otherwise) => (typeof value === 'string' && value ? value : otherwise);
+  return listing
+    .filter((store) => swept.has(store.name) && Number.isInteger(store.maxValueSize) && largest > store.maxValueSize)
+    .map(({ name, maxValueSize, valueLimit }) => {
+      const limit = text(valueLimit?.limit, 'its server\'s own limit');
+      const raise = text(valueLimit?.raise, 'the server\'s own setting');
+      return `--value-size: values up to ${largest} bytes, but ${name} ${where} accepts at most ` +
+        `${maxValueSize} bytes in one value (${limit}); raise it with ${raise}, or leave ${name} out of --stores`;
+    });
+}

@@ -14,15 +14,29 @@ function runAsUser() {
   return ['-u', /^memcache:/m.test(passwd) ? 'memcache' : 'nobody'];
 }
 
-/** Starts memcached (on port, else a free one); returns { url, port, pid (its guard's), stop() } or throws with the reason. */
-export async function startMemcachedServer({ path = process.env.PATH, port } = {}) {
+const MB = 1024 ** 2;
+
+// -I (item size limit) beyond memcached's 1 MB default; it must be a multiple of the chunk
+// size (512 KB, config/settings.js checks it), and memcached refuses an -I over half its
+// memory cap (-m, 64 MB by default), which is a cap, not memory taken up front.
+const itemSizeArgs = (itemSize) => {
+  if (!itemSize || itemSize === MB) return [];
+  const memory = 2 * itemSize > 64 * MB ? ['-m', String(Math.ceil((2 * itemSize) / MB))] : [];
+  return ['-I', `${itemSize / 1024}k`, ...memory];
+};
+
+/**
+ * Starts memcached (on port, else a free one); returns { url, port, pid (its guard's), stop() }
+ * or throws with the reason. itemSize: its item size limit in bytes (-I; default memcached's own, 1 MB).
+ */
+export async function startMemcachedServer({ path = process.env.PATH, port, itemSize } = {}) {
   const command = which('memcached', path);
   if (!command) throw new ServerUnavailableError('NOT_INSTALLED', notOnPathReason({ command: 'memcached', variable: 'MEMCACHED_URL', missing: missingReason, path }));
   port ??= await freePort();
   const server = await startServer({
     name: 'memcached',
     command,
-    args: ['-l', '127.0.0.1', '-p', String(port), '-U', '0', ...runAsUser()],
+    args: ['-l', '127.0.0.1', '-p', String(port), '-U', '0', ...itemSizeArgs(itemSize), ...runAsUser()],
     port,
   });
   return { url: `memcached://127.0.0.1:${port}`, port, pid: server.pid, stop: server.stop };

@@ -4,7 +4,9 @@
 -- value: varbinary, so any bytes round-trip exactly (msgpack bin, read back as a Buffer).
 --
 -- Environment: STOREBENCH_TARANTOOL_PORT, STOREBENCH_TARANTOOL_USER, STOREBENCH_TARANTOOL_PASSWORD,
--- STOREBENCH_TARANTOOL_MEMTX_MB (optional: memtx memory in MB, default 64).
+-- STOREBENCH_TARANTOOL_MEMTX_MB (optional: memtx memory in MB, default 64),
+-- STOREBENCH_TARANTOOL_MAX_TUPLE_SIZE (optional: the largest tuple of either engine, in bytes;
+-- default Tarantool's own, 1 MB).
 local port = assert(os.getenv('STOREBENCH_TARANTOOL_PORT'), 'STOREBENCH_TARANTOOL_PORT is not set')
 local user = os.getenv('STOREBENCH_TARANTOOL_USER') or 'storebench'
 local password = assert(os.getenv('STOREBENCH_TARANTOOL_PASSWORD'), 'STOREBENCH_TARANTOOL_PASSWORD is not set')
@@ -17,6 +19,8 @@ box.cfg({
     vinyl_memory = 32 * 1024 * 1024,
     vinyl_cache = 16 * 1024 * 1024,
     checkpoint_count = 1,
+    memtx_max_tuple_size = tonumber(os.getenv('STOREBENCH_TARANTOOL_MAX_TUPLE_SIZE')) or 1024 * 1024,
+    vinyl_max_tuple_size = tonumber(os.getenv('STOREBENCH_TARANTOOL_MAX_TUPLE_SIZE')) or 1024 * 1024,
     log_level = 4,
 })
 

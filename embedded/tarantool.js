@@ -16,8 +16,9 @@ export const user = 'storebench';
 /**
  * Starts tarantool; returns { url, port, dir, pid (its guard's), stop() } or throws with the reason.
  * memtxMb: the memtx engine's memory (default 64 MB, kept small for a shared machine).
+ * maxTupleSize: memtx_max_tuple_size and vinyl_max_tuple_size in bytes (default Tarantool's own, 1 MB).
  */
-export async function startTarantool({ path = process.env.PATH, memtxMb } = {}) {
+export async function startTarantool({ path = process.env.PATH, memtxMb, maxTupleSize } = {}) {
   const command = which('tarantool', path);
   if (!command) throw new ServerUnavailableError('NOT_INSTALLED', notOnPathReason({ command: 'tarantool', variable: 'TARANTOOL_URL', missing: missingReason, path }));
   const dir = await mkdtemp(join(tmpdir(), 'storebench-tarantool-'));
@@ -39,6 +40,7 @@ export async function startTarantool({ path = process.env.PATH, memtxMb } = {}) 
         STOREBENCH_TARANTOOL_USER: user,
         STOREBENCH_TARANTOOL_PASSWORD: password,
         ...(memtxMb ? { STOREBENCH_TARANTOOL_MEMTX_MB: String(memtxMb) } : {}),
+        ...(maxTupleSize ? { STOREBENCH_TARANTOOL_MAX_TUPLE_SIZE: String(maxTupleSize) } : {}),
       },
     });
   } catch (error) {

@@ -46,9 +46,22 @@
  * @property {() => Promise<void>} ping  Resolves when the server answers; rejects when it is down.
  * @property {() => Promise<void>} close  Releases connections; safe to call twice.
  * @property {() => object} [stats]  Extra facts for /stores (cache hits, pool size...).
+ * @property {() => ValueLimit|null} [valueLimit]  Where the server has a size limit of its own
+ *           (memcached's -I, Tarantool's max tuple size): the largest value it accepts under
+ *           every key of the alphabet, known at open (asked of the server where it can be, else
+ *           the setting an embedded server was started with), null when it cannot be known.
+ *           /stores shows it on the store as `maxValueSize` and `valueLimit: { limit, raise }`,
+ *           and the driver refuses a larger --value-size before any load.
  *
  * A store whose server refuses a value for its size throws ValueTooLargeError (413), which is
  * not an outage; any other failure is (503 STORE_UNAVAILABLE).
+ */
+
+/**
+ * @typedef {object} ValueLimit  (stores/value-limits.js makes them)
+ * @property {number} maxValueSize  bytes: that many are accepted under the longest key, one more is refused
+ * @property {string} limit  the server's limit and what it counts besides the value, for people
+ * @property {string} raise  how to raise it: the setting for an embedded server, else the server's own option
  */
 
 const adapterFields = { name: 'string', description: 'string', needs: 'object', writes: 'object', open: 'function' };
@@ -78,6 +91,11 @@ export function assertStore(store, adapter) {
   for (const method of storeMethods) {
     if (typeof store?.[method] !== 'function') {
       throw new TypeError(`store "${adapter.name}" must implement ${method}()`);
+    }
+  }
+  for (const optional of ['stats', 'valueLimit']) {
+    if (store[optional] !== undefined && typeof store[optional] !== 'function') {
+      throw new TypeError(`store "${adapter.name}" ${optional} must be a function`);
     }
   }
   const { writes } = adapter;

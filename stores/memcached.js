@@ -1,6 +1,9 @@
 // memcached through memjs (binary protocol): the multi-threaded cache people put where
 // Redis would go. Values are stored and returned as raw bytes.
 import { ValueTooLargeError } from '../util/errors.js';
+import { withDeadline } from './deadline.js';
+import { memcachedMaxValue, raiseText, valueLimit } from './value-limits.js';
+import { defaults } from '../config/settings.js';
 
 export const name = 'memcached';
 export const description = 'memcached through memjs (binary protocol)';
@@ -20,7 +23,43 @@ export const serverList = (url) => url.replace(/(^|,)\s*memcached?:\/\//gi, '$1'
 
 const quiet = { log() {} }; // memjs logs every failed request to the console; the 503 says it instead
 
-export async function open({ memcached }) {
+const STATS_TIMEOUT_MS = 2000;
+
+// `stats settings` of every server: the smallest item size limit binds, as memjs spreads keys
+// over them. null when a server does not answer it (a managed service may refuse it).
+const itemLimitOf = (client) => withDeadline(new Promise((resolve) => {
+  let waiting = client.servers.length;
+  let smallest = null;
+  client.statsWithKey('settings', (error, server, stats) => {
+    if (waiting <= 0) return;
+    const itemSizeMax = Number(stats?.item_size_max);
+    if (error || !(itemSizeMax > 0)) {
+      waiting = 0;
+      resolve(null);
+      return;
+    }
+    const limit = { itemSizeMax, cas: stats.cas_enabled !== 'no' };
+    const largest = ({ itemSizeMax, cas }) => memcachedMaxValue(itemSizeMax, cas);
+    if (!smallest || largest(limit) < largest(smallest)) smallest = limit;
+    if (--waiting === 0) resolve(smallest);
+  });
+}), STATS_TIMEOUT_MS, () => new Error('no answer to stats settings')).catch(() => null);
+
+// The largest value, from the server's own answer; for the embedded server, else from the
+// setting it was started with; unknown (null) for a configured server that does not say.
+function limitOf(connection, fromServer, settings) {
+  const embedded = connection.source === 'embedded';
+  const asStarted = { itemSizeMax: settings.memcachedItemSize ?? defaults.memcachedItemSize, cas: true };
+  const known = fromServer ?? (embedded ? asStarted : null);
+  if (!known) return null;
+  const largest = memcachedMaxValue(known.itemSizeMax, known.cas);
+  const where = fromServer ? 'as the server says' : 'as the embedded server was started';
+  const limit = `memcached -I: item_size_max ${known.itemSizeMax} bytes ${where}, ` +
+    `less ${known.itemSizeMax - largest} for the item header${known.cas ? ', CAS' : ''} and the longest key`;
+  return valueLimit(largest, limit, raiseText(connection, 'memcachedItemSize', 'memcached -I'));
+}
+
+export async function open({ memcached }, settings = defaults) {
   const { default: memjs } = await import('memjs');
   const client = memjs.Client.create(serverList(memcached.url), {
     retries: 0, // fail fast: a down server is a 503 now, and the next request connects anew
@@ -43,6 +82,7 @@ export async function open({ memcached }) {
     client.close();
     throw error;
   }
+  const limit = limitOf(memcached, await itemLimitOf(client), settings);
   // true when appended; false when the key is missing (memjs says false for "not found",
   // the server says "Item not stored" for an append to a missing key).
   const appendExisting = (key, bytes) => client.append(key, bytes).catch((error) => {
@@ -73,6 +113,7 @@ export async function open({ memcached }) {
       await Promise.all(entries.map(([key, bytes]) => client.set(key, bytes, { expires: 0 }).catch((error) => { throw refusedForSize(error, bytes); })));
     },
     ping,
+    valueLimit: () => limit,
     async close() {
       client.close();
     },

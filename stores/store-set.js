@@ -177,6 +177,11 @@ export class StoreSet {
           report.reasonCode = error.code;
         }
         if (entry.store.stats) report.stats = entry.store.stats();
+        const limit = entry.store.valueLimit?.();
+        if (limit) {
+          report.maxValueSize = limit.maxValueSize;
+          report.valueLimit = { limit: limit.limit, raise: limit.raise };
+        }
         return report;
       }),
     );

@@ -8,6 +8,8 @@
 import { sendWhileReceiving } from './tarantool-driver-fix.js';
 import { withDeadline } from '../deadline.js';
 import { ValueTooLargeError } from '../../util/errors.js';
+import { raiseText, tarantoolMaxValue, valueLimit } from '../value-limits.js';
+import { defaults } from '../../config/settings.js';
 
 // No append: Tarantool's update splice (':') works on string fields only, and the value field is
 // varbinary so that any bytes round-trip; a Lua function's concatenation is a Lua string, stored
@@ -37,6 +39,24 @@ if box.space[name] == nil then
 end
 return box.space[name].engine`;
 
+// The engine's max tuple size from the server's box.cfg; null when this user may not eval.
+const maxTupleSizeOf = (connection, engine) => connection.eval('return box.cfg[...]', `${engine}_max_tuple_size`)
+  .then(([size]) => (Number.isInteger(size) && size > 0 ? size : null), () => null);
+
+// The largest value, from the server's box.cfg; for the embedded server, else from the
+// setting it was started with; unknown (null) for a configured server that does not say.
+function limitOf(connection, engine, fromServer, settings) {
+  const embedded = connection.source === 'embedded';
+  const size = fromServer ?? (embedded ? settings.tarantoolTupleSize ?? defaults.tarantoolTupleSize : null);
+  if (!size) return null;
+  const option = `${engine}_max_tuple_size`;
+  const largest = tarantoolMaxValue(size, engine);
+  const where = fromServer ? 'as the server says' : 'as the embedded server was started';
+  const limit = `box.cfg ${option}: ${size} bytes ${where}, ` +
+    `less ${size - largest} for the tuple header and the longest key`;
+  return valueLimit(largest, limit, raiseText(connection, 'tarantoolTupleSize', `box.cfg ${option}`));
+}
+
 /** The space a store of this engine uses. */
 export const spaceName = (engine) => `storebench_${engine}`;
 
@@ -55,7 +75,7 @@ export function tarantoolOptions(url) {
 export function tarantoolAdapter({ name, engine, description }) {
   const space = spaceName(engine);
 
-  async function open({ tarantool }) {
+  async function open({ tarantool }, settings = defaults) {
     const { default: Tarantool } = await import('tarantool-driver');
     const connection = sendWhileReceiving(new Tarantool({
       ...tarantoolOptions(tarantool.url),
@@ -77,9 +97,11 @@ export function tarantoolAdapter({ name, engine, description }) {
     };
 
     let actualEngine;
+    let maxTupleSize;
     try {
       const handshake = async () => {
         await connection.connect().catch((error) => { throw lastError ?? error; });
+        maxTupleSize = await maxTupleSizeOf(connection, engine);
         return ensureSpace(connection);
       };
       // The driver's timeout ends at the TCP connect; a server that accepts and never sends
@@ -94,6 +116,7 @@ export function tarantoolAdapter({ name, engine, description }) {
       await close();
       throw new Error(`space ${space} uses the ${actualEngine} engine, not ${engine}; drop it or point at another server`);
     }
+    const limit = limitOf(tarantool, engine, maxTupleSize, settings);
 
     return {
       async get(key) {
@@ -116,6 +139,7 @@ export function tarantoolAdapter({ name, engine, description }) {
       },
       close,
       stats: () => ({ engine: actualEngine, space }),
+      valueLimit: () => limit,
     };
   }
 
