@@ -56,6 +56,9 @@ const ERRORS_BY_KIND = 'count per kind: `http <status>` (any status outside 200-
 // The CSV has one row per step (operation `all`), then, for a step of several operations, one
 // row per operation with that operation's figures in the columns they have.
 export const CSV_OPERATION_COLUMN = { name: 'operation', after: 'workload' };
+// Result fields repeated on every CSV row, after the step's columns: a CSV file (or a row of it
+// pasted elsewhere) says by itself whether its run stopped early.
+export const CSV_RESULT_COLUMNS = [{ name: 'interrupted', path: 'interrupted' }];
 
 export const OPERATION_FIELDS = [
   field('operation', 'string', 'what the requests did: `read`, `write`, `update`, `insert`, `append` or `read-modify-write` (docs/workloads.md)'),
