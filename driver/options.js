@@ -11,6 +11,8 @@ import { MAX_WORKERS, autoWorkers } from './workers.js';
 import { PROBE_IDLE_REQUESTS, PROBE_IDLE_SECONDS, PROBE_MIN_REQUESTS_PER_CLIENT, PROBE_MIN_SECONDS, PROBE_WARMUP_REQUESTS } from './probe/prober.js';
 import { SCENARIO_FLAGS, SCENARIO_USAGE, parseScenarioFlags } from './scenario-options.js';
 import { HASH_FIELDS, VALUE_SHAPES } from './workloads/value-shape.js';
+import { unmeasuredStoreProblems } from './thresholds.js';
+import { targetFromUrl } from './targets.js';
 
 export const DEFAULT_CONCURRENCY = [5, 10, 15, 20, 25, 30];
 // Steps are timed by default: a request count finishes in well under a second on a fast
@@ -283,6 +285,10 @@ export function parseArguments(argv, env = process.env) {
     workers,
     valueShape,
   };
+  // A threshold naming a store this run cannot measure is found now, before app.js starts.
+  if (stores?.length) problems.push(...unmeasuredStoreProblems(options.assert, stores, { source: '--stores' }));
+  const urlStore = (url) => targetFromUrl(url, options.keySpace ? options.workload.name : null).store;
+  if (urls.length) problems.push(...unmeasuredStoreProblems(options.assert, urls.filter(httpUrl).map(urlStore), { source: 'the --url list' }));
   return { command: 'run', help: values.help === true, options, problems };
 }
 

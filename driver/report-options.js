@@ -22,7 +22,8 @@ export const RUN_REPORT_USAGE = `Reports:
   --assert EXPR          a threshold, checked per store after the run (repeatable):
                          [store:]p50|p90|p99|p999|mean|max <|<= N ms|us, rps >|>= N,
                          errors =|<= N or N%  (e.g. 'p99<5ms', 'redis:rps>=1000', 'errors=0');
-                         a missed one exits 3`;
+                         a missed one exits 3; one naming a store the run will not sweep
+                         exits 2 before any load`;
 
 export const REPORT_COMMANDS_USAGE = `       node test report FILE.json [--html OUT] [--assert EXPR]...
        node test compare A.json B.json [--fail-on-regression PCT]

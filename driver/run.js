@@ -19,6 +19,7 @@ import { loadRecordsDirect, verifyWritesDirect } from './workloads/direct-load.j
 import { machineMonitorFor } from './machine-load.js';
 import { startProber } from './probe/prober.js';
 import { keyOf } from './workloads/values.js';
+import { thresholdStores, unmeasuredStoreProblems } from './thresholds.js';
 
 /** A key-space workload whose values the app would refuse (its /stores `limits`): a problem before any load. */
 function limitProblems(options, limits, label) {
@@ -36,7 +37,7 @@ async function resolveTargets(options, onProgress) {
   }
   if (options.direct) {
     const { unknownStoreProblems } = await import('../stores/index.js');
-    const unknown = unknownStoreProblems(options.stores);
+    const unknown = [...unknownStoreProblems(options.stores), ...unknownStoreProblems(thresholdStores(options.assert), '--assert')];
     if (unknown.length) throw new UsageError(unknown);
     onProgress({ type: 'stores-opening', servers: await serversToStart(options.stores) });
     // options.env: a scenario's kind passing the servers it keeps across calls (else process.env).
@@ -51,7 +52,7 @@ async function resolveTargets(options, onProgress) {
   }
   // The embedded default: only names this checkout's registry knows can be asked of app.js.
   const { unknownStoreProblems } = await import('../stores/index.js');
-  const unknown = unknownStoreProblems(options.stores);
+  const unknown = [...unknownStoreProblems(options.stores), ...unknownStoreProblems(thresholdStores(options.assert), '--assert')];
   if (unknown.length) throw new UsageError(unknown);
   onProgress({ type: 'app-starting', servers: await serversToStart(options.stores) });
   // The app's per-operation deadline would otherwise cut a slow store's requests at 2 s and
@@ -105,6 +106,14 @@ async function resolveTargets(options, onProgress) {
  */
 export async function runBenchmark(options, { signal, onProgress = () => {} } = {}) {
   const { targets, skipped, label, app, stores, token = options.token ?? null } = await resolveTargets(options, onProgress);
+  // A threshold on a store this run will not sweep: a usage error now, not "not measured" at the end.
+  const source = options.target ? redactUrl(options.target) : options.direct ? '--direct' : options.urls.length ? 'the --url list' : 'the embedded app.js';
+  const unmeasured = unmeasuredStoreProblems(options.assert, targets.map((target) => target.store), { skipped, source });
+  if (unmeasured.length) {
+    await app?.stop();
+    await stores?.close();
+    throw new UsageError(unmeasured);
+  }
   const steps = [];
   const loads = [];
   const verifications = [];
