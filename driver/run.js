@@ -20,6 +20,7 @@ import { machineMonitorFor } from './machine-load.js';
 import { startProber } from './probe/prober.js';
 import { keyOf } from './workloads/values.js';
 import { thresholdStores, unmeasuredStoreProblems } from './thresholds.js';
+import { measurePeakRss } from './peak-rss.js';
 
 /** A key-space workload whose values the app would refuse (its /stores `limits`): a problem before any load. */
 function limitProblems(options, limits, label) {
@@ -188,7 +189,9 @@ export async function runBenchmark(options, { signal, onProgress = () => {} } = 
       if (!(error instanceof StepAborted)) throw error;
       interrupted = true;
     }
-    return createResult({ interrupted, appExit, settings, system, targets: shownTargets, skipped, steps, loads, verifications });
+    // Before the app is stopped (finally, below): its peak RSS is read from its /proc entry.
+    const peakRss = await measurePeakRss(app);
+    return createResult({ interrupted, appExit, settings, system, targets: shownTargets, skipped, steps, loads, verifications, peakRss });
   } finally {
     stopping = true;
     await prober?.close();

@@ -65,7 +65,7 @@ function header(result) {
   ];
   if (settings.repeat > 1) rows.push(['Repeats', `each step ${settings.repeat} times, interleaved across the URLs at each load level`]);
   if (settings.assert.length) rows.push(['Assert', settings.assert.join(', ')]);
-  const machine = renderMachineLoad(result.steps, { label: '' }).trim();
+  const machine = renderMachineLoad(result.steps, { label: '', peakRss: result.peakRss }).trim();
   if (machine) rows.push(['Machine', machine]);
   for (const skip of result.skipped) rows.push(['Skipped', `${skip.store}: ${skip.status}${skip.reason ? ` (${skip.reason})` : ''}`]);
   const meta = `<dl class="meta">${rows.map(([label, text]) => `<dt>${escapeHtml(label)}</dt><dd>${escapeHtml(text)}</dd>`).join('')}</dl>`;

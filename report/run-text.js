@@ -67,7 +67,7 @@ export function createRunText(write) {
         const why = result.appExit ? `app.js exited (${result.appExit}) during the sweep` : 'interrupted';
         print(`\n${why}: ${result.steps.length} step(s) finished; the step in progress was dropped`);
       }
-      const machine = renderMachineLoad(result.steps);
+      const machine = renderMachineLoad(result.steps, { peakRss: result.peakRss });
       if (machine) print(`\n${machine}`);
       const compared = renderComparison(result.comparison);
       if (compared) print(`\n${compared}`);
