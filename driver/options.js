@@ -288,7 +288,10 @@ export function parseArguments(argv, env = process.env) {
   // A threshold naming a store this run cannot measure is found now, before app.js starts.
   if (stores?.length) problems.push(...unmeasuredStoreProblems(options.assert, stores, { source: '--stores' }));
   const urlStore = (url) => targetFromUrl(url, options.keySpace ? options.workload.name : null).store;
-  if (urls.length) problems.push(...unmeasuredStoreProblems(options.assert, urls.filter(httpUrl).map(urlStore), { source: 'the --url list' }));
+  if (urls.length) {
+    const urlStores = urls.filter(httpUrl).map(urlStore);
+    problems.push(...unmeasuredStoreProblems(options.assert, urlStores, { source: 'the --url list' }));
+  }
   return { command: 'run', help: values.help === true, options, problems };
 }
 

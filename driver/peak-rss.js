@@ -22,7 +22,8 @@ export async function processPeakRssBytes(pid) {
  */
 export async function measurePeakRss(app) {
   const appBytes = app ? await processPeakRssBytes(app.child.pid) : null;
-  return { driverBytes: driverPeakRssBytes(), appBytes, app: app ? (appBytes === null ? 'unknown' : 'measured') : 'none' };
+  const state = appBytes === null ? 'unknown' : 'measured';
+  return { driverBytes: driverPeakRssBytes(), appBytes, app: app ? state : 'none' };
 }
 
 /** Several runs' peakRss as one (a scenario's runs): the largest of each, `measured` if any was. */

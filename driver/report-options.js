@@ -86,7 +86,11 @@ export function parseReportArguments(argv) {
 
 /** node test compare A.json B.json [--fail-on-regression PCT [--ignore-busy]]: argv after "compare". */
 export function parseCompareArguments(argv) {
-  const spec = { 'fail-on-regression': { type: 'string' }, 'ignore-busy': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } };
+  const spec = {
+    'fail-on-regression': { type: 'string' },
+    'ignore-busy': { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  };
   const { values, positionals, problems } = parseFlags(argv, spec, { positionals: 2 });
   const help = values.help === true;
   if (positionals.length < 2 && !help) problems.push('compare needs two results files: node test compare A.json B.json');
@@ -100,8 +104,11 @@ export function parseCompareArguments(argv) {
     }
   }
   const ignoreBusy = values['ignore-busy'] === true;
-  if (ignoreBusy && typeof raw !== 'string') problems.push('--ignore-busy goes with --fail-on-regression PCT: it says which regressions do not fail');
-  return { command: 'compare', help, options: { a: positionals[0], b: positionals[1], failOnRegression, ignoreBusy }, problems };
+  if (ignoreBusy && typeof raw !== 'string') {
+    problems.push('--ignore-busy goes with --fail-on-regression PCT: it says which regressions do not fail');
+  }
+  const [a, b] = positionals;
+  return { command: 'compare', help, options: { a, b, failOnRegression, ignoreBusy }, problems };
 }
 
 // The most files node test merge takes: far more machines than one target needs.

@@ -29,6 +29,12 @@ function limitProblems(options, limits, label) {
   return [`--value-size: values up to ${largest} bytes, but ${label} accepts at most ${limits.maxValueSize} bytes in one value (its --max-value-size)`];
 }
 
+// Store names this checkout's registry does not know, in --stores or in an --assert threshold.
+const unknownNames = (options, unknownStoreProblems) => [
+  ...unknownStoreProblems(options.stores),
+  ...unknownStoreProblems(thresholdStores(options.assert), '--assert'),
+];
+
 async function resolveTargets(options, onProgress) {
   // A key-space workload sweeps stores (http://host/redis), each request picking its key.
   const workload = options.keySpace ? options.workload : null;
@@ -38,7 +44,7 @@ async function resolveTargets(options, onProgress) {
   }
   if (options.direct) {
     const { unknownStoreProblems } = await import('../stores/index.js');
-    const unknown = [...unknownStoreProblems(options.stores), ...unknownStoreProblems(thresholdStores(options.assert), '--assert')];
+    const unknown = unknownNames(options, unknownStoreProblems);
     if (unknown.length) throw new UsageError(unknown);
     onProgress({ type: 'stores-opening', servers: await serversToStart(options.stores) });
     // options.env: a scenario's kind passing the servers it keeps across calls (else process.env).
@@ -53,7 +59,7 @@ async function resolveTargets(options, onProgress) {
   }
   // The embedded default: only names this checkout's registry knows can be asked of app.js.
   const { unknownStoreProblems } = await import('../stores/index.js');
-  const unknown = [...unknownStoreProblems(options.stores), ...unknownStoreProblems(thresholdStores(options.assert), '--assert')];
+  const unknown = unknownNames(options, unknownStoreProblems);
   if (unknown.length) throw new UsageError(unknown);
   onProgress({ type: 'app-starting', servers: await serversToStart(options.stores) });
   // The app's per-operation deadline would otherwise cut a slow store's requests at 2 s and
@@ -108,8 +114,10 @@ async function resolveTargets(options, onProgress) {
 export async function runBenchmark(options, { signal, onProgress = () => {} } = {}) {
   const { targets, skipped, label, app, stores, token = options.token ?? null } = await resolveTargets(options, onProgress);
   // A threshold on a store this run will not sweep: a usage error now, not "not measured" at the end.
-  const source = options.target ? redactUrl(options.target) : options.direct ? '--direct' : options.urls.length ? 'the --url list' : 'the embedded app.js';
-  const unmeasured = unmeasuredStoreProblems(options.assert, targets.map((target) => target.store), { skipped, source });
+  const given = options.urls.length ? 'the --url list' : 'the embedded app.js';
+  const source = options.target ? redactUrl(options.target) : options.direct ? '--direct' : given;
+  const swept = targets.map((target) => target.store);
+  const unmeasured = unmeasuredStoreProblems(options.assert, swept, { skipped, source });
   if (unmeasured.length) {
     await app?.stop();
     await stores?.close();
@@ -191,7 +199,9 @@ export async function runBenchmark(options, { signal, onProgress = () => {} } = 
     }
     // Before the app is stopped (finally, below): its peak RSS is read from its /proc entry.
     const peakRss = await measurePeakRss(app);
-    return createResult({ interrupted, appExit, settings, system, targets: shownTargets, skipped, steps, loads, verifications, peakRss });
+    return createResult({
+      interrupted, appExit, settings, system, targets: shownTargets, skipped, steps, loads, verifications, peakRss,
+    });
   } finally {
     stopping = true;
     await prober?.close();

@@ -65,7 +65,10 @@ export function parseThresholds(texts = []) {
 }
 
 /** The stores the thresholds in `texts` name, each once (a threshold on every store names none). */
-export const thresholdStores = (texts) => [...new Set(parseThresholds(texts).thresholds.map((threshold) => threshold.store).filter((store) => store !== null))];
+export const thresholdStores = (texts) => {
+  const named = parseThresholds(texts).thresholds.map((threshold) => threshold.store);
+  return [...new Set(named.filter((store) => store !== null))];
+};
 
 // A status from a target's /stores is shown only when it is a plain word or two (it came over
 // the network: anything else could hold escape sequences).
@@ -79,9 +82,11 @@ const shownStatus = (status) => (/^[a-z][a-z -]{0,39}$/i.test(status ?? '') ? st
  */
 export function unmeasuredStoreProblems(texts, stores, { skipped = [], source = 'this run' } = {}) {
   const measured = [...new Set(stores)];
-  return parseThresholds(texts).thresholds.filter((threshold) => threshold.store !== null && !measured.includes(threshold.store)).map((threshold) => {
-    const skip = skipped.find((entry) => entry.store === threshold.store);
-    const there = skip ? `; ${threshold.store} is ${shownStatus(skip.status)} there` : '';
-    return `--assert "${threshold.text}" names ${threshold.store}, which this run does not sweep (${source}: ${measured.join(', ') || 'no store'}${there})`;
+  const missing = parseThresholds(texts).thresholds.filter(({ store }) => store !== null && !measured.includes(store));
+  return missing.map(({ text, store }) => {
+    const skip = skipped.find((entry) => entry.store === store);
+    const there = skip ? `; ${store} is ${shownStatus(skip.status)} there` : '';
+    const sweeps = `${source}: ${measured.join(', ') || 'no store'}${there}`;
+    return `--assert "${text}" names ${store}, which this run does not sweep (${sweeps})`;
   });
 }

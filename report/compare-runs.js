@@ -97,9 +97,11 @@ export function compareRuns(a, b, { failOnRegression = null, ignoreBusy = false 
         if (figure.name === 'rps' && changePercent < -failOnRegression) regression = true;
         if (figure.name === 'latency.p99Ms' && changePercent > failOnRegression) regression = true;
       }
-      return { name: figure.name, a: x.median, b: y.median, changePercent, withinNoise, regression: regression && !excused, ignored: regression && excused };
+      const counted = { regression: regression && !excused, ignored: regression && excused };
+      return { name: figure.name, a: x.median, b: y.median, changePercent, withinNoise, ...counted };
     });
-    const row = { store: cellA.store, key: cellA.key, model: cellA.model, load: cellA.load, repeats: [cellA.summary.repeats, cellB.summary.repeats], machine, figures };
+    const repeats = [cellA.summary.repeats, cellB.summary.repeats];
+    const row = { store: cellA.store, key: cellA.key, model: cellA.model, load: cellA.load, repeats, machine, figures };
     rows.push(row);
     for (const figure of figures) {
       if (figure.regression) regressions.push({ row, figure });
@@ -108,16 +110,20 @@ export function compareRuns(a, b, { failOnRegression = null, ignoreBusy = false 
   }
   const onlyA = [...cellsA.keys()].filter((id) => !cellsB.has(id)).map((id) => cellName(cellsA.get(id)));
   const onlyB = [...cellsB.keys()].filter((id) => !cellsA.has(id)).map((id) => cellName(cellsB.get(id)));
-  return { rows, onlyA, onlyB, settings: settingsDiffer(a, b), regressions, ignored, failOnRegression, ignoreBusy, identical: sameRun(a, b) };
+  const settings = settingsDiffer(a, b);
+  return { rows, onlyA, onlyB, settings, regressions, ignored, failOnRegression, ignoreBusy, identical: sameRun(a, b) };
 }
 
 /** "BUSY_MACHINE in 3 of 3 repeats (other processes up to 85% of a core), CPU_STEAL in 1 of 3 (steal up to 12%)". */
 export function machineWarningsText(warnings) {
   const peak = (entry) => {
     if (entry.peak === null) return '';
-    return entry.code === 'CPU_STEAL' ? ` (steal up to ${Math.round(entry.peak)}%)` : ` (other processes up to ${Math.round(entry.peak)}% of a core)`;
+    const percent = Math.round(entry.peak);
+    return entry.code === 'CPU_STEAL' ? ` (steal up to ${percent}%)` : ` (other processes up to ${percent}% of a core)`;
   };
-  return warnings.map((entry, index) => `${entry.code} in ${entry.steps} of ${entry.of}${index === 0 ? ` ${entry.of === 1 ? 'step' : 'repeats'}` : ''}${peak(entry)}`).join(', ');
+  const unit = (entry, index) => (index === 0 ? ` ${entry.of === 1 ? 'step' : 'repeats'}` : '');
+  const one = (entry, index) => `${entry.code} in ${entry.steps} of ${entry.of}${unit(entry, index)}${peak(entry)}`;
+  return warnings.map(one).join(', ');
 }
 
 // The codes alone, for the table's narrow column: "BUSY_MACHINE 3/3, CPU_STEAL 1/3".
@@ -133,7 +139,8 @@ export function renderRunComparison(comparison, { a, b, nameA = 'A', nameB = 'B'
     `B: ${nameB} · ${b.system.date} · ${b.system.target}`,
   ];
   if (comparison.identical) {
-    lines.push(`identical runs: A and B hold the same ${a.steps.length} steps (same start times, same histograms), so every change is 0 and says nothing about noise or regressions; compare two runs made apart`);
+    lines.push(`identical runs: A and B hold the same ${a.steps.length} steps (same start times, same histograms), ` +
+      'so every change is 0 and says nothing about noise or regressions; compare two runs made apart');
   }
   const systemOf = (run) => renderSystemLine(run.system, { date: false }).replace(/^System:\s*/, '');
   if (systemOf(a) === systemOf(b)) lines.push(`System:  ${systemOf(a)} (both)`);
@@ -173,7 +180,9 @@ export function renderRunComparison(comparison, { a, b, nameA = 'A', nameB = 'B'
   const warned = (side) => comparison.rows.filter((row) => row.machine[side].length).length;
   const [warnedA, warnedB] = [warned('a'), warned('b')];
   if (warnedA || warnedB) {
-    lines.push(`machine warnings (CPU_STEAL, BUSY_MACHINE): ${warnedA} of ${comparison.rows.length} compared steps in A, ${warnedB} in B: a change there may be the machine's, not the store's`);
+    const compared = comparison.rows.length;
+    lines.push(`machine warnings (CPU_STEAL, BUSY_MACHINE): ${warnedA} of ${compared} compared steps in A, ` +
+      `${warnedB} in B: a change there may be the machine's, not the store's`);
   }
   if (comparison.failOnRegression !== null) lines.push(...regressionSummary(comparison));
   return `${lines.join('\n')}\n`;
@@ -191,14 +200,17 @@ function regressionText(figure, row, comparison) {
 function regressionSummary({ regressions, ignored, failOnRegression, ignoreBusy }) {
   const limit = `${failOnRegression}%`;
   const busy = regressions.filter(({ row }) => row.machine.b.length).length;
-  const lines = [regressions.length ? `${regressions.length} regression(s) beyond ${limit}` : `no regression beyond ${limit}${ignored.length ? ' counted' : ''} (rps down or p99 up)`];
+  const none = `no regression beyond ${limit}${ignored.length ? ' counted' : ''} (rps down or p99 up)`;
+  const lines = [regressions.length ? `${regressions.length} regression(s) beyond ${limit}` : none];
   if (busy) {
-    lines.push(`${busy} of them on steps whose machine check warned in B (CPU_STEAL, BUSY_MACHINE): they may be the machine, not the change; re-run on a quiet machine, or add --ignore-busy not to fail on them`);
+    lines.push(`${busy} of them on steps whose machine check warned in B (CPU_STEAL, BUSY_MACHINE): ` +
+      'they may be the machine, not the change; re-run on a quiet machine, or add --ignore-busy not to fail on them');
   }
   if (ignoreBusy) {
-    lines.push(ignored.length
-      ? `${ignored.length} regression(s) beyond ${limit} not counted (--ignore-busy): their steps in B carried a machine warning, named above`
-      : '--ignore-busy: no regression was on a step whose machine check warned in B');
+    const notCounted = `${ignored.length} regression(s) beyond ${limit} not counted (--ignore-busy): ` +
+      'their steps in B carried a machine warning, named above';
+    const noneIgnored = '--ignore-busy: no regression was on a step whose machine check warned in B';
+    lines.push(ignored.length ? notCounted : noneIgnored);
   }
   return lines;
 }
@@ -208,6 +220,9 @@ export function regressionError(comparison) {
   if (!comparison.regressions.length) return null;
   return new ThresholdError(comparison.regressions.map(({ row, figure }) => {
     const busy = row.machine.b.length ? `; B's machine was busy: ${machineWarningsText(row.machine.b)}` : '';
-    return `regression: ${row.store} ${row.key} ${row.model === 'open' ? `${row.load} rps` : `concurrency ${row.load}`}: ${SHORT_NAMES[figure.name]} ${signed(figure.changePercent)} (more than ${comparison.failOnRegression}%)${busy}`;
+    const load = row.model === 'open' ? `${row.load} rps` : `concurrency ${row.load}`;
+    const limit = `more than ${comparison.failOnRegression}%`;
+    const change = `${SHORT_NAMES[figure.name]} ${signed(figure.changePercent)} (${limit})`;
+    return `regression: ${row.store} ${row.key} ${load}: ${change}${busy}`;
   }).join('\n'), 'REGRESSION');
 }

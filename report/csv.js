@@ -37,8 +37,10 @@ const operationRow = (step, figures) => ({
 /** The CSV text of `steps`; `run` holds the Result's fields repeated on each row (its `interrupted`). */
 export function buildCsv(steps, run = { interrupted: false }) {
   const runCells = CSV_RESULT_COLUMNS.map((column) => csvCell(valueAt(run, column.path)));
-  const lines = [[...COLUMNS.map((column) => column.name), ...CSV_RESULT_COLUMNS.map((column) => column.name)].join(',')];
-  const row = (record) => lines.push([...COLUMNS.map((column) => csvCell(column.value(record))), ...runCells].join(','));
+  const names = [...COLUMNS, ...CSV_RESULT_COLUMNS].map((column) => column.name);
+  const lines = [names.join(',')];
+  const cells = (record) => COLUMNS.map((column) => csvCell(column.value(record)));
+  const row = (record) => lines.push([...cells(record), ...runCells].join(','));
   for (const step of steps) {
     row(step);
     if ((step.operations?.length ?? 0) > 1) for (const figures of step.operations) row(operationRow(step, figures));

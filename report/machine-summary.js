@@ -24,7 +24,9 @@ export function renderPeakRss(peakRss) {
   if (!peakRss) return '';
   const driver = `driver ${peakRss.driverBytes === null ? 'unknown' : formatBytes(peakRss.driverBytes)}`;
   if (peakRss.app === 'none') return `peak RSS ${driver}`;
-  return `peak RSS ${driver}, app.js ${peakRss.app === 'measured' ? formatBytes(peakRss.appBytes) : 'unknown (its /proc/<pid>/status could not be read)'}`;
+  const unread = 'unknown (its /proc/<pid>/status could not be read)';
+  const app = peakRss.app === 'measured' ? formatBytes(peakRss.appBytes) : unread;
+  return `peak RSS ${driver}, app.js ${app}`;
 }
 
 /**

@@ -82,7 +82,8 @@ export function createDirectSteps({ name, stores, serverUrls = [], timeoutMs }) 
         targets: [...targets.values()],
         skipped,
         steps,
-        peakRss: { driverBytes: driverPeakRssBytes(), appBytes: null, app: 'none' }, // the stores ran in the driver's process
+        // The stores ran in the driver's process: no app.js child.
+        peakRss: { driverBytes: driverPeakRssBytes(), appBytes: null, app: 'none' },
       });
     },
   };

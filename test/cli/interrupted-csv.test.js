@@ -21,7 +21,9 @@ test('Ctrl-C: the CSV marks every row interrupted, and a finished run\'s CSV say
   const dir = await tempDir(t);
   const [jsonFile, csvFile] = [join(dir, 'partial.json'), join(dir, 'partial.csv')];
   // Six steps of 25 requests held 20 ms each (~0.5 s a step): SIGINT once the first is done.
-  const stopped = await runDriverCli(['--url', `${server.url}/memory/key1`, '-c', '1,1,1,1,1,1', '-n', '25', '--warmup', '0', '--json', jsonFile, '--csv', csvFile], {
+  const url = `${server.url}/memory/key1`;
+  const args = ['--url', url, '-c', '1,1,1,1,1,1', '-n', '25', '--warmup', '0', '--json', jsonFile, '--csv', csvFile];
+  const stopped = await runDriverCli(args, {
     onSpawn: (child) => {
       const poll = setInterval(() => {
         if (server.heldMs.length < 30) return;
@@ -39,7 +41,7 @@ test('Ctrl-C: the CSV marks every row interrupted, and a finished run\'s CSV say
   assert.ok(rows.length >= 1 && rows.length < 6, `${rows.length} steps finished`);
   for (const row of rows) assert.equal(row.at(-1), 'true');
 
-  const finished = await runDriverCli(['--url', `${server.url}/memory/key1`, '-c', '1', '-n', '5', '--warmup', '0', '--csv', csvFile]);
+  const finished = await runDriverCli(['--url', url, '-c', '1', '-n', '5', '--warmup', '0', '--csv', csvFile]);
   assert.equal(finished.status, 0, finished.stderr);
   const [, ...finishedRows] = csvRows(await readFile(csvFile, 'utf8'));
   assert.deepEqual(finishedRows.map((row) => row.at(-1)), ['false']);

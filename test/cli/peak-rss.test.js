@@ -26,7 +26,8 @@ async function tempDir(t) {
 test('the embedded default: the Machine line and the JSON give the driver\'s and app.js\'s peak RSS', async (t) => {
   const dir = await tempDir(t);
   const jsonFile = join(dir, 'run.json');
-  const run = await runDriverCli(['--stores', 'memory', '--keys', 'key1', '-c', '1', '-n', '100', '--warmup', '0', '--json', jsonFile]);
+  const run = await runDriverCli(['--stores', 'memory', '--keys', 'key1', '-c', '1', '-n', '100', '--warmup', '0',
+    '--json', jsonFile]);
   assert.equal(run.status, 0, run.stderr);
   const { peakRss } = JSON.parse(await readFile(jsonFile, 'utf8'));
   if (!onLinux) {
@@ -35,9 +36,12 @@ test('the embedded default: the Machine line and the JSON give the driver\'s and
   }
   assert.equal(peakRss.app, 'measured');
   // Two Node processes, each with a heap, code and buffers: tens of MiB, well under a GiB here.
-  for (const bytes of [peakRss.driverBytes, peakRss.appBytes]) assert.ok(Number.isInteger(bytes) && bytes > 20 * MIB && bytes < 1024 * MIB, `${bytes} bytes`);
+  for (const bytes of [peakRss.driverBytes, peakRss.appBytes]) {
+    assert.ok(Number.isInteger(bytes) && bytes > 20 * MIB && bytes < 1024 * MIB, `${bytes} bytes`);
+  }
   const line = run.stdout.split('\n').find((text) => text.startsWith('Machine:'));
-  assert.ok(line.endsWith(` · peak RSS driver ${formatBytes(peakRss.driverBytes)}, app.js ${formatBytes(peakRss.appBytes)}`), line);
+  const expected = ` · peak RSS driver ${formatBytes(peakRss.driverBytes)}, app.js ${formatBytes(peakRss.appBytes)}`;
+  assert.ok(line.endsWith(expected), line);
   const again = await runDriverCli(['report', jsonFile]);
   assert.ok(again.stdout.includes(line), 'node test report prints the same Machine line from the file');
 });
@@ -46,7 +50,8 @@ test('--url: no app child, so the driver\'s alone', async (t) => {
   const server = await startTestServer(t);
   const dir = await tempDir(t);
   const jsonFile = join(dir, 'run.json');
-  const run = await runDriverCli(['--url', `${server.url}/memory/key1`, '-c', '1', '-n', '20', '--warmup', '0', '--json', jsonFile]);
+  const url = `${server.url}/memory/key1`;
+  const run = await runDriverCli(['--url', url, '-c', '1', '-n', '20', '--warmup', '0', '--json', jsonFile]);
   assert.equal(run.status, 0, run.stderr);
   const { peakRss } = JSON.parse(await readFile(jsonFile, 'utf8'));
   assert.equal(peakRss.app, 'none');
@@ -55,7 +60,7 @@ test('--url: no app child, so the driver\'s alone', async (t) => {
   assert.match(run.stdout, new RegExp(`^Machine: .* · peak RSS driver ${formatBytes(peakRss.driverBytes)}$`, 'm'));
 });
 
-test('VmHWM read from /proc, the three states in words, and files without peakRss still read and validate', async (t) => {
+test('VmHWM read from /proc, the three states in words, files without peakRss still read and validate', async (t) => {
   if (onLinux) {
     const status = await readFile('/proc/self/status', 'utf8');
     const before = Number(/^VmHWM:\s+(\d+) kB$/m.exec(status)[1]) * 1024;
@@ -65,8 +70,10 @@ test('VmHWM read from /proc, the three states in words, and files without peakRs
     t.diagnostic('no /proc here: only the null case is checked');
   }
   assert.equal(await processPeakRssBytes(2 ** 22 + 12345), null, 'a process that does not exist');
-  assert.equal(renderPeakRss({ driverBytes: 178 * MIB, appBytes: 3.5 * 1024 * MIB, app: 'measured' }), 'peak RSS driver 178 MiB, app.js 3.5 GiB');
-  assert.equal(renderPeakRss({ driverBytes: 5.25 * MIB, appBytes: null, app: 'unknown' }), 'peak RSS driver 5.3 MiB, app.js unknown (its /proc/<pid>/status could not be read)');
+  const measured = { driverBytes: 178 * MIB, appBytes: 3.5 * 1024 * MIB, app: 'measured' };
+  assert.equal(renderPeakRss(measured), 'peak RSS driver 178 MiB, app.js 3.5 GiB');
+  assert.equal(renderPeakRss({ driverBytes: 5.25 * MIB, appBytes: null, app: 'unknown' }),
+    'peak RSS driver 5.3 MiB, app.js unknown (its /proc/<pid>/status could not be read)');
   assert.equal(renderPeakRss({ driverBytes: 90 * MIB, appBytes: null, app: 'none' }), 'peak RSS driver 90 MiB');
   assert.equal(renderPeakRss(undefined), '');
 
@@ -79,5 +86,6 @@ test('VmHWM read from /proc, the three states in words, and files without peakRs
     assert.deepEqual(validate(schema, JSON.parse(text)), []);
   }
   assert.equal('peakRss' in JSON.parse(toJson(without)), false, 'a Result without it is written without it');
-  assert.throws(() => fromJson({ ...JSON.parse(toJson(withRss)), peakRss: { driverBytes: '80 MB', appBytes: null, app: 'none' } }), /peakRss\.driverBytes is "80 MB", expected a whole number or null/);
+  const mistyped = { ...JSON.parse(toJson(withRss)), peakRss: { driverBytes: '80 MB', appBytes: null, app: 'none' } };
+  assert.throws(() => fromJson(mistyped), /peakRss\.driverBytes is "80 MB", expected a whole number or null/);
 });
