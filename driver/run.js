@@ -114,7 +114,7 @@ async function resolveTargets(options, onProgress) {
 export async function runBenchmark(options, { signal, onProgress = () => {} } = {}) {
   const { targets, skipped, label, app, stores, token = options.token ?? null } = await resolveTargets(options, onProgress);
   // A threshold on a store this run will not sweep: a usage error now, not "not measured" at the end.
-  const given = options.urls.length ? 'the --url list' : 'the embedded app.js';
+  const given = options.urls?.length ? 'the --url list' : 'the embedded app.js';
   const source = options.target ? redactUrl(options.target) : options.direct ? '--direct' : given;
   const swept = targets.map((target) => target.store);
   const unmeasured = unmeasuredStoreProblems(options.assert, swept, { skipped, source });
