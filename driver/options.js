@@ -13,6 +13,8 @@ import { SCENARIO_FLAGS, SCENARIO_USAGE, parseScenarioFlags } from './scenario-o
 import { HASH_FIELDS, VALUE_SHAPES } from './workloads/value-shape.js';
 import { WARMUP_MAX_SECONDS, WARMUP_TOLERANCE, WARMUP_WINDOW_SECONDS } from './warmup.js';
 import { ORDERS } from './repeat.js';
+import { unmeasuredStoreProblems } from './thresholds.js';
+import { targetFromUrl } from './targets.js';
 
 export const DEFAULT_CONCURRENCY = [5, 10, 15, 20, 25, 30];
 // Steps are timed by default: a request count finishes in well under a second on a fast
@@ -309,6 +311,13 @@ export function parseArguments(argv, env = process.env) {
     workers,
     valueShape,
   };
+  // A threshold naming a store this run cannot measure is found now, before app.js starts.
+  if (stores?.length) problems.push(...unmeasuredStoreProblems(options.assert, stores, { source: '--stores' }));
+  const urlStore = (url) => targetFromUrl(url, options.keySpace ? options.workload.name : null).store;
+  if (urls.length) {
+    const urlStores = urls.filter(httpUrl).map(urlStore);
+    problems.push(...unmeasuredStoreProblems(options.assert, urlStores, { source: 'the --url list' }));
+  }
   return { command: 'run', help: values.help === true, options, problems };
 }
 

@@ -22,17 +22,19 @@ export const RUN_REPORT_USAGE = `Reports:
   --assert EXPR          a threshold, checked per store after the run (repeatable):
                          [store:]p50|p90|p99|p999|mean|max <|<= N ms|us, rps >|>= N,
                          errors =|<= N or N%  (e.g. 'p99<5ms', 'redis:rps>=1000', 'errors=0');
-                         a missed one exits 3`;
+                         a missed one exits 3; one naming a store the run will not sweep
+                         exits 2 before any load`;
 
 export const REPORT_COMMANDS_USAGE = `       node test report FILE.json [--html OUT] [--assert EXPR]...
-       node test compare A.json B.json [--fail-on-regression PCT]
+       node test compare A.json B.json [--fail-on-regression PCT [--ignore-busy]]
        node test merge A.json B.json... [--json OUT] [--csv OUT] [--html OUT]`;
 
 export const REPORT_COMMANDS_HELP = `node test report prints the tables of a run saved with --json FILE, as that run printed them
 (with --html OUT: writes the page instead; --assert checks these thresholds instead of the run's).
 node test compare shows, for each step both runs have, rps, mean, p50 and p99 of both and the
 change in %, "within noise" when the repeats' ranges overlap; --fail-on-regression PCT exits 3
-when an rps falls or a p99 rises by more than PCT %.
+when an rps falls or a p99 rises by more than PCT %, naming the CPU_STEAL and BUSY_MACHINE
+warnings of B's step beside each; --ignore-busy does not fail on those (they still show).
 node test merge adds up runs that drivers on several machines made at the same time against
 one target (docs/merge.md): per step, histograms added and counts and rps summed, each
 machine's row kept beside the total; files whose target, workload or settings differ are
@@ -82,9 +84,13 @@ export function parseReportArguments(argv) {
   return { command: 'report', help, options: { file, html, assert }, problems };
 }
 
-/** node test compare A.json B.json [--fail-on-regression PCT]: argv after "compare". */
+/** node test compare A.json B.json [--fail-on-regression PCT [--ignore-busy]]: argv after "compare". */
 export function parseCompareArguments(argv) {
-  const spec = { 'fail-on-regression': { type: 'string' }, help: { type: 'boolean', short: 'h' } };
+  const spec = {
+    'fail-on-regression': { type: 'string' },
+    'ignore-busy': { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  };
   const { values, positionals, problems } = parseFlags(argv, spec, { positionals: 2 });
   const help = values.help === true;
   if (positionals.length < 2 && !help) problems.push('compare needs two results files: node test compare A.json B.json');
@@ -97,7 +103,12 @@ export function parseCompareArguments(argv) {
       failOnRegression = null;
     }
   }
-  return { command: 'compare', help, options: { a: positionals[0], b: positionals[1], failOnRegression }, problems };
+  const ignoreBusy = values['ignore-busy'] === true;
+  if (ignoreBusy && typeof raw !== 'string') {
+    problems.push('--ignore-busy goes with --fail-on-regression PCT: it says which regressions do not fail');
+  }
+  const [a, b] = positionals;
+  return { command: 'compare', help, options: { a, b, failOnRegression, ignoreBusy }, problems };
 }
 
 // The most files node test merge takes: far more machines than one target needs.

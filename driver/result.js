@@ -6,9 +6,30 @@ export const RESULTS_FORMAT = 'storebench-results/6';
 
 /**
  * Assembles a Result from what a run collected; the comparison is computed from the steps,
- * with the control's drift as the run's noise (driver/ranking.js).
+ * with the control's drift as the run's noise (driver/ranking.js). peakRss (driver/peak-rss.js)
+ * is left out when not given (a merged Result: each machine's file has its own).
  */
-export function createResult({ interrupted, appExit, settings, system, targets, skipped, order = [], steps, control = null, loads = [], verifications = [], merged = null }) {
+export function createResult({
+  interrupted, appExit, settings, system, targets, skipped, order = [], steps, control = null,
+  loads = [], verifications = [], merged = null, peakRss,
+}) {
   const comparison = compareStores(steps, { drift: control?.drift ?? null });
-  return { format: RESULTS_FORMAT, interrupted, appExit, settings, system, targets, skipped, loads, order, steps, control, verifications, comparison, merged };
+  const memory = peakRss ? { peakRss } : {};
+  return {
+    format: RESULTS_FORMAT,
+    interrupted,
+    appExit,
+    settings,
+    system,
+    targets,
+    skipped,
+    loads,
+    order,
+    steps,
+    control,
+    verifications,
+    comparison,
+    merged,
+    ...memory,
+  };
 }

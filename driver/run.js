@@ -25,6 +25,8 @@ import { WARMUP_MAX_SECONDS } from './warmup.js';
 import { estimateRunSeconds } from './estimate.js';
 import { failedStep } from './ranking.js';
 import { loadOf } from './repeat.js';
+import { thresholdStores, unmeasuredStoreProblems } from './thresholds.js';
+import { measurePeakRss } from './peak-rss.js';
 
 /**
  * A key-space workload whose values the app would refuse (its /stores `limits`), or the server
@@ -40,6 +42,12 @@ function limitProblems(options, limits, label, listing = [], targets = []) {
   return [app, ...stores];
 }
 
+// Store names this checkout's registry does not know, in --stores or in an --assert threshold.
+const unknownNames = (options, unknownStoreProblems) => [
+  ...unknownStoreProblems(options.stores),
+  ...unknownStoreProblems(thresholdStores(options.assert), '--assert'),
+];
+
 async function resolveTargets(options, onProgress) {
   // A key-space workload sweeps stores (http://host/redis), each request picking its key.
   const workload = options.keySpace ? options.workload : null;
@@ -49,7 +57,7 @@ async function resolveTargets(options, onProgress) {
   }
   if (options.direct) {
     const { unknownStoreProblems } = await import('../stores/index.js');
-    const unknown = unknownStoreProblems(options.stores);
+    const unknown = unknownNames(options, unknownStoreProblems);
     if (unknown.length) throw new UsageError(unknown);
     onProgress({ type: 'stores-opening', servers: await serversToStart(options.stores) });
     // options.env: a scenario's kind passing the servers it keeps across calls (else process.env).
@@ -64,7 +72,7 @@ async function resolveTargets(options, onProgress) {
   }
   // The embedded default: only names this checkout's registry knows can be asked of app.js.
   const { unknownStoreProblems } = await import('../stores/index.js');
-  const unknown = unknownStoreProblems(options.stores);
+  const unknown = unknownNames(options, unknownStoreProblems);
   if (unknown.length) throw new UsageError(unknown);
   onProgress({ type: 'app-starting', servers: await serversToStart(options.stores) });
   // The app's per-operation deadline would otherwise cut a slow store's requests at 2 s and
@@ -118,6 +126,16 @@ async function resolveTargets(options, onProgress) {
  */
 export async function runBenchmark(options, { signal, onProgress = () => {} } = {}) {
   const { targets, skipped, label, app, stores, token = options.token ?? null } = await resolveTargets(options, onProgress);
+  // A threshold on a store this run will not sweep: a usage error now, not "not measured" at the end.
+  const given = options.urls?.length ? 'the --url list' : 'the embedded app.js';
+  const source = options.target ? redactUrl(options.target) : options.direct ? '--direct' : given;
+  const swept = targets.map((target) => target.store);
+  const unmeasured = unmeasuredStoreProblems(options.assert, swept, { skipped, source });
+  if (unmeasured.length) {
+    await app?.stop();
+    await stores?.close();
+    throw new UsageError(unmeasured);
+  }
   const steps = [];
   const loads = [];
   const verifications = [];
@@ -202,7 +220,11 @@ export async function runBenchmark(options, { signal, onProgress = () => {} } = 
       interrupted = true;
     }
     if (interrupted) order = orderOf(steps);
-    return createResult({ interrupted, appExit, settings, system, targets: shownTargets, skipped, order, steps, control, loads, verifications });
+    // Before the app is stopped (finally, below): its peak RSS is read from its /proc entry.
+    const peakRss = await measurePeakRss(app);
+    return createResult({
+      interrupted, appExit, settings, system, targets: shownTargets, skipped, order, steps, control, loads, verifications, peakRss,
+    });
   } finally {
     stopping = true;
     await prober?.close();

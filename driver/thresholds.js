@@ -63,3 +63,30 @@ export function parseThresholds(texts = []) {
   }
   return { thresholds, problems };
 }
+
+/** The stores the thresholds in `texts` name, each once (a threshold on every store names none). */
+export const thresholdStores = (texts) => {
+  const named = parseThresholds(texts).thresholds.map((threshold) => threshold.store);
+  return [...new Set(named.filter((store) => store !== null))];
+};
+
+// A status from a target's /stores is shown only when it is a plain word or two (it came over
+// the network: anything else could hold escape sequences).
+const shownStatus = (status) => (/^[a-z][a-z -]{0,39}$/i.test(status ?? '') ? status : 'not up');
+
+/**
+ * One problem per threshold in `texts` that names a store the run will not measure, so it is
+ * found before any load rather than as "not measured" after the whole sweep. `stores`: what the
+ * run measures; `skipped`: stores listed but left out ({ store, status }); `source`: where the
+ * stores came from, as the problem names it ("--stores", "the --url list", "the embedded app.js").
+ */
+export function unmeasuredStoreProblems(texts, stores, { skipped = [], source = 'this run' } = {}) {
+  const measured = [...new Set(stores)];
+  const missing = parseThresholds(texts).thresholds.filter(({ store }) => store !== null && !measured.includes(store));
+  return missing.map(({ text, store }) => {
+    const skip = skipped.find((entry) => entry.store === store);
+    const there = skip ? `; ${store} is ${shownStatus(skip.status)} there` : '';
+    const sweeps = `${source}: ${measured.join(', ') || 'no store'}${there}`;
+    return `--assert "${text}" names ${store}, which this run does not sweep (${sweeps})`;
+  });
+}

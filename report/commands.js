@@ -33,10 +33,15 @@ export async function reportCommand({ file, html, assert = [] }, { stdout = proc
   if (failed) throw failed;
 }
 
-/** node test compare A B [--fail-on-regression PCT]: the comparison on stdout; a regression throws (exit 3). */
-export async function compareCommand({ a, b, failOnRegression = null }, { stdout = process.stdout } = {}) {
+/**
+ * node test compare A B [--fail-on-regression PCT [--ignore-busy]]: the comparison on stdout; a
+ * regression throws (exit 3), unless --ignore-busy and B's step carried a machine warning.
+ */
+export async function compareCommand({ a, b, failOnRegression = null, ignoreBusy = false }, {
+  stdout = process.stdout,
+} = {}) {
   const [runA, runB] = [await readResults(a), await readResults(b)];
-  const comparison = compareRuns(runA, runB, { failOnRegression });
+  const comparison = compareRuns(runA, runB, { failOnRegression, ignoreBusy });
   stdout.write(renderRunComparison(comparison, { a: runA, b: runB, nameA: a, nameB: b }));
   const failed = regressionError(comparison);
   if (failed) throw failed;

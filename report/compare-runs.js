@@ -3,8 +3,10 @@
 // the rps, mean, p50 and p99 of both (medians of their repeats), the change in %, and whether
 // the change is within noise (the repeats' min-max ranges overlap). Steps only one run has are
 // listed, never dropped. --fail-on-regression PCT: an rps down or a p99 up by more than PCT %
-// is a regression (exit 3).
+// is a regression (exit 3). Each regression names the machine warnings (CPU_STEAL,
+// BUSY_MACHINE) its steps carried; --ignore-busy does not fail on one whose step in B warned.
 import { groupRepeats, summarizeCell } from '../driver/repeat.js';
+import { MACHINE_CODES } from './machine-summary.js';
 import { rangesOverlap } from '../util/stats.js';
 import { ThresholdError } from '../util/errors.js';
 import { formatMs, formatRps, renderTable } from './table.js';
@@ -34,6 +36,24 @@ function cellsOf(result) {
   return cells;
 }
 
+// The figure each machine warning is about, as a step's `machine` holds it.
+const MACHINE_FIGURES = { CPU_STEAL: 'stealPercent', BUSY_MACHINE: 'othersCpuPercent' };
+
+/**
+ * A cell's machine warnings: [{ code, steps (how many of its repeats carried it), of, peak
+ * (the highest figure behind it, in %) }], in MACHINE_CODES' order; empty when none warned.
+ */
+function machineWarningsOf(cell) {
+  return [...MACHINE_CODES].map((code) => {
+    const warned = cell.steps.filter((step) => step.warnings.some((warning) => warning.code === code));
+    const figures = warned.map((step) => step.machine[MACHINE_FIGURES[code]]).filter(Number.isFinite);
+    return { code, steps: warned.length, of: cell.steps.length, peak: figures.length ? Math.max(...figures) : null };
+  }).filter((entry) => entry.steps > 0);
+}
+
+// Two Results that hold the same steps, timestamps and histograms included, are one run.
+const sameRun = (a, b) => a.steps.length > 0 && JSON.stringify(a.steps) === JSON.stringify(b.steps);
+
 /** The settings that differ between the runs, as "duration: 2 vs 5". */
 function settingsDiffer(a, b) {
   const lines = [];
@@ -45,21 +65,28 @@ function settingsDiffer(a, b) {
 }
 
 /**
- * Compares two Results: { rows, onlyA, onlyB, settings, regressions }. rows: one per matching
- * step, in A's order: { store, key, model, load, repeats: [a, b], figures: [{ name, a, b,
- * changePercent, withinNoise, regression }] }. withinNoise: true when both runs have 2+ repeats
- * and their min-max ranges overlap, false when they do not, null with a single run on either
- * side (no noise to judge by). regression: with failOnRegression, an rps fallen or a p99 risen
- * by more than that %.
+ * Compares two Results: { rows, onlyA, onlyB, settings, regressions, ignored, identical }.
+ * rows: one per matching step, in A's order: { store, key, model, load, repeats: [a, b],
+ * machine: { a, b } (machineWarningsOf each side), figures: [{ name, a, b, changePercent,
+ * withinNoise, regression, ignored }] }. withinNoise: true when both runs have 2+ repeats and
+ * their min-max ranges overlap, false when they do not, null with a single run on either side
+ * (no noise to judge by). regression: with failOnRegression, an rps fallen or a p99 risen by
+ * more than that %; with ignoreBusy, one whose step in B carried a machine warning is `ignored`
+ * instead (listed in `ignored`, not in `regressions`). A busy machine during A made A slower,
+ * which can hide a regression but never make one, so only B's warnings excuse it.
+ * identical: A and B hold the same steps (one file given twice, or a copy).
  */
-export function compareRuns(a, b, { failOnRegression = null } = {}) {
+export function compareRuns(a, b, { failOnRegression = null, ignoreBusy = false } = {}) {
   const cellsA = cellsOf(a);
   const cellsB = cellsOf(b);
   const rows = [];
   const regressions = [];
+  const ignored = [];
   for (const [id, cellA] of cellsA) {
     const cellB = cellsB.get(id);
     if (!cellB) continue;
+    const machine = { a: machineWarningsOf(cellA), b: machineWarningsOf(cellB) };
+    const excused = ignoreBusy && machine.b.length > 0;
     const figures = COMPARED_FIGURES.map((figure) => {
       const [x, y] = [figure.pick(cellA.summary), figure.pick(cellB.summary)];
       const changePercent = x.median === null || y.median === null || x.median === 0 ? null : ((y.median - x.median) / x.median) * 100;
@@ -70,16 +97,37 @@ export function compareRuns(a, b, { failOnRegression = null } = {}) {
         if (figure.name === 'rps' && changePercent < -failOnRegression) regression = true;
         if (figure.name === 'latency.p99Ms' && changePercent > failOnRegression) regression = true;
       }
-      return { name: figure.name, a: x.median, b: y.median, changePercent, withinNoise, regression };
+      const counted = { regression: regression && !excused, ignored: regression && excused };
+      return { name: figure.name, a: x.median, b: y.median, changePercent, withinNoise, ...counted };
     });
-    const row = { store: cellA.store, key: cellA.key, model: cellA.model, load: cellA.load, repeats: [cellA.summary.repeats, cellB.summary.repeats], figures };
+    const repeats = [cellA.summary.repeats, cellB.summary.repeats];
+    const row = { store: cellA.store, key: cellA.key, model: cellA.model, load: cellA.load, repeats, machine, figures };
     rows.push(row);
-    for (const figure of figures) if (figure.regression) regressions.push({ row, figure });
+    for (const figure of figures) {
+      if (figure.regression) regressions.push({ row, figure });
+      if (figure.ignored) ignored.push({ row, figure });
+    }
   }
   const onlyA = [...cellsA.keys()].filter((id) => !cellsB.has(id)).map((id) => cellName(cellsA.get(id)));
   const onlyB = [...cellsB.keys()].filter((id) => !cellsA.has(id)).map((id) => cellName(cellsB.get(id)));
-  return { rows, onlyA, onlyB, settings: settingsDiffer(a, b), regressions, failOnRegression };
+  const settings = settingsDiffer(a, b);
+  return { rows, onlyA, onlyB, settings, regressions, ignored, failOnRegression, ignoreBusy, identical: sameRun(a, b) };
 }
+
+/** "BUSY_MACHINE in 3 of 3 repeats (other processes up to 85% of a core), CPU_STEAL in 1 of 3 (steal up to 12%)". */
+export function machineWarningsText(warnings) {
+  const peak = (entry) => {
+    if (entry.peak === null) return '';
+    const percent = Math.round(entry.peak);
+    return entry.code === 'CPU_STEAL' ? ` (steal up to ${percent}%)` : ` (other processes up to ${percent}% of a core)`;
+  };
+  const unit = (entry, index) => (index === 0 ? ` ${entry.of === 1 ? 'step' : 'repeats'}` : '');
+  const one = (entry, index) => `${entry.code} in ${entry.steps} of ${entry.of}${unit(entry, index)}${peak(entry)}`;
+  return warnings.map(one).join(', ');
+}
+
+// The codes alone, for the table's narrow column: "BUSY_MACHINE 3/3, CPU_STEAL 1/3".
+const machineCodes = (warnings) => warnings.map((entry) => `${entry.code} ${entry.steps}/${entry.of}`).join(', ');
 
 const signed = (value) => (value === null ? '-' : `${value > 0 ? '+' : ''}${value.toFixed(1)}%`);
 const noiseText = (figure) => (figure.withinNoise === null ? '' : figure.withinNoise ? 'within noise' : 'beyond noise');
@@ -90,6 +138,10 @@ export function renderRunComparison(comparison, { a, b, nameA = 'A', nameB = 'B'
     `A: ${nameA} · ${a.system.date} · ${a.system.target}`,
     `B: ${nameB} · ${b.system.date} · ${b.system.target}`,
   ];
+  if (comparison.identical) {
+    lines.push(`identical runs: A and B hold the same ${a.steps.length} steps (same start times, same histograms), ` +
+      'so every change is 0 and says nothing about noise or regressions; compare two runs made apart');
+  }
   const systemOf = (run) => renderSystemLine(run.system, { date: false }).replace(/^System:\s*/, '');
   if (systemOf(a) === systemOf(b)) lines.push(`System:  ${systemOf(a)} (both)`);
   else lines.push(`System A: ${systemOf(a)}`, `System B: ${systemOf(b)}`);
@@ -110,7 +162,7 @@ export function renderRunComparison(comparison, { a, b, nameA = 'A', nameB = 'B'
           shown(figure.a),
           shown(figure.b),
           signed(figure.changePercent),
-          [noiseText(figure), figure.regression ? `REGRESSION (over ${comparison.failOnRegression}%)` : ''].filter(Boolean).join(', '),
+          [noiseText(figure), regressionText(figure, row, comparison)].filter(Boolean).join(', '),
         ]);
       });
     }
@@ -125,18 +177,52 @@ export function renderRunComparison(comparison, { a, b, nameA = 'A', nameB = 'B'
     : 'one run per step on at least one side: no noise to judge changes by (run both with --repeat 3 or more)');
   if (comparison.onlyA.length) lines.push(`only in A (not compared): ${comparison.onlyA.join(', ')}`);
   if (comparison.onlyB.length) lines.push(`only in B (not compared): ${comparison.onlyB.join(', ')}`);
-  if (comparison.failOnRegression !== null) {
-    lines.push(comparison.regressions.length
-      ? `${comparison.regressions.length} regression(s) beyond ${comparison.failOnRegression}%`
-      : `no regression beyond ${comparison.failOnRegression}% (rps down or p99 up)`);
+  const warned = (side) => comparison.rows.filter((row) => row.machine[side].length).length;
+  const [warnedA, warnedB] = [warned('a'), warned('b')];
+  if (warnedA || warnedB) {
+    const compared = comparison.rows.length;
+    lines.push(`machine warnings (CPU_STEAL, BUSY_MACHINE): ${warnedA} of ${compared} compared steps in A, ` +
+      `${warnedB} in B: a change there may be the machine's, not the store's`);
   }
+  if (comparison.failOnRegression !== null) lines.push(...regressionSummary(comparison));
   return `${lines.join('\n')}\n`;
 }
 
-/** ThresholdError (code REGRESSION, exit 3) naming each regression, or null. */
+// The table's note on a figure that regressed: whether it counts, and B's machine warnings beside it.
+function regressionText(figure, row, comparison) {
+  if (!figure.regression && !figure.ignored) return '';
+  const busy = row.machine.b.length ? ` B's machine busy: ${machineCodes(row.machine.b)}` : '';
+  if (figure.ignored) return `regression (over ${comparison.failOnRegression}%) not counted (--ignore-busy):${busy}`;
+  return `REGRESSION (over ${comparison.failOnRegression}%)${busy ? `,${busy}` : ''}`;
+}
+
+// The lines under the tables that say what the gate decided, and why busy steps did or did not count.
+function regressionSummary({ regressions, ignored, failOnRegression, ignoreBusy }) {
+  const limit = `${failOnRegression}%`;
+  const busy = regressions.filter(({ row }) => row.machine.b.length).length;
+  const none = `no regression beyond ${limit}${ignored.length ? ' counted' : ''} (rps down or p99 up)`;
+  const lines = [regressions.length ? `${regressions.length} regression(s) beyond ${limit}` : none];
+  if (busy) {
+    lines.push(`${busy} of them on steps whose machine check warned in B (CPU_STEAL, BUSY_MACHINE): ` +
+      'they may be the machine, not the change; re-run on a quiet machine, or add --ignore-busy not to fail on them');
+  }
+  if (ignoreBusy) {
+    const notCounted = `${ignored.length} regression(s) beyond ${limit} not counted (--ignore-busy): ` +
+      'their steps in B carried a machine warning, named above';
+    const noneIgnored = '--ignore-busy: no regression was on a step whose machine check warned in B';
+    lines.push(ignored.length ? notCounted : noneIgnored);
+  }
+  return lines;
+}
+
+/** ThresholdError (code REGRESSION, exit 3) naming each regression and its step's machine warnings in B, or null. */
 export function regressionError(comparison) {
   if (!comparison.regressions.length) return null;
-  return new ThresholdError(comparison.regressions.map(({ row, figure }) =>
-    `regression: ${row.store} ${row.key} ${row.model === 'open' ? `${row.load} rps` : `concurrency ${row.load}`}: ${SHORT_NAMES[figure.name]} ${signed(figure.changePercent)} (more than ${comparison.failOnRegression}%)`,
-  ).join('\n'), 'REGRESSION');
+  return new ThresholdError(comparison.regressions.map(({ row, figure }) => {
+    const busy = row.machine.b.length ? `; B's machine was busy: ${machineWarningsText(row.machine.b)}` : '';
+    const load = row.model === 'open' ? `${row.load} rps` : `concurrency ${row.load}`;
+    const limit = `more than ${comparison.failOnRegression}%`;
+    const change = `${SHORT_NAMES[figure.name]} ${signed(figure.changePercent)} (${limit})`;
+    return `regression: ${row.store} ${row.key} ${load}: ${change}${busy}`;
+  }).join('\n'), 'REGRESSION');
 }

@@ -2,8 +2,9 @@
 // fields.js, so it holds the same figures as the JSON under the table's names. The
 // `operation` column says what a row counts: `all` for a step's row; a step of several
 // operations is followed by one row per operation, with that operation's requests, responses,
-// rps, latency and errors (the step's own columns, its time and CPU, repeated).
-import { CSV_OPERATION_COLUMN, STEP_FIELDS } from './fields.js';
+// rps, latency and errors (the step's own columns, its time and CPU, repeated). The last
+// columns are the run's own (`interrupted`), the same on every row.
+import { CSV_OPERATION_COLUMN, CSV_RESULT_COLUMNS, STEP_FIELDS } from './fields.js';
 import { valueAt } from './shape.js';
 
 const COLUMNS = STEP_FIELDS.filter((field) => field.csv).map((field) => ({
@@ -33,9 +34,13 @@ const operationRow = (step, figures) => ({
   warnings: [],
 });
 
-export function buildCsv(steps) {
-  const lines = [COLUMNS.map((column) => column.name).join(',')];
-  const row = (record) => lines.push(COLUMNS.map((column) => csvCell(column.value(record))).join(','));
+/** The CSV text of `steps`; `run` holds the Result's fields repeated on each row (its `interrupted`). */
+export function buildCsv(steps, run = { interrupted: false }) {
+  const runCells = CSV_RESULT_COLUMNS.map((column) => csvCell(valueAt(run, column.path)));
+  const names = [...COLUMNS, ...CSV_RESULT_COLUMNS].map((column) => column.name);
+  const lines = [names.join(',')];
+  const cells = (record) => COLUMNS.map((column) => csvCell(column.value(record)));
+  const row = (record) => lines.push([...cells(record), ...runCells].join(','));
   for (const step of steps) {
     row(step);
     if ((step.operations?.length ?? 0) > 1) for (const figures of step.operations) row(operationRow(step, figures));

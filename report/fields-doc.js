@@ -5,7 +5,10 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { WARNING_CODES } from '../util/errors.js';
 import { isMain } from '../util/is-main.js';
-import { COMPARISON_FIELDS, CSV_OPERATION_COLUMN, LOAD_FIELDS, RESULT_FIELDS, STEP_FIELDS, VERIFICATION_FIELDS, WARNING_DATA } from './fields.js';
+import {
+  COMPARISON_FIELDS, CSV_OPERATION_COLUMN, CSV_RESULT_COLUMNS, LOAD_FIELDS, RESULT_FIELDS, STEP_FIELDS,
+  VERIFICATION_FIELDS, WARNING_DATA,
+} from './fields.js';
 
 export const DOC_PATH = fileURLToPath(new URL('../docs/results-format.md', import.meta.url));
 export const BEGIN = '<!-- generated from report/fields.js by `node report/fields-doc.js`: edit there -->';
@@ -24,6 +27,14 @@ function table(fields, prefix, { csv = false } = {}) {
   return [header, ...rows].join('\n');
 }
 
+// What the CSV file's rows and columns are, above the step fields' table; its last columns are the run's own.
+const RUN_COLUMN_NAMES = CSV_RESULT_COLUMNS.map((column) => `\`${column.name}\``).join(', ');
+const CSV_TEXT = 'The CSV file has one row per step and these columns, in this order, with ' +
+  `\`${CSV_OPERATION_COLUMN.name}\` after \`${CSV_OPERATION_COLUMN.after}\`: \`all\` on a step's row; a step of ` +
+  'several operations is followed by a row per operation, its own figures in the columns it has (requests, ' +
+  'responses, rps, latency, errors), the step\'s in the others. After the step\'s columns come the run\'s own, the ' +
+  `same on every row: ${RUN_COLUMN_NAMES} (\`true\` when the run stopped early, as the JSON's \`interrupted\`).`;
+
 const listOf = (fields, path) => fields.find((field) => field.path === path).of;
 
 /** The generated part of docs/results-format.md, between BEGIN and END. */
@@ -37,7 +48,7 @@ export function renderFieldTables() {
     table(listOf(RESULT_FIELDS, 'targets'), 'targets[].'),
     table(listOf(RESULT_FIELDS, 'skipped'), 'skipped[].'),
     '### Each step',
-    `The CSV file has one row per step and these columns, in this order, with \`${CSV_OPERATION_COLUMN.name}\` after \`${CSV_OPERATION_COLUMN.after}\`: \`all\` on a step's row; a step of several operations is followed by a row per operation, its own figures in the columns it has (requests, responses, rps, latency, errors), the step's in the others.`,
+    CSV_TEXT,
     table(STEP_FIELDS, 'steps[].', { csv: true }),
     '### Each warning (of a step, a load or a verification)',
     table(listOf(STEP_FIELDS, 'warnings'), 'steps[].warnings[].'),

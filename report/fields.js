@@ -59,6 +59,9 @@ const ERRORS_BY_KIND = 'count per kind: `http <status>` (any status outside 200-
 // The CSV has one row per step (operation `all`), then, for a step of several operations, one
 // row per operation with that operation's figures in the columns they have.
 export const CSV_OPERATION_COLUMN = { name: 'operation', after: 'workload' };
+// Result fields repeated on every CSV row, after the step's columns: a CSV file (or a row of it
+// pasted elsewhere) says by itself whether its run stopped early.
+export const CSV_RESULT_COLUMNS = [{ name: 'interrupted', path: 'interrupted' }];
 
 export const OPERATION_FIELDS = [
   field('operation', 'string', 'what the requests did: `read`, `write`, `update`, `insert`, `append` or `read-modify-write` (docs/workloads.md)'),
@@ -306,6 +309,17 @@ export const RESULT_FIELDS = [
   field('verifications', 'list', 'per store, the written values read back after its steps (empty unless a key-space workload wrote)', { of: VERIFICATION_FIELDS }),
   field('comparison', 'list', 'per key and load level, the stores side by side (computed from the steps)', { of: COMPARISON_FIELDS }),
   field('merged', 'list|null', 'node test merge: the results files (and machines) this Result adds up, in the order given; null for a run of one driver', { of: MERGED_FROM_FIELDS }),
+  // Peak memory: added within version 5, so absent from files written before it (and from merged Results).
+  field('peakRss.driverBytes', 'integer|null', 'the driver process\'s peak resident memory (RSS) over the run, in ' +
+    'bytes: process.resourceUsage().maxRSS, its worker threads included and, with --direct, the stores\' clients; ' +
+    'null where not measured. Absent from files written before it and from node test merge\'s (each machine\'s ' +
+    'file has its own)', { optional: true }),
+  field('peakRss.appBytes', 'integer|null', 'the embedded app.js child\'s peak RSS in bytes: VmHWM from ' +
+    '/proc/<pid>/status, read at the end of the run before the app is stopped (app.js alone, not the servers it ' +
+    'started); null unless `app` is `measured`', { optional: true }),
+  field('peakRss.app', 'string', 'whether appBytes was measured: `measured`; `unknown` (the driver started app.js ' +
+    'but could not read its /proc/<pid>/status: not Linux, or the app had died); `none` (no app.js child: --url, ' +
+    '--target, --direct)', { optional: true }),
   // Issue 13: a run of node test --scenario NAME (absent from other runs)
   field('scenario', 'object', 'only in a `--scenario` run: `name`, `title`, `summary`, `study` (file, source, author, hardware, date), `scale`, `scaleNote`, `cloudantPlan`, `measured` and `published` (tables: `id`, `title`, `rowHeader`, `rows`, `columns` [{id, label, unit}], `cells` {row: {column: number or null}}, measured tables also `sources` {row: [index in steps]}), `verdicts` [{id, claim, verdict, explanation, figures [{table, row}]}], `notes`, `runs` (docs/scenarios.md)', { optional: true }),
 ];

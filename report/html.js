@@ -65,7 +65,7 @@ function header(result) {
   ];
   if (settings.repeat > 1) rows.push(['Repeats', `each step ${settings.repeat} times, interleaved across the URLs at each load level`]);
   if (settings.assert.length) rows.push(['Assert', settings.assert.join(', ')]);
-  const machine = renderMachineLoad(result.steps, { label: '' }).trim();
+  const machine = renderMachineLoad(result.steps, { label: '', peakRss: result.peakRss }).trim();
   if (machine) rows.push(['Machine', machine]);
   for (const skip of result.skipped) rows.push(['Skipped', `${skip.store}: ${skip.status}${skip.reason ? ` (${skip.reason})` : ''}`]);
   const meta = `<dl class="meta">${rows.map(([label, text]) => `<dt>${escapeHtml(label)}</dt><dd>${escapeHtml(text)}</dd>`).join('')}</dl>`;
@@ -190,6 +190,11 @@ function thresholdsSection(result, thresholds) {
   return `<section id="thresholds"><h2>Thresholds</h2>${table}<p class="note">Each threshold per store, against every step of that store (with repeats, the medians).</p></section>`;
 }
 
+// What a reader without JavaScript sees instead of each key's charts (uPlot draws them in the browser).
+const NO_SCRIPT_CHARTS = '<noscript><p class="notice no-script">The charts (rps, mean and p99 against load; ' +
+  'latency by percentile) need JavaScript, which is off here. The tables hold their figures: the comparison below, ' +
+  'and every step with p50 to p999 under <a href="#steps">Every step</a>.</p></noscript>';
+
 /** The page for a Result (as given: writeHtmlReport is the caller that reads it back from JSON first). */
 export function renderHtml(result, { thresholds } = {}) {
   const assets = htmlAssets();
@@ -204,8 +209,14 @@ export function renderHtml(result, { thresholds } = {}) {
     // The totals, then (for a workload of several operations) each operation compared alone.
     const operations = [...new Set(groups.map((group) => group.operation ?? null))];
     const compared = operations.map((operation) => comparisonSection(groups.filter((group) => (group.operation ?? null) === operation), operation ? `Comparison: ${operation}` : 'Comparison')).join('');
-    return `<section id="key-${slug(key)}"><h2>${escapeHtml(key)}</h2><div class="charts">${loadCharts}</div>${compared}` +
-      `<h3>Latency by percentile</h3><p class="note">From each step's HDR histogram (with repeats, their histograms added), 50% to 99.999% on a log scale; a line ends where its sample says no more (past 1 in N requests it is the maximum).</p><div class="charts">${percentileCharts}</div></section>`;
+    // Without JavaScript the charts would be empty frames: they are hidden (the <style> in
+    // <noscript>) and a note says where their figures are.
+    const percentileNote = '<p class="note">From each step\'s HDR histogram (with repeats, their histograms added), ' +
+      '50% to 99.999% on a log scale; a line ends where its sample says no more (past 1 in N requests it is the ' +
+      'maximum).</p>';
+    const percentiles = `<h3>Latency by percentile</h3>${percentileNote}<div class="charts">${percentileCharts}</div>`;
+    return `<section id="key-${slug(key)}"><h2>${escapeHtml(key)}</h2>${NO_SCRIPT_CHARTS}` +
+      `<div class="charts needs-js">${loadCharts}</div>${compared}<div class="needs-js">${percentiles}</div></section>`;
   });
   const nav = `<nav><ul>${keys.map((key) => `<li><a href="#key-${slug(key)}">${escapeHtml(key)}</a></li>`).join('')}${checks.length ? '<li><a href="#thresholds">thresholds</a></li>' : ''}<li><a href="#steps">every step</a></li></ul></nav>`;
   const csp = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:";
@@ -219,6 +230,7 @@ export function renderHtml(result, { thresholds } = {}) {
 <title>storebench: ${escapeHtml(result.system.target)} · ${escapeHtml(result.system.date)}</title>
 <style>${assets.uplotCss}</style>
 <style>${assets.pageCss}</style>
+<noscript><style>.needs-js { display: none; }</style></noscript>
 </head>
 <body>
 ${header(result)}

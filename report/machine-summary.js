@@ -12,15 +12,37 @@ function range(values, format) {
   return low === high ? format(low) : `${format(low)}-${format(high)} (median ${format(middle)})`;
 }
 
-/** "Machine:  steal 0-21% (median 2%) · other processes 5-80% of a core (...) · load average 1.2-3.4 · 3 of 12 steps warned: CPU_STEAL 2, BUSY_MACHINE 1". */
-export function renderMachineLoad(steps, { label = 'Machine: ' } = {}) {
-  if (!steps.length) return '';
+// Bytes as people read memory: "178 MiB", "3.5 GiB".
+export function formatBytes(bytes) {
+  const mib = bytes / 1024 ** 2;
+  if (mib < 1024) return `${mib < 10 ? mib.toFixed(1) : Math.round(mib)} MiB`;
+  return `${(mib / 1024).toFixed(1)} GiB`;
+}
+
+/** "peak RSS driver 178 MiB, app.js 3.5 GiB" from a Result's peakRss; '' when it has none. */
+export function renderPeakRss(peakRss) {
+  if (!peakRss) return '';
+  const driver = `driver ${peakRss.driverBytes === null ? 'unknown' : formatBytes(peakRss.driverBytes)}`;
+  if (peakRss.app === 'none') return `peak RSS ${driver}`;
+  const unread = 'unknown (its /proc/<pid>/status could not be read)';
+  const app = peakRss.app === 'measured' ? formatBytes(peakRss.appBytes) : unread;
+  return `peak RSS ${driver}, app.js ${app}`;
+}
+
+/**
+ * "Machine:  steal 0-21% (median 2%) · other processes 5-80% of a core (...) · load average 1.2-3.4 · 3 of 12 steps
+ * warned: CPU_STEAL 2, BUSY_MACHINE 1 · peak RSS driver 178 MiB, app.js 3.5 GiB" (peakRss: the Result's, if any).
+ */
+export function renderMachineLoad(steps, { label = 'Machine: ', peakRss } = {}) {
+  const memory = renderPeakRss(peakRss);
+  const withMemory = (text) => (memory ? `${text} · ${memory}` : text);
+  if (!steps.length) return memory ? `${label} ${memory}` : '';
   const measured = steps.filter((step) => step.machine.stealPercent !== null);
   if (!measured.length) {
     const short = steps.every((step) => step.machine.loadAverage !== null && step.machine.loadAverage !== undefined);
-    return short
+    return withMemory(short
       ? `${label} not measured: every step was shorter than /proc/stat's clock ticks can time (about 0.1 s)`
-      : `${label} not measured (no /proc/stat on this platform): CPU steal and other processes' CPU unknown`;
+      : `${label} not measured (no /proc/stat on this platform): CPU steal and other processes' CPU unknown`);
   }
   const parts = [
     `steal ${range(measured.map((step) => step.machine.stealPercent), percent)}`,
@@ -36,6 +58,7 @@ export function renderMachineLoad(steps, { label = 'Machine: ' } = {}) {
   const warned = steps.filter((step) => step.warnings.some((warning) => counts[warning.code])).length;
   parts.push(warned ? `${warned} of ${steps.length} steps warned: ${Object.entries(counts).map(([code, n]) => `${code} ${n}`).join(', ')}` : 'no step warned');
   if (measured.length < steps.length) parts.push(`${steps.length - measured.length} step(s) too short to measure`);
+  if (memory) parts.push(memory);
   return `${label} ${parts.join(' · ')}`;
 }
 

@@ -72,7 +72,7 @@ export async function writeResults({ json, csv, html }, result, stdout = process
   };
   if (json === '-') stdout.write(`${toJson(result)}\n`);
   else if (json) await write(json, `${toJson(result)}\n`);
-  if (csv) await write(csv, buildCsv(result.steps));
+  if (csv) await write(csv, buildCsv(result.steps, result));
   // The page is made from the Result as the JSON file holds it (htmlReport reads it back first).
   if (html) await write(html, htmlReport(result));
   if (failures.length) throw new RunError(failures.join('\n'));

@@ -68,7 +68,7 @@ export function createRunText(write) {
         const why = result.appExit ? `app.js exited (${result.appExit}) during the sweep` : 'interrupted';
         print(`\n${why}: ${result.steps.length} step(s) finished; the step in progress was dropped`);
       }
-      const machine = renderMachineLoad(result.steps);
+      const machine = renderMachineLoad(result.steps, { peakRss: result.peakRss });
       if (machine) print(`\n${machine}`);
       if (result.control) print(`\n${renderControl(result.control)}`);
       const compared = renderComparison(result.comparison, { drift: result.control?.drift ?? null });

@@ -28,10 +28,9 @@ function recordSchema(fields) {
     const parts = field.path.split('.');
     let node = root;
     for (const part of parts.slice(0, -1)) {
-      if (!node.properties[part]) {
-        node.properties[part] = { type: 'object', properties: {}, required: [], additionalProperties: false };
-        node.required.push(part);
-      }
+      node.properties[part] ??= { type: 'object', properties: {}, required: [], additionalProperties: false };
+      // A group is required when one of its fields is (a group of optional fields may be left out whole).
+      if (!field.optional && !node.required.includes(part)) node.required.push(part);
       node = node.properties[part];
     }
     const name = parts.at(-1);

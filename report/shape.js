@@ -54,6 +54,11 @@ function copyValue(value, field, where, fail) {
   return value;
 }
 
+// A group whose every field is optional (peakRss) may be left out whole, like an optional field.
+function allOptional(node) {
+  return [...node.values()].every((child) => (child instanceof Map ? allOptional(child) : child.optional));
+}
+
 function copyNode(input, tree, where, fail) {
   if (!isRecord(input)) fail(`${where || 'the top level'} is ${show(input)}, expected an object`);
   const known = new Set(tree.keys());
@@ -62,7 +67,8 @@ function copyNode(input, tree, where, fail) {
   const output = {};
   for (const [key, node] of tree) {
     const at = where ? `${where}.${key}` : key;
-    if (!(node instanceof Map) && node.optional && input[key] === undefined) continue; // an optional field left out stays out
+    // An optional field (or group) left out stays out.
+    if (input[key] === undefined && (node instanceof Map ? allOptional(node) : node.optional)) continue;
     output[key] = node instanceof Map ? copyNode(input[key], node, at, fail) : copyValue(input[key], node, at, fail);
   }
   return output;

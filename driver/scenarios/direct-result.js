@@ -2,6 +2,7 @@
 // measureStep's figures for each script or method, as a sweep's are, so --json, --csv and
 // --html and `node test report` read them like any run.
 import { createResult } from '../result.js';
+import { driverPeakRssBytes } from '../peak-rss.js';
 import { systemInfo } from '../../util/system-info.js';
 import { machineMonitorFor, machineWarnings } from '../machine-load.js';
 import { directUrl } from '../direct-targets.js';
@@ -81,6 +82,8 @@ export function createDirectSteps({ name, stores, serverUrls = [], timeoutMs }) 
         targets: [...targets.values()],
         skipped,
         steps,
+        // The stores ran in the driver's process: no app.js child.
+        peakRss: { driverBytes: driverPeakRssBytes(), appBytes: null, app: 'none' },
       });
     },
   };

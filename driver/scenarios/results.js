@@ -1,6 +1,7 @@
 // What the kinds that call runBenchmark share (sweep, phases): a run's flags as node test's
 // argv, and several runBenchmark Results as one.
 import { createResult } from '../result.js';
+import { largestPeakRss } from '../peak-rss.js';
 
 /** node test's argv for a run's flags: { concurrency: [5, 10], keepalive: false } -> ['--concurrency', '5,10', '--no-keepalive']. */
 export function flagsToArgv(flags) {
@@ -32,5 +33,6 @@ export function concatResults(results) {
     steps,
     loads: results.flatMap((result) => result.loads),
     verifications: results.flatMap((result) => result.verifications),
+    peakRss: largestPeakRss(results.map((result) => result.peakRss)),
   });
 }

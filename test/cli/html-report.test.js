@@ -113,3 +113,43 @@ test('on a phone\'s width nothing scrolls sideways and the charts fit; in print 
   const pdf = await phone.pdf({ format: 'A4' });
   assert.ok(pdf.length > 50_000, `the page prints (${pdf.length} bytes of PDF)`);
 });
+
+// Without JavaScript the page showed five empty chart frames per key and no word why.
+test('with JavaScript off: a note where the charts would be, no empty chart frame, the tables readable', async (t) => {
+  if (!chromium) return unavailable(t, 'Chromium is not installed (apt-get install chromium)');
+  assert.ok(fileUrl, 'the page was written');
+  const { chromium: launcher } = await import('playwright-core');
+  const noScript = await launcher.launchPersistentContext(join(dir, 'profile-no-js'), {
+    executablePath: chromium,
+    headless: true,
+    args: ARGS,
+    viewport: { width: 1200, height: 900 },
+    javaScriptEnabled: false,
+  });
+  t.after(() => noScript.close());
+  const plain = await noScript.newPage();
+  await plain.goto(fileUrl);
+  const notes = plain.locator('.no-script');
+  assert.equal(await notes.count(), 2, 'one note per key (key1, key2)');
+  for (const note of await notes.all()) {
+    assert.equal(await note.isVisible(), true);
+    assert.match(await note.textContent(), /^The charts \(rps, mean and p99 against load; latency by percentile\) /);
+    assert.match(await note.textContent(), /need JavaScript, /);
+    assert.match(await note.textContent(), /which is off here\. The tables hold their figures/);
+  }
+  const shown = (all) => all.map((element) => element.getClientRects().length > 0);
+  const frames = await plain.locator('figure.chart').evaluateAll(shown);
+  assert.ok(frames.length === 10 && frames.every((visible) => !visible), 'no empty chart frame is shown');
+  const headings = await plain.locator('h3', { hasText: 'Latency by percentile' }).evaluateAll(shown);
+  assert.deepEqual(headings, [false, false], 'nor the headings of charts that are not there');
+  const tables = await plain.locator('table').evaluateAll((all) => all.map((table) => ({
+    visible: table.getClientRects().length > 0, rows: table.rows.length, width: table.getBoundingClientRect().width,
+  })));
+  const readable = tables.every((table) => table.visible && table.rows > 1 && table.width > 200);
+  assert.ok(tables.length >= 5 && readable, JSON.stringify(tables));
+  assert.equal(await plain.locator('#steps tr.warned').first().isVisible(), true, 'every step, warnings marked');
+  // With JavaScript on, the note is not there at all.
+  assert.ok(page, 'the page was loaded with JavaScript');
+  assert.equal(await page.locator('.no-script').count(), 0);
+  assert.equal(await page.getByText('Latency by percentile').first().isVisible(), true);
+});

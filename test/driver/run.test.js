@@ -51,7 +51,7 @@ test('runBenchmark resolves to a Result and reports its progress as events', asy
   ]);
   assert.equal(events[0].totalSteps, 4);
   assert.deepEqual(events[6].steps, result.steps.slice(0, 2), 'target-done carries that URL\'s steps');
-  assert.deepEqual(Object.keys(result), ['format', 'interrupted', 'appExit', 'settings', 'system', 'targets', 'skipped', 'loads', 'steps', 'verifications', 'comparison', 'merged']);
+  assert.deepEqual(Object.keys(result), ['format', 'interrupted', 'appExit', 'settings', 'system', 'targets', 'skipped', 'loads', 'order', 'steps', 'control', 'verifications', 'comparison', 'merged', 'peakRss']);
   assert.equal(result.format, 'storebench-results/6');
   assert.deepEqual(result.targets.map((target) => target.store), ['a', 'b']);
   assert.deepEqual(result.steps.map((step) => [step.store, step.concurrency, step.responses]), [['a', 1, 20], ['a', 2, 20], ['b', 1, 20], ['b', 2, 20]]);

@@ -6,8 +6,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { readFile } from 'node:fs/promises';
-import { fromJson } from '../../report/format.js';
+import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fromJson, toJson } from '../../report/format.js';
 import { compareRuns, regressionError, renderRunComparison } from '../../report/compare-runs.js';
 import { parseArguments } from '../../driver/options.js';
 import { exitCodeOf } from '../../util/errors.js';
@@ -64,7 +66,7 @@ test('--fail-on-regression PCT: an rps down or a p99 up by more than PCT is a re
   const error = regressionError(strict);
   assert.equal(exitCodeOf(error), 3);
   assert.equal(error.code, 'REGRESSION');
-  assert.match(error.message, /^regression: slow key1 concurrency 2: rps -\d+\.\d% \(more than 30%\)$/m);
+  assert.match(error.message, /^regression: slow key1 concurrency 2: rps -\d+\.\d% \(more than 30%\)(; B's machine was busy: .*)?$/m);
   assert.equal(regressionError(compareRuns(a, b, { failOnRegression: 900 })), null, 'nothing fell or rose by 900%');
   assert.equal(regressionError(compareRuns(a, a, { failOnRegression: 0 })), null, 'a run against itself: no change at all');
   const itself = compareRuns(a, a);
@@ -78,7 +80,7 @@ test('node test compare as a user runs it: 0, 3 with a regression, 2 for bad inp
   const failing = cli(['compare', BEFORE, AFTER, '--fail-on-regression', '30']);
   assert.equal(failing.status, 3);
   assert.match(failing.stdout, /REGRESSION \(over 30%\)/);
-  assert.match(failing.stderr, /^node test: regression: slow key1 concurrency 2: rps -\d+\.\d% \(more than 30%\)$/m);
+  assert.match(failing.stderr, /^node test: regression: slow key1 concurrency 2: rps -\d+\.\d% \(more than 30%\)(; B's machine was busy: .*)?$/m);
   const bad = cli(['compare', BEFORE, '--fail-on-regression', 'lots']);
   assert.equal(bad.status, 2);
   assert.equal(bad.stderr, 'node test: compare needs two results files: node test compare A.json B.json\nnode test: --fail-on-regression must be a percentage from 0 to 1000 (e.g. 10), not "lots"\nRun node test --help for usage.\n');
@@ -88,7 +90,107 @@ test('node test compare as a user runs it: 0, 3 with a regression, 2 for bad inp
 });
 
 test('compare\'s flags', () => {
-  assert.deepEqual(parseArguments(['compare', 'a.json', 'b.json', '--fail-on-regression', '12.5']), { command: 'compare', help: false, options: { a: 'a.json', b: 'b.json', failOnRegression: 12.5 }, problems: [] });
+  assert.deepEqual(parseArguments(['compare', 'a.json', 'b.json', '--fail-on-regression', '12.5']), {
+    command: 'compare',
+    help: false,
+    options: { a: 'a.json', b: 'b.json', failOnRegression: 12.5, ignoreBusy: false },
+    problems: [],
+  });
+  const ignoring = parseArguments(['compare', 'a.json', 'b.json', '--fail-on-regression', '5', '--ignore-busy']);
+  assert.equal(ignoring.options.ignoreBusy, true);
+  assert.deepEqual(parseArguments(['compare', 'a.json', 'b.json', '--ignore-busy']).problems, [
+    '--ignore-busy goes with --fail-on-regression PCT: it says which regressions do not fail',
+  ]);
   assert.deepEqual(parseArguments(['compare', 'a.json', 'b.json', 'c.json']).problems, ['unexpected argument "c.json"']);
   assert.equal(parseArguments(['compare', '--help']).help, true);
+});
+
+// compare --fail-on-regression exited 3 on a change another process caused, never naming the
+// BUSY_MACHINE and CPU_STEAL warnings its steps carried; and a run compared with itself said nothing.
+// The fixtures are real runs, so which steps the machine check warned on depends on the day they
+// were made: these tests set the warnings themselves (every step BUSY_MACHINE, or none), on the
+// slow store's steps alone (the regression by construction; the others only move with noise).
+const MACHINE = ['BUSY_MACHINE', 'CPU_STEAL'];
+const busyWarning = (step) => ({ code: 'BUSY_MACHINE', message: 'busy', data: { othersCpuPercent: step.machine.othersCpuPercent ?? 80, threshold: 50 } });
+const withMachine = (step, busy) => ({
+  ...step,
+  machine: { ...step.machine, othersCpuPercent: step.machine.othersCpuPercent ?? 80 },
+  warnings: [...step.warnings.filter((warning) => !MACHINE.includes(warning.code)), ...(busy ? [busyWarning(step)] : [])],
+});
+const slowOnly = (result, busyAt = () => true) => ({
+  ...result,
+  steps: result.steps.filter((step) => step.url.endsWith('/slow/key1')).map((step) => withMachine(step, busyAt(step.concurrency))),
+});
+const writeRun = async (dir, name, result) => {
+  const file = join(dir, name);
+  await writeFile(file, toJson(result));
+  return file;
+};
+
+test('each regression names the machine warnings of B\'s step beside it, in the table and the exit line', async () => {
+  const [a, b] = [slowOnly(await load(BEFORE)), slowOnly(await load(AFTER))];
+  const comparison = compareRuns(a, b, { failOnRegression: 30 });
+  const slow = comparison.rows.find((row) => row.store === 'slow' && row.load === 2);
+  assert.deepEqual(slow.machine.b.map(({ code, steps, of }) => `${code} ${steps}/${of}`), ['BUSY_MACHINE 3/3']);
+  const slowSteps = b.steps.filter((step) => step.concurrency === 2);
+  const busiest = Math.max(...slowSteps.map((step) => step.machine.othersCpuPercent));
+  assert.equal(slow.machine.b[0].peak, busiest, 'the highest other-processes figure of the warned repeats');
+  const error = regressionError(comparison);
+  const busyNote = /; B's machine was busy: BUSY_MACHINE in 3 of 3 repeats \(other processes up to \d+% of a core\)$/;
+  assert.ok(error.message.split('\n').every((line) => busyNote.test(line)), error.message);
+  const text = renderRunComparison(comparison, { a, b });
+  assert.match(text, /-\d+\.\d% {2}beyond noise, REGRESSION \(over 30%\), B's machine busy: BUSY_MACHINE 3\/3\n/);
+  assert.match(text, /\nmachine warnings \(CPU_STEAL, BUSY_MACHINE\): 2 of 2 compared steps in A, 2 in B: /);
+  assert.match(text, /\n4 of them on steps whose machine check warned in B .*add --ignore-busy not to fail on them\n/);
+
+  // B quiet at concurrency 4 (its warnings taken off): A's warnings there do not excuse B.
+  const mixed = compareRuns(a, slowOnly(await load(AFTER), (load) => load !== 4), { failOnRegression: 30 });
+  const quietLine = /^regression: slow key1 concurrency 4: rps -\d+\.\d% \(more than 30%\)$/m;
+  assert.match(regressionError(mixed).message, quietLine, 'no machine note where B did not warn');
+});
+
+test('--ignore-busy: regressions where B\'s machine check warned do not fail; the output says so', async (t) => {
+  const [a, b] = [slowOnly(await load(BEFORE)), slowOnly(await load(AFTER))];
+  const excused = compareRuns(a, b, { failOnRegression: 30, ignoreBusy: true });
+  assert.deepEqual(excused.regressions, []);
+  assert.equal(excused.ignored.length, 4, 'slow\'s rps and p99 at both loads');
+  assert.equal(regressionError(excused), null);
+  const text = renderRunComparison(excused, { a, b });
+  assert.match(text, /regression \(over 30%\) not counted \(--ignore-busy\): B's machine busy: BUSY_MACHINE 3\/3\n/);
+  assert.match(text, /\nno regression beyond 30% counted \(rps down or p99 up\)\n/);
+  assert.match(text, /\n4 regression\(s\) beyond 30% not counted \(--ignore-busy\)/);
+
+  // Where B's step was quiet the regression still counts, even though A's machine was busy.
+  const quietB = slowOnly(await load(AFTER), (load) => load !== 4);
+  const quiet4 = compareRuns(a, quietB, { failOnRegression: 30, ignoreBusy: true });
+  const counted = quiet4.regressions.map(({ row, figure: entry }) => `${row.store} ${row.load} ${entry.name}`);
+  assert.deepEqual(counted, ['slow 4 rps', 'slow 4 latency.p99Ms']);
+  assert.equal(quiet4.ignored.length, 2);
+  assert.equal(exitCodeOf(regressionError(quiet4)), 3);
+
+  const dir = await mkdtemp(join(tmpdir(), 'storebench-compare-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const [fileA, fileB] = [await writeRun(dir, 'a.json', a), await writeRun(dir, 'b.json', b)];
+  const run = cli(['compare', fileA, fileB, '--fail-on-regression', '30', '--ignore-busy']);
+  assert.equal(run.status, 0, run.stderr);
+  assert.match(run.stdout, /4 regression\(s\) beyond 30% not counted \(--ignore-busy\)/);
+  const strict = cli(['compare', fileA, fileB, '--fail-on-regression', '30']);
+  assert.equal(strict.status, 3, 'by default a busy machine does not excuse a regression');
+  assert.match(strict.stderr, /B's machine was busy: BUSY_MACHINE in 3 of 3 repeats/);
+});
+
+test('a file compared with itself, or with a copy, says the runs are identical', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'storebench-compare-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  const copy = join(dir, 'copy.json');
+  await copyFile(new URL(`../../${BEFORE}`, import.meta.url), copy);
+  for (const other of [BEFORE, copy]) {
+    const run = cli(['compare', BEFORE, other, '--fail-on-regression', '10']);
+    assert.equal(run.status, 0, run.stderr);
+    assert.match(run.stdout, /\nidentical runs: A and B hold the same 24 steps \(same start times, same histograms\)/);
+    assert.match(run.stdout, /so every change is 0 and says nothing about noise or regressions/);
+  }
+  const apart = cli(['compare', BEFORE, AFTER]);
+  assert.doesNotMatch(apart.stdout, /identical runs/);
+  assert.equal(compareRuns(await load(BEFORE), await load(AFTER)).identical, false);
 });

@@ -135,7 +135,7 @@ test('node test --help prints the usage and exits 0', () => {
   assert.equal(result.status, 0);
   assert.match(result.stdout, /^Usage: node test \[options\]/);
   assert.match(result.stdout, /^ {7}node test report FILE\.json \[--html OUT\] \[--assert EXPR\]\.\.\.$/m);
-  assert.match(result.stdout, /^ {7}node test compare A\.json B\.json \[--fail-on-regression PCT\]$/m);
+  assert.match(result.stdout, /^ {7}node test compare A\.json B\.json \[--fail-on-regression PCT \[--ignore-busy\]\]$/m);
   for (const flag of ['--url', '--target', '--concurrency', '--requests', '--duration', '--warmup', '--no-keepalive', '--timeout', '--rps', '--stores', '--keys', '--json', '--csv', '--quiet', '--help', '--html', '--repeat', '--assert']) {
     assert.ok(result.stdout.includes(flag), `usage lacks ${flag}`);
   }

@@ -2,18 +2,18 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildCsv } from '../../report/csv.js';
 import { toJson } from '../../report/format.js';
-import { CSV_OPERATION_COLUMN, STEP_FIELDS } from '../../report/fields.js';
+import { CSV_OPERATION_COLUMN, CSV_RESULT_COLUMNS, RESULT_FIELDS, STEP_FIELDS } from '../../report/fields.js';
 import { fixedResult, fixedStep, fixedWarning } from '../helpers/driver-fixtures.js';
 import { resultError } from '../../driver/run.js';
 import { RunError } from '../../util/errors.js';
 
-const HEADER = 'url,store,key,workload,operation,mode,model,startedAt,finishedAt,maxRequests,durationSeconds,concurrency,targetRps,peakInFlight,requests,responses,wallSeconds,elapsedSeconds,rps,meanLatencyMs,maxLatencyMs,minLatencyMs,p50,p90,p99,p999,errors,errorKinds,cpuPercent,warnings,repeat,stealPercent,othersCpuPercent,treeCpuPercent,loadAverage';
+const HEADER = 'url,store,key,workload,operation,mode,model,startedAt,finishedAt,maxRequests,durationSeconds,concurrency,targetRps,peakInFlight,requests,responses,wallSeconds,elapsedSeconds,rps,meanLatencyMs,maxLatencyMs,minLatencyMs,p50,p90,p99,p999,errors,errorKinds,cpuPercent,warnings,repeat,stealPercent,othersCpuPercent,treeCpuPercent,loadAverage,interrupted';
 
 test('CSV: a header and one row per step, commas in values quoted', () => {
   const steps = [fixedStep({ errors: { total: 3, byKind: { 'http 503': 2, timeout: 1 } }, warnings: [fixedWarning('DRIVER_CPU', 'a, b'), fixedWarning('LITTLES_LAW', 'c "d"')] })];
   const [header, row, end] = buildCsv(steps).split('\n');
   assert.equal(header, HEADER);
-  assert.equal(row, 'http://127.0.0.1:40123/redis/key1,redis,key1,,all,http,closed,2026-01-01T00:00:00.000Z,2026-01-01T00:00:00.463Z,2000,,5,,5,2000,2000,0.4628,0.4631,4321.4,1.157,12.5,0.214,1.021,1.9,4.351,9.9,3,http 503=2;timeout=1,55.5,"a, b | c ""d""",1,1.5,12.25,140,1.1');
+  assert.equal(row, 'http://127.0.0.1:40123/redis/key1,redis,key1,,all,http,closed,2026-01-01T00:00:00.000Z,2026-01-01T00:00:00.463Z,2000,,5,,5,2000,2000,0.4628,0.4631,4321.4,1.157,12.5,0.214,1.021,1.9,4.351,9.9,3,http 503=2;timeout=1,55.5,"a, b | c ""d""",1,1.5,12.25,140,1.1,false');
   assert.equal(end, '');
 });
 
@@ -33,7 +33,13 @@ test('CSV: the columns the table shows are filled as it shows them, for timed an
 test('JSON and CSV come from the one field list: every CSV column is a step field the JSON holds', () => {
   const result = fixedResult();
   const [step] = JSON.parse(toJson(result)).steps;
-  assert.deepEqual(HEADER.split(',').filter((name) => name !== 'operation'), STEP_FIELDS.filter((field) => field.csv).map((field) => field.csv), 'operation is the one column that is not a step field: it names the row');
+  const runColumns = CSV_RESULT_COLUMNS.map((column) => column.name);
+  const stepColumns = HEADER.split(',').filter((name) => name !== 'operation' && !runColumns.includes(name));
+  const csvFields = STEP_FIELDS.filter((field) => field.csv).map((field) => field.csv);
+  assert.deepEqual(stepColumns, csvFields, 'operation names the row; the run\'s columns come last');
+  for (const column of CSV_RESULT_COLUMNS) {
+    assert.ok(RESULT_FIELDS.some((field) => field.path === column.path), `${column.name} is a field of the Result`);
+  }
   for (const field of STEP_FIELDS) {
     const value = field.path.split('.').reduce((node, key) => node?.[key], step);
     assert.notEqual(value, undefined, `${field.path} is in the JSON`);
@@ -99,17 +105,18 @@ test('CSV of a real run: every column filled where the JSON has a value, empty o
   const { readFile } = await import('node:fs/promises');
   const { fromJson } = await import('../../report/format.js');
   const result = fromJson(await readFile(new URL('../fixtures/runs/before.json', import.meta.url), 'utf8'));
-  const [header, ...rows] = buildCsv(result.steps).trim().split('\n');
+  const [header, ...rows] = buildCsv(result.steps, result).trim().split('\n');
   const columns = STEP_FIELDS.filter((field) => field.csv);
   // The operation column (after workload) says which operation a row is: `all` for a step's totals.
   const operationAt = columns.findIndex((field) => field.csv === CSV_OPERATION_COLUMN.after) + 1;
   const names = columns.map((field) => field.csv);
   names.splice(operationAt, 0, CSV_OPERATION_COLUMN.name);
-  assert.deepEqual(header.split(','), names);
+  assert.deepEqual(header.split(','), [...names, ...CSV_RESULT_COLUMNS.map((column) => column.name)]);
   assert.equal(rows.length, result.steps.length, 'the seeded reads: one operation, one row per step');
   rows.forEach((line, index) => {
     const cells = line.match(/("([^"]|"")*"|[^,]*)(,|$)/g).map((cell) => cell.replace(/,$/, ''));
     assert.equal(cells.splice(operationAt, 1)[0], 'all');
+    assert.equal(cells[columns.length], 'false', 'the run finished: interrupted false on every row');
     const step = result.steps[index];
     columns.forEach((field, column) => {
       const value = field.path.split('.').reduce((node, key) => node?.[key], step);
