@@ -16,7 +16,7 @@ export const ERROR_CODES = Object.freeze({
   WRITES_DISABLED: { status: 403, meaning: 'a write to an app that listens beyond loopback with no STOREBENCH_WRITE_TOKEN set: writes are off' },
   METHOD_NOT_ALLOWED: { status: 405, meaning: 'the path exists, but not for that method (the Allow header lists those it takes); CONNECT: this is no proxy' },
   APPEND_UNSUPPORTED: { status: 405, meaning: 'the store cannot append natively; write the whole value with PUT instead' },
-  REQUEST_TIMEOUT: { status: 408, meaning: 'the request did not arrive whole within the server\'s request timeout' },
+  REQUEST_TIMEOUT: { status: 408, meaning: 'the request did not arrive in time: its headers within STOREBENCH_HEADERS_TIMEOUT_MS (default 10 s), all of it within STOREBENCH_REQUEST_TIMEOUT_MS (30 s), or a write\'s body paused longer than STOREBENCH_BODY_IDLE_TIMEOUT_MS (10 s); the connection is closed' },
   VALUE_TOO_LARGE: { status: 413, meaning: 'a value over the app\'s limit (--max-value-size, STOREBENCH_MAX_VALUE_SIZE), or over what the store\'s server accepts' },
   BULK_TOO_LARGE: { status: 413, meaning: 'a bulk-load body over STOREBENCH_MAX_BULK_SIZE' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, meaning: 'a bulk-load body whose Content-Type is not application/vnd.storebench.records' },
@@ -148,6 +148,13 @@ export class ValueTooLargeError extends StorebenchError {
 export class BodyTooLargeError extends StorebenchError {
   constructor(message) {
     super(message, { code: 'BULK_TOO_LARGE' });
+  }
+}
+
+/** A request that did not arrive in time: a write's body that paused too long (routes/body.js). */
+export class RequestTimeoutError extends StorebenchError {
+  constructor(message) {
+    super(message, { code: 'REQUEST_TIMEOUT' });
   }
 }
 
