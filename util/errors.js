@@ -23,6 +23,7 @@ export const ERROR_CODES = Object.freeze({
   HEADERS_TOO_LARGE: { status: 431, meaning: 'the request headers are larger than the server accepts (16 KB)' },
   STORE_UNAVAILABLE: { status: 503, meaning: 'the store could not be opened, or its server failed; the app keeps serving the others' },
   STORE_TIMEOUT: { status: 503, meaning: 'the store did not answer within the operation deadline (STOREBENCH_OP_TIMEOUT_MS, default 2000 ms); it is down until its server answers again' },
+  SHUTTING_DOWN: { status: 503, meaning: 'the request came on a connection that arrived after the app began shutting down (SIGTERM): answered at once with Connection: close, nothing done; send it again once the app is back' },
   INTERNAL: { status: 500, meaning: 'an unexpected error; its details are in the app log, never in the answer' },
   // Why a store is unavailable: `reasonCode` beside `reason` in /stores
   NOT_CONFIGURED: { status: 503, meaning: 'no URL set and no bound service, and the embedded default is off (--no-embedded)' },

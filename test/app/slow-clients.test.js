@@ -33,7 +33,7 @@ function stall(parts) {
     socket.once('connect', async () => {
       for (const part of parts) {
         if (!writing) return;
-        if (typeof part === 'number') await new Promise((wait) => setTimeout(wait, part));
+        if (typeof part === 'number') await new Promise((resolve) => setTimeout(resolve, part));
         else socket.write(part);
       }
     });
