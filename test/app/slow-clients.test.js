@@ -77,6 +77,13 @@ test('a body that keeps coming within the deadlines is written', async () => {
   assert.equal(await (await fetch(`${app.url}/memory/steady`)).text(), 'abcd');
 });
 
+test('a kept-alive connection idle between requests past the deadlines is no stalled request', async () => {
+  const get = 'GET /memory/key1 HTTP/1.1\r\nHost: x\r\n\r\n';
+  const answer = await stall([get, 3500, 'GET /memory/key1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n']);
+  const statuses = [...`${answer.head}\r\n\r\n${answer.body}`.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((match) => Number(match[1]));
+  assert.deepEqual(statuses, [200, 200]);
+});
+
 test('the deadlines default to seconds: 10 s for headers, 30 s for a request', async (t) => {
   const defaults = await startApp({ port: 0, host: '127.0.0.1', stores: ['memory'], embedded: false, env: { PATH: process.env.PATH } });
   t.after(() => defaults.close());
