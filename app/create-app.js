@@ -8,6 +8,7 @@ import { dataRoutes } from '../routes/data.js';
 import { methodRoutes } from '../routes/methods.js';
 import { writeRoutes } from '../routes/writes.js';
 import { notFound, errorHandler } from '../routes/errors.js';
+import { StorebenchError } from '../util/errors.js';
 
 /**
  * @param {import('../stores/store-set.js').StoreSet} stores  the opened stores
@@ -19,6 +20,7 @@ export function createApp(stores, { log = () => {}, logRequests = false, writes 
   app.disable('x-powered-by');
   app.disable('etag'); // hashing every 270 KB body would be benchmarked along with the store
   if (logRequests) app.use(requestLogger(log));
+  app.use(requireHost);
   app.use(methodRoutes(stores));
   app.use(pageRoutes(stores));
   app.use(statusRoutes(stores, { limits: { maxValueSize: writes.maxValueSize ?? defaults.maxValueSize } }));
@@ -27,6 +29,14 @@ export function createApp(stores, { log = () => {}, logRequests = false, writes 
   app.use(notFound);
   app.use(errorHandler(log));
   return app;
+}
+
+// HTTP/1.1 requires Host (RFC 9112 3.2). Node's own refusal is an empty 400; the app's server
+// leaves it to this (app/http-server.js) so the answer is JSON like every other.
+function requireHost(req, res, next) {
+  if (req.headers.host !== undefined || req.httpVersion === '1.0') return next();
+  res.set('Connection', 'close');
+  next(new StorebenchError('an HTTP/1.1 request needs a Host header', { code: 'BAD_REQUEST' }));
 }
 
 function requestLogger(log) {

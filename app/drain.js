@@ -2,73 +2,125 @@
 // connection it considers idle, and it considers one idle as soon as its response is *ended*:
 // the tail of a 263 KB body still waiting in the socket's buffer is thrown away, and so is a
 // request the client already sent on that connection but the server has not read yet. Under
-// load that reset a dozen responses per SIGTERM. Here instead:
-//   - the server stops accepting connections at once;
-//   - a response not yet begun, or asked for on a kept-alive connection from now on, is
-//     answered in full with `Connection: close`, and its connection closes once it is sent;
+// load that reset a dozen responses per SIGTERM. And closing the listening socket itself
+// resets every connection still waiting in the kernel's accept queue, requests already sent
+// on them included. Here instead:
+//   - the listener stays open until nothing new has arrived for quietMs (at most acceptMs):
+//     every connection the kernel accepted is taken, and a request on one that arrived after
+//     the signal is answered 503 SHUTTING_DOWN with `Connection: close`, at once. The listener
+//     is closed right after an event-loop turn that found the accept queue empty;
+//   - meanwhile the connections open before the signal are served as usual, kept alive, so
+//     their clients do not reconnect into the queue;
+//   - once the listener is closed, a response not yet begun, or asked for on a kept-alive
+//     connection from then on, is answered in full with `Connection: close`, and its
+//     connection closes once it is sent;
 //   - a connection with nothing in flight for idleMs is ended politely (its buffered bytes
-//     go out first, then a FIN): idleMs after the signal at the earliest, so a request on
-//     its way when the signal came is still read and answered;
+//     go out first, then a FIN): idleMs after the listener closed at the earliest, so a
+//     request on its way then is still read and answered;
 //   - whatever is left after graceMs is cut off, so a stuck client cannot hold the exit.
 import { Server } from 'node:net';
 
 const SWEEP_MS = 100;
+const QUIET_CHECK_MS = 10;
+
+/** The answer to a request on a connection that arrived once the server was going away. */
+function goingAway(res) {
+  const body = JSON.stringify({ error: 'the app is shutting down: send this request again once it is back, or elsewhere', code: 'SHUTTING_DOWN' });
+  res.shouldKeepAlive = false;
+  res.writeHead(503, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+    'Retry-After': '1',
+    Connection: 'close',
+  });
+  res.end(body);
+}
 
 /**
  * Tracks server's connections from now on. Returns drain(): stop accepting, finish every
- * response, close every connection; resolves when the last one is closed.
+ * response, close every connection; resolves when the last one is closed. Call it once the
+ * server's request handler is attached: drainable answers a request before it does.
  * @param {import('node:http').Server} server  before it listens
- * @param {{ idleMs?: number, graceMs?: number }} [options]
+ * @param {{ idleMs?: number, graceMs?: number, quietMs?: number, acceptMs?: number }} [options]
  */
-export function drainable(server, { idleMs = 1000, graceMs = 8000 } = {}) {
-  const connections = new Map(); // socket -> { active: responses under way, idleSince }
-  let draining = false;
+export function drainable(server, { idleMs = 1000, graceMs = 8000, quietMs = 50, acceptMs = 1000 } = {}) {
+  const connections = new Map(); // socket -> { active: responses under way, idleSince, late }
+  let phase = 'serving'; // then 'accepting' (draining, listener open), then 'closed'
+  let lastAcceptAt = -Infinity;
 
   server.on('connection', (socket) => {
-    connections.set(socket, { active: 0, idleSince: Date.now(), responses: new Set() });
+    lastAcceptAt = performance.now();
+    connections.set(socket, { active: 0, idleSince: Date.now(), responses: new Set(), late: phase !== 'serving' });
     socket.once('close', () => connections.delete(socket));
   });
-  // Before the app's own listener, so the decision is made before it can write a header.
-  server.prependListener('request', (req, res) => {
+
+  // The app's own handlers run after the decision, so it is made before any header is written.
+  const handlers = server.listeners('request');
+  server.removeAllListeners('request');
+  server.on('request', (req, res) => {
     const connection = connections.get(req.socket);
-    if (draining) res.shouldKeepAlive = false;
-    if (!connection) return;
-    connection.active += 1;
-    connection.responses.add(res);
-    res.once('close', () => {
-      connection.active -= 1;
-      connection.responses.delete(res);
-      connection.idleSince = Date.now();
-    });
+    if (connection) {
+      connection.active += 1;
+      connection.responses.add(res);
+      res.once('close', () => {
+        connection.active -= 1;
+        connection.responses.delete(res);
+        connection.idleSince = Date.now();
+      });
+    }
+    if (connection?.late) return goingAway(res);
+    if (phase === 'closed') res.shouldKeepAlive = false;
+    for (const handler of handlers) handler.call(server, req, res);
+  });
+
+  // Resolves in the check phase of an event-loop turn whose poll found no connection waiting
+  // (it accepts every one queued, so none accepted means none was there), once none has come
+  // for quietMs; or after acceptMs whatever comes.
+  const acceptQueueEmpty = (startedAt) => new Promise((resolve) => {
+    const check = () => {
+      const now = performance.now();
+      const overdue = now - startedAt >= acceptMs;
+      if (!overdue && now - lastAcceptAt < quietMs) return void setTimeout(check, QUIET_CHECK_MS);
+      const seen = lastAcceptAt;
+      setImmediate(() => {
+        if (lastAcceptAt !== seen && performance.now() - startedAt < acceptMs) return void setTimeout(check, QUIET_CHECK_MS);
+        resolve();
+      });
+    };
+    check();
   });
 
   return () => new Promise((resolve) => {
-    draining = true;
-    const startedAt = Date.now();
-    // net.Server's close: stop accepting, call back when the last connection is gone, without
-    // http.Server's closeIdleConnections() (see above).
-    Server.prototype.close.call(server, () => {
-      clearInterval(sweep);
-      clearTimeout(forced);
-      resolve();
-    });
-    for (const { responses } of connections.values()) {
-      for (const res of responses) if (!res.headersSent) res.shouldKeepAlive = false;
-    }
-    const sweep = setInterval(() => {
-      const now = Date.now();
-      for (const [socket, connection] of connections) {
-        if (connection.active || connection.ended) continue;
-        if (now - Math.max(connection.idleSince, startedAt) < idleMs) continue;
-        connection.ended = true;
-        socket.end();
-      }
-    }, SWEEP_MS);
+    phase = 'accepting';
+    const startedAt = performance.now();
     const forced = setTimeout(() => {
       for (const socket of connections.keys()) socket.destroy();
     }, graceMs);
-    // Let the process exit as soon as the connections are gone.
-    sweep.unref();
-    forced.unref();
+    forced.unref(); // let the process exit as soon as the connections are gone
+    acceptQueueEmpty(startedAt).then(() => {
+      // Synchronously after the immediate above (a microtask): no connection can be taken between.
+      phase = 'closed';
+      const closedAt = Date.now();
+      // net.Server's close: stop accepting, call back when the last connection is gone,
+      // without http.Server's closeIdleConnections() (see above).
+      Server.prototype.close.call(server, () => {
+        clearInterval(sweep);
+        clearTimeout(forced);
+        resolve();
+      });
+      for (const { responses } of connections.values()) {
+        for (const res of responses) if (!res.headersSent) res.shouldKeepAlive = false;
+      }
+      const sweep = setInterval(() => {
+        const now = Date.now();
+        for (const [socket, connection] of connections) {
+          if (connection.active || connection.ended) continue;
+          if (now - Math.max(connection.idleSince, closedAt) < idleMs) continue;
+          connection.ended = true;
+          socket.end();
+        }
+      }, SWEEP_MS);
+      sweep.unref();
+    });
   });
 }

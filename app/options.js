@@ -4,6 +4,7 @@
 import { parseFlags } from '../util/flags.js';
 import { resolveSettings } from '../config/precedence.js';
 import { settings } from '../config/settings.js';
+import { deadlineProblems } from './http-server.js';
 import { storeNames, unknownStoreProblems } from '../stores/index.js';
 
 const spec = {
@@ -41,8 +42,8 @@ export function parseAppArgs(argv, env = process.env) {
     }).filter(([, value]) => value !== undefined),
   );
   // The store settings are checked here too, so one run reports every problem.
-  const resolved = resolveSettings({ options, env }, ['app', 'writes', 'store']);
-  problems.push(...resolved.problems, ...unknownStoreProblems(resolved.settings.stores));
+  const resolved = resolveSettings({ options, env }, ['app', 'http', 'writes', 'store']);
+  problems.push(...resolved.problems, ...deadlineProblems(resolved.settings), ...unknownStoreProblems(resolved.settings.stores));
   return { help: values.help === true, options, problems };
 }
 
@@ -113,6 +114,9 @@ its default.
 
 Options:
 ${optionLines()}
+
+Deadlines for slow clients (each answered 408 REQUEST_TIMEOUT, its connection closed):
+${environmentLines('http')}
 
 Writes (allowed without a token only while the app listens on loopback):
 ${writeLines()}

@@ -3,9 +3,8 @@
 // backing service understands is declared with its matcher in config/services.js
 // (`schemes`, `iam`).
 //
-// Secrets: a problem names fields, never values, and every password or API key found is
-// remembered by util/redact.js so it is masked wherever it might turn up.
-import { addConnectionSecrets, addSecrets } from '../util/redact.js';
+// Secrets: a problem names fields, never values; a connection's URL is shown only through
+// util/redact.js's redactUrl, which masks its password where it sits.
 import { kindOf } from './kind-of.js';
 
 const decodeBase64 = (text) => Buffer.from(text, 'base64').toString('utf8');
@@ -48,9 +47,6 @@ export function connectionFromCredentials(credentials = {}, matcher = {}) {
   const fields = Object.keys(credentials).sort().join(', ') || 'none';
   const wrongType = fieldTypeProblem(credentials);
   if (wrongType) return { problem: wrongType };
-  // Remembered before anything is checked, so a value that turns out unusable is masked too.
-  addSecrets(credentials.password, credentials.apikey);
-  addConnectionSecrets({ url: credentials.url ?? credentials.uri });
   let connection;
 
   const scheme = schemes.find((name) => Array.isArray(credentials.connection?.[name]?.composed) && credentials.connection[name].composed.length);
@@ -64,7 +60,6 @@ export function connectionFromCredentials(credentials = {}, matcher = {}) {
     connection = { url };
     const ca = databases.certificate?.certificate_base64;
     if (ca) connection.ca = decodeBase64(ca);
-    addSecrets(password);
   } else if (matcher.iam && credentials.apikey) {
     const base = credentials.url ?? (credentials.host ? `https://${credentials.host}` : undefined);
     if (!base) return { problem: `it has an apikey but no url or host (fields: ${fields})` };
@@ -93,7 +88,6 @@ export function connectionFromCredentials(credentials = {}, matcher = {}) {
     return { problem: `no usable credentials (fields: ${fields}; expected url, uri, hostname and port${schemes.length ? `, or connection.${schemes[0]}.composed` : ''})` };
   }
 
-  addConnectionSecrets(connection);
   let url;
   try { url = new URL(connection.url); } catch { return { problem: 'its credentials do not make a valid URL' }; }
   const urlScheme = url.protocol.slice(0, -1);

@@ -5,7 +5,7 @@ import { services } from './services.js';
 import { settings } from './settings.js';
 import { resolveSetting } from './precedence.js';
 import { locationProblem } from './service-url.js';
-import { addConnectionSecrets, redactUrl } from '../util/redact.js';
+import { redactUrl } from '../util/redact.js';
 
 /**
  * Resolves one backing service.
@@ -27,8 +27,6 @@ export async function resolveService(name, { env = process.env, options = {}, em
   const added = connectionSettings(service, { options, env });
   if (located.value) {
     const connection = { ...located.value, ...added };
-    // Its secrets are remembered first: a location that cannot be used is masked everywhere too.
-    addConnectionSecrets(connection);
     const problem = locationProblem(service.url, connection.url);
     if (problem) return unusable(located.source, service, problem);
     return { connection: describe(connection, located.source, service) };
@@ -57,7 +55,6 @@ function connectionSettings(service, sources) {
 }
 
 function describe(connection, source, service) {
-  addConnectionSecrets(connection);
   return { ...connection, source, display: redactUrl(connection.url, { serverList: service.url?.serverList }) };
 }
 

@@ -68,6 +68,13 @@ export function positiveNumber(raw) {
 
 export const text = (raw) => String(raw);
 
+/** An address to bind (a host name or an IP address): not empty, which would mean every interface unasked. */
+export function address(raw) {
+  const value = String(raw).trim();
+  if (!value) throw new SettingValueError('needs an address, such as 127.0.0.1, :: or 0.0.0.0 (every IPv4 interface)');
+  return value;
+}
+
 /** On or off: true, or the words 1, true, yes (any case). Anything else is off. */
 export const onOff = (raw) => (typeof raw === 'boolean' ? raw : /^(1|true|yes)$/i.test(String(raw).trim()));
 

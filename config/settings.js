@@ -3,7 +3,8 @@
 // is this table for people, and test/unit/configuration-doc.test.js keeps the two in step.
 //
 // A declaration:
-//   scope         who reads it: app (app/), writes (the write routes, routes/writes.js), service (where a backing server is:
+//   scope         who reads it: app (app/), http (the app's HTTP server: its deadlines for slow clients),
+//                 writes (the write routes, routes/writes.js), service (where a backing server is:
 //                 config/resolve-service.js), store (how stores use their server: stores/),
 //                 cf-scripts (scripts/cf/), tools (npm run cluster:start, npm run perf)
 //   flag          the command-line option that sets it; programs pass the same setting as an
@@ -21,8 +22,10 @@ import { join } from 'node:path';
 import { services } from './services.js';
 import { resolveFromVcap } from './cf-binding.js';
 import { cloudFoundryApplication, cloudFoundryPort } from './cf-env.js';
-import { bearerToken, byteSize, connection, deadlineMs, httpUrl, jsonText, listOf, onOff, oneOf, port, positiveInteger, positiveNumber, text } from './setting-values.js';
-import { serverLimit } from './setting-values.js';
+import {
+  address, bearerToken, byteSize, connection, deadlineMs, httpUrl, jsonText, listOf, onOff, oneOf, port, positiveInteger,
+  positiveNumber, serverLimit, text,
+} from './setting-values.js';
 
 /** The Cloud Foundry tier of a backing service's location: the bound service matched for it. */
 const boundService = (name) => (env) => {
@@ -63,7 +66,7 @@ export const settings = {
     cloudFoundry: (env) => (cloudFoundryApplication(env) ? { value: '0.0.0.0', source: 'Cloud Foundry' } : undefined),
     cfText: '0.0.0.0',
     defaultText: 'all interfaces',
-    parse: text,
+    parse: address,
     about: 'address to bind',
   },
   logRequests: {
@@ -91,6 +94,33 @@ export const settings = {
     defaultText: 'on: a store with nothing configured gets a server started here',
     parse: onOff,
     about: 'never start local servers: a store with nothing configured is then unavailable',
+  },
+
+  // The app's HTTP server: how long a slow client may hold a connection ------------------------
+  // Node's own defaults (60 s for headers, 300 s for a request, checked every 30 s) let a
+  // client that stalls mid-request hold a connection for minutes; a benchmark target needs
+  // seconds. No flags: these are tuned rarely, and the environment carries them to app.js
+  // children (the driver's embedded app) as well.
+  headersTimeoutMs: {
+    scope: 'http',
+    env: ['STOREBENCH_HEADERS_TIMEOUT_MS'],
+    default: 10_000,
+    parse: deadlineMs,
+    about: 'deadline for a request\'s headers to arrive whole, from its first byte: past it the app answers 408 REQUEST_TIMEOUT and closes the connection',
+  },
+  requestTimeoutMs: {
+    scope: 'http',
+    env: ['STOREBENCH_REQUEST_TIMEOUT_MS'],
+    default: 30_000,
+    parse: deadlineMs,
+    about: 'deadline for a whole request (headers and body) to arrive: past it 408 REQUEST_TIMEOUT and the connection closes; at least the headers deadline',
+  },
+  bodyIdleTimeoutMs: {
+    scope: 'http',
+    env: ['STOREBENCH_BODY_IDLE_TIMEOUT_MS'],
+    default: 10_000,
+    parse: deadlineMs,
+    about: 'longest pause between two pieces of a write\'s body: past it 408 REQUEST_TIMEOUT and the connection closes',
   },
 
   // The write routes (PUT, DELETE, append, bulk load) ----------------------------------------

@@ -7,6 +7,7 @@ import { createLatencyRecorder } from './recorder.js';
 import { threadCpuMicros } from './thread-cpu.js';
 import { latencySums } from './add-steps.js';
 import { redactText } from '../util/redact.js';
+import { printable } from '../util/printable.js';
 
 // How long past the request deadline the drain waits for an engine to end a cancelled request.
 const DRAIN_SLACK_MS = 1000;
@@ -309,8 +310,7 @@ export function errorSample(detail) {
     const parsed = JSON.parse(text);
     if (parsed && typeof parsed.error === 'string') text = parsed.code ? `${parsed.code}: ${parsed.error}` : parsed.error;
   } catch {}
-  // eslint-disable-next-line no-control-regex -- control characters are what this strips
-  text = redactText(text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').trim());
+  text = redactText(printable(text).trim());
   return text.length > ERROR_SAMPLE_CHARS ? `${text.slice(0, ERROR_SAMPLE_CHARS - 1)}…` : text;
 }
 

@@ -2,6 +2,8 @@
 import { RunError } from '../util/errors.js';
 import { httpGet } from './http-get.js';
 import { redactText, redactUrl } from '../util/redact.js';
+import { printable } from '../util/printable.js';
+import { keyProblem, storeNameProblem } from '../stores/keys.js';
 
 const PROBE_TIMEOUT_MS = 10_000;
 
@@ -58,12 +60,32 @@ export async function fetchListing(base, { timeoutMs = PROBE_TIMEOUT_MS } = {}) 
   try {
     listing = JSON.parse(body);
   } catch {
-    throw new RunError(`${shown} did not return JSON (is this a storebench app?): ${JSON.stringify(body.slice(0, 60))}`);
+    throw new RunError(`${shown} did not return JSON (is this a storebench app?): ${JSON.stringify(printable(body.slice(0, 60)))}`);
   }
   if (!Array.isArray(listing?.stores) || !listing.stores.every((store) => typeof store?.name === 'string')) {
     throw new RunError(`${shown} returned JSON without a "stores" list of named stores`);
   }
-  return { stores: listing.stores, limits: listing.limits && typeof listing.limits === 'object' ? listing.limits : {} };
+  return { stores: listing.stores.map(checkedEntry), limits: listing.limits && typeof listing.limits === 'object' ? listing.limits : {} };
+}
+
+/**
+ * A listing's store as the driver may use and print it. The target is another program, maybe
+ * a hostile one: a name or key outside the alphabets is refused (the store is skipped, and
+ * nothing is requested from it), and its status and reason are made printable, one line each.
+ */
+function checkedEntry(store) {
+  const keys = Array.isArray(store.keys) ? store.keys : [];
+  const badKey = keys.find((key) => keyProblem(key));
+  let problem = null;
+  if (storeNameProblem(store.name)) problem = `its name is not a store name (${storeNameProblem(store.name)})`;
+  else if (badKey !== undefined) problem = `it lists a key that is not a key (${keyProblem(badKey)}): ${JSON.stringify(printable(badKey))}`;
+  if (problem) return { name: printable(store.name) || '(no name)', status: 'refused', reason: `not swept: ${problem}`, keys: [] };
+  return {
+    ...store,
+    keys,
+    ...(typeof store.status === 'string' ? { status: printable(store.status) } : {}),
+    ...(typeof store.reason === 'string' ? { reason: printable(store.reason) } : {}),
+  };
 }
 
 // An app (an older one, or another build) may start a store's reason with the store's name;

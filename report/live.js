@@ -5,6 +5,7 @@
 import { createProgress, estimateLine, loadLabel, progressLabel } from './progress.js';
 import { createRunText } from './run-text.js';
 import { writeResults } from './results.js';
+import { printable } from '../util/printable.js';
 
 /** "starting app.js and its servers (redis-server, memcached)…", the line before the wait. */
 export function startingLine(servers) {
@@ -45,7 +46,7 @@ export function createLiveReport({ options, stdout = process.stdout, stderr = pr
         if (noticed.has(event.message)) return;
         noticed.add(event.message);
         progress?.clear();
-        stderr.write(`note: ${event.message}\n`);
+        stderr.write(`note: ${printable(event.message)}\n`);
       } else if (event.type === 'step-done') {
         progress.done();
       } else if (event.type === 'target-done') {

@@ -1,5 +1,6 @@
 // Text rendering. Every function returns a string; the caller decides where it goes.
 import { redactUrl } from '../util/redact.js';
+import { printable } from '../util/printable.js';
 import { renderSystemLine } from './system.js';
 import { formatBytes } from '../util/bytes.js';
 import { failedStep } from '../driver/ranking.js';
@@ -217,7 +218,8 @@ export function renderVerification(verification) {
 
 /** Stores the listing showed but the sweep left out, and why: "skipped redis: unavailable (no REDIS_URL ...)". */
 export function renderSkipped(skipped) {
-  return skipped.map(({ store, status, reason }) => `skipped ${store}: ${status}${reason ? ` (${reason})` : ''}`).join('\n');
+  // What a target said, maybe from a saved file: printable (util/printable.js) whatever it holds.
+  return skipped.map(({ store, status, reason }) => printable(`skipped ${store}: ${status}${reason ? ` (${reason})` : ''}`)).join('\n');
 }
 
 /**

@@ -1,6 +1,12 @@
 // A request body read into one Buffer, never past a limit: a declared Content-Length over it
 // is refused before a byte is read, and a body without one (chunked) is counted as it comes
-// and refused the moment it passes the limit, with nothing more read or kept.
+// and refused the moment it passes the limit, with nothing more read or kept. A client that
+// asked for `100 Continue` gets it only here, once everything before the body has passed, so
+// a refusal (413, 401, 404, 503) reaches it before it sends a byte (app/http-edges.js). A body
+// that pauses longer than the idle deadline is refused too (408), so a stalled client does not
+// hold a connection for long.
+import { RequestTimeoutError } from '../util/errors.js';
+import { settings as declared } from '../config/settings.js';
 
 // Bodies up to this size are read and dropped after an early answer (a 401, a 405), so the
 // connection can serve the next request; a larger one closes the connection instead.
@@ -12,16 +18,29 @@ const DRAIN_LIMIT = 64 * 1024;
  * @param {import('node:http').IncomingMessage} req
  * @param {number} limit  bytes
  * @param {(bytes: number) => Error} tooLarge
+ * @param {{ idleMs?: number }} [options]  the longest pause allowed between two pieces of the body
  */
-export function readBody(req, limit, tooLarge) {
-  const declared = declaredLength(req);
-  if (declared > limit) return Promise.reject(tooLarge(declared));
+export function readBody(req, limit, tooLarge, { idleMs = declared.bodyIdleTimeoutMs.default } = {}) {
+  const length = declaredLength(req);
+  if (length > limit) return Promise.reject(tooLarge(length));
+  sendContinue(req);
   return new Promise((resolve, reject) => {
     // One Buffer of the declared size, filled in place; without a declared size, the chunks.
-    const whole = declared === undefined ? undefined : Buffer.allocUnsafe(declared);
+    const whole = length === undefined ? undefined : Buffer.allocUnsafe(length);
     const chunks = [];
     let received = 0;
+    let idle;
+    const stalled = () => {
+      req.pause();
+      req.res?.set('Connection', 'close'); // the rest of the body may still come: not on this connection
+      fail(new RequestTimeoutError(`the body stalled: no byte for ${idleMs} ms after ${received} bytes (${declared.bodyIdleTimeoutMs.env[0]})`));
+    };
+    const rearm = () => {
+      clearTimeout(idle);
+      idle = setTimeout(stalled, idleMs);
+    };
     const cleanup = () => {
+      clearTimeout(idle);
       req.off('data', onData);
       req.off('end', onEnd);
       req.off('error', onError);
@@ -39,6 +58,7 @@ export function readBody(req, limit, tooLarge) {
       if (whole) chunk.copy(whole, received);
       else chunks.push(chunk);
       received += chunk.length;
+      rearm();
     };
     const onEnd = () => {
       cleanup();
@@ -51,7 +71,23 @@ export function readBody(req, limit, tooLarge) {
     req.on('end', onEnd);
     req.on('error', onError);
     req.on('aborted', onAborted);
+    if (!req.complete) rearm();
   });
+}
+
+/**
+ * Marks res as owing a client its `100 Continue` (app/http-edges.js, on Node's checkContinue),
+ * to be sent when its body is read, and never if it is refused first.
+ */
+export function deferContinue(res) {
+  res.continueDeferred = true;
+}
+
+function sendContinue(req) {
+  const { res } = req;
+  if (!res?.continueDeferred) return;
+  res.continueDeferred = false;
+  res.writeContinue();
 }
 
 /** The Content-Length as a number, or undefined when the body is chunked (or there is none). */

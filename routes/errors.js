@@ -11,6 +11,8 @@ export function errorHandler(log) {
   // Express recognises an error handler by its four parameters.
   return (error, req, res, next) => {
     if (error instanceof StorebenchError) {
+      // One rule for what the client sent (a store's name, a key): echoed as sent, in the
+      // message and in "key" alike. Only credentials inside a URL in the message are masked.
       const body = { error: redactText(error.message), code: error.code };
       if (error.store) body.store = error.store;
       if (error.key) body.key = error.key;

@@ -1,5 +1,5 @@
-// GET /stores: every store, its status, where its server is (credentials masked, and every
-// configured secret masked wherever it turns up, reasons included) and its keys; and the
+// GET /stores: every store, its status, where its server is (credentials masked where they sit:
+// a URL's password, credentials inside a URL in a reason) and its keys; and the
 // write routes' limits (`limits.maxValueSize`, bytes).
 // GET /healthz: 200 while the app serves, with the same per-store status; a store being down
 // is reported, not fatal, because the app still serves the others.

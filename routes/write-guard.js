@@ -10,7 +10,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
 import { WriteRefusedError } from '../util/errors.js';
-import { addSecrets } from '../util/redact.js';
 
 // Compared as digests: equal lengths for timingSafeEqual, whatever the length of what was sent.
 const digest = (text) => createHash('sha256').update(text).digest();
@@ -39,7 +38,6 @@ export function serverListensOnLoopback(req) {
  *   (config/settings.js writeToken), and how to tell whether the app listens on loopback only
  */
 export function writeGuard({ token, listensOnLoopback = serverListensOnLoopback } = {}) {
-  if (token) addSecrets(token); // masked wherever it might turn up in a log or an answer
   const expected = token ? digest(token) : undefined;
   return (req, res, next) => {
     if (!expected) {

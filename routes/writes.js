@@ -17,12 +17,16 @@ import { writeGuard } from './write-guard.js';
 
 /**
  * @param {import('../stores/store-set.js').StoreSet} stores
- * @param {{ maxValueSize?: number, maxBulkSize?: number, token?: string, listensOnLoopback?: (req) => boolean }} [options]
- *   the limits in bytes and the write token (config/settings.js), and, for tests, how to tell
- *   whether the app listens on loopback (default: the address its server is bound to)
+ * @param {{ maxValueSize?: number, maxBulkSize?: number, token?: string, bodyIdleTimeoutMs?: number,
+ *   listensOnLoopback?: (req) => boolean }} [options]  the limits in bytes, the write token and the
+ *   longest pause inside a body (config/settings.js), and, for tests, how to tell whether the app
+ *   listens on loopback (default: the address its server is bound to)
  */
-export function writeRoutes(stores, { maxValueSize = defaults.maxValueSize, maxBulkSize = defaults.maxBulkSize, token, listensOnLoopback } = {}) {
+export function writeRoutes(stores, {
+  maxValueSize = defaults.maxValueSize, maxBulkSize = defaults.maxBulkSize, token, bodyIdleTimeoutMs = defaults.bodyIdleTimeoutMs, listensOnLoopback,
+} = {}) {
   const router = Router();
+  const body = (req, limit, tooLarge) => readBody(req, limit, tooLarge, { idleMs: bodyIdleTimeoutMs });
   const guard = writeGuard({ token, listensOnLoopback });
   const valueTooLarge = (bytes, where = 'the value') =>
     new ValueTooLargeError(`${where} is ${bytes} bytes, over the limit of ${maxValueSize} (--max-value-size, STOREBENCH_MAX_VALUE_SIZE)`, { limit: maxValueSize });
@@ -48,7 +52,7 @@ export function writeRoutes(stores, { maxValueSize = defaults.maxValueSize, maxB
   router.put('/:store/:key', guarded, handle(async (req, res) => {
     const { store, key } = req.params;
     stores.prepare(store, key);
-    await stores.write(store, key, await readBody(req, maxValueSize, valueTooLarge));
+    await stores.write(store, key, await body(req, maxValueSize, valueTooLarge));
     res.status(204).end();
   }));
 
@@ -60,7 +64,7 @@ export function writeRoutes(stores, { maxValueSize = defaults.maxValueSize, maxB
   router.post('/:store/:key/append', guarded, handle(async (req, res) => {
     const { store, key } = req.params;
     stores.prepare(store, key, 'append');
-    await stores.append(store, key, await readBody(req, maxValueSize, valueTooLarge));
+    await stores.append(store, key, await body(req, maxValueSize, valueTooLarge));
     res.status(204).end();
   }));
 
@@ -69,7 +73,7 @@ export function writeRoutes(stores, { maxValueSize = defaults.maxValueSize, maxB
     stores.prepare(store);
     const type = req.headers['content-type']?.split(';')[0].trim().toLowerCase();
     if (type !== RECORDS_MEDIA_TYPE) throw new UnsupportedMediaTypeError(RECORDS_MEDIA_TYPE, type);
-    const records = parseRecords(await readBody(req, maxBulkSize, bulkTooLarge));
+    const records = parseRecords(await body(req, maxBulkSize, bulkTooLarge));
     records.forEach(([key, bytes], i) => {
       const problem = keyProblem(key);
       if (problem) throw new InvalidKeyError(`record ${i + 1}: ${problem}`, store);

@@ -25,6 +25,17 @@ export function keyProblem(key) {
   return undefined;
 }
 
+// Store names: the key alphabet and + (redis+postgres). A name a remote /stores lists is
+// checked against it before the driver uses or prints it (driver/targets.js).
+export const STORE_NAME_ALPHABET = `${KEY_ALPHABET} +`;
+const storeNamePattern = /^[A-Za-z0-9._:~+-]{1,250}$/;
+
+/** Why name cannot be a store's name, in a few words, or undefined when it can. */
+export function storeNameProblem(name) {
+  if (typeof name === 'string' && storeNamePattern.test(name)) return undefined;
+  return `a store name is 1 to 250 characters of ${STORE_NAME_ALPHABET}`;
+}
+
 /** Throws InvalidKeyError (400 INVALID_KEY) unless key is valid. */
 export function assertKey(key, store) {
   const problem = keyProblem(key);

@@ -3,10 +3,12 @@
 // line and exit 1. No stack trace reaches a user: STOREBENCH_DEBUG=1 adds it, for a bug report.
 import { StorebenchError, UsageError, exitCodeOf } from './errors.js';
 import { redactText } from './redact.js';
+import { printable } from './printable.js';
 
 /** Prints error for the CLI `name` on stderr and returns the exit code it stands for. */
 export function reportFailure(name, error, { stderr = process.stderr, env = process.env } = {}) {
-  const line = (text) => stderr.write(`${name}: ${redactText(text)}\n`);
+  // A message may quote what a target sent (its reasons, its body): printable, one line each.
+  const line = (text) => stderr.write(`${name}: ${printable(redactText(text))}\n`);
   if (error instanceof UsageError) {
     for (const problem of error.problems) line(problem);
     stderr.write(`Run ${name} --help for usage.\n`);
@@ -15,7 +17,7 @@ export function reportFailure(name, error, { stderr = process.stderr, env = proc
   } else {
     const message = String(error?.message ?? error).split('\n')[0];
     line(`unexpected error: ${message}${env.STOREBENCH_DEBUG ? '' : ' (STOREBENCH_DEBUG=1 shows where)'}`);
-    if (env.STOREBENCH_DEBUG && error?.stack) stderr.write(`${redactText(error.stack)}\n`);
+    if (env.STOREBENCH_DEBUG && error?.stack) stderr.write(`${redactText(error.stack).split('\n').map(printable).join('\n')}\n`);
   }
   return exitCodeOf(error);
 }

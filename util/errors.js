@@ -16,7 +16,7 @@ export const ERROR_CODES = Object.freeze({
   WRITES_DISABLED: { status: 403, meaning: 'a write to an app that listens beyond loopback with no STOREBENCH_WRITE_TOKEN set: writes are off' },
   METHOD_NOT_ALLOWED: { status: 405, meaning: 'the path exists, but not for that method (the Allow header lists those it takes); CONNECT: this is no proxy' },
   APPEND_UNSUPPORTED: { status: 405, meaning: 'the store cannot append natively; write the whole value with PUT instead' },
-  REQUEST_TIMEOUT: { status: 408, meaning: 'the request did not arrive whole within the server\'s request timeout' },
+  REQUEST_TIMEOUT: { status: 408, meaning: 'the request did not arrive in time: its headers within STOREBENCH_HEADERS_TIMEOUT_MS (default 10 s), all of it within STOREBENCH_REQUEST_TIMEOUT_MS (30 s), or a write\'s body paused longer than STOREBENCH_BODY_IDLE_TIMEOUT_MS (10 s); the connection is closed' },
   WRITE_CONFLICT: { status: 409, meaning: 'the store kept refusing the write because other writers changed the key in between (a CouchDB revision conflict), after retrying it; the store is up: send it again' },
   VALUE_TOO_LARGE: { status: 413, meaning: 'a value over the app\'s limit (--max-value-size, STOREBENCH_MAX_VALUE_SIZE), or over what the store\'s server accepts' },
   BULK_TOO_LARGE: { status: 413, meaning: 'a bulk-load body over STOREBENCH_MAX_BULK_SIZE' },
@@ -24,6 +24,7 @@ export const ERROR_CODES = Object.freeze({
   HEADERS_TOO_LARGE: { status: 431, meaning: 'the request headers are larger than the server accepts (16 KB)' },
   STORE_UNAVAILABLE: { status: 503, meaning: 'the store could not be opened, or its server failed; the app keeps serving the others' },
   STORE_TIMEOUT: { status: 503, meaning: 'the store did not answer within the operation deadline (STOREBENCH_OP_TIMEOUT_MS, default 2000 ms); it is down until its server answers again' },
+  SHUTTING_DOWN: { status: 503, meaning: 'the request came on a connection that arrived after the app began shutting down (SIGTERM): answered at once with Connection: close, nothing done; send it again once the app is back' },
   INTERNAL: { status: 500, meaning: 'an unexpected error; its details are in the app log, never in the answer' },
   // Why a store is unavailable: `reasonCode` beside `reason` in /stores
   NOT_CONFIGURED: { status: 503, meaning: 'no URL set and no bound service, and the embedded default is off (--no-embedded)' },
@@ -167,6 +168,13 @@ export class WriteConflictError extends StorebenchError {
 export class BodyTooLargeError extends StorebenchError {
   constructor(message) {
     super(message, { code: 'BULK_TOO_LARGE' });
+  }
+}
+
+/** A request that did not arrive in time: a write's body that paused too long (routes/body.js). */
+export class RequestTimeoutError extends StorebenchError {
+  constructor(message) {
+    super(message, { code: 'REQUEST_TIMEOUT' });
   }
 }
 

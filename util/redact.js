@@ -1,63 +1,26 @@
-// Secrets never reach a log, an error message, /stores, /healthz or the page: every URL
-// shown goes through here first. Passwords and API keys the app was configured with are
-// also remembered, so they are masked even where they turn up outside a URL (a driver's
-// error message, a CLI command line in a service binding). A URL that does not parse is
-// never shown: which part of it is the password cannot be known.
-import { looseUserinfo, parseServerList, parseUrl } from './urls.js';
+// Secrets never reach a log, an error message, /stores, /healthz or the page. They are masked
+// where they are, never by searching all text for their values:
+//   - a URL's password field (redactUrl), and whatever stands before the @ of a URL inside free
+//     text (redactText), wherever the URL came from;
+//   - secret query parameters (?apikey=, ?token=, ...);
+//   - credential fields of a service binding (maskCredentials), and those values inside that
+//     binding only, never in its names;
+//   - settings the code knows to be secret (config/settings.js `secret`) are never quoted.
+// Masking a value wherever it turns up in text would rewrite every name, key and route that
+// happens to contain it (a Redis password "memory" turned the store memory into ***), and
+// would tell anyone who can choose a name or a key what the secret is. A URL that does not
+// parse is never shown: which part of it is the password cannot be known.
+import { parseServerList, parseUrl } from './urls.js';
 
 const secretParams = /^(password|pass|pwd|apikey|api_key|key|token|access_token|secret|auth)$/i;
 // Credential fields whose values are secret, wherever they sit in a VCAP_SERVICES entry.
 const secretFields = /pass|pwd|secret|token|apikey|api_key|private|certificate|^key$/i;
+// A binding's names and labels: never masked, whatever they contain.
+const nameFields = /^(name|label|plan|tags|instance_name|binding_name|provider|instance_guid|binding_guid)$/i;
 const MIN_SECRET_LENGTH = 4; // shorter values would mask innocent text
-
-const knownSecrets = new Set();
-
-/** Remembers values that must never be shown; redactText and redactUrl mask them from now on. */
-export function addSecrets(...values) {
-  for (const value of values) {
-    if (typeof value !== 'string' || value.length < MIN_SECRET_LENGTH) continue;
-    knownSecrets.add(value);
-    knownSecrets.add(encodeURIComponent(value)); // as it appears inside a URL
-  }
-}
-
-/**
- * Remembers the secrets of a resolved connection: URL passwords, password, API key. Of a URL
- * that does not parse, the whole text and whatever stands before its last @ are remembered.
- */
-export function addConnectionSecrets(connection) {
-  const { url, password, apikey } = connection;
-  addSecrets(password, apikey);
-  for (const item of splitUrlList(String(url ?? ''))) {
-    const parsed = parseUrl(item);
-    if (parsed.url) {
-      addSecrets(safeDecode(parsed.url.password));
-      continue;
-    }
-    // memjs's "user:pass@host,host" list: each password; anything else unparseable: the
-    // loose reading, and all of it
-    const list = !parseServerList(item).problem;
-    for (const part of list ? item.split(',') : [item]) {
-      const userinfo = looseUserinfo(part);
-      if (userinfo !== undefined) addSecrets(userinfo, userinfo.slice(userinfo.indexOf(':') + 1));
-    }
-    if (!list) addSecrets(item.trim());
-  }
-}
-
-const safeDecode = (text) => {
-  try { return decodeURIComponent(text); } catch { return text; }
-};
 
 /** "redis://a,redis://b" (REDIS_CLUSTER_URLS) as its URLs; anything else as itself. */
 const splitUrlList = (text) => text.split(/,(?=\s*[a-z][a-z0-9+.-]*:\/\/)|,(?=\s*$)/i);
-
-const maskKnown = (text) => {
-  let masked = text;
-  // Longest first, so a secret containing another is masked whole.
-  for (const secret of [...knownSecrets].sort((a, b) => b.length - a.length)) masked = masked.replaceAll(secret, '***');
-  return masked;
-};
 
 /**
  * The URL with any password (and secret-looking query parameters) replaced by ***. A list of
@@ -75,7 +38,7 @@ export function redactUrl(value, { serverList = false } = {}) {
   const parsed = parseUrl(text);
   if (parsed.problem) {
     if (serverList && !parseServerList(text).problem) {
-      return maskKnown(text.split(',').map((item) => item.replace(/^(\s*(?:[a-z]+:\/\/)?).*@/i, '$1***@')).join(','));
+      return text.split(',').map((item) => item.replace(/^(\s*(?:[a-z]+:\/\/)?).*@/i, '$1***@')).join(',');
     }
     return parsed.scheme ? `${parsed.scheme}://… ${UNPARSEABLE}` : UNPARSEABLE;
   }
@@ -85,7 +48,7 @@ export function redactUrl(value, { serverList = false } = {}) {
   for (const name of [...url.searchParams.keys()]) {
     if (secretParams.test(name)) url.searchParams.set(name, '***');
   }
-  return maskKnown(url.href.replaceAll('%2A%2A%2A', '***'));
+  return url.href.replaceAll('%2A%2A%2A', '***');
 }
 
 const UNPARSEABLE = '(unparseable, not shown)';
@@ -97,17 +60,17 @@ const URL_IN_TEXT = /([a-z][a-z0-9+.-]*:\/\/)((?:[^\s"'<>(){},]|,(?![a-z][a-z0-9
 /**
  * Free text (an error message, say) with any credentials inside URLs in it replaced by ***.
  * Everything before a URL's last @ counts as its credentials, so a password holding an
- * unencoded / or @ is masked whole.
+ * unencoded / or @ is masked whole. Nothing else is touched: no name, key or route has a
+ * scheme:// in it.
  */
 export function redactText(text) {
-  const withoutUrlCredentials = String(text).replace(URL_IN_TEXT, (whole, scheme, rest) => {
+  return String(text).replace(URL_IN_TEXT, (whole, scheme, rest) => {
     const at = rest.lastIndexOf('@');
     if (at === -1) return whole;
     const userinfo = rest.slice(0, at);
     const colon = userinfo.indexOf(':');
     return `${scheme}${colon === -1 ? '***' : `${userinfo.slice(0, colon)}:***`}${rest.slice(at)}`;
   });
-  return maskKnown(withoutUrlCredentials);
 }
 
 /** A copy of value (an answer body, say) with every string in it through redactText. */
@@ -121,7 +84,8 @@ export function redactDeep(value) {
 /**
  * A deep copy of service credentials (a VCAP_SERVICES object, say) that is safe to print:
  * secret fields become ***, URLs lose their passwords, and every secret value found is
- * masked wherever else it appears (a composed command line, a URL's query string).
+ * masked wherever else it appears in the binding's credentials (a composed command line, a
+ * CLI's argument list, a URL's query string), but never in a name, label, plan or tag.
  */
 export function maskCredentials(value) {
   const secrets = new Set();
@@ -143,5 +107,12 @@ export function maskCredentials(value) {
     if (typeof node === 'string') return secretFields.test(key ?? '') ? '***' : maskString(node);
     return node;
   };
-  return mask(value);
+  // A name field's value is kept as it is, and so is everything under it (a list of tags).
+  const maskOrKeep = (node, key) => {
+    if (nameFields.test(key ?? '')) return node;
+    if (Array.isArray(node)) return node.map((item) => maskOrKeep(item, key));
+    if (node && typeof node === 'object') return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, maskOrKeep(v, k)]));
+    return mask(node, key);
+  };
+  return maskOrKeep(value);
 }

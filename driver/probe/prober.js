@@ -50,7 +50,7 @@ export async function startProber({ timeoutMs }) {
     const entry = waiting.get(id);
     if (!entry) return;
     waiting.delete(id);
-    // This thread knows the configured secrets (util/redact.js): a client's message is masked here.
+    // A client's message may quote its connection URL: its credentials are masked here.
     if (type === 'error') entry.reject(new RunError(`--probe: ${redactText(message)}`));
     else entry.resolve(figures ?? null);
   });

@@ -71,3 +71,43 @@ test('SIGTERM under 50 keep-alive clients on /memory/key3: every request sent be
   assert.deepEqual(lost, [], 'a request written to a connection was cut off');
   assert.ok(results.filter((r) => r.connection === 'close').length >= 1, 'answers after the signal say Connection: close');
 });
+
+/** One GET on a fresh connection (agent: false): when it was written (sentAt), and how it ended. */
+const freshGet = (url) => get(url, false);
+
+test('SIGTERM during a storm of fresh connections: no connection the kernel accepted is reset', async () => {
+  // Pins #18.10: each SIGTERM reset about 2 connections that had sent a request and were still
+  // waiting in the accept queue when the listener closed (0 bytes of answer).
+  const CONNECTORS = 100;
+  const app = await startAppProcess({ stores: ['memory'], args: ['--no-embedded'] });
+  const url = `${app.url}/memory/key1`;
+  const results = [];
+  let signalledAt = Infinity;
+  // Each opens one connection after another until the app refuses one or says it is going
+  // away (a 503, or any answer to a request sent after the signal).
+  const connector = async () => {
+    for (;;) {
+      const result = await freshGet(url);
+      results.push(result);
+      if (result.error || result.status === 503 || (result.sentAt ?? 0) > signalledAt) return;
+    }
+  };
+  const connectors = Array.from({ length: CONNECTORS }, connector);
+  await sleep(1000);
+  signalledAt = performance.now();
+  app.child.kill('SIGTERM');
+  const { code } = await app.exited;
+  await Promise.all(connectors);
+
+  assert.equal(code, 0);
+  const sent = results.filter((r) => r.sentAt !== undefined);
+  assert.ok(sent.length > CONNECTORS, `${sent.length} requests were sent`);
+  // A request written to a connection the app had accepted (or the kernel, for it) ends with
+  // an answer: its own, or 503 with Connection: close. A refused connection sent nothing.
+  const reset = sent.filter((r) => r.error).map((r) => `${r.error} sent ${Math.round(r.sentAt - signalledAt)} ms after the signal`);
+  assert.deepEqual(reset, [], `${reset.length} of ${sent.length} requests written to an accepted connection were reset`);
+  const answered = sent.filter((r) => r.status === 200 || r.status === 503);
+  assert.equal(answered.length, sent.length, 'every written request was answered 200 or 503');
+  assert.ok(sent.some((r) => r.status === 503 && r.connection === 'close'), 'connections that came after the signal were told 503, Connection: close');
+  assert.ok(results.filter((r) => r.error).every((r) => r.error === 'ECONNREFUSED'), 'what failed was refused before sending');
+});

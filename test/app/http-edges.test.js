@@ -55,6 +55,63 @@ test('a malformed request and over-large headers get JSON answers with stable co
   assertJsonError(await raw(`GET /memory/key1 HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`), 431, 'HEADERS_TOO_LARGE');
 });
 
+test('a request without Host gets a JSON 400 with a code, not an empty one', async () => {
+  // Pins #18.8: no Host header got 400 with an empty body, though every error answer is JSON.
+  const answer = await raw('GET /memory/key1 HTTP/1.1\r\n\r\n');
+  assertJsonError(answer, 400, 'BAD_REQUEST');
+  assert.match(JSON.parse(answer.body).error, /Host header/);
+  assert.equal(answer.headers.connection, 'close');
+  // HTTP/1.0 has no Host requirement: still served
+  assert.equal((await raw('GET /memory/key1 HTTP/1.0\r\n\r\n')).status, 200);
+});
+
+/**
+ * Sends a request's head only, never its body, and resolves to what arrives as text: up to a
+ * 100 Continue, else all until the server closes the connection.
+ */
+function firstAnswer(head) {
+  return new Promise((resolve, reject) => {
+    const socket = connect(app.port, '127.0.0.1', () => socket.write(head));
+    let received = '';
+    socket.on('data', (chunk) => {
+      received += chunk;
+      if (received === 'HTTP/1.1 100 Continue\r\n\r\n') socket.destroy();
+    });
+    socket.on('error', reject);
+    socket.on('close', () => resolve(received));
+    socket.setTimeout(3000, () => socket.destroy());
+  });
+}
+
+test('Expect: 100-continue with a Content-Length over the limit gets 413 at once, never 100 Continue', async () => {
+  // Pins #18.7: an oversized upload got 100 Continue, inviting the whole body, and only then 413.
+  const limit = (await (await fetch(`${app.url}/stores`)).json()).limits.maxValueSize;
+  const received = await firstAnswer(`PUT /memory/big HTTP/1.1\r\nHost: x\r\nContent-Length: ${limit + 1}\r\nExpect: 100-continue\r\n\r\n`);
+  assert.match(received, /^HTTP\/1\.1 413 /, `the first answer: ${received.split('\r\n')[0]}`);
+  assert.doesNotMatch(received, /100 Continue/);
+  assert.match(received, /\r\nconnection: close\r\n/i);
+  assert.equal(JSON.parse(received.split('\r\n\r\n')[1]).code, 'VALUE_TOO_LARGE');
+  // Refused before the body for another reason (an unknown store): no 100 either
+  assert.match(await firstAnswer('PUT /nosuch/k HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n'), /^HTTP\/1\.1 404 /);
+});
+
+test('Expect: 100-continue within the limit gets 100 Continue, then the write lands', async () => {
+  const received = await firstAnswer('PUT /memory/continued HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n');
+  assert.equal(received, 'HTTP/1.1 100 Continue\r\n\r\n');
+  // And as a client sends it: fetch-like clients through node:http
+  const { request } = await import('node:http');
+  const status = await new Promise((resolve, reject) => {
+    const req = request(`${app.url}/memory/continued`, { method: 'PUT', headers: { Expect: '100-continue', 'Content-Length': 5 } }, (res) => {
+      res.resume();
+      resolve(res.statusCode);
+    });
+    req.on('continue', () => req.end('hello'));
+    req.on('error', reject);
+  });
+  assert.equal(status, 204);
+  assert.equal(await (await fetch(`${app.url}/memory/continued`)).text(), 'hello');
+});
+
 test('OPTIONS lists the methods of a path that exists (204) and is a JSON 404 for one that does not', async () => {
   // Pins #9.7: OPTIONS answered 200 text/plain on any path, unknown ones included.
   const allowed = {

@@ -22,6 +22,26 @@ test('bad flags and settings: every problem on its own line, worded like the dri
   ]);
 });
 
+test('--host "" is a usage error like --port "": one line, exit 2, nothing bound', () => {
+  // Pins #18.9: --host "" was accepted and bound every interface, while --port "" was refused.
+  for (const [flag, problem] of [['--host', 'app.js: --host needs an address, such as 127.0.0.1, :: or 0.0.0.0 (every IPv4 interface)'], ['--port', 'app.js: --port must be a whole number from 0 to 65535']]) {
+    const result = runApp([flag, '', '--stores', 'memory', '--no-embedded']);
+    assert.equal(result.status, 2, `${flag} "": ${result.stdout}`);
+    assert.equal(result.stdout, '', `${flag} "" started nothing`);
+    assert.deepEqual(result.stderr.trim().split('\n'), [problem, 'Run node app.js --help for usage.']);
+  }
+});
+
+test('HTTP deadlines are settings: a bad one, or a headers deadline past the request\'s, is a usage error', () => {
+  const result = runApp(['--stores', 'memory', '--no-embedded'], { STOREBENCH_HEADERS_TIMEOUT_MS: '20000', STOREBENCH_REQUEST_TIMEOUT_MS: '5000', STOREBENCH_BODY_IDLE_TIMEOUT_MS: '5m' });
+  assert.equal(result.status, 2);
+  assert.deepEqual(result.stderr.trim().split('\n'), [
+    'app.js: STOREBENCH_BODY_IDLE_TIMEOUT_MS must be a whole number of milliseconds from 1 to 600000, not "5m"',
+    'app.js: STOREBENCH_HEADERS_TIMEOUT_MS (20000 ms) must not be longer than STOREBENCH_REQUEST_TIMEOUT_MS (5000 ms): the headers are part of the request',
+    'Run node app.js --help for usage.',
+  ]);
+});
+
 test('usage problems never show a configured secret', () => {
   const result = runApp(['--port', '-1'], { REDIS_URL: 'redis://:Hidden-Pa55@h:1' });
   assert.equal(result.status, 2);

@@ -30,7 +30,7 @@ test('every flag problem is reported at once, with those of the settings the env
 
 test('--help lists every setting the app and its stores read: each flag and each environment variable', () => {
   for (const [key, setting] of Object.entries(settings)) {
-    if (!['app', 'writes', 'service', 'store'].includes(setting.scope)) continue;
+    if (!['app', 'http', 'writes', 'service', 'store'].includes(setting.scope)) continue;
     if (setting.flag) assert.ok(usage.includes(setting.flag), `${key}: ${setting.flag}`);
     for (const variable of setting.env) assert.match(usage, new RegExp(`\\b${variable}\\b`), `${key}: ${variable}`);
   }

@@ -115,7 +115,7 @@ test('resolveSettings answers a scope at once and collects every problem', () =>
 
 test('the table is complete: every setting has a scope, a parser and words for the doc; every service has a location', () => {
   for (const [key, setting] of Object.entries(settings)) {
-    assert.ok(['app', 'writes', 'service', 'store', 'cf-scripts', 'tools'].includes(setting.scope), key);
+    assert.ok(['app', 'http', 'writes', 'service', 'store', 'cf-scripts', 'tools'].includes(setting.scope), key);
     assert.equal(typeof setting.parse, 'function', key);
     assert.ok(Array.isArray(setting.env), key);
     assert.ok(setting.about?.length > 3, key);

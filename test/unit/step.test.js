@@ -243,7 +243,7 @@ test('each error kind keeps the first answer\'s text, as one line: a JSON error 
   assert.deepEqual(step.errors.byKind, { 'http 413': 4, 'http 500': 1 });
   assert.deepEqual(step.errors.samples, {
     'http 413': 'VALUE_TOO_LARGE: the memcached server refused a value of 1048576 bytes',
-    'http 500': '<html> [2Kboom</html>',
+    'http 500': '<html>[2Kboom</html>',
   });
 });
 
