@@ -61,7 +61,7 @@ test('node test on the embedded default: tiny sweep of memory and redis, tables,
   assert.equal(report.format, 'storebench-results/6');
   for (const step of report.steps) {
     assert.equal(step.responses, 50);
-    assert.deepEqual(step.errors, { total: 0, byKind: {} });
+    assert.deepEqual(step.errors, { total: 0, byKind: {}, samples: {} });
     assert.ok(step.latency.meanMs > 0 && step.latency.p50Ms > 0 && step.latency.p999Ms >= step.latency.p99Ms);
     assert.equal(decodeHistogram(step.histogram).totalCount, 50);
     assert.ok(Date.parse(step.startedAt) >= Date.parse(report.system.date) && Date.parse(step.finishedAt) >= Date.parse(step.startedAt));

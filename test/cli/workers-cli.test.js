@@ -75,7 +75,7 @@ test('a key-space workload that writes, over 2 workers: exact counts, no 404 (ea
   assert.match(result.stderr, /note: the written values are not read back after the run: 2 workers write side by side/);
   const [step] = run.steps;
   assert.equal(step.requests, 600);
-  assert.deepEqual(step.errors, { total: 0, byKind: {} });
+  assert.deepEqual(step.errors, { total: 0, byKind: {}, samples: {} });
   assert.deepEqual(step.workers.map((worker) => worker.requests), [300, 300]);
   assert.equal(step.operations.reduce((sum, operation) => sum + operation.requests, 0), 600);
 });

@@ -18,7 +18,7 @@ for (const [store, url] of [['redis', testRedisUrl], ['postgres', testPostgresUr
     assert.equal(step.mode, 'direct');
     assert.equal(step.requests, 400);
     assert.equal(step.responses, 400);
-    assert.deepEqual(step.errors, { total: 0, byKind: {} });
+    assert.deepEqual(step.errors, { total: 0, byKind: {}, samples: {} });
     assert.deepEqual(step.workers.map((worker) => worker.requests), [200, 200]);
   });
 }

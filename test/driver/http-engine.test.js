@@ -65,7 +65,7 @@ test('a timed step counts every request it started: 400 ms holds, concurrency 30
     const held = (await server.held()).slice(before);
     assert.equal(step.responses, held.length, 'every request the server answered is in the step');
     assert.equal(step.requests, step.responses);
-    assert.deepEqual(step.errors, { total: 0, byKind: {} });
+    assert.deepEqual(step.errors, { total: 0, byKind: {}, samples: {} });
     assert.ok(step.latency.meanMs >= 400, `mean ${step.latency.meanMs} ms below the 400 ms hold`);
     const expectedMs = (concurrency / step.rps) * 1000;
     const apart = Math.abs(step.latency.meanMs - expectedMs) / expectedMs;
@@ -123,21 +123,22 @@ test('-n N sends exactly N requests and rps is completed requests over the wall 
 test('non-2xx answers are errors counted by HTTP status', async (t) => {
   const server = await startTestServer(t);
   const step = await measureStep(httpEngine, { url: `${server.url}/status/503`, concurrency: 2, maxRequests: 40 });
-  assert.deepEqual(step.errors, { total: 40, byKind: { 'http 503': 40 } });
+  assert.deepEqual(step.errors, { total: 40, byKind: { 'http 503': 40 }, samples: { 'http 503': 'status' } }, 'with the first answer\'s body');
   assert.equal(step.responses, 40);
 });
 
 test('a request with no answer within --timeout counts as a timeout error', async (t) => {
   const server = await startTestServer(t);
   const step = await measureStep(httpEngine, { url: `${server.url}/hang`, concurrency: 2, maxRequests: 4, timeoutMs: 100 });
-  assert.deepEqual(step.errors, { total: 4, byKind: { timeout: 4 } });
+  assert.deepEqual(step.errors, { total: 4, byKind: { timeout: 4 }, samples: { timeout: 'no response within 100 ms' } });
   assert.equal(step.responses, 0);
 });
 
 test('a refused connection counts as a connection error, not a latency', async () => {
   const port = await closedPort();
   const step = await measureStep(httpEngine, { url: `http://127.0.0.1:${port}/`, concurrency: 1, maxRequests: 5, keepAlive: false });
-  assert.deepEqual(step.errors, { total: 5, byKind: { 'conn ECONNREFUSED': 5 } });
+  assert.deepEqual(Object.keys(step.errors.samples), ['conn ECONNREFUSED']);
+  assert.deepEqual({ ...step.errors, samples: {} }, { total: 5, byKind: { 'conn ECONNREFUSED': 5 }, samples: {} });
   assert.equal(step.latency.count, 0);
 });
 

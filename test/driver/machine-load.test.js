@@ -44,7 +44,7 @@ function startOrphanBurner(t, seconds) {
   });
 }
 
-const step = async (url) => (await runSweep([{ url, store: 'hold', key: 'k' }], settings))[0];
+const step = async (url) => (await runSweep([{ url, store: 'hold', key: 'k' }], settings)).steps[0];
 const codes = (s) => s.warnings.map((warning) => warning.code);
 
 test('a core burnt by another process shows as other processes\' CPU and warns BUSY_MACHINE; a quiet step warns only if the machine was busy', { timeout: 60_000 }, async (t) => {

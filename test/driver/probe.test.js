@@ -33,7 +33,7 @@ async function crowdServer(t) {
 test('--probe against a server whose latency grows with the requests in flight: the probe under load is slower than idle, and its requests are not in the step', async (t) => {
   const server = await crowdServer(t);
   const warmup = 50;
-  const run = await runDriverCli(['--url', `${server.url}/key1`, '--probe', '-c', '20', '-n', '600', '--warmup', String(warmup), '--json', '-']);
+  const run = await runDriverCli(['--url', `${server.url}/key1`, '--probe', '-c', '20', '-n', '600', '--warmup', String(warmup), '--warmup-max', '0', '--json', '-']);
   assert.equal(run.status, 0, run.stderr);
   const result = JSON.parse(run.stdout);
   const [step] = result.steps;

@@ -42,15 +42,17 @@ test('a normal run stops the app without calling that a crash', async () => {
 
 test('runBenchmark resolves to a Result and reports its progress as events', async (t) => {
   const server = await startTestServer(t);
-  const { options } = parseArguments(['--url', `${server.url}/a/key1`, '--url', `${server.url}/b/key1`, '-c', '1,2', '-n', '20', '--warmup', '5']);
+  const { options } = parseArguments(['--url', `${server.url}/a/key1`, '--url', `${server.url}/b/key1`, '-c', '1,2', '-n', '20', '--warmup', '5', '--warmup-max', '0', '--order', 'sequential']);
   const events = [];
   const result = await runBenchmark(options, { onProgress: (event) => events.push(event) });
-  assert.deepEqual(events.map((event) => (event.type === 'step' ? `step ${event.index}${event.load.warmup ? ' warm-up' : ''}` : event.type)), [
-    'start', 'step 1 warm-up', 'step 1', 'step-done', 'step 2', 'step-done', 'target-done',
-    'step 3 warm-up', 'step 3', 'step-done', 'step 4', 'step-done', 'target-done',
+  const named = (event) => `step ${event.index}${event.load.warmup ? ' warm-up' : ''}${event.load.control ? ' control' : ''}`;
+  assert.deepEqual(events.map((event) => (event.type === 'step' ? named(event) : event.type)), [
+    'start', 'step 1 warm-up', 'step 1 warm-up', 'step 1', 'step-done', 'step 2', 'step-done',
+    'step 3', 'step-done', 'step 4', 'step-done', 'step 4 control', 'target-done', 'target-done',
   ]);
   assert.equal(events[0].totalSteps, 4);
-  assert.deepEqual(events[6].steps, result.steps.slice(0, 2), 'target-done carries that URL\'s steps');
+  assert.ok(events[0].estimateSeconds === null, 'no estimate for counted (-n) steps');
+  assert.deepEqual(events[12].steps, result.steps.slice(0, 2), 'target-done carries that URL\'s steps');
   assert.deepEqual(Object.keys(result), ['format', 'interrupted', 'appExit', 'settings', 'system', 'targets', 'skipped', 'loads', 'order', 'steps', 'control', 'verifications', 'comparison', 'merged', 'peakRss']);
   assert.equal(result.format, 'storebench-results/6');
   assert.deepEqual(result.targets.map((target) => target.store), ['a', 'b']);

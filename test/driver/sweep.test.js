@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { runSweep, planLoads } from '../../driver/sweep.js';
 import { startTestServer } from '../helpers/driver-servers.js';
 
-test('each target gets a warm-up that is not counted, then one step per concurrency, in order', async (t) => {
+test('every target is primed once before the first step, then one step per concurrency, then the control; nothing of the priming is counted', async (t) => {
   const server = await startTestServer(t);
   const targets = [
     { url: `${server.url}/a/key1`, store: 'a', key: 'key1' },
@@ -11,9 +11,9 @@ test('each target gets a warm-up that is not counted, then one step per concurre
   ];
   const seen = [];
   const done = [];
-  const steps = await runSweep(
+  const { steps, control, order } = await runSweep(
     targets,
-    { concurrency: [1, 3], requests: 20, warmup: 15, keepAlive: true, timeoutMs: 5000 },
+    { concurrency: [1, 3], requests: 20, warmup: 15, warmupMaxSeconds: 0, order: 'sequential', keepAlive: true, timeoutMs: 5000 },
     {
       onStep: (index, total, target, load) => seen.push(`${index}/${total} ${target.store} ${load.warmup ? 'warmup' : load.concurrency}`),
       onTargetDone: (target, targetSteps) => {
@@ -22,9 +22,11 @@ test('each target gets a warm-up that is not counted, then one step per concurre
       },
     },
   );
-  assert.deepEqual(seen, ['1/4 a warmup', '1/4 a 1', '2/4 a 3', 'done a', '3/4 b warmup', '3/4 b 1', '4/4 b 3', 'done b']);
+  assert.deepEqual(seen, ['1/4 a warmup', '1/4 b warmup', '1/4 a 1', '2/4 a 3', '3/4 b 1', '4/4 b 3', '4/4 a 1', 'done a', 'done b']);
   assert.deepEqual(steps.map((s) => [s.store, s.concurrency, s.responses]), [['a', 1, 20], ['a', 3, 20], ['b', 1, 20], ['b', 3, 20]]);
-  assert.equal(server.heldMs.length, 2 * 15 + 4 * 20, 'warm-up requests reached the server but no step counted them');
+  assert.deepEqual([control.store, control.load, control.step.responses, control.rpsBefore], ['a', 1, 20, steps[0].rps], 'the control: the first step again, at the end');
+  assert.deepEqual(order.map((round) => round.urls.length), [1, 1, 1, 1], 'sequential: one URL per round');
+  assert.equal(server.heldMs.length, 2 * 15 + 5 * 20, 'priming requests reached the server but no step counted them');
   for (const step of steps) {
     assert.ok(Array.isArray(step.warnings) && step.warnings.some((w) => w.code === 'WEAK_SAMPLE' && w.message.startsWith('statistically weak')));
     assert.equal(typeof step.histogram.data, 'string');
@@ -33,6 +35,7 @@ test('each target gets a warm-up that is not counted, then one step per concurre
   assert.deepEqual(done, [['a', 2], ['b', 2]], 'each target reported done once, with its two steps');
   // The password went out as basic auth (the server saw the requests) but no step keeps it.
   assert.equal(steps[2].url, `${server.url.replace('http://', 'http://bench:***@')}/b/key1`);
+  assert.ok(!JSON.stringify(order).includes('s3cret'));
   assert.ok(!JSON.stringify(steps).includes('s3cret'));
 });
 

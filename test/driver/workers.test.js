@@ -108,7 +108,7 @@ test('each worker draws its own keys and operations from the seed: stream 0 is t
 });
 
 test('DRIVER_CPU is checked per worker: one thread at 95% warns, two at 50% (100% in all) do not', () => {
-  const step = { responses: 5000, wallSeconds: 2, latency: { meanMs: 1 }, rps: 2500, concurrency: 2.5, model: 'closed', errors: { total: 0, byKind: {} }, targetRps: null };
+  const step = { responses: 5000, wallSeconds: 2, latency: { meanMs: 1 }, rps: 2500, concurrency: 2.5, model: 'closed', errors: { total: 0, byKind: {}, samples: {} }, targetRps: null };
   const cpuWarnings = (figures) => honestyWarnings({ ...step, ...figures }).filter((warning) => warning.code === 'DRIVER_CPU');
   assert.deepEqual(cpuWarnings({ cpuPercent: 100, workers: [{ cpuPercent: 50 }, { cpuPercent: 50 }] }), []);
   const [busy] = cpuWarnings({ cpuPercent: 140, workers: [{ cpuPercent: 45 }, { cpuPercent: 95 }] });

@@ -35,7 +35,7 @@ test('each request is what the workload says: PUT bodies land byte-exact at the 
   const workload = workloadFor('write', { records: 300, distribution: { name: 'sequential' }, valueSize: { min: 10, max: 2000 } });
   const step = await measureStep(httpEngine, { url: `${server.url}/memory`, concurrency: 3, maxRequests: 300, workload });
   assert.equal(step.responses, 300);
-  assert.deepEqual(step.errors, { total: 0, byKind: {} });
+  assert.deepEqual(step.errors, { total: 0, byKind: {}, samples: {} });
   assert.equal(server.counts.put, 300);
   const stored = server.data.get('memory');
   for (let index = 0; index < 300; index += 1) {
@@ -58,7 +58,7 @@ test('per-operation figures add up exactly to the step: counts, errors, rps and 
   assert.equal(sum((figures) => figures.responses), step.responses);
   assert.equal(sum((figures) => figures.errors.total), step.errors.total);
   assert.ok(step.operations[0].errors.byKind['http 404'] > 0, 'reads of keys never written answer 404');
-  assert.deepEqual(step.operations[1].errors, { total: 0, byKind: {} });
+  assert.deepEqual(step.operations[1].errors, { total: 0, byKind: {}, samples: {} });
   assert.equal(step.errors.byKind['http 404'], step.operations[0].errors.byKind['http 404']);
   assert.ok(Math.abs(sum((figures) => figures.rps) - step.rps) < 1e-6 * step.rps);
   const merged = hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: 3, useWebAssembly: false });
@@ -87,7 +87,7 @@ test('read-modify-write is one operation of two requests, timed together; a fail
   for (let index = 25; index < 50; index += 1) server.data.get('memory').set(keyOf(index), Buffer.from('x'));
   const whole = await measureStep(httpEngine, { url: `${server.url}/memory`, concurrency: 2, maxRequests: 200, workload });
   const [wholeReads, wholeRmw] = whole.operations;
-  assert.deepEqual(whole.errors, { total: 0, byKind: {} });
+  assert.deepEqual(whole.errors, { total: 0, byKind: {}, samples: {} });
   // Node's timers may fire up to ~1 ms early by hrtime: two holds of 5 ms are at least ~8 ms.
   assert.ok(wholeRmw.latency.minMs >= 8, `two requests held 5 ms each, measured ${wholeRmw.latency.minMs} ms at least`);
   assert.ok(wholeRmw.latency.meanMs > 1.6 * wholeReads.latency.meanMs, `read-modify-write ${wholeRmw.latency.meanMs} ms, read ${wholeReads.latency.meanMs} ms`);
@@ -100,7 +100,7 @@ test('a run over a key space: load phase table, steps per operation, verified wr
   assert.equal(resultError(result), null);
   assert.deepEqual(result.settings.mix, { read: 0.5, update: 0.5 });
   assert.deepEqual([result.settings.workload, result.settings.records, result.settings.distribution, result.settings.seed, result.settings.load, result.settings.verify], ['ycsb-a', 3000, 'zipfian', 9, true, true]);
-  assert.deepEqual(result.targets, [{ url: `${server.url}/memory`, store: 'memory', key: 'ycsb-a' }]);
+  assert.deepEqual(result.targets, [{ url: `${server.url}/memory`, store: 'memory', key: 'ycsb-a', named: false }]);
   const [load] = result.loads;
   assert.deepEqual([load.records, load.loaded, load.errors.total], [3000, 3000, 0]);
   assert.equal(server.counts.bulkRecords, 3000);
@@ -110,7 +110,7 @@ test('a run over a key space: load phase table, steps per operation, verified wr
   for (const step of result.steps) {
     assert.equal(step.workload, 'ycsb-a');
     assert.equal(step.requests, 1500);
-    assert.deepEqual(step.errors, { total: 0, byKind: {} }, 'every key read was loaded first');
+    assert.deepEqual(step.errors, { total: 0, byKind: {}, samples: {} }, 'every key read was loaded first');
     assert.deepEqual(step.operations.map((figures) => figures.operation), ['read', 'update']);
   }
   const [verification] = result.verifications;
@@ -186,7 +186,9 @@ test('refused writes (401, 403, 405, 413) are errors by kind in the table, never
   assert.deepEqual(await refusedWith(['-w', 'write', '--records', '10', '--token', 'wrong']), { memory: { 'http 403': 50 }, noappend: { 'http 403': 50 } });
   assert.deepEqual(await refusedWith(['-w', 'write', '--records', '10', '--token', 'right', '--value-size', '2000']), { memory: { 'http 413': 50 }, noappend: { 'http 413': 50 } });
   const appends = await run(['--target', server.url, '--stores', 'memory,noappend', '-w', 'append', '--records', '10', '--token', 'right', '-c', '2', '-n', '50', '--warmup', '0']);
-  assert.deepEqual(appends.steps.map((step) => [step.store, step.errors.byKind]), [['memory', {}], ['noappend', { 'http 405': 50 }]]);
+  const byStore = (a, b) => a.store.localeCompare(b.store);
+  assert.deepEqual([...appends.steps].sort(byStore).map((step) => [step.store, step.errors.byKind]), [['memory', {}], ['noappend', { 'http 405': 50 }]]);
+  assert.equal(resultError(appends)?.code, 'RUN_FAILED', 'noappend, named in --stores, had no success: the run fails');
   assert.deepEqual(appends.verifications.map((verification) => [verification.store, verification.mismatched]), [['memory', 0], ['noappend', 0]], 'refused appends changed nothing: the loaded values are still there');
   // The load is refused as a whole (no token): one batch tried, the rest not sent, said once.
   // (A server of its own: the runs above loaded records into this one.)

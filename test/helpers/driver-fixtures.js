@@ -13,12 +13,12 @@ const HISTOGRAM = { unit: 'us', encoding: 'HdrHistogram compressed base64', data
 const LATENCY = { count: 2000, minMs: 0.214, maxMs: 12.5, p50Ms: 1.021, p90Ms: 1.9, p99Ms: 4.351, p999Ms: 9.9 };
 
 /** One operation's figures within a step, as the meter makes them. */
-export function fixedOperation({ operation = 'read', requests = 2000, rps = 4321.4, meanMs = 1.157, errors = { total: 0, byKind: {} } } = {}) {
+export function fixedOperation({ operation = 'read', requests = 2000, rps = 4321.4, meanMs = 1.157, errors = { total: 0, byKind: {}, samples: {} } } = {}) {
   return { operation, requests, responses: requests, rps, latency: { ...LATENCY, count: requests, meanMs }, errors: { samples: {}, ...structuredClone(errors) }, histogram: { ...HISTOGRAM } };
 }
 
 export function fixedStep({
-  store = 'redis', key = 'key1', concurrency = 5, rps = 4321.4, meanMs = 1.157, errors = { total: 0, byKind: {} }, warnings = [], model = 'closed', mode = 'http', targetRps = null, maxRequests = 2000, workload = null, operations, repeat = 1, machine = { stealPercent: 1.5, othersCpuPercent: 12.25, treeCpuPercent: 140, loadAverage: 1.1 }, probe = null,
+  store = 'redis', key = 'key1', concurrency = 5, rps = 4321.4, meanMs = 1.157, errors = { total: 0, byKind: {}, samples: {} }, warnings = [], model = 'closed', mode = 'http', targetRps = null, maxRequests = 2000, workload = null, operations, repeat = 1, machine = { stealPercent: 1.5, othersCpuPercent: 12.25, treeCpuPercent: 140, loadAverage: 1.1 }, probe = null,
   intervals = { seconds: 0.25, responses: [] }, warmup = null,
 } = {}) {
   return {

@@ -76,7 +76,7 @@ test('credentials in a URL never reach the table heading', () => {
 });
 
 test('errors show the total and each kind only when there are any', () => {
-  assert.equal(formatErrors({ total: 0, byKind: {} }), '0');
+  assert.equal(formatErrors({ total: 0, byKind: {}, samples: {} }), '0');
   assert.equal(formatErrors({ total: 5, byKind: { 'conn ECONNRESET': 5 } }), '5 (conn ECONNRESET: 5)');
   assert.equal(formatErrors({ total: 4, byKind: { 'http 409': 3, 'http 503': 1 } }), '4 (http 409 conflict: 3, http 503: 1)', 'a 409 is named a conflict');
 });
