@@ -19,6 +19,7 @@ import { loadRecordsDirect, verifyWritesDirect } from './workloads/direct-load.j
 import { machineMonitorFor } from './machine-load.js';
 import { startProber } from './probe/prober.js';
 import { keyOf } from './workloads/values.js';
+import { DEFAULT_HTTP_ENGINE, httpEngineNamed } from './engines/index.js'; // --engine
 
 /** A key-space workload whose values the app would refuse (its /stores `limits`): a problem before any load. */
 function limitProblems(options, limits, label) {
@@ -136,6 +137,7 @@ export async function runBenchmark(options, { signal, onProgress = () => {} } = 
       assert: options.assert ?? [],
       ...workloadSettings(options),
       workers: options.workers ?? 1, // issue 11
+      engine: options.direct ? 'direct' : options.engine ?? DEFAULT_HTTP_ENGINE,
     };
     // Several workers cannot read their writes back soundly (driver/sweep.js says why).
     if (settings.verify && !canVerify(settings.workers, options.workload.mix)) settings.verify = false;
@@ -153,7 +155,7 @@ export async function runBenchmark(options, { signal, onProgress = () => {} } = 
     }
     try {
       await runSweep(targets, settings, {
-        ...(stores ? directSweep(stores) : {}),
+        ...(stores ? directSweep(stores) : { engine: httpEngineNamed(settings.engine) }),
         probe: prober,
         signal: sweepSignal,
         workload: options.keySpace ? workloadSpec(options) : null,

@@ -153,7 +153,7 @@ async function sweep(targets, settings, { loadPhase, verifyPhase, workload, toke
       machine: machineLoad,
       probe: probe ? { thread: probe.thread, idle: own.idleProbe, underLoad, error: probe.error } : null,
       machines: null, // a merged step's machines (node test merge)
-      warnings: [...honestyWarnings(figures), ...machineWarnings(machineLoad)],
+      warnings: [...honestyWarnings(figures, { engine: settings.engine }), ...machineWarnings(machineLoad)],
     };
     steps.push(step);
     own.steps.push(step);
