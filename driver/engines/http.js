@@ -59,11 +59,14 @@ const finiteOrNull = (value) => (Number.isFinite(value) ? value : null);
 // (measured; a third of a read's whole cost in the driver, more for a write's three headers).
 function requestOptions(params, { method, path, body, authorization }) {
   let headers = params.headers;
-  if (body) {
+  if (body || authorization) {
     headers = {};
     for (const name in params.headers) headers[name] = params.headers[name];
-    headers['content-type'] = 'application/octet-stream';
-    headers['content-length'] = body.length;
+    if (body) {
+      headers['content-type'] = 'application/octet-stream';
+      headers['content-length'] = body.length;
+    }
+    // A DELETE carries the token with no body.
     if (authorization) headers.authorization = authorization;
   }
   return { protocol: params.protocol, host: params.host, hostname: params.hostname, port: params.port, auth: params.auth, agent: params.agent, method, path, headers };
