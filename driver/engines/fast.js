@@ -29,6 +29,7 @@ import tls from 'node:tls';
 import { ResponseReader, commonHeaders, requestHead } from './http1.js';
 
 export const CONNECTIONS_PER_CLIENT = 10;
+const READ_BUFFER_BYTES = 64 * 1024;
 
 const hangUp = () => Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
 
@@ -41,6 +42,7 @@ class Client {
     this.request = null; // its workload request (null: the target's GET)
     this.stage = 0; // read-modify-write: 1 once the PUT went out
     this.onCancel = (error) => this.cancel(error);
+    this.buffer = Buffer.allocUnsafe(READ_BUFFER_BYTES);
   }
 
   start(handle, request) {
@@ -70,20 +72,27 @@ class Client {
 
   connect() {
     const { host, port, secure } = this.run;
-    const socket = secure ? tls.connect({ host, port, servername: net.isIP(host) ? undefined : host }) : net.connect({ host, port, noDelay: true });
+    // Bytes arrive in one buffer per client, reused, and go to the reader without a stream's
+    // 'data' event or a new Buffer per read (net's `onread`).
+    const onread = { buffer: this.buffer, callback: (length, buffer) => this.received(socket, reader, buffer, length) };
+    const socket = secure
+      ? tls.connect({ host, port, servername: net.isIP(host) ? undefined : host, onread })
+      : net.connect({ host, port, noDelay: true, onread });
     if (secure) socket.setNoDelay(true);
     const reader = new ResponseReader((status, keepAlive) => this.responded(socket, status, keepAlive));
-    socket.on('data', (chunk) => {
-      try {
-        reader.push(chunk);
-      } catch (error) {
-        this.broken(socket, error);
-      }
-    });
     socket.on('error', (error) => this.broken(socket, error));
     socket.on('close', () => this.closed(socket, reader));
     this.socket = socket;
     return socket;
+  }
+
+  received(socket, reader, buffer, length) {
+    if (socket !== this.socket) return;
+    try {
+      reader.push(buffer, length);
+    } catch (error) {
+      this.broken(socket, error);
+    }
   }
 
   responded(socket, status, keepAlive) {

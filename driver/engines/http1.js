@@ -112,24 +112,29 @@ export class ResponseReader {
     return !this.partial;
   }
 
-  /** Takes the next bytes of the connection; throws ResponseError on bytes that are not HTTP/1.x. */
-  push(chunk) {
+  /**
+   * Takes the connection's next bytes, chunk[0, length); throws ResponseError on bytes that are
+   * not HTTP/1.x. The chunk may be reused for the next read once this returns: what the reader
+   * keeps of it (a head split across reads), it copies.
+   */
+  push(chunk, length = chunk.length) {
     let buf = chunk;
     let at = 0;
     if (this.held !== null) {
-      buf = Buffer.concat([this.held, chunk]);
+      buf = Buffer.concat([this.held, chunk.subarray(0, length)]);
       this.held = null;
     }
-    const end = buf.length;
+    const end = buf === chunk ? length : buf.length;
     while (at < end) {
       switch (this.state) {
         case HEAD: {
           while (at < end && (buf[at] === CR || buf[at] === LF)) at += 1; // stray line ends between responses
           if (at === end) return;
-          const headEnd = buf.indexOf(CRLFCRLF, at);
+          let headEnd = buf.indexOf(CRLFCRLF, at);
+          if (headEnd + 4 > end) headEnd = -1; // past this read's bytes: what a reused buffer held before
           if (headEnd < 0) {
             if (end - at > MAX_HEAD_BYTES) throw new ResponseError(`a response head over ${MAX_HEAD_BYTES} bytes`);
-            this.held = buf.subarray(at);
+            this.held = Buffer.from(buf.subarray(at, end));
             return;
           }
           at = this.head(buf, at, headEnd);

@@ -65,6 +65,23 @@ test('a response cut short by the close is left partial, never reported', () => 
   assert.equal(reader.partial, true);
 });
 
+test('a reused read buffer: only the first `length` bytes count, and a split head is kept as a copy', () => {
+  const seen = [];
+  const reader = new ResponseReader((status) => seen.push(status));
+  const buffer = Buffer.alloc(256);
+  // What an earlier read left in the buffer past this read's bytes must not complete a head.
+  buffer.write('HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n');
+  const first = Buffer.from('HTTP/1.1 201 Created\r\nContent-');
+  first.copy(buffer);
+  reader.push(buffer, first.length);
+  assert.deepEqual(seen, [], 'stale bytes after `length` completed nothing');
+  buffer.fill('#'); // the next read overwrites the buffer: the reader kept its own copy
+  const second = Buffer.from('Length: 0\r\n\r\n');
+  second.copy(buffer);
+  reader.push(buffer, second.length);
+  assert.deepEqual(seen, [201]);
+});
+
 test('bytes that are not an HTTP/1.x response throw HPE_INVALID_RESPONSE', () => {
   const bad = [
     'SSH-2.0-OpenSSH_9.6\r\n\r\n',
