@@ -180,7 +180,7 @@ try {
     await withMachine('sink', [sinkUrl], () => sink(sinkUrl));
   }
   if (parts.has('loadtest')) {
-    console.log(`\nthe loadtest engine against loadtest alone, same sink: CPU per request`);
+    console.log('\nthe loadtest engine against loadtest alone, same sink: CPU per request');
     await withMachine('loadtest', [sinkUrl], () => loadtestVersusAlone(sinkUrl));
   }
   if (parts.has('workers')) {
