@@ -14,12 +14,13 @@ const WARMUP_SECONDS = 1;
 
 /**
  * Runs a closed-loop step of `concurrency` for `seconds` over `workers` threads against url
+ * with `engine` (default loadtest's)
  * (after a warm-up on the same threads); resolves { rps, responses, threadsUs, processUs }:
  * µs of CPU per response, summed over the worker threads and for the whole process.
  */
-export async function driverCpuPerRequest(url, { workers, concurrency, seconds }) {
+export async function driverCpuPerRequest(url, { workers, concurrency, seconds, engine = httpEngine }) {
   // Even one worker runs in a thread, so both figures count the same: the threads' own CPU.
-  const runner = createStepRunner({ workers, engine: httpEngine, threads: true });
+  const runner = createStepRunner({ workers, engine, threads: true });
   const load = { url, concurrency, keepAlive: true, timeoutMs: 10_000 };
   try {
     await runner.measure({ ...load, durationSeconds: WARMUP_SECONDS });

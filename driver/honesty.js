@@ -9,6 +9,7 @@ export const MIN_SECONDS = 1;
 export const LITTLE_TOLERANCE = 0.1;
 export const CPU_SATURATED_PERCENT = 90;
 export const OPEN_MODEL_MIN_RATIO = 0.95;
+const SUGGEST_FAST = '; --engine fast sends the same load for a fraction of the CPU per request (docs/measurement.md)';
 
 const ms = (value) => `${value.toFixed(2)} ms`;
 
@@ -22,7 +23,12 @@ export function activeClients({ concurrency, maxRequests }) {
   return maxRequests === null || maxRequests === undefined ? concurrency : Math.min(concurrency, maxRequests);
 }
 
-export function honestyWarnings(step) {
+/**
+ * The warnings a step's own figures call for. `engine` is the HTTP engine that sent it
+ * (settings.engine): when the loadtest engine saturated its core, DRIVER_CPU says the fast
+ * engine sends the same load for a fraction of the CPU.
+ */
+export function honestyWarnings(step, { engine } = {}) {
   const warnings = [];
   const { responses, wallSeconds, latency, rps, concurrency, model, cpuPercent, errors, targetRps } = step;
   // The slack: a step timed with -t 1 ends a hair before its deadline, and is not weak for it.
@@ -61,7 +67,7 @@ export function honestyWarnings(step) {
     const who = step.workers?.length ? `the busiest of ${step.workers.length} worker threads` : 'the driver';
     warnings.push(warning(
       'DRIVER_CPU',
-      `${who} used ${Math.round(busiest)}% of a CPU core: the client may be the bottleneck, not the server`,
+      `${who} used ${Math.round(busiest)}% of a CPU core: the client may be the bottleneck, not the server${engine === 'loadtest' ? SUGGEST_FAST : ''}`,
       { cpuPercent: busiest, threshold: CPU_SATURATED_PERCENT },
     ));
   }

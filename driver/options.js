@@ -15,6 +15,7 @@ import { WARMUP_MAX_SECONDS, WARMUP_TOLERANCE, WARMUP_WINDOW_SECONDS } from './w
 import { ORDERS } from './repeat.js';
 import { unmeasuredStoreProblems } from './thresholds.js';
 import { targetFromUrl } from './targets.js';
+import { DEFAULT_HTTP_ENGINE, HTTP_ENGINE_NAMES } from './engines/names.js'; // --engine
 
 export const DEFAULT_CONCURRENCY = [5, 10, 15, 20, 25, 30];
 // Steps are timed by default: a request count finishes in well under a second on a fast
@@ -78,6 +79,7 @@ const spec = {
   workers: { type: 'string' },
   direct: { type: 'boolean' }, // issue 11
   probe: { type: 'boolean' }, // issue 11
+  engine: { type: 'string' },
   'value-shape': { type: 'string' }, // issue 13 item 5
   ...RUN_REPORT_FLAGS,
   ...SCENARIO_FLAGS, // issue 13
@@ -129,6 +131,10 @@ Load:
   --quick                a one-minute overview: --keys ${QUICK.keys.join(',')} -c ${QUICK.concurrency.join(',')} -t ${QUICK.duration} unless given
   --no-keepalive         a new connection per request (the original's behaviour;
                          default: keep-alive)
+  --engine NAME          what sends the HTTP requests: ${HTTP_ENGINE_NAMES.join(' or ')} (default: ${DEFAULT_HTTP_ENGINE}).
+                         fast writes HTTP/1.1 to sockets itself, at a fraction of loadtest's CPU
+                         per request: for targets faster than the driver. Timing and figures
+                         are the same either way (docs/measurement.md)
   --timeout MS           per-request deadline in milliseconds, 1 to ${shown(LIMITS.timeout)} (default: ${DEFAULT_TIMEOUT_MS})
                          Every request a step starts is waited for, up to this deadline.
   A -c or --rps list has at most ${LIMITS.steps} values.
@@ -247,6 +253,9 @@ export function parseArguments(argv, env = process.env) {
   const direct = values.direct === true;
   if (direct && urls.length) problems.push('--direct calls the stores in this process: it takes no --url (choose stores with --stores)');
   if (direct && target !== undefined) problems.push('--direct calls the stores in this process: it takes no --target (choose stores with --stores)');
+  const engine = text('engine') ?? DEFAULT_HTTP_ENGINE;
+  if (!HTTP_ENGINE_NAMES.includes(engine)) problems.push(`--engine must be ${HTTP_ENGINE_NAMES.join(' or ')}, not "${engine}"`);
+  else if (direct && text('engine') !== undefined) problems.push('--engine chooses what sends HTTP requests: --direct sends none (it calls the stores in this process)');
   if (direct && values['no-keepalive']) problems.push('--no-keepalive is about HTTP connections: --direct makes none (each store keeps its client\'s own connections)');
 
   const concurrency = listOf('concurrency', positiveInteger, 'positive whole number', [1, LIMITS.concurrency]);
@@ -303,6 +312,7 @@ export function parseArguments(argv, env = process.env) {
     quiet: Boolean(values.quiet),
     direct,
     probe,
+    engine,
     ...runReportOptions(values, problems),
     ...workload.options,
     // One seed for the run: the order's shuffles and, with a key space, the workload's.

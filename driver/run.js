@@ -27,6 +27,7 @@ import { failedStep } from './ranking.js';
 import { loadOf } from './repeat.js';
 import { thresholdStores, unmeasuredStoreProblems } from './thresholds.js';
 import { measurePeakRss } from './peak-rss.js';
+import { DEFAULT_HTTP_ENGINE, httpEngineNamed } from './engines/index.js'; // --engine
 
 /**
  * A key-space workload whose values the app would refuse (its /stores `limits`), or the server
@@ -170,6 +171,7 @@ export async function runBenchmark(options, { signal, onProgress = () => {} } = 
       assert: options.assert ?? [],
       ...workloadSettings(options),
       workers: options.workers ?? 1, // issue 11
+      engine: options.direct ? 'direct' : options.engine ?? DEFAULT_HTTP_ENGINE,
     };
     // Several workers cannot read their writes back soundly (driver/sweep.js says why).
     if (settings.verify && !canVerify(settings.workers, options.workload.mix)) settings.verify = false;
@@ -193,7 +195,7 @@ export async function runBenchmark(options, { signal, onProgress = () => {} } = 
     let control = null;
     try {
       ({ order, control } = await runSweep(targets, settings, {
-        ...(stores ? directSweep(stores) : {}),
+        ...(stores ? directSweep(stores) : { engine: httpEngineNamed(settings.engine) }),
         probe: prober,
         signal: sweepSignal,
         workload: options.keySpace ? workloadSpec(options) : null,

@@ -3,9 +3,9 @@
 // exact latency sums so the main thread can add the workers' steps exactly (add-steps.js).
 //
 // A job names its engine instead of carrying one (functions do not cross postMessage), and its
-// target is plain data: the HTTP engine needs only the URL; the direct engine gets the store's
-// name, the connection and settings the driver resolved, and the key, and opens a connection
-// of its own in this thread (kept for the run, closed on { type: 'close' }).
+// target is plain data: the HTTP engines (loadtest, fast) need only the URL; the direct engine
+// gets the store's name, the connection and settings the driver resolved, and the key, and
+// opens a connection of its own in this thread (kept for the run, closed on { type: 'close' }).
 import { parentPort } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
 import { measureStep } from './step.js';
@@ -13,7 +13,8 @@ import { createWorkload } from './workloads/workload.js';
 import { threadCpuMicros } from './thread-cpu.js';
 
 const ENGINES = {
-  http: async () => (await import('./engines/http.js')).httpEngine,
+  loadtest: async () => (await import('./engines/http.js')).httpEngine,
+  fast: async () => (await import('./engines/fast.js')).fastEngine,
   direct: async () => (await import('./engines/direct.js')).directEngine,
 };
 

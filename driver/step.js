@@ -12,7 +12,7 @@ import { printable } from '../util/printable.js';
 // How long past the request deadline the drain waits for an engine to end a cancelled request.
 const DRAIN_SLACK_MS = 1000;
 // Responses are also counted per interval of this length, from the step's first start: the
-// spread of those counts is the step's own noise estimate (driver/noise.js). A quarter second
+// spread of those counts is the step's own noise estimate (driver/ranking.js). A quarter second
 // gives 8 intervals in the default 2 s step, enough for a spread, and costs one division per
 // response.
 export const INTERVAL_SECONDS = 0.25;
@@ -70,7 +70,7 @@ export class StepAborted extends Error {
 
 /**
  * The contract a load engine implements. The engine decides how requests are made (HTTP
- * through loadtest, or a direct call of a store adapter in driver/engines/direct.js); measureStep does
+ * through loadtest or the fast engine, or a direct call of a store adapter in driver/engines/direct.js); measureStep does
  * the timing and accounting, so both produce the same step figures.
  * @typedef {object} Engine
  * @property {(load: Load, meter: Meter) => Promise<EngineRun>} run
@@ -108,11 +108,52 @@ export class StepAborted extends Error {
 // counts, errors and histogram, and the step's totals are their sums (histograms add exactly),
 // so the per-operation figures add up to the step's. Recording goes to one histogram per
 // request, as with a single operation.
+// One request in flight: the handle an engine settles, and a link in the meter's deadline list.
+class InFlight {
+  constructor(settle, counts, cancel, createdNs, startNs, index, deadlineNs) {
+    this.settle = settle;
+    this.counts = counts;
+    this.cancel = cancel;
+    this.createdNs = createdNs;
+    this.startNs = startNs;
+    this.index = index;
+    this.deadlineNs = deadlineNs;
+    this.prev = null;
+    this.next = null;
+    this.listed = false; // in the deadline list (false once settled, or once asked to cancel)
+    this.done = false;
+    this.timedOut = false;
+  }
+
+  responded(status, body) {
+    this.settle(this, status, null, body);
+  }
+
+  failed(error) {
+    this.settle(this, null, error);
+  }
+}
+
+const timeoutError = (timeoutMs) => Object.assign(new Error(`no response within ${timeoutMs} ms`), { code: 'TIMEOUT' });
+
 function createMeter({ rps, timeoutMs, operations = ['read'] }) {
   const byOperation = new Map(operations.map((operation) => [operation, { recorder: createLatencyRecorder(), errors: {}, requests: 0, responses: 0 }]));
   const [firstOperation] = operations;
   const intervalNs = rps ? 1e9 / rps : 0;
-  const pending = new Map(); // the requests in flight: expire() -> deadline timer
+  // Times are whole nanoseconds since the meter was made, as numbers (exact for 104 days), so
+  // the request path does no bigint arithmetic beyond reading the clock.
+  const originNs = process.hrtime.bigint();
+  const clock = () => Number(process.hrtime.bigint() - originNs);
+  const timeoutNs = timeoutMs * 1e6;
+  // The deadlines: every request has the same timeout, so deadlines come in the order requests
+  // start, and the requests in flight form a list oldest first. One timer, armed for the oldest
+  // deadline, replaces a timer per request (a setTimeout and clearTimeout per request cost more
+  // than the rest of the accounting together, and made garbage).
+  let head = null;
+  let tail = null;
+  let timer = null;
+  const cancelled = new Set(); // past their deadline and asked to cancel: the engine still owes their end
+  let inFlight = 0;
   let open = true;
   let onIdle = null;
   let firstStartNs = null;
@@ -121,9 +162,9 @@ function createMeter({ rps, timeoutMs, operations = ['read'] }) {
   let created = 0;
   let responses = 0;
   let peakInFlight = 0;
-  // Settles since the last start (closed loop: the clients' last completions).
+  // Settles since the last start (closed loop: the clients' last completions), as time after it.
   let tailCount = 0;
-  let tailSumNs = 0n;
+  let tailSumNs = 0;
   // Open model: sums for the least-squares slope of latency (s) against intended start (s).
   const fit = { n: 0, x: 0, y: 0, xx: 0, xy: 0 };
 
@@ -136,69 +177,94 @@ function createMeter({ rps, timeoutMs, operations = ['read'] }) {
   };
   const ignored = { responded() {}, failed() {} };
 
+  const unlink = (request) => {
+    if (request.prev) request.prev.next = request.next;
+    else head = request.next;
+    if (request.next) request.next.prev = request.prev;
+    else tail = request.prev;
+    request.prev = null;
+    request.next = null;
+    request.listed = false;
+  };
+
+  const settle = (request, status, error, body) => {
+    if (request.done) return; // settled already
+    request.done = true;
+    const endNs = clock();
+    lastEndNs = endNs;
+    if (request.listed) unlink(request);
+    else cancelled.delete(request);
+    inFlight -= 1;
+    tailCount += 1;
+    tailSumNs += endNs - lastStartNs;
+    const { counts } = request;
+    if (error) countError(counts.errors, request.timedOut ? 'timeout' : `conn ${error.code ?? error.message}`, error.message);
+    else {
+      responses += 1;
+      counts.responses += 1;
+      const latencyNs = endNs - request.startNs;
+      counts.recorder.recordNs(latencyNs);
+      const interval = Math.floor((endNs - firstStartNs) / INTERVAL_NS);
+      intervals[interval] = (intervals[interval] ?? 0) + 1;
+      if (status < 200 || status > 299) countError(counts.errors, `http ${status}`, body);
+      if (rps) {
+        const x = (request.index * intervalNs) / 1e9;
+        const y = latencyNs / 1e9;
+        fit.n += 1;
+        fit.x += x;
+        fit.y += y;
+        fit.xx += x * x;
+        fit.xy += x * y;
+      }
+    }
+    if (inFlight === 0) onIdle?.();
+  };
+
+  // Past its deadline: counted as a timeout, whatever the engine does with it afterwards. An
+  // engine that can cancel is asked to (an engine's own timeout may only reset on an idle
+  // socket, and leave the request running), and its failure then counts as the timeout.
+  const expire = (request) => {
+    request.timedOut = true;
+    if (!request.cancel) return settle(request, null, timeoutError(timeoutMs));
+    unlink(request);
+    cancelled.add(request);
+    request.cancel(timeoutError(timeoutMs));
+  };
+
+  const sweep = () => {
+    timer = null;
+    const now = clock();
+    while (head !== null && head.deadlineNs <= now) expire(head);
+    if (head !== null) timer = setTimeout(sweep, Math.max(1, Math.ceil((head.deadlineNs - now) / 1e6)));
+  };
+
   const begin = (cancel, operation = firstOperation) => {
     if (!open) return ignored; // the window has closed: not part of this step
     const counts = byOperation.get(operation);
     if (!counts) throw new TypeError(`operation ${operation} is not one of this step's (${operations.join(', ')})`);
     counts.requests += 1;
-    const createdNs = process.hrtime.bigint();
+    const createdNs = clock();
     firstStartNs ??= createdNs;
     lastStartNs = createdNs;
     tailCount = 0;
-    tailSumNs = 0n;
+    tailSumNs = 0;
     let startNs = createdNs;
     const index = created;
     if (rps) {
-      const intendedNs = firstStartNs + BigInt(Math.round(index * intervalNs));
+      const intendedNs = firstStartNs + Math.round(index * intervalNs);
       if (intendedNs < createdNs) startNs = intendedNs; // the driver fell behind: that wait is latency too
     }
     created += 1;
-    if (pending.size + 1 > peakInFlight) peakInFlight = pending.size + 1;
-
-    let timedOut = false;
-    const settle = (status, error, body) => {
-      if (!pending.has(expire)) return; // settled already
-      const endNs = process.hrtime.bigint();
-      lastEndNs = endNs;
-      clearTimeout(pending.get(expire));
-      pending.delete(expire);
-      tailCount += 1;
-      tailSumNs += endNs;
-      if (error) countError(counts.errors, timedOut ? 'timeout' : `conn ${error.code ?? error.message}`, error.message);
-      else {
-        responses += 1;
-        counts.responses += 1;
-        const latencyNs = endNs - startNs;
-        counts.recorder.record(latencyNs);
-        const interval = Math.floor(Number(endNs - firstStartNs) / INTERVAL_NS);
-        intervals[interval] = (intervals[interval] ?? 0) + 1;
-        if (status < 200 || status > 299) countError(counts.errors, `http ${status}`, body);
-        if (rps) {
-          const x = (index * intervalNs) / 1e9;
-          const y = Number(latencyNs) / 1e9;
-          fit.n += 1;
-          fit.x += x;
-          fit.y += y;
-          fit.xx += x * x;
-          fit.xy += x * y;
-        }
-      }
-      if (pending.size === 0) onIdle?.();
-    };
-    // Past its deadline: counted as a timeout, whatever the engine does with it afterwards.
-    function expire() {
-      timedOut = true;
-      settle(null, Object.assign(new Error(`no response within ${timeoutMs} ms`), { code: 'TIMEOUT' }));
-    }
-    // A deadline for the whole request (an engine's own timeout may only reset on an idle
-    // socket, and leave the request running). An engine that can cancel is asked to, and its
-    // failure then counts as the timeout.
-    pending.set(expire, setTimeout(() => {
-      if (!cancel) return expire();
-      timedOut = true;
-      cancel(Object.assign(new Error(`no response within ${timeoutMs} ms`), { code: 'TIMEOUT' }));
-    }, timeoutMs));
-    return { responded: (status, body) => settle(status, null, body), failed: (error) => settle(null, error) };
+    inFlight += 1;
+    if (inFlight > peakInFlight) peakInFlight = inFlight;
+    const request = new InFlight(settle, counts, cancel, createdNs, startNs, index, createdNs + timeoutNs);
+    request.listed = true;
+    request.prev = tail;
+    if (tail) tail.next = request;
+    else head = request;
+    tail = request;
+    timer ??= setTimeout(sweep, timeoutMs);
+    return request;
   };
 
   // How much the open model's latency grew per second of schedule (0 with too few points).
@@ -206,6 +272,17 @@ function createMeter({ rps, timeoutMs, operations = ['read'] }) {
     const { n, x, y, xx, xy } = fit;
     const spread = n * xx - x * x;
     return n >= 3 && spread > 0 ? (n * xy - x * y) / spread : 0;
+  };
+
+  const stopTimer = () => {
+    clearTimeout(timer);
+    timer = null;
+  };
+  // Every request still unsettled: the deadline list, then those asked to cancel.
+  const unsettled = () => {
+    const list = [];
+    for (let request = head; request !== null; request = request.next) list.push(request);
+    return list.concat([...cancelled]);
   };
 
   return {
@@ -220,37 +297,46 @@ function createMeter({ rps, timeoutMs, operations = ['read'] }) {
      * An abort of signal rejects with StepAborted.
      */
     async drain(deadlineMs, signal) {
-      if (pending.size === 0) return;
-      let timer;
+      if (inFlight === 0) return stopTimer();
+      let giveUp;
       let onAbort;
       try {
         await new Promise((resolve, reject) => {
           onIdle = resolve;
-          timer = setTimeout(resolve, deadlineMs);
+          giveUp = setTimeout(resolve, deadlineMs);
           onAbort = () => reject(new StepAborted());
           if (signal?.aborted) onAbort();
           signal?.addEventListener('abort', onAbort, { once: true });
         });
       } finally {
         onIdle = null;
-        clearTimeout(timer);
+        clearTimeout(giveUp);
         signal?.removeEventListener('abort', onAbort);
       }
-      for (const expire of [...pending.keys()]) expire();
+      stopTimer();
+      for (const request of unsettled()) {
+        request.timedOut = true;
+        settle(request, null, timeoutError(timeoutMs));
+      }
     },
     /** Stops the deadlines of the requests still in flight (the step was aborted: nothing more is counted). */
     abandon() {
-      for (const timer of pending.values()) clearTimeout(timer);
-      pending.clear();
+      stopTimer();
+      for (const request of unsettled()) {
+        request.done = true;
+        if (request.listed) unlink(request);
+      }
+      cancelled.clear();
+      inFlight = 0;
     },
     figures() {
       let wallNs = 0;
       if (firstStartNs !== null) {
         if (rps) wallNs = created * intervalNs * (1 + Math.max(0, slope()));
-        else wallNs = Number(lastStartNs - firstStartNs) + (tailCount ? Number(tailSumNs - BigInt(tailCount) * lastStartNs) / tailCount : 0);
+        else wallNs = lastStartNs - firstStartNs + (tailCount ? tailSumNs / tailCount : 0);
       }
       const wallSeconds = wallNs / 1e9;
-      const elapsedSeconds = firstStartNs !== null && lastEndNs !== null ? Number(lastEndNs - firstStartNs) / 1e9 : 0;
+      const elapsedSeconds = firstStartNs !== null && lastEndNs !== null ? (lastEndNs - firstStartNs) / 1e9 : 0;
       const rpsOf = (count) => (wallSeconds > 0 ? count / wallSeconds : 0);
       const errorsOf = (byKind) => {
         const total = Object.values(byKind).reduce((sum, n) => sum + n, 0);
@@ -317,7 +403,7 @@ export function errorSample(detail) {
 // The responses counted in each whole interval between the step's first and last start (the
 // tail after the last start is the clients finishing, not the load): { seconds, responses }.
 function wholeIntervals(counts, firstStartNs, lastStartNs) {
-  const whole = firstStartNs === null ? 0 : Math.floor(Number(lastStartNs - firstStartNs) / INTERVAL_NS);
+  const whole = firstStartNs === null ? 0 : Math.floor((lastStartNs - firstStartNs) / INTERVAL_NS);
   return { seconds: INTERVAL_SECONDS, responses: Array.from({ length: whole }, (_, index) => counts[index] ?? 0) };
 }
 

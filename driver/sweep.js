@@ -177,7 +177,7 @@ async function sweep(targets, settings, { loadPhase, verifyPhase, workload, toke
       machine: machineLoad,
       probe: withProbe && probe ? { thread: probe.thread, idle: own.idleProbe, underLoad, error: probe.error } : null,
       machines: null, // a merged step's machines (node test merge)
-      warnings: [...honestyWarnings(figures), ...warmupWarnings(warmup), ...machineWarnings(machineLoad)],
+      warnings: [...honestyWarnings(figures, { engine: settings.engine }), ...warmupWarnings(warmup), ...machineWarnings(machineLoad)],
     };
   };
 

@@ -165,7 +165,7 @@ export function createStepRunner({ workers = 1, engine, onNotice = () => {}, thr
         onNotice(`${why} shared by ${shares.length} of the ${workers} workers (each needs at least one client and one request)`);
       }
       const jobs = shares.map((share, index) => ({
-        engine: mode,
+        engine: engine.name ?? mode,
         target,
         load: { ...load, ...share },
         workload: workload && { ...workload, stream: index },

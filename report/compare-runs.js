@@ -57,8 +57,10 @@ const sameRun = (a, b) => a.steps.length > 0 && JSON.stringify(a.steps) === JSON
 /** The settings that differ between the runs, as "duration: 2 vs 5". */
 function settingsDiffer(a, b) {
   const lines = [];
-  for (const name of ['concurrency', 'rps', 'requests', 'duration', 'warmup', 'keepAlive', 'timeoutMs', 'repeat']) {
-    const [x, y] = [JSON.stringify(a.settings[name]), JSON.stringify(b.settings[name])];
+  for (const name of ['concurrency', 'rps', 'requests', 'duration', 'warmup', 'keepAlive', 'timeoutMs', 'repeat', 'engine']) {
+    // A file from before --engine was sent by loadtest (or, in direct mode, by neither: both the same).
+    const valueOf = (run) => (name === 'engine' ? run.settings.engine ?? 'loadtest' : run.settings[name]);
+    const [x, y] = [JSON.stringify(valueOf(a)), JSON.stringify(valueOf(b))];
     if (x !== y) lines.push(`${name}: ${x} vs ${y}`);
   }
   return lines;
@@ -142,7 +144,7 @@ export function renderRunComparison(comparison, { a, b, nameA = 'A', nameB = 'B'
     lines.push(`identical runs: A and B hold the same ${a.steps.length} steps (same start times, same histograms), ` +
       'so every change is 0 and says nothing about noise or regressions; compare two runs made apart');
   }
-  const systemOf = (run) => renderSystemLine(run.system, { date: false }).replace(/^System:\s*/, '');
+  const systemOf = (run) => renderSystemLine(run.system, { date: false, engine: run.settings.engine }).replace(/^System:\s*/, '');
   if (systemOf(a) === systemOf(b)) lines.push(`System:  ${systemOf(a)} (both)`);
   else lines.push(`System A: ${systemOf(a)}`, `System B: ${systemOf(b)}`);
   if (comparison.settings.length) lines.push(`settings differ: ${comparison.settings.join('; ')}`);

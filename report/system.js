@@ -1,14 +1,19 @@
 // The `System:` line every report opens with (as pino's benchmarks print one): which Node, OS
-// and CPU a figure was measured on, and with which loadtest when it played a part.
+// and CPU a figure was measured on, and which engine sent the load.
 
 /**
- * "System: Node v20.20.2 · linux 6.1 x64 · 2 x AMD EPYC · loadtest 8.2.1 · 2026-11-21T15:24:25.913Z"
- * from a util/system-info.js object; loadtest only when the object names it. `labelWidth`
- * pads the label to line up with the lines below it; `date: false` leaves the date to them.
+ * "System: Node v20.20.2 · linux 6.1 x64 · 2 x AMD EPYC · engine loadtest 8.2.1 · 2026-11-21T15:24:25.913Z"
+ * from a util/system-info.js object. `engine` is the run's settings.engine: `fast` and
+ * `direct` are named alone, loadtest with its version; without one (a file from before
+ * --engine, or a report loadtest took no part in), loadtest only when the object names it.
+ * `labelWidth` pads the label to line up with the lines below it; `date: false` leaves the
+ * date to them.
  */
-export function renderSystemLine(system, { labelWidth = 0, date = true } = {}) {
+export function renderSystemLine(system, { labelWidth = 0, date = true, engine } = {}) {
   const parts = [`Node ${system.node}`, system.platform, `${system.cpuCount} x ${system.cpuModel}`];
-  if (system.loadtest) parts.push(`loadtest ${system.loadtest}`);
+  if (engine === 'loadtest') parts.push(`engine loadtest${system.loadtest ? ` ${system.loadtest}` : ''}`);
+  else if (engine) parts.push(`engine ${engine}`);
+  else if (system.loadtest) parts.push(`loadtest ${system.loadtest}`);
   if (date) parts.push(system.date);
   return `${'System:'.padEnd(labelWidth)} ${parts.join(' · ')}`;
 }

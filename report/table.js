@@ -138,7 +138,7 @@ export function renderSystem(system, settings) {
     : `concurrency ${settings.concurrency.join(', ')}`;
   const size = settings.duration ? `${settings.duration} s per step` : `${settings.requests} requests per step`;
   const lines = [
-    renderSystemLine(system, { labelWidth: 9, date: false }), // the date gets its own line here
+    renderSystemLine(system, { labelWidth: 9, date: false, engine: settings.engine }), // the date gets its own line here
     `Target:   ${system.target}`,
     `Date:     ${system.date}`,
     `Settings: ${load}; ${size}; ${warmupText(settings)}; keep-alive ${settings.keepAlive ? 'on' : 'off'}; timeout ${settings.timeoutMs} ms`,

@@ -1,87 +1,94 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createStepRunner } from '../../driver/workers.js';
-import { httpEngine } from '../../driver/engines/http.js';
+import { HTTP_ENGINES } from '../../driver/engines/index.js';
+import { decodeHistogram } from '../../driver/recorder.js';
 import { StepAborted } from '../../driver/step.js';
 import { honestyWarnings } from '../../driver/honesty.js';
 import { startHoldServer, startTestServer } from '../helpers/driver-servers.js';
 
 const load = (url, extra) => ({ url, keepAlive: true, timeoutMs: 10_000, ...extra });
 
-function runner(t, workers) {
+function runner(t, workers, engine = HTTP_ENGINES.loadtest) {
   const notices = [];
-  const stepRunner = createStepRunner({ workers, engine: httpEngine, onNotice: (text) => notices.push(text) });
+  const stepRunner = createStepRunner({ workers, engine, onNotice: (text) => notices.push(text) });
   t.after(() => stepRunner.close());
   return { stepRunner, notices };
 }
 
-for (const workers of [2, 3]) {
-  test(`${workers} workers with -n 1000: their request counts add up to the step's, which is exactly -n, and every one reached the server`, async (t) => {
-    const server = await startTestServer(t, { sleepMs: 2 });
-    const { stepRunner } = runner(t, workers);
-    const step = await stepRunner.measure(load(`${server.url}/`, { concurrency: 10, maxRequests: 1000 }));
-    assert.equal(step.workers.length, workers);
-    assert.equal(step.requests, 1000);
-    assert.equal(step.responses, 1000);
-    assert.equal(step.workers.reduce((sum, worker) => sum + worker.requests, 0), 1000);
-    assert.equal(step.workers.reduce((sum, worker) => sum + worker.responses, 0), 1000);
-    assert.equal(server.heldMs.length, 1000);
-    assert.equal(step.latency.count, 1000);
-    assert.equal(step.operations[0].requests, 1000);
-    assert.equal(step.concurrency, 10);
-    // rps is all responses over the workers' clients-weighted mean wallSeconds (each worker's
-    // own is its responses / its rps), not the sum of their rps.
-    const walls = step.workers.map((worker) => worker.responses / worker.rps);
-    assert.ok(Math.abs(step.rps - step.responses / step.wallSeconds) < 1e-6, 'rps = responses / wallSeconds');
-    assert.ok(step.wallSeconds >= Math.min(...walls) - 1e-9 && step.wallSeconds <= Math.max(...walls) + 1e-9, `wallSeconds ${step.wallSeconds} within the workers' ${walls}`);
-    for (const worker of step.workers) assert.ok(worker.cpuPercent > 0 && worker.cpuPercent < 100, `a worker's CPU ${worker.cpuPercent}%`);
+// What --workers promises, with each HTTP engine in the threads.
+for (const [name, engine] of Object.entries(HTTP_ENGINES)) {
+  const named = (title) => `${name} engine: ${title}`;
+
+  for (const workers of [2, 3]) {
+    test(named(`${workers} workers with -n 1000: their request counts add up to the step's, which is exactly -n, and every one reached the server`), async (t) => {
+      const server = await startTestServer(t, { sleepMs: 2 });
+      const { stepRunner } = runner(t, workers, engine);
+      const step = await stepRunner.measure(load(`${server.url}/`, { concurrency: 10, maxRequests: 1000 }));
+      assert.equal(step.workers.length, workers);
+      assert.equal(step.requests, 1000);
+      assert.equal(step.responses, 1000);
+      assert.equal(step.workers.reduce((sum, worker) => sum + worker.requests, 0), 1000);
+      assert.equal(step.workers.reduce((sum, worker) => sum + worker.responses, 0), 1000);
+      assert.equal(server.heldMs.length, 1000);
+      assert.equal(step.latency.count, 1000);
+      assert.equal(decodeHistogram(step.histogram).totalCount, 1000, 'the workers\' histograms added hold every sample');
+      assert.equal(step.operations[0].requests, 1000);
+      assert.equal(step.concurrency, 10);
+      // rps is all responses over the workers' clients-weighted mean wallSeconds (each worker's
+      // own is its responses / its rps), not the sum of their rps.
+      const walls = step.workers.map((worker) => worker.responses / worker.rps);
+      assert.ok(Math.abs(step.rps - step.responses / step.wallSeconds) < 1e-6, 'rps = responses / wallSeconds');
+      assert.ok(step.wallSeconds >= Math.min(...walls) - 1e-9 && step.wallSeconds <= Math.max(...walls) + 1e-9, `wallSeconds ${step.wallSeconds} within the workers' ${walls}`);
+      for (const worker of step.workers) assert.ok(worker.cpuPercent > 0 && worker.cpuPercent < 100, `a worker's CPU ${worker.cpuPercent}%`);
+    });
+  }
+
+  // rps is set by the server's hold, not the driver's CPU: 20 clients, each request held 50 ms,
+  // give 400 rps; the workers' figures added must say so (Little's law), as one thread's do.
+  test(named('3 workers against a server holding each request 50 ms: rps = concurrency / hold within 10% (Little\'s law), mean within 10% of the hold'), async (t) => {
+    const server = await startHoldServer(t, [50]);
+    const { stepRunner } = runner(t, 3, engine);
+    await stepRunner.measure(load(`${server.url}/`, { concurrency: 20, maxRequests: 100 })); // warm-up
+    const step = await stepRunner.measure(load(`${server.url}/`, { concurrency: 20, durationSeconds: 2 }));
+    const expected = 20 / 0.05;
+    assert.ok(Math.abs(step.rps - expected) / expected < 0.1, `rps ${step.rps} vs ${expected}`);
+    assert.ok(Math.abs(step.latency.meanMs - 50) / 50 < 0.1, `mean ${step.latency.meanMs} ms vs the 50 ms hold`);
+    assert.equal(honestyWarnings(step).filter((warning) => warning.code === 'LITTLES_LAW').length, 0);
+    assert.ok(step.wallSeconds > 1.9 && step.wallSeconds < 2.5, `wallSeconds ${step.wallSeconds}`);
+  });
+
+  test(named('the open model over 3 workers: each sends a third of the rate, the step the whole rate, recorded as asked'), async (t) => {
+    const server = await startTestServer(t, { sleepMs: 5 });
+    const { stepRunner } = runner(t, 3, engine);
+    const step = await stepRunner.measure(load(`${server.url}/`, { rps: 200, maxRequests: 300 }));
+    assert.equal(step.model, 'open');
+    assert.equal(step.targetRps, 200); // not 66.67 x 3 = 200.00000000000003
+    assert.equal(step.concurrency, null);
+    assert.equal(step.maxRequests, 300);
+    assert.deepEqual(step.workers.map((worker) => worker.requests), [100, 100, 100]);
+    assert.ok(Math.abs(step.rps - 200) / 200 < 0.1, `rps ${step.rps}`);
+  });
+
+  test(named('concurrency 2 over 4 workers runs on 2 of them, and says so'), async (t) => {
+    const server = await startTestServer(t);
+    const { stepRunner, notices } = runner(t, 4, engine);
+    const step = await stepRunner.measure(load(`${server.url}/`, { concurrency: 2, maxRequests: 50 }));
+    assert.equal(step.workers.length, 2);
+    assert.equal(step.responses, 50);
+    assert.deepEqual(notices, ['concurrency 2 shared by 2 of the 4 workers (each needs at least one client and one request)']);
+  });
+
+  test(named('an abort mid-step rejects at once with StepAborted and ends the workers\' requests'), async (t) => {
+    const server = await startTestServer(t);
+    const { stepRunner } = runner(t, 2, engine);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 300);
+    const started = Date.now();
+    await assert.rejects(stepRunner.measure(load(`${server.url}/hang`, { concurrency: 4, durationSeconds: 30, signal: controller.signal })), StepAborted);
+    assert.ok(Date.now() - started < 5000, 'the abort did not wait for the 30 s step');
   });
 }
-
-// rps is set by the server's hold, not the driver's CPU: 20 clients, each request held 50 ms,
-// give 400 rps; the workers' figures added must say so (Little's law), as one thread's do.
-test('3 workers against a server holding each request 50 ms: rps = concurrency / hold within 10% (Little\'s law), mean within 10% of the hold', async (t) => {
-  const server = await startHoldServer(t, [50]);
-  const { stepRunner } = runner(t, 3);
-  await stepRunner.measure(load(`${server.url}/`, { concurrency: 20, maxRequests: 100 })); // warm-up
-  const step = await stepRunner.measure(load(`${server.url}/`, { concurrency: 20, durationSeconds: 2 }));
-  const expected = 20 / 0.05;
-  assert.ok(Math.abs(step.rps - expected) / expected < 0.1, `rps ${step.rps} vs ${expected}`);
-  assert.ok(Math.abs(step.latency.meanMs - 50) / 50 < 0.1, `mean ${step.latency.meanMs} ms vs the 50 ms hold`);
-  assert.equal(honestyWarnings(step).filter((warning) => warning.code === 'LITTLES_LAW').length, 0);
-  assert.ok(step.wallSeconds > 1.9 && step.wallSeconds < 2.5, `wallSeconds ${step.wallSeconds}`);
-});
-
-test('the open model over 3 workers: each sends a third of the rate, the step the whole rate, recorded as asked', async (t) => {
-  const server = await startTestServer(t, { sleepMs: 5 });
-  const { stepRunner } = runner(t, 3);
-  const step = await stepRunner.measure(load(`${server.url}/`, { rps: 200, maxRequests: 300 }));
-  assert.equal(step.model, 'open');
-  assert.equal(step.targetRps, 200); // not 66.67 x 3 = 200.00000000000003
-  assert.equal(step.concurrency, null);
-  assert.equal(step.maxRequests, 300);
-  assert.deepEqual(step.workers.map((worker) => worker.requests), [100, 100, 100]);
-  assert.ok(Math.abs(step.rps - 200) / 200 < 0.1, `rps ${step.rps}`);
-});
-
-test('concurrency 2 over 4 workers runs on 2 of them, and says so', async (t) => {
-  const server = await startTestServer(t);
-  const { stepRunner, notices } = runner(t, 4);
-  const step = await stepRunner.measure(load(`${server.url}/`, { concurrency: 2, maxRequests: 50 }));
-  assert.equal(step.workers.length, 2);
-  assert.equal(step.responses, 50);
-  assert.deepEqual(notices, ['concurrency 2 shared by 2 of the 4 workers (each needs at least one client and one request)']);
-});
-
-test('an abort mid-step rejects at once with StepAborted and ends the workers\' requests', async (t) => {
-  const server = await startTestServer(t);
-  const { stepRunner } = runner(t, 2);
-  const controller = new AbortController();
-  setTimeout(() => controller.abort(), 300);
-  const started = Date.now();
-  await assert.rejects(stepRunner.measure(load(`${server.url}/hang`, { concurrency: 4, durationSeconds: 30, signal: controller.signal })), StepAborted);
-  assert.ok(Date.now() - started < 5000, 'the abort did not wait for the 30 s step');
-});
 
 test('an engine worker threads cannot run is refused with one line, before any load', () => {
   const engine = { mode: 'pigeon', run: async () => ({ reported: null }) };

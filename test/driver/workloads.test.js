@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as hdr from 'hdr-histogram-js';
 import { measureStep } from '../../driver/step.js';
-import { httpEngine } from '../../driver/engines/http.js';
+import { HTTP_ENGINES } from '../../driver/engines/index.js';
 import { createWorkload } from '../../driver/workloads/workload.js';
 import { parseWorkload } from '../../driver/workloads/parse.js';
 import { keyOf } from '../../driver/workloads/values.js';
@@ -30,73 +30,104 @@ const run = (args, hooks) => {
   return runBenchmark(options, hooks);
 };
 
-test('each request is what the workload says: PUT bodies land byte-exact at the keys it names', async (t) => {
-  const server = await startContractServer(t);
-  const workload = workloadFor('write', { records: 300, distribution: { name: 'sequential' }, valueSize: { min: 10, max: 2000 } });
-  const step = await measureStep(httpEngine, { url: `${server.url}/memory`, concurrency: 3, maxRequests: 300, workload });
-  assert.equal(step.responses, 300);
-  assert.deepEqual(step.errors, { total: 0, byKind: {}, samples: {} });
-  assert.equal(server.counts.put, 300);
-  const stored = server.data.get('memory');
-  for (let index = 0; index < 300; index += 1) {
-    // Sequential over 300 records: each written once, by the first 300 (tracked) writes: version 1.
-    assert.ok(stored.get(keyOf(index)).equals(workload.values.valueOf(index, 1)), `${keyOf(index)} holds the bytes sent`);
-  }
-  const sizes = [...stored.values()].map((value) => value.length);
-  assert.ok(Math.min(...sizes) >= 10 && Math.max(...sizes) <= 2000 && new Set(sizes).size > 100, 'a size range draws per request');
-});
+// Every engine that sends HTTP sends each workload request as it says, and its figures add up.
+for (const [name, engine] of Object.entries(HTTP_ENGINES)) {
+  const named = (title) => `${name} engine: ${title}`;
 
-test('per-operation figures add up exactly to the step: counts, errors, rps and histograms', async (t) => {
-  const server = await startContractServer(t);
-  // No load: about a third of the reads find nothing (404), so errors are split by operation too.
-  const workload = workloadFor('ycsb-a', { records: 300 });
-  const step = await measureStep(httpEngine, { url: `${server.url}/memory`, concurrency: 4, maxRequests: 3000, workload });
-  assert.deepEqual(step.operations.map((figures) => figures.operation), ['read', 'update']);
-  const sum = (pick) => step.operations.reduce((total, figures) => total + pick(figures), 0);
-  assert.equal(sum((figures) => figures.requests), step.requests);
-  assert.equal(step.requests, 3000);
-  assert.equal(sum((figures) => figures.responses), step.responses);
-  assert.equal(sum((figures) => figures.errors.total), step.errors.total);
-  assert.ok(step.operations[0].errors.byKind['http 404'] > 0, 'reads of keys never written answer 404');
-  assert.deepEqual(step.operations[1].errors, { total: 0, byKind: {}, samples: {} });
-  assert.equal(step.errors.byKind['http 404'], step.operations[0].errors.byKind['http 404']);
-  assert.ok(Math.abs(sum((figures) => figures.rps) - step.rps) < 1e-6 * step.rps);
-  const merged = hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: 3, useWebAssembly: false });
-  for (const figures of step.operations) merged.add(decodeHistogram(figures.histogram));
-  const total = decodeHistogram(step.histogram);
-  assert.equal(merged.totalCount, total.totalCount);
-  assert.equal(merged.getValueAtPercentile(99), total.getValueAtPercentile(99));
-  assert.equal(step.latency.count, sum((figures) => figures.latency.count));
-  assert.equal(step.latency.maxMs, Math.max(...step.operations.map((figures) => figures.latency.maxMs)));
-  const weighted = sum((figures) => figures.latency.meanMs * figures.latency.count) / step.latency.count;
-  assert.ok(Math.abs(weighted - step.latency.meanMs) < 1e-5, 'the mean is the operations\' means weighted by their counts');
-});
+  test(named('each request is what the workload says: PUT bodies land byte-exact at the keys it names'), async (t) => {
+    const server = await startContractServer(t);
+    const workload = workloadFor('write', { records: 300, distribution: { name: 'sequential' }, valueSize: { min: 10, max: 2000 } });
+    const step = await measureStep(engine, { url: `${server.url}/memory`, concurrency: 3, maxRequests: 300, workload });
+    assert.equal(step.responses, 300);
+    assert.deepEqual(step.errors, { total: 0, byKind: {}, samples: {} });
+    assert.equal(server.counts.put, 300);
+    const stored = server.data.get('memory');
+    for (let index = 0; index < 300; index += 1) {
+      // Sequential over 300 records: each written once, by the first 300 (tracked) writes: version 1.
+      assert.ok(stored.get(keyOf(index)).equals(workload.values.valueOf(index, 1)), `${keyOf(index)} holds the bytes sent`);
+    }
+    const sizes = [...stored.values()].map((value) => value.length);
+    assert.ok(Math.min(...sizes) >= 10 && Math.max(...sizes) <= 2000 && new Set(sizes).size > 100, 'a size range draws per request');
+  });
 
-test('read-modify-write is one operation of two requests, timed together; a failed read sends no write', async (t) => {
-  const server = await startContractServer(t, { holdMs: 5 });
-  const workload = workloadFor('ycsb-f', { records: 50 });
-  for (let index = 0; index < 25; index += 1) server.data.get('memory').set(keyOf(index), Buffer.from('x')); // half the keys exist
-  const step = await measureStep(httpEngine, { url: `${server.url}/memory`, concurrency: 2, maxRequests: 400, workload });
-  const [reads, rmw] = step.operations;
-  assert.equal(rmw.operation, 'read-modify-write');
-  assert.equal(reads.requests + rmw.requests, 400);
-  const rmwFailed = rmw.errors.byKind['http 404'] ?? 0;
-  assert.ok(rmwFailed > 0 && rmwFailed < rmw.requests, 'reads of the missing half end the operation with their 404');
-  assert.equal(server.counts.put, rmw.requests - rmwFailed, 'a PUT went out only after a read that found the key');
-  // Every key there: each read-modify-write is two requests held 5 ms each, timed as one.
-  for (let index = 25; index < 50; index += 1) server.data.get('memory').set(keyOf(index), Buffer.from('x'));
-  const whole = await measureStep(httpEngine, { url: `${server.url}/memory`, concurrency: 2, maxRequests: 200, workload });
-  const [wholeReads, wholeRmw] = whole.operations;
-  assert.deepEqual(whole.errors, { total: 0, byKind: {}, samples: {} });
-  // Node's timers may fire up to ~1 ms early by hrtime: two holds of 5 ms are at least ~8 ms.
-  assert.ok(wholeRmw.latency.minMs >= 8, `two requests held 5 ms each, measured ${wholeRmw.latency.minMs} ms at least`);
-  assert.ok(wholeRmw.latency.meanMs > 1.6 * wholeReads.latency.meanMs, `read-modify-write ${wholeRmw.latency.meanMs} ms, read ${wholeReads.latency.meanMs} ms`);
-});
+  test(named('per-operation figures add up exactly to the step: counts, errors, rps and histograms'), async (t) => {
+    const server = await startContractServer(t);
+    // No load: about a third of the reads find nothing (404), so errors are split by operation too.
+    const workload = workloadFor('ycsb-a', { records: 300 });
+    const step = await measureStep(engine, { url: `${server.url}/memory`, concurrency: 4, maxRequests: 3000, workload });
+    assert.deepEqual(step.operations.map((figures) => figures.operation), ['read', 'update']);
+    const sum = (pick) => step.operations.reduce((total, figures) => total + pick(figures), 0);
+    assert.equal(sum((figures) => figures.requests), step.requests);
+    assert.equal(step.requests, 3000);
+    assert.equal(sum((figures) => figures.responses), step.responses);
+    assert.equal(sum((figures) => figures.errors.total), step.errors.total);
+    assert.ok(step.operations[0].errors.byKind['http 404'] > 0, 'reads of keys never written answer 404');
+    assert.deepEqual(step.operations[1].errors, { total: 0, byKind: {}, samples: {} });
+    assert.equal(step.errors.byKind['http 404'], step.operations[0].errors.byKind['http 404']);
+    assert.ok(Math.abs(sum((figures) => figures.rps) - step.rps) < 1e-6 * step.rps);
+    const merged = hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: 3, useWebAssembly: false });
+    for (const figures of step.operations) merged.add(decodeHistogram(figures.histogram));
+    const total = decodeHistogram(step.histogram);
+    assert.equal(merged.totalCount, total.totalCount);
+    assert.equal(merged.getValueAtPercentile(99), total.getValueAtPercentile(99));
+    assert.equal(step.latency.count, sum((figures) => figures.latency.count));
+    assert.equal(step.latency.maxMs, Math.max(...step.operations.map((figures) => figures.latency.maxMs)));
+    const weighted = sum((figures) => figures.latency.meanMs * figures.latency.count) / step.latency.count;
+    assert.ok(Math.abs(weighted - step.latency.meanMs) < 1e-5, 'the mean is the operations\' means weighted by their counts');
+  });
+
+  test(named('read-modify-write is one operation of two requests, timed together; a failed read sends no write'), async (t) => {
+    const server = await startContractServer(t, { holdMs: 5 });
+    const workload = workloadFor('ycsb-f', { records: 50 });
+    for (let index = 0; index < 25; index += 1) server.data.get('memory').set(keyOf(index), Buffer.from('x')); // half the keys exist
+    const step = await measureStep(engine, { url: `${server.url}/memory`, concurrency: 2, maxRequests: 400, workload });
+    const [reads, rmw] = step.operations;
+    assert.equal(rmw.operation, 'read-modify-write');
+    assert.equal(reads.requests + rmw.requests, 400);
+    const rmwFailed = rmw.errors.byKind['http 404'] ?? 0;
+    assert.ok(rmwFailed > 0 && rmwFailed < rmw.requests, 'reads of the missing half end the operation with their 404');
+    assert.equal(server.counts.put, rmw.requests - rmwFailed, 'a PUT went out only after a read that found the key');
+    // Every key there: each read-modify-write is two requests held 5 ms each, timed as one.
+    for (let index = 25; index < 50; index += 1) server.data.get('memory').set(keyOf(index), Buffer.from('x'));
+    const whole = await measureStep(engine, { url: `${server.url}/memory`, concurrency: 2, maxRequests: 200, workload });
+    const [wholeReads, wholeRmw] = whole.operations;
+    assert.deepEqual(whole.errors, { total: 0, byKind: {}, samples: {} });
+    // Node's timers may fire up to ~1 ms early by hrtime: two holds of 5 ms are at least ~8 ms.
+    assert.ok(wholeRmw.latency.minMs >= 8, `two requests held 5 ms each, measured ${wholeRmw.latency.minMs} ms at least`);
+    assert.ok(wholeRmw.latency.meanMs > 1.6 * wholeReads.latency.meanMs, `read-modify-write ${wholeRmw.latency.meanMs} ms, read ${wholeReads.latency.meanMs} ms`);
+  });
+
+  // Regression: the loadtest engine sent a write's token only with a body, so a DELETE was refused 401.
+  test(named('DELETE and append go out as the workload request says: method, path, body and Authorization'), async (t) => {
+    const server = await startContractServer(t, { token: 'right' });
+    const memory = server.data.get('memory');
+    for (let index = 0; index < 10; index += 1) memory.set(keyOf(index), Buffer.from('x'));
+    let sent = 0;
+    // A workload of two operations the built-in ones do not mix: delete every even key, append to every odd one.
+    const workload = {
+      operations: ['delete', 'append'],
+      next() {
+        const index = sent % 10;
+        sent += 1;
+        const settle = () => {};
+        if (index % 2 === 0) return { operation: 'delete', method: 'DELETE', path: `/memory/${keyOf(index)}`, body: null, authorization: 'Bearer right', settle };
+        return { operation: 'append', method: 'POST', path: `/memory/${keyOf(index)}/append`, body: Buffer.from('yz'), authorization: 'Bearer right', settle };
+      },
+    };
+    const step = await measureStep(engine, { url: `${server.url}/memory`, concurrency: 1, maxRequests: 10, workload });
+    assert.deepEqual(step.errors, { total: 0, byKind: {}, samples: {} });
+    assert.deepEqual([server.counts.delete, server.counts.append], [5, 5]);
+    assert.deepEqual(step.operations.map((figures) => [figures.operation, figures.responses]), [['delete', 5], ['append', 5]]);
+    for (let index = 0; index < 10; index += 1) {
+      assert.deepEqual(memory.get(keyOf(index)), index % 2 === 0 ? undefined : Buffer.from('xyz'), keyOf(index));
+    }
+  });
+}
 
 test('a run over a key space: load phase table, steps per operation, verified written values, and a Result that renders the same again', async (t) => {
   const server = await startContractServer(t, { stores: ['memory'] });
   const result = await run(['--target', server.url, '-w', 'ycsb-a', '--records', '3000', '-c', '2,4', '-n', '1500', '--warmup', '100', '--seed', '9']);
-  assert.equal(result.format, 'storebench-results/6');
+  assert.equal(result.format, 'storebench-results/5');
   assert.equal(resultError(result), null);
   assert.deepEqual(result.settings.mix, { read: 0.5, update: 0.5 });
   assert.deepEqual([result.settings.workload, result.settings.records, result.settings.distribution, result.settings.seed, result.settings.load, result.settings.verify], ['ycsb-a', 3000, 'zipfian', 9, true, true]);
@@ -209,11 +240,15 @@ test('without --stores, a store that says it has no native append is skipped for
   assert.equal(resultError(result), null);
 });
 
-test('the open model (--rps) runs a workload too, with per-operation figures', async (t) => {
-  const server = await startContractServer(t, { stores: ['memory'] });
-  const result = await run(['--target', server.url, '-w', 'mixed:80/20', '--records', '100', '--rps', '200', '-t', '1', '--warmup', '0']);
-  const [step] = result.steps;
-  assert.equal(step.model, 'open');
-  assert.ok(step.requests >= 190 && step.requests <= 210, `${step.requests} requests at 200 rps for 1 s`);
-  assert.equal(step.operations[0].requests + step.operations[1].requests, step.requests);
-});
+for (const engine of Object.keys(HTTP_ENGINES)) {
+  test(`the open model (--rps) runs a workload too, with per-operation figures (--engine ${engine})`, async (t) => {
+    const server = await startContractServer(t, { stores: ['memory'] });
+    const result = await run(['--target', server.url, '-w', 'mixed:80/20', '--records', '100', '--rps', '200', '-t', '1', '--warmup', '0', '--engine', engine]);
+    assert.equal(result.settings.engine, engine);
+    const [step] = result.steps;
+    assert.equal(step.model, 'open');
+    assert.ok(step.requests >= 190 && step.requests <= 210, `${step.requests} requests at 200 rps for 1 s`);
+    assert.equal(step.operations[0].requests + step.operations[1].requests, step.requests);
+    assert.equal(result.verifications[0].mismatched, 0, 'what it wrote reads back as acknowledged');
+  });
+}

@@ -65,11 +65,12 @@ const HOLD_SERVER = fileURLToPath(new URL('./hold-server.js', import.meta.url));
 
 /**
  * Starts test/helpers/hold-server.js in a child process: each request held holds[n % length] ms.
- * Resolves to { url, held(): Promise<number[]> (what it really held, in ms), stop() }.
+ * Resolves to { url, held(): Promise<number[]> (what it really held, in ms), signal(name), stop() }:
+ * signal('SIGSTOP') freezes the server, signal('SIGCONT') lets it go on.
  */
 export async function startHoldServer(t, holds) {
-  const { message, stop } = await forkListening(HOLD_SERVER, [JSON.stringify(holds)], { name: 'hold-server' });
+  const { child, message, stop } = await forkListening(HOLD_SERVER, [JSON.stringify(holds)], { name: 'hold-server' });
   t.after(stop);
   const held = async () => (await fetch(`${message.url}/held`)).json();
-  return { url: message.url, held, stop };
+  return { url: message.url, held, signal: (name) => child.kill(name), stop };
 }

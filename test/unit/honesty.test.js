@@ -85,6 +85,14 @@ test('a driver using 90% or more of a core may be the bottleneck', () => {
   assert.equal(honestyWarnings({ ...sound(), cpuPercent: 97.4 })[0].code, 'DRIVER_CPU');
 });
 
+test('DRIVER_CPU on the loadtest engine suggests the fast engine; on the fast engine it does not', () => {
+  const [onLoadtest] = honestyWarnings({ ...sound(), cpuPercent: 97.4 }, { engine: 'loadtest' });
+  assert.equal(onLoadtest.message, 'the driver used 97% of a CPU core: the client may be the bottleneck, not the server; --engine fast sends the same load for a fraction of the CPU per request (docs/measurement.md)');
+  assert.deepEqual(onLoadtest.data, { cpuPercent: 97.4, threshold: 90 });
+  const [onFast] = honestyWarnings({ ...sound(), cpuPercent: 97.4 }, { engine: 'fast' });
+  assert.equal(onFast.message, 'the driver used 97% of a CPU core: the client may be the bottleneck, not the server');
+});
+
 test('errors are called out next to the numbers they are part of', () => {
   const step = { ...sound(), errors: { total: 12, byKind: { 'http 503': 10, timeout: 2 } } };
   assert.deepEqual(messages(step), ['12 of 2002 requests failed (http 503: 10, timeout: 2); rps and latency include the error responses (not timeouts or connection errors)']);

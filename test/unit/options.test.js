@@ -32,7 +32,7 @@ test('every flag is read', () => {
   const { options, problems } = parseArguments([
     '--target', 'http://127.0.0.1:3000', '-c', '1, 2,3', '-n', '50', '--warmup', '0', '--no-keepalive',
     '--timeout', '250', '--stores', 'memory,redis', '--keys', 'key1', '--json', '-', '--csv', 'out.csv', '-q',
-    '--workers', '3', '--seed', '7', '--order', 'sequential', '--warmup-max', '2.5',
+    '--workers', '3', '--engine', 'fast', '--seed', '7', '--order', 'sequential', '--warmup-max', '2.5',
   ], {});
   assert.deepEqual(problems, []);
   assert.deepEqual(options, {
@@ -54,6 +54,7 @@ test('every flag is read', () => {
     quiet: true,
     direct: false,
     probe: false,
+    engine: 'fast',
     html: undefined,
     repeat: 1,
     assert: [],
@@ -70,6 +71,13 @@ test('every flag is read', () => {
     workers: 3,
     valueShape: 'bytes',
   });
+});
+
+test('--engine picks the HTTP engine: loadtest by default, fast on request; anything else, or with --direct, is a problem', () => {
+  assert.equal(parseArguments([], {}).options.engine, 'loadtest');
+  assert.equal(parseArguments(['--engine', 'fast'], {}).options.engine, 'fast');
+  assert.deepEqual(parseArguments(['--engine', 'undici'], {}).problems, ['--engine must be loadtest or fast, not "undici"']);
+  assert.deepEqual(parseArguments(['--direct', '--engine', 'fast'], {}).problems, ['--engine chooses what sends HTTP requests: --direct sends none (it calls the stores in this process)']);
 });
 
 test('--value-shape hash is for a direct key-space run; over HTTP, without a key space, or with an unknown shape it is a problem', () => {

@@ -73,7 +73,7 @@ const load = (overrides = {}) => ({
   seconds: 1.5,
   rps: 66_666.7,
   latency: { count: 10, meanMs: 140.2, minMs: 120.1, maxMs: 180.9, p50Ms: 139, p90Ms: 170, p99Ms: 180.9, p999Ms: 180.9 },
-  errors: { total: 0, byKind: {}, samples: {} },
+  errors: { total: 0, byKind: {} },
   warnings: [],
   histogram: { ...HISTOGRAM },
   ...overrides,

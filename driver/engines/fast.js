@@ -1,0 +1,301 @@
+// The fast HTTP engine (`--engine fast`): HTTP/1.1 written straight to sockets, one keep-alive
+// connection per client, the target's GET made into bytes once, responses read in place by
+// http1.js. driver/step.js times and counts every request exactly as it does loadtest's, so a
+// step means the same whichever engine sent it; this one spends a fraction of the CPU per
+// request (docs/measurement.md has the figures and why not undici or Node's http client).
+//
+// The contract, as the loadtest engine keeps it:
+// - Closed loop: `concurrency` clients, each sending its next request when its last one ended.
+//   Open model (`rps`): requests start on the schedule (the i-th at i/rps after the first);
+//   each takes an idle connection, or opens one, up to CONNECTIONS_PER_CLIENT x concurrency
+//   connections (loadtest's agent allows as many); past that it waits for one, its latency
+//   counting from its intended start all the same.
+// - `maxRequests`: exactly that many are started. `durationSeconds`: none starts after that
+//   long. An abort of `signal`: none starts after it, and connections close as they go idle.
+//   run() resolves when the load is over; the meter waits for the requests in flight.
+// - Every request's latency runs from meter.begin(), right before its bytes are written (the
+//   connection's setup included when it opens one), to the last byte of its response.
+// - Deadline: the meter's cancel destroys the connection; the request fails with the meter's
+//   timeout, and its client opens a new connection for its next request.
+// - Errors: a socket error is `conn <code>`; a connection closed before its response ended is
+//   `conn ECONNRESET` (as Node's http client says "socket hang up"); bytes that are not an
+//   HTTP/1.x response are `conn HPE_INVALID_RESPONSE`. Non-2xx statuses are the meter's.
+// - keepAlive false: `Connection: close` on every request and a new connection for each.
+// - A workload request is written as it says (method, path, body as application/octet-stream,
+//   its Authorization); read-modify-write sends its PUT on the same connection once the GET
+//   answered 2xx, timed as one; settle(status, stage) is called once per request.
+import net from 'node:net';
+import tls from 'node:tls';
+import { ResponseReader, commonHeaders, requestHead } from './http1.js';
+
+export const CONNECTIONS_PER_CLIENT = 10;
+const READ_BUFFER_BYTES = 64 * 1024;
+
+const hangUp = () => Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+
+// One client: one connection at a time and one request on it. Its callbacks are made once.
+class Client {
+  constructor(run) {
+    this.run = run;
+    this.socket = null;
+    this.handle = null; // the meter's handle of the request in flight
+    this.request = null; // its workload request (null: the target's GET)
+    this.stage = 0; // read-modify-write: 1 once the PUT went out
+    this.onCancel = (error) => this.cancel(error);
+    this.buffer = Buffer.allocUnsafe(READ_BUFFER_BYTES);
+  }
+
+  start(handle, request) {
+    this.handle = handle;
+    this.request = request;
+    this.stage = 0;
+    this.write(request);
+  }
+
+  write(spec) {
+    const socket = this.socket ?? this.connect();
+    if (spec === null) {
+      socket.write(this.run.getBytes);
+      return;
+    }
+    const { body } = spec;
+    const head = requestHead(spec.method, spec.path, this.run.headers, body ? body.length : -1, spec.authorization);
+    if (!body) {
+      socket.write(head, 'latin1');
+      return;
+    }
+    socket.cork(); // head and body in one writev
+    socket.write(head, 'latin1');
+    socket.write(body);
+    socket.uncork();
+  }
+
+  connect() {
+    const { host, port, secure } = this.run;
+    // Bytes arrive in one buffer per client, reused, and go to the reader without a stream's
+    // 'data' event or a new Buffer per read (net's `onread`).
+    const onread = { buffer: this.buffer, callback: (length, buffer) => this.received(socket, reader, buffer, length) };
+    const socket = secure
+      ? tls.connect({ host, port, servername: net.isIP(host) ? undefined : host, onread })
+      : net.connect({ host, port, noDelay: true, onread });
+    if (secure) socket.setNoDelay(true);
+    const reader = new ResponseReader((status, keepAlive) => this.responded(socket, status, keepAlive));
+    socket.on('error', (error) => this.broken(socket, error));
+    socket.on('close', () => this.closed(socket, reader));
+    this.socket = socket;
+    return socket;
+  }
+
+  received(socket, reader, buffer, length) {
+    if (socket !== this.socket) return;
+    try {
+      reader.push(buffer, length);
+    } catch (error) {
+      this.broken(socket, error);
+    }
+  }
+
+  responded(socket, status, keepAlive) {
+    if (socket !== this.socket || this.handle === null) return; // a connection given up, or bytes nobody asked for
+    const { request, handle } = this;
+    if (request?.then && this.stage === 0 && status >= 200 && status < 300) {
+      if (!keepAlive || !this.run.keepAlive) this.drop();
+      this.stage = 1;
+      this.write(request.then);
+      return;
+    }
+    this.handle = null;
+    this.request = null;
+    handle.responded(status);
+    if (!keepAlive || !this.run.keepAlive) this.drop();
+    request?.settle(status, this.stage);
+    this.run.settled(this);
+  }
+
+  fail(error) {
+    const { handle, request } = this;
+    this.handle = null;
+    this.request = null;
+    handle.failed(error);
+    request?.settle(null, this.stage);
+    this.run.settled(this);
+  }
+
+  // The meter's deadline: the connection is given up, the request counted as a timeout.
+  cancel(error) {
+    if (this.handle === null) return;
+    this.drop();
+    this.fail(error);
+  }
+
+  broken(socket, error) {
+    if (socket !== this.socket) return;
+    this.drop();
+    if (this.handle !== null) this.fail(error);
+  }
+
+  closed(socket, reader) {
+    if (socket !== this.socket) return;
+    reader.closed(); // a body that ran until the close ends here (responded() moves on)
+    if (socket !== this.socket) return;
+    this.socket = null;
+    if (this.handle !== null) this.fail(hangUp());
+  }
+
+  drop() {
+    const { socket } = this;
+    this.socket = null;
+    socket?.destroy();
+  }
+}
+
+// One run of the engine: the target, the schedule (closed or open), the count, the stop.
+class FastRun {
+  constructor({ url, concurrency, maxRequests, durationSeconds, rps, keepAlive, signal, workload }, meter) {
+    const target = new URL(url);
+    this.secure = target.protocol === 'https:';
+    this.host = target.hostname.replace(/^\[|\]$/g, '');
+    this.port = Number(target.port) || (this.secure ? 443 : 80);
+    this.keepAlive = keepAlive !== false;
+    this.headers = commonHeaders(target, { keepAlive: this.keepAlive });
+    this.getBytes = Buffer.from(requestHead('GET', `${target.pathname}${target.search}`, this.headers), 'latin1');
+    Object.assign(this, { meter, workload, rps, signal, concurrency, durationSeconds });
+    this.maxRequests = maxRequests ?? Infinity;
+    this.taken = 0;
+    this.begins = 0;
+    this.stopped = false;
+    this.clients = [];
+    this.idle = []; // open model: clients free for the next scheduled request
+    this.maxClients = rps ? CONNECTIONS_PER_CLIENT * concurrency : concurrency;
+    this.queue = []; // open model: requests begun with no connection free, oldest first from queueAt
+    this.queueAt = 0;
+    this.timer = null;
+    this.tickTimer = null;
+    this.done = new Promise((resolve) => {
+      this.resolve = resolve;
+    });
+    this.onAbort = () => {
+      this.stop();
+      for (const client of this.clients) if (client.handle === null) client.drop();
+    };
+  }
+
+  start() {
+    if (this.signal?.aborted) return this.stop();
+    this.signal?.addEventListener('abort', this.onAbort, { once: true });
+    if (this.durationSeconds != null) this.timer = setTimeout(() => this.stop(), this.durationSeconds * 1000);
+    if (this.rps) this.openModel();
+    else this.closedLoop();
+  }
+
+  stop() {
+    if (this.stopped) return;
+    this.stopped = true;
+    clearTimeout(this.timer);
+    clearTimeout(this.tickTimer);
+    this.signal?.removeEventListener('abort', this.onAbort);
+    this.resolve();
+  }
+
+  // Room for one more request? Counts it when there is (exactly maxRequests are ever taken).
+  take() {
+    if (this.stopped || this.taken >= this.maxRequests) return false;
+    this.taken += 1;
+    return true;
+  }
+
+  // A request has begun (the meter counts it): the last one allowed ends the load.
+  begun() {
+    this.begins += 1;
+    if (this.begins >= this.maxRequests) this.stop();
+  }
+
+  newClient() {
+    const client = new Client(this);
+    this.clients.push(client);
+    return client;
+  }
+
+  send(client) {
+    const request = this.workload ? this.workload.next() : null;
+    const handle = this.meter.begin(client.onCancel, request?.operation);
+    this.begun();
+    client.start(handle, request);
+  }
+
+  closedLoop() {
+    const clients = Math.min(this.concurrency, this.maxRequests);
+    for (let i = 0; i < clients && this.take(); i += 1) this.send(this.newClient());
+  }
+
+  // A client's request ended: in the closed loop it sends the next one at once; in the open
+  // model it takes the oldest waiting request, or waits for the schedule.
+  settled(client) {
+    if (this.signal?.aborted) return client.drop();
+    if (!this.rps) {
+      if (this.take()) this.send(client);
+      return;
+    }
+    while (this.queueAt < this.queue.length) {
+      const waiting = this.queue[this.queueAt];
+      this.queue[this.queueAt] = undefined;
+      this.queueAt += 1;
+      if (this.queueAt > 1024 && this.queueAt * 2 > this.queue.length) {
+        this.queue = this.queue.slice(this.queueAt);
+        this.queueAt = 0;
+      }
+      if (waiting.cancelled) continue;
+      waiting.client = client;
+      client.start(waiting.handle, waiting.request);
+      return;
+    }
+    this.idle.push(client);
+  }
+
+  // The next request of the schedule: on an idle connection, a new one, or in the queue.
+  scheduled() {
+    const client = this.idle.pop() ?? (this.clients.length < this.maxClients ? this.newClient() : null);
+    if (client) return this.send(client);
+    const request = this.workload ? this.workload.next() : null;
+    const waiting = { request, handle: null, client: null, cancelled: false };
+    waiting.handle = this.meter.begin((error) => {
+      if (waiting.client) return waiting.client.cancel(error);
+      waiting.cancelled = true;
+      waiting.handle.failed(error);
+      request?.settle(null, 0);
+    }, request?.operation);
+    this.begun();
+    this.queue.push(waiting);
+  }
+
+  // Starts every request due by now (the i-th at i/rps after the first), then sleeps until the next.
+  openModel() {
+    const intervalNs = 1e9 / this.rps;
+    const firstNs = process.hrtime.bigint();
+    const tick = () => {
+      if (this.stopped) return;
+      const due = Math.floor(Number(process.hrtime.bigint() - firstNs) / intervalNs) + 1;
+      while (this.taken < due && this.take()) this.scheduled();
+      if (this.stopped) return;
+      const waitNs = this.taken * intervalNs - Number(process.hrtime.bigint() - firstNs);
+      this.tickTimer = setTimeout(tick, Math.max(0, waitNs / 1e6));
+    };
+    tick();
+  }
+
+  release() {
+    for (const client of this.clients) client.drop();
+  }
+}
+
+/** @type {import('../step.js').Engine} */
+export const fastEngine = {
+  mode: 'http',
+  name: 'fast',
+  async run(load, meter) {
+    const run = new FastRun(load, meter);
+    run.start();
+    await run.done;
+    return { reported: null, release: () => run.release() };
+  },
+};

@@ -1,0 +1,280 @@
+// HTTP/1.1 on the wire for the fast engine (driver/engines/fast.js): the bytes of a request,
+// made once per target (or per workload request), and a response reader that knows only what
+// a load generator needs: the status, where the response ends, and whether the connection can
+// carry the next request. Headers are scanned in place, never turned into objects; bodies are
+// skipped, never copied.
+//
+// What it reads: a status line, headers, then a body delimited by Content-Length, by chunked
+// transfer coding (extensions and trailers skipped), or by the connection's close; 1xx
+// responses are skipped; 204 and 304 have no body. Anything else (no "HTTP/1.x" status line,
+// a bad Content-Length or chunk size, a head over MAX_HEAD_BYTES) is a ResponseError.
+
+export const MAX_HEAD_BYTES = 64 * 1024;
+
+const CR = 13;
+const LF = 10;
+const CRLFCRLF = Buffer.from('\r\n\r\n');
+
+export class ResponseError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = 'ResponseError';
+    this.code = 'HPE_INVALID_RESPONSE';
+  }
+}
+
+/**
+ * The head of a request, as a string to write in latin1: `headers` is the lines common to
+ * every request of the target (each "Name: value\r\n"); a body adds its type and length.
+ */
+export function requestHead(method, path, headers, bodyLength = -1, authorization = null) {
+  let head = `${method} ${path} HTTP/1.1\r\n${headers}`;
+  if (bodyLength >= 0) head += `Content-Type: application/octet-stream\r\nContent-Length: ${bodyLength}\r\n`;
+  if (authorization) head += `Authorization: ${authorization}\r\n`;
+  return `${head}\r\n`;
+}
+
+/** The header lines every request to `url` carries: Host, User-Agent, Accept, credentials in the URL, Connection: close without keep-alive. */
+export function commonHeaders(url, { keepAlive = true } = {}) {
+  let headers = `Host: ${url.host}\r\nUser-Agent: storebench\r\nAccept: */*\r\n`;
+  if (url.username || url.password) {
+    const credentials = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+    headers += `Authorization: Basic ${Buffer.from(credentials).toString('base64')}\r\n`;
+  }
+  if (!keepAlive) headers += 'Connection: close\r\n';
+  return headers;
+}
+
+// Where the reader is within a response.
+const HEAD = 0;
+const LENGTH = 1; // a body of known length
+const CHUNK_SIZE = 2; // a chunk-size line (and its extensions)
+const CHUNK_DATA = 3;
+const CHUNK_END = 4; // the CRLF after a chunk's data
+const TRAILERS = 5; // trailer lines, up to an empty one
+const UNTIL_CLOSE = 6; // a body the connection's close ends
+
+const isDigit = (byte) => byte >= 48 && byte <= 57;
+function hexValue(byte) {
+  if (byte >= 48 && byte <= 57) return byte - 48;
+  if (byte >= 97 && byte <= 102) return byte - 87;
+  if (byte >= 65 && byte <= 70) return byte - 55;
+  return -1;
+}
+
+// Whether buf[from, to) equals `lower` ignoring ASCII case (`lower` is lower case).
+function namedAs(buf, from, to, lower) {
+  if (to - from !== lower.length) return false;
+  for (let i = 0; i < lower.length; i += 1) if ((buf[from + i] | 0x20) !== lower.charCodeAt(i)) return false;
+  return true;
+}
+
+/**
+ * Reads responses from a connection's bytes. `onResponse(status, keepAlive)` is called for each
+ * complete response, in order, from inside push() or closed(): keepAlive false when the
+ * response said the connection ends after it (Connection: close, HTTP/1.0 without keep-alive,
+ * a body ended by the close).
+ */
+export class ResponseReader {
+  constructor(onResponse) {
+    this.onResponse = onResponse;
+    this.reset();
+  }
+
+  /** A new connection: forget everything. */
+  reset() {
+    this.state = HEAD;
+    this.held = null; // the start of a head split across reads
+    this.remaining = 0;
+    this.chunkSize = 0;
+    this.sawDigit = false;
+    this.inExtension = false;
+    this.lineLength = 0;
+    this.status = 0;
+    this.keepAlive = true;
+  }
+
+  /** Whether a response has begun and not ended. */
+  get partial() {
+    return this.state !== HEAD || this.held !== null;
+  }
+
+  /**
+   * The connection closed: a body that runs until the close is complete now (true); any other
+   * partial response is cut short (false). True too when nothing was partial.
+   */
+  closed() {
+    if (this.state === UNTIL_CLOSE) {
+      this.state = HEAD;
+      this.onResponse(this.status, false);
+      return true;
+    }
+    return !this.partial;
+  }
+
+  /**
+   * Takes the connection's next bytes, chunk[0, length); throws ResponseError on bytes that are
+   * not HTTP/1.x. The chunk may be reused for the next read once this returns: what the reader
+   * keeps of it (a head split across reads), it copies.
+   */
+  push(chunk, length = chunk.length) {
+    let buf = chunk;
+    let at = 0;
+    if (this.held !== null) {
+      buf = Buffer.concat([this.held, chunk.subarray(0, length)]);
+      this.held = null;
+    }
+    const end = buf === chunk ? length : buf.length;
+    while (at < end) {
+      switch (this.state) {
+        case HEAD: {
+          while (at < end && (buf[at] === CR || buf[at] === LF)) at += 1; // stray line ends between responses
+          if (at === end) return;
+          let headEnd = buf.indexOf(CRLFCRLF, at);
+          if (headEnd + 4 > end) headEnd = -1; // past this read's bytes: what a reused buffer held before
+          if (headEnd < 0) {
+            if (end - at > MAX_HEAD_BYTES) throw new ResponseError(`a response head over ${MAX_HEAD_BYTES} bytes`);
+            this.held = Buffer.from(buf.subarray(at, end));
+            return;
+          }
+          at = this.head(buf, at, headEnd);
+          break;
+        }
+        case LENGTH: {
+          const taken = Math.min(this.remaining, end - at);
+          this.remaining -= taken;
+          at += taken;
+          if (this.remaining === 0) this.complete();
+          break;
+        }
+        case UNTIL_CLOSE:
+          return;
+        case CHUNK_DATA: {
+          const taken = Math.min(this.remaining, end - at);
+          this.remaining -= taken;
+          at += taken;
+          if (this.remaining === 0) this.state = CHUNK_END;
+          break;
+        }
+        default:
+          at = this.lines(buf, at, end);
+      }
+    }
+  }
+
+  // The chunk-size, chunk-end and trailer lines, a byte at a time (they are a few bytes each).
+  lines(buf, from, end) {
+    let at = from;
+    while (at < end) {
+      const byte = buf[at];
+      at += 1;
+      if (this.state === CHUNK_SIZE) {
+        if (byte === LF) {
+          if (!this.sawDigit) throw new ResponseError('a chunk size line without a size');
+          if (this.chunkSize === 0) {
+            this.state = TRAILERS;
+            this.lineLength = 0;
+          } else {
+            this.state = CHUNK_DATA;
+            this.remaining = this.chunkSize;
+          }
+          return at;
+        }
+        if (this.inExtension || byte === CR) continue;
+        const value = hexValue(byte);
+        if (value >= 0) {
+          this.chunkSize = this.chunkSize * 16 + value;
+          this.sawDigit = true;
+          if (this.chunkSize > Number.MAX_SAFE_INTEGER / 16) throw new ResponseError('a chunk size too large');
+        } else if (byte === 59 || byte === 32 || byte === 9) this.inExtension = true; // ';' or whitespace
+        else throw new ResponseError('a bad chunk size');
+      } else if (this.state === CHUNK_END) {
+        if (byte === LF) {
+          this.startChunk();
+          return at;
+        }
+        if (byte !== CR) throw new ResponseError('chunk data longer than its size');
+      } else { // TRAILERS
+        if (byte === LF) {
+          if (this.lineLength === 0) {
+            this.complete();
+            return at;
+          }
+          this.lineLength = 0;
+        } else if (byte !== CR) this.lineLength += 1;
+      }
+    }
+    return at;
+  }
+
+  startChunk() {
+    this.state = CHUNK_SIZE;
+    this.chunkSize = 0;
+    this.sawDigit = false;
+    this.inExtension = false;
+  }
+
+  // Reads the head in buf[from, headEnd) (headEnd: where its CRLFCRLF starts); returns where the body starts.
+  head(buf, from, headEnd) {
+    // "HTTP/1.x SSS"
+    if (headEnd - from < 12 || buf[from] !== 72 || buf[from + 4] !== 47 || buf[from + 5] !== 49 || buf[from + 6] !== 46 ||
+        !isDigit(buf[from + 9]) || !isDigit(buf[from + 10]) || !isDigit(buf[from + 11]) || buf.latin1Slice(from, from + 5) !== 'HTTP/') {
+      throw new ResponseError(`not an HTTP/1.x response: ${JSON.stringify(buf.latin1Slice(from, Math.min(headEnd, from + 40)))}`);
+    }
+    const minor = buf[from + 7] - 48;
+    const status = (buf[from + 9] - 48) * 100 + (buf[from + 10] - 48) * 10 + (buf[from + 11] - 48);
+    let keepAlive = minor >= 1;
+    let length = -1;
+    let chunked = false;
+    let lineStart = buf.indexOf(LF, from) + 1;
+    while (lineStart < headEnd) {
+      let lineEnd = buf.indexOf(LF, lineStart);
+      if (lineEnd < 0 || lineEnd > headEnd) lineEnd = headEnd;
+      const contentEnd = buf[lineEnd - 1] === CR ? lineEnd - 1 : lineEnd;
+      const colon = buf.indexOf(58, lineStart); // ':'
+      if (colon > lineStart && colon < contentEnd) {
+        let valueStart = colon + 1;
+        while (valueStart < contentEnd && (buf[valueStart] === 32 || buf[valueStart] === 9)) valueStart += 1;
+        let valueEnd = contentEnd;
+        while (valueEnd > valueStart && (buf[valueEnd - 1] === 32 || buf[valueEnd - 1] === 9)) valueEnd -= 1;
+        const first = buf[lineStart] | 0x20;
+        if (first === 99 && namedAs(buf, lineStart, colon, 'content-length')) { // 'c'
+          let value = 0;
+          for (let i = valueStart; i < valueEnd; i += 1) {
+            if (!isDigit(buf[i])) throw new ResponseError('a bad Content-Length');
+            value = value * 10 + buf[i] - 48;
+          }
+          if (valueEnd === valueStart || (length >= 0 && length !== value)) throw new ResponseError('a bad Content-Length');
+          length = value;
+        } else if (first === 99 && namedAs(buf, lineStart, colon, 'connection')) {
+          const value = buf.latin1Slice(valueStart, valueEnd).toLowerCase();
+          if (value.includes('close')) keepAlive = false;
+          else if (value.includes('keep-alive')) keepAlive = true;
+        } else if (first === 116 && namedAs(buf, lineStart, colon, 'transfer-encoding')) { // 't'
+          chunked = buf.latin1Slice(valueStart, valueEnd).toLowerCase().endsWith('chunked');
+        }
+      }
+      lineStart = lineEnd + 1;
+    }
+    const bodyStart = headEnd + 4;
+    if (status < 200) return bodyStart; // 1xx: an interim response, the real one follows
+    this.status = status;
+    this.keepAlive = keepAlive;
+    if (status === 204 || status === 304) this.complete();
+    else if (chunked) this.startChunk();
+    else if (length > 0) {
+      this.state = LENGTH;
+      this.remaining = length;
+    } else if (length === 0) this.complete();
+    else {
+      this.state = UNTIL_CLOSE;
+      this.keepAlive = false;
+    }
+    return bodyStart;
+  }
+
+  complete() {
+    this.state = HEAD;
+    this.onResponse(this.status, this.keepAlive);
+  }
+}
