@@ -14,6 +14,9 @@ const spec = {
   log: { type: 'boolean' },
   'max-value-size': { type: 'string' },
   'cloudant-plan': { type: 'string' }, // issue 13
+  'store-rtt': { type: 'string' },
+  'store-jitter': { type: 'string' },
+  'store-bandwidth': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 };
 
@@ -34,6 +37,9 @@ export function parseAppArgs(argv, env = process.env) {
       logRequests: values.log === true ? true : undefined,
       maxValueSize: given('max-value-size'),
       emulatedCloudantPlan: given('cloudant-plan'),
+      storeRttMs: given('store-rtt'),
+      storeJitterMs: given('store-jitter'),
+      storeBandwidth: given('store-bandwidth'),
     }).filter(([, value]) => value !== undefined),
   );
   // The store settings are checked here too, so one run reports every problem.

@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { services } from './services.js';
 import { resolveFromVcap } from './cf-binding.js';
 import { cloudFoundryApplication, cloudFoundryPort } from './cf-env.js';
-import { bearerToken, byteSize, connection, deadlineMs, httpUrl, jsonText, listOf, onOff, oneOf, port, positiveInteger, positiveNumber, text } from './setting-values.js';
+import { bearerToken, byteSize, connection, deadlineMs, delayMs, httpUrl, jsonText, listOf, onOff, oneOf, port, positiveInteger, positiveNumber, text } from './setting-values.js';
 
 /** The Cloud Foundry tier of a backing service's location: the bound service matched for it. */
 const boundService = (name) => (env) => {
@@ -160,6 +160,34 @@ export const settings = {
     default: 'none',
     parse: oneOf(['lite', 'none']),
     about: 'lite: the embedded CouchDB stand-in answers 429 past Cloudant Lite\'s 20 lookups/s, 10 writes/s and 5 queries/s (each a sliding one-second window), and the CouchDB stores retry a 429 after 0.5 s; none: no limits. Only the embedded stand-in: a real Cloudant has its own plan',
+  },
+  // A network between the stores and their servers, emulated by a delaying proxy in front of each
+  // server (embedded/delay-proxy.js): embedded and configured servers alike.
+  storeRttMs: {
+    scope: 'store',
+    flag: '--store-rtt MS',
+    env: ['STOREBENCH_STORE_RTT_MS'],
+    default: 0,
+    defaultText: '0: no delay',
+    parse: delayMs,
+    about: 'emulate a network between the stores and their servers: a round trip of MS milliseconds, half each way, through a delaying TCP proxy in front of each server (not TLS, Unix sockets or a Redis Cluster: those stores are then unavailable, DELAY_UNSUPPORTED)',
+  },
+  storeJitterMs: {
+    scope: 'store',
+    flag: '--store-jitter MS',
+    env: ['STOREBENCH_STORE_JITTER_MS'],
+    default: 0,
+    defaultText: '0: none',
+    parse: delayMs,
+    about: 'with the emulated network: each one-way delay varies at random by up to MS either side (never reordering bytes)',
+  },
+  storeBandwidth: {
+    scope: 'store',
+    flag: '--store-bandwidth SIZE',
+    env: ['STOREBENCH_STORE_BANDWIDTH'],
+    defaultText: 'unlimited',
+    parse: byteSize,
+    about: 'with the emulated network: bytes a second each way to each server (100KB, 10MB: powers of 1024), shared by all its connections',
   },
   postgresPoolSize: {
     scope: 'store',

@@ -11,6 +11,7 @@ import { MAX_WORKERS, autoWorkers } from './workers.js';
 import { PROBE_IDLE_REQUESTS, PROBE_IDLE_SECONDS, PROBE_MIN_REQUESTS_PER_CLIENT, PROBE_MIN_SECONDS, PROBE_WARMUP_REQUESTS } from './probe/prober.js';
 import { SCENARIO_FLAGS, SCENARIO_USAGE, parseScenarioFlags } from './scenario-options.js';
 import { HASH_FIELDS, VALUE_SHAPES } from './workloads/value-shape.js';
+import { STORE_DELAY_FLAGS, STORE_DELAY_USAGE, parseStoreDelay } from './store-delay-options.js';
 
 export const DEFAULT_CONCURRENCY = [5, 10, 15, 20, 25, 30];
 // Steps are timed by default: a request count finishes in well under a second on a fast
@@ -69,6 +70,7 @@ const spec = {
   direct: { type: 'boolean' }, // issue 11
   probe: { type: 'boolean' }, // issue 11
   'value-shape': { type: 'string' }, // issue 13 item 5
+  ...STORE_DELAY_FLAGS,
   ...RUN_REPORT_FLAGS,
   ...SCENARIO_FLAGS, // issue 13
 };
@@ -98,6 +100,8 @@ Targets:
                          throughout each step (under load); tables show its p50/p99, never counted
                          in the step. -n must be at least ${PROBE_MIN_REQUESTS_PER_CLIENT} x the largest -c, or with --rps
                          last ${PROBE_MIN_SECONDS} s at the largest --rps (docs/direct.md)
+
+${STORE_DELAY_USAGE}
 
 Load:
   -c, --concurrency LIST concurrency steps, comma-separated, each 1 to ${shown(LIMITS.concurrency)}
@@ -259,6 +263,7 @@ export function parseArguments(argv, env = process.env) {
   }
   if (workload.list) return { command: 'list', help: values.help === true, options: {}, problems: [] };
   const token = text('token') ?? (env[TOKEN_ENV] || undefined);
+  const storeDelay = parseStoreDelay(values, problems, { overRunningApp: urls.length > 0 || target !== undefined });
 
   const options = {
     urls,
@@ -282,6 +287,7 @@ export function parseArguments(argv, env = process.env) {
     token,
     workers,
     valueShape,
+    storeDelay,
   };
   return { command: 'run', help: values.help === true, options, problems };
 }

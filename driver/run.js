@@ -19,6 +19,7 @@ import { loadRecordsDirect, verifyWritesDirect } from './workloads/direct-load.j
 import { machineMonitorFor } from './machine-load.js';
 import { startProber } from './probe/prober.js';
 import { keyOf } from './workloads/values.js';
+import { effectiveStoreDelay, storeDelayEnv } from './store-delay-options.js';
 
 /** A key-space workload whose values the app would refuse (its /stores `limits`): a problem before any load. */
 function limitProblems(options, limits, label) {
@@ -58,7 +59,7 @@ async function resolveTargets(options, onProgress) {
   // count them as 503s: give it the driver's own per-request deadline, unless the user set one.
   // Writes to the app it starts carry a token made up here (or the user's), never shown.
   const token = options.token ?? randomBytes(24).toString('base64url');
-  const env = { ...process.env, STOREBENCH_OP_TIMEOUT_MS: process.env.STOREBENCH_OP_TIMEOUT_MS || String(options.timeoutMs), [TOKEN_ENV]: token };
+  const env = { ...process.env, STOREBENCH_OP_TIMEOUT_MS: process.env.STOREBENCH_OP_TIMEOUT_MS || String(options.timeoutMs), [TOKEN_ENV]: token, ...storeDelayEnv(options.storeDelay) };
   const app = await startAppProcess({ stores: options.stores, env });
   try {
     const { stores: listing, limits } = await fetchListing(app.url);
@@ -72,6 +73,10 @@ async function resolveTargets(options, onProgress) {
     throw error;
   }
 }
+
+// The network emulated between the run's stores and their servers (--store-rtt, or the
+// environment), when the run set them up itself; a running app's (--target, --url) is its own.
+const storeDelayOf = (options) => (options.urls?.length || options.target ? null : effectiveStoreDelay(options.storeDelay, options.env ?? process.env));
 
 /**
  * Events passed to onProgress, in this order:
@@ -136,6 +141,8 @@ export async function runBenchmark(options, { signal, onProgress = () => {} } = 
       assert: options.assert ?? [],
       ...workloadSettings(options),
       workers: options.workers ?? 1, // issue 11
+      // The emulated network, where this run set up the stores (its app, or --direct).
+      ...(storeDelayOf(options) ? { storeDelay: storeDelayOf(options) } : {}),
     };
     // Several workers cannot read their writes back soundly (driver/sweep.js says why).
     if (settings.verify && !canVerify(settings.workers, options.workload.mix)) settings.verify = false;

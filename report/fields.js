@@ -266,6 +266,7 @@ export const RESULT_FIELDS = [
   field('settings.verify', 'boolean', 'whether written values were read back after each store\'s steps (false with --no-verify, for the seeded keys, and with --workers over 1 for a workload that writes)'),
   field('settings.valueShape', 'string', 'how each value of a key-space workload was stored (--value-shape, direct mode): `bytes` (as it is) or `hash` (10 fields f0..f9 splitting its bytes: the store\'s own hash type where it has one, Redis HSET; else the JSON of the fields, each in base64). `bytes` for the seeded keys and over HTTP; absent from files written before it', { optional: true }),
   field('settings.workers', 'integer', 'worker threads each step ran in (--workers; 1 by default)'),
+  field('settings.storeDelay', 'object', 'the network emulated between the stores and their servers (--store-rtt, --store-jitter, --store-bandwidth, or their STOREBENCH_STORE_* variables): `{ rttMs, jitterMs, bandwidth }` (bandwidth in bytes a second each way, 0 for unlimited). Only in a run that set up its stores (the app it started, or --direct) with a delay', { optional: true }),
   field('system.node', 'string', 'Node.js version of the driver'),
   field('system.platform', 'string', 'OS, kernel release and architecture'),
   field('system.cpuModel', 'string', 'the driver machine\'s CPU model'),
