@@ -75,8 +75,9 @@ function cell(table, row, column) {
   return value;
 }
 
-// A check's rows: a list of labels, or { prefix, from?, to? }: the table's rows starting with
-// prefix whose number after it is within [from, to] (e.g. 'cloudant/key1 c=' from 15).
+// A check's rows: a list of labels, or { prefix, from?, to?, last? }: the table's rows starting
+// with prefix whose number after it is within [from, to] (e.g. 'cloudant/key1 c=' from 15), the
+// last `last` of them when given.
 function rowsOf(table, rows, least = 2) {
   if (Array.isArray(rows)) return rows;
   const matching = table.rows.filter((row) => {
@@ -84,6 +85,8 @@ function rowsOf(table, rows, least = 2) {
     const load = Number(row.slice(rows.prefix.length));
     return (rows.from === undefined || load >= rows.from) && (rows.to === undefined || load <= rows.to);
   });
+  // `last: n`: the n highest loads measured, whatever the scale's steps.
+  if (rows.last) matching.splice(0, Math.max(0, matching.length - rows.last));
   if (matching.length < least) throw new MissingCells(`fewer than ${least === 1 ? 'one row' : 'two rows'} ${rows.prefix}${rows.from ?? ''}..${rows.to ?? ''} were measured`);
   return matching;
 }
