@@ -17,6 +17,9 @@ const spec = {
   'cloudant-plan': { type: 'string' }, // issue 13
   'memcached-item-size': { type: 'string' },
   'tarantool-tuple-size': { type: 'string' },
+  'store-rtt': { type: 'string' },
+  'store-jitter': { type: 'string' },
+  'store-bandwidth': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 };
 
@@ -39,6 +42,9 @@ export function parseAppArgs(argv, env = process.env) {
       emulatedCloudantPlan: given('cloudant-plan'),
       memcachedItemSize: given('memcached-item-size'),
       tarantoolTupleSize: given('tarantool-tuple-size'),
+      storeRttMs: given('store-rtt'),
+      storeJitterMs: given('store-jitter'),
+      storeBandwidth: given('store-bandwidth'),
     }).filter(([, value]) => value !== undefined),
   );
   // The store settings are checked here too, so one run reports every problem.

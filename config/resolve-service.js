@@ -6,6 +6,7 @@ import { settings } from './settings.js';
 import { resolveSetting } from './precedence.js';
 import { locationProblem } from './service-url.js';
 import { redactUrl } from '../util/redact.js';
+import { delayActive, delayText } from '../embedded/delay-proxy.js';
 
 /**
  * Resolves one backing service.
@@ -15,10 +16,35 @@ import { redactUrl } from '../util/redact.js';
  * @param {object} [sources.options]  explicit settings by key (redisUrl, cloudantApikey, ...): they beat env
  * @param {boolean} [sources.embedded]  start a server here when nothing is configured (default true)
  * @returns {Promise<{ connection: object, stop?: () => Promise<void> } | { unavailable: string, code: string }>}
- *   code: NOT_CONFIGURED, NOT_INSTALLED, START_FAILED, BAD_URL or BAD_BINDING (util/errors.js)
- *   connection: { url, source, display (redacted url), ...from connectionSettings }
+ *   code: NOT_CONFIGURED, NOT_INSTALLED, START_FAILED, BAD_URL, BAD_BINDING or DELAY_UNSUPPORTED (util/errors.js)
+ *   connection: { url, source, display (redacted url), delay?, ...from connectionSettings }
+ *   With a network emulated (storeRttMs, storeJitterMs, storeBandwidth), url is a delaying
+ *   proxy's in front of the server (config/delayed-connection.js), display the server's.
  */
 export async function resolveService(name, { env = process.env, options = {}, embedded = true } = {}) {
+  const resolved = await locateService(name, { env, options, embedded });
+  const delay = {
+    rttMs: resolveSetting('storeRttMs', { options, env }).value ?? 0,
+    jitterMs: resolveSetting('storeJitterMs', { options, env }).value ?? 0,
+    bandwidth: resolveSetting('storeBandwidth', { options, env }).value ?? 0,
+  };
+  if (!resolved.connection || !delayActive(delay)) return resolved;
+  const { delayConnection } = await import('./delayed-connection.js');
+  const delayed = await delayConnection(name, resolved.connection, delay);
+  if (delayed.unavailable) {
+    await resolved.stop?.();
+    return { unavailable: delayed.unavailable, code: 'DELAY_UNSUPPORTED' };
+  }
+  const stop = async () => {
+    await delayed.stop();
+    await resolved.stop?.();
+  };
+  const display = `${resolved.connection.display} (delayed: ${delayText(delay)})`;
+  // serverUrl: where the server itself listens, for whatever must find its process (driver/machine-load.js).
+  return { connection: { ...delayed.connection, display, delay, serverUrl: resolved.connection.url }, stop };
+}
+
+async function locateService(name, { env, options, embedded }) {
   const service = services[name];
   if (!service) throw new Error(`unknown backing service "${name}"`);
   const located = resolveSetting(service.location, { options, env });

@@ -66,6 +66,16 @@ export function positiveNumber(raw) {
   return value;
 }
 
+// A minute: a round trip longer than any real network's, and far inside the deadlines' range.
+export const MAX_DELAY_MS = 60_000;
+
+/** A delay in milliseconds, fractions allowed, from 0 (none) to MAX_DELAY_MS. */
+export function delayMs(raw) {
+  const value = typeof raw === 'number' ? raw : /^\s*(\d+(\.\d*)?|\.\d+)\s*$/.test(String(raw)) ? Number(raw) : NaN;
+  if (!(value >= 0 && value <= MAX_DELAY_MS)) throw new SettingValueError(`must be a number of milliseconds from 0 to ${MAX_DELAY_MS}`);
+  return value;
+}
+
 export const text = (raw) => String(raw);
 
 /** An address to bind (a host name or an IP address): not empty, which would mean every interface unasked. */

@@ -23,7 +23,7 @@ import { services } from './services.js';
 import { resolveFromVcap } from './cf-binding.js';
 import { cloudFoundryApplication, cloudFoundryPort } from './cf-env.js';
 import {
-  address, bearerToken, byteSize, connection, deadlineMs, httpUrl, jsonText, listOf, onOff, oneOf, port, positiveInteger,
+  address, bearerToken, byteSize, connection, deadlineMs, delayMs, httpUrl, jsonText, listOf, onOff, oneOf, port, positiveInteger,
   positiveNumber, serverLimit, text,
 } from './setting-values.js';
 
@@ -214,6 +214,34 @@ export const settings = {
     about: 'the embedded Tarantool\'s largest tuple, box.cfg memtx_max_tuple_size and vinyl_max_tuple_size ' +
       '(from 1 MB to 1 GB): it takes values up to this less 272 bytes (memtx) or 290 (vinyl). ' +
       'Only the embedded server: a configured one keeps its own box.cfg',
+  },
+  // A network between the stores and their servers, emulated by a delaying proxy in front of each
+  // server (embedded/delay-proxy.js): embedded and configured servers alike.
+  storeRttMs: {
+    scope: 'store',
+    flag: '--store-rtt MS',
+    env: ['STOREBENCH_STORE_RTT_MS'],
+    default: 0,
+    defaultText: '0: no delay',
+    parse: delayMs,
+    about: 'emulate a network between the stores and their servers: a round trip of MS milliseconds, half each way, through a delaying TCP proxy in front of each server (not TLS, Unix sockets or a Redis Cluster: those stores are then unavailable, DELAY_UNSUPPORTED)',
+  },
+  storeJitterMs: {
+    scope: 'store',
+    flag: '--store-jitter MS',
+    env: ['STOREBENCH_STORE_JITTER_MS'],
+    default: 0,
+    defaultText: '0: none',
+    parse: delayMs,
+    about: 'with the emulated network: each one-way delay varies at random by up to MS either side (never reordering bytes)',
+  },
+  storeBandwidth: {
+    scope: 'store',
+    flag: '--store-bandwidth SIZE',
+    env: ['STOREBENCH_STORE_BANDWIDTH'],
+    defaultText: 'unlimited',
+    parse: byteSize,
+    about: 'with the emulated network: bytes a second each way to each server (100KB, 10MB: powers of 1024), shared by all its connections',
   },
   postgresPoolSize: {
     scope: 'store',

@@ -10,6 +10,7 @@ import { UsageError } from '../util/errors.js';
 import { resolveSettings } from '../config/precedence.js';
 import { keyOf } from './workloads/values.js';
 import { shapedStore } from './workloads/value-shape.js';
+import { storeDelaySettings } from './store-delay-options.js';
 
 /** What a direct target is called: direct://redis/key1, or direct://redis for a key-space workload. */
 export const directUrl = (store, key) => `direct://${store}${key === undefined ? '' : `/${key}`}`;
@@ -35,7 +36,8 @@ export async function openDirectTargets(options, { env = process.env, onServer, 
   // As the driver's embedded app gets: the per-request deadline as the store's operation
   // deadline (for the load phase and the verification; the engine calls the Store itself),
   // unless the environment sets one.
-  const explicit = env.STOREBENCH_OP_TIMEOUT_MS ? {} : { opTimeoutMs: options.timeoutMs };
+  // --store-rtt and its kin: the network emulated between these stores and their servers.
+  const explicit = { ...(env.STOREBENCH_OP_TIMEOUT_MS ? {} : { opTimeoutMs: options.timeoutMs }), ...storeDelaySettings(options.storeDelay) };
   const stores = await openStores({ names, env, options: explicit, onServer, onOpened });
   try {
     const listing = redactDeep(await stores.status());
@@ -82,4 +84,4 @@ function probeTargetOf({ adapter, connections, settings, raw, key, valueShape })
 
 /** The URLs of the servers behind the opened stores, so the machine's load counts them as the run's. */
 export const serverUrls = (stores) =>
-  [...stores.entries.values()].flatMap((entry) => Object.values(entry.connections ?? {}).map((connection) => connection.url).filter((url) => typeof url === 'string'));
+  [...stores.entries.values()].flatMap((entry) => Object.values(entry.connections ?? {}).map((connection) => connection.serverUrl ?? connection.url).filter((url) => typeof url === 'string'));

@@ -16,6 +16,7 @@ import { ORDERS } from './repeat.js';
 import { unmeasuredStoreProblems } from './thresholds.js';
 import { targetFromUrl } from './targets.js';
 import { DEFAULT_HTTP_ENGINE, HTTP_ENGINE_NAMES } from './engines/names.js'; // --engine
+import { STORE_DELAY_FLAGS, STORE_DELAY_USAGE, parseStoreDelay } from './store-delay-options.js';
 
 export const DEFAULT_CONCURRENCY = [5, 10, 15, 20, 25, 30];
 // Steps are timed by default: a request count finishes in well under a second on a fast
@@ -81,6 +82,7 @@ const spec = {
   probe: { type: 'boolean' }, // issue 11
   engine: { type: 'string' },
   'value-shape': { type: 'string' }, // issue 13 item 5
+  ...STORE_DELAY_FLAGS,
   ...RUN_REPORT_FLAGS,
   ...SCENARIO_FLAGS, // issue 13
 };
@@ -110,6 +112,8 @@ Targets:
                          throughout each step (under load); tables show its p50/p99, never counted
                          in the step. -n must be at least ${PROBE_MIN_REQUESTS_PER_CLIENT} x the largest -c, or with --rps
                          last ${PROBE_MIN_SECONDS} s at the largest --rps (docs/direct.md)
+
+${STORE_DELAY_USAGE}
 
 Load:
   -c, --concurrency LIST concurrency steps, comma-separated, each 1 to ${shown(LIMITS.concurrency)}
@@ -292,6 +296,7 @@ export function parseArguments(argv, env = process.env) {
   }
   if (workload.list) return { command: 'list', help: values.help === true, options: {}, problems: [] };
   const token = text('token') ?? (env[TOKEN_ENV] || undefined);
+  const storeDelay = parseStoreDelay(values, problems, { overRunningApp: urls.length > 0 || target !== undefined });
 
   const options = {
     urls,
@@ -320,6 +325,7 @@ export function parseArguments(argv, env = process.env) {
     token,
     workers,
     valueShape,
+    storeDelay,
   };
   // A threshold naming a store this run cannot measure is found now, before app.js starts.
   if (stores?.length) problems.push(...unmeasuredStoreProblems(options.assert, stores, { source: '--stores' }));

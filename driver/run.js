@@ -28,6 +28,7 @@ import { loadOf } from './repeat.js';
 import { thresholdStores, unmeasuredStoreProblems } from './thresholds.js';
 import { measurePeakRss } from './peak-rss.js';
 import { DEFAULT_HTTP_ENGINE, httpEngineNamed } from './engines/index.js'; // --engine
+import { effectiveStoreDelay, storeDelayEnv } from './store-delay-options.js';
 
 /**
  * A key-space workload whose values the app would refuse (its /stores `limits`), or the server
@@ -80,7 +81,7 @@ async function resolveTargets(options, onProgress) {
   // count them as 503s: give it the driver's own per-request deadline, unless the user set one.
   // Writes to the app it starts carry a token made up here (or the user's), never shown.
   const token = options.token ?? randomBytes(24).toString('base64url');
-  const env = { ...process.env, STOREBENCH_OP_TIMEOUT_MS: process.env.STOREBENCH_OP_TIMEOUT_MS || String(options.timeoutMs), [TOKEN_ENV]: token };
+  const env = { ...process.env, STOREBENCH_OP_TIMEOUT_MS: process.env.STOREBENCH_OP_TIMEOUT_MS || String(options.timeoutMs), [TOKEN_ENV]: token, ...storeDelayEnv(options.storeDelay) };
   const app = await startAppProcess({ stores: options.stores, env });
   try {
     const { stores: listing, limits } = await fetchListing(app.url);
@@ -94,6 +95,10 @@ async function resolveTargets(options, onProgress) {
     throw error;
   }
 }
+
+// The network emulated between the run's stores and their servers (--store-rtt, or the
+// environment), when the run set them up itself; a running app's (--target, --url) is its own.
+const storeDelayOf = (options) => (options.urls?.length || options.target ? null : effectiveStoreDelay(options.storeDelay, options.env ?? process.env));
 
 /**
  * Events passed to onProgress, in this order:
@@ -172,6 +177,8 @@ export async function runBenchmark(options, { signal, onProgress = () => {} } = 
       ...workloadSettings(options),
       workers: options.workers ?? 1, // issue 11
       engine: options.direct ? 'direct' : options.engine ?? DEFAULT_HTTP_ENGINE,
+      // The emulated network, where this run set up the stores (its app, or --direct).
+      ...(storeDelayOf(options) ? { storeDelay: storeDelayOf(options) } : {}),
     };
     // Several workers cannot read their writes back soundly (driver/sweep.js says why).
     if (settings.verify && !canVerify(settings.workers, options.workload.mix)) settings.verify = false;

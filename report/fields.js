@@ -293,6 +293,7 @@ export const RESULT_FIELDS = [
   field('settings.valueShape', 'string', 'how each value of a key-space workload was stored (--value-shape, direct mode): `bytes` (as it is) or `hash` (10 fields f0..f9 splitting its bytes: the store\'s own hash type where it has one, Redis HSET; else the JSON of the fields, each in base64). `bytes` for the seeded keys and over HTTP; absent from files written before it', { optional: true }),
   field('settings.workers', 'integer', 'worker threads each step ran in (--workers; 1 by default)'),
   field('settings.engine', 'string', 'what sent the load (--engine): `loadtest` (the default) or `fast` (HTTP/1.1 written to sockets by storebench itself), or `direct` with --direct (the stores\' clients called in the driver\'s process). The figures mean the same whichever it was; absent from files written before it', { optional: true }),
+  field('settings.storeDelay', 'object', 'the network emulated between the stores and their servers (--store-rtt, --store-jitter, --store-bandwidth, or their STOREBENCH_STORE_* variables): `{ rttMs, jitterMs, bandwidth }` (bandwidth in bytes a second each way, 0 for unlimited). Only in a run that set up its stores (the app it started, or --direct) with a delay', { optional: true }),
   field('system.node', 'string', 'Node.js version of the driver'),
   field('system.platform', 'string', 'OS, kernel release and architecture'),
   field('system.cpuModel', 'string', 'the driver machine\'s CPU model'),

@@ -40,9 +40,11 @@ export function tableCells(measured, published, { pad = false } = {}) {
 const verdictWord = (verdict) => verdict.split(':')[0];
 
 // Warnings that make a figure untrustworthy, not merely less precise: the machine was busy with
-// other work (or the hypervisor took the CPU) while it was measured, or requests failed and
-// their error answers are in its rps and latency.
-export const UNDERMINING = ['BUSY_MACHINE', 'CPU_STEAL', 'REQUEST_ERRORS'];
+// other work (or the hypervisor took the CPU) while it was measured, requests failed and their
+// error answers are in its rps and latency, or the driver was the limit (an ordering of
+// throughputs then compares the driver with itself). A scenario whose study measured the
+// client itself lists DRIVER_CPU in its `expectedWarnings`, and there it does not undermine.
+export const UNDERMINING = ['BUSY_MACHINE', 'CPU_STEAL', 'REQUEST_ERRORS', 'DRIVER_CPU'];
 const SHOWN_ROWS = 4;
 
 const stepLabel = (step) => `${step.store}${step.key ? ` ${step.key}` : ''} c=${step.concurrency}`;
@@ -83,7 +85,8 @@ export function warningGroups(record, steps = []) {
 export function verdictDoubts(record, steps = [], verdict) {
   const indexes = new Set((verdict.figures ?? []).flatMap(({ table, row }) => record.measured.find((candidate) => candidate.id === table)?.sources?.[row] ?? []));
   const behind = [...indexes].map((index) => steps[index]).filter(Boolean);
-  return UNDERMINING.map((code) => ({ code, steps: behind.filter((step) => step.warnings?.some((warning) => warning.code === code)).length, of: behind.length }))
+  const expected = new Set(record.expectedWarnings ?? []);
+  return UNDERMINING.filter((code) => !expected.has(code)).map((code) => ({ code, steps: behind.filter((step) => step.warnings?.some((warning) => warning.code === code)).length, of: behind.length }))
     .filter(({ steps: count }) => count > 0);
 }
 

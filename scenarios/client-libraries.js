@@ -73,6 +73,9 @@ export default {
       get_random_big: { 'kyoto-client': 206, 'kyoto-tycoon': 2086 },
     },
   }],
+  // The study timed the client itself (its node process at 99%+): a driver at a full core is
+  // what it measured, not a flaw of a figure here.
+  expectedWarnings: ['DRIVER_CPU'],
   conclusions: [
     {
       id: 'kyoto-client-faster',
@@ -91,11 +94,13 @@ export default {
     },
     {
       id: 'redis-pair-like-study',
+      ours: true,
       claim: 'on our clients, as in the study: node-redis or ioredis is faster on every script but serial_put_big, where the other one wins',
       check: { type: 'best-except', table: 'scripts', columns: ['redis', 'ioredis'], except: ['serial_put_big'] },
     },
     {
       id: 'couchdb-clients-like-study',
+      ours: true,
       claim: 'on our clients, as in the study: one CouchDB client is faster on every script but serial_put_big, where another wins',
       check: { type: 'best-except', table: 'scripts', columns: ['cloudant', 'couchdb-nano', 'cloudant-legacy'], except: ['serial_put_big'] },
     },

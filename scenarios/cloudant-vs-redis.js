@@ -74,13 +74,15 @@ export default {
   conclusions: [
     {
       id: 'redis-faster',
-      claim: 'Redis serves more requests per second than Cloudant (the study: ahead or level at every concurrency and size, ahead in most)',
+      // The study: "overall, Redis Cloud wins overwhelmingly"; its own key3 c=25 has Cloudant ahead (11 vs 10 rps).
+      claim: 'overall, Redis serves overwhelmingly more requests per second than Cloudant (the study: ahead in most pairs of concurrency and size; level at c=5, and behind at key3 c=25, 10 vs 11 rps)',
       check: { type: 'faster', table: 'sweep', column: 'rps', faster: 'redis/', slower: 'cloudant/', in: 'most' },
     },
     {
       id: 'cloudant-plateau',
-      claim: 'Cloudant (Lite) levels off from concurrency 15 on (about 17 rps for key1), held by its 20 lookups/s',
-      check: { type: 'plateau', table: 'sweep', column: 'rps', rows: { prefix: 'cloudant/key1 c=', from: 15 }, tolerance: 0.2 },
+      claim: 'Cloudant (Lite) rises, then levels off from concurrency 15 on (7 rps at c=5, about 17 for key1 from c=15), held by its 20 lookups/s',
+      // "Rises, then levels off", not "flat from c=5": c=5 must be below the plateau.
+      check: { type: 'plateau', table: 'sweep', column: 'rps', rows: { prefix: 'cloudant/key1 c=', from: 15 }, before: { prefix: 'cloudant/key1 c=', to: 5 }, tolerance: 0.2 },
     },
     {
       id: 'redis-rises',

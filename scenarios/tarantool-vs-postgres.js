@@ -91,7 +91,8 @@ export default {
     {
       id: 'cache-reads-like-tarantool',
       claim: 'behind a Redis cache, PostgreSQL reads as fast as Tarantool (the study: 1,850 vs 1,892 rps)',
-      check: { type: 'ratio', table: 'summary', column: 'readRps', row: 'postgres+redis', over: 'tarantool', atLeast: 0.8, atMost: 1.25 },
+      // Level by the one margin every check uses (10%): the study's own pair is 2% apart.
+      check: { type: 'level', table: 'summary', column: 'readRps', row: 'postgres+redis', other: 'tarantool' },
     },
     {
       id: 'cache-beats-postgres-reads',
@@ -112,11 +113,6 @@ export default {
       id: 'postgres-writes-slower',
       claim: 'PostgreSQL writes more slowly than it reads (278 vs 1,521 rps)',
       check: { type: 'ratio', table: 'summary', column: 'readRps', row: 'postgres', over: 'postgres', overColumn: 'writeRps', atLeast: 1.5 },
-    },
-    {
-      id: 'persistence-reads-slowest',
-      claim: 'Redis with PostgreSQL persistence reads the slowest of the four (1,037 rps)',
-      check: { type: 'last', table: 'summary', column: 'readRps', row: 'redis+postgres', others: ['tarantool', 'postgres+redis', 'postgres'] },
     },
   ],
 };

@@ -32,6 +32,7 @@ export const ERROR_CODES = Object.freeze({
   START_FAILED: { status: 503, meaning: 'the embedded default found the server program, but it did not start' },
   BAD_BINDING: { status: 503, meaning: 'VCAP_SERVICES is broken, or the bound service has no usable credentials' },
   BAD_URL: { status: 503, meaning: 'the configured URL (an option or environment variable) cannot be used: it does not parse, has the wrong scheme or no host, or names a user without a password' },
+  DELAY_UNSUPPORTED: { status: 503, meaning: 'a network is emulated (--store-rtt) and this store\'s connection cannot go through the delaying proxy: TLS, a Unix socket or a Redis Cluster' },
   OPEN_FAILED: { status: 503, meaning: 'the server was configured, but connecting or seeding failed (the app retries in the background; the driver\'s direct mode leaves the store out of its run)' },
   OPEN_TIMEOUT: { status: 503, meaning: 'connecting and seeding did not finish within the open deadline (STOREBENCH_OPEN_TIMEOUT_MS, default 5000 ms); the app listens without the store and retries in the background; the driver\'s direct mode and scenarios leave it out of their run ("not used in this run")' },
   // The CLIs

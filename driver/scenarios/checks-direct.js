@@ -77,25 +77,26 @@ export function directChecks({ figure, tableOf, columnOf, cell, ratioText, Missi
       };
     },
 
-    // The ratio numerator-row / denominator-row is smaller in the last column than in the first,
-    // for every such pair of rows (or most: `in: 'most'`).
+    // The ratio numerator-row / denominator-row shrinks as the columns go on (the count grows):
+    // from each column to the next, by more than the margin, for every such pair of rows (or
+    // most: `in: 'most'`). Each pair's shape is printed, so a ratio that rises and then falls is
+    // seen as that, not as a shrink between its ends.
     'ratio-shrinks'(check, measured) {
       const table = tableOf(measured, check.table);
-      const first = table.columns[0];
-      const last = table.columns.at(-1);
       const pairs = pairsOf(table, check.numerator, [check.denominator]);
       if (!pairs.length) throw new MissingCells(`no rows with "${check.numerator.trim()}" and a counterpart to compare`);
-      const ratios = pairs.map(([a, b]) => ({
-        a,
-        from: cell(table, a, first.id) / cell(table, b, first.id),
-        to: cell(table, a, last.id) / cell(table, b, last.id),
-      }));
       const margin = marginOf(check);
-      const shrinking = ratios.filter(({ from, to }) => standing(from / to, margin) === 'ahead').length;
-      const level = ratios.filter(({ from, to }) => standing(from / to, margin) === 'level').length;
-      const holds = check.in === 'most' ? shrinking * 2 > ratios.length : shrinking === ratios.length;
-      const shown = ratios.map(({ a, from, to }) => `${a.replace(check.numerator, '')} ${ratioText(from)} -> ${ratioText(to)}`).join(', ');
-      return { holds, explanation: `${check.numerator.trim()}/${check.denominator.trim()} from ${first.label} to ${last.label} shrinks in ${shrinking} of ${ratios.length}${levelText(level, margin)}: ${shown}` };
+      const shapes = pairs.map(([a, b]) => {
+        const ratios = table.columns.map((column) => cell(table, a, column.id) / cell(table, b, column.id));
+        const moves = ratios.slice(1).map((ratio, i) => standing(ratios[i] / ratio, margin));
+        return { a, ratios, moves, shrinks: moves.every((move) => move === 'ahead') };
+      });
+      const shrinking = shapes.filter(({ shrinks }) => shrinks).length;
+      const holds = check.in === 'most' ? shrinking * 2 > shapes.length : shrinking === shapes.length;
+      const word = { ahead: 'falls', behind: 'rises', level: 'level' };
+      const shown = shapes.map(({ a, ratios, moves }) => `${a.replace(check.numerator, '')} ${ratios.map(ratioText).join(' -> ')} (${moves.map((move) => word[move]).join(', ')})`).join('; ');
+      const columns = `${table.columns[0].label} to ${table.columns.at(-1).label}`;
+      return { holds, explanation: `${check.numerator.trim()}/${check.denominator.trim()} from ${columns} falls at every step in ${shrinking} of ${shapes.length} (a step within ${(margin * 100).toFixed(0)}% is level, not a fall): ${shown}` };
     },
   };
 }

@@ -97,6 +97,8 @@ export async function runScenario(name, { scale = 'default', cloudantPlan } = {}
     verdicts: judge(scenario.conclusions, measured),
     notes: [...(scenario.notes ?? []), ...notes],
     runs,
+    // Warnings that are what the study measured here, not a flaw of the figures (report/scenario.js).
+    ...(scenario.expectedWarnings ? { expectedWarnings: scenario.expectedWarnings } : {}),
   };
   // As JSON holds it: no undefined anywhere (an optional study field left out stays out).
   const saved = JSON.parse(JSON.stringify(record));

@@ -75,16 +75,19 @@ function cell(table, row, column) {
   return value;
 }
 
-// A check's rows: a list of labels, or { prefix, from?, to? }: the table's rows starting with
-// prefix whose number after it is within [from, to] (e.g. 'cloudant/key1 c=' from 15).
-function rowsOf(table, rows) {
+// A check's rows: a list of labels, or { prefix, from?, to?, last? }: the table's rows starting
+// with prefix whose number after it is within [from, to] (e.g. 'cloudant/key1 c=' from 15), the
+// last `last` of them when given.
+function rowsOf(table, rows, least = 2) {
   if (Array.isArray(rows)) return rows;
   const matching = table.rows.filter((row) => {
     if (!row.startsWith(rows.prefix)) return false;
     const load = Number(row.slice(rows.prefix.length));
     return (rows.from === undefined || load >= rows.from) && (rows.to === undefined || load <= rows.to);
   });
-  if (matching.length < 2) throw new MissingCells(`fewer than two rows ${rows.prefix}${rows.from ?? ''}..${rows.to ?? ''} were measured`);
+  // `last: n`: the n highest loads measured, whatever the scale's steps.
+  if (rows.last) matching.splice(0, Math.max(0, matching.length - rows.last));
+  if (matching.length < least) throw new MissingCells(`fewer than ${least === 1 ? 'one row' : 'two rows'} ${rows.prefix}${rows.from ?? ''}..${rows.to ?? ''} were measured`);
   return matching;
 }
 
@@ -113,7 +116,10 @@ const checks = {
     return { holds, explanation: `${check.faster.replace(/\W+$/, '')} ahead on ${column.label} in ${ahead} of ${pairs.length} pairs${levelText(level, margin)} (its advantage ${spread})` };
   },
 
-  // A flat stretch: every value in `rows` within `tolerance` (a fraction) of their median.
+  // A flat stretch: every value in `rows` within `tolerance` (a fraction) of their median. With
+  // `before` (rows at lower loads), it must also have risen into it: each of those below the
+  // plateau's median by more than the tolerance, so "rises, then levels off" and "flat from the
+  // start" are told apart.
   plateau(check, measured) {
     const table = tableOf(measured, check.table);
     const column = columnOf(table, check.column);
@@ -122,8 +128,32 @@ const checks = {
     const sorted = [...values].sort((a, b) => a - b);
     const median = sorted[Math.floor(sorted.length / 2)];
     const worst = Math.max(...values.map((value) => Math.abs(value - median) / median));
-    const holds = worst <= check.tolerance;
-    return { holds, explanation: `${column.label} over ${rows[0]} .. ${rows.at(-1)}: ${figure(sorted[0])} to ${figure(sorted.at(-1))}, at most ${(worst * 100).toFixed(0)}% from its median (flat means within ${(check.tolerance * 100).toFixed(0)}%)` };
+    const flat = worst <= check.tolerance;
+    const explanation = `${column.label} over ${rows[0]} .. ${rows.at(-1)}: ${figure(sorted[0])} to ${figure(sorted.at(-1))}, at most ${(worst * 100).toFixed(0)}% from its median (flat means within ${(check.tolerance * 100).toFixed(0)}%)`;
+    if (!check.before) return { holds: flat, explanation };
+    const before = rowsOf(table, check.before, 1).map((row) => ({ row, value: cell(table, row, check.column) }));
+    const notBelow = before.filter(({ value }) => value >= median * (1 - check.tolerance));
+    const rise = `; before it ${before.map(({ row, value }) => `${row} ${figure(value)}`).join(', ')}`;
+    const why = notBelow.length ? ` (${notBelow.map(({ row }) => row).join(', ')} not below the plateau by more than ${(check.tolerance * 100).toFixed(0)}%: flat from the start, not a rise that levels off)` : '';
+    return { holds: flat && !notBelow.length, explanation: `${explanation}${rise}${why}` };
+  },
+
+  // Two figures level: `row` within the margin of `other` (the same rule that makes a smaller
+  // difference "not distinguishable here" everywhere else).
+  level(check, measured) {
+    const table = tableOf(measured, check.table);
+    const column = columnOf(table, check.column);
+    const [a, b] = [cell(table, check.row, check.column), cell(table, check.other, check.column)];
+    const margin = marginOf(check);
+    const place = standing(a / b, margin);
+    return { holds: place === 'level', explanation: `${column.label}: ${check.row} ${figure(a)}, ${check.other} ${figure(b)}: ${ratioText(a / b)} (level means within ${(margin * 100).toFixed(0)}%)` };
+  },
+
+  // Every sub-check holds (`checks`: a claim with two sides, such as throughput flat while the
+  // response time rises).
+  'all-of'(check, measured) {
+    const outcomes = check.checks.map((sub) => checks[sub.type](sub, measured));
+    return { holds: outcomes.every(({ holds }) => holds), explanation: outcomes.map(({ holds, explanation }) => `${holds ? 'yes' : 'no'}: ${explanation}`).join('; ') };
   },
 
   // A rise: over `rows` (in load order) the last value is at least `atLeast` times the first.
@@ -206,7 +236,9 @@ export const CHECK_TYPES = Object.keys(checks);
  * ([{ table, row }]). measured: the tables a scenario's kind built.
  */
 export function judge(conclusions, measured) {
-  return conclusions.map(({ id, claim, check, notRunnable }) => {
+  return conclusions.map(({ id, claim: stated, check, notRunnable, ours }) => {
+    // A claim we derived (not one the study drew) says so wherever it is shown.
+    const claim = ours ? `(ours, not the study's) ${stated}` : stated;
     if (notRunnable) return { id, claim, verdict: `${NOT_RUNNABLE}: ${notRunnable}`, explanation: notRunnable, figures: [] };
     const evaluate = checks[check?.type];
     if (!evaluate) return { id, claim, verdict: `${NOT_RUNNABLE}: unknown check type "${check?.type}"`, explanation: `the check types are ${CHECK_TYPES.join(', ')}`, figures: [] };

@@ -70,6 +70,7 @@ test('every flag is read', () => {
     token: undefined,
     workers: 3,
     valueShape: 'bytes',
+    storeDelay: null,
   });
 });
 

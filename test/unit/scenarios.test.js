@@ -203,6 +203,29 @@ test('the scenario text lists the steps\' warnings by code after the tables, and
   assert.match(html, /<li class="doubt"><strong>holds here<\/strong> redis-ahead: .*<strong>! distrust this verdict: its figures come from steps with BUSY_MACHINE \(1 of 2\)<\/strong><\/li>/);
 });
 
+test('a verdict resting on a step with DRIVER_CPU is marked to distrust, unless the scenario measures the client itself', async () => {
+  // Pins: DRIVER_CPU did not mark a verdict, though an ordering of throughputs then compares the driver with itself.
+  const { renderScenario, verdictDoubts } = await import('../../report/scenario.js');
+  const { judge } = await import('../../driver/scenarios/verdicts.js');
+  const steps = [
+    { store: 'redis', key: 'key1', concurrency: 50, warnings: [{ code: 'DRIVER_CPU', message: 'the driver used 98% of a CPU core', data: {} }] },
+    { store: 'postgres', key: 'key1', concurrency: 50, warnings: [] },
+  ];
+  const table = {
+    id: 't',
+    title: 'ops',
+    rowHeader: 'store',
+    rows: ['redis', 'postgres'],
+    columns: [{ id: 'ops', label: 'ops', unit: 'ops/s' }],
+    cells: { redis: { ops: 40000 }, postgres: { ops: 9000 } },
+    sources: { redis: [0], postgres: [1] },
+  };
+  const verdicts = judge([{ id: 'redis-more', claim: 'redis serves more', check: { type: 'order', column: 'ops', rows: ['redis', 'postgres'] } }], [table]);
+  const record = { name: 'x', title: 't', scale: 'tiny', study: { file: 'f', hardware: 'h', date: 'd' }, measured: [table], published: [], verdicts, notes: [] };
+  assert.match(renderScenario(record, { steps }), /\n! holds here +redis-more: .*\n {4}distrust this verdict: its figures come from steps with DRIVER_CPU \(1 of 2\)\n/);
+  assert.deepEqual(verdictDoubts({ ...record, expectedWarnings: ['DRIVER_CPU'] }, steps, verdicts[0]), []);
+});
+
 test('a table beside the published one pads ours and published apart, so every | of a column is in one place', async () => {
   const { renderScenario, tableCells } = await import('../../report/scenario.js');
   const columns = [{ id: 'ms', label: 'time', unit: 'ms' }];

@@ -176,6 +176,15 @@ export function phasesSettings(first, scenario, steps) {
   };
 }
 
+// What this run measured of the probe under load against idle, in words: never one machine's
+// result printed as every run's.
+function probeFasterUnderLoad(phases) {
+  const rows = phases.rows.filter((row) => typeof phases.cells[row].probeLoadMs === 'number' && typeof phases.cells[row].probeIdleMs === 'number');
+  const below = rows.filter((row) => phases.cells[row].probeLoadMs < phases.cells[row].probeIdleMs);
+  if (!below.length) return null;
+  return `in this run the probe's mean under load came out below its idle mean in ${below.length} of ${rows.length} phase rows (${below.slice(0, 3).join(', ')}${below.length > 3 ? ', ...' : ''}): the probe does not queue behind the driver's own requests, and a busy server does not sleep between them (docs/scenarios.md)`;
+}
+
 export async function run(scenario, scale, { signal, onProgress = () => {}, env = process.env } = {}) {
   const order = scenario.phaseOrder ?? scale.phases.map((phase) => phase.id);
   const planned = order.map((id) => {
@@ -230,8 +239,11 @@ export async function run(scenario, scale, { signal, onProgress = () => {}, env 
   const merged = results.length ? concatResults(results) : null;
   if (merged) merged.settings = phasesSettings(merged.settings, scenario, merged.steps);
   if (merged && signal?.aborted) merged.interrupted = true;
+  const measured = phaseTables(byPhase, scale.titles ?? scenario.titles);
+  const faster = probeFasterUnderLoad(measured[0]);
+  if (faster) notes.push(faster);
   return {
-    measured: phaseTables(byPhase, scale.titles ?? scenario.titles),
+    measured,
     results: merged ? [merged] : [],
     runs: planned.map(({ phase }) => ({ id: phase.id, label: phase.label, flags: flagsToArgv(phase.flags).join(' ') })),
     notes,

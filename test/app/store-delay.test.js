@@ -1,0 +1,158 @@
+// The emulated network (--store-rtt): a delaying TCP proxy between each store and its server.
+// Through the app, a GET of a redis key takes the round trip longer, and a closed loop's rps
+// falls to concurrency / (RTT + service time); the driver applies it in --direct too.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import net from 'node:net';
+import { once } from 'node:events';
+import { startDelayProxy } from '../../embedded/delay-proxy.js';
+import { startApp } from '../../app/start-app.js';
+import { resolveService } from '../../config/resolve-service.js';
+import { parseArguments } from '../../driver/options.js';
+import { runBenchmark } from '../../driver/run.js';
+import { ownRedis } from '../helpers/own-servers.js';
+
+const RTT_MS = 50;
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+// A TCP server that sends back every byte it gets.
+async function echoServer(t) {
+  const sockets = new Set();
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on('error', () => {});
+    socket.pipe(socket);
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  t.after(() => {
+    for (const socket of sockets) socket.destroy();
+    return new Promise((resolve) => server.close(resolve));
+  });
+  return { host: '127.0.0.1', port: server.address().port };
+}
+
+// Sends bytes and resolves with the ms until as many came back.
+function roundTrip(socket, bytes) {
+  return new Promise((resolve) => {
+    const started = performance.now();
+    let received = 0;
+    const onData = (chunk) => {
+      received += chunk.length;
+      if (received < bytes.length) return;
+      socket.off('data', onData);
+      resolve(performance.now() - started);
+    };
+    socket.on('data', onData);
+    socket.write(bytes);
+  });
+}
+
+async function connectTo(t, { host, port }) {
+  const socket = net.connect({ host, port, noDelay: true });
+  await once(socket, 'connect');
+  t.after(() => socket.destroy());
+  return socket;
+}
+
+test('the proxy holds each direction half the RTT, and a new connection one RTT more', async (t) => {
+  const proxy = await startDelayProxy(await echoServer(t), { rttMs: RTT_MS });
+  t.after(() => proxy.stop());
+  const socket = await connectTo(t, proxy);
+  const first = await roundTrip(socket, Buffer.from('ping'));
+  const later = [];
+  for (let i = 0; i < 10; i += 1) later.push(await roundTrip(socket, Buffer.from('ping')));
+  // The handshake's round trip counts from the accept, a little before the first write.
+  assert.ok(first >= 1.5 * RTT_MS && first <= 2 * RTT_MS * 1.1, `first round trip (with the handshake) ${first.toFixed(1)} ms`);
+  assert.ok(median(later) >= RTT_MS * 0.95 && median(later) <= RTT_MS * 1.1, `round trip ${median(later).toFixed(1)} ms, RTT ${RTT_MS}`);
+});
+
+test('a bandwidth limit adds the bytes\' time on the link; jitter never reorders bytes', async (t) => {
+  const echo = await echoServer(t);
+  const limited = await startDelayProxy(echo, { bandwidth: 1024 * 1024 });
+  t.after(() => limited.stop());
+  const socket = await connectTo(t, limited);
+  const elapsed = await roundTrip(socket, Buffer.alloc(200 * 1024, 7));
+  // 200 KB at 1 MB/s is 195 ms each way; the echo overlaps the two directions.
+  assert.ok(elapsed >= 190 && elapsed < 600, `200 KB through a 1 MB/s link: ${elapsed.toFixed(0)} ms`);
+
+  const jittery = await startDelayProxy(echo, { rttMs: 10, jitterMs: 8 });
+  t.after(() => jittery.stop());
+  const client = await connectTo(t, jittery);
+  const sent = Buffer.concat(Array.from({ length: 200 }, (_, i) => Buffer.from(`${i};`)));
+  const chunks = [];
+  client.on('data', (chunk) => chunks.push(chunk));
+  for (let i = 0; i < 200; i += 1) {
+    client.write(`${i};`);
+    if (i % 20 === 0) await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+  while (Buffer.concat(chunks).length < sent.length) await new Promise((resolve) => setTimeout(resolve, 10));
+  assert.ok(Buffer.concat(chunks).equals(sent), 'the bytes come back in the order sent');
+});
+
+test('a TLS URL cannot go through the proxy: the store is unavailable with DELAY_UNSUPPORTED', async () => {
+  const resolved = await resolveService('redis', { options: { redisUrl: 'rediss://127.0.0.1:1', storeRttMs: 10 }, env: {} });
+  assert.equal(resolved.code, 'DELAY_UNSUPPORTED');
+  assert.match(resolved.unavailable, /cannot delay a TLS connection \(rediss:\/\/\)/);
+  const cluster = await resolveService('redis-cluster', { options: { redisClusterUrls: 'redis://127.0.0.1:1', storeRttMs: 10 }, env: {} });
+  assert.equal(cluster.code, 'DELAY_UNSUPPORTED');
+});
+
+async function getTimes(url, count) {
+  const times = [];
+  for (let i = 0; i < count; i += 1) {
+    const started = performance.now();
+    const response = await fetch(url);
+    await response.arrayBuffer();
+    assert.equal(response.status, 200);
+    times.push(performance.now() - started);
+  }
+  return times;
+}
+
+async function startRedisApp(t, redis, extra = {}) {
+  const app = await startApp({ port: 0, host: '127.0.0.1', stores: ['redis'], redisUrl: redis.url, env: {}, ...extra });
+  t.after(() => app.close());
+  return app;
+}
+
+test('through the app, a GET of redis/key1 takes the RTT longer (within 10%), and /stores says the server is delayed', async (t) => {
+  const redis = await ownRedis(t);
+  if (!redis) return;
+  const plain = await startRedisApp(t, redis);
+  const delayed = await startRedisApp(t, redis, { storeRttMs: RTT_MS });
+  await getTimes(`${plain.url}/redis/key1`, 5);
+  await getTimes(`${delayed.url}/redis/key1`, 5);
+  const added = median(await getTimes(`${delayed.url}/redis/key1`, 21)) - median(await getTimes(`${plain.url}/redis/key1`, 21));
+  assert.ok(Math.abs(added - RTT_MS) <= RTT_MS * 0.1, `the delay added ${added.toFixed(1)} ms, the RTT is ${RTT_MS} ms`);
+  const { stores } = await (await fetch(`${delayed.url}/stores`)).json();
+  assert.match(stores[0].servers.redis, /\(delayed: RTT 50 ms\)$/);
+});
+
+test('closed loop through the delayed app: rps is concurrency / (RTT + service time), within 10%', async (t) => {
+  const redis = await ownRedis(t);
+  if (!redis) return;
+  const plain = await startRedisApp(t, redis);
+  const delayed = await startRedisApp(t, redis, { storeRttMs: RTT_MS });
+  const run = async (url) => {
+    const { options, problems } = parseArguments(['--target', url, '--stores', 'redis', '--keys', 'key1', '-c', '10', '-n', '300', '--warmup', '20', '-q']);
+    assert.deepEqual(problems, []);
+    const [step] = (await runBenchmark(options)).steps;
+    return step;
+  };
+  const service = (await run(plain.url)).latency.meanMs;
+  const step = await run(delayed.url);
+  const expected = 10 / ((RTT_MS + service) / 1000);
+  assert.ok(Math.abs(step.rps - expected) <= expected * 0.1, `rps ${step.rps.toFixed(1)}, expected 10 / (${RTT_MS} + ${service.toFixed(2)} ms) = ${expected.toFixed(1)}`);
+});
+
+test('node test --direct --store-rtt 50: the driver delays the stores it opens, and the Result says so', async (t) => {
+  const redis = await ownRedis(t);
+  if (!redis) return;
+  const { options, problems } = parseArguments(['--direct', '--stores', 'redis', '--keys', 'key1', '-c', '1', '-n', '20', '--warmup', '3', '--store-rtt', String(RTT_MS), '-q']);
+  assert.deepEqual(problems, []);
+  const result = await runBenchmark({ ...options, env: { PATH: process.env.PATH, REDIS_URL: redis.url } });
+  assert.deepEqual(result.settings.storeDelay, { rttMs: RTT_MS, jitterMs: 0, bandwidth: 0 });
+  const [step] = result.steps;
+  assert.ok(step.latency.p50Ms >= RTT_MS * 0.95 && step.latency.p50Ms <= RTT_MS * 1.1, `p50 ${step.latency.p50Ms} ms`);
+});
