@@ -26,7 +26,7 @@ test('a chunked body is timed to its last chunk: a response written in two parts
   }));
   const step = await measureStep(fastEngine, { url, concurrency: 2, maxRequests: 20 });
   assert.equal(step.responses, 20);
-  assert.deepEqual(step.errors, { total: 0, byKind: {} });
+  assert.deepEqual(step.errors, { total: 0, byKind: {}, samples: {} });
   assert.ok(step.latency.minMs >= 29, `min ${step.latency.minMs} ms for a body ended 30 ms after its first chunk`);
 });
 
@@ -40,7 +40,7 @@ test('a server that says Connection: close gets a new connection for each reques
   const url = await listen(t, server);
   const step = await measureStep(fastEngine, { url, concurrency: 3, maxRequests: 60 });
   assert.equal(step.responses, 60);
-  assert.deepEqual(step.errors, { total: 0, byKind: {} });
+  assert.deepEqual(step.errors, { total: 0, byKind: {}, samples: {} });
   assert.equal(connections, 60);
 });
 
@@ -56,7 +56,7 @@ test('idle connections the server closed (its keep-alive timeout) are opened aga
   // 5 per second: each connection sits idle 200 ms, and the server closes it after 30.
   const step = await measureStep(fastEngine, { url, rps: 5, maxRequests: 5 });
   assert.equal(step.responses, 5);
-  assert.deepEqual(step.errors, { total: 0, byKind: {} });
+  assert.deepEqual(step.errors, { total: 0, byKind: {}, samples: {} });
   assert.equal(connections, 5);
 });
 
@@ -67,7 +67,7 @@ test('a body that runs until the close (no length, HTTP/1.0) ends at the close',
   const url = await listen(t, server);
   const step = await measureStep(fastEngine, { url, concurrency: 2, maxRequests: 10 });
   assert.equal(step.responses, 10);
-  assert.deepEqual(step.errors, { total: 0, byKind: {} });
+  assert.deepEqual(step.errors, { total: 0, byKind: {}, samples: {} });
 });
 
 test('a connection closed mid-response is conn ECONNRESET; bytes that are not HTTP are conn HPE_INVALID_RESPONSE', async (t) => {
@@ -75,13 +75,13 @@ test('a connection closed mid-response is conn ECONNRESET; bytes that are not HT
     socket.once('data', () => socket.end('HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nonly part of it'));
   }));
   const cutStep = await measureStep(fastEngine, { url: cut, concurrency: 1, maxRequests: 3 });
-  assert.deepEqual(cutStep.errors, { total: 3, byKind: { 'conn ECONNRESET': 3 } });
+  assert.deepEqual({ ...cutStep.errors, samples: {} }, { total: 3, byKind: { 'conn ECONNRESET': 3 }, samples: {} });
   assert.equal(cutStep.responses, 0);
   const garbage = await listen(t, net.createServer((socket) => {
     socket.once('data', () => socket.write('SSH-2.0-OpenSSH_9.6\r\n\r\n'));
   }));
   const garbageStep = await measureStep(fastEngine, { url: garbage, concurrency: 1, maxRequests: 3 });
-  assert.deepEqual(garbageStep.errors, { total: 3, byKind: { 'conn HPE_INVALID_RESPONSE': 3 } });
+  assert.deepEqual({ ...garbageStep.errors, samples: {} }, { total: 3, byKind: { 'conn HPE_INVALID_RESPONSE': 3 }, samples: {} });
 });
 
 test('node test --engine fast --workers 2 --probe: the run says which engine sent the load, in its System line and its JSON', async (t) => {

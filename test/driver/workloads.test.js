@@ -127,7 +127,7 @@ for (const [name, engine] of Object.entries(HTTP_ENGINES)) {
 test('a run over a key space: load phase table, steps per operation, verified written values, and a Result that renders the same again', async (t) => {
   const server = await startContractServer(t, { stores: ['memory'] });
   const result = await run(['--target', server.url, '-w', 'ycsb-a', '--records', '3000', '-c', '2,4', '-n', '1500', '--warmup', '100', '--seed', '9']);
-  assert.equal(result.format, 'storebench-results/5');
+  assert.equal(result.format, 'storebench-results/6');
   assert.equal(resultError(result), null);
   assert.deepEqual(result.settings.mix, { read: 0.5, update: 0.5 });
   assert.deepEqual([result.settings.workload, result.settings.records, result.settings.distribution, result.settings.seed, result.settings.load, result.settings.verify], ['ycsb-a', 3000, 'zipfian', 9, true, true]);
