@@ -88,3 +88,12 @@ test('compare() returns the comparison with render(), and merge() refuses one ru
   assert.match(comparison.render(), /^A: .*before\.json/);
   assert.throws(() => merge([fixture('before.json'), fixture('before.json')]), { code: 'MERGE_REFUSED' });
 });
+
+// Pins a direct run's report naming loadtest 8.2.1 (the version installed) as what generated its load.
+test('a direct run says the direct engine sent its load: the System line names it and no loadtest', async () => {
+  const result = await run({ direct: true, stores: ['memory'], keys: ['key1'], concurrency: [2], requests: 50, warmup: 0 });
+  assert.equal(result.settings.engine, 'direct');
+  const [system] = report(result).split('\n');
+  assert.match(system, / · engine direct$/);
+  assert.doesNotMatch(system, /loadtest/);
+});
