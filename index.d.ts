@@ -29,7 +29,13 @@ export interface RunOptions {
   /** Per-request deadline in milliseconds. */
   timeout?: number | string;
   workers?: number | string;
+  /** --engine: what sends the HTTP requests, `loadtest` (the default) or `fast`; not with direct. */
+  engine?: 'loadtest' | 'fast';
   probe?: boolean;
+  /** --store-rtt, --store-jitter (ms) and --store-bandwidth: the network emulated between the stores and their servers. */
+  storeRtt?: number | string;
+  storeJitter?: number | string;
+  storeBandwidth?: number | string;
   workload?: string;
   records?: number | string;
   valueSize?: number | string;
