@@ -18,6 +18,14 @@ import { median } from '../util/stats.js';
 import { wrk } from './wrk.js';
 
 const verdict = (met, target) => `(target ${target}: ${met ? 'met' : 'NOT met'})`;
+// The app's error code from an answer's JSON body, or `none` when it has none.
+function codeOf(answer) {
+  try {
+    return JSON.parse(answer.body.toString()).code ?? 'none';
+  } catch {
+    return 'none';
+  }
+}
 const shown = (value) => Math.round(value).toLocaleString('en-US');
 
 /** A workload of `name` over `records` records of `valueSize` bytes, for the store at path `basePath`. */
@@ -27,10 +35,10 @@ export function benchWorkload(name, { records, valueSize = 100, basePath, token 
   return createWorkload({ ...value, distribution, records, valueSize: { min: valueSize, max: valueSize }, seed }, { basePath, token });
 }
 
-/** Why the app at `url` cannot take writes (a line), or null when PUT /memory/<key> answers 2xx. */
+/** Why the app at `url` refused a write (a line), or null when PUT /memory/<key> answers 2xx. */
 export async function writeRoutesMissing(url, token) {
   const answer = await httpRequest(`${url}/memory/storebench-perf-probe`, { method: 'PUT', body: Buffer.alloc(100), headers: { authorization: `Bearer ${token}` } });
-  return answer.status >= 200 && answer.status < 300 ? null : `app.js has no write routes (PUT /memory/<key> answered ${answer.status}); they come with the app side of issue 10`;
+  return answer.status >= 200 && answer.status < 300 ? null : `app.js refused a write (PUT /memory/<key> answered ${answer.status}, code ${codeOf(answer)})`;
 }
 
 // A wrk Lua script that PUTs `bytes` bytes to a new key of 100,000 per request.
@@ -109,7 +117,7 @@ export async function bulkLoad({ appUrl, store, token, records = 1_000_000, targ
   if (status !== 'up') return [`${label} skipped: ${store} is ${status ?? 'not in the app'}`];
   const probe = encodeRecords([['storebench-perf-probe', Buffer.from('x')]]);
   const answer = await httpRequest(`${appUrl}/${store}`, { method: 'POST', body: probe, headers: { 'content-type': RECORDS_MEDIA_TYPE, authorization: `Bearer ${token}` } });
-  if (answer.status !== 200) return [`${label} skipped: app.js has no bulk-load route (POST /${store} answered ${answer.status}); it comes with the app side of issue 10`];
+  if (answer.status !== 200) return [`${label} skipped: app.js refused the bulk load (POST /${store} answered ${answer.status}, code ${codeOf(answer)})`];
   const workload = benchWorkload('read', { records, basePath: `/${store}` });
   const load = await loadRecords({ url: `${appUrl}/${store}`, workload, token });
   const errors = load.errors.total ? `, ${load.errors.total} failed batches (${Object.keys(load.errors.byKind).join(', ')})` : '';

@@ -1,6 +1,6 @@
 // Flag parsing for `node test`: pure, so it is unit-tested without spawning anything.
 // Every problem is collected (not just the first) and the CLI prints them all and exits 2.
-import { parseFlags } from '../util/flags.js';
+import { nearestName, parseFlags } from '../util/flags.js';
 // Issue 12: --html, --repeat, --assert, and the report and compare commands' flags.
 import { REPORT_COMMANDS_HELP, REPORT_COMMANDS_USAGE, RUN_REPORT_FLAGS, RUN_REPORT_USAGE, parseCompareArguments, parseMergeArguments, parseReportArguments, runReportOptions } from './report-options.js';
 import { DEFAULT_RECORDS, DEFAULT_VALUE_SIZE, DISTRIBUTIONS, OPERATIONS } from './workloads/definitions.js';
@@ -213,12 +213,77 @@ function httpUrl(text) {
  * Parses argv (without node and script). Returns { command, help, options, problems }:
  * command 'run' (a sweep), 'report' (options.file: a saved run to print), 'compare'
  * (options.a, options.b: two saved runs) or 'merge' (options.files: runs of several machines).
+ * A run's flags become the object normalizeOptions takes (long names in camelCase), so a run
+ * from code and one from the command line are checked by the same rules, in the same words.
  */
 export function parseArguments(argv, env = process.env) {
   if (argv[0] === 'report') return parseReportArguments(argv.slice(1));
   if (argv[0] === 'compare') return parseCompareArguments(argv.slice(1));
   if (argv[0] === 'merge') return parseMergeArguments(argv.slice(1));
   const { values, problems } = parseFlags(argv, spec);
+  // What parseFlags already reported (an unknown flag, a missing value) is left out of the object.
+  const given = Object.entries(values).filter(([name, value]) => spec[name] && fitsSpec(spec[name], value));
+  const normalized = normalizeOptions(Object.fromEntries(given.map(([name, value]) => [camelCase(name), value])), env);
+  return { ...normalized, problems: [...problems, ...normalized.problems] };
+}
+
+const camelCase = (flag) => flag.replace(/-([a-z])/g, (_, letter) => letter.toUpperCase());
+const FLAG_OF = new Map(Object.keys(spec).map((flag) => [camelCase(flag), flag]));
+// The flags whose value is a comma-separated list: from code, an array does as well.
+const LIST_FLAGS = new Set(['concurrency', 'rps', 'stores', 'keys']);
+function fitsSpec(entry, value) {
+  if (entry.type === 'boolean') return typeof value === 'boolean';
+  return entry.multiple ? Array.isArray(value) : typeof value === 'string';
+}
+function described(value) {
+  if (typeof value === 'string') return `"${value}"`;
+  if (Array.isArray(value)) return 'an array';
+  if (value === null) return 'null';
+  return typeof value === 'object' ? 'an object' : String(value);
+}
+
+// One option from code as the text the command line would have given: numbers and arrays are
+// written out, so the same parser judges them. Returns undefined (a problem pushed) when it
+// has no such text: a boolean flag given a string, say.
+function asFlagValue(flag, value, problems) {
+  const entry = spec[flag];
+  const scalar = (item) => (typeof item === 'string' ? item : typeof item === 'number' ? String(item) : undefined);
+  if (entry.type === 'boolean') {
+    if (typeof value === 'boolean') return value;
+    problems.push(`${flagLabel(flag)} is true or false, not ${described(value)}`);
+    return undefined;
+  }
+  const items = Array.isArray(value) ? value.map(scalar) : [scalar(value)];
+  const fits = !items.includes(undefined) && (entry.multiple || LIST_FLAGS.has(flag) || !Array.isArray(value));
+  if (!fits) {
+    const what = entry.multiple || LIST_FLAGS.has(flag) ? 'a string, a number or an array of them' : 'a string or a number';
+    problems.push(`${flagLabel(flag)} takes ${what}, not ${described(value)}`);
+    return undefined;
+  }
+  return entry.multiple ? items : items.join(',');
+}
+
+/**
+ * A run's options from a plain object whose names are the long flags' in camelCase
+ * ({ concurrency: [5, 10], requests: 200, stores: ['memory'], direct: true, warmup: 0 }); numbers
+ * and arrays stand for the flags' text. Returns { command, help, options, problems }: the
+ * options driver/run.js takes and every problem, in the command line's words. command is 'run',
+ * 'scenario' (a scenario was named) or 'list' (workload: 'list').
+ */
+export function normalizeOptions(object = {}, env = process.env) {
+  const problems = [];
+  const values = {};
+  for (const [name, value] of Object.entries(object ?? {})) {
+    if (value === undefined) continue;
+    const flag = FLAG_OF.get(name);
+    if (!flag) {
+      const near = nearestName(name, [...FLAG_OF.keys()]);
+      problems.push(`unknown option ${name}${near ? ` (did you mean ${near}?)` : ''}`);
+      continue;
+    }
+    const flagValue = asFlagValue(flag, value, problems);
+    if (flagValue !== undefined) values[flag] = flagValue;
+  }
   const scenario = parseScenarioFlags(values, problems);
   if (scenario) return { command: 'scenario', help: values.help === true, options: scenario, problems };
 

@@ -19,8 +19,10 @@ export const INTERVAL_SECONDS = 0.25;
 const INTERVAL_NS = INTERVAL_SECONDS * 1e9;
 // An error kind keeps the first answer's text, cut to this many characters (a 413's reason).
 const ERROR_SAMPLE_CHARS = 300;
-const DEFAULT_CONCURRENCY = 10;
-const DEFAULT_TIMEOUT_MS = 10_000;
+// measureStep's own defaults, for a caller that names no load: one step's clients and deadline.
+// Not the CLI's (driver/options.js DEFAULT_CONCURRENCY is the sweep's list of levels).
+const STEP_CONCURRENCY = 10;
+const STEP_TIMEOUT_MS = 10_000;
 
 export class StepAborted extends Error {
   constructor() {
@@ -432,12 +434,12 @@ function driverCpuMicros(processCpu, threadBefore, threadAfter, stepSeconds) {
  */
 export async function measureStep(engine, {
   url,
-  concurrency = DEFAULT_CONCURRENCY,
+  concurrency = STEP_CONCURRENCY,
   maxRequests,
   durationSeconds,
   rps,
   keepAlive = true,
-  timeoutMs = DEFAULT_TIMEOUT_MS,
+  timeoutMs = STEP_TIMEOUT_MS,
   signal,
   workload,
   keepSums = false,

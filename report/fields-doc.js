@@ -20,7 +20,7 @@ function table(fields, prefix, { csv = false } = {}) {
   const header = csv ? '| field | type | CSV column | meaning |\n| --- | --- | --- | --- |' : '| field | type | meaning |\n| --- | --- | --- |';
   const rows = fields.map((field) => {
     const name = `\`${prefix}${field.path}${field.type === 'list' ? '[]' : ''}\``;
-    const type = cell(field.type);
+    const type = cell(field.optional ? `${field.type}, optional` : field.type);
     const cells = csv ? [name, type, field.csv ? `\`${field.csv}\`` : '', cell(field.description)] : [name, type, cell(field.description)];
     return `| ${cells.join(' | ')} |`;
   });
@@ -37,11 +37,30 @@ const CSV_TEXT = 'The CSV file has one row per step and these columns, in this o
 
 const listOf = (fields, path) => fields.find((field) => field.path === path).of;
 
+// Every optional field's full path ("peakRss.app", "targets[].servers"), in the tables' order.
+function optionalFields(roots) {
+  const paths = [];
+  const walk = (fields, prefix) => {
+    for (const field of fields) {
+      if (field.optional) paths.push(`${prefix}${field.path}`);
+      if (field.of) walk(field.of, `${prefix}${field.path}[].`);
+    }
+  };
+  for (const [prefix, fields] of roots) walk(fields, prefix);
+  return [...new Set(paths)];
+}
+
 /** The generated part of docs/results-format.md, between BEGIN and END. */
 export function renderFieldTables() {
+  const optional = optionalFields([['', RESULT_FIELDS], ['steps[].', STEP_FIELDS], ['loads[].', LOAD_FIELDS],
+    ['verifications[].', VERIFICATION_FIELDS], ['comparison[].', COMPARISON_FIELDS]]);
   const dataOf = (code) => Object.entries(WARNING_DATA[code] ?? {}).map(([key, what]) => `\`${key}\`: ${what}`).join('; ');
   const warningCodes = Object.entries(WARNING_CODES).map(([code, { meaning }]) => `| \`${code}\` | ${cell(meaning)} | ${cell(dataOf(code))} |`);
   return [
+    '### Fields that may be absent',
+    'Every field below is present in every Result except these, marked `optional` in the tables (each one\'s ' +
+    'meaning says when it is left out); `fromJson` and the JSON Schema accept a Result without them:',
+    optional.map((path) => `- \`${path}\``).join('\n'),
     '### The Result',
     table(RESULT_FIELDS, ''),
     '### Each target and skipped store',

@@ -2,6 +2,7 @@
 // the field lists in fields.js. fromJson(toJson(result)) deep-equals result, so everything
 // that renders a Result (node test report, and the next HTML report, compare or merge) can
 // start from a saved file instead of a live run.
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { ResultsFormatError, RunError } from '../util/errors.js';
 import { RESULT_FIELDS, RESULTS_FORMAT } from './fields.js';
@@ -99,8 +100,25 @@ export async function readResults(file) {
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    throw new RunError(`cannot read ${file}: ${READ_PROBLEMS[error.code] ?? error.code ?? error.message}`, error);
+    throw cannotRead(file, error);
   }
+  return fromFileText(file, text);
+}
+
+/** readResults without a promise, for the library's report, compare and merge (index.js), which return values. */
+export function readResultsSync(file) {
+  let text;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw cannotRead(file, error);
+  }
+  return fromFileText(file, text);
+}
+
+const cannotRead = (file, error) => new RunError(`cannot read ${file}: ${READ_PROBLEMS[error.code] ?? error.code ?? error.message}`, error);
+
+function fromFileText(file, text) {
   try {
     return fromJson(text);
   } catch (error) {

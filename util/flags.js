@@ -38,11 +38,17 @@ export function editDistance(a, b) {
 
 /** " (did you mean --concurrency?)" for a near miss such as --concurency, else "". */
 function suggestion(name, spec) {
-  if (name.length < 3) return '';
+  const best = nearestName(name, Object.keys(spec));
+  return best ? ` (did you mean --${best}?)` : '';
+}
+
+/** The candidate a near miss (a typo) of `name` most likely meant, or undefined. */
+export function nearestName(name, candidates) {
+  if (name.length < 3) return undefined;
   const limit = name.length > 6 ? 2 : 1;
-  const [best] = Object.keys(spec)
+  const [best] = candidates
     .map((candidate) => ({ candidate, distance: editDistance(name, candidate) }))
     .filter(({ distance }) => distance <= limit)
     .sort((a, b) => a.distance - b.distance);
-  return best ? ` (did you mean --${best.candidate}?)` : '';
+  return best?.candidate;
 }

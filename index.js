@@ -1,0 +1,140 @@
+// storebench as a library (`import { run, report, compare, merge } from 'storebench'`): the
+// calls behind `node test`, `node test report`, `compare` and `merge`, returning values and
+// printing nothing. The target app's factory is `storebench/app`. docs/api.md shows each call.
+import { normalizeOptions } from './driver/options.js';
+import { resultError, runBenchmark } from './driver/run.js';
+import { parseThresholds } from './driver/thresholds.js';
+import { fromJson, readResultsSync, toJson } from './report/format.js';
+import { renderRun } from './report/run-text.js';
+import { renderScenario } from './report/scenario.js';
+import { htmlReport } from './report/html.js';
+import { buildCsv } from './report/csv.js';
+import { checkThresholds, renderThresholds, thresholdsError } from './report/assert.js';
+import { compareRuns, renderRunComparison } from './report/compare-runs.js';
+import { mergeResults, renderMachineRows } from './report/merge.js';
+import { ResultsFormatError, UsageError } from './util/errors.js';
+
+export { normalizeOptions };
+export {
+  StorebenchError, UsageError, RunError, ResultsFormatError, MergeError, ThresholdError, VerifyError, ERROR_CODES,
+  WARNING_CODES,
+} from './util/errors.js';
+export { RESULTS_FORMAT } from './report/format.js';
+
+// Flags that only mean something on the command line: run() writes no file and prints nothing.
+const CLI_ONLY = {
+  json: 'run() writes no file: it resolves to the Result (report(result, { format: \'json\' }) gives the file\'s text)',
+  csv: 'run() writes no file: report(result, { format: \'csv\' }) gives the CSV text',
+  html: 'run() writes no file: report(result, { format: \'html\' }) gives the page',
+  quiet: 'run() prints nothing: progress comes to the onProgress hook',
+  help: 'is the command line\'s (docs/api.md describes run())',
+  scenario: 'is the command line\'s (node test --scenario NAME); run() runs one sweep',
+  scale: 'goes with --scenario, which is the command line\'s',
+  cloudantPlan: 'goes with --scenario, which is the command line\'s',
+};
+
+/**
+ * Runs a benchmark and resolves to its Result (docs/results-format.md). `options` are the long
+ * flags of `node test` in camelCase: `{ stores: ['memory'], direct: true, concurrency: [5],
+ * requests: 200 }`. Rejects with a UsageError (code USAGE, `problems`: every one, in the
+ * command line's words) before any load, or a RunError when there is nothing it could run.
+ * `onProgress(event)` sees the run's events as they happen (driver/run.js lists them); an abort
+ * of `signal` stops the run and resolves with the finished steps and `interrupted: true`.
+ */
+export async function run(options = {}, { signal, onProgress } = {}) {
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw new UsageError(`run() takes an object of options, not ${Array.isArray(options) ? 'an array' : String(options)}`);
+  }
+  const { command, options: normalized, problems } = normalizeOptions(options);
+  const cliOnly = Object.keys(CLI_ONLY).filter((name) => options[name] !== undefined);
+  const all = [...cliOnly.map((name) => `${name}: ${CLI_ONLY[name]}`), ...(command === 'scenario' ? [] : problems)];
+  if (command === 'list') all.push('workload "list" lists the workloads (node test --workload list): run() needs one to run');
+  if (all.length) throw new UsageError(all);
+  return runBenchmark(normalized, { signal, onProgress });
+}
+
+/**
+ * The failure a finished Result stands for, or null: the error (RunError, VerifyError) the
+ * command line would exit 1 with: the embedded app died, a store named in `stores` could not
+ * be swept, no request of a named target's step succeeded, written values read back different.
+ */
+export const failure = (result) => resultError(load(result));
+
+// A Result from a results file's path or a Result object, as the file would read back: every
+// renderer starts from that form, whether the run just finished or was saved long ago.
+function load(input) {
+  if (typeof input === 'string') return readResultsSync(input);
+  let text;
+  try {
+    text = toJson(input);
+  } catch (error) {
+    throw new ResultsFormatError(error.message);
+  }
+  return fromJson(text);
+}
+
+const thresholdsOf = (assert, result) => {
+  const given = assert === undefined ? result.settings.assert : [].concat(assert);
+  const { thresholds, problems } = parseThresholds(given);
+  if (problems.length) throw new UsageError(problems);
+  return thresholds;
+};
+
+const FORMATS = ['text', 'html', 'csv', 'json'];
+
+/**
+ * A Result (or a results file's path) as text, as `node test report` prints it ('text'), as
+ * one HTML page ('html'), as the --csv file ('csv') or the --json file ('json'). `assert`:
+ * thresholds whose table the text and page show instead of the run's own.
+ */
+export function report(input, { format = 'text', assert } = {}) {
+  if (!FORMATS.includes(format)) throw new UsageError(`format must be ${FORMATS.join(', ')}, not "${format}"`);
+  const result = load(input);
+  if (format === 'json') return `${toJson(result)}\n`;
+  if (format === 'csv') return buildCsv(result.steps, result);
+  const thresholds = thresholdsOf(assert, result);
+  if (format === 'html') return htmlReport(result, { thresholds });
+  if (result.scenario) return renderScenario(result.scenario, { system: result.system, steps: result.steps });
+  return renderRun(result, { thresholds }) + (result.merged ? `\n${renderMachineRows(result)}` : '');
+}
+
+/**
+ * Checks thresholds (`assert`, as --assert takes them: 'p99<5ms', 'memory:rps>=1000'; default:
+ * the run's own) against a Result or a results file: `{ pass, rows, text, error }`, where
+ * `rows` holds one entry per threshold and store, `text` the table the run prints, and `error`
+ * the ThresholdError the command line exits 3 with (null when every threshold held).
+ */
+export function check(input, assert) {
+  const result = load(input);
+  const rows = checkThresholds(result, thresholdsOf(assert, result));
+  return { pass: rows.every((row) => row.pass), rows, text: renderThresholds(rows), error: thresholdsError(rows) };
+}
+
+/**
+ * Compares two runs (Results or results files), as `node test compare A B` does: the
+ * comparison object (`rows`, `regressions`, `onlyA`, `onlyB`, `settings`...) with a
+ * `render()` that returns the text the command prints. `failOnRegression` (a percentage)
+ * marks an rps fallen or a p99 risen by more as a regression; `ignoreBusy` excuses those
+ * whose step in B carried a machine warning.
+ */
+export function compare(a, b, { failOnRegression = null, ignoreBusy = false } = {}) {
+  const [runA, runB] = [load(a), load(b)];
+  const comparison = compareRuns(runA, runB, { failOnRegression, ignoreBusy });
+  const names = { nameA: typeof a === 'string' ? a : 'A', nameB: typeof b === 'string' ? b : 'B' };
+  // Not enumerable: the comparison stays plain data for JSON.stringify.
+  Object.defineProperty(comparison, 'render', { value: () => renderRunComparison(comparison, { a: runA, b: runB, ...names }) });
+  return comparison;
+}
+
+/**
+ * Adds up runs that drivers on several machines made at once against one target (docs/merge.md):
+ * the merged Result. `inputs`: results files or Results, two or more. Throws MergeError when
+ * they do not measure the same thing.
+ */
+export function merge(inputs) {
+  const entries = [...inputs].map((input, index) => ({
+    file: typeof input === 'string' ? input : `results[${index}]`,
+    result: load(input),
+  }));
+  return mergeResults(entries);
+}
