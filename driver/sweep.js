@@ -181,7 +181,20 @@ async function sweep(targets, settings, { loadPhase, verifyPhase, workload, toke
     };
   };
 
-  for (const [position, { target, load, repeat, first }] of schedule.entries()) {
+  const hasControl = repeats === 1 && schedule.length > 1;
+  // A target's read-back (a key-space workload that wrote) and its done event.
+  const finishTarget = async (target) => {
+    const own = state.get(target);
+    let verification = null;
+    if (own.runner && verify && (own.load || own.runner.wrote() > 0)) {
+      const verified = await verifyPhase({ url: target.url, store: target.store, workload: own.runner, token, timeoutMs: settings.timeoutMs, signal });
+      verification = { ...shownOf(target), ...verified, warnings: verificationWarnings(verified) };
+      onVerifyDone(verification);
+    }
+    onTargetDone(target, own.steps, { load: own.load, verification });
+  };
+
+  for (const [position, { target, load, repeat, first, last }] of schedule.entries()) {
     const own = state.get(target);
     // --probe: the target's idle latency once, before its first step; then under each step's load.
     if (probe) {
@@ -193,11 +206,13 @@ async function sweep(targets, settings, { loadPhase, verifyPhase, workload, toke
     steps.push(step);
     own.steps.push(step);
     onStepDone(step);
+    // Its table as soon as its last step is done; the control's target waits for the control.
+    if (last && !(hasControl && target === schedule[0].target)) await finishTarget(target);
   }
 
   // The control: the first step again, now that every other has run.
   let control = null;
-  if (repeats === 1 && schedule.length > 1) {
+  if (hasControl) {
     const [{ target, load }] = schedule;
     onStep(total, total, target, { ...load, control: true });
     const step = await runStep(target, load, { repeat: 1, probing: false });
@@ -215,18 +230,7 @@ async function sweep(targets, settings, { loadPhase, verifyPhase, workload, toke
       step,
     };
     control.warnings = driftWarnings(control);
-  }
-
-  for (const target of targets) {
-    const own = state.get(target);
-    if (!own.steps.length) continue;
-    let verification = null;
-    if (own.runner && verify && (own.load || own.runner.wrote() > 0)) {
-      const verified = await verifyPhase({ url: target.url, store: target.store, workload: own.runner, token, timeoutMs: settings.timeoutMs, signal });
-      verification = { ...shownOf(target), ...verified, warnings: verificationWarnings(verified) };
-      onVerifyDone(verification);
-    }
-    onTargetDone(target, own.steps, { load: own.load, verification });
+    await finishTarget(target);
   }
   return { steps, order: orderOf(schedule, (target) => redactUrl(target.url)), control };
 }

@@ -18,7 +18,7 @@ export function loadLabel(target, { done, total, bytes }) {
 
 /** "about 9 min: 234 steps across 39 URLs, warm-ups and the control included", said before a run starts. */
 export function estimateLine({ estimateSeconds, totalSteps, targets }) {
-  if (estimateSeconds === null || estimateSeconds === undefined) return null;
+  if (estimateSeconds === null || estimateSeconds === undefined || !totalSteps) return null;
   const minutes = estimateSeconds / 60;
   const about = minutes < 1.5 ? `${Math.max(1, Math.round(estimateSeconds / 5) * 5)} s` : `${Math.round(minutes)} min`;
   const quick = minutes > 2 ? ' (--quick: a one-minute overview)' : '';

@@ -60,7 +60,7 @@ export function createRunText(write) {
      * expressions; by default the run's own).
      */
     ending(result, { thresholds } = {}) {
-      for (const target of result.targets) {
+      for (const target of tableOrder(result)) {
         load(result.loads.find((record) => record.url === target.url));
         table(target.url, result.steps.filter((step) => step.url === target.url), result.verifications.find((record) => record.url === target.url));
       }
@@ -77,6 +77,21 @@ export function createRunText(write) {
       if (checks.length) print(`\n${renderThresholds(checks)}`);
     },
   };
+}
+
+/**
+ * The targets in the order a live run printed their tables: each once its last step was done,
+ * the control's target after the control (driver/sweep.js), targets with no step last.
+ */
+export function tableOrder(result) {
+  const lastStep = new Map(result.steps.map((step, index) => [step.url, index]));
+  const { repeat, concurrency, rps } = result.settings;
+  // The first URL run waits for the control, which a run of one repeat and several steps plans
+  // (an interrupted run never measured it, but printed that URL's table last all the same).
+  const planned = result.targets.length * ((rps ?? concurrency)?.length ?? 0);
+  const deferred = result.control?.url ?? (repeat === 1 && planned > 1 ? result.order?.[0]?.urls[0] : undefined);
+  const at = (target) => (target.url === deferred ? result.steps.length : lastStep.get(target.url) ?? Infinity);
+  return [...result.targets].sort((a, b) => at(a) - at(b));
 }
 
 /** The control line: "control: memory key1 at concurrency 5 measured 5210 then 4980 rps (−4%)", and DRIFT when it moved too far. */

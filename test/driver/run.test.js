@@ -48,11 +48,12 @@ test('runBenchmark resolves to a Result and reports its progress as events', asy
   const named = (event) => `step ${event.index}${event.load.warmup ? ' warm-up' : ''}${event.load.control ? ' control' : ''}`;
   assert.deepEqual(events.map((event) => (event.type === 'step' ? named(event) : event.type)), [
     'start', 'step 1 warm-up', 'step 1 warm-up', 'step 1', 'step-done', 'step 2', 'step-done',
-    'step 3', 'step-done', 'step 4', 'step-done', 'step 4 control', 'target-done', 'target-done',
+    'step 3', 'step-done', 'step 4', 'step-done', 'target-done', 'step 4 control', 'target-done',
   ]);
   assert.equal(events[0].totalSteps, 4);
   assert.ok(events[0].estimateSeconds === null, 'no estimate for counted (-n) steps');
-  assert.deepEqual(events[12].steps, result.steps.slice(0, 2), 'target-done carries that URL\'s steps');
+  assert.deepEqual(events[11].steps, result.steps.slice(2, 4), 'target-done carries that URL\'s steps');
+  assert.deepEqual(events[13].steps, result.steps.slice(0, 2), 'the control\'s URL is done after the control');
   assert.deepEqual(Object.keys(result), ['format', 'interrupted', 'appExit', 'settings', 'system', 'targets', 'skipped', 'loads', 'order', 'steps', 'control', 'verifications', 'comparison', 'merged', 'peakRss']);
   assert.equal(result.format, 'storebench-results/6');
   assert.deepEqual(result.targets.map((target) => target.store), ['a', 'b']);
