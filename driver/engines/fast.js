@@ -19,7 +19,8 @@
 //   timeout, and its client opens a new connection for its next request.
 // - Errors: a socket error is `conn <code>`; a connection closed before its response ended is
 //   `conn ECONNRESET` (as Node's http client says "socket hang up"); bytes that are not an
-//   HTTP/1.x response are `conn HPE_INVALID_RESPONSE`. Non-2xx statuses are the meter's.
+//   HTTP/1.x response are `conn HPE_INVALID_RESPONSE`. Non-2xx statuses are the meter's, with
+//   the first bytes of their body (the reader keeps them only for those).
 // - keepAlive false: `Connection: close` on every request and a new connection for each.
 // - A workload request is written as it says (method, path, body as application/octet-stream,
 //   its Authorization); read-modify-write sends its PUT on the same connection once the GET
@@ -79,7 +80,7 @@ class Client {
       ? tls.connect({ host, port, servername: net.isIP(host) ? undefined : host, onread })
       : net.connect({ host, port, noDelay: true, onread });
     if (secure) socket.setNoDelay(true);
-    const reader = new ResponseReader((status, keepAlive) => this.responded(socket, status, keepAlive));
+    const reader = new ResponseReader((status, keepAlive, body) => this.responded(socket, status, keepAlive, body));
     socket.on('error', (error) => this.broken(socket, error));
     socket.on('close', () => this.closed(socket, reader));
     this.socket = socket;
@@ -95,7 +96,7 @@ class Client {
     }
   }
 
-  responded(socket, status, keepAlive) {
+  responded(socket, status, keepAlive, body) {
     if (socket !== this.socket || this.handle === null) return; // a connection given up, or bytes nobody asked for
     const { request, handle } = this;
     if (request?.then && this.stage === 0 && status >= 200 && status < 300) {
@@ -106,7 +107,7 @@ class Client {
     }
     this.handle = null;
     this.request = null;
-    handle.responded(status);
+    handle.responded(status, body);
     if (!keepAlive || !this.run.keepAlive) this.drop();
     request?.settle(status, this.stage);
     this.run.settled(this);

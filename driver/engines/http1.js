@@ -2,7 +2,8 @@
 // made once per target (or per workload request), and a response reader that knows only what
 // a load generator needs: the status, where the response ends, and whether the connection can
 // carry the next request. Headers are scanned in place, never turned into objects; bodies are
-// skipped, never copied.
+// skipped, never copied, except the first ERROR_BODY_BYTES of an answer outside 200-299, kept
+// so the step can say why requests failed (the app's JSON `code` and `error`).
 //
 // What it reads: a status line, headers, then a body delimited by Content-Length, by chunked
 // transfer coding (extensions and trailers skipped), or by the connection's close; 1xx
@@ -10,6 +11,7 @@
 // a bad Content-Length or chunk size, a head over MAX_HEAD_BYTES) is a ResponseError.
 
 export const MAX_HEAD_BYTES = 64 * 1024;
+export const ERROR_BODY_BYTES = 2048;
 
 const CR = 13;
 const LF = 10;
@@ -70,14 +72,16 @@ function namedAs(buf, from, to, lower) {
 }
 
 /**
- * Reads responses from a connection's bytes. `onResponse(status, keepAlive)` is called for each
- * complete response, in order, from inside push() or closed(): keepAlive false when the
+ * Reads responses from a connection's bytes. `onResponse(status, keepAlive, body)` is called for
+ * each complete response, in order, from inside push() or closed(): keepAlive false when the
  * response said the connection ends after it (Connection: close, HTTP/1.0 without keep-alive,
- * a body ended by the close).
+ * a body ended by the close); body the first ERROR_BODY_BYTES of the body (chunked coding
+ * removed) as UTF-8 text when the status is outside 200-299 and there was a body, else undefined.
  */
 export class ResponseReader {
   constructor(onResponse) {
     this.onResponse = onResponse;
+    this.errorBody = null; // made on the first error answer, reused for the next ones
     this.reset();
   }
 
@@ -92,6 +96,8 @@ export class ResponseReader {
     this.lineLength = 0;
     this.status = 0;
     this.keepAlive = true;
+    this.capturing = false; // the current response is an error: its body's first bytes are kept
+    this.kept = 0;
   }
 
   /** Whether a response has begun and not ended. */
@@ -105,8 +111,8 @@ export class ResponseReader {
    */
   closed() {
     if (this.state === UNTIL_CLOSE) {
-      this.state = HEAD;
-      this.onResponse(this.status, false);
+      this.keepAlive = false;
+      this.complete();
       return true;
     }
     return !this.partial;
@@ -142,15 +148,18 @@ export class ResponseReader {
         }
         case LENGTH: {
           const taken = Math.min(this.remaining, end - at);
+          if (this.capturing) this.keep(buf, at, taken);
           this.remaining -= taken;
           at += taken;
           if (this.remaining === 0) this.complete();
           break;
         }
         case UNTIL_CLOSE:
+          if (this.capturing) this.keep(buf, at, end - at);
           return;
         case CHUNK_DATA: {
           const taken = Math.min(this.remaining, end - at);
+          if (this.capturing) this.keep(buf, at, taken);
           this.remaining -= taken;
           at += taken;
           if (this.remaining === 0) this.state = CHUNK_END;
@@ -207,6 +216,16 @@ export class ResponseReader {
     return at;
   }
 
+  // Copies what fits of buf[from, from + count) into the error body (the read buffer is reused).
+  keep(buf, from, count) {
+    const room = ERROR_BODY_BYTES - this.kept;
+    if (room <= 0 || count <= 0) return;
+    this.errorBody ??= Buffer.allocUnsafe(ERROR_BODY_BYTES);
+    const taken = Math.min(room, count);
+    buf.copy(this.errorBody, this.kept, from, from + taken);
+    this.kept += taken;
+  }
+
   startChunk() {
     this.state = CHUNK_SIZE;
     this.chunkSize = 0;
@@ -260,6 +279,8 @@ export class ResponseReader {
     if (status < 200) return bodyStart; // 1xx: an interim response, the real one follows
     this.status = status;
     this.keepAlive = keepAlive;
+    this.capturing = status > 299;
+    this.kept = 0;
     if (status === 204 || status === 304) this.complete();
     else if (chunked) this.startChunk();
     else if (length > 0) {
@@ -275,6 +296,11 @@ export class ResponseReader {
 
   complete() {
     this.state = HEAD;
-    this.onResponse(this.status, this.keepAlive);
+    let body;
+    if (this.capturing) {
+      this.capturing = false;
+      if (this.kept > 0) body = this.errorBody.toString('utf8', 0, this.kept);
+    }
+    this.onResponse(this.status, this.keepAlive, body);
   }
 }

@@ -84,6 +84,26 @@ test('a connection closed mid-response is conn ECONNRESET; bytes that are not HT
   assert.deepEqual({ ...garbageStep.errors, samples: {} }, { total: 3, byKind: { 'conn HPE_INVALID_RESPONSE': 3 }, samples: {} });
 });
 
+test('an error answer\'s body is the step\'s sample, chunked or ended by the close', async (t) => {
+  const message = { code: 'VALUE_TOO_LARGE', error: 'the memcached server refused a value over 1 MB' };
+  const chunked = await listen(t, createServer((request, response) => {
+    response.writeHead(413, { 'Content-Type': 'application/json' });
+    response.write('{"code":"VALUE_TOO_LARGE",'); // two chunks: the sample is the body, not its first chunk
+    setImmediate(() => response.end(`"error":${JSON.stringify(message.error)}}`));
+  }));
+  const step = await measureStep(fastEngine, { url: chunked, concurrency: 2, maxRequests: 20 });
+  assert.deepEqual(step.errors, {
+    total: 20, byKind: { 'http 413': 20 }, samples: { 'http 413': `${message.code}: ${message.error}` },
+  });
+  const untilClose = await listen(t, net.createServer((socket) => {
+    socket.once('data', () => socket.end('HTTP/1.0 503 Service Unavailable\r\n\r\nbusy: try later'));
+  }));
+  const closeStep = await measureStep(fastEngine, { url: untilClose, concurrency: 1, maxRequests: 3 });
+  assert.deepEqual(closeStep.errors, {
+    total: 3, byKind: { 'http 503': 3 }, samples: { 'http 503': 'busy: try later' },
+  });
+});
+
 test('node test --engine fast --workers 2 --probe: the run says which engine sent the load, in its System line and its JSON', async (t) => {
   let served = 0;
   const url = await listen(t, createServer((request, response) => {

@@ -2,12 +2,15 @@
 // response reader fed the same bytes whole, split at every byte, and several responses at once.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ResponseReader, commonHeaders, requestHead } from '../../driver/engines/http1.js';
+import { ERROR_BODY_BYTES, ResponseReader, commonHeaders, requestHead } from '../../driver/engines/http1.js';
 
-// Feeds `text` to a reader in pieces of `size` bytes; resolves to [[status, keepAlive], ...] and whether it ended partial.
+// Feeds `text` to a reader in pieces of `size` bytes; resolves to [[status, keepAlive(, body)], ...]
+// (a body only where the reader gave one) and whether it ended partial.
 function read(text, size = Infinity, { close = false } = {}) {
   const seen = [];
-  const reader = new ResponseReader((status, keepAlive) => seen.push([status, keepAlive]));
+  const reader = new ResponseReader((status, keepAlive, body) => {
+    seen.push(body === undefined ? [status, keepAlive] : [status, keepAlive, body]);
+  });
   const bytes = Buffer.from(text, 'latin1');
   for (let at = 0; at < bytes.length; at += size) reader.push(bytes.subarray(at, Math.min(bytes.length, at + size)));
   if (close) reader.closed();
@@ -31,7 +34,40 @@ test('a Content-Length body ends the response; the connection stays open in HTTP
 test('several responses in one read are each reported, in order (keep-alive, pipelined bytes)', () => {
   const one = 'HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok';
   const two = 'HTTP/1.1 503 Service Unavailable\r\nCONTENT-LENGTH: 4\r\n\r\nbusy';
-  readsAs(one + two + one, [[200, true], [503, true], [200, true]]);
+  readsAs(one + two + one, [[200, true], [503, true, 'busy'], [200, true]]);
+});
+
+test('an error answer\'s body is kept, chunked coding removed; a 2xx body is not', () => {
+  const chunked = '7;ext=1\r\n{"code"\r\nD\r\n:"NOT_FOUND"}\r\n0\r\nX-Trailer: 1\r\n\r\n';
+  const head = 'Transfer-Encoding: chunked\r\n\r\n';
+  readsAs(`HTTP/1.1 404 Not Found\r\n${head}${chunked}`, [[404, true, '{"code":"NOT_FOUND"}']]);
+  readsAs(`HTTP/1.1 200 OK\r\n${head}${chunked}`, [[200, true]]);
+  const untilClose = 'HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\n\r\nbusy until the close';
+  readsAs(untilClose, [[503, false, 'busy until the close']], { close: true });
+  readsAs('HTTP/1.1 500 Internal Server Error\r\nContent-Length: 0\r\n\r\n', [[500, true]]); // no body, no text
+});
+
+test('an error body split across pushes of a reused buffer is kept whole, cut at ERROR_BODY_BYTES', () => {
+  const seen = [];
+  const reader = new ResponseReader((status, keepAlive, body) => seen.push([status, body]));
+  const buffer = Buffer.alloc(4096);
+  const long = 'é'.repeat(ERROR_BODY_BYTES); // 2 bytes each: twice the limit
+  const pieces = [
+    'HTTP/1.1 413 Payload Too Large\r\nContent-Length: 26\r\n\r\n{"code":"VALUE',
+    '_TOO_LARGE"}HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\n',
+    'ok!!HTTP/1.1 500 Internal Server Error\r\nTransfer-Encoding: chunked\r\n\r\n',
+    `${(long.length * 2).toString(16)}\r\n${long.slice(0, 1000)}`,
+    `${long.slice(1000)}\r\n0\r\n\r\n`,
+  ];
+  for (const piece of pieces) {
+    buffer.fill('#'); // each read overwrites the last one's bytes: the reader kept its own copy
+    const length = buffer.write(piece);
+    reader.push(buffer, length);
+  }
+  assert.deepEqual(seen.slice(0, 2), [[413, '{"code":"VALUE_TOO_LARGE"}'], [200, undefined]]);
+  assert.equal(seen.length, 3);
+  assert.equal(seen[2][0], 500);
+  assert.equal(seen[2][1], 'é'.repeat(ERROR_BODY_BYTES / 2), 'the first 2048 bytes, not a byte more');
 });
 
 test('a chunked body with extensions and trailers ends at its last chunk', () => {
