@@ -6,6 +6,7 @@
 // docs/measurement.md ("Several workers, several machines") has the rule.
 import { createLatencyRecorder, decodeHistogram } from './recorder.js';
 import { activeClients } from './honesty.js';
+import { addTimelines } from './timeline.js';
 
 /**
  * A recorder's exact figures, as a worker sends them with its step (bigints do not cross
@@ -114,6 +115,7 @@ export function addSteps(parts) {
       errors: addErrors(own),
       histogram: added.histogram,
       sums: added.sums,
+      ...(own.some((entry) => entry.timeline) ? { timeline: addTimelines(own.map((entry) => entry.timeline)) } : {}),
     };
   });
   const times = (read) => parts.map(read).sort();
@@ -142,6 +144,7 @@ export function addSteps(parts) {
     engineReported: addReported(parts),
     histogram,
     intervals: addIntervals(parts),
+    timeline: addTimelines(parts.map((part) => part.timeline)),
     operations,
     sums,
   };
