@@ -78,6 +78,8 @@ function meanWallSeconds(parts) {
   return parts.reduce((acc, part, index) => acc + weights[index] * part.wallSeconds, 0) / total;
 }
 
+const withTimeline = (timeline) => (timeline ? { timeline } : {});
+
 /**
  * One step from `parts`, steps (measureStep's shape) that ran side by side over the same
  * window against the same target with the same settings, each on its share of the load.
@@ -115,7 +117,7 @@ export function addSteps(parts) {
       errors: addErrors(own),
       histogram: added.histogram,
       sums: added.sums,
-      ...(own.some((entry) => entry.timeline) ? { timeline: addTimelines(own.map((entry) => entry.timeline)) } : {}),
+      ...withTimeline(own.some((entry) => entry.timeline) ? addTimelines(own.map((entry) => entry.timeline)) : null),
     };
   });
   const times = (read) => parts.map(read).sort();
@@ -144,7 +146,8 @@ export function addSteps(parts) {
     engineReported: addReported(parts),
     histogram,
     intervals: addIntervals(parts),
-    timeline: addTimelines(parts.map((part) => part.timeline)),
+    // Absent when a part has no seconds (a results file written before them), as in that file.
+    ...withTimeline(addTimelines(parts.map((part) => part.timeline))),
     operations,
     sums,
   };
