@@ -67,22 +67,23 @@ test('every response and error of a step is in exactly one second, each second\'
   assert.ok(rates[0] > 150 && rates[0] < 450, `about 2 clients / 5 ms in a whole second: ${rates[0]}`);
 });
 
-test('a stall of a few hundred ms shows in its own second\'s p99 and max, not in the seconds around it', async () => {
+test('a stall shows in its own second\'s p99 and max, not in the seconds around it, while the step\'s p99 hides it', async () => {
   const started = Date.now();
-  let stalled = false;
+  let stalled = 0;
+  // Six requests of 40 ms, 1.2 s in: about 2% of that second's responses, 0.5% of the step's.
   const step = await measureStep(callEngine(async () => {
-    if (!stalled && Date.now() - started > 1200) {
-      stalled = true;
-      await sleep(300);
+    if (stalled < 6 && Date.now() - started > 1200) {
+      stalled += 1;
+      await sleep(40);
     } else await sleep(2);
     return 200;
   }), { url: 'direct:x', concurrency: 1, durationSeconds: 3 });
   const p99 = step.timeline.map((sample) => sample.latency.p99Ms);
   const max = step.timeline.map((sample) => sample.latency.maxMs);
-  assert.ok(max[1] >= 290, `the stall is second 1's max: ${max}`);
-  assert.ok(max[0] < 100 && max[2] < 100, `the seconds around it stay fast: ${max}`);
-  assert.ok(p99[1] > p99[0], `second 1's p99 is above second 0's: ${p99}`);
-  assert.ok(step.latency.p99Ms < 100, `the step's own p99 hides it: ${step.latency.p99Ms}`);
+  assert.ok(max[1] >= 38, `the stall is second 1's max: ${max}`);
+  assert.ok(p99[1] >= 38, `and its p99: ${p99}`);
+  assert.ok(max[0] < 35 && max[2] < 35, `the seconds around it stay fast: ${max}`);
+  assert.ok(step.latency.p99Ms < 35, `the step's own p99 hides it: ${step.latency.p99Ms}`);
 });
 
 test('several operations: each keeps its seconds, and they add up to the step\'s', async () => {
