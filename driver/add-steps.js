@@ -6,6 +6,7 @@
 // docs/measurement.md ("Several workers, several machines") has the rule.
 import { createLatencyRecorder, decodeHistogram } from './recorder.js';
 import { activeClients } from './honesty.js';
+import { addTimelines } from './timeline.js';
 
 /**
  * A recorder's exact figures, as a worker sends them with its step (bigints do not cross
@@ -77,6 +78,8 @@ function meanWallSeconds(parts) {
   return parts.reduce((acc, part, index) => acc + weights[index] * part.wallSeconds, 0) / total;
 }
 
+const withTimeline = (timeline) => (timeline ? { timeline } : {});
+
 /**
  * One step from `parts`, steps (measureStep's shape) that ran side by side over the same
  * window against the same target with the same settings, each on its share of the load.
@@ -114,6 +117,7 @@ export function addSteps(parts) {
       errors: addErrors(own),
       histogram: added.histogram,
       sums: added.sums,
+      ...withTimeline(own.some((entry) => entry.timeline) ? addTimelines(own.map((entry) => entry.timeline)) : null),
     };
   });
   const times = (read) => parts.map(read).sort();
@@ -142,6 +146,8 @@ export function addSteps(parts) {
     engineReported: addReported(parts),
     histogram,
     intervals: addIntervals(parts),
+    // Absent when a part has no seconds (a results file written before them), as in that file.
+    ...withTimeline(addTimelines(parts.map((part) => part.timeline))),
     operations,
     sums,
   };

@@ -87,6 +87,22 @@ export function createLatencyRecorder() {
   };
 }
 
+// The per-second histograms of a step's timeline (driver/timeline.js): 2 significant digits
+// (1% buckets, plenty to see a one-second p99 move) and a 60 s range that grows when needed,
+// so each takes 11 KB instead of the step histogram's 95 KB: a long step holds one a second.
+export function createIntervalHistogram() {
+  return hdr.build({
+    lowestDiscernibleValue: 1,
+    highestTrackableValue: 60_000_000,
+    numberOfSignificantValueDigits: 2,
+    autoResize: true,
+    useWebAssembly: false,
+  });
+}
+
+/** A raw HDR histogram of µs values as encode() writes it. */
+export const encodeHistogram = (histogram) => ({ ...HISTOGRAM_ENCODING, data: hdr.encodeIntoCompressedBase64(histogram) });
+
 /** Decodes a histogram written by encode() (values in µs). */
 export function decodeHistogram({ unit, encoding, data }) {
   if (unit !== HISTOGRAM_ENCODING.unit || encoding !== HISTOGRAM_ENCODING.encoding) {

@@ -11,6 +11,7 @@ export const RUN_REPORT_FLAGS = {
   html: { type: 'string' },
   repeat: { type: 'string' },
   assert: { type: 'string', multiple: true },
+  'hdr-log': { type: 'string' },
 };
 
 export const RUN_REPORT_USAGE = `Reports:
@@ -23,7 +24,10 @@ export const RUN_REPORT_USAGE = `Reports:
                          [store:]p50|p90|p99|p999|mean|max <|<= N ms|us, rps >|>= N,
                          errors =|<= N or N%  (e.g. 'p99<5ms', 'redis:rps>=1000', 'errors=0');
                          a missed one exits 3; one naming a store the run will not sweep
-                         exits 2 before any load`;
+                         exits 2 before any load
+  --hdr-log DIR          also write each target's seconds as HdrHistogram interval logs, one
+                         file per target and operation (<store>-<key>-<operation>.hlog, values
+                         in µs), for HistogramLogProcessor and the HdrHistogram plotter`;
 
 export const REPORT_COMMANDS_USAGE = `       node test report FILE.json [--html OUT] [--assert EXPR]...
        node test compare A.json B.json [--fail-on-regression PCT [--ignore-busy]]
@@ -66,7 +70,9 @@ export function runReportOptions(values, problems) {
   for (const name of ['json', 'csv']) {
     if (html !== undefined && typeof values[name] === 'string' && values[name] === html) problems.push(`--html and --${name} name the same file (${html})`);
   }
-  return { html, repeat: repeat ?? 1, assert };
+  const hdrLog = typeof values['hdr-log'] === 'string' ? values['hdr-log'] : undefined;
+  if (hdrLog === '' || hdrLog === '-') problems.push('--hdr-log needs a folder name');
+  return { html, repeat: repeat ?? 1, assert, ...(hdrLog ? { hdrLog } : {}) };
 }
 
 /** node test report FILE.json [--html OUT] [--assert EXPR]...: argv after "report". */

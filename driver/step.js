@@ -6,6 +6,7 @@
 import { createLatencyRecorder } from './recorder.js';
 import { threadCpuMicros } from './thread-cpu.js';
 import { latencySums } from './add-steps.js';
+import { addTimelines, createTimeline } from './timeline.js';
 import { redactText } from '../util/redact.js';
 import { printable } from '../util/printable.js';
 
@@ -139,7 +140,7 @@ class InFlight {
 const timeoutError = (timeoutMs) => Object.assign(new Error(`no response within ${timeoutMs} ms`), { code: 'TIMEOUT' });
 
 function createMeter({ rps, timeoutMs, operations = ['read'] }) {
-  const byOperation = new Map(operations.map((operation) => [operation, { recorder: createLatencyRecorder(), errors: {}, requests: 0, responses: 0 }]));
+  const byOperation = new Map(operations.map((operation) => [operation, { recorder: createLatencyRecorder(), timeline: createTimeline(), errors: {}, requests: 0, responses: 0 }]));
   const [firstOperation] = operations;
   const intervalNs = rps ? 1e9 / rps : 0;
   // Times are whole nanoseconds since the meter was made, as numbers (exact for 104 days), so
@@ -173,8 +174,9 @@ function createMeter({ rps, timeoutMs, operations = ['read'] }) {
   // The first answer of each error kind, as text: what a user needs to see why requests failed.
   const samples = {};
   const intervals = [];
-  const countError = (errors, kind, detail) => {
-    errors[kind] = (errors[kind] ?? 0) + 1;
+  const countError = (counts, kind, detail, offsetNs) => {
+    counts.errors[kind] = (counts.errors[kind] ?? 0) + 1;
+    counts.timeline.error(offsetNs, kind);
     if (samples[kind] === undefined && detail) samples[kind] = errorSample(detail);
   };
   const ignored = { responded() {}, failed() {} };
@@ -200,15 +202,17 @@ function createMeter({ rps, timeoutMs, operations = ['read'] }) {
     tailCount += 1;
     tailSumNs += endNs - lastStartNs;
     const { counts } = request;
-    if (error) countError(counts.errors, request.timedOut ? 'timeout' : `conn ${error.code ?? error.message}`, error.message);
+    const offsetNs = endNs - firstStartNs;
+    if (error) countError(counts, request.timedOut ? 'timeout' : `conn ${error.code ?? error.message}`, error.message, offsetNs);
     else {
       responses += 1;
       counts.responses += 1;
       const latencyNs = endNs - request.startNs;
       counts.recorder.recordNs(latencyNs);
+      counts.timeline.response(offsetNs, latencyNs);
       const interval = Math.floor((endNs - firstStartNs) / INTERVAL_NS);
       intervals[interval] = (intervals[interval] ?? 0) + 1;
-      if (status < 200 || status > 299) countError(counts.errors, `http ${status}`, body);
+      if (status < 200 || status > 299) countError(counts, `http ${status}`, body, offsetNs);
       if (rps) {
         const x = (request.index * intervalNs) / 1e9;
         const y = latencyNs / 1e9;
@@ -346,6 +350,8 @@ function createMeter({ rps, timeoutMs, operations = ['read'] }) {
         return { total, byKind, samples: own };
       };
       const parts = [...byOperation.values()];
+      const spanNs = firstStartNs !== null && lastEndNs !== null ? lastEndNs - firstStartNs : 0;
+      for (const part of parts) part.samples = part.timeline.samples(spanNs);
       // One operation: its recorder is the step's. Several: the step's is their sum.
       const all = parts.length === 1 ? parts[0].recorder : createLatencyRecorder();
       const errors = {};
@@ -365,6 +371,8 @@ function createMeter({ rps, timeoutMs, operations = ['read'] }) {
           errors: errorsOf({ ...part.errors }),
           histogram: part.recorder.encode(),
           sums: latencySums(part.recorder),
+          // Several operations: each has its own seconds, which add up to the step's.
+          ...(parts.length > 1 ? { timeline: part.samples } : {}),
         };
         if (part.recorder !== all) part.recorder.destroy();
         return figures;
@@ -386,6 +394,7 @@ function createMeter({ rps, timeoutMs, operations = ['read'] }) {
         sums,
         operations: perOperation,
         intervals: wholeIntervals(intervals, firstStartNs, lastStartNs),
+        timeline: parts.length === 1 ? parts[0].samples : addTimelines(parts.map((part) => part.samples)),
       };
     },
   };
@@ -504,6 +513,7 @@ export async function measureStep(engine, {
     engineReported: engineRun.reported ?? null,
     histogram: figures.histogram,
     intervals: figures.intervals,
+    timeline: figures.timeline,
     operations,
     probe: null, // --probe: the sweep's prober fills it in (driver/probe/)
     ...(keepSums ? { sums: figures.sums } : {}),

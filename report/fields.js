@@ -63,6 +63,20 @@ export const CSV_OPERATION_COLUMN = { name: 'operation', after: 'workload' };
 // pasted elsewhere) says by itself whether its run stopped early.
 export const CSV_RESULT_COLUMNS = [{ name: 'interrupted', path: 'interrupted' }];
 
+// One second of a step (driver/timeline.js): what ended in it, and its own histogram.
+export const TIMELINE_FIELDS = [
+  field('second', 'integer', 'which second of the step, from 0 at its first request\'s start (step.startedAt is a few ms before)'),
+  field('seconds', 'number', 'how much of this second the step covered: 1, except the last (which ends at the last response)'),
+  field('responses', 'integer', 'responses that ended in this second, error statuses included'),
+  field('errors', 'object', 'failed requests that ended in this second, per kind (as errors.byKind); `{}` with none'),
+  field('latency.p50Ms', 'number|null', 'the median of this second\'s responses in ms, from its histogram (2 significant digits); null with no response'),
+  field('latency.p90Ms', 'number|null', 'its 90th percentile in ms'),
+  field('latency.p99Ms', 'number|null', 'its 99th percentile in ms'),
+  field('latency.maxMs', 'number|null', 'its slowest response in ms (µs resolution)'),
+  ...histogramFields('this second\'s latencies (2 significant digits: 1% buckets); the seconds of side-by-side parts (--workers, merge) add by histogram'),
+];
+const TIMELINE_DESCRIPTION = 'the step second by second (`--timeline` prints it, the HTML report draws it, `--hdr-log` writes it)';
+
 export const OPERATION_FIELDS = [
   field('operation', 'string', 'what the requests did: `read`, `write`, `update`, `insert`, `append` or `read-modify-write` (docs/workloads.md)'),
   field('requests', 'integer', 'requests of this operation started during the step (= responses + timeouts + connection errors)'),
@@ -73,6 +87,7 @@ export const OPERATION_FIELDS = [
   field('errors.byKind', 'object', ERRORS_BY_KIND),
   field('errors.samples', 'object', 'per error kind, the first such answer as one line (as the step\'s)'),
   ...histogramFields('every latency of this operation in the step'),
+  field('timeline', 'list', 'with several operations: this operation\'s seconds (they add up to the step\'s); absent with one operation, whose seconds are the step\'s', { of: TIMELINE_FIELDS, optional: true }),
 ];
 
 // Issue 11: the worker threads of --workers N, one entry each.
@@ -142,6 +157,7 @@ export const STEP_FIELDS = [
   field('errors.samples', 'object', 'per error kind, the first such answer as one line of text (the app\'s JSON error as `CODE: message`, a connection error\'s message), any secret masked; `{}` with no error or where the engine saw no text'),
   field('intervals.seconds', 'number', 'the length of each interval below: 0.25'),
   field('intervals.responses', 'number[]', 'responses counted in each whole interval from the step\'s first start to its last (the tail of clients finishing is left out): their spread is the step\'s noise estimate (driver/ranking.js)'),
+  field('timeline', 'list', `${TIMELINE_DESCRIPTION}: one entry per second from the first request's start to the last response; absent from files written before it`, { of: TIMELINE_FIELDS, optional: true }),
   field('warmup', 'object|null', 'the steady-state warm-up just before this step, not part of it: `seconds` it ran, `windows` of 0.25 s, `steady` (false: it reached the cap while still getting faster, or had no response, and the step carries NOT_STEADY); null when no warm-up ran (--warmup 0, or --warmup-max 0)'),
   field('cpuPercent', 'number', 'the driver\'s CPU (user + system) during the step, in % of one core: the thread that sent the load (a step under 0.5 s: the whole process, as thread clocks tick in 10 ms on Linux); with --workers the sum over its threads (may pass 100); for a merged step, the machines\' sum', { csv: 'cpuPercent' }),
   field('engineReported', 'object|null', 'the load engine\'s own figures for the step, only to show how far off they are; loadtest\'s: `meanLatencyMs`, `rps` (null when it computed none), `totalRequests`'),
@@ -158,7 +174,7 @@ export const STEP_FIELDS = [
   field('machine.othersCpuPercent', 'number|null', 'CPU used during the step by processes outside this run (the driver, the app it started and a target app on this machine\'s loopback, with their children), in % of one core; null where not measured', { csv: 'othersCpuPercent' }),
   field('machine.treeCpuPercent', 'number|null', 'CPU used during the step by this run\'s processes (see othersCpuPercent), in % of one core; null where not measured', { csv: 'treeCpuPercent' }),
   // --probe (issue 11)
-  field('probe', 'object|null', 'with --probe, what a separate prober sending one request at a time measured: `idle` (before the target\'s first step, for 1 s or 200 requests, after `idle.warmup` untimed ones: at most 50 or 0.25 s, since a new connection\'s first requests are slower) and `underLoad` (throughout this step), each `{ count, errors, meanMs, p50Ms, p99Ms }` (`errors`: requests that failed, timed out or answered other than 2xx, in direct mode a get that found no value: never latencies; latencies in ms, null when nothing answered; the whole of it null when the probe could not reach the target, `error` saying why, else null), and `thread`: `worker` (its own thread and connection) or `main` (the driver\'s thread: the memory store in direct mode). Its requests are not in the step\'s counts. null without --probe'),
+  field('probe', 'object|null', 'with --probe, what a separate prober sending one request at a time measured: `idle` (before the target\'s first step, for 1 s or 200 requests, after `idle.warmup` untimed ones: at most 50 or 0.25 s, since a new connection\'s first requests are slower) and `underLoad` (throughout this step), each `{ count, errors, meanMs, p50Ms, p99Ms }`, `underLoad` also `timeline`: per second of the probe\'s sampling (which starts a few ms before the step\'s first request) `{ second, count, errors, p50Ms, p99Ms, maxMs }` (`errors`: requests that failed, timed out or answered other than 2xx, in direct mode a get that found no value: never latencies; latencies in ms, null when nothing answered; the whole of it null when the probe could not reach the target, `error` saying why, else null), and `thread`: `worker` (its own thread and connection) or `main` (the driver\'s thread: the memory store in direct mode). Its requests are not in the step\'s counts. null without --probe'),
   field('machine.loadAverage', 'number|null', 'the one-minute load average (/proc/loadavg) when the step ended; null where not measured', { csv: 'loadAverage' }),
   // Several workers, several machines (issue 11)
   field('workers', 'list|null', 'with --workers N (N > 1): each worker thread\'s share of the step, in order; null with one worker. Fewer entries than N when the load could not be shared by N (concurrency or -n below N)', { of: WORKER_FIELDS }),

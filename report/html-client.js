@@ -19,7 +19,67 @@
 
   const widthOf = (element) => Math.max(240, Math.floor(element.clientWidth || 600));
 
+  // A timeline: rps on the left axis, p99 on the right, a dashed line where each step began.
+  function timelineOptions(spec, element, drawn) {
+    const marks = (u) => {
+      const { ctx } = u;
+      ctx.save();
+      ctx.strokeStyle = '#888';
+      ctx.fillStyle = '#555';
+      ctx.setLineDash([4, 4]);
+      ctx.font = `${Math.round(10 * window.devicePixelRatio)}px sans-serif`;
+      for (const mark of spec.marks) {
+        const left = Math.round(u.valToPos(mark.x, 'x', true));
+        ctx.beginPath();
+        ctx.moveTo(left, u.bbox.top);
+        ctx.lineTo(left, u.bbox.top + u.bbox.height);
+        ctx.stroke();
+        ctx.fillText(mark.label, left + 3, u.bbox.top + 12 * window.devicePixelRatio);
+      }
+      ctx.restore();
+    };
+    const [rps, p99] = spec.series;
+    const unitOf = (index) => (index === 1 ? 'rps' : 'ms');
+    return {
+      width: widthOf(element),
+      height: HEIGHT,
+      title: spec.title,
+      padding: [8, 8, 0, 0],
+      scales: {
+        x: { time: false },
+        y: { range: (u, min, max) => [0, max > 0 ? max * 1.08 : 1] },
+        ms: { range: (u, min, max) => [0, max > 0 ? max * 1.08 : 1] },
+      },
+      axes: [
+        { label: spec.xLabel },
+        { label: spec.yLabel, size: 60 },
+        { label: spec.y2Label, scale: 'ms', side: 1, size: 50, grid: { show: false } },
+      ],
+      series: [
+        { label: spec.xLabel, value: (u, x) => (x === null ? '-' : `${Number(x.toPrecision(4))} s`) },
+        ...[rps, p99].map((series, index) => ({
+          label: series.label,
+          scale: series.scale ?? 'y',
+          stroke: index === 0 ? '#1f77b4' : '#d62728',
+          width: 1.5,
+          spanGaps: false,
+          points: { show: false },
+          value: (u, y) => (y === null ? '-' : `${Number(y.toPrecision(4))} ${unitOf(index + 1)}`),
+        })),
+      ],
+      legend: { live: true },
+      hooks: {
+        draw: [marks],
+        drawSeries: [(u, index) => {
+          drawn.add(index);
+          element.dataset.drawnSeries = String(drawn.size);
+        }],
+      },
+    };
+  }
+
   function options(spec, element) {
+    if (spec.kind === 'timeline') return timelineOptions(spec, element, new Set());
     const percentiles = spec.kind === 'percentiles';
     const drawn = new Set();
     return {

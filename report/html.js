@@ -10,6 +10,7 @@ import { parseThresholds } from '../driver/thresholds.js';
 import { BASELINE_STORE } from '../driver/comparison.js';
 import { fromJson, toJson } from './format.js';
 import { buildCharts, loadText } from './html-charts.js';
+import { buildTimelineCharts } from './html-timeline.js';
 import { htmlAssets } from './html-assets.js';
 import { displayUrl, formatErrors, formatMs, formatRps } from './table.js';
 import { formatRange, indistinguishableSets, loadName } from './comparison-table.js';
@@ -198,7 +199,7 @@ const NO_SCRIPT_CHARTS = '<noscript><p class="notice no-script">The charts (rps,
 /** The page for a Result (as given: writeHtmlReport is the caller that reads it back from JSON first). */
 export function renderHtml(result, { thresholds } = {}) {
   const assets = htmlAssets();
-  const charts = buildCharts(result);
+  const charts = [...buildCharts(result), ...buildTimelineCharts(result)];
   const keys = [...new Set(charts.map((chart) => chart.key))];
   const checks = thresholds ?? parseThresholds(result.settings.assert).thresholds;
   const sections = keys.map((key) => {
@@ -215,8 +216,13 @@ export function renderHtml(result, { thresholds } = {}) {
       '50% to 99.999% on a log scale; a line ends where its sample says no more (past 1 in N requests it is the ' +
       'maximum).</p>';
     const percentiles = `<h3>Latency by percentile</h3>${percentileNote}<div class="charts">${percentileCharts}</div>`;
+    const timelineCharts = mine.filter((chart) => chart.kind === 'timeline').map(figure).join('');
+    const timelineNote = '<p class="note">Each target across the whole run: rps (left axis) and p99 (right axis) of ' +
+      'each second, from that second\'s own histogram; a line marks where each step began, gaps are the warm-ups and ' +
+      'the other targets\' steps.</p>';
+    const timelines = timelineCharts ? `<div class="needs-js"><h3>Second by second</h3>${timelineNote}<div class="charts">${timelineCharts}</div></div>` : '';
     return `<section id="key-${slug(key)}"><h2>${escapeHtml(key)}</h2>${NO_SCRIPT_CHARTS}` +
-      `<div class="charts needs-js">${loadCharts}</div>${compared}<div class="needs-js">${percentiles}</div></section>`;
+      `<div class="charts needs-js">${loadCharts}</div>${compared}<div class="needs-js">${percentiles}</div>${timelines}</section>`;
   });
   const nav = `<nav><ul>${keys.map((key) => `<li><a href="#key-${slug(key)}">${escapeHtml(key)}</a></li>`).join('')}${checks.length ? '<li><a href="#thresholds">thresholds</a></li>' : ''}<li><a href="#steps">every step</a></li></ul></nav>`;
   const csp = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:";

@@ -6,6 +6,7 @@ import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { toJson } from './format.js';
 import { buildCsv } from './csv.js';
 import { htmlReport } from './html.js';
+import { writeHdrLogs } from './hdr-log.js';
 import { OutputPathError, RunError } from '../util/errors.js';
 
 const statOrNull = (path) => stat(path).catch(() => null);
@@ -49,8 +50,12 @@ async function whyNotWritable(file) {
 }
 
 /** Throws OutputPathError (exit 2) naming every --json/--csv/--html file that could not be written. */
-export async function checkOutputPaths({ json, csv, html }) {
+export async function checkOutputPaths({ json, csv, html, hdrLog }) {
   const problems = [];
+  if (hdrLog !== undefined) {
+    const found = await statOrNull(resolve(hdrLog));
+    if (found && !found.isDirectory()) problems.push(`--hdr-log ${hdrLog}: it is a file, not a folder`);
+  }
   for (const [flag, file] of [['--json', json], ['--csv', csv], ['--html', html]]) {
     if (file === undefined || file === '-') continue;
     const why = await whyNotWritable(file);
@@ -61,7 +66,7 @@ export async function checkOutputPaths({ json, csv, html }) {
 }
 
 /** Writes the requested files; "-" for JSON means `stdout`. A file that fails is a RunError (exit 1), after trying the others. */
-export async function writeResults({ json, csv, html }, result, stdout = process.stdout) {
+export async function writeResults({ json, csv, html, hdrLog }, result, stdout = process.stdout) {
   const failures = [];
   const write = async (file, text) => {
     try {
@@ -75,5 +80,6 @@ export async function writeResults({ json, csv, html }, result, stdout = process
   if (csv) await write(csv, buildCsv(result.steps, result));
   // The page is made from the Result as the JSON file holds it (htmlReport reads it back first).
   if (html) await write(html, htmlReport(result));
+  if (hdrLog) failures.push(...await writeHdrLogs(hdrLog, result));
   if (failures.length) throw new RunError(failures.join('\n'));
 }

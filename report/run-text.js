@@ -8,6 +8,7 @@ import { renderLoadTable, renderSkipped, renderStepTable, renderSystem, renderVe
 import { renderComparison } from './comparison-table.js';
 import { WARNING_MARK } from './table.js';
 import { renderRepeatTable } from './repeat-table.js';
+import { renderTimelines } from './sparkline.js';
 import { isMachineWarning, renderMachineLoad, renderMachineWarnings } from './machine-summary.js';
 import { checkThresholds, renderThresholds } from './assert.js';
 import { parseThresholds } from '../driver/thresholds.js';
@@ -43,6 +44,7 @@ export function createRunText(write) {
       const quiet = steps.map((step) => ({ ...step, warnings: step.warnings.filter((warning) => !isMachineWarning(warning)) }));
       const busy = renderMachineWarnings(steps);
       print(`\n${repeated ? renderRepeatTable(url, quiet) : renderStepTable(url, quiet)}${busy ? `\n${busy}` : ''}`);
+      print(renderTimelines(steps));
     }
     if (verification) print(renderVerification(verification));
   };

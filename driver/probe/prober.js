@@ -118,7 +118,7 @@ export async function startProber({ timeoutMs }) {
     },
     underLoad() {
       if (unusable) return { end: async () => null };
-      const sampling = sample({});
+      const sampling = sample({ timeline: true });
       return { end: () => sampling.stop() };
     },
     async close() {

@@ -1,7 +1,7 @@
 // The probe's sampling loop: one request at a time, each timed from its start to its end,
 // until stopped or a limit is reached. The same loop runs in the probe's worker thread
 // (worker.js) and, for the memory store in direct mode, in the driver's own thread.
-import { createLatencyRecorder } from '../recorder.js';
+import { createIntervalHistogram, createLatencyRecorder } from '../recorder.js';
 
 /** A probe's figures: { count, errors, meanMs, p50Ms, p99Ms } (latencies null when none answered). */
 export function probeFigures(recorder, errors) {
@@ -16,10 +16,41 @@ export function probeFigures(recorder, errors) {
  * `pause` (optional) is awaited between requests: a probe sharing the load's thread must let
  * the event loop turn, or a store answering without I/O would keep it from ever doing so.
  */
-export function startSampling(send, { maxCount = Infinity, maxSeconds = Infinity, pause = null } = {}) {
+// With `timeline`, the figures also hold one sample per second of the sampling (the probe under
+// a step's load: a one-second stall shows in the probe as in the step's own timeline).
+function createSeconds() {
+  const seconds = [];
+  const originNs = process.hrtime.bigint();
+  const at = (nowNs) => {
+    const index = Math.floor(Number(nowNs - originNs) / 1e9);
+    return (seconds[index] ??= { count: 0, errors: 0, histogram: createIntervalHistogram() });
+  };
+  return {
+    response(nowNs, latencyNs) {
+      const second = at(nowNs);
+      second.count += 1;
+      second.histogram.recordValue(Math.max(1, Math.round(Number(latencyNs) / 1000)));
+    },
+    error(nowNs) {
+      at(nowNs).errors += 1;
+    },
+    samples() {
+      return Array.from(seconds, (second = { count: 0, errors: 0, histogram: null }, index) => {
+        const { count, errors, histogram } = second;
+        const atMs = (percentile) => (count ? histogram.getValueAtPercentile(percentile) / 1000 : null);
+        const sample = { second: index, count, errors, p50Ms: atMs(50), p99Ms: atMs(99), maxMs: count ? histogram.maxValue / 1000 : null };
+        histogram?.destroy();
+        return sample;
+      });
+    },
+  };
+}
+
+export function startSampling(send, { maxCount = Infinity, maxSeconds = Infinity, pause = null, timeline = false } = {}) {
   let stopped = false;
   const done = (async () => {
     const recorder = createLatencyRecorder();
+    const seconds = timeline ? createSeconds() : null;
     let errors = 0;
     const endNs = Number.isFinite(maxSeconds) ? process.hrtime.bigint() + BigInt(Math.round(maxSeconds * 1e9)) : null;
     let sent = 0;
@@ -28,14 +59,18 @@ export function startSampling(send, { maxCount = Infinity, maxSeconds = Infinity
       const startNs = process.hrtime.bigint();
       try {
         await send();
-        recorder.record(process.hrtime.bigint() - startNs);
+        const endNs = process.hrtime.bigint();
+        recorder.record(endNs - startNs);
+        seconds?.response(endNs, endNs - startNs);
       } catch {
         errors += 1;
+        seconds?.error(process.hrtime.bigint());
       }
       if (pause) await pause();
     }
     const figures = probeFigures(recorder, errors);
     recorder.destroy();
+    if (seconds) figures.timeline = seconds.samples();
     return figures;
   })();
   return {

@@ -4,7 +4,7 @@
 // a screenshot that shows something, a phone's width without sideways scrolling, and print.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -12,6 +12,7 @@ import { which } from '../../util/which.js';
 import { unavailable } from '../helpers/services.js';
 import { runDriverCli } from '../helpers/driver-cli.js';
 import { colourCount, decodePng } from '../helpers/png.js';
+import { createIntervalHistogram, encodeHistogram } from '../../driver/recorder.js';
 
 const chromium = which('chromium');
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -33,9 +34,31 @@ after(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+// The saved run with seconds in every step (the fixture predates them): three seconds each, the
+// responses spread over them, the middle second of the first step stalled.
+async function withSeconds(file) {
+  const run = JSON.parse(await readFile('test/fixtures/runs/before.json', 'utf8'));
+  run.steps.forEach((step, index) => {
+    const shares = [0.45, 0.45, 0.1];
+    step.timeline = shares.map((share, second) => {
+      const histogram = createIntervalHistogram();
+      const responses = Math.round(step.responses * share);
+      const latencyUs = Math.max(1, Math.round((step.latency.p50Ms ?? 1) * 1000)) * (index === 0 && second === 1 ? 50 : 1);
+      if (responses) histogram.recordValueWithCount(latencyUs, responses);
+      const ms = responses ? latencyUs / 1000 : null;
+      const sample = { second, seconds: second === 2 ? 0.3 : 1, responses, errors: {}, latency: { p50Ms: ms, p90Ms: ms, p99Ms: ms, maxMs: ms }, histogram: encodeHistogram(histogram) };
+      histogram.destroy();
+      return sample;
+    });
+  });
+  await writeFile(file, JSON.stringify(run));
+}
+
 test('node test report FILE --html OUT writes the page', async () => {
   const out = join(dir, 'report.html');
-  const result = await runDriverCli(['report', 'test/fixtures/runs/before.json', '--html', out]);
+  const saved = join(dir, 'before-with-seconds.json');
+  await withSeconds(saved);
+  const result = await runDriverCli(['report', saved, '--html', out]);
   assert.equal(result.status, 0, result.stderr);
   assert.equal(result.stdout, '', 'the page, not the tables');
   assert.equal(result.stderr, `wrote ${out}: 24 step(s) as a page\n`);
@@ -68,14 +91,18 @@ test('in Chromium: no console error, no request but the file, every chart drawn 
     })(),
   })));
   assert.equal(charts.length, specs.length, 'one uPlot per chart in the data');
-  assert.equal(charts.length, 10);
+  assert.equal(charts.length, 14, '5 per key, and one timeline per target (4)');
   for (const [index, chart] of charts.entries()) {
     assert.equal(chart.id, specs[index].id);
     assert.equal(chart.series, specs[index].series.length, `${chart.id}: every store is a series`);
     assert.equal(chart.drawn, chart.series, `${chart.id}: every series was drawn`);
     assert.ok(chart.inked > 1000, `${chart.id}: its canvas has ink (${chart.inked} pixels)`);
   }
-  assert.equal(charts.reduce((sum, chart) => sum + chart.series, 0), 3 * 3 + 2 * 3 + 3 * 1 + 2 * 1, 'key1: 3 stores on 5 charts; key2: 1 store on 5');
+  assert.equal(charts.reduce((sum, chart) => sum + chart.series, 0), 3 * 3 + 2 * 3 + 3 * 1 + 2 * 1 + 4 * 2, 'key1: 3 stores on 5 charts; key2: 1 store on 5; rps and p99 on each timeline');
+  const timelines = specs.filter((spec) => spec.kind === 'timeline');
+  assert.deepEqual(timelines.map((spec) => spec.marks.length), [6, 6, 6, 6], 'each target\'s 6 steps marked where they began');
+  const stalled = timelines.find((spec) => Math.max(...spec.series[1].values) > 10 * Math.min(...spec.series[1].values.filter((v) => v !== null)));
+  assert.ok(stalled, 'the stalled second stands out in one target\'s p99 line');
   assert.deepEqual(problems, [], 'no console error or warning');
   assert.deepEqual(requests, [fileUrl], 'nothing loaded but the file itself');
   assert.equal(await page.locator('tr.warned').count() > 0, true, 'rows with warnings are marked');
@@ -139,9 +166,9 @@ test('with JavaScript off: a note where the charts would be, no empty chart fram
   }
   const shown = (all) => all.map((element) => element.getClientRects().length > 0);
   const frames = await plain.locator('figure.chart').evaluateAll(shown);
-  assert.ok(frames.length === 10 && frames.every((visible) => !visible), 'no empty chart frame is shown');
-  const headings = await plain.locator('h3', { hasText: 'Latency by percentile' }).evaluateAll(shown);
-  assert.deepEqual(headings, [false, false], 'nor the headings of charts that are not there');
+  assert.ok(frames.length === 14 && frames.every((visible) => !visible), 'no empty chart frame is shown');
+  const headings = await plain.locator('h3', { hasText: /Latency by percentile|Second by second/ }).evaluateAll(shown);
+  assert.deepEqual(headings, [false, false, false, false], 'nor the headings of charts that are not there');
   const tables = await plain.locator('table').evaluateAll((all) => all.map((table) => ({
     visible: table.getClientRects().length > 0, rows: table.rows.length, width: table.getBoundingClientRect().width,
   })));

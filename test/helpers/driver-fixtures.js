@@ -17,9 +17,14 @@ export function fixedOperation({ operation = 'read', requests = 2000, rps = 4321
   return { operation, requests, responses: requests, rps, latency: { ...LATENCY, count: requests, meanMs }, errors: { samples: {}, ...structuredClone(errors) }, histogram: { ...HISTOGRAM } };
 }
 
+/** One second of a step's timeline (the fixed step's only one: 2000 responses in 0.4631 s). */
+export function fixedSecond({ second = 0, seconds = 0.4631, responses = 2000, errors = {} } = {}) {
+  return { second, seconds, responses, errors, latency: { p50Ms: 1.1, p90Ms: 1.2, p99Ms: 1.5, maxMs: 2.3 }, histogram: { ...HISTOGRAM } };
+}
+
 export function fixedStep({
   store = 'redis', key = 'key1', concurrency = 5, rps = 4321.4, meanMs = 1.157, errors = { total: 0, byKind: {}, samples: {} }, warnings = [], model = 'closed', mode = 'http', targetRps = null, maxRequests = 2000, workload = null, operations, repeat = 1, machine = { stealPercent: 1.5, othersCpuPercent: 12.25, treeCpuPercent: 140, loadAverage: 1.1 }, probe = null,
-  intervals = { seconds: 0.25, responses: [] }, warmup = null,
+  intervals = { seconds: 0.25, responses: [] }, warmup = null, timeline = [fixedSecond()],
 } = {}) {
   return {
     url: workload ? `http://127.0.0.1:40123/${store}` : `http://127.0.0.1:40123/${store}/${key}`,
@@ -47,6 +52,7 @@ export function fixedStep({
     warnings,
     histogram: { ...HISTOGRAM },
     intervals,
+    timeline,
     warmup,
     operations: operations ?? [fixedOperation({ rps, meanMs, errors })],
     repeat,

@@ -1,0 +1,108 @@
+// Per-second samples of a step: for each second from its first start, the responses that
+// ended in it, the errors by kind, and an interval histogram of their latencies. A second's
+// figures come from its own histogram, and parts that ran side by side (worker threads,
+// machines) add by histogram, never by averaging percentiles.
+//
+// The request path only counts and records into the current second's histogram; a histogram
+// is made once per second (not per request), and encoding waits for the step's end.
+import { createIntervalHistogram, decodeHistogram, encodeHistogram } from './recorder.js';
+
+export const TIMELINE_SECONDS = 1;
+const SECOND_NS = TIMELINE_SECONDS * 1e9;
+
+class Second {
+  constructor() {
+    this.responses = 0;
+    this.errors = null; // { kind: n }, made at the second's first error
+    this.histogram = createIntervalHistogram();
+  }
+}
+
+/** The seconds of one step (or one operation of it), filled as its requests end. */
+export function createTimeline() {
+  const seconds = [];
+  let currentIndex = -1;
+  let current = null;
+  const at = (offsetNs) => {
+    const index = Math.floor(offsetNs / SECOND_NS);
+    if (index !== currentIndex) {
+      currentIndex = index;
+      current = seconds[index] ??= new Second();
+    }
+    return current;
+  };
+  return {
+    /** A response ended offsetNs after the step's first start, after latencyNs. */
+    response(offsetNs, latencyNs) {
+      const second = at(offsetNs);
+      second.responses += 1;
+      second.histogram.recordValue(Math.max(1, Math.round(latencyNs / 1000)));
+    },
+    /** A request counted as error `kind` ended offsetNs after the first start. */
+    error(offsetNs, kind) {
+      const second = at(offsetNs);
+      second.errors ??= {};
+      second.errors[kind] = (second.errors[kind] ?? 0) + 1;
+    },
+    /** The samples over spanNs (first start to last end), histograms encoded; frees the histograms. */
+    samples(spanNs) {
+      const count = spanNs > 0 || seconds.length ? Math.max(seconds.length, Math.floor(spanNs / SECOND_NS) + 1) : 0;
+      const list = [];
+      for (let index = 0; index < count; index += 1) {
+        const second = seconds[index] ?? new Second();
+        const length = Math.min(1, Math.max(0, spanNs / SECOND_NS - index));
+        list.push(sampleOf(index, round(length), second.responses, { ...second.errors }, second.histogram));
+        second.histogram.destroy();
+      }
+      seconds.length = 0;
+      return list;
+    },
+  };
+}
+
+const round = (value) => Math.round(value * 1e6) / 1e6;
+
+// One sample's record: latencies read from its histogram (µs) in ms, null with no response.
+function sampleOf(second, seconds, responses, errors, histogram) {
+  const at = (percentile) => (responses ? histogram.getValueAtPercentile(percentile) / 1000 : null);
+  return {
+    second,
+    seconds,
+    responses,
+    errors,
+    latency: { p50Ms: at(50), p90Ms: at(90), p99Ms: at(99), maxMs: responses ? histogram.maxValue / 1000 : null },
+    histogram: encodeHistogram(histogram),
+  };
+}
+
+/**
+ * The timelines of parts that ran side by side, added second by second (each counts from its
+ * own first start, which differ by milliseconds): responses and errors summed, histograms added.
+ * Null when a part has none (a results file written before timelines).
+ */
+export function addTimelines(timelines) {
+  if (!timelines.length || timelines.some((timeline) => !Array.isArray(timeline))) return null;
+  if (timelines.length === 1) return timelines[0];
+  const length = Math.max(...timelines.map((timeline) => timeline.length));
+  const list = [];
+  for (let index = 0; index < length; index += 1) {
+    const parts = timelines.map((timeline) => timeline[index]).filter(Boolean);
+    const total = createIntervalHistogram();
+    const errors = {};
+    for (const part of parts) {
+      const decoded = decodeHistogram(part.histogram);
+      total.add(decoded);
+      decoded.destroy();
+      for (const [kind, n] of Object.entries(part.errors)) errors[kind] = (errors[kind] ?? 0) + n;
+    }
+    const responses = parts.reduce((sum, part) => sum + part.responses, 0);
+    list.push(sampleOf(index, Math.max(...parts.map((part) => part.seconds)), responses, errors, total));
+    total.destroy();
+  }
+  return list;
+}
+
+// A last second shorter than this gives no rate worth drawing (a few responses over a few ms).
+const MIN_RATE_SECONDS = 0.25;
+/** A timeline's rps per second (responses over the part of the second the step covered; null for a short last one). */
+export const timelineRps = (timeline) => timeline.map((sample) => (sample.seconds >= MIN_RATE_SECONDS ? sample.responses / sample.seconds : null));

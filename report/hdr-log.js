@@ -1,0 +1,82 @@
+// --hdr-log DIR: the run's seconds as HdrHistogram interval logs, one file per target and
+// operation, in the log format HdrHistogram's own tools read (HistogramLogProcessor, the
+// plotter, hdr-histogram-js HistogramLogReader). Made from the Result, like the other files.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import * as hdr from 'hdr-histogram-js';
+import { decodeHistogram } from '../driver/recorder.js';
+
+// Values are µs; the log's max column (and HistogramLogProcessor's -outputValueUnitRatio) in ms.
+const MAX_VALUE_UNIT_RATIO = 1000;
+
+const safe = (text) => String(text).replace(/[^A-Za-z0-9._-]+/g, '_');
+const loadOf = (step) => (step.model === 'open' ? `rps ${step.targetRps}` : `concurrency ${step.concurrency}`);
+
+/** The file name of a target's operation: `<store>-<key>-<operation>.hlog`. */
+export const hdrLogName = (step, operation) => `${safe(step.store)}-${safe(step.key)}-${safe(operation)}.hlog`;
+
+// A step's seconds for one operation: its own (several operations) or the step's (one).
+function secondsOf(step, operation) {
+  if (step.operations.length > 1) return step.operations.find((entry) => entry.operation === operation)?.timeline ?? null;
+  return step.timeline ?? null;
+}
+
+/**
+ * The logs as [{ name, text, intervals }]: for each target (URL) and operation, every step's
+ * seconds in the order run (the control step last), start times in seconds from the run's
+ * first step (the log's StartTime). Steps without seconds (older files) are left out.
+ */
+export function buildHdrLogs(result) {
+  const control = result.control?.step ? [{ ...result.control.step, control: true }] : [];
+  const steps = [...result.steps, ...control].filter((step) => step.timeline);
+  if (!steps.length) return [];
+  const originMs = Math.min(...steps.map((step) => Date.parse(step.startedAt)));
+  const logs = new Map();
+  for (const step of steps) {
+    for (const { operation } of step.operations) {
+      const seconds = secondsOf(step, operation);
+      if (!seconds) continue;
+      const name = hdrLogName(step, operation);
+      if (!logs.has(name)) {
+        let text = '';
+        const writer = new hdr.HistogramLogWriter((chunk) => {
+          text += chunk;
+        });
+        writer.outputLogFormatVersion();
+        writer.outputComment(`storebench: ${step.store} ${step.key} ${operation}; values in microseconds, max in ms (HistogramLogProcessor -outputValueUnitRatio 1000)`);
+        writer.outputStartTime(originMs);
+        writer.outputLegend();
+        logs.set(name, { name, writer, read: () => text, intervals: 0 });
+      }
+      const log = logs.get(name);
+      const startSec = (Date.parse(step.startedAt) - originMs) / 1000;
+      log.writer.outputComment(`step ${step.control ? 'control' : loadOf(step)}${step.repeat > 1 ? ` repeat ${step.repeat}` : ''} from ${step.startedAt}`);
+      for (const sample of seconds) {
+        const histogram = decodeHistogram(sample.histogram);
+        const from = startSec + sample.second;
+        log.writer.outputIntervalHistogram(histogram, from, from + sample.seconds, MAX_VALUE_UNIT_RATIO);
+        histogram.destroy();
+        log.intervals += 1;
+      }
+    }
+  }
+  return [...logs.values()].map(({ name, read, intervals }) => ({ name, text: read(), intervals }));
+}
+
+/** Writes the logs into `dir` (made if missing); resolves to the problems (one line each), [] when all were written. */
+export async function writeHdrLogs(dir, result) {
+  try {
+    await mkdir(dir, { recursive: true });
+  } catch (error) {
+    return [`cannot make --hdr-log ${dir}: ${error.code ?? error.message}`];
+  }
+  const problems = [];
+  for (const { name, text } of buildHdrLogs(result)) {
+    try {
+      await writeFile(join(dir, name), text);
+    } catch (error) {
+      problems.push(`cannot write ${join(dir, name)}: ${error.code ?? error.message}`);
+    }
+  }
+  return problems;
+}

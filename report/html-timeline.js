@@ -1,0 +1,58 @@
+// The HTML report's timeline charts: one per target, its rps and p99 second by second across
+// the whole run (every step of it, and the control step), x in seconds from the run's first
+// step, with each step's start marked. Steps are apart by their warm-ups and the other targets'
+// steps: the line breaks between them instead of joining across time nothing was measured.
+import { timelineRps } from '../driver/timeline.js';
+import { loadOf } from '../driver/repeat.js';
+
+const round = (value) => (value === null || value === undefined ? null : Number(value.toPrecision(4)));
+
+const stepLabel = (step) => `${step.model === 'open' ? `${loadOf(step)} rps` : `c ${loadOf(step)}`}${step.repeat > 1 ? ` #${step.repeat}` : ''}`;
+
+/**
+ * Chart specs [{ id, kind: 'timeline', key, title, xLabel, yLabel, y2Label, x, series, marks }]:
+ * `series` rps (left axis) then p99 in ms (right axis, `scale: 'ms'`), `marks` [{ x, label }]
+ * where each step began. Targets whose steps carry no timeline (older files) have none.
+ */
+export function buildTimelineCharts(result) {
+  const control = result.control?.step ? [{ ...result.control.step, control: true }] : [];
+  const steps = [...result.steps, ...control].filter((step) => step.timeline?.length);
+  if (!steps.length) return [];
+  const origin = Math.min(...steps.map((step) => Date.parse(step.startedAt)));
+  const urls = [...new Set(steps.map((step) => step.url))];
+  return urls.map((url, index) => {
+    const mine = steps.filter((step) => step.url === url).sort((a, b) => Date.parse(a.startedAt) - Date.parse(b.startedAt));
+    const x = [];
+    const rps = [];
+    const p99 = [];
+    const marks = [];
+    for (const step of mine) {
+      const start = (Date.parse(step.startedAt) - origin) / 1000;
+      marks.push({ x: round(start), label: step.control ? 'control' : stepLabel(step) });
+      const rates = timelineRps(step.timeline);
+      step.timeline.forEach((sample, position) => {
+        // Each point at the end of its second (or of the step, for the last partial one).
+        x.push(round(start + sample.second + sample.seconds));
+        rps.push(round(rates[position]));
+        p99.push(round(sample.latency.p99Ms));
+      });
+      // A gap after each step, so the line does not join it to the next one.
+      x.push(x.at(-1) + 0.001);
+      rps.push(null);
+      p99.push(null);
+    }
+    const { store, key } = mine[0];
+    return {
+      id: `timeline-${index}`,
+      kind: 'timeline',
+      key,
+      title: `${store} ${key}: second by second`,
+      xLabel: 's into the run',
+      yLabel: 'rps',
+      y2Label: 'p99 ms',
+      x,
+      series: [{ label: 'rps', values: rps }, { label: 'p99', values: p99, scale: 'ms' }],
+      marks,
+    };
+  });
+}
