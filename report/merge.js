@@ -13,7 +13,8 @@ import { RESULT_FIELDS } from './fields.js';
 // Settings that may differ between the drivers: the seed (each machine may draw its own keys),
 // the thresholds (checked after the run, not part of the load) and the worker threads (how a
 // machine generates its share, --workers auto differing with its cores).
-const FREE_SETTINGS = new Set(['seed', 'assert', 'workers']);
+// Each driver shuffles its own order (orderSeed) unless its parts were given one --seed.
+const FREE_SETTINGS = new Set(['seed', 'orderSeed', 'assert', 'workers']);
 // Warnings about one machine (its CPU, its neighbours) stay with that machine's name; the
 // others are recomputed from the totals.
 const MACHINE_WARNINGS = new Set(['DRIVER_CPU', 'CPU_STEAL', 'BUSY_MACHINE']);
@@ -157,6 +158,8 @@ function mergeStep(group) {
     // they stay in its own file.
     probe: null,
     workers: null,
+    // Each machine warmed up on its own before its step: that stays in its own file.
+    warmup: null,
     machines: group.map(({ file, hostname, step }) => ({
       hostname,
       file,
