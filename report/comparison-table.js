@@ -17,21 +17,8 @@ export function formatRange(low, high, format) {
 /** How a comparison group's load level reads: "concurrency 10" or "1000 rps". */
 export const loadName = (group) => (group.model === 'open' ? `${group.load} rps` : `concurrency ${group.load}`);
 
-/** The group's sets of stores linked by overlapping rps ranges over the repeats, each store in one set. */
-export function indistinguishableSets(group) {
-  const done = new Set();
-  const sets = [];
-  for (const row of group.rows) {
-    if (done.has(row.store) || !row.overlaps.length) continue;
-    const set = [row.store, ...row.overlaps.filter((store) => !done.has(store))];
-    for (const store of set) done.add(store);
-    sets.push(set);
-  }
-  return sets;
-}
-
-// "1", or "1=" when another store shares it; "-" for a failed row.
-function rankText(group, row) {
+/** "1", or "1=" when another store shares it; "-" for a failed row. */
+export function rankText(group, row) {
   if (row.rank === null) return '-';
   return group.rows.some((other) => other !== row && other.rank === row.rank) ? `${row.rank}=` : String(row.rank);
 }

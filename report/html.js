@@ -12,8 +12,10 @@ import { fromJson, toJson } from './format.js';
 import { buildCharts, loadText } from './html-charts.js';
 import { buildTimelineCharts } from './html-timeline.js';
 import { htmlAssets } from './html-assets.js';
-import { displayUrl, formatErrors, formatMs, formatRps } from './table.js';
-import { formatRange, indistinguishableSets, loadName } from './comparison-table.js';
+import { displayUrl, formatErrors, formatMs, formatRps, orderText, warmupText } from './table.js';
+import { formatRange, loadName, rankText, tiedRanks } from './comparison-table.js';
+import { renderControl } from './run-text.js';
+import { errorsText } from '../driver/honesty.js';
 import { renderMachineLoad } from './machine-summary.js';
 import { renderSystemLine } from './system.js';
 import { checkThresholds } from './assert.js';
@@ -42,7 +44,7 @@ const slug = (text) => String(text).toLowerCase().replace(/[^a-z0-9]+/g, '-');
 function settingsText(settings) {
   const load = settings.rps ? `open model at ${settings.rps.join(', ')} rps` : `concurrency ${settings.concurrency.join(', ')}`;
   const size = settings.duration ? `${settings.duration} s per step` : `${settings.requests} requests per step`;
-  return `${load}; ${size}; warm-up ${settings.warmup} requests; keep-alive ${settings.keepAlive ? 'on' : 'off'}; timeout ${settings.timeoutMs} ms`;
+  return `${load}; ${size}; ${warmupText(settings)}; keep-alive ${settings.keepAlive ? 'on' : 'off'}; timeout ${settings.timeoutMs} ms`;
 }
 
 /** Every warning code in the run, how many steps carry it, and what it means. */
@@ -52,7 +54,11 @@ function warningSummary(result) {
   const meaning = (code) => (WARNING_CODES[code]?.meaning ?? '').replaceAll('`', '');
   const items = [...counts].map(([code, n]) => `<b>${escapeHtml(code)}</b> on ${n} of ${result.steps.length} steps: ${escapeHtml(meaning(code))}`);
   const baseline = result.comparison.flatMap((group) => group.rows.filter((row) => row.warnings.includes('FASTER_THAN_BASELINE')).map((row) => `${row.store} (${group.key}, ${group.model === 'open' ? `${group.load} rps` : `concurrency ${group.load}`})`));
-  if (baseline.length) items.push(`<b>FASTER_THAN_BASELINE</b> in the comparison: ${escapeHtml(baseline.join(', '))} measured more than 10% faster than ${BASELINE_STORE}, the in-process map, which nothing behind the app can beat: the difference is noise`);
+  if (baseline.length) {
+    items.push(`<b>FASTER_THAN_BASELINE</b> in the comparison: ${escapeHtml(baseline.join(', '))} measured faster than ${BASELINE_STORE}, ` +
+      'the in-process map, beyond the noise: nothing behind the app can be, so something other than the store decided those steps');
+  }
+  for (const warning of result.control?.warnings ?? []) items.push(`<b>${escapeHtml(warning.code)}</b> on the run: ${escapeHtml(warning.message)}`);
   return items.length ? `<div class="notice"><b>Warnings</b> (rows marked <span class="mark">!</span> below)${list(items)}</div>` : '';
 }
 
@@ -63,7 +69,9 @@ function header(result) {
     ['Target', system.target],
     ['Date', system.date],
     ['Settings', settingsText(settings)],
+    ['Order', orderText(settings)],
   ];
+  if (result.control) rows.push(['Control', renderControl({ ...result.control, warnings: [] }).replace(/^control: /, '')]);
   if (settings.repeat > 1) rows.push(['Repeats', `each step ${settings.repeat} times, interleaved across the URLs at each load level`]);
   if (settings.assert.length) rows.push(['Assert', settings.assert.join(', ')]);
   const machine = renderMachineLoad(result.steps, { label: '', peakRss: result.peakRss }).trim();
@@ -79,7 +87,7 @@ function header(result) {
 function comparisonSection(groups, title = 'Comparison') {
   if (!groups.some((group) => group.rows.length > 1)) return '';
   const repeated = groups.some((group) => group.rows.some((row) => row.repeats > 1));
-  const headers = [groups[0].model === 'open' ? 'targetRps' : 'concurrency', 'store', 'rps'];
+  const headers = [groups[0].model === 'open' ? 'targetRps' : 'concurrency', 'rank', 'store', 'rps'];
   if (repeated) headers.push('rps min-max');
   headers.push('meanLatencyMs', 'p99', 'rps/fastest', 'errors', 'warnings');
   const rows = [];
@@ -88,16 +96,20 @@ function comparisonSection(groups, title = 'Comparison') {
   for (const group of groups) {
     const baseline = group.rows.find((row) => row.store === BASELINE_STORE);
     group.rows.forEach((row, index) => {
-      const cells = [index === 0 ? String(group.load) : '', row.warnings.length ? `${row.store} !` : row.store, formatRps(row.rps)];
-      if (repeated) cells.push(formatRange(row.spread.rps.min, row.spread.rps.max, formatRps));
-      cells.push(formatMs(row.latency.meanMs), formatMs(row.latency.p99Ms), row.ratio === null ? '-' : row.ratio.toFixed(2), String(row.errors.total), row.warnings.join(', '));
+      const store = row.warnings.length ? `${row.store} !` : row.store;
+      const cells = [index === 0 ? String(group.load) : '', rankText(group, row), store, row.failed ? 'failed' : formatRps(row.rps)];
+      if (repeated) cells.push(row.failed ? '-' : formatRange(row.spread.rps.min, row.spread.rps.max, formatRps));
+      const latency = row.failed ? ['-', '-'] : [formatMs(row.latency.meanMs), formatMs(row.latency.p99Ms)];
+      cells.push(...latency, row.ratio === null ? '-' : row.ratio.toFixed(2), String(row.errors.total), row.warnings.join(', '));
+      if (row.failed) notes.push(`${row.store} at ${loadName(group)}: failed, not ranked: no request succeeded (${errorsText(row.errors)})`);
       rows.push(cells);
       classes.push(row.warnings.length ? 'warned' : '');
       if (baseline && row.warnings.includes('FASTER_THAN_BASELINE')) {
-        notes.push(`${row.store} at ${loadName(group)}: ${Math.round((row.rps / baseline.rps - 1) * 100)}% faster than ${BASELINE_STORE}, the in-process map, which it cannot be: read the difference as noise`);
+        notes.push(`${row.store} at ${loadName(group)}: ${Math.round((row.rps / baseline.rps - 1) * 100)}% faster than ${BASELINE_STORE}, ` +
+          'the in-process map, beyond the noise: nothing behind the app can be');
       }
     });
-    for (const set of indistinguishableSets(group)) notes.push(`${loadName(group)}: ${set.join(', ')}: not distinguishable here (their rps ranges over the repeats overlap)`);
+    for (const [rank, stores] of tiedRanks(group)) notes.push(`${loadName(group)}: ${stores.join(', ')} share rank ${rank}: not told apart here`);
   }
   const legend = repeated ? '<p class="note">Figures are the medians of each store\'s repeats.</p>' : '';
   return `<h3>${escapeHtml(title)}</h3>${htmlTable(headers, rows, { classes })}${legend}${notes.length ? list(notes.map(escapeHtml), 'warnings') : ''}`;

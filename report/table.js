@@ -149,14 +149,14 @@ export function renderSystem(system, settings) {
 }
 
 /** How the run warmed up: "warm-up 500 requests per URL, then each step until steady (at most 10 s)". */
-function warmupText({ warmup, warmupMaxSeconds }) {
+export function warmupText({ warmup, warmupMaxSeconds }) {
   if (!(warmup > 0)) return 'no warm-up';
   const steady = warmupMaxSeconds > 0 ? `, then each step until steady (at most ${warmupMaxSeconds} s)` : '';
   return `warm-up ${warmup} requests per URL${steady}`;
 }
 
 /** The order steps ran in: "interleaved: each level, every URL once in a shuffled order (seed 42); the first step again last (control)". */
-function orderText({ order, orderSeed, repeat }) {
+export function orderText({ order, orderSeed, repeat }) {
   if (order === 'sequential' && repeat <= 1) return 'sequential: every level of a URL, then the next URL; the first step again last (control)';
   const control = repeat > 1 ? '' : '; the first step again last (control)';
   return `interleaved: at each level every URL once, shuffled (seed ${orderSeed})${control}`;

@@ -73,7 +73,7 @@ test('warnings are in the header and their rows are marked; text is escaped', ()
   assert.match(html, /&lt;b&gt;x&lt;\/b&gt; !/);
   assert.match(html, /<b>CPU_STEAL<\/b> on 1 of 2 steps/);
   assert.match(html, /<b>FASTER_THAN_BASELINE<\/b> in the comparison: &lt;b&gt;x&lt;\/b&gt; \(key1, concurrency 5\)/);
-  assert.match(html, /<tr class="warned"[^>]*><td>5<\/td><td class="text">&lt;b&gt;x&lt;\/b&gt; !<\/td>/, 'the comparison row is marked');
+  assert.match(html, /<tr class="warned"[^>]*><td>5<\/td><td>1<\/td><td class="text">&lt;b&gt;x&lt;\/b&gt; !<\/td>/, 'the comparison row is marked, with its rank');
   assert.match(html, /steal &lt;20%&gt;/);
 });
 
