@@ -30,10 +30,10 @@ export function createDirectSteps({ name, stores, serverUrls = [], timeoutMs }) 
       const figures = await run();
       const machine = sample.stop();
       const url = directUrl(store); // as --direct names a key-space workload's target
-      targets.set(`${store} ${key}`, { url, store, key });
+      targets.set(`${store} ${key}`, { url, store, key, named: false });
       // One-shot scripts, not a steady load: only the machine's warnings apply (Little's law
       // and the sample-size checks assume a step of many requests at a steady concurrency).
-      const step = { ...figures, url, store, key, workload: `scenario ${name}`, repeat, machine, workers: null, machines: null, warnings: machineWarnings(machine) };
+      const step = { ...figures, url, store, key, workload: `scenario ${name}`, repeat, machine, workers: null, machines: null, warmup: null, warnings: machineWarnings(machine) };
       steps.push(step);
       return step;
     },
@@ -60,6 +60,10 @@ export function createDirectSteps({ name, stores, serverUrls = [], timeoutMs }) 
           requests: null,
           duration: null,
           warmup: 0,
+          // A scenario's direct steps run strictly in the study's order, each once.
+          warmupMaxSeconds: 0,
+          order: 'sequential',
+          orderSeed: 0,
           keepAlive: true,
           timeoutMs,
           stores,
