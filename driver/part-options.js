@@ -23,7 +23,7 @@ export const PART_USAGE = `Several drivers, one run (docs/merge.md):
 export const LOCAL_LEAD_SECONDS = 10;
 
 /**
- * { part, startAt, parts, local } from the flags (each null/false when not given); problems
+ * { part, startAt, startAfterSeconds, parts, local } from the flags (each null/false when not given); problems
  * pushed. `seedGiven`: whether --seed was (a part needs the run's seed).
  */
 export function parsePartFlags(values, problems, { seedGiven, now = Date.now() } = {}) {
@@ -36,10 +36,13 @@ export function parsePartFlags(values, problems, { seedGiven, now = Date.now() }
     if (!seedGiven) problems.push('--part needs --seed N, the same for every part: the parts draw their order and seeds from it');
   }
   let startAt = null;
+  // +SECS: a launcher counts it from when it launches the parts, not from when it read the flag.
+  let startAfterSeconds = null;
   if (text('start-at') !== undefined) {
     const parsed = parseStartAt(text('start-at'), now);
     if (parsed.problem) problems.push(parsed.problem);
     else startAt = parsed.value;
+    if (!parsed.problem && text('start-at').startsWith('+')) startAfterSeconds = (startAt.getTime() - now) / 1000;
   }
   let parts = null;
   if (text('parts') !== undefined) {
@@ -53,7 +56,7 @@ export function parsePartFlags(values, problems, { seedGiven, now = Date.now() }
   const local = values.local === true;
   if (local && text('parts') === undefined) problems.push('--local goes with --parts N: it starts the N parts on this machine');
   if (text('parts') !== undefined && !local) problems.push('--parts N needs where to run them: --local (or npm run load:cf, node test k8s)');
-  return { part, startAt, parts, local };
+  return { part, startAt, startAfterSeconds, parts, local };
 }
 
 /**

@@ -59,11 +59,17 @@ export async function mergeCommand({ files, json, csv, html }, { stdout = proces
   const inputs = [];
   for (const file of files) inputs.push({ file, result: await readResults(file) });
   const result = mergeResults(inputs);
+  await printMerged(result, { json, csv, html }, { stdout, stderr });
+  return result;
+}
+
+/** A merged run's tables and machine rows (stderr when --json - takes stdout), its warnings, its files. */
+export async function printMerged(result, { json, csv, html }, { stdout = process.stdout, stderr = process.stderr } = {}) {
   const out = json === '-' ? stderr : stdout;
   out.write(renderRun(result));
   out.write(`\n${renderMachineRows(result)}`);
   const apart = result.steps.filter((step) => step.warnings.some((warning) => warning.code === 'NO_OVERLAP')).length;
   if (apart) stderr.write(`warning: in ${apart} of ${result.steps.length} step(s) the drivers' time windows do not overlap (NO_OVERLAP): their rps do not add up to one load; check the machines' clocks\n`);
+  for (const warning of result.start?.warnings ?? []) stderr.write(`warning: ${warning.message} (${warning.code})\n`);
   await writeResults({ json, csv, html }, result, stdout);
-  return result;
 }
