@@ -28,6 +28,13 @@ if (help) {
 }
 if (problems.length) exitWith(new UsageError(problems));
 
+// node test k8s ...: an Indexed Job of the parts, printed (driver/k8s-job.js).
+if (command === 'k8s') {
+  const { jobManifest, toYaml } = await import('./driver/k8s-job.js');
+  process.stdout.write(toYaml(jobManifest(options)));
+  process.exit(0);
+}
+
 if (command === 'list') {
   process.stdout.write(`${renderWorkloadList()}\n`);
   process.exit(0);

@@ -18,6 +18,7 @@ import { targetFromUrl } from './targets.js';
 import { DEFAULT_HTTP_ENGINE, HTTP_ENGINE_NAMES } from './engines/names.js'; // --engine
 import { STORE_DELAY_FLAGS, STORE_DELAY_USAGE, parseStoreDelay } from './store-delay-options.js';
 import { PART_FLAGS, PART_USAGE, parsePartFlags, partRunOptions } from './part-options.js';
+import { parseK8sArguments } from './k8s-job.js';
 
 export const DEFAULT_CONCURRENCY = [5, 10, 15, 20, 25, 30];
 // Steps are timed by default: a request count finishes in well under a second on a fast
@@ -224,6 +225,7 @@ export function parseArguments(argv, env = process.env) {
   if (argv[0] === 'report') return parseReportArguments(argv.slice(1));
   if (argv[0] === 'compare') return parseCompareArguments(argv.slice(1));
   if (argv[0] === 'merge') return parseMergeArguments(argv.slice(1));
+  if (argv[0] === 'k8s') return { command: 'k8s', ...parseK8sArguments(argv.slice(1)) };
   const { values, problems } = parseFlags(argv, spec);
   // What parseFlags already reported (an unknown flag, a missing value) is left out of the object.
   const given = Object.entries(values).filter(([name, value]) => spec[name] && fitsSpec(spec[name], value));

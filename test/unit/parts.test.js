@@ -65,5 +65,5 @@ test('each part\'s command line: the user\'s driver flags, less the launcher\'s,
   assert.deepEqual(partFlags({ index: 2, count: 4, seed: 9, startAt }), ['--part', '2/4', '--seed', '9', '--start-at', '2030-01-01T00:00:00.000Z', '-q']);
   assert.equal(startOf({ startAt: null, startAfterSeconds: null }, 1000).getTime(), 11_000, 'default: 10 s after launch');
   assert.equal(startOf({ startAt: new Date(5), startAfterSeconds: 3 }, 1000).getTime(), 4000, '+SECS counts from launch');
-  assert.equal(startOf({ startAt: startAt, startAfterSeconds: null }).getTime(), startAt.getTime());
+  assert.equal(startOf({ startAt, startAfterSeconds: null }).getTime(), startAt.getTime());
 });
