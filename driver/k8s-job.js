@@ -13,8 +13,14 @@ export const RESULT_BEGIN = '----- storebench result begin';
 export const RESULT_END = '----- storebench result end';
 
 const K8S_FLAGS = {
-  parts: { type: 'string' }, image: { type: 'string' }, name: { type: 'string' }, cpu: { type: 'string' },
-  memory: { type: 'string' }, 'start-at': { type: 'string' }, seed: { type: 'string' }, help: { type: 'boolean', short: 'h' },
+  parts: { type: 'string' },
+  image: { type: 'string' },
+  name: { type: 'string' },
+  cpu: { type: 'string' },
+  memory: { type: 'string' },
+  'start-at': { type: 'string' },
+  seed: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
 };
 
 export const K8S_USAGE = `Usage: node test k8s <driver flags> --parts N [--image IMAGE] [--name NAME] [--cpu CPU]
@@ -64,14 +70,17 @@ export function parseK8sArguments(argv, { now = Date.now() } = {}) {
 
 const shellQuote = (arg) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", "'\\''")}'`);
 
+// Where a pod's driver writes its results (each pod has its own /tmp; TMPDIR when set).
+const RESULT_FILE = '"$' + '{TMPDIR:-/tmp}/storebench-result.json"';
+
 /** The pod's shell command: part INDEX+1 of N, its results between marker lines on stdout. */
 export function podScript({ parts, seed, startAt, driver }) {
-  const run = ['node', 'test.js', ...driver.map(shellQuote), '--part', `"$PART/${parts}"`, '--seed', String(seed), '--start-at', startAt.toISOString(), '-q', '--json', '"${TMPDIR:-/tmp}/storebench-result.json"'].join(' ');
+  const run = ['node', 'test.js', ...driver.map(shellQuote), '--part', `"$PART/${parts}"`, '--seed', String(seed), '--start-at', startAt.toISOString(), '-q', '--json', RESULT_FILE].join(' ');
   return [
     'PART=$((JOB_COMPLETION_INDEX + 1))',
     `${run} >&2`,
     'code=$?',
-    `if [ -f "\${TMPDIR:-/tmp}/storebench-result.json" ]; then echo "${RESULT_BEGIN} $PART/${parts} -----"; cat "\${TMPDIR:-/tmp}/storebench-result.json"; echo; echo "${RESULT_END} $PART/${parts} -----"; fi`,
+    `if [ -f ${RESULT_FILE} ]; then echo "${RESULT_BEGIN} $PART/${parts} -----"; cat ${RESULT_FILE}; echo; echo "${RESULT_END} $PART/${parts} -----"; fi`,
     'exit $code',
   ].join('\n');
 }
@@ -96,7 +105,9 @@ export function jobManifest(options) {
           restartPolicy: 'Never',
           // One part per node where the cluster has room: parts sharing a node share its cores.
           topologySpreadConstraints: [{
-            maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'ScheduleAnyway',
+            maxSkew: 1,
+            topologyKey: 'kubernetes.io/hostname',
+            whenUnsatisfiable: 'ScheduleAnyway',
             labelSelector: { matchLabels: { 'job-name': name } },
           }],
           containers: [{
