@@ -32,7 +32,7 @@ export const RUN_REPORT_USAGE = `Reports:
 export const REPORT_COMMANDS_USAGE = `       node test report FILE.json [--html OUT] [--assert EXPR]...
        node test compare A.json B.json [--fail-on-regression PCT [--ignore-busy]]
        node test merge A.json B.json... [--from-logs LOG]... [--json OUT] [--csv OUT] [--html OUT]
-       node test k8s <driver flags> --parts N [--image IMAGE]: an Indexed Job of N parts (docs/merge.md)`;
+       node test k8s <driver flags> --parts N [--image IMAGE]: a Kubernetes Job of N parts`;
 
 export const REPORT_COMMANDS_HELP = `node test report prints the tables of a run saved with --json FILE, as that run printed them
 (with --html OUT: writes the page instead; --assert checks these thresholds instead of the run's).

@@ -35,6 +35,7 @@ export const WARNING_DATA = {
   VERIFY_MISMATCH: { mismatched: 'keys whose value read back different', sampled: 'keys read back' },
   WEAKER_PROMISE: { mismatched: 'keys whose value read back different', sampled: 'keys read back' },
   NO_OVERLAP: { files: 'the results files whose windows do not overlap', gapSeconds: 'from the latest start to the earliest finish, in seconds (positive: that long with not every driver running)' },
+  START_SKEW: { spreadMs: 'from the earliest part\'s start to the latest, by their own clocks, in ms', toleranceMs: 'the spread allowed', clockSpreadMs: 'how far apart the parts\' clocks were by the target\'s Date header, in ms; null unless every part read it' },
   UNVERIFIED: { overlap: 'keys left out for writes in flight at once', failed: 'keys left out for a write that failed without saying whether it landed', unknownBase: 'keys appended to without a known value before' },
 };
 

@@ -1,6 +1,6 @@
 // node test --parts N --local: the parts run (driver/local-parts.js), then printed and written
 // as node test merge prints and writes a merged run; --assert is checked on the merged run.
-import { runLocalParts } from '../driver/local-parts.js';
+import { runLocalParts } from './local-parts.js';
 import { parseThresholds } from '../driver/thresholds.js';
 import { checkThresholds, thresholdsError } from './assert.js';
 import { printMerged } from './commands.js';
