@@ -163,10 +163,6 @@ function mergeStep(group) {
       treeCpuPercent: worst(steps, (step) => step.machine.treeCpuPercent),
       loadAverage: worst(steps, (step) => step.machine.loadAverage),
     },
-    // The longest of the machines' warm-ups; steady only if every one was.
-    warmup: steps.every((step) => step.warmup)
-      ? { seconds: Math.max(...steps.map((step) => step.warmup.seconds)), windows: Math.max(...steps.map((step) => step.warmup.windows)), steady: steps.every((step) => step.warmup.steady) }
-      : null,
     // Each machine's prober timed its own path, and keeps percentiles without histograms to add:
     // they stay in its own file.
     probe: null,
