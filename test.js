@@ -12,6 +12,7 @@ import { checkThresholds, thresholdsError } from './report/assert.js';
 import { parseThresholds } from './driver/thresholds.js';
 import { renderWorkloadList } from './report/workload-list.js';
 import { scenarioCommand } from './report/scenario-command.js';
+import { partsCommand } from './report/parts-command.js';
 import { ERROR_CODES, UsageError } from './util/errors.js';
 import { exitOnUncaught, reportFailure } from './util/cli.js';
 
@@ -26,6 +27,13 @@ if (help) {
   process.exit(0);
 }
 if (problems.length) exitWith(new UsageError(problems));
+
+// node test k8s ...: an Indexed Job of the parts, printed (driver/k8s-job.js).
+if (command === 'k8s') {
+  const { jobManifest, toYaml } = await import('./driver/k8s-job.js');
+  process.stdout.write(toYaml(jobManifest(options)));
+  process.exit(0);
+}
 
 if (command === 'list') {
   process.stdout.write(`${renderWorkloadList()}\n`);
@@ -56,6 +64,16 @@ process.on('SIGINT', () => {
   process.stderr.write('\ninterrupted: writing the steps finished so far (Ctrl-C again to quit at once)\n');
   controller.abort();
 });
+
+// node test --parts N --local: N driver processes, one start, merged.
+if (command === 'parts') {
+  try {
+    await partsCommand(process.argv.slice(2), options, { signal: controller.signal });
+    process.exit(0);
+  } catch (error) {
+    exitWith(error);
+  }
+}
 
 // Issue 13: node test --scenario list | NAME
 if (command === 'scenario') {

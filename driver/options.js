@@ -17,6 +17,8 @@ import { unmeasuredStoreProblems } from './thresholds.js';
 import { targetFromUrl } from './targets.js';
 import { DEFAULT_HTTP_ENGINE, HTTP_ENGINE_NAMES } from './engines/names.js'; // --engine
 import { STORE_DELAY_FLAGS, STORE_DELAY_USAGE, parseStoreDelay } from './store-delay-options.js';
+import { PART_FLAGS, PART_USAGE, parsePartFlags, partRunOptions } from './part-options.js';
+import { parseK8sArguments } from './k8s-job.js';
 
 export const DEFAULT_CONCURRENCY = [5, 10, 15, 20, 25, 30];
 // Steps are timed by default: a request count finishes in well under a second on a fast
@@ -83,6 +85,7 @@ const spec = {
   engine: { type: 'string' },
   'value-shape': { type: 'string' }, // issue 13 item 5
   ...STORE_DELAY_FLAGS,
+  ...PART_FLAGS,
   ...RUN_REPORT_FLAGS,
   ...SCENARIO_FLAGS, // issue 13
 };
@@ -183,6 +186,8 @@ Output:
 
 ${RUN_REPORT_USAGE}
 
+${PART_USAGE}
+
 ${SCENARIO_USAGE}
 
 Exit codes: 0 done; 1 the run failed (target unreachable, bad /stores, app.js died, a store
@@ -220,6 +225,7 @@ export function parseArguments(argv, env = process.env) {
   if (argv[0] === 'report') return parseReportArguments(argv.slice(1));
   if (argv[0] === 'compare') return parseCompareArguments(argv.slice(1));
   if (argv[0] === 'merge') return parseMergeArguments(argv.slice(1));
+  if (argv[0] === 'k8s') return { command: 'k8s', ...parseK8sArguments(argv.slice(1)) };
   const { values, problems } = parseFlags(argv, spec);
   // What parseFlags already reported (an unknown flag, a missing value) is left out of the object.
   const given = Object.entries(values).filter(([name, value]) => spec[name] && fitsSpec(spec[name], value));
@@ -391,6 +397,7 @@ export function normalizeOptions(object = {}, env = process.env) {
     workers,
     valueShape,
     storeDelay,
+    ...parsePartFlags(values, problems, { seedGiven: text('seed') !== undefined }),
   };
   // A threshold naming a store this run cannot measure is found now, before app.js starts.
   if (stores?.length) problems.push(...unmeasuredStoreProblems(options.assert, stores, { source: '--stores' }));
@@ -399,7 +406,8 @@ export function normalizeOptions(object = {}, env = process.env) {
     const urlStores = urls.filter(httpUrl).map(urlStore);
     problems.push(...unmeasuredStoreProblems(options.assert, urlStores, { source: 'the --url list' }));
   }
-  return { command: 'run', help: values.help === true, options, problems };
+  const command = options.parts ? 'parts' : 'run';
+  return { command, help: values.help === true, options: partRunOptions(options, problems), problems };
 }
 
 // --value-shape bytes|hash: 'bytes' when not given; problems pushed. Direct mode only: the

@@ -29,6 +29,7 @@ import { thresholdStores, unmeasuredStoreProblems } from './thresholds.js';
 import { measurePeakRss } from './peak-rss.js';
 import { DEFAULT_HTTP_ENGINE, httpEngineNamed } from './engines/index.js'; // --engine
 import { effectiveStoreDelay, storeDelayEnv } from './store-delay-options.js';
+import { partSettings, startBarrier } from './part-run.js'; // --part, --start-at
 
 /**
  * A key-space workload whose values the app would refuse (its /stores `limits`), or the server
@@ -167,7 +168,8 @@ export async function runBenchmark(options, { signal, onProgress = () => {} } = 
       warmup: options.warmup,
       warmupMaxSeconds: options.warmup > 0 ? options.warmupMaxSeconds ?? WARMUP_MAX_SECONDS : 0,
       order: options.order ?? 'interleaved',
-      orderSeed: options.seed ?? randomSeed(),
+      // --part: the run's seed (every part runs the same order), not the part's own.
+      orderSeed: options.orderSeed ?? options.seed ?? randomSeed(),
       keepAlive: options.keepAlive,
       timeoutMs: options.timeoutMs,
       stores: options.stores ?? null,
@@ -179,6 +181,7 @@ export async function runBenchmark(options, { signal, onProgress = () => {} } = 
       engine: options.direct ? 'direct' : options.engine ?? DEFAULT_HTTP_ENGINE,
       // The emulated network, where this run set up the stores (its app, or --direct).
       ...(storeDelayOf(options) ? { storeDelay: storeDelayOf(options) } : {}),
+      ...partSettings(options),
     };
     // Several workers cannot read their writes back soundly (driver/sweep.js says why).
     if (settings.verify && !canVerify(settings.workers, options.workload.mix)) settings.verify = false;
@@ -200,6 +203,7 @@ export async function runBenchmark(options, { signal, onProgress = () => {} } = 
     }
     let order = [];
     let control = null;
+    const barrier = startBarrier(options, targets, sweepSignal);
     try {
       ({ order, control } = await runSweep(targets, settings, {
         ...(stores ? directSweep(stores) : { engine: httpEngineNamed(settings.engine) }),
@@ -223,6 +227,7 @@ export async function runBenchmark(options, { signal, onProgress = () => {} } = 
         },
         onTargetDone: (target, targetSteps, { load, verification }) => onProgress({ type: 'target-done', target: shown.get(target), steps: targetSteps, load, verification }),
         onNotice: (message) => onProgress({ type: 'notice', message }),
+        beforeSteps: barrier.wait,
       }));
     } catch (error) {
       if (!(error instanceof StepAborted)) throw error;
@@ -231,9 +236,10 @@ export async function runBenchmark(options, { signal, onProgress = () => {} } = 
     if (interrupted) order = orderOf(steps);
     // Before the app is stopped (finally, below): its peak RSS is read from its /proc entry.
     const peakRss = await measurePeakRss(app);
-    return createResult({
+    const result = createResult({
       interrupted, appExit, settings, system, targets: shownTargets, skipped, order, steps, control, loads, verifications, peakRss,
     });
+    return barrier.start ? { ...result, start: barrier.start } : result;
   } finally {
     stopping = true;
     await prober?.close();
@@ -278,6 +284,7 @@ const workloadSpec = (options) => ({
   seed: options.seed,
   load: options.load,
   verify: options.verify,
+  ...(options.part ? { part: options.part } : {}),
 });
 
 /**

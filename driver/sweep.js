@@ -17,6 +17,7 @@ import { createWorkload } from './workloads/workload.js';
 import { loadRecords } from './workloads/load.js';
 import { verifyWrites } from './workloads/verify.js';
 import { WARMUP_MAX_SECONDS as STEADY_MAX_SECONDS, WARMUP_WINDOW_SECONDS, warmUpToSteady } from './warmup.js';
+import { partLoads } from './parts.js';
 
 const OPEN_MODEL_WARMUP_CONCURRENCY = 10;
 // The priming is N requests or this long, whichever comes first: 500 requests take 0.2 s on a
@@ -26,8 +27,12 @@ export const WARMUP_MAX_SECONDS = 2;
 // 2 rps would hold none).
 const OPEN_MODEL_WINDOW_REQUESTS = 20;
 
-/** The loads to run against each target: [{concurrency}] or, with --rps, [{rps}]. */
-export function planLoads({ concurrency, rps }) {
+/**
+ * The loads to run against each target: [{concurrency}] or, with --rps, [{rps}]; with
+ * settings.part (--part I/N), the part's shares (driver/parts.js).
+ */
+export function planLoads({ concurrency, rps, requests, part }) {
+  if (part) return partLoads({ concurrency, rps, requests }, part);
   return rps ? rps.map((rate) => ({ rps: rate })) : concurrency.map((c) => ({ concurrency: c }));
 }
 
@@ -79,16 +84,17 @@ export async function runSweep(targets, settings, {
   signal,
   machine,
   probe = null,
+  beforeSteps = null,
 } = {}) {
   const stepRunner = createStepRunner({ workers: settings.workers ?? 1, engine, onNotice });
   try {
-    return await sweep(targets, settings, { loadPhase, verifyPhase, workload, token, onStep, onStepDone, onTargetDone, onLoad, onLoadDone, onVerifyDone, onNotice, signal, machine, probe, stepRunner });
+    return await sweep(targets, settings, { loadPhase, verifyPhase, workload, token, onStep, onStepDone, onTargetDone, onLoad, onLoadDone, onVerifyDone, onNotice, signal, machine, probe, stepRunner, beforeSteps });
   } finally {
     await stepRunner.close();
   }
 }
 
-async function sweep(targets, settings, { loadPhase, verifyPhase, workload, token, onStep, onStepDone, onTargetDone, onLoad, onLoadDone, onVerifyDone, onNotice, signal, machine, probe, stepRunner }) {
+async function sweep(targets, settings, { loadPhase, verifyPhase, workload, token, onStep, onStepDone, onTargetDone, onLoad, onLoadDone, onVerifyDone, onNotice, signal, machine, probe, stepRunner, beforeSteps }) {
   const loads = planLoads(settings);
   const repeats = settings.repeat ?? 1;
   const schedule = planSchedule(targets, loads, { repeat: repeats, order: settings.order, seed: settings.orderSeed ?? null });
@@ -142,6 +148,8 @@ async function sweep(targets, settings, { loadPhase, verifyPhase, workload, toke
       await measure(target, { concurrency: primeConcurrency }, { maxRequests: settings.warmup, durationSeconds: WARMUP_MAX_SECONDS });
     }
   }
+  // --start-at: every part waits here, prepared, for the same instant.
+  if (beforeSteps) await beforeSteps();
   const steadyMax = settings.warmup > 0 ? settings.warmupMaxSeconds ?? STEADY_MAX_SECONDS : 0;
   // One step of `load` against `target`, after its steady-state warm-up: the step's figures and
   // warnings, as the Result keeps a step.
@@ -157,7 +165,7 @@ async function sweep(targets, settings, { loadPhase, verifyPhase, workload, toke
     const probing = withProbe ? probe?.underLoad() : null;
     let figures;
     try {
-      figures = await measure(target, load, { maxRequests: settings.requests, durationSeconds: settings.duration });
+      figures = await measure(target, load, { maxRequests: load.maxRequests ?? settings.requests, durationSeconds: settings.duration });
     } catch (error) {
       await probing?.end().catch(() => {});
       throw error;
@@ -177,6 +185,7 @@ async function sweep(targets, settings, { loadPhase, verifyPhase, workload, toke
       machine: machineLoad,
       probe: withProbe && probe ? { thread: probe.thread, idle: own.idleProbe, underLoad, error: probe.error } : null,
       machines: null, // a merged step's machines (node test merge)
+      ...(load.runLoad === undefined ? {} : { runLoad: load.runLoad }), // --part: the run's level
       warnings: [...honestyWarnings(figures, { engine: settings.engine }), ...warmupWarnings(warmup), ...machineWarnings(machineLoad)],
     };
   };

@@ -9,6 +9,7 @@ import { checkThresholds, thresholdsError } from './assert.js';
 import { compareRuns, regressionError, renderRunComparison } from './compare-runs.js';
 import { parseThresholds } from '../driver/thresholds.js';
 import { mergeResults, renderMachineRows } from './merge.js';
+import { readResultsFromLog } from './logs.js';
 import { renderScenario } from './scenario.js';
 
 /**
@@ -54,16 +55,23 @@ export async function compareCommand({ a, b, failOnRegression = null, ignoreBusy
  * takes stdout), and the files written. Throws MergeError (exit 2) when the files differ in
  * what they measured, ResultsFormatError (2) for a file that is not a Result of this version.
  */
-export async function mergeCommand({ files, json, csv, html }, { stdout = process.stdout, stderr = process.stderr } = {}) {
+export async function mergeCommand({ files, json, csv, html, fromLogs = [] }, { stdout = process.stdout, stderr = process.stderr } = {}) {
   await checkOutputPaths({ json, csv, html });
   const inputs = [];
   for (const file of files) inputs.push({ file, result: await readResults(file) });
+  for (const log of fromLogs) inputs.push(...await readResultsFromLog(log));
   const result = mergeResults(inputs);
+  await printMerged(result, { json, csv, html }, { stdout, stderr });
+  return result;
+}
+
+/** A merged run's tables and machine rows (stderr when --json - takes stdout), its warnings, its files. */
+export async function printMerged(result, { json, csv, html }, { stdout = process.stdout, stderr = process.stderr } = {}) {
   const out = json === '-' ? stderr : stdout;
   out.write(renderRun(result));
   out.write(`\n${renderMachineRows(result)}`);
   const apart = result.steps.filter((step) => step.warnings.some((warning) => warning.code === 'NO_OVERLAP')).length;
   if (apart) stderr.write(`warning: in ${apart} of ${result.steps.length} step(s) the drivers' time windows do not overlap (NO_OVERLAP): their rps do not add up to one load; check the machines' clocks\n`);
+  for (const warning of result.start?.warnings ?? []) stderr.write(`warning: ${warning.message} (${warning.code})\n`);
   await writeResults({ json, csv, html }, result, stdout);
-  return result;
 }

@@ -35,6 +35,7 @@ export const WARNING_DATA = {
   VERIFY_MISMATCH: { mismatched: 'keys whose value read back different', sampled: 'keys read back' },
   WEAKER_PROMISE: { mismatched: 'keys whose value read back different', sampled: 'keys read back' },
   NO_OVERLAP: { files: 'the results files whose windows do not overlap', gapSeconds: 'from the latest start to the earliest finish, in seconds (positive: that long with not every driver running)' },
+  START_SKEW: { spreadMs: 'from the earliest part\'s start to the latest, by their own clocks, in ms', toleranceMs: 'the spread allowed', clockSpreadMs: 'how far apart the parts\' clocks were by the target\'s Date header, in ms; null unless every part read it' },
   UNVERIFIED: { overlap: 'keys left out for writes in flight at once', failed: 'keys left out for a write that failed without saying whether it landed', unknownBase: 'keys appended to without a known value before' },
 };
 
@@ -178,6 +179,7 @@ export const STEP_FIELDS = [
   field('machine.loadAverage', 'number|null', 'the one-minute load average (/proc/loadavg) when the step ended; null where not measured', { csv: 'loadAverage' }),
   // Several workers, several machines (issue 11)
   field('workers', 'list|null', 'with --workers N (N > 1): each worker thread\'s share of the step, in order; null with one worker. Fewer entries than N when the load could not be shared by N (concurrency or -n below N)', { of: WORKER_FIELDS }),
+  field('runLoad', 'number', 'only in a part of a split run (--part I/N): the run\'s concurrency or rate this step is a share of (its own is in concurrency or targetRps); node test merge matches the parts\' steps by it', { optional: true }),
   field('machines', 'list|null', 'a step of node test merge: each machine\'s figures, the step\'s own being their total; null for a step one driver measured', { of: MACHINE_ROW_FIELDS }),
 ];
 
@@ -310,6 +312,8 @@ export const RESULT_FIELDS = [
   field('settings.workers', 'integer', 'worker threads each step ran in (--workers; 1 by default)'),
   field('settings.engine', 'string', 'what sent the load (--engine): `loadtest` (the default) or `fast` (HTTP/1.1 written to sockets by storebench itself), or `direct` with --direct (the stores\' clients called in the driver\'s process). The figures mean the same whichever it was; absent from files written before it', { optional: true }),
   field('settings.storeDelay', 'object', 'the network emulated between the stores and their servers (--store-rtt, --store-jitter, --store-bandwidth, or their STOREBENCH_STORE_* variables): `{ rttMs, jitterMs, bandwidth }` (bandwidth in bytes a second each way, 0 for unlimited). Only in a run that set up its stores (the app it started, or --direct) with a delay', { optional: true }),
+  field('settings.part', 'object', 'only in a part of a split run (--part I/N): `{ index, count }`, part I of N. Its concurrency, rate and -n shares are in its steps; the settings above stay the whole run\'s (docs/merge.md)', { optional: true }),
+  field('settings.startAt', 'string', 'only with --start-at: the instant (ISO 8601) the run waited for after preparing and before its first step', { optional: true }),
   field('system.node', 'string', 'Node.js version of the driver'),
   field('system.platform', 'string', 'OS, kernel release and architecture'),
   field('system.cpuModel', 'string', 'the driver machine\'s CPU model'),
@@ -338,6 +342,7 @@ export const RESULT_FIELDS = [
   field('peakRss.app', 'string', 'whether appBytes was measured: `measured`; `unknown` (the driver started app.js ' +
     'but could not read its /proc/<pid>/status: not Linux, or the app had died); `none` (no app.js child: --url, ' +
     '--target, --direct)', { optional: true }),
+  field('start', 'object', 'only with --start-at. A run: `at` (the instant asked), `readyAt` (when it had prepared), `began` (when it went on, its first step\'s warm-up or step), `lateMs` (began - at), `clock` (`{ offsetMs, uncertaintyMs, source }`: the target\'s clock minus this machine\'s, from the target\'s Date header, `source` `date-header`; null in direct mode or without the header). node test merge of parts: `at`, `began` (the earliest), `spreadMs` (latest began - earliest), `toleranceMs`, `clockSpreadMs` (how far apart the parts\' clocks were by the target\'s; null unless every part read it), `clockUncertaintyMs`, `parts` (each part\'s start, with `file` and `hostname`), `warnings` (START_SKEW)', { optional: true }),
   // Issue 13: a run of node test --scenario NAME (absent from other runs)
   field('scenario', 'object', 'only in a `--scenario` run: `name`, `title`, `summary`, `study` (file, source, author, hardware, date), `scale`, `scaleNote`, `cloudantPlan`, `measured` and `published` (tables: `id`, `title`, `rowHeader`, `rows`, `columns` [{id, label, unit}], `cells` {row: {column: number or null}}, measured tables also `sources` {row: [index in steps]}), `verdicts` [{id, claim, verdict, explanation, figures [{table, row}]}], `notes`, `runs` (docs/scenarios.md)', { optional: true }),
 ];

@@ -9,12 +9,13 @@ import { createResult } from '../driver/result.js';
 import { honestyWarnings } from '../driver/honesty.js';
 import { MergeError, WARNING_CODES } from '../util/errors.js';
 import { RESULT_FIELDS } from './fields.js';
+import { checkParts, mergeStarts } from './merge-parts.js';
 
 // Settings that may differ between the drivers: the seed (each machine may draw its own keys),
 // the thresholds (checked after the run, not part of the load) and the worker threads (how a
-// machine generates its share, --workers auto differing with its cores).
-// Each driver shuffles its own order (orderSeed) unless its parts were given one --seed.
-const FREE_SETTINGS = new Set(['seed', 'orderSeed', 'assert', 'workers']);
+// machine generates its share, --workers auto differing with its cores), and which part of a
+// split run it is (--part; checked apart, merge-parts.js).
+const FREE_SETTINGS = new Set(['seed', 'assert', 'workers', 'part']);
 // Warnings about one machine (its CPU, its neighbours) stay with that machine's name; the
 // others are recomputed from the totals.
 const MACHINE_WARNINGS = new Set(['DRIVER_CPU', 'CPU_STEAL', 'BUSY_MACHINE']);
@@ -24,7 +25,9 @@ const shown = (value) => JSON.stringify(value);
 
 /** What makes steps the same step across files: "redis key1 closed concurrency 10 repeat 1 http". */
 export function stepIdentity(step) {
-  const load = step.model === 'open' ? `rps ${step.targetRps}` : `concurrency ${step.concurrency}`;
+  // A part's step (--part) is a share of the run's level, which is what the parts have in common.
+  const level = (own) => step.runLoad ?? own;
+  const load = step.model === 'open' ? `rps ${level(step.targetRps)}` : `concurrency ${level(step.concurrency)}`;
   return `${step.store} ${step.key}${step.workload ? ` ${step.workload}` : ''} ${step.model} ${load} repeat ${step.repeat} ${step.mode}`;
 }
 
@@ -41,12 +44,14 @@ function refuse(files, what) {
 }
 
 // The steps of every file, by identity; refuses files that differ in what they measured.
-function matchSteps(inputs) {
+function matchSteps(inputs, { parts = false } = {}) {
   const [first, ...others] = inputs;
   for (const other of others) {
     const files = [first.file, other.file];
     if (first.result.system.target !== other.result.system.target) refuse(files, `target (${shown(first.result.system.target)} vs ${shown(other.result.system.target)})`);
-    const settings = firstDifference(first.result.settings, other.result.settings, SETTINGS.filter((name) => !FREE_SETTINGS.has(name)), 'settings.');
+    // Drivers started by hand each shuffle their own order; the parts of one run share the run's.
+    const free = (name) => FREE_SETTINGS.has(name) || (!parts && name === 'orderSeed');
+    const settings = firstDifference(first.result.settings, other.result.settings, SETTINGS.filter((name) => !free(name)), 'settings.');
     if (settings) refuse(files, settings);
   }
   const groups = new Map();
@@ -65,7 +70,9 @@ function matchSteps(inputs) {
   for (const [identity, group] of groups) {
     if (group.length < inputs.length) refuse([first.file, inputs[group.length].file], `steps: ${first.file} has "${identity}", ${inputs[group.length].file} has not`);
     for (const { file, step } of group.slice(1)) {
-      const differs = firstDifference(group[0].step, step, ['url', 'workload', 'mode', 'maxRequests', 'durationSeconds'], '');
+      // Each part's -n is its own share of the run's.
+      const fields = ['url', 'workload', 'mode', ...(parts ? [] : ['maxRequests']), 'durationSeconds'];
+      const differs = firstDifference(group[0].step, step, fields, '');
       if (differs) refuse([group[0].file, file], `"${identity}": ${differs}`);
     }
   }
@@ -78,6 +85,8 @@ function refuseSameRun(inputs) {
   const starts = ({ result }) => JSON.stringify(result.steps.map((step) => step.startedAt));
   for (const [index, one] of inputs.entries()) {
     for (const other of inputs.slice(index + 1)) {
+      const partOf = ({ result }) => result.settings.part?.index ?? null;
+      if (partOf(one) !== partOf(other)) continue; // checkParts refused any part given twice
       if (one.result.system.hostname === other.result.system.hostname && starts(one) === starts(other)) {
         throw new MergeError(`cannot merge ${one.file} and ${other.file}: they are the same run (host ${one.result.system.hostname}, every step started at the same moment), and adding a run to itself doubles its rps`);
       }
@@ -191,19 +200,22 @@ function mergeStep(group) {
  */
 export function mergeResults(inputs) {
   if (inputs.length < 2) throw new MergeError('merge needs at least two results files');
-  const groups = matchSteps(inputs);
+  const parts = checkParts(inputs);
+  const groups = matchSteps(inputs, { parts });
   refuseSameRun(inputs);
   refuseSeparateServers(inputs, groups);
   const [{ result: first }] = inputs;
+  const { part: _part, ...settings } = first.settings;
   const steps = [...groups.values()].map(mergeStep);
   const skipped = [...new Map(inputs.flatMap(({ result }) => result.skipped).map((skip) => [skip.store, skip])).values()];
   const hostnames = [...new Set(inputs.map(({ result }) => result.system.hostname))];
   // Two runs from one host ran on the same CPUs: each host's cores count once.
   const cpusByHost = new Map(inputs.map(({ result }) => [result.system.hostname, result.system.cpuCount]));
-  return createResult({
+  const start = mergeStarts(inputs);
+  const result = createResult({
     interrupted: inputs.some(({ result }) => result.interrupted),
     appExit: inputs.map(({ result }) => result.appExit).find(Boolean) ?? null,
-    settings: first.settings,
+    settings,
     system: {
       ...first.system,
       cpuCount: [...cpusByHost.values()].reduce((sum, count) => sum + count, 0),
@@ -218,6 +230,7 @@ export function mergeResults(inputs) {
     verifications: inputs.flatMap(({ result }) => result.verifications),
     merged: inputs.map(({ file, result }) => ({ file, hostname: result.system.hostname, date: result.system.date, cpuModel: result.system.cpuModel, cpuCount: result.system.cpuCount })),
   });
+  return start ? { ...result, start } : result;
 }
 
 const fixed = (value, digits) => (value === null ? '-' : value.toFixed(digits));

@@ -47,6 +47,7 @@ export const ERROR_CODES = Object.freeze({
   // The driver's workloads (docs/workloads.md)
   // Several machines (issue 11)
   MERGE_REFUSED: { exit: 2, meaning: 'node test merge: the files\' steps do not measure the same thing (a target, workload, setting or step differs, named in the line), they are one run given twice, or --direct runs did not reach one shared server: nothing is merged' },
+  NOT_READY: { exit: 1, meaning: 'node test --start-at TIME: the driver finished preparing (target reachable, priming, load phase) only after TIME, so it would have started late: it stops instead of loading the target out of step with the other parts' },
   VERIFY_FAILED: { exit: 1, meaning: 'after a run that wrote, values read back from a store differ from what it acknowledged (a store that promises less, memcached, only warns)' },
 });
 
@@ -71,6 +72,7 @@ export const WARNING_CODES = Object.freeze({
   VERIFY_MISMATCH: { meaning: 'values read back after the run differ from what the store acknowledged: the run fails (VERIFY_FAILED)' },
   WEAKER_PROMISE: { meaning: 'values read back differ, on a store that does not promise to keep what it acknowledged (memcached may evict): reported, not failed' },
   NO_OVERLAP: { meaning: 'node test merge: the merged drivers did not run this step at the same time (their startedAt-finishedAt windows do not overlap), so their rps do not add up to a load the target saw at once' },
+  START_SKEW: { meaning: 'node test merge of the parts of one run (--part, --start-at): their first steps began further apart than the tolerance (100 ms) by their own clocks; the line says how far apart their clocks were by the target\'s Date header, where every part read it' },
   UNVERIFIED: { meaning: 'some written keys of the sample could not be checked: writes to them overlapped, or one failed without saying whether it landed' },
 });
 
@@ -219,6 +221,13 @@ export class UsageError extends StorebenchError {
 export class RunError extends StorebenchError {
   constructor(message, cause) {
     super(message, { code: 'RUN_FAILED', cause });
+  }
+}
+
+/** --start-at: ready only after the start instant (exit 1). */
+export class NotReadyError extends StorebenchError {
+  constructor(message) {
+    super(message, { code: 'NOT_READY' });
   }
 }
 

@@ -23,9 +23,10 @@ export const LOAD_MIN_TIMEOUT_MS = 120_000;
  */
 export function batchOf(workload, from, { maxBytes = LOAD_BATCH_BYTES, maxRecords = LOAD_BATCH_RECORDS } = {}) {
   const { values, records } = workload;
+  const end = workload.loadRange?.[1] ?? records; // --part: its slice only
   const entries = [];
   let size = 0;
-  for (let index = from; index < records && entries.length < maxRecords; index += 1) {
+  for (let index = from; index < end && entries.length < maxRecords; index += 1) {
     const key = keyOf(index);
     const value = values.valueOf(index, 0);
     const next = 2 + key.length + 4 + value.length;
@@ -80,12 +81,14 @@ export async function loadRecords({ url, workload, token = null, timeoutMs = 10_
  */
 export async function runLoadPhase({ workload, signal, onProgress = () => {}, send }) {
   if (signal?.aborted) throw new StepAborted();
-  const total = workload.records;
+  // --part I/N loads its slice of the records only (driver/parts.js keySlice).
+  const [first, end] = workload.loadRange ?? [0, workload.records];
+  const total = end - first;
   const recorder = createLatencyRecorder();
   const errors = {};
   const startedAt = new Date();
   const startNs = process.hrtime.bigint();
-  let next = 0;
+  let next = first;
   let done = 0;
   let loaded = 0;
   let bytes = 0;
@@ -96,7 +99,7 @@ export async function runLoadPhase({ workload, signal, onProgress = () => {}, se
   };
 
   const worker = async () => {
-    while (next < total && !refused && !signal?.aborted) {
+    while (next < end && !refused && !signal?.aborted) {
       const from = next;
       const batch = batchOf(workload, from);
       const { to } = batch;
@@ -129,7 +132,7 @@ export async function runLoadPhase({ workload, signal, onProgress = () => {}, se
     throw new StepAborted();
   }
   // Records never sent (the batches before them were refused) did not land either.
-  if (next < total) workload.recordLoad(next, total, false);
+  if (next < end) workload.recordLoad(next, end, false);
   const seconds = Number(process.hrtime.bigint() - startNs) / 1e9;
   const latency = recorder.summary();
   const histogram = recorder.encode();

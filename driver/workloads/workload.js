@@ -8,6 +8,7 @@ import { createKeyChooser } from './distributions.js';
 import { createValues, keyOf } from './values.js';
 import { createTracker, outcomeOf } from './tracker.js';
 import { VERIFY_SAMPLE } from './definitions.js';
+import { keySlice } from '../parts.js';
 
 /**
  * One request of a workload, as the HTTP engine sends it.
@@ -91,10 +92,15 @@ export function createWorkload(spec, { basePath = '', token = null, sample = VER
   // Inserts take record numbers from `records` up; `latest` reads up to the highest number
   // below which every insert has ended (YCSB's acknowledged counter), so it does not read a
   // key whose insert is still in flight.
-  let nextInsert = records;
+  // A part of N (--part I/N) loads and inserts only its own keys (driver/parts.js), and reads
+  // only the loaded records: which of the other parts' inserts have ended, it cannot know.
+  const slice = spec.part?.count > 1 ? keySlice(records, spec.part) : null;
+  const insertStep = slice ? slice.insertStep : 1;
+  let nextInsert = slice ? slice.insertFrom : records;
   let insertedBelow = records;
   const insertsEnded = new Set();
   const insertEnded = (index) => {
+    if (slice) return;
     insertsEnded.add(index);
     while (insertsEnded.delete(insertedBelow)) insertedBelow += 1;
   };
@@ -102,7 +108,8 @@ export function createWorkload(spec, { basePath = '', token = null, sample = VER
 
   // What each loaded record holds before the run: the load phase says which batches failed.
   let loaded = false;
-  const notLoaded = []; // [from, to) ranges the load did not confirm
+  // [from, to) ranges the load did not confirm (a part: the other parts' slices too).
+  const notLoaded = slice ? [[0, slice.loadFrom], [slice.loadTo, records]] : [];
   const baseOf = (index) => {
     if (index >= records) return 'absent';
     if (!loaded || notLoaded.some(([from, to]) => index >= from && index < to)) return 'unknown';
@@ -128,7 +135,7 @@ export function createWorkload(spec, { basePath = '', token = null, sample = VER
     const operation = pick();
     if (operation === 'read') return new Read(`${base}/${keyOf(chooser.next())}`);
     writes += 1;
-    const index = operation === 'insert' ? nextInsert++ : chooser.next();
+    const index = operation === 'insert' ? (nextInsert += insertStep) - insertStep : chooser.next();
     const path = `${base}/${keyOf(index)}`;
     const token = tracker.begin(index, operation === 'append' ? 'append' : 'put');
     const body = values.valueOf(index, token.version);
@@ -144,6 +151,7 @@ export function createWorkload(spec, { basePath = '', token = null, sample = VER
     values,
     tracker,
     records,
+    ...(slice ? { loadRange: [slice.loadFrom, slice.loadTo] } : {}),
     baseOf,
     keyCount,
     /** The load phase loaded records [from, to) (landed: confirmed by the app) or did not. */

@@ -71,6 +71,12 @@ test('every flag is read', () => {
     workers: 3,
     valueShape: 'bytes',
     storeDelay: null,
+    // A split run (--part, --start-at, --parts N --local): none here.
+    part: null,
+    startAt: null,
+    startAfterSeconds: null,
+    parts: null,
+    local: false,
   });
 });
 

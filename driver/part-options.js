@@ -1,0 +1,76 @@
+// The flags of one run split over several drivers: --part I/N and --start-at TIME (a part), and
+// --parts N --local (this machine starts the N parts itself, driver/local-parts.js).
+import { MAX_PARTS, parsePart, parseStartAt, partProblems, partSeed, sharedWrites } from './parts.js';
+
+export const PART_FLAGS = {
+  part: { type: 'string' },
+  'start-at': { type: 'string' },
+  parts: { type: 'string' },
+  local: { type: 'boolean' },
+};
+
+export const PART_USAGE = `Several drivers, one run (docs/merge.md):
+  --start-at TIME        prepare (target reachable, priming, load phase), then wait until TIME
+                         (ISO with zone, 2025-06-01T12:00:00Z, or +SECS from now) before the
+                         first step; not ready by then: exit 1. Records its start and clock
+  --part I/N             this driver is part I of N: its share of -c, --rps and -n, loads and
+                         inserts only its slice of --records, its own seed drawn from --seed
+                         (needed: the same for every part, as is the order of the steps)
+  --parts N --local      start N parts here as processes, one --start-at (default +10s), then
+                         merge them and print the merged run (--json/--csv/--html write it)`;
+
+// How far ahead the local parts start when no --start-at is given.
+export const LOCAL_LEAD_SECONDS = 10;
+
+/**
+ * { part, startAt, startAfterSeconds, parts, local } from the flags (each null/false when not given); problems
+ * pushed. `seedGiven`: whether --seed was (a part needs the run's seed).
+ */
+export function parsePartFlags(values, problems, { seedGiven, now = Date.now() } = {}) {
+  const text = (name) => (typeof values[name] === 'string' ? values[name] : undefined);
+  let part = null;
+  if (text('part') !== undefined) {
+    const parsed = parsePart(text('part'));
+    if (parsed.problem) problems.push(parsed.problem);
+    else part = parsed.value;
+    if (!seedGiven) problems.push('--part needs --seed N, the same for every part: the parts draw their order and seeds from it');
+  }
+  let startAt = null;
+  // +SECS: a launcher counts it from when it launches the parts, not from when it read the flag.
+  let startAfterSeconds = null;
+  if (text('start-at') !== undefined) {
+    const parsed = parseStartAt(text('start-at'), now);
+    if (parsed.problem) problems.push(parsed.problem);
+    else startAt = parsed.value;
+    if (!parsed.problem && text('start-at').startsWith('+')) startAfterSeconds = (startAt.getTime() - now) / 1000;
+  }
+  let parts = null;
+  if (text('parts') !== undefined) {
+    parts = /^\d+$/.test(text('parts')) ? Number(text('parts')) : null;
+    if (parts === null || parts < 1 || parts > MAX_PARTS) {
+      problems.push(`--parts must be a whole number from 1 to ${MAX_PARTS}, not "${text('parts')}"`);
+      parts = null;
+    }
+    if (part) problems.push('use either --part I/N (this driver is one part) or --parts N (start them all)');
+  }
+  const local = values.local === true;
+  if (local && text('parts') === undefined) problems.push('--local goes with --parts N: it starts the N parts on this machine');
+  if (text('parts') !== undefined && !local) problems.push('--parts N needs where to run them: --local (or npm run load:cf, node test k8s)');
+  return { part, startAt, startAfterSeconds, parts, local };
+}
+
+/**
+ * The run's options as part `part` runs them: the run's seed kept for the order (the same in
+ * every part), the part's own seed for its keys and values, the slice of the key space, and
+ * no read-back of values another part may have overwritten. Problems of the split pushed.
+ */
+export function partRunOptions(options, problems, onNotice = () => {}) {
+  if (!options.part) return options;
+  problems.push(...partProblems({ concurrency: options.concurrency, rps: options.rps, requests: options.requests }, options.part));
+  const next = { ...options, orderSeed: options.seed, seed: partSeed(options.seed, options.part.index) };
+  if (options.keySpace && options.verify && options.part.count > 1 && sharedWrites(options.workload.mix)) {
+    next.verify = false;
+    onNotice('written values are not read back: other parts may write the same keys');
+  }
+  return next;
+}

@@ -1,0 +1,111 @@
+// --part I/N and --start-at: one run split over N drivers (processes, tasks, pods) that start
+// together. Pure functions: which share of the load, of the key space and of the seeds part I
+// takes. The whole run's settings stay in each part's Result (so `merge` can check the parts
+// belong together); each step carries its own share and the run's load level (step.runLoad).
+import { splitEvenly, splitInProportion } from './workers.js';
+import { createRandom } from './workloads/random.js';
+
+// The random stream a part's seed is drawn from (clear of the workload's streams 1 + 16n, 2 + 16n, 7).
+const PART_SEED_STREAM = 11;
+const MAX_SEED = 2 ** 32 - 1;
+export const MAX_PARTS = 1000;
+// --start-at +SECS: at most a day ahead.
+export const MAX_START_AHEAD_SECONDS = 86_400;
+
+/** "I/N" -> { index: I, count: N } (1 <= I <= N <= MAX_PARTS), or { problem }. */
+export function parsePart(text) {
+  const match = /^(\d+)\/(\d+)$/.exec(text);
+  const index = match ? Number(match[1]) : NaN;
+  const count = match ? Number(match[2]) : NaN;
+  if (!match || count < 1 || count > MAX_PARTS || index < 1 || index > count) {
+    return { problem: `--part must be I/N with 1 <= I <= N <= ${MAX_PARTS} (part 2 of 4: --part 2/4), not "${text}"` };
+  }
+  return { value: { index, count } };
+}
+
+/**
+ * --start-at: an ISO 8601 time with a zone (2025-06-01T12:00:00Z, ...+02:00) or +SECS from
+ * `now` (+30, +30s, +1.5s). Returns { value: Date } or { problem }.
+ */
+export function parseStartAt(text, now = Date.now()) {
+  const relative = /^\+(\d+(?:\.\d+)?)s?$/.exec(text);
+  if (relative) {
+    const seconds = Number(relative[1]);
+    if (seconds > MAX_START_AHEAD_SECONDS) return { problem: `--start-at ${text} is more than a day ahead` };
+    return { value: new Date(now + seconds * 1000) };
+  }
+  // A time without a zone would be read in each machine's own zone: refused.
+  if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/.test(text) || Number.isNaN(Date.parse(text))) {
+    return { problem: `--start-at must be an ISO time with its zone (2025-06-01T12:00:00Z) or +SECS (+30s), not "${text}"` };
+  }
+  return { value: new Date(Date.parse(text)) };
+}
+
+/** Part I's own seed, drawn from the run's: the same run seed and part give the same seed. */
+export function partSeed(runSeed, index) {
+  const random = createRandom(runSeed, PART_SEED_STREAM);
+  let seed = 0;
+  for (let i = 0; i < index; i += 1) seed = Math.floor(random.random() * (MAX_SEED + 1));
+  return seed;
+}
+
+/** Part I's clients of a concurrency level (10 over 4 parts: 3, 3, 2, 2). */
+export const concurrencyShare = (concurrency, { index, count }) => splitEvenly(concurrency, count)[index - 1];
+/** Part I's rate of an --rps level: an even share. */
+export const rpsShare = (rps, { count }) => rps / count;
+
+/**
+ * Part I's requests of -n at a level: in proportion to its clients there (so the parts end
+ * together), adding up exactly to -n over the parts. Open model: an even split.
+ */
+export function requestsShare(requests, { concurrency, rps }, part) {
+  if (rps) return splitEvenly(requests, part.count)[part.index - 1];
+  return splitInProportion(requests, splitEvenly(concurrency, part.count))[part.index - 1];
+}
+
+/**
+ * The loads part `part` runs, one per level of the run: its share, and `runLoad`, the run's
+ * level it is a share of (what merge matches steps by).
+ */
+export function partLoads({ concurrency, rps, requests }, part) {
+  const levels = rps ? rps.map((rate) => ({ rps: rate })) : concurrency.map((c) => ({ concurrency: c }));
+  return levels.map((level) => ({
+    ...(level.rps ? { rps: rpsShare(level.rps, part) } : { concurrency: concurrencyShare(level.concurrency, part) }),
+    ...(requests ? { maxRequests: requestsShare(requests, level, part) } : {}),
+    runLoad: level.rps ?? level.concurrency,
+  }));
+}
+
+/**
+ * What part I of N does with a key space of `records` (YCSB's insertstart/insertcount): it
+ * loads records [loadFrom, loadTo), and its inserts take the numbers records + (I - 1) + k*N,
+ * so no two parts load or insert one key.
+ */
+export function keySlice(records, { index, count }) {
+  return {
+    loadFrom: Math.floor((records * (index - 1)) / count),
+    loadTo: Math.floor((records * index) / count),
+    insertFrom: records + index - 1,
+    insertStep: count,
+  };
+}
+
+/** Problems of a split: a level too small to give each part a client or a request. */
+export function partProblems({ concurrency, rps, requests }, part) {
+  if (!part || part.count === 1) return [];
+  const problems = [];
+  if (!rps) {
+    const small = concurrency.filter((c) => c < part.count);
+    if (small.length) problems.push(`-c ${small.join(',')} cannot be split into ${part.count} parts: each part needs at least one client`);
+  }
+  if (requests && requests < part.count * (rps ? 1 : Math.max(...concurrency))) {
+    problems.push(`-n ${requests} cannot be split into ${part.count} parts: each part needs at least one request per client`);
+  }
+  return problems;
+}
+
+/**
+ * Operations whose read-back two parts would confuse: another part may have written the same
+ * key later (loads and inserts have disjoint keys, so they stay checkable).
+ */
+export const sharedWrites = (mix) => mix.some(({ operation }) => !['read', 'insert'].includes(operation));
