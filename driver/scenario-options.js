@@ -2,15 +2,18 @@
 // its flags, pure like options.js, which adds them to its own. A scenario sets its own load
 // (stores, steps, workloads), so any load or target flag beside it is a problem.
 import { CLOUDANT_PLANS, scaleProblems } from './scenarios/index.js';
+import { parseStoreDelay } from './store-delay-options.js';
+import { delayMs, SettingValueError } from '../config/setting-values.js';
 
 export const SCENARIO_FLAGS = {
   scenario: { type: 'string' },
   scale: { type: 'string' },
   'cloudant-plan': { type: 'string' },
+  'client-rtt': { type: 'string' },
 };
 
 // What may go with --scenario: where the results go, and the scenario's own knobs.
-const ALLOWED = new Set(['scenario', 'scale', 'cloudant-plan', 'json', 'csv', 'html', 'quiet', 'help']);
+const ALLOWED = new Set(['scenario', 'scale', 'cloudant-plan', 'client-rtt', 'store-rtt', 'store-jitter', 'store-bandwidth', 'json', 'csv', 'html', 'quiet', 'help']);
 
 export const SCENARIO_USAGE = `Scenarios (docs/scenarios.md): the published studies, re-run here beside their figures
   --scenario NAME        run a study's scenario: its own stores, steps and workloads, then its
@@ -22,9 +25,15 @@ export const SCENARIO_USAGE = `Scenarios (docs/scenarios.md): the published stud
   --cloudant-plan P      lite: the embedded CouchDB stand-in enforces Cloudant Lite's 20 lookups/s,
                          10 writes/s, 5 queries/s (429 beyond, retried after 0.5 s by the
                          CouchDB stores); none: no limits. Default: the scenario's
-                         (cloudant-vs-redis: lite)`;
+                         (cloudant-vs-redis: lite)
+  --client-rtt MS        a round trip of MS ms between the driver and the app (a new connection
+                         pays one more for its handshake), for the scenarios over HTTP. Default:
+                         the scenario's (cloudant-vs-redis: the study's 300, 0: none)
+  --store-rtt MS, --store-jitter MS, --store-bandwidth SIZE
+                         the network between the app and its stores, for the scenarios over HTTP
+                         (cloudant-vs-redis, tarantool-vs-postgres). Default: none`;
 
-/** { scenario, scale, cloudantPlan, json, csv, html, quiet } when --scenario was given (problems pushed), else null. */
+/** { scenario, scale, cloudantPlan, storeDelay, clientDelay, json, csv, html, quiet } when --scenario was given (problems pushed), else null. */
 export function parseScenarioFlags(values, problems) {
   const given = (name) => (typeof values[name] === 'string' ? values[name] : undefined);
   const plan = given('cloudant-plan');
@@ -32,12 +41,24 @@ export function parseScenarioFlags(values, problems) {
   if (values.scenario === undefined) {
     if (given('scale') !== undefined) problems.push('--scale goes with --scenario NAME');
     if (plan !== undefined) problems.push('--cloudant-plan goes with --scenario NAME (or set STOREBENCH_CLOUDANT_PLAN for the app)');
+    if (given('client-rtt') !== undefined) problems.push('--client-rtt goes with --scenario NAME (for a run of your own, --store-rtt delays the stores)');
     return null;
   }
   const name = given('scenario');
+  // null when none of the three was given: the scenario's own network then.
+  const storeDelay = parseStoreDelay(values, problems);
+  let clientDelay = null;
+  if (given('client-rtt') !== undefined) {
+    try {
+      clientDelay = { rttMs: delayMs(given('client-rtt')) };
+    } catch (error) {
+      if (!(error instanceof SettingValueError)) throw error;
+      problems.push(`--client-rtt ${error.message}, not "${given('client-rtt')}"`);
+    }
+  }
   if (name === undefined || !name) problems.push('--scenario needs a name (or list)');
   if (name === 'list') {
-    for (const flag of ['scale', 'cloudant-plan', 'json', 'csv', 'html'].filter((f) => values[f] !== undefined)) problems.push(`--${flag} does not apply to --scenario list`);
+    for (const flag of ['scale', 'cloudant-plan', 'client-rtt', 'store-rtt', 'store-jitter', 'store-bandwidth', 'json', 'csv', 'html'].filter((f) => values[f] !== undefined)) problems.push(`--${flag} does not apply to --scenario list`);
   }
   const scale = given('scale') ?? 'default';
   problems.push(...scaleProblems(scale));
@@ -45,5 +66,5 @@ export function parseScenarioFlags(values, problems) {
   for (const flag of conflicting) problems.push(`--${flag} conflicts with --scenario: the scenario sets its own load and targets`);
   if (given('csv') === '-') problems.push('--csv needs a file name ("-" is only for --json)');
   if (given('html') !== undefined && (given('html') === '-' || given('html') === '')) problems.push('--html needs a file name');
-  return { scenario: name, scale, cloudantPlan: plan, json: given('json'), csv: given('csv'), html: given('html'), quiet: values.quiet === true };
+  return { scenario: name, scale, cloudantPlan: plan, storeDelay, clientDelay, json: given('json'), csv: given('csv'), html: given('html'), quiet: values.quiet === true };
 }

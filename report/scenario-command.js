@@ -31,7 +31,7 @@ export async function scenarioCommand(options, { signal, stdout = process.stdout
     const line = progressLine(event);
     if (line && !options.quiet) stderr.write(`${line}\n`);
   };
-  const outcome = await runScenario(options.scenario, { scale: options.scale, cloudantPlan: options.cloudantPlan }, { signal, onProgress });
+  const outcome = await runScenario(options.scenario, { scale: options.scale, cloudantPlan: options.cloudantPlan, storeDelay: options.storeDelay, clientDelay: options.clientDelay }, { signal, onProgress });
   const [result] = outcome.results;
   out.write(renderScenario(outcome.scenario, { system: result?.system, steps: result?.steps }));
   if (!result) throw new RunError(`scenario ${options.scenario}: nothing was measured`);

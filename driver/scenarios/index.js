@@ -13,6 +13,8 @@ import { UsageError } from '../../util/errors.js';
 import { editDistance } from '../../util/flags.js';
 import { judge } from './verdicts.js';
 import { publishedTable } from './tables.js';
+import { storeDelayEnv } from '../store-delay-options.js';
+import { delayActive, delayText } from '../../embedded/delay-proxy.js';
 
 export const SCENARIO_DIR = fileURLToPath(new URL('../../scenarios/', import.meta.url));
 export const SCALES = ['tiny', 'default', 'full'];
@@ -62,18 +64,38 @@ export function scaleProblems(scale) {
  * { scenario: { name, title, study, summary, scale, scaleNote, measured, published, verdicts, notes, runs },
  *   results: [Result, each with that `scenario` record attached], failures: [string] }.
  * @param {string} name
- * @param {{ scale?: string, cloudantPlan?: string }} flags
+ * @param {{ scale?: string, cloudantPlan?: string, storeDelay?: object|null }} flags
+ *   storeDelay: { rttMs?, jitterMs?, bandwidth? } from --store-rtt and its kin, in place of the
+ *   scenario's own `storeDelay`; clientDelay: { rttMs } from --client-rtt, in place of the
+ *   scenario's `clientDelay` (the network between the driver and the app, where study 000's
+ *   was). Both only for the kinds over HTTP
  * @param {{ signal?: AbortSignal, onProgress?: (event) => void }} [hooks]
  */
-export async function runScenario(name, { scale = 'default', cloudantPlan } = {}, { signal, onProgress = () => {} } = {}) {
+export async function runScenario(name, { scale = 'default', cloudantPlan, storeDelay, clientDelay } = {}, { signal, onProgress = () => {} } = {}) {
   const scenario = await findScenario(name);
   const problems = scaleProblems(scale);
+  // The delay goes to the app a sweep starts; the direct kinds open their stores their own way.
+  if ((storeDelay || clientDelay) && scenario.kind !== 'sweep') problems.push(`--store-rtt, --store-jitter, --store-bandwidth and --client-rtt apply to the scenarios that run over HTTP, not to ${scenario.name} (direct mode)`);
   if (problems.length) throw new UsageError(problems);
   const settings = scenario.scales[scale];
   const kind = await import(`./kinds/${scenario.kind}.js`);
   const plan = cloudantPlan ?? scenario.cloudantPlan;
-  const appEnv = plan ? { STOREBENCH_CLOUDANT_PLAN: plan } : {};
-  const { measured, results, runs = [], notes = [], failures = [] } = await kind.run(scenario, settings, { appEnv, signal, onProgress });
+  // The flags' network replaces the scenario's whole (--store-rtt 0 turns the scenario's off).
+  const delay = storeDelay ?? scenario.storeDelay ?? null;
+  const overClient = clientDelay ?? scenario.clientDelay ?? null;
+  const appEnv = { ...(plan ? { STOREBENCH_CLOUDANT_PLAN: plan } : {}), ...storeDelayEnv(delay) };
+  const { measured, results, runs = [], notes = [], failures = [] } = await kind.run(scenario, settings, {
+    appEnv, clientDelay: overClient && delayActive(overClient) ? overClient : null, signal, onProgress,
+  });
+  const whose = (given, why) => (given ? 'as the flags asked' : `the scenario's: ${why ?? 'the study\'s'}`);
+  const networks = [
+    overClient && delayActive(overClient)
+      ? `network between the driver and the app: ${delayText(overClient)}, through a delaying proxy (${whose(clientDelay, scenario.clientDelayWhy)}; --client-rtt changes it)`
+      : `network between the driver and the app: none emulated (loopback)${clientDelay ? ', as the flags asked' : ''}`,
+    delay && delayActive(delay)
+      ? `network between the app and each store: ${delayText(delay)}, through a delaying proxy (${whose(storeDelay, scenario.storeDelayWhy)}; --store-rtt changes it)`
+      : `network between the app and each store: none emulated (loopback)${storeDelay ? ', as the flags asked' : ''}`,
+  ].filter(() => scenario.kind === 'sweep');
   // Each published table takes the shape of our table of the same id (its columns, labels, units);
   // one whose columns are none of ours (a study of other clients: client-libraries) keeps its
   // own, from the scenario's table spec of that id when there is one.
@@ -92,10 +114,12 @@ export async function runScenario(name, { scale = 'default', cloudantPlan } = {}
     scale,
     scaleNote: settings.note ?? null,
     cloudantPlan: plan ?? null,
+    storeDelay: delay && delayActive(delay) ? delay : null,
+    clientDelay: overClient && delayActive(overClient) ? overClient : null,
     measured,
     published,
     verdicts: judge(scenario.conclusions, measured),
-    notes: [...(scenario.notes ?? []), ...notes],
+    notes: [...networks, ...(scenario.notes ?? []), ...notes],
     runs,
     // Warnings that are what the study measured here, not a flaw of the figures (report/scenario.js).
     ...(scenario.expectedWarnings ? { expectedWarnings: scenario.expectedWarnings } : {}),

@@ -38,6 +38,9 @@ test('bad scenario input exits 2 with one clear line, before anything starts', a
     [['--scenario', 'cloudant-vs-redis', '--stores', 'redis'], 'node test: --stores conflicts with --scenario: the scenario sets its own load and targets'],
     [['--scenario', 'cloudant-vs-redis', '--cloudant-plan', 'standard'], 'node test: --cloudant-plan must be one of lite, none, not "standard"'],
     [['--scale', 'tiny'], 'node test: --scale goes with --scenario NAME'],
+    [['--client-rtt', '300'], 'node test: --client-rtt goes with --scenario NAME'],
+    [['--scenario', 'cloudant-vs-redis', '--client-rtt', 'far'], 'node test: --client-rtt '],
+    [['--scenario', 'redis-vs-memory', '--store-rtt', '50'], 'node test: --store-rtt, --store-jitter, --store-bandwidth and --client-rtt apply to the scenarios that run over HTTP, not to redis-vs-memory (direct mode)'],
     [['--scenario', 'list', '--json', 'x.json'], 'node test: --json does not apply to --scenario list'],
   ];
   for (const [args, line] of cases) {
@@ -71,8 +74,9 @@ for (const name of ['cloudant-vs-redis', 'tarantool-vs-postgres']) {
     const record = saved.scenario;
     assert.equal(record.name, name);
     assert.equal(record.scale, 'tiny');
-    assert.equal(record.measured.length, scenario.tables.length);
-    for (const [i, table] of record.measured.entries()) {
+    // The load's tables, then the JSON parse table a scenario may time in the driver.
+    assert.equal(record.measured.length, scenario.tables.length + (scenario.jsonParseTable ? 1 : 0));
+    for (const [i, table] of record.measured.slice(0, scenario.tables.length).entries()) {
       const spec = scenario.tables[i];
       assert.deepEqual(table.columns.map((column) => column.id), spec.columns.map((column) => column.id));
       assert.ok(table.rows.length > 0, `${table.id} has rows`);
@@ -116,10 +120,13 @@ for (const name of ['cloudant-vs-redis', 'tarantool-vs-postgres']) {
 
     // Each row names the steps behind it (a row per store: that store's steps); the steps'
     // warnings are listed by code after the tables, each with how many steps carry it.
-    for (const table of record.measured) {
+    // (A row named after its run, such as cloudant/ for the cloudant-legacy store: that run's store.)
+    const runs = scenario.scales.tiny.runs;
+    const ofStore = (row, store) => row.includes(store) || runs.some((run) => row.startsWith(`${run.id}/`) && run.flags.stores === store);
+    for (const table of record.measured.filter((candidate) => candidate.sources)) {
       for (const row of table.rows) {
         assert.ok(table.sources[row].length > 0, `${table.id} ${row}`);
-        for (const i of table.sources[row]) assert.ok(row.includes(saved.steps[i].store), `${table.id} ${row}: step ${i} is ${saved.steps[i].store}`);
+        for (const i of table.sources[row]) assert.ok(ofStore(row, saved.steps[i].store), `${table.id} ${row}: step ${i} is ${saved.steps[i].store}`);
       }
     }
     const codes = [...new Set(saved.steps.flatMap((step) => step.warnings.map((warning) => warning.code)))];
@@ -141,6 +148,26 @@ for (const name of ['cloudant-vs-redis', 'tarantool-vs-postgres']) {
   });
 }
 
+test('cloudant-vs-redis runs behind the study\'s network by default: every request pays the two 300 ms round trips, and the notes say so', async (t) => {
+  const env = await servicesEnv(t);
+  if (!env) return;
+  const dir = await tempDir(t);
+  const json = join(dir, 'r.json');
+  const { status, stderr } = await runDriverCli(['--scenario', 'cloudant-vs-redis', '--scale', 'tiny', '--json', json, '-q'], { env });
+  assert.equal(status, 0, stderr);
+  const record = JSON.parse(await readFile(json, 'utf8')).scenario;
+  assert.deepEqual(record.clientDelay, { rttMs: 300 });
+  assert.equal(record.storeDelay, null);
+  assert.ok(record.notes.some((note) => note.startsWith('network between the driver and the app: RTT 300 ms')), record.notes.join('\n'));
+  const sweep = record.measured[0];
+  // A request without keep-alive: the handshake's round trip, then the request's.
+  for (const row of sweep.rows) assert.ok(sweep.cells[row].minLatencyMs >= 590, `${row}: ${sweep.cells[row].minLatencyMs} ms`);
+  // Closed loop: rps near concurrency / 0.6 s, so Redis's rps rises with the clients.
+  assert.ok(sweep.cells['redis/key1 c=30'].rps > 2 * sweep.cells['redis/key1 c=5'].rps);
+  const verdict = (id) => record.verdicts.find((v) => v.id === id).verdict;
+  for (const id of ['redis-rises', 'network-dominates', 'json-parse-negligible']) assert.match(verdict(id), /^(holds here|does not hold here)$/, id);
+});
+
 test('cloudant-vs-redis with Lite on shows the cloudant store\'s 429s and retries per step; --cloudant-plan none shows none', async (t) => {
   const env = await servicesEnv(t);
   if (!env) return;
@@ -148,16 +175,21 @@ test('cloudant-vs-redis with Lite on shows the cloudant store\'s 429s and retrie
   for (const plan of ['lite', 'none']) {
     const dir = await tempDir(t);
     const json = join(dir, 'r.json');
-    const { status, stderr } = await runDriverCli(['--scenario', 'cloudant-vs-redis', '--scale', 'tiny', '--cloudant-plan', plan, '--json', json, '-q'], { env });
+    // On loopback (--client-rtt 0): 20 reads at up to 30 at once then overrun 20 lookups a second.
+    const { status, stderr } = await runDriverCli(['--scenario', 'cloudant-vs-redis', '--scale', 'tiny', '--cloudant-plan', plan, '--client-rtt', '0', '--json', json, '-q'], { env });
     assert.equal(status, 0, stderr);
     runs[plan] = JSON.parse(await readFile(json, 'utf8')).scenario;
   }
   const cells = (record, prefix, column) => record.measured[0].rows.filter((row) => row.startsWith(prefix)).map((row) => record.measured[0].cells[row][column]);
-  // Four steps of 20 reads at up to 30 at once cannot all fit 20 lookups a second.
+  // Three steps of 20 reads at up to 30 at once cannot all fit 20 lookups a second.
   assert.ok(cells(runs.lite, 'cloudant/', 'seen429').reduce((a, b) => a + b) > 0);
   assert.deepEqual(cells(runs.lite, 'cloudant/', 'seen429'), cells(runs.lite, 'cloudant/', 'retries'), 'every 429 retried, none given up');
-  assert.deepEqual(cells(runs.none, 'cloudant/', 'seen429'), [0, 0, 0, 0]);
-  assert.deepEqual(cells(runs.lite, 'redis/', 'seen429'), [null, null, null, null], 'redis has no such stat');
+  assert.deepEqual(cells(runs.none, 'cloudant/', 'seen429'), [0, 0, 0]);
+  assert.deepEqual(cells(runs.lite, 'redis/', 'seen429'), [null, null, null], 'redis has no such stat');
+  // The run without Lite's limits is without them whatever the plan asked.
+  assert.deepEqual(cells(runs.lite, 'cloudant-no-limits/', 'seen429'), [0, 0, 0]);
+  assert.equal(runs.lite.clientDelay, null);
+  assert.ok(runs.lite.notes.includes('network between the driver and the app: none emulated (loopback), as the flags asked'));
   assert.equal(runs.lite.cloudantPlan, 'lite');
   assert.equal(runs.none.cloudantPlan, 'none');
 });

@@ -8,9 +8,17 @@ test('--scenario NAME with its own flags is the scenario command, defaulting to 
   assert.deepEqual(parseArguments(['--scenario', 'cloudant-vs-redis', '--scale', 'full', '--cloudant-plan', 'none', '--json', 'r.json', '--html', 'r.html', '-q']), {
     command: 'scenario',
     help: false,
-    options: { scenario: 'cloudant-vs-redis', scale: 'full', cloudantPlan: 'none', json: 'r.json', csv: undefined, html: 'r.html', quiet: true },
+    options: { scenario: 'cloudant-vs-redis', scale: 'full', cloudantPlan: 'none', storeDelay: null, clientDelay: null, json: 'r.json', csv: undefined, html: 'r.html', quiet: true },
     problems: [],
   });
+  // The network: between the driver and the app, and between the app and its stores.
+  const network = parseArguments(['--scenario', 'cloudant-vs-redis', '--client-rtt', '150', '--store-rtt', '20', '--store-jitter', '2']);
+  assert.deepEqual(network.problems, []);
+  assert.deepEqual(network.options.clientDelay, { rttMs: 150 });
+  assert.deepEqual(network.options.storeDelay, { rttMs: 20, jitterMs: 2 });
+  assert.deepEqual(parseArguments(['--scenario', 'cloudant-vs-redis', '--client-rtt', '0']).options.clientDelay, { rttMs: 0 });
+  assert.match(parseArguments(['--scenario', 'cloudant-vs-redis', '--client-rtt', '-5']).problems[0], /^--client-rtt .*, not "-5"$/);
+  assert.deepEqual(parseArguments(['--scenario', 'list', '--client-rtt', '5']).problems, ['--client-rtt does not apply to --scenario list']);
   const plain = parseArguments(['--scenario', 'tarantool-vs-postgres']);
   assert.equal(plain.options.scale, 'default');
   assert.equal(plain.options.cloudantPlan, undefined); // the scenario's own then

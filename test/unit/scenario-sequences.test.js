@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { planScripts, SCRIPT_NAMES, STUDY, GET_POOL, APPENDS_PER_KEY } from '../../driver/scenarios/sequences/client-libraries.js';
-import { userOf, usersOf, methodOps, keysOf, METHODS, ALL_USERS_KEY } from '../../driver/scenarios/sequences/redis-vs-memory.js';
+import { userOf, usersOf, methodOps, keysOf, METHODS, UPDATE_METHODS, ALL_USERS_KEY } from '../../driver/scenarios/sequences/redis-vs-memory.js';
 import { createOpSource } from '../../driver/scenarios/op-source.js';
 import { assertKey } from '../../stores/keys.js';
 
@@ -111,6 +111,22 @@ test('redis-vs-memory: para is one operation per user under user_<id>, once is o
   assert.deepEqual(keysOf(2), ['user_0', 'user_1', ALL_USERS_KEY]);
   assert.deepEqual([...METHODS], ['set once', 'set para', 'get once', 'get para']);
   assert.throws(() => methodOps('set twice', users), /unknown method set twice/);
+});
+
+test('redis-vs-memory updates: one user changed inside the one key holding all (all written back) or in its own key (it alone)', () => {
+  const users = usersOf(10);
+  const changed = { ...userOf(5), age: 31 };
+  const [inOne, ...moreInOne] = methodOps('update in one key', users);
+  assert.equal(moreInOne.length, 0);
+  assert.deepEqual([inOne.op, inOne.key], ['set', ALL_USERS_KEY]);
+  assert.deepEqual(JSON.parse(inOne.body()), users.map((user) => (user.id === 5 ? changed : user)));
+  const [own, ...moreOwn] = methodOps('update own key', users);
+  assert.equal(moreOwn.length, 0);
+  assert.deepEqual([own.op, own.key], ['set', 'user_5']);
+  assert.deepEqual(JSON.parse(own.body()), changed);
+  // The body is made anew each time it is asked for: the change is inside the timing.
+  assert.notEqual(own.body(), own.body());
+  assert.deepEqual([...UPDATE_METHODS], ['update in one key', 'update own key']);
 });
 
 test('the op source hands out the list in order as GET, PUT and POST .../append requests, and times it from the first to the last settle', () => {

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { judge, HOLDS, FAILS, NOT_RUNNABLE } from '../../driver/scenarios/verdicts.js';
 import { publishedTable } from '../../driver/scenarios/tables.js';
 import { PHASE_COLUMNS } from '../../driver/scenarios/kinds/phases.js';
+import { JSON_PARSE_COLUMNS } from '../../driver/scenarios/kinds/sweep.js';
 import { listScenarios } from '../../driver/scenarios/index.js';
 
 // Checks the study's own figures contradict, and why that is the study's and not the check's.
@@ -19,10 +20,32 @@ const CONTRADICTED = {
   },
 };
 
+// Rows a scenario measures that the study's tables name otherwise: the study's only Cloudant
+// figures (Lite's) stand in for the run without Lite's limits, which is what cloudant-vs-redis
+// judges "Redis is far better" on. The check then asks the question the study answered with
+// those figures, on those figures.
+const PUBLISHED_AS = {
+  'cloudant-vs-redis': { 'cloudant-no-limits/': 'cloudant/' },
+};
+
+function asPublished(scenario, conclusion) {
+  // A claim of ours comparing the runs with and without the limits has no such stand-in.
+  const renames = Object.entries(PUBLISHED_AS[scenario.name] ?? {});
+  if (!renames.length || conclusion.ours) return conclusion;
+  const rename = (value) => (typeof value === 'string' ? renames.reduce((text, [from, to]) => text.replaceAll(from, to), value) : value);
+  const walk = (value) => {
+    if (Array.isArray(value)) return value.map(walk);
+    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, walk(inner)]));
+    return rename(value);
+  };
+  return { ...conclusion, check: walk(conclusion.check) };
+}
+
 // A published table in the shape of ours: the scenario's table spec, or the phases kind's columns.
 function specOf(scenario, id) {
   const spec = (scenario.tables ?? []).find((candidate) => candidate.id === id);
   if (spec) return spec;
+  if (scenario.jsonParseTable?.id === id) return { ...scenario.jsonParseTable, columns: JSON_PARSE_COLUMNS };
   if (scenario.kind === 'phases' && id === 'phases') return { id, title: id, rowHeader: 'phase / store', columns: PHASE_COLUMNS };
   return null;
 }
@@ -112,6 +135,9 @@ function flipped(check, tables) {
         table.columns.forEach((column, i) => { table.cells[row][column.id] = values[values.length - 1 - i]; });
       }
       break;
+    case 'below':
+      set((check.rows ?? table.rows)[0], check.below * 2);
+      break;
     case 'all-at-least':
       table.cells[table.rows[0]][(check.columns ?? table.columns.map((column) => column.id))[0]] = 0;
       break;
@@ -128,7 +154,7 @@ const scenarios = await listScenarios();
 
 for (const scenario of scenarios) {
   test(`${scenario.name}: every check that can be judged on the study's own tables holds there`, () => {
-    const verdicts = judge(scenario.conclusions, publishedOf(scenario));
+    const verdicts = judge(scenario.conclusions.map((conclusion) => asPublished(scenario, conclusion)), publishedOf(scenario));
     const known = CONTRADICTED[scenario.name] ?? {};
     for (const verdict of verdicts) {
       if (verdict.verdict.startsWith(NOT_RUNNABLE)) continue;
@@ -142,7 +168,7 @@ for (const scenario of scenarios) {
 
   test(`${scenario.name}: every check judged on the study's tables flips to "does not hold" on figures turned the other way`, () => {
     const tables = publishedOf(scenario);
-    const judged = scenario.conclusions.filter((conclusion) => conclusion.check)
+    const judged = scenario.conclusions.filter((conclusion) => conclusion.check).map((conclusion) => asPublished(scenario, conclusion))
       .filter((conclusion) => judge([conclusion], tables)[0].verdict === HOLDS);
     for (const conclusion of judged) {
       const [verdict] = judge([conclusion], flipped(conclusion.check, tables));
@@ -152,7 +178,7 @@ for (const scenario of scenarios) {
 }
 
 test('the studies whose figures the checks can read have checks that hold on them', () => {
-  const holding = Object.fromEntries(scenarios.map((scenario) => [scenario.name, judge(scenario.conclusions, publishedOf(scenario)).filter((verdict) => verdict.verdict === HOLDS).map(({ id }) => id)]));
+  const holding = Object.fromEntries(scenarios.map((scenario) => [scenario.name, judge(scenario.conclusions.map((conclusion) => asPublished(scenario, conclusion)), publishedOf(scenario)).filter((verdict) => verdict.verdict === HOLDS).map(({ id }) => id)]));
   // Not an empty pass: these are judged on the published figures (the rest need rows the study had not).
   assert.ok(holding['tarantool-vs-postgres'].length >= 4, holding['tarantool-vs-postgres'].join(', '));
   assert.ok(holding['cluster-vs-document'].length >= 3, holding['cluster-vs-document'].join(', '));

@@ -18,10 +18,11 @@ import { median } from '../../../util/stats.js';
 import { createOpSource } from '../op-source.js';
 import { openDirectStores } from '../direct-stores.js';
 import { createDirectSteps } from '../direct-result.js';
-import { METHODS, STUDY_COUNTS, methodOps, usersOf, keysOf } from '../sequences/redis-vs-memory.js';
+import { METHODS, UPDATE_METHODS, STUDY_COUNTS, methodOps, usersOf, keysOf } from '../sequences/redis-vs-memory.js';
 
-// The order the study ran them in: each method's reads find what the one before it wrote.
-const RUN_ORDER = ['set para', 'get para', 'set once', 'get once'];
+// The order the study ran them in: each method's reads find what the one before it wrote;
+// each update (ours) right after the gets of its layout, on the keys they read.
+const RUN_ORDER = ['set para', 'get para', 'update own key', 'set once', 'get once', 'update in one key'];
 const OP_TIMEOUT_MS = 120_000;
 // Users of the untimed first pass over each store, so that no measured count pays for the
 // first use of a connection or of not yet optimised code (the study had no such pass).
@@ -87,7 +88,7 @@ export function columnsOf(counts) {
 
 /** The study's table shape: a row per store and method, a column per count. */
 export function rowsOf(stores, labels) {
-  return stores.flatMap((store) => METHODS.map((method) => `${labels?.[store] ?? store} ${method}`));
+  return stores.flatMap((store) => [...METHODS, ...UPDATE_METHODS].map((method) => `${labels?.[store] ?? store} ${method}`));
 }
 
 export async function run(scenario, scale, { signal, onProgress = () => {}, env = process.env, appEnv = {} } = {}) {
@@ -143,7 +144,7 @@ export async function run(scenario, scale, { signal, onProgress = () => {}, env 
   } finally {
     await opened.close();
   }
-  notes.push(`each store first ran the four methods once over ${WARM_UP_USERS} users, untimed (a warm-up the study did not have)`);
+  notes.push(`each store first ran the methods once over ${WARM_UP_USERS} users, untimed (a warm-up the study did not have)`);
   if (repeats > 1) notes.push(`each figure is the median of ${repeats} times (the stores taking turns, time by time), so that one outlier cannot flip a verdict; the study timed each method once; every time is a step of the results file`);
   const ofTimes = repeats > 1 ? `, median of ${repeats} times` : '';
   return {

@@ -8,8 +8,13 @@
 //           (flags.direct: true runs that one in direct mode, the stores opened in this process)
 //           flags as on node test's command line (false: --no-<flag>), one call (one step) per
 //           key and concurrency: list `keys` for the stats around a call to be one step's
+//           env: { NAME: value } the app's environment for this run, over the rest (a run of
+//           Cloudant without Lite's limits); runs with the same env share one app, started
+//           and stopped around them
 //   extras: [{ name, stat }]  per step: the change in the step's store's /stores `stats.<stat>`
 //   tables: [table spec]  see driver/scenarios/tables.js
+//   jsonParseTable: { id, title, rowHeader }  also time JSON.parse of key1..key3 in this
+//           process, as node test-json does: a table of rows key1..key3, column parseMs
 import { randomBytes } from 'node:crypto';
 import { parseArguments, TOKEN_ENV } from '../../options.js';
 import { runBenchmark } from '../../run.js';
@@ -17,6 +22,9 @@ import { startAppProcess } from '../../app-process.js';
 import { buildTable, valueAt } from '../tables.js';
 import { UsageError } from '../../../util/errors.js';
 import { concatResults, flagsToArgv } from '../results.js';
+import { payloads } from '../../../data/payloads.js';
+import { timeOperation } from '../../json-timing.js';
+import { startDelayProxy } from '../../../embedded/delay-proxy.js';
 
 async function storeStats(url) {
   const response = await fetch(`${url}/stores`);
@@ -31,12 +39,29 @@ function extrasOf(extras, store, before, after) {
   }));
 }
 
+/** The columns of a jsonParseTable. */
+export const JSON_PARSE_COLUMNS = [{ id: 'parseMs', label: 'parse', unit: 'ms' }];
+
+// test-json's measurement of JSON.parse per document (the median of timed batches), in ms. Run
+// after the load, with no app running, so the load's processes do not share its CPU.
+function jsonParseTable(spec) {
+  const rows = Object.keys(payloads);
+  const cells = Object.fromEntries(Object.entries(payloads).map(([key, bytes]) => {
+    const text = bytes.toString('utf8');
+    return [key, { parseMs: timeOperation(() => JSON.parse(text), { warmupMs: 100, batchMs: 10, rounds: 21 }).nsPerOp / 1e6 }];
+  }));
+  return { ...spec, rows, columns: JSON_PARSE_COLUMNS, cells };
+}
+
 /**
  * @param {object} scenario  the scenario file
  * @param {object} scale  its scales[scale]
- * @param {{ appEnv?: object, timeoutMs?: number, signal?: AbortSignal, onProgress?: (event) => void }} context
+ * @param {{ appEnv?: object, clientDelay?: object|null, signal?: AbortSignal, onProgress?: (event) => void }} context
+ *   clientDelay: { rttMs, jitterMs?, bandwidth? }: the driver's requests reach the app through a
+ *   delaying proxy (the network a study had between its client and its app); /stores is read
+ *   directly
  */
-export async function run(scenario, scale, { appEnv = {}, signal, onProgress = () => {} } = {}) {
+export async function run(scenario, scale, { appEnv = {}, clientDelay = null, signal, onProgress = () => {} } = {}) {
   // Every run's flags are checked before the app starts: a bad scenario file is a usage problem.
   const app = scale.app ?? scenario.app;
   const planned = scale.runs.map((entry) => {
@@ -46,40 +71,59 @@ export async function run(scenario, scale, { appEnv = {}, signal, onProgress = (
   });
   const token = randomBytes(24).toString('base64url');
   const timeoutMs = Math.max(...planned.map(({ options }) => options.timeoutMs));
-  const env = { ...process.env, STOREBENCH_OP_TIMEOUT_MS: String(timeoutMs), [TOKEN_ENV]: token, ...app.env, ...appEnv };
-  // A run with `direct: true` opens its stores in this process (--direct, issue 11): no app,
-  // no /stores stats. The app is started only for the HTTP runs.
-  const overHttp = planned.some(({ options }) => !options.direct);
-  if (overHttp) onProgress({ type: 'app-starting', stores: app.stores });
-  const server = overHttp ? await startAppProcess({ stores: app.stores, env }) : null;
-  const statsOf = async (options) => (options.direct ? {} : storeStats(server.url));
+  const baseEnv = { ...process.env, STOREBENCH_OP_TIMEOUT_MS: String(timeoutMs), [TOKEN_ENV]: token, ...app.env, ...appEnv };
+  // Runs grouped by their own env, in the order first met: one app per group, so a store keeps
+  // its data and its rate window across the steps of the runs that share it.
+  const groups = [];
+  for (const item of planned) {
+    const key = JSON.stringify(item.entry.env ?? {});
+    const group = groups.find((candidate) => candidate.key === key);
+    if (group) group.items.push(item);
+    else groups.push({ key, env: item.entry.env ?? {}, items: [item] });
+  }
   const results = [];
   const records = [];
   const runs = [];
-  try {
-    // One call per URL and concurrency, URL by URL as the studies ran them, so that the stats
-    // read around a call belong to its one step.
-    const callsOf = (options) => (options.keys ?? [undefined]).flatMap((key) => options.concurrency.map((concurrency) => ({ key, concurrency })));
-    const total = planned.reduce((sum, { options }) => sum + callsOf(options).length, 0);
-    let index = 0;
-    for (const { entry, options } of planned) {
-      runs.push({ id: entry.id, label: entry.label, flags: flagsToArgv(entry.flags).join(' ') });
-      for (const { key, concurrency } of callsOf(options)) {
-        if (signal?.aborted || results.at(-1)?.interrupted) break;
-        index += 1;
-        onProgress({ type: 'scenario-step', run: entry.id, label: key ? `${entry.label} ${key}` : entry.label, concurrency, index, total });
-        const before = await statsOf(options);
-        const where = options.direct ? {} : { target: server.url, token };
-        const call = { ...options, keys: key ? [key] : options.keys, concurrency: [concurrency], ...where, quiet: true };
-        const result = await runBenchmark(call, { signal });
-        const after = await statsOf(options);
-        results.push(result);
-        // index: the step's place in the concatenated Result (one record a step, in order)
-        for (const step of result.steps) records.push({ run: entry.id, step, index: records.length, extra: extrasOf(scale.extras ?? scenario.extras ?? [], step.store, before, after) });
+  // One call per URL and concurrency, URL by URL as the studies ran them, so that the stats
+  // read around a call belong to its one step.
+  const callsOf = (options) => (options.keys ?? [undefined]).flatMap((key) => options.concurrency.map((concurrency) => ({ key, concurrency })));
+  const total = planned.reduce((sum, { options }) => sum + callsOf(options).length, 0);
+  let index = 0;
+  for (const group of groups) {
+    if (signal?.aborted || results.at(-1)?.interrupted) break;
+    // A run with `direct: true` opens its stores in this process (--direct): no app, no
+    // /stores stats. The app is started only for the HTTP runs.
+    const overHttp = group.items.some(({ options }) => !options.direct);
+    if (overHttp) onProgress({ type: 'app-starting', stores: app.stores });
+    const server = overHttp ? await startAppProcess({ stores: app.stores, env: { ...baseEnv, ...group.env } }) : null;
+    const statsOf = async (options) => (options.direct ? {} : storeStats(server.url));
+    let proxy = null;
+    try {
+      if (server && clientDelay) {
+        const { hostname, port } = new URL(server.url);
+        proxy = await startDelayProxy({ host: hostname, port: Number(port) }, clientDelay);
       }
+      const target = proxy ? `http://${proxy.host}:${proxy.port}` : server?.url;
+      for (const { entry, options } of group.items) {
+        runs.push({ id: entry.id, label: entry.label, flags: flagsToArgv(entry.flags).join(' '), ...(entry.env ? { env: entry.env } : {}) });
+        for (const { key, concurrency } of callsOf(options)) {
+          if (signal?.aborted || results.at(-1)?.interrupted) break;
+          index += 1;
+          onProgress({ type: 'scenario-step', run: entry.id, label: key ? `${entry.label} ${key}` : entry.label, concurrency, index, total });
+          const before = await statsOf(options);
+          const where = options.direct ? {} : { target, token };
+          const call = { ...options, keys: key ? [key] : options.keys, concurrency: [concurrency], ...where, quiet: true };
+          const result = await runBenchmark(call, { signal });
+          const after = await statsOf(options);
+          results.push(result);
+          // index: the step's place in the concatenated Result (one record a step, in order)
+          for (const step of result.steps) records.push({ run: entry.id, step, index: records.length, extra: extrasOf(scale.extras ?? scenario.extras ?? [], step.store, before, after) });
+        }
+      }
+    } finally {
+      await proxy?.stop();
+      await server?.stop();
     }
-  } finally {
-    await server?.stop();
   }
   // Ctrl-C between two steps leaves no step interrupted: the merged Result says so all the same.
   const merged = results.length ? concatResults(results) : null;
@@ -89,8 +133,10 @@ export async function run(scenario, scale, { appEnv = {}, signal, onProgress = (
   const down = new Map();
   for (const skip of results.flatMap((result) => result.skipped)) if (asked.has(skip.store)) down.set(skip.store, skip);
   const failures = [...down.values()].map((skip) => `${skip.store} was ${skip.status}, so it was not measured${skip.reason ? `: ${skip.reason}` : ''}`);
+  const jsonSpec = scale.jsonParseTable ?? scenario.jsonParseTable;
+  const json = jsonSpec && !signal?.aborted ? [jsonParseTable(jsonSpec)] : [];
   return {
-    measured: (scale.tables ?? scenario.tables).map((spec) => buildTable(spec, records)),
+    measured: [...(scale.tables ?? scenario.tables).map((spec) => buildTable(spec, records)), ...json],
     results: merged ? [merged] : [],
     runs,
     notes: failures,
