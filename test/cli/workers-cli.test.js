@@ -7,7 +7,7 @@ import { fromJson } from '../../report/format.js';
 
 test('node test --workers 2 -n 400: the step holds 400 requests, the workers\' shares add up to it, the settings say 2', async (t) => {
   const server = await startTestServer(t, { sleepMs: 1 });
-  const result = await runDriverCli(['--url', `${server.url}/x/key1`, '--workers', '2', '-c', '4,5', '-n', '400', '--warmup', '20', '--json', '-']);
+  const result = await runDriverCli(['--url', `${server.url}/x/key1`, '--workers', '2', '-c', '4,5', '-n', '400', '--warmup', '20', '--warmup-max', '0', '--order', 'sequential', '--json', '-']);
   assert.equal(result.status, 0, result.stderr);
   const run = fromJson(result.stdout);
   assert.equal(run.settings.workers, 2);
@@ -19,8 +19,10 @@ test('node test --workers 2 -n 400: the step holds 400 requests, the workers\' s
   }
   // Each worker's -n share follows its clients (c=5: 3 and 2 clients, so 240 and 160), so they end together.
   assert.deepEqual(run.steps.map((step) => step.workers.map((worker) => worker.requests)), [[200, 200], [240, 160]]);
-  // Every request of the reachability check, the warm-up and the steps reached the server, each once.
-  assert.equal(server.heldMs.length, 1 + 20 + 800);
+  // Every request of the reachability check, the priming, the steps and the control (the first
+  // step again) reached the server, each once.
+  assert.equal(run.control.step.requests, 400);
+  assert.equal(server.heldMs.length, 1 + 20 + 800 + 400);
 });
 
 test('--workers 0 and --workers 257 are one line each and exit 2, before any load', async () => {

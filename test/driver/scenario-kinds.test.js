@@ -51,11 +51,11 @@ test('serial: an append that loses bytes is caught by the read-back, with the ke
   assert.deepEqual(result.wrong, ['kt:La:00000000 holds 0 B, not 462 B']);
 });
 
-test('batch: the four methods over real users on the memory store, para all in flight at once, no key left behind', async () => {
+test('batch: the study\'s methods and the two updates over real users on the memory store, para all in flight at once, no key left behind', async () => {
   const store = await memory.open();
   const byMethod = await runMethods(store, 500);
-  assert.deepEqual(Object.keys(byMethod), ['set para', 'get para', 'set once', 'get once']);
-  assert.deepEqual(Object.values(byMethod).map((outcome) => [outcome.operations, outcome.failed]), [[500, 0], [500, 0], [1, 0], [1, 0]]);
+  assert.deepEqual(Object.keys(byMethod), ['set para', 'get para', 'update own key', 'set once', 'get once', 'update in one key']);
+  assert.deepEqual(Object.values(byMethod).map((outcome) => [outcome.operations, outcome.failed]), [[500, 0], [500, 0], [1, 0], [1, 0], [1, 0], [1, 0]]);
   assert.deepEqual(byMethod['get para'].byStatus, { 200: 500 });
   for (const key of keysOf(500)) assert.equal(await store.get(key), null);
 
