@@ -191,13 +191,12 @@ ${PART_USAGE}
 ${SCENARIO_USAGE}
 
 Exit codes: 0 done; 1 the run failed (target unreachable, bad /stores, app.js died, a store
-named in --stores could not be swept, a written value read back different, a results file
-could not be written at the end) or the
-report's file cannot be read; 2 bad flags, a --json/--csv file that cannot be written (checked
-before any load), a file that is not a results file of this version, or files merge refuses
-(they differ in target, workload or settings); 3 a --assert threshold was missed, or compare
---fail-on-regression found a regression; 130 interrupted (Ctrl-C: the
-finished steps are still printed and written).`;
+named in --stores could not be swept or had a step with no success, a written value read back
+different, a results file could not be written at the end) or the report's file cannot be
+read; 2 bad flags, a --json/--csv file that cannot be written (checked before any load), a file
+that is not a results file of this version, or files merge refuses (they differ in target,
+workload or settings); 3 a --assert threshold was missed, or compare --fail-on-regression found
+a regression; 130 interrupted (Ctrl-C: the finished steps are still printed and written).`;
 
 const positiveInteger = (text) => (/^\d+$/.test(text) && Number(text) > 0 ? Number(text) : null);
 const nonNegativeInteger = (text) => (/^\d+$/.test(text) ? Number(text) : null);
