@@ -17,7 +17,7 @@ export function estimateRunSeconds({ settings, targets, levels }) {
   const warming = settings.warmup > 0;
   const steadyWarmup = warming && settings.warmupMaxSeconds > 0 ? STEADY_WINDOWS * WARMUP_WINDOW_SECONDS : 0;
   const steps = targets * levels * (settings.repeat ?? 1);
-  const control = (settings.repeat ?? 1) === 1 && steps > 1 ? 1 : 0;
+  const control = settings.control !== false && (settings.repeat ?? 1) === 1 && steps > 1 ? 1 : 0;
   const perStep = settings.duration + steadyWarmup;
   const perTarget = (warming ? PRIMING_SECONDS : 0) + (steadyWarmup ? FIRST_STEP_EXTRA_WINDOWS * WARMUP_WINDOW_SECONDS : 0);
   return (steps + control) * perStep + targets * perTarget;

@@ -76,6 +76,7 @@ const spec = {
   seed: { type: 'string' },
   'no-load': { type: 'boolean' },
   'no-verify': { type: 'boolean' },
+  'no-control': { type: 'boolean' },
   token: { type: 'string' },
   quiet: { type: 'boolean', short: 'q' },
   help: { type: 'boolean', short: 'h' },
@@ -135,6 +136,8 @@ Load:
   --order ORDER          interleaved (default): at each level one step of every URL, shuffled
                          with --seed, then the next level; the first step is measured again at
                          the end (the control). sequential: every level of a URL, then the next
+  --no-control           do not measure the first step again after the last (the control); for
+                         a workload whose extra writes would matter
   --quick                a one-minute overview: --keys ${QUICK.keys.join(',')} -c ${QUICK.concurrency.join(',')} -t ${QUICK.duration} unless given
   --no-keepalive         a new connection per request (the original's behaviour;
                          default: keep-alive)
@@ -378,6 +381,7 @@ export function normalizeOptions(object = {}, env = process.env) {
     warmup: warmup ?? DEFAULT_WARMUP,
     warmupMaxSeconds: warmupMax ?? WARMUP_MAX_SECONDS,
     order: order ?? 'interleaved',
+    control: values['no-control'] !== true,
     keepAlive: !values['no-keepalive'],
     timeoutMs: timeout ?? DEFAULT_TIMEOUT_MS,
     stores,

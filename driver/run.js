@@ -168,6 +168,7 @@ export async function runBenchmark(options, { signal, onProgress = () => {} } = 
       warmup: options.warmup,
       warmupMaxSeconds: options.warmup > 0 ? options.warmupMaxSeconds ?? WARMUP_MAX_SECONDS : 0,
       order: options.order ?? 'interleaved',
+      control: options.control !== false,
       // --part: the run's seed (every part runs the same order), not the part's own.
       orderSeed: options.orderSeed ?? options.seed ?? randomSeed(),
       keepAlive: options.keepAlive,

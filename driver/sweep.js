@@ -190,7 +190,7 @@ async function sweep(targets, settings, { loadPhase, verifyPhase, workload, toke
     };
   };
 
-  const hasControl = repeats === 1 && schedule.length > 1;
+  const hasControl = settings.control !== false && repeats === 1 && schedule.length > 1;
   // A target's read-back (a key-space workload that wrote) and its done event.
   const finishTarget = async (target) => {
     const own = state.get(target);

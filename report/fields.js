@@ -292,6 +292,7 @@ export const RESULT_FIELDS = [
   field('settings.warmup', 'integer', 'requests sent to each URL once before the first measured step, warming the app and its stores, not counted (--warmup); 0: no warm-up of any kind'),
   field('settings.warmupMaxSeconds', 'number', 'the cap of the steady-state warm-up before each step (--warmup-max; 0: none): windows of the step\'s load until one is no faster than the last (docs/measurement.md)'),
   field('settings.order', 'string', '`interleaved` (the default: at each load level one step of every URL, shuffled with orderSeed, then the next level) or `sequential` (--order sequential: every level of a URL, then the next URL)'),
+  field('settings.control', 'boolean', 'whether the first step was to be measured again after the last (the control; false with --no-control, and unused with --repeat)'),
   field('settings.orderSeed', 'integer', 'the seed of the interleaved order\'s shuffles (--seed, or one the run picked): the same seed and URLs give the same order'),
   field('settings.keepAlive', 'boolean', 'whether connections were reused (false with --no-keepalive)'),
   field('settings.timeoutMs', 'integer', 'the deadline for each request (--timeout)'),

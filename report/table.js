@@ -156,9 +156,9 @@ export function warmupText({ warmup, warmupMaxSeconds }) {
 }
 
 /** The order steps ran in: "interleaved: each level, every URL once in a shuffled order (seed 42); the first step again last (control)". */
-export function orderText({ order, orderSeed, repeat }) {
-  if (order === 'sequential' && repeat <= 1) return 'sequential: every level of a URL, then the next URL; the first step again last (control)';
-  const control = repeat > 1 ? '' : '; the first step again last (control)';
+export function orderText({ order, orderSeed, repeat, control: measured = true }) {
+  const control = repeat > 1 || !measured ? '' : '; the first step again last (control)';
+  if (order === 'sequential' && repeat <= 1) return `sequential: every level of a URL, then the next URL${control}`;
   return `interleaved: at each level every URL once, shuffled (seed ${orderSeed})${control}`;
 }
 

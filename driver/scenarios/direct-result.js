@@ -63,6 +63,7 @@ export function createDirectSteps({ name, stores, serverUrls = [], timeoutMs }) 
           // A scenario's direct steps run strictly in the study's order, each once.
           warmupMaxSeconds: 0,
           order: 'sequential',
+          control: false,
           orderSeed: 0,
           keepAlive: true,
           timeoutMs,

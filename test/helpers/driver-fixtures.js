@@ -80,7 +80,7 @@ export function fixedResult({ steps, interrupted = false, appExit = null } = {})
   return createResult({
     interrupted,
     appExit,
-    settings: { concurrency: [5, 10], rps: null, requests: 2000, duration: null, warmup: 500, warmupMaxSeconds: 10, order: 'interleaved', orderSeed: 42, keepAlive: true, timeoutMs: 10000, stores: null, keys: null, repeat: 1, assert: [], ...SEEDED_READ_SETTINGS, workers: 1 },
+    settings: { concurrency: [5, 10], rps: null, requests: 2000, duration: null, warmup: 500, warmupMaxSeconds: 10, order: 'interleaved', control: true, orderSeed: 42, keepAlive: true, timeoutMs: 10000, stores: null, keys: null, repeat: 1, assert: [], ...SEEDED_READ_SETTINGS, workers: 1 },
     system: { node: 'v20.0.0', platform: 'linux 6 x64', cpuModel: 'Test CPU', cpuCount: 2, loadtest: '8.2.1', target: 'http://127.0.0.1:40123', date: '2026-01-01T00:00:00.000Z', hostname: 'test-host' },
     targets,
     skipped: [{ store: 'cloudant', status: 'unavailable', reason: 'no CLOUDANT_URL' }],

@@ -45,6 +45,7 @@ test('every flag is read', () => {
     warmup: 0,
     warmupMaxSeconds: 2.5,
     order: 'sequential',
+    control: true,
     keepAlive: false,
     timeoutMs: 250,
     stores: ['memory', 'redis'],

@@ -36,6 +36,8 @@ test('the page holds its data as JSON: the charts, and the Result as its file ho
   assert.deepEqual(charts.map((chart) => chart.id), [
     'chart-0-rps', 'chart-0-mean', 'chart-0-p99', 'chart-0-percentiles-2', 'chart-0-percentiles-4',
     'chart-1-rps', 'chart-1-mean', 'chart-1-p99', 'chart-1-percentiles-2', 'chart-1-percentiles-4',
+    // and a timeline per URL: the fixture's steps are 0.3 s, each within one second.
+    'timeline-0', 'timeline-1', 'timeline-2', 'timeline-3',
   ]);
   assert.deepEqual(charts[0].series.map((series) => series.label), ['memory', 'fast', 'slow'], 'one line per store');
   assert.deepEqual(charts[0].x, [2, 4]);

@@ -107,7 +107,7 @@ test('the comparison lists stores fastest first with their rps as a fraction of 
 test('the report header names Node, the CPU, the target, the date and the settings', () => {
   const text = renderSystem(
     { node: 'v20.0.0', platform: 'linux 6 x64', cpuModel: 'Test CPU', cpuCount: 2, loadtest: '8.2.1', target: 'http://t', date: '2026-01-01T00:00:00.000Z' },
-    { concurrency: [5, 10], rps: null, requests: 2000, duration: null, warmup: 500, warmupMaxSeconds: 10, order: 'interleaved', orderSeed: 42, repeat: 1, keepAlive: true, timeoutMs: 10000 },
+    { concurrency: [5, 10], rps: null, requests: 2000, duration: null, warmup: 500, warmupMaxSeconds: 10, order: 'interleaved', control: true, orderSeed: 42, repeat: 1, keepAlive: true, timeoutMs: 10000 },
   );
   assert.equal(
     text,

@@ -189,7 +189,7 @@ export async function run(scenario, scale, { signal, onProgress = () => {}, env 
   const order = scenario.phaseOrder ?? scale.phases.map((phase) => phase.id);
   const planned = order.map((id) => {
     const phase = scale.phases.find((candidate) => candidate.id === id);
-    const { options, problems } = parseArguments(flagsToArgv({ ...phase.flags, direct: true, probe: true }));
+    const { options, problems } = parseArguments(flagsToArgv({ ...phase.flags, direct: true, probe: true, control: false }));
     if (problems.length) throw new UsageError(problems.map((problem) => `scenario ${scenario.name}, phase ${phase.id}: ${problem}`));
     return { phase, options };
   });
