@@ -189,7 +189,10 @@ export async function run(scenario, scale, { signal, onProgress = () => {}, env 
   const order = scenario.phaseOrder ?? scale.phases.map((phase) => phase.id);
   const planned = order.map((id) => {
     const phase = scale.phases.find((candidate) => candidate.id === id);
-    const { options, problems } = parseArguments(flagsToArgv({ ...phase.flags, direct: true, probe: true, control: false }));
+    // The study's phases insert a counted number of records: no control step and no steady-state
+    // warm-up windows, whose inserts would go past the key range the next phase reads.
+    const flags = { ...phase.flags, direct: true, probe: true, control: false, 'warmup-max': 0 };
+    const { options, problems } = parseArguments(flagsToArgv(flags));
     if (problems.length) throw new UsageError(problems.map((problem) => `scenario ${scenario.name}, phase ${phase.id}: ${problem}`));
     return { phase, options };
   });
