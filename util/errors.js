@@ -14,6 +14,8 @@ export const ERROR_CODES = Object.freeze({
   WRITE_TOKEN_REQUIRED: { status: 401, meaning: 'a write without Authorization: Bearer <token>, where writes need the token (STOREBENCH_WRITE_TOKEN)' },
   WRITE_TOKEN_INVALID: { status: 403, meaning: 'a write whose bearer token is not the app\'s STOREBENCH_WRITE_TOKEN' },
   WRITES_DISABLED: { status: 403, meaning: 'a write to an app that listens beyond loopback with no STOREBENCH_WRITE_TOKEN set: writes are off' },
+  INVALID_RESULT_ID: { status: 400, meaning: 'a results-area path that is not /_results/<run>/<part> (run: 1 to 64 of A-Z a-z 0-9 _ -; part: a number from 1)' },
+  RESULT_NOT_FOUND: { status: 404, meaning: 'GET /_results/<run>/<part>: no result was put there (yet), or it was dropped to make room, or it went to another instance' },
   METHOD_NOT_ALLOWED: { status: 405, meaning: 'the path exists, but not for that method (the Allow header lists those it takes); CONNECT: this is no proxy' },
   APPEND_UNSUPPORTED: { status: 405, meaning: 'the store cannot append natively; write the whole value with PUT instead' },
   REQUEST_TIMEOUT: { status: 408, meaning: 'the request did not arrive in time: its headers within STOREBENCH_HEADERS_TIMEOUT_MS (default 10 s), all of it within STOREBENCH_REQUEST_TIMEOUT_MS (30 s), or a write\'s body paused longer than STOREBENCH_BODY_IDLE_TIMEOUT_MS (10 s); the connection is closed' },
@@ -21,6 +23,7 @@ export const ERROR_CODES = Object.freeze({
   VALUE_TOO_LARGE: { status: 413, meaning: 'a value over the app\'s limit (--max-value-size, STOREBENCH_MAX_VALUE_SIZE), or over what the store\'s server accepts' },
   BULK_TOO_LARGE: { status: 413, meaning: 'a bulk-load body over STOREBENCH_MAX_BULK_SIZE' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, meaning: 'a bulk-load body whose Content-Type is not application/vnd.storebench.records' },
+  RESULT_TOO_LARGE: { status: 413, meaning: 'PUT /_results/<run>/<part>: a result over the results area\'s limit (8 MB)' },
   HEADERS_TOO_LARGE: { status: 431, meaning: 'the request headers are larger than the server accepts (16 KB)' },
   STORE_UNAVAILABLE: { status: 503, meaning: 'the store could not be opened, or its server failed; the app keeps serving the others' },
   STORE_TIMEOUT: { status: 503, meaning: 'the store did not answer within the operation deadline (STOREBENCH_OP_TIMEOUT_MS, default 2000 ms); it is down until its server answers again' },
@@ -48,6 +51,7 @@ export const ERROR_CODES = Object.freeze({
   // Several machines (issue 11)
   MERGE_REFUSED: { exit: 2, meaning: 'node test merge: the files\' steps do not measure the same thing (a target, workload, setting or step differs, named in the line), they are one run given twice, or --direct runs did not reach one shared server: nothing is merged' },
   NOT_READY: { exit: 1, meaning: 'node test --start-at TIME: the driver finished preparing (target reachable, priming, load phase) only after TIME, so it would have started late: it stops instead of loading the target out of step with the other parts' },
+  PARTS_MISSING: { exit: 1, meaning: 'npm run load:cf: a part\'s result did not reach the app\'s results area by the deadline, or the part reported that it failed; the line names each part' },
   VERIFY_FAILED: { exit: 1, meaning: 'after a run that wrote, values read back from a store differ from what it acknowledged (a store that promises less, memcached, only warns)' },
 });
 
