@@ -38,13 +38,19 @@ export function resultsRoutes({
     const { run, part } = req.params;
     if (RUN_ID.test(run) && PART.test(part)) return next();
     closeAfterAnswer(req, res);
-    next(new StorebenchError('a results id is /_results/<run>/<part>: run 1 to 64 of A-Z a-z 0-9 _ -, part a number from 1', { code: 'INVALID_RESULT_ID' }));
+    next(new StorebenchError(
+      'a results id is /_results/<run>/<part>: run 1 to 64 of A-Z a-z 0-9 _ -, part a number from 1',
+      { code: 'INVALID_RESULT_ID' },
+    ));
   };
   const guarded = (req, res, next) => guard(req, res, (error) => {
     if (error) closeAfterAnswer(req, res);
     next(error);
   });
-  const tooLarge = (bytes) => new StorebenchError(`a result is at most ${maxResultSize} bytes, not ${bytes}`, { code: 'RESULT_TOO_LARGE', limit: maxResultSize });
+  const tooLarge = (bytes) => new StorebenchError(
+    `a result is at most ${maxResultSize} bytes, not ${bytes}`,
+    { code: 'RESULT_TOO_LARGE', limit: maxResultSize },
+  );
 
   router.put(`${RESULTS_PREFIX}/:run/:part`, guarded, checkId, async (req, res, next) => {
     try {
@@ -68,7 +74,8 @@ export function resultsRoutes({
 
   router.get(`${RESULTS_PREFIX}/:run/:part`, guarded, checkId, (req, res, next) => {
     const bytes = kept.get(`${req.params.run}/${req.params.part}`);
-    if (!bytes) return next(new StorebenchError(`no result ${req.params.run}/${req.params.part} here (yet)`, { code: 'RESULT_NOT_FOUND' }));
+    const id = `${req.params.run}/${req.params.part}`;
+    if (!bytes) return next(new StorebenchError(`no result ${id} here (yet)`, { code: 'RESULT_NOT_FOUND' }));
     res.set('Cache-Control', 'no-store').type('application/octet-stream').send(bytes);
   });
 

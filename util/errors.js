@@ -51,7 +51,6 @@ export const ERROR_CODES = Object.freeze({
   // Several machines (issue 11)
   MERGE_REFUSED: { exit: 2, meaning: 'node test merge: the files\' steps do not measure the same thing (a target, workload, setting or step differs, named in the line), they are one run given twice, or --direct runs did not reach one shared server: nothing is merged' },
   NOT_READY: { exit: 1, meaning: 'node test --start-at TIME: the driver finished preparing (target reachable, priming, load phase) only after TIME, so it would have started late: it stops instead of loading the target out of step with the other parts' },
-  PARTS_MISSING: { exit: 1, meaning: 'npm run load:cf: a part\'s result did not reach the app\'s results area by the deadline, or the part reported that it failed; the line names each part' },
   VERIFY_FAILED: { exit: 1, meaning: 'after a run that wrote, values read back from a store differ from what it acknowledged (a store that promises less, memcached, only warns)' },
 });
 

@@ -57,11 +57,14 @@ export function parseLoadArguments(argv, { now = Date.now(), env = process.env }
   const text = (name) => (typeof values[name] === 'string' ? values[name] : undefined);
   const parts = /^\d+$/.test(text('parts') ?? '') ? Number(text('parts')) : null;
   if (parts === null || parts < 1 || parts > MAX_PARTS) {
-    problems.push(`npm run load:cf needs --parts N (1 to ${MAX_PARTS})${text('parts') ? `, not "${text('parts')}"` : ''}`);
+    const given = text('parts') ? `, not "${text('parts')}"` : '';
+    problems.push(`npm run load:cf needs --parts N (1 to ${MAX_PARTS})${given}`);
   }
   const seedText = text('seed');
   const seed = seedText === undefined ? randomSeed() : Number(seedText);
-  if (seedText !== undefined && !(/^\d+$/.test(seedText) && seed <= 4294967295)) problems.push(`--seed must be a whole number from 0 to 4294967295, not "${seedText}"`);
+  if (seedText !== undefined && !(/^\d+$/.test(seedText) && seed <= 4294967295)) {
+    problems.push(`--seed must be a whole number from 0 to 4294967295, not "${seedText}"`);
+  }
   let startAt = new Date(now + CF_LEAD_SECONDS * 1000);
   if (text('start-at') !== undefined) {
     const parsed = parseStartAt(text('start-at'), now);
@@ -69,9 +72,13 @@ export function parseLoadArguments(argv, { now = Date.now(), env = process.env }
     else startAt = parsed.value;
   }
   const wait = text('wait') === undefined ? CF_WAIT_SECONDS : Number(text('wait'));
-  if (!(Number.isFinite(wait) && wait > 0 && wait <= 86400)) problems.push(`--wait must be seconds from 1 to 86400, not "${text('wait')}"`);
+  if (!(Number.isFinite(wait) && wait > 0 && wait <= 86400)) {
+    problems.push(`--wait must be seconds from 1 to 86400, not "${text('wait')}"`);
+  }
   for (const flag of ['memory', 'disk']) {
-    if (text(flag) !== undefined && !SIZE.test(text(flag))) problems.push(`--${flag} must be a size cf takes (512M, 1G), not "${text(flag)}"`);
+    if (text(flag) !== undefined && !SIZE.test(text(flag))) {
+      problems.push(`--${flag} must be a size cf takes (512M, 1G), not "${text(flag)}"`);
+    }
   }
   let app = text('app');
   try {
@@ -83,10 +90,13 @@ export function parseLoadArguments(argv, { now = Date.now(), env = process.env }
   if (!app) problems.push('which app? give --app NAME, or set CF_APP, or app_name in vars.yml');
   const driver = driverArgv(argv, [['wait', true], ['disk', true]]);
   // Checked here as part 1 would read them, so the tasks do not all fail alike.
-  const placeholder = driver.some((arg) => /^(--target|--url|-u)(=|$)/.test(arg)) ? [] : ['--target', 'https://app.example.com'];
+  const ownTarget = driver.some((arg) => /^(--target|--url|-u)(=|$)/.test(arg));
+  const placeholder = ownTarget ? [] : ['--target', 'https://app.example.com'];
   const checked = parseArguments([...driver, ...placeholder, '--part', `1/${parts ?? 1}`, '--seed', String(seed)], {});
   problems.push(...checked.problems.filter((problem) => !problems.includes(problem)));
-  if (!checked.problems.length && checked.options.direct) problems.push('npm run load:cf loads the app over HTTP: --direct would open the stores from each task');
+  if (!checked.problems.length && checked.options.direct) {
+    problems.push('npm run load:cf loads the app over HTTP: --direct would open the stores from each task');
+  }
   return {
     help: values.help === true,
     options: {
@@ -96,7 +106,7 @@ export function parseLoadArguments(argv, { now = Date.now(), env = process.env }
       startAt,
       wait,
       driver,
-      ownTarget: !placeholder.length,
+      ownTarget,
       memory: text('memory'),
       disk: text('disk'),
       json: text('json'),
@@ -133,7 +143,11 @@ export function loadToken(env = process.env) {
 /** The app's first route out of `cf app NAME` output, as a URL (http:// only for a loopback host). */
 export function routeOf(text) {
   const route = /^routes:\s*([^\s,]+)/m.exec(text)?.[1];
-  if (!route) throw new CfScriptError('cf app shows no route for the app: map one (cf map-route), or give --target URL');
+  if (!route) {
+    throw new CfScriptError(
+      'cf app shows no route for the app: map one (cf map-route), or give --target URL',
+    );
+  }
   if (/^https?:\/\//.test(route)) return route;
   return /^(localhost|127\.[\d.]+|\[::1\])(:\d+)?(\/|$)/.test(route) ? `http://${route}` : `https://${route}`;
 }
@@ -150,7 +164,10 @@ export function taskCommand({ index, parts, seed, startAt, driver, target, url, 
   // machine (the stand-in cf, a test) would overwrite each other's files.
   const file = `"\${TMPDIR:-/tmp}/storebench-${run}-${index}.json"`;
   const log = `"\${TMPDIR:-/tmp}/storebench-${run}-${index}.log"`;
-  const args = [...driver.map(shellQuote), ...(target ? ['--target', shellQuote(target)] : []), ...partFlags({ index, count: parts, seed, startAt })];
+  const args = [
+    ...driver.map(shellQuote), ...(target ? ['--target', shellQuote(target)] : []),
+    ...partFlags({ index, count: parts, seed, startAt }),
+  ];
   return [
     `node test.js ${args.join(' ')} --json ${file} 2>${log}`,
     `code=$?; cat ${log} >&2`,
@@ -167,16 +184,19 @@ export const newRunId = () => randomBytes(9).toString('base64url');
  * Polls GET url/_results/run/I for parts 1..parts until all are in or `deadline` passes.
  * Resolves to { results: Map(index -> text), failed: Map(index -> line), missing: [index] }.
  */
-export async function collectResults({ url, run, parts, guid, token, deadline, intervalMs = 2000, log = () => {}, now = Date.now }) {
+export async function collectResults({
+  url, run, parts, guid, token, deadline, intervalMs = 2000, log = () => {}, now = Date.now,
+}) {
   const results = new Map();
   const failed = new Map();
   const headers = { 'x-cf-app-instance': `${guid}:0`, ...(token ? { authorization: `Bearer ${token}` } : {}) };
+  const base = url.replace(/\/+$/, '');
   let told = -1;
   let lastTold = 0;
   for (;;) {
     for (let index = 1; index <= parts; index += 1) {
       if (results.has(index) || failed.has(index)) continue;
-      const response = await fetch(`${url.replace(/\/+$/, '')}/_results/${run}/${index}`, { headers }).catch((error) => ({ error }));
+      const response = await fetch(`${base}/_results/${run}/${index}`, { headers }).catch((error) => ({ error }));
       if (response.status === 200) {
         const text = await response.text();
         const failure = /^\{"partFailed":/.test(text) ? JSON.parse(text).partFailed : null;
@@ -184,7 +204,9 @@ export async function collectResults({ url, run, parts, guid, token, deadline, i
         else results.set(index, text);
       } else if (response.status === 401 || response.status === 403) {
         const body = await response.json().catch(() => ({}));
-        throw new CfScriptError(`the app refused to show the results (${body.code ?? `HTTP ${response.status}`}): give its write token as STOREBENCH_WRITE_TOKEN`);
+        const why = body.code ?? `HTTP ${response.status}`;
+        throw new CfScriptError(`the app refused to show the results (${why}): give its write token as ` +
+          'STOREBENCH_WRITE_TOKEN');
       } else if (response.body) {
         await response.body.cancel();
       }
@@ -193,7 +215,9 @@ export async function collectResults({ url, run, parts, guid, token, deadline, i
     if (done === parts) return { results, failed, missing: [] };
     if (now() >= deadline) {
       const missing = [];
-      for (let index = 1; index <= parts; index += 1) if (!results.has(index) && !failed.has(index)) missing.push(index);
+      for (let index = 1; index <= parts; index += 1) {
+        if (!results.has(index) && !failed.has(index)) missing.push(index);
+      }
       return { results, failed, missing };
     }
     if (done !== told || now() - lastTold >= 30_000) {
@@ -209,9 +233,11 @@ export async function collectResults({ url, run, parts, guid, token, deadline, i
 export function mergeCollected({ results, failed, missing }, { parts, app }) {
   const lines = [
     ...[...failed].map(([index, line]) => `part ${index} of ${parts} failed: ${line}`),
-    ...missing.map((index) => `part ${index} of ${parts}: no result by the deadline (cf tasks ${app}; cf logs ${app} --recent)`),
+    ...missing.map((index) => `part ${index} of ${parts}: no result by the deadline (cf tasks ${app}; ` +
+      `cf logs ${app} --recent)`),
   ];
   if (lines.length) throw new CfScriptError(lines.join('\n'), 1);
-  const inputs = [...results].sort(([a], [b]) => a - b).map(([index, text]) => ({ file: `part-${index}-of-${parts}`, result: fromJson(text) }));
+  const inputs = [...results].sort(([a], [b]) => a - b)
+    .map(([index, text]) => ({ file: `part-${index}-of-${parts}`, result: fromJson(text) }));
   return inputs.length === 1 ? inputs[0].result : mergeResults(inputs);
 }

@@ -22,12 +22,18 @@ await runScript('load:cf', async (argv) => {
     await checkOutputPaths(options);
     const cf = requireCf();
     const token = loadToken();
-    if (!token) throw new CfScriptError('no write token: set STOREBENCH_WRITE_TOKEN, or keep it in vars.yml / vars.write-token.yml (npm run push makes one)');
+    if (!token) {
+      throw new CfScriptError('no write token: set STOREBENCH_WRITE_TOKEN, or keep it in vars.yml / ' +
+        'vars.write-token.yml ' +
+        '(npm run push makes one)');
+    }
     const url = routeOf(captureCf(cf, ['app', options.app]));
     const guid = captureCf(cf, ['app', options.app, '--guid']).trim();
     const run = newRunId();
     const say = (line) => { if (!options.quiet) process.stderr.write(`${line}\n`); };
-    say(`${options.parts} tasks of ${options.app} against ${options.ownTarget ? 'the --target/--url given' : url}, starting at ${options.startAt.toISOString()} (run ${run})`);
+    const against = options.ownTarget ? 'the --target/--url given' : url;
+    say(`${options.parts} tasks of ${options.app} against ${against}, starting at ${options.startAt.toISOString()} ` +
+      `(run ${run})`);
     for (let index = 1; index <= options.parts; index += 1) {
       const command = taskCommand({ ...options, index, target: options.ownTarget ? null : url, url, run, guid });
       captureCf(cf, [
@@ -37,7 +43,8 @@ await runScript('load:cf', async (argv) => {
       say(`  part ${index} of ${options.parts}: task storebench-${run}-${index} submitted`);
     }
     if (Date.now() > options.startAt.getTime()) {
-      say('warning: the tasks were submitted after --start-at: they will stop as not ready (NOT_READY); give a later --start-at');
+      say('warning: the tasks were submitted after --start-at: they will stop as not ready (NOT_READY); ' +
+        'give a later --start-at');
     }
     const deadline = options.startAt.getTime() + options.wait * 1000;
     const collected = await collectResults({ url, run, parts: options.parts, guid, token, deadline, log: say });

@@ -16,12 +16,14 @@ if (code === '0') body = await readFile(file).catch(() => null);
 if (!body) {
   const logText = await readFile(log, 'utf8').catch(() => '');
   const why = code === '0' ? 'no results file' : `exit ${code}`;
-  body = Buffer.from(JSON.stringify({ partFailed: { exitCode: Number(code), line: redactText(`${why}: ${lastLine(logText)}`).slice(0, 500) } }));
+  const line = redactText(`${why}: ${lastLine(logText)}`).slice(0, 500);
+  body = Buffer.from(JSON.stringify({ partFailed: { exitCode: Number(code), line } }));
 }
 const headers = { 'content-type': 'application/json', 'x-cf-app-instance': `${guid}:0` };
 if (process.env.STOREBENCH_WRITE_TOKEN) headers.authorization = `Bearer ${process.env.STOREBENCH_WRITE_TOKEN}`;
 for (let attempt = 1; ; attempt += 1) {
-  const response = await fetch(`${url.replace(/\/+$/, '')}/_results/${run}/${part}`, { method: 'PUT', headers, body }).catch((error) => ({ error }));
+  const response = await fetch(`${url.replace(/\/+$/, '')}/_results/${run}/${part}`, { method: 'PUT', headers, body })
+    .catch((error) => ({ error }));
   if (response.status === 204) break;
   const why = response.error ? response.error.message : `HTTP ${response.status}`;
   if (attempt >= 5) {
