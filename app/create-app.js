@@ -7,6 +7,7 @@ import { defaults } from '../config/settings.js';
 import { dataRoutes } from '../routes/data.js';
 import { methodRoutes } from '../routes/methods.js';
 import { writeRoutes } from '../routes/writes.js';
+import { resultsRoutes } from '../routes/results.js';
 import { notFound, errorHandler } from '../routes/errors.js';
 import { StorebenchError } from '../util/errors.js';
 
@@ -21,6 +22,7 @@ export function createApp(stores, { log = () => {}, logRequests = false, writes 
   app.disable('etag'); // hashing every 270 KB body would be benchmarked along with the store
   if (logRequests) app.use(requestLogger(log));
   app.use(requireHost);
+  app.use(resultsRoutes(writes)); // never a store: the split run's results area (npm run load:cf)
   app.use(methodRoutes(stores));
   app.use(pageRoutes(stores));
   app.use(statusRoutes(stores, { limits: { maxValueSize: writes.maxValueSize ?? defaults.maxValueSize } }));
