@@ -220,7 +220,7 @@ test('refused writes (401, 403, 405, 413) are errors by kind in the table, never
   const byStore = (a, b) => a.store.localeCompare(b.store);
   assert.deepEqual([...appends.steps].sort(byStore).map((step) => [step.store, step.errors.byKind]), [['memory', {}], ['noappend', { 'http 405': 50 }]]);
   assert.equal(resultError(appends)?.code, 'RUN_FAILED', 'noappend, named in --stores, had no success: the run fails');
-  assert.deepEqual(appends.verifications.map((verification) => [verification.store, verification.mismatched]), [['memory', 0], ['noappend', 0]], 'refused appends changed nothing: the loaded values are still there');
+  assert.deepEqual([...appends.verifications].sort(byStore).map((verification) => [verification.store, verification.mismatched]), [['memory', 0], ['noappend', 0]], 'refused appends changed nothing: the loaded values are still there');
   // The load is refused as a whole (no token): one batch tried, the rest not sent, said once.
   // (A server of its own: the runs above loaded records into this one.)
   const fresh = await startContractServer(t, { stores: ['memory'], token: 'right' });
