@@ -93,7 +93,10 @@ try {
   metrics = options.metricsPort === undefined ? null : await startRunMetrics(options.metricsPort);
   const onProgress = metrics ? (event) => { metrics.onProgress(event); live.onProgress(event); } : live.onProgress;
   const result = await runBenchmark(options, { signal: controller.signal, onProgress });
-  await metrics?.lastScrape(METRICS_LINGER_MS);
+  if (metrics) {
+    metrics.onResult(result);
+    await metrics.lastScrape(METRICS_LINGER_MS);
+  }
   const failures = [];
   try {
     await live.finish(result);

@@ -64,6 +64,13 @@ export function createDriverMetrics() {
   };
 
   return {
+    /**
+     * The run's Result, once it is done: its control (the first step measured again at the end,
+     * which no step-done event carries) is added like a step, so its load is counted too.
+     */
+    onResult(result) {
+      if (result?.control?.step) onStepDone(result.control.step);
+    },
     /** Takes every progress event of runBenchmark; only steps matter here. */
     onProgress(event) {
       if (event.type === 'step-done') onStepDone(event.step);

@@ -15,5 +15,5 @@ export async function startRunMetrics(port, stderr = process.stderr) {
     throw new RunError(`--metrics-port ${port}: cannot listen on 127.0.0.1:${port} (${error.code ?? error.message})`);
   }
   stderr.write(`metrics: ${server.url}\n`);
-  return { onProgress: metrics.onProgress, lastScrape: server.lastScrape, close: server.close };
+  return { onProgress: metrics.onProgress, onResult: metrics.onResult, lastScrape: server.lastScrape, close: server.close };
 }
