@@ -52,7 +52,10 @@ try {
   }
   const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
   const [off, on] = [median(rps.off), median(rps.on)];
-  console.log(`\nmedian rps: off ${off.toFixed(0)}, on ${on.toFixed(0)}: --metrics costs ${((1 - on / off) * 100).toFixed(1)}% ` +
+  // Each round's on/off ratio: the two ran back to back, so a drift between rounds cancels out.
+  const ratios = rps.on.map((on, i) => on / rps.off[i]);
+  console.log(`\nper round, on/off: ${ratios.map((r) => r.toFixed(2)).join(', ')} (median ${median(ratios).toFixed(2)})`);
+  console.log(`median rps: off ${off.toFixed(0)}, on ${on.toFixed(0)}: --metrics costs ${((1 - on / off) * 100).toFixed(1)}% ` +
     `(rounds off ${rps.off.map((v) => v.toFixed(0)).join(', ')}; on ${rps.on.map((v) => v.toFixed(0)).join(', ')})`);
   const metrics = await (await fetch(`${apps.on.url}/metrics`)).text();
   const served = metrics.split('\n').find((line) => line.startsWith('storebench_app_requests_total{store="memory"'));
