@@ -91,6 +91,7 @@ let code = 0;
 let metrics = null;
 try {
   metrics = options.metricsPort === undefined ? null : await startRunMetrics(options.metricsPort);
+  if (metrics) process.stderr.write(`metrics: ${metrics.url}\n`);
   const onProgress = metrics ? (event) => { metrics.onProgress(event); live.onProgress(event); } : live.onProgress;
   const result = await runBenchmark(options, { signal: controller.signal, onProgress });
   if (metrics) {
