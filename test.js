@@ -15,6 +15,7 @@ import { scenarioCommand } from './report/scenario-command.js';
 import { partsCommand } from './report/parts-command.js';
 import { ERROR_CODES, UsageError } from './util/errors.js';
 import { exitOnUncaught, reportFailure } from './util/cli.js';
+import { startRunMetrics, METRICS_LINGER_MS } from './driver/run-metrics.js';
 
 const NAME = 'node test';
 exitOnUncaught(NAME);
@@ -87,8 +88,16 @@ if (command === 'scenario') {
 
 const live = createLiveReport({ options });
 let code = 0;
+let metrics = null;
 try {
-  const result = await runBenchmark(options, { signal: controller.signal, onProgress: live.onProgress });
+  metrics = options.metricsPort === undefined ? null : await startRunMetrics(options.metricsPort);
+  if (metrics) process.stderr.write(`metrics: ${metrics.url}\n`);
+  const onProgress = metrics ? (event) => { metrics.onProgress(event); live.onProgress(event); } : live.onProgress;
+  const result = await runBenchmark(options, { signal: controller.signal, onProgress });
+  if (metrics) {
+    metrics.onResult(result);
+    await metrics.lastScrape(METRICS_LINGER_MS);
+  }
   const failures = [];
   try {
     await live.finish(result);
@@ -107,6 +116,7 @@ try {
   code = reportFailure(NAME, error);
 } finally {
   live.close();
+  await metrics?.close();
 }
 // Sockets loadtest left behind must not keep the process alive once the report is out.
 process.exit(code);

@@ -10,16 +10,22 @@ import { writeRoutes } from '../routes/writes.js';
 import { resultsRoutes } from '../routes/results.js';
 import { notFound, errorHandler } from '../routes/errors.js';
 import { StorebenchError } from '../util/errors.js';
+import { createAppMetrics } from './metrics.js';
 
 /**
  * @param {import('../stores/store-set.js').StoreSet} stores  the opened stores
- * @param {{ log?: (line: string) => void, logRequests?: boolean, writes?: object }} [options]
- *   writes: the write routes' limits, token and loopback check (routes/writes.js)
+ * @param {{ log?: (line: string) => void, logRequests?: boolean, metrics?: boolean, writes?: object }} [options]
+ *   writes: the write routes' limits, token and loopback check (routes/writes.js); metrics: GET /metrics (app/metrics.js)
  */
-export function createApp(stores, { log = () => {}, logRequests = false, writes = {} } = {}) {
+export function createApp(stores, { log = () => {}, logRequests = false, metrics = false, writes = {} } = {}) {
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag'); // hashing every 270 KB body would be benchmarked along with the store
+  if (metrics) {
+    const recorder = createAppMetrics(stores);
+    stores.observer = recorder.observeOperation;
+    app.use(recorder.observeRequests, recorder.router);
+  }
   if (logRequests) app.use(requestLogger(log));
   app.use(requireHost);
   app.use(resultsRoutes(writes)); // never a store: the split run's results area (npm run load:cf)

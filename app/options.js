@@ -13,6 +13,7 @@ const spec = {
   stores: { type: 'string' },
   'no-embedded': { type: 'boolean' },
   log: { type: 'boolean' },
+  metrics: { type: 'boolean' },
   'max-value-size': { type: 'string' },
   'cloudant-plan': { type: 'string' }, // issue 13
   'memcached-item-size': { type: 'string' },
@@ -38,6 +39,7 @@ export function parseAppArgs(argv, env = process.env) {
       stores: given('stores'),
       embedded: values['no-embedded'] === true ? false : undefined,
       logRequests: values.log === true ? true : undefined,
+      metrics: values.metrics === true ? true : undefined,
       maxValueSize: given('max-value-size'),
       emulatedCloudantPlan: given('cloudant-plan'),
       memcachedItemSize: given('memcached-item-size'),

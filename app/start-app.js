@@ -13,8 +13,8 @@ const SHUTDOWN_GRACE_MS = 8000;
 
 /**
  * Opens the stores, builds the app, listens. Every setting not passed here comes from env,
- * Cloud Foundry or its default (config/settings.js): port, host, stores, embedded, logRequests
- * for the app; headersTimeoutMs, requestTimeoutMs, bodyIdleTimeoutMs for its HTTP server;
+ * Cloud Foundry or its default (config/settings.js): port, host, stores, embedded, logRequests,
+ * metrics for the app; headersTimeoutMs, requestTimeoutMs, bodyIdleTimeoutMs for its HTTP server;
  * maxValueSize, maxBulkSize, writeToken for its write routes; store URLs, cloudantApikey, postgresPoolSize, ... for the stores.
  *
  * @param {object} [options]  explicit settings by key, e.g. { port: 0, stores: ['memory'], redisUrl }
@@ -40,7 +40,7 @@ export async function startApp({ env = process.env, log = () => {}, onServerRead
   const stores = await openStores({ names: settings.stores, env, options, embedded: settings.embedded, onServer: onServerReady, onOpened: onStoreOpened, reopen: true });
   const { maxValueSize, maxBulkSize, writeToken: token, bodyIdleTimeoutMs } = settings;
   const writes = { maxValueSize, maxBulkSize, token, bodyIdleTimeoutMs };
-  const server = createAppServer(createApp(stores, { log, logRequests: settings.logRequests, writes }), settings);
+  const server = createAppServer(createApp(stores, { log, logRequests: settings.logRequests, metrics: settings.metrics, writes }), settings);
   answerHttpEdges(server);
   const drain = drainable(server, { graceMs: SHUTDOWN_GRACE_MS });
   await new Promise((resolve, reject) => {

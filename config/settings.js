@@ -78,6 +78,15 @@ export const settings = {
     parse: onOff,
     about: 'log every request (the variable: 1, true or yes)',
   },
+  metrics: {
+    scope: 'app',
+    flag: '--metrics',
+    env: ['STOREBENCH_METRICS'],
+    default: false,
+    defaultText: 'off: nothing is recorded and /metrics answers 404',
+    parse: onOff,
+    about: 'serve GET /metrics in Prometheus text: requests and latency per store and route, store operations, queue and pool sizes, event loop delay (the variable: 1, true or yes)',
+  },
   stores: {
     scope: 'app',
     flag: '--stores LIST',

@@ -12,6 +12,7 @@ export const RUN_REPORT_FLAGS = {
   repeat: { type: 'string' },
   assert: { type: 'string', multiple: true },
   'hdr-log': { type: 'string' },
+  'metrics-port': { type: 'string' },
 };
 
 export const RUN_REPORT_USAGE = `Reports:
@@ -27,7 +28,11 @@ export const RUN_REPORT_USAGE = `Reports:
                          exits 2 before any load
   --hdr-log DIR          also write each target's seconds as HdrHistogram interval logs, one
                          file per target and operation (<store>-<key>-<operation>.hlog, values
-                         in µs), for HistogramLogProcessor and the HdrHistogram plotter`;
+                         in µs), for HistogramLogProcessor and the HdrHistogram plotter
+  --metrics-port N       serve the run's requests, errors, latency histograms and machine figures
+                         in Prometheus text on 127.0.0.1:N/metrics while it runs (0: a free port,
+                         printed); after the run, waits up to 5 s for one last scrape
+                         (docs/observability.md)`;
 
 export const REPORT_COMMANDS_USAGE = `       node test report FILE.json [--html OUT] [--assert EXPR]...
        node test compare A.json B.json [--fail-on-regression PCT [--ignore-busy]]
@@ -73,7 +78,12 @@ export function runReportOptions(values, problems) {
   }
   const hdrLog = typeof values['hdr-log'] === 'string' ? values['hdr-log'] : undefined;
   if (hdrLog === '' || hdrLog === '-') problems.push('--hdr-log needs a folder name');
-  return { html, repeat: repeat ?? 1, assert, ...(hdrLog ? { hdrLog } : {}) };
+  let metricsPort;
+  if (typeof values['metrics-port'] === 'string') {
+    metricsPort = wholeNumber(values['metrics-port']);
+    if (metricsPort === null || metricsPort > 65535) problems.push(`--metrics-port must be a port from 0 to 65535, not "${values['metrics-port']}"`);
+  }
+  return { html, repeat: repeat ?? 1, assert, ...(hdrLog ? { hdrLog } : {}), ...(metricsPort != null ? { metricsPort } : {}) };
 }
 
 /** node test report FILE.json [--html OUT] [--assert EXPR]...: argv after "report". */

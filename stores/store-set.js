@@ -46,6 +46,7 @@ export class StoreSet {
     this.opTimeoutMs = opTimeoutMs;
     this.reopen = reopen;
     this.closed = false;
+    this.observer = null;
   }
 
   /** Opens every entry that can be, each within the open deadline; never rejects. */
@@ -200,6 +201,24 @@ export class StoreSet {
   // load must not be written to in the middle of it. Nor does a typed refusal (a value too
   // large for the server): the server answered.
   async #call(entry, operation, ...args) {
+    if (this.observer) return this.#observed(entry, operation, args);
+    return this.#callUnobserved(entry, operation, args);
+  }
+
+  // observer(store, operation, seconds, ok): set by the app's --metrics (app/metrics.js).
+  async #observed(entry, operation, args) {
+    const start = process.hrtime.bigint();
+    let ok = false;
+    try {
+      const result = await this.#callUnobserved(entry, operation, args);
+      ok = true;
+      return result;
+    } finally {
+      this.observer(entry.adapter.name, operation, Number(process.hrtime.bigint() - start) / 1e9, ok);
+    }
+  }
+
+  async #callUnobserved(entry, operation, args) {
     let result;
     try {
       result = await entry.store[operation](...args);

@@ -1,0 +1,103 @@
+// The app's --metrics: GET /metrics in Prometheus text, from prom-client with a registry of its
+// own (never the global one, so two apps in one process, as in the tests, keep their counts apart).
+// Labels name a store only when it is one the app serves and a route only by its pattern, never a
+// raw path or key: a client choosing keys must not be able to grow the series without bound.
+import { Router } from 'express';
+import client from 'prom-client';
+
+// Seconds: from the memory store's tens of microseconds to the operation deadline's seconds.
+const BUCKETS = [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+
+/**
+ * @param {import('../stores/store-set.js').StoreSet} stores
+ * @returns {{ router: import('express').Router, observeRequests: Function, observeOperation: Function, registry }}
+ */
+export function createAppMetrics(stores) {
+  const registry = new client.Registry();
+  client.collectDefaultMetrics({ register: registry, prefix: 'storebench_app_' });
+  const requests = new client.Counter({
+    name: 'storebench_app_requests_total',
+    help: 'HTTP requests answered, by store, method, route pattern and status',
+    labelNames: ['store', 'method', 'route', 'status'],
+    registers: [registry],
+  });
+  const latency = new client.Histogram({
+    name: 'storebench_app_request_duration_seconds',
+    help: 'time from a request\'s arrival to its response\'s last byte handed to the socket',
+    labelNames: ['store', 'method', 'route'],
+    buckets: BUCKETS,
+    registers: [registry],
+  });
+  const operations = new client.Histogram({
+    name: 'storebench_app_store_operation_duration_seconds',
+    help: 'one store operation (get, set, delete, append, setMany, ping), failed ones included',
+    labelNames: ['store', 'operation', 'outcome'],
+    buckets: BUCKETS,
+    registers: [registry],
+  });
+  // Read when scraped, from the stores' own stats (as /stores shows them): nothing on the request path.
+  const statsOf = () => [...stores.entries.values()].filter((entry) => entry.store?.stats)
+    .map((entry) => [entry.adapter.name, entry.store.stats()]);
+  registry.registerMetric(new client.Gauge({
+    name: 'storebench_app_write_behind_pending_writes',
+    help: 'writes a write-behind store (redis+postgres) has acknowledged and not yet flushed to PostgreSQL',
+    labelNames: ['store'],
+    registers: [],
+    collect() {
+      this.reset();
+      for (const [store, stats] of statsOf()) if (Number.isFinite(stats.pendingWrites)) this.set({ store }, stats.pendingWrites);
+    },
+  }));
+  registry.registerMetric(new client.Gauge({
+    name: 'storebench_app_pool_connections',
+    help: 'a store\'s PostgreSQL pool: connections open (state total), idle, and requests waiting for one',
+    labelNames: ['store', 'state'],
+    registers: [],
+    collect() {
+      this.reset();
+      for (const [store, stats] of statsOf()) {
+        const pool = stats.pool;
+        if (!pool) continue;
+        this.set({ store, state: 'total' }, pool.size);
+        this.set({ store, state: 'idle' }, pool.idle);
+        this.set({ store, state: 'waiting' }, pool.waiting);
+      }
+    },
+  }));
+
+  const storeLabel = (path) => {
+    const first = path.split('/')[1];
+    return first && stores.entries.has(first) ? first : '';
+  };
+  // Middleware first in the chain: the clock starts before any route, and the labels are read
+  // when the response is done, once the router has matched (req.route).
+  // The label sets are few; each one's child is looked up by a string, so a request costs one
+  // Map lookup per metric instead of prom-client's label check and hashing.
+  const children = new Map();
+  const childOf = (metric, ...values) => {
+    const key = `${metric.name}\u0000${values.join('\u0000')}`;
+    let child = children.get(key);
+    if (!child) children.set(key, (child = metric.labels(...values)));
+    return child;
+  };
+  const observeRequests = (req, res, next) => {
+    const start = process.hrtime.bigint();
+    res.once('finish', () => {
+      const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+      const [store, route] = [storeLabel(req.path), req.route?.path ?? 'unmatched'];
+      childOf(latency, store, req.method, route).observe(seconds);
+      childOf(requests, store, req.method, route, String(res.statusCode)).inc();
+    });
+    next();
+  };
+  const observeOperation = (store, operation, seconds, ok) => {
+    childOf(operations, store, operation, ok ? 'ok' : 'error').observe(seconds);
+  };
+  const router = Router();
+  router.get('/metrics', async (req, res) => {
+    const text = await registry.metrics();
+    res.writeHead(200, { 'Content-Type': registry.contentType });
+    res.end(text);
+  });
+  return { router, observeRequests, observeOperation, registry };
+}

@@ -1,0 +1,156 @@
+// node test --metrics-port N: the run's figures in Prometheus text while it goes on. Fed by the
+// run's progress events, never by the request path: a step's requests, errors and latency
+// histogram are added when the step is done (from the step's own HDR histogram, so the buckets
+// hold every latency exactly), and the machine check's figures are the last finished step's.
+import { createServer } from 'node:http';
+import { decodeHistogram } from './recorder.js';
+
+// Seconds, as the app's /metrics (app/metrics.js), so one dashboard reads both.
+const BUCKETS = [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+const BUCKETS_US = BUCKETS.map((seconds) => Math.round(seconds * 1e6));
+export const CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
+
+const escape = (value) => String(value).replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/"/g, '\\"');
+const labelText = (labels) => `{${Object.entries(labels).map(([name, value]) => `${name}="${escape(value)}"`).join(',')}}`;
+/** The load level a step ran at: its clients (closed loop) or its rate (open model). */
+export const stepLabel = (step) => (step.targetRps == null ? `c${step.concurrency}` : `rps${step.targetRps}`);
+
+/** The run's metrics, filled from progress events; render() is the exposition text. */
+export function createDriverMetrics() {
+  const series = new Map(); // label text -> { labels, requests, errors: Map(kind -> n), buckets, count, sum }
+  const machine = { stealPercent: null, othersCpuPercent: null, treeCpuPercent: null };
+  let stepsDone = 0;
+  let running = null;
+
+  const seriesOf = (labels) => {
+    const key = labelText(labels);
+    let entry = series.get(key);
+    if (!entry) {
+      entry = { labels, requests: 0, errors: new Map(), buckets: BUCKETS.map(() => 0), count: 0, sum: 0 };
+      series.set(key, entry);
+    }
+    return entry;
+  };
+
+  // One operation's share of a step (or the whole step where it has no operations list).
+  const addPart = (step, part, operation) => {
+    const entry = seriesOf({ store: step.store ?? '', key: step.key ?? '', operation, step: stepLabel(step) });
+    entry.requests += part.requests ?? 0;
+    for (const [kind, n] of Object.entries(part.errors?.byKind ?? {})) entry.errors.set(kind, (entry.errors.get(kind) ?? 0) + n);
+    const count = part.latency?.count ?? 0;
+    entry.count += count;
+    entry.sum += count * (part.latency?.meanMs ?? 0) / 1000;
+    if (!part.histogram?.data || !count) return;
+    const histogram = decodeHistogram(part.histogram);
+    const values = histogram.recordedValuesIterator;
+    values.reset();
+    while (values.hasNext()) {
+      const { valueIteratedTo, countAtValueIteratedTo } = values.next();
+      const at = BUCKETS_US.findIndex((bound) => valueIteratedTo <= bound);
+      if (at >= 0) entry.buckets[at] += countAtValueIteratedTo;
+    }
+  };
+
+  const onStepDone = (step) => {
+    stepsDone += 1;
+    running = null;
+    const operations = step.operations?.length ? step.operations : [{ ...step, operation: 'read' }];
+    for (const part of operations) addPart(step, part, part.operation ?? 'read');
+    Object.assign(machine, {
+      stealPercent: step.machine?.stealPercent ?? null,
+      othersCpuPercent: step.machine?.othersCpuPercent ?? null,
+      treeCpuPercent: step.machine?.treeCpuPercent ?? null,
+    });
+  };
+
+  return {
+    /**
+     * The run's Result, once it is done: its control (the first step measured again at the end,
+     * which no step-done event carries) is added like a step, so its load is counted too.
+     */
+    onResult(result) {
+      if (result?.control?.step) onStepDone(result.control.step);
+    },
+    /** Takes every progress event of runBenchmark; only steps matter here. */
+    onProgress(event) {
+      if (event.type === 'step-done') onStepDone(event.step);
+      else if (event.type === 'step' && !event.load?.warmup) running = { index: event.index, total: event.total };
+    },
+    render() {
+      const lines = [];
+      const family = (name, type, help) => lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
+      const all = [...series.values()];
+      family('storebench_driver_requests_total', 'counter', 'requests of finished steps, by target (store, key), operation and step (load level)');
+      for (const entry of all) lines.push(`storebench_driver_requests_total${labelText(entry.labels)} ${entry.requests}`);
+      family('storebench_driver_errors_total', 'counter', 'failed requests of finished steps, by kind (http <status>, timeout, conn <code>)');
+      for (const entry of all) {
+        for (const [kind, n] of entry.errors) lines.push(`storebench_driver_errors_total${labelText({ ...entry.labels, kind })} ${n}`);
+      }
+      family('storebench_driver_latency_seconds', 'histogram', 'response latency of finished steps, from each step\'s HDR histogram');
+      for (const entry of all) {
+        let cumulative = 0;
+        BUCKETS.forEach((le, i) => {
+          cumulative += entry.buckets[i];
+          lines.push(`storebench_driver_latency_seconds_bucket${labelText({ ...entry.labels, le: String(le) })} ${cumulative}`);
+        });
+        lines.push(`storebench_driver_latency_seconds_bucket${labelText({ ...entry.labels, le: '+Inf' })} ${entry.count}`);
+        lines.push(`storebench_driver_latency_seconds_sum${labelText(entry.labels)} ${entry.sum}`);
+        lines.push(`storebench_driver_latency_seconds_count${labelText(entry.labels)} ${entry.count}`);
+      }
+      family('storebench_driver_steps_done_total', 'counter', 'steps finished so far');
+      lines.push(`storebench_driver_steps_done_total ${stepsDone}`);
+      family('storebench_driver_step_running', 'gauge', 'the step under way (1 of total), 0 between steps');
+      lines.push(`storebench_driver_step_running ${running ? running.index : 0}`);
+      const gauges = [
+        ['storebench_driver_machine_steal_percent', 'stealPercent', 'CPU steal during the last finished step, % of all CPU time'],
+        ['storebench_driver_machine_others_cpu_percent', 'othersCpuPercent', 'CPU used by processes outside the run during the last finished step, % of one core'],
+        ['storebench_driver_machine_tree_cpu_percent', 'treeCpuPercent', 'CPU used by the run\'s processes during the last finished step, % of one core'],
+      ];
+      for (const [name, field, help] of gauges) {
+        if (machine[field] == null) continue; // not measured: absent, not a made-up 0
+        family(name, 'gauge', help);
+        lines.push(`${name} ${machine[field]}`);
+      }
+      return `${lines.join('\n')}\n`;
+    },
+  };
+}
+
+/**
+ * Serves metrics.render() at GET /metrics (and /) on 127.0.0.1:port (0: a free one).
+ * Resolves to { port, url, lastScrape(ms), close() }; rejects when the port cannot be had.
+ * lastScrape(ms): resolves at the next scrape, or after ms: so the run's last step, done after
+ * the scrape before, still reaches Prometheus before the process ends.
+ */
+export async function serveMetrics(metrics, port) {
+  let scraped = () => {};
+  const server = createServer((req, res) => {
+    if (req.method !== 'GET' || !['/metrics', '/'].includes(req.url)) {
+      res.writeHead(404, { 'Content-Type': 'application/json' }).end(JSON.stringify({ error: 'only GET /metrics here', code: 'NO_ROUTE' }));
+      return;
+    }
+    res.writeHead(200, { 'Content-Type': CONTENT_TYPE }).end(metrics.render());
+    scraped();
+  });
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', resolve);
+  });
+  server.unref(); // a scrape must never keep a finished run alive
+  const bound = server.address().port;
+  return {
+    port: bound,
+    url: `http://127.0.0.1:${bound}/metrics`,
+    lastScrape: (ms) => new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      scraped = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    }),
+    close: () => new Promise((resolve) => {
+      server.closeAllConnections?.();
+      server.close(() => resolve());
+    }),
+  };
+}
