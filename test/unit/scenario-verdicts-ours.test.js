@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { judge, HOLDS, FAILS } from '../../driver/scenarios/verdicts.js';
 import cloudantVsRedis from '../../scenarios/cloudant-vs-redis.js';
 import redisVsMemory from '../../scenarios/redis-vs-memory.js';
+import tarantoolVsPostgres from '../../scenarios/tarantool-vs-postgres.js';
 
 const conclusion = (scenario, id) => scenario.conclusions.find((candidate) => candidate.id === id);
 const verdictOf = (scenario, id, tables) => judge([conclusion(scenario, id)], tables)[0];
@@ -52,4 +53,17 @@ test('split-when-large-and-hot holds when changing a user in its own key is fast
   }];
   assert.equal(verdictOf(redisVsMemory, 'split-when-large-and-hot', table({ c1: 0.2, c2: 0.2 }, { c1: 3, c2: 30 })).verdict, HOLDS);
   assert.equal(verdictOf(redisVsMemory, 'split-when-large-and-hot', table({ c1: 3, c2: 30 }, { c1: 0.2, c2: 0.2 })).verdict, FAILS);
+});
+
+test('join-reads-slower holds when the key lookup reads faster than the study\'s join, and not when turned around', () => {
+  const table = (key, join) => [{
+    id: 'postgres',
+    rows: ['read', 'read-key', 'write', 'write-concurrent'],
+    columns: [{ id: 'rps', label: 'rps', unit: 'req/s' }],
+    cells: { read: { rps: join }, 'read-key': { rps: key }, write: { rps: 900 }, 'write-concurrent': { rps: 1500 } },
+  }];
+  assert.equal(verdictOf(tarantoolVsPostgres, 'join-reads-slower', table(4000, 3000)).verdict, HOLDS);
+  assert.equal(verdictOf(tarantoolVsPostgres, 'join-reads-slower', table(3000, 4000)).verdict, FAILS);
+  // Within the 10% margin every check uses, the two are not told apart.
+  assert.equal(verdictOf(tarantoolVsPostgres, 'join-reads-slower', table(3100, 3000)).verdict, FAILS);
 });
