@@ -15,8 +15,8 @@ const PHASES = {
 const COUCHBASE = 'couchbase';
 const NO_COUCHBASE = 'no Couchbase Server runs here (neither npm nor Debian packages one)';
 
-// A scale's five phases. Per step: `a` 100 B inserts past record 0 (the load phase writes it,
-// for the probe to read), `b` as many again per step past those, `d` uniform reads over every
+// A scale's five phases. Per step: `a` 100 B inserts past record 0 (the load phase writes it),
+// `b` as many again per step past those, `d` uniform reads over every
 // 100 B record, `c` 10 KB writes over records 0 .. 3c-1 in order (one pass over them in the
 // three steps), `e` uniform reads over those. Run in the order a, b, d, c, e, so each read
 // phase finds only its own size of value.
@@ -60,7 +60,7 @@ export default {
   notes: [
     `Couchbase is published figures only: ${NO_COUCHBASE}`,
     'values are stored as the study kept its HashMap (--value-shape hash): the study\'s sizes (100 B, 10 KB) of random bytes split into 10 fields f0..f9, a hash on redis and redis-cluster (HSET of the 10 fields, after a DEL in the same MULTI; read with HGETALL), the JSON document of the same fields (each in base64, so about a third larger) on tarantool-memtx and postgres, as Couchbase held JSON',
-    'the probe sends reads (of record 0, in the same shape: HGETALL on the Redis stores) in every phase; the study\'s response-time client wrote in the write phases and read in the read phases',
+    'the probe has a 100-byte key of its own that no phase writes (in the same shape: HSET/HGETALL on the Redis stores); it writes it in the write phases (a, b, c) and reads it in the read phases (d, e), as the study\'s response-time client did',
     'the study\'s figures of a phase are its response-time client\'s means (idle before the load, and under it) and the load clients\' OPS; it gives no mean of the load clients\' own requests, so that column has no published figure',
     'the study\'s threads were 2,000 (writes of 100 B), 6,000 (10 KB) and 3,000 (reads) over 300 Redis connections a client; ours: one client in this process, at the scale\'s concurrency steps (50, 200 and 500 at default and full scale) over each store\'s own connection(s)',
     'ours run on one 2-core machine where the stores, the driver and the probe share the cores; the study\'s servers had three hosts to themselves',
