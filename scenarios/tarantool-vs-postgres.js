@@ -92,6 +92,7 @@ export default {
       rowHeader: 'writes',
       row: '{run}',
       rows: ['multi-threaded', 'single-threaded'],
+      runs: ['multi-threaded', 'single-threaded'],
       columns: [
         { id: 'rps', label: 'rps', unit: 'req/s', metric: 'elapsedRps' },
         { id: 'mean', label: 'mean', unit: 'ms', metric: 'latency.meanMs' },
