@@ -20,7 +20,11 @@ const NO_COUCHBASE = 'no Couchbase Server runs here (neither npm nor Debian pack
 // 100 B record, `c` 10 KB writes over records 0 .. 3c-1 in order (one pass over them in the
 // three steps), `e` uniform reads over those. Run in the order a, b, d, c, e, so each read
 // phase finds only its own size of value.
-function phases({ a, b, c, d, e, concurrency, maxmemory }) {
+// Phase c's 10 KB values are 1.25x the room Redis's maxmemory leaves them at every scale, as
+// the study's 30 GB went into 24 GB (driver/scenarios/kinds/phases.js capRedis).
+const FILL = 1.25;
+
+function phases({ a, b, c, d, e, concurrency }) {
   const small = 1 + a * concurrency.length;
   const bulk = small + b * concurrency.length;
   const large = c * concurrency.length;
@@ -29,7 +33,7 @@ function phases({ a, b, c, d, e, concurrency, maxmemory }) {
   return [
     { id: 'a', label: PHASES.a, flags: { workload: 'insert', records: 1, 'value-size': 100, requests: a, ...common } },
     { id: 'b', label: PHASES.b, flags: { workload: 'insert', records: small, load: false, 'value-size': 100, requests: b, ...common } },
-    { id: 'c', label: PHASES.c, maxmemory, flags: { workload: 'write', records: large, distribution: 'sequential', load: false, 'value-size': 10240, requests: c, ...common } },
+    { id: 'c', label: PHASES.c, maxmemory: { fill: FILL, bytes: large * 10240 }, flags: { workload: 'write', records: large, distribution: 'sequential', load: false, 'value-size': 10240, requests: c, ...common } },
     { id: 'd', label: PHASES.d, flags: { workload: 'read', records: bulk, load: false, requests: d, ...common, warmup: 1000 } },
     { id: 'e', label: PHASES.e, flags: { workload: 'read', records: large, load: false, requests: e, ...common, warmup: 1000 } },
   ];
@@ -71,17 +75,17 @@ export default {
     tiny: {
       note: 'seconds, for tests: concurrency 5, 20, 50 (the probe needs 10 requests a client in a step), 1,500 + 3,000 records of 100 B, 1,500 of 10 KB, 1,500 reads a phase',
       tarantoolMemtxMb: 128,
-      phases: phases({ a: 500, b: 1000, c: 500, d: 500, e: 500, concurrency: [5, 20, 50], maxmemory: '256mb' }),
+      phases: phases({ a: 500, b: 1000, c: 500, d: 500, e: 500, concurrency: [5, 20, 50] }),
     },
     default: {
       note: 'scaled down to finish in minutes on 2 cores: 100,000 + 200,000 records of 100 B (study: 4M + 20M), 15,000 of 10 KB (study: 3M), 60,000 reads of 100 B (study: 60M) and 30,000 of 10 KB (study: 12M) a store',
       tarantoolMemtxMb: 1024,
-      phases: phases({ a: 33_333, b: 66_667, c: 5_000, d: 20_000, e: 10_000, concurrency: [50, 200, 500], maxmemory: '1gb' }),
+      phases: phases({ a: 33_333, b: 66_667, c: 5_000, d: 20_000, e: 10_000, concurrency: [50, 200, 500] }),
     },
     full: {
       note: 'the issue\'s sizes (the study\'s per load client): 1M + 5M records of 100 B (study: 4M + 20M over four clients), 300,000 of 10 KB (study: 3M, 30 GB, more than this machine\'s 24 GiB), 6M reads of 100 B (study: 60M) and 3M of 10 KB (study: 12M) a store',
       tarantoolMemtxMb: 8192,
-      phases: phases({ a: 333_333, b: 1_666_667, c: 100_000, d: 2_000_000, e: 1_000_000, concurrency: [50, 200, 500], maxmemory: '6gb' }),
+      phases: phases({ a: 333_333, b: 1_666_667, c: 100_000, d: 2_000_000, e: 1_000_000, concurrency: [50, 200, 500] }),
     },
   },
   published: [
@@ -151,10 +155,10 @@ export default {
     },
     {
       id: 'saturation',
-      claim: 'under more pressure OPS stays flat while the response time rises (the study: for both stores; here Redis Cluster, over the two highest concurrencies of each phase: throughput within 20%, mean latency up by 10% or more)',
+      claim: 'under more pressure OPS stays flat while the response time rises (the study: for both stores; here Redis Cluster, over the two highest concurrencies of each phase but c, which overfills its memory by design: throughput within 20%, mean latency up by 10% or more)',
       check: {
         type: 'all-of',
-        checks: Object.keys(PHASES).flatMap((phase) => [
+        checks: Object.keys(PHASES).filter((phase) => phase !== 'c').flatMap((phase) => [
           { type: 'plateau', table: 'steps', column: 'ops', rows: { prefix: `${row(phase, 'redis-cluster')} c=`, last: 2 }, tolerance: 0.2 },
           { type: 'rises', table: 'steps', column: 'meanMs', rows: { prefix: `${row(phase, 'redis-cluster')} c=`, last: 2 }, atLeast: 1.1 },
         ]),

@@ -7,6 +7,9 @@ import { judge, HOLDS, FAILS } from '../../driver/scenarios/verdicts.js';
 import cloudantVsRedis from '../../scenarios/cloudant-vs-redis.js';
 import redisVsMemory from '../../scenarios/redis-vs-memory.js';
 import tarantoolVsPostgres from '../../scenarios/tarantool-vs-postgres.js';
+import clusterVsDocument from '../../scenarios/cluster-vs-document.js';
+
+const row = (phase, store) => `${{ a: 'a. 100 B writes', b: 'b. 100 B bulk writes', c: 'c. 10 KB writes' }[phase]} / ${store}`;
 
 const conclusion = (scenario, id) => scenario.conclusions.find((candidate) => candidate.id === id);
 const verdictOf = (scenario, id, tables) => judge([conclusion(scenario, id)], tables)[0];
@@ -66,4 +69,23 @@ test('join-reads-slower holds when the key lookup reads faster than the study\'s
   assert.equal(verdictOf(tarantoolVsPostgres, 'join-reads-slower', table(3000, 4000)).verdict, FAILS);
   // Within the 10% margin every check uses, the two are not told apart.
   assert.equal(verdictOf(tarantoolVsPostgres, 'join-reads-slower', table(3100, 3000)).verdict, FAILS);
+});
+
+test('a probe comparison closer than the table\'s resolution is too small to judge here, not a verdict that holds', () => {
+  // Pins the bug where verdicts held on probe means around 0.05 ms apart by less than the probe can tell.
+  const rows = [row('a', 'redis-cluster'), row('b', 'redis-cluster'), row('c', 'redis-cluster')];
+  const phases = (values, resolution) => [{
+    id: 'phases',
+    rows,
+    columns: [{ id: 'probeLoadMs', label: 'probe under load', unit: 'ms' }],
+    cells: Object.fromEntries(rows.map((name, i) => [name, { probeLoadMs: values[i] }])),
+    ...(resolution ? { resolution: { probeLoadMs: resolution } } : {}),
+  }];
+  const slower = verdictOf(clusterVsDocument, 'bulk-writes-slower', phases([0.05, 0.07, 0.06]));
+  assert.equal(slower.verdict, HOLDS, slower.explanation);
+  const unresolved = verdictOf(clusterVsDocument, 'bulk-writes-slower', phases([0.05, 0.07, 0.06], 0.05));
+  assert.equal(unresolved.verdict, FAILS);
+  assert.match(unresolved.explanation, /too small to judge here/);
+  // Far apart, the resolution changes nothing.
+  assert.equal(verdictOf(clusterVsDocument, 'bulk-writes-slower', phases([0.05, 0.5, 0.06], 0.05)).verdict, HOLDS);
 });
