@@ -89,3 +89,38 @@ test('a probe comparison closer than the table\'s resolution is too small to jud
   // Far apart, the resolution changes nothing.
   assert.equal(verdictOf(clusterVsDocument, 'bulk-writes-slower', phases([0.05, 0.5, 0.06], 0.05)).verdict, HOLDS);
 });
+
+test('saturation holds when Redis Cluster\'s ops stay flat and its latency rises in every phase but c, whatever c measured, and not when the latency stays flat', () => {
+  const names = { a: 'a. 100 B writes', b: 'b. 100 B bulk writes', c: 'c. 10 KB writes', d: 'd. 100 B reads', e: 'e. 10 KB reads' };
+  const steps = (meanAt500, cAnswered) => {
+    const cells = {};
+    for (const [phase, name] of Object.entries(names)) {
+      const answered = phase !== 'c' || cAnswered;
+      cells[`${name} / redis-cluster c=200`] = { ops: 20000, meanMs: 10 };
+      cells[`${name} / redis-cluster c=500`] = answered ? { ops: 21000, meanMs: meanAt500 } : { ops: 0, meanMs: null };
+    }
+    return [{ id: 'steps', rows: Object.keys(cells), columns: [{ id: 'ops', label: 'throughput', unit: 'ops/s' }, { id: 'meanMs', label: 'mean', unit: 'ms' }], cells }];
+  };
+  // Phase c's last step refused every write (OOM): no mean to time, and the verdict still stands.
+  assert.equal(verdictOf(clusterVsDocument, 'saturation', steps(25, false)).verdict, HOLDS);
+  assert.equal(verdictOf(clusterVsDocument, 'saturation', steps(10, true)).verdict, FAILS);
+});
+
+test('probe-slower-under-load: a row whose load and idle probe means are closer than the resolution is too small to judge', () => {
+  const stores = ['redis-cluster', 'redis', 'tarantool-memtx', 'postgres'];
+  const rows = Object.values({ a: 'a. 100 B writes', b: 'b. 100 B bulk writes', c: 'c. 10 KB writes', d: 'd. 100 B reads', e: 'e. 10 KB reads' })
+    .flatMap((phase) => stores.map((store) => `${phase} / ${store}`));
+  const phases = (load, resolution) => [{
+    id: 'phases',
+    rows,
+    columns: [{ id: 'probeIdleMs', label: 'probe idle', unit: 'ms' }, { id: 'probeLoadMs', label: 'probe under load', unit: 'ms' }],
+    cells: Object.fromEntries(rows.map((name) => [name, { probeIdleMs: 0.05, probeLoadMs: load }])),
+    ...(resolution ? { resolution: { probeIdleMs: resolution, probeLoadMs: resolution } } : {}),
+  }];
+  assert.equal(verdictOf(clusterVsDocument, 'probe-slower-under-load', phases(0.08)).verdict, HOLDS);
+  const unresolved = verdictOf(clusterVsDocument, 'probe-slower-under-load', phases(0.08, 0.05));
+  assert.equal(unresolved.verdict, FAILS);
+  assert.match(unresolved.explanation, /too small to judge here/);
+  assert.equal(verdictOf(clusterVsDocument, 'probe-slower-under-load', phases(0.5, 0.05)).verdict, HOLDS);
+  assert.equal(verdictOf(clusterVsDocument, 'probe-slower-under-load', phases(0.03)).verdict, FAILS);
+});
