@@ -18,7 +18,8 @@ import { OPERATIONS } from './workloads/definitions.js';
 // workload that only writes, the probe writes that key, as the studies' probing client did.
 export const PROBE_KEY = 'storebench-probe';
 export const PROBE_VALUE_SIZE = 100;
-const writesOnly = (workload) => workload.mix.every(({ operation }) => OPERATIONS[operation]?.writes && operation !== 'read-modify-write');
+const writesOnly = (workload) => workload.mix.every(({ operation }) =>
+  OPERATIONS[operation]?.writes && operation !== 'read-modify-write');
 
 /** What a direct target is called: direct://redis/key1, or direct://redis for a key-space workload. */
 export const directUrl = (store, key) => `direct://${store}${key === undefined ? '' : `/${key}`}`;
@@ -71,7 +72,9 @@ export async function openDirectTargets(options, { env = process.env, onServer, 
       // What node test merge checks: machines add up only when they loaded one shared server.
       target.servers = listing.find((store) => store.name === target.store).servers;
       target.engineLoad = workload ? { store: raw } : { store: raw, key: target.key };
-      const own = workload ? { key: PROBE_KEY, valueSize: PROBE_VALUE_SIZE, writes: writesOnly(workload) } : { key: target.key };
+      const own = workload
+        ? { key: PROBE_KEY, valueSize: PROBE_VALUE_SIZE, writes: writesOnly(workload) }
+        : { key: target.key };
       target.probeTarget = probeTargetOf({ adapter, connections, settings, raw, valueShape, ...own });
     }
     return { targets, skipped, stores, label: directLabel(names) };

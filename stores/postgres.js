@@ -14,7 +14,8 @@ const ROWS_PER_STATEMENT = { maxEntries: 1000, maxBytes: 8 * 1024 * 1024 };
 /**
  * Opens the store: connects, creates the table if missing.
  * @param {{ postgres: { url: string, ca?: string } }} connections
- * @param {{ postgresPoolSize?: number, postgresWrites?: 'concurrent'|'serial', postgresReads?: 'key'|'join', table?: string }} [settings]
+ * @param {{ postgresPoolSize?: number, postgresWrites?: 'concurrent'|'serial', postgresReads?: 'key'|'join',
+ *   table?: string }} [settings]
  *   the resolved store settings, and the table (the cache and write-behind stores use their own)
  */
 export async function open({ postgres }, {
@@ -74,7 +75,9 @@ export async function open({ postgres }, {
      * contract, a null value deletes its key: the write-behind store's batches carry deletes.
      */
     setMany(entries) {
-      return write(() => (postgresReads === 'join' ? setManyJoined(pool, statements, entries) : setManyKeyed(pool, table, entries)));
+      return write(() => (postgresReads === 'join'
+        ? setManyJoined(pool, statements, entries)
+        : setManyKeyed(pool, table, entries)));
     },
     async ping() {
       await pool.query('SELECT 1');
@@ -83,7 +86,8 @@ export async function open({ postgres }, {
       return (closed ??= pool.end());
     },
     stats() {
-      return { pool: { size: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }, writes: postgresWrites, reads: postgresReads };
+      const connections = { size: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount };
+      return { pool: connections, writes: postgresWrites, reads: postgresReads };
     },
   };
 }
@@ -168,7 +172,8 @@ async function setManyKeyed(pool, table, entries) {
 async function setManyJoined(pool, statements, entries) {
   await inTransaction(pool, async (client) => {
     for (const [key, bytes] of lastWriteWins(entries)) {
-      await client.query(bytes == null ? { ...statements.delete, values: [key] } : { ...statements.set, values: [key, bytes] });
+      const statement = bytes == null ? { ...statements.delete, values: [key] } : { ...statements.set, values: [key, bytes] };
+      await client.query(statement);
     }
   });
 }

@@ -6,7 +6,9 @@
  * @param {{ figure, tableOf, columnOf, cell, ratioText, marginOf, standing }} helpers
  * @returns {Object<string, (check, measured) => { holds: boolean, explanation: string }>}
  */
-export function columnChecks({ figure, tableOf, columnOf, cell, ratioText, marginOf, standing, tooSmall, tooSmallText }) {
+export function columnChecks({
+  figure, tableOf, columnOf, cell, ratioText, marginOf, standing, tooSmall, tooSmallText,
+}) {
   return {
     // In every row (or those listed in `rows`), `column` is above `over` (the probe under load
     // slower than idle).
@@ -18,7 +20,8 @@ export function columnChecks({ figure, tableOf, columnOf, cell, ratioText, margi
       // Above by more than the margin: a probe 5% slower under load is noise, not a finding; and
       // by more than the column's resolution, where the table has one.
       const small = rows.filter((row) => tooSmall(table, column.id, cell(table, row, column.id), cell(table, row, over.id)));
-      const below = ratios.filter(({ row, ratio }) => small.includes(row) || standing(ratio, marginOf(check)) !== 'ahead');
+      const below = ratios.filter(({ row, ratio }) =>
+        small.includes(row) || standing(ratio, marginOf(check)) !== 'ahead');
       const low = ratios.reduce((min, entry) => (entry.ratio < min.ratio ? entry : min));
       const high = ratios.reduce((max, entry) => (entry.ratio > max.ratio ? entry : max));
       return {

@@ -45,7 +45,8 @@ function standing(ratio, margin) {
 // in the phases kind): two figures closer than it are too small to judge here, whatever their ratio.
 const resolutionOf = (table, column) => table.resolution?.[column] ?? 0;
 const tooSmall = (table, column, a, b) => Math.abs(a - b) < resolutionOf(table, column);
-const tooSmallText = (table, column) => `closer than the resolution here (${figure(resolutionOf(table, column))} ${columnOf(table, column).unit}): too small to judge here`;
+const tooSmallText = (table, column) =>
+  `closer than the resolution here (${figure(resolutionOf(table, column))} ${columnOf(table, column).unit}): too small to judge here`;
 const levelText = (count, margin) => (count ? `, ${count} within ${(margin * 100).toFixed(0)}% (not distinguishable here)` : '');
 
 // notMeasured: the row is not in the table at all (the scale does not run it), rather than a

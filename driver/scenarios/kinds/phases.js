@@ -132,7 +132,8 @@ async function capRedis(servers, maxmemory) {
         clients.push(client);
         await client.connect();
       }
-      const infos = await Promise.all(clients.map(async (client) => String(await client.sendCommand(['INFO', 'memory'])) + String(await client.sendCommand(['INFO', 'replication']))));
+      const infos = await Promise.all(clients.map(async (client) =>
+        String(await client.sendCommand(['INFO', 'memory'])) + String(await client.sendCommand(['INFO', 'replication']))));
       const field = (info, name) => info.match(new RegExp(`^${name}:(\\S+)`, 'm'))?.[1];
       const masters = infos.filter((info) => field(info, 'role') === 'master').length || 1;
       const caps = infos.map((info) => (typeof maxmemory === 'object'
@@ -158,7 +159,9 @@ function capNote(store, phase, capped) {
   const why = typeof phase.maxmemory === 'object'
     ? `: what each node held plus its share of ${mb(phase.maxmemory.bytes / phase.maxmemory.fill)}, so phase ${phase.id}'s ${mb(phase.maxmemory.bytes)} of values is ${phase.maxmemory.fill}x the room (the study's 30 GB into 24 GB)`
     : '';
-  const when = typeof phase.maxmemory === 'object' ? `during phase ${phase.id} (lifted after it)` : `from phase ${phase.id} on`;
+  const when = typeof phase.maxmemory === 'object'
+    ? `during phase ${phase.id} (lifted after it)`
+    : `from phase ${phase.id} on`;
   return `${store}: maxmemory (noeviction) ${what} this run started, ${when}${why}`;
 }
 
@@ -296,7 +299,8 @@ export async function run(scenario, scale, { signal, onProgress = () => {}, env 
   const noise = await timerNoiseMs();
   const resolution = PROBE_RESOLUTION_FACTOR * noise;
   for (const table of measured) {
-    table.resolution = Object.fromEntries(table.columns.filter((column) => column.id.startsWith('probe')).map((column) => [column.id, resolution]));
+    const probeColumns = table.columns.filter((column) => column.id.startsWith('probe'));
+    table.resolution = Object.fromEntries(probeColumns.map((column) => [column.id, resolution]));
   }
   notes.push(`the probe's resolution here: ${formatFigure(resolution)} ms, ${PROBE_RESOLUTION_FACTOR}x the timer's noise measured idle in this process (${formatFigure(noise)} ms: the spread, p99 less p50, of ${TIMER_SAMPLES.toLocaleString('en-US')} timings of an awaited no-op); two probe means closer than that are too small to judge here`);
   const faster = probeFasterUnderLoad(measured[0]);
