@@ -138,6 +138,6 @@ test('cluster-vs-document at --scale tiny: five phases on four stores with the p
   assert.equal((await readFile(csv, 'utf8')).trimEnd().split('\n').length, 1 + result.steps.length);
 
   // Nothing of the run is left on the shared servers.
-  assert.deepEqual(await leftKeys(testRedisUrl, ['user*']), []);
+  assert.deepEqual(await leftKeys(testRedisUrl, ['user*', 'storebench-probe']), []);
   assert.equal(await rowsLeft(testPostgresUrl), 0);
 });

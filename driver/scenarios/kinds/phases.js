@@ -27,6 +27,7 @@ import { settings as settingDefinitions } from '../../../config/settings.js';
 import { resolveService } from '../../../config/resolve-service.js';
 import { eachLimited } from '../../../stores/bulk.js';
 import { keyOf } from '../../workloads/values.js';
+import { PROBE_KEY } from '../../direct-targets.js';
 import { formatFigure } from '../verdicts.js';
 import { openDirectStores } from '../direct-stores.js';
 import { UsageError } from '../../../util/errors.js';
@@ -198,6 +199,7 @@ async function removeKeys(store, env, count) {
       const keys = Array.from({ length: Math.min(REMOVE_SLICE, count - from) }, (_, i) => keyOf(from + i));
       await eachLimited(keys, 64, (key) => entry.store.delete(key));
     }
+    await entry.store.delete(PROBE_KEY); // the probe's own key (driver/direct-targets.js)
   } finally {
     await opened.close();
   }
