@@ -124,8 +124,8 @@ for (const name of ['cloudant-vs-redis', 'tarantool-vs-postgres']) {
     // warnings are listed by code after the tables, each with how many steps carry it.
     // (A row named after its run, such as cloudant/ for the cloudant-legacy store, or single-threaded: that run's store.)
     const runs = scenario.scales.tiny.runs;
-    const ofStore = (row, store) => row.includes(store)
-      || runs.some((run) => (row === run.id || row.startsWith(`${run.id}/`)) && run.flags.stores === store);
+    const ofStore = (row, store) => row.includes(store) ||
+      runs.some((run) => (row === run.id || row.startsWith(`${run.id}/`)) && run.flags.stores === store);
     for (const table of record.measured.filter((candidate) => candidate.sources)) {
       for (const row of table.rows) {
         assert.ok(table.sources[row].length > 0, `${table.id} ${row}`);
