@@ -259,6 +259,20 @@ export const settings = {
     parse: positiveInteger,
     about: 'connections in each PostgreSQL pool',
   },
+  postgresWrites: {
+    scope: 'store',
+    env: ['STOREBENCH_POSTGRES_WRITES'],
+    default: 'concurrent',
+    parse: oneOf(['concurrent', 'serial']),
+    about: 'concurrent (each write on its own pooled connection, row locks ordering them) or serial (one write at a time per table, as study 004\'s app did)',
+  },
+  postgresReads: {
+    scope: 'store',
+    env: ['STOREBENCH_POSTGRES_READS'],
+    default: 'key',
+    parse: oneOf(['key', 'join']),
+    about: 'key (one primary-key lookup) or join (study 004\'s schema: an item_locations row joined to its locations row, through two indexes)',
+  },
   flushIntervalMs: {
     scope: 'store',
     env: ['STOREBENCH_FLUSH_INTERVAL_MS'],

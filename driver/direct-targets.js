@@ -8,9 +8,18 @@ import { selectTargets, storeLimitProblems } from './targets.js';
 import { redactDeep } from '../util/redact.js';
 import { UsageError } from '../util/errors.js';
 import { resolveSettings } from '../config/precedence.js';
-import { keyOf } from './workloads/values.js';
 import { shapedStore } from './workloads/value-shape.js';
 import { storeDelaySettings } from './store-delay-options.js';
+import { OPERATIONS } from './workloads/definitions.js';
+
+// With a key-space workload the probe has a key of its own, out of the key space, holding a
+// 100-byte value: no step writes it, so a read probe reads the same 100 bytes in every phase
+// (record 0 is rewritten by a write workload, with that workload's value size). Under a
+// workload that only writes, the probe writes that key, as the studies' probing client did.
+export const PROBE_KEY = 'storebench-probe';
+export const PROBE_VALUE_SIZE = 100;
+const writesOnly = (workload) => workload.mix.every(({ operation }) =>
+  OPERATIONS[operation]?.writes && operation !== 'read-modify-write');
 
 /** What a direct target is called: direct://redis/key1, or direct://redis for a key-space workload. */
 export const directUrl = (store, key) => `direct://${store}${key === undefined ? '' : `/${key}`}`;
@@ -63,7 +72,10 @@ export async function openDirectTargets(options, { env = process.env, onServer, 
       // What node test merge checks: machines add up only when they loaded one shared server.
       target.servers = listing.find((store) => store.name === target.store).servers;
       target.engineLoad = workload ? { store: raw } : { store: raw, key: target.key };
-      target.probeTarget = probeTargetOf({ adapter, connections, settings, raw, key: workload ? keyOf(0) : target.key, valueShape });
+      const own = workload
+        ? { key: PROBE_KEY, valueSize: PROBE_VALUE_SIZE, writes: writesOnly(workload) }
+        : { key: target.key };
+      target.probeTarget = probeTargetOf({ adapter, connections, settings, raw, valueShape, ...own });
     }
     return { targets, skipped, stores, label: directLabel(names) };
   } catch (error) {
@@ -72,14 +84,16 @@ export async function openDirectTargets(options, { env = process.env, onServer, 
   }
 }
 
-// What --probe reads of a direct target (the key the steps read, or a key-space store's first
-// record): through a connection of its own, opened in the prober's thread from the same
-// resolved connection and settings; a store with no server to connect to (memory) exists only
-// in this thread, so it is probed here (driver/probe/prober.js). Another thread opening the
-// store (the prober's, a step worker's) shapes its values by `valueShape` as the load does.
-function probeTargetOf({ adapter, connections, settings, raw, key, valueShape }) {
-  if (adapter.needs.length === 0) return { kind: 'main', store: raw, key };
-  return { kind: 'direct', store: adapter.name, key, connections, settings, valueShape };
+// What --probe sends to a direct target (a get of the key the steps read, or for a key-space
+// workload a get or set of the probe's own key): through a connection of its own, opened in the
+// prober's thread from the same resolved connection and settings; a store with no server to
+// connect to (memory) exists only in this thread, so it is probed here (driver/probe/prober.js).
+// Another thread opening the store (the prober's, a step worker's) shapes its values by
+// `valueShape` as the load does.
+function probeTargetOf({ adapter, connections, settings, raw, key, valueShape, valueSize, writes = false }) {
+  const own = valueSize ? { valueSize, writes } : {};
+  if (adapter.needs.length === 0) return { kind: 'main', store: raw, key, ...own };
+  return { kind: 'direct', store: adapter.name, key, connections, settings, valueShape, ...own };
 }
 
 /** The URLs of the servers behind the opened stores, so the machine's load counts them as the run's. */

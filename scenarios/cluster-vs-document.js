@@ -15,12 +15,16 @@ const PHASES = {
 const COUCHBASE = 'couchbase';
 const NO_COUCHBASE = 'no Couchbase Server runs here (neither npm nor Debian packages one)';
 
-// A scale's five phases. Per step: `a` 100 B inserts past record 0 (the load phase writes it,
-// for the probe to read), `b` as many again per step past those, `d` uniform reads over every
+// A scale's five phases. Per step: `a` 100 B inserts past record 0 (the load phase writes it),
+// `b` as many again per step past those, `d` uniform reads over every
 // 100 B record, `c` 10 KB writes over records 0 .. 3c-1 in order (one pass over them in the
 // three steps), `e` uniform reads over those. Run in the order a, b, d, c, e, so each read
 // phase finds only its own size of value.
-function phases({ a, b, c, d, e, concurrency, maxmemory }) {
+// Phase c's 10 KB values are 1.25x the room Redis's maxmemory leaves them at every scale, as
+// the study's 30 GB went into 24 GB (driver/scenarios/kinds/phases.js capRedis).
+const FILL = 1.25;
+
+function phases({ a, b, c, d, e, concurrency }) {
   const small = 1 + a * concurrency.length;
   const bulk = small + b * concurrency.length;
   const large = c * concurrency.length;
@@ -29,7 +33,7 @@ function phases({ a, b, c, d, e, concurrency, maxmemory }) {
   return [
     { id: 'a', label: PHASES.a, flags: { workload: 'insert', records: 1, 'value-size': 100, requests: a, ...common } },
     { id: 'b', label: PHASES.b, flags: { workload: 'insert', records: small, load: false, 'value-size': 100, requests: b, ...common } },
-    { id: 'c', label: PHASES.c, maxmemory, flags: { workload: 'write', records: large, distribution: 'sequential', load: false, 'value-size': 10240, requests: c, ...common } },
+    { id: 'c', label: PHASES.c, maxmemory: { fill: FILL, bytes: large * 10240 }, flags: { workload: 'write', records: large, distribution: 'sequential', load: false, 'value-size': 10240, requests: c, ...common } },
     { id: 'd', label: PHASES.d, flags: { workload: 'read', records: bulk, load: false, requests: d, ...common, warmup: 1000 } },
     { id: 'e', label: PHASES.e, flags: { workload: 'read', records: large, load: false, requests: e, ...common, warmup: 1000 } },
   ];
@@ -60,7 +64,7 @@ export default {
   notes: [
     `Couchbase is published figures only: ${NO_COUCHBASE}`,
     'values are stored as the study kept its HashMap (--value-shape hash): the study\'s sizes (100 B, 10 KB) of random bytes split into 10 fields f0..f9, a hash on redis and redis-cluster (HSET of the 10 fields, after a DEL in the same MULTI; read with HGETALL), the JSON document of the same fields (each in base64, so about a third larger) on tarantool-memtx and postgres, as Couchbase held JSON',
-    'the probe sends reads (of record 0, in the same shape: HGETALL on the Redis stores) in every phase; the study\'s response-time client wrote in the write phases and read in the read phases',
+    'the probe has a 100-byte key of its own that no phase writes (in the same shape: HSET/HGETALL on the Redis stores); it writes it in the write phases (a, b, c) and reads it in the read phases (d, e), as the study\'s response-time client did',
     'the study\'s figures of a phase are its response-time client\'s means (idle before the load, and under it) and the load clients\' OPS; it gives no mean of the load clients\' own requests, so that column has no published figure',
     'the study\'s threads were 2,000 (writes of 100 B), 6,000 (10 KB) and 3,000 (reads) over 300 Redis connections a client; ours: one client in this process, at the scale\'s concurrency steps (50, 200 and 500 at default and full scale) over each store\'s own connection(s)',
     'ours run on one 2-core machine where the stores, the driver and the probe share the cores; the study\'s servers had three hosts to themselves',
@@ -71,17 +75,17 @@ export default {
     tiny: {
       note: 'seconds, for tests: concurrency 5, 20, 50 (the probe needs 10 requests a client in a step), 1,500 + 3,000 records of 100 B, 1,500 of 10 KB, 1,500 reads a phase',
       tarantoolMemtxMb: 128,
-      phases: phases({ a: 500, b: 1000, c: 500, d: 500, e: 500, concurrency: [5, 20, 50], maxmemory: '256mb' }),
+      phases: phases({ a: 500, b: 1000, c: 500, d: 500, e: 500, concurrency: [5, 20, 50] }),
     },
     default: {
       note: 'scaled down to finish in minutes on 2 cores: 100,000 + 200,000 records of 100 B (study: 4M + 20M), 15,000 of 10 KB (study: 3M), 60,000 reads of 100 B (study: 60M) and 30,000 of 10 KB (study: 12M) a store',
       tarantoolMemtxMb: 1024,
-      phases: phases({ a: 33_333, b: 66_667, c: 5_000, d: 20_000, e: 10_000, concurrency: [50, 200, 500], maxmemory: '1gb' }),
+      phases: phases({ a: 33_333, b: 66_667, c: 5_000, d: 20_000, e: 10_000, concurrency: [50, 200, 500] }),
     },
     full: {
       note: 'the issue\'s sizes (the study\'s per load client): 1M + 5M records of 100 B (study: 4M + 20M over four clients), 300,000 of 10 KB (study: 3M, 30 GB, more than this machine\'s 24 GiB), 6M reads of 100 B (study: 60M) and 3M of 10 KB (study: 12M) a store',
       tarantoolMemtxMb: 8192,
-      phases: phases({ a: 333_333, b: 1_666_667, c: 100_000, d: 2_000_000, e: 1_000_000, concurrency: [50, 200, 500], maxmemory: '6gb' }),
+      phases: phases({ a: 333_333, b: 1_666_667, c: 100_000, d: 2_000_000, e: 1_000_000, concurrency: [50, 200, 500] }),
     },
   },
   published: [
@@ -151,10 +155,10 @@ export default {
     },
     {
       id: 'saturation',
-      claim: 'under more pressure OPS stays flat while the response time rises (the study: for both stores; here Redis Cluster, over the two highest concurrencies of each phase: throughput within 20%, mean latency up by 10% or more)',
+      claim: 'under more pressure OPS stays flat while the response time rises (the study: for both stores; here Redis Cluster, over the two highest concurrencies of each phase but c, which overfills its memory by design: throughput within 20%, mean latency up by 10% or more)',
       check: {
         type: 'all-of',
-        checks: Object.keys(PHASES).flatMap((phase) => [
+        checks: Object.keys(PHASES).filter((phase) => phase !== 'c').flatMap((phase) => [
           { type: 'plateau', table: 'steps', column: 'ops', rows: { prefix: `${row(phase, 'redis-cluster')} c=`, last: 2 }, tolerance: 0.2 },
           { type: 'rises', table: 'steps', column: 'meanMs', rows: { prefix: `${row(phase, 'redis-cluster')} c=`, last: 2 }, atLeast: 1.1 },
         ]),

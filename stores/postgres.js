@@ -14,10 +14,14 @@ const ROWS_PER_STATEMENT = { maxEntries: 1000, maxBytes: 8 * 1024 * 1024 };
 /**
  * Opens the store: connects, creates the table if missing.
  * @param {{ postgres: { url: string, ca?: string } }} connections
- * @param {{ postgresPoolSize?: number, table?: string }} [settings]  the resolved store settings,
- *   and the table (the cache and write-behind stores use their own)
+ * @param {{ postgresPoolSize?: number, postgresWrites?: 'concurrent'|'serial', postgresReads?: 'key'|'join',
+ *   table?: string }} [settings]
+ *   the resolved store settings, and the table (the cache and write-behind stores use their own)
  */
-export async function open({ postgres }, { postgresPoolSize = defaults.postgresPoolSize, table = 'storebench' } = {}) {
+export async function open({ postgres }, {
+  postgresPoolSize = defaults.postgresPoolSize, postgresWrites = defaults.postgresWrites, postgresReads = defaults.postgresReads,
+  table = 'storebench',
+} = {}) {
   if (!/^[a-z_][a-z0-9_]*$/.test(table)) throw new TypeError(`not a plain table name: "${table}"`);
   const { default: pg } = await import('pg');
   const pool = new pg.Pool({
@@ -33,25 +37,22 @@ export async function open({ postgres }, { postgresPoolSize = defaults.postgresP
 
   try {
     await createTable(pool, table);
+    if (postgresReads === 'join') await createJoinTables(pool, table);
   } catch (error) {
     await pool.end().catch(() => {});
     throw error;
   }
 
-  // Named statements are prepared once per pooled connection, then only executed.
-  const statements = {
-    get: { name: `storebench-get-${table}`, text: `SELECT value FROM ${table} WHERE key = $1` },
-    set: {
-      name: `storebench-set-${table}`,
-      text: `INSERT INTO ${table} (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
-    },
-    delete: { name: `storebench-delete-${table}`, text: `DELETE FROM ${table} WHERE key = $1` },
-    // bytea || bytea in the upsert: one statement, atomic, an absent key starting empty.
-    append: {
-      name: `storebench-append-${table}`,
-      text: `INSERT INTO ${table} (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = ${table}.value || excluded.value`,
-    },
-  };
+  const statements = postgresReads === 'join' ? joinStatements(table) : keyStatements(table);
+  // serial: every write waits for the one before it, as study 004's app wrote; the reads do not.
+  let lastWrite = Promise.resolve();
+  const write = postgresWrites === 'serial'
+    ? (work) => {
+        const done = lastWrite.then(work, work);
+        lastWrite = done.catch(() => {});
+        return done;
+      }
+    : (work) => work();
   let closed;
 
   return {
@@ -60,41 +61,23 @@ export async function open({ postgres }, { postgresPoolSize = defaults.postgresP
       return rows.length ? rows[0].value : null;
     },
     async set(key, bytes) {
-      await pool.query({ ...statements.set, values: [key, bytes] });
+      await write(() => pool.query({ ...statements.set, values: [key, bytes] }));
     },
     async delete(key) {
-      await pool.query({ ...statements.delete, values: [key] });
+      await write(() => pool.query({ ...statements.delete, values: [key] }));
     },
     async append(key, bytes) {
-      await pool.query({ ...statements.append, values: [key, bytes] });
+      await write(() => pool.query({ ...statements.append, values: [key, bytes] }));
     },
     /**
      * Writes every entry in one transaction: multi-row INSERT ... ON CONFLICT upserts of up to
      * 1000 rows, the values sent as binary parameters (no hex text on the way in). Beyond the
      * contract, a null value deletes its key: the write-behind store's batches carry deletes.
      */
-    async setMany(entries) {
-      const latest = lastWriteWins(entries); // one upsert cannot touch a row twice
-      const writes = latest.filter(([, bytes]) => bytes != null);
-      const deletes = latest.filter(([, bytes]) => bytes == null).map(([key]) => key);
-      const client = await pool.connect();
-      try {
-        await client.query('BEGIN');
-        for (const rows of chunksOf(writes, ROWS_PER_STATEMENT)) {
-          const placeholders = rows.map((_, i) => `($${2 * i + 1}, $${2 * i + 2})`).join(', ');
-          await client.query(
-            `INSERT INTO ${table} (key, value) VALUES ${placeholders} ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
-            rows.flat(),
-          );
-        }
-        if (deletes.length) await client.query(`DELETE FROM ${table} WHERE key = ANY($1::text[])`, [deletes]);
-        await client.query('COMMIT');
-        client.release();
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => {});
-        client.release(error); // a broken connection is not handed out again
-        throw error;
-      }
+    setMany(entries) {
+      return write(() => (postgresReads === 'join'
+        ? setManyJoined(pool, statements, entries)
+        : setManyKeyed(pool, table, entries)));
     },
     async ping() {
       await pool.query('SELECT 1');
@@ -103,16 +86,108 @@ export async function open({ postgres }, { postgresPoolSize = defaults.postgresP
       return (closed ??= pool.end());
     },
     stats() {
-      return { pool: { size: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount } };
+      const connections = { size: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount };
+      return { pool: connections, writes: postgresWrites, reads: postgresReads };
     },
   };
 }
 
-async function createTable(pool, table) {
+const createTable = (pool, table) => createIfMissing(pool, `CREATE TABLE IF NOT EXISTS ${table} (key text PRIMARY KEY, value bytea NOT NULL)`);
+
+async function createJoinTables(pool, table) {
+  await createIfMissing(pool, `CREATE TABLE IF NOT EXISTS ${table}_locations (id bigserial PRIMARY KEY, value bytea NOT NULL)`);
+  await createIfMissing(pool, `CREATE TABLE IF NOT EXISTS ${table}_item_locations (item text PRIMARY KEY, location_id bigint NOT NULL)`);
+}
+
+async function createIfMissing(pool, statement) {
   try {
-    await pool.query(`CREATE TABLE IF NOT EXISTS ${table} (key text PRIMARY KEY, value bytea NOT NULL)`);
+    await pool.query(statement);
   } catch (error) {
     // Two apps creating the table at once: one wins, the other sees it already there.
     if (error.code !== '23505' && error.code !== '42P07') throw error;
+  }
+}
+
+// Named statements are prepared once per pooled connection, then only executed.
+const keyStatements = (table) => ({
+  get: { name: `storebench-get-${table}`, text: `SELECT value FROM ${table} WHERE key = $1` },
+  set: {
+    name: `storebench-set-${table}`,
+    text: `INSERT INTO ${table} (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+  },
+  delete: { name: `storebench-delete-${table}`, text: `DELETE FROM ${table} WHERE key = $1` },
+  // bytea || bytea in the upsert: one statement, atomic, an absent key starting empty.
+  append: {
+    name: `storebench-append-${table}`,
+    text: `INSERT INTO ${table} (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = ${table}.value || excluded.value`,
+  },
+});
+
+// Study 004's schema: a listing (item) points at its locations row, and a read walks both
+// tables' indexes. A write updates the row the item points at, or inserts both rows; two
+// writers creating one item at once leave one locations row unreferenced, which no read sees.
+const joinStatements = (table) => {
+  const [items, locations] = [`${table}_item_locations`, `${table}_locations`];
+  const upsert = (newValue) => `WITH target AS (SELECT location_id FROM ${items} WHERE item = $1),
+    updated AS (UPDATE ${locations} SET value = ${newValue} WHERE id IN (SELECT location_id FROM target) RETURNING id),
+    inserted AS (INSERT INTO ${locations} (value) SELECT $2::bytea WHERE NOT EXISTS (SELECT 1 FROM target) RETURNING id)
+    INSERT INTO ${items} (item, location_id) SELECT $1, id FROM inserted ON CONFLICT (item) DO NOTHING`;
+  return {
+    get: {
+      name: `storebench-join-get-${table}`,
+      text: `SELECT l.value FROM ${items} i JOIN ${locations} l ON l.id = i.location_id WHERE i.item = $1`,
+    },
+    set: { name: `storebench-join-set-${table}`, text: upsert('$2::bytea') },
+    append: { name: `storebench-join-append-${table}`, text: upsert(`${locations}.value || $2::bytea`) },
+    delete: {
+      name: `storebench-join-delete-${table}`,
+      text: `WITH gone AS (DELETE FROM ${items} WHERE item = $1 RETURNING location_id)
+        DELETE FROM ${locations} WHERE id IN (SELECT location_id FROM gone)`,
+    },
+  };
+};
+
+/**
+ * Writes every entry in one transaction: multi-row INSERT ... ON CONFLICT upserts of up to
+ * 1000 rows, the values sent as binary parameters (no hex text on the way in). Beyond the
+ * contract, a null value deletes its key: the write-behind store's batches carry deletes.
+ */
+async function setManyKeyed(pool, table, entries) {
+  const latest = lastWriteWins(entries); // one upsert cannot touch a row twice
+  const writes = latest.filter(([, bytes]) => bytes != null);
+  const deletes = latest.filter(([, bytes]) => bytes == null).map(([key]) => key);
+  await inTransaction(pool, async (client) => {
+    for (const rows of chunksOf(writes, ROWS_PER_STATEMENT)) {
+      const placeholders = rows.map((_, i) => `($${2 * i + 1}, $${2 * i + 2})`).join(', ');
+      await client.query(
+        `INSERT INTO ${table} (key, value) VALUES ${placeholders} ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+        rows.flat(),
+      );
+    }
+    if (deletes.length) await client.query(`DELETE FROM ${table} WHERE key = ANY($1::text[])`, [deletes]);
+  });
+}
+
+// The joined schema's writes touch two tables per key: one statement per entry, one transaction.
+async function setManyJoined(pool, statements, entries) {
+  await inTransaction(pool, async (client) => {
+    for (const [key, bytes] of lastWriteWins(entries)) {
+      const statement = bytes == null ? { ...statements.delete, values: [key] } : { ...statements.set, values: [key, bytes] };
+      await client.query(statement);
+    }
+  });
+}
+
+async function inTransaction(pool, work) {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await work(client);
+    await client.query('COMMIT');
+    client.release();
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    client.release(error); // a broken connection is not handed out again
+    throw error;
   }
 }

@@ -10,7 +10,7 @@
 import { Worker } from 'node:worker_threads';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { startSampling } from './sampler.js';
-import { found } from './requests.js';
+import { probeCalls } from './requests.js';
 import { RunError } from '../../util/errors.js';
 import { redactText } from '../../util/redact.js';
 
@@ -70,10 +70,7 @@ export async function startProber({ timeoutMs }) {
   let unusable = null; // why the current target cannot be probed (its connection failed), or null
   // Samples the current target: { done, stop() }, both resolving to the figures.
   const sample = (limits) => {
-    if (local) {
-      const { key, store } = local;
-      return startSampling(async () => found(await store.get(key)), { ...limits, pause: () => nextTurn() });
-    }
+    if (local) return startSampling(local.send, { ...limits, pause: () => nextTurn() });
     const { id, answer } = ask({ type: 'sample', ...limits });
     return {
       done: answer,
@@ -90,7 +87,12 @@ export async function startProber({ timeoutMs }) {
     async use(target) {
       unusable = null;
       if (target.kind === 'main') {
-        local = target;
+        try {
+          local = await probeCalls(target.store, target, timeoutMs);
+        } catch (error) {
+          local = { send: () => Promise.reject(error) };
+          unusable = String(error?.message ?? error).split('\n')[0];
+        }
         return;
       }
       local = null;

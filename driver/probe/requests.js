@@ -24,11 +24,12 @@ export async function openProbeTarget(target, { timeoutMs }) {
     const adapter = findAdapter(target.store);
     if (!adapter) throw new Error(`no store adapter "${target.store}"`);
     const store = shapedStore(await adapter.open(target.connections, target.settings), target.valueShape);
-    const { key } = target;
-    return {
-      send: async () => found(await withDeadline(store.get(key), timeoutMs)),
-      close: () => store.close(),
-    };
+    try {
+      return { ...await probeCalls(store, target, timeoutMs), close: () => store.close() };
+    } catch (error) {
+      await store.close().catch(() => {});
+      throw error;
+    }
   }
   throw new TypeError(`unknown probe target kind ${target.kind}`);
 }
@@ -38,6 +39,18 @@ export async function openProbeTarget(target, { timeoutMs }) {
 function answered(response) {
   if (response.status < 200 || response.status > 299) throw Object.assign(new Error(`HTTP ${response.status}`), { code: 'HTTP_STATUS' });
   return response;
+}
+
+/**
+ * The probe's call of a store opened for it: a get of target.key, or with target.valueSize (the
+ * probe's own key) that value written first, then a get, or a set where target.writes.
+ */
+export async function probeCalls(store, { key, valueSize, writes }, timeoutMs) {
+  if (!valueSize) return { send: async () => found(await withDeadline(store.get(key), timeoutMs)) };
+  const value = Buffer.alloc(valueSize, 'p');
+  await withDeadline(store.set(key, value), timeoutMs);
+  if (writes) return { send: () => withDeadline(store.set(key, value), timeoutMs) };
+  return { send: async () => found(await withDeadline(store.get(key), timeoutMs)) };
 }
 
 /** A store's get() that found no value is the direct mode's 404: an error for the probe, not a sample. */

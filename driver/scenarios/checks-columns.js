@@ -6,7 +6,9 @@
  * @param {{ figure, tableOf, columnOf, cell, ratioText, marginOf, standing }} helpers
  * @returns {Object<string, (check, measured) => { holds: boolean, explanation: string }>}
  */
-export function columnChecks({ figure, tableOf, columnOf, cell, ratioText, marginOf, standing }) {
+export function columnChecks({
+  figure, tableOf, columnOf, cell, ratioText, marginOf, standing, tooSmall, tooSmallText,
+}) {
   return {
     // In every row (or those listed in `rows`), `column` is above `over` (the probe under load
     // slower than idle).
@@ -15,13 +17,16 @@ export function columnChecks({ figure, tableOf, columnOf, cell, ratioText, margi
       const [column, over] = [columnOf(table, check.column), columnOf(table, check.over)];
       const rows = check.rows ?? table.rows;
       const ratios = rows.map((row) => ({ row, ratio: cell(table, row, column.id) / cell(table, row, over.id) }));
-      // Above by more than the margin: a probe 5% slower under load is noise, not a finding.
-      const below = ratios.filter(({ ratio }) => standing(ratio, marginOf(check)) !== 'ahead');
+      // Above by more than the margin: a probe 5% slower under load is noise, not a finding; and
+      // by more than the column's resolution, where the table has one.
+      const small = rows.filter((row) => tooSmall(table, column.id, cell(table, row, column.id), cell(table, row, over.id)));
+      const below = ratios.filter(({ row, ratio }) =>
+        small.includes(row) || standing(ratio, marginOf(check)) !== 'ahead');
       const low = ratios.reduce((min, entry) => (entry.ratio < min.ratio ? entry : min));
       const high = ratios.reduce((max, entry) => (entry.ratio > max.ratio ? entry : max));
       return {
         holds: below.length === 0,
-        explanation: `${column.label} over ${over.label}: ${ratioText(low.ratio)} (${low.row}) to ${ratioText(high.ratio)} (${high.row}) in ${rows.length} rows${below.length ? `; not above in ${below.map(({ row }) => row).join(', ')} (by more than the ${(marginOf(check) * 100).toFixed(0)}% margin)` : ''}`,
+        explanation: `${column.label} over ${over.label}: ${ratioText(low.ratio)} (${low.row}) to ${ratioText(high.ratio)} (${high.row}) in ${rows.length} rows${below.length ? `; not above in ${below.map(({ row }) => row).join(', ')} (by more than the ${(marginOf(check) * 100).toFixed(0)}% margin)` : ''}${small.length ? `; ${small.join(', ')}: ${tooSmallText(table, column.id)}` : ''}`,
       };
     },
 

@@ -8,7 +8,8 @@
 // a column's `metric` is a dotted path in the step (`rps`, `latency.meanMs`), `elapsedRps`
 // (responses / elapsedSeconds: loadtest's and ab's rps), `p:66` (that
 // percentile from the step's histogram) or `extra:<name>` (a figure the kind measured beside
-// the step, such as the 429s a store saw); `run` takes the cell from that run's steps only.
+// the step, such as the 429s a store saw); `run` takes the cell from that run's steps only, and
+// a spec's `store` and `runs` its rows from that store's and those runs' steps only.
 import { decodeHistogram } from '../recorder.js';
 
 /** The value at a dotted path ("latency.p99Ms"). */
@@ -45,6 +46,7 @@ export function buildTable(spec, records) {
   const cells = {};
   const sources = {};
   for (const record of records) {
+    if ((spec.store && record.step.store !== spec.store) || (spec.runs && !spec.runs.includes(record.run))) continue;
     const row = rowLabel(spec.row, record);
     for (const column of spec.columns) {
       if (column.run && column.run !== record.run) continue;

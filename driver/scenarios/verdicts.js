@@ -41,6 +41,12 @@ function standing(ratio, margin) {
   if (ratio < 1 / (1 + margin)) return 'behind';
   return 'level';
 }
+// A table may carry the resolution of a column (`resolution: { [column]: figure }`, the probe's
+// in the phases kind): two figures closer than it are too small to judge here, whatever their ratio.
+const resolutionOf = (table, column) => table.resolution?.[column] ?? 0;
+const tooSmall = (table, column, a, b) => Math.abs(a - b) < resolutionOf(table, column);
+const tooSmallText = (table, column) =>
+  `closer than the resolution here (${figure(resolutionOf(table, column))} ${columnOf(table, column).unit}): too small to judge here`;
 const levelText = (count, margin) => (count ? `, ${count} within ${(margin * 100).toFixed(0)}% (not distinguishable here)` : '');
 
 // notMeasured: the row is not in the table at all (the scale does not run it), rather than a
@@ -188,6 +194,10 @@ const checks = {
     const margin = marginOf(check);
     const wrong = [];
     for (let i = 1; i < values.length; i += 1) {
+      if (tooSmall(table, check.column, values[i - 1], values[i])) {
+        wrong.push(`${check.rows[i]} and ${check.rows[i - 1]} ${tooSmallText(table, check.column)}`);
+        continue;
+      }
       const place = standing(advantage(values[i - 1], values[i], column, check.direction), margin);
       if (place === 'level') wrong.push(`${check.rows[i]} and ${check.rows[i - 1]} within ${(margin * 100).toFixed(0)}%: not distinguishable here`);
       if (place === 'behind') wrong.push(`${check.rows[i]} is not behind ${check.rows[i - 1]}`);
@@ -223,7 +233,7 @@ const checks = {
 };
 
 // The direct-mode scenarios' whole-table checks (driver/scenarios/checks-direct.js).
-const helpers = { figure, tableOf, columnOf, cell, ratioText, MissingCells, marginOf, standing, levelText };
+const helpers = { figure, tableOf, columnOf, cell, ratioText, MissingCells, marginOf, standing, levelText, tooSmall, tooSmallText };
 Object.assign(checks, directChecks(helpers));
 // A row's own columns compared, and a cell against a figure (driver/scenarios/checks-columns.js).
 Object.assign(checks, columnChecks(helpers));

@@ -23,6 +23,9 @@ const PHASES = ['a. 100 B writes', 'b. 100 B bulk writes', 'c. 10 KB writes', 'd
 const REQUESTS = { a: 500, b: 1000, c: 500, d: 500, e: 500 };
 const RUN_ORDER = ['a', 'b', 'd', 'c', 'e'];
 const CONCURRENCY = [5, 20, 50];
+// The phase past maxmemory (c) on the Redis server the run started: the embedded cluster (redis
+// is the shared test server here, which the run leaves uncapped); the cap is lifted after it.
+const overfilled = (phase, store) => store === 'redis-cluster' && /^c\./.test(phase);
 
 async function rowsLeft(url) {
   const client = new pg.Client({ connectionString: url });
@@ -60,8 +63,13 @@ test('cluster-vs-document at --scale tiny: five phases on four stores with the p
       const cells = phases.cells[`${phase} / ${store}`];
       for (const column of ['ops', 'meanMs', 'probeIdleMs', 'probeLoadMs']) assert.ok(cells[column] > 0, `${phase} / ${store}: ${column}`);
       assert.ok(CONCURRENCY.includes(cells.concurrency));
-      // Every read found its key (a missing one is a 404, counted as an error), every write landed.
-      assert.equal(cells.errors, 0, `${phase} / ${store}`);
+      // Every read found its key (a missing one is a 404, counted as an error), every write landed;
+      // but phase c fills the Redis server past maxmemory, as the study's did: its writes past the
+      // cap fail (OOM). Those errors are what the instability verdict judges, so this test asks
+      // for them there, not for none.
+      if (overfilled(phase, store)) {
+        assert.ok(cells.errors > 0, `${phase} / ${store}: the phase exceeds maxmemory, so some writes fail`);
+      } else assert.equal(cells.errors, 0, `${phase} / ${store}`);
     }
     assert.ok(Object.values(phases.cells[`${phase} / couchbase`]).every((value) => value === null), 'Couchbase: no figure of ours');
   }
@@ -78,10 +86,11 @@ test('cluster-vs-document at --scale tiny: five phases on four stores with the p
     assert.equal(step.concurrency, concurrency);
     assert.equal(step.mode, 'direct');
     assert.equal(step.requests, REQUESTS[phase], `${store} ${phase} c=${concurrency}`);
-    assert.equal(step.errors.total, 0);
+    const full = overfilled(PHASES.find((name) => name.startsWith(`${phase}.`)), store);
+    if (!full) assert.equal(step.errors.total, 0);
     assert.equal(step.probe.thread, 'worker');
-    assert.ok(step.probe.idle.count > 0 && step.probe.underLoad.count > 0, `${store} ${phase}: probed`);
-    assert.equal(step.probe.idle.errors + step.probe.underLoad.errors, 0);
+    assert.ok(step.probe.idle.count + step.probe.idle.errors > 0 && step.probe.underLoad.count + step.probe.underLoad.errors > 0, `${store} ${phase}: probed`);
+    if (!full) assert.equal(step.probe.idle.errors + step.probe.underLoad.errors, 0);
   }
   // The best step is the one shown.
   const bestA = result.steps.filter((step) => step.store === 'redis' && step.workload === 'insert').slice(0, 3).reduce((a, b) => (b.rps > a.rps ? b : a));
@@ -95,7 +104,7 @@ test('cluster-vs-document at --scale tiny: five phases on four stores with the p
   assert.match(stdout, /a\. 100 B writes \/ redis-cluster\s+[\d,.]+ \| +200,000\s+[\d.]+ \| +-\s+[\d.]+ \| +0\.21\s+[\d.]+ \| +2\.1/);
   assert.match(stdout, /d\. 100 B reads \/ couchbase\s+- \| +510,000\s+- \| +-\s+- \| +0\.35\s+- \| +7\.0/);
   assert.match(stdout, /e\. 10 KB reads \/ couchbase\s+- \| +90,000/);
-  assert.match(stdout, /redis-cluster: maxmemory 256mb \(noeviction\) on each node/);
+  assert.match(stdout, /redis-cluster: maxmemory \(noeviction\) [\d.]+ MB, .* on the 6 node\(s\) of the redis-cluster server this run started, during phase c \(lifted after it\): .* is 1\.25x the room/);
 
   // A verdict per conclusion: the checkable ones judged, Couchbase's not runnable with the reason.
   assert.deepEqual(record.verdicts.map((verdict) => verdict.id), scenario.conclusions.map((conclusion) => conclusion.id));
@@ -129,6 +138,6 @@ test('cluster-vs-document at --scale tiny: five phases on four stores with the p
   assert.equal((await readFile(csv, 'utf8')).trimEnd().split('\n').length, 1 + result.steps.length);
 
   // Nothing of the run is left on the shared servers.
-  assert.deepEqual(await leftKeys(testRedisUrl, ['user*']), []);
+  assert.deepEqual(await leftKeys(testRedisUrl, ['user*', 'storebench-probe']), []);
   assert.equal(await rowsLeft(testPostgresUrl), 0);
 });

@@ -6,6 +6,10 @@ import assert from 'node:assert/strict';
 import { judge, HOLDS, FAILS } from '../../driver/scenarios/verdicts.js';
 import cloudantVsRedis from '../../scenarios/cloudant-vs-redis.js';
 import redisVsMemory from '../../scenarios/redis-vs-memory.js';
+import tarantoolVsPostgres from '../../scenarios/tarantool-vs-postgres.js';
+import clusterVsDocument from '../../scenarios/cluster-vs-document.js';
+
+const row = (phase, store) => `${{ a: 'a. 100 B writes', b: 'b. 100 B bulk writes', c: 'c. 10 KB writes' }[phase]} / ${store}`;
 
 const conclusion = (scenario, id) => scenario.conclusions.find((candidate) => candidate.id === id);
 const verdictOf = (scenario, id, tables) => judge([conclusion(scenario, id)], tables)[0];
@@ -52,4 +56,71 @@ test('split-when-large-and-hot holds when changing a user in its own key is fast
   }];
   assert.equal(verdictOf(redisVsMemory, 'split-when-large-and-hot', table({ c1: 0.2, c2: 0.2 }, { c1: 3, c2: 30 })).verdict, HOLDS);
   assert.equal(verdictOf(redisVsMemory, 'split-when-large-and-hot', table({ c1: 3, c2: 30 }, { c1: 0.2, c2: 0.2 })).verdict, FAILS);
+});
+
+test('join-reads-slower holds when the key lookup reads faster than the study\'s join, and not when turned around', () => {
+  const table = (key, join) => [{
+    id: 'postgres',
+    rows: ['read', 'read-key', 'write', 'write-concurrent'],
+    columns: [{ id: 'rps', label: 'rps', unit: 'req/s' }],
+    cells: { read: { rps: join }, 'read-key': { rps: key }, write: { rps: 900 }, 'write-concurrent': { rps: 1500 } },
+  }];
+  assert.equal(verdictOf(tarantoolVsPostgres, 'join-reads-slower', table(4000, 3000)).verdict, HOLDS);
+  assert.equal(verdictOf(tarantoolVsPostgres, 'join-reads-slower', table(3000, 4000)).verdict, FAILS);
+  // Within the 10% margin every check uses, the two are not told apart.
+  assert.equal(verdictOf(tarantoolVsPostgres, 'join-reads-slower', table(3100, 3000)).verdict, FAILS);
+});
+
+test('a probe comparison closer than the table\'s resolution is too small to judge here, not a verdict that holds', () => {
+  // Pins the bug where verdicts held on probe means around 0.05 ms apart by less than the probe can tell.
+  const rows = [row('a', 'redis-cluster'), row('b', 'redis-cluster'), row('c', 'redis-cluster')];
+  const phases = (values, resolution) => [{
+    id: 'phases',
+    rows,
+    columns: [{ id: 'probeLoadMs', label: 'probe under load', unit: 'ms' }],
+    cells: Object.fromEntries(rows.map((name, i) => [name, { probeLoadMs: values[i] }])),
+    ...(resolution ? { resolution: { probeLoadMs: resolution } } : {}),
+  }];
+  const slower = verdictOf(clusterVsDocument, 'bulk-writes-slower', phases([0.05, 0.07, 0.06]));
+  assert.equal(slower.verdict, HOLDS, slower.explanation);
+  const unresolved = verdictOf(clusterVsDocument, 'bulk-writes-slower', phases([0.05, 0.07, 0.06], 0.05));
+  assert.equal(unresolved.verdict, FAILS);
+  assert.match(unresolved.explanation, /too small to judge here/);
+  // Far apart, the resolution changes nothing.
+  assert.equal(verdictOf(clusterVsDocument, 'bulk-writes-slower', phases([0.05, 0.5, 0.06], 0.05)).verdict, HOLDS);
+});
+
+test('saturation holds when Redis Cluster\'s ops stay flat and its latency rises in every phase but c, whatever c measured, and not when the latency stays flat', () => {
+  const names = { a: 'a. 100 B writes', b: 'b. 100 B bulk writes', c: 'c. 10 KB writes', d: 'd. 100 B reads', e: 'e. 10 KB reads' };
+  const steps = (meanAt500, cAnswered) => {
+    const cells = {};
+    for (const [phase, name] of Object.entries(names)) {
+      const answered = phase !== 'c' || cAnswered;
+      cells[`${name} / redis-cluster c=200`] = { ops: 20000, meanMs: 10 };
+      cells[`${name} / redis-cluster c=500`] = answered ? { ops: 21000, meanMs: meanAt500 } : { ops: 0, meanMs: null };
+    }
+    return [{ id: 'steps', rows: Object.keys(cells), columns: [{ id: 'ops', label: 'throughput', unit: 'ops/s' }, { id: 'meanMs', label: 'mean', unit: 'ms' }], cells }];
+  };
+  // Phase c's last step refused every write (OOM): no mean to time, and the verdict still stands.
+  assert.equal(verdictOf(clusterVsDocument, 'saturation', steps(25, false)).verdict, HOLDS);
+  assert.equal(verdictOf(clusterVsDocument, 'saturation', steps(10, true)).verdict, FAILS);
+});
+
+test('probe-slower-under-load: a row whose load and idle probe means are closer than the resolution is too small to judge', () => {
+  const stores = ['redis-cluster', 'redis', 'tarantool-memtx', 'postgres'];
+  const rows = Object.values({ a: 'a. 100 B writes', b: 'b. 100 B bulk writes', c: 'c. 10 KB writes', d: 'd. 100 B reads', e: 'e. 10 KB reads' })
+    .flatMap((phase) => stores.map((store) => `${phase} / ${store}`));
+  const phases = (load, resolution) => [{
+    id: 'phases',
+    rows,
+    columns: [{ id: 'probeIdleMs', label: 'probe idle', unit: 'ms' }, { id: 'probeLoadMs', label: 'probe under load', unit: 'ms' }],
+    cells: Object.fromEntries(rows.map((name) => [name, { probeIdleMs: 0.05, probeLoadMs: load }])),
+    ...(resolution ? { resolution: { probeIdleMs: resolution, probeLoadMs: resolution } } : {}),
+  }];
+  assert.equal(verdictOf(clusterVsDocument, 'probe-slower-under-load', phases(0.08)).verdict, HOLDS);
+  const unresolved = verdictOf(clusterVsDocument, 'probe-slower-under-load', phases(0.08, 0.05));
+  assert.equal(unresolved.verdict, FAILS);
+  assert.match(unresolved.explanation, /too small to judge here/);
+  assert.equal(verdictOf(clusterVsDocument, 'probe-slower-under-load', phases(0.5, 0.05)).verdict, HOLDS);
+  assert.equal(verdictOf(clusterVsDocument, 'probe-slower-under-load', phases(0.03)).verdict, FAILS);
 });

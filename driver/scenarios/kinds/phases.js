@@ -9,8 +9,9 @@
 //   absentStores: { [name]: reason }     the study's stores that cannot run here: a row each, no figures
 // and its scale settings:
 //   phases: [{ id, label, flags, maxmemory? }]  flags as on node test's command line (the kind
-//           adds --direct --probe --stores <store>); maxmemory: this phase and the ones after it
-//           run with that cap on every Redis server this run started (never on a configured one)
+//           adds --direct --probe --stores <store>); maxmemory: a size, this phase and the ones
+//           after it run with that cap on every Redis server this run started (never on a
+//           configured one); or { fill, bytes }, this phase alone, with a cap it overfills (capRedis)
 //   tarantoolMemtxMb: memtx memory of an embedded Tarantool (its default is 64 MB)
 //   note: '...'
 // It builds two tables: `phases` (a row per phase and store: the best step's ops/s, its mean
@@ -26,6 +27,8 @@ import { settings as settingDefinitions } from '../../../config/settings.js';
 import { resolveService } from '../../../config/resolve-service.js';
 import { eachLimited } from '../../../stores/bulk.js';
 import { keyOf } from '../../workloads/values.js';
+import { PROBE_KEY } from '../../direct-targets.js';
+import { formatFigure } from '../verdicts.js';
 import { openDirectStores } from '../direct-stores.js';
 import { UsageError } from '../../../util/errors.js';
 import { redactText } from '../../../util/redact.js';
@@ -115,22 +118,72 @@ async function serversFor(store, env) {
 // CONFIG SET maxmemory on every node of the Redis servers this run started (noeviction, Redis's
 // default: a write past the cap fails with OOM, and counts as an error, instead of the process
 // being killed). A configured server is someone else's: it is left as it is.
+// maxmemory is a size for every node (0: none), or { fill, bytes }: the phase writes `bytes`, `fill` times
+// the room the cap leaves (the study's 30 GB into 24 GB: 1.25), whatever the scale. The room is
+// shared by the masters, which split the keys; each node's cap is what it holds already plus
+// its share, so the data the earlier phases left and the server's own memory count as used.
 async function capRedis(servers, maxmemory) {
   const capped = [];
   for (const { service, url } of servers.started.filter(({ service }) => service === 'redis' || service === 'redis-cluster')) {
-    for (const node of url.split(',')) {
-      const client = createClient({ url: node });
-      client.on('error', () => {});
-      await client.connect();
-      try {
-        await client.sendCommand(['CONFIG', 'SET', 'maxmemory', String(maxmemory), 'maxmemory-policy', 'noeviction']);
-      } finally {
-        await client.close();
+    const clients = [];
+    try {
+      for (const node of url.split(',')) {
+        const client = createClient({ url: node });
+        client.on('error', () => {});
+        clients.push(client);
+        await client.connect();
       }
+      const infos = await Promise.all(clients.map(async (client) =>
+        String(await client.sendCommand(['INFO', 'memory'])) + String(await client.sendCommand(['INFO', 'replication']))));
+      const field = (info, name) => info.match(new RegExp(`^${name}:(\\S+)`, 'm'))?.[1];
+      const masters = infos.filter((info) => field(info, 'role') === 'master').length || 1;
+      const caps = infos.map((info) => (typeof maxmemory === 'object'
+        ? Number(field(info, 'used_memory')) + Math.ceil(maxmemory.bytes / maxmemory.fill / masters)
+        : maxmemory));
+      for (const [i, client] of clients.entries()) {
+        await client.sendCommand(['CONFIG', 'SET', 'maxmemory', String(caps[i]), 'maxmemory-policy', 'noeviction']);
+      }
+      capped.push({ service, caps });
+    } finally {
+      await Promise.allSettled(clients.map((client) => client.close()));
     }
-    capped.push(service);
   }
   return capped;
+}
+
+// What capRedis did, in words for the notes.
+function capNote(store, phase, capped) {
+  const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+  const what = capped.map(({ service, caps }) => (typeof phase.maxmemory === 'object'
+    ? `${caps.map(mb).join(', ')} on the ${caps.length} node(s) of the ${service} server`
+    : `${phase.maxmemory} on each node of the ${service} server`)).join(' and ');
+  const why = typeof phase.maxmemory === 'object'
+    ? `: what each node held plus its share of ${mb(phase.maxmemory.bytes / phase.maxmemory.fill)}, so phase ${phase.id}'s ${mb(phase.maxmemory.bytes)} of values is ${phase.maxmemory.fill}x the room (the study's 30 GB into 24 GB)`
+    : '';
+  const when = typeof phase.maxmemory === 'object'
+    ? `during phase ${phase.id} (lifted after it)`
+    : `from phase ${phase.id} on`;
+  return `${store}: maxmemory (noeviction) ${what} this run started, ${when}${why}`;
+}
+
+// A probe sample is one awaited call timed with the high-resolution clock; what that timing
+// adds and how much it varies with nothing to wait for is the floor under any probe figure.
+// Measured idle (no load running): the spread (p99 - p50) of many timings of an awaited no-op.
+// Ten times that spread is where a difference of two probe means starts to say something.
+export const PROBE_RESOLUTION_FACTOR = 10;
+const TIMER_SAMPLES = 20_000;
+
+/** The timer's noise in ms: p99 less p50 of timings of an awaited no-op, one after another. */
+export async function timerNoiseMs(samples = TIMER_SAMPLES) {
+  const timings = new Float64Array(samples);
+  const noop = async () => undefined;
+  for (let i = 0; i < samples; i += 1) {
+    const start = process.hrtime.bigint();
+    await noop();
+    timings[i] = Number(process.hrtime.bigint() - start) / 1e6;
+  }
+  timings.sort();
+  return timings[Math.floor(samples * 0.99)] - timings[Math.floor(samples * 0.5)];
 }
 
 const REMOVE_SLICE = 10_000;
@@ -146,6 +199,7 @@ async function removeKeys(store, env, count) {
       const keys = Array.from({ length: Math.min(REMOVE_SLICE, count - from) }, (_, i) => keyOf(from + i));
       await eachLimited(keys, 64, (key) => entry.store.delete(key));
     }
+    await entry.store.delete(PROBE_KEY); // the probe's own key (driver/direct-targets.js)
   } finally {
     await opened.close();
   }
@@ -217,12 +271,15 @@ export async function run(scenario, scale, { signal, onProgress = () => {}, env 
         if (signal?.aborted || results.at(-1)?.interrupted) break;
         if (phase.maxmemory) {
           const capped = await capRedis(servers, phase.maxmemory);
-          if (capped.length) notes.push(`${store}: maxmemory ${phase.maxmemory} (noeviction) on each node of the ${capped.join(' and ')} server(s) this run started, from phase ${phase.id} on`);
+          if (capped.length) notes.push(capNote(store, phase, capped));
           else if (servers.configured.some(({ service }) => service.startsWith('redis'))) notes.push(`${store}: no maxmemory set (its Redis is a configured server, not one this run started)`);
         }
         index += 1;
         onProgress({ type: 'scenario-step', run: phase.id, label: `${phase.label} on ${store}`, concurrency: options.concurrency.join(','), index, total });
         const result = await runBenchmark({ ...options, stores: [store], env: servers.env, quiet: true }, { signal });
+        // A cap sized to overfill one phase is lifted after it: the phases after read what it
+        // stored, and opening the store again writes its seed keys, which a full server refuses.
+        if (typeof phase.maxmemory === 'object') await capRedis(servers, 0);
         const first = results.reduce((count, earlier) => count + earlier.steps.length, 0);
         results.push(result);
         ran.push({ phase, store, steps: result.steps, first });
@@ -243,6 +300,14 @@ export async function run(scenario, scale, { signal, onProgress = () => {}, env 
   if (merged) merged.settings = phasesSettings(merged.settings, scenario, merged.steps);
   if (merged && signal?.aborted) merged.interrupted = true;
   const measured = phaseTables(byPhase, scale.titles ?? scenario.titles);
+  // The probe's resolution: two probe means closer than it are "too small to judge here".
+  const noise = await timerNoiseMs();
+  const resolution = PROBE_RESOLUTION_FACTOR * noise;
+  for (const table of measured) {
+    const probeColumns = table.columns.filter((column) => column.id.startsWith('probe'));
+    table.resolution = Object.fromEntries(probeColumns.map((column) => [column.id, resolution]));
+  }
+  notes.push(`the probe's resolution here: ${formatFigure(resolution)} ms, ${PROBE_RESOLUTION_FACTOR}x the timer's noise measured idle in this process (${formatFigure(noise)} ms: the spread, p99 less p50, of ${TIMER_SAMPLES.toLocaleString('en-US')} timings of an awaited no-op); two probe means closer than that are too small to judge here`);
   const faster = probeFasterUnderLoad(measured[0]);
   if (faster) notes.push(faster);
   return {
