@@ -9,10 +9,10 @@ import { createLiveReport } from './report/live.js';
 import { checkOutputPaths } from './report/results.js';
 import { compareCommand, mergeCommand, reportCommand } from './report/commands.js';
 import { checkThresholds, thresholdsError } from './report/assert.js';
-import { parseThresholds } from './driver/thresholds.js';
-import { renderWorkloadList } from './report/workload-list.js';
-import { scenarioCommand } from './report/scenario-command.js';
-import { partsCommand } from './report/parts-command.js';
+import { parseThresholds } from './result/thresholds.js';
+import { renderWorkloadList } from './cli/workload-list.js';
+import { scenarioCommand } from './cli/scenario-command.js';
+import { partsCommand } from './cli/parts-command.js';
 import { ERROR_CODES, UsageError } from './util/errors.js';
 import { exitOnUncaught, reportFailure } from './util/cli.js';
 

@@ -11,7 +11,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { UsageError } from '../../util/errors.js';
 import { editDistance } from '../../util/flags.js';
-import { judge } from './verdicts.js';
+import { judge } from '../../result/scenarios/verdicts.js';
 import { publishedTable } from './tables.js';
 import { storeDelayEnv } from '../store-delay-options.js';
 import { delayActive, delayText } from '../../embedded/delay-proxy.js';

@@ -1,6 +1,6 @@
 // What the kinds that call runBenchmark share (sweep, phases): a run's flags as node test's
 // argv, and several runBenchmark Results as one.
-import { createResult } from '../result.js';
+import { createResult } from '../../result/result.js';
 import { largestPeakRss } from '../peak-rss.js';
 
 /** node test's argv for a run's flags: { concurrency: [5, 10], keepalive: false } -> ['--concurrency', '5,10', '--no-keepalive']. */
@@ -14,7 +14,7 @@ export function flagsToArgv(flags) {
 
 /**
  * One Result of several runBenchmark calls of one driver: their steps, targets, loads and
- * checks, one after another (not report/merge.js's mergeResults, which adds up the same steps
+ * checks, one after another (not result/merge.js's mergeResults, which adds up the same steps
  * of several machines).
  */
 export function concatResults(results) {

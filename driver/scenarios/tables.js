@@ -9,7 +9,7 @@
 // (responses / elapsedSeconds: loadtest's and ab's rps), `p:66` (that
 // percentile from the step's histogram) or `extra:<name>` (a figure the kind measured beside
 // the step, such as the 429s a store saw); `run` takes the cell from that run's steps only.
-import { decodeHistogram } from '../recorder.js';
+import { decodeHistogram } from '../../result/recorder.js';
 
 /** The value at a dotted path ("latency.p99Ms"). */
 export const valueAt = (record, path) => path.split('.').reduce((value, key) => value?.[key], record);

@@ -6,7 +6,7 @@ import { keySlice, parsePart, parseStartAt, partLoads, partSeed } from '../../dr
 import { driverArgv, partFlags } from '../../driver/part-argv.js';
 import { createWorkload } from '../../driver/workloads/workload.js';
 import { batchOf } from '../../driver/workloads/load.js';
-import { startOf } from '../../report/local-parts.js';
+import { startOf } from '../../cli/local-parts.js';
 
 test('--part I/N and --start-at parse, or say what they take', () => {
   assert.deepEqual(parsePart('2/4').value, { index: 2, count: 4 });

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { keysTouched, phaseTables } from '../../driver/scenarios/kinds/phases.js';
 import { flagsToArgv } from '../../driver/scenarios/results.js';
 import { parseArguments } from '../../driver/options.js';
-import { judge } from '../../driver/scenarios/verdicts.js';
+import { judge } from '../../result/scenarios/verdicts.js';
 import { SCALES } from '../../driver/scenarios/index.js';
 import scenario from '../../scenarios/cluster-vs-document.js';
 

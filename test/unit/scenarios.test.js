@@ -4,13 +4,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { CHECK_TYPES } from '../../driver/scenarios/verdicts.js';
+import { CHECK_TYPES } from '../../result/scenarios/verdicts.js';
 import { SCALES, listScenarios } from '../../driver/scenarios/index.js';
 import { buildTable, publishedTable } from '../../driver/scenarios/tables.js';
 import { flagsToArgv } from '../../driver/scenarios/results.js';
 import { parseArguments } from '../../driver/options.js';
-import { createLatencyRecorder } from '../../driver/recorder.js';
-import { fromJson, toJson } from '../../report/format.js';
+import { createLatencyRecorder } from '../../result/recorder.js';
+import { fromJson, toJson } from '../../result/format.js';
 import { renderScenario } from '../../report/scenario.js';
 
 const scenarios = await listScenarios();
@@ -168,7 +168,7 @@ test('a serial script timed several times: the median ms and CPU of the clean ti
 
 test('the scenario text lists the steps\' warnings by code after the tables, and marks a verdict whose steps the machine or errors undermine', async () => {
   const { renderScenario, scenarioHtml } = await import('../../report/scenario.js');
-  const { judge } = await import('../../driver/scenarios/verdicts.js');
+  const { judge } = await import('../../result/scenarios/verdicts.js');
   const warn = (code, message) => ({ code, message, data: {} });
   const steps = [
     { store: 'redis', key: 'key1', concurrency: 5, warnings: [warn('WEAK_SAMPLE', 'only 100 samples')] },
@@ -207,7 +207,7 @@ test('the scenario text lists the steps\' warnings by code after the tables, and
 test('a verdict resting on a step with DRIVER_CPU is marked to distrust, unless the scenario measures the client itself', async () => {
   // Pins: DRIVER_CPU did not mark a verdict, though an ordering of throughputs then compares the driver with itself.
   const { renderScenario, verdictDoubts } = await import('../../report/scenario.js');
-  const { judge } = await import('../../driver/scenarios/verdicts.js');
+  const { judge } = await import('../../result/scenarios/verdicts.js');
   const steps = [
     { store: 'redis', key: 'key1', concurrency: 50, warnings: [{ code: 'DRIVER_CPU', message: 'the driver used 98% of a CPU core', data: {} }] },
     { store: 'postgres', key: 'key1', concurrency: 50, warnings: [] },

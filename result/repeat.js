@@ -6,7 +6,7 @@
 // measured, and no store is always first (the first one used to lose 30-57%: docs/measurement.md).
 // `sequential` keeps the old order: every load of a target, then the next target.
 import { spread } from '../util/stats.js';
-import { createRandom } from './workloads/random.js';
+import { createRandom } from '../driver/workloads/random.js';
 
 export const DEFAULT_REPEAT = 1;
 export const ORDERS = ['interleaved', 'sequential'];
