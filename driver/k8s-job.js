@@ -7,10 +7,9 @@ import { driverArgv } from './part-argv.js';
 import { parseArguments } from './options.js';
 import { parseStartAt } from './parts.js';
 import { randomSeed } from './workloads/random.js';
+import { RESULT_BEGIN, RESULT_END } from '../result/logs.js';
 
 export const K8S_LEAD_SECONDS = 120;
-export const RESULT_BEGIN = '----- storebench result begin';
-export const RESULT_END = '----- storebench result end';
 
 const K8S_FLAGS = {
   parts: { type: 'string' },

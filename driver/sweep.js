@@ -11,7 +11,7 @@ import { httpEngine } from './engines/http.js';
 import { createStepRunner } from './workers.js';
 import { DRIFT_TOLERANCE, driftWarnings, honestyWarnings, loadWarnings, verificationWarnings, warmupWarnings } from '../result/honesty.js';
 import { redactUrl } from '../util/redact.js';
-import { orderOf, planSchedule } from '../result/repeat.js';
+import { orderOf, planSchedule } from './schedule.js';
 import { machineMonitorFor, machineWarnings } from './machine-load.js';
 import { createWorkload } from './workloads/workload.js';
 import { loadRecords } from './workloads/load.js';

@@ -5,8 +5,10 @@
 import { readFile } from 'node:fs/promises';
 import { fromJson } from './format.js';
 import { ResultsFormatError, RunError } from '../util/errors.js';
-import { RESULT_BEGIN, RESULT_END } from '../driver/k8s-job.js';
 
+// The lines a k8s part prints around its Result (driver/k8s-job.js writes them, this file reads them).
+export const RESULT_BEGIN = '----- storebench result begin';
+export const RESULT_END = '----- storebench result end';
 const BEGIN = new RegExp(`^(.*?)${RESULT_BEGIN} (\\d+/\\d+) -----\\s*$`);
 const END = new RegExp(`^(.*?)${RESULT_END} (\\d+/\\d+) -----\\s*$`);
 
