@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startAppProcess } from '../driver/app-process.js';
-import { driverArgv, partFlags } from '../driver/part-argv.js';
+import { driverArgv, partFlags } from './part-argv.js';
 import { LOCAL_LEAD_SECONDS } from '../driver/part-options.js';
 import { STORE_DELAY_FLAGS, storeDelayEnv } from '../driver/store-delay-options.js';
 import { TOKEN_ENV } from '../driver/options.js';

@@ -2,7 +2,7 @@
 // Every problem is collected (not just the first) and the CLI prints them all and exits 2.
 import { nearestName, parseFlags } from '../util/flags.js';
 // Issue 12: --html, --repeat, --assert, and the report and compare commands' flags.
-import { REPORT_COMMANDS_HELP, REPORT_COMMANDS_USAGE, RUN_REPORT_FLAGS, RUN_REPORT_USAGE, parseCompareArguments, parseMergeArguments, parseReportArguments, runReportOptions } from './report-options.js';
+import { REPORT_COMMANDS_HELP, REPORT_COMMANDS_USAGE, RUN_REPORT_FLAGS, RUN_REPORT_USAGE, parseCompareArguments, parseMergeArguments, parseReportArguments, runReportOptions } from '../cli/report-options.js';
 import { DEFAULT_RECORDS, DEFAULT_VALUE_SIZE, DISTRIBUTIONS, OPERATIONS } from './workloads/definitions.js';
 import { parseDistribution, parseValueSize, parseWorkload } from './workloads/parse.js';
 import { randomSeed } from './workloads/random.js';
@@ -18,7 +18,7 @@ import { targetFromUrl } from './targets.js';
 import { DEFAULT_HTTP_ENGINE, HTTP_ENGINE_NAMES } from './engines/names.js'; // --engine
 import { STORE_DELAY_FLAGS, STORE_DELAY_USAGE, parseStoreDelay } from './store-delay-options.js';
 import { PART_FLAGS, PART_USAGE, parsePartFlags, partRunOptions } from './part-options.js';
-import { parseK8sArguments } from './k8s-job.js';
+import { parseK8sArguments } from '../cli/k8s-job.js';
 
 export const DEFAULT_CONCURRENCY = [5, 10, 15, 20, 25, 30];
 // Steps are timed by default: a request count finishes in well under a second on a fast

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { keySlice, parsePart, parseStartAt, partLoads, partSeed } from '../../driver/parts.js';
-import { driverArgv, partFlags } from '../../driver/part-argv.js';
+import { driverArgv, partFlags } from '../../cli/part-argv.js';
 import { createWorkload } from '../../driver/workloads/workload.js';
 import { batchOf } from '../../driver/workloads/load.js';
 import { startOf } from '../../cli/local-parts.js';
