@@ -4,7 +4,7 @@
 // which `node test merge --from-logs FILE` reads back from `kubectl logs` output.
 import { parseArgs } from 'node:util';
 import { driverArgv } from './part-argv.js';
-import { parseArguments } from '../driver/options.js';
+import { parseArguments } from './options.js';
 import { parseStartAt } from '../driver/parts.js';
 import { randomSeed } from '../driver/workloads/random.js';
 import { RESULT_BEGIN, RESULT_END } from '../result/logs.js';

@@ -2,7 +2,7 @@
 // rps and latency tables; node test report FILE.json prints a saved run's tables again.
 // The work is in driver/ (measuring) and report/ (printing and files); this file parses
 // flags, connects the two and maps the outcome to an exit code.
-import { parseArguments, usage } from '../driver/options.js';
+import { parseArguments, usage } from '../cli/options.js';
 import { resultError, runBenchmark } from '../driver/run.js';
 import { createLiveReport } from '../report/live.js';
 import { checkOutputPaths } from '../report/results.js';

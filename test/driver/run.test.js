@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runBenchmark, resultError } from '../../driver/run.js';
-import { parseArguments } from '../../driver/options.js';
+import { parseArguments } from '../../cli/options.js';
 import { renderRun } from '../../report/run-text.js';
 import { fromJson, toJson } from '../../result/format.js';
 import { RunError } from '../../util/errors.js';

@@ -11,7 +11,7 @@ import { createWorkload } from '../../driver/workloads/workload.js';
 import { parseWorkload } from '../../driver/workloads/parse.js';
 import { keyOf } from '../../driver/workloads/values.js';
 import { decodeHistogram } from '../../result/recorder.js';
-import { parseArguments } from '../../driver/options.js';
+import { parseArguments } from '../../cli/options.js';
 import { resultError, runBenchmark } from '../../driver/run.js';
 import { fromJson, toJson } from '../../result/format.js';
 import { renderRun } from '../../report/run-text.js';

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { readFile } from 'node:fs/promises';
 import { parseThreshold, parseThresholds } from '../../result/thresholds.js';
-import { parseArguments } from '../../driver/options.js';
+import { parseArguments } from '../../cli/options.js';
 import { checkThresholds, renderThresholds, thresholdsError } from '../../report/assert.js';
 import { fromJson } from '../../result/format.js';
 import { renderRun } from '../../report/run-text.js';
