@@ -7,8 +7,9 @@ import { readFile } from 'node:fs/promises';
 import { CHECK_TYPES } from '../../result/scenarios/verdicts.js';
 import { SCALES, listScenarios } from '../../driver/scenarios/index.js';
 import { buildTable, publishedTable } from '../../driver/scenarios/tables.js';
-import { flagsToArgv } from '../../driver/scenarios/results.js';
-import { parseArguments } from '../../driver/options.js';
+import { flagsText, flagsToOptions } from '../../driver/scenarios/results.js';
+import { KINDS } from '../../driver/scenarios/kinds/index.js';
+import { normalizeOptions } from '../../driver/options.js';
 import { createLatencyRecorder } from '../../result/recorder.js';
 import { fromJson, toJson } from '../../result/format.js';
 import { renderScenario } from '../../report/scenario.js';
@@ -21,7 +22,7 @@ test('every scenario file names its study, a summary, a kind that exists and eac
     for (const field of ['name', 'title', 'summary', 'kind']) assert.equal(typeof scenario[field], 'string', `${scenario.name}: ${field}`);
     for (const field of ['file', 'hardware', 'date']) assert.equal(typeof scenario.study[field], 'string', `${scenario.name}: study.${field}`);
     assert.match(scenario.study.file, /^\d{3}_[0-9a-f]+\.txt$/);
-    const kind = await import(`../../driver/scenarios/kinds/${scenario.kind}.js`);
+    const kind = KINDS[scenario.kind];
     assert.equal(typeof kind.run, 'function');
     for (const scale of SCALES) assert.ok(scenario.scales[scale], `${scenario.name}: scale ${scale}`);
     assert.ok(scenario.conclusions.length > 0);
@@ -59,12 +60,13 @@ test('every run of a sweep scenario, at every scale, is flags node test accepts'
   for (const scenario of scenarios.filter((candidate) => candidate.kind === 'sweep')) {
     for (const scale of SCALES) {
       for (const run of scenario.scales[scale].runs) {
-        const { problems } = parseArguments(flagsToArgv(run.flags));
+        const { problems } = normalizeOptions(flagsToOptions(run.flags));
         assert.deepEqual(problems, [], `${scenario.name} ${scale} ${run.id}`);
       }
     }
   }
-  assert.deepEqual(flagsToArgv({ concurrency: [5, 10], keepalive: false, requests: 100, quiet: true }), ['--concurrency', '5,10', '--no-keepalive', '--requests', '100', '--quiet']);
+  assert.equal(flagsText({ concurrency: [5, 10], keepalive: false, requests: 100, quiet: true }), '--concurrency 5,10 --no-keepalive --requests 100 --quiet');
+  assert.deepEqual(flagsToOptions({ concurrency: [5, 10], keepalive: false, 'value-size': 100 }), { concurrency: [5, 10], noKeepalive: true, valueSize: 100 });
 });
 
 // A step as the driver makes one, with latencies 1..100 ms (one each).

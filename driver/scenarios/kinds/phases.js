@@ -17,9 +17,9 @@
 // latency, the probe's mean idle and under that step's load, the phase's errors) and `steps`
 // (every step's figures, so the best is never the only one kept).
 import { createClient } from 'redis';
-import { parseArguments } from '../../options.js';
+import { normalizeOptions } from '../../options.js';
 import { runBenchmark } from '../../run.js';
-import { flagsToArgv, concatResults } from '../results.js';
+import { flagsToOptions, flagsText, concatResults } from '../results.js';
 import { findAdapter } from '../../../stores/index.js';
 import { services } from '../../../config/services.js';
 import { settings as settingDefinitions } from '../../../config/settings.js';
@@ -189,7 +189,7 @@ export async function run(scenario, scale, { signal, onProgress = () => {}, env 
   const order = scenario.phaseOrder ?? scale.phases.map((phase) => phase.id);
   const planned = order.map((id) => {
     const phase = scale.phases.find((candidate) => candidate.id === id);
-    const { options, problems } = parseArguments(flagsToArgv({ ...phase.flags, direct: true, probe: true }));
+    const { options, problems } = normalizeOptions(flagsToOptions({ ...phase.flags, direct: true, probe: true }));
     if (problems.length) throw new UsageError(problems.map((problem) => `scenario ${scenario.name}, phase ${phase.id}: ${problem}`));
     return { phase, options };
   });
@@ -245,7 +245,7 @@ export async function run(scenario, scale, { signal, onProgress = () => {}, env 
   return {
     measured,
     results: merged ? [merged] : [],
-    runs: planned.map(({ phase }) => ({ id: phase.id, label: phase.label, flags: flagsToArgv(phase.flags).join(' ') })),
+    runs: planned.map(({ phase }) => ({ id: phase.id, label: phase.label, flags: flagsText(phase.flags) })),
     notes,
   };
 }
