@@ -135,7 +135,7 @@ export function parseArguments(argv, env = process.env) {
   if (argv[0] === 'report') return parseReportArguments(argv.slice(1));
   if (argv[0] === 'compare') return parseCompareArguments(argv.slice(1));
   if (argv[0] === 'merge') return parseMergeArguments(argv.slice(1));
-  if (argv[0] === 'k8s') return { command: 'k8s', ...parseK8sArguments(argv.slice(1)) };
+  if (argv[0] === 'k8s') return { command: 'k8s', ...parseK8sArguments(argv.slice(1), { parseRun: parseArguments }) };
   const { values, problems } = parseFlags(argv, spec);
   // What parseFlags already reported (an unknown flag, a missing value) is left out of the object.
   const given = Object.entries(values).filter(([name, value]) => spec[name] && fitsSpec(spec[name], value));
