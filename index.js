@@ -3,15 +3,15 @@
 // printing nothing. The target app's factory is `storebench/app`. docs/api.md shows each call.
 import { normalizeOptions } from './driver/options.js';
 import { resultError, runBenchmark } from './driver/run.js';
-import { parseThresholds } from './driver/thresholds.js';
-import { fromJson, readResultsSync, toJson } from './report/format.js';
+import { parseThresholds } from './result/thresholds.js';
+import { fromJson, readResultsSync, toJson } from './result/format.js';
 import { renderRun } from './report/run-text.js';
 import { renderScenario } from './report/scenario.js';
 import { htmlReport } from './report/html.js';
 import { buildCsv } from './report/csv.js';
 import { checkThresholds, renderThresholds, thresholdsError } from './report/assert.js';
 import { compareRuns, renderRunComparison } from './report/compare-runs.js';
-import { mergeResults, renderMachineRows } from './report/merge.js';
+import { mergeResults, renderMachineRows } from './result/merge.js';
 import { ResultsFormatError, UsageError } from './util/errors.js';
 
 export { normalizeOptions };
@@ -19,7 +19,7 @@ export {
   StorebenchError, UsageError, RunError, ResultsFormatError, MergeError, ThresholdError, VerifyError, ERROR_CODES,
   WARNING_CODES,
 } from './util/errors.js';
-export { RESULTS_FORMAT } from './report/format.js';
+export { RESULTS_FORMAT } from './result/format.js';
 
 // Flags that only mean something on the command line: run() writes no file and prints nothing.
 const CLI_ONLY = {

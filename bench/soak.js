@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { startAppProcess } from '../driver/app-process.js';
-import { parseArguments } from '../driver/options.js';
+import { parseArguments } from '../cli/options.js';
 import { runBenchmark } from '../driver/run.js';
 import { systemInfo } from '../util/system-info.js';
 import { renderSystemLine } from '../report/system.js';

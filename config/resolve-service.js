@@ -7,6 +7,7 @@ import { resolveSetting } from './precedence.js';
 import { locationProblem } from './service-url.js';
 import { redactUrl } from '../util/redact.js';
 import { delayActive, delayText } from '../embedded/delay-proxy.js';
+import { startEmbedded } from '../embedded/index.js';
 
 /**
  * Resolves one backing service.
@@ -63,7 +64,7 @@ async function locateService(name, { env, options, embedded }) {
     return { unavailable: `not configured: set ${where.env.join(' or ')}${where.cloudFoundry ? ' or bind a service on Cloud Foundry' : ''}`, code: 'NOT_CONFIGURED' };
   }
   try {
-    const server = await service.startEmbedded(env, options);
+    const server = await startEmbedded(name, env, options);
     return { connection: describe({ url: server.url, ...added }, 'embedded', service), stop: server.stop };
   } catch (error) {
     return { unavailable: error.message, code: error.code === 'NOT_INSTALLED' ? 'NOT_INSTALLED' : 'START_FAILED' };

@@ -3,7 +3,7 @@
 // histogram are added when the step is done (from the step's own HDR histogram, so the buckets
 // hold every latency exactly), and the machine check's figures are the last finished step's.
 import { createServer } from 'node:http';
-import { decodeHistogram } from './recorder.js';
+import { decodeHistogram } from '../result/recorder.js';
 
 // Seconds, as the app's /metrics (app/metrics.js), so one dashboard reads both.
 const BUCKETS = [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];

@@ -3,17 +3,17 @@
 // thing: every request started during the step is waited for and counted, latency from each
 // request's start (or intended start) to its settling, rps as responses over the time they
 // took, errors by kind, nothing left in flight when the next step starts, the driver's CPU.
-import { createLatencyRecorder } from './recorder.js';
+import { createLatencyRecorder } from '../result/recorder.js';
 import { threadCpuMicros } from './thread-cpu.js';
-import { latencySums } from './add-steps.js';
-import { addTimelines, createTimeline } from './timeline.js';
+import { latencySums } from '../result/add-steps.js';
+import { addTimelines, createTimeline } from '../result/timeline.js';
 import { redactText } from '../util/redact.js';
 import { printable } from '../util/printable.js';
 
 // How long past the request deadline the drain waits for an engine to end a cancelled request.
 const DRAIN_SLACK_MS = 1000;
 // Responses are also counted per interval of this length, from the step's first start: the
-// spread of those counts is the step's own noise estimate (driver/ranking.js). A quarter second
+// spread of those counts is the step's own noise estimate (result/ranking.js). A quarter second
 // gives 8 intervals in the default 2 s step, enough for a spread, and costs one division per
 // response.
 export const INTERVAL_SECONDS = 0.25;
@@ -435,7 +435,7 @@ function driverCpuMicros(processCpu, threadBefore, threadAfter, stepSeconds) {
  * open model, where each latency counts from the request's intended send time, so a stalled
  * target or driver is not hidden (no coordinated omission, as in wrk2). An abort of
  * `load.signal` rejects with StepAborted at once, dropping the step. With `keepSums`, the step
- * and each operation also carry `sums`, the recorder's exact figures (driver/add-steps.js adds
+ * and each operation also carry `sums`, the recorder's exact figures (result/add-steps.js adds
  * steps with them: the worker threads of --workers).
  *
  * @param {Engine} engine

@@ -1,5 +1,5 @@
 // The sweep: every target at every load level, one measured step each, never two at once. By
-// default the steps are interleaved (driver/repeat.js): at each level one step of every target,
+// default the steps are interleaved (result/repeat.js): at each level one step of every target,
 // shuffled with the run's seed. Before the first measured step every target is primed once
 // (--warmup requests: the app's JIT, its pools, the servers it just started), and each step is
 // preceded by a warm-up at its own load until the target is steady (driver/warmup.js). After
@@ -9,9 +9,9 @@
 // workload says, and at the end a sample of what it wrote is read back (the verification).
 import { httpEngine } from './engines/http.js';
 import { createStepRunner } from './workers.js';
-import { DRIFT_TOLERANCE, driftWarnings, honestyWarnings, loadWarnings, verificationWarnings, warmupWarnings } from './honesty.js';
+import { DRIFT_TOLERANCE, driftWarnings, honestyWarnings, loadWarnings, verificationWarnings, warmupWarnings } from '../result/honesty.js';
 import { redactUrl } from '../util/redact.js';
-import { orderOf, planSchedule } from './repeat.js';
+import { orderOf, planSchedule } from './schedule.js';
 import { machineMonitorFor, machineWarnings } from './machine-load.js';
 import { createWorkload } from './workloads/workload.js';
 import { loadRecords } from './workloads/load.js';
@@ -43,7 +43,7 @@ export function workloadFor(target, workload, token) {
 }
 
 /**
- * Runs every load against every target with `engine`, in the order driver/repeat.js plans
+ * Runs every load against every target with `engine`, in the order result/repeat.js plans
  * (settings.order, settings.orderSeed, settings.repeat). Calls onStep(index, total, target,
  * load) before each step (and, with `load.warmup`, before the priming), onStepDone(step)
  * after each step and onTargetDone(target, steps, { load, verification }) once the run's steps

@@ -5,7 +5,7 @@
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { measureStep, StepAborted } from './step.js';
-import { addSteps, withoutSums } from './add-steps.js';
+import { addSteps, withoutSums } from '../result/add-steps.js';
 import { UsageError } from '../util/errors.js';
 
 export const MAX_WORKERS = 256;

@@ -3,8 +3,8 @@
 // (every key and load level), using the figure the tables show (with --repeat, the median of
 // the repeats; errors summed over them). A store passes when every one of its steps does; a
 // threshold naming a store no step measured fails ("not measured").
-import { groupRepeats, summarizeCell } from '../driver/repeat.js';
-import { LATENCY_METRICS } from '../driver/thresholds.js';
+import { groupRepeats, summarizeCell } from '../result/repeat.js';
+import { LATENCY_METRICS } from '../result/thresholds.js';
 import { ThresholdError } from '../util/errors.js';
 import { formatMs, formatRps, renderTable } from './table.js';
 

@@ -1,15 +1,15 @@
 // node test report, compare and merge: saved runs in, text or a page out. Each resolves
 // when done and throws what the CLI turns into an exit code (test.js): ThresholdError (3) for
 // a missed threshold or a regression, ResultsFormatError (2), RunError (1), OutputPathError (2).
-import { readResults } from './format.js';
+import { readResults } from '../result/format.js';
 import { checkOutputPaths, writeResults } from './results.js';
 import { renderRun } from './run-text.js';
 import { writeHtmlReport } from './html.js';
 import { checkThresholds, thresholdsError } from './assert.js';
 import { compareRuns, regressionError, renderRunComparison } from './compare-runs.js';
-import { parseThresholds } from '../driver/thresholds.js';
-import { mergeResults, renderMachineRows } from './merge.js';
-import { readResultsFromLog } from './logs.js';
+import { parseThresholds } from '../result/thresholds.js';
+import { mergeResults, renderMachineRows } from '../result/merge.js';
+import { readResultsFromLog } from '../result/logs.js';
 import { renderScenario } from './scenario.js';
 
 /**

@@ -5,7 +5,7 @@
 // listed, never dropped. --fail-on-regression PCT: an rps down or a p99 up by more than PCT %
 // is a regression (exit 3). Each regression names the machine warnings (CPU_STEAL,
 // BUSY_MACHINE) its steps carried; --ignore-busy does not fail on one whose step in B warned.
-import { groupRepeats, summarizeCell } from '../driver/repeat.js';
+import { groupRepeats, summarizeCell } from '../result/repeat.js';
 import { MACHINE_CODES } from './machine-summary.js';
 import { rangesOverlap } from '../util/stats.js';
 import { ThresholdError } from '../util/errors.js';

@@ -1,12 +1,12 @@
 // The comparison as text: one table per key, the stores at each load level fastest first, each
-// with its rank: stores that cannot be told apart share one (driver/ranking.js). With --repeat
+// with its rank: stores that cannot be told apart share one (result/ranking.js). With --repeat
 // the figures are medians, each with the range the repeats spanned (and from 5 repeats the 95%
 // interval of the mean). A store with no successful response is shown as `failed`, unranked,
 // with the answers it got. A row beating `memory`, the in-process map, beyond the noise is
 // marked and explained.
-import { BASELINE_STORE, BASELINE_TOLERANCE } from '../driver/comparison.js';
-import { NOISE_FLOOR } from '../driver/ranking.js';
-import { errorsText } from '../driver/honesty.js';
+import { BASELINE_STORE, BASELINE_TOLERANCE } from '../result/comparison.js';
+import { NOISE_FLOOR } from '../result/ranking.js';
+import { errorsText } from '../result/honesty.js';
 import { WARNING_MARK, formatMs, formatRps, renderTable } from './table.js';
 
 /** "6900-7400" from a spread's min and max (or its ciLow and ciHigh), each shown by `format`. */

@@ -4,8 +4,8 @@
 // operations is followed by one row per operation, with that operation's requests, responses,
 // rps, latency and errors (the step's own columns, its time and CPU, repeated). The last
 // columns are the run's own (`interrupted`), the same on every row.
-import { CSV_OPERATION_COLUMN, CSV_RESULT_COLUMNS, STEP_FIELDS } from './fields.js';
-import { valueAt } from './shape.js';
+import { CSV_OPERATION_COLUMN, CSV_RESULT_COLUMNS, STEP_FIELDS } from '../result/fields.js';
+import { valueAt } from '../result/shape.js';
 
 const COLUMNS = STEP_FIELDS.filter((field) => field.csv).map((field) => ({
   name: field.csv,

@@ -4,7 +4,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as hdr from 'hdr-histogram-js';
-import { decodeHistogram } from '../driver/recorder.js';
+import { decodeHistogram } from '../result/recorder.js';
 
 // Values are µs; the log's max column (and HistogramLogProcessor's -outputValueUnitRatio) in ms.
 const MAX_VALUE_UNIT_RATIO = 1000;

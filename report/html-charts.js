@@ -5,8 +5,8 @@
 // show the medians, and a percentile line is read from the repeats' histograms added together
 // (histograms add exactly; percentiles do not average).
 import * as hdr from 'hdr-histogram-js';
-import { decodeHistogram } from '../driver/recorder.js';
-import { groupRepeats, loadOf } from '../driver/repeat.js';
+import { decodeHistogram } from '../result/recorder.js';
+import { groupRepeats, loadOf } from '../result/repeat.js';
 import { ResultsFormatError } from '../util/errors.js';
 
 // The percentile axis: 1/(1-p) from 2 (50%) to 100,000 (99.999%), 12 points a decade.

@@ -2,8 +2,8 @@
 // the whole run (every step of it, and the control step), x in seconds from the run's first
 // step, with each step's start marked. Steps are apart by their warm-ups and the other targets'
 // steps: the line breaks between them instead of joining across time nothing was measured.
-import { timelineRps } from '../driver/timeline.js';
-import { loadOf } from '../driver/repeat.js';
+import { timelineRps } from '../result/timeline.js';
+import { loadOf } from '../result/repeat.js';
 
 const round = (value) => (value === null || value === undefined ? null : Number(value.toPrecision(4)));
 

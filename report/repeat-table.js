@@ -1,7 +1,7 @@
 // A URL's table with --repeat N: one row per load level, each figure the median of its
 // repeats, with the range they spanned and, from 5 repeats, the 95% interval of their mean.
 // Every repeat's step stays in the results file; this is how they read together.
-import { groupRepeats, summarizeCell } from '../driver/repeat.js';
+import { groupRepeats, summarizeCell } from '../result/repeat.js';
 import { formatRange } from './comparison-table.js';
 import { displayUrl, formatMs, formatRps, renderTable } from './table.js';
 

@@ -3,7 +3,7 @@
 // for minutes only to find it cannot keep its results.
 import { access, constants, open, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
-import { toJson } from './format.js';
+import { toJson } from '../result/format.js';
 import { buildCsv } from './csv.js';
 import { htmlReport } from './html.js';
 import { writeHdrLogs } from './hdr-log.js';

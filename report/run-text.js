@@ -11,7 +11,7 @@ import { renderRepeatTable } from './repeat-table.js';
 import { renderTimelines } from './sparkline.js';
 import { isMachineWarning, renderMachineLoad, renderMachineWarnings } from './machine-summary.js';
 import { checkThresholds, renderThresholds } from './assert.js';
-import { parseThresholds } from '../driver/thresholds.js';
+import { parseThresholds } from '../result/thresholds.js';
 
 /** The header lines issue 12 adds under Settings: repeats and thresholds, when given. */
 function settingsExtra(settings) {

@@ -5,7 +5,7 @@
 // string; the caller prints it. scenarioHtml is the same as an HTML section for the report page.
 import { renderTable } from './table.js';
 import { renderSystemLine } from './system.js';
-import { formatFigure } from '../driver/scenarios/verdicts.js';
+import { formatFigure } from '../result/scenarios/verdicts.js';
 
 const LABEL = 12;
 const labelled = (label, text) => `${`${label}:`.padEnd(LABEL)} ${text}`;

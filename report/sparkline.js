@@ -1,6 +1,6 @@
 // The text's view of a step's seconds: one line per step, rps and p99 as sparklines, so a
 // one-second stall (a fork, a GC pause, a checkpoint) shows in the terminal as in the HTML chart.
-import { timelineRps } from '../driver/timeline.js';
+import { timelineRps } from '../result/timeline.js';
 
 const BARS = '▁▂▃▄▅▆▇█';
 // A step shorter than this has nothing to show second by second.

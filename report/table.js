@@ -3,7 +3,7 @@ import { redactUrl } from '../util/redact.js';
 import { printable } from '../util/printable.js';
 import { renderSystemLine } from './system.js';
 import { formatBytes } from '../util/bytes.js';
-import { failedStep } from '../driver/ranking.js';
+import { failedStep } from '../result/ranking.js';
 import { CONFLICT_KIND } from '../util/errors.js';
 
 const SEPARATOR = '  ';

@@ -55,14 +55,14 @@ export const ERROR_CODES = Object.freeze({
 });
 
 // Warnings that travel with a step's numbers when those numbers deserve less trust
-// (driver/honesty.js): `{ code, message, data }` in every Result; reports decide by `code`.
+// (result/honesty.js): `{ code, message, data }` in every Result; reports decide by `code`.
 export const WARNING_CODES = Object.freeze({
   WEAK_SAMPLE: { meaning: 'statistically weak: fewer samples or a shorter step than the percentiles need' },
   LITTLES_LAW: { meaning: "closed loop: mean latency disagrees with concurrency / rps (Little's law), so time went somewhere the timing did not see" },
   OPEN_MODEL_SHORT: { meaning: 'open model: the achieved rate fell short of the rate asked' },
   DRIVER_CPU: { meaning: 'the driver used most of a CPU core: the client may be the bottleneck' },
   REQUEST_ERRORS: { meaning: 'some requests failed; rps and latency include the error responses' },
-  // The machine (driver/machine-load.js) and the baseline check (driver/comparison.js)
+  // The machine (driver/machine-load.js) and the baseline check (result/comparison.js)
   CPU_STEAL: { meaning: 'the hypervisor took 10% or more of the CPU time (steal) during the step' },
   BUSY_MACHINE: { meaning: 'processes outside this run used half a core or more during the step' },
   FASTER_THAN_BASELINE: { meaning: 'comparison only: a store measured faster than `memory`, the in-process map, at the same key and load, by more than 10% and beyond the run\'s noise; it cannot be, so something other than the store decided that step (a drift of the machine, a target still warming up)' },

@@ -1,7 +1,7 @@
 // The probe's sampling loop: one request at a time, each timed from its start to its end,
 // until stopped or a limit is reached. The same loop runs in the probe's worker thread
 // (worker.js) and, for the memory store in direct mode, in the driver's own thread.
-import { createIntervalHistogram, createLatencyRecorder } from '../recorder.js';
+import { createIntervalHistogram, createLatencyRecorder } from '../../result/recorder.js';
 
 /** A probe's figures: { count, errors, meanMs, p50Ms, p99Ms } (latencies null when none answered). */
 export function probeFigures(recorder, errors) {

@@ -10,24 +10,15 @@ import { readdir } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { UsageError } from '../../util/errors.js';
-import { editDistance } from '../../util/flags.js';
-import { judge } from './verdicts.js';
+import { SCALES, CLOUDANT_PLANS, scaleProblems, suggestion } from './scales.js';
+import { KINDS } from './kinds/index.js';
+import { judge } from '../../result/scenarios/verdicts.js';
 import { publishedTable } from './tables.js';
 import { storeDelayEnv } from '../store-delay-options.js';
 import { delayActive, delayText } from '../../embedded/delay-proxy.js';
 
+export { SCALES, CLOUDANT_PLANS, scaleProblems };
 export const SCENARIO_DIR = fileURLToPath(new URL('../../scenarios/', import.meta.url));
-export const SCALES = ['tiny', 'default', 'full'];
-export const CLOUDANT_PLANS = ['lite', 'none'];
-
-/** " (did you mean X?)" for the nearest of names within a few edits, else "". */
-function suggestion(name, names) {
-  const [best] = names.map((candidate) => ({ candidate, distance: editDistance(name, candidate) }))
-    .filter(({ distance }) => distance <= Math.max(2, Math.floor(name.length / 3)))
-    .sort((a, b) => a.distance - b.distance);
-  return best ? ` (did you mean ${best.candidate}?)` : '';
-}
-
 // A published table with no table of ours to match (none was measured): its own columns.
 const shapeOf = (table) => ({
   id: table.id,
@@ -54,10 +45,6 @@ export async function findScenario(name) {
 }
 
 /** Problems with a scale name, for the flag parser. */
-export function scaleProblems(scale) {
-  if (scale === undefined || SCALES.includes(scale)) return [];
-  return [`--scale must be one of ${SCALES.join(', ')}, not "${scale}"${suggestion(scale, SCALES)}`];
-}
 
 /**
  * Runs scenario `name` at `scale` and judges it. Resolves to
@@ -78,7 +65,7 @@ export async function runScenario(name, { scale = 'default', cloudantPlan, store
   if ((storeDelay || clientDelay) && scenario.kind !== 'sweep') problems.push(`--store-rtt, --store-jitter, --store-bandwidth and --client-rtt apply to the scenarios that run over HTTP, not to ${scenario.name} (direct mode)`);
   if (problems.length) throw new UsageError(problems);
   const settings = scenario.scales[scale];
-  const kind = await import(`./kinds/${scenario.kind}.js`);
+  const kind = KINDS[scenario.kind];
   const plan = cloudantPlan ?? scenario.cloudantPlan;
   // The flags' network replaces the scenario's whole (--store-rtt 0 turns the scenario's off).
   const delay = storeDelay ?? scenario.storeDelay ?? null;

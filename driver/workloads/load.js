@@ -3,7 +3,7 @@
 // records ([uint16 BE key length][key][uint32 BE value length][value]), in batches of at most
 // LOAD_BATCH_BYTES and LOAD_BATCH_RECORDS, LOAD_CONCURRENCY batches in flight. Every batch is
 // timed; the phase resolves to its own figures (records, bytes, rate, latency per batch, errors).
-import { createLatencyRecorder } from '../recorder.js';
+import { createLatencyRecorder } from '../../result/recorder.js';
 import { httpRequest, keepAliveAgent } from '../http-request.js';
 import { StepAborted } from '../step.js';
 import { RECORDS_MEDIA_TYPE, encodeRecords } from '../../util/records.js';

@@ -8,12 +8,12 @@ import { parseArgs } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { driverArgv, partFlags } from '../../driver/part-argv.js';
+import { driverArgv, partFlags } from '../../cli/part-argv.js';
 import { parseArguments } from '../../driver/options.js';
 import { MAX_PARTS, parseStartAt } from '../../driver/parts.js';
 import { randomSeed } from '../../driver/workloads/random.js';
-import { fromJson } from '../../report/format.js';
-import { mergeResults } from '../../report/merge.js';
+import { fromJson } from '../../result/format.js';
+import { mergeResults } from '../../result/merge.js';
 import { CfScriptError, optionalSetting, parseVars, writeTokenFile } from './cf.js';
 
 export const CF_LEAD_SECONDS = 90;

@@ -6,7 +6,7 @@ import {
 } from './load-parts.js';
 import { checkOutputPaths } from '../../report/results.js';
 import { printMerged } from '../../report/commands.js';
-import { parseThresholds } from '../../driver/thresholds.js';
+import { parseThresholds } from '../../result/thresholds.js';
 import { checkThresholds, thresholdsError } from '../../report/assert.js';
 import { StorebenchError, exitCodeOf } from '../../util/errors.js';
 import { redactText } from '../../util/redact.js';

@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import { startDelayProxy } from '../../embedded/delay-proxy.js';
 import { startApp } from '../../app/start-app.js';
 import { resolveService } from '../../config/resolve-service.js';
-import { parseArguments } from '../../driver/options.js';
+import { parseArguments } from '../../cli/options.js';
 import { runBenchmark } from '../../driver/run.js';
 import { ownRedis } from '../helpers/own-servers.js';
 

@@ -9,8 +9,8 @@ import { dirname, join } from 'node:path';
 import { runDriverCli } from '../helpers/driver-cli.js';
 import { startTestServer, skipOrFail } from '../helpers/driver-servers.js';
 import { startAppProcess } from '../../driver/app-process.js';
-import { decodeHistogram } from '../../driver/recorder.js';
-import { fromJson } from '../../report/format.js';
+import { decodeHistogram } from '../../result/recorder.js';
+import { fromJson } from '../../result/format.js';
 import { SYSTEM_DIRS, which } from '../../util/which.js';
 import { renderRun } from '../../report/run-text.js';
 

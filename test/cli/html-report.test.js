@@ -12,7 +12,7 @@ import { which } from '../../util/which.js';
 import { unavailable } from '../helpers/services.js';
 import { runDriverCli } from '../helpers/driver-cli.js';
 import { colourCount, decodePng } from '../helpers/png.js';
-import { createIntervalHistogram, encodeHistogram } from '../../driver/recorder.js';
+import { createIntervalHistogram, encodeHistogram } from '../../result/recorder.js';
 
 const chromium = which('chromium');
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];

@@ -13,8 +13,8 @@ import { parse } from 'yaml';
 import { Job } from 'kubernetes-models/batch/v1/Job';
 import { runDriverCli } from '../helpers/driver-cli.js';
 import { startHoldServer } from '../helpers/driver-servers.js';
-import { fromJson } from '../../report/format.js';
-import { resultsFromLog } from '../../report/logs.js';
+import { fromJson } from '../../result/format.js';
+import { resultsFromLog } from '../../result/logs.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 

@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { runDriverCli } from '../helpers/driver-cli.js';
 import { startHoldServer } from '../helpers/driver-servers.js';
 import { validate } from '../helpers/json-schema.js';
-import { resultsSchema } from '../../report/schema.js';
-import { fromJson } from '../../report/format.js';
+import { resultsSchema } from '../../result/schema.js';
+import { fromJson } from '../../result/format.js';
 
 async function tempDir(t) {
   const dir = await mkdtemp(join(tmpdir(), 'storebench-parts-'));

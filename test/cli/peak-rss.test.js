@@ -9,8 +9,8 @@ import { runDriverCli } from '../helpers/driver-cli.js';
 import { startTestServer } from '../helpers/driver-servers.js';
 import { fixedResult } from '../helpers/driver-fixtures.js';
 import { validate } from '../helpers/json-schema.js';
-import { fromJson, toJson } from '../../report/format.js';
-import { resultsSchema } from '../../report/schema.js';
+import { fromJson, toJson } from '../../result/format.js';
+import { resultsSchema } from '../../result/schema.js';
 import { formatBytes, renderPeakRss } from '../../report/machine-summary.js';
 import { processPeakRssBytes } from '../../driver/peak-rss.js';
 

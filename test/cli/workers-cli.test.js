@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import assert from 'node:assert/strict';
 import { runDriverCli } from '../helpers/driver-cli.js';
 import { startTestServer } from '../helpers/driver-servers.js';
-import { fromJson } from '../../report/format.js';
+import { fromJson } from '../../result/format.js';
 
 test('node test --workers 2 -n 400: the step holds 400 requests, the workers\' shares add up to it, the settings say 2', async (t) => {
   const server = await startTestServer(t, { sleepMs: 1 });

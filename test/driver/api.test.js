@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { check, compare, failure, merge, normalizeOptions, report, run, UsageError } from '../../index.js';
-import { parseArguments } from '../../driver/options.js';
-import { fromJson } from '../../report/format.js';
+import { parseArguments } from '../../cli/options.js';
+import { fromJson } from '../../result/format.js';
 import { renderRun } from '../../report/run-text.js';
 
 const fixture = (name) => fileURLToPath(new URL(`../fixtures/runs/${name}`, import.meta.url));

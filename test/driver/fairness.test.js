@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { forkListening } from '../../util/fork-child.js';
-import { parseArguments } from '../../driver/options.js';
+import { parseArguments } from '../../cli/options.js';
 import { resultError, runBenchmark } from '../../driver/run.js';
 import { renderRun } from '../../report/run-text.js';
 import { runDriverCli } from '../helpers/driver-cli.js';

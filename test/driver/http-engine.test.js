@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { measureStep, StepAborted } from '../../driver/step.js';
 import { HTTP_ENGINES } from '../../driver/engines/index.js';
 import { startTestServer, startHoldServer, closedPort, mean } from '../helpers/driver-servers.js';
-import { decodeHistogram } from '../../driver/recorder.js';
+import { decodeHistogram } from '../../result/recorder.js';
 
 const SLEEP_MS = 20;
 

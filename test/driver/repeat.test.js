@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { runSweep } from '../../driver/sweep.js';
 import { runBenchmark } from '../../driver/run.js';
-import { parseArguments } from '../../driver/options.js';
-import { fromJson, toJson } from '../../report/format.js';
+import { parseArguments } from '../../cli/options.js';
+import { fromJson, toJson } from '../../result/format.js';
 import { renderRun } from '../../report/run-text.js';
 
 async function recordingServer(t) {

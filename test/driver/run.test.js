@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runBenchmark, resultError } from '../../driver/run.js';
-import { parseArguments } from '../../driver/options.js';
+import { parseArguments } from '../../cli/options.js';
 import { renderRun } from '../../report/run-text.js';
-import { fromJson, toJson } from '../../report/format.js';
+import { fromJson, toJson } from '../../result/format.js';
 import { RunError } from '../../util/errors.js';
 import { startTestServer } from '../helpers/driver-servers.js';
 

@@ -2,9 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createStepRunner } from '../../driver/workers.js';
 import { HTTP_ENGINES } from '../../driver/engines/index.js';
-import { decodeHistogram } from '../../driver/recorder.js';
+import { decodeHistogram } from '../../result/recorder.js';
 import { StepAborted } from '../../driver/step.js';
-import { honestyWarnings } from '../../driver/honesty.js';
+import { honestyWarnings } from '../../result/honesty.js';
 import { startHoldServer, startTestServer } from '../helpers/driver-servers.js';
 
 const load = (url, extra) => ({ url, keepAlive: true, timeoutMs: 10_000, ...extra });

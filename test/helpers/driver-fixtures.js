@@ -1,11 +1,11 @@
 // Fixed step figures for rendering tests: numbers chosen by hand, not measured (the histogram:
 // 2000 latencies of 0.2 to 5.15 ms and two of about 12 ms, so the HTML report can decode it). In the open
 // model `concurrency` here is the most requests in flight (the step's peakInFlight), as its table shows.
-import { createResult } from '../../driver/result.js';
+import { createResult } from '../../result/result.js';
 
 const WEAK = 'statistically weak: 2000 samples in 0.46 s (want at least 1000 samples and 1 s); p99 rests on 20 request(s)';
 
-/** A warning as driver/honesty.js makes them; `weakWarning()` is the WEAK_SAMPLE one for these figures. */
+/** A warning as result/honesty.js makes them; `weakWarning()` is the WEAK_SAMPLE one for these figures. */
 export const fixedWarning = (code, message, data = {}) => ({ code, message, data });
 export const weakWarning = () => fixedWarning('WEAK_SAMPLE', WEAK, { responses: 2000, wallSeconds: 0.4628, minSamples: 1000, minSeconds: 1 });
 

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createLatencyRecorder } from '../../driver/recorder.js';
-import { addSteps, latencySums, withoutSums } from '../../driver/add-steps.js';
+import { createLatencyRecorder } from '../../result/recorder.js';
+import { addSteps, latencySums, withoutSums } from '../../result/add-steps.js';
 import { splitEvenly, splitLoad } from '../../driver/workers.js';
 import { createRandom } from '../../driver/workloads/random.js';
 

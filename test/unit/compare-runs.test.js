@@ -9,9 +9,9 @@ import { fileURLToPath } from 'node:url';
 import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fromJson, toJson } from '../../report/format.js';
+import { fromJson, toJson } from '../../result/format.js';
 import { compareRuns, regressionError, renderRunComparison } from '../../report/compare-runs.js';
-import { parseArguments } from '../../driver/options.js';
+import { parseArguments } from '../../cli/options.js';
 import { exitCodeOf } from '../../util/errors.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));

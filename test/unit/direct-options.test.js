@@ -1,7 +1,7 @@
 // --direct (issue 11): the flag, and what it cannot be combined with.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseArguments, usage } from '../../driver/options.js';
+import { parseArguments, usage } from '../../cli/options.js';
 import { directUrl } from '../../driver/direct-targets.js';
 import { keyOfPath } from '../../driver/engines/direct.js';
 import { progressLabel } from '../../report/progress.js';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fromJson, readResults, toJson } from '../../report/format.js';
+import { fromJson, readResults, toJson } from '../../result/format.js';
 import { renderRun } from '../../report/run-text.js';
 import { ResultsFormatError, RunError, exitCodeOf } from '../../util/errors.js';
 import { fixedResult, fixedStep } from '../helpers/driver-fixtures.js';

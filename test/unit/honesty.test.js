@@ -1,9 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { honestyWarnings } from '../../driver/honesty.js';
+import { honestyWarnings } from '../../result/honesty.js';
 import { fixedStep } from '../helpers/driver-fixtures.js';
 import { WARNING_CODES } from '../../util/errors.js';
-import { WARNING_DATA } from '../../report/fields.js';
+import { WARNING_DATA } from '../../result/fields.js';
 
 // A sound closed-loop step: 2000 samples over 2 s, concurrency 5 at 2500 rps -> 2 ms mean.
 const sound = () => ({ ...fixedStep({ concurrency: 5, rps: 2500, meanMs: 2.0 }), wallSeconds: 2, responses: 2000, cpuPercent: 40 });

@@ -7,7 +7,7 @@ import {
   MIN_SAMPLE_TICKS, createMachineMonitor, loopbackPorts, machineFigures, machineWarnings, parseProcStat, parseProcessStat, treeTicks,
 } from '../../driver/machine-load.js';
 import { renderMachineLoad, renderMachineWarnings } from '../../report/machine-summary.js';
-import { WARNING_DATA } from '../../report/fields.js';
+import { WARNING_DATA } from '../../result/fields.js';
 import { fixedStep } from '../helpers/driver-fixtures.js';
 
 // A /proc with two CPUs; cpu fields: user nice system idle iowait irq softirq steal.

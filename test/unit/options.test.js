@@ -5,8 +5,9 @@ import { fileURLToPath } from 'node:url';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArguments, DEFAULT_CONCURRENCY, DEFAULT_DURATION_SECONDS, LIMITS, usage } from '../../driver/options.js';
-import { parseJsonArguments, usage as jsonUsage } from '../../driver/json-options.js';
+import { DEFAULT_CONCURRENCY, DEFAULT_DURATION_SECONDS, LIMITS } from '../../driver/options.js';
+import { parseArguments, usage } from '../../cli/options.js';
+import { parseJsonArguments, usage as jsonUsage } from '../../cli/json-options.js';
 import { checkOutputPaths } from '../../report/results.js';
 import { OutputPathError, exitCodeOf } from '../../util/errors.js';
 

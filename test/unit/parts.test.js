@@ -3,10 +3,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { keySlice, parsePart, parseStartAt, partLoads, partSeed } from '../../driver/parts.js';
-import { driverArgv, partFlags } from '../../driver/part-argv.js';
+import { driverArgv, partFlags } from '../../cli/part-argv.js';
 import { createWorkload } from '../../driver/workloads/workload.js';
 import { batchOf } from '../../driver/workloads/load.js';
-import { startOf } from '../../report/local-parts.js';
+import { startOf } from '../../cli/local-parts.js';
 
 test('--part I/N and --start-at parse, or say what they take', () => {
   assert.deepEqual(parsePart('2/4').value, { index: 2, count: 4 });

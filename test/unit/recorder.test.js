@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createLatencyRecorder, decodeHistogram } from '../../driver/recorder.js';
+import { createLatencyRecorder, decodeHistogram } from '../../result/recorder.js';
 
 test('mean, min and max are exact to the nanosecond; percentiles within HDR\'s 0.1%', () => {
   const recorder = createLatencyRecorder();

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { orderOf, planSchedule, groupRepeats, summarizeCell } from '../../driver/repeat.js';
-import { compareStores } from '../../driver/comparison.js';
+import { orderOf, planSchedule } from '../../driver/schedule.js';
+import { groupRepeats, summarizeCell } from '../../result/repeat.js';
+import { compareStores } from '../../result/comparison.js';
 import { spread, tQuantile975, rangesOverlap } from '../../util/stats.js';
 import { renderComparison } from '../../report/comparison-table.js';
 import { renderRepeatTable } from '../../report/repeat-table.js';

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { fromJson, toJson } from '../../report/format.js';
+import { fromJson, toJson } from '../../result/format.js';
 import { htmlReport, renderHtml } from '../../report/html.js';
 import { buildCharts, mergedHistogram, PERCENTILE_POSITIONS } from '../../report/html-charts.js';
 import { fixedResult, fixedStep, fixedWarning } from '../helpers/driver-fixtures.js';

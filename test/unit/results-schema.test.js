@@ -1,15 +1,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { SCHEMA_PATH, resultsSchema, schemaText } from '../../report/schema.js';
-import { fromJson, toJson } from '../../report/format.js';
+import { SCHEMA_PATH, resultsSchema, schemaText } from '../../result/schema.js';
+import { fromJson, toJson } from '../../result/format.js';
 import { validate } from '../helpers/json-schema.js';
 import { fixedResult } from '../helpers/driver-fixtures.js';
 
 const fixture = (name) => readFile(new URL(`../fixtures/runs/${name}`, import.meta.url), 'utf8');
 
-test('docs/results.schema.json is generated from report/fields.js and up to date', async () => {
-  assert.equal(await readFile(SCHEMA_PATH, 'utf8'), schemaText(), 'docs/results.schema.json is out of date: run node report/schema.js');
+test('docs/results.schema.json is generated from result/fields.js and up to date', async () => {
+  assert.equal(await readFile(SCHEMA_PATH, 'utf8'), schemaText(), 'docs/results.schema.json is out of date: run node result/schema.js');
 });
 
 test('real Results validate against the schema: runs made by sweeping node:http servers, read back as written', async () => {

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildCsv } from '../../report/csv.js';
-import { toJson } from '../../report/format.js';
-import { CSV_OPERATION_COLUMN, CSV_RESULT_COLUMNS, RESULT_FIELDS, STEP_FIELDS } from '../../report/fields.js';
+import { toJson } from '../../result/format.js';
+import { CSV_OPERATION_COLUMN, CSV_RESULT_COLUMNS, RESULT_FIELDS, STEP_FIELDS } from '../../result/fields.js';
 import { fixedResult, fixedStep, fixedWarning } from '../helpers/driver-fixtures.js';
 import { resultError } from '../../driver/run.js';
 import { RunError } from '../../util/errors.js';
@@ -104,7 +104,7 @@ test('resultError: a store named with --stores that was skipped fails the run, o
 
 test('CSV of a real run: every column filled where the JSON has a value, empty only where it holds null', async () => {
   const { readFile } = await import('node:fs/promises');
-  const { fromJson } = await import('../../report/format.js');
+  const { fromJson } = await import('../../result/format.js');
   const result = fromJson(await readFile(new URL('../fixtures/runs/before.json', import.meta.url), 'utf8'));
   const [header, ...rows] = buildCsv(result.steps, result).trim().split('\n');
   const columns = STEP_FIELDS.filter((field) => field.csv);

@@ -1,9 +1,9 @@
-// The whole-table checks of the direct-mode scenarios (driver/scenarios/checks-direct.js), run
+// The whole-table checks of the direct-mode scenarios (result/scenarios/checks-direct.js), run
 // through verdicts.js's judge: on the studies' own published figures (each study's conclusions
 // must hold on its own numbers) and on tables made to break them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { judge, HOLDS, FAILS, NOT_RUNNABLE } from '../../driver/scenarios/verdicts.js';
+import { judge, HOLDS, FAILS, NOT_RUNNABLE } from '../../result/scenarios/verdicts.js';
 import { publishedTable } from '../../driver/scenarios/tables.js';
 import clientLibraries from '../../scenarios/client-libraries.js';
 import redisVsMemory from '../../scenarios/redis-vs-memory.js';

@@ -2,7 +2,7 @@
 // give, and every problem collected, without spawning anything.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseArguments } from '../../driver/options.js';
+import { parseArguments } from '../../cli/options.js';
 
 test('--scenario NAME with its own flags is the scenario command, defaulting to the default scale', () => {
   assert.deepEqual(parseArguments(['--scenario', 'cloudant-vs-redis', '--scale', 'full', '--cloudant-plan', 'none', '--json', 'r.json', '--html', 'r.html', '-q']), {

@@ -4,9 +4,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { keysTouched, phaseTables } from '../../driver/scenarios/kinds/phases.js';
-import { flagsToArgv } from '../../driver/scenarios/results.js';
-import { parseArguments } from '../../driver/options.js';
-import { judge } from '../../driver/scenarios/verdicts.js';
+import { flagsToOptions } from '../../driver/scenarios/results.js';
+import { normalizeOptions } from '../../driver/options.js';
+import { judge } from '../../result/scenarios/verdicts.js';
 import { SCALES } from '../../driver/scenarios/index.js';
 import scenario from '../../scenarios/cluster-vs-document.js';
 
@@ -27,7 +27,7 @@ test('the phases table holds each phase\'s best step (by throughput) and the err
 });
 
 test('a phase touches its key space, plus its inserts (warm-up included); a read none past it', () => {
-  const options = (flags) => parseArguments(flagsToArgv(flags)).options;
+  const options = (flags) => normalizeOptions(flagsToOptions(flags)).options;
   assert.equal(keysTouched(options({ workload: 'insert', records: 10, requests: 100, concurrency: [5, 20], warmup: 7 })), 10 + 200 + 7);
   assert.equal(keysTouched(options({ workload: 'read', records: 300, requests: 100, concurrency: [5, 20] })), 300);
   assert.equal(keysTouched(options({ workload: 'write', records: 30, requests: 100, concurrency: [5] })), 30);
@@ -37,7 +37,7 @@ test('cluster-vs-document\'s phases at every scale: flags node test accepts with
   for (const scale of SCALES) {
     const byId = {};
     for (const phase of scenario.scales[scale].phases) {
-      const { options, problems } = parseArguments(flagsToArgv({ ...phase.flags, direct: true, probe: true }));
+      const { options, problems } = normalizeOptions(flagsToOptions({ ...phase.flags, direct: true, probe: true }));
       assert.deepEqual(problems, [], `${scale} ${phase.id}`);
       byId[phase.id] = options;
     }

@@ -5,7 +5,7 @@
 // "does not hold" (a verdict that cannot fail says nothing).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { judge, HOLDS, FAILS, NOT_RUNNABLE } from '../../driver/scenarios/verdicts.js';
+import { judge, HOLDS, FAILS, NOT_RUNNABLE } from '../../result/scenarios/verdicts.js';
 import { publishedTable } from '../../driver/scenarios/tables.js';
 import { PHASE_COLUMNS } from '../../driver/scenarios/kinds/phases.js';
 import { JSON_PARSE_COLUMNS } from '../../driver/scenarios/kinds/sweep.js';

@@ -3,7 +3,7 @@
 // figures shaped as a run gives them, holding, and turned the other way, not holding.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { judge, HOLDS, FAILS } from '../../driver/scenarios/verdicts.js';
+import { judge, HOLDS, FAILS } from '../../result/scenarios/verdicts.js';
 import cloudantVsRedis from '../../scenarios/cloudant-vs-redis.js';
 import redisVsMemory from '../../scenarios/redis-vs-memory.js';
 import tarantoolVsPostgres from '../../scenarios/tarantool-vs-postgres.js';

@@ -4,13 +4,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { CHECK_TYPES } from '../../driver/scenarios/verdicts.js';
+import { CHECK_TYPES } from '../../result/scenarios/verdicts.js';
 import { SCALES, listScenarios } from '../../driver/scenarios/index.js';
 import { buildTable, publishedTable } from '../../driver/scenarios/tables.js';
-import { flagsToArgv } from '../../driver/scenarios/results.js';
-import { parseArguments } from '../../driver/options.js';
-import { createLatencyRecorder } from '../../driver/recorder.js';
-import { fromJson, toJson } from '../../report/format.js';
+import { flagsText, flagsToOptions } from '../../driver/scenarios/results.js';
+import { KINDS } from '../../driver/scenarios/kinds/index.js';
+import { normalizeOptions } from '../../driver/options.js';
+import { createLatencyRecorder } from '../../result/recorder.js';
+import { fromJson, toJson } from '../../result/format.js';
 import { renderScenario } from '../../report/scenario.js';
 
 const scenarios = await listScenarios();
@@ -21,7 +22,7 @@ test('every scenario file names its study, a summary, a kind that exists and eac
     for (const field of ['name', 'title', 'summary', 'kind']) assert.equal(typeof scenario[field], 'string', `${scenario.name}: ${field}`);
     for (const field of ['file', 'hardware', 'date']) assert.equal(typeof scenario.study[field], 'string', `${scenario.name}: study.${field}`);
     assert.match(scenario.study.file, /^\d{3}_[0-9a-f]+\.txt$/);
-    const kind = await import(`../../driver/scenarios/kinds/${scenario.kind}.js`);
+    const kind = KINDS[scenario.kind];
     assert.equal(typeof kind.run, 'function');
     for (const scale of SCALES) assert.ok(scenario.scales[scale], `${scenario.name}: scale ${scale}`);
     assert.ok(scenario.conclusions.length > 0);
@@ -59,12 +60,13 @@ test('every run of a sweep scenario, at every scale, is flags node test accepts'
   for (const scenario of scenarios.filter((candidate) => candidate.kind === 'sweep')) {
     for (const scale of SCALES) {
       for (const run of scenario.scales[scale].runs) {
-        const { problems } = parseArguments(flagsToArgv(run.flags));
+        const { problems } = normalizeOptions(flagsToOptions(run.flags));
         assert.deepEqual(problems, [], `${scenario.name} ${scale} ${run.id}`);
       }
     }
   }
-  assert.deepEqual(flagsToArgv({ concurrency: [5, 10], keepalive: false, requests: 100, quiet: true }), ['--concurrency', '5,10', '--no-keepalive', '--requests', '100', '--quiet']);
+  assert.equal(flagsText({ concurrency: [5, 10], keepalive: false, requests: 100, quiet: true }), '--concurrency 5,10 --no-keepalive --requests 100 --quiet');
+  assert.deepEqual(flagsToOptions({ concurrency: [5, 10], keepalive: false, 'value-size': 100 }), { concurrency: [5, 10], noKeepalive: true, valueSize: 100 });
 });
 
 // A step as the driver makes one, with latencies 1..100 ms (one each).
@@ -168,7 +170,7 @@ test('a serial script timed several times: the median ms and CPU of the clean ti
 
 test('the scenario text lists the steps\' warnings by code after the tables, and marks a verdict whose steps the machine or errors undermine', async () => {
   const { renderScenario, scenarioHtml } = await import('../../report/scenario.js');
-  const { judge } = await import('../../driver/scenarios/verdicts.js');
+  const { judge } = await import('../../result/scenarios/verdicts.js');
   const warn = (code, message) => ({ code, message, data: {} });
   const steps = [
     { store: 'redis', key: 'key1', concurrency: 5, warnings: [warn('WEAK_SAMPLE', 'only 100 samples')] },
@@ -207,7 +209,7 @@ test('the scenario text lists the steps\' warnings by code after the tables, and
 test('a verdict resting on a step with DRIVER_CPU is marked to distrust, unless the scenario measures the client itself', async () => {
   // Pins: DRIVER_CPU did not mark a verdict, though an ordering of throughputs then compares the driver with itself.
   const { renderScenario, verdictDoubts } = await import('../../report/scenario.js');
-  const { judge } = await import('../../driver/scenarios/verdicts.js');
+  const { judge } = await import('../../result/scenarios/verdicts.js');
   const steps = [
     { store: 'redis', key: 'key1', concurrency: 50, warnings: [{ code: 'DRIVER_CPU', message: 'the driver used 98% of a CPU core', data: {} }] },
     { store: 'postgres', key: 'key1', concurrency: 50, warnings: [] },

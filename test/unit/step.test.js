@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { measureStep, StepAborted } from '../../driver/step.js';
-import { decodeHistogram } from '../../driver/recorder.js';
+import { decodeHistogram } from '../../result/recorder.js';
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -2,7 +2,7 @@
 // settings table says, refused with a running app, and handed on as the app's environment.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseArguments } from '../../driver/options.js';
+import { parseArguments } from '../../cli/options.js';
 import { parseAppArgs } from '../../app/options.js';
 import { effectiveStoreDelay, storeDelayEnv, storeDelaySettings } from '../../driver/store-delay-options.js';
 import { delayText } from '../../embedded/delay-proxy.js';

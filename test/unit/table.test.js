@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { renderComparison } from '../../report/comparison-table.js';
 import { renderStepTable, renderSystem, renderSkipped, formatErrors, renderTable, displayUrl } from '../../report/table.js';
-import { compareStores } from '../../driver/comparison.js';
+import { compareStores } from '../../result/comparison.js';
 import { fixedStep, fixedWarning, weakWarning } from '../helpers/driver-fixtures.js';
 
 test('the per-URL table has the original header and aligns numbers under it', () => {

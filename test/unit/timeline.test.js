@@ -1,13 +1,13 @@
-// A step's per-second samples (driver/timeline.js through driver/step.js): every response and
+// A step's per-second samples (result/timeline.js through driver/step.js): every response and
 // error lands in the second it ended in, each second's histogram holds exactly its responses,
 // a one-second stall shows in that second alone, and side-by-side parts add by histogram.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { measureStep } from '../../driver/step.js';
-import { decodeHistogram } from '../../driver/recorder.js';
-import { addSteps } from '../../driver/add-steps.js';
-import { addTimelines, timelineRps } from '../../driver/timeline.js';
-import { fromJson, toJson } from '../../report/format.js';
+import { decodeHistogram } from '../../result/recorder.js';
+import { addSteps } from '../../result/add-steps.js';
+import { addTimelines, timelineRps } from '../../result/timeline.js';
+import { fromJson, toJson } from '../../result/format.js';
 import { fixedResult } from '../helpers/driver-fixtures.js';
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));

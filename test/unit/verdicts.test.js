@@ -1,8 +1,8 @@
-// The scenario verdicts (driver/scenarios/verdicts.js) on known tables: each check type holds,
+// The scenario verdicts (result/scenarios/verdicts.js) on known tables: each check type holds,
 // fails, or says it cannot be judged when a cell is missing; a notRunnable conclusion says why.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FAILS, HOLDS, judge } from '../../driver/scenarios/verdicts.js';
+import { FAILS, HOLDS, judge } from '../../result/scenarios/verdicts.js';
 
 // A sweep like study 000's: rps per store and concurrency, latency in ms.
 const rps = {

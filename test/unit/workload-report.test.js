@@ -5,11 +5,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { renderLoadTable, renderStepTable, renderVerification } from '../../report/table.js';
 import { renderComparison } from '../../report/comparison-table.js';
-import { compareStores } from '../../driver/comparison.js';
-import { createResult } from '../../driver/result.js';
-import { fromJson, toJson } from '../../report/format.js';
+import { compareStores } from '../../result/comparison.js';
+import { createResult } from '../../result/result.js';
+import { fromJson, toJson } from '../../result/format.js';
 import { renderRun } from '../../report/run-text.js';
-import { loadWarnings, verificationWarnings } from '../../driver/honesty.js';
+import { loadWarnings, verificationWarnings } from '../../result/honesty.js';
 import { fixedOperation, fixedResult, fixedStep } from '../helpers/driver-fixtures.js';
 
 const HISTOGRAM = { unit: 'us', encoding: 'HdrHistogram compressed base64', data: 'HISTFAAAAB14nJNpmSzMwMDAxAABzFCaEUzOmQQRAAA0ZAJ5' };

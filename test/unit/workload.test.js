@@ -6,7 +6,7 @@ import { createWorkload } from '../../driver/workloads/workload.js';
 import { createTracker, outcomeOf } from '../../driver/workloads/tracker.js';
 import { parseDistribution, parseValueSize, parseWorkload } from '../../driver/workloads/parse.js';
 import { WORKLOADS } from '../../driver/workloads/definitions.js';
-import { parseArguments } from '../../driver/options.js';
+import { parseArguments } from '../../cli/options.js';
 import { keyOf } from '../../driver/workloads/values.js';
 
 const workloadOf = (name, { records = 1000, seed = 1, valueSize = { min: 100, max: 100 }, distribution, token = null } = {}) => {

@@ -18,9 +18,9 @@
 // latency, the probe's mean idle and under that step's load, the phase's errors) and `steps`
 // (every step's figures, so the best is never the only one kept).
 import { createClient } from 'redis';
-import { parseArguments } from '../../options.js';
+import { normalizeOptions } from '../../options.js';
 import { runBenchmark } from '../../run.js';
-import { flagsToArgv, concatResults } from '../results.js';
+import { flagsToOptions, flagsText, concatResults } from '../results.js';
 import { findAdapter } from '../../../stores/index.js';
 import { services } from '../../../config/services.js';
 import { settings as settingDefinitions } from '../../../config/settings.js';
@@ -28,7 +28,7 @@ import { resolveService } from '../../../config/resolve-service.js';
 import { eachLimited } from '../../../stores/bulk.js';
 import { keyOf } from '../../workloads/values.js';
 import { PROBE_KEY } from '../../direct-targets.js';
-import { formatFigure } from '../verdicts.js';
+import { formatFigure } from '../../../result/scenarios/verdicts.js';
 import { openDirectStores } from '../direct-stores.js';
 import { UsageError } from '../../../util/errors.js';
 import { redactText } from '../../../util/redact.js';
@@ -246,7 +246,7 @@ export async function run(scenario, scale, { signal, onProgress = () => {}, env 
     // The study's phases insert a counted number of records: no control step and no steady-state
     // warm-up windows, whose inserts would go past the key range the next phase reads.
     const flags = { ...phase.flags, direct: true, probe: true, control: false, 'warmup-max': 0 };
-    const { options, problems } = parseArguments(flagsToArgv(flags));
+    const { options, problems } = normalizeOptions(flagsToOptions(flags));
     if (problems.length) throw new UsageError(problems.map((problem) => `scenario ${scenario.name}, phase ${phase.id}: ${problem}`));
     return { phase, options };
   });
@@ -313,7 +313,7 @@ export async function run(scenario, scale, { signal, onProgress = () => {}, env 
   return {
     measured,
     results: merged ? [merged] : [],
-    runs: planned.map(({ phase }) => ({ id: phase.id, label: phase.label, flags: flagsToArgv(phase.flags).join(' ') })),
+    runs: planned.map(({ phase }) => ({ id: phase.id, label: phase.label, flags: flagsText(phase.flags) })),
     notes,
   };
 }

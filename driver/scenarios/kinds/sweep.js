@@ -16,12 +16,12 @@
 //   jsonParseTable: { id, title, rowHeader }  also time JSON.parse of key1..key3 in this
 //           process, as node test-json does: a table of rows key1..key3, column parseMs
 import { randomBytes } from 'node:crypto';
-import { parseArguments, TOKEN_ENV } from '../../options.js';
+import { normalizeOptions, TOKEN_ENV } from '../../options.js';
 import { runBenchmark } from '../../run.js';
 import { startAppProcess } from '../../app-process.js';
 import { buildTable, valueAt } from '../tables.js';
 import { UsageError } from '../../../util/errors.js';
-import { concatResults, flagsToArgv } from '../results.js';
+import { concatResults, flagsToOptions, flagsText } from '../results.js';
 import { payloads } from '../../../data/payloads.js';
 import { timeOperation } from '../../json-timing.js';
 import { startDelayProxy } from '../../../embedded/delay-proxy.js';
@@ -65,7 +65,7 @@ export async function run(scenario, scale, { appEnv = {}, clientDelay = null, si
   // Every run's flags are checked before the app starts: a bad scenario file is a usage problem.
   const app = scale.app ?? scenario.app;
   const planned = scale.runs.map((entry) => {
-    const { options, problems } = parseArguments(flagsToArgv(entry.flags));
+    const { options, problems } = normalizeOptions(flagsToOptions(entry.flags));
     if (problems.length) throw new UsageError(problems.map((problem) => `scenario ${scenario.name}, run ${entry.id}: ${problem}`));
     return { entry, options };
   });
@@ -105,7 +105,7 @@ export async function run(scenario, scale, { appEnv = {}, clientDelay = null, si
       }
       const target = proxy ? `http://${proxy.host}:${proxy.port}` : server?.url;
       for (const { entry, options } of group.items) {
-        runs.push({ id: entry.id, label: entry.label, flags: flagsToArgv(entry.flags).join(' '), ...(entry.env ? { env: entry.env } : {}) });
+        runs.push({ id: entry.id, label: entry.label, flags: flagsText(entry.flags), ...(entry.env ? { env: entry.env } : {}) });
         for (const { key, concurrency } of callsOf(options)) {
           if (signal?.aborted || results.at(-1)?.interrupted) break;
           index += 1;

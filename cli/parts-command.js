@@ -1,10 +1,10 @@
 // node test --parts N --local: the parts run (driver/local-parts.js), then printed and written
 // as node test merge prints and writes a merged run; --assert is checked on the merged run.
 import { runLocalParts } from './local-parts.js';
-import { parseThresholds } from '../driver/thresholds.js';
-import { checkThresholds, thresholdsError } from './assert.js';
-import { printMerged } from './commands.js';
-import { checkOutputPaths } from './results.js';
+import { parseThresholds } from '../result/thresholds.js';
+import { checkThresholds, thresholdsError } from '../report/assert.js';
+import { printMerged } from '../report/commands.js';
+import { checkOutputPaths } from '../report/results.js';
 
 /** Resolves to the merged Result; throws what the CLI turns into an exit code. */
 export async function partsCommand(argv, options, { signal, stdout = process.stdout, stderr = process.stderr } = {}) {

@@ -1,12 +1,14 @@
 // Results carried on a log (kubectl logs, cf logs): each part prints its results file between
-// a begin and an end marker line (driver/k8s-job.js). Lines may carry a prefix (kubectl logs
+// a begin and an end marker line (cli/k8s-job.js). Lines may carry a prefix (kubectl logs
 // --prefix: "[pod/name/driver] "), and the logs of several pods may interleave: each block's
 // lines are those with its begin marker's prefix.
 import { readFile } from 'node:fs/promises';
 import { fromJson } from './format.js';
 import { ResultsFormatError, RunError } from '../util/errors.js';
-import { RESULT_BEGIN, RESULT_END } from '../driver/k8s-job.js';
 
+// The lines a k8s part prints around its Result (cli/k8s-job.js writes them, this file reads them).
+export const RESULT_BEGIN = '----- storebench result begin';
+export const RESULT_END = '----- storebench result end';
 const BEGIN = new RegExp(`^(.*?)${RESULT_BEGIN} (\\d+/\\d+) -----\\s*$`);
 const END = new RegExp(`^(.*?)${RESULT_END} (\\d+/\\d+) -----\\s*$`);
 

@@ -4,13 +4,11 @@
 // which `node test merge --from-logs FILE` reads back from `kubectl logs` output.
 import { parseArgs } from 'node:util';
 import { driverArgv } from './part-argv.js';
-import { parseArguments } from './options.js';
-import { parseStartAt } from './parts.js';
-import { randomSeed } from './workloads/random.js';
+import { parseStartAt } from '../driver/parts.js';
+import { randomSeed } from '../driver/workloads/random.js';
+import { RESULT_BEGIN, RESULT_END } from '../result/logs.js';
 
 export const K8S_LEAD_SECONDS = 120;
-export const RESULT_BEGIN = '----- storebench result begin';
-export const RESULT_END = '----- storebench result end';
 
 const K8S_FLAGS = {
   parts: { type: 'string' },
@@ -38,8 +36,9 @@ prints its results between marker lines on its log; then:
   --memory SIZE   each pod's memory, request = limit (default: 512Mi)`;
 
 /** Parses `node test k8s` argv: { help, options: { parts, image, name, cpu, memory, startAt, seed, driver }, problems }. */
-export function parseK8sArguments(argv, { now = Date.now() } = {}) {
-  // Only this command's flags are read here; the rest are the driver's, checked below.
+export function parseK8sArguments(argv, { parseRun, now = Date.now() } = {}) {
+  // Only this command's flags are read here; the rest are the driver's, checked below with
+  // parseRun (cli/options.js passes its parseArguments: importing it here would be a cycle).
   const { values } = parseArgs({ args: argv, options: K8S_FLAGS, strict: false, allowPositionals: true });
   const problems = [];
   const text = (name) => (typeof values[name] === 'string' ? values[name] : undefined);
@@ -56,7 +55,7 @@ export function parseK8sArguments(argv, { now = Date.now() } = {}) {
   if (!/^[a-z0-9]([-a-z0-9]{0,50}[a-z0-9])?$/.test(name)) problems.push(`--name must be a DNS label (lower-case letters, digits, -), not "${name}"`);
   const driver = driverArgv(argv);
   // The driver flags are checked here, as part 1 would read them, so the pods do not all fail.
-  const checked = parseArguments([...driver, '--part', `1/${parts ?? 1}`, '--seed', String(seed)], {});
+  const checked = parseRun([...driver, '--part', `1/${parts ?? 1}`, '--seed', String(seed)], {});
   problems.push(...checked.problems.filter((problem) => !problems.includes(problem)));
   if (!checked.problems.length && !checked.options.target && !checked.options.urls?.length) {
     problems.push('node test k8s: give the parts one target, --target URL (the app\'s Service) or --url: a pod\'s own embedded app is no shared load');

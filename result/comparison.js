@@ -18,7 +18,7 @@ const range = ({ min, max, mean, ciLow, ciHigh }) => ({ min, max, mean, ciLow, c
  * Groups steps by key, load and operation: [{ key, model, load, operation, rows }], one row per
  * URL (a store), fastest first and failed rows last: { store, repeats, rps, latency: { meanMs,
  * p99Ms }, errors: { total, samples }, failed, noise, rank, ratio, spread, overlaps, warnings }.
- * failed: no repeat had a successful response (no rank, no ratio: driver/ranking.js). noise:
+ * failed: no repeat had a successful response (no rank, no ratio: result/ranking.js). noise:
  * the relative standard error of a single step's rps (null with repeats). rank: 1 plus the
  * rows faster beyond the noise (`drift`, the control's, widens it), so ties share a rank. operation is null for the steps' totals; a
  * workload of several operations (steps with `operations`) gets a group per operation besides,

@@ -1,7 +1,7 @@
 // docs/results.schema.json: the results format as a JSON Schema (draft 2020-12), generated from
 // the one field definition (fields.js), as docs/results-format.md is. Every field required, no
 // other field allowed, null only where the field says so: what fromJson enforces, for readers
-// in other languages. `node report/schema.js` rewrites the file; a unit test fails when it is stale.
+// in other languages. `node result/schema.js` rewrites the file; a unit test fails when it is stale.
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { isMain } from '../util/is-main.js';
@@ -47,7 +47,7 @@ export function resultsSchema() {
   return {
     $schema: SCHEMA_DIALECT,
     title: `storebench results (${RESULTS_FORMAT})`,
-    description: 'What `node test --json FILE` writes. Generated from report/fields.js by `node report/schema.js`; docs/results-format.md says what each field means.',
+    description: 'What `node test --json FILE` writes. Generated from result/fields.js by `node result/schema.js`; docs/results-format.md says what each field means.',
     ...schema,
   };
 }

@@ -1,5 +1,5 @@
 // node test --parts N --local: N driver processes on this machine, each part I of N of one run
-// with one --start-at, then their results merged (report/merge.js). The test bed of the Cloud
+// with one --start-at, then their results merged (result/merge.js). The test bed of the Cloud
 // Foundry and Kubernetes launchers, and a way to use several cores without worker threads.
 // Resolves to the merged Result; never prints (the caller does).
 import { spawn } from 'node:child_process';
@@ -9,12 +9,12 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startAppProcess } from '../driver/app-process.js';
-import { driverArgv, partFlags } from '../driver/part-argv.js';
+import { driverArgv, partFlags } from './part-argv.js';
 import { LOCAL_LEAD_SECONDS } from '../driver/part-options.js';
 import { STORE_DELAY_FLAGS, storeDelayEnv } from '../driver/store-delay-options.js';
 import { TOKEN_ENV } from '../driver/options.js';
-import { readResults } from './format.js';
-import { mergeResults } from './merge.js';
+import { readResults } from '../result/format.js';
+import { mergeResults } from '../result/merge.js';
 import { RunError } from '../util/errors.js';
 import { redactText } from '../util/redact.js';
 

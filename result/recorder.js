@@ -87,7 +87,7 @@ export function createLatencyRecorder() {
   };
 }
 
-// The per-second histograms of a step's timeline (driver/timeline.js): 2 significant digits
+// The per-second histograms of a step's timeline (result/timeline.js): 2 significant digits
 // (1% buckets, plenty to see a one-second p99 move) and a 60 s range that grows when needed,
 // so each takes 11 KB instead of the step histogram's 95 KB: a long step holds one a second.
 export function createIntervalHistogram() {

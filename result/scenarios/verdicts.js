@@ -232,10 +232,10 @@ const checks = {
   },
 };
 
-// The direct-mode scenarios' whole-table checks (driver/scenarios/checks-direct.js).
+// The direct-mode scenarios' whole-table checks (result/scenarios/checks-direct.js).
 const helpers = { figure, tableOf, columnOf, cell, ratioText, MissingCells, marginOf, standing, levelText, tooSmall, tooSmallText };
 Object.assign(checks, directChecks(helpers));
-// A row's own columns compared, and a cell against a figure (driver/scenarios/checks-columns.js).
+// A row's own columns compared, and a cell against a figure (result/scenarios/checks-columns.js).
 Object.assign(checks, columnChecks(helpers));
 
 export const CHECK_TYPES = Object.keys(checks);

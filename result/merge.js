@@ -1,12 +1,12 @@
 // node test merge: results files from drivers that ran at the same time on different machines
 // against one target, added into one Result. Each step is added with the steps of the same
-// store, key, workload, model, load, repeat and mode in the other files (driver/add-steps.js:
+// store, key, workload, model, load, repeat and mode in the other files (result/add-steps.js:
 // histograms added, counts summed, rps over the load-weighted mean wallSeconds), and keeps each machine's figures beside the total
 // (`machines`). Files whose steps measured different things are refused, naming the field, and
 // so are one run given twice and --direct runs that did not load one shared server.
-import { addSteps, withoutSums } from '../driver/add-steps.js';
-import { createResult } from '../driver/result.js';
-import { honestyWarnings } from '../driver/honesty.js';
+import { addSteps, withoutSums } from './add-steps.js';
+import { createResult } from './result.js';
+import { honestyWarnings } from './honesty.js';
 import { MergeError, WARNING_CODES } from '../util/errors.js';
 import { RESULT_FIELDS } from './fields.js';
 import { checkParts, mergeStarts } from './merge-parts.js';

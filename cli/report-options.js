@@ -2,18 +2,13 @@
 // commands' flags (node test report FILE [--html OUT] [--assert EXPR], node test compare A B
 // [--fail-on-regression PCT]): pure, like options.js, which appends these to its own.
 import { parseFlags } from '../util/flags.js';
-import { parseThresholds } from './thresholds.js';
+import { parseThresholds } from '../result/thresholds.js';
+import { REPEAT_LIMIT, RUN_REPORT_FLAGS, htmlProblem, strings } from '../driver/run-report-options.js';
 
-export const REPEAT_LIMIT = 100;
+export { REPEAT_LIMIT };
+
 export const REGRESSION_LIMIT = 1000; // percent
-
-export const RUN_REPORT_FLAGS = {
-  html: { type: 'string' },
-  repeat: { type: 'string' },
-  assert: { type: 'string', multiple: true },
-  'hdr-log': { type: 'string' },
-  'metrics-port': { type: 'string' },
-};
+const percent = (text) => (/^\d+(\.\d+)?$|^\.\d+$/.test(text) ? Number(text) : null);
 
 export const RUN_REPORT_USAGE = `Reports:
   --html FILE            also write the run as one self-contained HTML page (charts, tables, no
@@ -49,42 +44,6 @@ node test merge adds up runs that drivers on several machines made at the same t
 one target (docs/merge.md): per step, histograms added and counts and rps summed, each
 machine's row kept beside the total; files whose target, workload or settings differ are
 refused (exit 2). --json/--csv/--html write the merged run.`;
-
-const wholeNumber = (text) => (/^\d+$/.test(text) ? Number(text) : null);
-const percent = (text) => (/^\d+(\.\d+)?$|^\.\d+$/.test(text) ? Number(text) : null);
-const strings = (value) => [].concat(value ?? []).filter((item) => typeof item === 'string');
-
-function htmlProblem(html) {
-  if (html === undefined) return null;
-  if (html === '-' || html === '') return '--html needs a file name';
-  return null;
-}
-
-/** The run's --html, --repeat and --assert, from parsed flag values; problems are pushed. */
-export function runReportOptions(values, problems) {
-  const html = typeof values.html === 'string' ? values.html : undefined;
-  const htmlWhy = htmlProblem(html);
-  if (htmlWhy) problems.push(htmlWhy);
-  let repeat = 1;
-  if (typeof values.repeat === 'string') {
-    repeat = wholeNumber(values.repeat);
-    if (repeat === null || repeat < 1) problems.push(`--repeat must be a whole number from 1 to ${REPEAT_LIMIT}, not "${values.repeat}"`);
-    else if (repeat > REPEAT_LIMIT) problems.push(`--repeat must be at most ${REPEAT_LIMIT}, not "${values.repeat}"`);
-  }
-  const assert = strings(values.assert);
-  problems.push(...parseThresholds(assert).problems);
-  for (const name of ['json', 'csv']) {
-    if (html !== undefined && typeof values[name] === 'string' && values[name] === html) problems.push(`--html and --${name} name the same file (${html})`);
-  }
-  const hdrLog = typeof values['hdr-log'] === 'string' ? values['hdr-log'] : undefined;
-  if (hdrLog === '' || hdrLog === '-') problems.push('--hdr-log needs a folder name');
-  let metricsPort;
-  if (typeof values['metrics-port'] === 'string') {
-    metricsPort = wholeNumber(values['metrics-port']);
-    if (metricsPort === null || metricsPort > 65535) problems.push(`--metrics-port must be a port from 0 to 65535, not "${values['metrics-port']}"`);
-  }
-  return { html, repeat: repeat ?? 1, assert, ...(hdrLog ? { hdrLog } : {}), ...(metricsPort != null ? { metricsPort } : {}) };
-}
 
 /** node test report FILE.json [--html OUT] [--assert EXPR]...: argv after "report". */
 export function parseReportArguments(argv) {

@@ -6,7 +6,7 @@
 // JSON values only), number[], string[], or list (records described by `of`); "|null" allows null.
 // csv (steps): the column name; csvValue(step) when the cell is not the JSON value.
 
-import { RESULTS_FORMAT } from '../driver/result.js';
+import { RESULTS_FORMAT } from './result.js';
 
 export { RESULTS_FORMAT };
 
@@ -18,7 +18,7 @@ export const WARNING_FIELDS = [
   field('data', 'object', 'the figures behind it, by code (see the warning codes below)'),
 ];
 
-// What each warning code's `data` holds (driver/honesty.js builds it; a test keeps the two in step).
+// What each warning code's `data` holds (result/honesty.js builds it; a test keeps the two in step).
 export const WARNING_DATA = {
   WEAK_SAMPLE: { responses: 'samples in the step', wallSeconds: 'its length', minSamples: 'the samples wanted', minSeconds: 'the seconds wanted' },
   LITTLES_LAW: { meanMs: 'measured mean latency', expectedMs: 'concurrency / rps, in ms', apart: 'how far apart, as a fraction of expectedMs', tolerance: 'the fraction allowed' },
@@ -64,7 +64,7 @@ export const CSV_OPERATION_COLUMN = { name: 'operation', after: 'workload' };
 // pasted elsewhere) says by itself whether its run stopped early.
 export const CSV_RESULT_COLUMNS = [{ name: 'interrupted', path: 'interrupted' }];
 
-// One second of a step (driver/timeline.js): what ended in it, and its own histogram.
+// One second of a step (result/timeline.js): what ended in it, and its own histogram.
 export const TIMELINE_FIELDS = [
   field('second', 'integer', 'which second of the step, from 0 at its first request\'s start (step.startedAt is a few ms before)'),
   field('seconds', 'number', 'how much of this second the step covered: 1, except the last (which ends at the last response)'),
@@ -157,7 +157,7 @@ export const STEP_FIELDS = [
   }),
   field('errors.samples', 'object', 'per error kind, the first such answer as one line of text (the app\'s JSON error as `CODE: message`, a connection error\'s message), any secret masked; `{}` with no error or where the engine saw no text'),
   field('intervals.seconds', 'number', 'the length of each interval below: 0.25'),
-  field('intervals.responses', 'number[]', 'responses counted in each whole interval from the step\'s first start to its last (the tail of clients finishing is left out): their spread is the step\'s noise estimate (driver/ranking.js)'),
+  field('intervals.responses', 'number[]', 'responses counted in each whole interval from the step\'s first start to its last (the tail of clients finishing is left out): their spread is the step\'s noise estimate (result/ranking.js)'),
   field('timeline', 'list', `${TIMELINE_DESCRIPTION}: one entry per second from the first request's start to the last response; absent from files written before it`, { of: TIMELINE_FIELDS, optional: true }),
   field('warmup', 'object|null', 'the steady-state warm-up just before this step, not part of it: `seconds` it ran, `windows` of 0.25 s, `steady` (false: it reached the cap while still getting faster, or had no response, and the step carries NOT_STEADY); null when no warm-up ran (--warmup 0, or --warmup-max 0) and in a merged step (each machine\'s warm-up is in its own file)'),
   field('cpuPercent', 'number', 'the driver\'s CPU (user + system) during the step, in % of one core: the thread that sent the load (a step under 0.5 s: the whole process, as thread clocks tick in 10 ms on Linux); with --workers the sum over its threads (may pass 100); for a merged step, the machines\' sum', { csv: 'cpuPercent' }),

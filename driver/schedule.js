@@ -1,11 +1,10 @@
-// The order steps run in, and the repeats of one step summarised.
+// The order steps run in (result/repeat.js summarises the repeats of one step).
 //
 // Steps are interleaved by default: at each load level one step of every target, in an order
 // shuffled for that level (and repeat) with the run's seed, then the next level. A slow moment
 // of a shared machine then falls on all the stores alike instead of on whichever store was being
 // measured, and no store is always first (the first one used to lose 30-57%: docs/measurement.md).
 // `sequential` keeps the old order: every load of a target, then the next target.
-import { spread } from '../util/stats.js';
 import { createRandom } from './workloads/random.js';
 
 export const DEFAULT_REPEAT = 1;
@@ -73,45 +72,4 @@ export function orderOf(schedule, urlOf) {
     round.urls.push(urlOf(target));
   }
   return rounds;
-}
-
-/** A step's load level: its concurrency, or its targetRps in the open model. */
-export const loadOf = (step) => (step.model === 'open' ? step.targetRps : step.concurrency);
-
-/**
- * The steps grouped into cells, one per URL and load level, each with its repeats in the order
- * run: [{ url, store, key, model, load, steps }], cells in the order first run.
- */
-export function groupRepeats(steps) {
-  const cells = new Map();
-  for (const step of steps) {
-    const id = `${step.url}\u0000${step.model}\u0000${loadOf(step)}`;
-    if (!cells.has(id)) cells.set(id, { url: step.url, store: step.store, key: step.key, model: step.model, load: loadOf(step), steps: [] });
-    cells.get(id).steps.push(step);
-  }
-  return [...cells.values()];
-}
-
-/**
- * What a cell's repeats say together: each figure's spread (util/stats.js: median, min, max,
- * mean and, from 5 repeats, the 95% interval of the mean), errors and requests summed, and the
- * codes of every repeat's warnings, each once.
- */
-export function summarizeCell(cell) {
-  const of = (pick) => spread(cell.steps.map(pick));
-  return {
-    repeats: cell.steps.length,
-    rps: of((step) => step.rps),
-    latency: {
-      meanMs: of((step) => step.latency.meanMs),
-      p50Ms: of((step) => step.latency.p50Ms),
-      p90Ms: of((step) => step.latency.p90Ms),
-      p99Ms: of((step) => step.latency.p99Ms),
-      p999Ms: of((step) => step.latency.p999Ms),
-      maxMs: of((step) => step.latency.maxMs),
-    },
-    requests: cell.steps.reduce((sum, step) => sum + step.requests, 0),
-    errors: { total: cell.steps.reduce((sum, step) => sum + step.errors.total, 0) },
-    warnings: [...new Set(cell.steps.flatMap((step) => step.warnings.map((warning) => warning.code)))],
-  };
 }

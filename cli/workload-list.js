@@ -1,7 +1,7 @@
 // `node test --workload list`: the workloads of driver/workloads/definitions.js as a table,
 // then the distributions and the operations they use.
 import { DISTRIBUTIONS, MIXED, OPERATIONS, WORKLOADS } from '../driver/workloads/definitions.js';
-import { renderTable } from './table.js';
+import { renderTable } from '../report/table.js';
 
 const share = (value) => `${Number((value * 100).toFixed(2))}%`;
 

@@ -1,6 +1,6 @@
 // The field tables of docs/results-format.md, generated from fields.js and the warning codes
 // in util/errors.js; test/unit/results-format-doc.test.js fails when the document differs.
-// `node report/fields-doc.js` rewrites the generated part of the document.
+// `node result/fields-doc.js` rewrites the generated part of the document.
 import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { WARNING_CODES } from '../util/errors.js';
@@ -11,7 +11,7 @@ import {
 } from './fields.js';
 
 export const DOC_PATH = fileURLToPath(new URL('../docs/results-format.md', import.meta.url));
-export const BEGIN = '<!-- generated from report/fields.js by `node report/fields-doc.js`: edit there -->';
+export const BEGIN = '<!-- generated from result/fields.js by `node result/fields-doc.js`: edit there -->';
 export const END = '<!-- end of generated part -->';
 
 const cell = (text) => text.replaceAll('|', '\\|');

@@ -1,6 +1,6 @@
 // Adding steps that ran side by side over the same window into one: the worker threads of one
 // driver (--workers N, driver/workers.js) and the drivers of several machines (node test
-// merge, report/merge.js). Counts are summed exactly, HDR histograms are added (percentiles
+// merge, result/merge.js). Counts are summed exactly, HDR histograms are added (percentiles
 // are read from the sum, never averaged), the mean comes from the exact sums, and rps is all
 // responses over the load-weighted mean of the parts' wallSeconds (not the sum of their rps).
 // docs/measurement.md ("Several workers, several machines") has the rule.

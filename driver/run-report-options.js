@@ -1,0 +1,48 @@
+// A run's report options (--html, --repeat, --assert, --hdr-log, --metrics-port) from flag values or an object:
+// normalizeOptions (driver/options.js) uses them; cli/report-options.js holds their usage text.
+import { parseThresholds } from '../result/thresholds.js';
+
+export const REPEAT_LIMIT = 100;
+
+export const RUN_REPORT_FLAGS = {
+  html: { type: 'string' },
+  repeat: { type: 'string' },
+  assert: { type: 'string', multiple: true },
+  'hdr-log': { type: 'string' },
+  'metrics-port': { type: 'string' },
+};
+
+export const wholeNumber = (text) => (/^\d+$/.test(text) ? Number(text) : null);
+export const strings = (value) => [].concat(value ?? []).filter((item) => typeof item === 'string');
+
+export function htmlProblem(html) {
+  if (html === undefined) return null;
+  if (html === '-' || html === '') return '--html needs a file name';
+  return null;
+}
+
+/** The run's --html, --repeat and --assert, from parsed flag values; problems are pushed. */
+export function runReportOptions(values, problems) {
+  const html = typeof values.html === 'string' ? values.html : undefined;
+  const htmlWhy = htmlProblem(html);
+  if (htmlWhy) problems.push(htmlWhy);
+  let repeat = 1;
+  if (typeof values.repeat === 'string') {
+    repeat = wholeNumber(values.repeat);
+    if (repeat === null || repeat < 1) problems.push(`--repeat must be a whole number from 1 to ${REPEAT_LIMIT}, not "${values.repeat}"`);
+    else if (repeat > REPEAT_LIMIT) problems.push(`--repeat must be at most ${REPEAT_LIMIT}, not "${values.repeat}"`);
+  }
+  const assert = strings(values.assert);
+  problems.push(...parseThresholds(assert).problems);
+  for (const name of ['json', 'csv']) {
+    if (html !== undefined && typeof values[name] === 'string' && values[name] === html) problems.push(`--html and --${name} name the same file (${html})`);
+  }
+  const hdrLog = typeof values['hdr-log'] === 'string' ? values['hdr-log'] : undefined;
+  if (hdrLog === '' || hdrLog === '-') problems.push('--hdr-log needs a folder name');
+  let metricsPort;
+  if (typeof values['metrics-port'] === 'string') {
+    metricsPort = /^\d+$/.test(values['metrics-port']) ? Number(values['metrics-port']) : null;
+    if (metricsPort === null || metricsPort > 65535) problems.push(`--metrics-port must be a port from 0 to 65535, not "${values['metrics-port']}"`);
+  }
+  return { html, repeat: repeat ?? 1, assert, ...(hdrLog ? { hdrLog } : {}), ...(metricsPort != null ? { metricsPort } : {}) };
+}
