@@ -15,7 +15,7 @@ const spec = {
   log: { type: 'boolean' },
   metrics: { type: 'boolean' },
   'max-value-size': { type: 'string' },
-  'cloudant-plan': { type: 'string' }, // issue 13
+  'cloudant-plan': { type: 'string' },
   'memcached-item-size': { type: 'string' },
   'tarantool-tuple-size': { type: 'string' },
   'store-rtt': { type: 'string' },

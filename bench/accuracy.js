@@ -4,7 +4,7 @@
 //
 //   npm run perf:accuracy -- [--server app|bare|sleep|busy] [-c 20] [-t 10] [--rounds 4] [--wrk-threads 1] [--cpu-only]
 //
-// Then the driver's CPU per request (issue 11): one step each with 1 and 2 worker threads
+// Then the driver's CPU per request: one step each with 1 and 2 worker threads
 // (--workers), beside wrk's where wrk is installed; target: 2 workers within 10% of 1 worker
 // (splitting the load and adding the histograms cost nothing per request). Without wrk, or
 // with --cpu-only, only this part runs.

@@ -1,4 +1,4 @@
-// The driver's CPU per request (issue 11): what one request costs the client, from its CPU
+// The driver's CPU per request: what one request costs the client, from its CPU
 // time over a step divided by the responses. With --workers each worker thread reads its own
 // CPU clock (driver/thread-cpu.js) and the figures are summed; the whole process's
 // process.cpuUsage() (main thread and garbage collector included) is shown beside them.

@@ -1,6 +1,6 @@
 // npm run perf: what the app and each store cost, measured with wrk at concurrency 20 in one
 // run, as ratios against a bare node:http server sending the same bytes; then the workload
-// figures (issue 10): a write against a read in the app, in the driver, the bulk-load rate,
+// figures: a write against a read in the app, in the driver, the bulk-load rate,
 // the driver's memory over 10,000,000 records. Targets from the issues are printed beside
 // the figures; this is a benchmark, not a test: it never fails on speed, it reports.
 //
@@ -82,7 +82,7 @@ async function main() {
       }
     }
 
-    if (parts.has('writes') || parts.has('cpu') || parts.has('load') || parts.has('memory')) console.log(`${parts.has('reads') ? '\n' : ''}Workloads (issue 10):`);
+    if (parts.has('writes') || parts.has('cpu') || parts.has('load') || parts.has('memory')) console.log(`${parts.has('reads') ? '\n' : ''}Workloads:`);
     if (parts.has('writes')) {
       const missing = await writeRoutesMissing(app.url, token);
       if (!memoryKey1 && !missing) memoryKey1 = await measure('/memory/key1', `${app.url}/memory/key1`);

@@ -1,4 +1,4 @@
-// The workload figures of npm run perf (issue 10, Speed): what a write costs the app next to
+// The workload figures of npm run perf: what a write costs the app next to
 // a read, what a write costs the driver next to a read, how fast the bulk route loads a million
 // records, and what the driver's memory does over a 10,000,000-record key space. Each part
 // returns lines to print; a part that cannot run here says why in one line instead.

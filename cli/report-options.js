@@ -1,4 +1,4 @@
-// The flags issue 12 adds to node test (--html, --repeat, --assert) and its two report
+// The report flags of node test (--html, --repeat, --assert) and its two report
 // commands' flags (node test report FILE [--html OUT] [--assert EXPR], node test compare A B
 // [--fail-on-regression PCT]): pure, like options.js, which appends these to its own.
 import { parseFlags } from '../util/flags.js';

@@ -75,7 +75,7 @@ if (command === 'parts') {
   }
 }
 
-// Issue 13: node test --scenario list | NAME
+// node test --scenario list | NAME
 if (command === 'scenario') {
   try {
     const result = await scenarioCommand(options, { signal: controller.signal });

@@ -120,7 +120,7 @@ export function jsonText(raw) {
  */
 export const connection = (raw) => (typeof raw === 'string' ? { url: raw } : raw);
 
-/** One of `choices` (issue 13: --cloudant-plan lite|none). */
+/** One of `choices` (--cloudant-plan lite|none). */
 export const oneOf = (choices) => (raw) => {
   const value = String(raw).trim().toLowerCase();
   if (!choices.includes(value)) throw new SettingValueError(`must be one of ${choices.join(', ')}`);

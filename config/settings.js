@@ -192,7 +192,7 @@ export const settings = {
     parse: httpUrl,
     about: 'the IBM Cloud IAM token service an API key is exchanged at, for cloudant and cloudant-legacy (a private or staging endpoint)',
   },
-  // Issue 13: the embedded CouchDB stand-in as a Cloudant Lite instance (study 000 ran on one).
+  // The embedded CouchDB stand-in as a Cloudant Lite instance (study 000 ran on one).
   emulatedCloudantPlan: {
     scope: 'store',
     flag: '--cloudant-plan PLAN',

@@ -1,12 +1,12 @@
 // Flag parsing for `node test`: pure, so it is unit-tested without spawning anything.
 // Every problem is collected (not just the first) and the CLI prints them all and exits 2.
 import { nearestName } from '../util/flags.js';
-// Issue 12: --html, --repeat, --assert, and the report and compare commands' flags.
+// --html, --repeat, --assert, and the report and compare commands' flags.
 import { RUN_REPORT_FLAGS, runReportOptions } from './run-report-options.js';
 import { DEFAULT_RECORDS, DEFAULT_VALUE_SIZE, OPERATIONS } from './workloads/definitions.js';
 import { parseDistribution, parseValueSize, parseWorkload } from './workloads/parse.js';
 import { randomSeed } from './workloads/random.js';
-// Issue 11: --workers
+// --workers
 import { MAX_WORKERS, autoWorkers } from './workers.js';
 import { PROBE_MIN_REQUESTS_PER_CLIENT, PROBE_MIN_SECONDS } from './probe/prober.js';
 import { SCENARIO_FLAGS, parseScenarioFlags } from './scenario-options.js';
@@ -28,7 +28,7 @@ export const DEFAULT_TIMEOUT_MS = 10_000;
 // --quick: a one-minute overview of every store (what it sets unless the flag is given).
 export const QUICK = Object.freeze({ keys: ['key1'], concurrency: [5, 20], duration: 1 });
 
-// The largest value each number may take (issue 9: an unbounded -c grew without end, a
+// The largest value each number may take (an unbounded -c grew without end, a
 // --timeout past Node's timer limit of 2^31-1 ms fired at once). --help shows them.
 export const LIMITS = Object.freeze({
   concurrency: 10_000, // clients in one step (each holds up to two sockets)
@@ -80,14 +80,14 @@ export const RUN_FLAGS = Object.freeze({
   quiet: { type: 'boolean', short: 'q' },
   help: { type: 'boolean', short: 'h' },
   workers: { type: 'string' },
-  direct: { type: 'boolean' }, // issue 11
-  probe: { type: 'boolean' }, // issue 11
+  direct: { type: 'boolean' },
+  probe: { type: 'boolean' },
   engine: { type: 'string' },
-  'value-shape': { type: 'string' }, // issue 13 item 5
+  'value-shape': { type: 'string' },
   ...STORE_DELAY_FLAGS,
   ...PART_FLAGS,
   ...RUN_REPORT_FLAGS,
-  ...SCENARIO_FLAGS, // issue 13
+  ...SCENARIO_FLAGS,
 });
 const spec = RUN_FLAGS;
 

@@ -13,7 +13,7 @@ import { RunError, UsageError, VerifyError } from '../util/errors.js';
 import { TOKEN_ENV } from './options.js';
 import { distributionName } from './workloads/parse.js';
 import { redactUrl } from '../util/redact.js';
-// Issue 11: --direct
+// --direct
 import { openDirectTargets, serverUrls } from './direct-targets.js';
 import { directEngine } from './engines/direct.js';
 import { loadRecordsDirect, verifyWritesDirect } from './workloads/direct-load.js';
@@ -175,10 +175,10 @@ export async function runBenchmark(options, { signal, onProgress = () => {} } = 
       timeoutMs: options.timeoutMs,
       stores: options.stores ?? null,
       keys: options.keys ?? null,
-      repeat: options.repeat ?? 1, // issue 12: --repeat and --assert
+      repeat: options.repeat ?? 1, // --repeat and --assert
       assert: options.assert ?? [],
       ...workloadSettings(options),
-      workers: options.workers ?? 1, // issue 11
+      workers: options.workers ?? 1,
       engine: options.direct ? 'direct' : options.engine ?? DEFAULT_HTTP_ENGINE,
       // The emulated network, where this run set up the stores (its app, or --direct).
       ...(storeDelayOf(options) ? { storeDelay: storeDelayOf(options) } : {}),

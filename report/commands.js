@@ -25,7 +25,7 @@ export async function reportCommand({ file, html, assert = [] }, { stdout = proc
     await writeHtmlReport(html, result, { thresholds });
     stderr.write(`wrote ${html}: ${result.steps.length} step(s) as a page\n`);
   } else if (result.scenario) {
-    stdout.write(renderScenario(result.scenario, { system: result.system, steps: result.steps })); // issue 13: a --scenario run prints as it did
+    stdout.write(renderScenario(result.scenario, { system: result.system, steps: result.steps })); // a --scenario run prints as it did
   } else {
     stdout.write(renderRun(result, { thresholds }));
     if (result.merged) stdout.write(`\n${renderMachineRows(result)}`);

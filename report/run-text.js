@@ -13,7 +13,7 @@ import { isMachineWarning, renderMachineLoad, renderMachineWarnings } from './ma
 import { checkThresholds, renderThresholds } from './assert.js';
 import { parseThresholds } from '../result/thresholds.js';
 
-/** The header lines issue 12 adds under Settings: repeats and thresholds, when given. */
+/** The header lines under Settings: repeats and thresholds, when given. */
 function settingsExtra(settings) {
   const lines = [];
   if (settings.repeat > 1) lines.push(`Repeats:  each step ${settings.repeat} times, interleaved across the URLs at each load level`);

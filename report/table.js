@@ -86,7 +86,7 @@ export function renderStepTable(url, steps) {
   const perOperation = steps.some((step) => (step.operations?.length ?? 0) > 1);
   const headers = ['maxRequests', 'concurrency', ...(perOperation ? ['operation'] : []), 'rps', 'meanLatencyMs', 'maxLatencyMs', 'minLatencyMs', 'p50', 'p90', 'p99'];
   if (open) headers.push('targetRps');
-  // --probe (issue 11): the prober's p50/p99 before the target's steps (idle) and during each.
+  // --probe: the prober's p50/p99 before the target's steps (idle) and during each.
   const probed = steps.some((step) => step.probe);
   if (probed) headers.push(...PROBE_HEADERS);
   headers.push('errors');

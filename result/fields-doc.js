@@ -82,7 +82,7 @@ export function renderFieldTables() {
     '### The comparison',
     table(COMPARISON_FIELDS, 'comparison[].'),
     table(listOf(COMPARISON_FIELDS, 'rows'), 'comparison[].rows[].'),
-    // Issue 11: --workers and node test merge
+    // --workers and node test merge
     '### Each worker thread of a step (--workers)',
     table(listOf(STEP_FIELDS, 'workers'), 'steps[].workers[].'),
     '### Each machine of a merged step (node test merge)',

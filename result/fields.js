@@ -91,7 +91,7 @@ export const OPERATION_FIELDS = [
   field('timeline', 'list', 'with several operations: this operation\'s seconds (they add up to the step\'s); absent with one operation, whose seconds are the step\'s', { of: TIMELINE_FIELDS, optional: true }),
 ];
 
-// Issue 11: the worker threads of --workers N, one entry each.
+// The worker threads of --workers N, one entry each.
 export const WORKER_FIELDS = [
   field('requests', 'integer', 'requests this worker started during the step'),
   field('responses', 'integer', 'its complete responses'),
@@ -100,7 +100,7 @@ export const WORKER_FIELDS = [
   field('cpuSeconds', 'number|null', 'this worker thread\'s CPU time during the step (user + system; 10 ms resolution from /proc on Linux); null where a thread\'s own CPU cannot be read'),
 ];
 
-// Issue 11: node test merge keeps each machine's figures of a merged step beside the total.
+// node test merge keeps each machine's figures of a merged step beside the total.
 export const MACHINE_ROW_FIELDS = [
   field('hostname', 'string', 'the machine (its results file\'s system.hostname)'),
   field('file', 'string', 'the results file it came from'),
@@ -169,15 +169,15 @@ export const STEP_FIELDS = [
   }),
   ...histogramFields('every latency of the step'),
   field('operations', 'list', 'the step\'s figures per operation, in the workload\'s order (one entry, `read`, for the seeded reads): requests, responses, errors and histograms add up exactly to the step\'s', { of: OPERATION_FIELDS }),
-  // Repeats and the machine's load (issue 12)
+  // Repeats and the machine's load
   field('repeat', 'integer', 'which repeat of its URL and load this step is, from 1 (--repeat N runs each step N times, interleaved across the URLs)', { csv: 'repeat' }),
   field('machine.stealPercent', 'number|null', 'CPU steal during the step: time the hypervisor gave to other machines, in % of all CPU time (as vmstat\'s `st`), from /proc/stat; null where not measured (no /proc, or a step shorter than 20 clock ticks of CPU time, about 0.1 s on 2 cores, which /proc/stat cannot time)', { csv: 'stealPercent' }),
   field('machine.othersCpuPercent', 'number|null', 'CPU used during the step by processes outside this run (the driver, the app it started and a target app on this machine\'s loopback, with their children), in % of one core; null where not measured', { csv: 'othersCpuPercent' }),
   field('machine.treeCpuPercent', 'number|null', 'CPU used during the step by this run\'s processes (see othersCpuPercent), in % of one core; null where not measured', { csv: 'treeCpuPercent' }),
-  // --probe (issue 11)
+  // --probe
   field('probe', 'object|null', 'with --probe, what a separate prober sending one request at a time measured: `idle` (before the target\'s first step, for 1 s or 200 requests, after `idle.warmup` untimed ones: at most 50 or 0.25 s, since a new connection\'s first requests are slower) and `underLoad` (throughout this step), each `{ count, errors, meanMs, p50Ms, p99Ms }`, `underLoad` also `timeline`: per second of the probe\'s sampling (which starts a few ms before the step\'s first request) `{ second, count, errors, p50Ms, p99Ms, maxMs }` (`errors`: requests that failed, timed out or answered other than 2xx, in direct mode a get that found no value: never latencies; latencies in ms, null when nothing answered; the whole of it null when the probe could not reach the target, `error` saying why, else null), and `thread`: `worker` (its own thread and connection) or `main` (the driver\'s thread: the memory store in direct mode). Its requests are not in the step\'s counts. null without --probe'),
   field('machine.loadAverage', 'number|null', 'the one-minute load average (/proc/loadavg) when the step ended; null where not measured', { csv: 'loadAverage' }),
-  // Several workers, several machines (issue 11)
+  // Several workers, several machines
   field('workers', 'list|null', 'with --workers N (N > 1): each worker thread\'s share of the step, in order; null with one worker. Fewer entries than N when the load could not be shared by N (concurrency or -n below N)', { of: WORKER_FIELDS }),
   field('runLoad', 'number', 'only in a part of a split run (--part I/N): the run\'s concurrency or rate this step is a share of (its own is in concurrency or targetRps); node test merge matches the parts\' steps by it', { optional: true }),
   field('machines', 'list|null', 'a step of node test merge: each machine\'s figures, the step\'s own being their total; null for a step one driver measured', { of: MACHINE_ROW_FIELDS }),
@@ -344,6 +344,6 @@ export const RESULT_FIELDS = [
     'but could not read its /proc/<pid>/status: not Linux, or the app had died); `none` (no app.js child: --url, ' +
     '--target, --direct)', { optional: true }),
   field('start', 'object', 'only with --start-at. A run: `at` (the instant asked), `readyAt` (when it had prepared), `began` (when it went on, its first step\'s warm-up or step), `lateMs` (began - at), `clock` (`{ offsetMs, uncertaintyMs, source }`: the target\'s clock minus this machine\'s, from the target\'s Date header, `source` `date-header`; null in direct mode or without the header). node test merge of parts: `at`, `began` (the earliest), `spreadMs` (latest began - earliest), `toleranceMs`, `clockSpreadMs` (how far apart the parts\' clocks were by the target\'s; null unless every part read it), `clockUncertaintyMs`, `parts` (each part\'s start, with `file` and `hostname`), `warnings` (START_SKEW)', { optional: true }),
-  // Issue 13: a run of node test --scenario NAME (absent from other runs)
+  // A run of node test --scenario NAME (absent from other runs)
   field('scenario', 'object', 'only in a `--scenario` run: `name`, `title`, `summary`, `study` (file, source, author, hardware, date), `scale`, `scaleNote`, `cloudantPlan`, `storeDelay` and `clientDelay` (the networks emulated between the app and its stores, and between the driver and the app: `{ rttMs, jitterMs?, bandwidth? }` or null), `measured` and `published` (tables: `id`, `title`, `rowHeader`, `rows`, `columns` [{id, label, unit}], `cells` {row: {column: number or null}}, measured tables also `sources` {row: [index in steps]} and, where a kind gives one, `resolution` {column: figure}: closer figures are too small to judge), `verdicts` [{id, claim, verdict, explanation, figures [{table, row}]}], `notes`, `runs` (docs/scenarios.md)', { optional: true }),
 ];

@@ -44,11 +44,11 @@ export const ERROR_CODES = Object.freeze({
   INTERRUPTED: { exit: 130, meaning: 'Ctrl-C: the finished steps are still printed and written' },
   BAD_RESULTS: { exit: 2, meaning: 'node test report: the file is not JSON, not a storebench results file, or of another format version' },
   BAD_OUTPUT: { exit: 2, meaning: '--json or --csv names a file that cannot be written (checked before any load): nothing runs' },
-  // Reports (issue 12): thresholds and run comparison
+  // Reports: thresholds and run comparison
   ASSERTION_FAILED: { exit: 3, meaning: 'node test --assert: a threshold was missed (the table after the run says which); the results are still printed and written' },
   REGRESSION: { exit: 3, meaning: 'node test compare --fail-on-regression PCT: an rps fell or a p99 rose by more than PCT percent' },
   // The driver's workloads (docs/workloads.md)
-  // Several machines (issue 11)
+  // Several machines
   MERGE_REFUSED: { exit: 2, meaning: 'node test merge: the files\' steps do not measure the same thing (a target, workload, setting or step differs, named in the line), they are one run given twice, or --direct runs did not reach one shared server: nothing is merged' },
   NOT_READY: { exit: 1, meaning: 'node test --start-at TIME: the driver finished preparing (target reachable, priming, load phase) only after TIME, so it would have started late: it stops instead of loading the target out of step with the other parts' },
   VERIFY_FAILED: { exit: 1, meaning: 'after a run that wrote, values read back from a store differ from what it acknowledged (a store that promises less, memcached, only warns)' },

@@ -1,4 +1,4 @@
-// Issue 9, item 2: a frozen server (kill -STOP) held every request to its store for the full
+// A frozen server (kill -STOP) held every request to its store for the full
 // 15 s, and after a tarantool kill -9 one in-flight request was never answered. Every store
 // operation now has a deadline: past it, 503 STORE_TIMEOUT, and the store answers again when
 // its server does. The tests own the servers, freeze and kill them under load.

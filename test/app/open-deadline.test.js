@@ -1,4 +1,4 @@
-// Issue 9, item 1: the app never listened when a configured server accepted TCP but never
+// The app never listened when a configured server accepted TCP but never
 // answered (REDIS_URL or TARANTOOL_URL at a silent port, TARANTOOL_URL at a Redis): not even
 // `memory` was served. Opening a store now has a deadline; past it the app listens without
 // the store, which is unavailable with the reason and opened later if it can be.

@@ -1,4 +1,4 @@
-// Issue 9, item 3: a redis-server or memcached restarted empty left /redis/key1,
+// A redis-server or memcached restarted empty left /redis/key1,
 // /ioredis/key1 and /memcached/key1 answering 404 for good (the embedded Redis keeps nothing
 // on disk, so this hit the default setup). A store whose server comes back empty is seeded
 // again. The tests own the servers and restart them, empty, on the same port.

@@ -201,7 +201,7 @@ const REDIS_REASON = installedRedis
   ? `no REDIS_URL and no redis-server on PATH; it is installed at ${installedRedis}, but ${dirname(installedRedis)} is not on PATH: add it or set REDIS_URL`
   : 'no REDIS_URL and no redis-server on PATH; install redis-server or set REDIS_URL';
 
-// Issue 9, item 11: with Redis unavailable, `node test --stores redis --keys key1` exited 2
+// With Redis unavailable, `node test --stores redis --keys key1` exited 2
 // blaming the key and naming the app's address after the app was gone. Item 14: node test was
 // silent while app.js started, and skip lines named the store twice.
 test('node test --stores redis --keys key1 with Redis unavailable says so and why, exit 1', async () => {
@@ -216,7 +216,7 @@ test('node test --stores redis --keys key1 with Redis unavailable says so and wh
   assert.doesNotMatch(result.stdout, /^## /m, 'nothing was swept');
 });
 
-// Issue 9, item 11: `--stores redis,memory` with Redis down swept memory and exited 0.
+// `--stores redis,memory` with Redis down swept memory and exited 0.
 test('a store named in --stores that cannot be swept fails the run after the others are printed and written', async (t) => {
   const dir = await tempDir(t);
   const jsonFile = join(dir, 'partial.json');
@@ -234,7 +234,7 @@ test('a store named in --stores that cannot be swept fails the run after the oth
   assert.equal(again.stdout, result.stdout);
 });
 
-// Issue 9, item 14: tables were headed with the URL as requested, percent-encoded
+// Tables were headed with the URL as requested, percent-encoded
 // (## .../postgres%2Bredis/key1), and skip lines named the store twice when the app's reason did.
 test('a table heading shows its URL decoded while the requests use it encoded; a skip line names its store once', async (t) => {
   const paths = [];

@@ -124,7 +124,7 @@ test('cluster-vs-document at --scale tiny: five phases on four stores with the p
   assert.deepEqual(Object.keys(result.settings.mix).sort(), ['insert', 'read', 'write']);
   assert.deepEqual(record.runs.map((run) => run.id), RUN_ORDER);
   assert.match(record.runs[0].flags, /--workload insert --records 1 --value-size 100 --requests 500 --concurrency 5,20,50 --warmup 0 --value-shape hash/);
-  // Values as the study's HashMap: hashes on the Redis stores, JSON elsewhere (issue 13 item 5).
+  // Values as the study's HashMap: hashes on the Redis stores, JSON elsewhere.
   for (const run of record.runs) assert.match(run.flags, /--value-shape hash/, run.id);
   assert.equal(result.settings.valueShape, 'hash');
   assert.ok(record.notes.some((note) => /a hash on redis and redis-cluster \(HSET of the 10 fields/.test(note) && /JSON document of the same fields .* on tarantool-memtx and postgres/.test(note)), record.notes.join('\n'));

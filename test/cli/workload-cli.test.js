@@ -141,7 +141,7 @@ test('app.js off loopback wants the write token: --token or STOREBENCH_WRITE_TOK
   for (const text of [withFlag.stdout, withFlag.stderr, fromEnv.stdout, fromEnv.stderr]) assert.ok(!text.includes(token), 'the token is never printed');
 });
 
-// Issue 10, item 9: a value size over the app's own limit exits 2 before any load, also when the
+// A value size over the app's own limit exits 2 before any load, also when the
 // app was started with a --max-value-size below the 16 MB default (its /stores `limits` say so).
 test('app.js with --max-value-size 1KB: --value-size 2KB exits 2 naming the app\'s limit, and nothing is written', async (t) => {
   const app = await startAppProcess({ stores: ['memory'], args: ['--max-value-size', '1KB'] });

@@ -1,4 +1,4 @@
-// --workers in direct mode (issue 11): each worker thread opens its own connection to the
+// --workers in direct mode: each worker thread opens its own connection to the
 // store's server from the connection the driver resolved; memory, which has no server, runs
 // in the driver's main thread.
 import { test } from 'node:test';

@@ -1,4 +1,4 @@
-// The direct mode (issue 11): node test --direct against real stores, and the direct engine
+// The direct mode: node test --direct against real stores, and the direct engine
 // against a real redis-server the test freezes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

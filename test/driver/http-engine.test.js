@@ -54,7 +54,7 @@ for (const [name, engine] of Object.entries(HTTP_ENGINES)) {
     return (await server.held()).length;
   }
 
-  // Issue 9, "a bias on slow stores": requests still in flight when a timed step ended were
+  // Regression, "a bias on slow stores": requests still in flight when a timed step ended were
   // dropped, so a step whose latency was a sizable share of its length lost its last round
   // (here 30 requests of 150) and its rps came out 20% low, Little's law 25% off.
   test(named('a timed step counts every request it started: 400 ms holds, concurrency 30, -t 2 (mean within 5%, Little\'s law within 1%)'), async (t) => {
@@ -83,7 +83,7 @@ for (const [name, engine] of Object.entries(HTTP_ENGINES)) {
     assert.fail(`mean more than 5% above the 400 ms hold in every try: ${means.map((m) => m.toFixed(1)).join(', ')} ms`);
   });
 
-  // Issue 9: the same bias with latencies that differ: a request in flight at the end of a step
+  // The same bias with latencies that differ: a request in flight at the end of a step
   // is more likely a long one (a request is in flight for as long as it lasts), so dropping those
   // pulled the mean toward the short ones (about 380 ms for a true 454 ms here) and, with
   // rps = requests / (first start to last completion), the clients that were done sat idle while

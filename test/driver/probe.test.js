@@ -1,4 +1,4 @@
-// --probe (issue 11): a separate prober, one request at a time, before the load and during it.
+// --probe: a separate prober, one request at a time, before the load and during it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';

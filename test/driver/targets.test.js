@@ -30,7 +30,7 @@ test('every store that is up x every key it lists is swept; the others are skipp
     'http://127.0.0.1:3000/memory/key1', 'http://127.0.0.1:3000/memory/key2', 'http://127.0.0.1:3000/memory/key3',
     'http://127.0.0.1:3000/redis/key1', 'http://127.0.0.1:3000/redis/key2', 'http://127.0.0.1:3000/redis/key3',
   ]);
-  // The listing's reason starts with the store's name (as apps before issue 9 wrote it): the skip line names it once.
+  // The listing's reason starts with the store's name (as older apps wrote it): the skip line names it once.
   assert.deepEqual(skipped, [{ store: 'cloudant', status: 'unavailable', reason: 'no CLOUDANT_URL' }]);
 });
 
@@ -45,7 +45,7 @@ test('--stores and --keys narrow the sweep, and names the listing lacks are prob
   ]);
 });
 
-// Issue 9, item 11: `--stores redis --keys key1` with Redis unavailable blamed the key ("no store
+// `--stores redis --keys key1` with Redis unavailable blamed the key ("no store
 // at http://127.0.0.1:39091/ lists key "key1" (known: none)") and exited 2: a store that is not
 // up lists no keys, so the key cannot be judged; the store is skipped with its reason instead.
 test('a key is not a problem when no store chosen is up to list it: the store is skipped with its reason', () => {
@@ -156,7 +156,7 @@ async function listenOnBlockedPort(t, handler) {
   return null;
 }
 
-// Issue 9, item 12: --url/--target checked reachability with fetch(), which refuses the ports
+// --url/--target checked reachability with fetch(), which refuses the ports
 // browsers block: a live server on 6666 that curl reaches gave "cannot reach ...: bad port", exit 1.
 test('--url and --target reach a server on a port fetch() refuses (6666), as the load itself does', async (t) => {
   const port = await listenOnBlockedPort(t, (req, res) => {

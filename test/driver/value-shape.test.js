@@ -1,4 +1,4 @@
-// --value-shape hash (issue 13 item 5): direct runs that store each value as a Redis hash, or as
+// --value-shape hash: direct runs that store each value as a Redis hash, or as
 // a JSON document where the store has no hash type, against the test's real servers.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

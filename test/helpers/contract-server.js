@@ -1,4 +1,4 @@
-// A real HTTP server on port 0 that speaks the app's write contract (issue 10) over an
+// A real HTTP server on port 0 that speaks the app's write contract over an
 // in-memory map, for the driver's workload tests until, and besides, the app itself:
 //   GET /<store>/<key>            200 bytes | 404 KEY_NOT_FOUND
 //   PUT /<store>/<key>            204 (raw body stored byte-exact)

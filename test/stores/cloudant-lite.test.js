@@ -1,4 +1,4 @@
-// Cloudant Lite emulation (issue 13): the embedded CouchDB stand-in refuses lookups past 20 a
+// Cloudant Lite emulation: the embedded CouchDB stand-in refuses lookups past 20 a
 // second with 429, and each CouchDB store retries a 429 after 0.5 s until it gets the document.
 import test from 'node:test';
 import assert from 'node:assert/strict';

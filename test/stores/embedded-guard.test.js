@@ -1,4 +1,4 @@
-// Issue 9, item 13: with a bare PATH (no `id`, `cat` or `rm`) the embedded PostgreSQL said
+// With a bare PATH (no `id`, `cat` or `rm`) the embedded PostgreSQL said
 // there was no postgres user although there is one, embedded/guard.sh stopped every server
 // the moment it started, and once a postgres was left running with its directory gone. The
 // embedded servers now start from a PATH holding node alone, and go, with their directories,

@@ -24,7 +24,7 @@ test('a known failure prints one line per problem with its exit code', () => {
   assert.equal(output.text, 'node test-json: --json x/y: x is a file, not a folder\n');
 });
 
-// Issue 9, item 9: an unexpected error reached the user as a stack trace (and with it any URL it held).
+// An unexpected error reached the user as a stack trace (and with it any URL it held).
 test('anything else is one redacted line and exit 1; STOREBENCH_DEBUG=1 adds the stack', () => {
   const error = new TypeError('cannot read x of http://bench:s3cret@host/\nsecond line');
   const plain = capture();

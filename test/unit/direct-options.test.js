@@ -1,4 +1,4 @@
-// --direct (issue 11): the flag, and what it cannot be combined with.
+// --direct: the flag, and what it cannot be combined with.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseArguments, usage } from '../../cli/options.js';

@@ -228,7 +228,7 @@ test('test-json flags parse, and every problem is reported', () => {
   ]);
 });
 
-// Issue 9, item 10: no number had a bound: -c 100000000000000000000 -n 5 was accepted and grew
+// No number had a bound: -c 100000000000000000000 -n 5 was accepted and grew
 // to 673 MB, --timeout 3000000000 overflowed Node's timer (every request "timed out" after 1 ms),
 // test-json --rounds 100000000 never ended. Each bound is enforced and shown in --help.
 test('every number has a bound, named in the problem', () => {
@@ -295,7 +295,7 @@ test('test-json --rounds has a bound, and says it', () => {
   assert.equal(result.stderr, 'node test-json: --rounds must be at most 1,000, not "100000000"\nRun node test-json --help for usage.\n');
 });
 
-// Issue 9, item 9: `--json README.md/out.json` (or --csv to a folder) ran the whole sweep and
+// `--json README.md/out.json` (or --csv to a folder) ran the whole sweep and
 // then printed a stack trace and wrote nothing; test-json died with Node's unhandled-error dump.
 test('an output path that cannot be written is found before any load: one line per file, exit 2', async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'storebench-out-'));

@@ -9,7 +9,7 @@ const sink = (isTTY = true) => {
   return stream;
 };
 
-// Issue 9, item 14: a 9-minute run's progress line said how long it had run, never how long was left.
+// A 9-minute run's progress line said how long it had run, never how long was left.
 test('the progress line estimates the time left from the steps done', () => {
   let clock = 0;
   const stream = sink();
@@ -43,7 +43,7 @@ test('no progress line off a terminal, or with --quiet', () => {
   assert.equal(piped.text, '');
 });
 
-// Issue 9, item 14: node test was silent for ~8 s while app.js started its servers.
+// node test was silent for ~8 s while app.js started its servers.
 test('node test says it is starting app.js and which servers, on stderr, unless --quiet', () => {
   assert.equal(startingLine(['redis-server', 'memcached']), 'starting app.js and its servers (redis-server, memcached)…');
   assert.equal(startingLine([]), 'starting app.js…');

@@ -85,7 +85,7 @@ test('the comparison names its figures as a step does, and says which stores it 
   assert.match(text, /\nconcurrency 5: memory, redis share rank 1: not told apart here\nnot told apart: their rps ranges over the repeats overlap$/);
 });
 
-// Issue 12: `node test --target ... -c 5 -t 1` ranked key1 postgres 2071 rps, memory 1351, redis 1004.
+// `node test --target ... -c 5 -t 1` ranked key1 postgres 2071 rps, memory 1351, redis 1004.
 test('a store measured more than 10% faster than memory is flagged: it cannot beat the in-process map', () => {
   const steps = [
     fixedStep({ store: 'memory', rps: 1351 }),

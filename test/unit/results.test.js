@@ -65,7 +65,7 @@ test('JSON: format, settings, system, every step with percentiles and its histog
   assert.equal(first.histogram.data, result.steps[0].histogram.data);
   assert.deepEqual(first.warnings[0].code, 'WEAK_SAMPLE');
   assert.equal(json.comparison[0].rows[1].ratio, 4000 / 8000);
-  // Issue 9: a comparison row carries its step's warning codes, so a report can mark it.
+  // A comparison row carries its step's warning codes, so a report can mark it.
   assert.deepEqual(json.comparison[0].rows.map((row) => [row.store, row.warnings]), [['memory', ['WEAK_SAMPLE']], ['redis', []]]);
   assert.deepEqual([json.settings.stores, json.settings.keys], [null, null]);
   assert.deepEqual(Object.keys(json), ['format', 'interrupted', 'appExit', 'settings', 'system', 'targets', 'skipped', 'loads', 'order', 'steps', 'control', 'verifications', 'comparison', 'merged']);
@@ -83,7 +83,7 @@ test('toJson refuses a Result it could not give back: a missing field, an unknow
   assert.throws(() => toJson(nan), /^TypeError: not a Result: steps\[0\]\.engineReported holds NaN, Infinity or another value JSON cannot keep$/);
 });
 
-// Issue 9, item 11: a store named with --stores that could not be swept left the run at exit 0.
+// A store named with --stores that could not be swept left the run at exit 0.
 test('resultError: a store named with --stores that was skipped fails the run, one line each with its reason', () => {
   const result = fixedResult();
   assert.equal(resultError(result), null, 'a skipped store nobody named is not a failure');

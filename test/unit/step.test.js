@@ -83,7 +83,7 @@ test('an engine that can cancel is asked to, and its failure then counts as a ti
   assert.deepEqual(step.errors, { total: 1, byKind: { timeout: 1 }, samples: { timeout: 'no response within 20 ms' } });
 });
 
-// Issue 9: a request still in flight when the load ended used to be drained and dropped, which
+// A request still in flight when the load ended used to be drained and dropped, which
 // biased slow steps toward fast responses. It is part of the step: waited for and counted.
 test('a request still in flight when the load ends is waited for and counted, and the engine released after it', async () => {
   const engine = {

@@ -1,4 +1,4 @@
-// Finding programs and users when PATH is bare (issue 9, item 13): without `id` on PATH the
+// Finding programs and users when PATH is bare: without `id` on PATH the
 // postgres store said "no postgres user" although the user exists, and a server installed
 // off PATH was called not installed.
 import assert from 'node:assert/strict';

@@ -121,7 +121,7 @@ test('the report header names Node, the CPU, the target, the date and the settin
   );
 });
 
-// Issue 9, item 14: skip lines said the store's name twice ("skipped redis: unavailable: redis: ...").
+// Skip lines said the store's name twice ("skipped redis: unavailable: redis: ...").
 test('skipped stores are listed with their status and, in brackets, the reason', () => {
   assert.equal(renderSkipped([{ store: 'cloudant', status: 'down', reason: 'ECONNREFUSED' }]), 'skipped cloudant: down (ECONNREFUSED)');
   assert.equal(
@@ -134,7 +134,7 @@ test('a column grows to fit a value wider than its header', () => {
   assert.equal(renderTable(['a', 'bb'], [['12345', '1']]), ['---------', 'a      bb', '---------', '12345   1'].join('\n'));
 });
 
-// Issue 9: the comparison put a step whose figures carry a warning (a Little's law gap, a
+// The comparison put a step whose figures carry a warning (a Little's law gap, a
 // weak sample) beside sound ones with nothing to tell them apart.
 test('the comparison marks a row whose step carries a warning with ! and says what it means', () => {
   const steps = [
@@ -150,7 +150,7 @@ test('the comparison marks a row whose step carries a warning with ! and says wh
   assert.doesNotMatch(renderComparison(compareStores([steps[0], { ...steps[1], warnings: [] }])), /!/, 'no mark and no legend when no step has a warning');
 });
 
-// Issue 9, item 14: headings showed the URL as requested, percent-encoded (/postgres%2Bredis/key1).
+// Headings showed the URL as requested, percent-encoded (/postgres%2Bredis/key1).
 test('a table heading shows the URL decoded, its password still masked', () => {
   const table = renderStepTable('http://bench:s3cret@127.0.0.1:1234/postgres%2Bredis/key1', [fixedStep()]);
   assert.equal(table.split('\n')[0], '## http://bench:***@127.0.0.1:1234/postgres+redis/key1');
