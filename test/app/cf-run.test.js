@@ -17,16 +17,12 @@ import { startCouchServer } from '../../embedded/couchdb.js';
 import { payloadObjects } from '../../data/payloads.js';
 import * as redisAdapter from '../../stores/redis.js';
 import { assertNoSecrets } from '../helpers/vcap-fixtures.js';
-import { reachable } from '../helpers/services.js';
+import { reachable, unavailable as skipOrFail } from '../helpers/services.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const redisPassword = 'Rc-9kQ2vX7pL4mZ8wN1b';
 const couch = { username: 'a1b2c3d4-bluemix', password: 'Cl-5tY8uI3oP6aS9dF2g' };
 
-function skipOrFail(t, reason) {
-  if (process.env.CI === 'true') assert.fail(reason);
-  t.skip(reason);
-}
 
 async function startRedis({ password, tls }) {
   const port = await freePort();

@@ -55,11 +55,8 @@ export async function closedPort() {
 
 export const mean = (values) => values.reduce((sum, value) => sum + value, 0) / values.length;
 
-/** Skips the test locally when a needed service is missing, but fails under CI=true. */
-export function skipOrFail(t, reason) {
-  if (process.env.CI === 'true') throw new Error(`required in CI: ${reason}`);
-  t.skip(reason);
-}
+// The one skip-or-fail rule for a test whose service is missing (test/helpers/services.js).
+export { unavailable as skipOrFail } from './services.js';
 
 const HOLD_SERVER = fileURLToPath(new URL('./hold-server.js', import.meta.url));
 
