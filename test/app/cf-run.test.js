@@ -23,7 +23,6 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const redisPassword = 'Rc-9kQ2vX7pL4mZ8wN1b';
 const couch = { username: 'a1b2c3d4-bluemix', password: 'Cl-5tY8uI3oP6aS9dF2g' };
 
-
 async function startRedis({ password, tls }) {
   const port = await freePort();
   const args = ['--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--logfile', '', '--requirepass', password];
