@@ -9,7 +9,8 @@
 //   - no import() of a computed or template-string specifier: a reader (and this check) must see
 //     every arrow, so a table of static imports replaces it;
 //   - each folder below imports none of the folders named after it (FORBIDDEN);
-//   - every relative import names a file that exists (a moved module takes its importers along).
+//   - every relative import names a file that exists, and every name imported from it is one
+//     it exports (a moved module or name takes its importers along).
 // tests, bench/, scripts/, examples/ and data/ sit above everything and may import anything.
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
@@ -113,7 +114,44 @@ export async function checkImports(root = ROOT) {
     }
   }
   for (const cycle of findCycles(graph)) problems.push(`cycle: ${cycle.map((file) => relative(root, file)).join(' -> ')}`);
+  problems.push(...await missingNames(files, root));
   return { files, graph, problems };
+}
+
+// A module's exported names, read from its text (export function/const/class, export { ... });
+// null when it re-exports with `export *`, whose names this does not follow.
+async function exportedNames(file) {
+  const text = await readFile(file, 'utf8');
+  if (/export\s*\*\s*from/.test(text)) return null;
+  const names = new Set();
+  for (const [, name] of text.matchAll(/export\s+(?:async\s+)?(?:function\*?|const|let|var|class)\s+([A-Za-z_$][\w$]*)/g)) names.add(name);
+  for (const [, list] of text.matchAll(/export\s*\{([^}]*)\}/g)) {
+    for (const part of list.split(',').map((entry) => entry.trim()).filter(Boolean)) names.add(part.split(/\s+as\s+/).at(-1).trim());
+  }
+  if (/export\s+default/.test(text)) names.add('default');
+  return names;
+}
+
+// `import { a } from './x.js'` where x.js exports no `a`: a name moved to another module
+// without its importers (node fails only when the importer is loaded).
+async function missingNames(files, root) {
+  const known = new Set(files);
+  const cache = new Map();
+  const problems = [];
+  for (const file of files) {
+    const text = await readFile(file, 'utf8');
+    for (const [, list, specifier] of text.matchAll(/import\s*\{([^}]*)\}\s*from\s*['"](\.{1,2}\/[^'"]+)['"]/g)) {
+      const target = resolve(dirname(file), specifier);
+      if (!known.has(target)) continue;
+      if (!cache.has(target)) cache.set(target, await exportedNames(target));
+      const names = cache.get(target);
+      if (!names) continue;
+      for (const name of list.split(',').map((entry) => entry.trim().split(/\s+as\s+/)[0].trim()).filter(Boolean)) {
+        if (!names.has(name)) problems.push(`${relative(root, file)}: imports ${name} from ${specifier}, which does not export it`);
+      }
+    }
+  }
+  return problems;
 }
 
 /** One cycle per strongly connected group, as a path that returns to its start. */

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { driverArgv, partFlags } from '../../cli/part-argv.js';
-import { parseArguments } from '../../driver/options.js';
+import { parseArguments } from '../../cli/options.js';
 import { MAX_PARTS, parseStartAt } from '../../driver/parts.js';
 import { randomSeed } from '../../driver/workloads/random.js';
 import { fromJson } from '../../result/format.js';

@@ -2,7 +2,7 @@
 // "10 KB writes slow the probe" compared a 10 KB read with a 100 B one.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseArguments } from '../../driver/options.js';
+import { parseArguments } from '../../cli/options.js';
 import { openDirectTargets, PROBE_KEY, PROBE_VALUE_SIZE } from '../../driver/direct-targets.js';
 import { openProbeTarget } from '../../driver/probe/requests.js';
 import { startSampling } from '../../driver/probe/sampler.js';

@@ -10,7 +10,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startApp } from '../../app/start-app.js';
-import { parseArguments } from '../../driver/options.js';
+import { parseArguments } from '../../cli/options.js';
 import { runBenchmark } from '../../driver/run.js';
 import { createDriverMetrics, serveMetrics } from '../../driver/metrics-server.js';
 import { skipOrFail } from '../helpers/driver-servers.js';
