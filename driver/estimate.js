@@ -6,6 +6,7 @@ import { WARMUP_WINDOW_SECONDS } from './warmup.js';
 const STEADY_WINDOWS = 2;
 const FIRST_STEP_EXTRA_WINDOWS = 2;
 const PRIMING_SECONDS = 0.5;
+const APP_WARMUP_SECONDS = 2.5;
 
 /**
  * The seconds a sweep of `targets` URLs at `levels` load levels should take with `settings`
@@ -20,5 +21,6 @@ export function estimateRunSeconds({ settings, targets, levels }) {
   const control = settings.control !== false && (settings.repeat ?? 1) === 1 && steps > 1 ? 1 : 0;
   const perStep = settings.duration + steadyWarmup;
   const perTarget = (warming ? PRIMING_SECONDS : 0) + (steadyWarmup ? FIRST_STEP_EXTRA_WINDOWS * WARMUP_WINDOW_SECONDS : 0);
-  return (steps + control) * perStep + targets * perTarget;
+  const app = steadyWarmup ? APP_WARMUP_SECONDS : 0;
+  return app + (steps + control) * perStep + targets * perTarget;
 }

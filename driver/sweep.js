@@ -26,6 +26,9 @@ export const WARMUP_MAX_SECONDS = 2;
 // An open-model warm-up window holds at least this many requests (a window of 0.25 s at
 // 2 rps would hold none).
 const OPEN_MODEL_WINDOW_REQUESTS = 20;
+// The app's own warm-up before the priming (above): windows and the least it runs.
+const APP_WARMUP_WINDOW_SECONDS = 0.5;
+const APP_WARMUP_MIN_WINDOWS = 4;
 
 /**
  * The loads to run against each target: [{concurrency}] or, with --rps, [{rps}]; with
@@ -140,8 +143,19 @@ async function sweep(targets, settings, { loadPhase, verifyPhase, workload, toke
     onLoadDone(own.load);
   }
   // The priming: every target once, in the order of the first round, before the first step.
+  const steadyMax = settings.warmup > 0 ? settings.warmupMaxSeconds ?? STEADY_MAX_SECONDS : 0;
   if (settings.warmup > 0) {
     const primeConcurrency = settings.rps ? OPEN_MODEL_WARMUP_CONCURRENCY : Math.max(...settings.concurrency);
+    // First the app process as a whole: a fresh app.js needs about 2 s of load before its request
+    // path runs at speed (docs/measurement.md), longer than any one target's warm-up waits. Its
+    // first target at the highest load, in half-second windows, until steady and 2 s at least.
+    if (steadyMax > 0 && schedule.length) {
+      const [{ target }] = schedule;
+      onStep(1, total, target, { warmup: 'app' });
+      await warmUpToSteady((seconds) => measure(target, { concurrency: primeConcurrency }, { durationSeconds: seconds }), {
+        windowSeconds: APP_WARMUP_WINDOW_SECONDS, minWindows: APP_WARMUP_MIN_WINDOWS, maxSeconds: Math.max(steadyMax, APP_WARMUP_MIN_WINDOWS * APP_WARMUP_WINDOW_SECONDS),
+      });
+    }
     for (const { target, first } of schedule) {
       if (!first) continue;
       onStep(1, total, target, { warmup: settings.warmup });
@@ -150,7 +164,6 @@ async function sweep(targets, settings, { loadPhase, verifyPhase, workload, toke
   }
   // --start-at: every part waits here, prepared, for the same instant.
   if (beforeSteps) await beforeSteps();
-  const steadyMax = settings.warmup > 0 ? settings.warmupMaxSeconds ?? STEADY_MAX_SECONDS : 0;
   // One step of `load` against `target`, after its steady-state warm-up: the step's figures and
   // warnings, as the Result keeps a step.
   const runStep = async (target, load, { repeat, probing: withProbe }) => {

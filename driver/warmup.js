@@ -31,7 +31,8 @@ export const settled = (previous, last, tolerance) => previous !== null && last 
 
 /**
  * Runs `runWindow(seconds)` (one window of the step's load, resolving to its step figures)
- * until two consecutive windows settle or `maxSeconds` of windows have run. Resolves to
+ * until two consecutive windows settle (after `minWindows` at least) or `maxSeconds` of windows
+ * have run. Resolves to
  * { seconds, windows, steady, speeds }: the windows' total length, how many ran, whether the
  * last two settled, and each window's speed (windowSpeed). A window with no response at all
  * (every request failed) ends the warm-up unsettled: failures do not warm anything up.
@@ -40,6 +41,7 @@ export async function warmUpToSteady(runWindow, {
   windowSeconds = WARMUP_WINDOW_SECONDS,
   tolerance = WARMUP_TOLERANCE,
   maxSeconds = WARMUP_MAX_SECONDS,
+  minWindows = 2,
 } = {}) {
   const speeds = [];
   let seconds = 0;
@@ -50,7 +52,7 @@ export async function warmUpToSteady(runWindow, {
     const speed = windowSpeed(figures);
     speeds.push(speed);
     if (speed === null) return { seconds, windows: speeds.length, steady: false, speeds };
-    if (speeds.length >= 2 && settled(speeds.at(-2), speed, tolerance)) return { seconds, windows: speeds.length, steady: true, speeds };
+    if (speeds.length >= minWindows && settled(speeds.at(-2), speed, tolerance)) return { seconds, windows: speeds.length, steady: true, speeds };
   }
   return { seconds, windows: speeds.length, steady: false, speeds };
 }

@@ -4,7 +4,7 @@
 
 /** What a step is, for the progress line: "redis key1 · concurrency 15". */
 export function progressLabel(target, load) {
-  const what = load.warmup ? `warm-up (${load.warmup} requests)` : load.rps ? `${load.rps} rps` : `concurrency ${load.concurrency}`;
+  const what = load.warmup === 'app' ? 'warming the app up' : load.warmup ? `warm-up (${load.warmup} requests)` : load.rps ? `${load.rps} rps` : `concurrency ${load.concurrency}`;
   const mode = target.url?.startsWith('direct:') ? 'direct · ' : '';
   const which = load.repeats ? ` · repeat ${load.repeat} of ${load.repeats}` : load.control ? ' · control (the first step again)' : '';
   return `${mode}${target.store} ${target.key} · ${what}${which}`;

@@ -31,7 +31,8 @@ test('the warm-up runs until the target is steady: a server slow for its first 2
   const result = await run(['--url', url, '-c', '4', '-t', '1', '--warmup', '1']);
   const [step] = result.steps;
   assert.equal(step.warmup.steady, true, JSON.stringify(step.warmup));
-  assert.ok(step.warmup.windows >= 3, `a slow window, a faster one, then one no faster: ${step.warmup.windows} windows`);
+  // The app's own warm-up (at least 2 s on the first target) has taken the slow start already.
+  assert.ok(step.warmup.windows >= 2, `${step.warmup.windows} windows`);
   assert.ok(!step.warnings.some((warning) => warning.code === 'NOT_STEADY'));
   assert.ok(step.latency.p50Ms < 10, `the step measured the fast server: p50 ${step.latency.p50Ms} ms (slow requests held 20 ms)`);
   const served = await server.served();
@@ -46,7 +47,7 @@ test('the warm-up runs until the target is steady: a server slow for its first 2
 
 test('a target that never settles reaches the cap and its step carries NOT_STEADY', async (t) => {
   const server = await startServer(t);
-  const result = await run(['--url', `${server.url}/accelerating/40/a/key1`, '-c', '4', '-n', '100', '--warmup', '1', '--warmup-max', '1.5']);
+  const result = await run(['--url', `${server.url}/accelerating/200/a/key1`, '-c', '4', '-n', '100', '--warmup', '1', '--warmup-max', '1.5']);
   const [step] = result.steps;
   assert.equal(step.warmup.steady, false, JSON.stringify(step.warmup));
   assert.ok(step.warmup.seconds >= 1.4, `ran to its cap: ${step.warmup.seconds} s`);
