@@ -104,11 +104,11 @@ export function warmupWarnings(warmup) {
 export const DRIFT_TOLERANCE = 0.1;
 
 /** The control's warning: the first step measured again at the end moved by more than DRIFT_TOLERANCE. */
-export function driftWarnings({ store, load, rpsBefore, rpsAfter, drift }) {
+export function driftWarnings({ store, key, load, step, rpsBefore, rpsAfter, drift }) {
   if (!(Math.abs(drift) > DRIFT_TOLERANCE)) return [];
   return [warning(
     'DRIFT',
-    `the control (${store} at ${load}, measured first and again last) moved from ${Math.round(rpsBefore)} to ${Math.round(rpsAfter)} rps (${signedPercent(drift)}): the machine changed during the run; differences within ${Math.round(Math.abs(drift) * 100)}% are ties in the comparison`,
+    `the control (${store} ${key ?? ''} at ${step?.model === 'open' ? `${load} rps` : `concurrency ${load}`}, measured first and again last) moved from ${Math.round(rpsBefore)} to ${Math.round(rpsAfter)} rps (${signedPercent(drift)}): the machine changed during the run; differences within ${Math.round(Math.abs(drift) * 100)}% are ties in the comparison`,
     { rpsBefore, rpsAfter, drift, tolerance: DRIFT_TOLERANCE },
   )];
 }
