@@ -31,6 +31,8 @@
 //   store cannot hold a -n step for ever.
 // - Per call the engine allocates nothing of its own beyond the promise the store returns (and,
 //   with a workload, the key cut from the path): each caller's callbacks are made once.
+import { LoadRun } from './load-run.js';
+
 const STATUS = { found: 200, missing: 404, written: 204, unsupported: 405, tooLarge: 413 };
 
 /**
@@ -151,51 +153,12 @@ class Caller {
   }
 }
 
-// One run of the engine: the schedule (closed or open), the count, the stop.
-class DirectRun {
-  constructor({ store, key, concurrency, maxRequests, durationSeconds, rps, signal, workload }, meter) {
-    Object.assign(this, { store, key, workload, meter, rps, signal, concurrency, durationSeconds });
-    this.maxRequests = maxRequests ?? Infinity;
-    this.taken = 0;
-    this.begins = 0;
-    this.stopped = false;
-    this.idle = []; // open model: callers free for the next scheduled call
-    this.timer = null;
-    this.tickTimer = null;
-    this.done = new Promise((resolve) => {
-      this.resolve = resolve;
-    });
-    this.onAbort = () => this.stop();
-  }
-
-  start() {
-    if (this.signal?.aborted) return this.stop();
-    this.signal?.addEventListener('abort', this.onAbort, { once: true });
-    if (this.durationSeconds != null) this.timer = setTimeout(() => this.stop(), this.durationSeconds * 1000);
-    if (this.rps) this.openModel();
-    else this.closedLoop();
-  }
-
-  stop() {
-    if (this.stopped) return;
-    this.stopped = true;
-    clearTimeout(this.timer);
-    clearTimeout(this.tickTimer);
-    this.signal?.removeEventListener('abort', this.onAbort);
-    this.resolve();
-  }
-
-  // Room for one more call? Counts it when there is (exactly maxRequests are ever taken).
-  take() {
-    if (this.stopped || this.taken >= this.maxRequests) return false;
-    this.taken += 1;
-    return true;
-  }
-
-  // A call has begun (the meter counts it): the last one allowed ends the load.
-  begun() {
-    this.begins += 1;
-    if (this.begins >= this.maxRequests) this.stop();
+// One run of the engine: the store and key on LoadRun's schedule, count and stop.
+class DirectRun extends LoadRun {
+  constructor(load, meter) {
+    super(load, meter);
+    this.store = load.store;
+    this.key = load.key;
   }
 
   closedLoop() {
@@ -217,19 +180,9 @@ class DirectRun {
     else caller.next();
   }
 
-  // Starts every call due by now (the i-th at i/rps after the first), then sleeps until the next.
-  openModel() {
-    const intervalNs = 1e9 / this.rps;
-    const firstNs = process.hrtime.bigint();
-    const tick = () => {
-      if (this.stopped) return;
-      const due = Math.floor(Number(process.hrtime.bigint() - firstNs) / intervalNs) + 1;
-      while (this.taken < due && this.take()) (this.idle.pop() ?? new Caller(this)).next();
-      if (this.stopped) return;
-      const waitNs = this.taken * intervalNs - Number(process.hrtime.bigint() - firstNs);
-      this.tickTimer = setTimeout(tick, Math.max(0, waitNs / 1e6));
-    };
-    tick();
+  // Open model: a free caller, or a new one, sends the next scheduled call.
+  scheduled() {
+    (this.idle.pop() ?? new Caller(this)).next();
   }
 }
 

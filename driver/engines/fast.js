@@ -28,6 +28,7 @@
 import net from 'node:net';
 import tls from 'node:tls';
 import { ResponseReader, commonHeaders, requestHead } from './http1.js';
+import { LoadRun } from './load-run.js';
 
 export const CONNECTIONS_PER_CLIENT = 10;
 const READ_BUFFER_BYTES = 64 * 1024;
@@ -150,9 +151,11 @@ class Client {
   }
 }
 
-// One run of the engine: the target, the schedule (closed or open), the count, the stop.
-class FastRun {
-  constructor({ url, concurrency, maxRequests, durationSeconds, rps, keepAlive, signal, workload }, meter) {
+// One run of the engine: the target and its connections on LoadRun's schedule, count and stop.
+class FastRun extends LoadRun {
+  constructor(load, meter) {
+    super(load, meter);
+    const { url, concurrency, rps, keepAlive } = load;
     const target = new URL(url);
     this.secure = target.protocol === 'https:';
     this.host = target.hostname.replace(/^\[|\]$/g, '');
@@ -160,55 +163,14 @@ class FastRun {
     this.keepAlive = keepAlive !== false;
     this.headers = commonHeaders(target, { keepAlive: this.keepAlive });
     this.getBytes = Buffer.from(requestHead('GET', `${target.pathname}${target.search}`, this.headers), 'latin1');
-    Object.assign(this, { meter, workload, rps, signal, concurrency, durationSeconds });
-    this.maxRequests = maxRequests ?? Infinity;
-    this.taken = 0;
-    this.begins = 0;
-    this.stopped = false;
     this.clients = [];
-    this.idle = []; // open model: clients free for the next scheduled request
     this.maxClients = rps ? CONNECTIONS_PER_CLIENT * concurrency : concurrency;
     this.queue = []; // open model: requests begun with no connection free, oldest first from queueAt
     this.queueAt = 0;
-    this.timer = null;
-    this.tickTimer = null;
-    this.done = new Promise((resolve) => {
-      this.resolve = resolve;
-    });
     this.onAbort = () => {
       this.stop();
       for (const client of this.clients) if (client.handle === null) client.drop();
     };
-  }
-
-  start() {
-    if (this.signal?.aborted) return this.stop();
-    this.signal?.addEventListener('abort', this.onAbort, { once: true });
-    if (this.durationSeconds != null) this.timer = setTimeout(() => this.stop(), this.durationSeconds * 1000);
-    if (this.rps) this.openModel();
-    else this.closedLoop();
-  }
-
-  stop() {
-    if (this.stopped) return;
-    this.stopped = true;
-    clearTimeout(this.timer);
-    clearTimeout(this.tickTimer);
-    this.signal?.removeEventListener('abort', this.onAbort);
-    this.resolve();
-  }
-
-  // Room for one more request? Counts it when there is (exactly maxRequests are ever taken).
-  take() {
-    if (this.stopped || this.taken >= this.maxRequests) return false;
-    this.taken += 1;
-    return true;
-  }
-
-  // A request has begun (the meter counts it): the last one allowed ends the load.
-  begun() {
-    this.begins += 1;
-    if (this.begins >= this.maxRequests) this.stop();
   }
 
   newClient() {
@@ -267,21 +229,6 @@ class FastRun {
     }, request?.operation);
     this.begun();
     this.queue.push(waiting);
-  }
-
-  // Starts every request due by now (the i-th at i/rps after the first), then sleeps until the next.
-  openModel() {
-    const intervalNs = 1e9 / this.rps;
-    const firstNs = process.hrtime.bigint();
-    const tick = () => {
-      if (this.stopped) return;
-      const due = Math.floor(Number(process.hrtime.bigint() - firstNs) / intervalNs) + 1;
-      while (this.taken < due && this.take()) this.scheduled();
-      if (this.stopped) return;
-      const waitNs = this.taken * intervalNs - Number(process.hrtime.bigint() - firstNs);
-      this.tickTimer = setTimeout(tick, Math.max(0, waitNs / 1e6));
-    };
-    tick();
   }
 
   release() {
