@@ -21,6 +21,8 @@ export interface RunOptions {
   duration?: number | string;
   /** --rps: the open model's rates, one step each. */
   rps?: number | string | Array<number | string>;
+  /** --pipeline: with direct, each caller sends this many calls at once (redis-benchmark -P); not with rps. */
+  pipeline?: number | string;
   warmup?: number | string;
   warmupMax?: number | string;
   order?: 'interleaved' | 'sequential';

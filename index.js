@@ -11,7 +11,8 @@ import { htmlReport } from './report/html.js';
 import { buildCsv } from './report/csv.js';
 import { checkThresholds, renderThresholds, thresholdsError } from './report/assert.js';
 import { compareRuns, renderRunComparison } from './report/compare-runs.js';
-import { mergeResults, renderMachineRows } from './result/merge.js';
+import { mergeResults } from './result/merge.js';
+import { renderMachineRows } from './report/machine-rows.js';
 import { ResultsFormatError, UsageError } from './util/errors.js';
 
 export { normalizeOptions };
@@ -43,12 +44,15 @@ const CLI_ONLY = {
  */
 export async function run(options = {}, { signal, onProgress } = {}) {
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-    throw new UsageError(`run() takes an object of options, not ${Array.isArray(options) ? 'an array' : String(options)}`);
+    const given = Array.isArray(options) ? 'an array' : String(options);
+    throw new UsageError(`run() takes an object of options, not ${given}`);
   }
   const { command, options: normalized, problems } = normalizeOptions(options);
   const cliOnly = Object.keys(CLI_ONLY).filter((name) => options[name] !== undefined);
   const all = [...cliOnly.map((name) => `${name}: ${CLI_ONLY[name]}`), ...(command === 'scenario' ? [] : problems)];
-  if (command === 'list') all.push('workload "list" lists the workloads (node test --workload list): run() needs one to run');
+  if (command === 'list') {
+    all.push('workload "list" lists the workloads (node test --workload list): run() needs one to run');
+  }
   if (all.length) throw new UsageError(all);
   return runBenchmark(normalized, { signal, onProgress });
 }
@@ -94,7 +98,8 @@ export function report(input, { format = 'text', assert } = {}) {
   if (format === 'csv') return buildCsv(result.steps, result);
   const thresholds = thresholdsOf(assert, result);
   if (format === 'html') return htmlReport(result, { thresholds });
-  if (result.scenario) return renderScenario(result.scenario, { system: result.system, steps: result.steps });
+  const { system, settings, steps } = result;
+  if (result.scenario) return renderScenario(result.scenario, { system, engine: settings.engine, steps });
   return renderRun(result, { thresholds }) + (result.merged ? `\n${renderMachineRows(result)}` : '');
 }
 
@@ -122,7 +127,8 @@ export function compare(a, b, { failOnRegression = null, ignoreBusy = false } = 
   const comparison = compareRuns(runA, runB, { failOnRegression, ignoreBusy });
   const names = { nameA: typeof a === 'string' ? a : 'A', nameB: typeof b === 'string' ? b : 'B' };
   // Not enumerable: the comparison stays plain data for JSON.stringify.
-  Object.defineProperty(comparison, 'render', { value: () => renderRunComparison(comparison, { a: runA, b: runB, ...names }) });
+  const render = () => renderRunComparison(comparison, { a: runA, b: runB, ...names });
+  Object.defineProperty(comparison, 'render', { value: render });
   return comparison;
 }
 

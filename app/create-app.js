@@ -15,7 +15,8 @@ import { createAppMetrics } from './metrics.js';
 /**
  * @param {import('../stores/store-set.js').StoreSet} stores  the opened stores
  * @param {{ log?: (line: string) => void, logRequests?: boolean, metrics?: boolean, writes?: object }} [options]
- *   writes: the write routes' limits, token and loopback check (routes/writes.js); metrics: GET /metrics (app/metrics.js)
+ *   writes: the write routes' limits, token and loopback check (routes/writes.js); metrics: GET
+ *   /metrics (app/metrics.js)
  */
 export function createApp(stores, { log = () => {}, logRequests = false, metrics = false, writes = {} } = {}) {
   const app = express();

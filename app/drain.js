@@ -25,7 +25,10 @@ const QUIET_CHECK_MS = 10;
 
 /** The answer to a request on a connection that arrived once the server was going away. */
 function goingAway(res) {
-  const body = JSON.stringify({ error: 'the app is shutting down: send this request again once it is back, or elsewhere', code: 'SHUTTING_DOWN' });
+  const body = JSON.stringify({
+    error: 'the app is shutting down: send this request again once it is back, or elsewhere',
+    code: 'SHUTTING_DOWN',
+  });
   res.shouldKeepAlive = false;
   res.writeHead(503, {
     'Content-Type': 'application/json; charset=utf-8',
@@ -83,7 +86,9 @@ export function drainable(server, { idleMs = 1000, graceMs = 8000, quietMs = 50,
       if (!overdue && now - lastAcceptAt < quietMs) return void setTimeout(check, QUIET_CHECK_MS);
       const seen = lastAcceptAt;
       setImmediate(() => {
-        if (lastAcceptAt !== seen && performance.now() - startedAt < acceptMs) return void setTimeout(check, QUIET_CHECK_MS);
+        if (lastAcceptAt !== seen && performance.now() - startedAt < acceptMs) {
+          return void setTimeout(check, QUIET_CHECK_MS);
+        }
         resolve();
       });
     };

@@ -26,7 +26,9 @@ function answer(socket, status, code, message, headers = {}) {
 
 /** The answer to a request Node's parser refused: [status, code, message]. */
 export function clientErrorAnswer(error, maxHeaderSize) {
-  if (error.code === 'HPE_HEADER_OVERFLOW') return [431, 'HEADERS_TOO_LARGE', `request headers larger than ${maxHeaderSize} bytes`];
+  if (error.code === 'HPE_HEADER_OVERFLOW') {
+    return [431, 'HEADERS_TOO_LARGE', `request headers larger than ${maxHeaderSize} bytes`];
+  }
   if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return [408, 'REQUEST_TIMEOUT', 'the request did not arrive in time'];
   return [400, 'BAD_REQUEST', `malformed HTTP request${error.code?.startsWith('HPE_') ? ` (${error.code})` : ''}`];
 }
@@ -49,6 +51,8 @@ export function answerHttpEdges(server) {
   // A CONNECT is a request to tunnel: this is no proxy. Without a listener, Node drops the socket.
   server.on('connect', (req, socket) => {
     socket.on('error', () => socket.destroy()); // a client gone before the answer: nothing to do
-    answer(socket, 405, 'METHOD_NOT_ALLOWED', 'CONNECT is not supported: this is not a proxy', { Allow: SERVER_METHODS });
+    answer(socket, 405, 'METHOD_NOT_ALLOWED', 'CONNECT is not supported: this is not a proxy', {
+      Allow: SERVER_METHODS,
+    });
   });
 }

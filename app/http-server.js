@@ -11,11 +11,17 @@ import { settings as declared } from '../config/settings.js';
 // shortest deadline, never busier than every 100 ms nor lazier than every second.
 const checkingInterval = (shortestMs) => Math.min(1000, Math.max(100, Math.floor(shortestMs / 4)));
 
-/** The problems of a set of http settings together: Node refuses a headers deadline past the request's. */
+/**
+ * The problems of a set of http settings together: Node refuses a headers deadline past the
+ * request's.
+ */
 export function deadlineProblems({ headersTimeoutMs, requestTimeoutMs }) {
-  if (headersTimeoutMs === undefined || requestTimeoutMs === undefined || headersTimeoutMs <= requestTimeoutMs) return [];
+  if (headersTimeoutMs === undefined || requestTimeoutMs === undefined || headersTimeoutMs <= requestTimeoutMs) {
+    return [];
+  }
   const [headers, request] = [declared.headersTimeoutMs.env[0], declared.requestTimeoutMs.env[0]];
-  return [`${headers} (${headersTimeoutMs} ms) must not be longer than ${request} (${requestTimeoutMs} ms): the headers are part of the request`];
+  return [`${headers} (${headersTimeoutMs} ms) must not be longer than ${request} (${requestTimeoutMs} ms): ` +
+    'the headers are part of the request'];
 }
 
 /**

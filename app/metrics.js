@@ -45,7 +45,9 @@ export function createAppMetrics(stores) {
     registers: [],
     collect() {
       this.reset();
-      for (const [store, stats] of statsOf()) if (Number.isFinite(stats.pendingWrites)) this.set({ store }, stats.pendingWrites);
+      for (const [store, stats] of statsOf()) {
+        if (Number.isFinite(stats.pendingWrites)) this.set({ store }, stats.pendingWrites);
+      }
     },
   }));
   registry.registerMetric(new client.Gauge({

@@ -15,7 +15,8 @@ const SHUTDOWN_GRACE_MS = 8000;
  * Opens the stores, builds the app, listens. Every setting not passed here comes from env,
  * Cloud Foundry or its default (config/settings.js): port, host, stores, embedded, logRequests,
  * metrics for the app; headersTimeoutMs, requestTimeoutMs, bodyIdleTimeoutMs for its HTTP server;
- * maxValueSize, maxBulkSize, writeToken for its write routes; store URLs, cloudantApikey, postgresPoolSize, ... for the stores.
+ * maxValueSize, maxBulkSize, writeToken for its write routes; store URLs, cloudantApikey,
+ * postgresPoolSize, ... for the stores.
  *
  * @param {object} [options]  explicit settings by key, e.g. { port: 0, stores: ['memory'], redisUrl }
  * @param {object} [options.env]  the environment (default process.env)
@@ -32,15 +33,26 @@ const SHUTDOWN_GRACE_MS = 8000;
  */
 export async function startApp({ env = process.env, log = () => {}, onServerReady, onStoreOpened, ...options } = {}) {
   const unknown = Object.keys(options).filter((key) => !declared[key]);
-  if (unknown.length) throw new TypeError(`startApp: unknown option ${unknown.join(', ')} (settings are named in config/settings.js)`);
+  if (unknown.length) {
+    throw new TypeError(`startApp: unknown option ${unknown.join(', ')} (settings are named in config/settings.js)`);
+  }
   const { settings, problems } = resolveSettings({ options, env }, ['app', 'http', 'writes']);
   problems.push(...deadlineProblems(settings));
   if (problems.length) throw new UsageError(problems);
 
-  const stores = await openStores({ names: settings.stores, env, options, embedded: settings.embedded, onServer: onServerReady, onOpened: onStoreOpened, reopen: true });
+  const stores = await openStores({
+    names: settings.stores,
+    env,
+    options,
+    embedded: settings.embedded,
+    onServer: onServerReady,
+    onOpened: onStoreOpened,
+    reopen: true,
+  });
   const { maxValueSize, maxBulkSize, writeToken: token, bodyIdleTimeoutMs } = settings;
   const writes = { maxValueSize, maxBulkSize, token, bodyIdleTimeoutMs };
-  const server = createAppServer(createApp(stores, { log, logRequests: settings.logRequests, metrics: settings.metrics, writes }), settings);
+  const app = createApp(stores, { log, logRequests: settings.logRequests, metrics: settings.metrics, writes });
+  const server = createAppServer(app, settings);
   answerHttpEdges(server);
   const drain = drainable(server, { graceMs: SHUTDOWN_GRACE_MS });
   await new Promise((resolve, reject) => {

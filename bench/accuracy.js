@@ -47,13 +47,17 @@ const { values } = parseArgs({
 const concurrency = Number(values.concurrency);
 const seconds = Number(values.duration);
 const rounds = Number(values.rounds);
-if (!['app', 'bare', 'sleep', 'busy'].includes(values.server) || !(concurrency > 0) || !(seconds > 0) || !(rounds > 0)) {
-  console.error('usage: node bench/accuracy.js [--server app|bare|sleep|busy] [--sleep-ms N] [--busy-us N] [-c N] [-t SECONDS] [--rounds N] [--wrk-threads N] [--cpu-only]');
+const knownServer = ['app', 'bare', 'sleep', 'busy'].includes(values.server);
+if (!knownServer || !(concurrency > 0) || !(seconds > 0) || !(rounds > 0)) {
+  console.error('usage: node bench/accuracy.js [--server app|bare|sleep|busy] [--sleep-ms N] [--busy-us N] [-c N] ' +
+    '[-t SECONDS] [--rounds N] [--wrk-threads N] [--cpu-only]');
   process.exit(2);
 }
 const haveWrk = Boolean(which('wrk'));
 const wrkRounds = haveWrk && !values['cpu-only'];
-if (!haveWrk) console.error('wrk is not installed (Debian: apt-get install wrk): only the driver\'s CPU per request is measured');
+if (!haveWrk) {
+  console.error('wrk is not installed (Debian: apt-get install wrk): only the driver\'s CPU per request is measured');
+}
 
 async function startServer() {
   const bare = (args) => startBareServer(args).then((server) => ({ ...server, url: `${server.url}/key1` }));
@@ -77,9 +81,10 @@ const serverLabel = {
   sleep: `node:http holding each request ${values['sleep-ms']} ms (child process)`,
   busy: `node:http spending ${values['busy-us']} µs of CPU per request (child process)`,
 }[values.server];
-const system = systemInfo({ target: `${serverLabel} ${server.url}` });
+const system = systemInfo({ target: `${serverLabel} ${server.url}`, engine: 'loadtest' });
 console.log(renderSystemLine(system));
-console.log(`Target: ${system.target}; concurrency ${concurrency}; ${seconds} s per run; keep-alive on; ${rounds} round(s), alternating who goes first`);
+console.log(`Target: ${system.target}; concurrency ${concurrency}; ${seconds} s per run; keep-alive on; ` +
+  `${rounds} round(s), alternating who goes first`);
 const rpsRatios = [];
 const meanRatios = [];
 let cpuOk = true;
@@ -111,15 +116,22 @@ async function compareWithWrk() {
     rpsRatios.push(rpsRatio);
     meanRatios.push(meanRatio);
     console.log(`\nround ${round} (${round % 2 ? 'driver first' : 'wrk first'})`);
-    console.log(`  driver: ${ours.rps.toFixed(0)} rps, mean ${ours.latency.meanMs.toFixed(3)} ms, p50 ${ours.latency.p50Ms.toFixed(3)} ms, p99 ${ours.latency.p99Ms.toFixed(3)} ms, ${ours.errors.total} errors, driver CPU ${ours.cpuPercent.toFixed(0)}%`);
-    console.log(`  wrk:    ${wrkResult.rps.toFixed(0)} rps, mean ${wrkResult.meanLatencyMs.toFixed(3)} ms${wrkResult.errors ? `, ${wrkResult.errors} errors` : ''}`);
-    console.log(`  loadtest's own figures for the driver's run: ${ours.engineReported.rps} rps, mean ${ours.engineReported.meanLatencyMs} ms`);
+    const { latency } = ours;
+    console.log(`  driver: ${ours.rps.toFixed(0)} rps, mean ${latency.meanMs.toFixed(3)} ms, ` +
+      `p50 ${latency.p50Ms.toFixed(3)} ms, p99 ${latency.p99Ms.toFixed(3)} ms, ${ours.errors.total} errors, ` +
+      `driver CPU ${ours.cpuPercent.toFixed(0)}%`);
+    const wrkErrors = wrkResult.errors ? `, ${wrkResult.errors} errors` : '';
+    console.log(`  wrk:    ${wrkResult.rps.toFixed(0)} rps, mean ${wrkResult.meanLatencyMs.toFixed(3)} ms${wrkErrors}`);
+    console.log(`  loadtest's own figures for the driver's run: ${ours.engineReported.rps} rps, ` +
+      `mean ${ours.engineReported.meanLatencyMs} ms`);
     console.log(`  rps  driver/wrk = ${ratioText(rpsRatio)}`);
     console.log(`  mean driver/wrk = ${ratioText(meanRatio)}`);
     // Little's law for both: in a closed loop mean latency should equal concurrency / rps.
     const littleMs = (concurrency / ours.rps) * 1000;
     const wrkLittleMs = (concurrency / wrkResult.rps) * 1000;
-    console.log(`  Little's law (concurrency/rps vs mean): driver ${littleMs.toFixed(3)} vs ${ours.latency.meanMs.toFixed(3)} ms; wrk ${wrkLittleMs.toFixed(3)} vs ${wrkResult.meanLatencyMs.toFixed(3)} ms`);
+    console.log('  Little\'s law (concurrency/rps vs mean): ' +
+      `driver ${littleMs.toFixed(3)} vs ${latency.meanMs.toFixed(3)} ms; ` +
+      `wrk ${wrkLittleMs.toFixed(3)} vs ${wrkResult.meanLatencyMs.toFixed(3)} ms`);
   }
 }
 
@@ -133,11 +145,17 @@ async function cpuPerRequest() {
     const figure = await driverCpuPerRequest(server.url, { workers, concurrency, seconds });
     figures.push(figure);
     const threads = workers > 1 ? `, summed over its ${workers} worker threads` : ', its worker thread';
-    console.log(`  driver, ${workers} worker${workers > 1 ? 's' : ''}: ${us(figure.threadsUs)} per request${threads} (whole process ${us(figure.processUs)}), ${figure.rps.toFixed(0)} rps`);
+    console.log(`  driver, ${workers} worker${workers > 1 ? 's' : ''}: ${us(figure.threadsUs)} per request${threads} ` +
+      `(whole process ${us(figure.processUs)}), ${figure.rps.toFixed(0)} rps`);
   }
   if (haveWrk) {
-    const figure = await wrkCpuPerRequest(server.url, { connections: concurrency, seconds, threads: Number(values['wrk-threads']) });
-    console.log(`  wrk -t${values['wrk-threads']}:           ${us(figure.us)} per request, ${figure.rps.toFixed(0)} rps`);
+    const figure = await wrkCpuPerRequest(server.url, {
+      connections: concurrency,
+      seconds,
+      threads: Number(values['wrk-threads']),
+    });
+    const label = `wrk -t${values['wrk-threads']}:`;
+    console.log(`  ${label}           ${us(figure.us)} per request, ${figure.rps.toFixed(0)} rps`);
   }
   const [one, two] = figures;
   if (one.threadsUs === null || two.threadsUs === null) {
@@ -146,7 +164,8 @@ async function cpuPerRequest() {
   }
   const ratio = two.threadsUs / one.threadsUs;
   const ok = Math.abs(ratio - 1) <= CPU_SPLIT_TOLERANCE;
-  console.log(`  2 workers / 1 worker = ${ratioText(ratio)}  target within ${CPU_SPLIT_TOLERANCE * 100}%: ${ok ? 'met' : 'MISSED'}`);
+  console.log(`  2 workers / 1 worker = ${ratioText(ratio)}  ` +
+    `target within ${CPU_SPLIT_TOLERANCE * 100}%: ${ok ? 'met' : 'MISSED'}`);
   return ok;
 }
 
@@ -154,6 +173,8 @@ if (!wrkRounds) process.exit(cpuOk ? 0 : 1);
 const rpsOk = Math.abs(median(rpsRatios) - 1) <= RPS_TOLERANCE;
 const meanOk = Math.abs(median(meanRatios) - 1) <= MEAN_TOLERANCE;
 console.log(`\nmedian over ${rounds} round(s):`);
-console.log(`  rps  driver/wrk = ${ratioText(median(rpsRatios))}  target within ${RPS_TOLERANCE * 100}%: ${rpsOk ? 'met' : 'MISSED'}`);
-console.log(`  mean driver/wrk = ${ratioText(median(meanRatios))}  target within ${MEAN_TOLERANCE * 100}%: ${meanOk ? 'met' : 'MISSED'}`);
+console.log(`  rps  driver/wrk = ${ratioText(median(rpsRatios))}  ` +
+  `target within ${RPS_TOLERANCE * 100}%: ${rpsOk ? 'met' : 'MISSED'}`);
+console.log(`  mean driver/wrk = ${ratioText(median(meanRatios))}  ` +
+  `target within ${MEAN_TOLERANCE * 100}%: ${meanOk ? 'met' : 'MISSED'}`);
 process.exit(rpsOk && meanOk && cpuOk ? 0 : 1);

@@ -29,7 +29,9 @@ export async function driverCpuPerRequest(url, { workers, concurrency, seconds, 
     const cpu = process.cpuUsage(before);
     const processMicros = cpu.user + cpu.system;
     const threadSeconds = step.workers.map((worker) => worker.cpuSeconds);
-    const threadsMicros = threadSeconds.includes(null) ? null : threadSeconds.reduce((sum, value) => sum + value, 0) * 1e6;
+    const threadsMicros = threadSeconds.includes(null)
+      ? null
+      : threadSeconds.reduce((sum, value) => sum + value, 0) * 1e6;
     return {
       rps: step.rps,
       responses: step.responses,

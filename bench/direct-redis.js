@@ -1,9 +1,10 @@
 // The direct engine's speed (a benchmark, not a test): GET key1 on redis through the redis
 // adapter (node-redis) at concurrency 50, against redis-benchmark -c 50 -t get on the same
-// server in the same run, taking turns. Target: the direct mode reaches at least 0.5 of
+// server in the same run, taking turns; then the same pipelined, --pipeline 16 against
+// redis-benchmark -c 50 -P 16 -t get. Target, each: the direct mode reaches at least 0.5 of
 // redis-benchmark's rps.
 //
-//   npm run perf:direct -- [-t 5] [--rounds 3] [-c 50]
+//   npm run perf:direct -- [-t 5] [--rounds 3] [-c 50] [-P 16]
 //
 // The server is a redis-server started for the run (nothing else on it), or REDIS_URL's.
 // redis-benchmark GETs the key `key:__rand_int__`; it is set to key1's bytes first, so both
@@ -38,13 +39,16 @@ const { values } = parseArgs({
     duration: { type: 'string', short: 't', default: '5' },
     rounds: { type: 'string', default: '3' },
     concurrency: { type: 'string', short: 'c', default: '50' },
+    pipeline: { type: 'string', short: 'P', default: '16' },
   },
 });
 const seconds = Number(values.duration);
 const rounds = Number(values.rounds);
 const concurrency = Number(values.concurrency);
-if (!(seconds > 0) || !(rounds > 0) || !Number.isInteger(concurrency) || concurrency < 1) {
-  console.error('usage: node bench/direct-redis.js [-t SECONDS] [--rounds N] [-c N]');
+const pipeline = Number(values.pipeline);
+const wholeFrom = (value, least) => Number.isInteger(value) && value >= least;
+if (!(seconds > 0) || !(rounds > 0) || !wholeFrom(concurrency, 1) || !wholeFrom(pipeline, 2)) {
+  console.error('usage: node bench/direct-redis.js [-t SECONDS] [--rounds N] [-c N] [-P N (2 or more)]');
   process.exit(2);
 }
 const redisBenchmark = findTool('redis-benchmark');
@@ -61,11 +65,15 @@ export function parseRedisBenchmark(output) {
   return rps;
 }
 
-// redis-benchmark at `rps` requests for about `seconds` (it runs by count, not time).
-async function benchmarkRound(url, requests) {
+// redis-benchmark for `requests` GETs (it runs by count, not time), `depth` at a time on each connection (-P).
+async function benchmarkRound(url, requests, depth = 1) {
   const { hostname, port, password, pathname } = new URL(url);
   const db = pathname.replace(/^\//, '') || '0';
-  const args = ['-h', hostname, '-p', port || '6379', '--dbnum', db, '-c', String(concurrency), '-t', 'get', '-n', String(requests), '--csv'];
+  const args = [
+    '-h', hostname, '-p', port || '6379', '--dbnum', db,
+    '-c', String(concurrency), '-t', 'get', '-n', String(requests), '--csv',
+  ];
+  if (depth > 1) args.push('-P', String(depth));
   if (password) args.push('-a', decodeURIComponent(password), '--no-auth-warning');
   const { stdout } = await run(redisBenchmark, args, { maxBuffer: 1024 * 1024 });
   return parseRedisBenchmark(stdout);
@@ -83,14 +91,21 @@ const timedStore = { get: (key) => timedBytes.get(key) };
 try {
   await store.set('key1', payloads.key1);
   await store.set('key:__rand_int__', payloads.key1);
-  console.log(renderSystemLine(systemInfo({ target: `redis ${redactUrl(url)}${owned ? ' (started for this run)' : ''}` })));
-  console.log(`GET key1 (${payloads.key1.length} bytes) at concurrency ${concurrency}: ${rounds} round(s) of ${seconds} s each, taking turns\n`);
-  const step = (durationSeconds, through = store) => measureStep(directEngine, { url: 'direct://redis/key1', store: through, key: 'key1', concurrency, durationSeconds });
+  const target = `redis ${redactUrl(url)}${owned ? ' (started for this run)' : ''}`;
+  console.log(renderSystemLine(systemInfo({ target, engine: 'direct' })));
+  console.log(`GET key1 (${payloads.key1.length} bytes) at concurrency ${concurrency}, ` +
+    `then pipelined ${pipeline} deep: ${rounds} round(s) of ${seconds} s each, taking turns\n`);
+  const step = (durationSeconds, through = store, depth = 1) => measureStep(directEngine, {
+    url: 'direct://redis/key1', store: through, key: 'key1', concurrency, durationSeconds, pipeline: depth,
+  });
   await step(WARMUP_SECONDS);
   await step(WARMUP_SECONDS, timedStore);
+  await step(WARMUP_SECONDS, store, pipeline);
   const direct = [];
   const theirs = [];
   const withTimeout = [];
+  const pipelined = [];
+  const theirsPipelined = [];
   for (let round = 1; round <= rounds; round += 1) {
     const ours = await step(seconds);
     const defaulted = await step(seconds, timedStore);
@@ -102,12 +117,36 @@ try {
     const rps = await benchmarkRound(url, Math.max(10_000, Math.round(ours.rps * seconds * 2)));
     direct.push(ours.rps);
     theirs.push(rps);
-    console.log(`round ${round}: direct ${Math.round(ours.rps)} rps (p50 ${ours.latency.p50Ms} ms, driver CPU ${Math.round(ours.cpuPercent)}%) · redis-benchmark ${Math.round(rps)} rps · ratio ${(ours.rps / rps).toFixed(2)} · with node-redis's default 5 s command timeout ${Math.round(defaulted.rps)} rps`);
+    console.log(`round ${round}: direct ${Math.round(ours.rps)} rps ` +
+      `(p50 ${ours.latency.p50Ms} ms, driver CPU ${Math.round(ours.cpuPercent)}%) · ` +
+      `redis-benchmark ${Math.round(rps)} rps · ratio ${(ours.rps / rps).toFixed(2)} · ` +
+      `with node-redis's default 5 s command timeout ${Math.round(defaulted.rps)} rps`);
+    // Pipelined: as many GETs for redis-benchmark as it did in its last pipelined round's
+    // `seconds` (a first guess of 8 times the direct mode's rate: -P is far faster in C).
+    const oursPipelined = await step(seconds, store, pipeline);
+    if (oursPipelined.errors.total) {
+      throw new Error(`a pipelined direct step had errors: ${JSON.stringify(oursPipelined.errors.byKind)}`);
+    }
+    const guess = theirsPipelined.at(-1) ?? oursPipelined.rps * 8;
+    const rpsPipelined = await benchmarkRound(url, Math.max(100_000, Math.round(guess * seconds)), pipeline);
+    pipelined.push(oursPipelined.rps);
+    theirsPipelined.push(rpsPipelined);
+    console.log(`         --pipeline ${pipeline}: direct ${Math.round(oursPipelined.rps)} rps ` +
+      `(p50 ${oursPipelined.latency.p50Ms} ms, driver CPU ${Math.round(oursPipelined.cpuPercent)}%) · ` +
+      `redis-benchmark -P ${pipeline} ${Math.round(rpsPipelined)} rps · ` +
+      `ratio ${(oursPipelined.rps / rpsPipelined).toFixed(2)}`);
   }
+  const verdict = (ratio) => `ratio ${ratio.toFixed(2)} (target >= ${TARGET_RATIO}) ` +
+    `${ratio >= TARGET_RATIO ? 'PASS' : 'FAIL'}`;
   const ratio = median(direct) / median(theirs);
-  console.log(`\nmedian: direct ${Math.round(median(direct))} rps, redis-benchmark ${Math.round(median(theirs))} rps: ratio ${ratio.toFixed(2)} (target >= ${TARGET_RATIO}) ${ratio >= TARGET_RATIO ? 'PASS' : 'FAIL'}`);
-  console.log(`with node-redis's default per-command timeout (the adapter turns it off): ${Math.round(median(withTimeout))} rps, ratio ${(median(withTimeout) / median(theirs)).toFixed(2)}`);
-  process.exitCode = ratio >= TARGET_RATIO ? 0 : 3;
+  const pipelinedRatio = median(pipelined) / median(theirsPipelined);
+  console.log(`\nmedian: direct ${Math.round(median(direct))} rps, ` +
+    `redis-benchmark ${Math.round(median(theirs))} rps: ${verdict(ratio)}`);
+  console.log('with node-redis\'s default per-command timeout (the adapter turns it off): ' +
+    `${Math.round(median(withTimeout))} rps, ratio ${(median(withTimeout) / median(theirs)).toFixed(2)}`);
+  console.log(`pipelined ${pipeline} deep: direct ${Math.round(median(pipelined))} rps, ` +
+    `redis-benchmark -P ${pipeline} ${Math.round(median(theirsPipelined))} rps: ${verdict(pipelinedRatio)}`);
+  process.exitCode = ratio >= TARGET_RATIO && pipelinedRatio >= TARGET_RATIO ? 0 : 3;
 } finally {
   await store.close();
   await timed.close();

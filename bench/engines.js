@@ -44,7 +44,8 @@ const parts = new Set(values.parts.split(',').map((part) => part.trim()).filter(
 const concurrency = Number(values.concurrency);
 const seconds = Number(values.duration);
 const rounds = Number(values.rounds);
-if ([...parts].some((part) => !PARTS.includes(part)) || !parts.size || !(concurrency > 0) || !(seconds > 0) || !(rounds > 0)) {
+const unknownPart = [...parts].some((part) => !PARTS.includes(part));
+if (unknownPart || !parts.size || !(concurrency > 0) || !(seconds > 0) || !(rounds > 0)) {
   console.error(`usage: npm run perf:engines -- [--parts ${PARTS.join(',')}] [-c N] [-t SECONDS] [--rounds N]`);
   process.exit(2);
 }
@@ -59,7 +60,8 @@ async function withMachine(label, urls, body) {
   const sample = machineMonitorFor(urls).start();
   const value = await body();
   const { stealPercent, othersCpuPercent, loadAverage } = sample.stop();
-  console.log(`  machine during ${label}: CPU steal ${fixed(stealPercent)}%, other processes ${fixed(othersCpuPercent, 0)}% of a core, load average ${fixed(loadAverage, 2)}`);
+  console.log(`  machine during ${label}: CPU steal ${fixed(stealPercent)}%, ` +
+    `other processes ${fixed(othersCpuPercent, 0)}% of a core, load average ${fixed(loadAverage, 2)}`);
   return value;
 }
 
@@ -82,14 +84,24 @@ async function loadtestAlone(url, runSeconds = seconds) {
   const before = process.cpuUsage();
   const result = await loadTest({ url, concurrency, maxSeconds: runSeconds, agentKeepAlive: true, quiet: true });
   const cpu = process.cpuUsage(before);
-  return { rps: result.rps, meanMs: result.meanLatencyMs, us: (cpu.user + cpu.system) / result.totalRequests, errors: result.totalErrors };
+  return {
+    rps: result.rps,
+    meanMs: result.meanLatencyMs,
+    us: (cpu.user + cpu.system) / result.totalRequests,
+    errors: result.totalErrors,
+  };
 }
 
 // autocannon in a child process (its CLI, one thread): rps and mean from its JSON.
 async function autocannon(url, runSeconds = seconds) {
-  const { stdout } = await run(process.execPath, [AUTOCANNON, '-c', String(concurrency), '-d', String(runSeconds), '--json', url], { maxBuffer: 16 * 1024 * 1024 });
+  const args = [AUTOCANNON, '-c', String(concurrency), '-d', String(runSeconds), '--json', url];
+  const { stdout } = await run(process.execPath, args, { maxBuffer: 16 * 1024 * 1024 });
   const result = JSON.parse(stdout);
-  return { rps: result.requests.total / result.duration, meanMs: result.latency.mean, errors: result.errors + result.non2xx };
+  return {
+    rps: result.requests.total / result.duration,
+    meanMs: result.latency.mean,
+    errors: result.errors + result.non2xx,
+  };
 }
 
 const wrkRun = async (url, runSeconds = seconds) => {
@@ -101,7 +113,10 @@ const wrkRun = async (url, runSeconds = seconds) => {
 const littleGap = ({ rps, meanMs }) => (meanMs / ((concurrency / rps) * 1000) - 1) * 100;
 
 async function bare(url) {
-  const tools = [['fast', (runSeconds) => engineStep(HTTP_ENGINES.fast, url, runSeconds)], ['autocannon', (runSeconds) => autocannon(url, runSeconds)]];
+  const tools = [
+    ['fast', (runSeconds) => engineStep(HTTP_ENGINES.fast, url, runSeconds)],
+    ['autocannon', (runSeconds) => autocannon(url, runSeconds)],
+  ];
   if (which('wrk')) tools.push(['wrk', (runSeconds) => wrkRun(url, runSeconds)]);
   else console.log('  wrk is not installed (apt-get install wrk): left out');
   for (const [, tool] of tools) await tool(1); // warm-up: JIT, the server's too
@@ -111,7 +126,8 @@ async function bare(url) {
     for (const [name, tool] of order) figures.get(name).push(await tool());
     console.log(`  round ${round + 1} (${order.map(([name]) => name).join(', ')}): ${order.map(([name]) => {
       const last = figures.get(name).at(-1);
-      return `${name} ${Math.round(last.rps)} rps (Little ${last.meanMs ? `${littleGap(last) >= 0 ? '+' : ''}${littleGap(last).toFixed(1)}%` : 'n/a'})`;
+      const little = last.meanMs ? `${littleGap(last) >= 0 ? '+' : ''}${littleGap(last).toFixed(1)}%` : 'n/a';
+      return `${name} ${Math.round(last.rps)} rps (Little ${little})`;
     }).join(', ')}`);
   }
   const rps = (name) => median(figures.get(name).map((figure) => figure.rps));
@@ -129,7 +145,10 @@ async function sink(url) {
     for (const name of order) figures[name].push(await engineStep(HTTP_ENGINES[name], url));
   }
   for (const [name, list] of Object.entries(figures)) {
-    console.log(`  ${name.padEnd(8)} engine: ${fixed(median(list.map((figure) => figure.us)))} µs per request at ${Math.round(median(list.map((figure) => figure.rps)))} rps (rounds: ${list.map((figure) => figure.us.toFixed(1)).join(', ')} µs)`);
+    const us = median(list.map((figure) => figure.us));
+    const rps = median(list.map((figure) => figure.rps));
+    console.log(`  ${name.padEnd(8)} engine: ${fixed(us)} µs per request at ${Math.round(rps)} rps ` +
+      `(rounds: ${list.map((figure) => figure.us.toFixed(1)).join(', ')} µs)`);
   }
   const fastUs = median(figures.fast.map((figure) => figure.us));
   console.log(`  fast engine CPU per request ${fastUs.toFixed(1)} µs  ${verdict(fastUs <= 30, '<= 30 µs')}`);
@@ -141,12 +160,17 @@ async function loadtestVersusAlone(url) {
   const ours = [];
   const alone = [];
   for (let round = 0; round < rounds; round += 1) {
-    const pair = round % 2 ? [[alone, loadtestAlone], [ours, (u) => engineStep(HTTP_ENGINES.loadtest, u)]] : [[ours, (u) => engineStep(HTTP_ENGINES.loadtest, u)], [alone, loadtestAlone]];
+    const engine = [ours, (u) => engineStep(HTTP_ENGINES.loadtest, u)];
+    const pair = round % 2 ? [[alone, loadtestAlone], engine] : [engine, [alone, loadtestAlone]];
     for (const [list, measure] of pair) list.push(await measure(url));
-    console.log(`  round ${round + 1}: loadtest engine ${ours.at(-1).us.toFixed(1)} µs at ${Math.round(ours.at(-1).rps)} rps, loadtest alone ${alone.at(-1).us.toFixed(1)} µs at ${Math.round(alone.at(-1).rps)} rps`);
+    const [engineRun, aloneRun] = [ours.at(-1), alone.at(-1)];
+    console.log(`  round ${round + 1}: ` +
+      `loadtest engine ${engineRun.us.toFixed(1)} µs at ${Math.round(engineRun.rps)} rps, ` +
+      `loadtest alone ${aloneRun.us.toFixed(1)} µs at ${Math.round(aloneRun.rps)} rps`);
   }
   const ratio = median(ours.map((figure) => figure.us)) / median(alone.map((figure) => figure.us));
-  console.log(`  loadtest engine / loadtest alone, CPU per request = ${ratio.toFixed(2)}  ${verdict(ratio <= 1.2, '<= 1.2')}`);
+  console.log(`  loadtest engine / loadtest alone, CPU per request = ${ratio.toFixed(2)}  ` +
+    verdict(ratio <= 1.2, '<= 1.2'));
 }
 
 async function workers(url) {
@@ -155,10 +179,13 @@ async function workers(url) {
     await driverCpuPerRequest(url, { workers: count, concurrency, seconds: 1, engine: HTTP_ENGINES.fast }); // warm-up
     const figure = await driverCpuPerRequest(url, { workers: count, concurrency, seconds, engine: HTTP_ENGINES.fast });
     figures.push(figure);
-    console.log(`  fast engine, ${count} worker${count > 1 ? 's' : ''}: ${fixed(figure.threadsUs)} µs per request (threads' own CPU; whole process ${fixed(figure.processUs)} µs), ${Math.round(figure.rps)} rps`);
+    console.log(`  fast engine, ${count} worker${count > 1 ? 's' : ''}: ${fixed(figure.threadsUs)} µs per request ` +
+      `(threads' own CPU; whole process ${fixed(figure.processUs)} µs), ${Math.round(figure.rps)} rps`);
   }
   const [one, two] = figures;
-  if (one.threadsUs === null || two.threadsUs === null) return console.log('  2 workers / 1 worker: n/a (this platform cannot read a thread\'s own CPU)');
+  if (one.threadsUs === null || two.threadsUs === null) {
+    return console.log('  2 workers / 1 worker: n/a (this platform cannot read a thread\'s own CPU)');
+  }
   const ratio = two.threadsUs / one.threadsUs;
   console.log(`  2 workers / 1 worker = ${ratio.toFixed(2)}  ${verdict(Math.abs(ratio - 1) <= 0.1, 'within 10%')}`);
 }
@@ -168,8 +195,9 @@ const sinkServer = await startSinkServer(['--hold-ms', String(CPU_SINK_HOLD_MS)]
 try {
   const bareUrl = `${bareServer.url}/key1`;
   const sinkUrl = `${sinkServer.url}/memory/key1`;
-  console.log(renderSystemLine(systemInfo({ loadtest: true })));
-  console.log(`concurrency ${concurrency}, ${seconds} s per run, ${rounds} rounds, keep-alive; each tool on one thread`);
+  console.log(renderSystemLine(systemInfo({ engine: 'loadtest' })));
+  console.log(`concurrency ${concurrency}, ${seconds} s per run, ${rounds} rounds, keep-alive; ` +
+    'each tool on one thread');
   const total = machineMonitorFor([bareUrl, sinkUrl]).start();
   if (parts.has('bare')) {
     console.log('\nbare node:http server (the client is the limit): rps');
@@ -188,7 +216,8 @@ try {
     await withMachine('workers', [bareUrl], () => workers(bareUrl));
   }
   const machine = total.stop();
-  console.log(`\nmachine over the whole benchmark: CPU steal ${fixed(machine.stealPercent)}%, other processes ${fixed(machine.othersCpuPercent, 0)}% of a core, load average ${fixed(machine.loadAverage, 2)}`);
+  console.log(`\nmachine over the whole benchmark: CPU steal ${fixed(machine.stealPercent)}%, ` +
+    `other processes ${fixed(machine.othersCpuPercent, 0)}% of a core, load average ${fixed(machine.loadAverage, 2)}`);
 } finally {
   await bareServer.stop();
   await sinkServer.stop();

@@ -28,7 +28,12 @@ import { median } from '../util/stats.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const PARTS = ['cause', 'orders', 'newcomer', 'default'];
-const { values } = parseArgs({ options: { parts: { type: 'string', default: 'cause,orders,newcomer' }, rounds: { type: 'string', default: '3' } } });
+const { values } = parseArgs({
+  options: {
+    parts: { type: 'string', default: 'cause,orders,newcomer' },
+    rounds: { type: 'string', default: '3' },
+  },
+});
 const parts = new Set(values.parts.split(',').map((part) => part.trim()).filter(Boolean));
 const rounds = Number(values.rounds);
 if ([...parts].some((part) => !PARTS.includes(part)) || !(rounds > 0)) {
@@ -44,7 +49,10 @@ async function runDriver(args) {
   const file = join(dir, 'run.json');
   const started = Date.now();
   const status = await new Promise((resolve) => {
-    const child = spawn(process.execPath, ['test.js', ...args, '--json', file, '-q'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+    const child = spawn(process.execPath, ['test.js', ...args, '--json', file, '-q'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     child.on('close', resolve);
   });
   const seconds = (Date.now() - started) / 1000;
@@ -62,21 +70,30 @@ function machineText(result) {
     const known = result.steps.map((step) => pick(step.machine)).filter((value) => value !== null);
     return known.length ? `${Math.round(Math.min(...known))}-${Math.round(Math.max(...known))}%` : 'n/a';
   };
-  return `steal ${range((machine) => machine.stealPercent)} · others ${range((machine) => machine.othersCpuPercent)} of a core`;
+  const steal = range((machine) => machine.stealPercent);
+  return `steal ${steal} · others ${range((machine) => machine.othersCpuPercent)} of a core`;
 }
 
 async function cause() {
   console.log('\n## cause: a fresh app.js, its first URL in 0.5 s windows at concurrency 20');
   for (const store of ['memory', 'redis']) {
-    const app = await startAppProcess({ stores: [store], env: { ...process.env, STOREBENCH_WRITE_TOKEN: 'fairness-bench-token-0123456789' } });
+    const app = await startAppProcess({
+      stores: [store],
+      env: { ...process.env, STOREBENCH_WRITE_TOKEN: 'fairness-bench-token-0123456789' },
+    });
     try {
       const rates = [];
       for (let window = 0; window < 16; window += 1) {
-        const step = await measureStep(httpEngine, { url: `${app.url}/${store}/key1`, concurrency: 20, durationSeconds: 0.5 });
+        const step = await measureStep(httpEngine, {
+          url: `${app.url}/${store}/key1`,
+          concurrency: 20,
+          durationSeconds: 0.5,
+        });
         rates.push(Math.round(step.rps));
       }
       const settled = median(rates.slice(8));
-      console.log(`${store}: ${rates.join(' ')} rps; first window ${percent(rates[0] / settled - 1)} of the last 4 s's median (${settled})`);
+      console.log(`${store}: ${rates.join(' ')} rps; ` +
+        `first window ${percent(rates[0] / settled - 1)} of the last 4 s's median (${settled})`);
     } finally {
       await app.stop();
     }
@@ -84,13 +101,20 @@ async function cause() {
 }
 
 async function orders() {
-  console.log(`\n## orders: the same three stores listed both ways, ${rounds} rounds each, alternating (key1, -c 20, -t 2)`);
+  console.log(`\n## orders: the same three stores listed both ways, ${rounds} rounds each, ` +
+    'alternating (key1, -c 20, -t 2)');
   const lists = ['memory,redis,postgres', 'postgres,redis,memory'];
-  for (const [label, extra] of [['default (interleaved, warmed, control)', []], ['before: sequential, no warm-up', ['--order', 'sequential', '--warmup', '0']]]) {
+  const ways = [
+    ['default (interleaved, warmed, control)', []],
+    ['before: sequential, no warm-up', ['--order', 'sequential', '--warmup', '0']],
+  ];
+  for (const [label, extra] of ways) {
     const rps = new Map(lists.map((list) => [list, new Map()]));
     for (let round = 1; round <= rounds; round += 1) {
       for (const list of round % 2 ? lists : [...lists].reverse()) {
-        const { result, status } = await runDriver(['--stores', list, '--keys', 'key1', '-c', '20', '-t', '2', ...extra]);
+        const { result, status } = await runDriver([
+          '--stores', list, '--keys', 'key1', '-c', '20', '-t', '2', ...extra,
+        ]);
         if (!result) {
           console.log(`  ${list}: the run failed (exit ${status})`);
           continue;
@@ -99,7 +123,8 @@ async function orders() {
           if (!rps.get(list).has(step.store)) rps.get(list).set(step.store, []);
           rps.get(list).get(step.store).push(step.rps);
         }
-        console.log(`  round ${round} ${list}: ${result.steps.map((step) => `${step.store} ${Math.round(step.rps)}`).join(', ')} · ${machineText(result)}`);
+        const stepsText = result.steps.map((step) => `${step.store} ${Math.round(step.rps)}`).join(', ');
+        console.log(`  round ${round} ${list}: ${stepsText} · ${machineText(result)}`);
       }
     }
     console.log(`${label}:`);
@@ -108,9 +133,12 @@ async function orders() {
       const [a, b] = lists.map((list) => median(rps.get(list).get(store) ?? []));
       const apart = Math.abs(a - b) / Math.min(a, b);
       worst = Math.max(worst, apart);
-      console.log(`  ${store}: median ${Math.round(a)} rps listed ${lists[0].indexOf(store) === 0 ? 'first' : 'later'}, ${Math.round(b)} listed ${lists[1].indexOf(store) === 0 ? 'first' : 'later'}: ${(apart * 100).toFixed(0)}% apart`);
+      const placed = (list) => (list.indexOf(store) === 0 ? 'first' : 'later');
+      console.log(`  ${store}: median ${Math.round(a)} rps listed ${placed(lists[0])}, ` +
+        `${Math.round(b)} listed ${placed(lists[1])}: ${(apart * 100).toFixed(0)}% apart`);
     }
-    console.log(`  largest gap ${(worst * 100).toFixed(0)}%${extra.length ? '' : ` (target under 15%: ${worst < 0.15 ? 'met' : 'NOT met'})`}`);
+    const target = extra.length ? '' : ` (target under 15%: ${worst < 0.15 ? 'met' : 'NOT met'})`;
+    console.log(`  largest gap ${(worst * 100).toFixed(0)}%${target}`);
   }
 }
 
@@ -126,23 +154,33 @@ async function newcomer() {
     const ranks = result.comparison.filter((group) => !group.operation).map((group) => {
       const memory = group.rows.find((row) => row.store === 'memory');
       const tied = group.rows.filter((row) => row.rank === memory?.rank).length;
-      return { load: group.load, rank: memory?.rank, tied, of: group.rows.length, flagged: group.rows.filter((row) => row.warnings.includes('FASTER_THAN_BASELINE')).map((row) => row.store) };
+      const flagged = group.rows
+        .filter((row) => row.warnings.includes('FASTER_THAN_BASELINE'))
+        .map((row) => row.store);
+      return { load: group.load, rank: memory?.rank, tied, of: group.rows.length, flagged };
     });
     const first = ranks.every((entry) => entry.rank === 1);
     if (first) firstEveryTime += 1;
     const drift = result.control ? percent(result.control.drift) : 'n/a';
-    console.log(`  run ${round} (${seconds.toFixed(0)} s, ${result.targets.length} stores, control drift ${drift}, ${machineText(result)}): ` +
-      ranks.map((entry) => `c=${entry.load} memory rank ${entry.rank}${entry.tied > 1 ? ` (tied with ${entry.tied - 1})` : ''} of ${entry.of}` +
-        `${entry.flagged.length ? `, FASTER_THAN_BASELINE: ${entry.flagged.join(', ')}` : ''}`).join('; '));
+    const rankText = (entry) => {
+      const tied = entry.tied > 1 ? ` (tied with ${entry.tied - 1})` : '';
+      const flagged = entry.flagged.length ? `, FASTER_THAN_BASELINE: ${entry.flagged.join(', ')}` : '';
+      return `c=${entry.load} memory rank ${entry.rank}${tied} of ${entry.of}${flagged}`;
+    };
+    console.log(`  run ${round} (${seconds.toFixed(0)} s, ${result.targets.length} stores, control drift ${drift}, ` +
+      `${machineText(result)}): ${ranks.map(rankText).join('; ')}`);
   }
-  console.log(`memory first or tied for first at every level in ${firstEveryTime} of ${rounds} runs (target: every run)`);
+  console.log(`memory first or tied for first at every level in ${firstEveryTime} of ${rounds} runs ` +
+    '(target: every run)');
 }
 
 async function timing() {
   console.log('\n## default: how long the plain run and --quick take here');
   for (const args of [[], ['--quick']]) {
     const { result, seconds, status } = await runDriver(args);
-    console.log(`  node test ${args.join(' ')}: ${(seconds / 60).toFixed(1)} min, exit ${status}, ${result?.steps.length ?? 0} steps of ${result?.targets.length ?? 0} URLs${result ? ` · ${machineText(result)}` : ''}`);
+    const machine = result ? ` · ${machineText(result)}` : '';
+    console.log(`  node test ${args.join(' ')}: ${(seconds / 60).toFixed(1)} min, exit ${status}, ` +
+      `${result?.steps.length ?? 0} steps of ${result?.targets.length ?? 0} URLs${machine}`);
   }
 }
 

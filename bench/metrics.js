@@ -32,7 +32,7 @@ const apps = {
 };
 const rps = { off: [], on: [] };
 try {
-  console.log(renderSystemLine(systemInfo({ loadtest: false })));
+  console.log(renderSystemLine(systemInfo()));
   console.log(`wrk -t1 -c${connections} -d${seconds}s GET /memory/key1, ${ROUNDS} rounds interleaved\n`);
   for (const name of ['off', 'on']) await wrk(`${apps[name].url}/memory/key1`, { connections, seconds: 1 }); // warm-up
   // The machine during each measurement: steal, and CPU used outside this bench, wrk and the two apps.
@@ -45,8 +45,10 @@ try {
       const result = await wrk(`${apps[name].url}/memory/key1`, { connections, seconds });
       const machine = sample.stop();
       rps[name].push(result.rps);
-      console.log(`round ${round}  --metrics ${name.padEnd(3)}  ${result.rps.toFixed(0).padStart(7)} rps  mean ${result.meanLatencyMs.toFixed(2)} ms` +
-        `  steal ${pct(machine.stealPercent)}  other processes ${pct(machine.othersCpuPercent)} of a core  load ${machine.loadAverage ?? 'n/a'}` +
+      console.log(`round ${round}  --metrics ${name.padEnd(3)}  ${result.rps.toFixed(0).padStart(7)} rps  ` +
+        `mean ${result.meanLatencyMs.toFixed(2)} ms` +
+        `  steal ${pct(machine.stealPercent)}  other processes ${pct(machine.othersCpuPercent)} of a core  ` +
+        `load ${machine.loadAverage ?? 'n/a'}` +
         `${result.errors ? `  ${result.errors} errors` : ''}`);
     }
   }
@@ -54,8 +56,10 @@ try {
   const [off, on] = [median(rps.off), median(rps.on)];
   // Each round's on/off ratio: the two ran back to back, so a drift between rounds cancels out.
   const ratios = rps.on.map((on, i) => on / rps.off[i]);
-  console.log(`\nper round, on/off: ${ratios.map((r) => r.toFixed(2)).join(', ')} (median ${median(ratios).toFixed(2)})`);
-  console.log(`median rps: off ${off.toFixed(0)}, on ${on.toFixed(0)}: --metrics costs ${((1 - on / off) * 100).toFixed(1)}% ` +
+  console.log(`\nper round, on/off: ${ratios.map((r) => r.toFixed(2)).join(', ')} ` +
+    `(median ${median(ratios).toFixed(2)})`);
+  console.log(`median rps: off ${off.toFixed(0)}, on ${on.toFixed(0)}: ` +
+    `--metrics costs ${((1 - on / off) * 100).toFixed(1)}% ` +
     `(rounds off ${rps.off.map((v) => v.toFixed(0)).join(', ')}; on ${rps.on.map((v) => v.toFixed(0)).join(', ')})`);
   const metrics = await (await fetch(`${apps.on.url}/metrics`)).text();
   const served = metrics.split('\n').find((line) => line.startsWith('storebench_app_requests_total{store="memory"'));

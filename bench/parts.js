@@ -25,14 +25,20 @@ const driver = (args) => new Promise((resolve) => {
   child.on('close', (code) => resolve({ code, stderr }));
 });
 
-const { message, stop } = await forkListening(fileURLToPath(new URL('./sink-server.js', import.meta.url)), ['--hold-ms', String(HOLD_MS)], { name: 'sink server' });
+const sinkServer = fileURLToPath(new URL('./sink-server.js', import.meta.url));
+const { message, stop } = await forkListening(sinkServer, ['--hold-ms', String(HOLD_MS)], { name: 'sink server' });
 const dir = await mkdtemp(join(tmpdir(), 'storebench-perf-parts-'));
 const url = `${message.url}/sink/key1`;
-const common = ['--url', url, '-c', String(CONCURRENCY), '-t', String(SECONDS), '--warmup', '200', '--warmup-max', '0', '--engine', 'fast', '--seed', '1'];
+const common = [
+  '--url', url, '-c', String(CONCURRENCY), '-t', String(SECONDS),
+  '--warmup', '200', '--warmup-max', '0', '--engine', 'fast', '--seed', '1',
+];
 let failed = false;
 try {
-  console.log(`System: Node ${process.version}, ${cpus().length} x ${cpus()[0].model}, load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} (before)`);
-  console.log(`Server: sink holding each request ${HOLD_MS} ms; ${CONCURRENCY} clients in all, ${SECONDS} s steps, ${ROUNDS} rounds, --engine fast`);
+  console.log(`System: Node ${process.version}, ${cpus().length} x ${cpus()[0].model}, ` +
+    `load average ${loadavg().map((x) => x.toFixed(2)).join(' ')} (before)`);
+  console.log(`Server: sink holding each request ${HOLD_MS} ms; ${CONCURRENCY} clients in all, ${SECONDS} s steps, ` +
+    `${ROUNDS} rounds, --engine fast`);
   const spreads = [];
   const ratios = [];
   for (let round = 1; round <= ROUNDS; round += 1) {
@@ -50,13 +56,16 @@ try {
     const ratio = merged.steps[0].rps / one.steps[0].rps;
     spreads.push(spread);
     ratios.push(ratio);
-    console.log(`round ${round}: first measured requests ${spread} ms apart (barrier release ${merged.start.spreadMs} ms, clocks ${merged.start.clockSpreadMs} ms by the Date header); ` +
-      `4 parts ${merged.steps[0].rps.toFixed(0)} rps vs one driver ${one.steps[0].rps.toFixed(0)} rps (${((ratio - 1) * 100).toFixed(1)}%)`);
+    console.log(`round ${round}: first measured requests ${spread} ms apart ` +
+      `(barrier release ${merged.start.spreadMs} ms, clocks ${merged.start.clockSpreadMs} ms by the Date header); ` +
+      `4 parts ${merged.steps[0].rps.toFixed(0)} rps vs one driver ${one.steps[0].rps.toFixed(0)} rps ` +
+      `(${((ratio - 1) * 100).toFixed(1)}%)`);
   }
   const worstSpread = Math.max(...spreads);
   const worstRatio = ratios.reduce((a, b) => (Math.abs(b - 1) > Math.abs(a - 1) ? b : a));
   console.log(`Target 1 (within 20 ms): worst ${worstSpread} ms: ${worstSpread <= 20 ? 'met' : 'MISSED'}`);
-  console.log(`Target 2 (within 10%): worst ${((worstRatio - 1) * 100).toFixed(1)}%: ${Math.abs(worstRatio - 1) <= 0.1 ? 'met' : 'MISSED'}`);
+  console.log(`Target 2 (within 10%): worst ${((worstRatio - 1) * 100).toFixed(1)}%: ` +
+    (Math.abs(worstRatio - 1) <= 0.1 ? 'met' : 'MISSED'));
   console.log(`Load average after: ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
   failed = worstSpread > 20 || Math.abs(worstRatio - 1) > 0.1;
 } finally {

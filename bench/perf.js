@@ -14,7 +14,9 @@ import { renderSystemLine } from '../report/system.js';
 import { wrk } from './wrk.js';
 import { startBareServer } from './bare-server-process.js';
 import { resolveSetting } from '../config/precedence.js';
-import { CPU_SINK_HOLD_MS, bulkLoad, driverCpu, driverMemory, putVersusGet, startSinkServer, writeRoutesMissing } from './workload-perf.js';
+import {
+  CPU_SINK_HOLD_MS, bulkLoad, driverCpu, driverMemory, putVersusGet, startSinkServer, writeRoutesMissing,
+} from './workload-perf.js';
 
 const { value: seconds, problem } = resolveSetting('perfSeconds'); // PERF_SECONDS, default 10
 if (problem) {
@@ -27,7 +29,8 @@ const { values: flags } = parseArgs({ options: { parts: { type: 'string', defaul
 const parts = new Set(flags.parts.split(',').map((part) => part.trim()).filter(Boolean));
 const unknownParts = [...parts].filter((part) => !PARTS.includes(part));
 if (unknownParts.length || !parts.size) {
-  console.error(`perf: --parts takes a list of ${PARTS.join(', ')}${unknownParts.length ? `, not ${unknownParts.join(', ')}` : ''}`);
+  const not = unknownParts.length ? `, not ${unknownParts.join(', ')}` : '';
+  console.error(`perf: --parts takes a list of ${PARTS.join(', ')}${not}`);
   process.exit(2);
 }
 
@@ -44,18 +47,23 @@ async function main() {
   try {
     const { stores: listed } = await (await fetch(`${app.url}/stores`)).json();
     const redis = listed.find((s) => s.name === 'redis');
-    console.log(renderSystemLine(systemInfo({ loadtest: false })));
-    console.log(`wrk -t1 -c${connections} -d${seconds}s; redis: ${redis.status}${redis.reason ? ` (${redis.reason})` : ` (${Object.values(redis.servers).join(', ')})`}\n`);
+    console.log(renderSystemLine(systemInfo()));
+    const redisText = redis.reason ? ` (${redis.reason})` : ` (${Object.values(redis.servers).join(', ')})`;
+    console.log(`wrk -t1 -c${connections} -d${seconds}s; redis: ${redis.status}${redisText}\n`);
 
     const measure = async (label, url) => {
       await wrk(url, { connections, seconds: 1 }); // warm-up: JIT, connection pools
       const result = await wrk(url, { connections, seconds });
-      console.log(`${label.padEnd(22)} ${result.rps.toFixed(0).padStart(8)} rps  mean ${result.meanLatencyMs.toFixed(2).padStart(6)} ms${result.errors ? `  ${result.errors} errors` : ''}`);
+      const errors = result.errors ? `  ${result.errors} errors` : '';
+      console.log(`${label.padEnd(22)} ${result.rps.toFixed(0).padStart(8)} rps  ` +
+        `mean ${result.meanLatencyMs.toFixed(2).padStart(6)} ms${errors}`);
       return result;
     };
     const ratio = (label, a, b, target) => {
       const value = a.rps / b.rps;
-      const verdict = target === undefined ? '' : value >= target ? `  (target >= ${target}: met)` : `  (target >= ${target}: NOT met)`;
+      const verdict = target === undefined
+        ? ''
+        : value >= target ? `  (target >= ${target}: met)` : `  (target >= ${target}: NOT met)`;
       console.log(`${label.padEnd(44)} ${value.toFixed(2)}${verdict}`);
     };
     let memoryKey1;
@@ -82,13 +90,17 @@ async function main() {
       }
     }
 
-    if (parts.has('writes') || parts.has('cpu') || parts.has('load') || parts.has('memory')) console.log(`${parts.has('reads') ? '\n' : ''}Workloads:`);
+    if (parts.has('writes') || parts.has('cpu') || parts.has('load') || parts.has('memory')) {
+      console.log(`${parts.has('reads') ? '\n' : ''}Workloads:`);
+    }
     if (parts.has('writes')) {
       const missing = await writeRoutesMissing(app.url, token);
       if (!memoryKey1 && !missing) memoryKey1 = await measure('/memory/key1', `${app.url}/memory/key1`);
-      for (const line of await putVersusGet({ appUrl: app.url, token, connections, seconds, getKey1: memoryKey1, missing })) console.log(line);
+      const lines = await putVersusGet({ appUrl: app.url, token, connections, seconds, getKey1: memoryKey1, missing });
+      for (const line of lines) console.log(line);
     }
-    for (const [part, measure, args] of [['cpu', driverCpu, ['--hold-ms', String(CPU_SINK_HOLD_MS)]], ['memory', driverMemory, []]]) {
+    const driverParts = [['cpu', driverCpu, ['--hold-ms', String(CPU_SINK_HOLD_MS)]], ['memory', driverMemory, []]];
+    for (const [part, measure, args] of driverParts) {
       if (!parts.has(part)) continue;
       const sink = await startSinkServer(args);
       try {

@@ -25,10 +25,16 @@ function rssMb(pid) {
 }
 
 const token = randomBytes(24).toString('base64url');
-const app = await startAppProcess({ stores: ['memory', 'redis'], env: { ...process.env, STOREBENCH_WRITE_TOKEN: token } });
+const app = await startAppProcess({
+  stores: ['memory', 'redis'],
+  env: { ...process.env, STOREBENCH_WRITE_TOKEN: token },
+});
 try {
-  console.log(renderSystemLine(systemInfo({ loadtest: false })));
-  const argv = ['--target', app.url, '--stores', 'redis', '--workload', 'mixed:90/10', '--records', '100000', '--value-size', '1KB', '-c', '20', '-t', String(seconds), '--warmup', '0', '--token', token, '-q'];
+  console.log(renderSystemLine(systemInfo()));
+  const argv = [
+    '--target', app.url, '--stores', 'redis', '--workload', 'mixed:90/10', '--records', '100000',
+    '--value-size', '1KB', '-c', '20', '-t', String(seconds), '--warmup', '0', '--token', token, '-q',
+  ];
   const { options, problems } = parseArguments(argv);
   if (problems.length) throw new Error(problems.join('; '));
   console.log(`node test ${argv.map((arg) => (arg === token ? '***' : arg)).join(' ')}`);
@@ -42,16 +48,24 @@ try {
   const [step] = result.steps;
   const load = result.loads?.[0];
   if (load) console.log(`load phase: ${load.loaded} records in ${load.seconds.toFixed(1)} s`);
-  if (step) console.log(`step: ${step.requests} requests in ${step.wallSeconds.toFixed(0)} s, ${step.rps.toFixed(0)} rps, mean ${step.latency.meanMs.toFixed(2)} ms, errors ${step.errors.total}`);
+  if (step) {
+    console.log(`step: ${step.requests} requests in ${step.wallSeconds.toFixed(0)} s, ${step.rps.toFixed(0)} rps, ` +
+      `mean ${step.latency.meanMs.toFixed(2)} ms, errors ${step.errors.total}`);
+  }
   const verification = result.verifications?.[0];
-  if (verification) console.log(`verification: ${verification.verified} of ${verification.sampled} written values read back as acknowledged, ${verification.mismatched} mismatched`);
+  if (verification) {
+    console.log(`verification: ${verification.verified} of ${verification.sampled} written values ` +
+      `read back as acknowledged, ${verification.mismatched} mismatched`);
+  }
   // The first sample is before the load phase; the figure that matters is after the load (the
   // records are in Redis, not in the app) against the end.
   const first = samples[0];
   const afterLoad = samples[Math.min(samples.length - 1, 3)];
   const last = samples.at(-1);
   const peak = Math.max(...samples.map((s) => s.mb));
-  console.log(`app RSS: start ${first.mb.toFixed(1)} MB, after 30 s ${afterLoad.mb.toFixed(1)} MB, end ${last.mb.toFixed(1)} MB, peak ${peak.toFixed(1)} MB over ${samples.length} samples (${((last.at - first.at) / 60000).toFixed(1)} min)`);
+  console.log(`app RSS: start ${first.mb.toFixed(1)} MB, after 30 s ${afterLoad.mb.toFixed(1)} MB, ` +
+    `end ${last.mb.toFixed(1)} MB, peak ${peak.toFixed(1)} MB over ${samples.length} samples ` +
+    `(${((last.at - first.at) / 60000).toFixed(1)} min)`);
   console.log(`samples (MB, every ${SAMPLE_EVERY_MS / 1000} s): ${samples.map((s) => s.mb.toFixed(0)).join(' ')}`);
 } finally {
   await app.stop();

@@ -32,13 +32,24 @@ const shown = (value) => Math.round(value).toLocaleString('en-US');
 export function benchWorkload(name, { records, valueSize = 100, basePath, token = null, seed = 1 }) {
   const { value } = parseWorkload(name);
   const distribution = value.distribution ? { name: value.distribution } : null;
-  return createWorkload({ ...value, distribution, records, valueSize: { min: valueSize, max: valueSize }, seed }, { basePath, token });
+  return createWorkload({
+    ...value,
+    distribution,
+    records,
+    valueSize: { min: valueSize, max: valueSize },
+    seed,
+  }, { basePath, token });
 }
 
 /** Why the app at `url` refused a write (a line), or null when PUT /memory/<key> answers 2xx. */
 export async function writeRoutesMissing(url, token) {
-  const answer = await httpRequest(`${url}/memory/storebench-perf-probe`, { method: 'PUT', body: Buffer.alloc(100), headers: { authorization: `Bearer ${token}` } });
-  return answer.status >= 200 && answer.status < 300 ? null : `app.js refused a write (PUT /memory/<key> answered ${answer.status}, code ${codeOf(answer)})`;
+  const answer = await httpRequest(`${url}/memory/storebench-perf-probe`, {
+    method: 'PUT',
+    body: Buffer.alloc(100),
+    headers: { authorization: `Bearer ${token}` },
+  });
+  if (answer.status >= 200 && answer.status < 300) return null;
+  return `app.js refused a write (PUT /memory/<key> answered ${answer.status}, code ${codeOf(answer)})`;
 }
 
 // A wrk Lua script that PUTs `bytes` bytes to a new key of 100,000 per request.
@@ -63,7 +74,8 @@ export async function putVersusGet({ appUrl, token, connections, seconds, getKey
     const put = await wrk(appUrl, { connections, seconds, script });
     const ratio = put.rps / getKey1.rps;
     return [
-      `${'PUT /memory/<key> 100 B'.padEnd(22)} ${put.rps.toFixed(0).padStart(8)} rps  mean ${put.meanLatencyMs.toFixed(2).padStart(6)} ms${put.errors ? `  ${put.errors} errors` : ''}`,
+      `${'PUT /memory/<key> 100 B'.padEnd(22)} ${put.rps.toFixed(0).padStart(8)} rps  ` +
+        `mean ${put.meanLatencyMs.toFixed(2).padStart(6)} ms${put.errors ? `  ${put.errors} errors` : ''}`,
       `${'PUT 100 B / GET /memory/key1'.padEnd(44)} ${ratio.toFixed(2)}  ${verdict(ratio >= 0.8, '>= 0.8')}`,
     ];
   } finally {
@@ -106,8 +118,12 @@ export async function driverCpu({ sinkUrl, concurrency = 20, seconds = 2, rounds
   const rps = (list) => Math.round(median(list.map((figures) => figures.rps)));
   const ratio = writeUs / readUs;
   return [
-    `driver CPU per request (medians of ${rounds} rounds of ${seconds} s, concurrency ${concurrency}, against a sink holding each request ${CPU_SINK_HOLD_MS} ms): read of 100 B ${readUs.toFixed(1)} µs at ${rps(reads)} rps, write of 100 B ${writeUs.toFixed(1)} µs at ${rps(writes)} rps`,
-    `${'driver CPU per write / per read'.padEnd(44)} ${ratio.toFixed(2)}  ${verdict(ratio <= 1.1, 'a write within 10% of a read: <= 1.10')}`,
+    `driver CPU per request (medians of ${rounds} rounds of ${seconds} s, concurrency ${concurrency}, ` +
+      `against a sink holding each request ${CPU_SINK_HOLD_MS} ms): ` +
+      `read of 100 B ${readUs.toFixed(1)} µs at ${rps(reads)} rps, ` +
+      `write of 100 B ${writeUs.toFixed(1)} µs at ${rps(writes)} rps`,
+    `${'driver CPU per write / per read'.padEnd(44)} ${ratio.toFixed(2)}  ` +
+      verdict(ratio <= 1.1, 'a write within 10% of a read: <= 1.10'),
   ];
 }
 
@@ -116,12 +132,23 @@ export async function bulkLoad({ appUrl, store, token, records = 1_000_000, targ
   const label = `bulk load ${shown(records)} x 100 B into ${store}`;
   if (status !== 'up') return [`${label} skipped: ${store} is ${status ?? 'not in the app'}`];
   const probe = encodeRecords([['storebench-perf-probe', Buffer.from('x')]]);
-  const answer = await httpRequest(`${appUrl}/${store}`, { method: 'POST', body: probe, headers: { 'content-type': RECORDS_MEDIA_TYPE, authorization: `Bearer ${token}` } });
-  if (answer.status !== 200) return [`${label} skipped: app.js refused the bulk load (POST /${store} answered ${answer.status}, code ${codeOf(answer)})`];
+  const answer = await httpRequest(`${appUrl}/${store}`, {
+    method: 'POST',
+    body: probe,
+    headers: { 'content-type': RECORDS_MEDIA_TYPE, authorization: `Bearer ${token}` },
+  });
+  if (answer.status !== 200) {
+    return [`${label} skipped: app.js refused the bulk load ` +
+      `(POST /${store} answered ${answer.status}, code ${codeOf(answer)})`];
+  }
   const workload = benchWorkload('read', { records, basePath: `/${store}` });
   const load = await loadRecords({ url: `${appUrl}/${store}`, workload, token });
-  const errors = load.errors.total ? `, ${load.errors.total} failed batches (${Object.keys(load.errors.byKind).join(', ')})` : '';
-  return [`${label.padEnd(44)} ${load.seconds.toFixed(1)} s, ${shown(load.rps)} records/s, p99 batch ${load.latency.p99Ms?.toFixed(0)} ms${errors}  ${verdict(load.loaded === records && load.seconds <= targetSeconds, `<= ${targetSeconds} s`)}`];
+  const errors = load.errors.total
+    ? `, ${load.errors.total} failed batches (${Object.keys(load.errors.byKind).join(', ')})`
+    : '';
+  const met = verdict(load.loaded === records && load.seconds <= targetSeconds, `<= ${targetSeconds} s`);
+  return [`${label.padEnd(44)} ${load.seconds.toFixed(1)} s, ${shown(load.rps)} records/s, ` +
+    `p99 batch ${load.latency.p99Ms?.toFixed(0)} ms${errors}  ${met}`];
 }
 
 const SINK = fileURLToPath(new URL('./sink-server.js', import.meta.url));
@@ -150,7 +177,9 @@ export async function driverMemory({ sinkUrl, records = 10_000_000, seconds = 3 
     await measureStep(httpEngine, { url, concurrency: 20, durationSeconds: seconds, workload });
     peak = Math.max(peak, process.memoryUsage().rss);
     const mb = (bytes) => (bytes / (1024 * 1024)).toFixed(0);
-    return [`driver RSS over ${shown(records)} records (load in ${load.seconds.toFixed(1)} s, then ${seconds} s of updates): ${mb(before)} MB before, ${mb(peak)} MB at most  ${verdict(peak < 300 * 1024 * 1024, '< 300 MB')}`];
+    return [`driver RSS over ${shown(records)} records ` +
+      `(load in ${load.seconds.toFixed(1)} s, then ${seconds} s of updates): ` +
+      `${mb(before)} MB before, ${mb(peak)} MB at most  ${verdict(peak < 300 * 1024 * 1024, '< 300 MB')}`];
   } finally {
     clearInterval(timer);
   }

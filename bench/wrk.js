@@ -18,8 +18,14 @@ export function parseWrk(output) {
   return { rps: Number(rps[1]), meanLatencyMs: toMs(latency[1], latency[2]), requests: Number(requests[1]), errors };
 }
 
-/** Runs wrk against url with connections open for seconds (and a Lua `script` file, if given); resolves the parsed summary. */
+/**
+ * Runs wrk against url with connections open for seconds (and a Lua `script` file, if given);
+ * resolves the parsed summary.
+ */
 export async function wrk(url, { connections = 20, seconds = 10, threads = 1, script } = {}) {
-  const { stdout } = await run('wrk', [`-t${threads}`, `-c${connections}`, `-d${seconds}s`, '--latency', ...(script ? ['-s', script] : []), url]);
+  const args = [
+    `-t${threads}`, `-c${connections}`, `-d${seconds}s`, '--latency', ...(script ? ['-s', script] : []), url,
+  ];
+  const { stdout } = await run('wrk', args);
   return parseWrk(stdout);
 }

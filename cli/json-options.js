@@ -5,13 +5,15 @@ export const DEFAULT_ROUNDS = 31;
 // Each round is a ~20 ms batch of each of 6 operations: 1,000 rounds take about 2 minutes.
 export const MAX_ROUNDS = 1000;
 
+const maxRounds = MAX_ROUNDS.toLocaleString('en-US');
+
 export const usage = `Usage: node test-json [options]
 
 Times JSON.parse and JSON.stringify for each payload (key1..key3): median time per operation
 over many batches after a warm-up, operations per second, and the payload size.
 
 Options:
-  --rounds N      timed batches per operation, 1 to ${MAX_ROUNDS.toLocaleString('en-US')} (default: ${DEFAULT_ROUNDS}; each batch
+  --rounds N      timed batches per operation, 1 to ${maxRounds} (default: ${DEFAULT_ROUNDS}; each batch
                   takes about 20 ms, so 1,000 rounds take about 2 minutes)
   --json FILE     write the results as JSON ("-": to stdout, the table to stderr)
   -h, --help      show this help
@@ -32,6 +34,9 @@ export function parseJsonArguments(argv) {
   return {
     help: values.help === true,
     problems,
-    options: { rounds: roundsText === undefined ? DEFAULT_ROUNDS : Number(roundsText), json: typeof values.json === 'string' ? values.json : undefined },
+    options: {
+      rounds: roundsText === undefined ? DEFAULT_ROUNDS : Number(roundsText),
+      json: typeof values.json === 'string' ? values.json : undefined,
+    },
   };
 }

@@ -35,7 +35,10 @@ prints its results between marker lines on its log; then:
   --cpu CPU       each pod's CPU, request = limit (default: 1)
   --memory SIZE   each pod's memory, request = limit (default: 512Mi)`;
 
-/** Parses `node test k8s` argv: { help, options: { parts, image, name, cpu, memory, startAt, seed, driver }, problems }. */
+/**
+ * Parses `node test k8s` argv: { help, options: { parts, image, name, cpu, memory, startAt, seed, driver },
+ * problems }.
+ */
 export function parseK8sArguments(argv, { parseRun, now = Date.now() } = {}) {
   // Only this command's flags are read here; the rest are the driver's, checked below with
   // parseRun (cli/options.js passes its parseArguments: importing it here would be a cycle).
@@ -43,7 +46,9 @@ export function parseK8sArguments(argv, { parseRun, now = Date.now() } = {}) {
   const problems = [];
   const text = (name) => (typeof values[name] === 'string' ? values[name] : undefined);
   const parts = /^\d+$/.test(text('parts') ?? '') ? Number(text('parts')) : null;
-  if (parts === null || parts < 1 || parts > 1000) problems.push(`node test k8s needs --parts N (1 to 1000)${text('parts') ? `, not "${text('parts')}"` : ''}`);
+  if (parts === null || parts < 1 || parts > 1000) {
+    problems.push(`node test k8s needs --parts N (1 to 1000)${text('parts') ? `, not "${text('parts')}"` : ''}`);
+  }
   const seed = text('seed') === undefined ? randomSeed() : Number(text('seed'));
   let startAt = new Date(now + K8S_LEAD_SECONDS * 1000);
   if (text('start-at') !== undefined) {
@@ -52,17 +57,29 @@ export function parseK8sArguments(argv, { parseRun, now = Date.now() } = {}) {
     else startAt = parsed.value;
   }
   const name = text('name') ?? 'storebench-parts';
-  if (!/^[a-z0-9]([-a-z0-9]{0,50}[a-z0-9])?$/.test(name)) problems.push(`--name must be a DNS label (lower-case letters, digits, -), not "${name}"`);
+  if (!/^[a-z0-9]([-a-z0-9]{0,50}[a-z0-9])?$/.test(name)) {
+    problems.push(`--name must be a DNS label (lower-case letters, digits, -), not "${name}"`);
+  }
   const driver = driverArgv(argv);
   // The driver flags are checked here, as part 1 would read them, so the pods do not all fail.
   const checked = parseRun([...driver, '--part', `1/${parts ?? 1}`, '--seed', String(seed)], {});
   problems.push(...checked.problems.filter((problem) => !problems.includes(problem)));
   if (!checked.problems.length && !checked.options.target && !checked.options.urls?.length) {
-    problems.push('node test k8s: give the parts one target, --target URL (the app\'s Service) or --url: a pod\'s own embedded app is no shared load');
+    problems.push('node test k8s: give the parts one target, --target URL (the app\'s Service) or --url: ' +
+      'a pod\'s own embedded app is no shared load');
   }
   return {
     help: values.help === true,
-    options: { parts, image: text('image') ?? 'storebench:latest', name, cpu: text('cpu') ?? '1', memory: text('memory') ?? '512Mi', startAt, seed, driver },
+    options: {
+      parts,
+      image: text('image') ?? 'storebench:latest',
+      name,
+      cpu: text('cpu') ?? '1',
+      memory: text('memory') ?? '512Mi',
+      startAt,
+      seed,
+      driver,
+    },
     problems,
   };
 }
@@ -74,12 +91,17 @@ const RESULT_FILE = '"$' + '{TMPDIR:-/tmp}/storebench-result.json"';
 
 /** The pod's shell command: part INDEX+1 of N, its results between marker lines on stdout. */
 export function podScript({ parts, seed, startAt, driver }) {
-  const run = ['node', 'test.js', ...driver.map(shellQuote), '--part', `"$PART/${parts}"`, '--seed', String(seed), '--start-at', startAt.toISOString(), '-q', '--json', RESULT_FILE].join(' ');
+  const run = [
+    'node', 'test.js', ...driver.map(shellQuote),
+    '--part', `"$PART/${parts}"`, '--seed', String(seed), '--start-at', startAt.toISOString(),
+    '-q', '--json', RESULT_FILE,
+  ].join(' ');
   return [
     'PART=$((JOB_COMPLETION_INDEX + 1))',
     `${run} >&2`,
     'code=$?',
-    `if [ -f ${RESULT_FILE} ]; then echo "${RESULT_BEGIN} $PART/${parts} -----"; cat ${RESULT_FILE}; echo; echo "${RESULT_END} $PART/${parts} -----"; fi`,
+    `if [ -f ${RESULT_FILE} ]; then echo "${RESULT_BEGIN} $PART/${parts} -----"; cat ${RESULT_FILE}; echo; ` +
+      `echo "${RESULT_END} $PART/${parts} -----"; fi`,
     'exit $code',
   ].join('\n');
 }
@@ -114,7 +136,10 @@ export function jobManifest(options) {
             image,
             workingDir: '/app',
             command: ['sh', '-c', podScript(options)],
-            env: [{ name: 'STOREBENCH_WRITE_TOKEN', valueFrom: { secretKeyRef: { name: 'storebench', key: 'write-token', optional: true } } }],
+            env: [{
+              name: 'STOREBENCH_WRITE_TOKEN',
+              valueFrom: { secretKeyRef: { name: 'storebench', key: 'write-token', optional: true } },
+            }],
             resources: { requests: resources, limits: resources },
           }],
         },

@@ -64,7 +64,12 @@ export async function runLocalParts(argv, options, { signal, onStarted = () => {
     if (shared) {
       app = await startAppProcess({
         stores: options.stores,
-        env: { ...env, STOREBENCH_OP_TIMEOUT_MS: env.STOREBENCH_OP_TIMEOUT_MS || String(options.timeoutMs), [TOKEN_ENV]: token, ...storeDelayEnv(options.storeDelay) },
+        env: {
+          ...env,
+          STOREBENCH_OP_TIMEOUT_MS: env.STOREBENCH_OP_TIMEOUT_MS || String(options.timeoutMs),
+          [TOKEN_ENV]: token,
+          ...storeDelayEnv(options.storeDelay),
+        },
       });
       args.push('--target', app.url);
     }
@@ -79,7 +84,10 @@ export async function runLocalParts(argv, options, { signal, onStarted = () => {
     )));
     const failed = outcomes.map((outcome, i) => ({ ...outcome, index: i + 1 })).filter(({ code }) => code !== 0);
     if (failed.length) {
-      throw new RunError(failed.map(({ index, code, stderr }) => `part ${index} of ${count} exited ${code}: ${redactText(lastLine(stderr))}`).join('\n'));
+      const lines = failed.map(({ index, code, stderr }) => {
+        return `part ${index} of ${count} exited ${code}: ${redactText(lastLine(stderr))}`;
+      });
+      throw new RunError(lines.join('\n'));
     }
     const inputs = [];
     for (const file of files) inputs.push({ file: basename(file), result: await readResults(file) });

@@ -12,7 +12,8 @@ export async function partsCommand(argv, options, { signal, stdout = process.std
   const { result } = await runLocalParts(argv, options, {
     signal,
     onStarted: ({ startAt, target }) => {
-      if (!options.quiet) stderr.write(`${options.parts} parts${target ? ` against ${target}` : ''}, starting at ${startAt.toISOString()}\n`);
+      const against = target ? ` against ${target}` : '';
+      if (!options.quiet) stderr.write(`${options.parts} parts${against}, starting at ${startAt.toISOString()}\n`);
     },
   });
   await printMerged(result, options, { stdout, stderr });

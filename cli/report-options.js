@@ -34,7 +34,8 @@ export const REPORT_COMMANDS_USAGE = `       node test report FILE.json [--html 
        node test merge A.json B.json... [--from-logs LOG]... [--json OUT] [--csv OUT] [--html OUT]
        node test k8s <driver flags> --parts N [--image IMAGE]: a Kubernetes Job of N parts`;
 
-export const REPORT_COMMANDS_HELP = `node test report prints the tables of a run saved with --json FILE, as that run printed them
+export const REPORT_COMMANDS_HELP =
+  `node test report prints the tables of a run saved with --json FILE, as that run printed them
 (with --html OUT: writes the page instead; --assert checks these thresholds instead of the run's).
 node test compare shows, for each step both runs have, rps, mean, p50 and p99 of both and the
 change in %, "within noise" when the repeats' ranges overlap; --fail-on-regression PCT exits 3
@@ -69,7 +70,9 @@ export function parseCompareArguments(argv) {
   };
   const { values, positionals, problems } = parseFlags(argv, spec, { positionals: 2 });
   const help = values.help === true;
-  if (positionals.length < 2 && !help) problems.push('compare needs two results files: node test compare A.json B.json');
+  if (positionals.length < 2 && !help) {
+    problems.push('compare needs two results files: node test compare A.json B.json');
+  }
   let failOnRegression = null;
   const raw = values['fail-on-regression'];
   if (typeof raw === 'string') {
@@ -92,19 +95,29 @@ export const MERGE_FILES_LIMIT = 1000;
 
 /** node test merge FILE... [--json OUT] [--csv OUT] [--html OUT]: argv after "merge". */
 export function parseMergeArguments(argv) {
-  const spec = { json: { type: 'string' }, csv: { type: 'string' }, html: RUN_REPORT_FLAGS.html, help: { type: 'boolean', short: 'h' }, 'from-logs': { type: 'string', multiple: true } };
+  const spec = {
+    json: { type: 'string' },
+    csv: { type: 'string' },
+    html: RUN_REPORT_FLAGS.html,
+    help: { type: 'boolean', short: 'h' },
+    'from-logs': { type: 'string', multiple: true },
+  };
   const { values, positionals: files, problems } = parseFlags(argv, spec, { positionals: MERGE_FILES_LIMIT });
   const help = values.help === true;
   // --from-logs FILE: results printed between marker lines on a log (kubectl logs; docs/merge.md).
   const fromLogs = [].concat(values['from-logs'] ?? []).filter((file) => typeof file === 'string');
-  if (files.length < 2 && !fromLogs.length && !help) problems.push('merge needs two or more results files: node test merge A.json B.json... (or --from-logs FILE)');
+  if (files.length < 2 && !fromLogs.length && !help) {
+    problems.push('merge needs two or more results files: node test merge A.json B.json... (or --from-logs FILE)');
+  }
   const out = (name) => (typeof values[name] === 'string' ? values[name] : undefined);
   const [json, csv, html] = [out('json'), out('csv'), out('html')];
   const htmlWhy = htmlProblem(html);
   if (htmlWhy) problems.push(htmlWhy);
   if (csv === '-') problems.push('--csv needs a file name ("-" is only for --json)');
   for (const [flag, file] of [['--json', json], ['--csv', csv], ['--html', html]]) {
-    if (file !== undefined && files.includes(file)) problems.push(`${flag} ${file} is one of the files to merge: it would be overwritten`);
+    if (file !== undefined && files.includes(file)) {
+      problems.push(`${flag} ${file} is one of the files to merge: it would be overwritten`);
+    }
   }
   return { command: 'merge', help, options: { files, json, csv, html, fromLogs }, problems };
 }

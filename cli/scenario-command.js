@@ -15,7 +15,9 @@ export async function renderScenarioList() {
 
 function progressLine(event) {
   if (event.type === 'app-starting') return `starting app.js with ${event.stores.join(', ')}…`;
-  if (event.type === 'scenario-step') return `step ${event.index}/${event.total}: ${event.label} at concurrency ${event.concurrency}`;
+  if (event.type === 'scenario-step') {
+    return `step ${event.index}/${event.total}: ${event.label} at concurrency ${event.concurrency}`;
+  }
   return null;
 }
 
@@ -31,9 +33,14 @@ export async function scenarioCommand(options, { signal, stdout = process.stdout
     const line = progressLine(event);
     if (line && !options.quiet) stderr.write(`${line}\n`);
   };
-  const outcome = await runScenario(options.scenario, { scale: options.scale, cloudantPlan: options.cloudantPlan, storeDelay: options.storeDelay, clientDelay: options.clientDelay }, { signal, onProgress });
+  const { scale, cloudantPlan, storeDelay, clientDelay } = options;
+  const outcome = await runScenario(options.scenario, { scale, cloudantPlan, storeDelay, clientDelay }, {
+    signal,
+    onProgress,
+  });
   const [result] = outcome.results;
-  out.write(renderScenario(outcome.scenario, { system: result?.system, steps: result?.steps }));
+  const { system, settings, steps } = result ?? {};
+  out.write(renderScenario(outcome.scenario, { system, engine: settings?.engine, steps }));
   if (!result) throw new RunError(`scenario ${options.scenario}: nothing was measured`);
   await writeResults(options, result, stdout);
   // A store that was down: its figures are missing, so the run failed (exit 1), as node test's does.

@@ -8,7 +8,9 @@ const share = (value) => `${Number((value * 100).toFixed(2))}%`;
 export function renderWorkloadList() {
   const rows = Object.entries(WORKLOADS).map(([name, workload]) => [
     name,
-    workload.unsupported ? '-' : Object.entries(workload.mix).map(([operation, value]) => `${operation} ${share(value)}`).join(', '),
+    workload.unsupported
+      ? '-'
+      : Object.entries(workload.mix).map(([operation, value]) => `${operation} ${share(value)}`).join(', '),
     workload.unsupported ? '-' : workload.distribution ?? 'new keys',
     workload.unsupported ? '-' : workload.load ? 'yes' : 'no',
     workload.about,

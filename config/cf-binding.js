@@ -26,13 +26,21 @@ export function boundServices(vcapServices) {
   const bound = [];
   for (const [key, list] of Object.entries(vcapServices ?? {})) {
     if (!Array.isArray(list)) {
-      bound.push({ service: { name: key, label: key, tags: [] }, what: `VCAP_SERVICES's "${key}"`, problem: `it is ${kindOf(list)}, expected a list of services` });
+      bound.push({
+        service: { name: key, label: key, tags: [] },
+        what: `VCAP_SERVICES's "${key}"`,
+        problem: `it is ${kindOf(list)}, expected a list of services`,
+      });
       continue;
     }
     list.forEach((entry, index) => {
       const position = `entry ${index + 1} of VCAP_SERVICES's "${key}"`;
       if (!isObject(entry)) {
-        bound.push({ service: { name: position, label: key, tags: [] }, what: position, problem: `it is ${kindOf(entry)}, expected a service object` });
+        bound.push({
+          service: { name: position, label: key, tags: [] },
+          what: position,
+          problem: `it is ${kindOf(entry)}, expected a service object`,
+        });
         return;
       }
       const problems = [];
@@ -44,8 +52,13 @@ export function boundServices(vcapServices) {
       };
       const name = check('name', 'text', (v) => typeof v === 'string');
       const label = check('label', 'text', (v) => typeof v === 'string') ?? key;
-      let tags = check('tags', 'a list of text, e.g. ["redis"]', (v) => Array.isArray(v) && v.every((tag) => typeof tag === 'string'));
-      if (tags === undefined) tags = typeof entry.tags === 'string' ? words(entry.tags) : Array.isArray(entry.tags) ? entry.tags.filter((tag) => typeof tag === 'string') : [];
+      const isText = (tag) => typeof tag === 'string';
+      let tags = check('tags', 'a list of text, e.g. ["redis"]', (v) => Array.isArray(v) && v.every(isText));
+      if (tags === undefined) {
+        tags = typeof entry.tags === 'string'
+          ? words(entry.tags)
+          : Array.isArray(entry.tags) ? entry.tags.filter(isText) : [];
+      }
       const service = { ...entry, name: name ?? position, label, tags };
       const what = name === undefined ? position : `bound service "${name}"`;
       bound.push(problems.length ? { service, what, problem: problems.join('; ') } : { service, what });

@@ -16,10 +16,14 @@ const TEXT_FIELDS = ['url', 'uri', 'hostname', 'host', 'username', 'password', '
 function fieldTypeProblem(credentials) {
   for (const field of TEXT_FIELDS) {
     const value = credentials[field];
-    if (value !== undefined && value !== null && typeof value !== 'string') return `its ${field} is ${kindOf(value)}, expected text`;
+    if (value !== undefined && value !== null && typeof value !== 'string') {
+      return `its ${field} is ${kindOf(value)}, expected text`;
+    }
   }
   const { port } = credentials;
-  if (port !== undefined && port !== null && typeof port !== 'string' && typeof port !== 'number') return `its port is ${kindOf(port)}, expected a number`;
+  if (port !== undefined && port !== null && typeof port !== 'string' && typeof port !== 'number') {
+    return `its port is ${kindOf(port)}, expected a number`;
+  }
   return undefined;
 }
 
@@ -42,19 +46,26 @@ function withoutCredentials(text) {
 export function connectionFromCredentials(credentials = {}, matcher = {}) {
   const schemes = matcher.schemes ?? [];
   if (credentials === null || typeof credentials !== 'object' || Array.isArray(credentials)) {
-    return { problem: `its credentials are ${kindOf(credentials)}, expected an object with url, uri, or hostname and port` };
+    return {
+      problem: `its credentials are ${kindOf(credentials)}, expected an object with url, uri, or hostname and port`,
+    };
   }
   const fields = Object.keys(credentials).sort().join(', ') || 'none';
   const wrongType = fieldTypeProblem(credentials);
   if (wrongType) return { problem: wrongType };
   let connection;
 
-  const scheme = schemes.find((name) => Array.isArray(credentials.connection?.[name]?.composed) && credentials.connection[name].composed.length);
+  const scheme = schemes.find((name) =>
+    Array.isArray(credentials.connection?.[name]?.composed) && credentials.connection[name].composed.length);
   if (scheme) {
     const databases = credentials.connection[scheme];
     const password = databases.authentication?.password;
-    if (typeof databases.composed[0] !== 'string') return { problem: `its connection.${scheme}.composed[0] is ${kindOf(databases.composed[0])}, expected a URL` };
-    if (password !== undefined && typeof password !== 'string') return { problem: `its connection.${scheme}.authentication.password is ${kindOf(password)}, expected text` };
+    if (typeof databases.composed[0] !== 'string') {
+      return { problem: `its connection.${scheme}.composed[0] is ${kindOf(databases.composed[0])}, expected a URL` };
+    }
+    if (password !== undefined && typeof password !== 'string') {
+      return { problem: `its connection.${scheme}.authentication.password is ${kindOf(password)}, expected text` };
+    }
     let url = databases.composed[0];
     if (password) url = url.replace('$PASSWORD', encodeURIComponent(password));
     connection = { url };
@@ -71,7 +82,11 @@ export function connectionFromCredentials(credentials = {}, matcher = {}) {
   } else if (credentials.url || credentials.uri) {
     connection = { url: credentials.url || credentials.uri };
     let parsed;
-    try { parsed = new URL(connection.url); } catch { return { problem: `its ${credentials.url ? 'url' : 'uri'} is not a valid URL` }; }
+    try {
+      parsed = new URL(connection.url);
+    } catch {
+      return { problem: `its ${credentials.url ? 'url' : 'uri'} is not a valid URL` };
+    }
     if (!parsed.password && credentials.password) {
       if (credentials.username && !parsed.username) parsed.username = encodeURIComponent(credentials.username);
       parsed.password = encodeURIComponent(credentials.password);
@@ -79,13 +94,16 @@ export function connectionFromCredentials(credentials = {}, matcher = {}) {
     }
   } else if ((credentials.hostname || credentials.host) && schemes.length) {
     const host = credentials.hostname || credentials.host;
-    const port = credentials.port === undefined || credentials.port === null || credentials.port === '' ? '' : String(credentials.port);
+    const port = credentials.port === undefined || credentials.port === null || credentials.port === ''
+      ? ''
+      : String(credentials.port);
     if (port && !/^\d+$/.test(port)) return { problem: `its port is not a number (fields: ${fields})` };
     const user = credentials.username ? encodeURIComponent(credentials.username) : '';
     const auth = credentials.password ? `${user}:${encodeURIComponent(credentials.password)}@` : user ? `${user}@` : '';
     connection = { url: `${schemes[0]}://${auth}${host}${port ? `:${port}` : ''}` };
   } else {
-    return { problem: `no usable credentials (fields: ${fields}; expected url, uri, hostname and port${schemes.length ? `, or connection.${schemes[0]}.composed` : ''})` };
+    const composed = schemes.length ? `, or connection.${schemes[0]}.composed` : '';
+    return { problem: `no usable credentials (fields: ${fields}; expected url, uri, hostname and port${composed})` };
   }
 
   let url;

@@ -1,7 +1,8 @@
 // Cloud Foundry's environment: VCAP_APPLICATION (the app itself, its port) and VCAP_SERVICES
 // (the services bound to it), read without ever logging their content: VCAP_SERVICES is full
-// of passwords. The app reads both itself; cfenv's AppEnv is for the scripts. Matching a bound service to a store is config/cf-binding.js's job; turning its
-// credentials into a connection is config/cf-credentials.js's.
+// of passwords. The app reads both itself; cfenv's AppEnv is for the scripts. Matching a bound
+// service to a store is config/cf-binding.js's job; turning its credentials into a connection
+// is config/cf-credentials.js's.
 import { createRequire } from 'node:module';
 
 // cfenv is loaded only when VCAP_* is set: its `ports` dependency throws at load time when
@@ -19,7 +20,8 @@ function parseJson(env, variable) {
     if (value && typeof value === 'object' && !Array.isArray(value)) return value;
   } catch {}
   // Never quote the text. (cfenv itself would log it.)
-  throw new VcapError(`${variable} is set but is not a JSON object (${text.length} characters, not shown: it may hold credentials)`);
+  throw new VcapError(`${variable} is set but is not a JSON object ` +
+    `(${text.length} characters, not shown: it may hold credentials)`);
 }
 
 /**
@@ -53,7 +55,9 @@ export function cloudFoundryPort(env = process.env) {
   for (const variable of ['CF_INSTANCE_PORT', 'VCAP_APP_PORT']) {
     if (env[variable]) return { value: env[variable], source: variable };
   }
-  if (application.port !== undefined && application.port !== null && application.port !== '') return { value: application.port, source: 'VCAP_APPLICATION' };
+  if (application.port !== undefined && application.port !== null && application.port !== '') {
+    return { value: application.port, source: 'VCAP_APPLICATION' };
+  }
   return undefined;
 }
 

@@ -18,13 +18,17 @@ const TLS_SCHEMES = new Set(['rediss', 'https']);
  */
 export async function delayConnection(service, connection, delay) {
   const why = (reason) => ({ unavailable: `the network emulation (--store-rtt) cannot delay ${reason}` });
-  if (service === 'redis-cluster') return why('a Redis Cluster: its nodes redirect clients to their own addresses, around a proxy');
+  if (service === 'redis-cluster') {
+    return why('a Redis Cluster: its nodes redirect clients to their own addresses, around a proxy');
+  }
   if (service === 'memcached') return delayServerList(connection, delay, why);
   const scheme = schemeOf(connection.url);
   if (TLS_SCHEMES.has(scheme) || connection.ca) return why(`a TLS connection (${scheme}://): its certificate names the server's host, not the proxy's`);
   const url = new URL(connection.url);
   const sslmode = url.searchParams.get('sslmode') ?? url.searchParams.get('ssl');
-  if (sslmode && !['disable', 'false', '0'].includes(sslmode)) return why('a PostgreSQL connection with TLS (sslmode): its certificate names the server\'s host');
+  if (sslmode && !['disable', 'false', '0'].includes(sslmode)) {
+    return why('a PostgreSQL connection with TLS (sslmode): its certificate names the server\'s host');
+  }
   if (!url.hostname || url.searchParams.get('host')) return why('a Unix socket: only a TCP connection can be proxied');
   const proxy = await startDelayProxy({ host: url.hostname.replace(/^\[|\]$/g, ''), port: Number(url.port) || DEFAULT_PORTS[scheme] }, delay);
   url.hostname = proxy.host;

@@ -45,7 +45,9 @@ export function resolveSetting(key, { options = {}, env = process.env, vars } = 
   const platform = setting.cloudFoundry?.(env);
   if (platform?.problem) return { problem: platform.problem, source: 'Cloud Foundry' };
   if (platform) return parse(platform.value, platform.source, platform.source);
-  if (setting.varsFile && isSet(vars?.[setting.varsFile])) return parse(vars[setting.varsFile], 'vars file', `${setting.varsFile} in the vars file`);
+  if (setting.varsFile && isSet(vars?.[setting.varsFile])) {
+    return parse(vars[setting.varsFile], 'vars file', `${setting.varsFile} in the vars file`);
+  }
   return { value: setting.default, source: 'default' };
 }
 

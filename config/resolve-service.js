@@ -61,7 +61,8 @@ async function locateService(name, { env, options, embedded }) {
 
   if (!embedded) {
     const where = settings[service.location];
-    return { unavailable: `not configured: set ${where.env.join(' or ')}${where.cloudFoundry ? ' or bind a service on Cloud Foundry' : ''}`, code: 'NOT_CONFIGURED' };
+    const orBind = where.cloudFoundry ? ' or bind a service on Cloud Foundry' : '';
+    return { unavailable: `not configured: set ${where.env.join(' or ')}${orBind}`, code: 'NOT_CONFIGURED' };
   }
   try {
     const server = await startEmbedded(name, env, options);
@@ -92,7 +93,8 @@ function describe(connection, source, service) {
  */
 function unusable(source, service, problem) {
   if (source.startsWith('VCAP_SERVICES ')) {
-    return { unavailable: `bound service "${source.slice('VCAP_SERVICES '.length)}": its credentials make a URL that ${problem}`, code: 'BAD_BINDING' };
+    const name = source.slice('VCAP_SERVICES '.length);
+    return { unavailable: `bound service "${name}": its credentials make a URL that ${problem}`, code: 'BAD_BINDING' };
   }
   const where = source === 'option' ? `option ${service.location}` : source;
   return { unavailable: `${where} ${problem}`, code: 'BAD_URL' };

@@ -21,9 +21,12 @@ function urlProblem(rules, text) {
   if (parsed.problem) return parsed.problem;
   const { url, scheme } = parsed;
   if (!rules.schemes.includes(scheme)) return `has scheme ${scheme}://, expected ${orList(rules.schemes)}`;
-  if (!url.hostname && !(rules.socket && url.searchParams.get('host'))) return `names no host (${orList(rules.schemes.slice(0, 1))}host:port)`;
+  if (!url.hostname && !(rules.socket && url.searchParams.get('host'))) {
+    return `names no host (${orList(rules.schemes.slice(0, 1))}host:port)`;
+  }
   if (rules.password && url.username && !url.password) {
-    return `names user "${decodeURIComponent(url.username)}" but no password, and the server would take it as guest: put user:password@ in the URL, or no user at all to connect as guest`;
+    return `names user "${decodeURIComponent(url.username)}" but no password, ` +
+      'and the server would take it as guest: put user:password@ in the URL, or no user at all to connect as guest';
   }
   return undefined;
 }

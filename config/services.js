@@ -13,7 +13,11 @@ export const services = {
     location: 'redisUrl',
     url: { schemes: ['redis', 'rediss'] },
     // Redis Cloud, IBM Cloud Databases for Redis, Tanzu Redis; or any service tagged/named redis
-    vcap: { labels: ['rediscloud', 'databases-for-redis', 'p-redis', 'p.redis'], tags: ['redis'], schemes: ['redis', 'rediss'] },
+    vcap: {
+      labels: ['rediscloud', 'databases-for-redis', 'p-redis', 'p.redis'],
+      tags: ['redis'],
+      schemes: ['redis', 'rediss'],
+    },
   },
   couchdb: {
     location: 'couchdbUrl',
@@ -38,7 +42,11 @@ export const services = {
     location: 'postgresUrl',
     url: { schemes: ['postgres', 'postgresql'], socket: true },
     // IBM Cloud Databases for PostgreSQL, ElephantSQL; or any service tagged/named postgres
-    vcap: { labels: ['databases-for-postgresql', 'elephantsql'], tags: ['postgres', 'postgresql'], schemes: ['postgres', 'postgresql'] },
+    vcap: {
+      labels: ['databases-for-postgresql', 'elephantsql'],
+      tags: ['postgres', 'postgresql'],
+      schemes: ['postgres', 'postgresql'],
+    },
   },
   memcached: {
     // MEMCACHED_SERVERS is memjs's own form: host:port[,host:port...], user:pass@ for SASL.

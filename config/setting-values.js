@@ -9,7 +9,9 @@ const isWhole = (raw) => (typeof raw === 'number' ? Number.isInteger(raw) : /^\d
 
 /** A TCP port; 0 asks the system for a free one. */
 export function port(raw) {
-  if (!isWhole(raw) || Number(raw) < 0 || Number(raw) > 65535) throw new SettingValueError('must be a whole number from 0 to 65535');
+  if (!isWhole(raw) || Number(raw) < 0 || Number(raw) > 65535) {
+    throw new SettingValueError('must be a whole number from 0 to 65535');
+  }
   return Number(raw);
 }
 
@@ -23,7 +25,9 @@ export const MAX_DEADLINE_MS = 600_000;
 
 /** A deadline in whole milliseconds, from 1 to MAX_DEADLINE_MS. */
 export function deadlineMs(raw) {
-  if (!isWhole(raw) || Number(raw) < 1 || Number(raw) > MAX_DEADLINE_MS) throw new SettingValueError(`must be a whole number of milliseconds from 1 to ${MAX_DEADLINE_MS}`);
+  if (!isWhole(raw) || Number(raw) < 1 || Number(raw) > MAX_DEADLINE_MS) {
+    throw new SettingValueError(`must be a whole number of milliseconds from 1 to ${MAX_DEADLINE_MS}`);
+  }
   return Number(raw);
 }
 
@@ -34,8 +38,13 @@ export const MAX_BODY_BYTES = 1024 ** 3;
 /** A size in bytes: a whole number, optionally with B, KB, MB or GB (powers of 1024), up to 1 GB. */
 export function byteSize(raw) {
   const match = typeof raw === 'number' ? [null, String(raw), ''] : /^\s*(\d+)\s*([kmg]?b)?\s*$/i.exec(String(raw));
-  const bytes = match && Number.isInteger(Number(match[1])) ? Number(match[1]) * units[(match[2] ?? '').toLowerCase()] : NaN;
-  if (!(bytes >= 1 && bytes <= MAX_BODY_BYTES)) throw new SettingValueError('must be a size from 1 byte to 1 GB: a whole number of bytes, or with KB, MB or GB (powers of 1024)');
+  const bytes = match && Number.isInteger(Number(match[1]))
+    ? Number(match[1]) * units[(match[2] ?? '').toLowerCase()]
+    : NaN;
+  if (!(bytes >= 1 && bytes <= MAX_BODY_BYTES)) {
+    throw new SettingValueError('must be a size from 1 byte to 1 GB: ' +
+      'a whole number of bytes, or with KB, MB or GB (powers of 1024)');
+  }
   return bytes;
 }
 
@@ -72,7 +81,9 @@ export const MAX_DELAY_MS = 60_000;
 /** A delay in milliseconds, fractions allowed, from 0 (none) to MAX_DELAY_MS. */
 export function delayMs(raw) {
   const value = typeof raw === 'number' ? raw : /^\s*(\d+(\.\d*)?|\.\d+)\s*$/.test(String(raw)) ? Number(raw) : NaN;
-  if (!(value >= 0 && value <= MAX_DELAY_MS)) throw new SettingValueError(`must be a number of milliseconds from 0 to ${MAX_DELAY_MS}`);
+  if (!(value >= 0 && value <= MAX_DELAY_MS)) {
+    throw new SettingValueError(`must be a number of milliseconds from 0 to ${MAX_DELAY_MS}`);
+  }
   return value;
 }
 

@@ -23,8 +23,8 @@ import { services } from './services.js';
 import { resolveFromVcap } from './cf-binding.js';
 import { cloudFoundryApplication, cloudFoundryPort } from './cf-env.js';
 import {
-  address, bearerToken, byteSize, connection, deadlineMs, delayMs, httpUrl, jsonText, listOf, onOff, oneOf, port, positiveInteger,
-  positiveNumber, serverLimit, text,
+  address, bearerToken, byteSize, connection, deadlineMs, delayMs, httpUrl, jsonText, listOf, onOff, oneOf, port,
+  positiveInteger, positiveNumber, serverLimit, text,
 } from './setting-values.js';
 
 /** The Cloud Foundry tier of a backing service's location: the bound service matched for it. */
@@ -39,7 +39,9 @@ const boundService = (name) => (env) => {
 const serviceLocation = ({ service, env, about }) => ({
   scope: 'service',
   env,
-  ...(services[service].vcap ? { cloudFoundry: boundService(service), cfText: `a bound service matched as ${service} (label, tag or name)` } : {}),
+  ...(services[service].vcap
+    ? { cloudFoundry: boundService(service), cfText: `a bound service matched as ${service} (label, tag or name)` }
+    : {}),
   defaultText: 'the embedded default starts one here (not with --no-embedded)',
   parse: connection,
   secret: true,
@@ -85,7 +87,8 @@ export const settings = {
     default: false,
     defaultText: 'off: nothing is recorded and /metrics answers 404',
     parse: onOff,
-    about: 'serve GET /metrics in Prometheus text: requests and latency per store and route, store operations, queue and pool sizes, event loop delay (the variable: 1, true or yes)',
+    about: 'serve GET /metrics in Prometheus text: requests and latency per store and route, store operations, queue ' +
+      'and pool sizes, event loop delay (the variable: 1, true or yes)',
   },
   stores: {
     scope: 'app',
@@ -115,14 +118,16 @@ export const settings = {
     env: ['STOREBENCH_HEADERS_TIMEOUT_MS'],
     default: 10_000,
     parse: deadlineMs,
-    about: 'deadline for a request\'s headers to arrive whole, from its first byte: past it the app answers 408 REQUEST_TIMEOUT and closes the connection',
+    about: 'deadline for a request\'s headers to arrive whole, from its first byte: past it the app answers ' +
+      '408 REQUEST_TIMEOUT and closes the connection',
   },
   requestTimeoutMs: {
     scope: 'http',
     env: ['STOREBENCH_REQUEST_TIMEOUT_MS'],
     default: 30_000,
     parse: deadlineMs,
-    about: 'deadline for a whole request (headers and body) to arrive: past it 408 REQUEST_TIMEOUT and the connection closes; at least the headers deadline',
+    about: 'deadline for a whole request (headers and body) to arrive: past it 408 REQUEST_TIMEOUT and the ' +
+      'connection closes; at least the headers deadline',
   },
   bodyIdleTimeoutMs: {
     scope: 'http',
@@ -139,14 +144,16 @@ export const settings = {
     env: ['STOREBENCH_MAX_VALUE_SIZE'],
     default: 16 * 1024 ** 2,
     parse: byteSize,
-    about: 'largest value a write may carry (bytes, or with KB, MB, GB; 16 MB): a larger one gets 413 VALUE_TOO_LARGE before any store sees it',
+    about: 'largest value a write may carry (bytes, or with KB, MB, GB; 16 MB): a larger one gets ' +
+      '413 VALUE_TOO_LARGE before any store sees it',
   },
   maxBulkSize: {
     scope: 'writes',
     env: ['STOREBENCH_MAX_BULK_SIZE'],
     default: 64 * 1024 ** 2,
     parse: byteSize,
-    about: 'largest bulk-load body, POST /<store> (bytes, or with KB, MB, GB; 64 MB): a larger one gets 413 BULK_TOO_LARGE',
+    about: 'largest bulk-load body, POST /<store> (bytes, or with KB, MB, GB; 64 MB): a ' +
+      'larger one gets 413 BULK_TOO_LARGE',
   },
   // No flag: a token on a command line is in the process list.
   writeToken: {
@@ -155,14 +162,31 @@ export const settings = {
     defaultText: 'none: writes only while the app listens on loopback',
     parse: bearerToken,
     secret: true,
-    about: 'the bearer token every write must carry (Authorization: Bearer <token>); unset, writes are allowed only when the app listens on loopback',
+    about: 'the bearer token every write must carry (Authorization: Bearer <token>); unset, writes are allowed only ' +
+      'when the app listens on loopback',
   },
 
   // Where each backing server is ------------------------------------------------------------
-  redisUrl: serviceLocation({ service: 'redis', env: ['REDIS_URL'], about: 'the Redis of redis, ioredis, postgres+redis and redis+postgres' }),
-  redisClusterUrls: serviceLocation({ service: 'redis-cluster', env: ['REDIS_CLUSTER_URLS'], about: 'the Redis Cluster of redis-cluster' }),
-  memcachedUrl: serviceLocation({ service: 'memcached', env: ['MEMCACHED_URL', 'MEMCACHED_SERVERS'], about: 'the memcached of memcached' }),
-  couchdbUrl: serviceLocation({ service: 'couchdb', env: ['CLOUDANT_URL', 'COUCHDB_URL'], about: 'the Cloudant or CouchDB of cloudant, cloudant-legacy and couchdb-nano' }),
+  redisUrl: serviceLocation({
+    service: 'redis',
+    env: ['REDIS_URL'],
+    about: 'the Redis of redis, ioredis, postgres+redis and redis+postgres',
+  }),
+  redisClusterUrls: serviceLocation({
+    service: 'redis-cluster',
+    env: ['REDIS_CLUSTER_URLS'],
+    about: 'the Redis Cluster of redis-cluster',
+  }),
+  memcachedUrl: serviceLocation({
+    service: 'memcached',
+    env: ['MEMCACHED_URL', 'MEMCACHED_SERVERS'],
+    about: 'the memcached of memcached',
+  }),
+  couchdbUrl: serviceLocation({
+    service: 'couchdb',
+    env: ['CLOUDANT_URL', 'COUCHDB_URL'],
+    about: 'the Cloudant or CouchDB of cloudant, cloudant-legacy and couchdb-nano',
+  }),
   cloudantApikey: {
     scope: 'service',
     env: ['CLOUDANT_APIKEY'],
@@ -174,8 +198,17 @@ export const settings = {
     secret: true,
     about: 'an IBM Cloud IAM API key for the CouchDB stores (couchdb-nano has no IAM: it is then unavailable)',
   },
-  postgresUrl: serviceLocation({ service: 'postgres', env: ['POSTGRES_URL', 'DATABASE_URL'], about: 'the PostgreSQL of postgres, postgres+redis and redis+postgres' }),
-  tarantoolUrl: serviceLocation({ service: 'tarantool', env: ['TARANTOOL_URL'], about: 'the Tarantool of tarantool and tarantool-memtx (spaces storebench_vinyl and storebench_memtx, or a user allowed to create them)' }),
+  postgresUrl: serviceLocation({
+    service: 'postgres',
+    env: ['POSTGRES_URL', 'DATABASE_URL'],
+    about: 'the PostgreSQL of postgres, postgres+redis and redis+postgres',
+  }),
+  tarantoolUrl: serviceLocation({
+    service: 'tarantool',
+    env: ['TARANTOOL_URL'],
+    about: 'the Tarantool of tarantool and tarantool-memtx (spaces storebench_vinyl and storebench_memtx, or ' +
+      'a user allowed to create them)',
+  }),
 
   // How the stores use their servers ----------------------------------------------------------
   couchdbDatabase: {
@@ -190,7 +223,8 @@ export const settings = {
     env: ['CLOUDANT_IAM_URL'],
     default: 'https://iam.cloud.ibm.com',
     parse: httpUrl,
-    about: 'the IBM Cloud IAM token service an API key is exchanged at, for cloudant and cloudant-legacy (a private or staging endpoint)',
+    about: 'the IBM Cloud IAM token service an API key is exchanged at, for cloudant and cloudant-legacy ' +
+      '(a private or staging endpoint)',
   },
   // The embedded CouchDB stand-in as a Cloudant Lite instance (study 000 ran on one).
   emulatedCloudantPlan: {
@@ -199,7 +233,9 @@ export const settings = {
     env: ['STOREBENCH_CLOUDANT_PLAN'],
     default: 'none',
     parse: oneOf(['lite', 'none']),
-    about: 'lite: the embedded CouchDB stand-in answers 429 past Cloudant Lite\'s 20 lookups/s, 10 writes/s and 5 queries/s (each a sliding one-second window), and the CouchDB stores retry a 429 after 0.5 s; none: no limits. Only the embedded stand-in: a real Cloudant has its own plan',
+    about: 'lite: the embedded CouchDB stand-in answers 429 past Cloudant Lite\'s 20 lookups/s, 10 writes/s and ' +
+      '5 queries/s (each a sliding one-second window), and the CouchDB stores retry a 429 after 0.5 s; none: no ' +
+      'limits. Only the embedded stand-in: a real Cloudant has its own plan',
   },
   // The embedded servers' own value limits, raised: each store's /stores entry gives
   // the largest value they then take, and the driver refuses a larger --value-size up front.
@@ -233,7 +269,9 @@ export const settings = {
     default: 0,
     defaultText: '0: no delay',
     parse: delayMs,
-    about: 'emulate a network between the stores and their servers: a round trip of MS milliseconds, half each way, through a delaying TCP proxy in front of each server (not TLS, Unix sockets or a Redis Cluster: those stores are then unavailable, DELAY_UNSUPPORTED)',
+    about: 'emulate a network between the stores and their servers: a round trip of MS milliseconds, half each way, ' +
+      'through a delaying TCP proxy in front of each server (not TLS, Unix sockets or a Redis Cluster: those stores ' +
+      'are then unavailable, DELAY_UNSUPPORTED)',
   },
   storeJitterMs: {
     scope: 'store',
@@ -242,7 +280,8 @@ export const settings = {
     default: 0,
     defaultText: '0: none',
     parse: delayMs,
-    about: 'with the emulated network: each one-way delay varies at random by up to MS either side (never reordering bytes)',
+    about: 'with the emulated network: each one-way delay varies at random by up to MS ' +
+      'either side (never reordering bytes)',
   },
   storeBandwidth: {
     scope: 'store',
@@ -250,7 +289,8 @@ export const settings = {
     env: ['STOREBENCH_STORE_BANDWIDTH'],
     defaultText: 'unlimited',
     parse: byteSize,
-    about: 'with the emulated network: bytes a second each way to each server (100KB, 10MB: powers of 1024), shared by all its connections',
+    about: 'with the emulated network: bytes a second each way to each server (100KB, 10MB: powers of ' +
+      '1024), shared by all its connections',
   },
   postgresPoolSize: {
     scope: 'store',
@@ -264,14 +304,16 @@ export const settings = {
     env: ['STOREBENCH_POSTGRES_WRITES'],
     default: 'concurrent',
     parse: oneOf(['concurrent', 'serial']),
-    about: 'concurrent (each write on its own pooled connection, row locks ordering them) or serial (one write at a time per table, as study 004\'s app did)',
+    about: 'concurrent (each write on its own pooled connection, row locks ordering them) or serial (one write at a ' +
+      'time per table, as study 004\'s app did)',
   },
   postgresReads: {
     scope: 'store',
     env: ['STOREBENCH_POSTGRES_READS'],
     default: 'key',
     parse: oneOf(['key', 'join']),
-    about: 'key (one primary-key lookup) or join (study 004\'s schema: an item_locations row joined to its locations row, through two indexes)',
+    about: 'key (one primary-key lookup) or join (study 004\'s schema: an item_locations row joined to its ' +
+      'locations row, through two indexes)',
   },
   flushIntervalMs: {
     scope: 'store',
@@ -285,7 +327,10 @@ export const settings = {
     env: ['STOREBENCH_WRITE_BEHIND_QUEUE'],
     default: 'redis',
     parse: oneOf(['redis', 'memory']),
-    about: 'where redis+postgres keeps the writes PostgreSQL has not got yet: redis (a journal written in the same MULTI as each value, replayed at start: a kill -9 of the app loses nothing Redis keeps) or memory (no journal entry per write; a kill -9 of the app loses from PostgreSQL the writes not yet flushed, up to a flush interval of them)',
+    about: 'where redis+postgres keeps the writes PostgreSQL has not got yet: redis (a journal written in the same ' +
+      'MULTI as each value, replayed at start: a kill -9 of the app loses nothing Redis keeps) or memory (no journal ' +
+      'entry per write; a kill -9 of the app loses from PostgreSQL the writes not yet flushed, ' +
+      'up to a flush interval of them)',
   },
   // The operation deadline bounds every request's latency: on a store slow enough under load
   // to pass it, the driver counts 503s instead of slow answers; raise it to benchmark one.
@@ -294,7 +339,8 @@ export const settings = {
     env: ['STOREBENCH_OPEN_TIMEOUT_MS'],
     default: 5000,
     parse: deadlineMs,
-    about: 'deadline to open a store (connect and seed): past it the app listens without it (OPEN_TIMEOUT) and retries in the background',
+    about: 'deadline to open a store (connect and seed): past it the app listens without it ' +
+      '(OPEN_TIMEOUT) and retries in the background',
   },
   opTimeoutMs: {
     scope: 'store',
@@ -305,21 +351,95 @@ export const settings = {
   },
 
   // The Cloud Foundry scripts (npm run login, service_create, ...) ------------------------------
-  cfApi: { scope: 'cf-scripts', env: ['CF_API'], defaultText: 'none: npm run login needs it', parse: text, about: 'the platform\'s API endpoint, for cf login -a' },
+  cfApi: {
+    scope: 'cf-scripts',
+    env: ['CF_API'],
+    defaultText: 'none: npm run login needs it',
+    parse: text,
+    about: 'the platform\'s API endpoint, for cf login -a',
+  },
   cfOrg: { scope: 'cf-scripts', env: ['CF_ORG'], defaultText: 'cf login asks', parse: text, about: 'org for cf login' },
-  cfSpace: { scope: 'cf-scripts', env: ['CF_SPACE'], defaultText: 'cf login asks', parse: text, about: 'space for cf login' },
-  cfVarsFile: { scope: 'cf-scripts', env: ['CF_VARS_FILE'], default: 'vars.yml', parse: text, about: 'the vars file with the manifest\'s variables' },
-  cfApp: { scope: 'cf-scripts', env: ['CF_APP'], varsFile: 'app_name', parse: text, about: 'the app whose bindings npm run vcap_services shows' },
-  cfRoute: { scope: 'cf-scripts', env: ['CF_ROUTE'], varsFile: 'route', parse: text, about: 'the app\'s route, for npm run page' },
-  appUrl: { scope: 'cf-scripts', env: ['STOREBENCH_URL'], defaultText: 'https://<route>', parse: text, about: 'the deployed app\'s URL, for npm run page' },
-  cloudantService: { scope: 'cf-scripts', env: [], varsFile: 'cloudant_service', parse: text, about: 'the Cloudant service instance service_create/service_delete make and remove' },
-  cloudantOffering: { scope: 'cf-scripts', env: ['CLOUDANT_OFFERING'], default: 'cloudantnosqldb', parse: text, about: 'marketplace offering for the Cloudant instance (IBM Cloudant)' },
+  cfSpace: {
+    scope: 'cf-scripts',
+    env: ['CF_SPACE'],
+    defaultText: 'cf login asks',
+    parse: text,
+    about: 'space for cf login',
+  },
+  cfVarsFile: {
+    scope: 'cf-scripts',
+    env: ['CF_VARS_FILE'],
+    default: 'vars.yml',
+    parse: text,
+    about: 'the vars file with the manifest\'s variables',
+  },
+  cfApp: {
+    scope: 'cf-scripts',
+    env: ['CF_APP'],
+    varsFile: 'app_name',
+    parse: text,
+    about: 'the app whose bindings npm run vcap_services shows',
+  },
+  cfRoute: {
+    scope: 'cf-scripts',
+    env: ['CF_ROUTE'],
+    varsFile: 'route',
+    parse: text,
+    about: 'the app\'s route, for npm run page',
+  },
+  appUrl: {
+    scope: 'cf-scripts',
+    env: ['STOREBENCH_URL'],
+    defaultText: 'https://<route>',
+    parse: text,
+    about: 'the deployed app\'s URL, for npm run page',
+  },
+  cloudantService: {
+    scope: 'cf-scripts',
+    env: [],
+    varsFile: 'cloudant_service',
+    parse: text,
+    about: 'the Cloudant service instance service_create/service_delete make and remove',
+  },
+  cloudantOffering: {
+    scope: 'cf-scripts',
+    env: ['CLOUDANT_OFFERING'],
+    default: 'cloudantnosqldb',
+    parse: text,
+    about: 'marketplace offering for the Cloudant instance (IBM Cloudant)',
+  },
   cloudantPlan: { scope: 'cf-scripts', env: ['CLOUDANT_PLAN'], default: 'lite', parse: text, about: 'its plan' },
-  cloudantServiceParams: { scope: 'cf-scripts', env: ['CLOUDANT_SERVICE_PARAMS'], defaultText: 'none', parse: jsonText, secret: true, about: 'JSON for cf create-service -c, e.g. {"legacyCredentials": false}' },
-  redisService: { scope: 'cf-scripts', env: [], varsFile: 'redis_service', parse: text, about: 'the Redis service instance service_create/service_delete make and remove' },
-  redisOffering: { scope: 'cf-scripts', env: ['REDIS_OFFERING'], default: 'rediscloud', parse: text, about: 'marketplace offering for the Redis instance (Redis Cloud; p.redis on Tanzu)' },
+  cloudantServiceParams: {
+    scope: 'cf-scripts',
+    env: ['CLOUDANT_SERVICE_PARAMS'],
+    defaultText: 'none',
+    parse: jsonText,
+    secret: true,
+    about: 'JSON for cf create-service -c, e.g. {"legacyCredentials": false}',
+  },
+  redisService: {
+    scope: 'cf-scripts',
+    env: [],
+    varsFile: 'redis_service',
+    parse: text,
+    about: 'the Redis service instance service_create/service_delete make and remove',
+  },
+  redisOffering: {
+    scope: 'cf-scripts',
+    env: ['REDIS_OFFERING'],
+    default: 'rediscloud',
+    parse: text,
+    about: 'marketplace offering for the Redis instance (Redis Cloud; p.redis on Tanzu)',
+  },
   redisPlan: { scope: 'cf-scripts', env: ['REDIS_PLAN'], default: '30mb', parse: text, about: 'its plan' },
-  redisServiceParams: { scope: 'cf-scripts', env: ['REDIS_SERVICE_PARAMS'], defaultText: 'none', parse: jsonText, secret: true, about: 'JSON for cf create-service -c' },
+  redisServiceParams: {
+    scope: 'cf-scripts',
+    env: ['REDIS_SERVICE_PARAMS'],
+    defaultText: 'none',
+    parse: jsonText,
+    secret: true,
+    about: 'JSON for cf create-service -c',
+  },
 
   // Other tools ---------------------------------------------------------------------------------
   clusterStateFile: {
@@ -330,8 +450,15 @@ export const settings = {
     parse: text,
     about: 'where npm run cluster:start leaves its pid and URLs for cluster:stop',
   },
-  perfSeconds: { scope: 'tools', env: ['PERF_SECONDS'], default: 10, parse: positiveNumber, about: 'seconds npm run perf measures each URL for' },
+  perfSeconds: {
+    scope: 'tools',
+    env: ['PERF_SECONDS'],
+    default: 10,
+    parse: positiveNumber,
+    about: 'seconds npm run perf measures each URL for',
+  },
 };
 
 /** Each setting's default (undefined where it has none, or where its default is a vars file's). */
-export const defaults = Object.freeze(Object.fromEntries(Object.entries(settings).map(([key, setting]) => [key, setting.default])));
+export const defaults = Object.freeze(Object.fromEntries(Object.entries(settings)
+  .map(([key, setting]) => [key, setting.default])));

@@ -16,13 +16,18 @@ const STOP_TIMEOUT_MS = 15_000;
  * {event: 'listening'} message and for /healthz.
  * Resolves to { url, child, stop(), output(), exited } (exited resolves to { code, signal }).
  */
-export async function startAppProcess({ stores, args = [], appPath = APP_PATH, env = process.env, startTimeoutMs = START_TIMEOUT_MS } = {}) {
-  const argv = ['--port', '0', '--host', '127.0.0.1', ...(stores?.length ? ['--stores', stores.join(',')] : []), ...args];
+export async function startAppProcess({
+  stores, args = [], appPath = APP_PATH, env = process.env, startTimeoutMs = START_TIMEOUT_MS,
+} = {}) {
+  const storesArgs = stores?.length ? ['--stores', stores.join(',')] : [];
+  const argv = ['--port', '0', '--host', '127.0.0.1', ...storesArgs, ...args];
   let started;
   try {
     // detached: its own process group, so a Ctrl-C reaches only the driver, which stops the app in order
     // (app.js also stops when the IPC channel closes, so it never outlives the driver).
-    started = await forkListening(appPath, argv, { name: 'app.js', env, detached: true, timeoutMs: startTimeoutMs, stopTimeoutMs: STOP_TIMEOUT_MS });
+    started = await forkListening(appPath, argv, {
+      name: 'app.js', env, detached: true, timeoutMs: startTimeoutMs, stopTimeoutMs: STOP_TIMEOUT_MS,
+    });
   } catch (error) {
     throw new RunError(`${error.message}:\n${error.output}`);
   }

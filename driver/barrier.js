@@ -40,7 +40,11 @@ export async function readTargetClock(url, { timeoutMs = 2000 } = {}) {
       // The target's second ticked after our previous request was sent and before this answer came:
       // its clock read `date` at a local moment within [previousSent, received].
       const middle = (previousSent + received) / 2;
-      return { offsetMs: Math.round(date - middle), uncertaintyMs: Math.round((received - previousSent) / 2), source: 'date-header' };
+      return {
+        offsetMs: Math.round(date - middle),
+        uncertaintyMs: Math.round((received - previousSent) / 2),
+        source: 'date-header',
+      };
     }
     previous = date;
     previousSent = sent;
@@ -65,7 +69,9 @@ export async function waitForStart(startAt, { signal, now = () => Date.now() } =
   const readyAt = now();
   const target = startAt.getTime();
   if (readyAt > target) {
-    throw new NotReadyError(`not ready in time for --start-at ${startAt.toISOString()}: ready ${((readyAt - target) / 1000).toFixed(3)} s after it (give the parts more time to prepare)`);
+    const lateSeconds = ((readyAt - target) / 1000).toFixed(3);
+    throw new NotReadyError(`not ready in time for --start-at ${startAt.toISOString()}: ` +
+      `ready ${lateSeconds} s after it (give the parts more time to prepare)`);
   }
   const coarse = target - now() - SPIN_MS;
   if (coarse > 0) {

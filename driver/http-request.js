@@ -16,7 +16,9 @@ export function keepAliveAgent(url, sockets) {
  * with a TimeoutError (code TIMEOUT) past timeoutMs for the whole exchange, with an AbortError
  * when `signal` aborts, or with the socket's error.
  */
-export function httpRequest(url, { method = 'GET', headers = {}, body = null, timeoutMs = 10_000, agent, signal, maxBodyBytes = 64 * 1024 * 1024 } = {}) {
+export function httpRequest(url, {
+  method = 'GET', headers = {}, body = null, timeoutMs = 10_000, agent, signal, maxBodyBytes = 64 * 1024 * 1024,
+} = {}) {
   const parsed = new URL(url);
   const allHeaders = { ...headers };
   if (parsed.username || parsed.password) {
@@ -36,7 +38,8 @@ export function httpRequest(url, { method = 'GET', headers = {}, body = null, ti
       agent: agent ?? false,
     });
     const timer = setTimeout(() => {
-      request.destroy(Object.assign(new Error(`no answer within ${timeoutMs} ms`), { name: 'TimeoutError', code: 'TIMEOUT' }));
+      const error = new Error(`no answer within ${timeoutMs} ms`);
+      request.destroy(Object.assign(error, { name: 'TimeoutError', code: 'TIMEOUT' }));
     }, timeoutMs);
     const onAbort = () => request.destroy(Object.assign(new Error('aborted'), { name: 'AbortError', code: 'ABORTED' }));
     signal?.addEventListener('abort', onAbort, { once: true });

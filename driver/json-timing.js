@@ -27,7 +27,14 @@ export function timeOperation(fn, { warmupMs = 200, batchMs = 20, rounds = 31 } 
   }
   if (sink === -1) console.log(sink); // never true; keeps sink alive
   const nsPerOp = median(perOp);
-  return { nsPerOp, opsPerSecond: 1e9 / nsPerOp, batchSize, rounds, minNsPerOp: Math.min(...perOp), maxNsPerOp: Math.max(...perOp) };
+  return {
+    nsPerOp,
+    opsPerSecond: 1e9 / nsPerOp,
+    batchSize,
+    rounds,
+    minNsPerOp: Math.min(...perOp),
+    maxNsPerOp: Math.max(...perOp),
+  };
 }
 
 function measureOnce(fn) {

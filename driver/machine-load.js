@@ -14,7 +14,9 @@ export const OTHERS_WARN_PERCENT = 50; // of one core: half a core used by other
 // (a 5 ms step read as "other processes used 200% of a core"). Such a step is not measured.
 export const MIN_SAMPLE_TICKS = 20;
 
-const NOT_MEASURED = Object.freeze({ stealPercent: null, othersCpuPercent: null, treeCpuPercent: null, loadAverage: null });
+const NOT_MEASURED = Object.freeze({
+  stealPercent: null, othersCpuPercent: null, treeCpuPercent: null, loadAverage: null,
+});
 
 const readText = (path) => {
   try {
@@ -164,7 +166,9 @@ export function machineFigures(before, after, loadavgText) {
   if (!before || !after) return { ...NOT_MEASURED };
   const total = after.cpu.total - before.cpu.total;
   const loadAverage = Number(loadavgText?.split(' ')[0]);
-  if (total < MIN_SAMPLE_TICKS) return { ...NOT_MEASURED, loadAverage: Number.isFinite(loadAverage) ? loadAverage : null };
+  if (total < MIN_SAMPLE_TICKS) {
+    return { ...NOT_MEASURED, loadAverage: Number.isFinite(loadAverage) ? loadAverage : null };
+  }
   const perCore = (ticks) => (ticks / total) * after.cpu.cpus * 100;
   const busyPercent = perCore(after.cpu.busy - before.cpu.busy);
   const treeCpuPercent = Math.max(0, perCore(after.tree - before.tree));
@@ -185,7 +189,8 @@ export function createMachineMonitor({ rootPids = [process.pid], procDir = '/pro
   return {
     start() {
       const before = snapshot(rootPids, procDir);
-      return { stop: () => machineFigures(before, before && snapshot(rootPids, procDir), readText(`${procDir}/loadavg`)) };
+      const stop = () => machineFigures(before, before && snapshot(rootPids, procDir), readText(`${procDir}/loadavg`));
+      return { stop };
     },
   };
 }
@@ -195,6 +200,8 @@ export function machineMonitorFor(urls, { procDir = '/proc' } = {}) {
   const listeners = loopbackPorts(urls).flatMap((port) => listeningPids(port, procDir));
   return createMachineMonitor({ rootPids: [...new Set([process.pid, ...listeners])], procDir });
 }
+
+const MACHINE_NOT_STORE = ': these numbers say more about the machine than about the store';
 
 const warning = (code, message, data) => {
   if (!WARNING_CODES[code]) throw new TypeError(`unregistered warning code ${code}`);
@@ -208,14 +215,15 @@ export function machineWarnings(machine) {
   if (stealPercent !== null && stealPercent >= STEAL_WARN_PERCENT) {
     warnings.push(warning(
       'CPU_STEAL',
-      `the hypervisor took ${Math.round(stealPercent)}% of the CPU time (steal) during the step: these numbers say more about the machine than about the store`,
+      `the hypervisor took ${Math.round(stealPercent)}% of the CPU time (steal) during the step${MACHINE_NOT_STORE}`,
       { stealPercent, threshold: STEAL_WARN_PERCENT },
     ));
   }
   if (othersCpuPercent !== null && othersCpuPercent >= OTHERS_WARN_PERCENT) {
     warnings.push(warning(
       'BUSY_MACHINE',
-      `other processes on this machine used ${Math.round(othersCpuPercent)}% of a core during the step: these numbers say more about the machine than about the store`,
+      `other processes on this machine used ${Math.round(othersCpuPercent)}% of a core ` +
+        `during the step${MACHINE_NOT_STORE}`,
       { othersCpuPercent, threshold: OTHERS_WARN_PERCENT },
     ));
   }

@@ -11,7 +11,10 @@ const BUCKETS_US = BUCKETS.map((seconds) => Math.round(seconds * 1e6));
 export const CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 
 const escape = (value) => String(value).replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/"/g, '\\"');
-const labelText = (labels) => `{${Object.entries(labels).map(([name, value]) => `${name}="${escape(value)}"`).join(',')}}`;
+const labelText = (labels) => {
+  const pairs = Object.entries(labels).map(([name, value]) => `${name}="${escape(value)}"`);
+  return `{${pairs.join(',')}}`;
+};
 /** The load level a step ran at: its clients (closed loop) or its rate (open model). */
 export const stepLabel = (step) => (step.targetRps == null ? `c${step.concurrency}` : `rps${step.targetRps}`);
 
@@ -36,7 +39,9 @@ export function createDriverMetrics() {
   const addPart = (step, part, operation) => {
     const entry = seriesOf({ store: step.store ?? '', key: step.key ?? '', operation, step: stepLabel(step) });
     entry.requests += part.requests ?? 0;
-    for (const [kind, n] of Object.entries(part.errors?.byKind ?? {})) entry.errors.set(kind, (entry.errors.get(kind) ?? 0) + n);
+    for (const [kind, n] of Object.entries(part.errors?.byKind ?? {})) {
+      entry.errors.set(kind, (entry.errors.get(kind) ?? 0) + n);
+    }
     const count = part.latency?.count ?? 0;
     entry.count += count;
     entry.sum += count * (part.latency?.meanMs ?? 0) / 1000;
@@ -79,32 +84,39 @@ export function createDriverMetrics() {
     render() {
       const lines = [];
       const family = (name, type, help) => lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
+      const sample = (name, labels, value) => lines.push(`${name}${labelText(labels)} ${value}`);
       const all = [...series.values()];
-      family('storebench_driver_requests_total', 'counter', 'requests of finished steps, by target (store, key), operation and step (load level)');
-      for (const entry of all) lines.push(`storebench_driver_requests_total${labelText(entry.labels)} ${entry.requests}`);
-      family('storebench_driver_errors_total', 'counter', 'failed requests of finished steps, by kind (http <status>, timeout, conn <code>)');
+      family('storebench_driver_requests_total', 'counter',
+        'requests of finished steps, by target (store, key), operation and step (load level)');
+      for (const entry of all) sample('storebench_driver_requests_total', entry.labels, entry.requests);
+      family('storebench_driver_errors_total', 'counter',
+        'failed requests of finished steps, by kind (http <status>, timeout, conn <code>)');
       for (const entry of all) {
-        for (const [kind, n] of entry.errors) lines.push(`storebench_driver_errors_total${labelText({ ...entry.labels, kind })} ${n}`);
+        for (const [kind, n] of entry.errors) sample('storebench_driver_errors_total', { ...entry.labels, kind }, n);
       }
-      family('storebench_driver_latency_seconds', 'histogram', 'response latency of finished steps, from each step\'s HDR histogram');
+      family('storebench_driver_latency_seconds', 'histogram',
+        'response latency of finished steps, from each step\'s HDR histogram');
       for (const entry of all) {
         let cumulative = 0;
         BUCKETS.forEach((le, i) => {
           cumulative += entry.buckets[i];
-          lines.push(`storebench_driver_latency_seconds_bucket${labelText({ ...entry.labels, le: String(le) })} ${cumulative}`);
+          sample('storebench_driver_latency_seconds_bucket', { ...entry.labels, le: String(le) }, cumulative);
         });
-        lines.push(`storebench_driver_latency_seconds_bucket${labelText({ ...entry.labels, le: '+Inf' })} ${entry.count}`);
-        lines.push(`storebench_driver_latency_seconds_sum${labelText(entry.labels)} ${entry.sum}`);
-        lines.push(`storebench_driver_latency_seconds_count${labelText(entry.labels)} ${entry.count}`);
+        sample('storebench_driver_latency_seconds_bucket', { ...entry.labels, le: '+Inf' }, entry.count);
+        sample('storebench_driver_latency_seconds_sum', entry.labels, entry.sum);
+        sample('storebench_driver_latency_seconds_count', entry.labels, entry.count);
       }
       family('storebench_driver_steps_done_total', 'counter', 'steps finished so far');
       lines.push(`storebench_driver_steps_done_total ${stepsDone}`);
       family('storebench_driver_step_running', 'gauge', 'the step under way (1 of total), 0 between steps');
       lines.push(`storebench_driver_step_running ${running ? running.index : 0}`);
       const gauges = [
-        ['storebench_driver_machine_steal_percent', 'stealPercent', 'CPU steal during the last finished step, % of all CPU time'],
-        ['storebench_driver_machine_others_cpu_percent', 'othersCpuPercent', 'CPU used by processes outside the run during the last finished step, % of one core'],
-        ['storebench_driver_machine_tree_cpu_percent', 'treeCpuPercent', 'CPU used by the run\'s processes during the last finished step, % of one core'],
+        ['storebench_driver_machine_steal_percent', 'stealPercent',
+          'CPU steal during the last finished step, % of all CPU time'],
+        ['storebench_driver_machine_others_cpu_percent', 'othersCpuPercent',
+          'CPU used by processes outside the run during the last finished step, % of one core'],
+        ['storebench_driver_machine_tree_cpu_percent', 'treeCpuPercent',
+          'CPU used by the run\'s processes during the last finished step, % of one core'],
       ];
       for (const [name, field, help] of gauges) {
         if (machine[field] == null) continue; // not measured: absent, not a made-up 0
@@ -126,7 +138,8 @@ export async function serveMetrics(metrics, port) {
   let scraped = () => {};
   const server = createServer((req, res) => {
     if (req.method !== 'GET' || !['/metrics', '/'].includes(req.url)) {
-      res.writeHead(404, { 'Content-Type': 'application/json' }).end(JSON.stringify({ error: 'only GET /metrics here', code: 'NO_ROUTE' }));
+      const body = JSON.stringify({ error: 'only GET /metrics here', code: 'NO_ROUTE' });
+      res.writeHead(404, { 'Content-Type': 'application/json' }).end(body);
       return;
     }
     res.writeHead(200, { 'Content-Type': CONTENT_TYPE }).end(metrics.render());

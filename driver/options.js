@@ -19,7 +19,10 @@ import { DEFAULT_HTTP_ENGINE, HTTP_ENGINE_NAMES } from './engines/names.js'; // 
 import { STORE_DELAY_FLAGS, parseStoreDelay } from './store-delay-options.js';
 import { PART_FLAGS, parsePartFlags, partRunOptions } from './part-options.js';
 
-export const DEFAULT_CONCURRENCY = [5, 10, 15, 20, 25, 30];
+// Four levels from the original's six (5 to 30 by 5): the curve's shape at two thirds of the
+// time, so a default run of every store (39 URLs) stays under ten minutes on a 2-core machine,
+// warm-ups included (docs/measurement.md). `-c 5,10,15,20,25,30` is the original's sweep.
+export const DEFAULT_CONCURRENCY = [5, 10, 20, 30];
 // Steps are timed by default: a request count finishes in well under a second on a fast
 // store (too few samples, flagged as weak) and takes minutes on a slow one.
 export const DEFAULT_DURATION_SECONDS = 2;
@@ -35,6 +38,7 @@ export const LIMITS = Object.freeze({
   requests: 10_000_000, // -n per step
   duration: 3600, // -t: seconds per step
   rps: 100_000, // --rps, each rate
+  pipeline: 1000, // --pipeline: calls each caller sends at once (direct mode)
   minRps: 0.01, // one request per 100 s
   warmup: 1_000_000, // requests (a warm-up also stops after 2 s)
   warmupMax: 600, // --warmup-max: seconds of steady-state warm-up before a step
@@ -81,6 +85,7 @@ export const RUN_FLAGS = Object.freeze({
   help: { type: 'boolean', short: 'h' },
   workers: { type: 'string' },
   direct: { type: 'boolean' },
+  pipeline: { type: 'string' },
   probe: { type: 'boolean' },
   engine: { type: 'string' },
   'value-shape': { type: 'string' },
@@ -131,7 +136,9 @@ function asFlagValue(flag, value, problems) {
   const items = Array.isArray(value) ? value.map(scalar) : [scalar(value)];
   const fits = !items.includes(undefined) && (entry.multiple || LIST_FLAGS.has(flag) || !Array.isArray(value));
   if (!fits) {
-    const what = entry.multiple || LIST_FLAGS.has(flag) ? 'a string, a number or an array of them' : 'a string or a number';
+    const what = entry.multiple || LIST_FLAGS.has(flag)
+      ? 'a string, a number or an array of them'
+      : 'a string or a number';
     problems.push(`${flagLabel(flag)} takes ${what}, not ${described(value)}`);
     return undefined;
   }
@@ -165,17 +172,22 @@ export function normalizeOptions(object = {}, env = process.env) {
   const text = (name) => (typeof values[name] === 'string' ? values[name] : undefined);
   // [min, max, unit]: a parsed value outside is a problem that names the bound.
   const outside = (value, [min, max]) => value !== null && (value > max || value < min);
-  const boundText = ([min, max, unit = '']) => (value) => (value > max ? `at most ${shown(max)}${unit}` : `at least ${shown(min)}${unit}`);
+  const boundText = ([min, max, unit = '']) => (value) =>
+    (value > max ? `at most ${shown(max)}${unit}` : `at least ${shown(min)}${unit}`);
   const listOf = (name, parse, what, bounds) => {
     const raw = text(name);
     if (raw === undefined) return undefined;
     const items = splitList(raw);
     if (!items.length) problems.push(`${flagLabel(name)} needs at least one ${what}`);
-    if (items.length > LIMITS.steps) problems.push(`${flagLabel(name)} has ${items.length} values; at most ${LIMITS.steps}`);
+    if (items.length > LIMITS.steps) {
+      problems.push(`${flagLabel(name)} has ${items.length} values; at most ${LIMITS.steps}`);
+    }
     const parsed = items.map((item) => {
       const value = parse(item);
       if (value === null) problems.push(`${flagLabel(name)}: "${item}" is not a ${what}`);
-      else if (outside(value, bounds)) problems.push(`${flagLabel(name)}: "${item}" is out of range: each must be ${boundText(bounds)(value)}`);
+      else if (outside(value, bounds)) {
+        problems.push(`${flagLabel(name)}: "${item}" is out of range: each must be ${boundText(bounds)(value)}`);
+      }
       return value;
     });
     return parsed;
@@ -185,7 +197,9 @@ export function normalizeOptions(object = {}, env = process.env) {
     if (raw === undefined) return undefined;
     const value = parse(raw);
     if (value === null) problems.push(`${flagLabel(name)} must be a ${what}, not "${raw}"`);
-    else if (outside(value, bounds)) problems.push(`${flagLabel(name)} must be ${boundText(bounds)(value)}, not "${raw}"`);
+    else if (outside(value, bounds)) {
+      problems.push(`${flagLabel(name)} must be ${boundText(bounds)(value)}, not "${raw}"`);
+    }
     return value ?? undefined;
   };
 
@@ -195,33 +209,58 @@ export function normalizeOptions(object = {}, env = process.env) {
   if (target !== undefined && !httpUrl(target)) problems.push(`--target "${target}" is not an http:// or https:// URL`);
   if (urls.length && target !== undefined) problems.push('use either --url or --target, not both');
   const direct = values.direct === true;
-  if (direct && urls.length) problems.push('--direct calls the stores in this process: it takes no --url (choose stores with --stores)');
-  if (direct && target !== undefined) problems.push('--direct calls the stores in this process: it takes no --target (choose stores with --stores)');
+  if (direct && urls.length) {
+    problems.push('--direct calls the stores in this process: it takes no --url (choose stores with --stores)');
+  }
+  if (direct && target !== undefined) {
+    problems.push('--direct calls the stores in this process: it takes no --target (choose stores with --stores)');
+  }
   const engine = text('engine') ?? DEFAULT_HTTP_ENGINE;
-  if (!HTTP_ENGINE_NAMES.includes(engine)) problems.push(`--engine must be ${HTTP_ENGINE_NAMES.join(' or ')}, not "${engine}"`);
-  else if (direct && text('engine') !== undefined) problems.push('--engine chooses what sends HTTP requests: --direct sends none (it calls the stores in this process)');
-  if (direct && values['no-keepalive']) problems.push('--no-keepalive is about HTTP connections: --direct makes none (each store keeps its client\'s own connections)');
+  if (!HTTP_ENGINE_NAMES.includes(engine)) {
+    problems.push(`--engine must be ${HTTP_ENGINE_NAMES.join(' or ')}, not "${engine}"`);
+  } else if (direct && text('engine') !== undefined) {
+    problems.push('--engine chooses what sends HTTP requests: ' +
+      '--direct sends none (it calls the stores in this process)');
+  }
+  if (direct && values['no-keepalive']) {
+    problems.push('--no-keepalive is about HTTP connections: ' +
+      '--direct makes none (each store keeps its client\'s own connections)');
+  }
 
   const concurrency = listOf('concurrency', positiveInteger, 'positive whole number', [1, LIMITS.concurrency]);
   const requests = single('requests', positiveInteger, 'positive whole number', [1, LIMITS.requests]);
   const duration = single('duration', positiveNumber, 'positive number of seconds', [0, LIMITS.duration, ' s']);
-  const rps = listOf('rps', positiveNumber, 'positive rate (requests per second)', [LIMITS.minRps, LIMITS.rps, ' per second']);
+  const rps = listOf('rps', positiveNumber, 'positive rate (requests per second)',
+    [LIMITS.minRps, LIMITS.rps, ' per second']);
   const warmup = single('warmup', nonNegativeInteger, 'whole number (0 for none)', [0, LIMITS.warmup]);
-  const warmupMax = single('warmup-max', nonNegativeNumber, 'number of seconds (0 for none)', [0, LIMITS.warmupMax, ' s']);
+  const warmupMax = single('warmup-max', nonNegativeNumber, 'number of seconds (0 for none)',
+    [0, LIMITS.warmupMax, ' s']);
   const order = text('order');
-  if (order !== undefined && !ORDERS.includes(order)) problems.push(`--order must be ${ORDERS.join(' or ')}, not "${order}"`);
+  if (order !== undefined && !ORDERS.includes(order)) {
+    problems.push(`--order must be ${ORDERS.join(' or ')}, not "${order}"`);
+  }
   const quick = values.quick === true;
-  const timeout = single('timeout', positiveInteger, 'positive whole number of milliseconds', [1, LIMITS.timeout, ' ms']);
-  if (requests !== undefined && duration !== undefined) problems.push('use either -n/--requests or -t/--duration, not both');
+  const timeout = single('timeout', positiveInteger, 'positive whole number of milliseconds',
+    [1, LIMITS.timeout, ' ms']);
+  if (requests !== undefined && duration !== undefined) {
+    problems.push('use either -n/--requests or -t/--duration, not both');
+  }
   if (rps && concurrency) problems.push('--rps replaces the concurrency sweep: drop -c/--concurrency');
+  const pipelineGiven = single('pipeline', positiveInteger, 'positive whole number', [1, LIMITS.pipeline]);
+  const pipeline = parsePipeline(pipelineGiven, { direct, rps }, problems);
   const probe = values.probe === true;
-  if (probe) problems.push(...probeProblems({ requests, duration, rps, concurrency: concurrency ?? DEFAULT_CONCURRENCY }));
+  if (probe) {
+    const levels = concurrency ?? DEFAULT_CONCURRENCY;
+    problems.push(...probeProblems({ requests, duration, rps, concurrency: levels, pipeline }));
+  }
 
   const stores = text('stores') === undefined ? undefined : splitList(text('stores'));
   const keys = text('keys') === undefined ? undefined : splitList(text('keys'));
   if (stores && !stores.length) problems.push('--stores needs at least one store name');
   if (keys && !keys.length) problems.push('--keys needs at least one key');
-  if (urls.length && (stores || keys)) problems.push('--stores and --keys choose from a /stores listing; with --url, list the URLs you want');
+  if (urls.length && (stores || keys)) {
+    problems.push('--stores and --keys choose from a /stores listing; with --url, list the URLs you want');
+  }
 
   const json = text('json');
   const csv = text('csv');
@@ -232,7 +271,8 @@ export function normalizeOptions(object = {}, env = process.env) {
   const workers = parseWorkers(text('workers'), problems);
   const valueShape = parseValueShape(text('value-shape'), { direct, ...workload.options }, problems);
   if (workers > 1 && workload.options?.workload.mix.some(({ operation }) => operation === 'insert')) {
-    problems.push(`--workers ${workers}: ${workload.options.workload.name} inserts, and each insert takes the next new key in turn, which only one worker can do: use --workers 1`);
+    problems.push(`--workers ${workers}: ${workload.options.workload.name} inserts, ` +
+      'and each insert takes the next new key in turn, which only one worker can do: use --workers 1');
   }
   if (workload.list) return { command: 'list', help: values.help === true, options: {}, problems: [] };
   const token = text('token') ?? (env[TOKEN_ENV] || undefined);
@@ -257,6 +297,7 @@ export function normalizeOptions(object = {}, env = process.env) {
     csv,
     quiet: Boolean(values.quiet),
     direct,
+    pipeline,
     probe,
     engine,
     ...runReportOptions(values, problems),
@@ -288,10 +329,29 @@ function parseValueShape(raw, { direct, keySpace, workload }, problems) {
     problems.push(`--value-shape must be ${VALUE_SHAPES.join(' or ')}, not "${raw}"`);
     return 'bytes';
   }
-  if (raw !== 'bytes' && !direct) problems.push(`--value-shape ${raw} needs --direct: over HTTP the app stores the bytes each request carries`);
-  else if (raw !== 'bytes' && keySpace === false) problems.push(`--value-shape ${raw} applies to a key space: add --records N (or a --workload other than read)`);
-  else if (raw !== 'bytes' && workload?.mix.some(({ operation }) => operation === 'append')) problems.push(`--value-shape ${raw}: ${workload.name} appends, and a hash has nothing to append to`);
+  if (raw !== 'bytes' && !direct) {
+    problems.push(`--value-shape ${raw} needs --direct: over HTTP the app stores the bytes each request carries`);
+  } else if (raw !== 'bytes' && keySpace === false) {
+    problems.push(`--value-shape ${raw} applies to a key space: add --records N (or a --workload other than read)`);
+  } else if (raw !== 'bytes' && workload?.mix.some(({ operation }) => operation === 'append')) {
+    problems.push(`--value-shape ${raw}: ${workload.name} appends, and a hash has nothing to append to`);
+  }
   return raw;
+}
+
+// --pipeline N: 1 when not given; problems pushed. Direct mode's closed loop only: over HTTP
+// each request waits for its answer on its connection, and the open model starts each call at
+// its own scheduled time, which a batch of N sent at once would not keep (docs/direct.md).
+function parsePipeline(pipeline = 1, { direct, rps }, problems) {
+  if (pipeline === 1) return 1;
+  if (!direct) {
+    problems.push(`--pipeline ${pipeline} needs --direct: over HTTP every request waits for its answer ` +
+      'before its connection sends the next');
+  } else if (rps) {
+    problems.push(`--pipeline ${pipeline} sends ${pipeline} calls at once from each caller of the closed loop (-c); ` +
+      'the open model (--rps) starts each call at its own scheduled time: drop one of them');
+  }
+  return pipeline;
 }
 
 // --workers N|auto: 1 when not given; problems pushed.
@@ -308,19 +368,28 @@ function parseWorkers(raw, problems) {
 
 // --probe needs steps long enough to probe: a probe request takes about as long as one of the
 // step's, so a step of N requests at concurrency C lasts about N / C of them.
-function probeProblems({ requests, duration, rps, concurrency }) {
+function probeProblems({ requests, duration, rps, concurrency, pipeline = 1 }) {
   if (requests !== undefined && requests !== null) {
     if (rps) {
       const fastest = Math.max(...rps.filter(Number.isFinite));
       const least = Math.ceil(fastest * PROBE_MIN_SECONDS);
-      return requests < least ? [`--probe: -n ${requests} at ${fastest} rps lasts under ${PROBE_MIN_SECONDS} s, too short to probe: use -n ${least} or more`] : [];
+      if (requests >= least) return [];
+      return [`--probe: -n ${requests} at ${fastest} rps lasts under ${PROBE_MIN_SECONDS} s, ` +
+        `too short to probe: use -n ${least} or more`];
     }
-    const widest = Math.max(...concurrency.filter(Number.isFinite));
+    // --pipeline N: each client's N calls at a time take about one call's time.
+    const clients = Math.max(...concurrency.filter(Number.isFinite));
+    const widest = clients * pipeline;
     const least = widest * PROBE_MIN_REQUESTS_PER_CLIENT;
     const lasts = Math.round((requests / widest) * 10) / 10;
-    return requests < least ? [`--probe: -n ${requests} is too few to probe at concurrency ${widest} (a step lasts about ${lasts} requests' time; the probe needs ${PROBE_MIN_REQUESTS_PER_CLIENT}): use -n ${least} or more`] : [];
+    const level = pipeline > 1 ? `concurrency ${clients} x --pipeline ${pipeline}` : `concurrency ${clients}`;
+    if (requests >= least) return [];
+    return [`--probe: -n ${requests} is too few to probe at ${level} (a step lasts about ${lasts} requests' time; ` +
+      `the probe needs ${PROBE_MIN_REQUESTS_PER_CLIENT}): use -n ${least} or more`];
   }
-  if (duration !== undefined && duration !== null && duration < PROBE_MIN_SECONDS) return [`--probe: steps of ${duration} s are too short to probe: use -t ${PROBE_MIN_SECONDS} or more`];
+  if (duration !== undefined && duration !== null && duration < PROBE_MIN_SECONDS) {
+    return [`--probe: steps of ${duration} s are too short to probe: use -t ${PROBE_MIN_SECONDS} or more`];
+  }
   return [];
 }
 
@@ -340,7 +409,9 @@ function parseWorkloadFlags(text, values, problems, { single, keys, seed }) {
   const given = ['value-size', 'distribution'].filter((flag) => text(flag) !== undefined)
     .concat(['no-load', 'no-verify'].filter((flag) => values[flag] === true));
   if (!keySpace) {
-    for (const flag of given) problems.push(`--${flag} applies to a key space: add --records N (or a --workload other than read)`);
+    for (const flag of given) {
+      problems.push(`--${flag} applies to a key space: add --records N (or a --workload other than read)`);
+    }
   } else if (keys) {
     problems.push('--keys picks among the seeded keys; a workload over --records picks its own keys');
   }
@@ -353,11 +424,18 @@ function parseWorkloadFlags(text, values, problems, { single, keys, seed }) {
   let distribution = workload.distribution ? { name: workload.distribution } : null;
   if (text('distribution') !== undefined) {
     const parsed = parseDistribution(text('distribution'));
-    if (parsed.problem) problems.push(parsed.problem);
-    else if (!distribution) problems.push(`--distribution does not apply to ${workload.name}: it ${OPERATIONS.insert.about.replace('writes a new key', 'writes new keys')}`);
-    else distribution = parsed.value;
+    if (parsed.problem) {
+      problems.push(parsed.problem);
+    } else if (!distribution) {
+      const inserts = OPERATIONS.insert.about.replace('writes a new key', 'writes new keys');
+      problems.push(`--distribution does not apply to ${workload.name}: it ${inserts}`);
+    } else {
+      distribution = parsed.value;
+    }
   }
-  if (distribution?.name === 'hotspot' && distribution.hotFraction === undefined) distribution = parseDistribution('hotspot').value;
+  if (distribution?.name === 'hotspot' && distribution.hotFraction === undefined) {
+    distribution = parseDistribution('hotspot').value;
+  }
   return {
     options: {
       workload,

@@ -9,16 +9,6 @@ export const PART_FLAGS = {
   local: { type: 'boolean' },
 };
 
-export const PART_USAGE = `Several drivers, one run (docs/merge.md):
-  --start-at TIME        prepare (target reachable, priming, load phase), then wait until TIME
-                         (ISO with zone, 2025-06-01T12:00:00Z, or +SECS from now) before the
-                         first step; not ready by then: exit 1. Records its start and clock
-  --part I/N             this driver is part I of N: its share of -c, --rps and -n, loads and
-                         inserts only its slice of --records, its own seed drawn from --seed
-                         (needed: the same for every part, as is the order of the steps)
-  --parts N --local      start N parts here as processes, one --start-at (default +10s), then
-                         merge them and print the merged run (--json/--csv/--html write it)`;
-
 // How far ahead the local parts start when no --start-at is given.
 export const LOCAL_LEAD_SECONDS = 10;
 
@@ -33,7 +23,9 @@ export function parsePartFlags(values, problems, { seedGiven, now = Date.now() }
     const parsed = parsePart(text('part'));
     if (parsed.problem) problems.push(parsed.problem);
     else part = parsed.value;
-    if (!seedGiven) problems.push('--part needs --seed N, the same for every part: the parts draw their order and seeds from it');
+    if (!seedGiven) {
+      problems.push('--part needs --seed N, the same for every part: the parts draw their order and seeds from it');
+    }
   }
   let startAt = null;
   // +SECS: a launcher counts it from when it launches the parts, not from when it read the flag.
@@ -42,7 +34,9 @@ export function parsePartFlags(values, problems, { seedGiven, now = Date.now() }
     const parsed = parseStartAt(text('start-at'), now);
     if (parsed.problem) problems.push(parsed.problem);
     else startAt = parsed.value;
-    if (!parsed.problem && text('start-at').startsWith('+')) startAfterSeconds = (startAt.getTime() - now) / 1000;
+    if (!parsed.problem && text('start-at').startsWith('+')) {
+      startAfterSeconds = (startAt.getTime() - now) / 1000;
+    }
   }
   let parts = null;
   if (text('parts') !== undefined) {
@@ -54,8 +48,12 @@ export function parsePartFlags(values, problems, { seedGiven, now = Date.now() }
     if (part) problems.push('use either --part I/N (this driver is one part) or --parts N (start them all)');
   }
   const local = values.local === true;
-  if (local && text('parts') === undefined) problems.push('--local goes with --parts N: it starts the N parts on this machine');
-  if (text('parts') !== undefined && !local) problems.push('--parts N needs where to run them: --local (or npm run load:cf, node test k8s)');
+  if (local && text('parts') === undefined) {
+    problems.push('--local goes with --parts N: it starts the N parts on this machine');
+  }
+  if (text('parts') !== undefined && !local) {
+    problems.push('--parts N needs where to run them: --local (or npm run load:cf, node test k8s)');
+  }
   return { part, startAt, startAfterSeconds, parts, local };
 }
 
@@ -66,7 +64,8 @@ export function parsePartFlags(values, problems, { seedGiven, now = Date.now() }
  */
 export function partRunOptions(options, problems, onNotice = () => {}) {
   if (!options.part) return options;
-  problems.push(...partProblems({ concurrency: options.concurrency, rps: options.rps, requests: options.requests }, options.part));
+  const { concurrency, rps, requests } = options;
+  problems.push(...partProblems({ concurrency, rps, requests }, options.part));
   const next = { ...options, orderSeed: options.seed, seed: partSeed(options.seed, options.part.index) };
   if (options.keySpace && options.verify && options.part.count > 1 && sharedWrites(options.workload.mix)) {
     next.verify = false;

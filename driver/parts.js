@@ -36,7 +36,9 @@ export function parseStartAt(text, now = Date.now()) {
   }
   // A time without a zone would be read in each machine's own zone: refused.
   if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/.test(text) || Number.isNaN(Date.parse(text))) {
-    return { problem: `--start-at must be an ISO time with its zone (2025-06-01T12:00:00Z) or +SECS (+30s), not "${text}"` };
+    return {
+      problem: `--start-at must be an ISO time with its zone (2025-06-01T12:00:00Z) or +SECS (+30s), not "${text}"`,
+    };
   }
   return { value: new Date(Date.parse(text)) };
 }
@@ -96,10 +98,14 @@ export function partProblems({ concurrency, rps, requests }, part) {
   const problems = [];
   if (!rps) {
     const small = concurrency.filter((c) => c < part.count);
-    if (small.length) problems.push(`-c ${small.join(',')} cannot be split into ${part.count} parts: each part needs at least one client`);
+    if (small.length) {
+      problems.push(`-c ${small.join(',')} cannot be split into ${part.count} parts: ` +
+        'each part needs at least one client');
+    }
   }
   if (requests && requests < part.count * (rps ? 1 : Math.max(...concurrency))) {
-    problems.push(`-n ${requests} cannot be split into ${part.count} parts: each part needs at least one request per client`);
+    problems.push(`-n ${requests} cannot be split into ${part.count} parts: ` +
+      'each part needs at least one request per client');
   }
   return problems;
 }

@@ -15,5 +15,11 @@ export async function startRunMetrics(port) {
   } catch (error) {
     throw new RunError(`--metrics-port ${port}: cannot listen on 127.0.0.1:${port} (${error.code ?? error.message})`);
   }
-  return { url: server.url, onProgress: metrics.onProgress, onResult: metrics.onResult, lastScrape: server.lastScrape, close: server.close };
+  return {
+    url: server.url,
+    onProgress: metrics.onProgress,
+    onResult: metrics.onResult,
+    lastScrape: server.lastScrape,
+    close: server.close,
+  };
 }

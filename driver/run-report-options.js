@@ -29,20 +29,33 @@ export function runReportOptions(values, problems) {
   let repeat = 1;
   if (typeof values.repeat === 'string') {
     repeat = wholeNumber(values.repeat);
-    if (repeat === null || repeat < 1) problems.push(`--repeat must be a whole number from 1 to ${REPEAT_LIMIT}, not "${values.repeat}"`);
-    else if (repeat > REPEAT_LIMIT) problems.push(`--repeat must be at most ${REPEAT_LIMIT}, not "${values.repeat}"`);
+    if (repeat === null || repeat < 1) {
+      problems.push(`--repeat must be a whole number from 1 to ${REPEAT_LIMIT}, not "${values.repeat}"`);
+    } else if (repeat > REPEAT_LIMIT) {
+      problems.push(`--repeat must be at most ${REPEAT_LIMIT}, not "${values.repeat}"`);
+    }
   }
   const assert = strings(values.assert);
   problems.push(...parseThresholds(assert).problems);
   for (const name of ['json', 'csv']) {
-    if (html !== undefined && typeof values[name] === 'string' && values[name] === html) problems.push(`--html and --${name} name the same file (${html})`);
+    if (html !== undefined && typeof values[name] === 'string' && values[name] === html) {
+      problems.push(`--html and --${name} name the same file (${html})`);
+    }
   }
   const hdrLog = typeof values['hdr-log'] === 'string' ? values['hdr-log'] : undefined;
   if (hdrLog === '' || hdrLog === '-') problems.push('--hdr-log needs a folder name');
   let metricsPort;
   if (typeof values['metrics-port'] === 'string') {
     metricsPort = /^\d+$/.test(values['metrics-port']) ? Number(values['metrics-port']) : null;
-    if (metricsPort === null || metricsPort > 65535) problems.push(`--metrics-port must be a port from 0 to 65535, not "${values['metrics-port']}"`);
+    if (metricsPort === null || metricsPort > 65535) {
+      problems.push(`--metrics-port must be a port from 0 to 65535, not "${values['metrics-port']}"`);
+    }
   }
-  return { html, repeat: repeat ?? 1, assert, ...(hdrLog ? { hdrLog } : {}), ...(metricsPort != null ? { metricsPort } : {}) };
+  return {
+    html,
+    repeat: repeat ?? 1,
+    assert,
+    ...(hdrLog ? { hdrLog } : {}),
+    ...(metricsPort != null ? { metricsPort } : {}),
+  };
 }

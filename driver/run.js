@@ -14,7 +14,7 @@ import { TOKEN_ENV } from './options.js';
 import { distributionName } from './workloads/parse.js';
 import { redactUrl } from '../util/redact.js';
 // --direct
-import { openDirectTargets, serverUrls } from './direct-targets.js';
+import { directStores, openDirectTargets, serverUrls } from './direct-targets.js';
 import { directEngine } from './engines/direct.js';
 import { loadRecordsDirect, verifyWritesDirect } from './workloads/direct-load.js';
 import { machineMonitorFor } from './machine-load.js';
@@ -56,13 +56,17 @@ async function resolveTargets(options, onProgress) {
   const workload = options.keySpace ? options.workload : null;
   if (options.urls.length) {
     for (const url of options.urls) await checkReachable(url, { timeoutMs: options.timeoutMs });
-    return { targets: options.urls.map((url) => targetFromUrl(url, workload?.name)), skipped: [], label: options.urls.map(redactUrl).join(', ') };
+    return {
+      targets: options.urls.map((url) => targetFromUrl(url, workload?.name)),
+      skipped: [],
+      label: options.urls.map(redactUrl).join(', '),
+    };
   }
   if (options.direct) {
     const { unknownStoreProblems } = await import('../stores/index.js');
     const unknown = unknownNames(options, unknownStoreProblems);
     if (unknown.length) throw new UsageError(unknown);
-    onProgress({ type: 'stores-opening', servers: await serversToStart(options.stores) });
+    onProgress({ type: 'stores-opening', servers: await serversToStart(directStores(options)) });
     // options.env: a scenario's kind passing the servers it keeps across calls (else process.env).
     return openDirectTargets(options, { env: options.env });
   }
@@ -82,12 +86,19 @@ async function resolveTargets(options, onProgress) {
   // count them as 503s: give it the driver's own per-request deadline, unless the user set one.
   // Writes to the app it starts carry a token made up here (or the user's), never shown.
   const token = options.token ?? randomBytes(24).toString('base64url');
-  const env = { ...process.env, STOREBENCH_OP_TIMEOUT_MS: process.env.STOREBENCH_OP_TIMEOUT_MS || String(options.timeoutMs), [TOKEN_ENV]: token, ...storeDelayEnv(options.storeDelay) };
+  const env = {
+    ...process.env,
+    STOREBENCH_OP_TIMEOUT_MS: process.env.STOREBENCH_OP_TIMEOUT_MS || String(options.timeoutMs),
+    [TOKEN_ENV]: token,
+    ...storeDelayEnv(options.storeDelay),
+  };
   const app = await startAppProcess({ stores: options.stores, env });
   try {
     const { stores: listing, limits } = await fetchListing(app.url);
     // The app is stopped before a problem is printed: name it, not its address.
-    const { targets, skipped, problems } = selectTargets(listing, app.url, { ...options, workload, label: 'the embedded app.js' });
+    const { targets, skipped, problems } = selectTargets(listing, app.url, {
+      ...options, workload, label: 'the embedded app.js',
+    });
     problems.push(...limitProblems(options, limits, 'the embedded app.js', listing, targets));
     if (problems.length) throw new UsageError(problems);
     return { targets, skipped, label: `app.js started as a child process at ${app.url}`, app, token };
@@ -99,7 +110,9 @@ async function resolveTargets(options, onProgress) {
 
 // The network emulated between the run's stores and their servers (--store-rtt, or the
 // environment), when the run set them up itself; a running app's (--target, --url) is its own.
-const storeDelayOf = (options) => (options.urls?.length || options.target ? null : effectiveStoreDelay(options.storeDelay, options.env ?? process.env));
+const storeDelayOf = (options) => (options.urls?.length || options.target
+  ? null
+  : effectiveStoreDelay(options.storeDelay, options.env ?? process.env));
 
 /**
  * Events passed to onProgress, in this order:
@@ -116,6 +129,7 @@ const storeDelayOf = (options) => (options.urls?.length || options.target ? null
  * - `{ type: 'verify-done', verification }`: a key-space target's written values were read back
  * - `{ type: 'target-done', target, steps, load, verification }`: every step of that URL is done
  * - `{ type: 'notice', message }`: something the run does differently than asked (--workers), at any time
+ * From `load` on they are the sweep's own event stream (driver/sweep.js), passed on as they come.
  * @typedef {object} ProgressEvent
  */
 
@@ -132,7 +146,8 @@ const storeDelayOf = (options) => (options.urls?.length || options.target ? null
  * @param {{ signal?: AbortSignal, onProgress?: (event: ProgressEvent) => void }} [hooks]
  */
 export async function runBenchmark(options, { signal, onProgress = () => {} } = {}) {
-  const { targets, skipped, label, app, stores, token = options.token ?? null } = await resolveTargets(options, onProgress);
+  const resolved = await resolveTargets(options, onProgress);
+  const { targets, skipped, label, app, stores, token = options.token ?? null } = resolved;
   // A threshold on a store this run will not sweep: a usage error now, not "not measured" at the end.
   const given = options.urls?.length ? 'the --url list' : 'the embedded app.js';
   const source = options.target ? redactUrl(options.target) : options.direct ? '--direct' : given;
@@ -143,9 +158,15 @@ export async function runBenchmark(options, { signal, onProgress = () => {} } = 
     await stores?.close();
     throw new UsageError(unmeasured);
   }
+  // What the Result keeps of the sweep's events, as they come: an interrupted run keeps them too.
   const steps = [];
   const loads = [];
   const verifications = [];
+  const keep = (event) => {
+    if (event.type === 'step-done') steps.push(event.step);
+    else if (event.type === 'load-done') loads.push(event.load);
+    else if (event.type === 'verify-done') verifications.push(event.verification);
+  };
   let interrupted = false;
   // If the embedded app dies mid-sweep, stop as on Ctrl-C (keeping the finished steps).
   const appDied = new AbortController();
@@ -180,17 +201,24 @@ export async function runBenchmark(options, { signal, onProgress = () => {} } = 
       ...workloadSettings(options),
       workers: options.workers ?? 1,
       engine: options.direct ? 'direct' : options.engine ?? DEFAULT_HTTP_ENGINE,
+      pipeline: options.pipeline ?? 1, // --pipeline, direct mode
       // The emulated network, where this run set up the stores (its app, or --direct).
       ...(storeDelayOf(options) ? { storeDelay: storeDelayOf(options) } : {}),
       ...partSettings(options),
     };
     // Several workers cannot read their writes back soundly (driver/sweep.js says why).
     if (settings.verify && !canVerify(settings.workers, options.workload.mix)) settings.verify = false;
-    const system = systemInfo({ target: label });
+    const system = systemInfo({ target: label, engine: settings.engine });
     // What a Result keeps of a URL is for showing: a password in it never leaves the driver.
     // A target the user named (every --url, a store of --stores): a step of it with no success fails the run.
     const named = (target) => options.urls.length > 0 || Boolean(options.stores?.includes(target.store));
-    const shown = new Map(targets.map((target) => [target, { url: redactUrl(target.url), store: target.store, key: target.key, named: named(target), ...(target.servers ? { servers: target.servers } : {}) }]));
+    const shown = new Map(targets.map((target) => [target, {
+      url: redactUrl(target.url),
+      store: target.store,
+      key: target.key,
+      named: named(target),
+      ...(target.servers ? { servers: target.servers } : {}),
+    }]));
     const shownTargets = [...shown.values()];
     const levels = (options.rps ?? options.concurrency).length;
     const totalSteps = targets.length * levels * settings.repeat;
@@ -200,7 +228,9 @@ export async function runBenchmark(options, { signal, onProgress = () => {} } = 
     if (options.probe) {
       prober = await startProber({ timeoutMs: options.timeoutMs });
       // Over HTTP the probe GETs what the steps read: the target's key, or a key-space store's first record.
-      for (const target of targets) target.probeTarget ??= { kind: 'http', url: options.keySpace ? `${target.url.replace(/\/+$/, '')}/${keyOf(0)}` : target.url };
+      for (const target of targets) {
+        target.probeTarget ??= { kind: 'http', url: options.keySpace ? `${target.url.replace(/\/+$/, '')}/${keyOf(0)}` : target.url };
+      }
     }
     let order = [];
     let control = null;
@@ -212,22 +242,11 @@ export async function runBenchmark(options, { signal, onProgress = () => {} } = 
         signal: sweepSignal,
         workload: options.keySpace ? workloadSpec(options) : null,
         token,
-        onLoad: (target, progress) => onProgress({ type: 'load', target: shown.get(target), ...progress }),
-        onLoadDone: (load) => {
-          loads.push(load);
-          onProgress({ type: 'load-done', load });
+        present: (target) => shown.get(target),
+        emit: (event) => {
+          keep(event);
+          onProgress(event);
         },
-        onStep: (index, total, target, load) => onProgress({ type: 'step', index, total, target: shown.get(target), load }),
-        onStepDone: (step) => {
-          steps.push(step);
-          onProgress({ type: 'step-done', step });
-        },
-        onVerifyDone: (verification) => {
-          verifications.push(verification);
-          onProgress({ type: 'verify-done', verification });
-        },
-        onTargetDone: (target, targetSteps, { load, verification }) => onProgress({ type: 'target-done', target: shown.get(target), steps: targetSteps, load, verification }),
-        onNotice: (message) => onProgress({ type: 'notice', message }),
         beforeSteps: barrier.wait,
       }));
     } catch (error) {
@@ -238,7 +257,18 @@ export async function runBenchmark(options, { signal, onProgress = () => {} } = 
     // Before the app is stopped (finally, below): its peak RSS is read from its /proc entry.
     const peakRss = await measurePeakRss(app);
     const result = createResult({
-      interrupted, appExit, settings, system, targets: shownTargets, skipped, order, steps, control, loads, verifications, peakRss,
+      interrupted,
+      appExit,
+      settings,
+      system,
+      targets: shownTargets,
+      skipped,
+      order,
+      steps,
+      control,
+      loads,
+      verifications,
+      peakRss,
     });
     return barrier.start ? { ...result, start: barrier.start } : result;
   } finally {
@@ -263,7 +293,8 @@ function workloadSettings(options) {
   const keySpace = Boolean(options.keySpace);
   return {
     workload: options.workload?.name ?? 'read',
-    mix: Object.fromEntries((options.workload?.mix ?? [{ operation: 'read', share: 1 }]).map(({ operation, share }) => [operation, share])),
+    mix: Object.fromEntries((options.workload?.mix ?? [{ operation: 'read', share: 1 }])
+      .map(({ operation, share }) => [operation, share])),
     records: keySpace ? options.records : null,
     valueSizeMin: keySpace ? options.valueSize.min : null,
     valueSizeMax: keySpace ? options.valueSize.max : null,
@@ -297,23 +328,32 @@ const workloadSpec = (options) => ({
  */
 export function resultError(result) {
   if (result.appExit) {
-    return new RunError(`app.js exited (${result.appExit}) during the sweep; the ${result.steps.length} finished step(s) are above and in the results file`);
+    return new RunError(`app.js exited (${result.appExit}) during the sweep; ` +
+      `the ${result.steps.length} finished step(s) are above and in the results file`);
   }
   if (result.interrupted) return null; // Ctrl-C: the user stopped it (exit 130)
-  const lost = (result.verifications ?? []).filter((verification) => verification.warnings.some((warning) => warning.code === 'VERIFY_MISMATCH'));
+  const lost = (result.verifications ?? [])
+    .filter((verification) => verification.warnings.some((warning) => warning.code === 'VERIFY_MISMATCH'));
   if (lost.length) {
-    return new VerifyError(lost.map(({ store, mismatched, sampled }) => `${store}: ${mismatched} of ${sampled} written values read back different from what it acknowledged (listed under its table)`).join('\n'));
+    return new VerifyError(lost.map(({ store, mismatched, sampled }) => `${store}: ${mismatched} of ${sampled} ` +
+      'written values read back different from what it acknowledged (listed under its table)').join('\n'));
   }
   const named = result.skipped.filter((skip) => result.settings.stores?.includes(skip.store));
   if (named.length) {
-    return new RunError(named.map(({ store, status, reason }) => `${store} is ${status}, so it was not swept${reason ? `: ${reason}` : ''}`).join('\n'));
+    return new RunError(named
+      .map(({ store, status, reason }) => `${store} is ${status}, so it was not swept${reason ? `: ${reason}` : ''}`)
+      .join('\n'));
   }
   const failed = failedNamedSteps(result);
   if (failed.length) {
-    return new RunError(failed.map((step) => `${step.store} ${step.key} at ${step.model === 'open' ? `${loadOf(step)} rps` : `concurrency ${loadOf(step)}`}: no request succeeded (${errorsText(step.errors)})`).join('\n'));
+    const at = (step) => (step.model === 'open' ? `${loadOf(step)} rps` : `concurrency ${loadOf(step)}`);
+    return new RunError(failed
+      .map((step) => `${step.store} ${step.key} at ${at(step)}: no request succeeded (${errorsText(step.errors)})`)
+      .join('\n'));
   }
   if (!result.targets.length) {
-    return new RunError(`nothing to sweep: none of the ${result.skipped.length} store(s) listed is up (the skipped lines above say why)`);
+    return new RunError(`nothing to sweep: none of the ${result.skipped.length} store(s) listed is up ` +
+      '(the skipped lines above say why)');
   }
   return null;
 }

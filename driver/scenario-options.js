@@ -13,35 +13,33 @@ export const SCENARIO_FLAGS = {
 };
 
 // What may go with --scenario: where the results go, and the scenario's own knobs.
-const ALLOWED = new Set(['scenario', 'scale', 'cloudant-plan', 'client-rtt', 'store-rtt', 'store-jitter', 'store-bandwidth', 'json', 'csv', 'html', 'quiet', 'help']);
+const ALLOWED = new Set([
+  'scenario', 'scale', 'cloudant-plan', 'client-rtt', 'store-rtt', 'store-jitter', 'store-bandwidth',
+  'json', 'csv', 'html', 'quiet', 'help',
+]);
+// What --scenario list takes none of.
+const NOT_FOR_LIST = [
+  'scale', 'cloudant-plan', 'client-rtt', 'store-rtt', 'store-jitter', 'store-bandwidth', 'json', 'csv', 'html',
+];
 
-export const SCENARIO_USAGE = `Scenarios (docs/scenarios.md): the published studies, re-run here beside their figures
-  --scenario NAME        run a study's scenario: its own stores, steps and workloads, then its
-                         table beside the published one and a verdict per conclusion
-                         (--scenario list: one line each). Goes with --scale, --cloudant-plan,
-                         --json, --csv, --html and -q only
-  --scale S              tiny (seconds, for tests), default (at most 5 minutes on 2 cores) or
-                         full (the study's sizes where they fit; the scenario says what not)
-  --cloudant-plan P      lite: the embedded CouchDB stand-in enforces Cloudant Lite's 20 lookups/s,
-                         10 writes/s, 5 queries/s (429 beyond, retried after 0.5 s by the
-                         CouchDB stores); none: no limits. Default: the scenario's
-                         (cloudant-vs-redis: lite)
-  --client-rtt MS        a round trip of MS ms between the driver and the app (a new connection
-                         pays one more for its handshake), for the scenarios over HTTP. Default:
-                         the scenario's (cloudant-vs-redis: the study's 300, 0: none)
-  --store-rtt MS, --store-jitter MS, --store-bandwidth SIZE
-                         the network between the app and its stores, for the scenarios over HTTP
-                         (cloudant-vs-redis, tarantool-vs-postgres). Default: none`;
-
-/** { scenario, scale, cloudantPlan, storeDelay, clientDelay, json, csv, html, quiet } when --scenario was given (problems pushed), else null. */
+/**
+ * { scenario, scale, cloudantPlan, storeDelay, clientDelay, json, csv, html, quiet } when --scenario was given
+ * (problems pushed), else null.
+ */
 export function parseScenarioFlags(values, problems) {
   const given = (name) => (typeof values[name] === 'string' ? values[name] : undefined);
   const plan = given('cloudant-plan');
-  if (plan !== undefined && !CLOUDANT_PLANS.includes(plan)) problems.push(`--cloudant-plan must be one of ${CLOUDANT_PLANS.join(', ')}, not "${plan}"`);
+  if (plan !== undefined && !CLOUDANT_PLANS.includes(plan)) {
+    problems.push(`--cloudant-plan must be one of ${CLOUDANT_PLANS.join(', ')}, not "${plan}"`);
+  }
   if (values.scenario === undefined) {
     if (given('scale') !== undefined) problems.push('--scale goes with --scenario NAME');
-    if (plan !== undefined) problems.push('--cloudant-plan goes with --scenario NAME (or set STOREBENCH_CLOUDANT_PLAN for the app)');
-    if (given('client-rtt') !== undefined) problems.push('--client-rtt goes with --scenario NAME (for a run of your own, --store-rtt delays the stores)');
+    if (plan !== undefined) {
+      problems.push('--cloudant-plan goes with --scenario NAME (or set STOREBENCH_CLOUDANT_PLAN for the app)');
+    }
+    if (given('client-rtt') !== undefined) {
+      problems.push('--client-rtt goes with --scenario NAME (for a run of your own, --store-rtt delays the stores)');
+    }
     return null;
   }
   const name = given('scenario');
@@ -58,13 +56,29 @@ export function parseScenarioFlags(values, problems) {
   }
   if (name === undefined || !name) problems.push('--scenario needs a name (or list)');
   if (name === 'list') {
-    for (const flag of ['scale', 'cloudant-plan', 'client-rtt', 'store-rtt', 'store-jitter', 'store-bandwidth', 'json', 'csv', 'html'].filter((f) => values[f] !== undefined)) problems.push(`--${flag} does not apply to --scenario list`);
+    for (const flag of NOT_FOR_LIST.filter((f) => values[f] !== undefined)) {
+      problems.push(`--${flag} does not apply to --scenario list`);
+    }
   }
   const scale = given('scale') ?? 'default';
   problems.push(...scaleProblems(scale));
   const conflicting = Object.keys(values).filter((flag) => !ALLOWED.has(flag));
-  for (const flag of conflicting) problems.push(`--${flag} conflicts with --scenario: the scenario sets its own load and targets`);
+  for (const flag of conflicting) {
+    problems.push(`--${flag} conflicts with --scenario: the scenario sets its own load and targets`);
+  }
   if (given('csv') === '-') problems.push('--csv needs a file name ("-" is only for --json)');
-  if (given('html') !== undefined && (given('html') === '-' || given('html') === '')) problems.push('--html needs a file name');
-  return { scenario: name, scale, cloudantPlan: plan, storeDelay, clientDelay, json: given('json'), csv: given('csv'), html: given('html'), quiet: values.quiet === true };
+  if (given('html') !== undefined && (given('html') === '-' || given('html') === '')) {
+    problems.push('--html needs a file name');
+  }
+  return {
+    scenario: name,
+    scale,
+    cloudantPlan: plan,
+    storeDelay,
+    clientDelay,
+    json: given('json'),
+    csv: given('csv'),
+    html: given('html'),
+    quiet: values.quiet === true,
+  };
 }

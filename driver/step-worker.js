@@ -52,7 +52,9 @@ async function closeStores() {
 const workloads = new Map();
 function workloadFor(job) {
   if (!job) return undefined;
-  if (!workloads.has(job.key)) workloads.set(job.key, createWorkload(job.spec, { basePath: job.basePath, token: job.token, stream: job.stream }));
+  if (!workloads.has(job.key)) {
+    workloads.set(job.key, createWorkload(job.spec, { basePath: job.basePath, token: job.token, stream: job.stream }));
+  }
   return workloads.get(job.key);
 }
 

@@ -12,15 +12,12 @@ export const STORE_DELAY_FLAGS = {
   'store-bandwidth': { type: 'string' },
 };
 
-export const STORE_DELAY_USAGE = `Network between the stores and their servers (docs/configuration.md#network-emulation):
-  --store-rtt MS         a round trip of MS ms (half each way) through a delaying proxy in front
-                         of each store's server, embedded or configured: given to the app this
-                         starts, or applied here with --direct (default: 0, none)
-  --store-jitter MS      each one-way delay varies at random by up to MS either side
-  --store-bandwidth SIZE bytes a second each way to each server (100KB, 10MB)`;
-
 // The environment variables the app reads them from (config/settings.js).
-const ENV = { rttMs: 'STOREBENCH_STORE_RTT_MS', jitterMs: 'STOREBENCH_STORE_JITTER_MS', bandwidth: 'STOREBENCH_STORE_BANDWIDTH' };
+const ENV = {
+  rttMs: 'STOREBENCH_STORE_RTT_MS',
+  jitterMs: 'STOREBENCH_STORE_JITTER_MS',
+  bandwidth: 'STOREBENCH_STORE_BANDWIDTH',
+};
 
 /**
  * { rttMs?, jitterMs?, bandwidth? }: the flags given (each left out when not), or null when none
@@ -30,7 +27,8 @@ export function parseStoreDelay(values, problems, { overRunningApp = false } = {
   const given = Object.keys(STORE_DELAY_FLAGS).filter((flag) => typeof values[flag] === 'string');
   if (!given.length) return null;
   if (overRunningApp) {
-    problems.push(`--${given[0]} applies to the app node test starts (or to --direct): a running app (--target, --url) takes its own --store-rtt`);
+    problems.push(`--${given[0]} applies to the app node test starts (or to --direct): ` +
+      'a running app (--target, --url) takes its own --store-rtt');
     return null;
   }
   const read = (flag, parse) => {
@@ -43,17 +41,23 @@ export function parseStoreDelay(values, problems, { overRunningApp = false } = {
       return undefined;
     }
   };
-  const delay = { rttMs: read('store-rtt', delayMs), jitterMs: read('store-jitter', delayMs), bandwidth: read('store-bandwidth', byteSize) };
+  const delay = {
+    rttMs: read('store-rtt', delayMs),
+    jitterMs: read('store-jitter', delayMs),
+    bandwidth: read('store-bandwidth', byteSize),
+  };
   return Object.fromEntries(Object.entries(delay).filter(([, value]) => value !== undefined));
 }
 
 const SETTINGS = { rttMs: 'storeRttMs', jitterMs: 'storeJitterMs', bandwidth: 'storeBandwidth' };
 
 /** The app's environment for the flags given (empty for none): they beat the driver's own environment. */
-export const storeDelayEnv = (delay) => Object.fromEntries(Object.entries(delay ?? {}).map(([key, value]) => [ENV[key], String(value)]));
+export const storeDelayEnv = (delay) =>
+  Object.fromEntries(Object.entries(delay ?? {}).map(([key, value]) => [ENV[key], String(value)]));
 
 /** The explicit store settings for the flags given, for openStores (empty for none). */
-export const storeDelaySettings = (delay) => Object.fromEntries(Object.entries(delay ?? {}).map(([key, value]) => [SETTINGS[key], value]));
+export const storeDelaySettings = (delay) =>
+  Object.fromEntries(Object.entries(delay ?? {}).map(([key, value]) => [SETTINGS[key], value]));
 
 /**
  * The delay a run's stores get, from the flags and else the environment (as the app and

@@ -55,17 +55,22 @@ export async function fetchListing(base, { timeoutMs = PROBE_TIMEOUT_MS } = {}) 
   const url = joinUrl(base, 'stores');
   const shown = redactUrl(url);
   const { status, body } = await get(url, timeoutMs);
-  if (status !== 200) throw new RunError(`${shown} answered HTTP ${status}, expected 200 with the store listing (is this a storebench app?)`);
+  if (status !== 200) {
+    throw new RunError(`${shown} answered HTTP ${status}, ` +
+      'expected 200 with the store listing (is this a storebench app?)');
+  }
   let listing;
   try {
     listing = JSON.parse(body);
   } catch {
-    throw new RunError(`${shown} did not return JSON (is this a storebench app?): ${JSON.stringify(printable(body.slice(0, 60)))}`);
+    const start = JSON.stringify(printable(body.slice(0, 60)));
+    throw new RunError(`${shown} did not return JSON (is this a storebench app?): ${start}`);
   }
   if (!Array.isArray(listing?.stores) || !listing.stores.every((store) => typeof store?.name === 'string')) {
     throw new RunError(`${shown} returned JSON without a "stores" list of named stores`);
   }
-  return { stores: listing.stores.map(checkedEntry), limits: listing.limits && typeof listing.limits === 'object' ? listing.limits : {} };
+  const limits = listing.limits && typeof listing.limits === 'object' ? listing.limits : {};
+  return { stores: listing.stores.map(checkedEntry), limits };
 }
 
 /**
@@ -77,9 +82,14 @@ function checkedEntry(store) {
   const keys = Array.isArray(store.keys) ? store.keys : [];
   const badKey = keys.find((key) => keyProblem(key));
   let problem = null;
-  if (storeNameProblem(store.name)) problem = `its name is not a store name (${storeNameProblem(store.name)})`;
-  else if (badKey !== undefined) problem = `it lists a key that is not a key (${keyProblem(badKey)}): ${JSON.stringify(printable(badKey))}`;
-  if (problem) return { name: printable(store.name) || '(no name)', status: 'refused', reason: `not swept: ${problem}`, keys: [] };
+  if (storeNameProblem(store.name)) {
+    problem = `its name is not a store name (${storeNameProblem(store.name)})`;
+  } else if (badKey !== undefined) {
+    problem = `it lists a key that is not a key (${keyProblem(badKey)}): ${JSON.stringify(printable(badKey))}`;
+  }
+  if (problem) {
+    return { name: printable(store.name) || '(no name)', status: 'refused', reason: `not swept: ${problem}`, keys: [] };
+  }
   return {
     ...store,
     keys,
@@ -97,8 +107,16 @@ const reasonFor = (store) => {
 
 // A target's URL on the app at base: base/<store>/<key>, or base/<store> for a key-space workload.
 // (The direct mode names its targets direct://<store>/<key> instead: driver/direct-targets.js.)
-const appUrlOf = (base) => (store, key) =>
-  joinUrl(base, key === undefined ? encodeURIComponent(store) : `${encodeURIComponent(store)}/${encodeURIComponent(key)}`);
+const appUrlOf = (base) => (store, key) => joinUrl(base, key === undefined
+  ? encodeURIComponent(store)
+  : `${encodeURIComponent(store)}/${encodeURIComponent(key)}`);
+
+// The skip line of a store whose listing does not say it is up.
+const notUp = (store) => ({
+  store: store.name,
+  status: typeof store.status === 'string' ? store.status : 'no status',
+  reason: reasonFor(store),
+});
 
 /**
  * Picks what to sweep from a /stores listing: every store that is up (or those named in
@@ -107,26 +125,32 @@ const appUrlOf = (base) => (store, key) =>
  * only a problem when a store is up to list it: a store that is not up lists no keys, and
  * is skipped with its reason instead.
  */
-export function selectTargets(listing, base, { stores, keys, label = redactUrl(base), workload = null, urlOf = appUrlOf(base) } = {}) {
+export function selectTargets(listing, base, {
+  stores, keys, label = redactUrl(base), workload = null, urlOf = appUrlOf(base),
+} = {}) {
   if (workload) return selectStores(listing, base, { stores, label, workload, urlOf });
   const problems = [];
   const names = listing.map((store) => store.name);
   for (const name of stores ?? []) {
-    if (!names.includes(name)) problems.push(`--stores: ${label} has no store "${name}" (it has: ${names.join(', ') || 'none'})`);
+    if (!names.includes(name)) {
+      problems.push(`--stores: ${label} has no store "${name}" (it has: ${names.join(', ') || 'none'})`);
+    }
   }
   const chosen = listing.filter((store) => !stores || stores.includes(store.name));
   const up = chosen.filter((store) => store.status === 'up');
   const allKeys = [...new Set(listing.flatMap((store) => store.keys ?? []))];
   if (up.length) {
     for (const key of keys ?? []) {
-      if (!allKeys.includes(key)) problems.push(`--keys: no store at ${label} lists key "${key}" (known: ${allKeys.join(', ') || 'none'})`);
+      if (!allKeys.includes(key)) {
+        problems.push(`--keys: no store at ${label} lists key "${key}" (known: ${allKeys.join(', ') || 'none'})`);
+      }
     }
   }
   const targets = [];
   const skipped = [];
   for (const store of chosen) {
     if (store.status !== 'up') {
-      skipped.push({ store: store.name, status: typeof store.status === 'string' ? store.status : 'no status', reason: reasonFor(store) });
+      skipped.push(notUp(store));
       continue;
     }
     for (const key of store.keys ?? []) {
@@ -147,16 +171,22 @@ function selectStores(listing, base, { stores, label, workload, urlOf }) {
   const problems = [];
   const names = listing.map((store) => store.name);
   for (const name of stores ?? []) {
-    if (!names.includes(name)) problems.push(`--stores: ${label} has no store "${name}" (it has: ${names.join(', ') || 'none'})`);
+    if (!names.includes(name)) {
+      problems.push(`--stores: ${label} has no store "${name}" (it has: ${names.join(', ') || 'none'})`);
+    }
   }
   const appends = workload.mix.some(({ operation }) => operation === 'append');
   const targets = [];
   const skipped = [];
   for (const store of listing.filter((entry) => !stores || stores.includes(entry.name))) {
     if (store.status !== 'up') {
-      skipped.push({ store: store.name, status: typeof store.status === 'string' ? store.status : 'no status', reason: reasonFor(store) });
+      skipped.push(notUp(store));
     } else if (appends && store.writes?.append === false && !stores) {
-      skipped.push({ store: store.name, status: 'no append', reason: 'it has no native append (POST .../append answers 405); name it with --stores to measure the refusals' });
+      skipped.push({
+        store: store.name,
+        status: 'no append',
+        reason: 'it has no native append (POST .../append answers 405); name it with --stores to measure the refusals',
+      });
     } else {
       targets.push({ url: urlOf(store.name), store: store.name, key: workload.name });
     }

@@ -27,7 +27,8 @@ export function windowSpeed(figures) {
 }
 
 /** Whether `last` is no faster than `previous` by more than `tolerance` (a fraction): the rise has ended. */
-export const settled = (previous, last, tolerance) => previous !== null && last !== null && last <= previous * (1 + tolerance);
+export const settled = (previous, last, tolerance) =>
+  previous !== null && last !== null && last <= previous * (1 + tolerance);
 
 /**
  * Runs `runWindow(seconds)` (one window of the step's load, resolving to its step figures)
@@ -52,7 +53,9 @@ export async function warmUpToSteady(runWindow, {
     const speed = windowSpeed(figures);
     speeds.push(speed);
     if (speed === null) return { seconds, windows: speeds.length, steady: false, speeds };
-    if (speeds.length >= minWindows && settled(speeds.at(-2), speed, tolerance)) return { seconds, windows: speeds.length, steady: true, speeds };
+    if (speeds.length >= minWindows && settled(speeds.at(-2), speed, tolerance)) {
+      return { seconds, windows: speeds.length, steady: true, speeds };
+    }
   }
   return { seconds, windows: speeds.length, steady: false, speeds };
 }

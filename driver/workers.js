@@ -31,7 +31,8 @@ export function splitInProportion(total, weights) {
   const exact = weights.map((weight) => (total * weight) / sum);
   const shares = exact.map(Math.floor);
   let left = total - shares.reduce((a, b) => a + b, 0);
-  const byRemainder = exact.map((value, index) => [value - shares[index], index]).sort((a, b) => b[0] - a[0] || a[1] - b[1]);
+  const byRemainder = exact.map((value, index) => [value - shares[index], index])
+    .sort((a, b) => b[0] - a[0] || a[1] - b[1]);
   for (const [, index] of byRemainder) {
     if (left === 0) break;
     shares[index] += 1;
@@ -52,7 +53,9 @@ export function splitLoad({ concurrency, rps, maxRequests }, workers) {
   // -n: each worker's requests in proportion to its clients (its rate), so that they all end
   // together; an even split would leave the worker with fewer clients running alone at the end
   // (-n 1001 -c 3 over 2 workers: 667 and 334, not 501 and 500).
-  const requests = maxRequests === undefined || maxRequests === null ? null : (clients ? splitInProportion(maxRequests, clients) : splitEvenly(maxRequests, count));
+  const requests = maxRequests === undefined || maxRequests === null
+    ? null
+    : (clients ? splitInProportion(maxRequests, clients) : splitEvenly(maxRequests, count));
   return Array.from({ length: count }, (_, index) => ({
     ...(rps ? { rps: rps / count } : { concurrency: clients[index] }),
     ...(requests ? { maxRequests: requests[index] } : {}),
@@ -87,8 +90,11 @@ function createPool(size) {
     const onMessage = (message) => {
       if (message.id !== id) return;
       cleanup();
-      if (message.error) reject(Object.assign(new Error(`worker thread: ${message.error.message}`), { code: message.error.code }));
-      else resolve(message.step ?? null);
+      if (message.error) {
+        reject(Object.assign(new Error(`worker thread: ${message.error.message}`), { code: message.error.code }));
+      } else {
+        resolve(message.step ?? null);
+      }
     };
     const onError = (error) => {
       cleanup();
@@ -145,7 +151,10 @@ function createPool(size) {
  */
 export function createStepRunner({ workers = 1, engine, onNotice = () => {}, threads = workers > 1 }) {
   const mode = engine.mode ?? 'http';
-  if (threads && !THREAD_ENGINES.includes(mode)) throw new UsageError(`--workers ${workers} runs ${THREAD_ENGINES.join(', ')} steps only; ${mode} mode runs on one worker (--workers 1)`);
+  if (threads && !THREAD_ENGINES.includes(mode)) {
+    throw new UsageError(`--workers ${workers} runs ${THREAD_ENGINES.join(', ')} steps only; ` +
+      `${mode} mode runs on one worker (--workers 1)`);
+  }
   if (!threads) {
     return {
       measure: async (load) => ({ ...(await measureStep(engine, load)), workers: null }),
@@ -161,8 +170,10 @@ export function createStepRunner({ workers = 1, engine, onNotice = () => {}, thr
       }
       const shares = splitLoad(load, workers);
       if (shares.length < workers) {
-        const why = load.rps ? `-n ${load.maxRequests}` : `concurrency ${load.concurrency}${load.maxRequests < load.concurrency ? ` and -n ${load.maxRequests}` : ''}`;
-        onNotice(`${why} shared by ${shares.length} of the ${workers} workers (each needs at least one client and one request)`);
+        const capped = load.maxRequests < load.concurrency ? ` and -n ${load.maxRequests}` : '';
+        const why = load.rps ? `-n ${load.maxRequests}` : `concurrency ${load.concurrency}${capped}`;
+        onNotice(`${why} shared by ${shares.length} of the ${workers} workers ` +
+          '(each needs at least one client and one request)');
       }
       const jobs = shares.map((share, index) => ({
         engine: engine.name ?? mode,

@@ -31,7 +31,9 @@ export async function waitForPort(port, { timeoutMs = 10_000, host = '127.0.0.1'
     });
     if (ok) return;
     if (!isAlive()) throw new Error('the server exited before it accepted connections');
-    if (Date.now() > deadline) throw new Error(`nothing accepted connections on ${host}:${port} within ${timeoutMs} ms`);
+    if (Date.now() > deadline) {
+      throw new Error(`nothing accepted connections on ${host}:${port} within ${timeoutMs} ms`);
+    }
     await sleep(50);
   }
 }
@@ -43,8 +45,11 @@ export async function waitForPort(port, { timeoutMs = 10_000, host = '127.0.0.1'
  * parent ended. Returns { pid, port, stop() }: pid is the guard's, which leads the process
  * group the server runs in. stop() is idempotent and resolves when the server is gone.
  */
-export async function startServer({ name, command, args, port, cwd, env = process.env, stopSignal = 'TERM', removeDir = '', timeoutMs = 15_000 }) {
-  // detached: its own process group, so a Ctrl-C in the terminal reaches only us and we stop it in order.
+export async function startServer({
+  name, command, args, port, cwd, env = process.env, stopSignal = 'TERM', removeDir = '', timeoutMs = 15_000,
+}) {
+  // detached: its own process group, so a Ctrl-C in the terminal reaches only us and we stop it
+  // in order.
   const child = spawn(guardScript, [command, ...args], {
     cwd,
     detached: true,

@@ -16,7 +16,8 @@ function classify(method, path) {
   const parts = path.split('?')[0].split('/').filter(Boolean);
   if (parts.length < 2 || parts[0].startsWith('_')) return null;
   const [, second, , fourth] = parts;
-  if (second === '_find' || second === '_explain' || (second === '_design' && (fourth === '_view' || fourth === '_search'))) return 'query';
+  if (second === '_find' || second === '_explain') return 'query';
+  if (second === '_design' && (fourth === '_view' || fourth === '_search')) return 'query';
   if (second === '_bulk_docs') return 'write';
   if (second === '_all_docs' || second === '_bulk_get' || second === '_changes') return 'lookup';
   if (method === 'GET' || method === 'HEAD') return 'lookup';
@@ -45,7 +46,10 @@ function withRateLimits(handler, plan) {
         refused[kind] += 1;
         req.resume(); // drain a body we will not read, so the connection stays usable
         res.writeHead(429, { 'Content-Type': 'application/json', 'Retry-After': '1' });
-        res.end(JSON.stringify({ error: 'too_many_requests', reason: `the ${plan} plan allows ${limits[kind]} ${kind}s per second; this one is over it` }));
+        res.end(JSON.stringify({
+          error: 'too_many_requests',
+          reason: `the ${plan} plan allows ${limits[kind]} ${kind}s per second; this one is over it`,
+        }));
         return;
       }
       window.push(now);

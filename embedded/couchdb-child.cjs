@@ -23,7 +23,9 @@ const requireUser = Boolean(adminUser && adminPassword);
 const app = expressPouchDB(PouchDB, {
   mode: 'minimumForPouchDB',
   // fullCouchDB's authentication alone, with the config and log machinery it needs
-  ...(requireUser ? { overrideMode: { include: ['config-infrastructure', 'logging-infrastructure', 'routes/authentication'] } } : {}),
+  ...(requireUser
+    ? { overrideMode: { include: ['config-infrastructure', 'logging-infrastructure', 'routes/authentication'] } }
+    : {}),
   inMemoryConfig: true, // never write config or logs into the working directory
   logPath: require('node:os').devNull,
 });

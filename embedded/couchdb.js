@@ -13,10 +13,19 @@ const childScript = fileURLToPath(new URL('./couchdb-child.cjs', import.meta.url
  * GET <url>/_storebench/limits tells what it accepted and refused.
  */
 export async function startCouchServer({ timeoutMs = 20_000, admin, plan = 'none' } = {}) {
-  const env = { ...process.env, COUCH_RATE_PLAN: plan, ...(admin ? { COUCH_ADMIN_USER: admin.username, COUCH_ADMIN_PASSWORD: admin.password } : {}) };
+  const env = {
+    ...process.env,
+    COUCH_RATE_PLAN: plan,
+    ...(admin ? { COUCH_ADMIN_USER: admin.username, COUCH_ADMIN_PASSWORD: admin.password } : {}),
+  };
   let started;
   try {
-    started = await forkListening(childScript, [], { name: 'the embedded CouchDB server', env, detached: true, timeoutMs });
+    started = await forkListening(childScript, [], {
+      name: 'the embedded CouchDB server',
+      env,
+      detached: true,
+      timeoutMs,
+    });
   } catch (error) {
     const detail = error.output?.split('\n').pop();
     throw new Error(`${error.message}${detail ? ` (${detail})` : ''}`);

@@ -18,7 +18,8 @@ const HIGH_WATER_BYTES = 4 * 1024 * 1024;
  * The delay settings as given, checked: { rttMs, jitterMs, bandwidth } (bandwidth in bytes a
  * second per direction, 0 or undefined for none). Active when any of them is.
  */
-export const delayActive = ({ rttMs = 0, jitterMs = 0, bandwidth = 0 } = {}) => rttMs > 0 || jitterMs > 0 || bandwidth > 0;
+export const delayActive = ({ rttMs = 0, jitterMs = 0, bandwidth = 0 } = {}) =>
+  rttMs > 0 || jitterMs > 0 || bandwidth > 0;
 
 /** A one-line description of a delay: "RTT 50 ms ± 5 ms, 1 MB/s each way". */
 export function delayText({ rttMs = 0, jitterMs = 0, bandwidth = 0 } = {}) {

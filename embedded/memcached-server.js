@@ -31,7 +31,10 @@ const itemSizeArgs = (itemSize) => {
  */
 export async function startMemcachedServer({ path = process.env.PATH, port, itemSize } = {}) {
   const command = which('memcached', path);
-  if (!command) throw new ServerUnavailableError('NOT_INSTALLED', notOnPathReason({ command: 'memcached', variable: 'MEMCACHED_URL', missing: missingReason, path }));
+  if (!command) {
+    const reason = notOnPathReason({ command: 'memcached', variable: 'MEMCACHED_URL', missing: missingReason, path });
+    throw new ServerUnavailableError('NOT_INSTALLED', reason);
+  }
   port ??= await freePort();
   const server = await startServer({
     name: 'memcached',

@@ -21,10 +21,11 @@ const run = promisify(execFile);
 
 export const missingReason =
   'no POSTGRES_URL and no PostgreSQL server binaries; install postgresql or set POSTGRES_URL';
-export const noUserReason =
-  'no POSTGRES_URL, and postgres refuses to run as root: no `postgres` user in /etc/passwd (nor from `id`) to run it as; install postgresql, which creates it, or set POSTGRES_URL';
-export const noSetprivReason =
-  `no POSTGRES_URL, and as root postgres must run as the postgres user through setpriv, which is neither on PATH nor in ${SYSTEM_DIRS.join(', ')}; install util-linux or set POSTGRES_URL`;
+export const noUserReason = 'no POSTGRES_URL, and postgres refuses to run as root: ' +
+  'no `postgres` user in /etc/passwd (nor from `id`) to run it as; install postgresql, which creates it, ' +
+  'or set POSTGRES_URL';
+export const noSetprivReason = 'no POSTGRES_URL, and as root postgres must run as the postgres user through ' +
+  `setpriv, which is neither on PATH nor in ${SYSTEM_DIRS.join(', ')}; install util-linux or set POSTGRES_URL`;
 
 /** The directory holding initdb and postgres: PATH first, else Debian's /usr/lib/postgresql/<newest>/bin. */
 export function findServerBinaries(path = process.env.PATH, root = '/usr/lib/postgresql') {
@@ -64,7 +65,8 @@ export async function postgresRunner({ path = process.env.PATH, root } = {}) {
   if (!user) throw new Error(noUserReason);
   const setpriv = findTool('setpriv', path);
   if (!setpriv) throw new ServerUnavailableError('NOT_INSTALLED', noSetprivReason);
-  const asUser = (command, args) => [setpriv, [`--reuid=${user.uid}`, `--regid=${user.gid}`, '--clear-groups', '--', command, ...args]];
+  const asUser = (command, args) =>
+    [setpriv, [`--reuid=${user.uid}`, `--regid=${user.gid}`, '--clear-groups', '--', command, ...args]];
   return { binDir, user, asUser };
 }
 

@@ -42,12 +42,15 @@ export function parseClusterNodes(text) {
  * Starts the cluster and waits until every node says cluster_state:ok and sees the full
  * topology. Returns { url (comma-separated), urls, ports, stop() } or throws with the reason.
  */
-export async function startRedisCluster({ path = process.env.PATH, masters = 3, replicasPerMaster = 1, timeoutMs = 30_000 } = {}) {
+export async function startRedisCluster({
+  path = process.env.PATH, masters = 3, replicasPerMaster = 1, timeoutMs = 30_000,
+} = {}) {
   const redisServer = which('redis-server', path);
   const redisCli = which('redis-cli', path);
   if (!redisServer || !redisCli) {
     const command = redisServer ? 'redis-cli' : 'redis-server';
-    throw new ServerUnavailableError('NOT_INSTALLED', notOnPathReason({ command, variable: 'REDIS_CLUSTER_URLS', missing: missingReason, path }));
+    const reason = notOnPathReason({ command, variable: 'REDIS_CLUSTER_URLS', missing: missingReason, path });
+    throw new ServerUnavailableError('NOT_INSTALLED', reason);
   }
   const count = masters * (1 + replicasPerMaster);
   const servers = [];
@@ -81,9 +84,12 @@ export async function startRedisCluster({ path = process.env.PATH, masters = 3, 
     if (failed) throw failed.reason;
 
     const addresses = nodes.map(({ port }) => `127.0.0.1:${port}`);
-    await run(redisCli, ['--cluster', 'create', ...addresses, '--cluster-replicas', String(replicasPerMaster), '--cluster-yes'],
-      { timeout: timeoutMs }).catch((error) => {
-      throw new Error(`redis-cli --cluster create failed: ${(error.stderr || error.stdout || error.message).trim().split('\n').pop()}`);
+    const create = [
+      '--cluster', 'create', ...addresses, '--cluster-replicas', String(replicasPerMaster), '--cluster-yes',
+    ];
+    await run(redisCli, create, { timeout: timeoutMs }).catch((error) => {
+      const said = (error.stderr || error.stdout || error.message).trim().split('\n').pop();
+      throw new Error(`redis-cli --cluster create failed: ${said}`);
     });
     await waitUntilFormed(redisCli, nodes.map((node) => node.port), { masters, count, timeoutMs });
     const urls = addresses.map((address) => `redis://${address}`);

@@ -11,7 +11,10 @@ export const missingReason = 'no REDIS_URL and no redis-server on PATH; install 
  */
 export async function startRedisServer({ path = process.env.PATH, port } = {}) {
   const command = which('redis-server', path);
-  if (!command) throw new ServerUnavailableError('NOT_INSTALLED', notOnPathReason({ command: 'redis-server', variable: 'REDIS_URL', missing: missingReason, path }));
+  if (!command) {
+    const reason = notOnPathReason({ command: 'redis-server', variable: 'REDIS_URL', missing: missingReason, path });
+    throw new ServerUnavailableError('NOT_INSTALLED', reason);
+  }
   port ??= await freePort();
   const server = await startServer({
     name: 'redis-server',

@@ -10,7 +10,8 @@ import { notOnPathReason, which } from '../util/which.js';
 import { ServerUnavailableError } from '../util/errors.js';
 
 const initScript = fileURLToPath(new URL('./tarantool-init.lua', import.meta.url));
-export const missingReason = 'no TARANTOOL_URL and no tarantool on PATH; install tarantool (apt-get install tarantool) or set TARANTOOL_URL';
+export const missingReason =
+  'no TARANTOOL_URL and no tarantool on PATH; install tarantool (apt-get install tarantool) or set TARANTOOL_URL';
 export const user = 'storebench';
 
 /**
@@ -20,7 +21,10 @@ export const user = 'storebench';
  */
 export async function startTarantool({ path = process.env.PATH, memtxMb, maxTupleSize } = {}) {
   const command = which('tarantool', path);
-  if (!command) throw new ServerUnavailableError('NOT_INSTALLED', notOnPathReason({ command: 'tarantool', variable: 'TARANTOOL_URL', missing: missingReason, path }));
+  if (!command) {
+    const reason = notOnPathReason({ command: 'tarantool', variable: 'TARANTOOL_URL', missing: missingReason, path });
+    throw new ServerUnavailableError('NOT_INSTALLED', reason);
+  }
   const dir = await mkdtemp(join(tmpdir(), 'storebench-tarantool-'));
   // A password of this run only, so nothing else on the machine can use the spaces.
   const password = randomBytes(12).toString('hex');

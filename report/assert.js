@@ -8,7 +8,13 @@ import { LATENCY_METRICS } from '../result/thresholds.js';
 import { ThresholdError } from '../util/errors.js';
 import { formatMs, formatRps, renderTable } from './table.js';
 
-const COMPARE = { '<': (a, b) => a < b, '<=': (a, b) => a <= b, '>': (a, b) => a > b, '>=': (a, b) => a >= b, '=': (a, b) => a === b };
+const COMPARE = {
+  '<': (a, b) => a < b,
+  '<=': (a, b) => a <= b,
+  '>': (a, b) => a > b,
+  '>=': (a, b) => a >= b,
+  '=': (a, b) => a === b,
+};
 
 /** The figure a threshold looks at in a cell's summary (null when the cell has none, e.g. no response). */
 function figureOf(threshold, summary) {
@@ -42,7 +48,9 @@ export function checkThresholds(result, thresholds) {
       for (const cell of mine) {
         const value = figureOf(threshold, cell.summary);
         if (value === null || !COMPARE[threshold.op](value, threshold.limit)) failed += 1;
-        if (!worst || badness(threshold, value) > badness(threshold, worst.value)) worst = { key: cell.key, model: cell.model, load: cell.load, value };
+        if (!worst || badness(threshold, value) > badness(threshold, worst.value)) {
+          worst = { key: cell.key, model: cell.model, load: cell.load, value };
+        }
       }
       rows.push({ threshold, store, checked: mine.length, failed, worst, pass: failed === 0 });
     }
@@ -74,7 +82,8 @@ export function renderThresholds(rows) {
   const align = headers.map((header) => (['steps', 'failed'].includes(header) ? 'right' : 'left'));
   const failed = rows.filter((row) => !row.pass).length;
   const verdict = failed ? `${failed} of ${rows.length} checks failed` : `all ${rows.length} checks passed`;
-  return `## Thresholds (--assert; per store, every step: with repeats, the medians)\n${renderTable(headers, body, { align })}\n${verdict}`;
+  const heading = '## Thresholds (--assert; per store, every step: with repeats, the medians)';
+  return `${heading}\n${renderTable(headers, body, { align })}\n${verdict}`;
 }
 
 /** ThresholdError (exit 3) naming each failed check, or null when every one passed. */
@@ -82,7 +91,8 @@ export function thresholdsError(rows) {
   const failed = rows.filter((row) => !row.pass);
   if (!failed.length) return null;
   const line = (row) => (row.worst
-    ? `${row.threshold.text} failed for ${row.store}: ${row.failed} of ${row.checked} steps, worst ${formatValue(row.threshold, row.worst.value)} at ${where(row.worst)}`
+    ? `${row.threshold.text} failed for ${row.store}: ${row.failed} of ${row.checked} steps, ` +
+      `worst ${formatValue(row.threshold, row.worst.value)} at ${where(row.worst)}`
     : `${row.threshold.text}: no step measured ${row.store}`);
   return new ThresholdError(failed.map(line).join('\n'));
 }

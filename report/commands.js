@@ -8,7 +8,8 @@ import { writeHtmlReport } from './html.js';
 import { checkThresholds, thresholdsError } from './assert.js';
 import { compareRuns, regressionError, renderRunComparison } from './compare-runs.js';
 import { parseThresholds } from '../result/thresholds.js';
-import { mergeResults, renderMachineRows } from '../result/merge.js';
+import { mergeResults } from '../result/merge.js';
+import { renderMachineRows } from './machine-rows.js';
 import { readResultsFromLog } from '../result/logs.js';
 import { renderScenario } from './scenario.js';
 
@@ -17,15 +18,20 @@ import { renderScenario } from './scenario.js';
  * written to OUT. Thresholds: those given, else the run's own; a missed one throws (exit 3),
  * after the tables or the page are out.
  */
-export async function reportCommand({ file, html, assert = [] }, { stdout = process.stdout, stderr = process.stderr } = {}) {
+export async function reportCommand(
+  { file, html, assert = [] },
+  { stdout = process.stdout, stderr = process.stderr } = {},
+) {
   const result = await readResults(file);
-  const thresholds = assert.length ? parseThresholds(assert).thresholds : parseThresholds(result.settings.assert).thresholds;
+  const thresholds = parseThresholds(assert.length ? assert : result.settings.assert).thresholds;
   if (html) {
     await checkOutputPaths({ html });
     await writeHtmlReport(html, result, { thresholds });
     stderr.write(`wrote ${html}: ${result.steps.length} step(s) as a page\n`);
   } else if (result.scenario) {
-    stdout.write(renderScenario(result.scenario, { system: result.system, steps: result.steps })); // a --scenario run prints as it did
+    // A --scenario run prints as it did.
+    const { system, settings, steps } = result;
+    stdout.write(renderScenario(result.scenario, { system, engine: settings.engine, steps }));
   } else {
     stdout.write(renderRun(result, { thresholds }));
     if (result.merged) stdout.write(`\n${renderMachineRows(result)}`);
@@ -55,7 +61,10 @@ export async function compareCommand({ a, b, failOnRegression = null, ignoreBusy
  * takes stdout), and the files written. Throws MergeError (exit 2) when the files differ in
  * what they measured, ResultsFormatError (2) for a file that is not a Result of this version.
  */
-export async function mergeCommand({ files, json, csv, html, fromLogs = [] }, { stdout = process.stdout, stderr = process.stderr } = {}) {
+export async function mergeCommand(
+  { files, json, csv, html, fromLogs = [] },
+  { stdout = process.stdout, stderr = process.stderr } = {},
+) {
   await checkOutputPaths({ json, csv, html });
   const inputs = [];
   for (const file of files) inputs.push({ file, result: await readResults(file) });
@@ -66,12 +75,19 @@ export async function mergeCommand({ files, json, csv, html, fromLogs = [] }, { 
 }
 
 /** A merged run's tables and machine rows (stderr when --json - takes stdout), its warnings, its files. */
-export async function printMerged(result, { json, csv, html }, { stdout = process.stdout, stderr = process.stderr } = {}) {
+export async function printMerged(
+  result,
+  { json, csv, html },
+  { stdout = process.stdout, stderr = process.stderr } = {},
+) {
   const out = json === '-' ? stderr : stdout;
   out.write(renderRun(result));
   out.write(`\n${renderMachineRows(result)}`);
   const apart = result.steps.filter((step) => step.warnings.some((warning) => warning.code === 'NO_OVERLAP')).length;
-  if (apart) stderr.write(`warning: in ${apart} of ${result.steps.length} step(s) the drivers' time windows do not overlap (NO_OVERLAP): their rps do not add up to one load; check the machines' clocks\n`);
+  if (apart) {
+    stderr.write(`warning: in ${apart} of ${result.steps.length} step(s) the drivers' time windows do not overlap ` +
+      '(NO_OVERLAP): their rps do not add up to one load; check the machines\' clocks\n');
+  }
   for (const warning of result.start?.warnings ?? []) stderr.write(`warning: ${warning.message} (${warning.code})\n`);
   await writeResults({ json, csv, html }, result, stdout);
 }

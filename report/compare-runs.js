@@ -22,7 +22,8 @@ export const COMPARED_FIGURES = [
 const SHORT_NAMES = { rps: 'rps', 'latency.meanMs': 'mean ms', 'latency.p50Ms': 'p50 ms', 'latency.p99Ms': 'p99 ms' };
 
 const identity = (cell) => `${cell.store}\u0000${cell.key}\u0000${cell.model}\u0000${cell.load}`;
-const cellName = (cell) => `${cell.store} ${cell.key} ${cell.model === 'open' ? `${cell.load} rps` : `concurrency ${cell.load}`}`;
+const cellName = (cell) =>
+  `${cell.store} ${cell.key} ${cell.model === 'open' ? `${cell.load} rps` : `concurrency ${cell.load}`}`;
 
 /** The cells of a Result, merged by identity (store, key, model, load), each with its summary. */
 function cellsOf(result) {
@@ -57,9 +58,13 @@ const sameRun = (a, b) => a.steps.length > 0 && JSON.stringify(a.steps) === JSON
 /** The settings that differ between the runs, as "duration: 2 vs 5". */
 function settingsDiffer(a, b) {
   const lines = [];
-  for (const name of ['concurrency', 'rps', 'requests', 'duration', 'warmup', 'keepAlive', 'timeoutMs', 'repeat', 'engine']) {
-    // A file from before --engine was sent by loadtest (or, in direct mode, by neither: both the same).
-    const valueOf = (run) => (name === 'engine' ? run.settings.engine ?? 'loadtest' : run.settings[name]);
+  const names = ['concurrency', 'rps', 'requests', 'duration', 'warmup', 'keepAlive', 'timeoutMs', 'repeat', 'engine',
+    'pipeline'];
+  for (const name of names) {
+    // A file from before --engine was sent by loadtest (or, in direct mode, by neither: both the
+    // same); one from before --pipeline sent one call at a time.
+    const before = { engine: 'loadtest', pipeline: 1 };
+    const valueOf = (run) => run.settings[name] ?? before[name];
     const [x, y] = [JSON.stringify(valueOf(a)), JSON.stringify(valueOf(b))];
     if (x !== y) lines.push(`${name}: ${x} vs ${y}`);
   }
@@ -91,7 +96,9 @@ export function compareRuns(a, b, { failOnRegression = null, ignoreBusy = false 
     const excused = ignoreBusy && machine.b.length > 0;
     const figures = COMPARED_FIGURES.map((figure) => {
       const [x, y] = [figure.pick(cellA.summary), figure.pick(cellB.summary)];
-      const changePercent = x.median === null || y.median === null || x.median === 0 ? null : ((y.median - x.median) / x.median) * 100;
+      const changePercent = x.median === null || y.median === null || x.median === 0
+        ? null
+        : ((y.median - x.median) / x.median) * 100;
       const judged = cellA.summary.repeats > 1 && cellB.summary.repeats > 1 && x.median !== null && y.median !== null;
       const withinNoise = judged ? rangesOverlap(x, y) : null;
       let regression = false;

@@ -39,7 +39,8 @@ function notes(keyGroups, { drift }) {
   const lines = [];
   for (const group of keyGroups) {
     for (const row of group.rows.filter((candidate) => candidate.failed)) {
-      lines.push(`${row.store} at ${loadName(group)}: failed, not ranked: no request succeeded (${errorsText(row.errors)})`);
+      lines.push(`${row.store} at ${loadName(group)}: failed, not ranked: ` +
+        `no request succeeded (${errorsText(row.errors)})`);
     }
   }
   for (const group of keyGroups) {
@@ -47,18 +48,24 @@ function notes(keyGroups, { drift }) {
     for (const row of group.rows) {
       if (!baseline || !row.warnings.includes('FASTER_THAN_BASELINE')) continue;
       const faster = Math.round((row.rps / baseline.rps - 1) * 100);
-      lines.push(`${WARNING_MARK} ${row.store} at ${loadName(group)}: ${faster}% faster than ${BASELINE_STORE}, the in-process map, beyond the noise: ` +
-        `nothing behind the app can be, so something other than the store decided this step (more than ${BASELINE_TOLERANCE * 100}% flags it)`);
+      lines.push(`${WARNING_MARK} ${row.store} at ${loadName(group)}: ${faster}% faster than ${BASELINE_STORE}, ` +
+        'the in-process map, beyond the noise: ' +
+        'nothing behind the app can be, so something other than the store decided this step ' +
+        `(more than ${BASELINE_TOLERANCE * 100}% flags it)`);
     }
   }
   const repeated = keyGroups.some((group) => group.rows.some((row) => row.repeats > 1));
   for (const group of keyGroups) {
-    for (const [rank, stores] of tiedRanks(group)) lines.push(`${loadName(group)}: ${stores.join(', ')} share rank ${rank}: not told apart here`);
+    for (const [rank, stores] of tiedRanks(group)) {
+      lines.push(`${loadName(group)}: ${stores.join(', ')} share rank ${rank}: not told apart here`);
+    }
   }
   if (keyGroups.some((group) => tiedRanks(group).length)) {
+    const drifted = drift === null ? '' : `the control's drift (${Math.round(Math.abs(drift) * 100)}%), `;
     lines.push(repeated
       ? 'not told apart: their rps ranges over the repeats overlap'
-      : `not told apart: their rps differ by less than the noise: ${NOISE_FLOOR * 100}%, ${drift === null ? '' : `the control's drift (${Math.round(Math.abs(drift) * 100)}%), `}or twice their steps' combined standard error, whichever is largest`);
+      : `not told apart: their rps differ by less than the noise: ${NOISE_FLOOR * 100}%, ${drifted}` +
+        'or twice their steps\' combined standard error, whichever is largest');
   }
   return lines;
 }
@@ -87,9 +94,15 @@ export function renderComparison(groups, { drift = null } = {}) {
     const rows = keyGroups.flatMap((group) =>
       group.rows.map((row, index) => {
         const store = row.warnings.length ? `${row.store} ${WARNING_MARK}` : row.store;
-        const cells = [index === 0 ? String(group.load) : '', rankText(group, row), store, row.failed ? 'failed' : formatRps(row.rps)];
-        if (repeated) cells.push(row.failed ? '-' : formatRange(row.spread.rps.min, row.spread.rps.max, formatRps));
-        if (interval) cells.push(row.failed ? '-' : formatRange(row.spread.rps.ciLow, row.spread.rps.ciHigh, formatRps));
+        const cells = [
+          index === 0 ? String(group.load) : '',
+          rankText(group, row),
+          store,
+          row.failed ? 'failed' : formatRps(row.rps),
+        ];
+        const { rps } = row.spread;
+        if (repeated) cells.push(row.failed ? '-' : formatRange(rps.min, rps.max, formatRps));
+        if (interval) cells.push(row.failed ? '-' : formatRange(rps.ciLow, rps.ciHigh, formatRps));
         const latency = row.failed ? ['-', '-'] : [formatMs(row.latency.meanMs), formatMs(row.latency.p99Ms)];
         cells.push(...latency, row.ratio === null ? '-' : row.ratio.toFixed(2), String(row.errors.total));
         return cells;
@@ -97,12 +110,20 @@ export function renderComparison(groups, { drift = null } = {}) {
     );
     const align = headers.map((header) => (header === 'store' ? 'left' : 'right'));
     const lines = [
-      `## Comparison: ${key} (rank: stores not told apart share one; rps/fastest = the store's rps divided by the fastest store's at that level)`,
+      `## Comparison: ${key} (rank: stores not told apart share one; ` +
+        'rps/fastest = the store\'s rps divided by the fastest store\'s at that level)',
       renderTable(headers, rows, { align }),
     ];
-    if (repeated) lines.push(`figures: the median of each store's repeats${interval ? '; 95% CI: of the mean of the repeats' : ''}`);
-    const stepWarned = keyGroups.some((group) => group.rows.some((row) => row.warnings.some((code) => code !== 'FASTER_THAN_BASELINE')));
-    if (stepWarned) lines.push(`${WARNING_MARK} = ${repeated ? 'a repeat\'s' : 'that step\'s'} figures carry a warning: see the warning lines under its URL's table`);
+    if (repeated) {
+      const ci = interval ? '; 95% CI: of the mean of the repeats' : '';
+      lines.push(`figures: the median of each store's repeats${ci}`);
+    }
+    const stepWarned = keyGroups.some((group) =>
+      group.rows.some((row) => row.warnings.some((code) => code !== 'FASTER_THAN_BASELINE')));
+    if (stepWarned) {
+      lines.push(`${WARNING_MARK} = ${repeated ? 'a repeat\'s' : 'that step\'s'} figures carry a warning: ` +
+        'see the warning lines under its URL\'s table');
+    }
     lines.push(...notes(keyGroups, { drift }));
     sections.push(lines.join('\n'));
   }

@@ -17,7 +17,9 @@ export const hdrLogName = (step, operation) => `${safe(step.store)}-${safe(step.
 
 // A step's seconds for one operation: its own (several operations) or the step's (one).
 function secondsOf(step, operation) {
-  if (step.operations.length > 1) return step.operations.find((entry) => entry.operation === operation)?.timeline ?? null;
+  if (step.operations.length > 1) {
+    return step.operations.find((entry) => entry.operation === operation)?.timeline ?? null;
+  }
   return step.timeline ?? null;
 }
 
@@ -43,14 +45,16 @@ export function buildHdrLogs(result) {
           text += chunk;
         });
         writer.outputLogFormatVersion();
-        writer.outputComment(`storebench: ${step.store} ${step.key} ${operation}; values in microseconds, max in ms (HistogramLogProcessor -outputValueUnitRatio 1000)`);
+        writer.outputComment(`storebench: ${step.store} ${step.key} ${operation}; ` +
+          'values in microseconds, max in ms (HistogramLogProcessor -outputValueUnitRatio 1000)');
         writer.outputStartTime(originMs);
         writer.outputLegend();
         logs.set(name, { name, writer, read: () => text, intervals: 0 });
       }
       const log = logs.get(name);
       const startSec = (Date.parse(step.startedAt) - originMs) / 1000;
-      log.writer.outputComment(`step ${step.control ? 'control' : loadOf(step)}${step.repeat > 1 ? ` repeat ${step.repeat}` : ''} from ${step.startedAt}`);
+      const which = `${step.control ? 'control' : loadOf(step)}${step.repeat > 1 ? ` repeat ${step.repeat}` : ''}`;
+      log.writer.outputComment(`step ${which} from ${step.startedAt}`);
       for (const sample of seconds) {
         const histogram = decodeHistogram(sample.histogram);
         const from = startSec + sample.second;

@@ -25,10 +25,14 @@ export function htmlAssets() {
   return cached;
 }
 
+// A backslash at the end of a line continues the rule on the next one, without a line break in
+// the stylesheet.
 const PAGE_CSS = `
-:root { --fg: #1b1f24; --muted: #57606a; --line: #d0d7de; --warn: #9a6700; --warn-bg: #fff8c5; --bad: #cf222e; --good: #1a7f37; }
+:root { --fg: #1b1f24; --muted: #57606a; --line: #d0d7de; --warn: #9a6700; \
+--warn-bg: #fff8c5; --bad: #cf222e; --good: #1a7f37; }
 * { box-sizing: border-box; }
-body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--fg); margin: 0 auto; max-width: 1200px; padding: 12px 16px 40px; }
+body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--fg); \
+margin: 0 auto; max-width: 1200px; padding: 12px 16px 40px; }
 h1 { font-size: 1.5rem; margin: 0.4em 0; }
 h2 { font-size: 1.25rem; margin: 1.6em 0 0.5em; border-bottom: 1px solid var(--line); padding-bottom: 0.2em; }
 h3 { font-size: 1.05rem; margin: 1.2em 0 0.4em; }
@@ -40,7 +44,8 @@ nav ul { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: 6px 
 .notice ul { margin: 0.2em 0; padding-left: 1.2em; }
 .charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(290px, 1fr)); gap: 12px; }
 figure.chart[data-kind="load"] .u-legend .u-series:first-child { display: none; }
-figure.chart { margin: 0; min-width: 0; border: 1px solid var(--line); border-radius: 6px; padding: 6px; break-inside: avoid; }
+figure.chart { margin: 0; min-width: 0; border: 1px solid var(--line); border-radius: 6px; padding: 6px; \
+break-inside: avoid; }
 figure.chart > div { width: 100%; min-width: 0; overflow: hidden; }
 .uplot .u-title { font-size: 14px; }
 .scroll { overflow-x: auto; -webkit-overflow-scrolling: touch; }

@@ -26,16 +26,26 @@ export const PERCENTILE_POSITIONS = (() => {
 /** 4 significant digits: enough for a chart, and the page stays small. */
 const round = (value) => (value === null || value === undefined ? null : Number(value.toPrecision(4)));
 
-/** Every repeat's histogram of a cell added into one; ResultsFormatError (exit 2) when one does not decode. */
+/**
+ * Every repeat's histogram of a cell added into one; ResultsFormatError (exit 2) when one does
+ * not decode.
+ */
 export function mergedHistogram(steps) {
-  const merged = hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: 3, useWebAssembly: false });
+  const merged = hdr.build({
+    lowestDiscernibleValue: 1,
+    highestTrackableValue: 3_600_000_000,
+    numberOfSignificantValueDigits: 3,
+    useWebAssembly: false,
+  });
   for (const step of steps) {
     let histogram;
     try {
       histogram = decodeHistogram(step.histogram);
     } catch (error) {
       merged.destroy();
-      throw new ResultsFormatError(`the histogram of ${step.store} ${step.key} (${step.model === 'open' ? `${step.targetRps} rps` : `concurrency ${step.concurrency}`}, repeat ${step.repeat}) does not decode: ${error.code ?? error.message}`);
+      const load = step.model === 'open' ? `${step.targetRps} rps` : `concurrency ${step.concurrency}`;
+      throw new ResultsFormatError(`the histogram of ${step.store} ${step.key} (${load}, repeat ${step.repeat}) ` +
+        `does not decode: ${error.code ?? error.message}`);
     }
     merged.add(histogram);
     histogram.destroy();
@@ -49,7 +59,9 @@ export function mergedHistogram(steps) {
  */
 export function percentileLine(histogram) {
   const count = histogram.totalCount;
-  return PERCENTILE_POSITIONS.map((x) => (count > 0 && x <= Math.max(count, PERCENTILE_X_MIN) ? round(histogram.getValueAtPercentile(100 * (1 - 1 / x)) / 1000) : null));
+  return PERCENTILE_POSITIONS.map((x) => (count > 0 && x <= Math.max(count, PERCENTILE_X_MIN)
+    ? round(histogram.getValueAtPercentile(100 * (1 - 1 / x)) / 1000)
+    : null));
 }
 
 const loadLabel = (mode) => (mode === 'open' ? 'target rps' : 'concurrency');
@@ -71,7 +83,8 @@ export function buildCharts(result) {
     const storeOf = (url) => mine.find((cell) => cell.url === url).store;
     // The comparison rows hold each cell's medians (the step's own figure with one repeat).
     const figure = (url, load, pick) => {
-      const group = result.comparison.find((candidate) => candidate.key === key && candidate.model === mode && candidate.load === load && !candidate.operation);
+      const group = result.comparison.find((candidate) =>
+        candidate.key === key && candidate.model === mode && candidate.load === load && !candidate.operation);
       const cell = mine.find((candidate) => candidate.url === url && candidate.load === load);
       const row = cell && group?.rows.find((candidate) => candidate.store === cell.store);
       return row ? round(pick(row)) : null;

@@ -6,7 +6,10 @@
 /* eslint new-cap: ["error", { "newIsCapExceptions": ["uPlot"] }] */
 (function storebenchCharts() {
   const specs = JSON.parse(document.getElementById('storebench-charts').textContent).charts;
-  const PALETTE = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf', '#393b79', '#ad494a', '#637939', '#843c39', '#5254a3'];
+  const PALETTE = [
+    '#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f',
+    '#bcbd22', '#17becf', '#393b79', '#ad494a', '#637939', '#843c39', '#5254a3',
+  ];
   const colours = new Map();
   const colourOf = (label) => {
     if (!colours.has(label)) colours.set(label, PALETTE[colours.size % PALETTE.length]);
@@ -94,7 +97,12 @@
       },
       axes: [
         percentiles
-          ? { label: spec.xLabel, splits: () => PERCENTILE_TICKS, filter: (u, splits) => splits, values: (u, splits) => splits.map(percentileName) }
+          ? {
+              label: spec.xLabel,
+              splits: () => PERCENTILE_TICKS,
+              filter: (u, splits) => splits,
+              values: (u, splits) => splits.map(percentileName),
+            }
           : { label: spec.xLabel, splits: () => spec.x, values: (u, splits) => splits.map(String) },
         { label: spec.yLabel, size: 60 },
       ],

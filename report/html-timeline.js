@@ -7,7 +7,8 @@ import { loadOf } from '../result/repeat.js';
 
 const round = (value) => (value === null || value === undefined ? null : Number(value.toPrecision(4)));
 
-const stepLabel = (step) => `${step.model === 'open' ? `${loadOf(step)} rps` : `c ${loadOf(step)}`}${step.repeat > 1 ? ` #${step.repeat}` : ''}`;
+const stepLabel = (step) =>
+  `${step.model === 'open' ? `${loadOf(step)} rps` : `c ${loadOf(step)}`}${step.repeat > 1 ? ` #${step.repeat}` : ''}`;
 
 /**
  * Chart specs [{ id, kind: 'timeline', key, title, xLabel, yLabel, y2Label, x, series, marks }]:
@@ -21,7 +22,9 @@ export function buildTimelineCharts(result) {
   const origin = Math.min(...steps.map((step) => Date.parse(step.startedAt)));
   const urls = [...new Set(steps.map((step) => step.url))];
   return urls.map((url, index) => {
-    const mine = steps.filter((step) => step.url === url).sort((a, b) => Date.parse(a.startedAt) - Date.parse(b.startedAt));
+    const mine = steps
+      .filter((step) => step.url === url)
+      .sort((a, b) => Date.parse(a.startedAt) - Date.parse(b.startedAt));
     const x = [];
     const rps = [];
     const p99 = [];

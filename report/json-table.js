@@ -15,5 +15,7 @@ export function renderJsonTimings(results) {
     formatOps(result.stringify.opsPerSecond),
   ]);
   const align = headers.map((header) => (header === 'key' ? 'left' : 'right'));
-  return `${renderTable(headers, rows, { align })}\nmicroseconds per operation: median of ${results[0]?.parse.rounds ?? 0} timed batches after a warm-up`;
+  const rounds = results[0]?.parse.rounds ?? 0;
+  return `${renderTable(headers, rows, { align })}\n` +
+    `microseconds per operation: median of ${rounds} timed batches after a warm-up`;
 }

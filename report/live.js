@@ -14,7 +14,8 @@ export function startingLine(servers) {
 
 /** "opening the stores in this process (direct mode) and starting redis-server…", the line before the wait. */
 export function openingLine(servers) {
-  return `opening the stores in this process (direct mode, no HTTP)${servers.length ? ` and starting ${servers.join(', ')}` : ''}…`;
+  const starting = servers.length ? ` and starting ${servers.join(', ')}` : '';
+  return `opening the stores in this process (direct mode, no HTTP)${starting}…`;
 }
 
 export function createLiveReport({ options, stdout = process.stdout, stderr = process.stderr }) {
@@ -33,7 +34,11 @@ export function createLiveReport({ options, stdout = process.stdout, stderr = pr
         text.header(event);
         const estimate = estimateLine(event);
         if (estimate && !options.quiet) stderr.write(`${estimate}\n`);
-        progress = createProgress({ stream: stderr, enabled: !options.quiet && Boolean(stderr.isTTY), total: event.totalSteps });
+        progress = createProgress({
+          stream: stderr,
+          enabled: !options.quiet && Boolean(stderr.isTTY),
+          total: event.totalSteps,
+        });
       } else if (event.type === 'load') {
         progress.step(null, loadLabel(event.target, event));
       } else if (event.type === 'load-done') {

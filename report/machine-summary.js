@@ -53,10 +53,13 @@ export function renderMachineLoad(steps, { label = 'Machine: ', peakRss } = {}) 
   for (const step of steps) {
     // A merged step carries one warning per machine: it counts as one step warned.
     const codes = new Set(step.warnings.map((warning) => warning.code));
-    for (const code of codes) if (code === 'CPU_STEAL' || code === 'BUSY_MACHINE') counts[code] = (counts[code] ?? 0) + 1;
+    for (const code of codes) {
+      if (code === 'CPU_STEAL' || code === 'BUSY_MACHINE') counts[code] = (counts[code] ?? 0) + 1;
+    }
   }
   const warned = steps.filter((step) => step.warnings.some((warning) => counts[warning.code])).length;
-  parts.push(warned ? `${warned} of ${steps.length} steps warned: ${Object.entries(counts).map(([code, n]) => `${code} ${n}`).join(', ')}` : 'no step warned');
+  const byCode = Object.entries(counts).map(([code, n]) => `${code} ${n}`).join(', ');
+  parts.push(warned ? `${warned} of ${steps.length} steps warned: ${byCode}` : 'no step warned');
   if (measured.length < steps.length) parts.push(`${steps.length - measured.length} step(s) too short to measure`);
   if (memory) parts.push(memory);
   return `${label} ${parts.join(' · ')}`;
@@ -71,7 +74,9 @@ export const isMachineWarning = (warning) => MACHINE_CODES.has(warning.code);
  * processes 56%-110% of a core in 3". '' when none.
  */
 export function renderMachineWarnings(steps) {
-  const pick = (code, field) => steps.filter((step) => step.warnings.some((warning) => warning.code === code)).map((step) => step.machine[field]);
+  const pick = (code, field) => steps
+    .filter((step) => step.warnings.some((warning) => warning.code === code))
+    .map((step) => step.machine[field]);
   const steal = pick('CPU_STEAL', 'stealPercent');
   const others = pick('BUSY_MACHINE', 'othersCpuPercent');
   const busy = steps.filter((step) => step.warnings.some(isMachineWarning)).length;
@@ -83,5 +88,6 @@ export function renderMachineWarnings(steps) {
   const parts = [];
   if (steal.length) parts.push(`CPU steal ${span(steal)} in ${steal.length}`);
   if (others.length) parts.push(`other processes ${span(others)} of a core in ${others.length}`);
-  return `warning: the machine was busy during ${busy} of ${steps.length} steps (${parts.join(', ')}): their figures say more about the machine than about the store`;
+  return `warning: the machine was busy during ${busy} of ${steps.length} steps (${parts.join(', ')}): ` +
+    'their figures say more about the machine than about the store';
 }

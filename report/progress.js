@@ -1,28 +1,42 @@
 // The progress line on stderr: "step 3 of 36 · redis key1 · concurrency 15 · 0:42 elapsed ·
 // ~1:10 left". Only on a terminal, never with --quiet, and never mixed into piped output.
-// The time left is estimated from the steps done so far (their warm-ups and last requests included).
+// The time left is estimated from the steps done so far (their warm-ups and last requests
+// included).
 
 /** What a step is, for the progress line: "redis key1 · concurrency 15". */
 export function progressLabel(target, load) {
-  const what = load.warmup === 'app' ? 'warming the app up' : load.warmup ? `warm-up (${load.warmup} requests)` : load.rps ? `${load.rps} rps` : `concurrency ${load.concurrency}`;
+  const loadText = load.rps ? `${load.rps} rps` : `concurrency ${load.concurrency}`;
+  const what = load.warmup === 'app'
+    ? 'warming the app up'
+    : load.warmup ? `warm-up (${load.warmup} requests)` : loadText;
   const mode = target.url?.startsWith('direct:') ? 'direct · ' : '';
-  const which = load.repeats ? ` · repeat ${load.repeat} of ${load.repeats}` : load.control ? ' · control (the first step again)' : '';
+  const which = load.repeats
+    ? ` · repeat ${load.repeat} of ${load.repeats}`
+    : load.control ? ' · control (the first step again)' : '';
   return `${mode}${target.store} ${target.key} · ${what}${which}`;
 }
 
-/** What a load phase has done, for the progress line: "redis · loading 35% (350,000 of 1,000,000 records, 37.2 MB)". */
+/**
+ * What a load phase has done, for the progress line: "redis · loading 35% (350,000 of 1,000,000
+ * records, 37.2 MB)".
+ */
 export function loadLabel(target, { done, total, bytes }) {
   const percent = total ? Math.floor((done / total) * 100) : 100;
-  return `${target.store} · loading ${percent}% (${done.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} records, ${(bytes / (1024 * 1024)).toFixed(1)} MB)`;
+  const records = `${done.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} records`;
+  return `${target.store} · loading ${percent}% (${records}, ${(bytes / (1024 * 1024)).toFixed(1)} MB)`;
 }
 
-/** "about 9 min: 234 steps across 39 URLs, warm-ups and the control included", said before a run starts. */
+/**
+ * "about 9 min: 234 steps across 39 URLs, warm-ups and the control included", said before a run
+ * starts.
+ */
 export function estimateLine({ estimateSeconds, totalSteps, targets }) {
   if (estimateSeconds === null || estimateSeconds === undefined || !totalSteps) return null;
   const minutes = estimateSeconds / 60;
   const about = minutes < 1.5 ? `${Math.max(1, Math.round(estimateSeconds / 5) * 5)} s` : `${Math.round(minutes)} min`;
   const quick = minutes > 2 ? ' (--quick: a one-minute overview)' : '';
-  return `this run takes about ${about}: ${totalSteps} steps across ${targets.length} URL(s), warm-ups and the control included${quick}`;
+  return `this run takes about ${about}: ${totalSteps} steps across ${targets.length} URL(s), ` +
+    `warm-ups and the control included${quick}`;
 }
 
 export function formatElapsed(ms) {
@@ -39,7 +53,9 @@ export function estimateLeftMs({ done, total, spentMs, sinceMs }) {
   return Math.max(0, (spentMs / done) * (total - done) - sinceMs);
 }
 
-export function createProgress({ stream = process.stderr, enabled = Boolean(stream.isTTY), total, now = Date.now } = {}) {
+export function createProgress({
+  stream = process.stderr, enabled = Boolean(stream.isTTY), total, now = Date.now,
+} = {}) {
   const started = now();
   let shown = false;
   let timer;
@@ -49,7 +65,8 @@ export function createProgress({ stream = process.stderr, enabled = Boolean(stre
   const line = () => {
     const at = now();
     const left = estimateLeftMs({ done, total, spentMs: doneAt - started, sinceMs: at - doneAt });
-    return `${current} · ${formatElapsed(at - started)} elapsed${left === null ? '' : ` · ~${formatElapsed(left)} left`}`;
+    const remaining = left === null ? '' : ` · ~${formatElapsed(left)} left`;
+    return `${current} · ${formatElapsed(at - started)} elapsed${remaining}`;
   };
   const draw = () => {
     stream.write(`\r\x1b[K${line()}`);

@@ -20,7 +20,8 @@ export function renderRepeatTable(url, steps) {
   headers.push('errors');
   const rows = cells.map(({ cell, summary }) => {
     const first = cell.steps[0];
-    const row = [String(first.model === 'open' ? `${first.targetRps} rps` : first.concurrency), String(summary.repeats)];
+    const load = first.model === 'open' ? `${first.targetRps} rps` : first.concurrency;
+    const row = [String(load), String(summary.repeats)];
     const figure = (spread, format) => {
       row.push(spread.median === null ? '-' : format(spread.median), formatRange(spread.min, spread.max, format));
       if (interval) row.push(formatRange(spread.ciLow, spread.ciHigh, format));
@@ -33,15 +34,19 @@ export function renderRepeatTable(url, steps) {
   });
   const align = headers.map((header) => (header === 'errors' ? 'left' : 'right'));
   const lines = [`## ${displayUrl(url)}`, renderTable(headers, rows, { align })];
-  lines.push(`median of the repeats; min-max: the range they spanned${interval ? '; 95% CI: of the mean of the repeats (Student\'s t)' : ''}; errors: over all repeats`);
+  const ci = interval ? '; 95% CI: of the mean of the repeats (Student\'s t)' : '';
+  lines.push(`median of the repeats; min-max: the range they spanned${ci}; errors: over all repeats`);
   const isWeak = (warning) => warning.code === 'WEAK_SAMPLE';
   const weak = steps.filter((step) => step.warnings.some(isWeak));
   if (weak.length) {
     const { minSamples, minSeconds } = weak[0].warnings.find(isWeak).data;
-    lines.push(`warning: statistically weak, under ${minSamples} samples or ${minSeconds} s (use a larger -n or -t): ${weak.length} of ${steps.length} steps`);
+    lines.push(`warning: statistically weak, under ${minSamples} samples or ${minSeconds} s ` +
+      `(use a larger -n or -t): ${weak.length} of ${steps.length} steps`);
   }
   for (const step of steps) {
-    for (const warning of step.warnings) if (!isWeak(warning)) lines.push(`warning (${loadName(step)}, repeat ${step.repeat}): ${warning.message}`);
+    for (const warning of step.warnings) {
+      if (!isWeak(warning)) lines.push(`warning (${loadName(step)}, repeat ${step.repeat}): ${warning.message}`);
+    }
   }
   return lines.join('\n');
 }

@@ -61,11 +61,16 @@ export async function checkOutputPaths({ json, csv, html, hdrLog }) {
     const why = await whyNotWritable(file);
     if (why) problems.push(`${flag} ${file}: ${why}`);
   }
-  if (json && csv && json !== '-' && resolve(json) === resolve(csv)) problems.push(`--json and --csv name the same file (${json})`);
+  if (json && csv && json !== '-' && resolve(json) === resolve(csv)) {
+    problems.push(`--json and --csv name the same file (${json})`);
+  }
   if (problems.length) throw new OutputPathError(problems);
 }
 
-/** Writes the requested files; "-" for JSON means `stdout`. A file that fails is a RunError (exit 1), after trying the others. */
+/**
+ * Writes the requested files; "-" for JSON means `stdout`. A file that fails is a RunError (exit
+ * 1), after trying the others.
+ */
 export async function writeResults({ json, csv, html, hdrLog }, result, stdout = process.stdout) {
   const failures = [];
   const write = async (file, text) => {

@@ -13,12 +13,21 @@ import { isMachineWarning, renderMachineLoad, renderMachineWarnings } from './ma
 import { checkThresholds, renderThresholds } from './assert.js';
 import { parseThresholds } from '../result/thresholds.js';
 
-/** The header lines under Settings: repeats and thresholds, when given. */
+/** The header lines under Settings: repeats, thresholds, workers and pipeline, when given. */
 function settingsExtra(settings) {
   const lines = [];
-  if (settings.repeat > 1) lines.push(`Repeats:  each step ${settings.repeat} times, interleaved across the URLs at each load level`);
+  if (settings.repeat > 1) {
+    lines.push(`Repeats:  each step ${settings.repeat} times, interleaved across the URLs at each load level`);
+  }
   if (settings.assert?.length) lines.push(`Assert:   ${settings.assert.join(', ')}`);
-  if (settings.workers > 1) lines.push(`Workers:  each step in ${settings.workers} worker threads, their histograms added and counts summed`);
+  if (settings.workers > 1) {
+    lines.push(`Workers:  each step in ${settings.workers} worker threads, their histograms added and counts summed`);
+  }
+  const depth = settings.pipeline;
+  if (depth > 1) {
+    lines.push(`Pipeline: each caller sends ${depth} calls at once, the next ${depth} when all are back ` +
+      `(redis-benchmark -P ${depth}); each call timed and counted`);
+  }
   return lines.join('\n');
 }
 
@@ -41,7 +50,8 @@ export function createRunText(write) {
     if (steps.length) {
       const repeated = steps.some((step) => step.repeat > 1);
       // The machine's warnings go in one line under the table, not one per step.
-      const quiet = steps.map((step) => ({ ...step, warnings: step.warnings.filter((warning) => !isMachineWarning(warning)) }));
+      const quiet = steps.map((step) =>
+        ({ ...step, warnings: step.warnings.filter((warning) => !isMachineWarning(warning)) }));
       const busy = renderMachineWarnings(steps);
       print(`\n${repeated ? renderRepeatTable(url, quiet) : renderStepTable(url, quiet)}${busy ? `\n${busy}` : ''}`);
       print(renderTimelines(steps));
@@ -64,7 +74,8 @@ export function createRunText(write) {
     ending(result, { thresholds } = {}) {
       for (const target of tableOrder(result)) {
         load(result.loads.find((record) => record.url === target.url));
-        table(target.url, result.steps.filter((step) => step.url === target.url), result.verifications.find((record) => record.url === target.url));
+        const steps = result.steps.filter((step) => step.url === target.url);
+        table(target.url, steps, result.verifications.find((record) => record.url === target.url));
       }
       if (result.interrupted) {
         const why = result.appExit ? `app.js exited (${result.appExit}) during the sweep` : 'interrupted';
@@ -96,12 +107,17 @@ export function tableOrder(result) {
   return [...result.targets].sort((a, b) => at(a) - at(b));
 }
 
-/** The control line: "control: memory key1 at concurrency 5 measured 5210 then 4980 rps (−4%)", and DRIFT when it moved too far. */
+/**
+ * The control line: "control: memory key1 at concurrency 5 measured 5210 then 4980 rps (−4%)",
+ * and DRIFT when it moved too far.
+ */
 export function renderControl(control) {
   const percent = Math.round(control.drift * 100);
   const signed = `${percent >= 0 ? '+' : '−'}${Math.abs(percent)}%`;
-  const lines = [`control: ${control.store} ${control.key} at ${control.step.model === 'open' ? `${control.load} rps` : `concurrency ${control.load}`} measured ` +
-    `${Math.round(control.rpsBefore)} then ${Math.round(control.rpsAfter)} rps (${signed}), first and last in this run`];
+  const at = control.step.model === 'open' ? `${control.load} rps` : `concurrency ${control.load}`;
+  const lines = [`control: ${control.store} ${control.key} at ${at} measured ` +
+    `${Math.round(control.rpsBefore)} then ${Math.round(control.rpsAfter)} rps (${signed}), ` +
+    'first and last in this run'];
   for (const warning of control.warnings) lines.push(`${WARNING_MARK} ${warning.code}: ${warning.message}`);
   return lines.join('\n');
 }

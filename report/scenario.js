@@ -65,13 +65,22 @@ function rowByStep(record) {
   return named;
 }
 
-/** The steps' warnings by code, in first-seen order: [{ code, steps, total, rows: [label], message }], each step named once by its row (its own label if it feeds none). */
+/**
+ * The steps' warnings by code, in first-seen order: [{ code, steps, total, rows: [label],
+ * message }], each step named once by its row (its own label if it feeds none).
+ */
 export function warningGroups(record, steps = []) {
   const byRow = rowByStep(record);
   const groups = new Map();
   steps.forEach((step, index) => {
     for (const code of new Set((step.warnings ?? []).map((warning) => warning.code))) {
-      const group = groups.get(code) ?? { code, steps: 0, total: steps.length, rows: [], message: step.warnings.find((warning) => warning.code === code).message };
+      const group = groups.get(code) ?? {
+        code,
+        steps: 0,
+        total: steps.length,
+        rows: [],
+        message: step.warnings.find((warning) => warning.code === code).message,
+      };
       group.steps += 1;
       const row = byRow.get(index)?.row ?? stepLabel(step);
       if (!group.rows.includes(row)) group.rows.push(row);
@@ -83,16 +92,25 @@ export function warningGroups(record, steps = []) {
 
 /** The undermining warnings on the steps a verdict's figures came from: [{ code, steps, of }]. */
 export function verdictDoubts(record, steps = [], verdict) {
-  const indexes = new Set((verdict.figures ?? []).flatMap(({ table, row }) => record.measured.find((candidate) => candidate.id === table)?.sources?.[row] ?? []));
+  const sourcesOf = ({ table, row }) =>
+    record.measured.find((candidate) => candidate.id === table)?.sources?.[row] ?? [];
+  const indexes = new Set((verdict.figures ?? []).flatMap(sourcesOf));
   const behind = [...indexes].map((index) => steps[index]).filter(Boolean);
   const expected = new Set(record.expectedWarnings ?? []);
-  return UNDERMINING.filter((code) => !expected.has(code)).map((code) => ({ code, steps: behind.filter((step) => step.warnings?.some((warning) => warning.code === code)).length, of: behind.length }))
+  const carrying = (code) => behind.filter((step) => step.warnings?.some((warning) => warning.code === code)).length;
+  return UNDERMINING.filter((code) => !expected.has(code))
+    .map((code) => ({ code, steps: carrying(code), of: behind.length }))
     .filter(({ steps: count }) => count > 0);
 }
 
-const rowsText = (rows) => `${rows.slice(0, SHOWN_ROWS).join(', ')}${rows.length > SHOWN_ROWS ? `, and ${rows.length - SHOWN_ROWS} more` : ''}`;
-const groupText = (group) => `${group.steps} of ${group.total} steps, in ${group.rows.length} row${group.rows.length === 1 ? '' : 's'}: ${rowsText(group.rows)}; first: ${group.message}`;
-const doubtText = (doubts) => `distrust this verdict: its figures come from steps with ${doubts.map(({ code, steps, of }) => `${code} (${steps} of ${of})`).join(', ')}`;
+const rowsText = (rows) =>
+  `${rows.slice(0, SHOWN_ROWS).join(', ')}${rows.length > SHOWN_ROWS ? `, and ${rows.length - SHOWN_ROWS} more` : ''}`;
+const groupText = (group) => {
+  const rows = `${group.rows.length} row${group.rows.length === 1 ? '' : 's'}`;
+  return `${group.steps} of ${group.total} steps, in ${rows}: ${rowsText(group.rows)}; first: ${group.message}`;
+};
+const doubtText = (doubts) => 'distrust this verdict: its figures come from steps with ' +
+  doubts.map(({ code, steps, of }) => `${code} (${steps} of ${of})`).join(', ');
 
 // A not-runnable verdict's reason with the explanation's hint at its cause ("no figure for X
 // (this scale does not run that row, ...)"), where the explanation carries one.
@@ -114,26 +132,41 @@ function publishedFor(record, table) {
 
 /**
  * The whole text of a scenario record (driver/scenarios/index.js), with our System line from
- * `system` and the warnings of `steps` (the Result's).
+ * `system` and `engine` (what sent the load: the Result's settings.engine) and the warnings of
+ * `steps` (the Result's).
  */
-export function renderScenario(record, { system, steps = [] } = {}) {
+export function renderScenario(record, { system, engine, steps = [] } = {}) {
   const { study } = record;
+  const by = study.author ? ` by ${study.author}` : '';
+  const source = study.source ? ` · ${study.source}` : '';
   const lines = [
     `# Scenario ${record.name}: ${record.title}`,
     labelled('Scale', `${record.scale}${record.scaleNote ? ` (${record.scaleNote})` : ''}`),
-    labelled('Study', `${study.file}${study.author ? ` by ${study.author}` : ''}${study.source ? ` · ${study.source}` : ''}`),
+    labelled('Study', `${study.file}${by}${source}`),
     labelled('Published', `on their hardware, not ours: ${study.hardware} · date: ${study.date}`),
   ];
-  if (record.cloudantPlan) lines.push(labelled('Cloudant', record.cloudantPlan === 'lite' ? 'Lite plan emulated: 20 lookups/s, 10 writes/s, 5 queries/s; a 429 is retried after 0.5 s' : 'no plan limits emulated'));
-  if (system) lines.push(renderSystemLine(system, { labelWidth: LABEL }));
+  if (record.cloudantPlan) {
+    const plan = record.cloudantPlan === 'lite'
+      ? 'Lite plan emulated: 20 lookups/s, 10 writes/s, 5 queries/s; a 429 is retried after 0.5 s'
+      : 'no plan limits emulated';
+    lines.push(labelled('Cloudant', plan));
+  }
+  if (system) lines.push(renderSystemLine(system, { labelWidth: LABEL, engine }));
   const align = (headers) => headers.map((_, i) => (i === 0 ? 'left' : 'right'));
   for (const table of record.measured) {
     const { published, apart } = publishedFor(record, table);
     const { headers, body } = tableCells(table, published, { pad: true });
-    lines.push('', `## ${table.title}${published ? ': ours | published' : ''}`, renderTable(headers, body, { align: align(headers) }));
+    lines.push(
+      '',
+      `## ${table.title}${published ? ': ours | published' : ''}`,
+      renderTable(headers, body, { align: align(headers) }),
+    );
     const notRun = (published?.rows ?? []).filter((row) => !table.rows.includes(row)).length;
     if (published?.title) lines.push(`(${published.title})`);
-    if (notRun) lines.push(`(${notRun} of the study's ${published.rows.length} rows have no figure of ours: scale ${record.scale} does not run them, or a store was down)`);
+    if (notRun) {
+      lines.push(`(${notRun} of the study's ${published.rows.length} rows have no figure of ours: ` +
+        `scale ${record.scale} does not run them, or a store was down)`);
+    }
     if (apart) {
       const own = tableCells(apart);
       lines.push('', `## ${apart.title}`, renderTable(own.headers, own.body, { align: align(own.headers) }));
@@ -142,27 +175,38 @@ export function renderScenario(record, { system, steps = [] } = {}) {
   const groups = warningGroups(record, steps);
   if (groups.length) {
     const codeWidth = Math.max(...groups.map(({ code }) => code.length));
-    lines.push('', 'Warnings of the steps behind these tables (docs/errors.md):', ...groups.map((group) => `  ${group.code.padEnd(codeWidth)}  ${groupText(group)}`));
+    lines.push(
+      '',
+      'Warnings of the steps behind these tables (docs/errors.md):',
+      ...groups.map((group) => `  ${group.code.padEnd(codeWidth)}  ${groupText(group)}`),
+    );
   }
   if (record.notes.length) lines.push('', 'Notes:', ...record.notes.map((note) => `  - ${note}`));
   const doubted = record.verdicts.map((entry) => verdictDoubts(record, steps, entry));
-  lines.push('', `Verdicts (orderings and ratios only: absolute times differ between machines${doubted.some((doubts) => doubts.length) ? '; ! marks one to distrust' : ''}):`);
+  const distrust = doubted.some((doubts) => doubts.length) ? '; ! marks one to distrust' : '';
+  lines.push('', `Verdicts (orderings and ratios only: absolute times differ between machines${distrust}):`);
   const width = Math.max(...record.verdicts.map(({ verdict }) => verdictWord(verdict).length));
   for (const [i, entry] of record.verdicts.entries()) {
     const { id, claim, verdict } = entry;
     const doubts = doubted[i];
-    lines.push(`${doubts.length ? '!' : ' '} ${verdictWord(verdict).padEnd(width)}  ${id}: ${claim} -- ${reasonOf(entry)}`);
+    const mark = doubts.length ? '!' : ' ';
+    lines.push(`${mark} ${verdictWord(verdict).padEnd(width)}  ${id}: ${claim} -- ${reasonOf(entry)}`);
     if (doubts.length) lines.push(`    ${doubtText(doubts)}`);
   }
   return `${lines.join('\n')}\n`;
 }
 
-/** The scenario as an HTML section (escape: the page's escapeHtml; steps: the Result's, for their warnings). */
+/**
+ * The scenario as an HTML section (escape: the page's escapeHtml; steps: the Result's, for their
+ * warnings).
+ */
 export function scenarioHtml(record, escape, steps = []) {
   const htmlTable = (title, { headers, body }) => {
     const head = `<tr>${headers.map((header) => `<th>${escape(header)}</th>`).join('')}</tr>`;
-    const rows = body.map((row) => `<tr>${row.map((cell, i) => (i === 0 ? `<td class="text">${escape(cell)}</td>` : `<td>${escape(cell)}</td>`)).join('')}</tr>`).join('');
-    return `<h3>${escape(title)}</h3><div class="scroll"><table><thead>${head}</thead><tbody>${rows}</tbody></table></div>`;
+    const td = (cell, i) => (i === 0 ? `<td class="text">${escape(cell)}</td>` : `<td>${escape(cell)}</td>`);
+    const rows = body.map((row) => `<tr>${row.map(td).join('')}</tr>`).join('');
+    return `<h3>${escape(title)}</h3>` +
+      `<div class="scroll"><table><thead>${head}</thead><tbody>${rows}</tbody></table></div>`;
   };
   const tables = record.measured.map((table) => {
     const { published, apart } = publishedFor(record, table);
@@ -172,12 +216,22 @@ export function scenarioHtml(record, escape, steps = []) {
   const verdicts = record.verdicts.map((entry) => {
     const doubts = verdictDoubts(record, steps, entry);
     const doubt = doubts.length ? `<br><strong>! ${escape(doubtText(doubts))}</strong>` : '';
-    return `<li${doubts.length ? ' class="doubt"' : ''}><strong>${escape(verdictWord(entry.verdict))}</strong> ${escape(entry.id)}: ${escape(entry.claim)}<br><span class="note">${escape(reasonOf(entry))}</span>${doubt}</li>`;
+    const reason = `<span class="note">${escape(reasonOf(entry))}</span>`;
+    return `<li${doubts.length ? ' class="doubt"' : ''}><strong>${escape(verdictWord(entry.verdict))}</strong> ` +
+      `${escape(entry.id)}: ${escape(entry.claim)}<br>${reason}${doubt}</li>`;
   }).join('');
   const groups = warningGroups(record, steps);
-  const warnings = groups.length ? `<h3>Warnings of the steps behind these tables</h3><ul class="warnings">${groups.map((group) => `<li><strong>${escape(group.code)}</strong> ${escape(groupText(group))}</li>`).join('')}</ul>` : '';
-  const notes = record.notes.length ? `<ul>${record.notes.map((note) => `<li>${escape(note)}</li>`).join('')}</ul>` : '';
+  const groupItems = groups.map((group) =>
+    `<li><strong>${escape(group.code)}</strong> ${escape(groupText(group))}</li>`);
+  const warnings = groups.length
+    ? `<h3>Warnings of the steps behind these tables</h3><ul class="warnings">${groupItems.join('')}</ul>`
+    : '';
+  const noteItems = record.notes.map((note) => `<li>${escape(note)}</li>`);
+  const notes = record.notes.length ? `<ul>${noteItems.join('')}</ul>` : '';
+  const scaleNote = record.scaleNote ? `: ${escape(record.scaleNote)}` : '';
   return `<section id="scenario"><h2>Scenario ${escape(record.name)} (${escape(record.scale)})</h2>` +
-    `<p>${escape(record.title)}</p><p class="note">Study ${escape(record.study.file)}; published figures were measured on their hardware, not ours: ${escape(record.study.hardware)} · date: ${escape(record.study.date)}. Scale ${escape(record.scale)}${record.scaleNote ? `: ${escape(record.scaleNote)}` : ''}.</p>` +
+    `<p>${escape(record.title)}</p><p class="note">Study ${escape(record.study.file)}; ` +
+    `published figures were measured on their hardware, not ours: ${escape(record.study.hardware)} · ` +
+    `date: ${escape(record.study.date)}. Scale ${escape(record.scale)}${scaleNote}.</p>` +
     `${tables}${warnings}${notes}<h3>Verdicts</h3><ul>${verdicts}</ul></section>`;
 }

@@ -50,11 +50,14 @@ export function renderTimelines(steps) {
   const lines = shown.map((step, index) => {
     const rps = fold(timelineRps(step.timeline), MAX_WIDTH, mean);
     const p99 = fold(step.timeline.map((sample) => sample.latency.p99Ms), MAX_WIDTH, worst);
-    const errors = step.timeline.reduce((sum, sample) => sum + Object.values(sample.errors).reduce((a, b) => a + b, 0), 0);
+    const errorsOf = (sample) => Object.values(sample.errors).reduce((a, b) => a + b, 0);
+    const errors = step.timeline.reduce((sum, sample) => sum + errorsOf(sample), 0);
     const [rpsLow, rpsHigh] = range(rps) ?? [0, 0];
     const p99Range = range(p99);
     const p99Text = p99Range ? ` ${p99Range[0].toFixed(2)}-${p99Range[1].toFixed(2)} ms` : ' -';
-    const perSecond = step.timeline.length > MAX_WIDTH ? ` (${Math.ceil(step.timeline.length / MAX_WIDTH)} s a bar)` : '';
+    const perSecond = step.timeline.length > MAX_WIDTH
+      ? ` (${Math.ceil(step.timeline.length / MAX_WIDTH)} s a bar)`
+      : '';
     return `  ${labels[index].padEnd(width)}  rps ${sparkline(rps)} ${Math.round(rpsLow)}-${Math.round(rpsHigh)}  ` +
       `p99 ${sparkline(p99)}${p99Text}${errors ? `  errors ${errors}` : ''}${perSecond}`;
   });

@@ -71,7 +71,9 @@ const probeCells = (probe) => (probe
   : PROBE_HEADERS.map(() => '-'));
 const probeNote = (steps) => {
   const inMain = steps.some((step) => step.probe?.thread === 'main');
-  return `probe: one request at a time from ${inMain ? 'the driver\'s own thread (this store lives in it)' : 'a thread of its own'}, before the steps (idle) and during each (load); not counted in the steps`;
+  const from = inMain ? 'the driver\'s own thread (this store lives in it)' : 'a thread of its own';
+  return `probe: one request at a time from ${from}, before the steps (idle) and during each (load); ` +
+    'not counted in the steps';
 };
 
 /** The heading of a URL's table: the URL, and the workload when it is a key-space one. */
@@ -84,7 +86,10 @@ export const tableHeading = (url, workload) => `## ${displayUrl(url)}${workload 
 export function renderStepTable(url, steps) {
   const open = steps.some((step) => step.model === 'open');
   const perOperation = steps.some((step) => (step.operations?.length ?? 0) > 1);
-  const headers = ['maxRequests', 'concurrency', ...(perOperation ? ['operation'] : []), 'rps', 'meanLatencyMs', 'maxLatencyMs', 'minLatencyMs', 'p50', 'p90', 'p99'];
+  const headers = [
+    'maxRequests', 'concurrency', ...(perOperation ? ['operation'] : []),
+    'rps', 'meanLatencyMs', 'maxLatencyMs', 'minLatencyMs', 'p50', 'p90', 'p99',
+  ];
   if (open) headers.push('targetRps');
   // --probe: the prober's p50/p99 before the target's steps (idle) and during each.
   const probed = steps.some((step) => step.probe);
@@ -103,28 +108,42 @@ export function renderStepTable(url, steps) {
     row.push(formatErrors(step.errors));
     if (!perOperation || (step.operations?.length ?? 0) < 2) return [row];
     const operationRows = step.operations.map((figures) => [
-      '', '', figures.operation, ...latencyCells(figures), ...(open ? [''] : []), ...(probed ? PROBE_HEADERS.map(() => '') : []), formatErrors(figures.errors),
+      '', '', figures.operation, ...latencyCells(figures),
+      ...(open ? [''] : []), ...(probed ? PROBE_HEADERS.map(() => '') : []), formatErrors(figures.errors),
     ]);
     return [row, ...operationRows];
   });
   const align = headers.map((header) => (header === 'errors' || header === 'operation' ? 'left' : 'right'));
-  const lines = [tableHeading(url, steps[0]?.workload), renderTable(headers, rows, { align, minWidths: ORIGINAL_WIDTHS })];
-  if (open) lines.push('open model: concurrency = most requests in flight at once; latency counts from each intended send time');
+  const lines = [
+    tableHeading(url, steps[0]?.workload),
+    renderTable(headers, rows, { align, minWidths: ORIGINAL_WIDTHS }),
+  ];
+  if (open) {
+    lines.push('open model: concurrency = most requests in flight at once; ' +
+      'latency counts from each intended send time');
+  }
   if (probed) lines.push(probeNote(steps));
   const probeError = steps.find((step) => step.probe?.error)?.probe.error;
   if (probeError) lines.push(`probe: not probed: ${probeError}`);
-  if (steps.some((step) => step.maxRequests === null && step.model === 'closed')) lines.push('timed steps (-t): maxRequests = requests sent');
+  if (steps.some((step) => step.maxRequests === null && step.model === 'closed')) {
+    lines.push('timed steps (-t): maxRequests = requests sent');
+  }
   const loadOf = (step) => (step.model === 'open' ? `rps ${step.targetRps}` : `concurrency ${step.concurrency}`);
   // Short steps are common (-n 2000 takes under a second on a fast store): one line for all.
   const isWeak = (warning) => warning.code === 'WEAK_SAMPLE';
   const weak = steps.filter((step) => step.warnings.some(isWeak));
   if (weak.length) {
     const { minSamples, minSeconds } = weak[0].warnings.find(isWeak).data;
-    const list = weak.map((step) => `${loadOf(step)} (${step.responses} in ${step.wallSeconds.toFixed(2)} s)`).join(', ');
-    lines.push(`warning: statistically weak, under ${minSamples} samples or ${minSeconds} s (use a larger -n or -t): ${list}`);
+    const list = weak
+      .map((step) => `${loadOf(step)} (${step.responses} in ${step.wallSeconds.toFixed(2)} s)`)
+      .join(', ');
+    lines.push(`warning: statistically weak, under ${minSamples} samples or ${minSeconds} s ` +
+      `(use a larger -n or -t): ${list}`);
   }
   for (const step of steps) {
-    for (const warning of step.warnings) if (!isWeak(warning)) lines.push(`warning (${loadOf(step)}): ${warning.message}`);
+    for (const warning of step.warnings) {
+      if (!isWeak(warning)) lines.push(`warning (${loadOf(step)}): ${warning.message}`);
+    }
   }
   return lines.join('\n');
 }
@@ -137,14 +156,18 @@ export function renderSystem(system, settings) {
     ? `open model at ${settings.rps.join(', ')} rps`
     : `concurrency ${settings.concurrency.join(', ')}`;
   const size = settings.duration ? `${settings.duration} s per step` : `${settings.requests} requests per step`;
+  const keepAlive = settings.keepAlive ? 'on' : 'off';
   const lines = [
-    renderSystemLine(system, { labelWidth: 9, date: false, engine: settings.engine }), // the date gets its own line here
+    // The date gets its own line here.
+    renderSystemLine(system, { labelWidth: 9, date: false, engine: settings.engine }),
     `Target:   ${system.target}`,
     `Date:     ${system.date}`,
-    `Settings: ${load}; ${size}; ${warmupText(settings)}; keep-alive ${settings.keepAlive ? 'on' : 'off'}; timeout ${settings.timeoutMs} ms`,
+    `Settings: ${load}; ${size}; ${warmupText(settings)}; keep-alive ${keepAlive}; timeout ${settings.timeoutMs} ms`,
     `Order:    ${orderText(settings)}`,
   ];
-  if (settings.records !== null && settings.records !== undefined) lines.push(`Workload: ${describeWorkload(settings)}`);
+  if (settings.records !== null && settings.records !== undefined) {
+    lines.push(`Workload: ${describeWorkload(settings)}`);
+  }
   return lines.join('\n');
 }
 
@@ -155,22 +178,34 @@ export function warmupText({ warmup, warmupMaxSeconds }) {
   return `warm-up ${warmup} requests per URL${steady}`;
 }
 
-/** The order steps ran in: "interleaved: each level, every URL once in a shuffled order (seed 42); the first step again last (control)". */
+/**
+ * The order steps ran in: "interleaved: each level, every URL once in a shuffled order (seed
+ * 42); the first step again last (control)".
+ */
 export function orderText({ order, orderSeed, repeat, control: measured = true }) {
   const control = repeat > 1 || !measured ? '' : '; the first step again last (control)';
   if (order === 'sequential' && repeat <= 1) return `sequential: every level of a URL, then the next URL${control}`;
   return `interleaved: at each level every URL once, shuffled (seed ${orderSeed})${control}`;
 }
 
-/** "ycsb-a (read 50%, update 50%) over 100,000 records, zipfian; values 100 B; seed 42; loaded first; verified after". */
+/**
+ * "ycsb-a (read 50%, update 50%) over 100,000 records, zipfian; values 100 B; seed 42; loaded
+ * first; verified after".
+ */
 export function describeWorkload(settings) {
-  const mix = Object.entries(settings.mix).map(([operation, share]) => `${operation} ${Number((share * 100).toFixed(2))}%`).join(', ');
+  const mix = Object.entries(settings.mix)
+    .map(([operation, share]) => `${operation} ${Number((share * 100).toFixed(2))}%`)
+    .join(', ');
   const size = settings.valueSizeMin === settings.valueSizeMax
     ? formatBytes(settings.valueSizeMin)
     : `${formatBytes(settings.valueSizeMin)} to ${formatBytes(settings.valueSizeMax)}`;
+  const distribution = settings.distribution ? `, ${settings.distribution}` : '';
+  const shape = settings.valueShape === 'hash'
+    ? ' as hashes of 10 fields (Redis HSET; JSON where a store has no hash type)'
+    : '';
   return [
-    `${settings.workload} (${mix}) over ${settings.records.toLocaleString('en-US')} records${settings.distribution ? `, ${settings.distribution}` : ''}`,
-    `values ${size}${settings.valueShape === 'hash' ? ' as hashes of 10 fields (Redis HSET; JSON where a store has no hash type)' : ''}`,
+    `${settings.workload} (${mix}) over ${settings.records.toLocaleString('en-US')} records${distribution}`,
+    `values ${size}${shape}`,
     `seed ${settings.seed}`,
     settings.load ? 'loaded first' : 'not loaded first',
     settings.verify ? 'written values verified after' : 'not verified',
@@ -181,7 +216,10 @@ const formatMb = (bytes) => (bytes / (1024 * 1024)).toFixed(2);
 
 /** A store's load phase: records, bytes, rate, the latency of its batches, how long it took. */
 export function renderLoadTable(load) {
-  const headers = ['records', 'loaded', 'MB', 'batches', 'seconds', 'rps', 'MB/s', 'meanBatchMs', 'p50', 'p90', 'p99', 'maxBatchMs', 'errors'];
+  const headers = [
+    'records', 'loaded', 'MB', 'batches', 'seconds', 'rps', 'MB/s', 'meanBatchMs', 'p50', 'p90', 'p99', 'maxBatchMs',
+    'errors',
+  ];
   const row = [
     String(load.records),
     String(load.loaded),
@@ -198,8 +236,10 @@ export function renderLoadTable(load) {
     formatErrors(load.errors),
   ];
   const align = headers.map((header) => (header === 'errors' ? 'left' : 'right'));
+  const how = load.url.startsWith('direct:') ? 'written by the store\'s bulk path' : 'POST';
+  const batches = `${load.batches} batch${load.batches === 1 ? '' : 'es'}`;
   const lines = [
-    `## load: ${displayUrl(load.url)} (${load.url.startsWith('direct:') ? 'written by the store\'s bulk path' : 'POST'}: ${load.batches} batch${load.batches === 1 ? '' : 'es'} of records; rps = records loaded per second)`,
+    `## load: ${displayUrl(load.url)} (${how}: ${batches} of records; rps = records loaded per second)`,
     renderTable(headers, [row], { align }),
   ];
   for (const warning of load.warnings) lines.push(`warning (load): ${warning.message}`);
@@ -209,7 +249,8 @@ export function renderLoadTable(load) {
 /** "verified 1000/1000 written values", then any mismatches and warnings. */
 export function renderVerification(verification) {
   const { verified, sampled, mismatched, examples } = verification;
-  const lines = [`verified ${verified}/${sampled} written values${sampled ? '' : ' (the store acknowledged nothing this run could check)'}`];
+  const nothing = sampled ? '' : ' (the store acknowledged nothing this run could check)';
+  const lines = [`verified ${verified}/${sampled} written values${nothing}`];
   for (const { key, expected, got } of examples) lines.push(`  ${key}: expected ${expected}; got ${got}`);
   if (mismatched > examples.length) lines.push(`  ... and ${mismatched - examples.length} more`);
   for (const warning of verification.warnings) lines.push(`warning (verification): ${warning.message}`);
@@ -219,7 +260,9 @@ export function renderVerification(verification) {
 /** Stores the listing showed but the sweep left out, and why: "skipped redis: unavailable (no REDIS_URL ...)". */
 export function renderSkipped(skipped) {
   // What a target said, maybe from a saved file: printable (util/printable.js) whatever it holds.
-  return skipped.map(({ store, status, reason }) => printable(`skipped ${store}: ${status}${reason ? ` (${reason})` : ''}`)).join('\n');
+  return skipped
+    .map(({ store, status, reason }) => printable(`skipped ${store}: ${status}${reason ? ` (${reason})` : ''}`))
+    .join('\n');
 }
 
 /**

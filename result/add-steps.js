@@ -17,18 +17,25 @@ import { addTimelines } from './timeline.js';
 /** The exact sums a recorder holds, in a form that crosses postMessage and JSON. */
 export function latencySums(recorder) {
   const { count, sumNs, minNs, maxNs } = recorder.state();
-  return { count, sumNs: String(sumNs), minNs: minNs === null ? null : String(minNs), maxNs: maxNs === null ? null : String(maxNs) };
+  const text = (ns) => (ns === null ? null : String(ns));
+  return { count, sumNs: String(sumNs), minNs: text(minNs), maxNs: text(maxNs) };
 }
 
 // The sums behind a part's latency: exact when it carries them (a worker's step), else rebuilt
 // from its figures (a results file: meanMs holds the sum to within a nanosecond per request).
 function sumsOf(latency, exact) {
   if (exact) {
-    return { count: exact.count, sumNs: BigInt(exact.sumNs), minNs: exact.minNs === null ? null : BigInt(exact.minNs), maxNs: exact.maxNs === null ? null : BigInt(exact.maxNs) };
+    const big = (ns) => (ns === null ? null : BigInt(ns));
+    return { count: exact.count, sumNs: BigInt(exact.sumNs), minNs: big(exact.minNs), maxNs: big(exact.maxNs) };
   }
   if (!latency.count) return { count: 0, sumNs: 0n, minNs: null, maxNs: null };
   const ns = (ms) => BigInt(Math.round(ms * 1e6));
-  return { count: latency.count, sumNs: ns(latency.meanMs) * BigInt(latency.count), minNs: ns(latency.minMs), maxNs: ns(latency.maxMs) };
+  return {
+    count: latency.count,
+    sumNs: ns(latency.meanMs) * BigInt(latency.count),
+    minNs: ns(latency.minMs),
+    maxNs: ns(latency.maxMs),
+  };
 }
 
 /** One latency summary and histogram from several parts' ({ latency, histogram, sums? }): histograms added. */
@@ -56,7 +63,10 @@ function addErrors(parts) {
 }
 
 const sum = (parts, read) => parts.reduce((total, part) => total + (read(part) ?? 0), 0);
-const sumOrNull = (parts, read) => (parts.some((part) => read(part) === null || read(part) === undefined) ? null : sum(parts, read));
+const sumOrNull = (parts, read) => {
+  const missing = parts.some((part) => read(part) === null || read(part) === undefined);
+  return missing ? null : sum(parts, read);
+};
 
 // The engines' own figures, added the same way (kept only to show how far off they are).
 function addReported(parts) {
@@ -88,7 +98,7 @@ const withTimeline = (timeline) => (timeline ? { timeline } : {});
  *
  * rps = responses / wallSeconds, with wallSeconds the mean of the parts' wallSeconds weighted
  * by each part's share of the load: its clients in the closed loop (Σ cᵢ·wallᵢ / Σ cᵢ, the mean
- * busy time of all the clients, driver/step.js's own definition), its rate in the open model
+ * busy time of all the clients, driver/step-figures.js's own definition), its rate in the open model
  * (Σ rᵢ·wallᵢ / Σ rᵢ: the one schedule of all requests, stretched by the parts' slopes weighted
  * by their requests). Summing the parts' rps instead overstates when they end at different
  * times: two parts of 10 clients each doing 500 responses over 0.5 s and 1 s are 1000 / 0.75 =

@@ -20,11 +20,12 @@ const range = ({ min, max, mean, ciLow, ciHigh }) => ({ min, max, mean, ciLow, c
  * p99Ms }, errors: { total, samples }, failed, noise, rank, ratio, spread, overlaps, warnings }.
  * failed: no repeat had a successful response (no rank, no ratio: result/ranking.js). noise:
  * the relative standard error of a single step's rps (null with repeats). rank: 1 plus the
- * rows faster beyond the noise (`drift`, the control's, widens it), so ties share a rank. operation is null for the steps' totals; a
- * workload of several operations (steps with `operations`) gets a group per operation besides,
- * so like is compared with like. warnings holds the codes of its steps' warnings, plus
- * FASTER_THAN_BASELINE when it beat `memory` by more than 10%; overlaps names the stores whose
- * rps range over the repeats shares a point with this one's (not distinguishable here).
+ * rows faster beyond the noise (`drift`, the control's, widens it), so ties share a rank.
+ * operation is null for the steps' totals; a workload of several operations (steps with
+ * `operations`) gets a group per operation besides, so like is compared with like. warnings
+ * holds the codes of its steps' warnings, plus FASTER_THAN_BASELINE when it beat `memory` by
+ * more than 10%; overlaps names the stores whose rps range over the repeats shares a point with
+ * this one's (not distinguishable here).
  */
 export function compareStores(steps, { drift = null } = {}) {
   const groups = new Map();
@@ -42,17 +43,23 @@ export function compareStores(steps, { drift = null } = {}) {
       noise: figures.length === 1 ? stepNoise(figures[0]) : null,
       rank: null,
       ratio: null,
-      spread: { rps: range(summary.rps), latency: { meanMs: range(summary.latency.meanMs), p99Ms: range(summary.latency.p99Ms) } },
+      spread: {
+        rps: range(summary.rps),
+        latency: { meanMs: range(summary.latency.meanMs), p99Ms: range(summary.latency.p99Ms) },
+      },
       overlaps: [],
       warnings: summary.warnings,
     });
   };
   for (const cell of groupRepeats(steps)) {
     add(cell, null, cell.steps);
-    const operations = [...new Set(cell.steps.flatMap((step) => (step.operations?.length > 1 ? step.operations.map((figures) => figures.operation) : [])))];
+    const named = (step) => (step.operations?.length > 1 ? step.operations.map((figures) => figures.operation) : []);
+    const operations = [...new Set(cell.steps.flatMap(named))];
     for (const operation of operations) {
       // An operation's figures in each repeat, carrying its step's warnings.
-      const figures = cell.steps.flatMap((step) => (step.operations ?? []).filter((entry) => entry.operation === operation).map((entry) => ({ ...entry, intervals: null, warnings: step.warnings })));
+      const figures = cell.steps.flatMap((step) => (step.operations ?? [])
+        .filter((entry) => entry.operation === operation)
+        .map((entry) => ({ ...entry, intervals: null, warnings: step.warnings })));
       add(cell, operation, figures);
     }
   }
@@ -69,13 +76,18 @@ export function compareStores(steps, { drift = null } = {}) {
           .filter((other) => other !== row && other.repeats > 1 && rangesOverlap(row.spread.rps, other.spread.rps))
           .map((other) => other.store);
       }
-      if (baseline && !row.failed && row !== baseline && fasterThanBaseline(row, baseline, drift)) row.warnings.push('FASTER_THAN_BASELINE');
+      if (baseline && !row.failed && row !== baseline && fasterThanBaseline(row, baseline, drift)) {
+        row.warnings.push('FASTER_THAN_BASELINE');
+      }
     }
     rankRows(group.rows, drift);
   }
   // Keys in the order first seen, then the totals before each operation, then by load level.
   const keyOrder = [...new Set(steps.map((step) => step.key))];
-  const operationOrder = [null, ...new Set(steps.flatMap((step) => (step.operations ?? []).map((figures) => figures.operation)))];
+  const operationOrder = [
+    null,
+    ...new Set(steps.flatMap((step) => (step.operations ?? []).map((figures) => figures.operation))),
+  ];
   return result.sort((a, b) => keyOrder.indexOf(a.key) - keyOrder.indexOf(b.key) ||
     operationOrder.indexOf(a.operation) - operationOrder.indexOf(b.operation) ||
     a.load - b.load);
@@ -84,20 +96,26 @@ export function compareStores(steps, { drift = null } = {}) {
 // Beating the in-process map by more than BASELINE_TOLERANCE and beyond the run's noise.
 function fasterThanBaseline(row, baseline, drift) {
   if (!distinguishable(row, baseline, drift)) return false;
-  const margin = row.repeats > 1 && baseline.repeats > 1 ? BASELINE_TOLERANCE : Math.max(BASELINE_TOLERANCE, tolerance(row, baseline, drift));
+  const margin = row.repeats > 1 && baseline.repeats > 1
+    ? BASELINE_TOLERANCE
+    : Math.max(BASELINE_TOLERANCE, tolerance(row, baseline, drift));
   return row.rps > baseline.rps * (1 + margin);
 }
 
 // The errors of each kind over the cell's repeats, added.
 function errorKinds(figures) {
   const byKind = {};
-  for (const { errors } of figures) for (const [kind, n] of Object.entries(errors.byKind ?? {})) byKind[kind] = (byKind[kind] ?? 0) + n;
+  for (const { errors } of figures) {
+    for (const [kind, n] of Object.entries(errors.byKind ?? {})) byKind[kind] = (byKind[kind] ?? 0) + n;
+  }
   return byKind;
 }
 
 // The first answer of each error kind over the cell's repeats (driver/step.js keeps them).
 function errorSamples(figures) {
   const samples = {};
-  for (const { errors } of figures) for (const [kind, text] of Object.entries(errors.samples ?? {})) samples[kind] ??= text;
+  for (const { errors } of figures) {
+    for (const [kind, text] of Object.entries(errors.samples ?? {})) samples[kind] ??= text;
+  }
   return samples;
 }

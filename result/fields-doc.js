@@ -17,11 +17,15 @@ export const END = '<!-- end of generated part -->';
 const cell = (text) => text.replaceAll('|', '\\|');
 
 function table(fields, prefix, { csv = false } = {}) {
-  const header = csv ? '| field | type | CSV column | meaning |\n| --- | --- | --- | --- |' : '| field | type | meaning |\n| --- | --- | --- |';
+  const header = csv
+    ? '| field | type | CSV column | meaning |\n| --- | --- | --- | --- |'
+    : '| field | type | meaning |\n| --- | --- | --- |';
   const rows = fields.map((field) => {
     const name = `\`${prefix}${field.path}${field.type === 'list' ? '[]' : ''}\``;
     const type = cell(field.optional ? `${field.type}, optional` : field.type);
-    const cells = csv ? [name, type, field.csv ? `\`${field.csv}\`` : '', cell(field.description)] : [name, type, cell(field.description)];
+    const cells = csv
+      ? [name, type, field.csv ? `\`${field.csv}\`` : '', cell(field.description)]
+      : [name, type, cell(field.description)];
     return `| ${cells.join(' | ')} |`;
   });
   return [header, ...rows].join('\n');
@@ -54,8 +58,11 @@ function optionalFields(roots) {
 export function renderFieldTables() {
   const optional = optionalFields([['', RESULT_FIELDS], ['steps[].', STEP_FIELDS], ['loads[].', LOAD_FIELDS],
     ['verifications[].', VERIFICATION_FIELDS], ['comparison[].', COMPARISON_FIELDS]]);
-  const dataOf = (code) => Object.entries(WARNING_DATA[code] ?? {}).map(([key, what]) => `\`${key}\`: ${what}`).join('; ');
-  const warningCodes = Object.entries(WARNING_CODES).map(([code, { meaning }]) => `| \`${code}\` | ${cell(meaning)} | ${cell(dataOf(code))} |`);
+  const dataOf = (code) => Object.entries(WARNING_DATA[code] ?? {})
+    .map(([key, what]) => `\`${key}\`: ${what}`)
+    .join('; ');
+  const warningCodes = Object.entries(WARNING_CODES)
+    .map(([code, { meaning }]) => `| \`${code}\` | ${cell(meaning)} | ${cell(dataOf(code))} |`);
   return [
     '### Fields that may be absent',
     'Every field below is present in every Result except these, marked `optional` in the tables (each one\'s ' +

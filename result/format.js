@@ -12,7 +12,8 @@ export { RESULTS_FORMAT };
 
 // What node test wrote before this format had a reader (steps without timestamps or warning codes).
 const FIRST_FORMAT = 'storebench-driver/1';
-const versionOf = (format) => (format.startsWith('storebench-results/') ? Number(format.slice('storebench-results/'.length)) : NaN);
+const RESULTS_PREFIX = 'storebench-results/';
+const versionOf = (format) => (format.startsWith(RESULTS_PREFIX) ? Number(format.slice(RESULTS_PREFIX.length)) : NaN);
 
 /** The Result as the JSON text of a results file (no trailing newline). Throws TypeError on a malformed Result. */
 export function toJson(result) {
@@ -60,7 +61,10 @@ function notJson(text, error) {
   return `not JSON (it stops being JSON at line ${before.length}, column ${before.at(-1).length + 1})`;
 }
 
-/** Reads a results file's text (or its parsed JSON) back into a Result; throws ResultsFormatError (exit 2) when it is not one. */
+/**
+ * Reads a results file's text (or its parsed JSON) back into a Result; throws ResultsFormatError
+ * (exit 2) when it is not one.
+ */
 export function fromJson(input) {
   let parsed = input;
   if (typeof input === 'string') {
@@ -71,7 +75,9 @@ export function fromJson(input) {
     }
   }
   const format = parsed?.format;
-  if (format === undefined || format === null) throw new ResultsFormatError('not a storebench results file (it has no "format")');
+  if (format === undefined || format === null) {
+    throw new ResultsFormatError('not a storebench results file (it has no "format")');
+  }
   if (typeof format !== 'string') {
     // A number or boolean is shown; an object or array is only named (it could be anything).
     const shown = typeof format === 'object' ? (Array.isArray(format) ? 'an array' : 'an object') : String(format);
@@ -80,10 +86,14 @@ export function fromJson(input) {
   if (format !== RESULTS_FORMAT) {
     const version = versionOf(format);
     if (format === FIRST_FORMAT || version < versionOf(RESULTS_FORMAT)) {
-      throw new ResultsFormatError(`written in the older format ${format}; this storebench reads ${RESULTS_FORMAT} (run the benchmark again to get one)`);
+      throw new ResultsFormatError(`written in the older format ${format}; this storebench reads ${RESULTS_FORMAT} ` +
+        '(run the benchmark again to get one)');
     }
-    if (version > versionOf(RESULTS_FORMAT)) throw new ResultsFormatError(`written in the newer format ${format}; this storebench reads ${RESULTS_FORMAT}`);
-    throw new ResultsFormatError(`not a storebench results file (its format is ${JSON.stringify(format)}, not ${RESULTS_FORMAT})`);
+    if (version > versionOf(RESULTS_FORMAT)) {
+      throw new ResultsFormatError(`written in the newer format ${format}; this storebench reads ${RESULTS_FORMAT}`);
+    }
+    throw new ResultsFormatError(
+      `not a storebench results file (its format is ${JSON.stringify(format)}, not ${RESULTS_FORMAT})`);
   }
   const fail = (problem) => {
     throw new ResultsFormatError(`not a valid ${RESULTS_FORMAT} file: ${problem}`);
@@ -94,7 +104,10 @@ export function fromJson(input) {
 // The usual reasons a file cannot be read, in words rather than errno codes.
 const READ_PROBLEMS = { ENOENT: 'no such file', EACCES: 'permission denied', EISDIR: 'it is a folder, not a file' };
 
-/** Reads a results file: RunError (exit 1) when it cannot be read, ResultsFormatError (exit 2) naming the file when it is not a Result. */
+/**
+ * Reads a results file: RunError (exit 1) when it cannot be read, ResultsFormatError (exit 2)
+ * naming the file when it is not a Result.
+ */
 export async function readResults(file) {
   let text;
   try {
@@ -116,7 +129,8 @@ export function readResultsSync(file) {
   return fromFileText(file, text);
 }
 
-const cannotRead = (file, error) => new RunError(`cannot read ${file}: ${READ_PROBLEMS[error.code] ?? error.code ?? error.message}`, error);
+const cannotRead = (file, error) =>
+  new RunError(`cannot read ${file}: ${READ_PROBLEMS[error.code] ?? error.code ?? error.message}`, error);
 
 function fromFileText(file, text) {
   try {

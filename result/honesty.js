@@ -18,24 +18,30 @@ function warning(code, message, data) {
   return { code, message, data };
 }
 
-/** The clients that had a request to send: with -n below -c, only -n of them ever did. */
-export function activeClients({ concurrency, maxRequests }) {
-  return maxRequests === null || maxRequests === undefined ? concurrency : Math.min(concurrency, maxRequests);
+/**
+ * The requests a closed loop keeps in flight: concurrency x pipeline (--pipeline N: each client
+ * sends N at a time), or -n when it is fewer.
+ */
+export function activeClients({ concurrency, maxRequests }, pipeline = 1) {
+  const inFlight = concurrency * pipeline;
+  return maxRequests === null || maxRequests === undefined ? inFlight : Math.min(inFlight, maxRequests);
 }
 
 /**
  * The warnings a step's own figures call for. `engine` is the HTTP engine that sent it
  * (settings.engine): when the loadtest engine saturated its core, DRIVER_CPU says the fast
- * engine sends the same load for a fraction of the CPU.
+ * engine sends the same load for a fraction of the CPU. `pipeline` is settings.pipeline: each
+ * client's calls in flight at a time, which Little's law counts.
  */
-export function honestyWarnings(step, { engine } = {}) {
+export function honestyWarnings(step, { engine, pipeline = 1 } = {}) {
   const warnings = [];
   const { responses, wallSeconds, latency, rps, concurrency, model, cpuPercent, errors, targetRps } = step;
   // The slack: a step timed with -t 1 ends a hair before its deadline, and is not weak for it.
   if (responses < MIN_SAMPLES || wallSeconds < MIN_SECONDS * 0.98) {
     warnings.push(warning(
       'WEAK_SAMPLE',
-      `statistically weak: ${responses} samples in ${wallSeconds.toFixed(2)} s (want at least ${MIN_SAMPLES} samples and ${MIN_SECONDS} s); ` +
+      `statistically weak: ${responses} samples in ${wallSeconds.toFixed(2)} s ` +
+        `(want at least ${MIN_SAMPLES} samples and ${MIN_SECONDS} s); ` +
         `p99 rests on ${Math.floor(responses / 100)} request(s)`,
       { responses, wallSeconds, minSamples: MIN_SAMPLES, minSeconds: MIN_SECONDS },
     ));
@@ -43,12 +49,14 @@ export function honestyWarnings(step, { engine } = {}) {
   // Little's law: in a closed loop, mean latency = concurrency / throughput. If they disagree,
   // time was spent outside what we timed (client queueing, a stalled driver) or the step was too short.
   if (model === 'closed' && responses > 0 && rps > 0) {
-    const expectedMs = (activeClients({ concurrency, maxRequests: step.maxRequests }) / rps) * 1000;
+    const expectedMs = (activeClients({ concurrency, maxRequests: step.maxRequests }, pipeline) / rps) * 1000;
     const apart = Math.abs(latency.meanMs - expectedMs) / expectedMs;
     if (apart > LITTLE_TOLERANCE) {
+      const inFlight = pipeline > 1 ? 'concurrency x pipeline/rps' : 'concurrency/rps';
       warnings.push(warning(
         'LITTLES_LAW',
-        `mean latency ${ms(latency.meanMs)} disagrees with concurrency/rps = ${ms(expectedMs)} by ${Math.round(apart * 100)}% (Little's law)`,
+        `mean latency ${ms(latency.meanMs)} disagrees with ${inFlight} = ${ms(expectedMs)} ` +
+          `by ${Math.round(apart * 100)}% (Little's law)`,
         { meanMs: latency.meanMs, expectedMs, apart, tolerance: LITTLE_TOLERANCE },
       ));
     }
@@ -67,14 +75,19 @@ export function honestyWarnings(step, { engine } = {}) {
     const who = step.workers?.length ? `the busiest of ${step.workers.length} worker threads` : 'the driver';
     warnings.push(warning(
       'DRIVER_CPU',
-      `${who} used ${Math.round(busiest)}% of a CPU core: the client may be the bottleneck, not the server${engine === 'loadtest' ? SUGGEST_FAST : ''}`,
+      `${who} used ${Math.round(busiest)}% of a CPU core: the client may be the bottleneck, not the server` +
+        (engine === 'loadtest' ? SUGGEST_FAST : ''),
       { cpuPercent: busiest, threshold: CPU_SATURATED_PERCENT },
     ));
   }
   if (errors.total > 0) {
-    const total = responses + Object.entries(errors.byKind).filter(([kind]) => !kind.startsWith('http ')).reduce((sum, [, n]) => sum + n, 0);
+    // Error responses are among the responses already; timeouts and connection errors are not.
+    const unanswered = Object.entries(errors.byKind).filter(([kind]) => !kind.startsWith('http '));
+    const total = responses + unanswered.reduce((sum, [, n]) => sum + n, 0);
     const conflicts = errors.byKind[CONFLICT_KIND] ?? 0;
-    const ofThem = conflicts ? `; ${conflicts} of them write conflicts, 409: another writer of the key got in between; the store was up` : '';
+    const ofThem = conflicts
+      ? `; ${conflicts} of them write conflicts, 409: another writer of the key got in between; the store was up`
+      : '';
     if (failedStep(step)) {
       warnings.push(warning(
         'STEP_FAILED',
@@ -84,7 +97,8 @@ export function honestyWarnings(step, { engine } = {}) {
     } else {
       warnings.push(warning(
         'REQUEST_ERRORS',
-        `${errors.total} of ${total} requests failed (${errorsText(errors)}${ofThem}); rps and latency include the error responses (not timeouts or connection errors)`,
+        `${errors.total} of ${total} requests failed (${errorsText(errors)}${ofThem}); ` +
+          'rps and latency include the error responses (not timeouts or connection errors)',
         { failed: errors.total, total },
       ));
     }
@@ -92,13 +106,20 @@ export function honestyWarnings(step, { engine } = {}) {
   return warnings;
 }
 
-/** A warm-up that never settled (driver/warmup.js): the step that followed it may have measured a target still warming up. */
+/**
+ * A warm-up that never settled (driver/warmup.js): the step that followed it may have measured
+ * a target still warming up.
+ */
 export function warmupWarnings(warmup) {
   if (!warmup || warmup.steady) return [];
   const why = warmup.speeds.at(-1) === null
     ? 'its last window had no response'
     : `it was still getting faster after ${warmup.seconds.toFixed(1)} s (the cap, --warmup-max)`;
-  return [warning('NOT_STEADY', `the warm-up did not reach a steady state: ${why}; this step may have measured a target still warming up`, { seconds: warmup.seconds, windows: warmup.windows })];
+  return [warning(
+    'NOT_STEADY',
+    `the warm-up did not reach a steady state: ${why}; this step may have measured a target still warming up`,
+    { seconds: warmup.seconds, windows: warmup.windows },
+  )];
 }
 
 export const DRIFT_TOLERANCE = 0.1;
@@ -106,9 +127,13 @@ export const DRIFT_TOLERANCE = 0.1;
 /** The control's warning: the first step measured again at the end moved by more than DRIFT_TOLERANCE. */
 export function driftWarnings({ store, key, load, step, rpsBefore, rpsAfter, drift }) {
   if (!(Math.abs(drift) > DRIFT_TOLERANCE)) return [];
+  const at = step?.model === 'open' ? `${load} rps` : `concurrency ${load}`;
   return [warning(
     'DRIFT',
-    `the control (${store} ${key ?? ''} at ${step?.model === 'open' ? `${load} rps` : `concurrency ${load}`}, measured first and again last) moved from ${Math.round(rpsBefore)} to ${Math.round(rpsAfter)} rps (${signedPercent(drift)}): the machine changed during the run; differences within ${Math.round(Math.abs(drift) * 100)}% are ties in the comparison`,
+    `the control (${store} ${key ?? ''} at ${at}, measured first and again last) ` +
+      `moved from ${Math.round(rpsBefore)} to ${Math.round(rpsAfter)} rps (${signedPercent(drift)}): ` +
+      'the machine changed during the run; ' +
+      `differences within ${Math.round(Math.abs(drift) * 100)}% are ties in the comparison`,
     { rpsBefore, rpsAfter, drift, tolerance: DRIFT_TOLERANCE },
   )];
 }
@@ -117,9 +142,14 @@ const signedPercent = (fraction) => `${fraction >= 0 ? '+' : '−'}${Math.abs(Ma
 
 const byKindText = (byKind) => Object.entries(byKind).map(([kind, n]) => `${kind}: ${n}`).join(', ');
 
-/** `http 413: 20 (VALUE_TOO_LARGE: the memcached server refused ...)`: each kind's count and its first answer. */
+/**
+ * `http 413: 20 (VALUE_TOO_LARGE: the memcached server refused ...)`: each kind's count and its
+ * first answer.
+ */
 export function errorsText({ byKind, samples = {} }) {
-  return Object.entries(byKind).map(([kind, n]) => (samples[kind] ? `${kind}: ${n} (${samples[kind]})` : `${kind}: ${n}`)).join(', ');
+  return Object.entries(byKind)
+    .map(([kind, n]) => (samples[kind] ? `${kind}: ${n} (${samples[kind]})` : `${kind}: ${n}`))
+    .join(', ');
 }
 
 /** Warnings on a load phase: records it could not load. */
@@ -130,7 +160,8 @@ export function loadWarnings(load) {
   const refused = load.refused ? `; the app refused the load (HTTP ${load.refused}), so the rest was not sent` : '';
   return [warning(
     'LOAD_ERRORS',
-    `${missing} of ${load.records} records were not loaded${batches}${refused}: reads of them may answer 404, and the verification leaves them out`,
+    `${missing} of ${load.records} records were not loaded${batches}${refused}: ` +
+      'reads of them may answer 404, and the verification leaves them out',
     { records: load.records, loaded: load.loaded, failedBatches: load.errors.total },
   )];
 }
@@ -143,16 +174,20 @@ export function verificationWarnings(verification) {
     const what = `${mismatched} of ${sampled} written values read back different`;
     warnings.push(promise
       ? warning('WEAKER_PROMISE', `${what}; ${promise}, so this is reported, not failed`, { mismatched, sampled })
-      : warning('VERIFY_MISMATCH', `${what}: the store lost or changed values it acknowledged`, { mismatched, sampled }));
+      : warning('VERIFY_MISMATCH', `${what}: the store lost or changed values it acknowledged`,
+        { mismatched, sampled }));
   }
   const unchecked = leftOut.overlap + leftOut.failed + leftOut.unknownBase;
   if (unchecked) {
     const why = [
       leftOut.overlap && `${leftOut.overlap} had writes in flight at once, which may land in any order`,
-      leftOut.failed && `${leftOut.failed} had a write that failed without saying whether it landed (a timeout, a 5xx)`,
-      leftOut.unknownBase && `${leftOut.unknownBase} were appended to without a known value before (not loaded by this run)`,
+      leftOut.failed &&
+        `${leftOut.failed} had a write that failed without saying whether it landed (a timeout, a 5xx)`,
+      leftOut.unknownBase &&
+        `${leftOut.unknownBase} were appended to without a known value before (not loaded by this run)`,
     ].filter(Boolean).join('; ');
-    warnings.push(warning('UNVERIFIED', `${unchecked} written ${unchecked === 1 ? 'key was' : 'keys were'} not checked: ${why}`, { ...leftOut }));
+    const keys = unchecked === 1 ? 'key was' : 'keys were';
+    warnings.push(warning('UNVERIFIED', `${unchecked} written ${keys} not checked: ${why}`, { ...leftOut }));
   }
   return warnings;
 }

@@ -41,7 +41,10 @@ export function resultsFromLog(text, source = 'log') {
       }
     }
   }
-  if (open.size) throw new ResultsFormatError(`${source}: part ${[...open.values()][0].part} has no end marker (its log was cut short: kubectl logs --tail=-1)`);
+  if (open.size) {
+    throw new ResultsFormatError(`${source}: part ${[...open.values()][0].part} has no end marker ` +
+      '(its log was cut short: kubectl logs --tail=-1)');
+  }
   return found;
 }
 

@@ -20,16 +20,24 @@ export function checkParts(inputs) {
   if (whole) throw new MergeError(`cannot merge ${whole.file} with parts of a split run: it ran without --part`);
   const count = parts[0].count;
   const other = inputs.find(({ result }) => result.settings.part.count !== count);
-  if (other) throw new MergeError(`cannot merge ${inputs[0].file} and ${other.file}: one is ${partName(parts[0])}, the other ${partName(other.result.settings.part)}`);
+  if (other) {
+    throw new MergeError(`cannot merge ${inputs[0].file} and ${other.file}: ` +
+      `one is ${partName(parts[0])}, the other ${partName(other.result.settings.part)}`);
+  }
   const byIndex = new Map();
   for (const { file, result } of inputs) {
     const { index } = result.settings.part;
-    if (byIndex.has(index)) throw new MergeError(`cannot merge: ${partName(result.settings.part)} is there twice (${byIndex.get(index)} and ${file})`);
+    if (byIndex.has(index)) {
+      throw new MergeError(
+        `cannot merge: ${partName(result.settings.part)} is there twice (${byIndex.get(index)} and ${file})`);
+    }
     byIndex.set(index, file);
   }
   const missing = Array.from({ length: count }, (_, i) => i + 1).filter((index) => !byIndex.has(index));
   if (missing.length) {
-    throw new MergeError(`cannot merge: part${missing.length > 1 ? 's' : ''} ${missing.join(', ')} of ${count} ${missing.length > 1 ? 'are' : 'is'} missing (the merged figures would be short of ${missing.length > 1 ? 'their' : 'its'} load)`);
+    const many = missing.length > 1;
+    throw new MergeError(`cannot merge: part${many ? 's' : ''} ${missing.join(', ')} of ${count} ` +
+      `${many ? 'are' : 'is'} missing (the merged figures would be short of ${many ? 'their' : 'its'} load)`);
   }
   return true;
 }
@@ -48,13 +56,16 @@ export function mergeStarts(inputs, { toleranceMs = START_TOLERANCE_MS } = {}) {
   const offsets = parts.map((part) => part.clock?.offsetMs).filter((offset) => Number.isFinite(offset));
   // Known only when every part read the target's clock: the target is the common reference.
   const clockSpreadMs = offsets.length === parts.length ? Math.max(...offsets) - Math.min(...offsets) : null;
-  const clockUncertaintyMs = clockSpreadMs === null ? null : Math.max(...parts.map((part) => part.clock.uncertaintyMs)) * 2;
+  const clockUncertaintyMs = clockSpreadMs === null
+    ? null
+    : Math.max(...parts.map((part) => part.clock.uncertaintyMs)) * 2;
   const warnings = [];
   if (spreadMs > toleranceMs) {
     if (!WARNING_CODES.START_SKEW) throw new TypeError('unregistered warning code START_SKEW');
     const clocks = clockSpreadMs === null
       ? 'the parts\' clocks could not all be compared (no Date header from the target)'
-      : `by the target's Date header their clocks were ${clockSpreadMs} ms apart (give or take ${clockUncertaintyMs} ms)`;
+      : `by the target's Date header their clocks were ${clockSpreadMs} ms apart ` +
+        `(give or take ${clockUncertaintyMs} ms)`;
     warnings.push({
       code: 'START_SKEW',
       message: `the parts started ${spreadMs} ms apart by their own clocks (tolerance ${toleranceMs} ms); ${clocks}`,

@@ -1,9 +1,10 @@
 // node test merge: results files from drivers that ran at the same time on different machines
 // against one target, added into one Result. Each step is added with the steps of the same
 // store, key, workload, model, load, repeat and mode in the other files (result/add-steps.js:
-// histograms added, counts summed, rps over the load-weighted mean wallSeconds), and keeps each machine's figures beside the total
-// (`machines`). Files whose steps measured different things are refused, naming the field, and
-// so are one run given twice and --direct runs that did not load one shared server.
+// histograms added, counts summed, rps over the load-weighted mean wallSeconds), and keeps each
+// machine's figures beside the total (`machines`). Files whose steps measured different things
+// are refused, naming the field, and so are one run given twice and --direct runs that did not
+// load one shared server.
 import { addSteps, withoutSums } from './add-steps.js';
 import { createResult } from './result.js';
 import { honestyWarnings } from './honesty.js';
@@ -20,7 +21,9 @@ const FREE_SETTINGS = new Set(['seed', 'assert', 'workers', 'part']);
 // others are recomputed from the totals.
 const MACHINE_WARNINGS = new Set(['DRIVER_CPU', 'CPU_STEAL', 'BUSY_MACHINE']);
 
-const SETTINGS = RESULT_FIELDS.filter((field) => field.path.startsWith('settings.')).map((field) => field.path.slice('settings.'.length));
+const SETTINGS = RESULT_FIELDS
+  .filter((field) => field.path.startsWith('settings.'))
+  .map((field) => field.path.slice('settings.'.length));
 const shown = (value) => JSON.stringify(value);
 
 /** What makes steps the same step across files: "redis key1 closed concurrency 10 repeat 1 http". */
@@ -28,13 +31,16 @@ export function stepIdentity(step) {
   // A part's step (--part) is a share of the run's level, which is what the parts have in common.
   const level = (own) => step.runLoad ?? own;
   const load = step.model === 'open' ? `rps ${level(step.targetRps)}` : `concurrency ${level(step.concurrency)}`;
-  return `${step.store} ${step.key}${step.workload ? ` ${step.workload}` : ''} ${step.model} ${load} repeat ${step.repeat} ${step.mode}`;
+  const workload = step.workload ? ` ${step.workload}` : '';
+  return `${step.store} ${step.key}${workload} ${step.model} ${load} repeat ${step.repeat} ${step.mode}`;
 }
 
 // The first field in which b differs from a, as "settings.duration (2 vs 5)", or null.
 function firstDifference(a, b, fields, prefix) {
   for (const name of fields) {
-    if (shown(a[name]) !== shown(b[name])) return `${prefix}${name} (${shown(a[name])} in one, ${shown(b[name])} in the other)`;
+    if (shown(a[name]) !== shown(b[name])) {
+      return `${prefix}${name} (${shown(a[name])} in one, ${shown(b[name])} in the other)`;
+    }
   }
   return null;
 }
@@ -48,10 +54,12 @@ function matchSteps(inputs, { parts = false } = {}) {
   const [first, ...others] = inputs;
   for (const other of others) {
     const files = [first.file, other.file];
-    if (first.result.system.target !== other.result.system.target) refuse(files, `target (${shown(first.result.system.target)} vs ${shown(other.result.system.target)})`);
+    const [target, otherTarget] = [first.result.system.target, other.result.system.target];
+    if (target !== otherTarget) refuse(files, `target (${shown(target)} vs ${shown(otherTarget)})`);
     // Drivers started by hand each shuffle their own order; the parts of one run share the run's.
     const free = (name) => FREE_SETTINGS.has(name) || (!parts && name === 'orderSeed');
-    const settings = firstDifference(first.result.settings, other.result.settings, SETTINGS.filter((name) => !free(name)), 'settings.');
+    const compared = SETTINGS.filter((name) => !free(name));
+    const settings = firstDifference(first.result.settings, other.result.settings, compared, 'settings.');
     if (settings) refuse(files, settings);
   }
   const groups = new Map();
@@ -68,7 +76,10 @@ function matchSteps(inputs, { parts = false } = {}) {
     }
   }
   for (const [identity, group] of groups) {
-    if (group.length < inputs.length) refuse([first.file, inputs[group.length].file], `steps: ${first.file} has "${identity}", ${inputs[group.length].file} has not`);
+    if (group.length < inputs.length) {
+      const missing = inputs[group.length].file;
+      refuse([first.file, missing], `steps: ${first.file} has "${identity}", ${missing} has not`);
+    }
     for (const { file, step } of group.slice(1)) {
       // Each part's -n is its own share of the run's.
       const fields = ['url', 'workload', 'mode', ...(parts ? [] : ['maxRequests']), 'durationSeconds'];
@@ -88,7 +99,9 @@ function refuseSameRun(inputs) {
       const partOf = ({ result }) => result.settings.part?.index ?? null;
       if (partOf(one) !== partOf(other)) continue; // checkParts refused any part given twice
       if (one.result.system.hostname === other.result.system.hostname && starts(one) === starts(other)) {
-        throw new MergeError(`cannot merge ${one.file} and ${other.file}: they are the same run (host ${one.result.system.hostname}, every step started at the same moment), and adding a run to itself doubles its rps`);
+        throw new MergeError(`cannot merge ${one.file} and ${other.file}: they are the same run ` +
+          `(host ${one.result.system.hostname}, every step started at the same moment), ` +
+          'and adding a run to itself doubles its rps');
       }
     }
   }
@@ -105,20 +118,31 @@ function refuseSeparateServers(inputs, groups) {
   for (const [identity, group] of groups) {
     if (group[0].step.mode !== 'direct') continue;
     const parts = group.map(({ file, hostname, step }) => {
-      const target = results.get(file).targets.find((entry) => entry.url === step.url) ?? results.get(file).targets.find((entry) => entry.store === step.store);
+      const { targets } = results.get(file);
+      const target = targets.find((entry) => entry.url === step.url) ??
+        targets.find((entry) => entry.store === step.store);
       return { file, hostname, servers: target?.servers };
     });
     const files = [group[0].file, group[1].file];
-    const why = (text) => new MergeError(`cannot merge ${files.join(' and ')}: "${identity}" ran in --direct mode, ${text}; their sum is no load one server saw (docs/merge.md)`);
+    const why = (text) => new MergeError(`cannot merge ${files.join(' and ')}: "${identity}" ran in --direct mode, ` +
+      `${text}; their sum is no load one server saw (docs/merge.md)`);
     const unrecorded = parts.find(({ servers }) => !servers);
-    if (unrecorded) throw why(`and ${unrecorded.file} does not say which server it reached (written before storebench recorded it)`);
+    if (unrecorded) {
+      throw why(`and ${unrecorded.file} does not say which server it reached (written before storebench recorded it)`);
+    }
     const addresses = parts.map(({ servers }) => Object.values(servers));
     if (!addresses[0].length) throw why(`and ${group[0].step.store} lives inside each driver's own process`);
-    if (addresses.flat().some((address) => address.startsWith('embedded:'))) throw why('and each driver started its own embedded server');
+    if (addresses.flat().some((address) => address.startsWith('embedded:'))) {
+      throw why('and each driver started its own embedded server');
+    }
     const shown = JSON.stringify(parts[0].servers);
     const other = parts.find(({ servers }) => JSON.stringify(servers) !== shown);
-    if (other) throw new MergeError(`cannot merge ${group[0].file} and ${other.file}: they differ in the servers "${identity}" reached (${shown} in one, ${JSON.stringify(other.servers)} in the other)`);
-    if (new Set(parts.map(({ hostname }) => hostname)).size > 1 && addresses.flat().some((address) => LOOPBACK.test(address))) {
+    if (other) {
+      throw new MergeError(`cannot merge ${group[0].file} and ${other.file}: they differ in the servers ` +
+        `"${identity}" reached (${shown} in one, ${JSON.stringify(other.servers)} in the other)`);
+    }
+    const severalHosts = new Set(parts.map(({ hostname }) => hostname)).size > 1;
+    if (severalHosts && addresses.flat().some((address) => LOOPBACK.test(address))) {
       throw why('and its server is at a loopback address, which is each machine\'s own');
     }
   }
@@ -135,7 +159,8 @@ function overlapWarning(group) {
   if (!WARNING_CODES.NO_OVERLAP) throw new TypeError('unregistered warning code NO_OVERLAP');
   return [{
     code: 'NO_OVERLAP',
-    message: `the drivers did not run this step at the same time (${gapSeconds.toFixed(3)} s from the earliest finish to the latest start): the merged rps is not a load the target saw at once; check their clocks (NTP)`,
+    message: `the drivers did not run this step at the same time (${gapSeconds.toFixed(3)} s from the earliest ` +
+      'finish to the latest start): the merged rps is not a load the target saw at once; check their clocks (NTP)',
     data: { files, gapSeconds },
   }];
 }
@@ -145,7 +170,7 @@ const worst = (group, read) => {
   return values.length ? Math.max(...values) : null;
 };
 
-function mergeStep(group) {
+function mergeStep(group, { pipeline } = {}) {
   const steps = group.map(({ step }) => step);
   const [first] = steps;
   const figures = withoutSums(addSteps(steps));
@@ -187,7 +212,7 @@ function mergeStep(group) {
     .map((warning) => ({ ...warning, message: `${hostname}: ${warning.message}` })));
   // The totals' own checks (sample size, Little's law, the open model's rate, errors); the
   // CPU check stays per machine, above.
-  const totals = honestyWarnings({ ...merged, cpuPercent: 0, workers: null });
+  const totals = honestyWarnings({ ...merged, cpuPercent: 0, workers: null }, { pipeline });
   merged.warnings = [...totals, ...ownWarnings, ...overlapWarning(group)];
   return merged;
 }
@@ -206,8 +231,9 @@ export function mergeResults(inputs) {
   refuseSeparateServers(inputs, groups);
   const [{ result: first }] = inputs;
   const { part: _part, ...settings } = first.settings;
-  const steps = [...groups.values()].map(mergeStep);
-  const skipped = [...new Map(inputs.flatMap(({ result }) => result.skipped).map((skip) => [skip.store, skip])).values()];
+  const steps = [...groups.values()].map((group) => mergeStep(group, settings));
+  const skippedByStore = new Map(inputs.flatMap(({ result }) => result.skipped).map((skip) => [skip.store, skip]));
+  const skipped = [...skippedByStore.values()];
   const hostnames = [...new Set(inputs.map(({ result }) => result.system.hostname))];
   // Two runs from one host ran on the same CPUs: each host's cores count once.
   const cpusByHost = new Map(inputs.map(({ result }) => [result.system.hostname, result.system.cpuCount]));
@@ -228,32 +254,9 @@ export function mergeResults(inputs) {
     // Each machine loaded and verified on its own: their tables are kept as they were.
     loads: inputs.flatMap(({ result }) => result.loads),
     verifications: inputs.flatMap(({ result }) => result.verifications),
-    merged: inputs.map(({ file, result }) => ({ file, hostname: result.system.hostname, date: result.system.date, cpuModel: result.system.cpuModel, cpuCount: result.system.cpuCount })),
+    merged: inputs.map(({ file, result: { system } }) => ({
+      file, hostname: system.hostname, date: system.date, cpuModel: system.cpuModel, cpuCount: system.cpuCount,
+    })),
   });
   return start ? { ...result, start } : result;
-}
-
-const fixed = (value, digits) => (value === null ? '-' : value.toFixed(digits));
-
-/**
- * The per-machine rows under each merged step: "redis key1 closed concurrency 20 ..." then
- * the total and one line per machine (rps, mean, p50, p99, errors, CPU, window).
- */
-export function renderMachineRows(result) {
-  if (!result.merged) return '';
-  const lines = [`Merged from ${result.merged.length} files: ${result.merged.map(({ file, hostname }) => `${file} (${hostname})`).join(', ')}`];
-  const header = ['', 'requests', 'rps', 'mean ms', 'p50 ms', 'p99 ms', 'errors', 'cpu %', 'window (UTC)'];
-  const widths = [28, 10, 10, 9, 9, 9, 7, 6, 0];
-  const row = (cells) => cells.map((cell, index) => (index === 0 ? String(cell).padEnd(widths[index]) : String(cell).padStart(widths[index]))).join(' ').trimEnd();
-  const window = ({ startedAt, finishedAt }) => `  ${startedAt.slice(11, 23)}-${finishedAt.slice(11, 23)}`;
-  for (const step of result.steps) {
-    if (!step.machines) continue;
-    lines.push('', stepIdentity(step), row(header));
-    lines.push(row(['total', step.requests, fixed(step.rps, 1), fixed(step.latency.meanMs, 3), fixed(step.latency.p50Ms, 3), fixed(step.latency.p99Ms, 3), step.errors.total, fixed(step.cpuPercent, 0), window(step)]));
-    for (const machine of step.machines) {
-      const name = `  ${machine.hostname} (${machine.file})`;
-      lines.push(row([name.length > widths[0] ? `${name.slice(0, widths[0] - 1)}…` : name, machine.requests, fixed(machine.rps, 1), fixed(machine.latency.meanMs, 3), fixed(machine.latency.p50Ms, 3), fixed(machine.latency.p99Ms, 3), machine.errors.total, fixed(machine.cpuPercent, 0), window(machine)]));
-    }
-  }
-  return `${lines.join('\n')}\n`;
 }

@@ -2,7 +2,7 @@
 // the run's noise share a rank; a step with no successful response has no rank at all.
 //
 // The noise of one step's rps is its relative standard error, from the responses it counted in
-// each quarter second (driver/step.js intervals); the run's is the control's drift (the first
+// each quarter second (driver/step-figures.js intervals); the run's is the control's drift (the first
 // step measured again at the end, driver/sweep.js). Two stores are told apart when their rps
 // differ by more than the larger of: a floor, the drift, and twice their combined standard
 // error (about a 95% interval). With --repeat, the repeats' ranges decide, as before: two stores
@@ -36,7 +36,9 @@ export function stepNoise(step) {
  * responses at all.
  */
 export function failedStep(step) {
-  const errorStatuses = Object.entries(step.errors.byKind ?? {}).filter(([kind]) => kind.startsWith('http ')).reduce((sum, [, n]) => sum + n, 0);
+  const errorStatuses = Object.entries(step.errors.byKind ?? {})
+    .filter(([kind]) => kind.startsWith('http '))
+    .reduce((sum, [, n]) => sum + n, 0);
   return step.responses - errorStatuses <= 0;
 }
 
@@ -65,7 +67,8 @@ export function distinguishable(a, b, drift = null) {
 export function rankRows(rows, drift = null) {
   const ranked = rows.filter((row) => !row.failed);
   for (const row of rows) {
-    row.rank = row.failed ? null : 1 + ranked.filter((other) => other !== row && other.rps > row.rps && distinguishable(other, row, drift)).length;
+    const faster = (other) => other !== row && other.rps > row.rps && distinguishable(other, row, drift);
+    row.rank = row.failed ? null : 1 + ranked.filter(faster).length;
   }
   return rows;
 }

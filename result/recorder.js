@@ -65,7 +65,10 @@ export function createLatencyRecorder() {
         p999Ms: atMs(99.9),
       };
     },
-    /** Adds everything `other` (another recorder) recorded to this one: histograms add exactly, as do count, sum, min and max. */
+    /**
+     * Adds everything `other` (another recorder) recorded to this one: histograms add exactly,
+     * as do count, sum, min and max.
+     */
     add(other) {
       const theirs = other.state();
       if (!theirs.count) return;
@@ -76,8 +79,17 @@ export function createLatencyRecorder() {
       histogram.add(theirs.histogram);
     },
     /** What add() reads. */
-    state: () => ({ count, sumNs: totalNs(), minNs: count ? BigInt(minNs) : null, maxNs: count ? BigInt(maxNs) : null, histogram }),
-    /** The histogram, saying what it holds: values in µs as HdrHistogram's compressed base64, decodable by any HDR implementation. */
+    state: () => ({
+      count,
+      sumNs: totalNs(),
+      minNs: count ? BigInt(minNs) : null,
+      maxNs: count ? BigInt(maxNs) : null,
+      histogram,
+    }),
+    /**
+     * The histogram, saying what it holds: values in µs as HdrHistogram's compressed base64,
+     * decodable by any HDR implementation.
+     */
     encode() {
       return { ...HISTOGRAM_ENCODING, data: hdr.encodeIntoCompressedBase64(histogram) };
     },
@@ -101,7 +113,10 @@ export function createIntervalHistogram() {
 }
 
 /** A raw HDR histogram of µs values as encode() writes it. */
-export const encodeHistogram = (histogram) => ({ ...HISTOGRAM_ENCODING, data: hdr.encodeIntoCompressedBase64(histogram) });
+export const encodeHistogram = (histogram) => ({
+  ...HISTOGRAM_ENCODING,
+  data: hdr.encodeIntoCompressedBase64(histogram),
+});
 
 /** Decodes a histogram written by encode() (values in µs). */
 export function decodeHistogram({ unit, encoding, data }) {

@@ -12,7 +12,10 @@ export function groupRepeats(steps) {
   const cells = new Map();
   for (const step of steps) {
     const id = `${step.url}\u0000${step.model}\u0000${loadOf(step)}`;
-    if (!cells.has(id)) cells.set(id, { url: step.url, store: step.store, key: step.key, model: step.model, load: loadOf(step), steps: [] });
+    if (!cells.has(id)) {
+      const { url, store, key, model } = step;
+      cells.set(id, { url, store, key, model, load: loadOf(step), steps: [] });
+    }
     cells.get(id).steps.push(step);
   }
   return [...cells.values()];

@@ -16,7 +16,9 @@ function typeSchema(field) {
   const [base, nullable] = field.type.split('|');
   const withNull = (type) => (nullable === 'null' ? [type, 'null'] : type);
   if (SCALARS[base]) return { type: withNull(SCALARS[base]) };
-  if (base === 'number[]' || base === 'string[]') return { type: withNull('array'), items: { type: base.slice(0, -2) } };
+  if (base === 'number[]' || base === 'string[]') {
+    return { type: withNull('array'), items: { type: base.slice(0, -2) } };
+  }
   if (base === 'list') return { type: withNull('array'), items: recordSchema(field.of) };
   throw new TypeError(`no schema for type ${field.type} (${field.path})`);
 }
@@ -47,7 +49,8 @@ export function resultsSchema() {
   return {
     $schema: SCHEMA_DIALECT,
     title: `storebench results (${RESULTS_FORMAT})`,
-    description: 'What `node test --json FILE` writes. Generated from result/fields.js by `node result/schema.js`; docs/results-format.md says what each field means.',
+    description: 'What `node test --json FILE` writes. Generated from result/fields.js by `node result/schema.js`; ' +
+      'docs/results-format.md says what each field means.',
     ...schema,
   };
 }

@@ -22,7 +22,16 @@ const CHECKS = {
   'string[]': (value) => Array.isArray(value) && value.every((item) => typeof item === 'string'),
   list: Array.isArray,
 };
-const WANTED = { string: 'a string', integer: 'a whole number', number: 'a number', boolean: 'true or false', object: 'an object', 'number[]': 'a list of numbers', 'string[]': 'a list of strings', list: 'a list' };
+const WANTED = {
+  string: 'a string',
+  integer: 'a whole number',
+  number: 'a number',
+  boolean: 'true or false',
+  object: 'an object',
+  'number[]': 'a list of numbers',
+  'string[]': 'a list of strings',
+  list: 'a list',
+};
 
 const show = (value) => (value === undefined ? 'missing' : `${JSON.stringify(value)?.slice(0, 40)}`);
 
@@ -47,7 +56,9 @@ function treeOf(fields) {
 function copyValue(value, field, where, fail) {
   const [base, nullable] = field.type.split('|');
   if (value === null && nullable === 'null') return null;
-  if (base === 'object' && isRecord(value) && !isJsonValue(value)) fail(`${where} holds NaN, Infinity or another value JSON cannot keep`);
+  if (base === 'object' && isRecord(value) && !isJsonValue(value)) {
+    fail(`${where} holds NaN, Infinity or another value JSON cannot keep`);
+  }
   if (!CHECKS[base](value)) fail(`${where} is ${show(value)}, expected ${WANTED[base]}${nullable ? ' or null' : ''}`);
   if (base === 'list') return value.map((item, index) => copyRecord(item, field.of, `${where}[${index}]`, fail));
   if (base === 'object' || base.endsWith('[]')) return structuredClone(value);

@@ -6,7 +6,14 @@
 //
 // Spaces are allowed between the parts ('redis: p99 < 2 ms'). report/assert.js checks them.
 
-export const LATENCY_METRICS = Object.freeze({ p50: 'p50Ms', p90: 'p90Ms', p99: 'p99Ms', p999: 'p999Ms', mean: 'meanMs', max: 'maxMs' });
+export const LATENCY_METRICS = Object.freeze({
+  p50: 'p50Ms',
+  p90: 'p90Ms',
+  p99: 'p99Ms',
+  p999: 'p999Ms',
+  mean: 'meanMs',
+  max: 'maxMs',
+});
 const OPERATORS = { latency: ['<', '<='], rps: ['>', '>='], errors: ['=', '<='] };
 const UNITS_TO_MS = { ms: 1, us: 0.001, µs: 0.001 };
 const SHAPE = /^\s*(?:([^\s:<>=]+)\s*:\s*)?([a-z0-9]+)\s*(<=|>=|==|=|<|>)\s*(\d+(?:\.\d+)?|\.\d+)\s*([a-zµ%]*)\s*$/i;
@@ -21,7 +28,10 @@ const METRICS_TEXT = `${Object.keys(LATENCY_METRICS).join(', ')}, rps or errors`
 export function parseThreshold(text) {
   const say = (why) => ({ problem: `--assert "${text}": ${why}` });
   const match = SHAPE.exec(text);
-  if (!match) return say('not a threshold: write [store:]figure operator value, e.g. p99<5ms, rps>=1000, errors=0, redis:p99<=2ms');
+  if (!match) {
+    return say('not a threshold: write [store:]figure operator value, ' +
+      'e.g. p99<5ms, rps>=1000, errors=0, redis:p99<=2ms');
+  }
   const [, store = null, metricText, opText, number, unitText] = match;
   const metric = metricText.toLowerCase();
   const unit = unitText.toLowerCase();
@@ -30,7 +40,11 @@ export function parseThreshold(text) {
   const kind = LATENCY_METRICS[metric] ? 'latency' : metric === 'rps' || metric === 'errors' ? metric : null;
   if (!kind) return say(`unknown figure "${metricText}" (use ${METRICS_TEXT})`);
   if (!OPERATORS[kind].includes(op)) {
-    const why = { latency: 'a latency must stay below its threshold', rps: 'throughput must stay above it', errors: 'errors must stay at or below it' }[kind];
+    const why = {
+      latency: 'a latency must stay below its threshold',
+      rps: 'throughput must stay above it',
+      errors: 'errors must stay at or below it',
+    }[kind];
     return say(`${metric} takes ${OPERATORS[kind].join(' or ')}, not ${opText} (${why})`);
   }
   const base = { text: text.trim(), store, metric, kind, op };

@@ -104,5 +104,9 @@ export function addTimelines(timelines) {
 
 // A last second shorter than this gives no rate worth drawing (a few responses over a few ms).
 const MIN_RATE_SECONDS = 0.25;
-/** A timeline's rps per second (responses over the part of the second the step covered; null for a short last one). */
-export const timelineRps = (timeline) => timeline.map((sample) => (sample.seconds >= MIN_RATE_SECONDS ? sample.responses / sample.seconds : null));
+/**
+ * A timeline's rps per second (responses over the part of the second the step covered; null for
+ * a short last one).
+ */
+export const timelineRps = (timeline) =>
+  timeline.map((sample) => (sample.seconds >= MIN_RATE_SECONDS ? sample.responses / sample.seconds : null));

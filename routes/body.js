@@ -33,7 +33,8 @@ export function readBody(req, limit, tooLarge, { idleMs = declared.bodyIdleTimeo
     const stalled = () => {
       req.pause();
       req.res?.set('Connection', 'close'); // the rest of the body may still come: not on this connection
-      fail(new RequestTimeoutError(`the body stalled: no byte for ${idleMs} ms after ${received} bytes (${declared.bodyIdleTimeoutMs.env[0]})`));
+      fail(new RequestTimeoutError(`the body stalled: no byte for ${idleMs} ms after ${received} bytes ` +
+        `(${declared.bodyIdleTimeoutMs.env[0]})`));
     };
     const rearm = () => {
       clearTimeout(idle);
@@ -62,7 +63,9 @@ export function readBody(req, limit, tooLarge, { idleMs = declared.bodyIdleTimeo
     };
     const onEnd = () => {
       cleanup();
-      if (whole && received !== whole.length) return reject(new Error(`the body ended after ${received} of ${whole.length} bytes`));
+      if (whole && received !== whole.length) {
+        return reject(new Error(`the body ended after ${received} of ${whole.length} bytes`));
+      }
       resolve(whole ?? (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, received)));
     };
     const onError = (error) => fail(error);

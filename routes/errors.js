@@ -23,6 +23,8 @@ export function errorHandler(log) {
     // whatever status they carry, so status and code always agree.
     const clientError = Number.isInteger(error.status) && error.status >= 400 && error.status < 500;
     if (!clientError) log(`error on ${req.method} ${req.path}: ${redactText(error.stack ?? error)}`);
-    res.status(clientError ? 400 : 500).json(clientError ? { error: redactText(error.message), code: 'BAD_REQUEST' } : { error: 'internal error', code: 'INTERNAL' });
+    res.status(clientError ? 400 : 500).json(clientError
+      ? { error: redactText(error.message), code: 'BAD_REQUEST' }
+      : { error: 'internal error', code: 'INTERNAL' });
   };
 }

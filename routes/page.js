@@ -21,13 +21,15 @@ const style = `
   figcaption { font-size: .85em; }
   code { background: #f6f8fa; padding: 0 .25em; }`;
 
-// Fetches /<store>/key2 for every store that is up and shows the decoded data: URL.
+// Fetches /<store>/key2 for every store that is up and shows the decoded data: URL. (A backslash
+// at the end of a line continues it on the next, without a line break in the page's script.)
 const script = `
   for (const figure of document.querySelectorAll('figure[data-store]')) {
     const store = figure.dataset.store;
     const caption = figure.querySelector('figcaption');
     fetch('/' + encodeURIComponent(store) + '/key2')
-      .then((response) => response.ok ? response.json() : response.json().then((body) => Promise.reject(new Error(body.error))))
+      .then((response) => response.ok ? response.json() : \
+response.json().then((body) => Promise.reject(new Error(body.error))))
       .then((payload) => {
         figure.querySelector('img').src = payload.image;
         caption.textContent = store + ': ' + payload.message;
@@ -45,12 +47,16 @@ export function renderPage(list) {
         .join('');
       const status = store.reason ? `${store.status}: ${store.reason}` : store.status;
       const lifecycle = store.lifecycle ? ` <strong class="lifecycle">${escapeHtml(store.lifecycle)}</strong>` : '';
-      return `<tr><th>${escapeHtml(store.name)}</th>${links}<td class="${escapeHtml(store.status)}">${escapeHtml(status)}</td><td>${escapeHtml(store.description)}${lifecycle}</td></tr>`;
+      return `<tr><th>${escapeHtml(store.name)}</th>${links}` +
+        `<td class="${escapeHtml(store.status)}">${escapeHtml(status)}</td>` +
+        `<td>${escapeHtml(store.description)}${lifecycle}</td></tr>`;
     })
     .join('\n');
   const figures = list
     .filter((store) => store.status === 'up')
-    .map((store) => `<figure data-store="${escapeHtml(store.name)}"><img alt="key2 image from ${escapeHtml(store.name)}"><figcaption>${escapeHtml(store.name)}: loading…</figcaption></figure>`)
+    .map((store) => `<figure data-store="${escapeHtml(store.name)}">` +
+      `<img alt="key2 image from ${escapeHtml(store.name)}">` +
+      `<figcaption>${escapeHtml(store.name)}: loading…</figcaption></figure>`)
     .join('\n');
   return `<!doctype html>
 <html lang="en">

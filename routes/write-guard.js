@@ -42,15 +42,18 @@ export function writeGuard({ token, listensOnLoopback = serverListensOnLoopback 
   return (req, res, next) => {
     if (!expected) {
       if (listensOnLoopback(req)) return next();
-      return next(new WriteRefusedError('WRITES_DISABLED', 'writes are off: the app listens beyond loopback and STOREBENCH_WRITE_TOKEN is not set'));
+      return next(new WriteRefusedError('WRITES_DISABLED',
+        'writes are off: the app listens beyond loopback and STOREBENCH_WRITE_TOKEN is not set'));
     }
     const presented = /^Bearer +(\S+) *$/i.exec(req.headers.authorization ?? '')?.[1];
     if (presented === undefined) {
       res.set('WWW-Authenticate', 'Bearer');
-      return next(new WriteRefusedError('WRITE_TOKEN_REQUIRED', 'writes need Authorization: Bearer <token> (the app\'s STOREBENCH_WRITE_TOKEN)'));
+      return next(new WriteRefusedError('WRITE_TOKEN_REQUIRED',
+        'writes need Authorization: Bearer <token> (the app\'s STOREBENCH_WRITE_TOKEN)'));
     }
     if (!timingSafeEqual(digest(presented), expected)) {
-      return next(new WriteRefusedError('WRITE_TOKEN_INVALID', 'the bearer token is not the app\'s STOREBENCH_WRITE_TOKEN'));
+      return next(new WriteRefusedError('WRITE_TOKEN_INVALID',
+        'the bearer token is not the app\'s STOREBENCH_WRITE_TOKEN'));
     }
     next();
   };

@@ -23,15 +23,18 @@ import { writeGuard } from './write-guard.js';
  *   listens on loopback (default: the address its server is bound to)
  */
 export function writeRoutes(stores, {
-  maxValueSize = defaults.maxValueSize, maxBulkSize = defaults.maxBulkSize, token, bodyIdleTimeoutMs = defaults.bodyIdleTimeoutMs, listensOnLoopback,
+  maxValueSize = defaults.maxValueSize, maxBulkSize = defaults.maxBulkSize, token,
+  bodyIdleTimeoutMs = defaults.bodyIdleTimeoutMs, listensOnLoopback,
 } = {}) {
   const router = Router();
   const body = (req, limit, tooLarge) => readBody(req, limit, tooLarge, { idleMs: bodyIdleTimeoutMs });
   const guard = writeGuard({ token, listensOnLoopback });
   const valueTooLarge = (bytes, where = 'the value') =>
-    new ValueTooLargeError(`${where} is ${bytes} bytes, over the limit of ${maxValueSize} (--max-value-size, STOREBENCH_MAX_VALUE_SIZE)`, { limit: maxValueSize });
+    new ValueTooLargeError(`${where} is ${bytes} bytes, over the limit of ${maxValueSize} ` +
+      '(--max-value-size, STOREBENCH_MAX_VALUE_SIZE)', { limit: maxValueSize });
   const bulkTooLarge = (bytes) =>
-    new BodyTooLargeError(`the bulk-load body is ${bytes} bytes, over the limit of ${maxBulkSize} (STOREBENCH_MAX_BULK_SIZE); send the records in several requests`);
+    new BodyTooLargeError(`the bulk-load body is ${bytes} bytes, over the limit of ${maxBulkSize} ` +
+      '(STOREBENCH_MAX_BULK_SIZE); send the records in several requests');
 
   // An error answered before the body was read leaves it unread: see closeAfterAnswer.
   const refused = (req, res, next, error) => {

@@ -11,18 +11,25 @@ const SHORT_SCRIPTS_THRICE = { serial_put_large: 3, serial_put_big: 3, get_rando
 export default {
   name: 'client-libraries',
   title: 'client libraries on one server: five serial scripts of appends, sets and gets, ms per script',
-  summary: 'study 001: kyoto-client vs kyoto-tycoon, re-run as node-redis vs ioredis and the three CouchDB clients, strictly serial',
+  summary: 'study 001: kyoto-client vs kyoto-tycoon, re-run as node-redis vs ioredis and the three ' +
+    'CouchDB clients, strictly serial',
   study: {
     file: '001_5b59b37f39e2c019.txt',
-    source: 'the author\'s blog (the text names its gist "set/append/get performance test script of kyoto-client", no URL)',
+    source: 'the author\'s blog (the text names its gist "set/append/get performance test ' +
+      'script of kyoto-client", no URL)',
     author: 'tagomoris',
-    hardware: 'the author\'s own machine (not described), one Kyoto Tycoon server with a file hash DB and a directory hash DB; the node process at 99%+ CPU',
+    hardware: 'the author\'s own machine (not described), one Kyoto Tycoon server with a file hash DB and a ' +
+      'directory hash DB; the node process at 99%+ CPU',
     date: 'not given in the text',
   },
   kind: 'serial',
   groups: [
     { id: 'redis', server: 'redis-server', stores: ['redis', 'ioredis'] },
-    { id: 'couchdb', server: 'CouchDB stand-in (no Cloudant Lite emulation)', stores: ['cloudant', 'couchdb-nano', 'cloudant-legacy'] },
+    {
+      id: 'couchdb',
+      server: 'CouchDB stand-in (no Cloudant Lite emulation)',
+      stores: ['cloudant', 'couchdb-nano', 'cloudant-legacy'],
+    },
   ],
   labels: {
     redis: 'node-redis',
@@ -49,17 +56,21 @@ export default {
       repeats: { serial_put_large: 2, serial_put_big: 2, get_random: 2, get_random_large: 2, get_random_big: 2 },
     },
     default: {
-      note: 'the study\'s rounds (144, 2, 14,400, 144, 1); the big value 32 MB instead of 320 MB; every script but get_random timed 3 times, the median shown',
+      note: 'the study\'s rounds (144, 2, 14,400, 144, 1); the big value 32 MB instead of 320 MB; every script but ' +
+        'get_random timed 3 times, the median shown',
       bigValueBytes: 32 * MB,
       repeats: SHORT_SCRIPTS_THRICE,
-      repeatsNote: 'its 28,800 operations already average out one slow one, and three times would take the default scale past 5 minutes on the CouchDB clients',
+      repeatsNote: 'its 28,800 operations already average out one slow one, and three times would take the default ' +
+        'scale past 5 minutes on the CouchDB clients',
     },
     full: {
-      note: 'the study\'s rounds and its 320 MB big value on both servers; serial_put_large and get_random_large timed 3 times, the median shown. The CouchDB stand-in takes a 320 MB value ' +
-        '(a 427 MB base64 document); a real CouchDB (max_document_size 8 MB by default) or Cloudant (1 MB documents) would refuse it',
+      note: 'the study\'s rounds and its 320 MB big value on both servers; serial_put_large and get_random_large ' +
+        'timed 3 times, the median shown. The CouchDB stand-in takes a 320 MB value (a 427 MB base64 document); ' +
+        'a real CouchDB (max_document_size 8 MB by default) or Cloudant (1 MB documents) would refuse it',
       bigValueBytes: 320 * MB,
       repeats: { serial_put_large: 3, get_random_large: 3 },
-      repeatsNote: 'get_random\'s 28,800 operations already average out one slow one; the 320 MB scripts take minutes each time',
+      repeatsNote: 'get_random\'s 28,800 operations already average out one slow one; the 320 MB ' +
+        'scripts take minutes each time',
     },
   },
   published: [{
@@ -80,12 +91,15 @@ export default {
     {
       id: 'kyoto-client-faster',
       claim: 'kyoto-client is clearly faster than kyoto-tycoon on every script but serial_put_big',
-      notRunnable: 'neither kyoto-client nor kyoto-tycoon is in the npm registry any more, and no Kyoto Tycoon server is packaged (Debian has only Kyoto Cabinet)',
+      notRunnable: 'neither kyoto-client nor kyoto-tycoon is in the npm registry any more, and no Kyoto Tycoon ' +
+        'server is packaged (Debian has only Kyoto Cabinet)',
     },
     {
       id: 'big-set-reverses',
-      claim: 'only the very large set reverses the order: kyoto-tycoon wrote the 320 MB values faster (242,581 vs 316,513 ms)',
-      notRunnable: 'neither kyoto-client nor kyoto-tycoon is in the npm registry any more, and no Kyoto Tycoon server is packaged (Debian has only Kyoto Cabinet)',
+      claim: 'only the very large set reverses the order: kyoto-tycoon wrote the 320 MB values ' +
+        'faster (242,581 vs 316,513 ms)',
+      notRunnable: 'neither kyoto-client nor kyoto-tycoon is in the npm registry any more, and no Kyoto Tycoon ' +
+        'server is packaged (Debian has only Kyoto Cabinet)',
     },
     {
       id: 'client-bound',
@@ -95,14 +109,21 @@ export default {
     {
       id: 'redis-pair-like-study',
       ours: true,
-      claim: 'on our clients, as in the study: node-redis or ioredis is faster on every script but serial_put_big, where the other one wins',
+      claim: 'on our clients, as in the study: node-redis or ioredis is faster on every script but ' +
+        'serial_put_big, where the other one wins',
       check: { type: 'best-except', table: 'scripts', columns: ['redis', 'ioredis'], except: ['serial_put_big'] },
     },
     {
       id: 'couchdb-clients-like-study',
       ours: true,
-      claim: 'on our clients, as in the study: one CouchDB client is faster on every script but serial_put_big, where another wins',
-      check: { type: 'best-except', table: 'scripts', columns: ['cloudant', 'couchdb-nano', 'cloudant-legacy'], except: ['serial_put_big'] },
+      claim: 'on our clients, as in the study: one CouchDB client is faster on every script but ' +
+        'serial_put_big, where another wins',
+      check: {
+        type: 'best-except',
+        table: 'scripts',
+        columns: ['cloudant', 'couchdb-nano', 'cloudant-legacy'],
+        except: ['serial_put_big'],
+      },
     },
   ],
 };

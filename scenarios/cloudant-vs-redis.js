@@ -6,17 +6,36 @@ const KEYS = ['key1', 'key2', 'key3'];
 
 // The study's six tables as one: a row per URL and concurrency, its columns.
 const published = {
-  'cloudant/key1': [[7, 698.7, 1326, 615], [14, 669.6, 1171, 613], [17, 832.3, 1259, 621], [18, 928.1, 2660, 609], [17, 1026.8, 4411, 610], [17, 1186.7, 4566, 619]],
-  'redis/key1': [[7, 661.2, 1684, 610], [15, 641.6, 748, 610], [21, 702.5, 1805, 612], [27, 657.5, 1130, 608], [34, 678.8, 893, 619], [36, 710.4, 940, 632]],
-  'cloudant/key2': [[5, 1012.8, 1770, 915], [10, 1022, 1281, 932], [12, 1213.6, 1710, 936], [15, 1270.4, 2289, 918], [14, 1560.4, 3897, 933], [16, 1532.6, 3403, 943]],
-  'redis/key2': [[5, 952.9, 1112, 898], [10, 973.2, 1138, 912], [14, 981.1, 1145, 911], [19, 989.3, 1194, 909], [22, 1002.4, 1357, 904], [25, 1008, 1351, 910]],
-  'cloudant/key3': [[3, 1742.6, 2255, 1437], [5, 1760.6, 2310, 1416], [7, 2077.1, 7628, 1426], [10, 1955, 4872, 1430], [11, 2014.2, 3552, 1523], [12, 2011.2, 3792, 1485]],
-  'redis/key3': [[3, 1592.5, 1994, 1400], [6, 1562, 2231, 1374], [9, 1563.8, 2682, 1419], [10, 1733.7, 3211, 1398], [10, 2134, 6535, 1392], [14, 1809.2, 2405, 1426]],
+  'cloudant/key1': [
+    [7, 698.7, 1326, 615], [14, 669.6, 1171, 613], [17, 832.3, 1259, 621],
+    [18, 928.1, 2660, 609], [17, 1026.8, 4411, 610], [17, 1186.7, 4566, 619],
+  ],
+  'redis/key1': [
+    [7, 661.2, 1684, 610], [15, 641.6, 748, 610], [21, 702.5, 1805, 612],
+    [27, 657.5, 1130, 608], [34, 678.8, 893, 619], [36, 710.4, 940, 632],
+  ],
+  'cloudant/key2': [
+    [5, 1012.8, 1770, 915], [10, 1022, 1281, 932], [12, 1213.6, 1710, 936],
+    [15, 1270.4, 2289, 918], [14, 1560.4, 3897, 933], [16, 1532.6, 3403, 943],
+  ],
+  'redis/key2': [
+    [5, 952.9, 1112, 898], [10, 973.2, 1138, 912], [14, 981.1, 1145, 911],
+    [19, 989.3, 1194, 909], [22, 1002.4, 1357, 904], [25, 1008, 1351, 910],
+  ],
+  'cloudant/key3': [
+    [3, 1742.6, 2255, 1437], [5, 1760.6, 2310, 1416], [7, 2077.1, 7628, 1426],
+    [10, 1955, 4872, 1430], [11, 2014.2, 3552, 1523], [12, 2011.2, 3792, 1485],
+  ],
+  'redis/key3': [
+    [3, 1592.5, 1994, 1400], [6, 1562, 2231, 1374], [9, 1563.8, 2682, 1419],
+    [10, 1733.7, 3211, 1398], [10, 2134, 6535, 1392], [14, 1809.2, 2405, 1426],
+  ],
 };
-const publishedRows = Object.fromEntries(Object.entries(published).flatMap(([url, lines]) => lines.map(([rps, meanLatencyMs, maxLatencyMs, minLatencyMs], i) => [
-  `${url} c=${CONCURRENCY[i]}`,
-  { maxRequests: 100, concurrency: CONCURRENCY[i], rps, meanLatencyMs, maxLatencyMs, minLatencyMs },
-])));
+const publishedRows = Object.fromEntries(Object.entries(published).flatMap(([url, lines]) =>
+  lines.map(([rps, meanLatencyMs, maxLatencyMs, minLatencyMs], i) => [
+    `${url} c=${CONCURRENCY[i]}`,
+    { maxRequests: 100, concurrency: CONCURRENCY[i], rps, meanLatencyMs, maxLatencyMs, minLatencyMs },
+  ])));
 
 // The study's network lay between its client (a laptop in Japan) and its app (US South); its
 // app and Cloudant sat in one region. Its floor, the fastest request through either store
@@ -59,12 +78,15 @@ const runs = ({ requests, concurrency, keys, ibmKeys = keys }) => [
 export default {
   name: 'cloudant-vs-redis',
   title: 'Cloudant vs Redis: GET of key1..key3, 100 requests at concurrency 5 to 30, no keep-alive',
-  summary: 'study 000: /cloudant and /redis key1..key3 at c=5..30, -n 100, Cloudant Lite\'s rate limits and the study\'s 600 ms network emulated',
+  summary: 'study 000: /cloudant and /redis key1..key3 at c=5..30, -n 100, Cloudant Lite\'s rate limits and the ' +
+    'study\'s 600 ms network emulated',
   study: {
     file: '000_c85c4c32eeb7804a.txt',
-    source: 'https://cloudant-redis-performance-test-ippei.mybluemix.net (the app the study measured; the text names no article URL)',
+    source: 'https://cloudant-redis-performance-test-ippei.mybluemix.net (the app the study measured; ' +
+      'the text names no article URL)',
     author: 'ippei (from the app\'s name)',
-    hardware: 'Express app on IBM Cloud (US South) with Cloudant Lite and Redis Cloud; loadtest run from a laptop in Japan',
+    hardware: 'Express app on IBM Cloud (US South) with Cloudant Lite and Redis Cloud; ' +
+      'loadtest run from a laptop in Japan',
     date: 'not given in the text (it uses @cloudant/cloudant and the Bluemix CLI: 2018 or so)',
   },
   kind: 'sweep',
@@ -72,22 +94,40 @@ export default {
   cloudantPlan: 'lite',
   // The network between the driver and the app (--client-rtt changes it, --client-rtt 0 removes it).
   clientDelay: { rttMs: STUDY_CLIENT_RTT_MS },
-  clientDelayWhy: `the study's: its fastest key1 requests took 608-632 ms through either store, Japan to US South and back; without keep-alive a request here pays two ${STUDY_CLIENT_RTT_MS} ms round trips (handshake, request), so a client's loop takes 0.6 s and Lite's 20 lookups/s falls between c=10 (16.7 rps) and c=15 (25 rps), where the study's Cloudant levelled off`,
+  clientDelayWhy: 'the study\'s: its fastest key1 requests took 608-632 ms through either store, Japan to US South ' +
+    `and back; without keep-alive a request here pays two ${STUDY_CLIENT_RTT_MS} ms round trips ` +
+    '(handshake, request), so a client\'s loop takes 0.6 s and Lite\'s 20 lookups/s falls between c=10 (16.7 rps) ' +
+    'and c=15 (25 rps), where the study\'s Cloudant levelled off',
   app: { stores: ['cloudant-legacy', 'cloudant', 'redis'] },
   notes: [
-    'ours: the embedded CouchDB stand-in (express-pouchdb) and Redis on this machine, the study\'s network emulated between the driver and the app, where theirs lay; not between the app and the stores (--store-rtt): @cloudant/cloudant keeps at most 6 sockets, so there it would cap Cloudant at 6 / RTT, a limit the study\'s app, beside its Cloudant, never met',
-    'rows: cloudant is the study\'s client, @cloudant/cloudant (the cloudant-legacy store), under Lite\'s limits as the study ran it; cloudant-no-limits the same store and network without them; ibm-cloudant the current client, @ibm-cloud/cloudant (the cloudant store), under Lite: a second row, not in the study',
-    'redis-faster and advantage-shrinks are judged against cloudant-no-limits: under Lite, its cap of 20 lookups/s would decide them whatever the stores did; the plateau is judged on cloudant, beside the same run without the limits',
-    'the JSON parse table is timed in the driver\'s process on this machine (the median of timed batches after a warm-up, as node test-json does); the study timed its own machine\'s parse',
-    'the 429s seen and retries columns are the cloudant store\'s, from /stores after each step; the study\'s tables had no such column',
-    'rps here is loadtest\'s own definition, responses / elapsed (from the first request\'s start to the last one\'s end), as the study\'s tables had it: with only 100 requests a step, the mean busy time storebench uses elsewhere (docs/measurement.md) would leave out the tail of clients waiting out a 429\'s 0.5 s retry',
+    'ours: the embedded CouchDB stand-in (express-pouchdb) and Redis on this machine, the study\'s network emulated ' +
+      'between the driver and the app, where theirs lay; not between the app and the stores (--store-rtt): ' +
+      '@cloudant/cloudant keeps at most 6 sockets, so there it would cap Cloudant at 6 / RTT, a limit the study\'s ' +
+      'app, beside its Cloudant, never met',
+    'rows: cloudant is the study\'s client, @cloudant/cloudant (the cloudant-legacy store), under Lite\'s limits as ' +
+      'the study ran it; cloudant-no-limits the same store and network without them; ibm-cloudant the current ' +
+      'client, @ibm-cloud/cloudant (the cloudant store), under Lite: a second row, not in the study',
+    'redis-faster and advantage-shrinks are judged against cloudant-no-limits: under Lite, its cap of 20 lookups/s ' +
+      'would decide them whatever the stores did; the plateau is judged on cloudant, beside ' +
+      'the same run without the limits',
+    'the JSON parse table is timed in the driver\'s process on this machine (the median of timed batches after a ' +
+      'warm-up, as node test-json does); the study timed its own machine\'s parse',
+    'the 429s seen and retries columns are the cloudant store\'s, from /stores after each step; the ' +
+      'study\'s tables had no such column',
+    'rps here is loadtest\'s own definition, responses / elapsed (from the first request\'s start to the last one\'s ' +
+      'end), as the study\'s tables had it: with only 100 requests a step, the mean busy time storebench uses ' +
+      'elsewhere (docs/measurement.md) would leave out the tail of clients waiting out a 429\'s 0.5 s retry',
   ],
   extras: [
     { name: 'seen429', stat: 'rateLimited.seen429' },
     { name: 'retries', stat: 'rateLimited.retries' },
   ],
   // JSON.parse of key1..key3 timed here (test-json's measurement), a table of its own.
-  jsonParseTable: { id: 'json-parse', title: 'JSON.parse of each document, ms (test-json\'s measurement)', rowHeader: 'document' },
+  jsonParseTable: {
+    id: 'json-parse',
+    title: 'JSON.parse of each document, ms (test-json\'s measurement)',
+    rowHeader: 'document',
+  },
   tables: [{
     id: 'sweep',
     title: 'GET per URL and concurrency (the study\'s loadtest columns)',
@@ -105,36 +145,85 @@ export default {
     ],
   }],
   scales: {
-    tiny: { note: 'key1 only, 20 requests at concurrency 5, 15 and 30: seconds, for tests', runs: runs({ requests: 20, concurrency: [5, 15, 30], keys: ['key1'] }) },
-    default: { note: 'the study\'s own settings: key1..key3, 100 requests, concurrency 5 to 30 (the second client, ibm-cloudant, key1 only)', runs: runs({ requests: 100, concurrency: CONCURRENCY, keys: KEYS, ibmKeys: ['key1'] }) },
-    full: { note: 'the study\'s own settings, every client at every key', runs: runs({ requests: 100, concurrency: CONCURRENCY, keys: KEYS }) },
+    tiny: {
+      note: 'key1 only, 20 requests at concurrency 5, 15 and 30: seconds, for tests',
+      runs: runs({ requests: 20, concurrency: [5, 15, 30], keys: ['key1'] }),
+    },
+    default: {
+      note: 'the study\'s own settings: key1..key3, 100 requests, concurrency 5 to 30 (the second ' +
+        'client, ibm-cloudant, key1 only)',
+      runs: runs({ requests: 100, concurrency: CONCURRENCY, keys: KEYS, ibmKeys: ['key1'] }),
+    },
+    full: {
+      note: 'the study\'s own settings, every client at every key',
+      runs: runs({ requests: 100, concurrency: CONCURRENCY, keys: KEYS }),
+    },
   },
   published: [
-    { id: 'sweep', title: 'published: loadtest from a laptop in Japan to IBM Cloud US South (Cloudant Lite, @cloudant/cloudant)', rows: publishedRows },
-    { id: 'json-parse', title: 'published: test-json on the author\'s machine', rows: Object.fromEntries(Object.entries(PUBLISHED_PARSE_MS).map(([key, parseMs]) => [key, { parseMs }])) },
+    {
+      id: 'sweep',
+      title: 'published: loadtest from a laptop in Japan to IBM Cloud US South (Cloudant Lite, @cloudant/cloudant)',
+      rows: publishedRows,
+    },
+    {
+      id: 'json-parse',
+      title: 'published: test-json on the author\'s machine',
+      rows: Object.fromEntries(Object.entries(PUBLISHED_PARSE_MS).map(([key, parseMs]) => [key, { parseMs }])),
+    },
   ],
   conclusions: [
     {
       id: 'redis-faster',
       // The study: "overall, Redis Cloud wins overwhelmingly"; its own key3 c=25 has Cloudant ahead (11 vs 10 rps).
-      claim: 'overall, Redis serves overwhelmingly more requests per second than Cloudant (the study: ahead in most pairs of concurrency and size; level at c=5, and behind at key3 c=25, 10 vs 11 rps). Judged against Cloudant without Lite\'s limits, which would otherwise decide it',
-      check: { type: 'faster', table: 'sweep', column: 'rps', faster: 'redis/', slower: 'cloudant-no-limits/', in: 'most' },
+      claim: 'overall, Redis serves overwhelmingly more requests per second than Cloudant (the study: ahead in most ' +
+        'pairs of concurrency and size; level at c=5, and behind at key3 c=25, 10 vs 11 rps). Judged against ' +
+        'Cloudant without Lite\'s limits, which would otherwise decide it',
+      check: {
+        type: 'faster',
+        table: 'sweep',
+        column: 'rps',
+        faster: 'redis/',
+        slower: 'cloudant-no-limits/',
+        in: 'most',
+      },
     },
     {
       id: 'cloudant-plateau',
-      claim: 'Cloudant (Lite) rises, then levels off from concurrency 15 on (7 rps at c=5, about 17 for key1 from c=15), held by its 20 lookups/s',
+      claim: 'Cloudant (Lite) rises, then levels off from concurrency 15 on (7 rps at c=5, about 17 for key1 from ' +
+        'c=15), held by its 20 lookups/s',
       // "Rises, then levels off", not "flat from c=5": c=5 must be below the plateau.
-      check: { type: 'plateau', table: 'sweep', column: 'rps', rows: { prefix: 'cloudant/key1 c=', from: 15 }, before: { prefix: 'cloudant/key1 c=', to: 5 }, tolerance: 0.2 },
+      check: {
+        type: 'plateau',
+        table: 'sweep',
+        column: 'rps',
+        rows: { prefix: 'cloudant/key1 c=', from: 15 },
+        before: { prefix: 'cloudant/key1 c=', to: 5 },
+        tolerance: 0.2,
+      },
     },
     {
       id: 'plateau-is-lite',
       ours: true,
-      claim: 'the plateau is Lite\'s limits: the same Cloudant, network and load without them keeps rising where it levels off with them (at least 1.5x from c=15 to the highest concurrency)',
+      claim: 'the plateau is Lite\'s limits: the same Cloudant, network and load without them keeps rising where it ' +
+        'levels off with them (at least 1.5x from c=15 to the highest concurrency)',
       check: {
         type: 'all-of',
         checks: [
-          { type: 'rises', table: 'sweep', column: 'rps', rows: { prefix: 'cloudant-no-limits/key1 c=', from: 15 }, atLeast: 1.5 },
-          { type: 'plateau', table: 'sweep', column: 'rps', rows: { prefix: 'cloudant/key1 c=', from: 15 }, before: { prefix: 'cloudant/key1 c=', to: 5 }, tolerance: 0.2 },
+          {
+            type: 'rises',
+            table: 'sweep',
+            column: 'rps',
+            rows: { prefix: 'cloudant-no-limits/key1 c=', from: 15 },
+            atLeast: 1.5,
+          },
+          {
+            type: 'plateau',
+            table: 'sweep',
+            column: 'rps',
+            rows: { prefix: 'cloudant/key1 c=', from: 15 },
+            before: { prefix: 'cloudant/key1 c=', to: 5 },
+            tolerance: 0.2,
+          },
         ],
       },
     },
@@ -145,18 +234,36 @@ export default {
     },
     {
       id: 'advantage-shrinks',
-      claim: 'the larger the document, the smaller Redis\'s advantage (key1 2.1x at c=30, key3 1.2x). Judged against Cloudant without Lite\'s limits',
-      check: { type: 'ratio-falls', table: 'sweep', column: 'rps', pairs: [['redis/key1 c=30', 'cloudant-no-limits/key1 c=30'], ['redis/key3 c=30', 'cloudant-no-limits/key3 c=30']] },
+      claim: 'the larger the document, the smaller Redis\'s advantage (key1 2.1x at c=30, key3 1.2x). Judged against ' +
+        'Cloudant without Lite\'s limits',
+      check: {
+        type: 'ratio-falls',
+        table: 'sweep',
+        column: 'rps',
+        pairs: [
+          ['redis/key1 c=30', 'cloudant-no-limits/key1 c=30'],
+          ['redis/key3 c=30', 'cloudant-no-limits/key3 c=30'],
+        ],
+      },
     },
     {
       id: 'json-parse-negligible',
-      claim: 'parsing the JSON takes under 1 ms even for the 200 KB document, so it does not matter (0.081, 0.094 and 0.857 ms in the study)',
+      claim: 'parsing the JSON takes under 1 ms even for the 200 KB document, so it does not matter ' +
+        '(0.081, 0.094 and 0.857 ms in the study)',
       check: { type: 'below', table: 'json-parse', column: 'parseMs', below: 1 },
     },
     {
       id: 'network-dominates',
-      claim: 'most of each request\'s time is the network between the client and the app (judged as: at the lowest load, key1\'s mean latency through Cloudant without limits and through Redis are level, so what the stores add is small beside what both pay)',
-      check: { type: 'level', table: 'sweep', column: 'meanLatencyMs', row: 'cloudant-no-limits/key1 c=5', other: 'redis/key1 c=5' },
+      claim: 'most of each request\'s time is the network between the client and the app (judged as: at the lowest ' +
+        'load, key1\'s mean latency through Cloudant without limits and through Redis are level, so what the stores ' +
+        'add is small beside what both pay)',
+      check: {
+        type: 'level',
+        table: 'sweep',
+        column: 'meanLatencyMs',
+        row: 'cloudant-no-limits/key1 c=5',
+        other: 'redis/key1 c=5',
+      },
     },
   ],
 };

@@ -14,15 +14,106 @@ const OURS = { STOREBENCH_POSTGRES_READS: 'key', STOREBENCH_POSTGRES_WRITES: 'co
 // outputs say "Keep-Alive requests: 0" although the command had -k.
 const runs = ({ requests, concurrency, pair }) => [
   ...STORES.flatMap((store) => [
-    { id: 'read', label: `${store} read`, flags: { stores: store, workload: 'read', records: 1, 'value-size': 2448, requests, concurrency: [concurrency], keepalive: false, warmup: 200, seed: 4 } },
-    { id: 'write', label: `${store} write`, flags: { stores: store, workload: 'update', records: 1, 'value-size': 190, requests, concurrency: [concurrency], keepalive: false, warmup: 200, seed: 4, verify: false } },
+    {
+      id: 'read',
+      label: `${store} read`,
+      flags: {
+        stores: store,
+        workload: 'read',
+        records: 1,
+        'value-size': 2448,
+        requests,
+        concurrency: [concurrency],
+        keepalive: false,
+        warmup: 200,
+        seed: 4,
+      },
+    },
+    {
+      id: 'write',
+      label: `${store} write`,
+      flags: {
+        stores: store,
+        workload: 'update',
+        records: 1,
+        'value-size': 190,
+        requests,
+        concurrency: [concurrency],
+        keepalive: false,
+        warmup: 200,
+        seed: 4,
+        verify: false,
+      },
+    },
   ]),
   // The study's pair on random listings: its app's writes one at a time, then concurrently.
-  { id: 'single-threaded', label: 'postgres writes one at a time, random ids', flags: { stores: 'postgres', workload: 'update', records: 1000, 'value-size': 190, requests: pair.requests, concurrency: [pair.concurrency], keepalive: false, warmup: 200, seed: 4, verify: false } },
-  { id: 'multi-threaded', env: OURS, label: 'postgres writes concurrently, random ids', flags: { stores: 'postgres', workload: 'update', records: 1000, 'value-size': 190, requests: pair.requests, concurrency: [pair.concurrency], keepalive: false, warmup: 200, seed: 4, verify: false } },
+  {
+    id: 'single-threaded',
+    label: 'postgres writes one at a time, random ids',
+    flags: {
+      stores: 'postgres',
+      workload: 'update',
+      records: 1000,
+      'value-size': 190,
+      requests: pair.requests,
+      concurrency: [pair.concurrency],
+      keepalive: false,
+      warmup: 200,
+      seed: 4,
+      verify: false,
+    },
+  },
+  {
+    id: 'multi-threaded',
+    env: OURS,
+    label: 'postgres writes concurrently, random ids',
+    flags: {
+      stores: 'postgres',
+      workload: 'update',
+      records: 1000,
+      'value-size': 190,
+      requests: pair.requests,
+      concurrency: [pair.concurrency],
+      keepalive: false,
+      warmup: 200,
+      seed: 4,
+      verify: false,
+    },
+  },
   // Ours beside the study's: the key lookup, and one-row writes not serialised.
-  { id: 'read-key', env: OURS, label: 'postgres read by primary key', flags: { stores: 'postgres', workload: 'read', records: 1, 'value-size': 2448, requests, concurrency: [concurrency], keepalive: false, warmup: 200, seed: 4 } },
-  { id: 'write-concurrent', env: OURS, label: 'postgres write, concurrent', flags: { stores: 'postgres', workload: 'update', records: 1, 'value-size': 190, requests, concurrency: [concurrency], keepalive: false, warmup: 200, seed: 4, verify: false } },
+  {
+    id: 'read-key',
+    env: OURS,
+    label: 'postgres read by primary key',
+    flags: {
+      stores: 'postgres',
+      workload: 'read',
+      records: 1,
+      'value-size': 2448,
+      requests,
+      concurrency: [concurrency],
+      keepalive: false,
+      warmup: 200,
+      seed: 4,
+    },
+  },
+  {
+    id: 'write-concurrent',
+    env: OURS,
+    label: 'postgres write, concurrent',
+    flags: {
+      stores: 'postgres',
+      workload: 'update',
+      records: 1,
+      'value-size': 190,
+      requests,
+      concurrency: [concurrency],
+      keepalive: false,
+      warmup: 200,
+      seed: 4,
+      verify: false,
+    },
+  },
 ];
 
 // The study's ab figures: rps, mean (ab's time per request), then 50% .. 100% in ms.
@@ -42,8 +133,10 @@ const abRows = Object.fromEntries(Object.entries(ab).map(([row, [rps, mean, ...p
 
 export default {
   name: 'tarantool-vs-postgres',
-  title: 'Tarantool (vinyl) vs PostgreSQL vs PostgreSQL + Redis cache vs Redis + PostgreSQL: one 2.4 KB document over HTTP, ab -c 100 -n 2000',
-  summary: 'study 004: read (keep-alive) and write (no keep-alive) one 2,448 B document at c=100, 2,000 requests, on tarantool, postgres, postgres+redis, redis+postgres',
+  title: 'Tarantool (vinyl) vs PostgreSQL vs PostgreSQL + Redis cache vs Redis + PostgreSQL: one 2.4 KB ' +
+    'document over HTTP, ab -c 100 -n 2000',
+  summary: 'study 004: read (keep-alive) and write (no keep-alive) one 2,448 B document at c=100, 2,000 requests, on ' +
+    'tarantool, postgres, postgres+redis, redis+postgres',
   study: {
     file: '004_64d6f414339a5b9d.txt',
     hardware: 'one machine, ab against 127.0.0.1:8080 (a web app reading /item/5/locations); CPU and memory not given',
@@ -52,13 +145,22 @@ export default {
   kind: 'sweep',
   app: { stores: STORES, env: STUDY_APP },
   notes: [
-    'ours: the key-space workloads over one record (read of a 2,448-byte value; update with 190-byte values), through the app\'s GET and PUT routes; the study read and posted a listing\'s JSON through its own app',
-    'as the study\'s app: PostgreSQL reads join an item_locations row to its locations row through both tables\' indexes (STOREBENCH_POSTGRES_READS=join), and its writes go one at a time (STOREBENCH_POSTGRES_WRITES=serial), in every store that writes PostgreSQL; the write verdicts are judged on these',
-    'beside them, ours: postgres read by its primary key (read-key) and written concurrently with row locks (write-concurrent), in the table "postgres here"',
-    'no keep-alive on either side: the study\'s writes ran without -k, and its read outputs say "Keep-Alive requests: 0" although ab ran with -k (its server closed every connection); every request here opens a connection',
-    'the study\'s pair of multi- and single-threaded writes (712 vs 297 rps) was over random listings: here 1,000 records, updated at random, concurrently and one at a time; the study ran 3,000 requests at c=100',
+    'ours: the key-space workloads over one record (read of a 2,448-byte value; update with 190-byte values), ' +
+      'through the app\'s GET and PUT routes; the study read and posted a listing\'s JSON through its own app',
+    'as the study\'s app: PostgreSQL reads join an item_locations row to its locations row through both tables\' ' +
+      'indexes (STOREBENCH_POSTGRES_READS=join), and its writes go one at a time ' +
+      '(STOREBENCH_POSTGRES_WRITES=serial), in every store that writes PostgreSQL; the ' +
+      'write verdicts are judged on these',
+    'beside them, ours: postgres read by its primary key (read-key) and written concurrently with row locks ' +
+      '(write-concurrent), in the table "postgres here"',
+    'no keep-alive on either side: the study\'s writes ran without -k, and its read outputs say "Keep-Alive ' +
+      'requests: 0" although ab ran with -k (its server closed every connection); every ' +
+      'request here opens a connection',
+    'the study\'s pair of multi- and single-threaded writes (712 vs 297 rps) was over random listings: here ' +
+      '1,000 records, updated at random, concurrently and one at a time; the study ran 3,000 requests at c=100',
     'each run here starts with 200 requests not counted (a warm-up); ab had none',
-    'rps here is ab\'s own definition, responses / elapsed (from the first request\'s start to the last one\'s end); ab\'s mean is concurrency x elapsed / requests, ours the mean of the requests\' own latencies',
+    'rps here is ab\'s own definition, responses / elapsed (from the first request\'s start to the last one\'s end); ' +
+      'ab\'s mean is concurrency x elapsed / requests, ours the mean of the requests\' own latencies',
   ],
   tables: [
     {
@@ -102,7 +204,8 @@ export default {
     },
     {
       id: 'postgres',
-      title: 'postgres here: the study\'s joined reads and serial writes beside a key lookup and concurrent writes (ours)',
+      title: 'postgres here: the study\'s joined reads and serial writes beside a key ' +
+        'lookup and concurrent writes (ours)',
       rowHeader: 'run',
       row: '{run}',
       rows: ['read', 'read-key', 'write', 'write-concurrent'],
@@ -116,9 +219,18 @@ export default {
     },
   ],
   scales: {
-    tiny: { note: '200 requests per run at concurrency 20 (the pair: 300): seconds, for tests', runs: runs({ requests: 200, concurrency: 20, pair: { requests: 300, concurrency: 20 } }) },
-    default: { note: 'the study\'s ab settings: 2,000 requests per run at concurrency 100 (the pair: 3,000)', runs: runs({ requests: 2000, concurrency: 100, pair: { requests: 3000, concurrency: 100 } }) },
-    full: { note: 'the same as default: the study\'s sizes run whole here', runs: runs({ requests: 2000, concurrency: 100, pair: { requests: 3000, concurrency: 100 } }) },
+    tiny: {
+      note: '200 requests per run at concurrency 20 (the pair: 300): seconds, for tests',
+      runs: runs({ requests: 200, concurrency: 20, pair: { requests: 300, concurrency: 20 } }),
+    },
+    default: {
+      note: 'the study\'s ab settings: 2,000 requests per run at concurrency 100 (the pair: 3,000)',
+      runs: runs({ requests: 2000, concurrency: 100, pair: { requests: 3000, concurrency: 100 } }),
+    },
+    full: {
+      note: 'the same as default: the study\'s sizes run whole here',
+      runs: runs({ requests: 2000, concurrency: 100, pair: { requests: 3000, concurrency: 100 } }),
+    },
   },
   published: [
     {
@@ -131,7 +243,11 @@ export default {
         'redis+postgres': { readMs: 372, writeMs: 72, readRps: 1037.22, writeRps: 1904.59 },
       },
     },
-    { id: 'ab', title: 'published: the study\'s ab outputs (its postgres and postgres+redis writes ran at concurrency 200)', rows: abRows },
+    {
+      id: 'ab',
+      title: 'published: the study\'s ab outputs (its postgres and postgres+redis writes ran at concurrency 200)',
+      rows: abRows,
+    },
     {
       id: 'pair',
       title: 'published: the study\'s two ab outputs of writes to random listings, 3,000 requests at c=100',
@@ -160,8 +276,16 @@ export default {
     },
     {
       id: 'redis-persistence-writes',
-      claim: 'Redis in front, persisting to PostgreSQL later, writes several times faster than PostgreSQL (1,905 vs 278 rps)',
-      check: { type: 'ratio', table: 'summary', column: 'writeRps', row: 'redis+postgres', over: 'postgres', atLeast: 2 },
+      claim: 'Redis in front, persisting to PostgreSQL later, writes several times faster ' +
+        'than PostgreSQL (1,905 vs 278 rps)',
+      check: {
+        type: 'ratio',
+        table: 'summary',
+        column: 'writeRps',
+        row: 'redis+postgres',
+        over: 'postgres',
+        atLeast: 2,
+      },
     },
     {
       id: 'serial-writes-slower',
@@ -178,7 +302,15 @@ export default {
     {
       id: 'postgres-writes-slower',
       claim: 'PostgreSQL writes more slowly than it reads (278 vs 1,521 rps)',
-      check: { type: 'ratio', table: 'summary', column: 'readRps', row: 'postgres', over: 'postgres', overColumn: 'writeRps', atLeast: 1.5 },
+      check: {
+        type: 'ratio',
+        table: 'summary',
+        column: 'readRps',
+        row: 'postgres',
+        over: 'postgres',
+        overColumn: 'writeRps',
+        atLeast: 1.5,
+      },
     },
   ],
 };

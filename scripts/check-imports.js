@@ -94,7 +94,9 @@ export async function checkImports(root = ROOT) {
     const name = relative(root, file);
     const { found, computed } = importsOf(await readFile(file, 'utf8'));
     for (const expression of computed) {
-      if (!COMPUTED_ALLOWED[name]) problems.push(`${name}: a computed import (${expression}); import each module statically`);
+      if (!COMPUTED_ALLOWED[name]) {
+        problems.push(`${name}: a computed import (${expression}); import each module statically`);
+      }
     }
     const targets = found.filter(({ specifier }) => specifier.startsWith('.'))
       .map(({ specifier }) => resolve(dirname(file), specifier));
@@ -105,15 +107,23 @@ export async function checkImports(root = ROOT) {
     // A relative import of a file that is not there (a module moved without its importers). The
     // tests are left out: they hold import statements in strings, for the CLIs and this check.
     if (topOf(file) !== 'test') {
-      for (const target of targets) if (!known.has(target) && !existsSync(target)) problems.push(`${name} -> ${relative(root, target)}: no such file`);
+      for (const target of targets) {
+        if (!known.has(target) && !existsSync(target)) {
+          problems.push(`${name} -> ${relative(root, target)}: no such file`);
+        }
+      }
     }
     const from = topOf(file);
     for (const target of targets) {
       const to = topOf(target);
-      if (FORBIDDEN[from]?.includes(to)) problems.push(`${name} -> ${relative(root, target)}: ${from}/ must not import ${to}`);
+      if (FORBIDDEN[from]?.includes(to)) {
+        problems.push(`${name} -> ${relative(root, target)}: ${from}/ must not import ${to}`);
+      }
     }
   }
-  for (const cycle of findCycles(graph)) problems.push(`cycle: ${cycle.map((file) => relative(root, file)).join(' -> ')}`);
+  for (const cycle of findCycles(graph)) {
+    problems.push(`cycle: ${cycle.map((file) => relative(root, file)).join(' -> ')}`);
+  }
   problems.push(...await missingNames(files, root));
   return { files, graph, problems };
 }
@@ -147,7 +157,9 @@ async function missingNames(files, root) {
       const names = cache.get(target);
       if (!names) continue;
       for (const name of list.split(',').map((entry) => entry.trim().split(/\s+as\s+/)[0].trim()).filter(Boolean)) {
-        if (!names.has(name)) problems.push(`${relative(root, file)}: imports ${name} from ${specifier}, which does not export it`);
+        if (!names.has(name)) {
+          problems.push(`${relative(root, file)}: imports ${name} from ${specifier}, which does not export it`);
+        }
       }
     }
   }

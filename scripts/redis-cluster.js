@@ -29,7 +29,8 @@ const readState = () => readFile(stateFile, 'utf8').then(JSON.parse, () => null)
 async function start() {
   const running = await readState();
   if (running && isAlive(running.pid)) {
-    console.error(`a cluster is already held by pid ${running.pid} (REDIS_CLUSTER_URLS=${running.url}); run cluster:stop first`);
+    console.error(`a cluster is already held by pid ${running.pid} (REDIS_CLUSTER_URLS=${running.url}); ` +
+      'run cluster:stop first');
     return 1;
   }
   const cluster = await startRedisCluster();

@@ -8,11 +8,18 @@ import { defaults } from '../config/settings.js';
 
 export const name = 'cloudant-legacy';
 export const description = 'Cloudant / CouchDB through @cloudant/cloudant (the client the original used)';
+// --pipeline (docs/direct.md): refused.
+export const pipelining = {
+  pipelines: false,
+  reason: 'an HTTP/1.1 client: one request at a time on each connection, so N calls at once take N connections',
+};
 export const needs = ['couchdb'];
 export const lifecycle = 'end-of-life client (@cloudant/cloudant)';
 export const writes = { append: false, bulk: 'native', hash: false }; // as cloudant: no append; _bulk_docs
 
-export async function open({ couchdb }, { couchdbDatabase = defaults.couchdbDatabase, cloudantIamUrl = defaults.cloudantIamUrl, opTimeoutMs } = {}) {
+export async function open({ couchdb }, {
+  couchdbDatabase = defaults.couchdbDatabase, cloudantIamUrl = defaults.cloudantIamUrl, opTimeoutMs,
+} = {}) {
   const { serviceUrl, auth } = couchAuth(couchdb);
   const iamUrl = auth.iamUrl ?? cloudantIamUrl;
   const Cloudant = await loadClient();
@@ -45,6 +52,7 @@ async function loadClient() {
   try {
     return (await import('@cloudant/cloudant')).default;
   } catch (error) {
-    throw new Error(`its client @cloudant/cloudant could not be loaded (${error.code ?? error.message}); npm install @cloudant/cloudant`, { cause: error });
+    throw new Error(`its client @cloudant/cloudant could not be loaded (${error.code ?? error.message}); ` +
+      'npm install @cloudant/cloudant', { cause: error });
   }
 }

@@ -10,6 +10,11 @@ import { defaults } from '../config/settings.js';
 
 export const name = 'cloudant';
 export const description = 'Cloudant / CouchDB through @ibm-cloud/cloudant (the maintained SDK)';
+// --pipeline (docs/direct.md): refused.
+export const pipelining = {
+  pipelines: false,
+  reason: 'an HTTP/1.1 client: one request at a time on each connection, so N calls at once take N connections',
+};
 export const needs = ['couchdb'];
 // CouchDB has no append (a document is replaced whole, over its revision); bulk is _bulk_docs.
 export const writes = { append: false, bulk: 'native', hash: false };
@@ -21,7 +26,9 @@ const statusOf = (error) => error?.status ?? error?.code;
  *   (resolved: CLOUDANT_DB, default storebench), the IAM token service (CLOUDANT_IAM_URL) and
  *   the operation deadline that write-conflict retries end within
  */
-export async function open({ couchdb }, { couchdbDatabase = defaults.couchdbDatabase, cloudantIamUrl = defaults.cloudantIamUrl, opTimeoutMs } = {}) {
+export async function open({ couchdb }, {
+  couchdbDatabase = defaults.couchdbDatabase, cloudantIamUrl = defaults.cloudantIamUrl, opTimeoutMs,
+} = {}) {
   const { CloudantV1, BasicAuthenticator, IamAuthenticator } = await import('@ibm-cloud/cloudant');
   const { NoAuthAuthenticator } = await import('ibm-cloud-sdk-core');
   const { serviceUrl, auth } = couchAuth(couchdb);

@@ -21,6 +21,10 @@
  *           server that accepts and never answers: the app stops waiting at the open
  *           deadline (stores/store-set.js), but the attempt runs to its end.
  * @property {string}   [lifecycle]  Optional note, e.g. "end-of-life client", shown in /stores.
+ * @property {{ pipelines: boolean, reason: string }} [pipelining]  Whether `--direct --pipeline N`
+ *           may send its calls N at a time (docs/direct.md), and in one line why: pipelines is
+ *           true only where the client sends a call on a connection without waiting for the
+ *           answers to the calls before it there. Absent: not pipelined, refused.
  *
  * Keys are strings of the key alphabet (stores/keys.js), checked before a store is called; a
  * store must still never let one name anything but its own value (encode it into URLs and
@@ -46,6 +50,12 @@
  * @property {() => Promise<void>} ping  Resolves when the server answers; rejects when it is down.
  * @property {() => Promise<void>} close  Releases connections; safe to call twice.
  * @property {() => object} [stats]  Extra facts for /stores (cache hits, pool size...).
+ * @property {() => Promise<object[]>} [pipelined]  Only for a store whose client pipelines in a
+ *           mode of its own (node-postgres's pipeline mode): resolves to one object per
+ *           connection in that mode, each with the calls (get, set, delete, append, as the Store
+ *           has them) that go over it; opened on the first call, the same ones every time after,
+ *           closed by close(). Under --pipeline N the direct engine's caller i uses the i-th
+ *           (modulo their number); a store whose client always pipelines has none.
  * @property {() => ValueLimit|null} [valueLimit]  Where the server has a size limit of its own
  *           (memcached's -I, Tarantool's max tuple size): the largest value it accepts under
  *           every key of the alphabet, known at open (asked of the server where it can be, else
@@ -79,30 +89,45 @@ export function assertAdapter(adapter) {
   if (!/^[a-z][a-z0-9+-]*$/.test(adapter.name)) {
     throw new TypeError(`store adapter name "${adapter.name}" must be lower-case letters, digits, + or -`);
   }
+  const { pipelining } = adapter;
+  const pipeliningOk = typeof pipelining?.pipelines === 'boolean' && typeof pipelining.reason === 'string';
+  if (pipelining !== undefined && !pipeliningOk) {
+    throw new TypeError(`store adapter ${adapter.name} pipelining must be { pipelines: true|false, reason: '...' }`);
+  }
   const { append, bulk, hash } = adapter.writes;
   if (typeof append !== 'boolean' || !bulkKinds.includes(bulk) || typeof hash !== 'boolean') {
-    throw new TypeError(`store adapter ${adapter.name} must export writes: { append: true|false, bulk: 'native'|'one by one', hash: true|false }`);
+    throw new TypeError(`store adapter ${adapter.name} must export writes: ` +
+      '{ append: true|false, bulk: \'native\'|\'one by one\', hash: true|false }');
   }
   return adapter;
 }
 
-/** Throws unless an opened store has every method of the contract, and those its adapter's writes promise. */
+/**
+ * Throws unless an opened store has every method of the contract, and those its adapter's writes
+ * promise.
+ */
 export function assertStore(store, adapter) {
   for (const method of storeMethods) {
     if (typeof store?.[method] !== 'function') {
       throw new TypeError(`store "${adapter.name}" must implement ${method}()`);
     }
   }
-  for (const optional of ['stats', 'valueLimit']) {
+  for (const optional of ['stats', 'valueLimit', 'pipelined']) {
     if (store[optional] !== undefined && typeof store[optional] !== 'function') {
       throw new TypeError(`store "${adapter.name}" ${optional} must be a function`);
     }
   }
   const { writes } = adapter;
-  const promised = { append: writes.append, setMany: writes.bulk === 'native', setHash: writes.hash, getHash: writes.hash };
+  const promised = {
+    append: writes.append,
+    setMany: writes.bulk === 'native',
+    setHash: writes.hash,
+    getHash: writes.hash,
+  };
   for (const [method, declared] of Object.entries(promised)) {
     if (declared !== (typeof store[method] === 'function')) {
-      throw new TypeError(`store "${adapter.name}" ${declared ? 'must implement' : 'declares no'} ${method}() (its adapter's writes say so)`);
+      throw new TypeError(`store "${adapter.name}" ${declared ? 'must implement' : 'declares no'} ${method}() ` +
+        '(its adapter\'s writes say so)');
     }
   }
   return store;

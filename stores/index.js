@@ -44,7 +44,9 @@ export const findAdapter = (name) => adapters.find((adapter) => adapter.name ===
 
 /** One problem line per name that is not a registered store (empty when all are known). */
 export const unknownStoreProblems = (names = [], flag = '--stores') =>
-  names.filter((name) => !findAdapter(name)).map((name) => `${flag}: unknown store "${name}" (known: ${storeNames.join(', ')})`);
+  names
+    .filter((name) => !findAdapter(name))
+    .map((name) => `${flag}: unknown store "${name}" (known: ${storeNames.join(', ')})`);
 
 /**
  * Opens the named stores: resolves each backing server once (starting embedded ones when
@@ -69,7 +71,9 @@ export const unknownStoreProblems = (names = [], flag = '--stores') =>
  *   closed after (the driver, scenarios, seeding), so nothing retries and its reason says so
  * @returns {Promise<StoreSet>}  rejects with a UsageError when a store setting is malformed
  */
-export async function openStores({ names = storeNames, env = process.env, options = {}, embedded = true, onServer, onOpened, reopen = false } = {}) {
+export async function openStores({
+  names = storeNames, env = process.env, options = {}, embedded = true, onServer, onOpened, reopen = false,
+} = {}) {
   const unknown = unknownStoreProblems(names, 'openStores');
   if (unknown.length) throw new TypeError(unknown.join('; '));
   const chosen = names.map(findAdapter);
@@ -80,7 +84,12 @@ export async function openStores({ names = storeNames, env = process.env, option
   const resolved = Object.fromEntries(
     await Promise.all(serviceNames.map(async (service) => {
       const result = await resolveService(service, { env, options, embedded });
-      onServer?.({ service, ...(result.connection ? { source: result.connection.source, display: result.connection.display } : { reason: result.unavailable, reasonCode: result.code }) });
+      onServer?.({
+        service,
+        ...(result.connection
+          ? { source: result.connection.source, display: result.connection.display }
+          : { reason: result.unavailable, reasonCode: result.code }),
+      });
       return [service, result];
     })),
   );
@@ -94,7 +103,8 @@ export async function openStores({ names = storeNames, env = process.env, option
     told.add(adapter.name);
     onOpened({ name: adapter.name, ...report });
   };
-  const servers = (connections = {}) => Object.fromEntries(Object.entries(connections).map(([service, c]) => [service, `${c.source}: ${c.display}`]));
+  const servers = (connections = {}) => Object.fromEntries(Object.entries(connections)
+    .map(([service, c]) => [service, `${c.source}: ${c.display}`]));
   const entries = chosen.map((adapter) => {
     const missing = adapter.needs.find((service) => resolved[service].unavailable);
     if (missing) return { adapter, reason: resolved[missing].unavailable, reasonCode: resolved[missing].code };
@@ -103,16 +113,36 @@ export async function openStores({ names = storeNames, env = process.env, option
       const attempt = openOne(adapter, connections, settings);
       attempt.then(
         () => tell(adapter, { status: 'up', servers: servers(connections) }),
-        (error) => tell(adapter, { status: 'unavailable', reason: reasonOf(error), reasonCode: 'OPEN_FAILED', servers: servers(connections) }),
+        (error) => tell(adapter, {
+          status: 'unavailable',
+          reason: reasonOf(error),
+          reasonCode: 'OPEN_FAILED',
+          servers: servers(connections),
+        }),
       );
       return attempt;
     };
     return { adapter, connections, open };
   });
-  for (const entry of entries) if (!entry.open) tell(entry.adapter, { status: 'unavailable', reason: entry.reason, reasonCode: entry.reasonCode, servers: {} });
-  const stores = new StoreSet(entries, stopServers, { openTimeoutMs: settings.openTimeoutMs, opTimeoutMs: settings.opTimeoutMs, reopen });
+  for (const entry of entries) {
+    if (!entry.open) {
+      tell(entry.adapter, { status: 'unavailable', reason: entry.reason, reasonCode: entry.reasonCode, servers: {} });
+    }
+  }
+  const stores = new StoreSet(entries, stopServers, {
+    openTimeoutMs: settings.openTimeoutMs,
+    opTimeoutMs: settings.opTimeoutMs,
+    reopen,
+  });
   await stores.openAll();
-  for (const entry of entries) tell(entry.adapter, { status: entry.store ? 'up' : 'unavailable', reason: entry.reason, reasonCode: entry.reasonCode, servers: servers(entry.connections) });
+  for (const entry of entries) {
+    tell(entry.adapter, {
+      status: entry.store ? 'up' : 'unavailable',
+      reason: entry.reason,
+      reasonCode: entry.reasonCode,
+      servers: servers(entry.connections),
+    });
+  }
   return stores;
 }
 

@@ -9,6 +9,11 @@ export const name = 'ioredis';
 export const description = 'Redis through ioredis, auto-pipelining on (same server as redis)';
 export const needs = ['redis'];
 export const writes = { append: true, bulk: 'native', hash: true };
+// --pipeline (docs/direct.md): auto-pipelining collects the commands of one tick into one pipeline.
+export const pipelining = {
+  pipelines: true,
+  reason: 'auto-pipelining: ioredis sends the commands issued in one tick as one pipeline, in one write',
+};
 
 const MSET_CHUNK = { maxEntries: 500, maxBytes: 1024 * 1024 }; // as stores/redis.js
 
@@ -31,7 +36,8 @@ export async function open({ redis }) {
   try {
     // connectTimeout ends at the TCP connect; the ready check after it would wait for ever
     // on a server that accepts and never answers.
-    await withDeadline(client.connect(), CONNECT_TIMEOUT_MS, () => new Error(`no answer from Redis within ${CONNECT_TIMEOUT_MS} ms of connecting`));
+    await withDeadline(client.connect(), CONNECT_TIMEOUT_MS,
+      () => new Error(`no answer from Redis within ${CONNECT_TIMEOUT_MS} ms of connecting`));
   } catch (error) {
     client.disconnect();
     throw lastError ?? error;

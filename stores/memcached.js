@@ -11,11 +11,20 @@ export const needs = ['memcached'];
 // Bulk: sets sent at once over memjs's one connection per server (memcached has no multi-set
 // in the binary protocol memjs speaks; the requests pipeline).
 export const writes = { append: true, bulk: 'native', hash: false };
+// --pipeline (docs/direct.md): memjs writes a request at once, whatever is in flight; the binary
+// protocol's opaque field matches each answer to its request. It leaves Nagle's algorithm on,
+// so the kernel holds a batch's later requests until the first is acknowledged: with its answer.
+export const pipelining = {
+  pipelines: true,
+  reason: 'memjs writes each request to its one connection per server as it is issued, without waiting for ' +
+    'the answers before it; with Nagle\'s algorithm on (memjs sets no noDelay) a batch takes two round trips',
+};
 
 // memcached refuses an item over its size limit (-I, 1 MB by default) with status 3, which
 // memjs reports as this message: a refusal, not an outage.
 const refusedForSize = (error, bytes) => (/Value too large/i.test(error?.message)
-  ? new ValueTooLargeError(`the memcached server refused a value of ${bytes.length} bytes: over its item size limit (memcached -I, 1 MB by default)`, { cause: error })
+  ? new ValueTooLargeError(`the memcached server refused a value of ${bytes.length} bytes: ` +
+    'over its item size limit (memcached -I, 1 MB by default)', { cause: error })
   : error);
 
 // memjs takes "user:pass@host:port,host:port"; MEMCACHED_URL may carry a memcached:// scheme.
@@ -105,12 +114,14 @@ export async function open({ memcached }, settings = defaults) {
     async append(key, bytes) {
       for (let attempt = 0; attempt < 3; attempt++) {
         if (await appendExisting(key, bytes)) return;
-        if (await client.add(key, bytes, { expires: 0 }).catch((error) => { throw refusedForSize(error, bytes); })) return;
+        if (await client.add(key, bytes, { expires: 0 })
+          .catch((error) => { throw refusedForSize(error, bytes); })) return;
       }
       throw new Error(`memcached append of "${key}" kept racing with other writers`);
     },
     async setMany(entries) {
-      await Promise.all(entries.map(([key, bytes]) => client.set(key, bytes, { expires: 0 }).catch((error) => { throw refusedForSize(error, bytes); })));
+      await Promise.all(entries.map(([key, bytes]) => client.set(key, bytes, { expires: 0 })
+        .catch((error) => { throw refusedForSize(error, bytes); })));
     },
     ping,
     valueLimit: () => limit,

@@ -7,6 +7,13 @@ export const name = 'postgres';
 export const description = 'PostgreSQL through node-postgres (pg): a pooled key/bytea table';
 export const needs = ['postgres'];
 export const writes = { append: true, bulk: 'native', hash: false };
+// --pipeline (docs/direct.md): through pipelined(), node-postgres's pipeline mode; a pg.Pool hands
+// a connection to one query at a time, so pipelined() has connections of its own.
+export const pipelining = {
+  pipelines: true,
+  reason: 'node-postgres\'s pipeline mode, on connections of its own (pipelined()): each writes a query ' +
+    'without waiting for the answers to those before it',
+};
 
 // Rows per multi-row INSERT: 2 parameters each, far below PostgreSQL's 65535.
 const ROWS_PER_STATEMENT = { maxEntries: 1000, maxBytes: 8 * 1024 * 1024 };
@@ -19,8 +26,8 @@ const ROWS_PER_STATEMENT = { maxEntries: 1000, maxBytes: 8 * 1024 * 1024 };
  *   the resolved store settings, and the table (the cache and write-behind stores use their own)
  */
 export async function open({ postgres }, {
-  postgresPoolSize = defaults.postgresPoolSize, postgresWrites = defaults.postgresWrites, postgresReads = defaults.postgresReads,
-  table = 'storebench',
+  postgresPoolSize = defaults.postgresPoolSize, postgresWrites = defaults.postgresWrites,
+  postgresReads = defaults.postgresReads, table = 'storebench',
 } = {}) {
   if (!/^[a-z_][a-z0-9_]*$/.test(table)) throw new TypeError(`not a plain table name: "${table}"`);
   const { default: pg } = await import('pg');
@@ -54,6 +61,7 @@ export async function open({ postgres }, {
       }
     : (work) => work();
   let closed;
+  let pipelinedCalls;
 
   return {
     async get(key) {
@@ -82,8 +90,21 @@ export async function open({ postgres }, {
     async ping() {
       await pool.query('SELECT 1');
     },
+    // --pipeline in direct mode: the same statements in node-postgres's pipeline mode, on as
+    // many connections of its own as the pool has.
+    pipelined() {
+      if (!pipelinedCalls) {
+        const opening = openPipelined(pg, postgres, postgresPoolSize, statements, write);
+        pipelinedCalls = opening;
+        opening.catch(() => {
+          if (pipelinedCalls === opening) pipelinedCalls = undefined; // the next step tries again
+        });
+      }
+      return pipelinedCalls.then(({ connections }) => connections);
+    },
     close() {
-      return (closed ??= pool.end());
+      const calls = pipelinedCalls?.then((opened) => opened.close(), () => {});
+      return (closed ??= Promise.all([pool.end(), calls]).then(() => {}));
     },
     stats() {
       const connections = { size: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount };
@@ -92,11 +113,80 @@ export async function open({ postgres }, {
   };
 }
 
-const createTable = (pool, table) => createIfMissing(pool, `CREATE TABLE IF NOT EXISTS ${table} (key text PRIMARY KEY, value bytea NOT NULL)`);
+/**
+ * The Store's calls through node-postgres's pipeline mode (a Client option), one set per
+ * connection: a connection sends each query at once, without waiting for the answers to those
+ * before it, each query with a Sync of its own (an error fails that query alone). A pg.Pool hands
+ * a connection to one query at a time, so these are `size` connections of their own. Resolves to
+ * { connections, close }, or rejects (nothing left open) when one cannot connect.
+ */
+async function openPipelined(pg, postgres, size, statements, write) {
+  const open = (lost) => {
+    const client = new pg.Client({
+      connectionString: postgres.url,
+      pipeline: true,
+      connectionTimeoutMillis: 5000,
+      ...(postgres.ca ? { ssl: { ca: postgres.ca } } : {}),
+    });
+    client.on('error', lost);
+    client.on('end', lost);
+    return client.connect().then(() => client);
+  };
+  const sockets = Array.from({ length: size }, () => pipelinedConnection(open));
+  const close = () => Promise.all(sockets.map((socket) => socket.close()));
+  const opened = await Promise.allSettled(sockets.map((socket) => socket.ready()));
+  const failed = opened.find(({ status }) => status === 'rejected');
+  if (failed) {
+    await close();
+    throw failed.reason;
+  }
+  const callsOf = ({ query }) => ({
+    get: (key) => query({ ...statements.get, values: [key] }).then(({ rows }) => (rows.length ? rows[0].value : null)),
+    async set(key, bytes) {
+      await write(() => query({ ...statements.set, values: [key, bytes] }));
+    },
+    async delete(key) {
+      await write(() => query({ ...statements.delete, values: [key] }));
+    },
+    async append(key, bytes) {
+      await write(() => query({ ...statements.append, values: [key, bytes] }));
+    },
+  });
+  return { connections: sockets.map(callsOf), close };
+}
+
+// One connection of openPipelined: one that breaks fails the queries it had, and connects anew
+// for the next query sent to it.
+function pipelinedConnection(open) {
+  let opening;
+  let broken = false;
+  const connect = () => {
+    broken = false;
+    const current = open(() => {
+      if (opening === current) broken = true;
+    });
+    opening = current;
+    current.catch(() => {
+      if (opening === current) broken = true;
+    });
+    return current;
+  };
+  connect();
+  return {
+    ready: () => opening,
+    query: (statement) => (broken ? connect() : opening).then((client) => client.query(statement)),
+    close: () => opening.then((client) => client.end(), () => {}),
+  };
+}
+
+const createTable = (pool, table) =>
+  createIfMissing(pool, `CREATE TABLE IF NOT EXISTS ${table} (key text PRIMARY KEY, value bytea NOT NULL)`);
 
 async function createJoinTables(pool, table) {
-  await createIfMissing(pool, `CREATE TABLE IF NOT EXISTS ${table}_locations (id bigserial PRIMARY KEY, value bytea NOT NULL)`);
-  await createIfMissing(pool, `CREATE TABLE IF NOT EXISTS ${table}_item_locations (item text PRIMARY KEY, location_id bigint NOT NULL)`);
+  await createIfMissing(pool,
+    `CREATE TABLE IF NOT EXISTS ${table}_locations (id bigserial PRIMARY KEY, value bytea NOT NULL)`);
+  await createIfMissing(pool,
+    `CREATE TABLE IF NOT EXISTS ${table}_item_locations (item text PRIMARY KEY, location_id bigint NOT NULL)`);
 }
 
 async function createIfMissing(pool, statement) {
@@ -119,7 +209,8 @@ const keyStatements = (table) => ({
   // bytea || bytea in the upsert: one statement, atomic, an absent key starting empty.
   append: {
     name: `storebench-append-${table}`,
-    text: `INSERT INTO ${table} (key, value) VALUES ($1, $2) ON CONFLICT (key) DO UPDATE SET value = ${table}.value || excluded.value`,
+    text: `INSERT INTO ${table} (key, value) VALUES ($1, $2) ` +
+      `ON CONFLICT (key) DO UPDATE SET value = ${table}.value || excluded.value`,
   },
 });
 
@@ -160,7 +251,8 @@ async function setManyKeyed(pool, table, entries) {
     for (const rows of chunksOf(writes, ROWS_PER_STATEMENT)) {
       const placeholders = rows.map((_, i) => `($${2 * i + 1}, $${2 * i + 2})`).join(', ');
       await client.query(
-        `INSERT INTO ${table} (key, value) VALUES ${placeholders} ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+        `INSERT INTO ${table} (key, value) VALUES ${placeholders} ` +
+          'ON CONFLICT (key) DO UPDATE SET value = excluded.value',
         rows.flat(),
       );
     }
@@ -172,7 +264,9 @@ async function setManyKeyed(pool, table, entries) {
 async function setManyJoined(pool, statements, entries) {
   await inTransaction(pool, async (client) => {
     for (const [key, bytes] of lastWriteWins(entries)) {
-      const statement = bytes == null ? { ...statements.delete, values: [key] } : { ...statements.set, values: [key, bytes] };
+      const statement = bytes == null
+        ? { ...statements.delete, values: [key] }
+        : { ...statements.set, values: [key, bytes] };
       await client.query(statement);
     }
   });
@@ -180,13 +274,20 @@ async function setManyJoined(pool, statements, entries) {
 
 async function inTransaction(pool, work) {
   const client = await pool.connect();
+  // A checked-out client is its holder's to watch (the pool's own listener covers idle ones): a
+  // server that goes away mid-transaction makes it emit 'error', which without a listener
+  // would end the app. The query in progress rejects with the same error, handled below.
+  const onError = () => {};
+  client.on('error', onError);
   try {
     await client.query('BEGIN');
     await work(client);
     await client.query('COMMIT');
+    client.removeListener('error', onError);
     client.release();
   } catch (error) {
     await client.query('ROLLBACK').catch(() => {});
+    client.removeListener('error', onError);
     client.release(error); // a broken connection is not handed out again
     throw error;
   }

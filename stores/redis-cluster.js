@@ -10,6 +10,12 @@ export const needs = ['redis-cluster'];
 // Bulk: SETs issued in one tick, which the client sends to each slot's master as one pipeline
 // per node (an MSET would need every key in one slot).
 export const writes = { append: true, bulk: 'native', hash: true };
+// --pipeline (docs/direct.md): each master's client pipelines as stores/redis.js's does.
+export const pipelining = {
+  pipelines: true,
+  reason: 'node-redis writes the commands issued in one tick for a master in one write, on its connection to ' +
+    'that master',
+};
 
 /** createCluster() options from a resolved connection whose url lists nodes, comma-separated. */
 export function clusterOptions(connection) {

@@ -6,12 +6,19 @@ export const name = 'redis';
 export const description = 'Redis through node-redis (the redis package)';
 export const needs = ['redis'];
 export const writes = { append: true, bulk: 'native', hash: true };
+// --pipeline (docs/direct.md): node-redis queues the commands issued in one tick and writes them
+// together at the next turn of the event loop (a corked socket).
+export const pipelining = {
+  pipelines: true,
+  reason: 'node-redis writes the commands issued in one tick in one write, on its one connection',
+};
 
 // An MSET of this many keys (or bytes) at most: one command must not hold the server long.
 const MSET_CHUNK = { maxEntries: 500, maxBytes: 1024 * 1024 };
 
 // APPEND only to a key that exists, and return the value after it (nil when the key is absent).
-const APPEND_IF_EXISTS = "if redis.call('EXISTS', KEYS[1]) == 0 then return false end redis.call('APPEND', KEYS[1], ARGV[1]) return redis.call('GET', KEYS[1])";
+const APPEND_IF_EXISTS = "if redis.call('EXISTS', KEYS[1]) == 0 then return false end " +
+  "redis.call('APPEND', KEYS[1], ARGV[1]) return redis.call('GET', KEYS[1])";
 
 // HGETALL answers an absent key with no fields.
 export const emptyAsNull = (fields) => (Object.keys(fields).length ? fields : null);
@@ -50,7 +57,8 @@ export async function open({ redis }, { keyPrefix = '', ttlSeconds } = {}) {
         await Promise.all(entries.map(([key, value]) => bytes.set(k(key), value, setOptions)));
         return;
       }
-      await Promise.all(chunksOf(entries, MSET_CHUNK).map((chunk) => bytes.mSet(chunk.map(([key, value]) => [k(key), value]))));
+      await Promise.all(chunksOf(entries, MSET_CHUNK)
+        .map((chunk) => bytes.mSet(chunk.map(([key, value]) => [k(key), value]))));
     },
     // DEL and HSET in one MULTI (one round trip): the key holds exactly these fields after,
     // whatever it held before (a string from a bytes run would make a bare HSET fail).
@@ -83,7 +91,10 @@ export async function open({ redis }, { keyPrefix = '', ttlSeconds } = {}) {
       const [, after] = await bytes.multi().append(k(key), value).get(k(key)).exec();
       return after;
     },
-    /** The client (values as Buffers) and a key's name in Redis, for a layer that puts several commands in one MULTI. */
+    /**
+     * The client (values as Buffers) and a key's name in Redis, for a layer that puts several
+     * commands in one MULTI.
+     */
     client: bytes,
     keyOf: k,
   };

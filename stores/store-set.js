@@ -6,7 +6,8 @@
 // that comes back empty (restarted, nothing on disk) gets key1..key3 again, except a seeded
 // key the app itself deleted: a delete it acknowledged is never undone.
 import {
-  AppendUnsupportedError, KeyNotFoundError, ServerUnavailableError, StorebenchError, StoreTimeoutError, StoreUnavailableError, UnknownStoreError,
+  AppendUnsupportedError, KeyNotFoundError, ServerUnavailableError, StorebenchError, StoreTimeoutError,
+  StoreUnavailableError, UnknownStoreError,
 } from '../util/errors.js';
 import { redactText } from '../util/redact.js';
 import { restoreLostSeeds } from './seed.js';
@@ -39,7 +40,9 @@ export class StoreSet {
    *   tried again in the background when asked for (the app); false for a set opened for one run
    *   and closed (the driver's direct mode, its scenarios, the seeding), which never retries
    */
-  constructor(entries, stopServers = [], { openTimeoutMs = declared.openTimeoutMs.default, opTimeoutMs = declared.opTimeoutMs.default, reopen = true } = {}) {
+  constructor(entries, stopServers = [], {
+    openTimeoutMs = declared.openTimeoutMs.default, opTimeoutMs = declared.opTimeoutMs.default, reopen = true,
+  } = {}) {
     this.entries = new Map(entries.map((entry) => [entry.adapter.name, entry]));
     this.stopServers = stopServers;
     this.openTimeoutMs = openTimeoutMs;
@@ -282,10 +285,13 @@ export class StoreSet {
     // Say what becomes of the store: only a set that reopens (the app's) tries it again.
     const then = this.reopen ? 'retried in the background' : 'not used in this run';
     try {
-      await withDeadline(attempt, ms, () => new ServerUnavailableError('OPEN_TIMEOUT', `connecting and seeding took longer than ${ms} ms (${declared.openTimeoutMs.env[0]}); ${then}`));
+      await withDeadline(attempt, ms, () => new ServerUnavailableError('OPEN_TIMEOUT',
+        `connecting and seeding took longer than ${ms} ms (${declared.openTimeoutMs.env[0]}); ${then}`));
     } catch (error) {
       // Still under way: unavailable for now. (An attempt that failed in time was recorded above.)
-      if (error.code === 'OPEN_TIMEOUT' && entry.attempt === attempt) Object.assign(entry, { reason: reasonOf(error), reasonCode: 'OPEN_TIMEOUT' });
+      if (error.code === 'OPEN_TIMEOUT' && entry.attempt === attempt) {
+        Object.assign(entry, { reason: reasonOf(error), reasonCode: 'OPEN_TIMEOUT' });
+      }
     }
   }
 
@@ -311,7 +317,8 @@ export class StoreSet {
   // attempt at a time: while one is still under way (past its deadline, its server silent)
   // no other starts, so a silent server costs one pending connection, not one per retry.
   #reopenSoon(entry) {
-    if (!this.reopen || this.closed || !entry.open || entry.attempt || Date.now() - (entry.triedAt ?? 0) < REOPEN_INTERVAL_MS) return;
+    if (!this.reopen || this.closed || !entry.open || entry.attempt) return;
+    if (Date.now() - (entry.triedAt ?? 0) < REOPEN_INTERVAL_MS) return;
     this.#open(entry);
   }
 }

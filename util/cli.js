@@ -17,7 +17,9 @@ export function reportFailure(name, error, { stderr = process.stderr, env = proc
   } else {
     const message = String(error?.message ?? error).split('\n')[0];
     line(`unexpected error: ${message}${env.STOREBENCH_DEBUG ? '' : ' (STOREBENCH_DEBUG=1 shows where)'}`);
-    if (env.STOREBENCH_DEBUG && error?.stack) stderr.write(`${redactText(error.stack).split('\n').map(printable).join('\n')}\n`);
+    if (env.STOREBENCH_DEBUG && error?.stack) {
+      stderr.write(`${redactText(error.stack).split('\n').map(printable).join('\n')}\n`);
+    }
   }
   return exitCodeOf(error);
 }

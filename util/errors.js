@@ -8,75 +8,217 @@ export const ERROR_CODES = Object.freeze({
   UNKNOWN_STORE: { status: 404, meaning: 'no store of that name is registered' },
   KEY_NOT_FOUND: { status: 404, meaning: 'the store answered, but holds no such key' },
   NO_ROUTE: { status: 404, meaning: 'no route for that method and path' },
-  BAD_REQUEST: { status: 400, meaning: 'the request could not be read (malformed HTTP, a malformed percent-encoding in the path, say)' },
-  INVALID_KEY: { status: 400, meaning: 'the key is outside the key alphabet (A-Z a-z 0-9 . _ : ~ -) or not 1 to 250 characters long; checked before any store is called' },
-  BAD_RECORDS: { status: 400, meaning: 'a bulk-load body that is not a sequence of records (uint16 key length, key, uint32 value length, value)' },
-  WRITE_TOKEN_REQUIRED: { status: 401, meaning: 'a write without Authorization: Bearer <token>, where writes need the token (STOREBENCH_WRITE_TOKEN)' },
+  BAD_REQUEST: {
+    status: 400,
+    meaning: 'the request could not be read (malformed HTTP, a malformed percent-encoding in the path, say)',
+  },
+  INVALID_KEY: {
+    status: 400,
+    meaning: 'the key is outside the key alphabet (A-Z a-z 0-9 . _ : ~ -) or not 1 to 250 characters long; ' +
+      'checked before any store is called',
+  },
+  BAD_RECORDS: {
+    status: 400,
+    meaning: 'a bulk-load body that is not a sequence of records (uint16 key length, key, uint32 value length, value)',
+  },
+  WRITE_TOKEN_REQUIRED: {
+    status: 401,
+    meaning: 'a write without Authorization: Bearer <token>, where writes need the token (STOREBENCH_WRITE_TOKEN)',
+  },
   WRITE_TOKEN_INVALID: { status: 403, meaning: 'a write whose bearer token is not the app\'s STOREBENCH_WRITE_TOKEN' },
-  WRITES_DISABLED: { status: 403, meaning: 'a write to an app that listens beyond loopback with no STOREBENCH_WRITE_TOKEN set: writes are off' },
-  INVALID_RESULT_ID: { status: 400, meaning: 'a results-area path that is not /_results/<run>/<part> (run: 1 to 64 of A-Z a-z 0-9 _ -; part: a number from 1)' },
-  RESULT_NOT_FOUND: { status: 404, meaning: 'GET /_results/<run>/<part>: no result was put there (yet), or it was dropped to make room, or it went to another instance' },
-  METHOD_NOT_ALLOWED: { status: 405, meaning: 'the path exists, but not for that method (the Allow header lists those it takes); CONNECT: this is no proxy' },
-  APPEND_UNSUPPORTED: { status: 405, meaning: 'the store cannot append natively; write the whole value with PUT instead' },
-  REQUEST_TIMEOUT: { status: 408, meaning: 'the request did not arrive in time: its headers within STOREBENCH_HEADERS_TIMEOUT_MS (default 10 s), all of it within STOREBENCH_REQUEST_TIMEOUT_MS (30 s), or a write\'s body paused longer than STOREBENCH_BODY_IDLE_TIMEOUT_MS (10 s); the connection is closed' },
-  WRITE_CONFLICT: { status: 409, meaning: 'the store kept refusing the write because other writers changed the key in between (a CouchDB revision conflict), after retrying it; the store is up: send it again' },
-  VALUE_TOO_LARGE: { status: 413, meaning: 'a value over the app\'s limit (--max-value-size, STOREBENCH_MAX_VALUE_SIZE), or over what the store\'s server accepts' },
+  WRITES_DISABLED: {
+    status: 403,
+    meaning: 'a write to an app that listens beyond loopback with no STOREBENCH_WRITE_TOKEN set: writes are off',
+  },
+  INVALID_RESULT_ID: {
+    status: 400,
+    meaning: 'a results-area path that is not /_results/<run>/<part> ' +
+      '(run: 1 to 64 of A-Z a-z 0-9 _ -; part: a number from 1)',
+  },
+  RESULT_NOT_FOUND: {
+    status: 404,
+    meaning: 'GET /_results/<run>/<part>: no result was put there (yet), or it was dropped to make room, ' +
+      'or it went to another instance',
+  },
+  METHOD_NOT_ALLOWED: {
+    status: 405,
+    meaning: 'the path exists, but not for that method (the Allow header lists those it takes); ' +
+      'CONNECT: this is no proxy',
+  },
+  APPEND_UNSUPPORTED: {
+    status: 405,
+    meaning: 'the store cannot append natively; write the whole value with PUT instead',
+  },
+  REQUEST_TIMEOUT: {
+    status: 408,
+    meaning: 'the request did not arrive in time: its headers within STOREBENCH_HEADERS_TIMEOUT_MS (default 10 s), ' +
+      'all of it within STOREBENCH_REQUEST_TIMEOUT_MS (30 s), or a write\'s body paused longer than ' +
+      'STOREBENCH_BODY_IDLE_TIMEOUT_MS (10 s); the connection is closed',
+  },
+  WRITE_CONFLICT: {
+    status: 409,
+    meaning: 'the store kept refusing the write because other writers changed the key in between (a CouchDB revision ' +
+      'conflict), after retrying it; the store is up: send it again',
+  },
+  VALUE_TOO_LARGE: {
+    status: 413,
+    meaning: 'a value over the app\'s limit (--max-value-size, STOREBENCH_MAX_VALUE_SIZE), ' +
+      'or over what the store\'s server accepts',
+  },
   BULK_TOO_LARGE: { status: 413, meaning: 'a bulk-load body over STOREBENCH_MAX_BULK_SIZE' },
-  UNSUPPORTED_MEDIA_TYPE: { status: 415, meaning: 'a bulk-load body whose Content-Type is not application/vnd.storebench.records' },
-  RESULT_TOO_LARGE: { status: 413, meaning: 'PUT /_results/<run>/<part>: a result over the results area\'s limit (8 MB)' },
+  UNSUPPORTED_MEDIA_TYPE: {
+    status: 415,
+    meaning: 'a bulk-load body whose Content-Type is not application/vnd.storebench.records',
+  },
+  RESULT_TOO_LARGE: {
+    status: 413,
+    meaning: 'PUT /_results/<run>/<part>: a result over the results area\'s limit (8 MB)',
+  },
   HEADERS_TOO_LARGE: { status: 431, meaning: 'the request headers are larger than the server accepts (16 KB)' },
-  STORE_UNAVAILABLE: { status: 503, meaning: 'the store could not be opened, or its server failed; the app keeps serving the others' },
-  STORE_TIMEOUT: { status: 503, meaning: 'the store did not answer within the operation deadline (STOREBENCH_OP_TIMEOUT_MS, default 2000 ms); it is down until its server answers again' },
-  SHUTTING_DOWN: { status: 503, meaning: 'the request came on a connection that arrived after the app began shutting down (SIGTERM): answered at once with Connection: close, nothing done; send it again once the app is back' },
+  STORE_UNAVAILABLE: {
+    status: 503,
+    meaning: 'the store could not be opened, or its server failed; the app keeps serving the others',
+  },
+  STORE_TIMEOUT: {
+    status: 503,
+    meaning: 'the store did not answer within the operation deadline (STOREBENCH_OP_TIMEOUT_MS, default 2000 ms); it ' +
+      'is down until its server answers again',
+  },
+  SHUTTING_DOWN: {
+    status: 503,
+    meaning: 'the request came on a connection that arrived after the app began shutting down (SIGTERM): answered at ' +
+      'once with Connection: close, nothing done; send it again once the app is back',
+  },
   INTERNAL: { status: 500, meaning: 'an unexpected error; its details are in the app log, never in the answer' },
   // Why a store is unavailable: `reasonCode` beside `reason` in /stores
-  NOT_CONFIGURED: { status: 503, meaning: 'no URL set and no bound service, and the embedded default is off (--no-embedded)' },
+  NOT_CONFIGURED: {
+    status: 503,
+    meaning: 'no URL set and no bound service, and the embedded default is off (--no-embedded)',
+  },
   NOT_INSTALLED: { status: 503, meaning: 'the embedded default needs a server program that is not on PATH' },
   START_FAILED: { status: 503, meaning: 'the embedded default found the server program, but it did not start' },
   BAD_BINDING: { status: 503, meaning: 'VCAP_SERVICES is broken, or the bound service has no usable credentials' },
-  BAD_URL: { status: 503, meaning: 'the configured URL (an option or environment variable) cannot be used: it does not parse, has the wrong scheme or no host, or names a user without a password' },
-  DELAY_UNSUPPORTED: { status: 503, meaning: 'a network is emulated (--store-rtt) and this store\'s connection cannot go through the delaying proxy: TLS, a Unix socket or a Redis Cluster' },
-  OPEN_FAILED: { status: 503, meaning: 'the server was configured, but connecting or seeding failed (the app retries in the background; the driver\'s direct mode leaves the store out of its run)' },
-  OPEN_TIMEOUT: { status: 503, meaning: 'connecting and seeding did not finish within the open deadline (STOREBENCH_OPEN_TIMEOUT_MS, default 5000 ms); the app listens without the store and retries in the background; the driver\'s direct mode and scenarios leave it out of their run ("not used in this run")' },
+  BAD_URL: {
+    status: 503,
+    meaning: 'the configured URL (an option or environment variable) cannot be used: it does not parse, has the ' +
+      'wrong scheme or no host, or names a user without a password',
+  },
+  DELAY_UNSUPPORTED: {
+    status: 503,
+    meaning: 'a network is emulated (--store-rtt) and this store\'s connection cannot go through the delaying proxy: ' +
+      'TLS, a Unix socket or a Redis Cluster',
+  },
+  OPEN_FAILED: {
+    status: 503,
+    meaning: 'the server was configured, but connecting or seeding failed (the app retries in the background; the ' +
+      'driver\'s direct mode leaves the store out of its run)',
+  },
+  OPEN_TIMEOUT: {
+    status: 503,
+    meaning: 'connecting and seeding did not finish within the open deadline (STOREBENCH_OPEN_TIMEOUT_MS, default ' +
+      '5000 ms); the app listens without the store and retries in the background; the driver\'s direct mode and ' +
+      'scenarios leave it out of their run ("not used in this run")',
+  },
   // The CLIs
   USAGE: { exit: 2, meaning: 'bad flags or arguments: every problem is printed, one line each, and nothing runs' },
   RUN_FAILED: { exit: 1, meaning: 'the run could not go on (target unreachable, bad /stores listing, app.js died)' },
   INTERRUPTED: { exit: 130, meaning: 'Ctrl-C: the finished steps are still printed and written' },
-  BAD_RESULTS: { exit: 2, meaning: 'node test report: the file is not JSON, not a storebench results file, or of another format version' },
-  BAD_OUTPUT: { exit: 2, meaning: '--json or --csv names a file that cannot be written (checked before any load): nothing runs' },
+  BAD_RESULTS: {
+    exit: 2,
+    meaning: 'node test report: the file is not JSON, not a storebench results file, or of another format version',
+  },
+  BAD_OUTPUT: {
+    exit: 2,
+    meaning: '--json or --csv names a file that cannot be written (checked before any load): nothing runs',
+  },
   // Reports: thresholds and run comparison
-  ASSERTION_FAILED: { exit: 3, meaning: 'node test --assert: a threshold was missed (the table after the run says which); the results are still printed and written' },
-  REGRESSION: { exit: 3, meaning: 'node test compare --fail-on-regression PCT: an rps fell or a p99 rose by more than PCT percent' },
+  ASSERTION_FAILED: {
+    exit: 3,
+    meaning: 'node test --assert: a threshold was missed (the table after the run says which); the ' +
+      'results are still printed and written',
+  },
+  REGRESSION: {
+    exit: 3,
+    meaning: 'node test compare --fail-on-regression PCT: an rps fell or a p99 rose by more than PCT percent',
+  },
   // The driver's workloads (docs/workloads.md)
   // Several machines
-  MERGE_REFUSED: { exit: 2, meaning: 'node test merge: the files\' steps do not measure the same thing (a target, workload, setting or step differs, named in the line), they are one run given twice, or --direct runs did not reach one shared server: nothing is merged' },
-  NOT_READY: { exit: 1, meaning: 'node test --start-at TIME: the driver finished preparing (target reachable, priming, load phase) only after TIME, so it would have started late: it stops instead of loading the target out of step with the other parts' },
-  VERIFY_FAILED: { exit: 1, meaning: 'after a run that wrote, values read back from a store differ from what it acknowledged (a store that promises less, memcached, only warns)' },
+  MERGE_REFUSED: {
+    exit: 2,
+    meaning: 'node test merge: the files\' steps do not measure the same thing (a target, workload, setting or step ' +
+      'differs, named in the line), they are one run given twice, or --direct runs did not reach one ' +
+      'shared server: nothing is merged',
+  },
+  NOT_READY: {
+    exit: 1,
+    meaning: 'node test --start-at TIME: the driver finished preparing (target reachable, priming, load phase) only ' +
+      'after TIME, so it would have started late: it stops instead of loading the target ' +
+      'out of step with the other parts',
+  },
+  VERIFY_FAILED: {
+    exit: 1,
+    meaning: 'after a run that wrote, values read back from a store differ from what it acknowledged (a store that ' +
+      'promises less, memcached, only warns)',
+  },
 });
 
 // Warnings that travel with a step's numbers when those numbers deserve less trust
 // (result/honesty.js): `{ code, message, data }` in every Result; reports decide by `code`.
 export const WARNING_CODES = Object.freeze({
   WEAK_SAMPLE: { meaning: 'statistically weak: fewer samples or a shorter step than the percentiles need' },
-  LITTLES_LAW: { meaning: "closed loop: mean latency disagrees with concurrency / rps (Little's law), so time went somewhere the timing did not see" },
+  LITTLES_LAW: {
+    meaning: "closed loop: mean latency disagrees with concurrency / rps (Little's law), " +
+      'so time went somewhere the timing did not see',
+  },
   OPEN_MODEL_SHORT: { meaning: 'open model: the achieved rate fell short of the rate asked' },
   DRIVER_CPU: { meaning: 'the driver used most of a CPU core: the client may be the bottleneck' },
   REQUEST_ERRORS: { meaning: 'some requests failed; rps and latency include the error responses' },
   // The machine (driver/machine-load.js) and the baseline check (result/comparison.js)
   CPU_STEAL: { meaning: 'the hypervisor took 10% or more of the CPU time (steal) during the step' },
   BUSY_MACHINE: { meaning: 'processes outside this run used half a core or more during the step' },
-  FASTER_THAN_BASELINE: { meaning: 'comparison only: a store measured faster than `memory`, the in-process map, at the same key and load, by more than 10% and beyond the run\'s noise; it cannot be, so something other than the store decided that step (a drift of the machine, a target still warming up)' },
+  FASTER_THAN_BASELINE: {
+    meaning: 'comparison only: a store measured faster than `memory`, the in-process map, at the same key and load, ' +
+      'by more than 10% and beyond the run\'s noise; it cannot be, so something other than the store decided that ' +
+      'step (a drift of the machine, a target still warming up)',
+  },
   // Fair comparisons: the warm-up, the control and failed steps (docs/measurement.md)
-  NOT_STEADY: { meaning: 'the warm-up before the step reached its cap (--warmup-max) while the target was still getting faster, or had no response: the step may have measured a target still warming up' },
-  DRIFT: { meaning: 'run only: the control (the first step measured again at the end) moved by more than 10%: the machine changed during the run, and the comparison treats differences within that drift as ties' },
-  STEP_FAILED: { meaning: 'no request of the step succeeded (no 2xx answer): its figures are the failures\' and it is not ranked; a store named in --stores or a --url with such a step makes the run exit 1' },
+  NOT_STEADY: {
+    meaning: 'the warm-up before the step reached its cap (--warmup-max) while the target was still getting faster, ' +
+      'or had no response: the step may have measured a target still warming up',
+  },
+  DRIFT: {
+    meaning: 'run only: the control (the first step measured again at the end) moved by more than 10%: the machine ' +
+      'changed during the run, and the comparison treats differences within that drift as ties',
+  },
+  STEP_FAILED: {
+    meaning: 'no request of the step succeeded (no 2xx answer): its figures are the failures\' and it is not ranked; ' +
+      'a store named in --stores or a --url with such a step makes the run exit 1',
+  },
   // On a load phase and a verification (docs/workloads.md)
-  LOAD_ERRORS: { meaning: 'the load phase could not load some records: reads of them may answer 404, and the verification leaves them out' },
-  VERIFY_MISMATCH: { meaning: 'values read back after the run differ from what the store acknowledged: the run fails (VERIFY_FAILED)' },
-  WEAKER_PROMISE: { meaning: 'values read back differ, on a store that does not promise to keep what it acknowledged (memcached may evict): reported, not failed' },
-  NO_OVERLAP: { meaning: 'node test merge: the merged drivers did not run this step at the same time (their startedAt-finishedAt windows do not overlap), so their rps do not add up to a load the target saw at once' },
-  START_SKEW: { meaning: 'node test merge of the parts of one run (--part, --start-at): their first steps began further apart than the tolerance (100 ms) by their own clocks; the line says how far apart their clocks were by the target\'s Date header, where every part read it' },
-  UNVERIFIED: { meaning: 'some written keys of the sample could not be checked: writes to them overlapped, or one failed without saying whether it landed' },
+  LOAD_ERRORS: {
+    meaning: 'the load phase could not load some records: reads of them may answer 404, and ' +
+      'the verification leaves them out',
+  },
+  VERIFY_MISMATCH: {
+    meaning: 'values read back after the run differ from what the store acknowledged: the run fails (VERIFY_FAILED)',
+  },
+  WEAKER_PROMISE: {
+    meaning: 'values read back differ, on a store that does not promise to keep what it acknowledged (memcached ' +
+      'may evict): reported, not failed',
+  },
+  NO_OVERLAP: {
+    meaning: 'node test merge: the merged drivers did not run this step at the same time (their startedAt-finishedAt ' +
+      'windows do not overlap), so their rps do not add up to a load the target saw at once',
+  },
+  START_SKEW: {
+    meaning: 'node test merge of the parts of one run (--part, --start-at): their first steps began further apart ' +
+      'than the tolerance (100 ms) by their own clocks; the line says how far apart their clocks were by the ' +
+      'target\'s Date header, where every part read it',
+  },
+  UNVERIFIED: {
+    meaning: 'some written keys of the sample could not be checked: writes to them overlapped, or one failed ' +
+      'without saying whether it landed',
+  },
 });
 
 // The driver's error kind for a WRITE_CONFLICT answer: reports name it a conflict (the store
@@ -125,7 +267,12 @@ export class StoreUnavailableError extends StorebenchError {
 /** The store did not answer one operation (get, set, delete, ping) within the deadline. */
 export class StoreTimeoutError extends StorebenchError {
   constructor(store, operation, timeoutMs) {
-    super(`store "${store}" did not answer ${operation} within ${timeoutMs} ms`, { code: 'STORE_TIMEOUT', store, operation, timeoutMs });
+    super(`store "${store}" did not answer ${operation} within ${timeoutMs} ms`, {
+      code: 'STORE_TIMEOUT',
+      store,
+      operation,
+      timeoutMs,
+    });
   }
 }
 
@@ -146,7 +293,10 @@ export class BadRecordsError extends StorebenchError {
 /** The store has no native append. */
 export class AppendUnsupportedError extends StorebenchError {
   constructor(store) {
-    super(`store "${store}" cannot append natively; PUT the whole value instead`, { code: 'APPEND_UNSUPPORTED', store });
+    super(`store "${store}" cannot append natively; PUT the whole value instead`, {
+      code: 'APPEND_UNSUPPORTED',
+      store,
+    });
   }
 }
 

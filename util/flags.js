@@ -9,15 +9,26 @@ import { parseArgs } from 'node:util';
  */
 export function parseFlags(argv, spec, { positionals: allowed = 0 } = {}) {
   const problems = [];
-  const { values, positionals, tokens } = parseArgs({ args: argv, options: spec, strict: false, allowPositionals: true, tokens: true });
+  const { values, positionals, tokens } = parseArgs({
+    args: argv,
+    options: spec,
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
   for (const token of tokens) {
     if (token.kind !== 'option') continue;
     const known = spec[token.name];
-    if (!known) problems.push(`unknown option ${token.rawName}${suggestion(token.name, spec)}`);
-    else if (known.type === 'string' && token.value === undefined) problems.push(`${token.rawName} needs a value`);
-    // Lenient parsing takes the next word as the value even when it is a flag: `--json --quiet`.
-    else if (known.type === 'string' && !token.inlineValue && token.value.startsWith('--')) problems.push(`${token.rawName} needs a value, not the flag ${token.value}`);
-    else if (known.type === 'boolean' && token.value !== undefined) problems.push(`${token.rawName} takes no value`);
+    if (!known) {
+      problems.push(`unknown option ${token.rawName}${suggestion(token.name, spec)}`);
+    } else if (known.type === 'string' && token.value === undefined) {
+      problems.push(`${token.rawName} needs a value`);
+    } else if (known.type === 'string' && !token.inlineValue && token.value.startsWith('--')) {
+      // Lenient parsing takes the next word as the value even when it is a flag: `--json --quiet`.
+      problems.push(`${token.rawName} needs a value, not the flag ${token.value}`);
+    } else if (known.type === 'boolean' && token.value !== undefined) {
+      problems.push(`${token.rawName} takes no value`);
+    }
   }
   for (const positional of positionals.slice(allowed)) problems.push(`unexpected argument "${positional}"`);
   return { values, positionals: positionals.slice(0, allowed), problems };

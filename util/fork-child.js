@@ -56,7 +56,10 @@ export async function forkListening(script, args = [], {
         throw Object.assign(new Error(`${name} exited (${how}) before listening`), { reason: 'exited' });
       }),
       new Promise((resolve, reject) => {
-        timer = setTimeout(() => reject(Object.assign(new Error(`${name} did not start listening within ${timeoutMs / 1000} s`), { reason: 'timeout' })), timeoutMs);
+        const late = () => Object.assign(new Error(`${name} did not start listening within ${timeoutMs / 1000} s`), {
+          reason: 'timeout',
+        });
+        timer = setTimeout(() => reject(late()), timeoutMs);
       }),
     ]);
     return { child, message, output: () => kept, exited, stop };

@@ -14,7 +14,9 @@ const VALUE_HEADER = 4;
 /** The body for entries ([key, bytes] pairs; key a string of the key alphabet, bytes a Buffer). */
 export function encodeRecords(entries) {
   let size = 0;
-  for (const [key, bytes] of entries) size += KEY_HEADER + Buffer.byteLength(key, 'latin1') + VALUE_HEADER + bytes.length;
+  for (const [key, bytes] of entries) {
+    size += KEY_HEADER + Buffer.byteLength(key, 'latin1') + VALUE_HEADER + bytes.length;
+  }
   const body = Buffer.allocUnsafe(size);
   let at = 0;
   for (const [key, bytes] of entries) {
@@ -36,17 +38,21 @@ export function parseRecords(body) {
   let at = 0;
   while (at < body.length) {
     const record = records.length + 1;
-    if (at + KEY_HEADER > body.length) throw new BadRecordsError(`record ${record} at byte ${at}: the body ends inside its key length`);
+    if (at + KEY_HEADER > body.length) {
+      throw new BadRecordsError(`record ${record} at byte ${at}: the body ends inside its key length`);
+    }
     const keyLength = body.readUInt16BE(at);
     const keyStart = at + KEY_HEADER;
     if (keyStart + keyLength + VALUE_HEADER > body.length) {
-      throw new BadRecordsError(`record ${record} at byte ${at}: a ${keyLength}-byte key and its value length do not fit in the ${body.length - keyStart} bytes left`);
+      throw new BadRecordsError(`record ${record} at byte ${at}: a ${keyLength}-byte key and its value length ` +
+        `do not fit in the ${body.length - keyStart} bytes left`);
     }
     const key = body.toString('latin1', keyStart, keyStart + keyLength);
     const valueLength = body.readUInt32BE(keyStart + keyLength);
     const valueStart = keyStart + keyLength + VALUE_HEADER;
     if (valueStart + valueLength > body.length) {
-      throw new BadRecordsError(`record ${record} at byte ${at}: a ${valueLength}-byte value does not fit in the ${body.length - valueStart} bytes left`);
+      throw new BadRecordsError(`record ${record} at byte ${at}: a ${valueLength}-byte value ` +
+        `does not fit in the ${body.length - valueStart} bytes left`);
     }
     records.push([key, body.subarray(valueStart, valueStart + valueLength)]);
     at = valueStart + valueLength;

@@ -77,8 +77,13 @@ export function redactText(text) {
 export function redactDeep(value) {
   if (typeof value === 'string') return redactText(value);
   if (Array.isArray(value)) return value.map(redactDeep);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactDeep(v)]));
+  if (value && typeof value === 'object') return mapEntries(value, (v) => redactDeep(v));
   return value;
+}
+
+// An object with each value through change(value, key).
+function mapEntries(object, change) {
+  return Object.fromEntries(Object.entries(object).map(([k, v]) => [k, change(v, k)]));
 }
 
 /**
@@ -90,9 +95,13 @@ export function redactDeep(value) {
 export function maskCredentials(value) {
   const secrets = new Set();
   const collect = (node, key) => {
-    if (Array.isArray(node)) node.forEach((item) => collect(item, key));
-    else if (node && typeof node === 'object') for (const [k, v] of Object.entries(node)) collect(v, k);
-    else if (typeof node === 'string' && secretFields.test(key ?? '') && node.length >= MIN_SECRET_LENGTH) secrets.add(node);
+    if (Array.isArray(node)) {
+      node.forEach((item) => collect(item, key));
+    } else if (node && typeof node === 'object') {
+      for (const [k, v] of Object.entries(node)) collect(v, k);
+    } else if (typeof node === 'string' && secretFields.test(key ?? '') && node.length >= MIN_SECRET_LENGTH) {
+      secrets.add(node);
+    }
   };
   collect(value);
   const ordered = [...secrets].flatMap((s) => [s, encodeURIComponent(s)]).sort((a, b) => b.length - a.length);
@@ -103,7 +112,7 @@ export function maskCredentials(value) {
   };
   const mask = (node, key) => {
     if (Array.isArray(node)) return node.map((item) => mask(item, key));
-    if (node && typeof node === 'object') return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, mask(v, k)]));
+    if (node && typeof node === 'object') return mapEntries(node, mask);
     if (typeof node === 'string') return secretFields.test(key ?? '') ? '***' : maskString(node);
     return node;
   };
@@ -111,7 +120,7 @@ export function maskCredentials(value) {
   const maskOrKeep = (node, key) => {
     if (nameFields.test(key ?? '')) return node;
     if (Array.isArray(node)) return node.map((item) => maskOrKeep(item, key));
-    if (node && typeof node === 'object') return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, maskOrKeep(v, k)]));
+    if (node && typeof node === 'object') return mapEntries(node, maskOrKeep);
     return mask(node, key);
   };
   return maskOrKeep(value);

@@ -10,7 +10,11 @@ export function median(values) {
 
 // Student's t, two-sided 95% (the 0.975 quantile), for 1 to 30 degrees of freedom; beyond
 // that Cornish-Fisher's expansion around the normal quantile is within 0.001 of the table.
-const T975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042];
+const T975 = [
+  12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+  2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+  2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
+];
 const Z975 = 1.959964;
 
 /** The 0.975 quantile of Student's t with df degrees of freedom (df >= 1). */

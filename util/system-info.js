@@ -13,15 +13,19 @@ function loadtestVersion() {
   }
 }
 
-/** `loadtest: false` for reports loadtest plays no part in (test-json, the wrk benchmark). */
-export function systemInfo({ target, loadtest = true, now = new Date() } = {}) {
+/**
+ * `engine`: what sends the load (a run's settings.engine). loadtest's version is recorded only
+ * when it is `loadtest`: a direct or fast run, or a report no load is part of (test-json), must
+ * not name a load generator that sent nothing.
+ */
+export function systemInfo({ target, engine, now = new Date() } = {}) {
   const cpus = os.cpus();
   return {
     node: process.version,
     platform: `${os.platform()} ${os.release()} ${os.arch()}`,
     cpuModel: cpus[0]?.model?.trim() ?? 'unknown',
     cpuCount: cpus.length,
-    ...(loadtest ? { loadtest: loadtestVersion() } : {}),
+    ...(engine === 'loadtest' ? { loadtest: loadtestVersion() } : {}),
     target,
     date: now.toISOString(),
     hostname: os.hostname(),

@@ -62,11 +62,15 @@ export function parseServerList(text) {
     if (scheme && scheme !== 'memcached' && scheme !== 'memcache') return { problem: `is not a memcached server list: ${which} has scheme ${scheme}://, expected memcached:// or none` };
     const rest = scheme ? item.slice(scheme.length + 3) : item;
     const hostPort = rest.slice(rest.lastIndexOf('@') + 1);
-    if (!hostPort || hostPort.startsWith(':')) return { problem: `is not a memcached server list (host:port,host:port): ${which} has no host` };
+    if (!hostPort || hostPort.startsWith(':')) {
+      return { problem: `is not a memcached server list (host:port,host:port): ${which} has no host` };
+    }
     const match = HOST_PORT.exec(hostPort);
     if (!match) return { problem: `is not a memcached server list (host:port,host:port): ${which} is not host:port` };
     const port = match[2] === undefined ? undefined : Number(match[2]);
-    if (port !== undefined && (port < 1 || port > 65535)) return { problem: `is not a memcached server list: ${which} has a port outside 1-65535` };
+    if (port !== undefined && (port < 1 || port > 65535)) {
+      return { problem: `is not a memcached server list: ${which} has a port outside 1-65535` };
+    }
     servers.push({ host: match[1], port });
   }
   return { servers };

@@ -6,7 +6,9 @@ import { accessSync, constants } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 
 /** Where Debian, Red Hat and Alpine keep system programs, in a root PATH's order. */
-export const SYSTEM_DIRS = Object.freeze(['/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin']);
+export const SYSTEM_DIRS = Object.freeze([
+  '/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin',
+]);
 
 /** The full path of an executable on PATH, or null. */
 export function which(command, path = process.env.PATH ?? '') {
@@ -31,9 +33,12 @@ export function findTool(command, path = process.env.PATH ?? '', systemDirs = SY
  * or, when it is installed off PATH, where it is and what to do, so an installed program is
  * never called missing.
  */
-export function notOnPathReason({ command, variable, missing, path = process.env.PATH ?? '', systemDirs = SYSTEM_DIRS }) {
+export function notOnPathReason({
+  command, variable, missing, path = process.env.PATH ?? '', systemDirs = SYSTEM_DIRS,
+}) {
   const elsewhere = which(command, path) ? null : which(command, systemDirs.join(delimiter));
   return elsewhere
-    ? `no ${variable} and no ${command} on PATH; it is installed at ${elsewhere}, but ${dirname(elsewhere)} is not on PATH: add it or set ${variable}`
+    ? `no ${variable} and no ${command} on PATH; it is installed at ${elsewhere}, ` +
+      `but ${dirname(elsewhere)} is not on PATH: add it or set ${variable}`
     : missing;
 }

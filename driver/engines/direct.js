@@ -22,7 +22,13 @@
 //   Open model (`rps`): calls start on the schedule (the i-th at i/rps after the first),
 //   however many are in flight; the meter counts latency from each one's intended start.
 //   `concurrency` plays no part there.
-// - `maxRequests`: exactly that many calls are started. `durationSeconds`: none starts after
+// - `pipeline` N (closed loop only; default 1): each caller sends N calls in one tick, and its
+//   next N when all N settled (redis-benchmark -P): a client that pipelines writes them
+//   together. Each call is begun, timed and counted on its own, from its own start. A store
+//   with pipelined() (stores/contract.js) pipelines on connections of its own: caller i sends
+//   its calls through the i-th (modulo their number), as redis-benchmark's client i does.
+// - `maxRequests`: exactly that many calls are started (with a pipeline, the last batch is short).
+//   `durationSeconds`: none starts after
 //   that long. An abort of `signal`: none starts after it. run() resolves as soon as the load
 //   is over (the last call started, or the time is up), not when the calls in flight end:
 //   the meter waits for those, up to its deadline. A store call cannot be cancelled: at the
@@ -64,11 +70,14 @@ const statusOfError = (error) => (error?.code === 'VALUE_TOO_LARGE' ? STATUS.too
 // for the next turn of the loop first.
 const YIELD_EVERY = 256;
 
-// One caller: sends a call, and when it settles, records it and asks the run for the next
-// one. Its callbacks are bound once, so a call costs only the store's own promise.
+// One caller: sends a call, and when it settles, records it and tells its owner (the run, or
+// with --pipeline its batch), which starts the next. Its callbacks are bound once, so a call
+// costs only the store's own promise.
 class Caller {
-  constructor(run) {
+  constructor(run, owner = run, store = run.store) {
     this.run = run;
+    this.owner = owner;
+    this.store = store;
     this.handle = null;
     this.request = null;
     this.stage = 0;
@@ -100,7 +109,7 @@ class Caller {
   send(method, key, body, onValue) {
     let pending;
     try {
-      pending = method === 'get' ? this.run.store.get(key) : this.run.store[method](key, body);
+      pending = method === 'get' ? this.store.get(key) : this.store[method](key, body);
     } catch (error) {
       this.onError(error);
       return;
@@ -136,8 +145,11 @@ class Caller {
         this.send('delete', key, undefined, this.onWritten);
         break;
       default:
-        if (isAppend(request) && typeof run.store.append === 'function') this.send('append', key, request.body, this.onWritten);
-        else this.end(STATUS.unsupported, null, 'this store has no native append (docs/stores.md)');
+        if (isAppend(request) && typeof this.store.append === 'function') {
+          this.send('append', key, request.body, this.onWritten);
+        } else {
+          this.end(STATUS.unsupported, null, 'this store has no native append (docs/stores.md)');
+        }
     }
   }
 
@@ -149,19 +161,78 @@ class Caller {
     request?.settle(status, this.stage);
     if (error) handle.failed(error);
     else handle.responded(status, detail);
-    this.run.settled(this);
+    this.owner.settled(this);
+  }
+}
+
+// One caller of --pipeline N: N calls sent in one tick (one Caller each), the next N once all
+// N settled, as redis-benchmark -P sends them. Calls that settle while the batch is still
+// being sent (a store that answers at once) never start the next batch from inside this one.
+class Batch {
+  constructor(run, store) {
+    this.run = run;
+    this.store = store;
+    this.callers = Array.from({ length: run.pipeline }, (_, slot) => this.callerAt(slot));
+    this.pending = 0;
+    this.sending = false;
+    this.start = () => this.send();
+  }
+
+  callerAt(slot) {
+    const caller = new Caller(this.run, this, this.store);
+    caller.slot = slot;
+    return caller;
+  }
+
+  // Up to N calls, each counted by the run's take(): -n ends with a short batch.
+  send() {
+    const { run, callers } = this;
+    this.sending = true;
+    for (let slot = 0; slot < callers.length && run.take(); slot += 1) {
+      this.pending += 1;
+      callers[slot].next();
+    }
+    this.sending = false;
+    if (this.pending === 0) this.done();
+  }
+
+  settled(caller) {
+    // Past its deadline a call is left to finish unheard: a fresh caller takes its slot.
+    if (caller.dead) this.callers[caller.slot] = this.callerAt(caller.slot);
+    this.pending -= 1;
+    if (this.pending === 0 && !this.sending) this.done();
+  }
+
+  // All N settled: the next batch, now, or on the next turn of the event loop once YIELD_EVERY
+  // calls were started since the last wait (as a single caller waits).
+  done() {
+    const { run } = this;
+    if (run.stopped || run.taken >= run.maxRequests) return;
+    if (run.taken - run.yieldedAt < YIELD_EVERY) return this.send();
+    run.yieldedAt = run.taken;
+    setImmediate(this.start);
   }
 }
 
 // One run of the engine: the store and key on LoadRun's schedule, count and stop.
 class DirectRun extends LoadRun {
-  constructor(load, meter) {
+  constructor(load, connections, meter) {
     super(load, meter);
     this.store = load.store;
+    this.connections = connections; // --pipeline with a store's pipelined(): its connections' calls
     this.key = load.key;
+    this.pipeline = load.pipeline ?? 1;
+    this.yieldedAt = 0;
   }
 
   closedLoop() {
+    if (this.pipeline > 1) {
+      const batches = Math.min(this.concurrency, Math.ceil(this.maxRequests / this.pipeline));
+      const { connections } = this;
+      const storeOf = (i) => (connections ? connections[i % connections.length] : this.store);
+      for (let i = 0; i < batches && !this.stopped; i += 1) new Batch(this, storeOf(i)).send();
+      return;
+    }
     const callers = Math.min(this.concurrency, this.maxRequests);
     for (let i = 0; i < callers && this.take(); i += 1) new Caller(this).next();
   }
@@ -190,9 +261,22 @@ class DirectRun extends LoadRun {
 export const directEngine = {
   mode: 'direct',
   async run(load, meter) {
-    if (!load.store || typeof load.store.get !== 'function') throw new TypeError('the direct engine needs load.store, an opened Store');
-    if (!load.workload && typeof load.key !== 'string') throw new TypeError('the direct engine needs load.key (or a workload)');
-    const run = new DirectRun(load, meter);
+    if (!load.store || typeof load.store.get !== 'function') {
+      throw new TypeError('the direct engine needs load.store, an opened Store');
+    }
+    if (!load.workload && typeof load.key !== 'string') {
+      throw new TypeError('the direct engine needs load.key (or a workload)');
+    }
+    const pipeline = load.pipeline ?? 1;
+    if (!Number.isInteger(pipeline) || pipeline < 1) {
+      throw new TypeError(`the direct engine's pipeline is a whole number from 1, not ${pipeline}`);
+    }
+    if (pipeline > 1 && load.rps) {
+      throw new TypeError('the direct engine pipelines in the closed loop only, not at a fixed rate (rps)');
+    }
+    // A store whose client pipelines only in a mode of its own (PostgreSQL) has pipelined().
+    const connections = pipeline > 1 && load.store.pipelined ? await load.store.pipelined() : null;
+    const run = new DirectRun(load, connections, meter);
     run.start();
     await run.done;
     return { reported: null };

@@ -84,7 +84,8 @@ function requestOptions(params, { method, path, body, authorization }) {
     // A DELETE carries the token with no body.
     if (authorization) headers.authorization = authorization;
   }
-  return { protocol: params.protocol, host: params.host, hostname: params.hostname, port: params.port, auth: params.auth, agent: params.agent, method, path, headers };
+  const { protocol, host, hostname, port, auth, agent } = params;
+  return { protocol, host, hostname, port, auth, agent, method, path, headers };
 }
 
 // An operation of two requests (read-modify-write: a GET, then a PUT once the GET answered
@@ -145,7 +146,9 @@ export const httpEngine = {
         else handle.responded(status, body);
         return true;
       };
-      const onResponse = (response, stage) => answer(response, connect, (status, body) => end(status, stage, null, body), (error) => end(null, stage, error));
+      const onResponse = (response, stage) => answer(response, connect,
+        (status, body) => end(status, stage, null, body),
+        (error) => end(null, stage, error));
       if (operation.then) {
         request = chainedRequest(makeRequest, params, operation, {
           onResponse,
@@ -167,7 +170,9 @@ export const httpEngine = {
       // meter calls this later, from a timer or an abort, once `request` below exists.)
       const handle = meter.begin((error) => request.destroy(error));
       if (params.agent && params.agent !== lastAgent) agents.add((lastAgent = params.agent));
-      const request = makeRequest(params, (response) => answer(response, connect, (status, body) => handle.responded(status, body), (error) => handle.failed(error)));
+      const request = makeRequest(params, (response) => answer(response, connect,
+        (status, body) => handle.responded(status, body),
+        (error) => handle.failed(error)));
       request.on('error', (error) => handle.failed(error));
       return request;
     };
@@ -183,7 +188,11 @@ export const httpEngine = {
     });
     return {
       // What loadtest itself reported for the same step, only to show how far off it is.
-      reported: { meanLatencyMs: finiteOrNull(result.meanLatencyMs), rps: finiteOrNull(result.rps), totalRequests: result.totalRequests },
+      reported: {
+        meanLatencyMs: finiteOrNull(result.meanLatencyMs),
+        rps: finiteOrNull(result.rps),
+        totalRequests: result.totalRequests,
+      },
       release: () => {
         for (const agent of agents) agent.destroy?.();
       },

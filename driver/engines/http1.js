@@ -36,7 +36,10 @@ export function requestHead(method, path, headers, bodyLength = -1, authorizatio
   return `${head}\r\n`;
 }
 
-/** The header lines every request to `url` carries: Host, User-Agent, Accept, credentials in the URL, Connection: close without keep-alive. */
+/**
+ * The header lines every request to `url` carries: Host, User-Agent, Accept, credentials in the URL,
+ * Connection: close without keep-alive.
+ */
 export function commonHeaders(url, { keepAlive = true } = {}) {
   let headers = `Host: ${url.host}\r\nUser-Agent: storebench\r\nAccept: */*\r\n`;
   if (url.username || url.password) {
@@ -236,9 +239,11 @@ export class ResponseReader {
   // Reads the head in buf[from, headEnd) (headEnd: where its CRLFCRLF starts); returns where the body starts.
   head(buf, from, headEnd) {
     // "HTTP/1.x SSS"
-    if (headEnd - from < 12 || buf[from] !== 72 || buf[from + 4] !== 47 || buf[from + 5] !== 49 || buf[from + 6] !== 46 ||
-        !isDigit(buf[from + 9]) || !isDigit(buf[from + 10]) || !isDigit(buf[from + 11]) || buf.latin1Slice(from, from + 5) !== 'HTTP/') {
-      throw new ResponseError(`not an HTTP/1.x response: ${JSON.stringify(buf.latin1Slice(from, Math.min(headEnd, from + 40)))}`);
+    if (headEnd - from < 12 || buf[from] !== 72 || buf[from + 4] !== 47 || buf[from + 5] !== 49 ||
+        buf[from + 6] !== 46 || !isDigit(buf[from + 9]) || !isDigit(buf[from + 10]) || !isDigit(buf[from + 11]) ||
+        buf.latin1Slice(from, from + 5) !== 'HTTP/') {
+      const shown = JSON.stringify(buf.latin1Slice(from, Math.min(headEnd, from + 40)));
+      throw new ResponseError(`not an HTTP/1.x response: ${shown}`);
     }
     const minor = buf[from + 7] - 48;
     const status = (buf[from + 9] - 48) * 100 + (buf[from + 10] - 48) * 10 + (buf[from + 11] - 48);
@@ -263,7 +268,9 @@ export class ResponseReader {
             if (!isDigit(buf[i])) throw new ResponseError('a bad Content-Length');
             value = value * 10 + buf[i] - 48;
           }
-          if (valueEnd === valueStart || (length >= 0 && length !== value)) throw new ResponseError('a bad Content-Length');
+          if (valueEnd === valueStart || (length >= 0 && length !== value)) {
+            throw new ResponseError('a bad Content-Length');
+          }
           length = value;
         } else if (first === 99 && namedAs(buf, lineStart, colon, 'connection')) {
           const value = buf.latin1Slice(valueStart, valueEnd).toLowerCase();

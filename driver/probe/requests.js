@@ -5,7 +5,9 @@ import { keepAliveAgent, httpRequest } from '../http-request.js';
 import { shapedStore } from '../workloads/value-shape.js';
 
 /**
- * @param {{ kind: 'http', url: string } | { kind: 'direct', store: string, key: string, connections: object, settings?: object, valueShape?: string }} target
+ * @param {{ kind: 'http', url: string }
+ *   | { kind: 'direct', store: string, key: string, connections: object, settings?: object,
+ *       valueShape?: string }} target
  * @param {{ timeoutMs: number }} options
  */
 export async function openProbeTarget(target, { timeoutMs }) {
@@ -37,7 +39,9 @@ export async function openProbeTarget(target, { timeoutMs }) {
 // Only a 2xx answer is a sample: a 404, a 429 or a 5xx is answered fast without the work the
 // load's requests do, and would pull the probe's figures down; it counts as an error.
 function answered(response) {
-  if (response.status < 200 || response.status > 299) throw Object.assign(new Error(`HTTP ${response.status}`), { code: 'HTTP_STATUS' });
+  if (response.status < 200 || response.status > 299) {
+    throw Object.assign(new Error(`HTTP ${response.status}`), { code: 'HTTP_STATUS' });
+  }
   return response;
 }
 
@@ -62,7 +66,12 @@ export function found(value) {
 // A probe request still unanswered at the deadline counts as an error (and the probe moves on).
 function withDeadline(promise, ms) {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(Object.assign(new Error(`no answer within ${ms} ms`), { code: 'TIMEOUT' })), ms);
-    promise.then((value) => { clearTimeout(timer); resolve(value); }, (error) => { clearTimeout(timer); reject(error); });
+    const timer = setTimeout(() => {
+      reject(Object.assign(new Error(`no answer within ${ms} ms`), { code: 'TIMEOUT' }));
+    }, ms);
+    promise.then(
+      (value) => { clearTimeout(timer); resolve(value); },
+      (error) => { clearTimeout(timer); reject(error); },
+    );
   });
 }

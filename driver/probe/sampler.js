@@ -38,7 +38,14 @@ function createSeconds() {
       return Array.from(seconds, (second = { count: 0, errors: 0, histogram: null }, index) => {
         const { count, errors, histogram } = second;
         const atMs = (percentile) => (count ? histogram.getValueAtPercentile(percentile) / 1000 : null);
-        const sample = { second: index, count, errors, p50Ms: atMs(50), p99Ms: atMs(99), maxMs: count ? histogram.maxValue / 1000 : null };
+        const sample = {
+          second: index,
+          count,
+          errors,
+          p50Ms: atMs(50),
+          p99Ms: atMs(99),
+          maxMs: count ? histogram.maxValue / 1000 : null,
+        };
         histogram?.destroy();
         return sample;
       });
@@ -46,7 +53,9 @@ function createSeconds() {
   };
 }
 
-export function startSampling(send, { maxCount = Infinity, maxSeconds = Infinity, pause = null, timeline = false } = {}) {
+export function startSampling(send, {
+  maxCount = Infinity, maxSeconds = Infinity, pause = null, timeline = false,
+} = {}) {
   let stopped = false;
   const done = (async () => {
     const recorder = createLatencyRecorder();

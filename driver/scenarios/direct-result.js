@@ -33,7 +33,19 @@ export function createDirectSteps({ name, stores, serverUrls = [], timeoutMs }) 
       targets.set(`${store} ${key}`, { url, store, key, named: false });
       // One-shot scripts, not a steady load: only the machine's warnings apply (Little's law
       // and the sample-size checks assume a step of many requests at a steady concurrency).
-      const step = { ...figures, url, store, key, workload: `scenario ${name}`, repeat, machine, workers: null, machines: null, warmup: null, warnings: machineWarnings(machine) };
+      const step = {
+        ...figures,
+        url,
+        store,
+        key,
+        workload: `scenario ${name}`,
+        repeat,
+        machine,
+        workers: null,
+        machines: null,
+        warmup: null,
+        warnings: machineWarnings(machine),
+      };
       steps.push(step);
       return step;
     },
@@ -48,7 +60,9 @@ export function createDirectSteps({ name, stores, serverUrls = [], timeoutMs }) 
       const concurrency = [...new Set(steps.map((step) => step.concurrency))];
       // The operations' shares of all the requests the scenario sent.
       const counts = {};
-      for (const step of steps) for (const { operation, requests } of step.operations) counts[operation] = (counts[operation] ?? 0) + requests;
+      for (const step of steps) {
+        for (const { operation, requests } of step.operations) counts[operation] = (counts[operation] ?? 0) + requests;
+      }
       const total = Object.values(counts).reduce((sum, n) => sum + n, 0);
       const mix = Object.fromEntries(Object.entries(counts).map(([operation, n]) => [operation, n / total]));
       return createResult({
@@ -71,6 +85,7 @@ export function createDirectSteps({ name, stores, serverUrls = [], timeoutMs }) 
           keys: null,
           repeat: Math.max(1, ...steps.map((step) => step.repeat)),
           workers: 1,
+          engine: 'direct',
           assert: [],
           workload: `scenario ${name}`,
           mix,
@@ -82,8 +97,7 @@ export function createDirectSteps({ name, stores, serverUrls = [], timeoutMs }) 
           load: false,
           verify: false,
         },
-        // loadtest's version as in every Result (the field is required), though the direct engine sends the load
-        system: systemInfo({ target: 'direct: the stores\' clients in the driver process' }),
+        system: systemInfo({ target: 'direct: the stores\' clients in the driver process', engine: 'direct' }),
         targets: [...targets.values()],
         skipped,
         steps,

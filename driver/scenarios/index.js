@@ -3,7 +3,8 @@
 // returns an outcome and never prints (report/scenario.js renders one).
 //
 // A kind is a module exporting
-//   async run(scenario, scaleSettings, context) -> { measured: [Table], results: [Result], runs?: [...], notes: [string], failures?: [string] }
+//   async run(scenario, scaleSettings, context)
+//     -> { measured: [Table], results: [Result], runs?: [...], notes: [string], failures?: [string] }
 // (failures: what kept figures from being measured, such as a store that was down; the CLI exits 1 on any)
 // where context is { appEnv, signal, onProgress } and a Table is described in tables.js.
 import { readdir } from 'node:fs/promises';
@@ -41,7 +42,8 @@ export async function findScenario(name) {
   const found = scenarios.find((scenario) => scenario.name === name);
   if (found) return found;
   const names = scenarios.map((scenario) => scenario.name);
-  throw new UsageError([`unknown scenario "${name}"${suggestion(name, names)}; node test --scenario list shows them (${names.join(', ')})`]);
+  throw new UsageError([`unknown scenario "${name}"${suggestion(name, names)}; ` +
+    `node test --scenario list shows them (${names.join(', ')})`]);
 }
 
 /** Problems with a scale name, for the flag parser. */
@@ -58,11 +60,18 @@ export async function findScenario(name) {
  *   was). Both only for the kinds over HTTP
  * @param {{ signal?: AbortSignal, onProgress?: (event) => void }} [hooks]
  */
-export async function runScenario(name, { scale = 'default', cloudantPlan, storeDelay, clientDelay } = {}, { signal, onProgress = () => {} } = {}) {
+export async function runScenario(
+  name,
+  { scale = 'default', cloudantPlan, storeDelay, clientDelay } = {},
+  { signal, onProgress = () => {} } = {},
+) {
   const scenario = await findScenario(name);
   const problems = scaleProblems(scale);
   // The delay goes to the app a sweep starts; the direct kinds open their stores their own way.
-  if ((storeDelay || clientDelay) && scenario.kind !== 'sweep') problems.push(`--store-rtt, --store-jitter, --store-bandwidth and --client-rtt apply to the scenarios that run over HTTP, not to ${scenario.name} (direct mode)`);
+  if ((storeDelay || clientDelay) && scenario.kind !== 'sweep') {
+    problems.push('--store-rtt, --store-jitter, --store-bandwidth and --client-rtt apply to the scenarios ' +
+      `that run over HTTP, not to ${scenario.name} (direct mode)`);
+  }
   if (problems.length) throw new UsageError(problems);
   const settings = scenario.scales[scale];
   const kind = KINDS[scenario.kind];
@@ -77,16 +86,19 @@ export async function runScenario(name, { scale = 'default', cloudantPlan, store
   const whose = (given, why) => (given ? 'as the flags asked' : `the scenario's: ${why ?? 'the study\'s'}`);
   const networks = [
     overClient && delayActive(overClient)
-      ? `network between the driver and the app: ${delayText(overClient)}, through a delaying proxy (${whose(clientDelay, scenario.clientDelayWhy)}; --client-rtt changes it)`
+      ? `network between the driver and the app: ${delayText(overClient)}, through a delaying proxy ` +
+        `(${whose(clientDelay, scenario.clientDelayWhy)}; --client-rtt changes it)`
       : `network between the driver and the app: none emulated (loopback)${clientDelay ? ', as the flags asked' : ''}`,
     delay && delayActive(delay)
-      ? `network between the app and each store: ${delayText(delay)}, through a delaying proxy (${whose(storeDelay, scenario.storeDelayWhy)}; --store-rtt changes it)`
+      ? `network between the app and each store: ${delayText(delay)}, through a delaying proxy ` +
+        `(${whose(storeDelay, scenario.storeDelayWhy)}; --store-rtt changes it)`
       : `network between the app and each store: none emulated (loopback)${storeDelay ? ', as the flags asked' : ''}`,
   ].filter(() => scenario.kind === 'sweep');
   // Each published table takes the shape of our table of the same id (its columns, labels, units);
   // one whose columns are none of ours (a study of other clients: client-libraries) keeps its
   // own, from the scenario's table spec of that id when there is one.
-  const sharesColumns = (ours, table) => Object.values(table.rows).some((cells) => ours.columns.some((column) => column.id in cells));
+  const sharesColumns = (ours, table) =>
+    Object.values(table.rows).some((cells) => ours.columns.some((column) => column.id in cells));
   const shapeFor = (table) => {
     const ours = measured.find((candidate) => candidate.id === table.id);
     if (ours && sharesColumns(ours, table)) return ours;

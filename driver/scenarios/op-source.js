@@ -77,7 +77,8 @@ export function createOpSource(ops, { basePath, nativeAppend = true }) {
     if (nativeAppend) return new Request(source, 'append', 'POST', `${path}/append`, bytes, undefined);
     const value = Buffer.concat([built.get(key) ?? Buffer.alloc(0), bytes]);
     built.set(key, value);
-    return new Request(source, 'read-modify-write', 'GET', path, null, { method: 'PUT', path, body: value, authorization: null });
+    const then = { method: 'PUT', path, body: value, authorization: null };
+    return new Request(source, 'read-modify-write', 'GET', path, null, then);
   };
 
   return {

@@ -3,12 +3,16 @@
 import { createResult } from '../../result/result.js';
 import { largestPeakRss } from '../peak-rss.js';
 
-/** node test's argv for a run's flags: { concurrency: [5, 10], keepalive: false } -> ['--concurrency', '5,10', '--no-keepalive']. */
+/**
+ * node test's argv for a run's flags:
+ * { concurrency: [5, 10], keepalive: false } -> ['--concurrency', '5,10', '--no-keepalive'].
+ */
 // A scenario's flags ({ 'value-size': 100, verify: false }) as the object normalizeOptions takes
 // ({ valueSize: 100, noVerify: true }): the same names a user gives run().
 export function flagsToOptions(flags) {
   const camel = (name) => name.replace(/-([a-z])/g, (_, letter) => letter.toUpperCase());
-  return Object.fromEntries(Object.entries(flags).map(([name, value]) => (value === false ? [camel(`no-${name}`), true] : [camel(name), value])));
+  return Object.fromEntries(Object.entries(flags).map(([name, value]) =>
+    (value === false ? [camel(`no-${name}`), true] : [camel(name), value])));
 }
 
 // The same flags as the command line that would run them, for the Result to show.

@@ -5,7 +5,10 @@ import { StepAborted } from '../step.js';
 import { reasonOf } from '../../stores/store-set.js';
 
 /** "N of M operations failed (404: n, ...); its time is not shown" for an outcome of op-source. */
-export const failedOperations = (label, { failed, operations, byStatus }) => `${label}: ${failed} of ${operations} operations failed (${Object.entries(byStatus).map(([status, n]) => `${status}: ${n}`).join(', ')}); its time is not shown`;
+export const failedOperations = (label, { failed, operations, byStatus }) => {
+  const statuses = Object.entries(byStatus).map(([status, n]) => `${status}: ${n}`).join(', ');
+  return `${label}: ${failed} of ${operations} operations failed (${statuses}); its time is not shown`;
+};
 
 /** { notes, failures, fail(line), unavailable(list, steps), forStore(name, steps, work), stopped } */
 export function createStoreFailures() {

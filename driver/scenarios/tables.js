@@ -31,7 +31,9 @@ function percentileMs(step, percentile) {
 function metricOf(record, metric) {
   if (metric.startsWith('p:')) return percentileMs(record.step, Number(metric.slice(2)));
   // loadtest's and ab's rps: responses over the time from the first start to the last end.
-  if (metric === 'elapsedRps') return record.step.elapsedSeconds > 0 ? record.step.responses / record.step.elapsedSeconds : null;
+  if (metric === 'elapsedRps') {
+    return record.step.elapsedSeconds > 0 ? record.step.responses / record.step.elapsedSeconds : null;
+  }
   if (metric.startsWith('extra:')) return record.extra?.[metric.slice('extra:'.length)] ?? null;
   const value = valueAt(record.step, metric);
   return typeof value === 'number' ? value : null;
@@ -72,9 +74,21 @@ export function buildTable(spec, records) {
   };
 }
 
-/** A published table in the same shape, from the scenario file's { id, title?, rows: { [row]: { [column]: n } } } and the columns of `shape` (our table of that id, or its spec). */
+/**
+ * A published table in the same shape, from the scenario file's
+ * { id, title?, rows: { [row]: { [column]: n } } } and the columns of `shape` (our table of that
+ * id, or its spec).
+ */
 export function publishedTable(spec, published) {
   const rows = Object.keys(published.rows);
-  const cells = Object.fromEntries(rows.map((row) => [row, Object.fromEntries(spec.columns.map(({ id }) => [id, published.rows[row][id] ?? null]))]));
-  return { id: spec.id, title: published.title ?? spec.title, rowHeader: spec.rowHeader, rows, columns: spec.columns.map(({ id, label, unit }) => ({ id, label, unit })), cells };
+  const rowCells = (row) => Object.fromEntries(spec.columns.map(({ id }) => [id, published.rows[row][id] ?? null]));
+  const cells = Object.fromEntries(rows.map((row) => [row, rowCells(row)]));
+  return {
+    id: spec.id,
+    title: published.title ?? spec.title,
+    rowHeader: spec.rowHeader,
+    rows,
+    columns: spec.columns.map(({ id, label, unit }) => ({ id, label, unit })),
+    cells,
+  };
 }

@@ -37,7 +37,9 @@ export async function verifyWritesDirect({ stores, store, workload, signal }) {
       const bytes = await guarded.get(key);
       return bytes == null ? { status: 404 } : { status: 200, body: bytes };
     } catch (error) {
-      return { error: error.code === 'STORE_TIMEOUT' ? 'no answer (timeout)' : `no answer (${error.code ?? error.message})` };
+      return {
+        error: error.code === 'STORE_TIMEOUT' ? 'no answer (timeout)' : `no answer (${error.code ?? error.message})`,
+      };
     }
   };
   return verifySample({ store, workload, signal, read });

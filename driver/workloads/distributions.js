@@ -68,7 +68,10 @@ export function createZipfian({ items, theta = ZIPFIAN_CONSTANT, zetan, random }
  * `keyCount()` says how many records exist now (the loaded ones plus acknowledged inserts),
  * for `latest`. Returns { next(): record number }.
  */
-export function createKeyChooser({ name, hotFraction = HOTSPOT_DEFAULT.hotFraction, hotShare = HOTSPOT_DEFAULT.hotShare }, { records, random, keyCount = () => records }) {
+export function createKeyChooser(
+  { name, hotFraction = HOTSPOT_DEFAULT.hotFraction, hotShare = HOTSPOT_DEFAULT.hotShare },
+  { records, random, keyCount = () => records },
+) {
   switch (name) {
     case 'uniform':
       return { next: () => random.below(records) };
@@ -89,7 +92,8 @@ export function createKeyChooser({ name, hotFraction = HOTSPOT_DEFAULT.hotFracti
     case 'hotspot': {
       const hot = Math.floor(records * hotFraction);
       const cold = records - hot;
-      return { next: () => (hot > 0 && (cold === 0 || random.random() < hotShare) ? random.below(hot) : hot + random.below(cold)) };
+      const inHot = () => hot > 0 && (cold === 0 || random.random() < hotShare);
+      return { next: () => (inHot() ? random.below(hot) : hot + random.below(cold)) };
     }
     case 'sequential': {
       let position = 0;

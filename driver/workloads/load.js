@@ -58,8 +58,13 @@ export async function loadRecords({ url, workload, token = null, timeoutMs = 10_
   // One batch as one POST: landed when the app says it wrote every record of it.
   const send = async ({ entries, to }, from) => {
     const body = encodeRecords(entries);
-    const answer = await httpRequest(url, { method: 'POST', headers, body, timeoutMs: deadline, agent, signal, maxBodyBytes: 1024 * 1024 });
-    if (answer.status !== 200) return { kind: `http ${answer.status}`, refused: answer.status >= 400 && answer.status < 500 ? answer.status : null };
+    const answer = await httpRequest(url, {
+      method: 'POST', headers, body, timeoutMs: deadline, agent, signal, maxBodyBytes: 1024 * 1024,
+    });
+    if (answer.status !== 200) {
+      const refused = answer.status >= 400 && answer.status < 500 ? answer.status : null;
+      return { kind: `http ${answer.status}`, refused };
+    }
     let written = null;
     try {
       written = JSON.parse(answer.body.toString('utf8')).written;

@@ -16,7 +16,10 @@ export function parseSize(text) {
 
 /** --value-size: a size or a range MIN-MAX (drawn per request), 1 byte to the app's limit. */
 export function parseValueSize(text) {
-  const bad = { problem: `--value-size must be a size in bytes such as 100, 10KB or 1MB, or a range such as 100-1000, not "${text}"` };
+  const bad = {
+    problem: '--value-size must be a size in bytes such as 100, 10KB or 1MB, ' +
+      `or a range such as 100-1000, not "${text}"`,
+  };
   const parts = text.split('-');
   if (parts.length > 2 || parts.some((part) => !part.trim())) return bad;
   const [min, max = min] = parts.map(parseSize);
@@ -24,7 +27,8 @@ export function parseValueSize(text) {
   if (min < 1) return { problem: `--value-size must be at least 1 byte, not "${text}"` };
   if (min > max) return { problem: `--value-size ${text}: the smaller size comes first (MIN-MAX)` };
   if (max > APP_MAX_VALUE_BYTES) {
-    return { problem: `--value-size ${text} is more than the app accepts in one value: at most ${formatBytes(APP_MAX_VALUE_BYTES)} (${shown(APP_MAX_VALUE_BYTES)} bytes)` };
+    const limit = `${formatBytes(APP_MAX_VALUE_BYTES)} (${shown(APP_MAX_VALUE_BYTES)} bytes)`;
+    return { problem: `--value-size ${text} is more than the app accepts in one value: at most ${limit}` };
   }
   return { value: { min, max } };
 }
@@ -34,10 +38,14 @@ export function parseDistribution(text) {
   const hotspot = /^hotspot:(\d+)\/(\d+)$/.exec(text);
   if (hotspot) {
     const [hot, share] = [Number(hotspot[1]), Number(hotspot[2])];
-    if (hot < 1 || hot > 99 || share < 1 || share > 99) return { problem: `--distribution ${text}: H and O are whole percentages from 1 to 99 (hotspot:20/80)` };
+    if (hot < 1 || hot > 99 || share < 1 || share > 99) {
+      return { problem: `--distribution ${text}: H and O are whole percentages from 1 to 99 (hotspot:20/80)` };
+    }
     return { value: { name: 'hotspot', hotFraction: hot / 100, hotShare: share / 100 } };
   }
-  if (!Object.hasOwn(DISTRIBUTIONS, text)) return { problem: `--distribution: no distribution "${text}" (known: ${Object.keys(DISTRIBUTIONS).join(', ')})` };
+  if (!Object.hasOwn(DISTRIBUTIONS, text)) {
+    return { problem: `--distribution: no distribution "${text}" (known: ${Object.keys(DISTRIBUTIONS).join(', ')})` };
+  }
   return { value: text === 'hotspot' ? { name: text, ...HOTSPOT_DEFAULT } : { name: text } };
 }
 
@@ -48,7 +56,8 @@ export function distributionName(distribution) {
   return `hotspot:${Math.round(distribution.hotFraction * 100)}/${Math.round(distribution.hotShare * 100)}`;
 }
 
-const mixOf = (shares) => Object.entries(shares).filter(([, share]) => share > 0).map(([operation, share]) => ({ operation, share }));
+const mixOf = (shares) => Object.entries(shares).filter(([, share]) => share > 0)
+  .map(([operation, share]) => ({ operation, share }));
 
 /**
  * --workload: a name from definitions.js or mixed:R/W. Resolves to
@@ -60,9 +69,13 @@ export function parseWorkload(text) {
     const parts = /^(\d+)\/(\d+)$/.exec(mixed[1]);
     const [read, write] = parts ? [Number(parts[1]), Number(parts[2])] : [NaN, NaN];
     if (!parts || read > 100 || write > 100 || read + write !== 100) {
-      return { problem: `--workload ${text}: R and W are whole percentages of reads and updates adding up to 100, as in mixed:95/5` };
+      return {
+        problem: `--workload ${text}: ` +
+          'R and W are whole percentages of reads and updates adding up to 100, as in mixed:95/5',
+      };
     }
-    return { value: { name: text, mix: mixOf({ read: read / 100, update: write / 100 }), distribution: MIXED.distribution, load: MIXED.load } };
+    const mix = mixOf({ read: read / 100, update: write / 100 });
+    return { value: { name: text, mix, distribution: MIXED.distribution, load: MIXED.load } };
   }
   if (!Object.hasOwn(WORKLOADS, text)) {
     const known = [...Object.keys(WORKLOADS).filter((name) => !WORKLOADS[name].unsupported), MIXED.name].join(', ');
@@ -70,5 +83,6 @@ export function parseWorkload(text) {
   }
   const definition = WORKLOADS[text];
   if (definition.unsupported) return { problem: `--workload ${text}: ${definition.unsupported}` };
-  return { value: { name: text, mix: mixOf(definition.mix), distribution: definition.distribution, load: definition.load } };
+  const { mix, distribution, load } = definition;
+  return { value: { name: text, mix: mixOf(mix), distribution, load } };
 }

@@ -71,7 +71,8 @@ export function createTracker({ capacity, baseOf }) {
       let entry = keys.get(index);
       if (!entry && keys.size < capacity) {
         const base = baseOf(index);
-        entry = { index, issued: 0, inFlight: 0, known: true, why: null, base, from: 1, to: 0, epoch: { writes: 0, landed: 0, unknown: 0, last: null, landedWrite: null } };
+        const epoch = { writes: 0, landed: 0, unknown: 0, last: null, landedWrite: null };
+        entry = { index, issued: 0, inFlight: 0, known: true, why: null, base, from: 1, to: 0, epoch };
         keys.set(index, entry);
       }
       if (!entry) {

@@ -11,7 +11,9 @@ export const HASH_FIELDS = 10;
 export function fieldsOf(bytes) {
   const fields = {};
   for (let i = 0; i < HASH_FIELDS; i += 1) {
-    fields[`f${i}`] = bytes.subarray(Math.floor((i * bytes.length) / HASH_FIELDS), Math.floor(((i + 1) * bytes.length) / HASH_FIELDS));
+    const from = Math.floor((i * bytes.length) / HASH_FIELDS);
+    const to = Math.floor(((i + 1) * bytes.length) / HASH_FIELDS);
+    fields[`f${i}`] = bytes.subarray(from, to);
   }
   return fields;
 }
@@ -22,7 +24,9 @@ export function bytesOfFields(fields) {
   const parts = [];
   for (let i = 0; i < count; i += 1) {
     const part = fields[`f${i}`];
-    if (part === undefined) throw new Error(`a hash value lacks field f${i} (it has ${Object.keys(fields).join(', ')})`);
+    if (part === undefined) {
+      throw new Error(`a hash value lacks field f${i} (it has ${Object.keys(fields).join(', ')})`);
+    }
     parts.push(part);
   }
   return Buffer.concat(parts);
@@ -38,12 +42,15 @@ export function jsonOfFields(fields) {
 /** The fields of a JSON document written by jsonOfFields. */
 export function fieldsOfJson(bytes) {
   const fields = {};
-  for (const [name, text] of Object.entries(JSON.parse(bytes.toString('utf8')))) fields[name] = Buffer.from(text, 'base64');
+  for (const [name, text] of Object.entries(JSON.parse(bytes.toString('utf8')))) {
+    fields[name] = Buffer.from(text, 'base64');
+  }
   return fields;
 }
 
 /** How `hash` lands in a store: 'hash' (its own hash type) or 'json'. */
-export const hashStorageOf = (store) => (typeof store.setHash === 'function' && typeof store.getHash === 'function' ? 'hash' : 'json');
+export const hashStorageOf = (store) =>
+  (typeof store.setHash === 'function' && typeof store.getHash === 'function' ? 'hash' : 'json');
 
 /**
  * store as a Store of bytes that keeps each value in `shape`: the store itself for `bytes`;
@@ -56,6 +63,12 @@ export function shapedStore(store, shape) {
   if (!shape || shape === 'bytes') return store;
   const shaped = { delete: (key) => store.delete(key), ping: () => store.ping(), close: () => store.close() };
   if (store.stats) shaped.stats = () => store.stats();
+  // --pipeline: the store's pipelined calls, in the same shape.
+  if (store.pipelined) {
+    let calls;
+    const shapedAll = (connections) => connections.map((each) => shapedStore(each, shape));
+    shaped.pipelined = () => (calls ??= store.pipelined().then(shapedAll));
+  }
   if (hashStorageOf(store) === 'hash') {
     shaped.get = (key) => store.getHash(key).then((fields) => (fields == null ? null : bytesOfFields(fields)));
     shaped.set = (key, bytes) => store.setHash(key, fieldsOf(bytes));

@@ -27,7 +27,8 @@ export function createValues({ seed, min, max }) {
   const random = createRandom(seed, 7);
   for (let i = 0; i < words.length; i += 1) words[i] = random.uint32();
   const span = max - min + 1;
-  const sizeOf = (index, version) => (span === 1 ? min : min + (mix32(hash3(seed, index, version) ^ 0x5bd1e995) % span));
+  const sizeOf = (index, version) =>
+    (span === 1 ? min : min + (mix32(hash3(seed, index, version) ^ 0x5bd1e995) % span));
   const startOf = (index, version, length) => hash3(seed, index, version) % (size - length + 1);
   return {
     pool: pool.subarray(0, size),

@@ -29,8 +29,12 @@ function describeMismatch(values, entry, answer) {
   const { index, base, from, to } = entry;
   if (from === to && to >= 1) {
     // One PUT: is it the value before it (the write was lost)?
-    const before = to > 1 ? values.valueOf(index, to - 1) : base === 'loaded' || entry.loadedBefore ? values.valueOf(index, 0) : null;
-    if (before && body.equals(before)) return to > 1 ? `the value of the write before (version ${to - 1})` : 'its loaded value: the write was lost';
+    let before = null;
+    if (to > 1) before = values.valueOf(index, to - 1);
+    else if (base === 'loaded' || entry.loadedBefore) before = values.valueOf(index, 0);
+    if (before && body.equals(before)) {
+      return to > 1 ? `the value of the write before (version ${to - 1})` : 'its loaded value: the write was lost';
+    }
   }
   return `${formatBytes(body.length)} that are not it`;
 }
@@ -46,13 +50,17 @@ const describeExpected = ({ base, from, to }) => {
  * { sampled, verified, mismatched, examples: [{ key, expected, got }], leftOut: { overlap,
  * failed, unknownBase }, promise } (promise: why this store may lose an acknowledged value, or null).
  */
-export async function verifyWrites({ url, store, workload, token = null, timeoutMs = 10_000, signal, sample = VERIFY_SAMPLE }) {
+export async function verifyWrites({
+  url, store, workload, token = null, timeoutMs = 10_000, signal, sample = VERIFY_SAMPLE,
+}) {
   const agent = keepAliveAgent(url, VERIFY_CONCURRENCY);
   const base = url.replace(/\/+$/, '');
   const headers = token ? { authorization: `Bearer ${token}` } : {};
   const read = async (key) => {
     try {
-      return await httpRequest(`${base}/${key}`, { headers, timeoutMs, agent, signal, maxBodyBytes: 1024 * 1024 * 1024 });
+      return await httpRequest(`${base}/${key}`, {
+        headers, timeoutMs, agent, signal, maxBodyBytes: 1024 * 1024 * 1024,
+      });
     } catch (error) {
       return { error: error.code === 'TIMEOUT' ? 'no answer (timeout)' : `no answer (${error.code ?? error.message})` };
     }
@@ -101,8 +109,16 @@ export async function verifySample({ store, workload, signal, sample = VERIFY_SA
       const key = keyOf(entry.index);
       const answer = await read(key);
       const expected = expectedValue(values, entry);
-      if (answer.status === 200 && answer.body.equals(expected)) verified += 1;
-      else mismatches.push({ index: entry.index, key, expected: `${describeExpected(entry)}, ${formatBytes(expected.length)}`, got: describeMismatch(values, entry, answer) });
+      if (answer.status === 200 && answer.body.equals(expected)) {
+        verified += 1;
+      } else {
+        mismatches.push({
+          index: entry.index,
+          key,
+          expected: `${describeExpected(entry)}, ${formatBytes(expected.length)}`,
+          got: describeMismatch(values, entry, answer),
+        });
+      }
     }
   };
   await Promise.all(Array.from({ length: VERIFY_CONCURRENCY }, worker));

@@ -70,7 +70,9 @@ class ReadModifyWrite {
     this.tracker.end(this.token, stage === 0 ? 'refused' : outcomeOf(status));
   }
 }
-Object.assign(ReadModifyWrite.prototype, { operation: 'read-modify-write', method: 'GET', body: null, authorization: null });
+Object.assign(ReadModifyWrite.prototype, {
+  operation: 'read-modify-write', method: 'GET', body: null, authorization: null,
+});
 
 /**
  * A workload over a key space: `spec` = { mix: [{ operation, share }], distribution
@@ -118,7 +120,9 @@ export function createWorkload(spec, { basePath = '', token = null, sample = VER
   const tracker = createTracker({ capacity: sample, baseOf });
   let writes = 0;
 
-  const chooser = spec.distribution ? createKeyChooser(spec.distribution, { records, random: keyRandom, keyCount }) : null;
+  const chooser = spec.distribution
+    ? createKeyChooser(spec.distribution, { records, random: keyRandom, keyCount })
+    : null;
   const operations = mix.map(({ operation }) => operation);
   const cumulative = [];
   let total = 0;
@@ -140,7 +144,9 @@ export function createWorkload(spec, { basePath = '', token = null, sample = VER
     const token = tracker.begin(index, operation === 'append' ? 'append' : 'put');
     const body = values.valueOf(index, token.version);
     if (operation === 'insert') return new Insert(path, body, authorization, tracker, token, index, insertEnded);
-    if (operation === 'append') return new Write(operation, 'POST', `${path}/append`, body, authorization, tracker, token);
+    if (operation === 'append') {
+      return new Write(operation, 'POST', `${path}/append`, body, authorization, tracker, token);
+    }
     if (operation === 'read-modify-write') return new ReadModifyWrite(path, body, authorization, tracker, token);
     return new Write(operation, 'PUT', path, body, authorization, tracker, token);
   };

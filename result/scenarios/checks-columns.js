@@ -19,14 +19,21 @@ export function columnChecks({
       const ratios = rows.map((row) => ({ row, ratio: cell(table, row, column.id) / cell(table, row, over.id) }));
       // Above by more than the margin: a probe 5% slower under load is noise, not a finding; and
       // by more than the column's resolution, where the table has one.
-      const small = rows.filter((row) => tooSmall(table, column.id, cell(table, row, column.id), cell(table, row, over.id)));
+      const small = rows.filter((row) =>
+        tooSmall(table, column.id, cell(table, row, column.id), cell(table, row, over.id)));
       const below = ratios.filter(({ row, ratio }) =>
         small.includes(row) || standing(ratio, marginOf(check)) !== 'ahead');
       const low = ratios.reduce((min, entry) => (entry.ratio < min.ratio ? entry : min));
       const high = ratios.reduce((max, entry) => (entry.ratio > max.ratio ? entry : max));
+      const notAbove = below.length
+        ? `; not above in ${below.map(({ row }) => row).join(', ')} ` +
+          `(by more than the ${(marginOf(check) * 100).toFixed(0)}% margin)`
+        : '';
+      const tooSmallNote = small.length ? `; ${small.join(', ')}: ${tooSmallText(table, column.id)}` : '';
       return {
         holds: below.length === 0,
-        explanation: `${column.label} over ${over.label}: ${ratioText(low.ratio)} (${low.row}) to ${ratioText(high.ratio)} (${high.row}) in ${rows.length} rows${below.length ? `; not above in ${below.map(({ row }) => row).join(', ')} (by more than the ${(marginOf(check) * 100).toFixed(0)}% margin)` : ''}${small.length ? `; ${small.join(', ')}: ${tooSmallText(table, column.id)}` : ''}`,
+        explanation: `${column.label} over ${over.label}: ${ratioText(low.ratio)} (${low.row}) to ` +
+          `${ratioText(high.ratio)} (${high.row}) in ${rows.length} rows${notAbove}${tooSmallNote}`,
       };
     },
 
@@ -38,7 +45,11 @@ export function columnChecks({
       const values = rows.map((row) => ({ row, value: cell(table, row, column.id) }));
       const over = values.filter(({ value }) => !(value < check.below));
       const shown = values.map(({ row, value }) => `${row} ${figure(value)}`).join(', ');
-      return { holds: !over.length, explanation: `${column.label}: ${shown} (the claim needs each under ${figure(check.below)}${over.length ? `; not: ${over.map(({ row }) => row).join(', ')}` : ''})` };
+      const not = over.length ? `; not: ${over.map(({ row }) => row).join(', ')}` : '';
+      return {
+        holds: !over.length,
+        explanation: `${column.label}: ${shown} (the claim needs each under ${figure(check.below)}${not})`,
+      };
     },
 
     // One cell above a figure (`above`): a phase that had errors at all.
@@ -46,7 +57,11 @@ export function columnChecks({
       const table = tableOf(measured, check.table);
       const column = columnOf(table, check.column);
       const value = cell(table, check.row, column.id);
-      return { holds: value > check.above, explanation: `${column.label} of ${check.row}: ${figure(value)} (the claim needs more than ${figure(check.above)})` };
+      return {
+        holds: value > check.above,
+        explanation: `${column.label} of ${check.row}: ${figure(value)} ` +
+          `(the claim needs more than ${figure(check.above)})`,
+      };
     },
   };
 }

@@ -7,7 +7,9 @@
  * @param {{ figure, tableOf, columnOf, cell, ratioText, MissingCells, marginOf, standing, levelText }} helpers
  * @returns {Object<string, (check, measured) => { holds: boolean, explanation: string }>}
  */
-export function directChecks({ figure, tableOf, columnOf, cell, ratioText, MissingCells, marginOf, standing, levelText }) {
+export function directChecks({
+  figure, tableOf, columnOf, cell, ratioText, MissingCells, marginOf, standing, levelText,
+}) {
   // The row pairs a check compares: each row holding `from`, with that text replaced by each of `to`.
   const pairsOf = (table, from, to) => table.rows
     .filter((row) => row.includes(from))
@@ -20,13 +22,15 @@ export function directChecks({ figure, tableOf, columnOf, cell, ratioText, Missi
     'all-at-least'(check, measured) {
       const table = tableOf(measured, check.table);
       const columns = (check.columns ?? table.columns.map((column) => column.id)).map((id) => columnOf(table, id));
-      const values = table.rows.flatMap((row) => columns.map((column) => ({ row, column, value: cell(table, row, column.id) })));
+      const values = table.rows.flatMap((row) =>
+        columns.map((column) => ({ row, column, value: cell(table, row, column.id) })));
       const below = values.filter(({ value }) => value < check.atLeast);
       const shown = (value) => (columns[0].unit === '%' ? percent(value) : String(value));
       const lowest = values.reduce((low, entry) => (entry.value < low.value ? entry : low));
       return {
         holds: below.length === 0,
-        explanation: `${values.length - below.length} of ${values.length} at ${shown(check.atLeast)} or more; lowest ${shown(lowest.value)} (${lowest.column.label}, ${lowest.row})`,
+        explanation: `${values.length - below.length} of ${values.length} at ${shown(check.atLeast)} or more; ` +
+          `lowest ${shown(lowest.value)} (${lowest.column.label}, ${lowest.row})`,
       };
     },
 
@@ -51,18 +55,28 @@ export function directChecks({ figure, tableOf, columnOf, cell, ratioText, Missi
       const named = ({ best, clear }) => (clear ? best.label : `${best.label}, within ${(margin * 100).toFixed(0)}%`);
       const lead = ledAll
         ? `${leader.label} fastest on all of ${rows.join(', ')}`
-        : `no one client clearly fastest on ${rows.join(', ')} (${rows.map((row, i) => `${row}: ${named(winners[i])}`).join(', ')})`;
-      const at = reversed.map(({ row, best, runnerUp, lead: by, clear }) => `${row}: ${best.label} fastest, ${ratioText(by)} ahead of ${runnerUp.label}${clear ? '' : ' (not distinguishable here)'}`).join('; ');
+        : `no one client clearly fastest on ${rows.join(', ')} ` +
+          `(${rows.map((row, i) => `${row}: ${named(winners[i])}`).join(', ')})`;
+      const placed = ({ row, best, runnerUp, lead: by, clear }) =>
+        `${row}: ${best.label} fastest, ${ratioText(by)} ahead of ${runnerUp.label}` +
+        (clear ? '' : ' (not distinguishable here)');
+      const at = reversed.map(placed).join('; ');
       return { holds, explanation: `${lead}; ${at}` };
     },
 
     // Rows holding `faster` take less time than their counterparts (that text replaced by each
-    // of `slower`), in every column: in all comparisons, or in most (`in: 'most'`).
+    // of `slower`), in every column: in all comparisons, or in most (`in: 'most'`). `among`:
+    // only the rows holding one of these texts (the methods a study's claim was about, when
+    // the table also has rows of ours).
     beats(check, measured) {
       const table = tableOf(measured, check.table);
-      const pairs = pairsOf(table, check.faster, check.slower);
-      if (!pairs.length) throw new MissingCells(`no rows with "${check.faster.trim()}" and a counterpart to compare`);
-      const compared = pairs.flatMap(([a, b]) => table.columns.map((column) => ({ a, b, column, ratio: cell(table, b, column.id) / cell(table, a, column.id) })));
+      const claimed = (row) => !check.among || check.among.some((text) => row.includes(text));
+      const pairs = pairsOf(table, check.faster, check.slower).filter(([row]) => claimed(row));
+      if (!pairs.length) {
+        throw new MissingCells(`no rows with "${check.faster.trim()}" and a counterpart to compare`);
+      }
+      const compared = pairs.flatMap(([a, b]) => table.columns.map((column) =>
+        ({ a, b, column, ratio: cell(table, b, column.id) / cell(table, a, column.id) })));
       const margin = marginOf(check);
       const ahead = compared.filter(({ ratio }) => standing(ratio, margin) === 'ahead');
       const behind = compared.filter(({ ratio }) => standing(ratio, margin) !== 'ahead');
@@ -70,10 +84,14 @@ export function directChecks({ figure, tableOf, columnOf, cell, ratioText, Missi
       const holds = check.in === 'most' ? ahead.length * 2 > compared.length : behind.length === 0;
       const ratios = compared.map(({ ratio }) => ratio);
       const spread = `${ratioText(Math.min(...ratios))} to ${ratioText(Math.max(...ratios))} as fast`;
-      const exceptions = behind.slice(0, 3).map(({ a, b, column }) => `${a} ${figure(cell(table, a, column.id))} vs ${b} ${figure(cell(table, b, column.id))} ms at ${column.label}`);
+      const exceptions = behind.slice(0, 3).map(({ a, b, column }) =>
+        `${a} ${figure(cell(table, a, column.id))} vs ${b} ${figure(cell(table, b, column.id))} ms at ${column.label}`);
+      const more = behind.length > 3 ? `, and ${behind.length - 3} more` : '';
+      const not = exceptions.length ? `; not: ${exceptions.join('; ')}${more}` : '';
       return {
         holds,
-        explanation: `"${check.faster.trim()}" faster in ${ahead.length} of ${compared.length} comparisons${levelText(level, margin)} (${spread})${exceptions.length ? `; not: ${exceptions.join('; ')}${behind.length > 3 ? `, and ${behind.length - 3} more` : ''}` : ''}`,
+        explanation: `"${check.faster.trim()}" faster in ${ahead.length} of ${compared.length} comparisons` +
+          `${levelText(level, margin)} (${spread})${not}`,
       };
     },
 
@@ -84,7 +102,9 @@ export function directChecks({ figure, tableOf, columnOf, cell, ratioText, Missi
     'ratio-shrinks'(check, measured) {
       const table = tableOf(measured, check.table);
       const pairs = pairsOf(table, check.numerator, [check.denominator]);
-      if (!pairs.length) throw new MissingCells(`no rows with "${check.numerator.trim()}" and a counterpart to compare`);
+      if (!pairs.length) {
+        throw new MissingCells(`no rows with "${check.numerator.trim()}" and a counterpart to compare`);
+      }
       const margin = marginOf(check);
       const shapes = pairs.map(([a, b]) => {
         const ratios = table.columns.map((column) => cell(table, a, column.id) / cell(table, b, column.id));
@@ -94,9 +114,16 @@ export function directChecks({ figure, tableOf, columnOf, cell, ratioText, Missi
       const shrinking = shapes.filter(({ shrinks }) => shrinks).length;
       const holds = check.in === 'most' ? shrinking * 2 > shapes.length : shrinking === shapes.length;
       const word = { ahead: 'falls', behind: 'rises', level: 'level' };
-      const shown = shapes.map(({ a, ratios, moves }) => `${a.replace(check.numerator, '')} ${ratios.map(ratioText).join(' -> ')} (${moves.map((move) => word[move]).join(', ')})`).join('; ');
+      const shown = shapes.map(({ a, ratios, moves }) =>
+        `${a.replace(check.numerator, '')} ${ratios.map(ratioText).join(' -> ')} ` +
+        `(${moves.map((move) => word[move]).join(', ')})`).join('; ');
       const columns = `${table.columns[0].label} to ${table.columns.at(-1).label}`;
-      return { holds, explanation: `${check.numerator.trim()}/${check.denominator.trim()} from ${columns} falls at every step in ${shrinking} of ${shapes.length} (a step within ${(margin * 100).toFixed(0)}% is level, not a fall): ${shown}` };
+      return {
+        holds,
+        explanation: `${check.numerator.trim()}/${check.denominator.trim()} from ${columns} falls at every step ` +
+          `in ${shrinking} of ${shapes.length} (a step within ${(margin * 100).toFixed(0)}% is level, not a fall): ` +
+          shown,
+      };
     },
   };
 }

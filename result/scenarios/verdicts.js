@@ -46,8 +46,10 @@ function standing(ratio, margin) {
 const resolutionOf = (table, column) => table.resolution?.[column] ?? 0;
 const tooSmall = (table, column, a, b) => Math.abs(a - b) < resolutionOf(table, column);
 const tooSmallText = (table, column) =>
-  `closer than the resolution here (${figure(resolutionOf(table, column))} ${columnOf(table, column).unit}): too small to judge here`;
-const levelText = (count, margin) => (count ? `, ${count} within ${(margin * 100).toFixed(0)}% (not distinguishable here)` : '');
+  `closer than the resolution here (${figure(resolutionOf(table, column))} ${columnOf(table, column).unit}): ` +
+  'too small to judge here';
+const levelText = (count, margin) =>
+  (count ? `, ${count} within ${(margin * 100).toFixed(0)}% (not distinguishable here)` : '');
 
 // notMeasured: the row is not in the table at all (the scale does not run it), rather than a
 // cell left empty (a store down, a failed step, an interrupted run).
@@ -76,7 +78,9 @@ function columnOf(table, id) {
 
 function cell(table, row, column) {
   const value = table.cells[row]?.[column];
-  if (typeof value !== 'number' || !Number.isFinite(value)) throw new MissingCells(`no figure for ${row}, ${column}`, { notMeasured: !table.rows.includes(row) });
+  if (typeof value !== 'number' || !Number.isFinite(value)) {
+    throw new MissingCells(`no figure for ${row}, ${column}`, { notMeasured: !table.rows.includes(row) });
+  }
   reading?.add(`${table.id}\u0000${row}`);
   return value;
 }
@@ -93,7 +97,10 @@ function rowsOf(table, rows, least = 2) {
   });
   // `last: n`: the n highest loads measured, whatever the scale's steps.
   if (rows.last) matching.splice(0, Math.max(0, matching.length - rows.last));
-  if (matching.length < least) throw new MissingCells(`fewer than ${least === 1 ? 'one row' : 'two rows'} ${rows.prefix}${rows.from ?? ''}..${rows.to ?? ''} were measured`);
+  if (matching.length < least) {
+    const wanted = least === 1 ? 'one row' : 'two rows';
+    throw new MissingCells(`fewer than ${wanted} ${rows.prefix}${rows.from ?? ''}..${rows.to ?? ''} were measured`);
+  }
   return matching;
 }
 
@@ -110,16 +117,24 @@ const checks = {
     const table = tableOf(measured, check.table);
     const column = columnOf(table, check.column);
     const prefix = `${check.faster}`;
-    const pairs = table.rows.filter((row) => row.startsWith(prefix)).map((row) => [row, `${check.slower}${row.slice(prefix.length)}`]).filter(([, other]) => table.rows.includes(other));
+    const pairs = table.rows
+      .filter((row) => row.startsWith(prefix))
+      .map((row) => [row, `${check.slower}${row.slice(prefix.length)}`])
+      .filter(([, other]) => table.rows.includes(other));
     if (!pairs.length) throw new MissingCells(`no rows of ${check.faster} with a ${check.slower} counterpart`);
-    const ratios = pairs.map(([a, b]) => advantage(cell(table, a, check.column), cell(table, b, check.column), column, check.direction));
+    const ratios = pairs.map(([a, b]) =>
+      advantage(cell(table, a, check.column), cell(table, b, check.column), column, check.direction));
     const margin = marginOf(check);
     const standings = ratios.map((ratio) => standing(ratio, margin));
     const ahead = standings.filter((place) => place === 'ahead').length;
     const level = standings.filter((place) => place === 'level').length;
     const holds = check.in === 'most' ? ahead * 2 > pairs.length : ahead === pairs.length;
     const spread = `${ratioText(Math.min(...ratios))} to ${ratioText(Math.max(...ratios))}`;
-    return { holds, explanation: `${check.faster.replace(/\W+$/, '')} ahead on ${column.label} in ${ahead} of ${pairs.length} pairs${levelText(level, margin)} (its advantage ${spread})` };
+    return {
+      holds,
+      explanation: `${check.faster.replace(/\W+$/, '')} ahead on ${column.label} in ${ahead} of ${pairs.length} pairs` +
+        `${levelText(level, margin)} (its advantage ${spread})`,
+    };
   },
 
   // A flat stretch: every value in `rows` within `tolerance` (a fraction) of their median. With
@@ -135,12 +150,17 @@ const checks = {
     const median = sorted[Math.floor(sorted.length / 2)];
     const worst = Math.max(...values.map((value) => Math.abs(value - median) / median));
     const flat = worst <= check.tolerance;
-    const explanation = `${column.label} over ${rows[0]} .. ${rows.at(-1)}: ${figure(sorted[0])} to ${figure(sorted.at(-1))}, at most ${(worst * 100).toFixed(0)}% from its median (flat means within ${(check.tolerance * 100).toFixed(0)}%)`;
+    const explanation = `${column.label} over ${rows[0]} .. ${rows.at(-1)}: ` +
+      `${figure(sorted[0])} to ${figure(sorted.at(-1))}, at most ${(worst * 100).toFixed(0)}% from its median ` +
+      `(flat means within ${(check.tolerance * 100).toFixed(0)}%)`;
     if (!check.before) return { holds: flat, explanation };
     const before = rowsOf(table, check.before, 1).map((row) => ({ row, value: cell(table, row, check.column) }));
     const notBelow = before.filter(({ value }) => value >= median * (1 - check.tolerance));
     const rise = `; before it ${before.map(({ row, value }) => `${row} ${figure(value)}`).join(', ')}`;
-    const why = notBelow.length ? ` (${notBelow.map(({ row }) => row).join(', ')} not below the plateau by more than ${(check.tolerance * 100).toFixed(0)}%: flat from the start, not a rise that levels off)` : '';
+    const why = notBelow.length
+      ? ` (${notBelow.map(({ row }) => row).join(', ')} not below the plateau by more than ` +
+        `${(check.tolerance * 100).toFixed(0)}%: flat from the start, not a rise that levels off)`
+      : '';
     return { holds: flat && !notBelow.length, explanation: `${explanation}${rise}${why}` };
   },
 
@@ -152,14 +172,21 @@ const checks = {
     const [a, b] = [cell(table, check.row, check.column), cell(table, check.other, check.column)];
     const margin = marginOf(check);
     const place = standing(a / b, margin);
-    return { holds: place === 'level', explanation: `${column.label}: ${check.row} ${figure(a)}, ${check.other} ${figure(b)}: ${ratioText(a / b)} (level means within ${(margin * 100).toFixed(0)}%)` };
+    return {
+      holds: place === 'level',
+      explanation: `${column.label}: ${check.row} ${figure(a)}, ${check.other} ${figure(b)}: ${ratioText(a / b)} ` +
+        `(level means within ${(margin * 100).toFixed(0)}%)`,
+    };
   },
 
   // Every sub-check holds (`checks`: a claim with two sides, such as throughput flat while the
   // response time rises).
   'all-of'(check, measured) {
     const outcomes = check.checks.map((sub) => checks[sub.type](sub, measured));
-    return { holds: outcomes.every(({ holds }) => holds), explanation: outcomes.map(({ holds, explanation }) => `${holds ? 'yes' : 'no'}: ${explanation}`).join('; ') };
+    return {
+      holds: outcomes.every(({ holds }) => holds),
+      explanation: outcomes.map(({ holds, explanation }) => `${holds ? 'yes' : 'no'}: ${explanation}`).join('; '),
+    };
   },
 
   // A rise: over `rows` (in load order) the last value is at least `atLeast` times the first.
@@ -169,7 +196,11 @@ const checks = {
     const rows = rowsOf(table, check.rows);
     const [from, to] = [rows[0], rows.at(-1)];
     const ratio = cell(table, to, check.column) / cell(table, from, check.column);
-    return { holds: ratio >= check.atLeast, explanation: `${column.label} at ${to} is ${ratioText(ratio)} that at ${from} (rising means at least ${ratioText(check.atLeast)})` };
+    return {
+      holds: ratio >= check.atLeast,
+      explanation: `${column.label} at ${to} is ${ratioText(ratio)} that at ${from} ` +
+        `(rising means at least ${ratioText(check.atLeast)})`,
+    };
   },
 
   // row / over in column (over's cell from overColumn when given: a store's reads over its
@@ -180,10 +211,17 @@ const checks = {
     const overColumn = check.overColumn ?? check.column;
     if (check.overColumn) columnOf(table, overColumn);
     const ratio = cell(table, check.row, check.column) / cell(table, check.over, overColumn);
-    const holds = (check.atLeast === undefined || ratio >= check.atLeast) && (check.atMost === undefined || ratio <= check.atMost);
-    const range = [check.atLeast !== undefined && `at least ${ratioText(check.atLeast)}`, check.atMost !== undefined && `at most ${ratioText(check.atMost)}`].filter(Boolean).join(' and ');
+    const holds = (check.atLeast === undefined || ratio >= check.atLeast) &&
+      (check.atMost === undefined || ratio <= check.atMost);
+    const range = [
+      check.atLeast !== undefined && `at least ${ratioText(check.atLeast)}`,
+      check.atMost !== undefined && `at most ${ratioText(check.atMost)}`,
+    ].filter(Boolean).join(' and ');
     const over = check.overColumn ? `${check.over}'s ${columnOf(table, overColumn).label}` : check.over;
-    return { holds, explanation: `${column.label}: ${check.row} is ${ratioText(ratio)} ${over} (the claim needs ${range})` };
+    return {
+      holds,
+      explanation: `${column.label}: ${check.row} is ${ratioText(ratio)} ${over} (the claim needs ${range})`,
+    };
   },
 
   // `rows` listed best first are in that order on column (better = higher, or lower for ms).
@@ -199,11 +237,15 @@ const checks = {
         continue;
       }
       const place = standing(advantage(values[i - 1], values[i], column, check.direction), margin);
-      if (place === 'level') wrong.push(`${check.rows[i]} and ${check.rows[i - 1]} within ${(margin * 100).toFixed(0)}%: not distinguishable here`);
+      if (place === 'level') {
+        const within = `within ${(margin * 100).toFixed(0)}%`;
+        wrong.push(`${check.rows[i]} and ${check.rows[i - 1]} ${within}: not distinguishable here`);
+      }
       if (place === 'behind') wrong.push(`${check.rows[i]} is not behind ${check.rows[i - 1]}`);
     }
     const shown = check.rows.map((row, i) => `${row} ${figure(values[i])}`).join(', ');
-    return { holds: !wrong.length, explanation: `${column.label}: ${shown}${wrong.length ? ` (${wrong.join('; ')})` : ''}` };
+    const why = wrong.length ? ` (${wrong.join('; ')})` : '';
+    return { holds: !wrong.length, explanation: `${column.label}: ${shown}${why}` };
   },
 
   // `row` is the worst of the rows: behind every one of `others` (by more than the margin).
@@ -213,9 +255,14 @@ const checks = {
     const margin = marginOf(check);
     const value = cell(table, check.row, check.column);
     const others = check.others.map((row) => ({ row, value: cell(table, row, check.column) }));
-    const notBehind = others.filter((other) => standing(advantage(other.value, value, column, check.direction), margin) !== 'ahead');
-    const shown = [{ row: check.row, value }, ...others].map((entry) => `${entry.row} ${figure(entry.value)}`).join(', ');
-    const why = notBehind.map((other) => `${check.row} not behind ${other.row} by more than ${(margin * 100).toFixed(0)}%`).join('; ');
+    const notBehind = others.filter((other) =>
+      standing(advantage(other.value, value, column, check.direction), margin) !== 'ahead');
+    const shown = [{ row: check.row, value }, ...others]
+      .map((entry) => `${entry.row} ${figure(entry.value)}`)
+      .join(', ');
+    const why = notBehind
+      .map((other) => `${check.row} not behind ${other.row} by more than ${(margin * 100).toFixed(0)}%`)
+      .join('; ');
     return { holds: !notBehind.length, explanation: `${column.label}: ${shown}${why ? ` (${why})` : ''}` };
   },
 
@@ -228,12 +275,20 @@ const checks = {
     const first = cell(table, a, check.column) / cell(table, b, check.column);
     const second = cell(table, c, check.column) / cell(table, d, check.column);
     const place = standing(first / second, marginOf(check));
-    return { holds: place === 'ahead', explanation: `${column.label}: ${a} / ${b} = ${ratioText(first)}, ${c} / ${d} = ${ratioText(second)}${place === 'level' ? ` (within ${(marginOf(check) * 100).toFixed(0)}%: not distinguishable here)` : ''}` };
+    const why = place === 'level'
+      ? ` (within ${(marginOf(check) * 100).toFixed(0)}%: not distinguishable here)`
+      : '';
+    return {
+      holds: place === 'ahead',
+      explanation: `${column.label}: ${a} / ${b} = ${ratioText(first)}, ${c} / ${d} = ${ratioText(second)}${why}`,
+    };
   },
 };
 
 // The direct-mode scenarios' whole-table checks (result/scenarios/checks-direct.js).
-const helpers = { figure, tableOf, columnOf, cell, ratioText, MissingCells, marginOf, standing, levelText, tooSmall, tooSmallText };
+const helpers = {
+  figure, tableOf, columnOf, cell, ratioText, MissingCells, marginOf, standing, levelText, tooSmall, tooSmallText,
+};
 Object.assign(checks, directChecks(helpers));
 // A row's own columns compared, and a cell against a figure (result/scenarios/checks-columns.js).
 Object.assign(checks, columnChecks(helpers));
@@ -249,18 +304,26 @@ export function judge(conclusions, measured) {
   return conclusions.map(({ id, claim: stated, check, notRunnable, ours }) => {
     // A claim we derived (not one the study drew) says so wherever it is shown.
     const claim = ours ? `(ours, not the study's) ${stated}` : stated;
-    if (notRunnable) return { id, claim, verdict: `${NOT_RUNNABLE}: ${notRunnable}`, explanation: notRunnable, figures: [] };
+    // Every verdict that could not be judged has the same shape.
+    const unjudged = (why, explanation) =>
+      ({ id, claim, verdict: `${NOT_RUNNABLE}: ${why}`, explanation, figures: [] });
+    if (notRunnable) return unjudged(notRunnable, notRunnable);
     const evaluate = checks[check?.type];
-    if (!evaluate) return { id, claim, verdict: `${NOT_RUNNABLE}: unknown check type "${check?.type}"`, explanation: `the check types are ${CHECK_TYPES.join(', ')}`, figures: [] };
+    if (!evaluate) {
+      return unjudged(`unknown check type "${check?.type}"`, `the check types are ${CHECK_TYPES.join(', ')}`);
+    }
     reading = new Set();
     try {
       const { holds, explanation } = evaluate(check, measured);
-      return { id, claim, verdict: holds ? HOLDS : FAILS, explanation, figures: [...reading].map((key) => ({ table: key.split('\u0000')[0], row: key.split('\u0000')[1] })) };
+      const figures = [...reading].map((key) => ({ table: key.split('\u0000')[0], row: key.split('\u0000')[1] }));
+      return { id, claim, verdict: holds ? HOLDS : FAILS, explanation, figures };
     } catch (error) {
       if (!(error instanceof MissingCells)) throw error;
       // The scale, a store that was down, or an interrupted run leaves a figure out: say which.
-      const cause = error.notMeasured ? 'this scale does not run that row, or its store was down' : 'a store was down, an operation failed, or the run stopped early';
-      return { id, claim, verdict: `${NOT_RUNNABLE}: ${error.message}`, explanation: `${error.message} (${cause})`, figures: [] };
+      const cause = error.notMeasured
+        ? 'this scale does not run that row, or its store was down'
+        : 'a store was down, an operation failed, or the run stopped early';
+      return unjudged(error.message, `${error.message} (${cause})`);
     } finally {
       reading = null;
     }

@@ -25,7 +25,12 @@ export class CfScriptError extends Error {
 
 // The service instances the manifest binds, each named by settings of config/settings.js.
 export const offerings = {
-  cloudant: { offering: 'cloudantOffering', plan: 'cloudantPlan', params: 'cloudantServiceParams', instance: 'cloudantService' },
+  cloudant: {
+    offering: 'cloudantOffering',
+    plan: 'cloudantPlan',
+    params: 'cloudantServiceParams',
+    instance: 'cloudantService',
+  },
   redis: { offering: 'redisOffering', plan: 'redisPlan', params: 'redisServiceParams', instance: 'redisService' },
 };
 
@@ -33,7 +38,8 @@ export const offerings = {
 export function requireCf(env = process.env) {
   const cf = which(process.platform === 'win32' ? 'cf.exe' : 'cf', env.PATH ?? '');
   if (!cf) {
-    throw new CfScriptError('the Cloud Foundry CLI (cf) is not on PATH; install the cf CLI v8 (https://github.com/cloudfoundry/cli) and run this again');
+    throw new CfScriptError('the Cloud Foundry CLI (cf) is not on PATH; install the cf CLI v8 ' +
+      '(https://github.com/cloudfoundry/cli) and run this again');
   }
   return cf;
 }
@@ -44,7 +50,9 @@ export function parseVars(text, file = 'vars file') {
   text.split(/\r?\n/).forEach((line, index) => {
     if (/^\s*(#.*)?$/.test(line) || /^---\s*$/.test(line)) return;
     const match = /^([A-Za-z_][\w.-]*)\s*:\s*(.*)$/.exec(line);
-    if (!match) throw new CfScriptError(`${file} line ${index + 1}: expected "name: value" (only flat variables are supported)`);
+    if (!match) {
+      throw new CfScriptError(`${file} line ${index + 1}: expected "name: value" (only flat variables are supported)`);
+    }
     let value = match[2].trim();
     if (/^(['"]).*\1$/.test(value)) value = value.slice(1, -1);
     else value = value.replace(/\s+#.*$/, '');
@@ -66,7 +74,8 @@ export function loadVars(env = process.env, cwd = process.cwd()) {
     text = readFileSync(resolve(cwd, file), 'utf8');
   } catch (error) {
     if (error.code !== 'ENOENT') throw error;
-    throw new CfScriptError(`${file} not found: copy vars.example.yml to ${file} and set your names (or set CF_VARS_FILE)`);
+    throw new CfScriptError(`${file} not found: copy vars.example.yml to ${file} and set your names ` +
+      '(or set CF_VARS_FILE)');
   }
   return { file, vars: parseVars(text, file) };
 }
@@ -84,7 +93,9 @@ export function setting(context, key) {
   if (value !== undefined) return value;
   const { varsFile, env } = settings[key];
   const alternatives = env.length ? ` or set ${env.join(' or ')}` : '';
-  throw new CfScriptError(varsFile ? `${varsFile} is not set: add "${varsFile}: ..." to ${context.file ?? 'vars.yml'}${alternatives}` : `${env.join(' or ')} is not set`);
+  throw new CfScriptError(varsFile
+    ? `${varsFile} is not set: add "${varsFile}: ..." to ${context.file ?? 'vars.yml'}${alternatives}`
+    : `${env.join(' or ')} is not set`);
 }
 
 export function loginArgs(env = process.env) {
@@ -98,13 +109,17 @@ export function loginArgs(env = process.env) {
 /** The stores a service_create/service_delete run is about: all, or those named in argv. */
 export function chosenServices(argv) {
   const unknown = argv.filter((name) => !offerings[name]);
-  if (unknown.length) throw new CfScriptError(`unknown service ${unknown.join(', ')} (known: ${Object.keys(offerings).join(', ')})`, 2);
+  if (unknown.length) {
+    throw new CfScriptError(`unknown service ${unknown.join(', ')} (known: ${Object.keys(offerings).join(', ')})`, 2);
+  }
   return argv.length ? argv : Object.keys(offerings);
 }
 
 export function createServiceArgs(kind, context) {
   const spec = offerings[kind];
-  const args = ['create-service', setting(context, spec.offering), setting(context, spec.plan), setting(context, spec.instance)];
+  const args = [
+    'create-service', setting(context, spec.offering), setting(context, spec.plan), setting(context, spec.instance),
+  ];
   const params = optionalSetting(context, spec.params); // checked to be JSON
   if (params) args.push('-c', params);
   return args;
@@ -120,8 +135,11 @@ export function deleteServiceArgs(kind, context) {
  */
 export function pushArgs({ vars, file, manifestText, manifest = 'manifest.yml', extra = [], varsFiles = [] }) {
   const missing = manifestVariables(manifestText).filter((name) => !vars[name]);
-  if (missing.length) throw new CfScriptError(`${file} does not set ${missing.join(', ')} (used by ${manifest}; see vars.example.yml)`);
-  return ['push', '-f', manifest, '--vars-file', file, ...varsFiles.flatMap((extraFile) => ['--vars-file', extraFile]), ...extra];
+  if (missing.length) {
+    throw new CfScriptError(`${file} does not set ${missing.join(', ')} (used by ${manifest}; see vars.example.yml)`);
+  }
+  const moreVarsFiles = varsFiles.flatMap((extraFile) => ['--vars-file', extraFile]);
+  return ['push', '-f', manifest, '--vars-file', file, ...moreVarsFiles, ...extra];
 }
 
 /** Where push keeps a generated write token: beside the vars file (vars.yml -> vars.write-token.yml). */
@@ -151,9 +169,13 @@ export function ensureWriteToken({ file, vars }) {
   } catch (error) {
     if (error.code !== 'ENOENT') throw error;
   }
-  if (text !== undefined) return { vars: check(parseVars(text, tokenFile).write_token ?? '', tokenFile), file: tokenFile, created: false };
+  if (text !== undefined) {
+    return { vars: check(parseVars(text, tokenFile).write_token ?? '', tokenFile), file: tokenFile, created: false };
+  }
   const token = randomBytes(32).toString('base64url');
-  writeFileSync(resolve(tokenFile), `# The app's write token (STOREBENCH_WRITE_TOKEN), made by npm run push. Keep it secret.\nwrite_token: ${token}\n`, { mode: 0o600, flag: 'wx' });
+  const tokenText = '# The app\'s write token (STOREBENCH_WRITE_TOKEN), made by npm run push. Keep it secret.\n' +
+    `write_token: ${token}\n`;
+  writeFileSync(resolve(tokenFile), tokenText, { mode: 0o600, flag: 'wx' });
   return { vars: { write_token: token }, file: tokenFile, created: true };
 }
 
@@ -176,14 +198,17 @@ export function browserCommand(platform, url) {
 export function vcapServicesFromAppEnv(text) {
   let body;
   try { body = JSON.parse(text); } catch { throw new CfScriptError('cf curl did not return JSON'); }
-  if (body.errors?.length) throw new CfScriptError(`the platform said: ${body.errors.map((error) => error.detail ?? error.title).join('; ')}`);
+  if (body.errors?.length) {
+    throw new CfScriptError(`the platform said: ${body.errors.map((error) => error.detail ?? error.title).join('; ')}`);
+  }
   return body.system_env_json?.VCAP_SERVICES ?? {};
 }
 
 /** Runs cf with args, its output on our terminal; resolves to its exit code. */
 export function runCf(cf, args) {
   // service parameters (-c JSON) may hold credentials: echo them masked
-  const shown = args.map((arg, index) => (args[index - 1] === '-c' ? JSON.stringify(maskCredentials(JSON.parse(arg))) : arg));
+  const shown = args.map((arg, index) =>
+    (args[index - 1] === '-c' ? JSON.stringify(maskCredentials(JSON.parse(arg))) : arg));
   console.error(`$ cf ${shown.map((arg) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg}'`)).join(' ')}`);
   const result = spawnSync(cf, args, { stdio: 'inherit' });
   if (result.error) throw new CfScriptError(`cannot run cf: ${result.error.message}`);
@@ -194,7 +219,9 @@ export function runCf(cf, args) {
 export function captureCf(cf, args) {
   const result = spawnSync(cf, args, { encoding: 'utf8', stdio: ['inherit', 'pipe', 'pipe'] });
   if (result.error) throw new CfScriptError(`cannot run cf: ${result.error.message}`);
-  if (result.status !== 0) throw new CfScriptError(`cf ${args[0]} failed: ${(result.stderr || result.stdout).trim().split('\n').pop()}`);
+  if (result.status !== 0) {
+    throw new CfScriptError(`cf ${args[0]} failed: ${(result.stderr || result.stdout).trim().split('\n').pop()}`);
+  }
   return result.stdout;
 }
 
@@ -211,7 +238,8 @@ export function checkAll(...checks) {
     }
   });
   if (problems.length) {
-    throw new CfScriptError(problems.map((problem) => problem.message).join('\n'), Math.max(...problems.map((problem) => problem.exitCode)));
+    const exitCode = Math.max(...problems.map((problem) => problem.exitCode));
+    throw new CfScriptError(problems.map((problem) => problem.message).join('\n'), exitCode);
   }
   return results;
 }

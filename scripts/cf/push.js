@@ -10,13 +10,16 @@ await runScript('push', (argv) => {
     const { file, vars } = loadVars();
     const token = ensureWriteToken({ file, vars });
     const varsFiles = token.file ? [token.file] : [];
-    return [pushArgs({ vars: { ...vars, ...token.vars }, file, manifestText: readFileSync('manifest.yml', 'utf8'), extra: argv, varsFiles }), token];
+    const manifestText = readFileSync('manifest.yml', 'utf8');
+    return [pushArgs({ vars: { ...vars, ...token.vars }, file, manifestText, extra: argv, varsFiles }), token];
   });
   const code = runCf(cf, args);
   // After cf's own output, where it is seen.
   if (token.file) {
-    console.error(`npm run push: writes to the app need its token, ${token.created ? 'generated now and ' : ''}kept in ${token.file}:`);
-    console.error('  give it to the driver as STOREBENCH_WRITE_TOKEN (or in a request as Authorization: Bearer <token>)');
+    const made = token.created ? 'generated now and ' : '';
+    console.error(`npm run push: writes to the app need its token, ${made}kept in ${token.file}:`);
+    console.error('  give it to the driver as STOREBENCH_WRITE_TOKEN ' +
+      '(or in a request as Authorization: Bearer <token>)');
   }
   return code;
 });

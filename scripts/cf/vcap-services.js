@@ -4,7 +4,9 @@
 // (cf app APP --guid, then cf curl /v3/apps/GUID/env), for the app named in the vars file.
 import { maskCredentials } from '../../util/redact.js';
 import { cloudFoundryEnv, VcapError } from '../../config/cf-env.js';
-import { captureCf, checkAll, CfScriptError, loadVars, optionalSetting, requireCf, runScript, setting, vcapServicesFromAppEnv } from './cf.js';
+import {
+  captureCf, checkAll, CfScriptError, loadVars, optionalSetting, requireCf, runScript, setting, vcapServicesFromAppEnv,
+} from './cf.js';
 
 function fromContainer(env) {
   try {

@@ -38,7 +38,8 @@ export function stripCouchFields(document) {
     const at = document.lastIndexOf(idLast);
     const end = at < 0 ? -1 : idAndRevEnd(document, at + idLast.length);
     // Ending the document: `..."message":"x","_id":..,"_rev":..}`
-    if (end > 0 && end + 2 === document.length && document[end + 1] === CLOSE_BRACE && !document.subarray(0, at).includes('"_')) {
+    if (end > 0 && end + 2 === document.length && document[end + 1] === CLOSE_BRACE &&
+      !document.subarray(0, at).includes('"_')) {
       document[at] = CLOSE_BRACE;
       return document.subarray(0, at + 1);
     }

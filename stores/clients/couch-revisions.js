@@ -26,10 +26,11 @@ const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
 
 // "Full jitter" (a random pause between 0 and an exponentially growing cap): writers that
 // conflicted together do not all come back together.
-const pauseBefore = (attempt, { firstPauseMs, maxPauseMs }) => Math.random() * Math.min(maxPauseMs, firstPauseMs * 2 ** attempt);
+const pauseBefore = (attempt, { firstPauseMs, maxPauseMs }) =>
+  Math.random() * Math.min(maxPauseMs, firstPauseMs * 2 ** attempt);
 
-const tooLarge = (bytes, cause) =>
-  new ValueTooLargeError(`the CouchDB server refused a document of ${bytes.length} bytes as too large (its max_document_size; Cloudant's is 1 MB)`, { cause });
+const tooLarge = (bytes, cause) => new ValueTooLargeError(`the CouchDB server refused a document of ${bytes.length} ` +
+  'bytes as too large (its max_document_size; Cloudant\'s is 1 MB)', { cause });
 
 /**
  * @param {object} client  the client's primitives:
@@ -43,7 +44,10 @@ const tooLarge = (bytes, cause) =>
  *   conflict retries must end within, and the retry policy (CONFLICT_RETRIES)
  * @returns {{ set(key, bytes), delete(key), setMany(entries) }} for the store contract
  */
-export function revisionedWrites({ readRev, put, remove, fetchRevs, bulk, statusOf }, { opTimeoutMs = defaults.opTimeoutMs, retries = CONFLICT_RETRIES } = {}) {
+export function revisionedWrites(
+  { readRev, put, remove, fetchRevs, bulk, statusOf },
+  { opTimeoutMs = defaults.opTimeoutMs, retries = CONFLICT_RETRIES } = {},
+) {
   const policy = { ...CONFLICT_RETRIES, ...retries };
   const budgetMs = opTimeoutMs * policy.budgetShare;
   // Runs attempt() until it returns true (landed); false means it conflicted, and is tried
@@ -54,7 +58,8 @@ export function revisionedWrites({ readRev, put, remove, fetchRevs, bulk, status
       if (await attempt(n)) return;
       const pause = pauseBefore(n, policy);
       if (n + 1 >= policy.maxAttempts || Date.now() - started + pause >= budgetMs) {
-        throw new WriteConflictError(`${what()} kept conflicting with other writers (${n + 1} attempt${n ? 's' : ''} in ${Date.now() - started} ms, CouchDB revision conflicts); send it again`);
+        throw new WriteConflictError(`${what()} kept conflicting with other writers ` +
+          `(${n + 1} attempt${n ? 's' : ''} in ${Date.now() - started} ms, CouchDB revision conflicts); send it again`);
       }
       await sleep(pause);
     }
@@ -111,11 +116,14 @@ export function revisionedWrites({ readRev, put, remove, fetchRevs, bulk, status
     // anew), _bulk_docs for the writes; the documents that conflicted go round again.
     async setMany(entries) {
       // Each id once: two documents with one id in a _bulk_docs request conflict with each other.
-      let pending = lastWriteWins(entries).map(([key, bytes]) => ({ id: docIdOf(key), bytes, body: toDocument(bytes) }));
+      let pending = lastWriteWins(entries)
+        .map(([key, bytes]) => ({ id: docIdOf(key), bytes, body: toDocument(bytes) }));
       const count = pending.length;
       await untilLanded(() => `the bulk write (${pending.length} of its ${count} documents)`, async () => {
         const rows = await fetchRevs(pending.map((write) => write.id));
-        const revs = new Map(rows.filter((row) => row.value && !row.value.deleted).map((row) => [row.id, row.value.rev]));
+        const revs = new Map(rows
+          .filter((row) => row.value && !row.value.deleted)
+          .map((row) => [row.id, row.value.rev]));
         const size = pending.reduce((sum, write) => sum + write.bytes.length, 0);
         const results = await refusingSize({ length: size }, () =>
           bulk(pending.map(({ id, body }) => ({ ...body, _id: id, ...(revs.has(id) ? { _rev: revs.get(id) } : {}) }))));

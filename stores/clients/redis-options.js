@@ -25,7 +25,10 @@ export function redisClientOptions(connection) {
 // Redis's answers to a wrong password or a missing one (AUTH, HELLO).
 const AUTH_REFUSED = /WRONGPASS|NOAUTH|invalid password|invalid username-password/i;
 
-/** Connects, or rejects within timeoutMs (node-redis would otherwise retry forever), at once when the credentials are refused. */
+/**
+ * Connects, or rejects within timeoutMs (node-redis would otherwise retry forever), at once when
+ * the credentials are refused.
+ */
 export async function connectWithin(client, timeoutMs = 5000) {
   let timer;
   const timeout = new Promise((_resolve, reject) => {

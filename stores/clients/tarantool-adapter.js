@@ -5,7 +5,7 @@
 // If the space is missing and the user may create it, it is created; an existing space with
 // another engine is refused, so a number labelled vinyl is never a memtx number.
 
-import { sendWhileReceiving } from './tarantool-driver-fix.js';
+import { boundReceiveBuffer, sendWhileReceiving } from './tarantool-driver-fix.js';
 import { withDeadline } from '../deadline.js';
 import { ValueTooLargeError } from '../../util/errors.js';
 import { raiseText, tarantoolMaxValue, valueLimit } from '../value-limits.js';
@@ -16,11 +16,19 @@ import { defaults } from '../../config/settings.js';
 // as a string, not varbinary (Tarantool 2.6). So there is no native append for it. Bulk:
 // replaces sent at once, pipelined over the one connection (tarantool-driver has no batch call).
 export const writes = { append: false, bulk: 'native', hash: false };
+// --pipeline (docs/direct.md): tarantool-driver writes a request at once, whatever is in flight;
+// answers are matched to requests by their sync id.
+export const pipelining = {
+  pipelines: true,
+  reason: 'tarantool-driver writes each request to its one connection as it is issued, without waiting for ' +
+    'the answers before it (one write per request)',
+};
 
 // A tuple over memtx_max_tuple_size / vinyl_max_tuple_size (1 MB by default) is refused with
 // this in the message: a refusal, not an outage.
 const refusedForSize = (error, bytes) => (/max_tuple_size|tuple is too large/i.test(error?.message)
-  ? new ValueTooLargeError(`the Tarantool server refused a value of ${bytes.length} bytes: over its maximum tuple size (box.cfg memtx_max_tuple_size / vinyl_max_tuple_size, 1 MB by default)`, { cause: error })
+  ? new ValueTooLargeError(`the Tarantool server refused a value of ${bytes.length} bytes: over its maximum ` +
+    'tuple size (box.cfg memtx_max_tuple_size / vinyl_max_tuple_size, 1 MB by default)', { cause: error })
   : error);
 
 const connectTimeoutMs = 5000;
@@ -67,24 +75,26 @@ export function tarantoolOptions(url) {
   return {
     host: parsed.hostname.replace(/^\[|\]$/g, ''),
     port: Number(parsed.port || 3301),
-    ...(parsed.username ? { username: decodeURIComponent(parsed.username), password: decodeURIComponent(parsed.password) } : {}),
+    ...(parsed.username
+      ? { username: decodeURIComponent(parsed.username), password: decodeURIComponent(parsed.password) }
+      : {}),
   };
 }
 
-/** An adapter ({ name, description, needs, writes, open }) for the space of one engine. */
+/** An adapter ({ name, description, needs, writes, pipelining, open }) for the space of one engine. */
 export function tarantoolAdapter({ name, engine, description }) {
   const space = spaceName(engine);
 
   async function open({ tarantool }, settings = defaults) {
     const { default: Tarantool } = await import('tarantool-driver');
-    const connection = sendWhileReceiving(new Tarantool({
+    const connection = boundReceiveBuffer(sendWhileReceiving(new Tarantool({
       ...tarantoolOptions(tarantool.url),
       lazyConnect: true,
       timeout: connectTimeoutMs,
       // Fail fast while disconnected: a request gets a 503, not a wait in a queue.
       enableOfflineQueue: false,
       retryStrategy: (times) => Math.min(times * 50, 2000),
-    }));
+    })));
     // Errors reach each command's caller as a rejection; this keeps them from crashing the app.
     // The last one is kept: a failed connect() itself only says "Connection is closed.".
     let lastError;
@@ -114,7 +124,8 @@ export function tarantoolAdapter({ name, engine, description }) {
     }
     if (actualEngine !== engine) {
       await close();
-      throw new Error(`space ${space} uses the ${actualEngine} engine, not ${engine}; drop it or point at another server`);
+      throw new Error(`space ${space} uses the ${actualEngine} engine, not ${engine}; ` +
+        'drop it or point at another server');
     }
     const limit = limitOf(tarantool, engine, maxTupleSize, settings);
 
@@ -129,7 +140,8 @@ export function tarantoolAdapter({ name, engine, description }) {
         await connection.replace(space, [key, bytes]).catch((error) => { throw refusedForSize(error, bytes); });
       },
       async setMany(entries) {
-        await Promise.all(entries.map(([key, bytes]) => connection.replace(space, [key, bytes]).catch((error) => { throw refusedForSize(error, bytes); })));
+        await Promise.all(entries.map(([key, bytes]) => connection.replace(space, [key, bytes])
+          .catch((error) => { throw refusedForSize(error, bytes); })));
       },
       async delete(key) {
         await connection.delete(space, 0, [key]);
@@ -151,10 +163,11 @@ export function tarantoolAdapter({ name, engine, description }) {
     try {
       return (await connection.eval(createSpaceLua, space, engine))[0];
     } catch (error) {
-      throw new Error(`space ${space} does not exist and could not be created (${error.message}); create it with engine ${engine}, ` +
-        'a string primary key and a varbinary value, and grant the user read,write on it', { cause: error });
+      throw new Error(`space ${space} does not exist and could not be created (${error.message}); ` +
+        `create it with engine ${engine}, a string primary key and a varbinary value, ` +
+        'and grant the user read,write on it', { cause: error });
     }
   }
 
-  return { name, description, needs: ['tarantool'], writes, open };
+  return { name, description, needs: ['tarantool'], writes, pipelining, open };
 }

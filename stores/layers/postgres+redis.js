@@ -15,6 +15,12 @@ export const description = 'Cache-aside: Redis in front of PostgreSQL (miss -> P
 export const needs = ['postgres', 'redis'];
 // Append and bulk are PostgreSQL's (value || $1 upserts, multi-row inserts), then the copies dropped.
 export const writes = { append: true, bulk: 'native', hash: false };
+// --pipeline (docs/direct.md): refused.
+export const pipelining = {
+  pipelines: false,
+  reason: 'a layer of two stores: a call that reaches PostgreSQL goes through a pool, which hands a connection ' +
+    'to one query at a time (pipeline redis and postgres themselves)',
+};
 
 export const TABLE = 'storebench_cache_aside';
 // # is outside the key alphabet: no key a user can send reaches these.

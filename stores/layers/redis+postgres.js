@@ -23,6 +23,12 @@ export const description = 'Write-behind: Redis as the primary, PostgreSQL the d
 export const needs = ['redis', 'postgres'];
 // Append is Redis's APPEND (the whole value then queued for PostgreSQL); bulk an MSET pipeline.
 export const writes = { append: true, bulk: 'native', hash: false };
+// --pipeline (docs/direct.md): refused.
+export const pipelining = {
+  pipelines: false,
+  reason: 'a layer of two stores: a call that reaches PostgreSQL goes through a pool, which hands a connection ' +
+    'to one query at a time (pipeline redis and postgres themselves)',
+};
 
 export const TABLE = 'storebench_write_behind';
 // # is outside the key alphabet: no key a user can send reaches these.
@@ -52,11 +58,13 @@ const inMemoryWrites = (primary) => ({
 
 /**
  * @param {{ redis: object, postgres: object }} connections
- * @param {{ flushIntervalMs?: number, writeBehindQueue?: 'redis'|'memory', batchSize?: number, maxPending?: number, postgresPoolSize?: number }} [settings]
+ * @param {{ flushIntervalMs?: number, writeBehindQueue?: 'redis'|'memory', batchSize?: number,
+ *   maxPending?: number, postgresPoolSize?: number }} [settings]
  *   the resolved store settings (the PostgreSQL ones go on to the postgres adapter)
  */
 export async function open(connections, {
-  flushIntervalMs = defaults.flushIntervalMs, writeBehindQueue = defaults.writeBehindQueue, batchSize = BATCH_SIZE, maxPending = MAX_PENDING, ...settings
+  flushIntervalMs = defaults.flushIntervalMs, writeBehindQueue = defaults.writeBehindQueue,
+  batchSize = BATCH_SIZE, maxPending = MAX_PENDING, ...settings
 } = {}) {
   const durable = await postgres.open(connections, { ...settings, table: TABLE });
   let primary;
@@ -89,7 +97,8 @@ export async function open(connections, {
     } catch (error) {
       queue.discard(); // the journal keeps them for the next attempt
       await Promise.allSettled([primary.close(), durable.close()]);
-      throw new Error(`redis+postgres could not replay the writes a previous run left unflushed: ${redactText(error.message)}`, { cause: error });
+      throw new Error('redis+postgres could not replay the writes a previous run left unflushed: ' +
+        redactText(error.message), { cause: error });
     }
   }
 
@@ -182,7 +191,8 @@ export async function open(connections, {
         try {
           await queue.close();
         } catch (error) {
-          failure = new Error(`redis+postgres: PostgreSQL did not get every acknowledged write: ${redactText(error.message)}`, { cause: error });
+          failure = new Error('redis+postgres: PostgreSQL did not get every acknowledged write: ' +
+            redactText(error.message), { cause: error });
         }
         await Promise.allSettled([primary.close(), durable.close()]);
         if (failure) throw failure;

@@ -70,19 +70,32 @@ export function writeBehindJournal(client, keyOf) {
       }));
       return tokens;
     },
-    /** Appends to a key that exists; resolves to { after, token }, or null when it is absent (nothing written). */
+    /**
+     * Appends to a key that exists; resolves to { after, token }, or null when it is absent
+     * (nothing written).
+     */
     async appendIfExists(key, bytes) {
       const written = token(SET);
-      const after = await client.eval(APPEND_IF_EXISTS, { keys: [keyOf(key), JOURNAL_KEY], arguments: [bytes, key, written] });
+      const after = await client.eval(APPEND_IF_EXISTS, {
+        keys: [keyOf(key), JOURNAL_KEY],
+        arguments: [bytes, key, written],
+      });
       return after == null ? null : { after, token: written };
     },
     /** Appends (an absent key starts empty); resolves to { after, token }. */
     async appendAndRead(key, bytes) {
       const written = token(SET);
-      const [, after] = await client.multi().append(keyOf(key), bytes).get(keyOf(key)).hSet(JOURNAL_KEY, key, written).exec();
+      const [, after] = await client.multi()
+        .append(keyOf(key), bytes)
+        .get(keyOf(key))
+        .hSet(JOURNAL_KEY, key, written)
+        .exec();
       return { after, token: written };
     },
-    /** Drops the entries of writes PostgreSQL has committed ([key, bytes, token] triples), unless a newer write replaced them. */
+    /**
+     * Drops the entries of writes PostgreSQL has committed ([key, bytes, token] triples), unless
+     * a newer write replaced them.
+     */
     async forget(batch) {
       const pairs = batch.filter(([, , written]) => written).flatMap(([key, , written]) => [key, written]);
       if (pairs.length) await client.eval(FORGET, { keys: [JOURNAL_KEY], arguments: pairs });
@@ -93,7 +106,8 @@ export function writeBehindJournal(client, keyOf) {
      * the entries whose value Redis no longer has (evicted), which cannot be replayed.
      */
     async unflushed() {
-      const entries = Object.entries(await client.hGetAll(JOURNAL_KEY)).map(([key, written]) => [String(key), String(written)]);
+      const entries = Object.entries(await client.hGetAll(JOURNAL_KEY))
+        .map(([key, written]) => [String(key), String(written)]);
       const sets = entries.filter(([, written]) => written.startsWith(SET));
       const values = new Map();
       for (const chunk of chunksOf(sets, { maxEntries: 500 })) {

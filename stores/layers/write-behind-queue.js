@@ -45,7 +45,8 @@ export class WriteBehindQueue {
   assertRoom(n = 1) {
     if (this.#closing) throw new Error('the write-behind queue is closing');
     if (this.size + n > this.#options.maxPending) {
-      throw new Error(`the durable copy is ${this.size} writes behind${this.#lastError ? ` (${this.#lastError})` : ''}`);
+      const why = this.#lastError ? ` (${this.#lastError})` : '';
+      throw new Error(`the durable copy is ${this.size} writes behind${why}`);
     }
   }
 
@@ -104,7 +105,13 @@ export class WriteBehindQueue {
 
   stats() {
     const { flushIntervalMs, batchSize } = this.#options;
-    return { pendingWrites: this.size, ...this.#counts, ...(this.#lastError ? { lastFlushError: this.#lastError } : {}), flushIntervalMs, batchSize };
+    return {
+      pendingWrites: this.size,
+      ...this.#counts,
+      ...(this.#lastError ? { lastFlushError: this.#lastError } : {}),
+      flushIntervalMs,
+      batchSize,
+    };
   }
 
   async #drain() {
@@ -154,7 +161,10 @@ export class WriteBehindQueue {
 
   // A full batch goes at once; fewer writes wait for the timer (as does a retry after a failure).
   #schedule() {
-    if (this.#pending.size >= this.#options.batchSize && !this.#flushing && !this.#failuresInARow && !this.#closing) this.#flushInBackground();
-    else this.#later(this.#options.flushIntervalMs);
+    if (this.#pending.size >= this.#options.batchSize && !this.#flushing && !this.#failuresInARow && !this.#closing) {
+      this.#flushInBackground();
+    } else {
+      this.#later(this.#options.flushIntervalMs);
+    }
   }
 }

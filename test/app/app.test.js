@@ -54,7 +54,9 @@ describe('the app on the embedded default (memory, spawned redis-server, CouchDB
   test('an unknown store is a JSON 404 naming it', async () => {
     const response = await fetch(`${app.url}/nosuchstore/key1`);
     assert.equal(response.status, 404);
-    assert.deepEqual(await response.json(), { error: 'unknown store "nosuchstore"', code: 'UNKNOWN_STORE', store: 'nosuchstore' });
+    assert.deepEqual(await response.json(), {
+      error: 'unknown store "nosuchstore"', code: 'UNKNOWN_STORE', store: 'nosuchstore',
+    });
   });
 
   test('a missing key is a JSON 404 naming store and key', async () => {
@@ -102,7 +104,9 @@ describe('the app on the embedded default (memory, spawned redis-server, CouchDB
     assert.match(response.headers.get('content-type'), /^text\/html/);
     const html = await response.text();
     for (const store of ['memory', 'cloudant']) {
-      for (const key of ['key1', 'key2', 'key3']) assert.ok(html.includes(`href="/${store}/${key}"`), `${store}/${key} link`);
+      for (const key of ['key1', 'key2', 'key3']) {
+        assert.ok(html.includes(`href="/${store}/${key}"`), `${store}/${key} link`);
+      }
     }
     assert.doesNotMatch(html, /(src|href)="(https?:)?\/\//, 'no external assets');
     assert.match(html, /<figure data-store="cloudant">/);
@@ -114,7 +118,9 @@ describe('a store that is down', () => {
     if (!which('redis-server')) return unavailable(t, 'redis-server is not installed');
     const redis = await startRedisServer();
     t.after(() => redis.stop());
-    const app = await startApp({ port: 0, host: '127.0.0.1', stores: ['memory', 'redis'], env: { REDIS_URL: redis.url } });
+    const app = await startApp({
+      port: 0, host: '127.0.0.1', stores: ['memory', 'redis'], env: { REDIS_URL: redis.url },
+    });
     t.after(() => app.close());
     assert.equal((await fetch(`${app.url}/redis/key1`)).status, 200);
 
@@ -132,9 +138,10 @@ describe('a store that is down', () => {
     assert.equal((await fetch(`${app.url}/healthz`)).status, 200, 'the app itself is healthy');
   });
 
-  test('a configured server that is unreachable at start leaves the store unavailable with a reason, the rest serve', async () => {
+  test('a configured server unreachable at start: its store is unavailable with a reason, the rest serve', async () => {
     const closedPort = await freePort();
-    const app = await startApp({ port: 0, host: '127.0.0.1', stores: ['memory', 'redis'], env: { REDIS_URL: `redis://:hunter2@127.0.0.1:${closedPort}` } });
+    const env = { REDIS_URL: `redis://:hunter2@127.0.0.1:${closedPort}` };
+    const app = await startApp({ port: 0, host: '127.0.0.1', stores: ['memory', 'redis'], env });
     try {
       const response = await fetch(`${app.url}/redis/key2`);
       assert.equal(response.status, 503);
@@ -151,7 +158,9 @@ describe('a store that is down', () => {
   });
 
   test('with no redis-server on PATH and no REDIS_URL, redis is unavailable with a one-line reason', async () => {
-    const app = await startApp({ port: 0, host: '127.0.0.1', stores: ['memory', 'redis'], env: { PATH: '/nonexistent' } });
+    const app = await startApp({
+      port: 0, host: '127.0.0.1', stores: ['memory', 'redis'], env: { PATH: '/nonexistent' },
+    });
     try {
       const { stores } = await (await fetch(`${app.url}/stores`)).json();
       const redis = stores.find((s) => s.name === 'redis');
@@ -159,7 +168,8 @@ describe('a store that is down', () => {
       // Installed off PATH, it says where, not "install": an installed program is never called missing.
       const installed = which('redis-server', SYSTEM_DIRS.join(':'));
       assert.equal(redis.reason, installed
-        ? `no REDIS_URL and no redis-server on PATH; it is installed at ${installed}, but ${dirname(installed)} is not on PATH: add it or set REDIS_URL`
+        ? `no REDIS_URL and no redis-server on PATH; it is installed at ${installed}, ` +
+          `but ${dirname(installed)} is not on PATH: add it or set REDIS_URL`
         : 'no REDIS_URL and no redis-server on PATH; install redis-server or set REDIS_URL');
       assert.equal(redis.reasonCode, 'NOT_INSTALLED');
       const response = await fetch(`${app.url}/redis/key1`);
@@ -175,7 +185,8 @@ describe('request logging', () => {
   test('is off by default and, when asked for, logs method, path, status and time per request', async (t) => {
     for (const logRequests of [false, true]) {
       const lines = [];
-      const app = await startApp({ port: 0, host: '127.0.0.1', stores: ['memory'], log: (line) => lines.push(line), logRequests });
+      const log = (line) => lines.push(line);
+      const app = await startApp({ port: 0, host: '127.0.0.1', stores: ['memory'], log, logRequests });
       t.after(() => app.close());
       await (await fetch(`${app.url}/memory/key1`)).arrayBuffer();
       await (await fetch(`${app.url}/memory/nokey`)).arrayBuffer();

@@ -17,7 +17,7 @@ import { startCouchServer } from '../../embedded/couchdb.js';
 import { payloadObjects } from '../../data/payloads.js';
 import * as redisAdapter from '../../stores/redis.js';
 import { assertNoSecrets } from '../helpers/vcap-fixtures.js';
-import { reachable, unavailable as skipOrFail } from '../helpers/services.js';
+import { reachable, unavailable } from '../helpers/services.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const redisPassword = 'Rc-9kQ2vX7pL4mZ8wN1b';
@@ -27,7 +27,10 @@ async function startRedis({ password, tls }) {
   const port = await freePort();
   const args = ['--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--logfile', '', '--requirepass', password];
   if (tls) {
-    args.push('--port', '0', '--tls-port', String(port), '--tls-cert-file', tls.cert, '--tls-key-file', tls.key, '--tls-ca-cert-file', tls.ca, '--tls-auth-clients', 'no');
+    args.push(
+      '--port', '0', '--tls-port', String(port),
+      '--tls-cert-file', tls.cert, '--tls-key-file', tls.key, '--tls-ca-cert-file', tls.ca, '--tls-auth-clients', 'no',
+    );
   } else {
     args.push('--port', String(port));
   }
@@ -69,11 +72,14 @@ const [startProgram, ...startArgs] = /^\s+command: (.+)$/m.exec(readFileSync(joi
 async function pushApp(t, services, env = {}) {
   assert.equal(startProgram, 'node');
   const port = await freePort();
-  const child = spawn(process.execPath, startArgs, { cwd: root, env: { ...cloudFoundryEnv({ port, services }), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const childEnv = { ...cloudFoundryEnv({ port, services }), ...env };
+  const child = spawn(process.execPath, startArgs, { cwd: root, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   const output = { stdout: '', stderr: '' };
   child.stdout.on('data', (chunk) => { output.stdout += chunk; });
   child.stderr.on('data', (chunk) => { output.stderr += chunk; });
-  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal, at: performance.now() })));
+  const exited = new Promise((resolve) => {
+    child.once('exit', (code, signal) => resolve({ code, signal, at: performance.now() }));
+  });
   t.after(() => { if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL'); });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;
@@ -140,13 +146,16 @@ async function assertServesBoundStores(app, expected) {
   return storesText;
 }
 
-test('on Cloud Foundry the app serves Redis Cloud and Cloudant bindings, shows no secret, and drains on SIGTERM', async (t) => {
-  if (!which('redis-server')) return skipOrFail(t, 'redis-server is not on PATH (apt-get install redis-server)');
+test('on Cloud Foundry: serves Redis Cloud and Cloudant bindings, shows no secret, drains on SIGTERM', async (t) => {
+  if (!which('redis-server')) return unavailable(t, 'redis-server is not on PATH (apt-get install redis-server)');
   const redis = await startRedis({ password: redisPassword });
   t.after(() => redis.stop());
   const couchServer = await startCouchServer({ admin: couch });
   t.after(() => couchServer.stop());
-  const services = { rediscloud: [redisCloudBinding(redis.port)], cloudantNoSQLDB: [cloudantBinding(couchServer.port)] };
+  const services = {
+    rediscloud: [redisCloudBinding(redis.port)],
+    cloudantNoSQLDB: [cloudantBinding(couchServer.port)],
+  };
   const secrets = [redisPassword, couch.password];
 
   const app = await pushApp(t, services);
@@ -156,7 +165,9 @@ test('on Cloud Foundry the app serves Redis Cloud and Cloudant bindings, shows n
   const healthText = await health.text();
   assert.equal(health.status, 200);
   const statuses = JSON.parse(healthText).stores;
-  for (const store of ['memory', 'redis', 'cloudant', 'cloudant-legacy', 'couchdb-nano']) assert.equal(statuses[store], 'up', store);
+  for (const store of ['memory', 'redis', 'cloudant', 'cloudant-legacy', 'couchdb-nano']) {
+    assert.equal(statuses[store], 'up', store);
+  }
   // --no-embedded: a store with no bound service is unavailable, not stood in for.
   for (const store of ['tarantool', 'redis-cluster']) assert.equal(statuses[store], 'unavailable', store);
 
@@ -195,19 +206,23 @@ test('on Cloud Foundry the app serves Redis Cloud and Cloudant bindings, shows n
   assert.ok(exitMs < 8000, `exited ${exitMs} ms after SIGTERM`);
 
   assert.match(app.output.stdout, /SIGTERM: finishing in-flight requests/);
-  for (const [where, text] of [['/healthz', healthText], ['/stores', storesText], ['/', pageText], ['stdout', app.output.stdout], ['stderr', app.output.stderr]]) {
+  const outputs = [['/healthz', healthText], ['/stores', storesText], ['/', pageText]];
+  for (const [where, text] of [...outputs, ['stdout', app.output.stdout], ['stderr', app.output.stderr]]) {
     assertNoSecrets(assert, text, secrets, where);
   }
 });
 
-test('with a wrong Cloudant password the app still serves, answers 503 for cloudant, and shows no secret', async (t) => {
-  if (!which('redis-server')) return skipOrFail(t, 'redis-server is not on PATH (apt-get install redis-server)');
+test('with a wrong Cloudant password the app still serves, answers 503 for cloudant, shows no secret', async (t) => {
+  if (!which('redis-server')) return unavailable(t, 'redis-server is not on PATH (apt-get install redis-server)');
   const redis = await startRedis({ password: redisPassword });
   t.after(() => redis.stop());
   const couchServer = await startCouchServer({ admin: couch });
   t.after(() => couchServer.stop());
   const wrongPassword = 'Wrong-Pa55-But-Secret-Too';
-  const services = { rediscloud: [redisCloudBinding(redis.port)], cloudantNoSQLDB: [cloudantBinding(couchServer.port, wrongPassword)] };
+  const services = {
+    rediscloud: [redisCloudBinding(redis.port)],
+    cloudantNoSQLDB: [cloudantBinding(couchServer.port, wrongPassword)],
+  };
 
   const app = await pushApp(t, services);
   const cloudant = await fetch(`${app.url}/cloudant/key1`);
@@ -223,23 +238,30 @@ test('with a wrong Cloudant password the app still serves, answers 503 for cloud
 
   app.child.kill('SIGTERM');
   assert.equal((await app.exited).code, 0);
-  for (const [where, text] of [['/cloudant/key1', cloudantText], ['/stores', storesText], ['/', pageText], ['stdout', app.output.stdout], ['stderr', app.output.stderr]]) {
+  const outputs = [['/cloudant/key1', cloudantText], ['/stores', storesText], ['/', pageText]];
+  for (const [where, text] of [...outputs, ['stdout', app.output.stdout], ['stderr', app.output.stderr]]) {
     assertNoSecrets(assert, text, [wrongPassword, redisPassword], where);
   }
 });
 
 test('an IBM Databases for Redis binding (rediss:// and its base64 CA) is reached over verified TLS', async (t) => {
-  if (!which('redis-server')) return skipOrFail(t, 'redis-server is not on PATH (apt-get install redis-server)');
-  if (!which('openssl')) return skipOrFail(t, 'openssl is not on PATH (apt-get install openssl): needed to make a test CA');
+  if (!which('redis-server')) return unavailable(t, 'redis-server is not on PATH (apt-get install redis-server)');
+  if (!which('openssl')) {
+    return unavailable(t, 'openssl is not on PATH (apt-get install openssl): needed to make a test CA');
+  }
   const dir = mkdtempSync(join(tmpdir(), 'storebench-tls-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const file = (name) => join(dir, name);
   const openssl = (...args) => execFileSync('openssl', args, { stdio: 'pipe' });
-  openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', file('ca.key'), '-out', file('ca.pem'), '-days', '2', '-subj', '/CN=storebench test CA');
-  openssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', file('server.key'), '-out', file('server.csr'), '-subj', '/CN=localhost');
+  openssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', file('ca.key'), '-out', file('ca.pem'),
+    '-days', '2', '-subj', '/CN=storebench test CA');
+  openssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', file('server.key'), '-out', file('server.csr'),
+    '-subj', '/CN=localhost');
   writeFileSync(file('ext.cnf'), 'subjectAltName=DNS:localhost\n');
-  openssl('x509', '-req', '-in', file('server.csr'), '-CA', file('ca.pem'), '-CAkey', file('ca.key'), '-CAcreateserial', '-out', file('server.pem'), '-days', '2', '-extfile', file('ext.cnf'));
-  const redis = await startRedis({ password: redisPassword, tls: { cert: file('server.pem'), key: file('server.key'), ca: file('ca.pem') } });
+  openssl('x509', '-req', '-in', file('server.csr'), '-CA', file('ca.pem'), '-CAkey', file('ca.key'), '-CAcreateserial',
+    '-out', file('server.pem'), '-days', '2', '-extfile', file('ext.cnf'));
+  const tls = { cert: file('server.pem'), key: file('server.key'), ca: file('ca.pem') };
+  const redis = await startRedis({ password: redisPassword, tls });
   t.after(() => redis.stop());
 
   const rediss = {
@@ -249,7 +271,14 @@ test('an IBM Databases for Redis binding (rediss:// and its base64 CA) is reache
     hosts: [{ hostname: 'localhost', port: redis.port }],
     scheme: 'rediss',
   };
-  const services = { 'databases-for-redis': [{ credentials: { connection: { rediss } }, label: 'databases-for-redis', name: 'storebench-ibm-redis', plan: 'standard', tags: [] }] };
+  const binding = {
+    credentials: { connection: { rediss } },
+    label: 'databases-for-redis',
+    name: 'storebench-ibm-redis',
+    plan: 'standard',
+    tags: [],
+  };
+  const services = { 'databases-for-redis': [binding] };
   // Without the CA the same URL is refused: the certificate really is verified.
   await assert.rejects(redisAdapter.open({ redis: { url: rediss.composed[0] } }), /self-signed certificate|unable to verify/i);
 
@@ -262,15 +291,22 @@ test('an IBM Databases for Redis binding (rediss:// and its base64 CA) is reache
   assertNoSecrets(assert, app.output.stdout + app.output.stderr, [redisPassword], 'output');
 });
 
-test('user-provided services (cf cups), found by name and tag, reach the shared Redis on 6379 and the CouchDB stand-in', async (t) => {
+test('user-provided services (cf cups), by name and tag, reach Redis on 6379 and the CouchDB stand-in', async (t) => {
   // A TCP probe: node-redis's connect() to a closed port retries for ever instead of failing.
-  if (!(await reachable('redis://127.0.0.1:6379'))) return skipOrFail(t, 'no Redis on 127.0.0.1:6379 (start redis-server)');
+  if (!(await reachable('redis://127.0.0.1:6379'))) {
+    return unavailable(t, 'no Redis on 127.0.0.1:6379 (start redis-server)');
+  }
   const couchServer = await startCouchServer({ admin: couch });
   t.after(() => couchServer.stop());
   const services = {
     'user-provided': [
       { credentials: { uri: 'redis://127.0.0.1:6379' }, label: 'user-provided', name: 'team-redis', tags: [] },
-      { credentials: { url: `http://127.0.0.1:${couchServer.port}`, username: couch.username, password: couch.password }, label: 'user-provided', name: 'docs', tags: ['couchdb'] },
+      {
+        credentials: { url: `http://127.0.0.1:${couchServer.port}`, username: couch.username, password: couch.password },
+        label: 'user-provided',
+        name: 'docs',
+        tags: ['couchdb'],
+      },
     ],
   };
   const app = await pushApp(t, services);
@@ -283,13 +319,14 @@ test('user-provided services (cf cups), found by name and tag, reach the shared 
   assertNoSecrets(assert, storesText + app.output.stdout + app.output.stderr, [couch.password], 'output');
 });
 
-test('on the platform writes need the token the manifest sets: none configured, they are off; configured, only with it', async (t) => {
+test('on the platform writes need the manifest\'s token: off when none is configured, else only with it', async (t) => {
   const manifestEnv = /^\s+STOREBENCH_WRITE_TOKEN: \(\(write_token\)\)$/m.test(readFileSync(join(root, 'manifest.yml'), 'utf8'));
   assert.ok(manifestEnv, 'manifest.yml sets STOREBENCH_WRITE_TOKEN from write_token');
   const put = (app, headers = {}) => fetch(`${app.url}/memory/cf-write`, { method: 'PUT', body: 'v', headers });
 
   const open = await pushApp(t, {});
-  assert.equal((await (await put(open)).json()).code, 'WRITES_DISABLED', 'bound to 0.0.0.0: not loopback, whoever connects');
+  const disabled = (await (await put(open)).json()).code;
+  assert.equal(disabled, 'WRITES_DISABLED', 'bound to 0.0.0.0: not loopback, whoever connects');
   open.child.kill('SIGTERM');
   await open.exited;
 

@@ -18,8 +18,10 @@ describe('concurrent PUTs to one CouchDB document', () => {
   let up = [];
   before(async () => {
     couch = await startCouchServer();
-    app = await startApp({ port: 0, host: '127.0.0.1', stores: STORES, env: { COUCHDB_URL: couch.url, CLOUDANT_DB: `conflicts-${randomUUID()}` } });
-    up = (await (await fetch(`${app.url}/stores`)).json()).stores.filter((store) => store.status === 'up').map((store) => store.name);
+    const env = { COUCHDB_URL: couch.url, CLOUDANT_DB: `conflicts-${randomUUID()}` };
+    app = await startApp({ port: 0, host: '127.0.0.1', stores: STORES, env });
+    const { stores } = await (await fetch(`${app.url}/stores`)).json();
+    up = stores.filter((store) => store.status === 'up').map((store) => store.name);
   });
   after(async () => {
     await app?.close();
@@ -27,12 +29,14 @@ describe('concurrent PUTs to one CouchDB document', () => {
   });
 
   for (const store of STORES) {
-    test(`${store}: ${WRITERS} PUTs at once to one key all land or answer 409 WRITE_CONFLICT, none 503; the value read back is one written`, async (t) => {
+    test(`${store}: ${WRITERS} PUTs at once to one key all land or answer 409 WRITE_CONFLICT, none 503; ` +
+      'the value read back is one written', async (t) => {
       // cloudant-legacy is an optional dependency: absent, /stores says so and there is nothing to test.
       if (!up.includes(store)) return t.skip(`${store} is not up here`);
       const key = `contended-${randomUUID()}`;
       const bodies = Array.from({ length: WRITERS }, (_, i) => Buffer.from(JSON.stringify({ writer: i, at: key })));
-      const answers = await Promise.all(bodies.map((body) => rawRequest(app.url, `/${store}/${key}`, { method: 'PUT', body })));
+      const put = (body) => rawRequest(app.url, `/${store}/${key}`, { method: 'PUT', body });
+      const answers = await Promise.all(bodies.map(put));
       const statuses = answers.map((answer) => answer.status);
       for (const answer of answers) {
         assert.ok([204, 409].includes(answer.status), `${store}: ${answer.status} ${answer.body}`);
@@ -51,7 +55,7 @@ describe('concurrent PUTs to one CouchDB document', () => {
     });
   }
 
-  test('a write still conflicting when its retries run out is WriteConflictError (409 WRITE_CONFLICT), not a server failure', async () => {
+  test('a write still conflicting after its retries is a 409 WriteConflictError, not a server failure', async () => {
     // Through nano's primitives, with no retry at all, so the conflicts cannot all be absorbed.
     const { default: nano } = await import('nano');
     const db = `conflicts-direct-${randomUUID()}`;
@@ -65,7 +69,8 @@ describe('concurrent PUTs to one CouchDB document', () => {
       bulk: (docs) => documents.bulk({ docs }),
       statusOf: (error) => error?.statusCode,
     }, { retries: { maxAttempts: 1 } });
-    const outcomes = await Promise.allSettled(Array.from({ length: WRITERS }, (_, i) => writes.set('one', Buffer.from(`{"n":${i}}`))));
+    const write = (_, i) => writes.set('one', Buffer.from(`{"n":${i}}`));
+    const outcomes = await Promise.allSettled(Array.from({ length: WRITERS }, write));
     const refused = outcomes.filter((outcome) => outcome.status === 'rejected').map((outcome) => outcome.reason);
     assert.ok(refused.length > 0, 'with no retries, some of 20 writes at once conflict');
     for (const error of refused) {

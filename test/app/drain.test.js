@@ -17,7 +17,10 @@ function get(url, agent) {
     const req = request(url, { agent }, (response) => {
       let bytes = 0;
       response.on('data', (chunk) => { bytes += chunk.length; });
-      response.on('end', () => resolve({ ...result, status: response.statusCode, bytes, connection: response.headers.connection, endedAt: performance.now() }));
+      response.on('end', () => {
+        const { statusCode: status, headers: { connection } } = response;
+        resolve({ ...result, status, bytes, connection, endedAt: performance.now() });
+      });
       response.on('error', (error) => resolve({ ...result, error: error.code ?? error.message }));
     });
     req.on('finish', () => { result.sentAt = performance.now(); });
@@ -26,13 +29,14 @@ function get(url, agent) {
   });
 }
 
-test('SIGTERM under 50 keep-alive clients on /memory/key3: every request sent before the signal completes', async () => {
+test('SIGTERM under 50 keep-alive clients on /memory/key3: each request sent before the signal completes', async () => {
   // Pins #9.8: each SIGTERM under wrk -c50 on /memory/key3 gave 10-12 ECONNRESETs, requests sent before it included.
   const app = await startAppProcess({ stores: ['memory'], args: ['--no-embedded'] });
   const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS });
   const url = `${app.url}/memory/key3`;
   const results = [];
   let signalledAt = Infinity;
+  const afterSignal = (r) => `sent ${Math.round(r.sentAt - signalledAt)} ms after the signal`;
   const run = { exited: false };
   const client = async () => {
     while (!run.exited) {
@@ -61,15 +65,17 @@ test('SIGTERM under 50 keep-alive clients on /memory/key3: every request sent be
   const before = results.filter((r) => r.sentAt !== undefined && r.sentAt < actedAt);
   assert.ok(before.length >= CLIENTS, `${before.length} requests were sent before the app acted on the signal`);
   const failed = before.filter((r) => r.error || r.status !== 200 || r.bytes !== payloads.key3.length);
-  const when = failed.map((r) => `${r.error ?? r.status} sent ${Math.round(r.sentAt - signalledAt)} ms after the signal`);
-  assert.deepEqual(when, [], `${failed.length} of ${before.length} requests sent before the app acted on the signal did not complete`);
+  const when = failed.map((r) => `${r.error ?? r.status} ${afterSignal(r)}`);
+  assert.deepEqual(when, [],
+    `${failed.length} of ${before.length} requests sent before the app acted on the signal did not complete`);
   assert.equal(code, 0);
   // The keep-alive connections close cleanly: each ends with an answer saying Connection: close,
   // so no request written after the signal is cut off either; what fails is only a new
   // connection once the app has stopped listening (ECONNREFUSED, nothing sent).
-  const lost = results.filter((r) => r.error && r.sentAt !== undefined).map((r) => `${r.error} sent ${Math.round(r.sentAt - signalledAt)} ms after the signal`);
+  const lost = results.filter((r) => r.error && r.sentAt !== undefined).map((r) => `${r.error} ${afterSignal(r)}`);
   assert.deepEqual(lost, [], 'a request written to a connection was cut off');
-  assert.ok(results.filter((r) => r.connection === 'close').length >= 1, 'answers after the signal say Connection: close');
+  const closing = results.filter((r) => r.connection === 'close');
+  assert.ok(closing.length >= 1, 'answers after the signal say Connection: close');
 });
 
 /** One GET on a fresh connection (agent: false): when it was written (sentAt), and how it ended. */
@@ -83,6 +89,7 @@ test('SIGTERM during a storm of fresh connections: no connection the kernel acce
   const url = `${app.url}/memory/key1`;
   const results = [];
   let signalledAt = Infinity;
+  const afterSignal = (r) => `sent ${Math.round(r.sentAt - signalledAt)} ms after the signal`;
   // Each opens one connection after another until the app refuses one or says it is going
   // away (a 503, or any answer to a request sent after the signal).
   const connector = async () => {
@@ -104,10 +111,13 @@ test('SIGTERM during a storm of fresh connections: no connection the kernel acce
   assert.ok(sent.length > CONNECTORS, `${sent.length} requests were sent`);
   // A request written to a connection the app had accepted (or the kernel, for it) ends with
   // an answer: its own, or 503 with Connection: close. A refused connection sent nothing.
-  const reset = sent.filter((r) => r.error).map((r) => `${r.error} sent ${Math.round(r.sentAt - signalledAt)} ms after the signal`);
-  assert.deepEqual(reset, [], `${reset.length} of ${sent.length} requests written to an accepted connection were reset`);
+  const reset = sent.filter((r) => r.error).map((r) => `${r.error} ${afterSignal(r)}`);
+  assert.deepEqual(reset, [],
+    `${reset.length} of ${sent.length} requests written to an accepted connection were reset`);
   const answered = sent.filter((r) => r.status === 200 || r.status === 503);
   assert.equal(answered.length, sent.length, 'every written request was answered 200 or 503');
-  assert.ok(sent.some((r) => r.status === 503 && r.connection === 'close'), 'connections that came after the signal were told 503, Connection: close');
-  assert.ok(results.filter((r) => r.error).every((r) => r.error === 'ECONNREFUSED'), 'what failed was refused before sending');
+  const toldToClose = sent.some((r) => r.status === 503 && r.connection === 'close');
+  assert.ok(toldToClose, 'connections that came after the signal were told 503, Connection: close');
+  const refusedOnly = results.filter((r) => r.error).every((r) => r.error === 'ECONNREFUSED');
+  assert.ok(refusedOnly, 'what failed was refused before sending');
 });

@@ -8,11 +8,16 @@ import { ERROR_CODES } from '../../util/errors.js';
 
 let app;
 before(async () => {
-  app = await startApp({ port: 0, host: '127.0.0.1', stores: ['memory'], embedded: false, env: { PATH: process.env.PATH } });
+  app = await startApp({
+    port: 0, host: '127.0.0.1', stores: ['memory'], embedded: false, env: { PATH: process.env.PATH },
+  });
 });
 after(() => app?.close());
 
-/** Sends raw bytes and resolves to the parsed answer ({ status, headers, body }), or null when the socket closed unanswered. */
+/**
+ * Sends raw bytes and resolves to the parsed answer ({ status, headers, body }),
+ * or null when the socket closed unanswered.
+ */
 function raw(text) {
   return new Promise((resolve, reject) => {
     const socket = connect(app.port, '127.0.0.1', () => socket.write(text));
@@ -23,7 +28,11 @@ function raw(text) {
       if (!received) return resolve(null);
       const [head, body] = received.split('\r\n\r\n');
       const [statusLine, ...lines] = head.split('\r\n');
-      const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+      const header = (line) => {
+        const colon = line.indexOf(':');
+        return [line.slice(0, colon).toLowerCase(), line.slice(colon + 1).trim()];
+      };
+      const headers = Object.fromEntries(lines.map(header));
       resolve({ status: Number(statusLine.split(' ')[1]), headers, body });
     });
     socket.setTimeout(3000, () => socket.destroy());
@@ -52,7 +61,8 @@ test('a malformed request and over-large headers get JSON answers with stable co
   // Pins #9.7: Node's own 400 and 431 answers had no body.
   assertJsonError(await raw('GARBAGE\r\n\r\n'), 400, 'BAD_REQUEST');
   assertJsonError(await raw('GET /memory/key1 HTTP/1.1\r\nHost: x\r\nBad Header\r\n\r\n'), 400, 'BAD_REQUEST');
-  assertJsonError(await raw(`GET /memory/key1 HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`), 431, 'HEADERS_TOO_LARGE');
+  const bigHeader = `X-Big: ${'a'.repeat(20_000)}`;
+  assertJsonError(await raw(`GET /memory/key1 HTTP/1.1\r\nHost: x\r\n${bigHeader}\r\n\r\n`), 431, 'HEADERS_TOO_LARGE');
 });
 
 test('a request without Host gets a JSON 400 with a code, not an empty one', async () => {
@@ -86,7 +96,8 @@ function firstAnswer(head) {
 test('Expect: 100-continue with a Content-Length over the limit gets 413 at once, never 100 Continue', async () => {
   // Pins #18.7: an oversized upload got 100 Continue, inviting the whole body, and only then 413.
   const limit = (await (await fetch(`${app.url}/stores`)).json()).limits.maxValueSize;
-  const received = await firstAnswer(`PUT /memory/big HTTP/1.1\r\nHost: x\r\nContent-Length: ${limit + 1}\r\nExpect: 100-continue\r\n\r\n`);
+  const received = await firstAnswer(
+    `PUT /memory/big HTTP/1.1\r\nHost: x\r\nContent-Length: ${limit + 1}\r\nExpect: 100-continue\r\n\r\n`);
   assert.match(received, /^HTTP\/1\.1 413 /, `the first answer: ${received.split('\r\n')[0]}`);
   assert.doesNotMatch(received, /100 Continue/);
   assert.match(received, /\r\nconnection: close\r\n/i);
@@ -96,12 +107,14 @@ test('Expect: 100-continue with a Content-Length over the limit gets 413 at once
 });
 
 test('Expect: 100-continue within the limit gets 100 Continue, then the write lands', async () => {
-  const received = await firstAnswer('PUT /memory/continued HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n');
+  const received = await firstAnswer(
+    'PUT /memory/continued HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n');
   assert.equal(received, 'HTTP/1.1 100 Continue\r\n\r\n');
   // And as a client sends it: fetch-like clients through node:http
   const { request } = await import('node:http');
   const status = await new Promise((resolve, reject) => {
-    const req = request(`${app.url}/memory/continued`, { method: 'PUT', headers: { Expect: '100-continue', 'Content-Length': 5 } }, (res) => {
+    const headers = { Expect: '100-continue', 'Content-Length': 5 };
+    const req = request(`${app.url}/memory/continued`, { method: 'PUT', headers }, (res) => {
       res.resume();
       resolve(res.statusCode);
     });
@@ -143,7 +156,10 @@ test('another method on a path that exists is a JSON 405 with Allow; on one that
   const response = await fetch(`${app.url}/memory/key1`, { method: 'PATCH' });
   assert.equal(response.status, 405);
   assert.equal(response.headers.get('allow'), 'GET, HEAD, PUT, DELETE, OPTIONS');
-  assert.deepEqual(await response.json(), { error: 'PATCH is not allowed on /memory/key1 (allowed: GET, HEAD, PUT, DELETE, OPTIONS)', code: 'METHOD_NOT_ALLOWED' });
+  assert.deepEqual(await response.json(), {
+    error: 'PATCH is not allowed on /memory/key1 (allowed: GET, HEAD, PUT, DELETE, OPTIONS)',
+    code: 'METHOD_NOT_ALLOWED',
+  });
   assert.equal((await fetch(`${app.url}/stores`, { method: 'POST' })).status, 405);
   const bulkPath = await fetch(`${app.url}/memory`);
   assert.equal(bulkPath.status, 405);
@@ -157,7 +173,10 @@ test('another method on a path that exists is a JSON 405 with Allow; on one that
 });
 
 test('every error answer the app gives is JSON with a registered code', async () => {
-  const cases = [['GET', '/nosuch/key1'], ['GET', '/memory/nokey'], ['GET', '/memory/%zz'], ['GET', '/a/b/c'], ['PATCH', '/memory/key1'], ['OPTIONS', '/nosuch/key1'], ['GET', '/memory/key1/append']];
+  const cases = [
+    ['GET', '/nosuch/key1'], ['GET', '/memory/nokey'], ['GET', '/memory/%zz'], ['GET', '/a/b/c'],
+    ['PATCH', '/memory/key1'], ['OPTIONS', '/nosuch/key1'], ['GET', '/memory/key1/append'],
+  ];
   for (const [method, path] of cases) {
     const response = await fetch(`${app.url}${path}`, { method });
     assert.match(response.headers.get('content-type'), /^application\/json/, `${method} ${path}`);

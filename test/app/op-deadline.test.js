@@ -16,13 +16,24 @@ const SLACK_MS = 1500; // an answer's bound is the deadline plus this, on a busy
 const RECOVERY_MS = 15_000;
 
 async function appOn(t, names, env) {
-  const app = await startApp({ port: 0, host: '127.0.0.1', stores: ['memory', ...names], env: { ...env, STOREBENCH_OP_TIMEOUT_MS: String(OP_TIMEOUT_MS) }, embedded: false });
+  const app = await startApp({
+    port: 0,
+    host: '127.0.0.1',
+    stores: ['memory', ...names],
+    env: { ...env, STOREBENCH_OP_TIMEOUT_MS: String(OP_TIMEOUT_MS) },
+    embedded: false,
+  });
   t.after(() => app.close());
-  for (const name of names) assert.equal((await fetch(`${app.url}/${name}/key1`)).status, 200, `${name} serves before the outage`);
+  for (const name of names) {
+    assert.equal((await fetch(`${app.url}/${name}/key1`)).status, 200, `${name} serves before the outage`);
+  }
   return app;
 }
 
-const listing = async (app) => Object.fromEntries((await (await fetch(`${app.url}/stores`)).json()).stores.map((s) => [s.name, s]));
+const listing = async (app) => {
+  const { stores } = await (await fetch(`${app.url}/stores`)).json();
+  return Object.fromEntries(stores.map((s) => [s.name, s]));
+};
 
 // Freezes the server under load, checks every answer, thaws it, waits for 200s again.
 async function freezeUnderLoad(t, app, server, names) {
@@ -42,12 +53,14 @@ async function freezeUnderLoad(t, app, server, names) {
     assert.equal(stores[name].reason, `store "${name}" did not answer ping within ${OP_TIMEOUT_MS} ms`);
   }
   const memory = await fetch(`${app.url}/memory/key1`);
-  assert.ok(Buffer.from(await memory.arrayBuffer()).equals(payloads.key1), 'memory serves while the other server is frozen');
+  const memoryBytes = Buffer.from(await memory.arrayBuffer());
+  assert.ok(memoryBytes.equals(payloads.key1), 'memory serves while the other server is frozen');
 
   server.signal('SIGCONT');
   const thawedAt = Date.now();
   for (const url of urls) {
-    await waitUntil(() => load.answers.some((a) => a.url === url && a.startedAt > thawedAt && a.status === 200), RECOVERY_MS, `${url} answers 200 again after kill -CONT`);
+    const answeredAgain = () => load.answers.some((a) => a.url === url && a.startedAt > thawedAt && a.status === 200);
+    await waitUntil(answeredAgain, RECOVERY_MS, `${url} answers 200 again after kill -CONT`);
   }
   await withDeadline(load.stop(), OP_TIMEOUT_MS + SLACK_MS, () => new Error('a request was left unanswered'));
 
@@ -60,27 +73,33 @@ async function freezeUnderLoad(t, app, server, names) {
       assert.equal(answer.code, 'STORE_TIMEOUT');
     }
     const name = new URL(url).pathname.split('/')[1];
-    assert.deepEqual(JSON.parse(frozen[0].body), { error: `store "${name}" did not answer get within ${OP_TIMEOUT_MS} ms`, code: 'STORE_TIMEOUT', store: name });
+    assert.deepEqual(JSON.parse(frozen[0].body), {
+      error: `store "${name}" did not answer get within ${OP_TIMEOUT_MS} ms`, code: 'STORE_TIMEOUT', store: name,
+    });
   }
   const slowest = Math.max(...load.answers.map((a) => a.ms));
-  assert.ok(slowest < OP_TIMEOUT_MS + SLACK_MS, `every request answered within about the deadline; the slowest took ${slowest} ms`);
+  assert.ok(slowest < OP_TIMEOUT_MS + SLACK_MS,
+    `every request answered within about the deadline; the slowest took ${slowest} ms`);
 }
 
-test('a frozen redis-server (kill -STOP) under load: 503 STORE_TIMEOUT within about the deadline, /stores says down, 200 again after kill -CONT', { timeout: 60_000 }, async (t) => {
+test('a frozen redis-server (kill -STOP) under load: 503 STORE_TIMEOUT within about the deadline, ' +
+  '/stores says down, 200 again after kill -CONT', { timeout: 60_000 }, async (t) => {
   const redis = await ownRedis(t);
   if (!redis) return;
   const app = await appOn(t, ['redis', 'ioredis'], { REDIS_URL: redis.url });
   await freezeUnderLoad(t, app, redis, ['redis', 'ioredis']);
 });
 
-test('a frozen tarantool (kill -STOP) under load: 503 STORE_TIMEOUT within about the deadline, /stores says down, 200 again after kill -CONT', { timeout: 60_000 }, async (t) => {
+test('a frozen tarantool (kill -STOP) under load: 503 STORE_TIMEOUT within about the deadline, ' +
+  '/stores says down, 200 again after kill -CONT', { timeout: 60_000 }, async (t) => {
   const tarantool = await ownTarantool(t);
   if (!tarantool) return;
   const app = await appOn(t, ['tarantool', 'tarantool-memtx'], { TARANTOOL_URL: tarantool.url });
   await freezeUnderLoad(t, app, tarantool, ['tarantool', 'tarantool-memtx']);
 });
 
-test('tarantool killed with kill -9 under load: every request in flight is answered, none waits past the deadline', { timeout: 60_000 }, async (t) => {
+test('tarantool killed with kill -9 under load: every request in flight is answered, ' +
+  'none waits past the deadline', { timeout: 60_000 }, async (t) => {
   const tarantool = await ownTarantool(t);
   if (!tarantool) return;
   const names = ['tarantool', 'tarantool-memtx'];
@@ -91,7 +110,8 @@ test('tarantool killed with kill -9 under load: every request in flight is answe
   tarantool.signal('SIGKILL');
   const killedAt = Date.now();
   await sleep(OP_TIMEOUT_MS + SLACK_MS);
-  await withDeadline(load.stop(), OP_TIMEOUT_MS + SLACK_MS, () => new Error(`${load.inFlight()} request(s) left unanswered after kill -9`));
+  const unanswered = () => new Error(`${load.inFlight()} request(s) left unanswered after kill -9`);
+  await withDeadline(load.stop(), OP_TIMEOUT_MS + SLACK_MS, unanswered);
 
   const after = load.answers.filter((a) => a.startedAt > killedAt + 200);
   assert.ok(after.length > 0);

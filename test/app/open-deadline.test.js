@@ -37,9 +37,13 @@ async function startTimed(options) {
   return { app, ms: Date.now() - started };
 }
 
-const listing = async (app) => Object.fromEntries((await (await fetch(`${app.url}/stores`)).json()).stores.map((s) => [s.name, s]));
+const listing = async (app) => {
+  const { stores } = await (await fetch(`${app.url}/stores`)).json();
+  return Object.fromEntries(stores.map((s) => [s.name, s]));
+};
 
-test('REDIS_URL and TARANTOOL_URL at a port that accepts and never answers: the app listens within the default 5 s deadline and serves memory', { timeout: 60_000 }, async (t) => {
+test('REDIS_URL and TARANTOOL_URL at a port that accepts and never answers: ' +
+  'the app listens within the default 5 s deadline and serves memory', { timeout: 60_000 }, async (t) => {
   const silent = await silentServer(t);
   const { app, ms } = await startTimed({
     stores: ['memory', 'ioredis', 'redis', 'tarantool'],
@@ -66,10 +70,12 @@ test('REDIS_URL and TARANTOOL_URL at a port that accepts and never answers: the 
   // Nothing is left connected to the silent server once the app has closed.
   await app.close();
   closed = true;
-  await waitUntil(() => silent.openConnections() === 0, 10_000, `${silent.openConnections()} connection(s) to the silent server left open`);
+  await waitUntil(() => silent.openConnections() === 0, 10_000,
+    `${silent.openConnections()} connection(s) to the silent server left open`);
 });
 
-test('TARANTOOL_URL at a Redis port: the app listens within a 1 s deadline set by STOREBENCH_OPEN_TIMEOUT_MS, with OPEN_TIMEOUT as the reason', { timeout: 60_000 }, async (t) => {
+test('TARANTOOL_URL at a Redis port: the app listens within a 1 s deadline set by STOREBENCH_OPEN_TIMEOUT_MS, ' +
+  'with OPEN_TIMEOUT as the reason', { timeout: 60_000 }, async (t) => {
   const redis = await ownRedis(t);
   if (!redis) return;
   const { app, ms } = await startTimed({
@@ -82,9 +88,11 @@ test('TARANTOOL_URL at a Redis port: the app listens within a 1 s deadline set b
   const { 'tarantool-memtx': tarantool } = await listing(app);
   assert.equal(tarantool.status, 'unavailable');
   assert.equal(tarantool.reasonCode, 'OPEN_TIMEOUT');
-  assert.equal(tarantool.reason, 'connecting and seeding took longer than 1000 ms (STOREBENCH_OPEN_TIMEOUT_MS); retried in the background');
+  assert.equal(tarantool.reason,
+    'connecting and seeding took longer than 1000 ms (STOREBENCH_OPEN_TIMEOUT_MS); retried in the background');
   // The attempt under way ends with the client's own timeout, and says so.
-  await waitUntil(async () => (await listing(app))['tarantool-memtx'].reasonCode === 'OPEN_FAILED', 10_000, 'the attempt never ended');
+  const ended = async () => (await listing(app))['tarantool-memtx'].reasonCode === 'OPEN_FAILED';
+  await waitUntil(ended, 10_000, 'the attempt never ended');
   assert.match((await listing(app))['tarantool-memtx'].reason, /no answer from Tarantool within 5000 ms of connecting \(is it a Tarantool server\?\)/);
 });
 
@@ -93,7 +101,8 @@ async function frozenRedisAtStart(t) {
   const redis = await ownRedis(t);
   if (!redis) return undefined;
   redis.signal('SIGSTOP'); // the kernel still accepts connections; nothing answers
-  const { app, ms } = await startTimed({ stores: ['memory', 'redis'], env: { REDIS_URL: redis.url, STOREBENCH_OPEN_TIMEOUT_MS: '500' } });
+  const env = { REDIS_URL: redis.url, STOREBENCH_OPEN_TIMEOUT_MS: '500' };
+  const { app, ms } = await startTimed({ stores: ['memory', 'redis'], env });
   assert.ok(ms < 500 + SLACK_MS, `listening after ${ms} ms`);
   assert.equal((await listing(app)).redis.reasonCode, 'OPEN_TIMEOUT');
   return { redis, app };
@@ -110,7 +119,8 @@ async function clientCount(redis) {
   }
 }
 
-test('an open that completes after its deadline is adopted: the store comes up without another attempt', { timeout: 60_000 }, async (t) => {
+test('an open that completes after its deadline is adopted: ' +
+  'the store comes up without another attempt', { timeout: 60_000 }, async (t) => {
   const started = await frozenRedisAtStart(t);
   if (!started) return;
   const { redis, app } = started;
@@ -130,15 +140,20 @@ test('an open that completes after the app has closed is closed, not leaked', { 
   await app.close();
   redis.signal('SIGCONT');
   await sleep(1000); // the late open completes, and is closed
-  await waitUntil(async () => (await clientCount(redis)) === 0, 10_000, 'a connection from the closed app is still open');
+  const closedAll = async () => (await clientCount(redis)) === 0;
+  await waitUntil(closedAll, 10_000, 'a connection from the closed app is still open');
 });
 
-test('the driver\'s --direct stores: a store past the open deadline is "not used in this run", never said to be retried', { timeout: 60_000 }, async (t) => {
-  // Pins the review's finding: the reason said "retried in the background" where the driver closes the set after its run.
+test('the driver\'s --direct stores: a store past the open deadline is "not used in this run", ' +
+  'never said to be retried', { timeout: 60_000 }, async (t) => {
+  // Pins the review's finding: the reason said "retried in the background" where the driver
+  // closes the set after its run.
   const silent = await silentServer(t);
   const env = { REDIS_URL: `redis://127.0.0.1:${silent.port}`, STOREBENCH_OPEN_TIMEOUT_MS: '300' };
-  const { skipped, stores } = await openDirectTargets({ stores: ['memory', 'redis'], keys: null, timeoutMs: 1000 }, { env });
+  const options = { stores: ['memory', 'redis'], keys: null, timeoutMs: 1000 };
+  const { skipped, stores } = await openDirectTargets(options, { env });
   t.after(() => stores.close());
   const redis = skipped.find((skip) => skip.store === 'redis');
-  assert.equal(redis.reason, 'connecting and seeding took longer than 300 ms (STOREBENCH_OPEN_TIMEOUT_MS); not used in this run');
+  assert.equal(redis.reason,
+    'connecting and seeding took longer than 300 ms (STOREBENCH_OPEN_TIMEOUT_MS); not used in this run');
 });

@@ -10,12 +10,17 @@ let app;
 let browser;
 
 before(async () => {
-  app = await startApp({ port: 0, host: '127.0.0.1', stores: ['memory', 'cloudant', 'redis'], env: { PATH: process.env.PATH } });
+  app = await startApp({
+    port: 0, host: '127.0.0.1', stores: ['memory', 'cloudant', 'redis'], env: { PATH: process.env.PATH },
+  });
   if (!chromium) return;
   const { chromium: launcher } = await import('playwright-core');
   browser = await launcher.launch({
     executablePath: chromium,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+    ],
   });
 });
 after(async () => {
@@ -38,7 +43,8 @@ test('the index page shows key2\'s 320x240 JPEG decoded through every store that
     await page.waitForFunction((img) => img.complete && img.naturalWidth > 0, await image.elementHandle());
     const size = await image.evaluate((img) => [img.naturalWidth, img.naturalHeight]);
     assert.deepEqual(size, [320, 240], `${name}: the decoded image is the 320x240 JPEG`);
-    assert.equal(await page.locator(`figure[data-store="${name}"] figcaption`).textContent(), `${name}: Text and 20kb jpg data`);
+    const caption = await page.locator(`figure[data-store="${name}"] figcaption`).textContent();
+    assert.equal(caption, `${name}: Text and 20kb jpg data`);
   }
   assert.deepEqual(outside, [], 'the page loads nothing from outside the app');
 });
@@ -57,7 +63,9 @@ test('the index page links every store x key, and a link opens the JSON payload'
 
 test('the page marks cloudant-legacy end-of-life, as /stores does, whether or not it is up', async (t) => {
   // Pins #9.14: /stores said "end-of-life client (@cloudant/cloudant)"; the page did not.
-  const own = await startApp({ port: 0, host: '127.0.0.1', stores: ['memory', 'cloudant-legacy'], embedded: false, env: { PATH: process.env.PATH } });
+  const own = await startApp({
+    port: 0, host: '127.0.0.1', stores: ['memory', 'cloudant-legacy'], embedded: false, env: { PATH: process.env.PATH },
+  });
   t.after(() => own.close());
   const { stores } = await (await fetch(`${own.url}/stores`)).json();
   const { lifecycle } = stores.find((store) => store.name === 'cloudant-legacy');

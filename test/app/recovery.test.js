@@ -49,7 +49,10 @@ async function ownRedis(t) {
     server = await startServer({
       name: 'redis-server',
       command,
-      args: ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--appendfsync', 'always', '--dir', dir, '--logfile', ''],
+      args: [
+        '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--appendfsync', 'always',
+        '--dir', dir, '--logfile', '',
+      ],
       port,
     });
   };
@@ -61,10 +64,13 @@ async function ownRedis(t) {
   return { url: `redis://127.0.0.1:${port}`, start, stop };
 }
 
-test('Redis down at start, then stopped mid-run: redis and ioredis answer 503, memory 200, and both recover without an app restart', async (t) => {
+test('Redis down at start, then stopped mid-run: redis and ioredis answer 503, memory 200, ' +
+  'and both recover without an app restart', async (t) => {
   if (!which('redis-server')) return unavailable(t, 'redis-server is not installed');
   const redis = await ownRedis(t);
-  const app = await startApp({ port: 0, host: '127.0.0.1', stores: ['memory', 'redis', 'ioredis'], env: { REDIS_URL: redis.url }, embedded: false });
+  const app = await startApp({
+    port: 0, host: '127.0.0.1', stores: ['memory', 'redis', 'ioredis'], env: { REDIS_URL: redis.url }, embedded: false,
+  });
   t.after(() => app.close());
 
   await assertDown(app, 'redis');
@@ -85,8 +91,11 @@ test('Redis down at start, then stopped mid-run: redis and ioredis answer 503, m
   await assertServes(app, 'ioredis');
 });
 
-test('PostgreSQL down at start, then stopped mid-run: its stores answer 503 (write-behind keeps serving from Redis), and recover without an app restart', async (t) => {
-  if (!findServerBinaries()) return unavailable(t, 'PostgreSQL server binaries are not installed (they run the test\'s own cluster)');
+test('PostgreSQL down at start, then stopped mid-run: its stores answer 503 (write-behind keeps serving from Redis), ' +
+  'and recover without an app restart', async (t) => {
+  if (!findServerBinaries()) {
+    return unavailable(t, 'PostgreSQL server binaries are not installed (they run the test\'s own cluster)');
+  }
   if (!(await reachable(testRedisUrl))) return unavailable(t, `no Redis at ${testRedisUrl}`);
   const runner = await postgresRunner();
   const dataDir = await createCluster(runner);
@@ -131,12 +140,14 @@ test('PostgreSQL down at start, then stopped mid-run: its stores answer 503 (wri
   try {
     const deadline = Date.now() + RECOVERY_DEADLINE_MS;
     for (;;) {
-      const { rows } = await client.query('SELECT value FROM storebench_write_behind WHERE key = \'written-during-outage\'');
+      const { rows } = await client.query(
+        'SELECT value FROM storebench_write_behind WHERE key = \'written-during-outage\'');
       if (rows.length) {
         assert.ok(rows[0].value.equals(payloads.key2));
         break;
       }
-      assert.ok(Date.now() < deadline, `the write made during the outage never reached PostgreSQL: ${JSON.stringify(writeBehind.stats())}`);
+      assert.ok(Date.now() < deadline,
+        `the write made during the outage never reached PostgreSQL: ${JSON.stringify(writeBehind.stats())}`);
       await sleep(200);
     }
   } finally {

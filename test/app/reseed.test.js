@@ -15,7 +15,8 @@ import { ownMemcached, ownRedis } from '../helpers/own-servers.js';
 async function restartEmptyAndCheck(t, server, names, env) {
   const app = await startApp({ port: 0, host: '127.0.0.1', stores: names, env, embedded: false });
   t.after(() => app.close());
-  const urls = names.flatMap((name) => Object.keys(payloads).map((key) => [`${app.url}/${name}/${key}`, payloads[key]]));
+  const keys = Object.keys(payloads);
+  const urls = names.flatMap((name) => keys.map((key) => [`${app.url}/${name}/${key}`, payloads[key]]));
   for (const [url] of urls) assert.equal((await fetch(url)).status, 200, url);
 
   await server.stop();
@@ -35,7 +36,8 @@ async function restartEmptyAndCheck(t, server, names, env) {
   }
 }
 
-test('a redis-server restarted empty: /redis and /ioredis serve key1..key3 again, never 404', { timeout: 90_000 }, async (t) => {
+test('a redis-server restarted empty: /redis and /ioredis serve key1..key3 again, ' +
+  'never 404', { timeout: 90_000 }, async (t) => {
   const redis = await ownRedis(t);
   if (!redis) return;
   await restartEmptyAndCheck(t, redis, ['redis', 'ioredis'], { REDIS_URL: redis.url });
@@ -47,13 +49,17 @@ test('a memcached restarted empty: /memcached serves key1..key3 again, never 404
   await restartEmptyAndCheck(t, memcached, ['memcached'], { MEMCACHED_URL: memcached.url });
 });
 
-test('a seeded key deleted through the app stays deleted: no read re-seeds it, not even after its server restarts empty', { timeout: 90_000 }, async (t) => {
+test('a seeded key deleted through the app stays deleted: no read re-seeds it, ' +
+  'not even after its server restarts empty', { timeout: 90_000 }, async (t) => {
   // Regression: DELETE /redis/key1 answered 204, and the next GET re-seeded key1 and returned it.
   const redis = await ownRedis(t);
   if (!redis) return;
-  const app = await startApp({ port: 0, host: '127.0.0.1', stores: ['memory', 'redis'], env: { REDIS_URL: redis.url }, embedded: false });
+  const app = await startApp({
+    port: 0, host: '127.0.0.1', stores: ['memory', 'redis'], env: { REDIS_URL: redis.url }, embedded: false,
+  });
   t.after(() => app.close());
   const status = async (store, key) => (await fetch(`${app.url}/${store}/${key}`)).status;
+  const servesRedis = (key) => async () => (await status('redis', key)) === 200;
   for (const store of ['memory', 'redis']) {
     assert.equal((await fetch(`${app.url}/${store}/key1`, { method: 'DELETE' })).status, 204);
     assert.equal(await status(store, 'key1'), 404, `${store}: the next read`);
@@ -64,7 +70,7 @@ test('a seeded key deleted through the app stays deleted: no read re-seeds it, n
 
   await redis.stop();
   await redis.start(); // empty: the app re-seeds what it did not delete, and only that
-  await waitUntil(async () => (await status('redis', 'key2')) === 200, 30_000, '/redis/key2 never came back after the restart');
+  await waitUntil(servesRedis('key2'), 30_000, '/redis/key2 never came back after the restart');
   assert.equal(await status('redis', 'key3'), 200);
   assert.equal(await status('redis', 'key1'), 404, 'the deleted key1 is not brought back by the restart');
 
@@ -72,5 +78,5 @@ test('a seeded key deleted through the app stays deleted: no read re-seeds it, n
   assert.equal((await fetch(`${app.url}/redis/key1`, { method: 'PUT', body: payloads.key1 })).status, 204);
   await redis.stop();
   await redis.start();
-  await waitUntil(async () => (await status('redis', 'key1')) === 200, 30_000, '/redis/key1, written again, never came back after a restart');
+  await waitUntil(servesRedis('key1'), 30_000, '/redis/key1, written again, never came back after a restart');
 });

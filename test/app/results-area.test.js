@@ -13,13 +13,15 @@ import { rawRequest } from '../helpers/http.js';
 const TOKEN = 'results-Area-Token_0123456789abcdef';
 const bearer = { Authorization: `Bearer ${TOKEN}` };
 
-test('a result put with the token is read back byte for byte; without it, or with another, both are refused', async (t) => {
+test('a result put with the token is read back byte for byte; without it or with another, it is refused', async (t) => {
   const app = await startApp({ port: 0, host: '0.0.0.0', stores: ['memory'], env: { STOREBENCH_WRITE_TOKEN: TOKEN } });
   t.after(() => app.close());
   const url = `http://127.0.0.1:${app.port}`;
   const body = Buffer.from('{"format":"storebench-results/6","x":"\u00e9"}');
   assert.equal((await rawRequest(url, '/_results/run-1/1', { method: 'PUT', body })).json.code, 'WRITE_TOKEN_REQUIRED');
-  assert.equal((await rawRequest(url, '/_results/run-1/1', { method: 'PUT', body, headers: { Authorization: 'Bearer nope' } })).json.code, 'WRITE_TOKEN_INVALID');
+  const wrongToken = { Authorization: 'Bearer nope' };
+  const refused = await rawRequest(url, '/_results/run-1/1', { method: 'PUT', body, headers: wrongToken });
+  assert.equal(refused.json.code, 'WRITE_TOKEN_INVALID');
   const put = await rawRequest(url, '/_results/run-1/1', { method: 'PUT', body, headers: bearer });
   assert.equal(put.status, 204);
   assert.equal((await rawRequest(url, '/_results/run-1/1')).status, 401, 'reading needs the token too');
@@ -40,21 +42,26 @@ test('a result put with the token is read back byte for byte; without it, or wit
 
 test('a result over the limit is 413 RESULT_TOO_LARGE; past the total the oldest results are dropped', async (t) => {
   const memoryStore = await memory.open();
-  const stores = new StoreSet([{ adapter: memory, connections: {}, open: async () => ({ store: memoryStore, keys: [] }) }]);
+  const open = async () => ({ store: memoryStore, keys: [] });
+  const stores = new StoreSet([{ adapter: memory, connections: {}, open }]);
   await stores.openAll();
   t.after(() => stores.close());
   const server = createServer(createApp(stores, { writes: { token: TOKEN, maxResultSize: 100, maxTotalSize: 250 } }));
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   t.after(() => new Promise((resolve) => server.close(resolve)));
   const url = `http://127.0.0.1:${server.address().port}`;
-  const put = (id, size) => rawRequest(url, `/_results/${id}`, { method: 'PUT', body: Buffer.alloc(size, 65), headers: bearer });
+  const put = (id, size) => {
+    return rawRequest(url, `/_results/${id}`, { method: 'PUT', body: Buffer.alloc(size, 65), headers: bearer });
+  };
   const large = await put('r/1', 101);
   assert.equal(large.status, 413);
   assert.equal(large.json.code, 'RESULT_TOO_LARGE');
   for (const part of [1, 2, 3]) assert.equal((await put(`r/${part}`, 100)).status, 204);
   const status = async (id) => (await rawRequest(url, `/_results/${id}`, { headers: bearer })).status;
-  assert.deepEqual([await status('r/1'), await status('r/2'), await status('r/3')], [404, 200, 200], 'r/1 dropped to make room');
+  assert.deepEqual([await status('r/1'), await status('r/2'), await status('r/3')], [404, 200, 200],
+    'r/1 dropped to make room');
   assert.equal((await put('r/2', 50)).status, 204, 'a part put again replaces its result');
   assert.equal((await put('r/4', 100)).status, 204);
-  assert.deepEqual([await status('r/2'), await status('r/3'), await status('r/4')], [200, 200, 200], '50 + 100 + 100 fit in 250');
+  assert.deepEqual([await status('r/2'), await status('r/3'), await status('r/4')], [200, 200, 200],
+    '50 + 100 + 100 fit in 250');
 });

@@ -6,7 +6,7 @@ import { after, before, test } from 'node:test';
 import { freePort, startServer } from '../../embedded/child-process.js';
 import { startAppProcess } from '../../driver/app-process.js';
 import { which } from '../../util/which.js';
-import { inCI, reachable, testPostgresUrl } from '../helpers/services.js';
+import { reachable, testPostgresUrl, unavailable } from '../helpers/services.js';
 import { runDriverCli } from '../helpers/driver-cli.js';
 
 const REDIS_PASSWORD = 'memory';
@@ -25,13 +25,18 @@ before(async () => {
   if (!which('redis-server')) return void (skip = 'redis-server is not installed');
   if (!(await reachable(testPostgresUrl))) return void (skip = 'no PostgreSQL at the test URL');
   const port = await freePort();
-  const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--logfile', '', '--requirepass', REDIS_PASSWORD];
+  const args = [
+    '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--logfile', '',
+    '--requirepass', REDIS_PASSWORD,
+  ];
   redis = await startServer({ name: 'redis-server', command: which('redis-server'), args, port });
   // A database of this test's own, so its tables touch no other test's.
   const { default: pg } = await import('pg');
   postgresAdmin = new pg.Client({ connectionString: testPostgresUrl });
   await postgresAdmin.connect();
-  await postgresAdmin.query(`CREATE DATABASE ${DATABASE}`).catch((error) => { if (error.code !== '42P04') throw error; });
+  await postgresAdmin.query(`CREATE DATABASE ${DATABASE}`).catch((error) => {
+    if (error.code !== '42P04') throw error;
+  });
   const postgresUrl = new URL(testPostgresUrl);
   postgresUrl.username = 'postgres';
   postgresUrl.password = POSTGRES_PASSWORD;
@@ -54,12 +59,8 @@ after(async () => {
   }
 });
 
-function needsServers(t) {
-  if (!skip) return false;
-  if (inCI) assert.fail(`required in CI: ${skip}`);
-  t.skip(skip);
-  return true;
-}
+// The servers this file starts in `before`: without them, the one skip-or-fail rule.
+const needsServers = (t) => Boolean(skip) && unavailable(t, skip);
 
 test('/stores names every store as it is, and masks only the passwords in the URLs', async (t) => {
   // Pins #18.1: with REDIS_URL=redis://:memory@..., /stores listed the store memory as ***, and
@@ -81,7 +82,9 @@ test('/stores names every store as it is, and masks only the passwords in the UR
 test('the log and the index page show every store\'s name, and no password', async (t) => {
   if (needsServers(t)) return;
   const log = app.output();
-  for (const name of STORES) assert.match(log, new RegExp(`^  ${name.replace('+', '\\+')} +up`, 'm'), `the log line of ${name}`);
+  for (const name of STORES) {
+    assert.match(log, new RegExp(`^  ${name.replace('+', '\\+')} +up`, 'm'), `the log line of ${name}`);
+  }
   assert.match(log, /^ {2}redis +up \(REDIS_URL: redis:\/\/:\*\*\*@127\.0\.0\.1:\d+\)$/m);
   assert.ok(!log.includes(`:${REDIS_PASSWORD}@`) && !log.includes(`:${POSTGRES_PASSWORD}@`), 'no password in the log');
   assert.doesNotMatch(log, /^ {2}\*\*\*/m, 'no store named ***');
@@ -89,7 +92,8 @@ test('the log and the index page show every store\'s name, and no password', asy
   const page = await (await fetch(`${app.url}/`)).text();
   for (const name of STORES) {
     assert.ok(page.includes(`<th>${name}</th>`), `the page names ${name}`);
-    assert.ok(page.includes(`<a href="/${encodeURIComponent(name)}/key1">/${name}/key1</a>`), `the page links /${name}/key1`);
+    const link = `<a href="/${encodeURIComponent(name)}/key1">/${name}/key1</a>`;
+    assert.ok(page.includes(link), `the page links /${name}/key1`);
   }
   assert.ok(!page.includes('/***/'), 'no link to /***/');
   assert.ok(!page.includes(`:${REDIS_PASSWORD}@`) && !page.includes(`:${POSTGRES_PASSWORD}@`));
@@ -102,7 +106,9 @@ test('an error answer echoes the key as the client sent it, in "error" and in "k
   for (const key of [TOKEN, 'memory', 'postgres']) {
     const response = await fetch(`${app.url}/memory/${key}`);
     assert.equal(response.status, 404);
-    assert.deepEqual(await response.json(), { error: `key "${key}" not found in store "memory"`, code: 'KEY_NOT_FOUND', store: 'memory', key });
+    assert.deepEqual(await response.json(), {
+      error: `key "${key}" not found in store "memory"`, code: 'KEY_NOT_FOUND', store: 'memory', key,
+    });
   }
   const wrongStore = await (await fetch(`${app.url}/postgres/nokey`)).json();
   assert.equal(wrongStore.store, 'postgres');
@@ -113,7 +119,8 @@ test('a driver run sweeps /memory/key1, /redis/key1 and /postgres/key1, not /***
   // Pins #18.1: the driver swept /***/key1 (50 x 404, exit 0), and --stores memory failed with
   // "has no store memory (it has: ***, redis)".
   if (needsServers(t)) return;
-  const result = await runDriverCli(['--stores', 'memory,redis,postgres', '--keys', 'key1', '-c', '1', '-n', '20', '--warmup', '0'], { env });
+  const args = ['--stores', 'memory,redis,postgres', '--keys', 'key1', '-c', '1', '-n', '20', '--warmup', '0'];
+  const result = await runDriverCli(args, { env });
   assert.equal(result.status, 0, result.stderr);
   for (const name of ['memory', 'redis', 'postgres']) assert.match(result.stdout, new RegExp(`^## http://127\\.0\\.0\\.1:\\d+/${name}/key1$`, 'm'));
   assert.ok(!`${result.stdout}${result.stderr}`.includes('***/key1'));

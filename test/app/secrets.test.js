@@ -16,9 +16,11 @@ let app;
 let answers;
 
 before(async () => {
-  app = await startApp({ port: 0, host: '127.0.0.1', stores: ['memory', 'redis', 'postgres', 'tarantool', 'memcached'], embedded: false, env });
+  const stores = ['memory', 'redis', 'postgres', 'tarantool', 'memcached'];
+  app = await startApp({ port: 0, host: '127.0.0.1', stores, embedded: false, env });
   answers = {};
-  for (const path of ['/stores', '/healthz', '/', '/redis/key1', '/postgres/key1', '/tarantool/key1', '/memcached/key1']) {
+  const paths = ['/stores', '/healthz', '/', '/redis/key1', '/postgres/key1', '/tarantool/key1', '/memcached/key1'];
+  for (const path of paths) {
     answers[path] = await (await fetch(`${app.url}${path}`)).text();
   }
 });
@@ -46,5 +48,7 @@ test('each such store is unavailable (BAD_URL), its reason naming the variable a
     assert.equal(stores[name].reason, reason, name);
     assert.deepEqual(stores[name].servers, {}, `${name}: no server shown`);
   }
-  assert.deepEqual(JSON.parse(answers['/redis/key1']), { error: `store "redis" is unavailable: ${expected.redis}`, code: 'STORE_UNAVAILABLE', store: 'redis' });
+  assert.deepEqual(JSON.parse(answers['/redis/key1']), {
+    error: `store "redis" is unavailable: ${expected.redis}`, code: 'STORE_UNAVAILABLE', store: 'redis',
+  });
 });

@@ -6,10 +6,16 @@ import { connect } from 'node:net';
 import { after, before, test } from 'node:test';
 import { startApp } from '../../app/start-app.js';
 
-const deadlines = { STOREBENCH_HEADERS_TIMEOUT_MS: '1000', STOREBENCH_REQUEST_TIMEOUT_MS: '3000', STOREBENCH_BODY_IDLE_TIMEOUT_MS: '1000' };
+const deadlines = {
+  STOREBENCH_HEADERS_TIMEOUT_MS: '1000',
+  STOREBENCH_REQUEST_TIMEOUT_MS: '3000',
+  STOREBENCH_BODY_IDLE_TIMEOUT_MS: '1000',
+};
 let app;
 before(async () => {
-  app = await startApp({ port: 0, host: '127.0.0.1', stores: ['memory'], embedded: false, env: { PATH: process.env.PATH, ...deadlines } });
+  app = await startApp({
+    port: 0, host: '127.0.0.1', stores: ['memory'], embedded: false, env: { PATH: process.env.PATH, ...deadlines },
+  });
 });
 after(() => app?.close());
 
@@ -72,7 +78,8 @@ test('a body that trickles, never pausing long, is cut at the request deadline',
 });
 
 test('a body that keeps coming within the deadlines is written', async () => {
-  const answer = await stall(['PUT /memory/steady HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nConnection: close\r\n\r\n', 'ab', 600, 'cd']);
+  const head = 'PUT /memory/steady HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nConnection: close\r\n\r\n';
+  const answer = await stall([head, 'ab', 600, 'cd']);
   assert.equal(answer.status, 204, answer.head);
   assert.equal(await (await fetch(`${app.url}/memory/steady`)).text(), 'abcd');
 });
@@ -85,7 +92,9 @@ test('a kept-alive connection idle between requests past the deadlines is no sta
 });
 
 test('the deadlines default to seconds: 10 s for headers, 30 s for a request', async (t) => {
-  const defaults = await startApp({ port: 0, host: '127.0.0.1', stores: ['memory'], embedded: false, env: { PATH: process.env.PATH } });
+  const defaults = await startApp({
+    port: 0, host: '127.0.0.1', stores: ['memory'], embedded: false, env: { PATH: process.env.PATH },
+  });
   t.after(() => defaults.close());
   assert.equal(defaults.server.headersTimeout, 10_000);
   assert.equal(defaults.server.requestTimeout, 30_000);

@@ -15,18 +15,21 @@ const WRITES = 10_000;
 const WORKERS = 32; // each owns its keys, so each key's writes happen in a known order
 const KEYS_PER_WORKER = 120;
 
-test('redis+postgres: 10,000 writes through HTTP, then SIGTERM: PostgreSQL holds every acknowledged value', async (t) => {
+test('redis+postgres: 10,000 writes over HTTP, then SIGTERM: PostgreSQL holds every acknowledged value', async (t) => {
   if (!(await sqlConnections(t, { redis: true }))) return;
   const prefix = `durable-${randomUUID()}`;
   // Registered before the clients' own after-hooks, which run first-registered first.
   t.after(async () => {
     await pool.query(`DELETE FROM ${TABLE} WHERE key LIKE $1`, [`${prefix}%`]);
-    for await (const keys of redis.scanIterator({ MATCH: `${KEY_PREFIX}${prefix}*`, COUNT: 1000 })) if (keys.length) await redis.del(keys);
+    for await (const keys of redis.scanIterator({ MATCH: `${KEY_PREFIX}${prefix}*`, COUNT: 1000 })) {
+      if (keys.length) await redis.del(keys);
+    }
   });
   const pool = await testPool(t);
   const redis = await testRedis(t);
 
-  const app = await startAppProcess({ stores: ['redis+postgres'], env: { ...process.env, REDIS_URL: testRedisUrl, POSTGRES_URL: testPostgresUrl } });
+  const env = { ...process.env, REDIS_URL: testRedisUrl, POSTGRES_URL: testPostgresUrl };
+  const app = await startAppProcess({ stores: ['redis+postgres'], env });
   t.after(() => app.child.kill('SIGKILL'));
 
   const expected = new Map(); // key -> the bytes last acknowledged, or null: deleted
@@ -68,13 +71,17 @@ test('redis+postgres: 10,000 writes through HTTP, then SIGTERM: PostgreSQL holds
   assert.equal(durable.size, live.length);
 });
 
-test('redis+postgres: kill -9 of the app under a write load (PUT, append, DELETE), then a restart: PostgreSQL has every acknowledged write', { timeout: 120_000 }, async (t) => {
-  // Regression: the writes acknowledged in the last flush window never reached PostgreSQL after a kill -9 of the app.
+test('redis+postgres: kill -9 of the app under a write load (PUT, append, DELETE), then a restart: ' +
+  'PostgreSQL has every acknowledged write', { timeout: 120_000 }, async (t) => {
+  // Regression: the writes acknowledged in the last flush window never reached PostgreSQL after
+  // a kill -9 of the app.
   if (!(await sqlConnections(t, { redis: true }))) return;
   const prefix = `killed-${randomUUID()}`;
   t.after(async () => {
     await pool.query(`DELETE FROM ${TABLE} WHERE key LIKE $1`, [`${prefix}%`]);
-    for await (const keys of redis.scanIterator({ MATCH: `${KEY_PREFIX}${prefix}*`, COUNT: 1000 })) if (keys.length) await redis.del(keys);
+    for await (const keys of redis.scanIterator({ MATCH: `${KEY_PREFIX}${prefix}*`, COUNT: 1000 })) {
+      if (keys.length) await redis.del(keys);
+    }
     const left = (await redis.hKeys(QUEUE_KEY)).map(String).filter((key) => key.startsWith(prefix));
     if (left.length) await redis.hDel(QUEUE_KEY, left);
   });
@@ -84,7 +91,9 @@ test('redis+postgres: kill -9 of the app under a write load (PUT, append, DELETE
   // once), so that every acknowledged write is still waiting for PostgreSQL when the app dies.
   // The default queue, whatever this shell sets.
   const { STOREBENCH_WRITE_BEHIND_QUEUE: _mode, ...inherited } = process.env;
-  const env = { ...inherited, REDIS_URL: testRedisUrl, POSTGRES_URL: testPostgresUrl, STOREBENCH_FLUSH_INTERVAL_MS: '600000' };
+  const env = {
+    ...inherited, REDIS_URL: testRedisUrl, POSTGRES_URL: testPostgresUrl, STOREBENCH_FLUSH_INTERVAL_MS: '600000',
+  };
   const first = await startAppProcess({ stores: ['redis+postgres'], env });
   t.after(() => first.child.kill('SIGKILL'));
 
@@ -138,7 +147,9 @@ test('redis+postgres: kill -9 of the app under a write load (PUT, append, DELETE
   assert.ok(puts >= 300, `only ${puts} writes acknowledged before the kill`);
   assert.ok([...acknowledged.values()].includes(null), 'deletes among them');
 
-  const second = await startAppProcess({ stores: ['redis+postgres'], env: { ...env, STOREBENCH_FLUSH_INTERVAL_MS: '200' } });
+  const second = await startAppProcess({
+    stores: ['redis+postgres'], env: { ...env, STOREBENCH_FLUSH_INTERVAL_MS: '200' },
+  });
   t.after(() => second.child.kill('SIGKILL'));
   const wrongKeys = async () => {
     const { rows } = await pool.query(`SELECT key, value FROM ${TABLE} WHERE key LIKE $1`, [`${prefix}%`]);
@@ -152,7 +163,8 @@ test('redis+postgres: kill -9 of the app under a write load (PUT, append, DELETE
     await sleep(200);
     wrong = await wrongKeys();
   }
-  assert.deepEqual(wrong.map(([key]) => key), [], `${wrong.length} of ${possible.size} keys lack their last acknowledged value in PostgreSQL after the restart (${puts} writes acknowledged)`);
+  assert.deepEqual(wrong.map(([key]) => key), [], `${wrong.length} of ${possible.size} keys lack their last ` +
+    `acknowledged value in PostgreSQL after the restart (${puts} writes acknowledged)`);
   second.child.kill('SIGTERM');
   assert.deepEqual(await second.exited, { code: 0, signal: null });
   const left = (await redis.hKeys(QUEUE_KEY)).map(String).filter((key) => key.startsWith(prefix));

@@ -22,45 +22,57 @@ const writes = (key) => [
   ['POST', `/memory/${key}/append`, Buffer.from('v')],
   ['POST', '/memory', encodeRecords([[key, Buffer.from('v')]]), { 'Content-Type': RECORDS_MEDIA_TYPE }],
 ];
-const send = (app, [method, path, body, headers = {}], extra = {}) => rawRequest(app.url, path, { method, body, headers: { ...headers, ...extra } });
+const send = (app, [method, path, body, headers = {}], extra = {}) => {
+  return rawRequest(app.url, path, { method, body, headers: { ...headers, ...extra } });
+};
 
 async function app(t, { host, token }) {
-  const started = await startApp({ port: 0, host, stores: ['memory'], env: token ? { STOREBENCH_WRITE_TOKEN: token } : {} });
+  const env = token ? { STOREBENCH_WRITE_TOKEN: token } : {};
+  const started = await startApp({ port: 0, host, stores: ['memory'], env });
   t.after(() => started.close());
   return started;
 }
 
-test('no token, listening beyond loopback: every write is 403 WRITES_DISABLED and nothing is written; reads stay open', async (t) => {
+test('no token, listening beyond loopback: every write is 403 WRITES_DISABLED and nothing is written; ' +
+  'reads stay open', async (t) => {
   const open = await app(t, { host: BEYOND_LOOPBACK });
   assert.equal(open.server.address().address, BEYOND_LOOPBACK);
   for (const write of writes('k')) {
     const answer = await send(open, write);
     assert.equal(answer.status, 403, `${write[0]} ${write[1]}`);
-    assert.deepEqual(answer.json, { error: 'writes are off: the app listens beyond loopback and STOREBENCH_WRITE_TOKEN is not set', code: 'WRITES_DISABLED' });
+    assert.deepEqual(answer.json, {
+      error: 'writes are off: the app listens beyond loopback and STOREBENCH_WRITE_TOKEN is not set',
+      code: 'WRITES_DISABLED',
+    });
   }
   assert.equal((await rawRequest(open.url, '/memory/k')).status, 404, 'nothing was written');
   assert.equal((await rawRequest(open.url, '/memory/key1')).status, 200, 'reads need no token');
 });
 
-test('a token set, listening beyond loopback: none is 401 with WWW-Authenticate, a wrong one 403, the right one writes', async (t) => {
+test('a token set, listening beyond loopback: none is 401 with WWW-Authenticate, a wrong one 403, ' +
+  'the right one writes', async (t) => {
   const guarded = await app(t, { host: BEYOND_LOOPBACK, token: TOKEN });
   for (const write of writes('k')) {
     const missing = await send(guarded, write);
     assert.equal(missing.status, 401, `${write[0]} ${write[1]}`);
     assert.equal(missing.headers['www-authenticate'], 'Bearer');
     assert.equal(missing.json.code, 'WRITE_TOKEN_REQUIRED');
-    const basic = await send(guarded, write, { Authorization: `Basic ${Buffer.from(`x:${TOKEN}`).toString('base64')}` });
+    const basicCredentials = Buffer.from(`x:${TOKEN}`).toString('base64');
+    const basic = await send(guarded, write, { Authorization: `Basic ${basicCredentials}` });
     assert.equal(basic.status, 401, 'another scheme carries no bearer token');
     for (const wrong of [`${TOKEN}x`, TOKEN.slice(0, -1), 'x', TOKEN.toUpperCase()]) {
       const answer = await send(guarded, write, { Authorization: `Bearer ${wrong}` });
       assert.equal(answer.status, 403, wrong);
-      assert.deepEqual(answer.json, { error: 'the bearer token is not the app\'s STOREBENCH_WRITE_TOKEN', code: 'WRITE_TOKEN_INVALID' });
+      assert.deepEqual(answer.json, {
+        error: 'the bearer token is not the app\'s STOREBENCH_WRITE_TOKEN', code: 'WRITE_TOKEN_INVALID',
+      });
     }
   }
   assert.equal((await rawRequest(guarded.url, '/memory/k')).status, 404, 'nothing was written');
   const [put, del, append, bulk] = writes('k');
   assert.equal((await send(guarded, put, { Authorization: `Bearer ${TOKEN}` })).status, 204);
-  assert.equal((await send(guarded, append, { Authorization: `bearer  ${TOKEN}` })).status, 204, 'the scheme in any case');
+  const anyCase = await send(guarded, append, { Authorization: `bearer  ${TOKEN}` });
+  assert.equal(anyCase.status, 204, 'the scheme in any case');
   assert.equal(String((await rawRequest(guarded.url, '/memory/k')).body), 'vv');
   assert.equal((await send(guarded, del, { Authorization: `Bearer ${TOKEN}` })).status, 204);
   assert.deepEqual((await send(guarded, bulk, { Authorization: `Bearer ${TOKEN}` })).json, { written: 1 });
@@ -69,13 +81,15 @@ test('a token set, listening beyond loopback: none is 401 with WWW-Authenticate,
 
 test('on loopback with no token, writes are open; with a token set, the token is required there too', async (t) => {
   const open = await app(t, { host: '127.0.0.1' });
-  for (const write of writes('k')) assert.ok([200, 204].includes((await send(open, write)).status), `${write[0]} ${write[1]}`);
+  for (const write of writes('k')) {
+    assert.ok([200, 204].includes((await send(open, write)).status), `${write[0]} ${write[1]}`);
+  }
   const guarded = await app(t, { host: '127.0.0.1', token: TOKEN });
   assert.equal((await send(guarded, writes('k')[0])).status, 401);
   assert.equal((await send(guarded, writes('k')[0], { Authorization: `Bearer ${TOKEN}` })).status, 204);
 });
 
-test('listening on every interface counts as beyond loopback, even for a request that arrives over loopback', async (t) => {
+test('listening on every interface counts as beyond loopback, even for a request arriving over loopback', async (t) => {
   // Behind a proxy on the same host (Cloud Foundry's) every request arrives from loopback.
   const everywhere = await app(t, { host: '0.0.0.0' });
   const answer = await rawRequest(`http://127.0.0.1:${everywhere.port}`, '/memory/k', { method: 'PUT', body: Buffer.from('v') });
@@ -84,7 +98,8 @@ test('listening on every interface counts as beyond loopback, even for a request
 
 test('the loopback check can be given to createApp, and both of its answers hold', async (t) => {
   const memoryStore = await memory.open();
-  const stores = new StoreSet([{ adapter: memory, connections: {}, open: async () => ({ store: memoryStore, keys: [] }) }]);
+  const open = async () => ({ store: memoryStore, keys: [] });
+  const stores = new StoreSet([{ adapter: memory, connections: {}, open }]);
   await stores.openAll();
   t.after(() => stores.close());
   for (const [onLoopback, expected] of [[true, 204], [false, 403]]) {
@@ -99,17 +114,24 @@ test('the loopback check can be given to createApp, and both of its answers hold
 test('the token never shows: not in error answers, /stores, /healthz or the page', async (t) => {
   const guarded = await app(t, { host: '127.0.0.1', token: TOKEN });
   const seen = [];
-  for (const write of writes('k')) seen.push(String((await send(guarded, write, { Authorization: `Bearer ${TOKEN}x` })).body));
-  for (const path of ['/stores', '/healthz', '/', '/memory/nokey']) seen.push(String((await rawRequest(guarded.url, path)).body));
+  for (const write of writes('k')) {
+    seen.push(String((await send(guarded, write, { Authorization: `Bearer ${TOKEN}x` })).body));
+  }
+  for (const path of ['/stores', '/healthz', '/', '/memory/nokey']) {
+    seen.push(String((await rawRequest(guarded.url, path)).body));
+  }
   for (const text of seen) assert.ok(!text.includes(TOKEN), text.slice(0, 200));
 });
 
-test('an unauthorized write with a large body is answered at once and the connection closed, not the body read', async (t) => {
+test('an unauthorized large-body write is answered at once and the connection closed, the body unread', async (t) => {
   const guarded = await app(t, { host: '127.0.0.1', token: TOKEN });
   const keepAlive = { Connection: 'keep-alive' };
-  const answer = await rawRequest(guarded.url, '/memory/k', { method: 'PUT', body: Buffer.alloc(8 * 1024 * 1024), headers: keepAlive });
+  const large = Buffer.alloc(8 * 1024 * 1024);
+  const answer = await rawRequest(guarded.url, '/memory/k', { method: 'PUT', body: large, headers: keepAlive });
   assert.equal(answer.status, 401);
   assert.equal(answer.headers.connection, 'close');
-  const small = await rawRequest(guarded.url, '/memory/k', { method: 'PUT', body: Buffer.alloc(100), headers: keepAlive });
+  const small = await rawRequest(guarded.url, '/memory/k', {
+    method: 'PUT', body: Buffer.alloc(100), headers: keepAlive,
+  });
   assert.equal(small.headers.connection, 'keep-alive', 'a small body is read and dropped, keeping the connection');
 });

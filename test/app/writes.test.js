@@ -26,8 +26,10 @@ const removeAll = async (app, all) => {
   }
 };
 const get = (app, path) => rawRequest(app.url, path);
-const bulk = (app, store, entries, type = RECORDS_MEDIA_TYPE) =>
-  rawRequest(app.url, `/${store}`, { method: 'POST', body: Buffer.isBuffer(entries) ? entries : encodeRecords(entries), headers: { 'Content-Type': type } });
+const bulk = (app, store, entries, type = RECORDS_MEDIA_TYPE) => {
+  const body = Buffer.isBuffer(entries) ? entries : encodeRecords(entries);
+  return rawRequest(app.url, `/${store}`, { method: 'POST', body, headers: { 'Content-Type': type } });
+};
 
 describe('writes to real stores', () => {
   let app;
@@ -41,9 +43,14 @@ describe('writes to real stores', () => {
     if (which('tarantool')) tarantool = await startTarantool();
     const haveRedis = await reachable(testRedisUrl);
     const havePostgres = await reachable(testPostgresUrl);
-    const stores = ['memory', 'cloudant', 'couchdb-nano', ...(memcached ? ['memcached'] : []), ...(tarantool ? ['tarantool', 'tarantool-memtx'] : []),
+    const stores = [
+      'memory', 'cloudant', 'couchdb-nano',
+      ...(memcached ? ['memcached'] : []),
+      ...(tarantool ? ['tarantool', 'tarantool-memtx'] : []),
       ...(haveRedis ? ['redis', 'ioredis'] : []),
-      ...(havePostgres ? ['postgres'] : []), ...(haveRedis && havePostgres ? ['postgres+redis', 'redis+postgres'] : [])];
+      ...(havePostgres ? ['postgres'] : []),
+      ...(haveRedis && havePostgres ? ['postgres+redis', 'redis+postgres'] : []),
+    ];
     app = await startApp({
       port: 0,
       host: '127.0.0.1',
@@ -58,14 +65,16 @@ describe('writes to real stores', () => {
         ...(tarantool ? { TARANTOOL_URL: tarantool.url } : {}),
       },
     });
-    up = (await (await fetch(`${app.url}/stores`)).json()).stores.filter((store) => store.status === 'up').map((store) => store.name);
+    const { stores: listed } = await (await fetch(`${app.url}/stores`)).json();
+    up = listed.filter((store) => store.status === 'up').map((store) => store.name);
   });
   after(async () => {
     await app?.close();
     await Promise.all([couch?.stop(), memcached?.stop(), tarantool?.stop()]);
   });
 
-  test('PUT stores the raw body byte-exact in every store, whatever its Content-Type; GET returns it as octet-stream', async (t) => {
+  test('PUT stores the raw body byte-exact in every store, whatever its Content-Type; ' +
+    'GET returns it as octet-stream', async (t) => {
     if (up.length < 3) unavailable(t, `only ${up.join(', ')} up`);
     const bytes = randomBytes(1_000_000);
     for (const store of up) {
@@ -97,14 +106,17 @@ describe('writes to real stores', () => {
       assert.equal(String((await get(app, `/${store}/${key}`)).body), 'second, longer', store);
       assert.equal((await put(app, `/${store}/${key}`, Buffer.alloc(0))).status, 204);
       assert.equal((await get(app, `/${store}/${key}`)).body.length, 0, `${store}: an empty value is a value`);
-      for (let i = 0; i < 2; i++) assert.equal((await rawRequest(app.url, `/${store}/${key}`, { method: 'DELETE' })).status, 204, store);
+      for (let i = 0; i < 2; i++) {
+        assert.equal((await rawRequest(app.url, `/${store}/${key}`, { method: 'DELETE' })).status, 204, store);
+      }
       const gone = await get(app, `/${store}/${key}`);
       assert.equal(gone.status, 404, store);
       assert.equal(gone.json.code, 'KEY_NOT_FOUND');
     }
   });
 
-  test('append adds to the value where the store can natively, and is 405 APPEND_UNSUPPORTED with an empty Allow where it cannot', async () => {
+  test('append adds to the value where the store can natively, ' +
+    'and is 405 APPEND_UNSUPPORTED with an empty Allow where it cannot', async () => {
     const { stores } = await (await fetch(`${app.url}/stores`)).json();
     for (const { name: store, writes } of stores.filter((s) => up.includes(s.name))) {
       const key = `log-${randomUUID()}`;
@@ -112,12 +124,19 @@ describe('writes to real stores', () => {
       if (!writes.append) {
         assert.equal(first.status, 405, store);
         assert.equal(first.headers.allow, '', `${store}: Allow lists no method`);
-        assert.deepEqual(first.json, { error: `store "${store}" cannot append natively; PUT the whole value instead`, code: 'APPEND_UNSUPPORTED', store });
+        assert.deepEqual(first.json, {
+          error: `store "${store}" cannot append natively; PUT the whole value instead`,
+          code: 'APPEND_UNSUPPORTED',
+          store,
+        });
         assert.equal((await get(app, `/${store}/${key}`)).status, 404, `${store}: nothing written`);
         continue;
       }
       assert.equal(first.status, 204, `${store}: ${first.body}`);
-      await Promise.all(['b', 'c', 'd'].map((text) => rawRequest(app.url, `/${store}/${key}/append`, { method: 'POST', body: Buffer.from(text) })));
+      const appendText = (text) => {
+        return rawRequest(app.url, `/${store}/${key}/append`, { method: 'POST', body: Buffer.from(text) });
+      };
+      await Promise.all(['b', 'c', 'd'].map(appendText));
       const value = String((await get(app, `/${store}/${key}`)).body);
       assert.equal(value.length, 4, store);
       assert.equal([...value].sort().join(''), 'abcd', store);
@@ -128,10 +147,13 @@ describe('writes to real stores', () => {
     for (const store of ['redis', 'ioredis', 'memcached', 'postgres', 'postgres+redis', 'redis+postgres']) {
       if (store in append) assert.equal(append[store], true, store);
     }
-    for (const store of ['tarantool', 'tarantool-memtx']) if (store in append) assert.equal(append[store], false, store);
+    for (const store of ['tarantool', 'tarantool-memtx']) {
+      if (store in append) assert.equal(append[store], false, store);
+    }
   });
 
-  test('POST /<store> loads records through the store\'s bulk path: 200 {"written": N}, every value readable', async () => {
+  test('POST /<store> loads records through the store\'s bulk path: ' +
+    '200 {"written": N}, every value readable', async () => {
     const { stores } = await (await fetch(`${app.url}/stores`)).json();
     for (const store of up) {
       const prefix = `bulk-${randomUUID()}`;
@@ -139,7 +161,9 @@ describe('writes to real stores', () => {
       const answer = await bulk(app, store, entries);
       assert.equal(answer.status, 200, `${store}: ${answer.body}`);
       assert.deepEqual(answer.json, { written: 1100 });
-      for (const i of [0, 999, 1000, 1099]) assert.ok((await get(app, `/${store}/${prefix}-${i}`)).body.equals(entries[i][1]), `${store} ${i}`);
+      for (const i of [0, 999, 1000, 1099]) {
+        assert.ok((await get(app, `/${store}/${prefix}-${i}`)).body.equals(entries[i][1]), `${store} ${i}`);
+      }
       await removeAll(app, entries.map(([key]) => `/${store}/${key}`));
       assert.ok(['native', 'one by one'].includes(stores.find((s) => s.name === store).writes.bulk));
     }
@@ -147,7 +171,8 @@ describe('writes to real stores', () => {
     assert.equal(stores.find((s) => s.name === 'cloudant').writes.bulk, 'native');
   });
 
-  test('a bulk load is refused whole: wrong type 415, cut short 400 BAD_RECORDS, a bad key 400 INVALID_KEY, a large value 413', async () => {
+  test('a bulk load is refused whole: wrong type 415, cut short 400 BAD_RECORDS, a bad key 400 INVALID_KEY, ' +
+    'a large value 413', async () => {
     const prefix = `refused-${randomUUID()}`;
     const good = [`${prefix}-good`, Buffer.from('x')];
     const cases = [
@@ -164,12 +189,17 @@ describe('writes to real stores', () => {
     assert.equal((await get(app, `/memory/${prefix}-good`)).status, 404, 'nothing of a refused load was written');
   });
 
-  test('a key outside the alphabet is 400 INVALID_KEY on every route of every store, before any store is called', async () => {
-    const paths = ['%00', 'a%20b', 'a%2Fb', 'x'.repeat(251), 'caf%C3%A9', 'storebench%23write-behind%23key1', 'storebench%23cache-aside%23key1'];
+  test('a key outside the alphabet is 400 INVALID_KEY on every route of every store, ' +
+    'before any store is called', async () => {
+    const paths = [
+      '%00', 'a%20b', 'a%2Fb', 'x'.repeat(251), 'caf%C3%A9',
+      'storebench%23write-behind%23key1', 'storebench%23cache-aside%23key1',
+    ];
     for (const store of up) {
       for (const path of paths) {
         for (const [method, suffix] of [['GET', ''], ['PUT', ''], ['DELETE', ''], ['POST', '/append']]) {
-          const answer = await rawRequest(app.url, `/${store}/${path}${suffix}`, { method, body: method === 'GET' ? undefined : Buffer.from('x') });
+          const body = method === 'GET' ? undefined : Buffer.from('x');
+          const answer = await rawRequest(app.url, `/${store}/${path}${suffix}`, { method, body });
           assert.equal(answer.status, 400, `${method} /${store}/${path}${suffix}`);
           assert.equal(answer.json.code, 'INVALID_KEY');
           assert.equal(answer.json.store, store);
@@ -178,7 +208,8 @@ describe('writes to real stores', () => {
     }
   });
 
-  test('what was found reachable before is not: server resources, other stores\' internal keys, 503s for bad keys', async (t) => {
+  test('what was found reachable before is not: server resources, other stores\' internal keys, ' +
+    '503s for bad keys', async (t) => {
     // Each line was a finding: /cloudant/%2e%2e answered 200 with the CouchDB server's root,
     // /cloudant/%2e the database info, /couchdb-nano/_all_docs and /_changes every document id;
     // /postgres/%00 and a 10 KB memcached key were 503 "unavailable" while the store was up.
@@ -190,29 +221,42 @@ describe('writes to real stores', () => {
       }
     }
     if (up.includes('postgres')) assert.equal((await get(app, '/postgres/%00')).json.code, 'INVALID_KEY');
-    if (up.includes('memcached')) assert.equal((await get(app, `/memcached/${'k'.repeat(10_240)}`)).json.code, 'INVALID_KEY');
-    else unavailable(t, 'memcached is not installed');
+    if (up.includes('memcached')) {
+      assert.equal((await get(app, `/memcached/${'k'.repeat(10_240)}`)).json.code, 'INVALID_KEY');
+    } else {
+      unavailable(t, 'memcached is not installed');
+    }
     if (up.includes('redis+postgres')) {
       // A shared Redis may still hold this key from an older storebench: clear it, write through
       // the layer, and check the write did not land there.
-      assert.equal((await rawRequest(app.url, '/redis/storebench:write-behind:key1', { method: 'DELETE' })).status, 204);
+      const removed = await rawRequest(app.url, '/redis/storebench:write-behind:key1', { method: 'DELETE' });
+      assert.equal(removed.status, 204);
       assert.equal((await put(app, '/redis+postgres/key1', payloads.key1)).status, 204);
-      assert.equal((await get(app, '/redis/storebench:write-behind:key1')).status, 404, 'the old prefix is an ordinary key now');
+      assert.equal((await get(app, '/redis/storebench:write-behind:key1')).status, 404,
+        'the old prefix is an ordinary key now');
       assert.equal((await get(app, '/redis/storebench%23write-behind%23key1')).json.code, 'INVALID_KEY');
     }
   });
 
-  test('a value over --max-value-size is 413 before any store sees it, declared or chunked, and the key stays unwritten', async () => {
+  test('a value over --max-value-size is 413 before any store sees it, declared or chunked, ' +
+    'and the key stays unwritten', async () => {
     const key = `big-${randomUUID()}`;
     const limit = 2 * 1024 * 1024;
     const declared = await put(app, `/memory/${key}`, Buffer.alloc(limit + 1));
     assert.equal(declared.status, 413);
-    assert.deepEqual(declared.json, { error: `the value is ${limit + 1} bytes, over the limit of ${limit} (--max-value-size, STOREBENCH_MAX_VALUE_SIZE)`, code: 'VALUE_TOO_LARGE' });
+    assert.deepEqual(declared.json, {
+      error: `the value is ${limit + 1} bytes, over the limit of ${limit} ` +
+        '(--max-value-size, STOREBENCH_MAX_VALUE_SIZE)',
+      code: 'VALUE_TOO_LARGE',
+    });
     assert.equal(declared.headers.connection, 'close', 'a large unread body is not drained: the connection closes');
-    const chunked = await put(app, `/memory/${key}`, { chunks: Array.from({ length: 40 }, () => Buffer.alloc(64 * 1024)) });
+    const chunks = Array.from({ length: 40 }, () => Buffer.alloc(64 * 1024));
+    const chunked = await put(app, `/memory/${key}`, { chunks });
     assert.equal(chunked.status, 413);
     assert.match(chunked.json.error, /^the value is \d+ bytes, over the limit of 2097152/);
-    const appended = await rawRequest(app.url, `/memory/${key}/append`, { method: 'POST', body: Buffer.alloc(limit + 1) });
+    const appended = await rawRequest(app.url, `/memory/${key}/append`, {
+      method: 'POST', body: Buffer.alloc(limit + 1),
+    });
     assert.equal(appended.json.code, 'VALUE_TOO_LARGE');
     assert.equal((await get(app, `/memory/${key}`)).status, 404);
     assert.equal((await put(app, `/memory/${key}`, Buffer.alloc(limit))).status, 204, 'exactly the limit is fine');
@@ -231,8 +275,10 @@ describe('writes to real stores', () => {
   });
 
   test('writes to an unknown store are 404 UNKNOWN_STORE; an unknown path is still 404', async () => {
-    for (const [method, path] of [['PUT', '/nosuch/k'], ['DELETE', '/nosuch/k'], ['POST', '/nosuch/k/append'], ['POST', '/nosuch']]) {
-      const answer = await rawRequest(app.url, path, { method, body: Buffer.from('x'), headers: { 'Content-Type': RECORDS_MEDIA_TYPE } });
+    const paths = [['PUT', '/nosuch/k'], ['DELETE', '/nosuch/k'], ['POST', '/nosuch/k/append'], ['POST', '/nosuch']];
+    for (const [method, path] of paths) {
+      const headers = { 'Content-Type': RECORDS_MEDIA_TYPE };
+      const answer = await rawRequest(app.url, path, { method, body: Buffer.from('x'), headers });
       assert.equal(answer.status, 404, `${method} ${path}`);
       assert.equal(answer.json.code, 'UNKNOWN_STORE');
     }
@@ -241,11 +287,14 @@ describe('writes to real stores', () => {
 });
 
 describe('writes to a store whose server is down', () => {
-  test('PUT, DELETE, append and bulk are 503 STORE_UNAVAILABLE, as reads are, and work again when it returns', async (t) => {
+  test('PUT, DELETE, append and bulk are 503 STORE_UNAVAILABLE, as reads are, ' +
+    'and work again when it returns', async (t) => {
     if (!which('redis-server')) return unavailable(t, 'redis-server is not installed');
     let redis = await startRedisServer();
     t.after(() => redis.stop());
-    const app = await startApp({ port: 0, host: '127.0.0.1', stores: ['memory', 'redis'], env: { REDIS_URL: redis.url } });
+    const app = await startApp({
+      port: 0, host: '127.0.0.1', stores: ['memory', 'redis'], env: { REDIS_URL: redis.url },
+    });
     t.after(() => app.close());
     assert.equal((await put(app, '/redis/up', Buffer.from('x'))).status, 204);
 

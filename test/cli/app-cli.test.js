@@ -6,9 +6,12 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const runApp = (args, env = {}) => spawnSync(process.execPath, ['app.js', ...args], { cwd: root, encoding: 'utf8', env: { PATH: process.env.PATH, ...env }, timeout: 10_000 });
+const runApp = (args, env = {}) => spawnSync(process.execPath, ['app.js', ...args], {
+  cwd: root, encoding: 'utf8', env: { PATH: process.env.PATH, ...env }, timeout: 10_000,
+});
 
-test('bad flags and settings: every problem on its own line, worded like the driver\'s, then exit 2 without starting', () => {
+test('bad flags and settings: every problem on its own line, worded like the driver\'s, ' +
+  'then exit 2 without starting', () => {
   const result = runApp(['--bogus', '--port', 'x', '--stores', '', 'stray'], { POSTGRES_POOL_SIZE: '0' });
   assert.equal(result.status, 2);
   assert.equal(result.stdout, '');
@@ -24,7 +27,11 @@ test('bad flags and settings: every problem on its own line, worded like the dri
 
 test('--host "" is a usage error like --port "": one line, exit 2, nothing bound', () => {
   // Pins #18.9: --host "" was accepted and bound every interface, while --port "" was refused.
-  for (const [flag, problem] of [['--host', 'app.js: --host needs an address, such as 127.0.0.1, :: or 0.0.0.0 (every IPv4 interface)'], ['--port', 'app.js: --port must be a whole number from 0 to 65535']]) {
+  const cases = [
+    ['--host', 'app.js: --host needs an address, such as 127.0.0.1, :: or 0.0.0.0 (every IPv4 interface)'],
+    ['--port', 'app.js: --port must be a whole number from 0 to 65535'],
+  ];
+  for (const [flag, problem] of cases) {
     const result = runApp([flag, '', '--stores', 'memory', '--no-embedded']);
     assert.equal(result.status, 2, `${flag} "": ${result.stdout}`);
     assert.equal(result.stdout, '', `${flag} "" started nothing`);
@@ -33,11 +40,16 @@ test('--host "" is a usage error like --port "": one line, exit 2, nothing bound
 });
 
 test('HTTP deadlines are settings: a bad one, or a headers deadline past the request\'s, is a usage error', () => {
-  const result = runApp(['--stores', 'memory', '--no-embedded'], { STOREBENCH_HEADERS_TIMEOUT_MS: '20000', STOREBENCH_REQUEST_TIMEOUT_MS: '5000', STOREBENCH_BODY_IDLE_TIMEOUT_MS: '5m' });
+  const result = runApp(['--stores', 'memory', '--no-embedded'], {
+    STOREBENCH_HEADERS_TIMEOUT_MS: '20000',
+    STOREBENCH_REQUEST_TIMEOUT_MS: '5000',
+    STOREBENCH_BODY_IDLE_TIMEOUT_MS: '5m',
+  });
   assert.equal(result.status, 2);
   assert.deepEqual(result.stderr.trim().split('\n'), [
     'app.js: STOREBENCH_BODY_IDLE_TIMEOUT_MS must be a whole number of milliseconds from 1 to 600000, not "5m"',
-    'app.js: STOREBENCH_HEADERS_TIMEOUT_MS (20000 ms) must not be longer than STOREBENCH_REQUEST_TIMEOUT_MS (5000 ms): the headers are part of the request',
+    'app.js: STOREBENCH_HEADERS_TIMEOUT_MS (20000 ms) must not be longer than ' +
+      'STOREBENCH_REQUEST_TIMEOUT_MS (5000 ms): the headers are part of the request',
     'Run node app.js --help for usage.',
   ]);
 });
@@ -55,7 +67,8 @@ test('--help prints the usage and exits 0', () => {
   assert.match(result.stdout, /CLOUDANT_APIKEY/);
 });
 
-test('package.json\'s bins (npx storebench, npx storebench-app) run as programs: a node shebang and the executable bit', () => {
+test('package.json\'s bins (npx storebench, npx storebench-app) run as programs: ' +
+  'a node shebang and the executable bit', () => {
   const { bin } = JSON.parse(readFileSync(`${root}/package.json`, 'utf8'));
   assert.deepEqual(bin, { storebench: 'test.js', 'storebench-app': 'app.js' });
   for (const file of Object.values(bin)) {

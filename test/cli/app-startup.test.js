@@ -13,18 +13,21 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
  * stdout line and when it arrived (ms after the start), and stop() (SIGTERM, resolves to the exit code).
  */
 function startApp(args, env = {}) {
-  const child = spawn(process.execPath, ['app.js', ...args], { cwd: root, env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['app.js', ...args], {
+    cwd: root, env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const startedAt = performance.now();
   const lines = [];
   let stderr = '';
   let pending = '';
   const exited = new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+  const output = () => `${lines.map((l) => l.text).join('\n')}\n${stderr}`;
   const stop = () => {
     if (child.exitCode === null) child.kill('SIGTERM');
     return exited;
   };
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => { stop(); reject(new Error(`not listening within 30 s:\n${lines.map((l) => l.text).join('\n')}\n${stderr}`)); }, 30_000);
+    const timer = setTimeout(() => { stop(); reject(new Error(`not listening within 30 s:\n${output()}`)); }, 30_000);
     child.stderr.on('data', (chunk) => { stderr += chunk; });
     child.stdout.on('data', (chunk) => {
       pending += chunk;
@@ -38,7 +41,10 @@ function startApp(args, env = {}) {
         }
       }
     });
-    exited.then((code) => { clearTimeout(timer); reject(new Error(`app.js exited ${code} before listening:\n${lines.map((l) => l.text).join('\n')}\n${stderr}`)); });
+    exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`app.js exited ${code} before listening:\n${output()}`));
+    });
   });
 }
 
@@ -55,7 +61,9 @@ test('bound to every interface, the app says so, and where this machine reaches 
 
 test('each store is printed as it comes up, not all at once when the slowest is done', async (t) => {
   // Pins #9.14: node app.js was silent for 5-20 s while servers started, then printed everything at once.
-  const slowCouch = createServer((req, res) => setTimeout(() => { res.writeHead(500); res.end('{"error":"slow"}'); }, 2000));
+  const slowCouch = createServer((req, res) => {
+    setTimeout(() => { res.writeHead(500); res.end('{"error":"slow"}'); }, 2000);
+  });
   await new Promise((resolve) => slowCouch.listen(0, '127.0.0.1', resolve));
   t.after(() => { slowCouch.closeAllConnections(); slowCouch.close(); });
   const app = await startApp(['--port', '0', '--host', '127.0.0.1', '--stores', 'memory,cloudant', '--no-embedded'], { CLOUDANT_URL: `http://127.0.0.1:${slowCouch.address().port}` });
@@ -65,10 +73,11 @@ test('each store is printed as it comes up, not all at once when the slowest is 
   const memory = rest.find((line) => /^ {2}memory {11}up$/.test(line.text));
   const cloudant = rest.find((line) => /^ {2}cloudant {9}unavailable: /.test(line.text));
   assert.ok(memory && cloudant, app.lines.map((line) => line.text).join('\n'));
-  assert.ok(cloudant.at - memory.at > 1000, `memory was printed ${Math.round(cloudant.at - memory.at)} ms before the slow cloudant, not as it came up`);
+  assert.ok(cloudant.at - memory.at > 1000,
+    `memory was printed ${Math.round(cloudant.at - memory.at)} ms before the slow cloudant, not as it came up`);
 });
 
-test('a server the embedded default starts is printed as soon as it is up, before the stores that use it', async (t) => {
+test('a server the embedded default starts is printed as soon as it is up, before the stores using it', async (t) => {
   const app = await startApp(['--port', '0', '--host', '127.0.0.1', '--stores', 'memory,cloudant']);
   t.after(() => app.stop());
   const texts = app.lines.map((line) => line.text);
@@ -77,10 +86,14 @@ test('a server the embedded default starts is printed as soon as it is up, befor
   assert.ok(server > 0 && store > server, texts.join('\n'));
 });
 
-test('a malformed VCAP_SERVICES binding leaves its store unavailable and the app serving; no secret is printed', async () => {
+test('a malformed VCAP_SERVICES binding leaves its store unavailable, the app serving; no secret printed', async () => {
   // Pins #9.5: tags given as text stopped the app: "cannot start: (list ?? []).map is not a function", exit 1.
-  const vcap = { 'user-provided': [{ name: 'x', label: 'user-provided', tags: 'redis', credentials: { uri: 'redis://:Vcap5ecret77@127.0.0.1:6390' } }] };
-  const app = await startApp(['--port', '0', '--host', '127.0.0.1', '--stores', 'memory,redis,postgres', '--no-embedded'], {
+  const binding = {
+    name: 'x', label: 'user-provided', tags: 'redis', credentials: { uri: 'redis://:Vcap5ecret77@127.0.0.1:6390' },
+  };
+  const vcap = { 'user-provided': [binding] };
+  const args = ['--port', '0', '--host', '127.0.0.1', '--stores', 'memory,redis,postgres', '--no-embedded'];
+  const app = await startApp(args, {
     VCAP_SERVICES: JSON.stringify(vcap),
     POSTGRES_URL: 'postgres://u:Pw/Slash5ecret@127.0.0.1:1/db',
   });
@@ -89,12 +102,19 @@ test('a malformed VCAP_SERVICES binding leaves its store unavailable and the app
   assert.match(text, /^ {2}postgres {9}unavailable: POSTGRES_URL is not a valid postgres:\/\/ URL; /m);
   assert.match(text, /^ {2}memory {11}up$/m);
   assert.equal(await app.stop(), 0);
-  for (const secret of ['Vcap5ecret77', 'Slash5ecret']) assert.ok(!(text + app.stderr()).includes(secret), `output shows ${secret}`);
+  for (const secret of ['Vcap5ecret77', 'Slash5ecret']) {
+    assert.ok(!(text + app.stderr()).includes(secret), `output shows ${secret}`);
+  }
 });
 
 test('--stores "" alone is a usage error (exit 2), as the driver\'s is', () => {
   // Pins #9.7: app.js --stores "" started with no store while the driver rejected the same input.
-  const result = spawnSync(process.execPath, ['app.js', '--stores', ''], { cwd: root, encoding: 'utf8', env: { PATH: process.env.PATH }, timeout: 10_000 });
+  const result = spawnSync(process.execPath, ['app.js', '--stores', ''], {
+    cwd: root, encoding: 'utf8', env: { PATH: process.env.PATH }, timeout: 10_000,
+  });
   assert.equal(result.status, 2);
-  assert.deepEqual(result.stderr.trim().split('\n'), ['app.js: --stores needs at least one store name', 'Run node app.js --help for usage.']);
+  assert.deepEqual(result.stderr.trim().split('\n'), [
+    'app.js: --stores needs at least one store name',
+    'Run node app.js --help for usage.',
+  ]);
 });

@@ -23,7 +23,10 @@ const GUID = '4b9a1f2e-0c3d-4e5f-8a6b-7c8d9e0f1a2b';
  * the app's environment (APP_ENV_FILE), detached, as the platform would; a task named in
  * SKIP_TASKS is accepted and never started (a task the platform lost).
  */
-const standInCf = ({ route, log, appEnvFile, taskLogDir }) => `#!${process.execPath}
+const standInCf = ({ route, log, appEnvFile, taskLogDir }) => {
+  const appEnv = JSON.stringify(appEnvFile);
+  const repository = JSON.stringify(root);
+  return `#!${process.execPath}
 const { appendFileSync, readFileSync, openSync } = require('fs');
 const { spawn } = require('child_process');
 const args = process.argv.slice(2);
@@ -41,15 +44,16 @@ if (args[0] === 'run-task') {
     console.log('task name: ' + name);
     process.exit(0);
   }
-  const env = { PATH: process.env.PATH, HOME: process.env.HOME, ...JSON.parse(readFileSync(${JSON.stringify(appEnvFile)}, 'utf8')) };
+  const env = { PATH: process.env.PATH, HOME: process.env.HOME, ...JSON.parse(readFileSync(${appEnv}, 'utf8')) };
   const out = openSync(${JSON.stringify(taskLogDir)} + '/' + name + '.log', 'a');
-  spawn('sh', ['-c', command], { cwd: ${JSON.stringify(root)}, env, detached: true, stdio: ['ignore', out, out] }).unref();
+  spawn('sh', ['-c', command], { cwd: ${repository}, env, detached: true, stdio: ['ignore', out, out] }).unref();
   console.log('Task has been submitted successfully for execution.\\ntask name: ' + name);
   process.exit(0);
 }
 console.error('stand-in cf: unknown command ' + args[0]);
 process.exit(1);
 `;
+};
 
 async function setUp(t) {
   const work = mkdtempSync(join(tmpdir(), 'storebench-cfload-'));
@@ -76,7 +80,9 @@ async function setUp(t) {
 function loadCf(args, { bin, work, env = {} }) {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [join(root, 'scripts/cf/load.js'), ...args], {
-      cwd: work, env: { PATH: bin, HOME: process.env.HOME, STOREBENCH_WRITE_TOKEN: TOKEN, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+      cwd: work,
+      env: { PATH: bin, HOME: process.env.HOME, STOREBENCH_WRITE_TOKEN: TOKEN, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
     let stderr = '';
@@ -86,12 +92,17 @@ function loadCf(args, { bin, work, env = {} }) {
   });
 }
 
-const driverFlags = ['--stores', 'memory', '--keys', 'key1', '-c', '6', '-n', '900', '--warmup', '0', '--warmup-max', '0'];
+const driverFlags = [
+  '--stores', 'memory', '--keys', 'key1', '-c', '6', '-n', '900', '--warmup', '0', '--warmup-max', '0',
+];
 
-test('load:cf runs N parts as tasks through the stand-in cf, collects them from the app and merges exact counts', async (t) => {
+test('load:cf runs N parts as stand-in cf tasks, collects them from the app and merges exact counts', async (t) => {
   const env = await setUp(t);
   const out = join(env.work, 'all.json');
-  const { code, stdout, stderr } = await loadCf(['--parts', '3', '--app', 'storebench', ...driverFlags, '--seed', '42', '--start-at', '+12s', '--json', out, '--wait', '60'], env);
+  const { code, stdout, stderr } = await loadCf([
+    '--parts', '3', '--app', 'storebench', ...driverFlags,
+    '--seed', '42', '--start-at', '+12s', '--json', out, '--wait', '60',
+  ], env);
   assert.equal(code, 0, stderr);
   assert.match(stdout, /^total\s+900\b/m, 'the merged table');
   assert.match(stderr, /3 tasks of storebench against http:\/\/127\.0\.0\.1:\d+, starting at/);
@@ -111,12 +122,16 @@ test('load:cf runs N parts as tasks through the stand-in cf, collects them from 
   assert.deepEqual(tasks.map((args) => /--part (\d+\/\d+)/.exec(args[3])[1]), ['1/3', '2/3', '3/3']);
   for (const args of tasks) assert.match(args[3], /^node test\.js .*--seed 42 /);
   // The token reached the tasks through their environment only.
-  for (const text of [stdout, stderr, readFileSync(env.log, 'utf8'), readFileSync(out, 'utf8')]) assert.ok(!text.includes(TOKEN));
+  for (const text of [stdout, stderr, readFileSync(env.log, 'utf8'), readFileSync(out, 'utf8')]) {
+    assert.ok(!text.includes(TOKEN));
+  }
 });
 
 test('load:cf names a part whose result never came, and exits 1', async (t) => {
   const env = await setUp(t);
-  const { code, stdout, stderr } = await loadCf(['--parts', '2', '--app', 'storebench', ...driverFlags, '--seed', '7', '--start-at', '+6s', '--wait', '8'], { ...env, env: { SKIP_TASKS: '2' } });
+  const { code, stdout, stderr } = await loadCf([
+    '--parts', '2', '--app', 'storebench', ...driverFlags, '--seed', '7', '--start-at', '+6s', '--wait', '8',
+  ], { ...env, env: { SKIP_TASKS: '2' } });
   assert.equal(code, 1, stderr);
   assert.match(stderr, /^npm run load:cf: part 2 of 2: no result by the deadline \(cf tasks storebench; cf logs storebench --recent\)$/m);
   assert.doesNotMatch(stderr, /load:cf: part 1 of 2/);
@@ -128,7 +143,9 @@ test('load:cf names a part whose result never came, and exits 1', async (t) => {
 test('load:cf names a part that failed, with its last line, and bad flags exit 2 before any task', async (t) => {
   const env = await setUp(t);
   // --start-at already passed by the time the tasks are ready: each part stops as NOT_READY.
-  const late = await loadCf(['--parts', '2', '--app', 'storebench', ...driverFlags, '--seed', '7', '--start-at', '+0.2s', '--wait', '30'], env);
+  const late = await loadCf([
+    '--parts', '2', '--app', 'storebench', ...driverFlags, '--seed', '7', '--start-at', '+0.2s', '--wait', '30',
+  ], env);
   assert.equal(late.code, 1, late.stderr);
   assert.match(late.stderr, /^npm run load:cf: part 1 of 2 failed: exit 1: .*not ready in time for --start-at/m);
   assert.match(late.stderr, /^npm run load:cf: part 2 of 2 failed: exit 1: /m);

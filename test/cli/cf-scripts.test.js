@@ -4,12 +4,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync, chmodSync } from 'node:fs';
+import {
+  mkdtempSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync, chmodSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  appUrl, browserCommand, chosenServices, createServiceArgs, deleteServiceArgs, ensureWriteToken, loginArgs, manifestVariables,
+  appUrl, browserCommand, chosenServices, createServiceArgs, deleteServiceArgs, ensureWriteToken, loginArgs,
+  manifestVariables,
   parseVars, pushArgs, vcapServicesFromAppEnv, writeTokenFile, CfScriptError,
 } from '../../scripts/cf/cf.js';
 import { which } from '../../util/which.js';
@@ -27,18 +30,23 @@ test('the manifest is in today\'s schema and takes every name from a variable va
   assert.match(manifestText, /^\s+health-check-http-endpoint: \/healthz$/m);
   assert.match(manifestText, /^\s+command: node app\.js\b/m); // node itself receives SIGTERM, not npm
   assert.match(manifestText, /^\s+buildpacks:\n\s+- nodejs_buildpack$/m);
-  assert.deepEqual(manifestVariables(manifestText), ['app_name', 'memory', 'instances', 'write_token', 'route', 'cloudant_service', 'redis_service']);
+  assert.deepEqual(manifestVariables(manifestText), [
+    'app_name', 'memory', 'instances', 'write_token', 'route', 'cloudant_service', 'redis_service',
+  ]);
   assert.match(manifestText, /^\s+env:\n(\s+#.*\n)*\s+STOREBENCH_WRITE_TOKEN: \(\(write_token\)\)$/m);
   assert.equal(exampleVars.write_token, undefined, 'the example leaves the token to npm run push');
   const withToken = { ...exampleVars, write_token: 'x'.repeat(32) };
-  assert.deepEqual(pushArgs({ vars: withToken, file: 'vars.yml', manifestText }), ['push', '-f', 'manifest.yml', '--vars-file', 'vars.yml']);
+  assert.deepEqual(pushArgs({ vars: withToken, file: 'vars.yml', manifestText }),
+    ['push', '-f', 'manifest.yml', '--vars-file', 'vars.yml']);
   assert.deepEqual(pushArgs({ vars: withToken, file: 'vars.yml', manifestText, varsFiles: ['vars.write-token.yml'] }),
     ['push', '-f', 'manifest.yml', '--vars-file', 'vars.yml', '--vars-file', 'vars.write-token.yml']);
 });
 
 test('.cfignore keeps node_modules, results, tests, benchmarks, CI and the vars file out of the upload', () => {
   const ignored = readFileSync(join(root, '.cfignore'), 'utf8').split('\n');
-  for (const entry of ['node_modules/', 'results/', 'test/', 'bench/', '.ci/', 'vars.yml']) assert.ok(ignored.includes(entry), entry);
+  for (const entry of ['node_modules/', 'results/', 'test/', 'bench/', '.ci/', 'vars.yml']) {
+    assert.ok(ignored.includes(entry), entry);
+  }
   assert.ok(!ignored.some((line) => /^(data|lib|stores|routes)\b/.test(line)), 'the app\'s own files are uploaded');
 });
 
@@ -46,17 +54,20 @@ test('push refuses a vars file that lacks a manifest variable, naming it', () =>
   const { route, ...withoutRoute } = { ...exampleVars, write_token: 'x'.repeat(32) };
   assert.ok(route);
   assert.throws(() => pushArgs({ vars: withoutRoute, file: 'mine.yml', manifestText }), /^CfScriptError: mine\.yml does not set route \(used by manifest\.yml/);
-  assert.deepEqual(pushArgs({ vars: { ...withoutRoute, route }, file: 'v.yml', manifestText, extra: ['--strategy', 'rolling'] }).slice(-2), ['--strategy', 'rolling']);
+  const extra = ['--strategy', 'rolling'];
+  assert.deepEqual(pushArgs({ vars: { ...withoutRoute, route }, file: 'v.yml', manifestText, extra }).slice(-2), extra);
 });
 
-test('the write token: the vars file\'s own, else one generated once beside it (mode 600) and kept for every later push', (t) => {
+test('the write token: the vars file\'s own, else one generated once beside it (mode 600) ' +
+  'and kept for every later push', (t) => {
   const work = mkdtempSync(join(tmpdir(), 'storebench-token-'));
   t.after(() => rmSync(work, { recursive: true, force: true }));
   const file = join(work, 'vars.yml');
   assert.equal(writeTokenFile(file), join(work, 'vars.write-token.yml'));
   assert.equal(writeTokenFile('mine'), 'mine.write-token.yml');
   const own = 'My-Own-Write-Token-123456';
-  assert.deepEqual(ensureWriteToken({ file, vars: { write_token: own } }), { vars: { write_token: own }, created: false });
+  assert.deepEqual(ensureWriteToken({ file, vars: { write_token: own } }),
+    { vars: { write_token: own }, created: false });
   assert.throws(() => ensureWriteToken({ file, vars: { write_token: 'short' } }), /^CfScriptError: write_token in .*vars\.yml must be at least 16 characters/);
 
   const first = ensureWriteToken({ file, vars: {} });
@@ -70,7 +81,8 @@ test('the write token: the vars file\'s own, else one generated once beside it (
 });
 
 test('parseVars reads flat vars files: quotes, comments; anything nested is a clear error', () => {
-  assert.deepEqual(parseVars('---\n# c\na: 1\nb: "x # y"\nc: plain # note\nd: \'q\'\n'), { a: '1', b: 'x # y', c: 'plain', d: 'q' });
+  assert.deepEqual(parseVars('---\n# c\na: 1\nb: "x # y"\nc: plain # note\nd: \'q\'\n'),
+    { a: '1', b: 'x # y', c: 'plain', d: 'q' });
   assert.throws(() => parseVars('a:\n  - nested\n', 'v.yml'), /v\.yml line 2: expected "name: value"/);
 });
 
@@ -81,10 +93,14 @@ test('login runs cf login -a $CF_API, with org and space when set', () => {
 });
 
 test('service_create uses IBM Cloudant lite and Redis Cloud 30mb unless the environment names others', () => {
-  assert.deepEqual(createServiceArgs('cloudant', context()), ['create-service', 'cloudantnosqldb', 'lite', 'storebench-cloudant']);
+  assert.deepEqual(createServiceArgs('cloudant', context()),
+    ['create-service', 'cloudantnosqldb', 'lite', 'storebench-cloudant']);
   assert.deepEqual(createServiceArgs('redis', context()), ['create-service', 'rediscloud', '30mb', 'storebench-redis']);
-  const env = { REDIS_OFFERING: 'p.redis', REDIS_PLAN: 'on-demand-cache', CLOUDANT_SERVICE_PARAMS: '{"legacyCredentials":false}' };
-  assert.deepEqual(createServiceArgs('redis', context(env)), ['create-service', 'p.redis', 'on-demand-cache', 'storebench-redis']);
+  const env = {
+    REDIS_OFFERING: 'p.redis', REDIS_PLAN: 'on-demand-cache', CLOUDANT_SERVICE_PARAMS: '{"legacyCredentials":false}',
+  };
+  assert.deepEqual(createServiceArgs('redis', context(env)),
+    ['create-service', 'p.redis', 'on-demand-cache', 'storebench-redis']);
   assert.deepEqual(createServiceArgs('cloudant', context(env)).slice(-2), ['-c', '{"legacyCredentials":false}']);
   assert.throws(() => createServiceArgs('cloudant', context({ CLOUDANT_SERVICE_PARAMS: '{oops' })), /CLOUDANT_SERVICE_PARAMS is not valid JSON/);
   assert.throws(() => createServiceArgs('redis', context({}, {})), /redis_service is not set: add "redis_service: \.\.\." to vars\.yml/);
@@ -104,7 +120,8 @@ test('page opens https://<route>, or STOREBENCH_URL, with the desktop\'s opener'
 
 test('vcap_services reads VCAP_SERVICES from the v3 app env, and reports the platform\'s errors', () => {
   const vcap = vcapFixture('rediscloud');
-  assert.deepEqual(vcapServicesFromAppEnv(JSON.stringify({ system_env_json: { VCAP_SERVICES: vcap }, application_env_json: {} })), vcap);
+  const appEnv = { system_env_json: { VCAP_SERVICES: vcap }, application_env_json: {} };
+  assert.deepEqual(vcapServicesFromAppEnv(JSON.stringify(appEnv)), vcap);
   assert.throws(() => vcapServicesFromAppEnv('{"errors":[{"detail":"App not found","title":"CF-ResourceNotFound"}]}'), /the platform said: App not found/);
   assert.throws(() => vcapServicesFromAppEnv('<html>'), /did not return JSON/);
 });
@@ -132,13 +149,16 @@ function run(script, { path, env = {}, cwd = root, args = [] }) {
 }
 
 /** A stand-in for cf that records its arguments and answers `app --guid` and `curl`. */
-const recordingCf = (log, appEnvFile) => `#!/bin/sh
+const recordingCf = (log, appEnvFile) => {
+  const printFile = 'process.stdout.write(require(\'fs\').readFileSync(process.argv[1]))';
+  return `#!/bin/sh
 printf '%s\\n' "$*" >> '${log}'
 case "$1" in
   app) echo 4b9a1f2e-0c3d-4e5f-8a6b-7c8d9e0f1a2b ;;
-  curl) exec '${process.execPath}' -e "process.stdout.write(require('fs').readFileSync(process.argv[1]))" '${appEnvFile}' ;;
+  curl) exec '${process.execPath}' -e "${printFile}" '${appEnvFile}' ;;
 esac
 `;
+};
 
 test('npm run <script> fails with a clear message and exit 1 when cf is not installed or a setting is missing', (t) => {
   const path = binDir(t);
@@ -158,7 +178,9 @@ test('npm run <script> fails with a clear message and exit 1 when cf is not inst
       cwd, encoding: 'utf8', env: { PATH: path, HOME: process.env.HOME, CF_VARS_FILE: join(cwd, 'vars.yml') },
     });
     assert.equal(result.status, 1, `${script}: ${result.stderr}`);
-    for (const pattern of expected) assert.match(result.stderr, new RegExp(`npm run ${script}: .*${pattern.source}`), script);
+    for (const pattern of expected) {
+      assert.match(result.stderr, new RegExp(`npm run ${script}: .*${pattern.source}`), script);
+    }
   }
 });
 
@@ -220,7 +242,8 @@ test('page prints the URL and hands it to xdg-open; without one it just prints i
   t.after(() => rmSync(work, { recursive: true, force: true }));
   const opened = join(work, 'opened');
   const env = { STOREBENCH_URL: 'https://storebench.apps.example.com' };
-  const withOpener = run('page.js', { path: binDir(t, { 'xdg-open': `#!/bin/sh\nprintf '%s' "$1" > '${opened}'\n` }), env });
+  const opener = `#!/bin/sh\nprintf '%s' "$1" > '${opened}'\n`;
+  const withOpener = run('page.js', { path: binDir(t, { 'xdg-open': opener }), env });
   assert.equal(withOpener.code, 0, withOpener.stderr);
   assert.equal(withOpener.stdout.trim(), env.STOREBENCH_URL);
   assert.equal(readFileSync(opened, 'utf8'), env.STOREBENCH_URL);

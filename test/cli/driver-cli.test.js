@@ -7,14 +7,16 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { runDriverCli } from '../helpers/driver-cli.js';
-import { startTestServer, skipOrFail } from '../helpers/driver-servers.js';
+import { startTestServer } from '../helpers/driver-servers.js';
+import { unavailable } from '../helpers/services.js';
 import { startAppProcess } from '../../driver/app-process.js';
 import { decodeHistogram } from '../../result/recorder.js';
 import { fromJson } from '../../result/format.js';
 import { SYSTEM_DIRS, which } from '../../util/which.js';
 import { renderRun } from '../../report/run-text.js';
 
-const HEADER = 'maxRequests  concurrency  rps     meanLatencyMs  maxLatencyMs  minLatencyMs  p50     p90     p99     errors';
+const HEADER = 'maxRequests  concurrency  rps     meanLatencyMs  maxLatencyMs  minLatencyMs  ' +
+  'p50     p90     p99     errors';
 
 async function tempDir(t) {
   const dir = await mkdtemp(join(tmpdir(), 'storebench-driver-'));
@@ -27,12 +29,15 @@ const rowsOf = (stdout, url) => {
   return section?.split('\n').filter((line) => /^\s+\d+\s+\d+\s+\d+\s/.test(line)) ?? [];
 };
 
-test('node test on the embedded default: tiny sweep of memory and redis, tables, comparison and --json file', async (t) => {
+test('node test, embedded default: tiny sweep of memory and redis, tables, comparison and --json file', async (t) => {
   const dir = await tempDir(t);
   const jsonFile = join(dir, 'results.json');
   const csvFile = join(dir, 'results.csv');
-  const result = await runDriverCli(['-c', '1,2', '-n', '50', '--warmup', '10', '--order', 'sequential', '--stores', 'memory,redis', '--keys', 'key1', '--json', jsonFile, '--csv', csvFile]);
-  if (/skipped redis/.test(result.stdout)) return skipOrFail(t, `the app could not run redis: ${result.stdout.match(/skipped redis: .*/)[0]}`);
+  const result = await runDriverCli([
+    '-c', '1,2', '-n', '50', '--warmup', '10', '--order', 'sequential', '--stores', 'memory,redis', '--keys', 'key1',
+    '--json', jsonFile, '--csv', csvFile,
+  ]);
+  if (/skipped redis/.test(result.stdout)) return unavailable(t, `the app could not run redis: ${result.stdout.match(/skipped redis: .*/)[0]}`);
   assert.equal(result.status, 0, result.stderr);
   const { stdout } = result;
   assert.match(stdout, /^System: {3}Node v\d+\.\d+\.\d+ · .* · \d+ x .+ · engine loadtest \d/m);
@@ -64,10 +69,12 @@ test('node test on the embedded default: tiny sweep of memory and redis, tables,
     assert.deepEqual(step.errors, { total: 0, byKind: {}, samples: {} });
     assert.ok(step.latency.meanMs > 0 && step.latency.p50Ms > 0 && step.latency.p999Ms >= step.latency.p99Ms);
     assert.equal(decodeHistogram(step.histogram).totalCount, 50);
-    assert.ok(Date.parse(step.startedAt) >= Date.parse(report.system.date) && Date.parse(step.finishedAt) >= Date.parse(step.startedAt));
+    assert.ok(Date.parse(step.startedAt) >= Date.parse(report.system.date) &&
+      Date.parse(step.finishedAt) >= Date.parse(step.startedAt));
     assert.equal(step.warnings[0].code, 'WEAK_SAMPLE');
   }
-  assert.deepEqual(report.steps.map((s) => `${s.store}/${s.key}@${s.concurrency}`), ['memory/key1@1', 'memory/key1@2', 'redis/key1@1', 'redis/key1@2']);
+  assert.deepEqual(report.steps.map((s) => `${s.store}/${s.key}@${s.concurrency}`),
+    ['memory/key1@1', 'memory/key1@2', 'redis/key1@1', 'redis/key1@2']);
   assert.equal(report.comparison.length, 2);
   const csv = (await readFile(csvFile, 'utf8')).trim().split('\n');
   assert.equal(csv.length, 5);
@@ -83,7 +90,9 @@ test('node test on the embedded default: tiny sweep of memory and redis, tables,
 
 test('--json - puts pure JSON on stdout and the tables on stderr', async (t) => {
   const server = await startTestServer(t);
-  const result = await runDriverCli(['--url', `${server.url}/memory/key1`, '-c', '1', '-n', '30', '--warmup', '0', '--json', '-']);
+  const result = await runDriverCli([
+    '--url', `${server.url}/memory/key1`, '-c', '1', '-n', '30', '--warmup', '0', '--json', '-',
+  ]);
   assert.equal(result.status, 0, result.stderr);
   const report = JSON.parse(result.stdout);
   assert.equal(report.steps.length, 1);
@@ -100,7 +109,10 @@ test('node test report FILE prints a saved run\'s tables exactly as the run prin
   const csvFile = join(dir, 'run.csv');
   // Two URLs (one with a password, which must stay out of every output), a timed sweep.
   const withPassword = `${server.url.replace('http://', 'http://bench:s3cret@')}/redis/key1`;
-  const run = await runDriverCli(['--url', `${server.url}/memory/key1`, '--url', withPassword, '-c', '1,2', '-t', '0.3', '--warmup', '20', '--json', jsonFile, '--csv', csvFile]);
+  const run = await runDriverCli([
+    '--url', `${server.url}/memory/key1`, '--url', withPassword, '-c', '1,2', '-t', '0.3', '--warmup', '20',
+    '--json', jsonFile, '--csv', csvFile,
+  ]);
   assert.equal(run.status, 0, run.stderr);
   assert.match(run.stdout, /timed steps \(-t\): maxRequests = requests sent/);
   assert.match(run.stdout, /## Comparison: key1/);
@@ -108,7 +120,9 @@ test('node test report FILE prints a saved run\'s tables exactly as the run prin
   assert.equal(report.status, 0, report.stderr);
   assert.equal(report.stderr, '');
   assert.equal(report.stdout, run.stdout);
-  for (const text of [run.stdout, run.stderr, await readFile(jsonFile, 'utf8'), await readFile(csvFile, 'utf8')]) assert.ok(!text.includes('s3cret'));
+  for (const text of [run.stdout, run.stderr, await readFile(jsonFile, 'utf8'), await readFile(csvFile, 'utf8')]) {
+    assert.ok(!text.includes('s3cret'));
+  }
   // The CSV's maxRequests column holds what the table's does for a timed step: the requests sent.
   const saved = JSON.parse(await readFile(jsonFile, 'utf8'));
   const [header, ...rows] = (await readFile(csvFile, 'utf8')).trim().split('\n');
@@ -132,7 +146,9 @@ test('Ctrl-C prints the steps finished so far, writes the results file and exits
   const jsonFile = join(dir, 'partial.json');
   // Six steps of 25 requests (~0.5 s each); interrupt once the server has seen the first step
   // and a bit of the second.
-  const result = await runDriverCli(['--url', `${server.url}/redis/key1`, '-c', '1,1,1,1,1,1', '-n', '25', '--warmup', '0', '--json', jsonFile], {
+  const result = await runDriverCli([
+    '--url', `${server.url}/redis/key1`, '-c', '1,1,1,1,1,1', '-n', '25', '--warmup', '0', '--json', jsonFile,
+  ], {
     onSpawn: (child) => {
       const poll = setInterval(() => {
         if (server.heldMs.length < 30) return;
@@ -156,7 +172,10 @@ test('an embedded app that dies mid-sweep: finished steps printed and written, t
   const dir = await tempDir(t);
   const jsonFile = join(dir, 'died.json');
   let killed = false;
-  const result = await runDriverCli(['--stores', 'memory', '--keys', 'key1,key2,key3', '-c', '1,1,1,1', '-t', '0.3', '--warmup', '0', '--order', 'sequential', '--json', jsonFile], {
+  const result = await runDriverCli([
+    '--stores', 'memory', '--keys', 'key1,key2,key3', '-c', '1,1,1,1', '-t', '0.3', '--warmup', '0',
+    '--order', 'sequential', '--json', jsonFile,
+  ], {
     onSpawn: (child) => {
       // Once key2's table is out, kill app.js (node test's only child process) as a crash would.
       // (key1's is printed last: its first step is measured again at the end, the control.)
@@ -198,7 +217,8 @@ const withoutRedis = { PATH: '/nonexistent', HOME: process.env.HOME ?? '/tmp' };
 // The app's reason when redis-server is not on PATH: where it is, when it is installed off it.
 const installedRedis = which('redis-server', SYSTEM_DIRS.join(':'));
 const REDIS_REASON = installedRedis
-  ? `no REDIS_URL and no redis-server on PATH; it is installed at ${installedRedis}, but ${dirname(installedRedis)} is not on PATH: add it or set REDIS_URL`
+  ? `no REDIS_URL and no redis-server on PATH; it is installed at ${installedRedis}, ` +
+    `but ${dirname(installedRedis)} is not on PATH: add it or set REDIS_URL`
   : 'no REDIS_URL and no redis-server on PATH; install redis-server or set REDIS_URL';
 
 // With Redis unavailable, `node test --stores redis --keys key1` exited 2
@@ -217,10 +237,12 @@ test('node test --stores redis --keys key1 with Redis unavailable says so and wh
 });
 
 // `--stores redis,memory` with Redis down swept memory and exited 0.
-test('a store named in --stores that cannot be swept fails the run after the others are printed and written', async (t) => {
+test('a --stores store that cannot be swept fails the run after the others are printed and written', async (t) => {
   const dir = await tempDir(t);
   const jsonFile = join(dir, 'partial.json');
-  const result = await runDriverCli(['--stores', 'redis,memory', '--keys', 'key1', '-c', '1', '-n', '20', '--warmup', '0', '-q', '--json', jsonFile], { env: withoutRedis });
+  const result = await runDriverCli([
+    '--stores', 'redis,memory', '--keys', 'key1', '-c', '1', '-n', '20', '--warmup', '0', '-q', '--json', jsonFile,
+  ], { env: withoutRedis });
   assert.equal(result.status, 1, result.stderr);
   assert.equal(result.stderr, `node test: redis is unavailable, so it was not swept: ${REDIS_REASON}\n`);
   assert.equal(rowsOf(result.stdout, 'http://').length, 1, 'memory was swept and printed');
@@ -236,7 +258,8 @@ test('a store named in --stores that cannot be swept fails the run after the oth
 
 // Tables were headed with the URL as requested, percent-encoded
 // (## .../postgres%2Bredis/key1), and skip lines named the store twice when the app's reason did.
-test('a table heading shows its URL decoded while the requests use it encoded; a skip line names its store once', async (t) => {
+test('a table heading shows its URL decoded while the requests use it encoded; ' +
+  'a skip line names its store once', async (t) => {
   const paths = [];
   const server = createServer((req, res) => {
     if (req.url === '/stores') {

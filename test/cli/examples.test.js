@@ -40,13 +40,17 @@ test('examples/benchmark.test.js runs under node --test and passes', async () =>
   assert.match(stdout, /^# fail 0$/m);
 });
 
-test('a scratch project installs storebench from its path, runs the memory store in five lines, and gets the CLI\'s words for a bad value', async (t) => {
+test('a scratch project installs storebench from its path, runs the memory store in five lines, ' +
+  'and gets the CLI\'s words for a bad value', async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'storebench-scratch-'));
   t.after(() => rm(dir, { recursive: true, force: true }));
-  await writeFile(join(dir, 'package.json'), JSON.stringify({ name: 'scratch', version: '1.0.0', type: 'module', private: true }));
+  const manifest = { name: 'scratch', version: '1.0.0', type: 'module', private: true };
+  await writeFile(join(dir, 'package.json'), JSON.stringify(manifest));
   // A path install links the folder: no registry is asked, its dependencies are the checkout's.
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const install = await spawnIn(dir, npm, ['install', '--offline', '--no-audit', '--no-fund', '--no-package-lock', root]);
+  const install = await spawnIn(dir, npm, [
+    'install', '--offline', '--no-audit', '--no-fund', '--no-package-lock', root,
+  ]);
   assert.equal(install.status, 0, install.stderr);
   await writeFile(join(dir, 'bench.js'), [
     "import { run } from 'storebench';",
@@ -60,7 +64,9 @@ test('a scratch project installs storebench from its path, runs the memory store
   assert.deepEqual(JSON.parse(good.stdout), { format: 'storebench-results/6', steps: 1 });
 
   const bad = await spawnIn(dir, process.execPath, ['bench.js', JSON.stringify({ ...options, concurrency: [0] })]);
-  const cli = await runDriverCli(['--direct', '--stores', 'memory', '--keys', 'key1', '-c', '0', '-n', '200', '--warmup', '0']);
+  const cli = await runDriverCli([
+    '--direct', '--stores', 'memory', '--keys', 'key1', '-c', '0', '-n', '200', '--warmup', '0',
+  ]);
   assert.equal(cli.status, 2);
   const { code, message } = JSON.parse(bad.stdout);
   assert.equal(code, 'USAGE');

@@ -15,7 +15,10 @@ import { colourCount, decodePng } from '../helpers/png.js';
 import { createIntervalHistogram, encodeHistogram } from '../../result/recorder.js';
 
 const chromium = which('chromium');
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
 let dir;
 let page;
 let context;
@@ -27,7 +30,9 @@ before(async () => {
   dir = await mkdtemp(join(tmpdir(), 'storebench-html-'));
   if (!chromium) return;
   const { chromium: launcher } = await import('playwright-core');
-  context = await launcher.launchPersistentContext(join(dir, 'profile'), { executablePath: chromium, headless: true, args: ARGS, viewport: { width: 1200, height: 900 } });
+  context = await launcher.launchPersistentContext(join(dir, 'profile'), {
+    executablePath: chromium, headless: true, args: ARGS, viewport: { width: 1200, height: 900 },
+  });
 });
 after(async () => {
   await context?.close();
@@ -43,10 +48,18 @@ async function withSeconds(file) {
     step.timeline = shares.map((share, second) => {
       const histogram = createIntervalHistogram();
       const responses = Math.round(step.responses * share);
-      const latencyUs = Math.max(1, Math.round((step.latency.p50Ms ?? 1) * 1000)) * (index === 0 && second === 1 ? 50 : 1);
+      const stall = index === 0 && second === 1 ? 50 : 1;
+      const latencyUs = Math.max(1, Math.round((step.latency.p50Ms ?? 1) * 1000)) * stall;
       if (responses) histogram.recordValueWithCount(latencyUs, responses);
       const ms = responses ? latencyUs / 1000 : null;
-      const sample = { second, seconds: second === 2 ? 0.3 : 1, responses, errors: {}, latency: { p50Ms: ms, p90Ms: ms, p99Ms: ms, maxMs: ms }, histogram: encodeHistogram(histogram) };
+      const sample = {
+        second,
+        seconds: second === 2 ? 0.3 : 1,
+        responses,
+        errors: {},
+        latency: { p50Ms: ms, p90Ms: ms, p99Ms: ms, maxMs: ms },
+        histogram: encodeHistogram(histogram),
+      };
       histogram.destroy();
       return sample;
     });
@@ -71,7 +84,10 @@ test('in Chromium: no console error, no request but the file, every chart drawn 
   assert.ok(fileUrl, 'the page was written');
   page = await context.newPage();
   page.on('request', (request) => requests.push(request.url()));
-  page.on('console', (message) => { if (message.type() === 'error' || message.type() === 'warning') problems.push(`${message.type()}: ${message.text()}`); });
+  page.on('console', (message) => {
+    const type = message.type();
+    if (type === 'error' || type === 'warning') problems.push(`${type}: ${message.text()}`);
+  });
   page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
   await page.goto(fileUrl);
   await page.waitForFunction(() => window.storebenchPlots?.length > 0);
@@ -98,10 +114,15 @@ test('in Chromium: no console error, no request but the file, every chart drawn 
     assert.equal(chart.drawn, chart.series, `${chart.id}: every series was drawn`);
     assert.ok(chart.inked > 1000, `${chart.id}: its canvas has ink (${chart.inked} pixels)`);
   }
-  assert.equal(charts.reduce((sum, chart) => sum + chart.series, 0), 3 * 3 + 2 * 3 + 3 * 1 + 2 * 1 + 4 * 2, 'key1: 3 stores on 5 charts; key2: 1 store on 5; rps and p99 on each timeline');
+  assert.equal(charts.reduce((sum, chart) => sum + chart.series, 0), 3 * 3 + 2 * 3 + 3 * 1 + 2 * 1 + 4 * 2,
+    'key1: 3 stores on 5 charts; key2: 1 store on 5; rps and p99 on each timeline');
   const timelines = specs.filter((spec) => spec.kind === 'timeline');
-  assert.deepEqual(timelines.map((spec) => spec.marks.length), [6, 6, 6, 6], 'each target\'s 6 steps marked where they began');
-  const stalled = timelines.find((spec) => Math.max(...spec.series[1].values) > 10 * Math.min(...spec.series[1].values.filter((v) => v !== null)));
+  assert.deepEqual(timelines.map((spec) => spec.marks.length), [6, 6, 6, 6],
+    'each target\'s 6 steps marked where they began');
+  const stalled = timelines.find((spec) => {
+    const p99 = spec.series[1].values;
+    return Math.max(...p99) > 10 * Math.min(...p99.filter((v) => v !== null));
+  });
   assert.ok(stalled, 'the stalled second stands out in one target\'s p99 line');
   assert.deepEqual(problems, [], 'no console error or warning');
   assert.deepEqual(requests, [fileUrl], 'nothing loaded but the file itself');

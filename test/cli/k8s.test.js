@@ -36,9 +36,13 @@ function runPod(command, env, prefix) {
   });
 }
 
-test('node test k8s prints an Indexed Job the Kubernetes schema accepts, one --start-at and --seed for every pod', async () => {
-  const run = await runDriverCli(['k8s', '--target', 'http://storebench-app:3000', '--stores', 'redis', '-c', '20', '-t', '30',
-    '--parts', '4', '--seed', '9', '--start-at', '2030-01-01T00:00:00Z', '--image', 'registry.example.com/storebench:1', '--cpu', '2']);
+test('node test k8s prints an Indexed Job the Kubernetes schema accepts, ' +
+  'one --start-at and --seed for every pod', async () => {
+  const run = await runDriverCli([
+    'k8s', '--target', 'http://storebench-app:3000', '--stores', 'redis', '-c', '20', '-t', '30',
+    '--parts', '4', '--seed', '9', '--start-at', '2030-01-01T00:00:00Z', '--image', 'registry.example.com/storebench:1',
+    '--cpu', '2',
+  ]);
   assert.equal(run.status, 0, run.stderr);
   const manifest = parse(run.stdout);
   new Job(manifest).validate(); // throws on a field of the wrong type, an unknown enum value, a required field missing
@@ -48,7 +52,8 @@ test('node test k8s prints an Indexed Job the Kubernetes schema accepts, one --s
   assert.equal(manifest.spec.backoffLimit, 0);
   const [container] = manifest.spec.template.spec.containers;
   assert.equal(container.image, 'registry.example.com/storebench:1');
-  assert.deepEqual(container.resources, { requests: { cpu: '2', memory: '512Mi' }, limits: { cpu: '2', memory: '512Mi' } });
+  const resources = { cpu: '2', memory: '512Mi' };
+  assert.deepEqual(container.resources, { requests: resources, limits: resources });
   const script = container.command.at(-1);
   assert.match(script, /PART=\$\(\(JOB_COMPLETION_INDEX \+ 1\)\)/);
   assert.match(script, /--part "\$PART\/4" --seed 9 --start-at 2030-01-01T00:00:00\.000Z/);
@@ -68,12 +73,17 @@ test('the Job\'s pods, run here with JOB_COMPLETION_INDEX, merged from their log
   const { command } = parse(run.stdout).spec.template.spec.containers[0];
   // Each pod has its own /tmp in a cluster; here each gets its own TMPDIR.
   const tmp = await Promise.all([0, 1, 2].map((index) => mkdtemp(join(dir, `pod-${index}-`))));
-  const pods = await Promise.all([0, 1, 2].map((index) => runPod(command, { JOB_COMPLETION_INDEX: String(index), TMPDIR: tmp[index] }, `[pod/storebench-parts-${index}-x/driver] `)));
+  const pods = await Promise.all([0, 1, 2].map((index) => {
+    const env = { JOB_COMPLETION_INDEX: String(index), TMPDIR: tmp[index] };
+    return runPod(command, env, `[pod/storebench-parts-${index}-x/driver] `);
+  }));
   for (const pod of pods) assert.equal(pod.code, 0, pod.log);
   // kubectl logs --prefix of several pods: their lines may interleave.
   const lines = pods.map((pod) => pod.log.split('\n'));
   const mixed = [];
-  for (let i = 0; i < Math.max(...lines.map((list) => list.length)); i += 1) for (const list of lines) if (i < list.length) mixed.push(list[i]);
+  for (let i = 0; i < Math.max(...lines.map((list) => list.length)); i += 1) {
+    for (const list of lines) if (i < list.length) mixed.push(list[i]);
+  }
   const log = join(dir, 'parts.log');
   await writeFile(log, mixed.join('\n'));
   assert.equal(resultsFromLog(mixed.join('\n')).length, 3);

@@ -19,29 +19,36 @@ const stepRps = (result) => result.steps[0].rps;
 
 // The server holds each request 50 ms, so rps is set by the concurrency (10 clients: 200 rps),
 // not by this machine's CPU: two drivers of 10 clients are one load of 20 clients.
-test('two drivers run at once, merged, match one driver with twice the concurrency: rps within 10%, count the sum', async (t) => {
+test('two drivers run at once, merged, match one driver with twice the concurrency: ' +
+  'rps within 10%, count the sum', async (t) => {
   const server = await startHoldServer(t, [50]);
   const dir = await tempDir(t);
   const url = `${server.url}/hold/key1`;
-  const run = (concurrency, file) => runDriverCli(['--url', url, '-c', String(concurrency), '-t', '3', '--warmup', '40', '-q', '--json', join(dir, file)]);
+  const run = (concurrency, file) => runDriverCli([
+    '--url', url, '-c', String(concurrency), '-t', '3', '--warmup', '40', '-q', '--json', join(dir, file),
+  ]);
   const [a, b] = await Promise.all([run(10, 'a.json'), run(10, 'b.json')]);
   assert.equal(a.status, 0, a.stderr);
   assert.equal(b.status, 0, b.stderr);
   const single = await run(20, 'single.json');
   assert.equal(single.status, 0, single.stderr);
 
-  const merge = await runDriverCli(['merge', join(dir, 'a.json'), join(dir, 'b.json'), '--json', join(dir, 'all.json')]);
+  const merge = await runDriverCli([
+    'merge', join(dir, 'a.json'), join(dir, 'b.json'), '--json', join(dir, 'all.json'),
+  ]);
   assert.equal(merge.status, 0, merge.stderr);
   const text = await readFile(join(dir, 'all.json'), 'utf8');
   assert.deepEqual(validate(resultsSchema(), JSON.parse(text)), []);
   const merged = fromJson(text);
-  const [runA, runB, one] = await Promise.all(['a.json', 'b.json', 'single.json'].map(async (file) => fromJson(await readFile(join(dir, file), 'utf8'))));
+  const readRun = async (file) => fromJson(await readFile(join(dir, file), 'utf8'));
+  const [runA, runB, one] = await Promise.all(['a.json', 'b.json', 'single.json'].map(readRun));
   const [step] = merged.steps;
   assert.equal(step.responses, runA.steps[0].responses + runB.steps[0].responses);
   assert.equal(step.requests, runA.steps[0].requests + runB.steps[0].requests);
   assert.equal(step.latency.count, step.responses);
   assert.equal(step.concurrency, 20);
-  assert.ok(Math.abs(step.rps - stepRps(one)) / stepRps(one) < 0.1, `merged ${step.rps} rps vs one driver's ${stepRps(one)}`);
+  assert.ok(Math.abs(step.rps - stepRps(one)) / stepRps(one) < 0.1,
+    `merged ${step.rps} rps vs one driver's ${stepRps(one)}`);
   assert.deepEqual(step.machines.map((machine) => machine.file), [join(dir, 'a.json'), join(dir, 'b.json')]);
   assert.deepEqual(merged.merged.map((entry) => entry.file), [join(dir, 'a.json'), join(dir, 'b.json')]);
   assert.ok(!step.warnings.some((warning) => warning.code === 'NO_OVERLAP'), 'drivers run at once overlap');
@@ -121,7 +128,9 @@ test('runs whose steps did not overlap in time merge with a NO_OVERLAP warning o
   const hour = 3600_000;
   const later = (iso) => new Date(Date.parse(iso) + hour).toISOString();
   const { dir, a, b } = await pair(t, (run) => {
-    for (const step of run.steps) Object.assign(step, { startedAt: later(step.startedAt), finishedAt: later(step.finishedAt) });
+    for (const step of run.steps) {
+      Object.assign(step, { startedAt: later(step.startedAt), finishedAt: later(step.finishedAt) });
+    }
   });
   const result = await runDriverCli(['merge', a, b, '--json', join(dir, 'all.json')]);
   assert.equal(result.status, 0, result.stderr);
@@ -133,7 +142,8 @@ test('runs whose steps did not overlap in time merge with a NO_OVERLAP warning o
   assert.deepEqual(merged.steps.map((step) => step.responses), original.steps.map((step) => step.responses * 2));
 });
 
-test('merge refuses one run given twice (same host, same step start times): it would double every rps', (t) => refused(t, () => {
+test('merge refuses one run given twice (same host, same step start times): ' +
+  'it would double every rps', (t) => refused(t, () => {
   // Pins the review's bug: `node test merge before.json before.json` exited 0 with every rps doubled.
 }, /cannot merge .*a\.json and .*b\.json: they are the same run \(host vm, every step started at the same moment\)/));
 
@@ -160,7 +170,9 @@ async function directPair(t, { serversA, serversB = serversA, hostB = 'vm' }) {
     }
   }
   const later = (iso) => new Date(Date.parse(iso) + 10).toISOString();
-  for (const step of b.steps) Object.assign(step, { startedAt: later(step.startedAt), finishedAt: later(step.finishedAt) });
+  for (const step of b.steps) {
+    Object.assign(step, { startedAt: later(step.startedAt), finishedAt: later(step.finishedAt) });
+  }
   b.system.hostname = hostB;
   await writeFile(join(dir, 'a.json'), JSON.stringify(a));
   await writeFile(join(dir, 'b.json'), JSON.stringify(b));
@@ -168,7 +180,8 @@ async function directPair(t, { serversA, serversB = serversA, hostB = 'vm' }) {
 }
 
 test('merge adds --direct runs only when they loaded one shared server; else one line, exit 2', async (t) => {
-  // Pins the review's finding: two --direct runs, each against its own embedded server or in-process store, were summed.
+  // Pins the review's finding: two --direct runs, each against its own embedded server or
+  // in-process store, were summed.
   const shared = () => ({ redis: 'REDIS_URL: redis://10.0.0.5:6379' });
   const loopback = () => ({ redis: 'REDIS_URL: redis://127.0.0.1:6379/8' });
   for (const [name, setup, pattern] of [
@@ -183,7 +196,11 @@ test('merge adds --direct runs only when they loaded one shared server; else one
     assert.equal(result.stderr.trim().split('\n').length, 1, result.stderr);
     assert.match(result.stderr, pattern, name);
   }
-  for (const [name, setup] of [['one shared server, two hosts', { serversA: shared, hostB: 'other' }], ['loopback, one host', { serversA: loopback }]]) {
+  const accepted = [
+    ['one shared server, two hosts', { serversA: shared, hostB: 'other' }],
+    ['loopback, one host', { serversA: loopback }],
+  ];
+  for (const [name, setup] of accepted) {
     const result = await directPair(t, setup);
     assert.equal(result.status, 0, `${name}: ${result.stderr}`);
   }
@@ -193,7 +210,9 @@ test('two runs from one host merge with that host\'s CPUs counted once and each 
   // Pins the review's finding: two runs from a 2-core VM printed "4 x" and "BUSY_MACHINE 2" for one step.
   const later = (iso) => new Date(Date.parse(iso) + 10).toISOString();
   const { dir, a, b } = await pair(t, (run) => {
-    for (const step of run.steps) Object.assign(step, { startedAt: later(step.startedAt), finishedAt: later(step.finishedAt) });
+    for (const step of run.steps) {
+      Object.assign(step, { startedAt: later(step.startedAt), finishedAt: later(step.finishedAt) });
+    }
   });
   const original = fromJson(await readFile(a, 'utf8'));
   const busy = original.steps.filter((step) => step.warnings.some((warning) => warning.code === 'BUSY_MACHINE')).length;
@@ -203,7 +222,8 @@ test('two runs from one host merge with that host\'s CPUs counted once and each 
   const merged = fromJson(await readFile(join(dir, 'all.json'), 'utf8'));
   assert.equal(merged.system.cpuCount, original.system.cpuCount);
   assert.match(result.stdout, new RegExp(` ${original.system.cpuCount} x ${original.system.cpuModel.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
-  assert.match(result.stdout, new RegExp(`Machine: .* of ${merged.steps.length} steps warned: .*BUSY_MACHINE ${busy}\\b`));
+  assert.match(result.stdout,
+    new RegExp(`Machine: .* of ${merged.steps.length} steps warned: .*BUSY_MACHINE ${busy}\\b`));
 
   // Two hosts: each host's CPUs are added.
   const other = JSON.parse(await readFile(b, 'utf8'));

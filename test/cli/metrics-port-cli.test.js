@@ -12,7 +12,7 @@ test('--metrics-port with a bad value is one line and exit 2, before any load', 
   assert.doesNotMatch(stderr, /\n\s+at /, 'no stack trace');
 });
 
-test('--metrics-port 0 prints its URL on stderr; the scrape after the run counts every request of the run', async (t) => {
+test('--metrics-port 0 prints its URL on stderr; the scrape after the run counts every request in it', async (t) => {
   const app = await startApp({ port: 0, host: '127.0.0.1', stores: ['memory'], env: {} });
   t.after(() => app.close());
   let url;
@@ -37,10 +37,12 @@ test('--metrics-port 0 prints its URL on stderr; the scrape after the run counts
   assert.equal(status, 0);
   assert.ok(url, 'the metrics URL was printed');
   const result = JSON.parse(stdout);
-  const requests = result.steps.reduce((total, step) => total + step.requests, 0) + (result.control?.step.requests ?? 0);
+  const controlRequests = result.control?.step.requests ?? 0;
+  const requests = result.steps.reduce((total, step) => total + step.requests, 0) + controlRequests;
   const last = scrapes.at(-1);
   assert.ok(last, 'at least one scrape answered');
-  const line = last.split('\n').find((row) => row.startsWith('storebench_driver_requests_total{store="memory",key="key1",operation="read",step="c1"}'));
+  const series = 'storebench_driver_requests_total{store="memory",key="key1",operation="read",step="c1"}';
+  const line = last.split('\n').find((row) => row.startsWith(series));
   assert.equal(Number(line?.split(' ').pop()), requests, `the last scrape has the run's ${requests} requests: ${line}`);
   assert.match(last, /^# TYPE storebench_driver_latency_seconds histogram$/m);
 });

@@ -22,8 +22,10 @@ test('--parts 4 --local: four processes, one start, merged counts exactly -n, ea
   const server = await startHoldServer(t, [5]);
   const dir = await tempDir(t);
   const out = join(dir, 'all.json');
-  const run = await runDriverCli(['--parts', '4', '--local', '--url', `${server.url}/hold/key1`, '-c', '10', '-n', '1001',
-    '--warmup', '0', '--seed', '42', '--start-at', '+6s', '--json', out]);
+  const run = await runDriverCli([
+    '--parts', '4', '--local', '--url', `${server.url}/hold/key1`, '-c', '10', '-n', '1001',
+    '--warmup', '0', '--seed', '42', '--start-at', '+6s', '--json', out,
+  ]);
   assert.equal(run.status, 0, run.stderr);
   const text = await readFile(out, 'utf8');
   assert.deepEqual(validate(resultsSchema(), JSON.parse(text)), []);
@@ -50,12 +52,14 @@ test('--parts 4 --local: four processes, one start, merged counts exactly -n, ea
   assert.match(run.stdout, /Merged from 4 files: part-1-of-4\.json/);
 });
 
-test('merge refuses parts of a run with one missing, or one given twice; --start-at already past exits 1', async (t) => {
+test('merge refuses parts of a run with one missing or one given twice; --start-at already past exits 1', async (t) => {
   const server = await startHoldServer(t, [2]);
   const dir = await tempDir(t);
   const startAt = new Date(Date.now() + 5000).toISOString();
-  const part = (index) => runDriverCli(['--url', `${server.url}/hold/key1`, '-c', '3', '-n', '60', '--warmup', '0', '--seed', '7',
-    '--part', `${index}/3`, '--start-at', startAt, '-q', '--json', join(dir, `p${index}.json`)]);
+  const part = (index) => runDriverCli([
+    '--url', `${server.url}/hold/key1`, '-c', '3', '-n', '60', '--warmup', '0', '--seed', '7',
+    '--part', `${index}/3`, '--start-at', startAt, '-q', '--json', join(dir, `p${index}.json`),
+  ]);
   const runs = await Promise.all([part(1), part(2)]);
   for (const run of runs) assert.equal(run.status, 0, run.stderr);
   const [one, two] = [await read(join(dir, 'p1.json')), await read(join(dir, 'p2.json'))];
@@ -74,12 +78,15 @@ test('merge refuses parts of a run with one missing, or one given twice; --start
   assert.match(twice.stderr, /part 2 of 3 is there twice/);
   assert.equal(twice.stderr.trim().split('\n').length, 1, 'one line');
 
-  const late = await runDriverCli(['--url', `${server.url}/hold/key1`, '-c', '1', '-n', '5', '--warmup', '0', '--start-at', new Date(Date.now() - 1000).toISOString(), '-q']);
+  const past = new Date(Date.now() - 1000).toISOString();
+  const late = await runDriverCli([
+    '--url', `${server.url}/hold/key1`, '-c', '1', '-n', '5', '--warmup', '0', '--start-at', past, '-q',
+  ]);
   assert.equal(late.status, 1);
   assert.match(late.stderr, /^node test: not ready in time for --start-at .*: ready \d+\.\d{3} s after it/m);
 });
 
-test('flags of a split run: --part needs --seed, --parts needs --local, bad values exit 2 with one line each', async () => {
+test('split-run flags: --part needs --seed, --parts needs --local, bad values exit 2 with one line each', async () => {
   const cases = [
     [['--part', '2/4', '-u', 'http://127.0.0.1:9/x/y'], /--part needs --seed N/],
     [['--part', '5/4', '--seed', '1', '-u', 'http://127.0.0.1:9/x/y'], /--part must be I\/N/],

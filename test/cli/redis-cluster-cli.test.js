@@ -13,7 +13,9 @@ const cli = fileURLToPath(new URL('../../scripts/redis-cluster.js', import.meta.
 const run = promisify(execFile);
 
 test('cluster:start holds a working cluster and prints its URLs; cluster:stop stops every node', async (t) => {
-  if (!which('redis-server') || !which('redis-cli')) return unavailable(t, 'redis-server and redis-cli are not installed');
+  if (!which('redis-server') || !which('redis-cli')) {
+    return unavailable(t, 'redis-server and redis-cli are not installed');
+  }
   const dir = await mkdtemp(join(tmpdir(), 'storebench-cli-test-'));
   t.after(() => rm(dir, { recursive: true, force: true }));
   const env = { ...process.env, STOREBENCH_CLUSTER_STATE: join(dir, 'state.json') };

@@ -16,25 +16,31 @@ import scenario from '../../scenarios/redis-vs-memory.js';
 const METHODS = ['set once', 'set para', 'get once', 'get para', 'update in one key', 'update own key'];
 const COUNTS = [10, 100, 1000];
 
-test('redis-vs-memory at --scale tiny: the study\'s method x count table for memory, redis and ioredis, its figures beside, para all at once', async (t) => {
+test('redis-vs-memory at --scale tiny: the study\'s method x count table for memory, redis and ioredis, ' +
+  'its figures beside, para all at once', async (t) => {
   if (!(await reachable(testRedisUrl))) return void unavailable(t, `no Redis at ${redactUrl(testRedisUrl)}`);
   const dir = await mkdtemp(join(tmpdir(), 'storebench-scenario-'));
   t.after(() => rm(dir, { recursive: true, force: true }));
   const [file, html, csv] = ['run.json', 'run.html', 'run.csv'].map((name) => join(dir, name));
-  const { status, stdout, stderr } = await runDriverCli(['--scenario', 'redis-vs-memory', '--scale', 'tiny', '--json', file, '--html', html, '--csv', csv], { env: { ...process.env, REDIS_URL: testRedisUrl } });
+  const { status, stdout, stderr } = await runDriverCli([
+    '--scenario', 'redis-vs-memory', '--scale', 'tiny', '--json', file, '--html', html, '--csv', csv,
+  ], { env: { ...process.env, REDIS_URL: testRedisUrl } });
   assert.equal(status, 0, stderr);
 
   const result = JSON.parse(await readFile(file, 'utf8'));
   const record = result.scenario;
   const [table] = record.measured;
   assert.equal(table.id, 'methods');
-  assert.deepEqual(table.rows, ['redis', 'ioredis', 'memory (cache)'].flatMap((store) => METHODS.map((method) => `${store} ${method}`)));
+  assert.deepEqual(table.rows,
+    ['redis', 'ioredis', 'memory (cache)'].flatMap((store) => METHODS.map((method) => `${store} ${method}`)));
   assert.deepEqual(table.columns, [
     { id: 'c1', label: '10 users (published: 1,000)', unit: 'ms' },
     { id: 'c2', label: '100 users (published: 10,000)', unit: 'ms' },
     { id: 'c3', label: '1,000 users (published: 100,000)', unit: 'ms' },
   ]);
-  for (const row of table.rows) for (const column of ['c1', 'c2', 'c3']) assert.ok(table.cells[row][column] > 0, `${row} ${column} was timed`);
+  for (const row of table.rows) {
+    for (const column of ['c1', 'c2', 'c3']) assert.ok(table.cells[row][column] > 0, `${row} ${column} was timed`);
+  }
 
   // The measured steps: six methods (the study's four, our two updates) x three counts per
   // store, each timed twice (a cell is their median, its steps named in the table's sources),
@@ -64,14 +70,18 @@ test('redis-vs-memory at --scale tiny: the study\'s method x count table for mem
   assert.deepEqual(published.cells['redis set para'], { c1: 24.306, c2: 179.134, c3: 1146 });
   assert.deepEqual(published.cells['memory (cache) get once'], { c1: 0.017, c2: 0.012, c3: 0.023 });
   assert.match(stdout, /redis set para\s+[\d.,]+ \| +24\.3\s+[\d.,]+ \| +179\.1\s+[\d.,]+ \| +1,146/);
-  assert.ok(record.notes.some((note) => note.startsWith('get para gets the keys set para wrote, from the list of them this scenario keeps')));
+  assert.ok(record.notes.some((note) => note.startsWith(
+    'get para gets the keys set para wrote, from the list of them this scenario keeps')));
 
-  assert.deepEqual(record.verdicts.map((verdict) => verdict.id), scenario.conclusions.map((conclusion) => conclusion.id));
+  assert.deepEqual(record.verdicts.map((verdict) => verdict.id),
+    scenario.conclusions.map((conclusion) => conclusion.id));
   for (const id of ['memory-faster', 'once-faster', 'gap-narrows', 'split-when-large-and-hot']) {
     assert.match(record.verdicts.find((verdict) => verdict.id === id).verdict, /^(holds here|does not hold here)$/, id);
   }
   // Each update row changed one user: a single write.
-  for (const step of result.steps.filter((candidate) => candidate.key.startsWith('update '))) assert.equal(step.requests, 1, step.key);
+  for (const step of result.steps.filter((candidate) => candidate.key.startsWith('update '))) {
+    assert.equal(step.requests, 1, step.key);
+  }
   for (const { id } of scenario.conclusions) assert.match(stdout, new RegExp(`  ${id}: `));
 
   // The saved run prints the same again, and its page and CSV carry it (a CSV row per step, and
@@ -81,14 +91,16 @@ test('redis-vs-memory at --scale tiny: the study\'s method x count table for mem
   assert.equal(report.stdout, stdout.slice(stdout.indexOf('# Scenario ')));
   const page = await readFile(html, 'utf8');
   assert.ok(page.includes('Scenario redis-vs-memory (tiny)'));
-  const rows = result.steps.reduce((sum, step) => sum + 1 + (step.operations.length > 1 ? step.operations.length : 0), 0);
+  const csvRows = (step) => 1 + (step.operations.length > 1 ? step.operations.length : 0);
+  const rows = result.steps.reduce((sum, step) => sum + csvRows(step), 0);
   assert.equal((await readFile(csv, 'utf8')).trimEnd().split('\n').length, 1 + rows);
 
   // Nothing of the run is left on the shared server.
   assert.deepEqual(await leftKeys(testRedisUrl, ['user_*', 'all-users']), []);
 });
 
-test('redis-vs-memory with its Redis down: memory still measured, the reason in the notes, the verdicts needing Redis not runnable, exit 1', async () => {
+test('redis-vs-memory with its Redis down: memory still measured, the reason in the notes, ' +
+  'the verdicts needing Redis not runnable, exit 1', async () => {
   // A loopback port nothing listens on: a server opened and closed again.
   const server = createServer();
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));

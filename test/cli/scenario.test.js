@@ -25,22 +25,31 @@ test('--scenario list prints one line per scenario file: its name and summary', 
   assert.equal(status, 0);
   const lines = stdout.trimEnd().split('\n');
   assert.equal(lines.length, scenarios.length);
-  for (const scenario of scenarios) assert.ok(lines.some((line) => line.startsWith(scenario.name) && line.endsWith(scenario.summary)), scenario.name);
+  for (const scenario of scenarios) {
+    assert.ok(lines.some((line) => line.startsWith(scenario.name) && line.endsWith(scenario.summary)), scenario.name);
+  }
   assert.ok(lines.some((line) => line.startsWith('cloudant-vs-redis ')));
   assert.ok(lines.some((line) => line.startsWith('tarantool-vs-postgres ')));
 });
 
 test('bad scenario input exits 2 with one clear line, before anything starts', async () => {
   const cases = [
-    [['--scenario', 'cloudant-vs-reddis'], 'node test: unknown scenario "cloudant-vs-reddis" (did you mean cloudant-vs-redis?)'],
-    [['--scenario', 'cloudant-vs-redis', '--scale', 'tinny'], 'node test: --scale must be one of tiny, default, full, not "tinny" (did you mean tiny?)'],
-    [['--scenario', 'cloudant-vs-redis', '-c', '5'], 'node test: --concurrency conflicts with --scenario: the scenario sets its own load and targets'],
-    [['--scenario', 'cloudant-vs-redis', '--stores', 'redis'], 'node test: --stores conflicts with --scenario: the scenario sets its own load and targets'],
-    [['--scenario', 'cloudant-vs-redis', '--cloudant-plan', 'standard'], 'node test: --cloudant-plan must be one of lite, none, not "standard"'],
+    [['--scenario', 'cloudant-vs-reddis'],
+      'node test: unknown scenario "cloudant-vs-reddis" (did you mean cloudant-vs-redis?)'],
+    [['--scenario', 'cloudant-vs-redis', '--scale', 'tinny'],
+      'node test: --scale must be one of tiny, default, full, not "tinny" (did you mean tiny?)'],
+    [['--scenario', 'cloudant-vs-redis', '-c', '5'],
+      'node test: --concurrency conflicts with --scenario: the scenario sets its own load and targets'],
+    [['--scenario', 'cloudant-vs-redis', '--stores', 'redis'],
+      'node test: --stores conflicts with --scenario: the scenario sets its own load and targets'],
+    [['--scenario', 'cloudant-vs-redis', '--cloudant-plan', 'standard'],
+      'node test: --cloudant-plan must be one of lite, none, not "standard"'],
     [['--scale', 'tiny'], 'node test: --scale goes with --scenario NAME'],
     [['--client-rtt', '300'], 'node test: --client-rtt goes with --scenario NAME'],
     [['--scenario', 'cloudant-vs-redis', '--client-rtt', 'far'], 'node test: --client-rtt '],
-    [['--scenario', 'redis-vs-memory', '--store-rtt', '50'], 'node test: --store-rtt, --store-jitter, --store-bandwidth and --client-rtt apply to the scenarios that run over HTTP, not to redis-vs-memory (direct mode)'],
+    [['--scenario', 'redis-vs-memory', '--store-rtt', '50'],
+      'node test: --store-rtt, --store-jitter, --store-bandwidth and --client-rtt apply to the scenarios ' +
+      'that run over HTTP, not to redis-vs-memory (direct mode)'],
     [['--scenario', 'list', '--json', 'x.json'], 'node test: --json does not apply to --scenario list'],
   ];
   for (const [args, line] of cases) {
@@ -61,13 +70,16 @@ async function servicesEnv(t) {
 }
 
 for (const name of ['cloudant-vs-redis', 'tarantool-vs-postgres']) {
-  test(`${name} runs end to end at --scale tiny: our tables beside the published figures, a verdict per conclusion, the same again from its JSON and in its page`, async (t) => {
+  test(`${name} runs end to end at --scale tiny: our tables beside the published figures, a verdict per conclusion, ` +
+    'the same again from its JSON and in its page', async (t) => {
     const env = await servicesEnv(t);
     if (!env) return;
     const scenario = scenarios.find((candidate) => candidate.name === name);
     const dir = await tempDir(t);
     const [json, html, csv] = ['r.json', 'r.html', 'r.csv'].map((file) => join(dir, file));
-    const { status, stdout, stderr } = await runDriverCli(['--scenario', name, '--scale', 'tiny', '--json', json, '--html', html, '--csv', csv], { env });
+    const { status, stdout, stderr } = await runDriverCli([
+      '--scenario', name, '--scale', 'tiny', '--json', json, '--html', html, '--csv', csv,
+    ], { env });
     assert.equal(status, 0, stderr);
 
     const saved = JSON.parse(await readFile(json, 'utf8'));
@@ -88,11 +100,15 @@ for (const name of ['cloudant-vs-redis', 'tarantool-vs-postgres']) {
       }
       // A table of ours alone (no published figures to set beside it) is printed without "| published".
       const published = (scenario.published ?? []).some((candidate) => candidate.id === table.id);
-      assert.ok(stdout.includes(published ? `## ${table.title}: ours | published` : `## ${table.title}\n`), table.title);
+      const heading = published ? `## ${table.title}: ours | published` : `## ${table.title}\n`;
+      assert.ok(stdout.includes(heading), table.title);
     }
     // Every request answered 2xx: a 429 the Lite emulation sent was retried, never passed on.
-    for (const step of saved.steps) assert.equal(step.errors.total, 0, `${step.url} c=${step.concurrency}: ${JSON.stringify(step.errors.byKind)}`);
-    assert.equal(saved.steps.length, scenario.scales.tiny.runs.reduce((sum, run) => sum + run.flags.concurrency.length * (run.flags.keys?.length ?? 1), 0));
+    for (const step of saved.steps) {
+      assert.equal(step.errors.total, 0, `${step.url} c=${step.concurrency}: ${JSON.stringify(step.errors.byKind)}`);
+    }
+    const stepsOfRun = (run) => run.flags.concurrency.length * (run.flags.keys?.length ?? 1);
+    assert.equal(saved.steps.length, scenario.scales.tiny.runs.reduce((sum, run) => sum + stepsOfRun(run), 0));
 
     // The published figures are printed beside ours, cell by cell.
     for (const published of record.published) {
@@ -112,30 +128,37 @@ for (const name of ['cloudant-vs-redis', 'tarantool-vs-postgres']) {
     // ("! " in front: its figures come from steps with a warning that undermines them)
     const verdictLines = stdout.split('\n').filter((line) => /^[ !] (holds here|does not hold here|not runnable here) /.test(line));
     assert.equal(verdictLines.length, scenario.conclusions.length);
-    for (const conclusion of scenario.conclusions) assert.ok(verdictLines.some((line) => line.includes(` ${conclusion.id}: `)), conclusion.id);
+    for (const conclusion of scenario.conclusions) {
+      assert.ok(verdictLines.some((line) => line.includes(` ${conclusion.id}: `)), conclusion.id);
+    }
     assert.equal(record.verdicts.length, scenario.conclusions.length);
     for (const conclusion of scenario.conclusions.filter((c) => c.notRunnable)) {
-      assert.equal(record.verdicts.find((v) => v.id === conclusion.id).verdict, `not runnable here: ${conclusion.notRunnable}`);
+      assert.equal(record.verdicts.find((v) => v.id === conclusion.id).verdict,
+        `not runnable here: ${conclusion.notRunnable}`);
     }
     assert.match(stdout, /Published: {3}on their hardware, not ours: /);
     assert.match(stdout, /^System: /m);
 
     // Each row names the steps behind it (a row per store: that store's steps); the steps'
     // warnings are listed by code after the tables, each with how many steps carry it.
-    // (A row named after its run, such as cloudant/ for the cloudant-legacy store, or single-threaded: that run's store.)
+    // (A row named after its run, such as cloudant/ for the cloudant-legacy store, or
+    // single-threaded: that run's store.)
     const runs = scenario.scales.tiny.runs;
     const ofStore = (row, store) => row.includes(store) ||
       runs.some((run) => (row === run.id || row.startsWith(`${run.id}/`)) && run.flags.stores === store);
     for (const table of record.measured.filter((candidate) => candidate.sources)) {
       for (const row of table.rows) {
         assert.ok(table.sources[row].length > 0, `${table.id} ${row}`);
-        for (const i of table.sources[row]) assert.ok(ofStore(row, saved.steps[i].store), `${table.id} ${row}: step ${i} is ${saved.steps[i].store}`);
+        for (const i of table.sources[row]) {
+          assert.ok(ofStore(row, saved.steps[i].store), `${table.id} ${row}: step ${i} is ${saved.steps[i].store}`);
+        }
       }
     }
     const codes = [...new Set(saved.steps.flatMap((step) => step.warnings.map((warning) => warning.code)))];
     for (const code of codes) {
       const count = saved.steps.filter((step) => step.warnings.some((warning) => warning.code === code)).length;
-      assert.match(stdout, new RegExp(`^ {2}${code} +${count} of ${saved.steps.length} steps, in \\d+ rows?: `, 'm'), code);
+      assert.match(stdout,
+        new RegExp(`^ {2}${code} +${count} of ${saved.steps.length} steps, in \\d+ rows?: `, 'm'), code);
     }
     if (!codes.length) assert.doesNotMatch(stdout, /Warnings of the steps/);
 
@@ -151,27 +174,34 @@ for (const name of ['cloudant-vs-redis', 'tarantool-vs-postgres']) {
   });
 }
 
-test('cloudant-vs-redis runs behind the study\'s network by default: every request pays the two 300 ms round trips, and the notes say so', async (t) => {
+test('cloudant-vs-redis runs behind the study\'s network by default: ' +
+  'every request pays the two 300 ms round trips, and the notes say so', async (t) => {
   const env = await servicesEnv(t);
   if (!env) return;
   const dir = await tempDir(t);
   const json = join(dir, 'r.json');
-  const { status, stderr } = await runDriverCli(['--scenario', 'cloudant-vs-redis', '--scale', 'tiny', '--json', json, '-q'], { env });
+  const { status, stderr } = await runDriverCli([
+    '--scenario', 'cloudant-vs-redis', '--scale', 'tiny', '--json', json, '-q',
+  ], { env });
   assert.equal(status, 0, stderr);
   const record = JSON.parse(await readFile(json, 'utf8')).scenario;
   assert.deepEqual(record.clientDelay, { rttMs: 300 });
   assert.equal(record.storeDelay, null);
-  assert.ok(record.notes.some((note) => note.startsWith('network between the driver and the app: RTT 300 ms')), record.notes.join('\n'));
+  assert.ok(record.notes.some((note) => note.startsWith('network between the driver and the app: RTT 300 ms')),
+    record.notes.join('\n'));
   const sweep = record.measured[0];
   // A request without keep-alive: the handshake's round trip, then the request's.
-  for (const row of sweep.rows) assert.ok(sweep.cells[row].minLatencyMs >= 590, `${row}: ${sweep.cells[row].minLatencyMs} ms`);
+  for (const row of sweep.rows) {
+    assert.ok(sweep.cells[row].minLatencyMs >= 590, `${row}: ${sweep.cells[row].minLatencyMs} ms`);
+  }
   // Closed loop: rps near concurrency / 0.6 s, so Redis's rps rises with the clients.
   assert.ok(sweep.cells['redis/key1 c=30'].rps > 2 * sweep.cells['redis/key1 c=5'].rps);
   const verdict = (id) => record.verdicts.find((v) => v.id === id).verdict;
   for (const id of ['redis-rises', 'network-dominates', 'json-parse-negligible']) assert.match(verdict(id), /^(holds here|does not hold here)$/, id);
 });
 
-test('cloudant-vs-redis with Lite on shows the cloudant store\'s 429s and retries per step; --cloudant-plan none shows none', async (t) => {
+test('cloudant-vs-redis with Lite on shows the cloudant store\'s 429s and retries per step; ' +
+  '--cloudant-plan none shows none', async (t) => {
   const env = await servicesEnv(t);
   if (!env) return;
   const runs = {};
@@ -179,32 +209,43 @@ test('cloudant-vs-redis with Lite on shows the cloudant store\'s 429s and retrie
     const dir = await tempDir(t);
     const json = join(dir, 'r.json');
     // On loopback (--client-rtt 0): 20 reads at up to 30 at once then overrun 20 lookups a second.
-    const { status, stderr } = await runDriverCli(['--scenario', 'cloudant-vs-redis', '--scale', 'tiny', '--cloudant-plan', plan, '--client-rtt', '0', '--json', json, '-q'], { env });
+    const { status, stderr } = await runDriverCli([
+      '--scenario', 'cloudant-vs-redis', '--scale', 'tiny', '--cloudant-plan', plan, '--client-rtt', '0',
+      '--json', json, '-q',
+    ], { env });
     assert.equal(status, 0, stderr);
     runs[plan] = JSON.parse(await readFile(json, 'utf8')).scenario;
   }
-  const cells = (record, prefix, column) => record.measured[0].rows.filter((row) => row.startsWith(prefix)).map((row) => record.measured[0].cells[row][column]);
+  const cells = (record, prefix, column) => {
+    const [table] = record.measured;
+    return table.rows.filter((row) => row.startsWith(prefix)).map((row) => table.cells[row][column]);
+  };
   // Three steps of 20 reads at up to 30 at once cannot all fit 20 lookups a second.
   assert.ok(cells(runs.lite, 'cloudant/', 'seen429').reduce((a, b) => a + b) > 0);
-  assert.deepEqual(cells(runs.lite, 'cloudant/', 'seen429'), cells(runs.lite, 'cloudant/', 'retries'), 'every 429 retried, none given up');
+  assert.deepEqual(cells(runs.lite, 'cloudant/', 'seen429'), cells(runs.lite, 'cloudant/', 'retries'),
+    'every 429 retried, none given up');
   assert.deepEqual(cells(runs.none, 'cloudant/', 'seen429'), [0, 0, 0]);
   assert.deepEqual(cells(runs.lite, 'redis/', 'seen429'), [null, null, null], 'redis has no such stat');
   // The run without Lite's limits is without them whatever the plan asked.
   assert.deepEqual(cells(runs.lite, 'cloudant-no-limits/', 'seen429'), [0, 0, 0]);
   assert.equal(runs.lite.clientDelay, null);
-  assert.ok(runs.lite.notes.includes('network between the driver and the app: none emulated (loopback), as the flags asked'));
+  assert.ok(runs.lite.notes.includes(
+    'network between the driver and the app: none emulated (loopback), as the flags asked'));
   assert.equal(runs.lite.cloudantPlan, 'lite');
   assert.equal(runs.none.cloudantPlan, 'none');
 });
 
-test('a scenario store that is down: its cells empty, the verdicts that need it not runnable, the reason in the notes, exit 1 after the text and files', async (t) => {
+test('a scenario store that is down: its cells empty, the verdicts that need it not runnable, ' +
+  'the reason in the notes, exit 1 after the text and files', async (t) => {
   const env = await servicesEnv(t);
   if (!env) return;
   const dir = await tempDir(t);
   const json = join(dir, 'r.json');
   // Nothing listens on port 1 of loopback: tarantool is unavailable, the other three run.
   const down = { ...env, TARANTOOL_URL: 'tarantool://127.0.0.1:1', STOREBENCH_OPEN_TIMEOUT_MS: '2000' };
-  const { status, stdout, stderr } = await runDriverCli(['--scenario', 'tarantool-vs-postgres', '--scale', 'tiny', '--json', json, '-q'], { env: down });
+  const { status, stdout, stderr } = await runDriverCli([
+    '--scenario', 'tarantool-vs-postgres', '--scale', 'tiny', '--json', json, '-q',
+  ], { env: down });
   assert.equal(status, 1, stderr);
   assert.match(stderr, /^node test: tarantool was unavailable, so it was not measured: /m);
   const record = JSON.parse(await readFile(json, 'utf8')).scenario;

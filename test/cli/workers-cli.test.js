@@ -5,9 +5,13 @@ import { runDriverCli } from '../helpers/driver-cli.js';
 import { startTestServer } from '../helpers/driver-servers.js';
 import { fromJson } from '../../result/format.js';
 
-test('node test --workers 2 -n 400: the step holds 400 requests, the workers\' shares add up to it, the settings say 2', async (t) => {
+test('node test --workers 2 -n 400: the step holds 400 requests, the workers\' shares add up to it, ' +
+  'the settings say 2', async (t) => {
   const server = await startTestServer(t, { sleepMs: 1 });
-  const result = await runDriverCli(['--url', `${server.url}/x/key1`, '--workers', '2', '-c', '4,5', '-n', '400', '--warmup', '20', '--warmup-max', '0', '--order', 'sequential', '--json', '-']);
+  const result = await runDriverCli([
+    '--url', `${server.url}/x/key1`, '--workers', '2', '-c', '4,5', '-n', '400', '--warmup', '20', '--warmup-max', '0',
+    '--order', 'sequential', '--json', '-',
+  ]);
   assert.equal(result.status, 0, result.stderr);
   const run = fromJson(result.stdout);
   assert.equal(run.settings.workers, 2);
@@ -29,7 +33,8 @@ test('--workers 0 and --workers 257 are one line each and exit 2, before any loa
   for (const value of ['0', '257']) {
     const result = await runDriverCli(['--url', 'http://127.0.0.1:9/x/key1', '--workers', value]);
     assert.equal(result.status, 2);
-    assert.equal(result.stderr.split('\n')[0], `node test: --workers must be a whole number from 1 to 256 or auto, not "${value}"`);
+    assert.equal(result.stderr.split('\n')[0],
+      `node test: --workers must be a whole number from 1 to 256 or auto, not "${value}"`);
     assert.match(result.stderr, /^[^\n]+\nRun node test --help for usage\.\n$/);
   }
 });
@@ -37,7 +42,8 @@ test('--workers 0 and --workers 257 are one line each and exit 2, before any loa
 // Ctrl-C must end the worker threads' requests at once: here every request after the driver's
 // reachability check hangs for good (4 clients over 2 workers: 4 requests) and the step would
 // last 60 s, so only an abort that ends the threads lets the run end (exit 130).
-test('Ctrl-C during a step of 2 workers stops them at once: exit 130, the step in progress dropped', { timeout: 30_000 }, async (t) => {
+test('Ctrl-C during a step of 2 workers stops them at once: exit 130, ' +
+  'the step in progress dropped', { timeout: 30_000 }, async (t) => {
   const hanging = new Set();
   let served = 0;
   const server = createServer((request, response) => {
@@ -52,7 +58,8 @@ test('Ctrl-C during a step of 2 workers stops them at once: exit 130, the step i
     server.close();
   });
   const url = `http://127.0.0.1:${server.address().port}/x/key1`;
-  const result = await runDriverCli(['--url', url, '--workers', '2', '-c', '4', '-t', '60', '--timeout', '60000', '--warmup', '0'], {
+  const args = ['--url', url, '--workers', '2', '-c', '4', '-t', '60', '--timeout', '60000', '--warmup', '0'];
+  const result = await runDriverCli(args, {
     // Interrupted once both workers' requests are at the server.
     onSpawn: (child) => {
       const poll = setInterval(() => {
@@ -67,8 +74,12 @@ test('Ctrl-C during a step of 2 workers stops them at once: exit 130, the step i
   assert.match(result.stdout, /interrupted: 0 step\(s\) finished; the step in progress was dropped/);
 });
 
-test('a key-space workload that writes, over 2 workers: exact counts, no 404 (each worker reads loaded keys), no read-back, and a note saying why', { timeout: 120_000 }, async () => {
-  const result = await runDriverCli(['--stores', 'memory', '-w', 'ycsb-a', '--records', '500', '-c', '4', '-n', '600', '--warmup', '50', '--workers', '2', '-q', '--json', '-']);
+test('a key-space workload that writes, over 2 workers: exact counts, no 404 (each worker reads loaded keys), ' +
+  'no read-back, and a note saying why', { timeout: 120_000 }, async () => {
+  const result = await runDriverCli([
+    '--stores', 'memory', '-w', 'ycsb-a', '--records', '500', '-c', '4', '-n', '600', '--warmup', '50',
+    '--workers', '2', '-q', '--json', '-',
+  ]);
   assert.equal(result.status, 0, result.stderr);
   const run = fromJson(result.stdout);
   assert.equal(run.settings.workers, 2);

@@ -11,8 +11,20 @@ import { renderRun } from '../../report/run-text.js';
 const fixture = (name) => fileURLToPath(new URL(`../fixtures/runs/${name}`, import.meta.url));
 
 test('an options object and the argv that says the same give the same options and the same problems', () => {
-  const argv = ['--direct', '--stores', 'memory,redis', '-c', '5,10', '-n', '200', '--warmup', '0', '--seed', '7', '--workload', 'ycsb-b', '--records', '50'];
-  const object = { direct: true, stores: ['memory', 'redis'], concurrency: [5, 10], requests: 200, warmup: 0, seed: 7, workload: 'ycsb-b', records: 50 };
+  const argv = [
+    '--direct', '--stores', 'memory,redis', '-c', '5,10', '-n', '200', '--warmup', '0', '--seed', '7',
+    '--workload', 'ycsb-b', '--records', '50',
+  ];
+  const object = {
+    direct: true,
+    stores: ['memory', 'redis'],
+    concurrency: [5, 10],
+    requests: 200,
+    warmup: 0,
+    seed: 7,
+    workload: 'ycsb-b',
+    records: 50,
+  };
   const fromArgv = parseArguments(argv, {});
   const fromObject = normalizeOptions(object, {});
   assert.deepEqual(fromArgv.problems, []);
@@ -24,7 +36,7 @@ test('an options object and the argv that says the same give the same options an
   assert.equal(normalizeOptions(badObject, {}).problems.length, 6);
 });
 
-test('options from code that the command line cannot express are named: unknown names (with a near miss), wrong types', () => {
+test('options the command line cannot express are named: unknown names (with a near miss), wrong types', () => {
   const { problems } = normalizeOptions({ concurency: [5], direct: 'yes', duration: [1, 2], url: [5] }, {});
   assert.deepEqual(problems.slice(0, 3), [
     'unknown option concurency (did you mean concurrency?)',
@@ -36,7 +48,8 @@ test('options from code that the command line cannot express are named: unknown 
 });
 
 // Pins the bug of runBenchmark(object): a TypeError on options.urls instead of a run.
-test('run() with a plain object benchmarks the in-process memory store and resolves to a Result, with progress events', async () => {
+test('run() with a plain object benchmarks the in-process memory store and resolves to a Result, ' +
+  'with progress events', async () => {
   const events = [];
   const result = await run(
     { direct: true, stores: ['memory'], keys: ['key1'], concurrency: [5], requests: 200, warmup: 0 },
@@ -53,12 +66,14 @@ test('run() with a plain object benchmarks the in-process memory store and resol
   assert.equal(missed.error.code, 'ASSERTION_FAILED');
 });
 
-test('run() rejects bad options with a UsageError carrying every problem, and the flags that only the CLI has', async () => {
-  await assert.rejects(run({ direct: true, stores: ['memory'], concurrency: [0], requests: 'many', json: 'out.json' }), (error) => {
+test('run() rejects bad options with a UsageError carrying every problem, and the flags only the CLI has', async () => {
+  const options = { direct: true, stores: ['memory'], concurrency: [0], requests: 'many', json: 'out.json' };
+  await assert.rejects(run(options), (error) => {
     assert.ok(error instanceof UsageError);
     assert.equal(error.code, 'USAGE');
     assert.deepEqual(error.problems, [
-      'json: run() writes no file: it resolves to the Result (report(result, { format: \'json\' }) gives the file\'s text)',
+      'json: run() writes no file: it resolves to the Result ' +
+        '(report(result, { format: \'json\' }) gives the file\'s text)',
       '-c/--concurrency: "0" is not a positive whole number',
       '-n/--requests must be a positive whole number, not "many"',
     ]);
@@ -76,7 +91,9 @@ test('report() returns a saved run as text, HTML, CSV or JSON, the same from the
   assert.deepEqual(fromJson(report(result, { format: 'json' })), result);
   assert.match(report(result, { format: 'csv' }).split('\n')[0], /^url,store,key,/);
   assert.match(report(result, { format: 'html' }), /^<!doctype html>/i);
-  assert.throws(() => report(result, { format: 'pdf' }), { code: 'USAGE', message: 'format must be text, html, csv, json, not "pdf"' });
+  assert.throws(() => report(result, { format: 'pdf' }), {
+    code: 'USAGE', message: 'format must be text, html, csv, json, not "pdf"',
+  });
   assert.throws(() => report(fixture('missing.json')), { code: 'RUN_FAILED' });
   assert.throws(() => report({ format: 'storebench-results/1' }), { code: 'BAD_RESULTS' });
 });
@@ -91,8 +108,10 @@ test('compare() returns the comparison with render(), and merge() refuses one ru
 
 // Pins a direct run's report naming loadtest 8.2.1 (the version installed) as what generated its load.
 test('a direct run says the direct engine sent its load: the System line names it and no loadtest', async () => {
-  const result = await run({ direct: true, stores: ['memory'], keys: ['key1'], concurrency: [2], requests: 50, warmup: 0 });
+  const options = { direct: true, stores: ['memory'], keys: ['key1'], concurrency: [2], requests: 50, warmup: 0 };
+  const result = await run(options);
   assert.equal(result.settings.engine, 'direct');
+  assert.equal('loadtest' in result.system, false);
   const [system] = report(result).split('\n');
   assert.match(system, / · engine direct$/);
   assert.doesNotMatch(system, /loadtest/);

@@ -9,9 +9,13 @@ import { reachable, testPostgresUrl, testRedisUrl, unavailable } from '../helper
 const env = { ...process.env, REDIS_URL: testRedisUrl, POSTGRES_URL: testPostgresUrl };
 
 for (const [store, url] of [['redis', testRedisUrl], ['postgres', testPostgresUrl]]) {
-  test(`--direct --workers 2 on ${store} with -n 400: each worker's own connection, counts exact, every call answered`, { timeout: 120_000 }, async (t) => {
+  test(`--direct --workers 2 on ${store} with -n 400: each worker's own connection, counts exact, ` +
+    'every call answered', { timeout: 120_000 }, async (t) => {
     if (!(await reachable(url))) return unavailable(t, `${store} is not reachable at ${url}`);
-    const run = await runDriverCli(['--direct', '--stores', store, '--keys', 'key1', '--workers', '2', '-c', '4', '-n', '400', '--warmup', '20', '-q', '--json', '-'], { env });
+    const run = await runDriverCli([
+      '--direct', '--stores', store, '--keys', 'key1', '--workers', '2', '-c', '4', '-n', '400', '--warmup', '20',
+      '-q', '--json', '-',
+    ], { env });
     assert.equal(run.status, 0, run.stderr);
     const result = JSON.parse(run.stdout);
     const [step] = result.steps;
@@ -24,7 +28,10 @@ for (const [store, url] of [['redis', testRedisUrl], ['postgres', testPostgresUr
 }
 
 test('--direct --workers 2 on memory runs its steps in the main thread, and says so', { timeout: 60_000 }, async () => {
-  const run = await runDriverCli(['--direct', '--stores', 'memory', '--keys', 'key1', '--workers', '2', '-c', '4', '-n', '300', '--warmup', '0', '-q', '--json', '-'], { env });
+  const run = await runDriverCli([
+    '--direct', '--stores', 'memory', '--keys', 'key1', '--workers', '2', '-c', '4', '-n', '300', '--warmup', '0',
+    '-q', '--json', '-',
+  ], { env });
   assert.equal(run.status, 0, run.stderr);
   assert.match(run.stderr, /note: the memory store exists only in the driver's main thread: its steps run there, on one worker/);
   const [step] = JSON.parse(run.stdout).steps;

@@ -21,7 +21,9 @@ import { payloads } from '../../data/payloads.js';
 const env = { ...process.env, REDIS_URL: testRedisUrl, POSTGRES_URL: testPostgresUrl };
 
 async function runDirect(args, extraEnv = {}) {
-  const run = await runDriverCli(['--direct', '--warmup', '0', '--json', '-', ...args], { env: { ...env, ...extraEnv } });
+  const run = await runDriverCli(['--direct', '--warmup', '0', '--json', '-', ...args], {
+    env: { ...env, ...extraEnv },
+  });
   let result = null;
   try {
     result = JSON.parse(run.stdout);
@@ -53,11 +55,14 @@ for (const [store, url] of [['memory', null], ['redis', testRedisUrl], ['postgre
   });
 }
 
-test('--direct with a key-space workload loads the records through the store, runs, and verifies what it wrote', async (t) => {
+test('--direct with a key-space workload loads the records through the store, runs, ' +
+  'and verifies what it wrote', async (t) => {
   const stores = ['memory'];
   if (await reachable(testRedisUrl)) stores.push('redis');
   else t.diagnostic(`redis not reachable at ${testRedisUrl}: memory only`);
-  const { status, stderr, result } = await runDirect(['--stores', stores.join(','), '--workload', 'ycsb-a', '--records', '600', '--seed', '7', '-n', '800', '-c', '4']);
+  const { status, stderr, result } = await runDirect([
+    '--stores', stores.join(','), '--workload', 'ycsb-a', '--records', '600', '--seed', '7', '-n', '800', '-c', '4',
+  ]);
   assert.equal(status, 0, stderr);
   assert.deepEqual(result.targets.map((target) => target.url), stores.map((store) => `direct://${store}`));
   assert.equal(result.loads.length, stores.length);
@@ -76,11 +81,13 @@ test('--direct with a key-space workload loads the records through the store, ru
   assert.equal(result.verifications.length, stores.length);
   for (const verification of result.verifications) {
     assert.equal(verification.mismatched, 0, JSON.stringify(verification.examples));
-    assert.ok(verification.verified > 0 && verification.verified === verification.sampled, JSON.stringify(verification));
+    assert.ok(verification.verified > 0 && verification.verified === verification.sampled,
+      JSON.stringify(verification));
   }
 });
 
-test('--direct: a named store that is down is skipped with its reason and the run exits 1 after the others', async () => {
+test('--direct: a named store that is down is skipped with its reason ' +
+  'and the run exits 1 after the others', async () => {
   const port = await closedPort();
   const { status, stderr, result } = await runDirect(['--stores', 'memory,tarantool', '-n', '20', '-c', '1', '--keys', 'key1'], { TARANTOOL_URL: `tarantool://127.0.0.1:${port}` });
   assert.equal(status, 1, stderr);
@@ -117,7 +124,8 @@ test('direct engine: -n is exact whatever the concurrency, on a store that answe
   }
 });
 
-test('direct engine: a timed step on a store that answers without I/O still ends on time (the loop yields)', async (t) => {
+test('direct engine: a timed step on a store that answers without I/O still ends on time ' +
+  '(the loop yields)', async (t) => {
   const store = await memoryAdapter.open();
   t.after(() => store.close());
   const step = await measureStep(directEngine, { url: 'direct://memory/none', store, key: 'none', concurrency: 8, durationSeconds: 0.3 });
@@ -129,7 +137,8 @@ test('direct engine: a timed step on a store that answers without I/O still ends
 
 // The open model's promise in direct mode: a store that stalls shows the stall as latency,
 // because each call's latency counts from its intended start, not from when it went out.
-test('direct engine, open model: a real redis-server frozen 300 ms shows as latency of at least 300 ms minus one interval', async (t) => {
+test('direct engine, open model: a real redis-server frozen 300 ms shows as latency of at least 300 ms ' +
+  'minus one interval', async (t) => {
   const server = await ownRedis(t);
   if (!server) return;
   const store = await redisAdapter.open({ redis: { url: server.url } });
@@ -152,8 +161,10 @@ test('direct engine, open model: a real redis-server frozen 300 ms shows as late
   assert.ok(step.latency.maxMs >= 300 - intervalMs, `max ${step.latency.maxMs} ms: the 300 ms stall is hidden`);
   // And not one call: each of the ~60 calls due during the freeze (20% of the step) waited for
   // its end, 300 ms down to 0, so more than 10% of the calls took over 100 ms.
-  assert.ok(step.latency.p90Ms >= 100, `p90 ${step.latency.p90Ms} ms: the calls due during the stall did not wait for it`);
-  assert.ok(step.latency.p50Ms < step.latency.maxMs / 2, `p50 ${step.latency.p50Ms} ms: the calls outside the stall are fast`);
+  assert.ok(step.latency.p90Ms >= 100,
+    `p90 ${step.latency.p90Ms} ms: the calls due during the stall did not wait for it`);
+  assert.ok(step.latency.p50Ms < step.latency.maxMs / 2,
+    `p50 ${step.latency.p50Ms} ms: the calls outside the stall are fast`);
 });
 
 // The descendants of pid (children, theirs...), from /proc (Linux): [{ pid, command }].
@@ -165,7 +176,8 @@ async function descendantsOf(pid) {
     try {
       const stat = await readFile(`/proc/${name}/stat`, 'utf8');
       const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      all.push({ pid: Number(name), ppid, command: (await readFile(`/proc/${name}/cmdline`, 'utf8')).replaceAll('\0', ' ') });
+      const command = (await readFile(`/proc/${name}/cmdline`, 'utf8')).replaceAll('\0', ' ');
+      all.push({ pid: Number(name), ppid, command });
     } catch {}
   }
   const found = [];
@@ -197,7 +209,9 @@ test('--direct: Ctrl-C during a step closes the stores and stops the redis-serve
   if (!which('redis-server')) return unavailable(t, 'redis-server is not installed');
   const { REDIS_URL, ...withoutRedis } = process.env; // nothing configured: the embedded default starts one
   let started = [];
-  const run = await runDriverCli(['--direct', '--stores', 'redis', '--keys', 'key1', '-c', '2', '-t', '30', '--warmup', '0'], {
+  const run = await runDriverCli([
+    '--direct', '--stores', 'redis', '--keys', 'key1', '-c', '2', '-t', '30', '--warmup', '0',
+  ], {
     env: withoutRedis,
     onSpawn: (child) => {
       let seen = '';
@@ -210,17 +224,27 @@ test('--direct: Ctrl-C during a step closes the stores and stops the redis-serve
     },
   });
   assert.equal(run.status, 130, run.stderr);
-  assert.ok(started.some((child) => child.command.startsWith(which('redis-server'))), `no embedded redis-server among ${JSON.stringify(started)}`);
-  for (const child of started) assert.equal(alive(child.pid), false, `${child.command} (${child.pid}) outlived the run`);
+  assert.ok(started.some((child) => child.command.startsWith(which('redis-server'))),
+    `no embedded redis-server among ${JSON.stringify(started)}`);
+  for (const child of started) {
+    assert.equal(alive(child.pid), false, `${child.command} (${child.pid}) outlived the run`);
+  }
 });
 
 // A workload's requests as the direct engine maps them, from a workload made as the sweep makes it.
 const workloadOf = (name, { records = 50, size = 100 } = {}) => {
   const { mix, distribution } = parseWorkload(name).value;
-  return createWorkload({ mix, distribution: distribution ? { name: distribution } : null, records, valueSize: { min: size, max: size }, seed: 11 });
+  return createWorkload({
+    mix,
+    distribution: distribution ? { name: distribution } : null,
+    records,
+    valueSize: { min: size, max: size },
+    seed: 11,
+  });
 };
 
-test('direct engine: read-modify-write of keys never loaded answers 404 like the app, and writes nothing', async (t) => {
+test('direct engine: read-modify-write of keys never loaded answers 404 like the app, ' +
+  'and writes nothing', async (t) => {
   const store = await memoryAdapter.open();
   t.after(() => store.close());
   const workload = workloadOf('ycsb-f');
@@ -231,10 +255,13 @@ test('direct engine: read-modify-write of keys never loaded answers 404 like the
   assert.equal(byOperation.read.requests + byOperation['read-modify-write'].requests, 300);
   assert.ok(byOperation['read-modify-write'].requests > 0);
   // The set after a read that found nothing never went out.
-  for (let index = 0; index < 50; index += 1) assert.equal(await store.get(`user${String(index).padStart(10, '0')}`), null);
+  for (let index = 0; index < 50; index += 1) {
+    assert.equal(await store.get(`user${String(index).padStart(10, '0')}`), null);
+  }
 });
 
-test('direct engine: a value a real memcached refuses for its size counts as http 413, as the app answers it', async (t) => {
+test('direct engine: a value a real memcached refuses for its size counts as http 413, ' +
+  'as the app answers it', async (t) => {
   const server = await ownMemcached(t);
   if (!server) return;
   const store = await memcachedAdapter.open({ memcached: { url: server.url } });

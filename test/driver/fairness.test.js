@@ -25,7 +25,8 @@ const run = async (args) => {
   return runBenchmark(options);
 };
 
-test('the warm-up runs until the target is steady: a server slow for its first 20 requests is measured fast, and says how long it warmed', async (t) => {
+test('the warm-up runs until the target is steady: a server slow for its first 20 requests is measured fast, ' +
+  'and says how long it warmed', async (t) => {
   const server = await startServer(t);
   const url = `${server.url}/slowstart/20/20/1/a/key1`;
   const result = await run(['--url', url, '-c', '4', '-t', '1', '--warmup', '1']);
@@ -34,20 +35,25 @@ test('the warm-up runs until the target is steady: a server slow for its first 2
   // The app's own warm-up (at least 2 s on the first target) has taken the slow start already.
   assert.ok(step.warmup.windows >= 2, `${step.warmup.windows} windows`);
   assert.ok(!step.warnings.some((warning) => warning.code === 'NOT_STEADY'));
-  assert.ok(step.latency.p50Ms < 10, `the step measured the fast server: p50 ${step.latency.p50Ms} ms (slow requests held 20 ms)`);
+  assert.ok(step.latency.p50Ms < 10,
+    `the step measured the fast server: p50 ${step.latency.p50Ms} ms (slow requests held 20 ms)`);
   const served = await server.served();
-  assert.ok(served['/slowstart/20/20/1/a/key1'] > 20 + step.requests, 'the slow start went to the warm-up, not the step');
+  assert.ok(served['/slowstart/20/20/1/a/key1'] > 20 + step.requests,
+    'the slow start went to the warm-up, not the step');
 
   // The same server with no warm-up: the step itself pays the slow start.
   const cold = await startServer(t);
   const unwarmed = await run(['--url', `${cold.url}/slowstart/20/20/1/a/key1`, '-c', '4', '-n', '30', '--warmup', '0']);
   assert.equal(unwarmed.steps[0].warmup, null);
-  assert.ok(unwarmed.steps[0].latency.p50Ms >= 15, `without a warm-up the step saw the slow start: p50 ${unwarmed.steps[0].latency.p50Ms} ms`);
+  assert.ok(unwarmed.steps[0].latency.p50Ms >= 15,
+    `without a warm-up the step saw the slow start: p50 ${unwarmed.steps[0].latency.p50Ms} ms`);
 });
 
 test('a target that never settles reaches the cap and its step carries NOT_STEADY', async (t) => {
   const server = await startServer(t);
-  const result = await run(['--url', `${server.url}/accelerating/200/a/key1`, '-c', '4', '-n', '100', '--warmup', '1', '--warmup-max', '1.5']);
+  const result = await run([
+    '--url', `${server.url}/accelerating/200/a/key1`, '-c', '4', '-n', '100', '--warmup', '1', '--warmup-max', '1.5',
+  ]);
   const [step] = result.steps;
   assert.equal(step.warmup.steady, false, JSON.stringify(step.warmup));
   assert.ok(step.warmup.seconds >= 1.4, `ran to its cap: ${step.warmup.seconds} s`);
@@ -57,7 +63,8 @@ test('a target that never settles reaches the cap and its step carries NOT_STEAD
   assert.match(renderRun(result), /the warm-up did not reach a steady state/);
 });
 
-test('the order is interleaved and shuffled per level, recorded, and the same again with the same --seed', async (t) => {
+test('the order is interleaved and shuffled per level, recorded, ' +
+  'and the same again with the same --seed', async (t) => {
   const server = await startServer(t);
   const urls = ['a', 'b', 'c', 'd'].flatMap((name) => ['--url', `${server.url}/hold/0/${name}/key1`]);
   const args = [...urls, '-c', '1,2,3', '-n', '20', '--warmup', '0', '--seed', '7'];
@@ -70,15 +77,20 @@ test('the order is interleaved and shuffled per level, recorded, and the same ag
   assert.equal(first.settings.order, 'interleaved');
   for (const round of names(first)) assert.equal([...round].sort().join(''), 'abcd', 'every URL once per level');
   assert.ok(new Set(names(first)).size > 1, `the levels differ in order: ${names(first).join(' ')}`);
-  assert.deepEqual(first.steps.map((step) => step.store).join(''), names(first).join(''), 'the steps ran in the recorded order');
+  assert.deepEqual(first.steps.map((step) => step.store).join(''), names(first).join(''),
+    'the steps ran in the recorded order');
   const other = await run([...urls, '-c', '1,2,3', '-n', '20', '--warmup', '0', '--seed', '8']);
   assert.notDeepEqual(names(other), names(first), 'another seed, another order');
 });
 
-test('the control measures the first step again at the end: a server that slowed down mid-run shows as DRIFT', async (t) => {
+test('the control measures the first step again at the end: ' +
+  'a server that slowed down mid-run shows as DRIFT', async (t) => {
   const server = await startServer(t);
   // a answers in 2 ms for its first 200 requests (its first step), then in 20 ms: the control sees it.
-  const result = await run(['--url', `${server.url}/switch/200/2/20/a/key1`, '--url', `${server.url}/hold/2/b/key1`, '-c', '2', '-n', '200', '--warmup', '0', '--order', 'sequential']);
+  const result = await run([
+    '--url', `${server.url}/switch/200/2/20/a/key1`, '--url', `${server.url}/hold/2/b/key1`,
+    '-c', '2', '-n', '200', '--warmup', '0', '--order', 'sequential',
+  ]);
   const { control } = result;
   assert.equal(control.store, 'a');
   assert.equal(control.rpsBefore, result.steps[0].rps);
@@ -87,13 +99,17 @@ test('the control measures the first step again at the end: a server that slowed
   assert.match(renderRun(result), /\ncontrol: a key1 at concurrency 2 measured \d+ then \d+ rps \(−\d+%\), first and last in this run\n! DRIFT: /);
 
   // A steady server: the control agrees with the first step, no DRIFT.
-  const steady = await run(['--url', `${server.url}/hold/2/c/key1`, '--url', `${server.url}/hold/2/d/key1`, '-c', '2', '-n', '200', '--warmup', '0']);
+  const steady = await run([
+    '--url', `${server.url}/hold/2/c/key1`, '--url', `${server.url}/hold/2/d/key1`,
+    '-c', '2', '-n', '200', '--warmup', '0',
+  ]);
   assert.ok(Math.abs(steady.control.drift) < 0.3, `steady drift ${steady.control.drift}`);
 });
 
 test('ranks: two identical servers share a rank; one twice as fast is ranked alone', async (t) => {
   const server = await startServer(t);
-  const urls = [['same1', 10], ['same2', 10], ['fast', 5]].flatMap(([name, ms]) => ['--url', `${server.url}/hold/${ms}/${name}/key1`]);
+  const holds = [['same1', 10], ['same2', 10], ['fast', 5]];
+  const urls = holds.flatMap(([name, ms]) => ['--url', `${server.url}/hold/${ms}/${name}/key1`]);
   const result = await run([...urls, '-c', '4', '-t', '1.5', '--warmup', '50', '--warmup-max', '1']);
   const [group] = result.comparison;
   const rank = Object.fromEntries(group.rows.map((row) => [row.store, row.rank]));
@@ -107,9 +123,13 @@ test('ranks: two identical servers share a rank; one twice as fast is ranked alo
   assert.match(text, /concurrency 4: same\d, same\d share rank 2: not told apart here/);
 });
 
-test('a step with no successful answer is failed: no figures, no rank, its answers shown, and a named target fails the run', async (t) => {
+test('a step with no successful answer is failed: no figures, no rank, its answers shown, ' +
+  'and a named target fails the run', async (t) => {
   const server = await startServer(t);
-  const args = ['--url', `${server.url}/refuse/413/bad/key1`, '--url', `${server.url}/hold/1/good/key1`, '-c', '2', '-n', '20', '--warmup', '0'];
+  const args = [
+    '--url', `${server.url}/refuse/413/bad/key1`, '--url', `${server.url}/hold/1/good/key1`,
+    '-c', '2', '-n', '20', '--warmup', '0',
+  ];
   const result = await run(args);
   const bad = result.comparison[0].rows.find((row) => row.store === 'bad');
   assert.deepEqual([bad.failed, bad.rank, bad.ratio], [true, null, null]);

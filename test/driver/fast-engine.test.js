@@ -19,7 +19,7 @@ async function listen(t, server) {
   return `http://127.0.0.1:${server.address().port}`;
 }
 
-test('a chunked body is timed to its last chunk: a response written in two parts 30 ms apart takes at least 30 ms', async (t) => {
+test('a chunked body is timed to its last chunk: two parts written 30 ms apart take at least 30 ms', async (t) => {
   const url = await listen(t, createServer((request, response) => {
     response.write('first part');
     setTimeout(() => response.end('second part'), 30);
@@ -44,7 +44,7 @@ test('a server that says Connection: close gets a new connection for each reques
   assert.equal(connections, 60);
 });
 
-test('idle connections the server closed (its keep-alive timeout) are opened again, not counted as errors', async (t) => {
+test('idle connections the server closed (its keep-alive timeout) are reopened, not counted as errors', async (t) => {
   let connections = 0;
   // Each connection closed 30 ms after its answer, while idle, as a keep-alive timeout does.
   const server = createServer((request, response) => {
@@ -70,7 +70,8 @@ test('a body that runs until the close (no length, HTTP/1.0) ends at the close',
   assert.deepEqual(step.errors, { total: 0, byKind: {}, samples: {} });
 });
 
-test('a connection closed mid-response is conn ECONNRESET; bytes that are not HTTP are conn HPE_INVALID_RESPONSE', async (t) => {
+test('a connection closed mid-response is conn ECONNRESET; ' +
+  'bytes that are not HTTP are conn HPE_INVALID_RESPONSE', async (t) => {
   const cut = await listen(t, net.createServer((socket) => {
     socket.once('data', () => socket.end('HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nonly part of it'));
   }));
@@ -81,7 +82,8 @@ test('a connection closed mid-response is conn ECONNRESET; bytes that are not HT
     socket.once('data', () => socket.write('SSH-2.0-OpenSSH_9.6\r\n\r\n'));
   }));
   const garbageStep = await measureStep(fastEngine, { url: garbage, concurrency: 1, maxRequests: 3 });
-  assert.deepEqual({ ...garbageStep.errors, samples: {} }, { total: 3, byKind: { 'conn HPE_INVALID_RESPONSE': 3 }, samples: {} });
+  assert.deepEqual({ ...garbageStep.errors, samples: {} },
+    { total: 3, byKind: { 'conn HPE_INVALID_RESPONSE': 3 }, samples: {} });
 });
 
 test('an error answer\'s body is the step\'s sample, chunked or ended by the close', async (t) => {
@@ -104,13 +106,17 @@ test('an error answer\'s body is the step\'s sample, chunked or ended by the clo
   });
 });
 
-test('node test --engine fast --workers 2 --probe: the run says which engine sent the load, in its System line and its JSON', async (t) => {
+test('node test --engine fast --workers 2 --probe: the run says which engine sent the load, ' +
+  'in its System line and its JSON', async (t) => {
   let served = 0;
   const url = await listen(t, createServer((request, response) => {
     served += 1;
     response.end('ok');
   }));
-  const { status, stdout, stderr } = await runDriverCli(['--url', `${url}/`, '--engine', 'fast', '--workers', '2', '--probe', '-c', '4', '-n', '400', '--warmup', '20', '--json', '-']);
+  const { status, stdout, stderr } = await runDriverCli([
+    '--url', `${url}/`, '--engine', 'fast', '--workers', '2', '--probe', '-c', '4', '-n', '400', '--warmup', '20',
+    '--json', '-',
+  ]);
   assert.equal(status, 0, stderr);
   const result = JSON.parse(stdout);
   assert.equal(result.settings.engine, 'fast');

@@ -44,13 +44,17 @@ const listing = {
 
 /** Asserts text holds no control character but line breaks, and no line of the target's own. */
 function assertInert(text, where) {
-  const isControl = (c) => c !== '\n' && (c.codePointAt(0) < 0x20 || (c.codePointAt(0) >= 0x7f && c.codePointAt(0) <= 0x9f));
+  const isControl = (c) => {
+    const code = c.codePointAt(0);
+    return c !== '\n' && (code < 0x20 || (code >= 0x7f && code <= 0x9f));
+  };
   const controls = [...text].filter(isControl).map((c) => `U+${c.codePointAt(0).toString(16).padStart(4, '0')}`);
   assert.deepEqual(controls, [], `${where} holds control characters`);
   assert.doesNotMatch(text, FAKE_LINE, `${where} holds the target's fake line`);
 }
 
-test('node test --target prints a hostile /stores listing inertly and sweeps only the stores with valid names and keys', async (t) => {
+test('node test --target prints a hostile /stores listing inertly ' +
+  'and sweeps only the stores with valid names and keys', async (t) => {
   // Pins #18.2: a target's reasons, store names and keys were printed as they came, escape
   // sequences and a fake "all good" line included.
   const target = await hostileServer(t, { '/stores': [200, listing], '/memory/key1': [200, { message: 'Text data' }] });
@@ -71,13 +75,16 @@ test('node test --target prints a hostile /stores listing inertly and sweeps onl
   assert.deepEqual([...new Set(target.asked)].sort(), ['/memory/key1', '/stores']);
   // The HTML report escapes the same text (it is not made for a terminal: it keeps it, escaped)
   const page = readFileSync(html, 'utf8');
-  assert.ok(page.includes('&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;'), 'the reason, escaped');
+  assert.ok(page.includes('&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;'),
+    'the reason, escaped');
   assert.ok(!page.includes(MARKUP) && !page.includes('<img src=x'), 'no markup of the target\'s in the page');
 });
 
 test('a store named with --stores that a hostile target says is down fails in one inert line per store', async (t) => {
   const target = await hostileServer(t, { '/stores': [200, listing], '/memory/key1': [200, { message: 'Text data' }] });
-  const result = await runDriverCli(['--target', target.url, '--stores', 'memory,redis', '-c', '1', '-n', '20', '--warmup', '0', '-q']);
+  const result = await runDriverCli([
+    '--target', target.url, '--stores', 'memory,redis', '-c', '1', '-n', '20', '--warmup', '0', '-q',
+  ]);
   assert.equal(result.status, 1, result.stderr);
   assertInert(result.stderr, 'stderr');
   assert.match(result.stderr, /^node test: redis is down\[31m, so it was not swept: \]0;OWNED-TITLE\[2K\[1A all good/m);

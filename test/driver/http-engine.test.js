@@ -12,7 +12,8 @@ const SLEEP_MS = 20;
 for (const [name, engine] of Object.entries(HTTP_ENGINES)) {
   const named = (title) => `${name} engine: ${title}`;
 
-  test(named('against a server that holds each request 20 ms, mean and p50 are 20 ms plus only the loopback cost'), async (t) => {
+  test(named('against a server that holds each request 20 ms, ' +
+    'mean and p50 are 20 ms plus only the loopback cost'), async (t) => {
     const server = await startTestServer(t, { sleepMs: SLEEP_MS });
     const step = await measureStep(engine, { url: `${server.url}/`, concurrency: 4, maxRequests: 200 });
     assert.equal(step.responses, 200);
@@ -24,9 +25,11 @@ for (const [name, engine] of Object.entries(HTTP_ENGINES)) {
     assert.ok(step.latency.meanMs >= heldMean, `mean ${step.latency.meanMs} below the server-side ${heldMean}`);
     // Loopback plus two event-loop turns cost ~1.5 ms on this shared VM (a bare http.get loop shows
     // the same); 5 ms of slack keeps the test honest without failing whenever the machine is busy.
-    assert.ok(step.latency.meanMs - heldMean < 5, `mean ${step.latency.meanMs} vs server-side ${heldMean}: more than 5 ms apart`);
+    assert.ok(step.latency.meanMs - heldMean < 5,
+      `mean ${step.latency.meanMs} vs server-side ${heldMean}: more than 5 ms apart`);
     assert.ok(step.latency.p50Ms < SLEEP_MS + 5, `p50 ${step.latency.p50Ms} far above the 20 ms sleep`);
-    assert.ok(step.latency.minMs <= step.latency.p50Ms && step.latency.p50Ms <= step.latency.p99Ms && step.latency.p99Ms <= step.latency.maxMs + 0.1);
+    const { minMs, p50Ms, p99Ms, maxMs } = step.latency;
+    assert.ok(minMs <= p50Ms && p50Ms <= p99Ms && p99Ms <= maxMs + 0.1);
   });
 
   test(named('latency has sub-millisecond resolution (loadtest alone would floor a fast reply to 0 ms)'), async (t) => {
@@ -44,7 +47,8 @@ for (const [name, engine] of Object.entries(HTTP_ENGINES)) {
     const step = await measureStep(engine, { url: `${server.url}/`, concurrency, durationSeconds: 2 });
     const expectedMs = (concurrency / step.rps) * 1000;
     const apart = Math.abs(step.latency.meanMs - expectedMs) / expectedMs;
-    assert.ok(apart < 0.1, `mean ${step.latency.meanMs} ms vs concurrency/rps ${expectedMs} ms: ${Math.round(apart * 100)}% apart`);
+    assert.ok(apart < 0.1,
+      `mean ${step.latency.meanMs} ms vs concurrency/rps ${expectedMs} ms: ${Math.round(apart * 100)}% apart`);
     assert.ok(step.wallSeconds >= 1.9 && step.wallSeconds < 2.5, `a 2 s step took ${step.wallSeconds} s`);
   });
 
@@ -57,7 +61,8 @@ for (const [name, engine] of Object.entries(HTTP_ENGINES)) {
   // Regression, "a bias on slow stores": requests still in flight when a timed step ended were
   // dropped, so a step whose latency was a sizable share of its length lost its last round
   // (here 30 requests of 150) and its rps came out 20% low, Little's law 25% off.
-  test(named('a timed step counts every request it started: 400 ms holds, concurrency 30, -t 2 (mean within 5%, Little\'s law within 1%)'), async (t) => {
+  test(named('a timed step counts every request it started: 400 ms holds, concurrency 30, -t 2 ' +
+    '(mean within 5%, Little\'s law within 1%)'), async (t) => {
     const server = await startHoldServer(t, [400]);
     const concurrency = 30;
     // Time this machine takes from the driver (CPU steal, other jobs) only ever adds latency:
@@ -76,11 +81,13 @@ for (const [name, engine] of Object.entries(HTTP_ENGINES)) {
       // spends between one response and its next request (the engine's own work) is microseconds.
       const expectedMs = (concurrency / step.rps) * 1000;
       const apart = Math.abs(step.latency.meanMs - expectedMs) / expectedMs;
-      assert.ok(apart < 0.01, `mean ${step.latency.meanMs} ms vs concurrency/rps ${expectedMs} ms: ${(apart * 100).toFixed(1)}% apart`);
+      assert.ok(apart < 0.01,
+        `mean ${step.latency.meanMs} ms vs concurrency/rps ${expectedMs} ms: ${(apart * 100).toFixed(1)}% apart`);
       means.push(step.latency.meanMs);
       if (step.latency.meanMs < 400 * 1.05) return;
     }
-    assert.fail(`mean more than 5% above the 400 ms hold in every try: ${means.map((m) => m.toFixed(1)).join(', ')} ms`);
+    assert.fail('mean more than 5% above the 400 ms hold in every try: ' +
+      `${means.map((m) => m.toFixed(1)).join(', ')} ms`);
   });
 
   // The same bias with latencies that differ: a request in flight at the end of a step
@@ -88,7 +95,8 @@ for (const [name, engine] of Object.entries(HTTP_ENGINES)) {
   // pulled the mean toward the short ones (about 380 ms for a true 454 ms here) and, with
   // rps = requests / (first start to last completion), the clients that were done sat idle while
   // the slowest finished, which lowered rps by as much again.
-  test(named('with short and long requests mixed, the step\'s mean is the mean of every request the server held, and Little\'s law holds'), async (t) => {
+  test(named('with short and long requests mixed, the step\'s mean is the mean of every request the server held, ' +
+    'and Little\'s law holds'), async (t) => {
     const holds = Array.from({ length: 13 }, (_, n) => ((n * 7919) % 13 < 6 ? 50 : 800)); // 6 of 13 short
     const server = await startHoldServer(t, holds);
     const concurrency = 30;
@@ -100,10 +108,12 @@ for (const [name, engine] of Object.entries(HTTP_ENGINES)) {
       const held = (await server.held()).slice(before);
       assert.equal(step.responses, held.length, 'every request the server answered is in the step');
       const heldMean = mean(held);
-      assert.ok(step.latency.meanMs >= heldMean, `mean ${step.latency.meanMs} ms below the server's own ${heldMean} ms`);
+      assert.ok(step.latency.meanMs >= heldMean,
+        `mean ${step.latency.meanMs} ms below the server's own ${heldMean} ms`);
       const expectedMs = (concurrency / step.rps) * 1000;
       const apart = Math.abs(step.latency.meanMs - expectedMs) / expectedMs;
-      assert.ok(apart < 0.05, `mean ${step.latency.meanMs} ms vs concurrency/rps ${expectedMs} ms: ${(apart * 100).toFixed(1)}% apart`);
+      assert.ok(apart < 0.05,
+        `mean ${step.latency.meanMs} ms vs concurrency/rps ${expectedMs} ms: ${(apart * 100).toFixed(1)}% apart`);
       means.push(`${step.latency.meanMs.toFixed(1)} vs ${heldMean.toFixed(1)}`);
       if (step.latency.meanMs < heldMean * 1.05) return;
     }
@@ -122,7 +132,8 @@ for (const [name, engine] of Object.entries(HTTP_ENGINES)) {
     assert.equal(step.concurrency, 3);
     assert.ok(step.peakInFlight >= 1 && step.peakInFlight <= 3, `${step.peakInFlight} in flight with 3 clients`);
     assert.ok(Date.parse(step.startedAt) <= Date.parse(step.finishedAt));
-    assert.ok(Date.parse(step.finishedAt) - Date.parse(step.startedAt) >= step.wallSeconds * 1000 - 1, 'the timestamps span the timed step');
+    assert.ok(Date.parse(step.finishedAt) - Date.parse(step.startedAt) >= step.wallSeconds * 1000 - 1,
+      'the timestamps span the timed step');
     // loadtest's own figures ride along, only to show how far off they are; the fast engine has none.
     if (name === 'loadtest') assert.equal(step.engineReported.totalRequests, 100);
     else assert.equal(step.engineReported, null);
@@ -131,14 +142,19 @@ for (const [name, engine] of Object.entries(HTTP_ENGINES)) {
   test(named('non-2xx answers are errors counted by HTTP status'), async (t) => {
     const server = await startTestServer(t);
     const step = await measureStep(engine, { url: `${server.url}/status/503`, concurrency: 2, maxRequests: 40 });
-    assert.deepEqual(step.errors, { total: 40, byKind: { 'http 503': 40 }, samples: { 'http 503': 'status' } }, 'with the first answer\'s body');
+    assert.deepEqual(step.errors, { total: 40, byKind: { 'http 503': 40 }, samples: { 'http 503': 'status' } },
+      'with the first answer\'s body');
     assert.equal(step.responses, 40);
   });
 
   test(named('a request with no answer within --timeout counts as a timeout error'), async (t) => {
     const server = await startTestServer(t);
-    const step = await measureStep(engine, { url: `${server.url}/hang`, concurrency: 2, maxRequests: 4, timeoutMs: 100 });
-    assert.deepEqual(step.errors, { total: 4, byKind: { timeout: 4 }, samples: { timeout: 'no response within 100 ms' } });
+    const step = await measureStep(engine, {
+      url: `${server.url}/hang`, concurrency: 2, maxRequests: 4, timeoutMs: 100,
+    });
+    assert.deepEqual(step.errors, {
+      total: 4, byKind: { timeout: 4 }, samples: { timeout: 'no response within 100 ms' },
+    });
     assert.equal(step.responses, 0);
   });
 
@@ -154,7 +170,9 @@ for (const [name, engine] of Object.entries(HTTP_ENGINES)) {
     const server = await startTestServer(t);
     let connections = 0;
     server.server.on('connection', () => (connections += 1));
-    const step = await measureStep(engine, { url: `${server.url}/`, concurrency: 2, maxRequests: 30, keepAlive: false });
+    const step = await measureStep(engine, {
+      url: `${server.url}/`, concurrency: 2, maxRequests: 30, keepAlive: false,
+    });
     assert.equal(step.responses, 30);
     assert.equal(connections, 30);
   });
@@ -191,7 +209,8 @@ for (const [name, engine] of Object.entries(HTTP_ENGINES)) {
 
   // The open model's promise over HTTP: a target that stalls shows the stall as latency, since
   // each request's latency counts from its intended start, not from when it went out.
-  test(named('open model against a server frozen 300 ms (SIGSTOP): the stall shows as latency, every request counted'), async (t) => {
+  test(named('open model against a server frozen 300 ms (SIGSTOP): the stall shows as latency, ' +
+    'every request counted'), async (t) => {
     const server = await startHoldServer(t, [0]);
     const rps = 200;
     const intervalMs = 1000 / rps;
@@ -207,8 +226,10 @@ for (const [name, engine] of Object.entries(HTTP_ENGINES)) {
     // The request due just after the freeze began waited for all of it, less at most one interval.
     assert.ok(step.latency.maxMs >= 300 - intervalMs, `max ${step.latency.maxMs} ms: the 300 ms stall is hidden`);
     // And not one request: each of the ~60 due during the freeze waited for its end.
-    assert.ok(step.latency.p90Ms >= 100, `p90 ${step.latency.p90Ms} ms: the requests due during the stall did not wait for it`);
-    assert.ok(step.latency.p50Ms < step.latency.maxMs / 2, `p50 ${step.latency.p50Ms} ms: the requests outside the stall are fast`);
+    assert.ok(step.latency.p90Ms >= 100,
+      `p90 ${step.latency.p90Ms} ms: the requests due during the stall did not wait for it`);
+    assert.ok(step.latency.p50Ms < step.latency.maxMs / 2,
+      `p50 ${step.latency.p50Ms} ms: the requests outside the stall are fast`);
   });
 
   test(named('an abort (Ctrl-C) ends the step at once and the load stops'), async (t) => {
@@ -216,11 +237,13 @@ for (const [name, engine] of Object.entries(HTTP_ENGINES)) {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 200);
     const started = Date.now();
-    await assert.rejects(measureStep(engine, { url: `${server.url}/`, concurrency: 3, durationSeconds: 5, signal: controller.signal }), StepAborted);
+    const options = { url: `${server.url}/`, concurrency: 3, durationSeconds: 5, signal: controller.signal };
+    await assert.rejects(measureStep(engine, options), StepAborted);
     assert.ok(Date.now() - started < 2000, 'a 5 s step was not cut short');
     const atAbort = server.heldMs.length;
     await new Promise((resolve) => setTimeout(resolve, 300));
     // At most the requests already on their way finish; no new ones are sent.
-    assert.ok(server.heldMs.length - atAbort <= 6, `${server.heldMs.length - atAbort} requests answered after the abort`);
+    assert.ok(server.heldMs.length - atAbort <= 6,
+      `${server.heldMs.length - atAbort} requests answered after the abort`);
   });
 }

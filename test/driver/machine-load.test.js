@@ -27,11 +27,15 @@ const hz = (() => {
 const ticksOf = (pid) => parseProcessStat(readFileSync(`/proc/${pid}/stat`, 'utf8')).ticks;
 const parentOf = (pid) => parseProcessStat(readFileSync(`/proc/${pid}/stat`, 'utf8')).ppid;
 
-/** A process burning one core for at most `seconds`, orphaned (the shell that started it exits), so it is not in our tree. */
+/**
+ * A process burning one core for at most `seconds`, orphaned (the shell that started it exits),
+ * so it is not in our tree.
+ */
 function startOrphanBurner(t, seconds) {
   const burn = `const end = Date.now() + ${seconds * 1000}; while (Date.now() < end) {}`;
   return new Promise((resolve, reject) => {
-    const shell = spawn('/bin/sh', ['-c', `"${process.execPath}" -e '${burn}' >/dev/null 2>&1 & echo $!`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const command = `"${process.execPath}" -e '${burn}' >/dev/null 2>&1 & echo $!`;
+    const shell = spawn('/bin/sh', ['-c', command], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     shell.stdout.on('data', (chunk) => (out += chunk));
     shell.on('error', reject);
@@ -47,7 +51,8 @@ function startOrphanBurner(t, seconds) {
 const step = async (url) => (await runSweep([{ url, store: 'hold', key: 'k' }], settings)).steps[0];
 const codes = (s) => s.warnings.map((warning) => warning.code);
 
-test('a core burnt by another process shows as other processes\' CPU and warns BUSY_MACHINE; a quiet step warns only if the machine was busy', { timeout: 60_000 }, async (t) => {
+test('a core burnt by another process shows as other processes\' CPU and warns BUSY_MACHINE; ' +
+  'a quiet step warns only if the machine was busy', { timeout: 60_000 }, async (t) => {
   if (!existsSync('/proc/stat')) return void t.skip('no /proc: the machine\'s load is not measured on this platform');
   const server = await startTestServer(t, { sleepMs: 5 });
   const url = `${server.url}/hold/k`;
@@ -56,8 +61,10 @@ test('a core burnt by another process shows as other processes\' CPU and warns B
   t.diagnostic(`quiet: ${JSON.stringify(quiet.machine)} ${codes(quiet)}`);
   assert.ok(quiet.machine.othersCpuPercent >= 0 && quiet.machine.stealPercent >= 0 && quiet.machine.treeCpuPercent > 0);
   const quietBusy = quiet.machine.stealPercent >= 10 || quiet.machine.othersCpuPercent >= 50;
-  if (!quietBusy) assert.deepEqual(codes(quiet).filter((code) => code === 'CPU_STEAL' || code === 'BUSY_MACHINE'), [], 'a quiet machine: no machine warning');
-  else {
+  if (!quietBusy) {
+    const machineCodes = codes(quiet).filter((code) => code === 'CPU_STEAL' || code === 'BUSY_MACHINE');
+    assert.deepEqual(machineCodes, [], 'a quiet machine: no machine warning');
+  } else {
     t.diagnostic('the machine was busy during the "quiet" step (steal or other sessions): its warning is legitimate');
     assert.equal(codes(quiet).includes('CPU_STEAL'), quiet.machine.stealPercent >= 10);
     assert.equal(codes(quiet).includes('BUSY_MACHINE'), quiet.machine.othersCpuPercent >= 50);
@@ -75,14 +82,22 @@ test('a core burnt by another process shows as other processes\' CPU and warns B
     burnt = await step(url);
     burnerPercent = ((ticksOf(pid) - before) / hz / (Number(process.hrtime.bigint() - started) / 1e9)) * 100;
     process.kill(pid);
-    t.diagnostic(`burn ${attempt}: burner ${burnerPercent.toFixed(0)}% of a core; ${JSON.stringify(burnt.machine)} ${codes(burnt)}`);
+    t.diagnostic(`burn ${attempt}: burner ${burnerPercent.toFixed(0)}% of a core; ` +
+      `${JSON.stringify(burnt.machine)} ${codes(burnt)}`);
   }
-  assert.ok(burnerPercent >= 30, `the burner got ${burnerPercent.toFixed(0)}% of a core in three tries: the machine is too busy to test this`);
-  assert.ok(burnt.machine.othersCpuPercent >= burnerPercent - 15, `the burner's ${burnerPercent.toFixed(0)}% is among other processes' ${burnt.machine.othersCpuPercent.toFixed(0)}%`);
-  assert.ok(codes(burnt).includes('BUSY_MACHINE'), 'a step during which another process burnt a core warns BUSY_MACHINE');
+  assert.ok(burnerPercent >= 30,
+    `the burner got ${burnerPercent.toFixed(0)}% of a core in three tries: the machine is too busy to test this`);
+  assert.ok(burnt.machine.othersCpuPercent >= burnerPercent - 15, `the burner's ${burnerPercent.toFixed(0)}% ` +
+    `is among other processes' ${burnt.machine.othersCpuPercent.toFixed(0)}%`);
+  assert.ok(codes(burnt).includes('BUSY_MACHINE'),
+    'a step during which another process burnt a core warns BUSY_MACHINE');
   // Compared with the quiet step only when that one was really quiet: other sessions' load
   // comes and goes between steps (seen here: 83% of a core in the quiet step, 14% in the burning one).
   const rise = burnt.machine.othersCpuPercent - quiet.machine.othersCpuPercent;
-  if (quiet.machine.othersCpuPercent < 25) assert.ok(rise >= 50, `other processes' CPU rose by about a core while burning (${rise.toFixed(0)}% of a core)`);
-  else t.diagnostic(`other processes used ${quiet.machine.othersCpuPercent.toFixed(0)}% of a core in the quiet step: the rise (${rise.toFixed(0)}%) is not asserted`);
+  if (quiet.machine.othersCpuPercent < 25) {
+    assert.ok(rise >= 50, `other processes' CPU rose by about a core while burning (${rise.toFixed(0)}% of a core)`);
+  } else {
+    t.diagnostic(`other processes used ${quiet.machine.othersCpuPercent.toFixed(0)}% of a core in the quiet step: ` +
+      `the rise (${rise.toFixed(0)}%) is not asserted`);
+  }
 });

@@ -10,7 +10,9 @@ import { keyOf } from '../../driver/workloads/values.js';
 import { reachable, testRedisUrl, unavailable } from '../helpers/services.js';
 
 async function probeOf(t, workload) {
-  const { options, problems } = parseArguments(['--direct', '--stores', 'redis', '--workload', workload, '--records', '10', '--value-size', '10KB']);
+  const { options, problems } = parseArguments([
+    '--direct', '--stores', 'redis', '--workload', workload, '--records', '10', '--value-size', '10KB',
+  ]);
   assert.deepEqual(problems, []);
   const { targets, stores } = await openDirectTargets(options, { env: { ...process.env, REDIS_URL: testRedisUrl } });
   t.after(() => stores.close());
@@ -20,7 +22,8 @@ async function probeOf(t, workload) {
   return { target, store: stores.entry('redis').raw, figures: await startSampling(opened.send, { maxCount: 20 }).done };
 }
 
-test('a key-space workload\'s direct probe uses a 100-byte key of its own: it reads it under a read workload, writes it under a write workload', async (t) => {
+test('a key-space workload\'s direct probe uses a 100-byte key of its own: ' +
+  'it reads it under a read workload, writes it under a write workload', async (t) => {
   if (!(await reachable(testRedisUrl))) return unavailable(t, `no Redis at ${testRedisUrl}`);
   const { options } = parseArguments(['--direct', '--stores', 'redis']);
   const plain = await openDirectTargets(options, { env: { ...process.env, REDIS_URL: testRedisUrl } });

@@ -30,10 +30,14 @@ async function crowdServer(t) {
   return { url, served: async () => Number(await (await fetch(`${url}/served`)).text()) };
 }
 
-test('--probe against a server whose latency grows with the requests in flight: the probe under load is slower than idle, and its requests are not in the step', async (t) => {
+test('--probe against a server whose latency grows with the requests in flight: ' +
+  'the probe under load is slower than idle, and its requests are not in the step', async (t) => {
   const server = await crowdServer(t);
   const warmup = 50;
-  const run = await runDriverCli(['--url', `${server.url}/key1`, '--probe', '-c', '20', '-n', '600', '--warmup', String(warmup), '--warmup-max', '0', '--json', '-']);
+  const run = await runDriverCli([
+    '--url', `${server.url}/key1`, '--probe', '-c', '20', '-n', '600', '--warmup', String(warmup), '--warmup-max', '0',
+    '--json', '-',
+  ]);
   assert.equal(run.status, 0, run.stderr);
   const result = JSON.parse(run.stdout);
   const [step] = result.steps;
@@ -41,7 +45,8 @@ test('--probe against a server whose latency grows with the requests in flight: 
   assert.equal(probe.thread, 'worker');
   assert.ok(probe.idle.count > 0 && probe.underLoad.count > 0, JSON.stringify(probe));
   assert.equal(probe.idle.errors + probe.underLoad.errors, 0);
-  assert.ok(probe.underLoad.p50Ms > probe.idle.p50Ms, `probe p50 under load ${probe.underLoad.p50Ms} ms, idle ${probe.idle.p50Ms} ms`);
+  assert.ok(probe.underLoad.p50Ms > probe.idle.p50Ms,
+    `probe p50 under load ${probe.underLoad.p50Ms} ms, idle ${probe.idle.p50Ms} ms`);
   // Alone, a request is held one share; among the step's 20 clients, about 21 shares.
   assert.ok(probe.idle.p50Ms >= HOLD_PER_REQUEST_MS, `idle p50 ${probe.idle.p50Ms} ms`);
   assert.ok(probe.underLoad.p50Ms >= 10 * HOLD_PER_REQUEST_MS, `under-load p50 ${probe.underLoad.p50Ms} ms`);
@@ -56,7 +61,9 @@ test('--probe against a server whose latency grows with the requests in flight: 
 
 test('without --probe a step has probe null and the table no probe columns', async (t) => {
   const server = await crowdServer(t);
-  const run = await runDriverCli(['--url', `${server.url}/key1`, '-c', '2', '-n', '20', '--warmup', '0', '--json', '-']);
+  const run = await runDriverCli([
+    '--url', `${server.url}/key1`, '-c', '2', '-n', '20', '--warmup', '0', '--json', '-',
+  ]);
   assert.equal(run.status, 0, run.stderr);
   assert.equal(JSON.parse(run.stdout).steps[0].probe, null);
   assert.doesNotMatch(run.stderr, /probeIdleP50/);
@@ -75,9 +82,13 @@ test('--probe with -n too small to probe: exit 2 with one line', async () => {
   }
 });
 
-test('--probe in direct mode: redis probed from its own thread and connection, memory from the driver\'s thread', async (t) => {
+test('--probe in direct mode: redis probed from its own thread and connection, ' +
+  'memory from the driver\'s thread', async (t) => {
   if (!(await reachable(testRedisUrl))) return unavailable(t, `redis is not reachable at ${testRedisUrl}`);
-  const run = await runDriverCli(['--direct', '--stores', 'memory,redis', '--keys', 'key1', '--probe', '-c', '4', '-n', '2000', '--warmup', '0', '--json', '-'], {
+  const run = await runDriverCli([
+    '--direct', '--stores', 'memory,redis', '--keys', 'key1', '--probe', '-c', '4', '-n', '2000', '--warmup', '0',
+    '--json', '-',
+  ], {
     env: { ...process.env, REDIS_URL: testRedisUrl },
   });
   assert.equal(run.status, 0, run.stderr);

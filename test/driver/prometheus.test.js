@@ -13,7 +13,7 @@ import { startApp } from '../../app/start-app.js';
 import { parseArguments } from '../../cli/options.js';
 import { runBenchmark } from '../../driver/run.js';
 import { createDriverMetrics, serveMetrics } from '../../driver/metrics-server.js';
-import { skipOrFail } from '../helpers/driver-servers.js';
+import { unavailable } from '../helpers/services.js';
 
 const PROMETHEUS = process.env.PROMETHEUS_BIN ?? '/usr/bin/prometheus';
 // A scrape must also finish while the run keeps the app busy: its timeout is the interval's.
@@ -76,7 +76,10 @@ async function startPrometheus(t, { app, driver }) {
 /** The single value of a query's vector result, or null when it has none. */
 const valueOf = (answer) => (answer.data?.result?.length ? Number(answer.data.result[0].value[1]) : null);
 
-/** Polls expr until it gives want (a scrape after the run's end has landed), or 15 s pass; resolves to the last value. */
+/**
+ * Polls expr until it gives want (a scrape after the run's end has landed), or 15 s pass;
+ * resolves to the last value.
+ */
 async function settled(query, expr, want) {
   let value = null;
   for (let tries = 0; tries < 150; tries += 1) {
@@ -87,8 +90,9 @@ async function settled(query, expr, want) {
   return value;
 }
 
-test('Prometheus scraping the app\'s /metrics and the driver\'s --metrics-port stores exactly the run\'s requests and errors', async (t) => {
-  if (!existsSync(PROMETHEUS)) return skipOrFail(t, `no Prometheus at ${PROMETHEUS} (apt-get install prometheus)`);
+test('Prometheus scraping the app\'s /metrics and the driver\'s --metrics-port ' +
+  'stores exactly the run\'s requests and errors', async (t) => {
+  if (!existsSync(PROMETHEUS)) return unavailable(t, `no Prometheus at ${PROMETHEUS} (apt-get install prometheus)`);
   const app = await startApp({ port: 0, host: '127.0.0.1', stores: ['memory'], metrics: true, env: {} });
   t.after(() => app.close());
   const metrics = createDriverMetrics();
@@ -98,7 +102,7 @@ test('Prometheus scraping the app\'s /metrics and the driver\'s --metrics-port s
   try {
     query = await startPrometheus(t, { app: new URL(app.url).host, driver: `127.0.0.1:${server.port}` });
   } catch (error) {
-    return skipOrFail(t, `Prometheus cannot start: ${error.message}`);
+    return unavailable(t, `Prometheus cannot start: ${error.message}`);
   }
 
   const { options, problems } = parseArguments([
@@ -119,12 +123,15 @@ test('Prometheus scraping the app\'s /metrics and the driver\'s --metrics-port s
   assert.ok(requests >= 2000 && missing >= 2000, `the run sent its requests (${requests} to key1, ${missing} 404s)`);
 
   const driverRequests = 'sum(storebench_driver_requests_total{store="memory",key="key1"})';
-  assert.equal(await settled(query, driverRequests, requests), requests, 'the driver\'s request counter for memory/key1');
+  assert.equal(await settled(query, driverRequests, requests), requests,
+    'the driver\'s request counter for memory/key1');
   const driverErrors = 'sum(storebench_driver_errors_total{store="memory",key="no-such-key",kind="http 404"})';
   assert.equal(await settled(query, driverErrors, missing), missing, 'the driver\'s 404 counter');
-  assert.equal(await settled(query, 'sum(storebench_driver_errors_total{key="key1"}) or vector(0)', 0), 0, 'no errors on key1');
+  const key1Errors = 'sum(storebench_driver_errors_total{key="key1"}) or vector(0)';
+  assert.equal(await settled(query, key1Errors, 0), 0, 'no errors on key1');
   const latencyCount = 'sum(storebench_driver_latency_seconds_count{store="memory",key="key1"})';
-  assert.equal(await settled(query, latencyCount, requests), requests, 'every key1 response is in the latency histogram');
+  assert.equal(await settled(query, latencyCount, requests), requests,
+    'every key1 response is in the latency histogram');
 
   // The app counts what reached it: the steps' requests and the driver's check of each URL.
   const [key1, noKey] = [received.get('/memory/key1'), received.get('/memory/no-such-key')];
@@ -135,7 +142,8 @@ test('Prometheus scraping the app\'s /metrics and the driver\'s --metrics-port s
   assert.equal(await settled(query, appMissing, noKey), noKey, 'the app\'s 404 counter for memory');
   const gets = 'sum(storebench_app_store_operation_duration_seconds_count{store="memory",operation="get"})';
   assert.equal(await settled(query, gets, key1 + noKey), key1 + noKey, 'one store get per request');
-  assert.ok(valueOf(await query('storebench_app_nodejs_eventloop_lag_p99_seconds')) >= 0, 'the event loop delay is scraped');
+  assert.ok(valueOf(await query('storebench_app_nodejs_eventloop_lag_p99_seconds')) >= 0,
+    'the event loop delay is scraped');
 
   // Every query of the dashboard runs against this Prometheus, Grafana's variables filled in.
   const dashboard = JSON.parse(await readFile(DASHBOARD, 'utf8'));
@@ -146,13 +154,15 @@ test('Prometheus scraping the app\'s /metrics and the driver\'s --metrics-port s
     assert.equal(answer.status, 'success', `${expr}: ${answer.error ?? ''}`);
   }
   // rate() needs two samples in its window: scrapes go on after the run.
-  const rpsExpr = exprs.find((expr) => expr.startsWith('sum by (store) (rate(storebench_app_requests_total')).replaceAll('$__rate_interval', '1m');
+  const rpsExpr = exprs.find((expr) => expr.startsWith('sum by (store) (rate(storebench_app_requests_total'))
+    .replaceAll('$__rate_interval', '1m');
   let rps;
   for (let tries = 0; tries < 50 && !rps?.data.result.length; tries += 1) {
     rps = await query(rpsExpr);
     if (!rps.data.result.length) await sleep(100);
   }
-  assert.ok(rps.data.result.some((series) => series.metric.store === 'memory'), `the rps panel shows memory: ${JSON.stringify(rps)}`);
+  assert.ok(rps.data.result.some((series) => series.metric.store === 'memory'),
+    `the rps panel shows memory: ${JSON.stringify(rps)}`);
 });
 
 test('without --metrics the app answers /metrics with its JSON 404 and records nothing', async (t) => {

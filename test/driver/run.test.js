@@ -8,7 +8,9 @@ import { RunError } from '../../util/errors.js';
 import { startTestServer } from '../helpers/driver-servers.js';
 
 test('if the embedded app dies mid-sweep the finished steps are kept and the run fails with the reason', async () => {
-  const { options, problems } = parseArguments(['--stores', 'memory', '--keys', 'key1,key2', '-c', '1,1,1,1', '-t', '0.3', '--warmup', '0', '-q']);
+  const { options, problems } = parseArguments([
+    '--stores', 'memory', '--keys', 'key1,key2', '-c', '1,1,1,1', '-t', '0.3', '--warmup', '0', '-q',
+  ]);
   assert.deepEqual(problems, []);
   let killed = false;
   const result = await runBenchmark(options, {
@@ -30,9 +32,13 @@ test('if the embedded app dies mid-sweep the finished steps are kept and the run
 });
 
 test('a normal run stops the app without calling that a crash', async () => {
-  const { options } = parseArguments(['--stores', 'memory', '--keys', 'key1', '-c', '1', '-n', '20', '--warmup', '0', '-q']);
+  const { options } = parseArguments([
+    '--stores', 'memory', '--keys', 'key1', '-c', '1', '-n', '20', '--warmup', '0', '-q',
+  ]);
   let app;
-  const result = await runBenchmark(options, { onProgress: (event) => { if (event.type === 'app-started') app = event.app; } });
+  const result = await runBenchmark(options, {
+    onProgress: (event) => { if (event.type === 'app-started') app = event.app; },
+  });
   assert.equal(result.interrupted, false);
   assert.equal(result.appExit, null);
   assert.equal(resultError(result), null);
@@ -42,10 +48,15 @@ test('a normal run stops the app without calling that a crash', async () => {
 
 test('runBenchmark resolves to a Result and reports its progress as events', async (t) => {
   const server = await startTestServer(t);
-  const { options } = parseArguments(['--url', `${server.url}/a/key1`, '--url', `${server.url}/b/key1`, '-c', '1,2', '-n', '20', '--warmup', '5', '--warmup-max', '0', '--order', 'sequential']);
+  const { options } = parseArguments([
+    '--url', `${server.url}/a/key1`, '--url', `${server.url}/b/key1`, '-c', '1,2', '-n', '20', '--warmup', '5',
+    '--warmup-max', '0', '--order', 'sequential',
+  ]);
   const events = [];
   const result = await runBenchmark(options, { onProgress: (event) => events.push(event) });
-  const named = (event) => `step ${event.index}${event.load.warmup ? ' warm-up' : ''}${event.load.control ? ' control' : ''}`;
+  const named = (event) => {
+    return `step ${event.index}${event.load.warmup ? ' warm-up' : ''}${event.load.control ? ' control' : ''}`;
+  };
   assert.deepEqual(events.map((event) => (event.type === 'step' ? named(event) : event.type)), [
     'start', 'step 1 warm-up', 'step 1 warm-up', 'step 1', 'step-done', 'step 2', 'step-done',
     'step 3', 'step-done', 'step 4', 'step-done', 'target-done', 'step 4 control', 'target-done',
@@ -54,10 +65,14 @@ test('runBenchmark resolves to a Result and reports its progress as events', asy
   assert.ok(events[0].estimateSeconds === null, 'no estimate for counted (-n) steps');
   assert.deepEqual(events[11].steps, result.steps.slice(2, 4), 'target-done carries that URL\'s steps');
   assert.deepEqual(events[13].steps, result.steps.slice(0, 2), 'the control\'s URL is done after the control');
-  assert.deepEqual(Object.keys(result), ['format', 'interrupted', 'appExit', 'settings', 'system', 'targets', 'skipped', 'loads', 'order', 'steps', 'control', 'verifications', 'comparison', 'merged', 'peakRss']);
+  assert.deepEqual(Object.keys(result), [
+    'format', 'interrupted', 'appExit', 'settings', 'system', 'targets', 'skipped', 'loads', 'order', 'steps',
+    'control', 'verifications', 'comparison', 'merged', 'peakRss',
+  ]);
   assert.equal(result.format, 'storebench-results/6');
   assert.deepEqual(result.targets.map((target) => target.store), ['a', 'b']);
-  assert.deepEqual(result.steps.map((step) => [step.store, step.concurrency, step.responses]), [['a', 1, 20], ['a', 2, 20], ['b', 1, 20], ['b', 2, 20]]);
+  assert.deepEqual(result.steps.map((step) => [step.store, step.concurrency, step.responses]),
+    [['a', 1, 20], ['a', 2, 20], ['b', 1, 20], ['b', 2, 20]]);
   assert.equal(result.comparison.length, 2);
   assert.deepEqual(fromJson(toJson(result)), result, 'a real Result survives the round trip');
 });

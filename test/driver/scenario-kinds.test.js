@@ -19,7 +19,8 @@ async function withoutAppend() {
   return store;
 }
 
-test('serial: a store without append runs every script with read-modify-write, and reads back the sizes the plan meant', async () => {
+test('serial: a store without append runs every script with read-modify-write, ' +
+  'and reads back the sizes the plan meant', async () => {
   const store = await withoutAppend();
   const steps = [];
   const result = await runClient(store, { name: 'memory', writes: { append: false } }, plan, {
@@ -33,13 +34,15 @@ test('serial: a store without append runs every script with read-modify-write, a
   });
   assert.equal(result.nativeAppend, false);
   assert.deepEqual(result.wrong, []);
-  assert.deepEqual(Object.keys(result.scripts), ['serial_put_large', 'serial_put_big', 'get_random', 'get_random_large', 'get_random_big']);
+  assert.deepEqual(Object.keys(result.scripts),
+    ['serial_put_large', 'serial_put_big', 'get_random', 'get_random_large', 'get_random_big']);
   for (const [script, outcome] of Object.entries(result.scripts)) {
     assert.equal(outcome.failed, 0, script);
     assert.ok(outcome.ms > 0, script);
   }
   const [, putLarge] = steps[0];
-  assert.deepEqual(putLarge.operations.map((operation) => [operation.operation, operation.requests]), [['read-modify-write', 30], ['write', 30]]);
+  assert.deepEqual(putLarge.operations.map((operation) => [operation.operation, operation.requests]),
+    [['read-modify-write', 30], ['write', 30]]);
   assert.equal(putLarge.peakInFlight, 1);
   for (const key of plan.keys) assert.equal(await store.get(key), null, `${key} was cleaned up`);
 });
@@ -47,15 +50,19 @@ test('serial: a store without append runs every script with read-modify-write, a
 test('serial: an append that loses bytes is caught by the read-back, with the key and both sizes', async () => {
   const store = await memory.open();
   store.append = async () => {}; // acknowledges and stores nothing
-  const result = await runClient(store, { name: 'memory', writes: { append: true } }, plan, { iterations, bigValueBytes });
+  const options = { iterations, bigValueBytes };
+  const result = await runClient(store, { name: 'memory', writes: { append: true } }, plan, options);
   assert.deepEqual(result.wrong, ['kt:La:00000000 holds 0 B, not 462 B']);
 });
 
-test('batch: the study\'s methods and the two updates over real users on the memory store, para all in flight at once, no key left behind', async () => {
+test('batch: the study\'s methods and the two updates over real users on the memory store, ' +
+  'para all in flight at once, no key left behind', async () => {
   const store = await memory.open();
   const byMethod = await runMethods(store, 500);
-  assert.deepEqual(Object.keys(byMethod), ['set para', 'get para', 'update own key', 'set once', 'get once', 'update in one key']);
-  assert.deepEqual(Object.values(byMethod).map((outcome) => [outcome.operations, outcome.failed]), [[500, 0], [500, 0], [1, 0], [1, 0], [1, 0], [1, 0]]);
+  assert.deepEqual(Object.keys(byMethod),
+    ['set para', 'get para', 'update own key', 'set once', 'get once', 'update in one key']);
+  assert.deepEqual(Object.values(byMethod).map((outcome) => [outcome.operations, outcome.failed]),
+    [[500, 0], [500, 0], [1, 0], [1, 0], [1, 0], [1, 0]]);
   assert.deepEqual(byMethod['get para'].byStatus, { 200: 500 });
   for (const key of keysOf(500)) assert.equal(await store.get(key), null);
 

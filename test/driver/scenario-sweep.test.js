@@ -4,7 +4,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { run } from '../../driver/scenarios/kinds/sweep.js';
 
-test('a direct run of the sweep kind measures each key and concurrency once with exact counts, and merges them into one Result', async () => {
+test('a direct run of the sweep kind measures each key and concurrency once with exact counts, ' +
+  'and merges them into one Result', async () => {
   const scenario = {
     name: 'direct-memory',
     app: { stores: ['memory'] },
@@ -13,11 +14,19 @@ test('a direct run of the sweep kind measures each key and concurrency once with
       title: 'T',
       rowHeader: 'url',
       row: '{store}/{key} c={concurrency}',
-      columns: [{ id: 'n', label: 'n', unit: '', metric: 'requests' }, { id: 'c', label: 'c', unit: '', metric: 'concurrency' }],
+      columns: [
+        { id: 'n', label: 'n', unit: '', metric: 'requests' },
+        { id: 'c', label: 'c', unit: '', metric: 'concurrency' },
+      ],
     }],
   };
   const events = [];
-  const out = await run(scenario, { runs: [{ id: 'd', label: 'memory', flags: { direct: true, stores: 'memory', keys: ['key1', 'key2'], requests: 300, concurrency: [1, 3], warmup: 0 } }] }, { onProgress: (event) => events.push(event) });
+  const flags = {
+    direct: true, stores: 'memory', keys: ['key1', 'key2'], requests: 300, concurrency: [1, 3], warmup: 0,
+  };
+  const out = await run(scenario, { runs: [{ id: 'd', label: 'memory', flags }] }, {
+    onProgress: (event) => events.push(event),
+  });
   const [table] = out.measured;
   assert.deepEqual(table.rows, ['memory/key1 c=1', 'memory/key1 c=3', 'memory/key2 c=1', 'memory/key2 c=3']);
   for (const row of table.rows) assert.equal(table.cells[row].n, 300);

@@ -56,7 +56,9 @@ test('a key is not a problem when no store chosen is up to list it: the store is
   const chosen = selectTargets(down, 'http://127.0.0.1:39091', { stores: ['redis'], keys: ['key1'], label: 'the embedded app.js' });
   assert.deepEqual(chosen.problems, []);
   assert.deepEqual(chosen.targets, []);
-  assert.deepEqual(chosen.skipped, [{ store: 'redis', status: 'unavailable', reason: 'no REDIS_URL and no redis-server on PATH' }]);
+  assert.deepEqual(chosen.skipped, [
+    { store: 'redis', status: 'unavailable', reason: 'no REDIS_URL and no redis-server on PATH' },
+  ]);
   // With a store up to judge by, an unknown key is still a problem, named by the label.
   assert.deepEqual(selectTargets(down, 'http://x', { keys: ['key9'], label: 'the embedded app.js' }).problems, [
     '--keys: no store at the embedded app.js lists key "key9" (known: key1)',
@@ -160,10 +162,14 @@ async function listenOnBlockedPort(t, handler) {
 // browsers block: a live server on 6666 that curl reaches gave "cannot reach ...: bad port", exit 1.
 test('--url and --target reach a server on a port fetch() refuses (6666), as the load itself does', async (t) => {
   const port = await listenOnBlockedPort(t, (req, res) => {
-    if (req.url === '/stores') return res.end(JSON.stringify({ stores: [{ name: 'memory', status: 'up', keys: ['key1'] }] }));
+    if (req.url === '/stores') {
+      return res.end(JSON.stringify({ stores: [{ name: 'memory', status: 'up', keys: ['key1'] }] }));
+    }
     res.end('{"message":"Text data"}');
   });
-  if (port === null) return t.skip(`every port fetch() blocks that this test tries is taken: ${BLOCKED_PORTS.join(', ')}`);
+  if (port === null) {
+    return t.skip(`every port fetch() blocks that this test tries is taken: ${BLOCKED_PORTS.join(', ')}`);
+  }
   const base = `http://127.0.0.1:${port}`;
   assert.equal(await checkReachable(`${base}/memory/key1`), 200);
   assert.equal((await fetchStoreListing(base)).length, 1);

@@ -27,9 +27,13 @@ async function redisClient(t) {
 }
 
 for (const [store, url] of [['redis', testRedisUrl], ['postgres', testPostgresUrl]]) {
-  test(`--value-shape hash on ${store}: mixed:50/50 over 200 records loads, runs exactly -n calls with the probe, verifies, and records the shape`, async (t) => {
+  test(`--value-shape hash on ${store}: mixed:50/50 over 200 records loads, runs exactly -n calls with the probe, ` +
+    'verifies, and records the shape', async (t) => {
     if (!(await reachable(url))) return unavailable(t, `${store} is not reachable at ${url}`);
-    const { status, stderr, result } = await runDirect(['--stores', store, '--value-shape', 'hash', '--workload', 'mixed:50/50', '--records', '200', '--seed', '11', '-n', '400', '-c', '4', '--probe']);
+    const { status, stderr, result } = await runDirect([
+      '--stores', store, '--value-shape', 'hash', '--workload', 'mixed:50/50', '--records', '200', '--seed', '11',
+      '-n', '400', '-c', '4', '--probe',
+    ]);
     assert.equal(status, 0, stderr);
     assert.equal(result.settings.valueShape, 'hash');
     assert.match(stderr, /values 100 B as hashes of 10 fields/);
@@ -47,13 +51,18 @@ for (const [store, url] of [['redis', testRedisUrl], ['postgres', testPostgresUr
     assert.ok(step.probe.underLoad.count > 0);
     const [verification] = result.verifications;
     assert.equal(verification.mismatched, 0, JSON.stringify(verification.examples));
-    assert.ok(verification.verified > 0 && verification.verified === verification.sampled, JSON.stringify(verification));
+    assert.ok(verification.verified > 0 && verification.verified === verification.sampled,
+      JSON.stringify(verification));
   });
 }
 
-test('--value-shape hash on redis: the records really are Redis hashes of 10 fields whose bytes add up to the value size', async (t) => {
+test('--value-shape hash on redis: the records really are Redis hashes of 10 fields ' +
+  'whose bytes add up to the value size', async (t) => {
   if (!(await reachable(testRedisUrl))) return unavailable(t, `redis is not reachable at ${testRedisUrl}`);
-  const { status, stderr } = await runDirect(['--stores', 'redis', '--value-shape', 'hash', '--workload', 'read', '--records', '50', '--value-size', '1KB', '-n', '50', '-c', '2']);
+  const { status, stderr } = await runDirect([
+    '--stores', 'redis', '--value-shape', 'hash', '--workload', 'read', '--records', '50', '--value-size', '1KB',
+    '-n', '50', '-c', '2',
+  ]);
   assert.equal(status, 0, stderr);
   const client = await redisClient(t);
   assert.equal(await client.type('user0000000000'), 'hash');
@@ -66,7 +75,9 @@ test('--value-shape hash on redis: the records really are Redis hashes of 10 fie
 
 test('--value-shape hash on postgres: each record is the JSON document of its 10 fields, in base64', async (t) => {
   if (!(await reachable(testPostgresUrl))) return unavailable(t, `postgres is not reachable at ${testPostgresUrl}`);
-  const { status, stderr } = await runDirect(['--stores', 'postgres', '--value-shape', 'hash', '--workload', 'read', '--records', '20', '-n', '20', '-c', '2']);
+  const { status, stderr } = await runDirect([
+    '--stores', 'postgres', '--value-shape', 'hash', '--workload', 'read', '--records', '20', '-n', '20', '-c', '2',
+  ]);
   assert.equal(status, 0, stderr);
   const { default: pg } = await import('pg');
   const client = new pg.Client({ connectionString: testPostgresUrl });
@@ -80,16 +91,22 @@ test('--value-shape hash on postgres: each record is the JSON document of its 10
 
 test('--value-shape hash with --workers 2 on redis: each worker thread reads the hashes in that shape', async (t) => {
   if (!(await reachable(testRedisUrl))) return unavailable(t, `redis is not reachable at ${testRedisUrl}`);
-  const { status, stderr, result } = await runDirect(['--stores', 'redis', '--value-shape', 'hash', '--workload', 'read', '--records', '100', '-n', '300', '-c', '4', '--workers', '2']);
+  const { status, stderr, result } = await runDirect([
+    '--stores', 'redis', '--value-shape', 'hash', '--workload', 'read', '--records', '100', '-n', '300', '-c', '4',
+    '--workers', '2',
+  ]);
   assert.equal(status, 0, stderr);
   assert.equal(result.steps[0].requests, 300);
   assert.equal(result.steps[0].errors.total, 0, JSON.stringify(result.steps[0].errors));
 });
 
 test('--value-shape hash without --direct: exit 2 with one line, nothing run', async () => {
-  const { status, stdout, stderr } = await runDriverCli(['--value-shape', 'hash', '--workload', 'mixed:50/50', '--records', '200', '-n', '10']);
+  const { status, stdout, stderr } = await runDriverCli([
+    '--value-shape', 'hash', '--workload', 'mixed:50/50', '--records', '200', '-n', '10',
+  ]);
   assert.equal(status, 2);
   assert.equal(stdout, '');
-  assert.deepEqual(stderr.split('\n').filter((line) => line.startsWith('node test:')), ['node test: --value-shape hash needs --direct: over HTTP the app stores the bytes each request carries']);
+  assert.deepEqual(stderr.split('\n').filter((line) => line.startsWith('node test:')),
+    ['node test: --value-shape hash needs --direct: over HTTP the app stores the bytes each request carries']);
   assert.doesNotMatch(stderr, /at .*\.js:\d+/, 'no stack trace');
 });

@@ -21,7 +21,8 @@ for (const [name, engine] of Object.entries(HTTP_ENGINES)) {
   const named = (title) => `${name} engine: ${title}`;
 
   for (const workers of [2, 3]) {
-    test(named(`${workers} workers with -n 1000: their request counts add up to the step's, which is exactly -n, and every one reached the server`), async (t) => {
+    test(named(`${workers} workers with -n 1000: their request counts add up to the step's, which is exactly -n, ` +
+      'and every one reached the server'), async (t) => {
       const server = await startTestServer(t, { sleepMs: 2 });
       const { stepRunner } = runner(t, workers, engine);
       const step = await stepRunner.measure(load(`${server.url}/`, { concurrency: 10, maxRequests: 1000 }));
@@ -32,21 +33,27 @@ for (const [name, engine] of Object.entries(HTTP_ENGINES)) {
       assert.equal(step.workers.reduce((sum, worker) => sum + worker.responses, 0), 1000);
       assert.equal(server.heldMs.length, 1000);
       assert.equal(step.latency.count, 1000);
-      assert.equal(decodeHistogram(step.histogram).totalCount, 1000, 'the workers\' histograms added hold every sample');
+      assert.equal(decodeHistogram(step.histogram).totalCount, 1000,
+        'the workers\' histograms added hold every sample');
       assert.equal(step.operations[0].requests, 1000);
       assert.equal(step.concurrency, 10);
       // rps is all responses over the workers' clients-weighted mean wallSeconds (each worker's
       // own is its responses / its rps), not the sum of their rps.
       const walls = step.workers.map((worker) => worker.responses / worker.rps);
       assert.ok(Math.abs(step.rps - step.responses / step.wallSeconds) < 1e-6, 'rps = responses / wallSeconds');
-      assert.ok(step.wallSeconds >= Math.min(...walls) - 1e-9 && step.wallSeconds <= Math.max(...walls) + 1e-9, `wallSeconds ${step.wallSeconds} within the workers' ${walls}`);
-      for (const worker of step.workers) assert.ok(worker.cpuPercent > 0 && worker.cpuPercent < 100, `a worker's CPU ${worker.cpuPercent}%`);
+      const [shortest, longest] = [Math.min(...walls), Math.max(...walls)];
+      assert.ok(step.wallSeconds >= shortest - 1e-9 && step.wallSeconds <= longest + 1e-9,
+        `wallSeconds ${step.wallSeconds} within the workers' ${walls}`);
+      for (const worker of step.workers) {
+        assert.ok(worker.cpuPercent > 0 && worker.cpuPercent < 100, `a worker's CPU ${worker.cpuPercent}%`);
+      }
     });
   }
 
   // rps is set by the server's hold, not the driver's CPU: 20 clients, each request held 50 ms,
   // give 400 rps; the workers' figures added must say so (Little's law), as one thread's do.
-  test(named('3 workers against a server holding each request 50 ms: rps = concurrency / hold within 10% (Little\'s law), mean within 10% of the hold'), async (t) => {
+  test(named('3 workers against a server holding each request 50 ms: ' +
+    'rps = concurrency / hold within 10% (Little\'s law), mean within 10% of the hold'), async (t) => {
     const server = await startHoldServer(t, [50]);
     const { stepRunner } = runner(t, 3, engine);
     await stepRunner.measure(load(`${server.url}/`, { concurrency: 20, maxRequests: 100 })); // warm-up
@@ -58,7 +65,8 @@ for (const [name, engine] of Object.entries(HTTP_ENGINES)) {
     assert.ok(step.wallSeconds > 1.9 && step.wallSeconds < 2.5, `wallSeconds ${step.wallSeconds}`);
   });
 
-  test(named('the open model over 3 workers: each sends a third of the rate, the step the whole rate, recorded as asked'), async (t) => {
+  test(named('the open model over 3 workers: each sends a third of the rate, the step the whole rate, ' +
+    'recorded as asked'), async (t) => {
     const server = await startTestServer(t, { sleepMs: 5 });
     const { stepRunner } = runner(t, 3, engine);
     const step = await stepRunner.measure(load(`${server.url}/`, { rps: 200, maxRequests: 300 }));
@@ -76,7 +84,8 @@ for (const [name, engine] of Object.entries(HTTP_ENGINES)) {
     const step = await stepRunner.measure(load(`${server.url}/`, { concurrency: 2, maxRequests: 50 }));
     assert.equal(step.workers.length, 2);
     assert.equal(step.responses, 50);
-    assert.deepEqual(notices, ['concurrency 2 shared by 2 of the 4 workers (each needs at least one client and one request)']);
+    assert.deepEqual(notices,
+      ['concurrency 2 shared by 2 of the 4 workers (each needs at least one client and one request)']);
   });
 
   test(named('an abort mid-step rejects at once with StepAborted and ends the workers\' requests'), async (t) => {
@@ -85,20 +94,30 @@ for (const [name, engine] of Object.entries(HTTP_ENGINES)) {
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 300);
     const started = Date.now();
-    await assert.rejects(stepRunner.measure(load(`${server.url}/hang`, { concurrency: 4, durationSeconds: 30, signal: controller.signal })), StepAborted);
+    const hang = load(`${server.url}/hang`, { concurrency: 4, durationSeconds: 30, signal: controller.signal });
+    await assert.rejects(stepRunner.measure(hang), StepAborted);
     assert.ok(Date.now() - started < 5000, 'the abort did not wait for the 30 s step');
   });
 }
 
 test('an engine worker threads cannot run is refused with one line, before any load', () => {
   const engine = { mode: 'pigeon', run: async () => ({ reported: null }) };
-  assert.throws(() => createStepRunner({ workers: 2, engine }), { code: 'USAGE', message: '--workers 2 runs http, direct steps only; pigeon mode runs on one worker (--workers 1)' });
+  assert.throws(() => createStepRunner({ workers: 2, engine }), {
+    code: 'USAGE', message: '--workers 2 runs http, direct steps only; pigeon mode runs on one worker (--workers 1)',
+  });
   assert.doesNotThrow(() => createStepRunner({ workers: 1, engine }));
 });
 
-test('each worker draws its own keys and operations from the seed: stream 0 is the main thread\'s, others differ', async () => {
+test('each worker draws its own keys and operations from the seed: stream 0 is the main thread\'s, ' +
+  'others differ', async () => {
   const { createWorkload } = await import('../../driver/workloads/workload.js');
-  const spec = { mix: [{ operation: 'read', share: 0.5 }, { operation: 'update', share: 0.5 }], distribution: { name: 'uniform' }, records: 100_000, valueSize: { min: 10, max: 10 }, seed: 7 };
+  const spec = {
+    mix: [{ operation: 'read', share: 0.5 }, { operation: 'update', share: 0.5 }],
+    distribution: { name: 'uniform' },
+    records: 100_000,
+    valueSize: { min: 10, max: 10 },
+    seed: 7,
+  };
   const sequence = (options) => {
     const workload = createWorkload(spec, options);
     return Array.from({ length: 50 }, () => {
@@ -115,11 +134,23 @@ test('each worker draws its own keys and operations from the seed: stream 0 is t
 });
 
 test('DRIVER_CPU is checked per worker: one thread at 95% warns, two at 50% (100% in all) do not', () => {
-  const step = { responses: 5000, wallSeconds: 2, latency: { meanMs: 1 }, rps: 2500, concurrency: 2.5, model: 'closed', errors: { total: 0, byKind: {}, samples: {} }, targetRps: null };
-  const cpuWarnings = (figures) => honestyWarnings({ ...step, ...figures }).filter((warning) => warning.code === 'DRIVER_CPU');
+  const step = {
+    responses: 5000,
+    wallSeconds: 2,
+    latency: { meanMs: 1 },
+    rps: 2500,
+    concurrency: 2.5,
+    model: 'closed',
+    errors: { total: 0, byKind: {}, samples: {} },
+    targetRps: null,
+  };
+  const cpuWarnings = (figures) => {
+    return honestyWarnings({ ...step, ...figures }).filter((warning) => warning.code === 'DRIVER_CPU');
+  };
   assert.deepEqual(cpuWarnings({ cpuPercent: 100, workers: [{ cpuPercent: 50 }, { cpuPercent: 50 }] }), []);
   const [busy] = cpuWarnings({ cpuPercent: 140, workers: [{ cpuPercent: 45 }, { cpuPercent: 95 }] });
-  assert.equal(busy.message, 'the busiest of 2 worker threads used 95% of a CPU core: the client may be the bottleneck, not the server');
+  assert.equal(busy.message,
+    'the busiest of 2 worker threads used 95% of a CPU core: the client may be the bottleneck, not the server');
   assert.deepEqual(busy.data, { cpuPercent: 95, threshold: 90 });
   assert.equal(cpuWarnings({ cpuPercent: 95, workers: null }).length, 1, 'one thread: the step\'s own CPU, as before');
 });

@@ -19,9 +19,12 @@ import { buildCsv } from '../../report/csv.js';
 import { VerifyError } from '../../util/errors.js';
 import { startContractServer } from '../helpers/contract-server.js';
 
-const workloadFor = (name, { records = 1000, seed = 1, distribution, valueSize = { min: 100, max: 100 }, basePath = '/memory', token = null } = {}) => {
+const workloadFor = (name, {
+  records = 1000, seed = 1, distribution, valueSize = { min: 100, max: 100 }, basePath = '/memory', token = null,
+} = {}) => {
   const { value } = parseWorkload(name);
-  return createWorkload({ ...value, distribution: distribution ?? (value.distribution ? { name: value.distribution } : null), records, valueSize, seed }, { basePath, token });
+  const chosen = distribution ?? (value.distribution ? { name: value.distribution } : null);
+  return createWorkload({ ...value, distribution: chosen, records, valueSize, seed }, { basePath, token });
 };
 
 const run = (args, hooks) => {
@@ -36,7 +39,9 @@ for (const [name, engine] of Object.entries(HTTP_ENGINES)) {
 
   test(named('each request is what the workload says: PUT bodies land byte-exact at the keys it names'), async (t) => {
     const server = await startContractServer(t);
-    const workload = workloadFor('write', { records: 300, distribution: { name: 'sequential' }, valueSize: { min: 10, max: 2000 } });
+    const workload = workloadFor('write', {
+      records: 300, distribution: { name: 'sequential' }, valueSize: { min: 10, max: 2000 },
+    });
     const step = await measureStep(engine, { url: `${server.url}/memory`, concurrency: 3, maxRequests: 300, workload });
     assert.equal(step.responses, 300);
     assert.deepEqual(step.errors, { total: 0, byKind: {}, samples: {} });
@@ -44,17 +49,21 @@ for (const [name, engine] of Object.entries(HTTP_ENGINES)) {
     const stored = server.data.get('memory');
     for (let index = 0; index < 300; index += 1) {
       // Sequential over 300 records: each written once, by the first 300 (tracked) writes: version 1.
-      assert.ok(stored.get(keyOf(index)).equals(workload.values.valueOf(index, 1)), `${keyOf(index)} holds the bytes sent`);
+      assert.ok(stored.get(keyOf(index)).equals(workload.values.valueOf(index, 1)),
+        `${keyOf(index)} holds the bytes sent`);
     }
     const sizes = [...stored.values()].map((value) => value.length);
-    assert.ok(Math.min(...sizes) >= 10 && Math.max(...sizes) <= 2000 && new Set(sizes).size > 100, 'a size range draws per request');
+    assert.ok(Math.min(...sizes) >= 10 && Math.max(...sizes) <= 2000 && new Set(sizes).size > 100,
+      'a size range draws per request');
   });
 
   test(named('per-operation figures add up exactly to the step: counts, errors, rps and histograms'), async (t) => {
     const server = await startContractServer(t);
     // No load: about a third of the reads find nothing (404), so errors are split by operation too.
     const workload = workloadFor('ycsb-a', { records: 300 });
-    const step = await measureStep(engine, { url: `${server.url}/memory`, concurrency: 4, maxRequests: 3000, workload });
+    const step = await measureStep(engine, {
+      url: `${server.url}/memory`, concurrency: 4, maxRequests: 3000, workload,
+    });
     assert.deepEqual(step.operations.map((figures) => figures.operation), ['read', 'update']);
     const sum = (pick) => step.operations.reduce((total, figures) => total + pick(figures), 0);
     assert.equal(sum((figures) => figures.requests), step.requests);
@@ -65,7 +74,12 @@ for (const [name, engine] of Object.entries(HTTP_ENGINES)) {
     assert.deepEqual(step.operations[1].errors, { total: 0, byKind: {}, samples: {} });
     assert.equal(step.errors.byKind['http 404'], step.operations[0].errors.byKind['http 404']);
     assert.ok(Math.abs(sum((figures) => figures.rps) - step.rps) < 1e-6 * step.rps);
-    const merged = hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000, numberOfSignificantValueDigits: 3, useWebAssembly: false });
+    const merged = hdr.build({
+      lowestDiscernibleValue: 1,
+      highestTrackableValue: 3_600_000_000,
+      numberOfSignificantValueDigits: 3,
+      useWebAssembly: false,
+    });
     for (const figures of step.operations) merged.add(decodeHistogram(figures.histogram));
     const total = decodeHistogram(step.histogram);
     assert.equal(merged.totalCount, total.totalCount);
@@ -73,13 +87,16 @@ for (const [name, engine] of Object.entries(HTTP_ENGINES)) {
     assert.equal(step.latency.count, sum((figures) => figures.latency.count));
     assert.equal(step.latency.maxMs, Math.max(...step.operations.map((figures) => figures.latency.maxMs)));
     const weighted = sum((figures) => figures.latency.meanMs * figures.latency.count) / step.latency.count;
-    assert.ok(Math.abs(weighted - step.latency.meanMs) < 1e-5, 'the mean is the operations\' means weighted by their counts');
+    assert.ok(Math.abs(weighted - step.latency.meanMs) < 1e-5,
+      'the mean is the operations\' means weighted by their counts');
   });
 
-  test(named('read-modify-write is one operation of two requests, timed together; a failed read sends no write'), async (t) => {
+  test(named('read-modify-write is one operation of two requests, timed together; ' +
+    'a failed read sends no write'), async (t) => {
     const server = await startContractServer(t, { holdMs: 5 });
     const workload = workloadFor('ycsb-f', { records: 50 });
-    for (let index = 0; index < 25; index += 1) server.data.get('memory').set(keyOf(index), Buffer.from('x')); // half the keys exist
+    // Half the keys exist.
+    for (let index = 0; index < 25; index += 1) server.data.get('memory').set(keyOf(index), Buffer.from('x'));
     const step = await measureStep(engine, { url: `${server.url}/memory`, concurrency: 2, maxRequests: 400, workload });
     const [reads, rmw] = step.operations;
     assert.equal(rmw.operation, 'read-modify-write');
@@ -89,16 +106,21 @@ for (const [name, engine] of Object.entries(HTTP_ENGINES)) {
     assert.equal(server.counts.put, rmw.requests - rmwFailed, 'a PUT went out only after a read that found the key');
     // Every key there: each read-modify-write is two requests held 5 ms each, timed as one.
     for (let index = 25; index < 50; index += 1) server.data.get('memory').set(keyOf(index), Buffer.from('x'));
-    const whole = await measureStep(engine, { url: `${server.url}/memory`, concurrency: 2, maxRequests: 200, workload });
+    const whole = await measureStep(engine, {
+      url: `${server.url}/memory`, concurrency: 2, maxRequests: 200, workload,
+    });
     const [wholeReads, wholeRmw] = whole.operations;
     assert.deepEqual(whole.errors, { total: 0, byKind: {}, samples: {} });
     // Node's timers may fire up to ~1 ms early by hrtime: two holds of 5 ms are at least ~8 ms.
-    assert.ok(wholeRmw.latency.minMs >= 8, `two requests held 5 ms each, measured ${wholeRmw.latency.minMs} ms at least`);
-    assert.ok(wholeRmw.latency.meanMs > 1.6 * wholeReads.latency.meanMs, `read-modify-write ${wholeRmw.latency.meanMs} ms, read ${wholeReads.latency.meanMs} ms`);
+    assert.ok(wholeRmw.latency.minMs >= 8,
+      `two requests held 5 ms each, measured ${wholeRmw.latency.minMs} ms at least`);
+    assert.ok(wholeRmw.latency.meanMs > 1.6 * wholeReads.latency.meanMs,
+      `read-modify-write ${wholeRmw.latency.meanMs} ms, read ${wholeReads.latency.meanMs} ms`);
   });
 
   // Regression: the loadtest engine sent a write's token only with a body, so a DELETE was refused 401.
-  test(named('DELETE and append go out as the workload request says: method, path, body and Authorization'), async (t) => {
+  test(named('DELETE and append go out as the workload request says: ' +
+    'method, path, body and Authorization'), async (t) => {
     const server = await startContractServer(t, { token: 'right' });
     const memory = server.data.get('memory');
     for (let index = 0; index < 10; index += 1) memory.set(keyOf(index), Buffer.from('x'));
@@ -110,27 +132,39 @@ for (const [name, engine] of Object.entries(HTTP_ENGINES)) {
         const index = sent % 10;
         sent += 1;
         const settle = () => {};
-        if (index % 2 === 0) return { operation: 'delete', method: 'DELETE', path: `/memory/${keyOf(index)}`, body: null, authorization: 'Bearer right', settle };
-        return { operation: 'append', method: 'POST', path: `/memory/${keyOf(index)}/append`, body: Buffer.from('yz'), authorization: 'Bearer right', settle };
+        const authorization = 'Bearer right';
+        const path = `/memory/${keyOf(index)}`;
+        if (index % 2 === 0) return { operation: 'delete', method: 'DELETE', path, body: null, authorization, settle };
+        return {
+          operation: 'append', method: 'POST', path: `${path}/append`, body: Buffer.from('yz'), authorization, settle,
+        };
       },
     };
     const step = await measureStep(engine, { url: `${server.url}/memory`, concurrency: 1, maxRequests: 10, workload });
     assert.deepEqual(step.errors, { total: 0, byKind: {}, samples: {} });
     assert.deepEqual([server.counts.delete, server.counts.append], [5, 5]);
-    assert.deepEqual(step.operations.map((figures) => [figures.operation, figures.responses]), [['delete', 5], ['append', 5]]);
+    assert.deepEqual(step.operations.map((figures) => [figures.operation, figures.responses]),
+      [['delete', 5], ['append', 5]]);
     for (let index = 0; index < 10; index += 1) {
       assert.deepEqual(memory.get(keyOf(index)), index % 2 === 0 ? undefined : Buffer.from('xyz'), keyOf(index));
     }
   });
 }
 
-test('a run over a key space: load phase table, steps per operation, verified written values, and a Result that renders the same again', async (t) => {
+test('a run over a key space: load phase table, steps per operation, verified written values, ' +
+  'and a Result that renders the same again', async (t) => {
   const server = await startContractServer(t, { stores: ['memory'] });
-  const result = await run(['--target', server.url, '-w', 'ycsb-a', '--records', '3000', '-c', '2,4', '-n', '1500', '--warmup', '100', '--seed', '9']);
+  const result = await run([
+    '--target', server.url, '-w', 'ycsb-a', '--records', '3000', '-c', '2,4', '-n', '1500', '--warmup', '100',
+    '--seed', '9',
+  ]);
   assert.equal(result.format, 'storebench-results/6');
   assert.equal(resultError(result), null);
   assert.deepEqual(result.settings.mix, { read: 0.5, update: 0.5 });
-  assert.deepEqual([result.settings.workload, result.settings.records, result.settings.distribution, result.settings.seed, result.settings.load, result.settings.verify], ['ycsb-a', 3000, 'zipfian', 9, true, true]);
+  const { settings } = result;
+  assert.deepEqual(
+    [settings.workload, settings.records, settings.distribution, settings.seed, settings.load, settings.verify],
+    ['ycsb-a', 3000, 'zipfian', 9, true, true]);
   assert.deepEqual(result.targets, [{ url: `${server.url}/memory`, store: 'memory', key: 'ycsb-a', named: false }]);
   const [load] = result.loads;
   assert.deepEqual([load.records, load.loaded, load.errors.total], [3000, 3000, 0]);
@@ -148,7 +182,8 @@ test('a run over a key space: load phase table, steps per operation, verified wr
   assert.ok(verification.sampled >= 990 && verification.sampled <= 1000, `sampled ${verification.sampled}`);
   assert.equal(verification.verified, verification.sampled);
   assert.equal(verification.mismatched, 0);
-  assert.deepEqual(result.comparison.map((group) => group.operation), [null, null, 'read', 'read', 'update', 'update'], 'totals, then each operation');
+  assert.deepEqual(result.comparison.map((group) => group.operation),
+    [null, null, 'read', 'read', 'update', 'update'], 'totals, then each operation');
 
   assert.deepEqual(fromJson(toJson(result)), result);
   const text = renderRun(fromJson(toJson(result)));
@@ -169,17 +204,22 @@ test('a run over a key space: load phase table, steps per operation, verified wr
 test('verification catches a store that loses writes: every 100th PUT acknowledged but dropped', async (t) => {
   const server = await startContractServer(t, { stores: ['memory'], dropEvery: 100 });
   // Sequential updates over 2000 loaded records, one request at a time: each key written once.
-  const result = await run(['--target', server.url, '-w', 'update', '--records', '2000', '--distribution', 'sequential', '-c', '1', '-n', '2000', '--warmup', '0']);
+  const result = await run([
+    '--target', server.url, '-w', 'update', '--records', '2000', '--distribution', 'sequential',
+    '-c', '1', '-n', '2000', '--warmup', '0',
+  ]);
   assert.equal(server.counts.dropped, 20);
   const [verification] = result.verifications;
   assert.equal(verification.sampled, 1000);
   assert.equal(verification.mismatched, 10, 'the first 1,000 keys written are followed: 10 of the 20 drops');
   assert.equal(verification.verified, 990);
-  assert.deepEqual(verification.examples[0], { key: keyOf(99), expected: 'version 1, 100 B', got: 'its loaded value: the write was lost' });
+  assert.deepEqual(verification.examples[0],
+    { key: keyOf(99), expected: 'version 1, 100 B', got: 'its loaded value: the write was lost' });
   assert.equal(verification.warnings[0].code, 'VERIFY_MISMATCH');
   const error = resultError(result);
   assert.ok(error instanceof VerifyError);
-  assert.equal(error.message, 'memory: 10 of 1000 written values read back different from what it acknowledged (listed under its table)');
+  assert.equal(error.message,
+    'memory: 10 of 1000 written values read back different from what it acknowledged (listed under its table)');
   const text = renderRun(result);
   assert.match(text, /\nverified 990\/1000 written values\n {2}user0000000099: expected version 1, 100 B; got its loaded value: the write was lost\n/);
   assert.match(text, /\nwarning \(verification\): 10 of 1000 written values read back different: the store lost or changed values it acknowledged\n/);
@@ -187,7 +227,10 @@ test('verification catches a store that loses writes: every 100th PUT acknowledg
 
 test('a store that promises less (memcached may evict) gets a warning for lost values, not a failure', async (t) => {
   const server = await startContractServer(t, { stores: ['memcached'], dropEvery: 50 });
-  const result = await run(['--target', server.url, '-w', 'write', '--records', '500', '--distribution', 'sequential', '-c', '1', '-n', '500', '--warmup', '0']);
+  const result = await run([
+    '--target', server.url, '-w', 'write', '--records', '500', '--distribution', 'sequential',
+    '-c', '1', '-n', '500', '--warmup', '0',
+  ]);
   const [verification] = result.verifications;
   assert.equal(verification.mismatched, 10);
   assert.match(verification.promise, /^memcached is a cache: it may evict/);
@@ -196,10 +239,13 @@ test('a store that promises less (memcached may evict) gets a warning for lost v
   assert.equal(resultError(result), null);
 });
 
-test('concurrent writes to the same keys are never reported as lost: overlapping keys are left out, the rest verified', async (t) => {
+test('concurrent writes to the same keys are never reported as lost: overlapping keys are left out, ' +
+  'the rest verified', async (t) => {
   const server = await startContractServer(t, { stores: ['memory'], holdMs: 1 });
   // 20 records, 16 clients, all writing: keys are written by several clients at once.
-  const result = await run(['--target', server.url, '-w', 'update', '--records', '20', '-c', '16', '-n', '4000', '--warmup', '0']);
+  const result = await run([
+    '--target', server.url, '-w', 'update', '--records', '20', '-c', '16', '-n', '4000', '--warmup', '0',
+  ]);
   const [verification] = result.verifications;
   assert.equal(verification.mismatched, 0);
   assert.equal(verification.sampled + verification.leftOut.overlap, 20);
@@ -213,18 +259,32 @@ test('refused writes (401, 403, 405, 413) are errors by kind in the table, never
     const result = await run(['--target', server.url, ...args, '-c', '2', '-n', '50', '--warmup', '0', '--no-verify']);
     return Object.fromEntries(result.steps.map((step) => [step.store, step.errors.byKind]));
   };
-  assert.deepEqual(await refusedWith(['-w', 'write', '--records', '10']), { memory: { 'http 401': 50 }, noappend: { 'http 401': 50 } });
-  assert.deepEqual(await refusedWith(['-w', 'write', '--records', '10', '--token', 'wrong']), { memory: { 'http 403': 50 }, noappend: { 'http 403': 50 } });
-  assert.deepEqual(await refusedWith(['-w', 'write', '--records', '10', '--token', 'right', '--value-size', '2000']), { memory: { 'http 413': 50 }, noappend: { 'http 413': 50 } });
-  const appends = await run(['--target', server.url, '--stores', 'memory,noappend', '-w', 'append', '--records', '10', '--token', 'right', '-c', '2', '-n', '50', '--warmup', '0']);
+  assert.deepEqual(await refusedWith(['-w', 'write', '--records', '10']),
+    { memory: { 'http 401': 50 }, noappend: { 'http 401': 50 } });
+  assert.deepEqual(await refusedWith(['-w', 'write', '--records', '10', '--token', 'wrong']),
+    { memory: { 'http 403': 50 }, noappend: { 'http 403': 50 } });
+  assert.deepEqual(await refusedWith(['-w', 'write', '--records', '10', '--token', 'right', '--value-size', '2000']),
+    { memory: { 'http 413': 50 }, noappend: { 'http 413': 50 } });
+  const appends = await run([
+    '--target', server.url, '--stores', 'memory,noappend', '-w', 'append', '--records', '10', '--token', 'right',
+    '-c', '2', '-n', '50', '--warmup', '0',
+  ]);
   const byStore = (a, b) => a.store.localeCompare(b.store);
-  assert.deepEqual([...appends.steps].sort(byStore).map((step) => [step.store, step.errors.byKind]), [['memory', {}], ['noappend', { 'http 405': 50 }]]);
+  assert.deepEqual([...appends.steps].sort(byStore).map((step) => [step.store, step.errors.byKind]),
+    [['memory', {}], ['noappend', { 'http 405': 50 }]]);
   assert.equal(resultError(appends)?.code, 'RUN_FAILED', 'noappend, named in --stores, had no success: the run fails');
-  assert.deepEqual([...appends.verifications].sort(byStore).map((verification) => [verification.store, verification.mismatched]), [['memory', 0], ['noappend', 0]], 'refused appends changed nothing: the loaded values are still there');
+  const mismatches = [...appends.verifications].sort(byStore).map((verification) => {
+    return [verification.store, verification.mismatched];
+  });
+  assert.deepEqual(mismatches, [['memory', 0], ['noappend', 0]],
+    'refused appends changed nothing: the loaded values are still there');
   // The load is refused as a whole (no token): one batch tried, the rest not sent, said once.
   // (A server of its own: the runs above loaded records into this one.)
   const fresh = await startContractServer(t, { stores: ['memory'], token: 'right' });
-  const unloaded = await run(['--target', fresh.url, '--stores', 'memory', '-w', 'ycsb-c', '--records', '20000', '-c', '1', '-n', '20', '--warmup', '0']);
+  const unloaded = await run([
+    '--target', fresh.url, '--stores', 'memory', '-w', 'ycsb-c', '--records', '20000', '-c', '1', '-n', '20',
+    '--warmup', '0',
+  ]);
   const [load] = unloaded.loads;
   assert.deepEqual([load.loaded, load.errors.byKind['http 401'] >= 1, load.batches <= 2], [0, true, true]);
   assert.match(load.warnings[0].message, /^20000 of 20000 records were not loaded \(failed batches: http 401: \d\); the app refused the load \(HTTP 401\), so the rest was not sent/);
@@ -234,16 +294,25 @@ test('refused writes (401, 403, 405, 413) are errors by kind in the table, never
 
 test('without --stores, a store that says it has no native append is skipped for an append workload', async (t) => {
   const server = await startContractServer(t, { stores: ['memory', 'noappend'] });
-  const result = await run(['--target', server.url, '-w', 'append', '--records', '10', '-c', '1', '-n', '10', '--warmup', '0']);
+  const result = await run([
+    '--target', server.url, '-w', 'append', '--records', '10', '-c', '1', '-n', '10', '--warmup', '0',
+  ]);
   assert.deepEqual(result.targets.map((target) => target.store), ['memory']);
-  assert.deepEqual(result.skipped, [{ store: 'noappend', status: 'no append', reason: 'it has no native append (POST .../append answers 405); name it with --stores to measure the refusals' }]);
+  assert.deepEqual(result.skipped, [{
+    store: 'noappend',
+    status: 'no append',
+    reason: 'it has no native append (POST .../append answers 405); name it with --stores to measure the refusals',
+  }]);
   assert.equal(resultError(result), null);
 });
 
 for (const engine of Object.keys(HTTP_ENGINES)) {
   test(`the open model (--rps) runs a workload too, with per-operation figures (--engine ${engine})`, async (t) => {
     const server = await startContractServer(t, { stores: ['memory'] });
-    const result = await run(['--target', server.url, '-w', 'mixed:80/20', '--records', '100', '--rps', '200', '-t', '1', '--warmup', '0', '--engine', engine]);
+    const result = await run([
+      '--target', server.url, '-w', 'mixed:80/20', '--records', '100', '--rps', '200', '-t', '1', '--warmup', '0',
+      '--engine', engine,
+    ]);
     assert.equal(result.settings.engine, engine);
     const [step] = result.steps;
     assert.equal(step.model, 'open');

@@ -32,13 +32,16 @@ export async function startContractServer(t, {
   maxBulkBytes = 64 * 1024 * 1024,
   holdMs = 0,
 } = {}) {
-  const data = new Map(stores.map((name) => [name, new Map(Object.entries(SEEDED).map(([key, text]) => [key, Buffer.from(text)]))]));
+  const seeded = () => new Map(Object.entries(SEEDED).map(([key, text]) => [key, Buffer.from(text)]));
+  const data = new Map(stores.map((name) => [name, seeded()]));
   const counts = { get: 0, put: 0, dropped: 0, append: 0, delete: 0, bulk: 0, bulkRecords: 0 };
   const json = (response, status, body, headers = {}) => {
     response.writeHead(status, { 'content-type': 'application/json', ...headers });
     response.end(JSON.stringify(body));
   };
-  const fail = (response, status, code, headers) => json(response, status, { error: code.toLowerCase().replaceAll('_', ' '), code }, headers);
+  const fail = (response, status, code, headers) => {
+    return json(response, status, { error: code.toLowerCase().replaceAll('_', ' '), code }, headers);
+  };
   const readBody = (request, limit) => new Promise((resolve, reject) => {
     const chunks = [];
     let size = 0;
@@ -59,10 +62,17 @@ export async function startContractServer(t, {
 
   const handle = async (request, response) => {
     const path = request.url.split('?')[0];
-    if (path === '/healthz') return json(response, 200, { status: 'ok', stores: Object.fromEntries(stores.map((name) => [name, 'up'])) });
+    if (path === '/healthz') {
+      return json(response, 200, { status: 'ok', stores: Object.fromEntries(stores.map((name) => [name, 'up'])) });
+    }
     if (path === '/stores') {
       return json(response, 200, {
-        stores: stores.map((name) => ({ name, status: 'up', keys: Object.keys(SEEDED), writes: { append: !noAppend.includes(name), bulk: 'native', hash: false } })),
+        stores: stores.map((name) => ({
+          name,
+          status: 'up',
+          keys: Object.keys(SEEDED),
+          writes: { append: !noAppend.includes(name), bulk: 'native', hash: false },
+        })),
       });
     }
     const parts = path.split('/').slice(1).map(decodeURIComponent);
@@ -97,7 +107,9 @@ export async function startContractServer(t, {
       return json(response, 200, { written: records.length });
     }
     const [, key, action] = parts;
-    if (key === undefined || parts.length > 3 || (action !== undefined && action !== 'append')) return fail(response, 404, 'NO_ROUTE');
+    if (key === undefined || parts.length > 3 || (action !== undefined && action !== 'append')) {
+      return fail(response, 404, 'NO_ROUTE');
+    }
     if (!KEY.test(key)) {
       request.resume();
       return fail(response, 400, 'INVALID_KEY');

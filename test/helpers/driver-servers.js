@@ -55,9 +55,6 @@ export async function closedPort() {
 
 export const mean = (values) => values.reduce((sum, value) => sum + value, 0) / values.length;
 
-// The one skip-or-fail rule for a test whose service is missing (test/helpers/services.js).
-export { unavailable as skipOrFail } from './services.js';
-
 const HOLD_SERVER = fileURLToPath(new URL('./hold-server.js', import.meta.url));
 
 /**

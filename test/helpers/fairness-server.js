@@ -37,7 +37,8 @@ const server = createServer((request, response) => {
   if (parts[0] === 'refuse') {
     const status = Number(parts[1]);
     response.writeHead(status, { 'content-type': 'application/json' });
-    return response.end(JSON.stringify({ error: 'the test server refuses every request \u001b[2Kwith this reason', code: 'TEST_REFUSED' }));
+    const body = { error: 'the test server refuses every request \u001b[2Kwith this reason', code: 'TEST_REFUSED' };
+    return response.end(JSON.stringify(body));
   }
   setTimeout(() => {
     response.writeHead(200, { 'content-type': 'text/plain' });

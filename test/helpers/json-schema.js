@@ -2,7 +2,9 @@
 // (one or a list; "integer" a whole number), const, properties, required,
 // additionalProperties: false, items. Anything else in a schema is refused, so the schema
 // cannot start relying on a keyword this validator would silently ignore.
-const KNOWN = new Set(['$schema', 'title', 'description', 'type', 'const', 'properties', 'required', 'additionalProperties', 'items']);
+const KNOWN = new Set([
+  '$schema', 'title', 'description', 'type', 'const', 'properties', 'required', 'additionalProperties', 'items',
+]);
 
 const isType = {
   string: (value) => typeof value === 'string',
@@ -17,7 +19,9 @@ const isType = {
 /** The problems of `value` against `schema`, each "path: what": [] when it validates. */
 export function validate(schema, value, path = '$') {
   const problems = [];
-  for (const keyword of Object.keys(schema)) if (!KNOWN.has(keyword)) throw new Error(`${path}: the schema uses ${keyword}, which this validator does not know`);
+  for (const keyword of Object.keys(schema)) {
+    if (!KNOWN.has(keyword)) throw new Error(`${path}: the schema uses ${keyword}, which this validator does not know`);
+  }
   if (schema.type !== undefined) {
     const types = [].concat(schema.type);
     for (const type of types) if (!isType[type]) throw new Error(`${path}: unknown type ${type}`);
@@ -26,7 +30,9 @@ export function validate(schema, value, path = '$') {
       return problems;
     }
   }
-  if ('const' in schema && JSON.stringify(value) !== JSON.stringify(schema.const)) problems.push(`${path}: must be ${JSON.stringify(schema.const)}`);
+  if ('const' in schema && JSON.stringify(value) !== JSON.stringify(schema.const)) {
+    problems.push(`${path}: must be ${JSON.stringify(schema.const)}`);
+  }
   if (isType.object(value)) {
     for (const name of schema.required ?? []) if (!(name in value)) problems.push(`${path}.${name}: missing`);
     for (const [name, item] of Object.entries(value)) {
@@ -34,6 +40,8 @@ export function validate(schema, value, path = '$') {
       else if (schema.additionalProperties === false) problems.push(`${path}.${name}: not allowed`);
     }
   }
-  if (Array.isArray(value) && schema.items) value.forEach((item, index) => problems.push(...validate(schema.items, item, `${path}[${index}]`)));
+  if (Array.isArray(value) && schema.items) {
+    value.forEach((item, index) => problems.push(...validate(schema.items, item, `${path}[${index}]`)));
+  }
   return problems;
 }

@@ -13,12 +13,18 @@ export function decodePng(buffer) {
     const length = buffer.readUInt32BE(offset);
     const type = buffer.toString('latin1', offset + 4, offset + 8);
     const body = buffer.subarray(offset + 8, offset + 8 + length);
-    if (type === 'IHDR') header = { width: body.readUInt32BE(0), height: body.readUInt32BE(4), depth: body[8], colour: body[9], interlace: body[12] };
+    if (type === 'IHDR') {
+      header = {
+        width: body.readUInt32BE(0), height: body.readUInt32BE(4), depth: body[8], colour: body[9], interlace: body[12],
+      };
+    }
     if (type === 'IDAT') data.push(body);
     offset += 12 + length;
   }
   const channels = { 2: 3, 6: 4 }[header.colour];
-  if (header.depth !== 8 || !channels || header.interlace) throw new Error(`a PNG this helper does not read: depth ${header.depth}, colour type ${header.colour}`);
+  if (header.depth !== 8 || !channels || header.interlace) {
+    throw new Error(`a PNG this helper does not read: depth ${header.depth}, colour type ${header.colour}`);
+  }
   const raw = inflateSync(Buffer.concat(data));
   const stride = header.width * channels;
   const pixels = Buffer.alloc(stride * header.height);

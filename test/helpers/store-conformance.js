@@ -69,7 +69,8 @@ export function storeConformance(adapter, connect, { settings } = {}) {
     const store = await openStore(t);
     if (!store) return;
     const key = freshKey();
-    for (const bytes of [randomBytes(1_000_000), Buffer.alloc(0), Buffer.from('not JSON at all'), Buffer.from('{ "almost": "JSON" }')]) {
+    const text = [Buffer.from('not JSON at all'), Buffer.from('{ "almost": "JSON" }')];
+    for (const bytes of [randomBytes(1_000_000), Buffer.alloc(0), ...text]) {
       await store.set(key, bytes);
       const back = await store.get(key);
       assert.equal(back?.length, bytes.length);
@@ -112,17 +113,22 @@ export function storeConformance(adapter, connect, { settings } = {}) {
   }
 
   if (adapter.writes.hash) {
-    test(`${name}: setHash stores fields of exact bytes, getHash reads them back; it replaces whatever the key held; an absent key reads null`, async (t) => {
+    test(`${name}: setHash stores fields of exact bytes, getHash reads them back; ` +
+      'it replaces whatever the key held; an absent key reads null', async (t) => {
       const store = await openStore(t);
       if (!store) return;
       const key = freshKey();
       assert.equal(await store.getHash(key), null);
-      const fields = { f0: Buffer.from(Array.from({ length: 256 }, (_, i) => i)), f1: randomBytes(10_000), f2: Buffer.alloc(0) };
+      const fields = {
+        f0: Buffer.from(Array.from({ length: 256 }, (_, i) => i)), f1: randomBytes(10_000), f2: Buffer.alloc(0),
+      };
       await store.set(key, Buffer.from('a string first')); // a hash write must replace another type
       await store.setHash(key, fields);
       const back = await store.getHash(key);
       assert.deepEqual(Object.keys(back).sort(), ['f0', 'f1', 'f2']);
-      for (const [field, bytes] of Object.entries(fields)) assert.ok(back[field].equals(bytes), `${field} back exactly`);
+      for (const [field, bytes] of Object.entries(fields)) {
+        assert.ok(back[field].equals(bytes), `${field} back exactly`);
+      }
       await store.setHash(key, { f0: Buffer.from('only') });
       assert.deepEqual(await store.getHash(key), { f0: Buffer.from('only') }, 'fields not written again are gone');
       await store.delete(key);
@@ -137,11 +143,13 @@ export function storeConformance(adapter, connect, { settings } = {}) {
     });
   }
 
-  test(`${name}: a bulk write (${adapter.writes.bulk}) stores every entry, a later one for a key winning`, async (t) => {
+  test(`${name}: a bulk write (${adapter.writes.bulk}) stores every entry, ` +
+    'a later one for a key winning', async (t) => {
     const store = await openStore(t);
     if (!store) return;
     const prefix = freshKey();
-    const entries = Array.from({ length: 120 }, (_, i) => [`${prefix}-${i}`, i % 3 ? randomBytes(i * 10) : Buffer.from(`{"n":${i}}`)]);
+    const valueOf = (i) => (i % 3 ? randomBytes(i * 10) : Buffer.from(`{"n":${i}}`));
+    const entries = Array.from({ length: 120 }, (_, i) => [`${prefix}-${i}`, valueOf(i)]);
     await store.set(`${prefix}-5`, payloads.key2); // overwritten by the bulk write
     entries.push([`${prefix}-7`, Buffer.from('again')]);
     if (adapter.writes.bulk === 'native') await store.setMany(entries);
@@ -156,13 +164,19 @@ export function storeConformance(adapter, connect, { settings } = {}) {
 
   // Every kind of key the alphabet allows is a value of the store's own, never a server resource
   // (CouchDB's _all_docs, _changes, its root via ..) nor another store's internal key.
-  test(`${name}: keys at the edges of the alphabet are plain keys: absent until written, then their own bytes`, async (t) => {
+  test(`${name}: keys at the edges of the alphabet are plain keys: ` +
+    'absent until written, then their own bytes', async (t) => {
     const store = await openStore(t);
     if (!store) return;
     const unique = randomUUID().slice(0, 8);
-    const keys = ['.', '..', '_all_docs', '_changes', '_design', '_local', '_users', '~', '-', ':', 'a:b', `storebench:write-behind:${unique}`, `x${unique}`.padEnd(250, '~')];
+    const keys = [
+      '.', '..', '_all_docs', '_changes', '_design', '_local', '_users', '~', '-', ':', 'a:b',
+      `storebench:write-behind:${unique}`, `x${unique}`.padEnd(250, '~'),
+    ];
     for (const key of keys) await store.delete(key);
-    for (const key of keys) assert.equal(await store.get(key), null, `${key} reads as absent, not as a server resource`);
+    for (const key of keys) {
+      assert.equal(await store.get(key), null, `${key} reads as absent, not as a server resource`);
+    }
     for (const [i, key] of keys.entries()) await store.set(key, Buffer.from(`value ${i}`));
     for (const [i, key] of keys.entries()) assert.deepEqual(await store.get(key), Buffer.from(`value ${i}`), key);
     for (const key of keys) await store.delete(key);

@@ -15,12 +15,21 @@ let server;
 before(async () => { server = await startCouchServer(); });
 after(() => server?.stop());
 
-storeConformance(cloudantLegacy, async () => ({ couchdb: { url: server.url, source: 'test' } }), { settings: { couchdbDatabase: 'conformance' } });
+storeConformance(
+  cloudantLegacy,
+  async () => ({ couchdb: { url: server.url, source: 'test' } }),
+  { settings: { couchdbDatabase: 'conformance' } },
+);
 
 const couchStores = ['cloudant', 'cloudant-legacy', 'couchdb-nano'];
 
 test('the three CouchDB clients serve key1..key3 byte-exact from one server, each from its own database', async (t) => {
-  const app = await startApp({ port: 0, host: '127.0.0.1', stores: couchStores, env: { COUCHDB_URL: server.url, CLOUDANT_DB: 'three-clients' } });
+  const app = await startApp({
+    port: 0,
+    host: '127.0.0.1',
+    stores: couchStores,
+    env: { COUCHDB_URL: server.url, CLOUDANT_DB: 'three-clients' },
+  });
   t.after(() => app.close());
   for (const store of couchStores) {
     for (const [key, bytes] of Object.entries(payloads)) {
@@ -42,7 +51,11 @@ test('seeding again at the next start writes new revisions instead of failing', 
     const app = await startApp({ port: 0, host: '127.0.0.1', stores: couchStores, env });
     const { stores } = await (await fetch(`${app.url}/stores`)).json();
     await app.close();
-    assert.deepEqual(stores.map((s) => [s.name, s.status, s.keys.length]), couchStores.map((name) => [name, 'up', 3]), `start ${start}`);
+    assert.deepEqual(
+      stores.map((s) => [s.name, s.status, s.keys.length]),
+      couchStores.map((name) => [name, 'up', 3]),
+      `start ${start}`,
+    );
   }
   for (const db of ['reseed', 'reseed-legacy', 'reseed-nano']) {
     const { _rev } = await (await fetch(`${server.url}/${db}/k%3Akey3`)).json();
@@ -56,7 +69,11 @@ test('/stores marks cloudant-legacy as an end-of-life client, and only it', asyn
   const { stores } = await (await fetch(`${app.url}/stores`)).json();
   assert.deepEqual(
     stores.map((s) => [s.name, s.lifecycle]),
-    [['cloudant', undefined], ['cloudant-legacy', 'end-of-life client (@cloudant/cloudant)'], ['couchdb-nano', undefined]],
+    [
+      ['cloudant', undefined],
+      ['cloudant-legacy', 'end-of-life client (@cloudant/cloudant)'],
+      ['couchdb-nano', undefined],
+    ],
   );
 });
 
@@ -73,16 +90,24 @@ async function appWithoutLegacyClient() {
     await symlink(join(modules, entry), join(dir, 'node_modules', entry));
   }
   for (const entry of await readdir(join(modules, '@cloudant'))) {
-    if (entry !== 'cloudant') await symlink(join(modules, '@cloudant', entry), join(dir, 'node_modules', '@cloudant', entry));
+    if (entry !== 'cloudant') {
+      await symlink(join(modules, '@cloudant', entry), join(dir, 'node_modules', '@cloudant', entry));
+    }
   }
   return { dir, url: pathToFileURL(join(dir, 'app', 'start-app.js')).href };
 }
 
-test('without @cloudant/cloudant installed, cloudant-legacy is unavailable with the reason and the other stores serve', async (t) => {
+test('without @cloudant/cloudant installed, cloudant-legacy is unavailable with the reason ' +
+  'and the other stores serve', async (t) => {
   const copy = await appWithoutLegacyClient();
   t.after(() => rm(copy.dir, { recursive: true, force: true }));
   const { startApp: startCopy } = await import(copy.url);
-  const app = await startCopy({ port: 0, host: '127.0.0.1', stores: ['memory', ...couchStores], env: { COUCHDB_URL: server.url, CLOUDANT_DB: 'no-legacy' } });
+  const app = await startCopy({
+    port: 0,
+    host: '127.0.0.1',
+    stores: ['memory', ...couchStores],
+    env: { COUCHDB_URL: server.url, CLOUDANT_DB: 'no-legacy' },
+  });
   t.after(() => app.close());
 
   const { stores } = await (await fetch(`${app.url}/stores`)).json();

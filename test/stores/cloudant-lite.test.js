@@ -10,11 +10,13 @@ import { RETRY_DELAY_MS } from '../../stores/clients/couch-rate-retry.js';
 
 const limitsOf = async (url) => (await fetch(`${url}/_storebench/limits`)).json();
 
-test('a burst of 100 lookups within one second gets at least 70 429s from the Lite stand-in, and it counts them', async (t) => {
+test('a burst of 100 lookups within one second gets at least 70 429s from the Lite ' +
+  'stand-in, and it counts them', async (t) => {
   const server = await startCouchServer({ plan: 'lite' });
   t.after(() => server.stop());
   assert.equal((await fetch(`${server.url}/burst`, { method: 'PUT' })).status, 201); // database calls are not metered
-  assert.equal((await fetch(`${server.url}/burst/doc`, { method: 'PUT', body: '{"a":1}', headers: { 'Content-Type': 'application/json' } })).status, 201);
+  const put = { method: 'PUT', body: '{"a":1}', headers: { 'Content-Type': 'application/json' } };
+  assert.equal((await fetch(`${server.url}/burst/doc`, put)).status, 201);
 
   const responses = await Promise.all(Array.from({ length: 100 }, () => fetch(`${server.url}/burst/doc`)));
   const bodies = await Promise.all(responses.map((response) => response.json()));
@@ -38,7 +40,14 @@ test('writes past 10 a second get 429 too, and without a plan nothing is refused
   t.after(() => Promise.all([lite.stop(), open.stop()]));
   for (const server of [lite, open]) {
     await fetch(`${server.url}/w`, { method: 'PUT' });
-    const statuses = await Promise.all(Array.from({ length: 30 }, (_, i) => fetch(`${server.url}/w/d${i}`, { method: 'PUT', body: '{}', headers: { 'Content-Type': 'application/json' } }).then((response) => response.status)));
+    const statuses = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        fetch(
+          `${server.url}/w/d${i}`,
+          { method: 'PUT', body: '{}', headers: { 'Content-Type': 'application/json' } },
+        ).then((response) => response.status),
+      ),
+    );
     const refused = statuses.filter((status) => status === 429).length;
     if (server === lite) assert.ok(refused >= 15, `${refused} of 30 writes refused`);
     else assert.equal(refused, 0);
@@ -47,13 +56,15 @@ test('writes past 10 a second get 429 too, and without a plan nothing is refused
 });
 
 for (const adapter of [cloudant, cloudantLegacy, couchdbNano]) {
-  test(`${adapter.name} retries a 429 after 0.5 s: 30 reads at once all get the document, those refused no sooner than 0.5 s after they started`, async (t) => {
+  test(`${adapter.name} retries a 429 after 0.5 s: 30 reads at once all get the document, ` +
+    'those refused no sooner than 0.5 s after they started', async (t) => {
     const server = await startCouchServer({ plan: 'lite' });
     t.after(() => server.stop());
     const store = await adapter.open({ couchdb: { url: server.url, source: 'test' } }, { couchdbDatabase: 'lite' });
     t.after(() => store.close());
     await store.set('k', Buffer.from('hello'));
-    await new Promise((resolve) => { setTimeout(resolve, 1100); }); // the write and the reads of set() out of the window
+    // the write and the reads of set() out of the window
+    await new Promise((resolve) => { setTimeout(resolve, 1100); });
 
     const durations = await Promise.all(Array.from({ length: 30 }, async () => {
       const started = performance.now();
@@ -73,11 +84,15 @@ for (const adapter of [cloudant, cloudantLegacy, couchdbNano]) {
   });
 }
 
-test('app.js --cloudant-plan lite: 40 reads of /cloudant/key1 at once all answer 200, those past the limit after the 0.5 s retry, and /stores counts the 429s', async (t) => {
+test('app.js --cloudant-plan lite: 40 reads of /cloudant/key1 at once all answer 200, ' +
+  'those past the limit after the 0.5 s retry, and /stores counts the 429s', async (t) => {
   const { startAppProcess } = await import('../../driver/app-process.js');
   const app = await startAppProcess({ stores: ['cloudant'], args: ['--cloudant-plan', 'lite'] });
   t.after(() => app.stop());
-  const stats = async () => (await (await fetch(`${app.url}/stores`)).json()).stores.find((store) => store.name === 'cloudant').stats.rateLimited;
+  const stats = async () => {
+    const { stores } = await (await fetch(`${app.url}/stores`)).json();
+    return stores.find((store) => store.name === 'cloudant').stats.rateLimited;
+  };
   await new Promise((resolve) => { setTimeout(resolve, 1100); }); // the seed's requests out of the window
   const before = await stats();
   const answers = await Promise.all(Array.from({ length: 40 }, async () => {

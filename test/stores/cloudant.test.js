@@ -8,4 +8,8 @@ let server;
 before(async () => { server = await startCouchServer(); });
 after(() => server?.stop());
 
-storeConformance(cloudant, async () => ({ couchdb: { url: server.url, source: 'test' } }), { settings: { couchdbDatabase: 'conformance' } });
+storeConformance(
+  cloudant,
+  async () => ({ couchdb: { url: server.url, source: 'test' } }),
+  { settings: { couchdbDatabase: 'conformance' } },
+);

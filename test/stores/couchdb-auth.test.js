@@ -7,9 +7,12 @@ import * as cloudant from '../../stores/cloudant.js';
 import { payloads } from '../../data/payloads.js';
 
 const admin = { username: 'bench-admin', password: 'Couch-Pa55word-7f3a' };
-const basic = (username, password) => ({ authorization: `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}` });
+const basic = (username, password) => ({
+  authorization: `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`,
+});
 
-test('the stand-in requires credentials: none or wrong ones get 401, right ones work through the Cloudant SDK', async (t) => {
+test('the stand-in requires credentials: none or wrong ones get 401, ' +
+  'right ones work through the Cloudant SDK', async (t) => {
   const server = await startCouchServer({ admin });
   t.after(() => server.stop());
 

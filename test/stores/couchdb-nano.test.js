@@ -9,7 +9,11 @@ let server;
 before(async () => { server = await startCouchServer(); });
 after(() => server?.stop());
 
-storeConformance(couchdbNano, async () => ({ couchdb: { url: server.url, source: 'test' } }), { settings: { couchdbDatabase: 'conformance' } });
+storeConformance(
+  couchdbNano,
+  async () => ({ couchdb: { url: server.url, source: 'test' } }),
+  { settings: { couchdbDatabase: 'conformance' } },
+);
 
 test('with a Cloudant IAM API key, couchdb-nano refuses to open and says why', async () => {
   await assert.rejects(

@@ -31,7 +31,11 @@ async function bareDir(t) {
 
 /** Starts fixture's server in a child whose whole environment is PATH=path; resolves { child, pid, dir }. */
 async function serverInChild(t, path, kind, ...args) {
-  const child = spawn(process.execPath, [fixture, kind, ...args], { env: { PATH: path }, stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    [fixture, kind, ...args],
+    { env: { PATH: path }, stdio: ['pipe', 'pipe', 'inherit'] },
+  );
   t.after(() => child.kill('SIGKILL'));
   const lines = createInterface({ input: child.stdout });
   const next = () => new Promise((resolve) => lines.once('line', resolve));
@@ -48,7 +52,8 @@ const noServerLeft = (pid, dir) => waitUntil(
 
 const hasProc = () => groupMembers(process.pid) !== null;
 
-test('from a PATH holding only node, the embedded PostgreSQL starts (as root: without `id`) and stop() leaves no process and no cluster dir', { timeout: 90_000 }, async (t) => {
+test('from a PATH holding only node, the embedded PostgreSQL starts (as root: without `id`) and stop() ' +
+  'leaves no process and no cluster dir', { timeout: 90_000 }, async (t) => {
   const path = await bareDir(t);
   if (!hasProc()) return unavailable(t, 'no /proc to look for left-over processes in');
   if (!findServerBinaries(path)) return unavailable(t, 'PostgreSQL server binaries are not installed');
@@ -60,7 +65,8 @@ test('from a PATH holding only node, the embedded PostgreSQL starts (as root: wi
   await noServerLeft(pid, dir);
 });
 
-test('from a PATH holding only node, a parent killed with SIGKILL takes its embedded PostgreSQL and the cluster dir with it', { timeout: 90_000 }, async (t) => {
+test('from a PATH holding only node, a parent killed with SIGKILL takes its embedded PostgreSQL ' +
+  'and the cluster dir with it', { timeout: 90_000 }, async (t) => {
   const path = await bareDir(t);
   if (!hasProc()) return unavailable(t, 'no /proc to look for left-over processes in');
   if (!findServerBinaries(path)) return unavailable(t, 'PostgreSQL server binaries are not installed');
@@ -69,7 +75,8 @@ test('from a PATH holding only node, a parent killed with SIGKILL takes its embe
   await noServerLeft(pid, dir);
 });
 
-test('from a PATH holding only node, guard.sh stops a server and removes its directory when the parent is killed with SIGKILL', { timeout: 60_000 }, async (t) => {
+test('from a PATH holding only node, guard.sh stops a server and removes its directory when the ' +
+  'parent is killed with SIGKILL', { timeout: 60_000 }, async (t) => {
   const path = await bareDir(t);
   if (!hasProc()) return unavailable(t, 'no /proc to look for left-over processes in');
   const redisServer = findTool('redis-server');
@@ -80,11 +87,17 @@ test('from a PATH holding only node, guard.sh stops a server and removes its dir
   await noServerLeft(pid, dir);
 });
 
-test('a guard killed with SIGKILL does not orphan its server: stop() ends what is left of its process group', { timeout: 60_000 }, async (t) => {
+test('a guard killed with SIGKILL does not orphan its server: stop() ' +
+  'ends what is left of its process group', { timeout: 60_000 }, async (t) => {
   if (!hasProc()) return unavailable(t, 'no /proc to look for left-over processes in');
   if (!which('redis-server')) return unavailable(t, 'redis-server is not installed');
   const port = await freePort();
-  const server = await startServer({ name: 'redis-server', command: which('redis-server'), args: ['--port', String(port), '--bind', '127.0.0.1', '--save', ''], port });
+  const server = await startServer({
+    name: 'redis-server',
+    command: which('redis-server'),
+    args: ['--port', String(port), '--bind', '127.0.0.1', '--save', ''],
+    port,
+  });
   t.after(() => server.stop());
   process.kill(server.pid, 'SIGKILL'); // the guard alone
   await waitUntil(() => !groupMembers(server.pid).includes(server.pid), 5000, 'the guard did not die');
@@ -99,6 +112,7 @@ test('a server program installed off PATH is not called "not installed": the rea
   if (!installed) return unavailable(t, `redis-server is in none of ${SYSTEM_DIRS.join(', ')}`);
   await assert.rejects(startRedisServer({ path }), {
     code: 'NOT_INSTALLED',
-    message: `no REDIS_URL and no redis-server on PATH; it is installed at ${installed}, but ${dirname(installed)} is not on PATH: add it or set REDIS_URL`,
+    message: `no REDIS_URL and no redis-server on PATH; it is installed at ${installed}, ` +
+      `but ${dirname(installed)} is not on PATH: add it or set REDIS_URL`,
   });
 });

@@ -41,16 +41,19 @@ test('memcached: a server that refuses connections makes open() reject', async (
   await assert.rejects(memcached.open({ memcached: { url: 'memcached://127.0.0.1:1' } }), /ECONNREFUSED/);
 });
 
-test('with no memcached on PATH the embedded default gives the one-line reason, saying where it is when it is installed off PATH', async () => {
+test('with no memcached on PATH the embedded default gives the one-line reason, ' +
+  'saying where it is when it is installed off PATH', async () => {
   const installed = which('memcached', SYSTEM_DIRS.join(':'));
   const expected = installed
-    ? `no MEMCACHED_URL and no memcached on PATH; it is installed at ${installed}, but ${dirname(installed)} is not on PATH: add it or set MEMCACHED_URL`
+    ? `no MEMCACHED_URL and no memcached on PATH; it is installed at ${installed}, ` +
+      `but ${dirname(installed)} is not on PATH: add it or set MEMCACHED_URL`
     : missingReason;
   await assert.rejects(startMemcachedServer({ path: '/nonexistent' }), { code: 'NOT_INSTALLED', message: expected });
   assert.equal(missingReason, 'no MEMCACHED_URL and no memcached on PATH; install memcached or set MEMCACHED_URL');
 });
 
-test('memcached: a stopped server fails requests at once, and the same client answers again once a server is back', async (t) => {
+test('memcached: a stopped server fails requests at once, ' +
+  'and the same client answers again once a server is back', async (t) => {
   if (!which('memcached')) return unavailable(t, 'memcached is not installed');
   let own = await startMemcachedServer();
   t.after(() => own.stop());
@@ -70,13 +73,21 @@ test('memcached: a stopped server fails requests at once, and the same client an
 
 test('memcached: a password in MEMCACHED_SERVERS (memjs\'s scheme-less form) is never shown', async () => {
   const { resolveService } = await import('../../config/resolve-service.js');
-  const { connection } = await resolveService('memcached', { env: { MEMCACHED_SERVERS: 'user:hunter2@127.0.0.1:11211,other:s3cret@127.0.0.2:11211' } });
+  const { connection } = await resolveService(
+    'memcached',
+    { env: { MEMCACHED_SERVERS: 'user:hunter2@127.0.0.1:11211,other:s3cret@127.0.0.2:11211' } },
+  );
   assert.equal(connection.source, 'MEMCACHED_SERVERS');
   assert.equal(connection.display, '***@127.0.0.1:11211,***@127.0.0.2:11211');
-  assert.equal(connection.url, 'user:hunter2@127.0.0.1:11211,other:s3cret@127.0.0.2:11211', 'the client still gets the credentials');
+  assert.equal(
+    connection.url,
+    'user:hunter2@127.0.0.1:11211,other:s3cret@127.0.0.2:11211',
+    'the client still gets the credentials',
+  );
 });
 
-test('memcached: a value over its item size limit is refused as VALUE_TOO_LARGE, set, bulk or append, and the client goes on', async (t) => {
+test('memcached: a value over its item size limit is refused as VALUE_TOO_LARGE, set, ' +
+  'bulk or append, and the client goes on', async (t) => {
   if (!memcachedUrl()) return unavailable(t, 'no MEMCACHED_URL and memcached is not installed');
   const { randomBytes } = await import('node:crypto');
   const store = await memcached.open({ memcached: { url: memcachedUrl() } });

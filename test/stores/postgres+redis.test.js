@@ -96,10 +96,14 @@ test('postgres+redis: GET /stores shows the cache hits and misses of the request
     assert.ok(Buffer.from(await response.arrayBuffer()).equals(payloads.key2));
   }
   const { stores } = await (await fetch(`${app.url}/stores`)).json();
-  assert.deepEqual(stores[0].stats, { cacheHits: 2, cacheMisses: 1, hitRatio: 0.6667, ttlSeconds: cacheAside.TTL_SECONDS });
+  assert.deepEqual(
+    stores[0].stats,
+    { cacheHits: 2, cacheMisses: 1, hitRatio: 0.6667, ttlSeconds: cacheAside.TTL_SECONDS },
+  );
 });
 
-test('postgres+redis: under concurrent reads, a GET that starts after a PUT has answered never returns an older value', async (t) => {
+test('postgres+redis: under concurrent reads, a GET that starts after a PUT has answered ' +
+  'never returns an older value', async (t) => {
   // The race this pins: a read misses, reads the old row, the write commits and drops the
   // cached copy, then the read fills Redis with the old row (see stores/layers/key-writes.js).
   const opened = await openCacheAside(t);

@@ -6,7 +6,11 @@ import * as postgres from '../../stores/postgres.js';
 import { storeConformance } from '../helpers/store-conformance.js';
 import { sqlConnections, testPool } from '../helpers/sql-stores.js';
 
-storeConformance(postgres, (t) => sqlConnections(t), { settings: { postgresReads: 'join', postgresWrites: 'serial', table: 'storebench_test_modes' } });
+storeConformance(
+  postgres,
+  (t) => sqlConnections(t),
+  { settings: { postgresReads: 'join', postgresWrites: 'serial', table: 'storebench_test_modes' } },
+);
 
 // A write to key a waits on a row lock another connection holds; does a write to key b wait too?
 async function secondWriteWaits(t, postgresWrites) {
@@ -44,7 +48,8 @@ test('postgres concurrent writes: a write to another key passes one that waits o
   if (waited !== undefined) assert.equal(waited, false);
 });
 
-test('postgres join reads: a value lives in <table>_locations, pointed at by <table>_item_locations, both indexed', async (t) => {
+test('postgres join reads: a value lives in <table>_locations, ' +
+  'pointed at by <table>_item_locations, both indexed', async (t) => {
   const connections = await sqlConnections(t);
   if (!connections) return;
   const pool = await testPool(t);
@@ -60,7 +65,11 @@ test('postgres join reads: a value lives in <table>_locations, pointed at by <ta
   const { rows } = await pool.query(
     `SELECT i.item, l.value FROM ${table}_item_locations i JOIN ${table}_locations l ON l.id = i.location_id`,
   );
-  assert.deepEqual(rows.map((row) => [row.item, row.value.toString()]), [['item5', 'second+']], 'one item row, updated in place');
+  assert.deepEqual(
+    rows.map((row) => [row.item, row.value.toString()]),
+    [['item5', 'second+']],
+    'one item row, updated in place',
+  );
   const { rows: indexes } = await pool.query(
     'SELECT tablename FROM pg_indexes WHERE tablename IN ($1, $2) ORDER BY tablename',
     [`${table}_item_locations`, `${table}_locations`],

@@ -49,6 +49,43 @@ test('postgres: stats() reports the connection pool', async (t) => {
   assert.equal(pool.waiting, 0);
 });
 
+test('postgres: a connection lost in the middle of setMany\'s transaction rejects the call and ' +
+  'does not crash the process', async (t) => {
+  const connections = await sqlConnections(t);
+  if (!connections) return;
+  const pool = await testPool(t);
+  const table = 'storebench_test_lost';
+  await pool.query(`DROP TABLE IF EXISTS ${table}`);
+  const store = await postgres.open(connections, { table });
+  t.after(() => store.close());
+  const uncaught = [];
+  const onUncaught = (error) => uncaught.push(error);
+  process.on('uncaughtException', onUncaught);
+  t.after(() => process.removeListener('uncaughtException', onUncaught));
+  // Another session holds the table locked, so the batch's transaction waits inside; then its
+  // server process is ended, as when PostgreSQL stops mid-transaction.
+  const locker = await pool.connect();
+  await locker.query(`BEGIN; LOCK TABLE ${table} IN ACCESS EXCLUSIVE MODE`);
+  const write = store.setMany([['lost-1', Buffer.from('a')], ['lost-2', Buffer.from('b')]]);
+  let waiting = [];
+  for (let tries = 0; tries < 100 && !waiting.length; tries += 1) {
+    await sleep(20);
+    ({ rows: waiting } = await pool.query(
+      "SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE $1", [`%${table}%`]));
+  }
+  assert.equal(waiting.length, 1, 'the batch waits for the lock');
+  await pool.query('SELECT pg_terminate_backend($1)', [waiting[0].pid]);
+  await assert.rejects(write, /terminat|Connection terminated|ECONNRESET/i);
+  await locker.query('ROLLBACK');
+  locker.release();
+  await sleep(50); // an 'error' event nobody listens to would surface by now
+  assert.deepEqual(uncaught.map((error) => error.message), []);
+  // The store goes on: the pool hands out a fresh connection.
+  await store.setMany([['lost-3', Buffer.from('c')]]);
+  assert.deepEqual(await store.get('lost-3'), Buffer.from('c'));
+  await pool.query(`DROP TABLE IF EXISTS ${table}`);
+});
+
 test('postgres: a server that refuses connections makes open() reject with the reason', async () => {
   await assert.rejects(postgres.open({ postgres: { url: 'postgres://postgres@127.0.0.1:1/test' } }), /ECONNREFUSED/);
 });
@@ -82,7 +119,10 @@ test('the embedded PostgreSQL is a throwaway cluster on a free port, removed whe
 test('with no PostgreSQL binaries the embedded default gives the one-line reason', async () => {
   assert.equal(findServerBinaries('/nonexistent', '/nonexistent'), null);
   await assert.rejects(startPostgresServer({ path: '/nonexistent', root: '/nonexistent' }), { message: missingReason });
-  assert.equal(missingReason, 'no POSTGRES_URL and no PostgreSQL server binaries; install postgresql or set POSTGRES_URL');
+  assert.equal(
+    missingReason,
+    'no POSTGRES_URL and no PostgreSQL server binaries; install postgresql or set POSTGRES_URL',
+  );
 });
 
 test('an app killed with SIGKILL leaves neither its embedded postgres nor the cluster dir behind', async (t) => {
@@ -112,7 +152,8 @@ test('an app killed with SIGKILL leaves neither its embedded postgres nor the cl
   }
 });
 
-test('npm run seed (node data/seed.js) seeds a PostgreSQL given by POSTGRES_URL and skips what is not configured', async (t) => {
+test('npm run seed (node data/seed.js) seeds a PostgreSQL given by POSTGRES_URL and ' +
+  'skips what is not configured', async (t) => {
   // Regression: seed.js awaited main() at top level while stores/index.js imported it back, and exited 13.
   const connections = await sqlConnections(t);
   if (!connections) return;
@@ -121,13 +162,20 @@ test('npm run seed (node data/seed.js) seeds a PostgreSQL given by POSTGRES_URL 
   const { execFile } = await import('node:child_process');
   const seedScript = new URL('../../data/seed.js', import.meta.url).pathname;
   const { code, stdout } = await new Promise((resolve) => {
-    execFile(process.execPath, [seedScript], { env: { PATH: process.env.PATH, POSTGRES_URL: connections.postgres.url } }, (error, out) =>
-      resolve({ code: error ? error.code : 0, stdout: out }));
+    execFile(
+      process.execPath,
+      [seedScript],
+      { env: { PATH: process.env.PATH, POSTGRES_URL: connections.postgres.url } },
+      (error, out) => resolve({ code: error ? error.code : 0, stdout: out }),
+    );
   });
   assert.equal(code, 0, stdout);
   assert.match(stdout, /^postgres: seeded key1, key2, key3$/m);
   assert.match(stdout, /^memcached: skipped \(.*not configured/m);
-  const { rows } = await pool.query('SELECT key, value FROM storebench WHERE key = ANY($1) ORDER BY key', [Object.keys(payloads)]);
+  const { rows } = await pool.query(
+    'SELECT key, value FROM storebench WHERE key = ANY($1) ORDER BY key',
+    [Object.keys(payloads)],
+  );
   assert.deepEqual(rows.map((row) => row.key), ['key1', 'key2', 'key3']);
   for (const row of rows) assert.ok(row.value.equals(payloads[row.key]), `${row.key} byte-exact`);
 });

@@ -17,7 +17,9 @@ before(async () => {
 after(() => cluster?.stop());
 
 const connect = (t) => {
-  if (!cluster) return void unavailable(t, 'redis-server and redis-cli are not installed (apt-get install redis-server)');
+  if (!cluster) {
+    return void unavailable(t, 'redis-server and redis-cli are not installed (apt-get install redis-server)');
+  }
   return { 'redis-cluster': { url: cluster.url, source: 'test' } };
 };
 
@@ -42,7 +44,11 @@ test('the embedded cluster has 3 masters with one replica each, all slots covere
   const replicas = nodes.filter((n) => n.role === 'replica');
   assert.equal(masters.length, 3);
   assert.equal(replicas.length, 3);
-  assert.deepEqual(replicas.map((r) => r.masterId).sort(), masters.map((m) => m.id).sort(), 'each master has one replica');
+  assert.deepEqual(
+    replicas.map((r) => r.masterId).sort(),
+    masters.map((m) => m.id).sort(),
+    'each master has one replica',
+  );
   assert.match(await askNode(cluster.urls[0], 'CLUSTER', 'INFO'), /cluster_slots_assigned:16384/);
 
   const store = await redisCluster.open(connect(t));
@@ -57,7 +63,9 @@ test('keys land on different slots and every master holds some of them', async (
   const keys = Array.from({ length: 30 }, (_, i) => `spread-${i}`);
   for (const key of keys) await store.set(key, Buffer.from(key));
 
-  const slots = await Promise.all(['key1', 'key2', 'key3'].map((key) => askNode(cluster.urls[0], 'CLUSTER', 'KEYSLOT', key)));
+  const slots = await Promise.all(
+    ['key1', 'key2', 'key3'].map((key) => askNode(cluster.urls[0], 'CLUSTER', 'KEYSLOT', key)),
+  );
   assert.equal(new Set(slots).size, 3, `key1..key3 hash to different slots (${slots})`);
 
   const nodes = parseClusterNodes(await askNode(cluster.urls[0], 'CLUSTER', 'NODES'));
@@ -77,10 +85,16 @@ test('credentials in REDIS_CLUSTER_URLS reach the discovered nodes, and every li
   assert.equal(options.defaults.url, undefined, 'no fixed url: each discovered node keeps its own address');
 });
 
-test('the app serves /redis-cluster/:key seeded with key1..key3 byte-exact, and /stores shows the topology', async (t) => {
+test('the app serves /redis-cluster/:key seeded with key1..key3 byte-exact, ' +
+  'and /stores shows the topology', async (t) => {
   if (!connect(t)) return;
   const { startApp } = await import('../../app/start-app.js');
-  const app = await startApp({ port: 0, host: '127.0.0.1', stores: ['redis-cluster'], env: { REDIS_CLUSTER_URLS: cluster.url } });
+  const app = await startApp({
+    port: 0,
+    host: '127.0.0.1',
+    stores: ['redis-cluster'],
+    env: { REDIS_CLUSTER_URLS: cluster.url },
+  });
   t.after(() => app.close());
   for (const [key, bytes] of Object.entries(payloads)) {
     const response = await fetch(`${app.url}/redis-cluster/${key}`);

@@ -10,8 +10,10 @@ storeConformance(redis, async (t) => {
   return { redis: { url: testRedisUrl, source: 'test' } };
 });
 
-test('credentials the server refuses fail the open with its answer (WRONGPASS), not with the open deadline', async (t) => {
-  // Regression: node-redis retried the refused AUTH until the 5 s deadline, and the reason read "took longer than 5000 ms".
+test('credentials the server refuses fail the open with its answer (WRONGPASS), ' +
+  'not with the open deadline', async (t) => {
+  // Regression: node-redis retried the refused AUTH until the 5 s deadline, and the reason read
+  // "took longer than 5000 ms".
   if (!(await reachable(testRedisUrl))) return void unavailable(t, `no Redis at ${redactUrl(testRedisUrl)}`);
   const url = new URL(testRedisUrl);
   url.username = 'storebench-nobody';

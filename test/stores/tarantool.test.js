@@ -106,7 +106,12 @@ test('the app serves /tarantool/:key and /tarantool-memtx/:key, seeded with key1
   if (!connect(t)) return;
   const { startApp } = await import('../../app/start-app.js');
   const { payloads } = await import('../../data/payloads.js');
-  const app = await startApp({ port: 0, host: '127.0.0.1', stores: ['tarantool', 'tarantool-memtx'], env: { TARANTOOL_URL: server.url } });
+  const app = await startApp({
+    port: 0,
+    host: '127.0.0.1',
+    stores: ['tarantool', 'tarantool-memtx'],
+    env: { TARANTOOL_URL: server.url },
+  });
   t.after(() => app.close());
   for (const store of ['tarantool', 'tarantool-memtx']) {
     for (const [key, bytes] of Object.entries(payloads)) {
@@ -118,7 +123,10 @@ test('the app serves /tarantool/:key and /tarantool-memtx/:key, seeded with key1
   const listing = await (await fetch(`${app.url}/stores`)).text();
   assert.ok(!listing.includes(new URL(server.url).password), 'the password is never shown');
   const { stores } = JSON.parse(listing);
-  assert.deepEqual(stores.map((s) => [s.name, s.status, s.stats.engine]), [['tarantool', 'up', 'vinyl'], ['tarantool-memtx', 'up', 'memtx']]);
+  assert.deepEqual(
+    stores.map((s) => [s.name, s.status, s.stats.engine]),
+    [['tarantool', 'up', 'vinyl'], ['tarantool-memtx', 'up', 'memtx']],
+  );
 });
 
 test('a value over the tuple size limit is refused as VALUE_TOO_LARGE, and the connection goes on', async (t) => {

@@ -2,30 +2,43 @@
 // usage that lists every setting the app reads.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseAppArgs, usage } from '../../app/options.js';
+import { parseAppArgs, usage } from '../../cli/app-options.js';
 import { settings } from '../../config/settings.js';
 
 test('flags become explicit settings; what is not given is left to the environment and defaults', () => {
   assert.deepEqual(parseAppArgs([], {}), { help: false, options: {}, problems: [] });
-  const { options, problems } = parseAppArgs(['--port', '0', '--host', '127.0.0.1', '--stores', 'memory,redis', '--no-embedded', '--log'], {});
+  const { options, problems } = parseAppArgs(
+    ['--port', '0', '--host', '127.0.0.1', '--stores', 'memory,redis', '--no-embedded', '--log'],
+    {},
+  );
   assert.deepEqual(problems, []);
-  assert.deepEqual(options, { port: '0', host: '127.0.0.1', stores: 'memory,redis', embedded: false, logRequests: true });
+  assert.deepEqual(
+    options,
+    { port: '0', host: '127.0.0.1', stores: 'memory,redis', embedded: false, logRequests: true },
+  );
   assert.equal(parseAppArgs(['-h'], {}).help, true);
 });
 
 test('every flag problem is reported at once, with those of the settings the environment gives', () => {
-  const { problems } = parseAppArgs(['--bogus', '--port', 'x', '--stores', 'memory,nosuch', '--log=yes', '--host', 'stray'], { POSTGRES_POOL_SIZE: 'lots' });
+  const { problems } = parseAppArgs(
+    ['--bogus', '--port', 'x', '--stores', 'memory,nosuch', '--log=yes', '--host', 'stray'],
+    { POSTGRES_POOL_SIZE: 'lots' },
+  );
   assert.deepEqual(problems, [
     'unknown option --bogus',
     '--log takes no value',
     '--port must be a whole number from 0 to 65535, not "x"',
     'POSTGRES_POOL_SIZE must be a positive whole number, not "lots"',
-    '--stores: unknown store "nosuch" (known: memory, redis, ioredis, redis-cluster, memcached, cloudant, cloudant-legacy, couchdb-nano, postgres, postgres+redis, redis+postgres, tarantool, tarantool-memtx)',
+    '--stores: unknown store "nosuch" (known: memory, redis, ioredis, redis-cluster, memcached, cloudant, ' +
+    'cloudant-legacy, couchdb-nano, postgres, postgres+redis, redis+postgres, tarantool, tarantool-memtx)',
   ]);
   assert.deepEqual(parseAppArgs(['--stores', ''], {}).problems, ['--stores needs at least one store name']);
   assert.deepEqual(parseAppArgs(['--port'], {}).problems, ['--port needs a value']);
   assert.deepEqual(parseAppArgs(['extra'], {}).problems, ['unexpected argument "extra"']);
-  assert.deepEqual(parseAppArgs([], { PORT: '99999' }).problems, ['PORT must be a whole number from 0 to 65535, not "99999"']);
+  assert.deepEqual(
+    parseAppArgs([], { PORT: '99999' }).problems,
+    ['PORT must be a whole number from 0 to 65535, not "99999"'],
+  );
 });
 
 test('--help lists every setting the app and its stores read: each flag and each environment variable', () => {
@@ -34,7 +47,12 @@ test('--help lists every setting the app and its stores read: each flag and each
     if (setting.flag) assert.ok(usage.includes(setting.flag), `${key}: ${setting.flag}`);
     for (const variable of setting.env) assert.match(usage, new RegExp(`\\b${variable}\\b`), `${key}: ${variable}`);
   }
-  for (const variable of ['CLOUDANT_APIKEY', 'CLOUDANT_DB', 'POSTGRES_POOL_SIZE', 'STOREBENCH_FLUSH_INTERVAL_MS', 'PORT', 'HOST', 'STOREBENCH_LOG']) assert.ok(usage.includes(variable), variable);
+  for (const variable of [
+    'CLOUDANT_APIKEY', 'CLOUDANT_DB', 'POSTGRES_POOL_SIZE', 'STOREBENCH_FLUSH_INTERVAL_MS', 'PORT', 'HOST',
+    'STOREBENCH_LOG',
+  ]) {
+    assert.ok(usage.includes(variable), variable);
+  }
   for (const line of usage.split('\n')) assert.ok(line.length <= 100, `usage line over 100 characters: ${line}`);
 });
 

@@ -16,23 +16,46 @@ import { closedPort } from '../helpers/driver-servers.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const BEFORE = 'test/fixtures/runs/before.json';
-const cli = (args) => spawnSync(process.execPath, ['test.js', ...args], { cwd: root, encoding: 'utf8', timeout: 30_000 });
+const cli = (args) =>
+  spawnSync(process.execPath, ['test.js', ...args], { cwd: root, encoding: 'utf8', timeout: 30_000 });
 const before = async () => fromJson(await readFile(new URL(`../../${BEFORE}`, import.meta.url), 'utf8'));
 
 test('the threshold language: latency < or <= in ms or us, rps > or >=, errors = or <= as a count or a %', () => {
   const ok = (text) => parseThreshold(text).threshold;
-  assert.deepEqual(ok('p99<5ms'), { text: 'p99<5ms', store: null, metric: 'p99', kind: 'latency', op: '<', limit: 5, unit: 'ms' });
-  assert.deepEqual(ok(' redis: p999 <= 250 us '), { text: 'redis: p999 <= 250 us', store: 'redis', metric: 'p999', kind: 'latency', op: '<=', limit: 0.25, unit: 'ms' });
+  assert.deepEqual(
+    ok('p99<5ms'),
+    { text: 'p99<5ms', store: null, metric: 'p99', kind: 'latency', op: '<', limit: 5, unit: 'ms' },
+  );
+  assert.deepEqual(ok(' redis: p999 <= 250 us '), {
+    text: 'redis: p999 <= 250 us',
+    store: 'redis',
+    metric: 'p999',
+    kind: 'latency',
+    op: '<=',
+    limit: 0.25,
+    unit: 'ms',
+  });
   assert.deepEqual(ok('postgres+redis:mean<2.5ms').store, 'postgres+redis');
   assert.deepEqual([ok('max<=1ms').metric, ok('p50<1ms').metric, ok('p90<1ms').metric], ['max', 'p50', 'p90']);
-  assert.deepEqual(ok('rps>=1000'), { text: 'rps>=1000', store: null, metric: 'rps', kind: 'rps', op: '>=', limit: 1000, unit: 'rps' });
-  assert.deepEqual(ok('errors=0'), { text: 'errors=0', store: null, metric: 'errors', kind: 'errors', op: '=', limit: 0, unit: 'count' });
-  assert.deepEqual(ok('errors<=0.5%'), { text: 'errors<=0.5%', store: null, metric: 'errors', kind: 'errors', op: '<=', limit: 0.5, unit: '%' });
+  assert.deepEqual(
+    ok('rps>=1000'),
+    { text: 'rps>=1000', store: null, metric: 'rps', kind: 'rps', op: '>=', limit: 1000, unit: 'rps' },
+  );
+  assert.deepEqual(
+    ok('errors=0'),
+    { text: 'errors=0', store: null, metric: 'errors', kind: 'errors', op: '=', limit: 0, unit: 'count' },
+  );
+  assert.deepEqual(
+    ok('errors<=0.5%'),
+    { text: 'errors<=0.5%', store: null, metric: 'errors', kind: 'errors', op: '<=', limit: 0.5, unit: '%' },
+  );
   assert.equal(ok('errors==0').op, '=');
 });
 
 test('a bad expression is one clear line', () => {
-  const { problems } = parseThresholds(['p95<5ms', 'p99>5ms', 'p99<5', 'p99<5s', 'rps<100', 'rps>5ms', 'errors>0', 'errors=0.5', 'errors<=150%', 'fast']);
+  const { problems } = parseThresholds([
+    'p95<5ms', 'p99>5ms', 'p99<5', 'p99<5s', 'rps<100', 'rps>5ms', 'errors>0', 'errors=0.5', 'errors<=150%', 'fast',
+  ]);
   assert.deepEqual(problems, [
     '--assert "p95<5ms": unknown figure "p95" (use p50, p90, p99, p999, mean, max, rps or errors)',
     '--assert "p99>5ms": p99 takes < or <=, not > (a latency must stay below its threshold)',
@@ -43,17 +66,28 @@ test('a bad expression is one clear line', () => {
     '--assert "errors>0": errors takes = or <=, not > (errors must stay at or below it)',
     '--assert "errors=0.5": errors as a count is a whole number (or give a share: errors<=0.5%)',
     '--assert "errors<=150%": errors as a share of requests is at most 100%',
-    '--assert "fast": not a threshold: write [store:]figure operator value, e.g. p99<5ms, rps>=1000, errors=0, redis:p99<=2ms',
+    '--assert "fast": not a threshold: write [store:]figure operator value, e.g. p99<5ms, ' +
+    'rps>=1000, errors=0, redis:p99<=2ms',
   ]);
-  assert.deepEqual(parseArguments(['--assert', 'p99<5ms', '--assert', 'rps>=10']).options.assert, ['p99<5ms', 'rps>=10']);
-  assert.deepEqual(parseArguments(['--assert', 'p99<5']).problems, ['--assert "p99<5": p99 needs a unit: ms or us (p99<5ms)']);
+  assert.deepEqual(
+    parseArguments(['--assert', 'p99<5ms', '--assert', 'rps>=10']).options.assert,
+    ['p99<5ms', 'rps>=10'],
+  );
+  assert.deepEqual(
+    parseArguments(['--assert', 'p99<5']).problems,
+    ['--assert "p99<5": p99 needs a unit: ms or us (p99<5ms)'],
+  );
 });
 
 test('thresholds are checked per store against every step of it, with known answers', async () => {
   const result = await before();
-  const { thresholds } = parseThresholds(['p50<5ms', 'slow:p50<=20ms', 'rps>=1', 'errors=0', 'errors<=0%', 'nosuch:p99<1ms', 'slow:p99<1ms']);
+  const { thresholds } = parseThresholds([
+    'p50<5ms', 'slow:p50<=20ms', 'rps>=1', 'errors=0', 'errors<=0%', 'nosuch:p99<1ms', 'slow:p99<1ms',
+  ]);
   const rows = checkThresholds(result, thresholds);
-  const verdicts = rows.map((row) => `${row.threshold.text} ${row.store} ${row.checked} ${row.failed} ${row.pass ? 'pass' : 'FAIL'}`);
+  const verdicts = rows.map(
+    (row) => `${row.threshold.text} ${row.store} ${row.checked} ${row.failed} ${row.pass ? 'pass' : 'FAIL'}`,
+  );
   assert.deepEqual(verdicts, [
     'p50<5ms memory 2 0 pass',
     'p50<5ms fast 4 0 pass', // key1 and key2
@@ -72,7 +106,10 @@ test('thresholds are checked per store against every step of it, with known answ
     'slow:p99<1ms slow 2 2 FAIL',
   ]);
   const slow = rows[2];
-  assert.ok(slow.worst.value >= 8, 'the worst step of slow: its p50 (the median of the repeats) is at least the 8 ms hold');
+  assert.ok(
+    slow.worst.value >= 8,
+    'the worst step of slow: its p50 (the median of the repeats) is at least the 8 ms hold',
+  );
   assert.equal(slow.worst.key, 'key1');
 
   const table = renderThresholds(rows);
@@ -95,11 +132,16 @@ test('a run\'s own thresholds are kept in its Result and printed again by node t
   assert.doesNotMatch(renderRun(result), /Thresholds/, 'none given, none printed');
 });
 
-test('node test --assert with a bad expression exits 2 before any load; report --assert exits 3 when one is missed', async () => {
+test('node test --assert with a bad expression exits 2 before any load; ' +
+  'report --assert exits 3 when one is missed', async () => {
   const port = await closedPort();
   const bad = cli(['--url', `http://127.0.0.1:${port}/memory/key1`, '--assert', 'p95<1ms', '--assert', 'rps>=10']);
   assert.equal(bad.status, 2, 'not 1: the closed port was never tried');
-  assert.equal(bad.stderr, 'node test: --assert "p95<1ms": unknown figure "p95" (use p50, p90, p99, p999, mean, max, rps or errors)\nRun node test --help for usage.\n');
+  assert.equal(
+    bad.stderr,
+    'node test: --assert "p95<1ms": unknown figure "p95" (use p50, p90, p99, p999, mean, max, rps or errors)\n' +
+    'Run node test --help for usage.\n',
+  );
   assert.equal(bad.stdout, '');
 
   const missed = cli(['report', BEFORE, '--assert', 'p50<5ms']);

@@ -9,8 +9,14 @@ const entry = (key, size) => [key, Buffer.alloc(size)];
 test('chunks end at the entry count or the byte budget, and a value larger than the budget is a chunk alone', () => {
   const entries = Array.from({ length: 25 }, (_, i) => entry(`k${i}`, 10));
   assert.deepEqual(chunksOf(entries, { maxEntries: 10, maxBytes: 1000 }).map((c) => c.length), [10, 10, 5]);
-  assert.deepEqual(chunksOf(entries, { maxEntries: 100, maxBytes: 35 }).map((c) => c.length), Array(8).fill(3).concat([1]));
-  assert.deepEqual(chunksOf([entry('a', 5), entry('big', 100), entry('b', 5)], { maxBytes: 20 }).map((c) => c.map(([k]) => k)), [['a'], ['big'], ['b']]);
+  assert.deepEqual(
+    chunksOf(entries, { maxEntries: 100, maxBytes: 35 }).map((c) => c.length),
+    Array(8).fill(3).concat([1]),
+  );
+  assert.deepEqual(
+    chunksOf([entry('a', 5), entry('big', 100), entry('b', 5)], { maxBytes: 20 }).map((c) => c.map(([k]) => k)),
+    [['a'], ['big'], ['b']],
+  );
   assert.deepEqual(chunksOf([]), []);
 });
 

@@ -3,7 +3,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { checkImports, findCycles, importsOf } from '../../scripts/check-imports.js';
 
-test('static, re-exported and dynamic imports are arrows; a template-string import is flagged; comments are not', () => {
+test('static, re-exported and dynamic imports are arrows; ' +
+  'a template-string import is flagged; comments are not', () => {
   const text = [
     "import a from './a.js';",
     "export { b } from '../b.js';",
@@ -23,7 +24,8 @@ test('a cycle is found, through any number of files', () => {
   assert.deepEqual(findCycles(new Map([['a', ['b']], ['b', []]])), []);
 });
 
-test('the repository has no cycle, no computed import and no upward arrow (report/ never imports driver/)', async () => {
+test('the repository has no cycle, no computed import and no upward arrow ' +
+  '(report/ never imports driver/)', async () => {
   const { files, problems } = await checkImports();
   assert.ok(files.length > 100);
   assert.deepEqual(problems, []);

@@ -17,10 +17,20 @@ test('a known failure prints one line per problem with its exit code', () => {
   assert.equal(reportFailure('node test', new UsageError(['a', 'b']), { stderr: usage, env: {} }), 2);
   assert.equal(usage.text, 'node test: a\nnode test: b\nRun node test --help for usage.\n');
   const run = capture();
-  assert.equal(reportFailure('node test', new RunError('redis is unavailable\nmemcached is down'), { stderr: run, env: {} }), 1);
+  assert.equal(
+    reportFailure('node test', new RunError('redis is unavailable\nmemcached is down'), { stderr: run, env: {} }),
+    1,
+  );
   assert.equal(run.text, 'node test: redis is unavailable\nnode test: memcached is down\n');
   const output = capture();
-  assert.equal(reportFailure('node test-json', new OutputPathError(['--json x/y: x is a file, not a folder']), { stderr: output, env: {} }), 2);
+  assert.equal(
+    reportFailure(
+      'node test-json',
+      new OutputPathError(['--json x/y: x is a file, not a folder']),
+      { stderr: output, env: {} },
+    ),
+    2,
+  );
   assert.equal(output.text, 'node test-json: --json x/y: x is a file, not a folder\n');
 });
 
@@ -37,8 +47,13 @@ test('anything else is one redacted line and exit 1; STOREBENCH_DEBUG=1 adds the
 });
 
 test('an error nobody caught ends the process the same way', () => {
-  const script = "import('./util/cli.js').then(({ exitOnUncaught }) => { exitOnUncaught('node test'); setTimeout(() => { throw new Error('boom'); }); Promise.reject(new Error('never reached')); })";
-  const result = spawnSync(process.execPath, ['-e', script], { cwd: root, encoding: 'utf8', env: { PATH: process.env.PATH } });
+  const script = "import('./util/cli.js').then(({ exitOnUncaught }) => { exitOnUncaught('node test'); " +
+    "setTimeout(() => { throw new Error('boom'); }); Promise.reject(new Error('never reached')); })";
+  const result = spawnSync(
+    process.execPath,
+    ['-e', script],
+    { cwd: root, encoding: 'utf8', env: { PATH: process.env.PATH } },
+  );
   assert.equal(result.status, 1);
   assert.equal(result.stderr, 'node test: unexpected error: never reached (STOREBENCH_DEBUG=1 shows where)\n');
 });

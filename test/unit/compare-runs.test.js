@@ -18,22 +18,34 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const BEFORE = 'test/fixtures/runs/before.json';
 const AFTER = 'test/fixtures/runs/after.json';
 const load = async (file) => fromJson(await readFile(new URL(`../../${file}`, import.meta.url), 'utf8'));
-const cli = (args) => spawnSync(process.execPath, ['test.js', ...args], { cwd: root, encoding: 'utf8', timeout: 30_000 });
+const cli = (args) =>
+  spawnSync(process.execPath, ['test.js', ...args], { cwd: root, encoding: 'utf8', timeout: 30_000 });
 const figure = (row, name) => row.figures.find((entry) => entry.name === name);
 
 test('compare matches steps by store, key and load, and gives both figures and the change', async () => {
   const [a, b] = [await load(BEFORE), await load(AFTER)];
   const comparison = compareRuns(a, b);
-  assert.deepEqual(comparison.rows.map((row) => `${row.store} ${row.key} ${row.load}`), ['memory key1 2', 'fast key1 2', 'slow key1 2', 'memory key1 4', 'fast key1 4', 'slow key1 4'], 'in the order A ran them');
+  assert.deepEqual(
+    comparison.rows.map((row) => `${row.store} ${row.key} ${row.load}`),
+    ['memory key1 2', 'fast key1 2', 'slow key1 2', 'memory key1 4', 'fast key1 4', 'slow key1 4'],
+    'in the order A ran them',
+  );
   assert.equal(comparison.rows.length, 6);
   for (const row of comparison.rows) {
     assert.deepEqual(row.repeats, [3, 3]);
-    assert.deepEqual(row.figures.map((entry) => entry.name), ['rps', 'latency.meanMs', 'latency.p50Ms', 'latency.p99Ms'], 'named as a step names them');
+    assert.deepEqual(
+      row.figures.map((entry) => entry.name),
+      ['rps', 'latency.meanMs', 'latency.p50Ms', 'latency.p99Ms'],
+      'named as a step names them',
+    );
   }
   for (const row of comparison.rows.filter((candidate) => candidate.store === 'slow')) {
     const rps = figure(row, 'rps');
     const p50 = figure(row, 'latency.p50Ms');
-    assert.ok(rps.changePercent < -35 && rps.changePercent > -65, `slow at ${row.load}: rps ${rps.changePercent.toFixed(1)}%, about halved`);
+    assert.ok(
+      rps.changePercent < -35 && rps.changePercent > -65,
+      `slow at ${row.load}: rps ${rps.changePercent.toFixed(1)}%, about halved`,
+    );
     assert.ok(p50.a >= 8 && p50.b >= 16, 'the holds: 8 ms, then 16 ms');
     assert.ok(p50.changePercent > 60 && p50.changePercent < 120, `p50 ${p50.changePercent.toFixed(1)}%, about doubled`);
     assert.equal(rps.withinNoise, false, 'a halved rps is beyond the repeats\' noise');
@@ -58,7 +70,10 @@ test('--fail-on-regression PCT: an rps down or a p99 up by more than PCT is a re
   const strict = compareRuns(a, b, { failOnRegression: 30 });
   const slowRps = strict.regressions.filter(({ row, figure: entry }) => row.store === 'slow' && entry.name === 'rps');
   assert.equal(slowRps.length, 2, 'slow\'s rps fell by about half at both loads');
-  assert.ok(strict.regressions.every(({ figure: entry }) => ['rps', 'latency.p99Ms'].includes(entry.name)), 'only rps and p99 count');
+  assert.ok(
+    strict.regressions.every(({ figure: entry }) => ['rps', 'latency.p99Ms'].includes(entry.name)),
+    'only rps and p99 count',
+  );
   for (const { figure: entry } of strict.regressions) {
     if (entry.name === 'rps') assert.ok(entry.changePercent < -30);
     else assert.ok(entry.changePercent > 30);
@@ -68,9 +83,15 @@ test('--fail-on-regression PCT: an rps down or a p99 up by more than PCT is a re
   assert.equal(error.code, 'REGRESSION');
   assert.match(error.message, /^regression: slow key1 concurrency 2: rps -\d+\.\d% \(more than 30%\)(; B's machine was busy: .*)?$/m);
   assert.equal(regressionError(compareRuns(a, b, { failOnRegression: 900 })), null, 'nothing fell or rose by 900%');
-  assert.equal(regressionError(compareRuns(a, a, { failOnRegression: 0 })), null, 'a run against itself: no change at all');
+  assert.equal(
+    regressionError(compareRuns(a, a, { failOnRegression: 0 })),
+    null,
+    'a run against itself: no change at all',
+  );
   const itself = compareRuns(a, a);
-  assert.ok(itself.rows.every((row) => row.figures.every((entry) => entry.changePercent === 0 && entry.withinNoise === true)));
+  assert.ok(
+    itself.rows.every((row) => row.figures.every((entry) => entry.changePercent === 0 && entry.withinNoise === true)),
+  );
 });
 
 test('node test compare as a user runs it: 0, 3 with a regression, 2 for bad input', () => {
@@ -83,7 +104,11 @@ test('node test compare as a user runs it: 0, 3 with a regression, 2 for bad inp
   assert.match(failing.stderr, /^node test: regression: slow key1 concurrency 2: rps -\d+\.\d% \(more than 30%\)(; B's machine was busy: .*)?$/m);
   const bad = cli(['compare', BEFORE, '--fail-on-regression', 'lots']);
   assert.equal(bad.status, 2);
-  assert.equal(bad.stderr, 'node test: compare needs two results files: node test compare A.json B.json\nnode test: --fail-on-regression must be a percentage from 0 to 1000 (e.g. 10), not "lots"\nRun node test --help for usage.\n');
+  assert.equal(
+    bad.stderr,
+    'node test: compare needs two results files: node test compare A.json B.json\nnode test: ' +
+    '--fail-on-regression must be a percentage from 0 to 1000 (e.g. 10), not "lots"\nRun node test --help for usage.\n',
+  );
   const notResults = cli(['compare', BEFORE, 'package.json']);
   assert.equal(notResults.status, 2);
   assert.match(notResults.stderr, /package\.json: not a storebench results file/);
@@ -101,7 +126,10 @@ test('compare\'s flags', () => {
   assert.deepEqual(parseArguments(['compare', 'a.json', 'b.json', '--ignore-busy']).problems, [
     '--ignore-busy goes with --fail-on-regression PCT: it says which regressions do not fail',
   ]);
-  assert.deepEqual(parseArguments(['compare', 'a.json', 'b.json', 'c.json']).problems, ['unexpected argument "c.json"']);
+  assert.deepEqual(
+    parseArguments(['compare', 'a.json', 'b.json', 'c.json']).problems,
+    ['unexpected argument "c.json"'],
+  );
   assert.equal(parseArguments(['compare', '--help']).help, true);
 });
 
@@ -111,15 +139,24 @@ test('compare\'s flags', () => {
 // were made: these tests set the warnings themselves (every step BUSY_MACHINE, or none), on the
 // slow store's steps alone (the regression by construction; the others only move with noise).
 const MACHINE = ['BUSY_MACHINE', 'CPU_STEAL'];
-const busyWarning = (step) => ({ code: 'BUSY_MACHINE', message: 'busy', data: { othersCpuPercent: step.machine.othersCpuPercent ?? 80, threshold: 50 } });
+const busyWarning = (step) => ({
+  code: 'BUSY_MACHINE',
+  message: 'busy',
+  data: { othersCpuPercent: step.machine.othersCpuPercent ?? 80, threshold: 50 },
+});
 const withMachine = (step, busy) => ({
   ...step,
   machine: { ...step.machine, othersCpuPercent: step.machine.othersCpuPercent ?? 80 },
-  warnings: [...step.warnings.filter((warning) => !MACHINE.includes(warning.code)), ...(busy ? [busyWarning(step)] : [])],
+  warnings: [
+    ...step.warnings.filter((warning) => !MACHINE.includes(warning.code)),
+    ...(busy ? [busyWarning(step)] : []),
+  ],
 });
 const slowOnly = (result, busyAt = () => true) => ({
   ...result,
-  steps: result.steps.filter((step) => step.url.endsWith('/slow/key1')).map((step) => withMachine(step, busyAt(step.concurrency))),
+  steps: result.steps
+    .filter((step) => step.url.endsWith('/slow/key1'))
+    .map((step) => withMachine(step, busyAt(step.concurrency))),
 });
 const writeRun = async (dir, name, result) => {
   const file = join(dir, name);

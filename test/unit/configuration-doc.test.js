@@ -6,7 +6,12 @@ import { readFileSync } from 'node:fs';
 import { settings } from '../../config/settings.js';
 
 const doc = readFileSync(new URL('../../docs/configuration.md', import.meta.url), 'utf8');
-const rows = new Map(doc.split('\n').filter((line) => line.startsWith('| `')).map((line) => [line.slice(3, line.indexOf('`', 3)), line]));
+const rows = new Map(
+  doc
+    .split('\n')
+    .filter((line) => line.startsWith('| `'))
+    .map((line) => [line.slice(3, line.indexOf('`', 3)), line]),
+);
 
 test('every setting has a row in docs/configuration.md naming its flag, variables and default', () => {
   const missing = Object.keys(settings).filter((key) => !rows.has(key));
@@ -19,9 +24,17 @@ test('every setting has a row in docs/configuration.md naming its flag, variable
     else assert.equal(cells[1], '', `${key} has no flag`);
     for (const variable of setting.env) assert.ok(cells[2].includes(`\`${variable}\``), `${key}: ${variable}`);
     if (!setting.env.length) assert.equal(cells[2], '', `${key} reads no variable`);
-    assert.equal(cells[3] !== '', Boolean(setting.cloudFoundry || setting.cfText), `${key}: a Cloud Foundry source exactly when it has one`);
-    if (setting.default !== undefined && !setting.defaultText) assert.ok(cells[4].includes(`\`${setting.default}\``), `${key}: default ${setting.default}`);
-    if (setting.varsFile) assert.ok(cells[4].includes(`\`${setting.varsFile}\` in the vars file`), `${key}: vars file ${setting.varsFile}`);
+    assert.equal(
+      cells[3] !== '',
+      Boolean(setting.cloudFoundry || setting.cfText),
+      `${key}: a Cloud Foundry source exactly when it has one`,
+    );
+    if (setting.default !== undefined && !setting.defaultText) {
+      assert.ok(cells[4].includes(`\`${setting.default}\``), `${key}: default ${setting.default}`);
+    }
+    if (setting.varsFile) {
+      assert.ok(cells[4].includes(`\`${setting.varsFile}\` in the vars file`), `${key}: vars file ${setting.varsFile}`);
+    }
   }
 });
 

@@ -21,14 +21,21 @@ test('other layouts and underscore fields fall back to JSON with the same meanin
     _deleted_conflicts: ['x'],
     message: 'Text data',
   });
-  assert.deepEqual(strip('{"_id":"k","_rev":"1-a","message":"_looks like a field"}'), { message: '_looks like a field' });
+  assert.deepEqual(
+    strip('{"_id":"k","_rev":"1-a","message":"_looks like a field"}'),
+    { message: '_looks like a field' },
+  );
   assert.deepEqual(strip('{"_id":"a\\",\\"_rev\\":\\"x","_rev":"1-a","m":1}'), { m: 1 });
   assert.deepEqual(strip('{"_id":"empty","_rev":"1-a"}'), {});
 });
 
 test('the newline CouchDB ends a body with is not part of the payload, in either layout', () => {
   // Regression: CouchDB-ordered documents came back with a trailing newline, so not byte-exact.
-  const first = Buffer.concat([Buffer.from('{"_id":"key3","_rev":"2-abc",'), payloads.key3.subarray(1), Buffer.from('\n')]);
+  const first = Buffer.concat([
+    Buffer.from('{"_id":"key3","_rev":"2-abc",'),
+    payloads.key3.subarray(1),
+    Buffer.from('\n'),
+  ]);
   assert.ok(stripCouchFields(first).equals(payloads.key3));
   const last = Buffer.concat([payloads.key2.subarray(0, -1), Buffer.from(',"_id":"key2","_rev":"1-def"}\r\n')]);
   assert.ok(stripCouchFields(last).equals(payloads.key2));

@@ -24,8 +24,17 @@ test('withDeadline rejects with the timeout error once the time is up, and a lat
   await sleep(10);
 });
 
-test('withOperationDeadline: an operation the server never answers is a 503 STORE_TIMEOUT naming store and operation', async () => {
-  const store = { get: never, set: never, delete: never, ping: never, close: async () => {}, stats: () => ({ pool: 1 }), setMany: async () => 'own' };
+test('withOperationDeadline: an operation the server never answers is a 503 STORE_TIMEOUT ' +
+  'naming store and operation', async () => {
+  const store = {
+    get: never,
+    set: never,
+    delete: never,
+    ping: never,
+    close: async () => {},
+    stats: () => ({ pool: 1 }),
+    setMany: async () => 'own',
+  };
   const guarded = withOperationDeadline(store, 'slow', 30);
   for (const operation of ['get', 'set', 'delete', 'ping']) {
     await assert.rejects(guarded[operation]('key1'), (error) => {
@@ -42,7 +51,13 @@ test('withOperationDeadline: an operation the server never answers is a 503 STOR
 });
 
 test('withOperationDeadline passes answers and errors through, a synchronous throw included', async () => {
-  const store = { get: async (key) => Buffer.from(key), set: () => { throw new Error('sync'); }, delete: async () => {}, ping: async () => {}, close: async () => {} };
+  const store = {
+    get: async (key) => Buffer.from(key),
+    set: () => { throw new Error('sync'); },
+    delete: async () => {},
+    ping: async () => {},
+    close: async () => {},
+  };
   const guarded = withOperationDeadline(store, 's', 1000);
   assert.deepEqual(await guarded.get('abc'), Buffer.from('abc'));
   await assert.rejects(guarded.set('k', Buffer.alloc(1)), /sync/);
@@ -58,7 +73,11 @@ test('the deadlines default to 5 s (open) and 2 s (operation); the environment, 
   const env = { STOREBENCH_OPEN_TIMEOUT_MS: '12000', STOREBENCH_OP_TIMEOUT_MS: '750' };
   assert.deepEqual(deadlines({ env }), { openTimeoutMs: 12000, opTimeoutMs: 750 });
   assert.deepEqual(deadlines({ env, options: { opTimeoutMs: 100 } }), { openTimeoutMs: 12000, opTimeoutMs: 100 });
-  assert.deepEqual(deadlines({ env: { STOREBENCH_OP_TIMEOUT_MS: '' } }), { openTimeoutMs: 5000, opTimeoutMs: 2000 }, 'empty is unset');
+  assert.deepEqual(
+    deadlines({ env: { STOREBENCH_OP_TIMEOUT_MS: '' } }),
+    { openTimeoutMs: 5000, opTimeoutMs: 2000 },
+    'empty is unset',
+  );
 });
 
 test('a deadline that is not a whole number of ms from 1 to 600000 is refused, every bad one named', () => {

@@ -8,7 +8,10 @@ import { progressLabel } from '../../report/progress.js';
 import { displayUrl } from '../../report/table.js';
 
 test('--direct is read, with --stores and a workload', () => {
-  const { options, problems } = parseArguments(['--direct', '--stores', 'memory,redis', '-w', 'ycsb-a', '--records', '100'], {});
+  const { options, problems } = parseArguments(
+    ['--direct', '--stores', 'memory,redis', '-w', 'ycsb-a', '--records', '100'],
+    {},
+  );
   assert.deepEqual(problems, []);
   assert.equal(options.direct, true);
   assert.deepEqual(options.stores, ['memory', 'redis']);

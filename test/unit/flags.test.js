@@ -6,8 +6,14 @@ import { parseFlags } from '../../util/flags.js';
 const spec = { concurrency: { type: 'string', short: 'c' }, quiet: { type: 'boolean' }, json: { type: 'string' } };
 
 test('a misspelt flag is named with the flag it most likely meant', () => {
-  assert.deepEqual(parseFlags(['--concurency', '5'], spec).problems.slice(0, 1), ['unknown option --concurency (did you mean --concurrency?)']);
-  assert.deepEqual(parseFlags(['--jsn', 'x'], spec).problems.slice(0, 1), ['unknown option --jsn (did you mean --json?)']);
+  assert.deepEqual(
+    parseFlags(['--concurency', '5'], spec).problems.slice(0, 1),
+    ['unknown option --concurency (did you mean --concurrency?)'],
+  );
+  assert.deepEqual(
+    parseFlags(['--jsn', 'x'], spec).problems.slice(0, 1),
+    ['unknown option --jsn (did you mean --json?)'],
+  );
 });
 
 test('a flag like none of the known ones gets no guess', () => {
@@ -17,7 +23,10 @@ test('a flag like none of the known ones gets no guess', () => {
 
 test('every problem is reported, not only the first', () => {
   const { problems } = parseFlags(['--quiet=yes', 'stray', '--nope', '--json'], spec);
-  assert.deepEqual(problems, ['--quiet takes no value', 'unknown option --nope', '--json needs a value', 'unexpected argument "stray"']);
+  assert.deepEqual(
+    problems,
+    ['--quiet takes no value', 'unknown option --nope', '--json needs a value', 'unexpected argument "stray"'],
+  );
 });
 
 test('a string flag followed by another flag is missing its value, not given the flag as one', () => {

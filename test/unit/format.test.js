@@ -12,7 +12,25 @@ test('fromJson(toJson(result)) gives back the same Result, and the same text', (
   for (const result of [
     fixedResult(),
     fixedResult({ interrupted: true, appExit: 'SIGKILL' }),
-    fixedResult({ steps: [fixedStep({ model: 'open', targetRps: 1000, concurrency: 3, maxRequests: null }), { ...fixedStep({ store: 'x' }), latency: { count: 0, meanMs: null, minMs: null, maxMs: null, p50Ms: null, p90Ms: null, p99Ms: null, p999Ms: null }, engineReported: null }] }),
+    fixedResult({
+      steps: [
+        fixedStep({ model: 'open', targetRps: 1000, concurrency: 3, maxRequests: null }),
+        {
+          ...fixedStep({ store: 'x' }),
+          latency: {
+            count: 0,
+            meanMs: null,
+            minMs: null,
+            maxMs: null,
+            p50Ms: null,
+            p90Ms: null,
+            p99Ms: null,
+            p999Ms: null,
+          },
+          engineReported: null,
+        },
+      ],
+    }),
   ]) {
     const back = fromJson(toJson(result));
     assert.deepEqual(back, result);
@@ -58,7 +76,8 @@ test('fromJson says what is wrong with a file that is not a Result, with exit co
   refuse(extra, /hello is not a field of this format/);
 });
 
-test('readResults names the file, and tells a file it cannot read (exit 1) from one that is not a Result (exit 2)', async (t) => {
+test('readResults names the file, and tells a file it cannot read (exit 1) ' +
+  'from one that is not a Result (exit 2)', async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'storebench-format-'));
   t.after(() => rm(dir, { recursive: true, force: true }));
   const good = join(dir, 'good.json');
@@ -67,7 +86,10 @@ test('readResults names the file, and tells a file it cannot read (exit 1) from 
   await assert.rejects(readResults(join(dir, 'missing.json')), (error) => error instanceof RunError && exitCodeOf(error) === 1 && /^cannot read .*missing\.json: no such file$/.test(error.message));
   const bad = join(dir, 'bad.json');
   await writeFile(bad, '{"format":"other"}');
-  await assert.rejects(readResults(bad), (error) => error instanceof ResultsFormatError && error.message.startsWith(`${bad}: not a storebench results file`));
+  await assert.rejects(
+    readResults(bad),
+    (error) => error instanceof ResultsFormatError && error.message.startsWith(`${bad}: not a storebench results file`),
+  );
 });
 
 test('fromJson says where a file stops being JSON without quoting any of its text', () => {

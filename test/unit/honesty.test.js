@@ -6,7 +6,12 @@ import { WARNING_CODES } from '../../util/errors.js';
 import { WARNING_DATA } from '../../result/fields.js';
 
 // A sound closed-loop step: 2000 samples over 2 s, concurrency 5 at 2500 rps -> 2 ms mean.
-const sound = () => ({ ...fixedStep({ concurrency: 5, rps: 2500, meanMs: 2.0 }), wallSeconds: 2, responses: 2000, cpuPercent: 40 });
+const sound = () => ({
+  ...fixedStep({ concurrency: 5, rps: 2500, meanMs: 2.0 }),
+  wallSeconds: 2,
+  responses: 2000,
+  cpuPercent: 40,
+});
 
 // The messages alone, for the checks of their wording.
 const messages = (step) => honestyWarnings(step).map((warning) => warning.message);
@@ -16,10 +21,19 @@ test('a sound step carries no warning', () => {
 });
 
 test('every warning has a registered code, a message and its figures', () => {
-  const bad = { ...sound(), responses: 100, wallSeconds: 0.04, cpuPercent: 97.4, errors: { total: 12, byKind: { 'http 503': 12 } } };
+  const bad = {
+    ...sound(),
+    responses: 100,
+    wallSeconds: 0.04,
+    cpuPercent: 97.4,
+    errors: { total: 12, byKind: { 'http 503': 12 } },
+  };
   bad.latency = { ...bad.latency, meanMs: 9 };
   const warnings = honestyWarnings(bad);
-  assert.deepEqual(warnings.map((warning) => warning.code), ['WEAK_SAMPLE', 'LITTLES_LAW', 'DRIVER_CPU', 'REQUEST_ERRORS']);
+  assert.deepEqual(
+    warnings.map((warning) => warning.code),
+    ['WEAK_SAMPLE', 'LITTLES_LAW', 'DRIVER_CPU', 'REQUEST_ERRORS'],
+  );
   for (const warning of warnings) {
     assert.ok(WARNING_CODES[warning.code], `${warning.code} is registered in util/errors.js`);
     assert.equal(typeof warning.message, 'string');
@@ -27,7 +41,11 @@ test('every warning has a registered code, a message and its figures', () => {
   }
   const open = honestyWarnings({ ...sound(), model: 'open', targetRps: 5000 });
   for (const warning of [...warnings, ...open]) {
-    assert.deepEqual(Object.keys(warning.data), Object.keys(WARNING_DATA[warning.code]), `${warning.code}'s data as docs/results-format.md describes it`);
+    assert.deepEqual(
+      Object.keys(warning.data),
+      Object.keys(WARNING_DATA[warning.code]),
+      `${warning.code}'s data as docs/results-format.md describes it`,
+    );
   }
   assert.deepEqual(warnings[0].data, { responses: 100, wallSeconds: 0.04, minSamples: 1000, minSeconds: 1 });
   assert.deepEqual(warnings[2].data, { cpuPercent: 97.4, threshold: 90 });
@@ -57,7 +75,15 @@ test('a closed-loop mean more than 10% off concurrency/rps is flagged (Little\'s
 test('Little\'s law counts min(concurrency, -n) clients: -c 30 -n 20 runs 20 clients', () => {
   // Pins the review's bug: -c 30 -n 20 raised LITTLES_LAW on a sound step (30 / rps expected).
   // 20 requests at once, each 2 ms: done in 2 ms, 10000 rps; 20 / 10000 rps = the 2 ms mean.
-  const step = { ...sound(), concurrency: 30, maxRequests: 20, requests: 20, responses: 20, rps: 10000, wallSeconds: 0.002 };
+  const step = {
+    ...sound(),
+    concurrency: 30,
+    maxRequests: 20,
+    requests: 20,
+    responses: 20,
+    rps: 10000,
+    wallSeconds: 0.002,
+  };
   assert.deepEqual(honestyWarnings(step).map((warning) => warning.code), ['WEAK_SAMPLE']);
   step.maxRequests = null;
   assert.deepEqual(honestyWarnings(step).map((warning) => warning.code), ['WEAK_SAMPLE', 'LITTLES_LAW']);
@@ -87,7 +113,11 @@ test('a driver using 90% or more of a core may be the bottleneck', () => {
 
 test('DRIVER_CPU on the loadtest engine suggests the fast engine; on the fast engine it does not', () => {
   const [onLoadtest] = honestyWarnings({ ...sound(), cpuPercent: 97.4 }, { engine: 'loadtest' });
-  assert.equal(onLoadtest.message, 'the driver used 97% of a CPU core: the client may be the bottleneck, not the server; --engine fast sends the same load for a fraction of the CPU per request (docs/measurement.md)');
+  assert.equal(
+    onLoadtest.message,
+    'the driver used 97% of a CPU core: the client may be the bottleneck, not the server; ' +
+    '--engine fast sends the same load for a fraction of the CPU per request (docs/measurement.md)',
+  );
   assert.deepEqual(onLoadtest.data, { cpuPercent: 97.4, threshold: 90 });
   const [onFast] = honestyWarnings({ ...sound(), cpuPercent: 97.4 }, { engine: 'fast' });
   assert.equal(onFast.message, 'the driver used 97% of a CPU core: the client may be the bottleneck, not the server');
@@ -95,7 +125,10 @@ test('DRIVER_CPU on the loadtest engine suggests the fast engine; on the fast en
 
 test('errors are called out next to the numbers they are part of', () => {
   const step = { ...sound(), errors: { total: 12, byKind: { 'http 503': 10, timeout: 2 } } };
-  assert.deepEqual(messages(step), ['12 of 2002 requests failed (http 503: 10, timeout: 2); rps and latency include the error responses (not timeouts or connection errors)']);
+  assert.deepEqual(messages(step), [
+    '12 of 2002 requests failed (http 503: 10, timeout: 2); ' +
+    'rps and latency include the error responses (not timeouts or connection errors)',
+  ]);
   assert.equal(honestyWarnings(step)[0].code, 'REQUEST_ERRORS');
 });
 
@@ -103,6 +136,7 @@ test('write conflicts (409) are named as such among the errors, not left to read
   // Regression: a CouchDB write conflict was a 503 outage; now a 409, the warning must say what it is.
   const step = { ...sound(), errors: { total: 3, byKind: { 'http 409': 3 } } };
   assert.deepEqual(messages(step), [
-    '3 of 2000 requests failed (http 409: 3; 3 of them write conflicts, 409: another writer of the key got in between; the store was up); rps and latency include the error responses (not timeouts or connection errors)',
+    '3 of 2000 requests failed (http 409: 3; 3 of them write conflicts, 409: another writer of the key got in ' +
+    'between; the store was up); rps and latency include the error responses (not timeouts or connection errors)',
   ]);
 });

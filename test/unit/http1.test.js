@@ -72,12 +72,18 @@ test('an error body split across pushes of a reused buffer is kept whole, cut at
 
 test('a chunked body with extensions and trailers ends at its last chunk', () => {
   const body = '5;name=value\r\nhello\r\n6\r\n world\r\n0\r\nX-Trailer: 1\r\n\r\n';
-  readsAs(`HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n${body}HTTP/1.1 201 Created\r\nContent-Length: 0\r\n\r\n`, [[200, true], [201, true]]);
+  readsAs(
+    `HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n${body}HTTP/1.1 201 Created\r\nContent-Length: 0\r\n\r\n`,
+    [[200, true], [201, true]],
+  );
   readsAs('HTTP/1.1 200 OK\r\ntransfer-encoding: gzip, chunked\r\n\r\nA\r\n0123456789\r\n0\r\n\r\n', [[200, true]]);
 });
 
 test('204, 304 and 1xx have no body; a 100 Continue is skipped for the response that follows', () => {
-  readsAs('HTTP/1.1 204 No Content\r\n\r\nHTTP/1.1 304 Not Modified\r\nContent-Length: 10\r\n\r\n', [[204, true], [304, true]]);
+  readsAs(
+    'HTTP/1.1 204 No Content\r\n\r\nHTTP/1.1 304 Not Modified\r\nContent-Length: 10\r\n\r\n',
+    [[204, true], [304, true]],
+  );
   readsAs('HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\nx', [[200, true]]);
 });
 
@@ -128,18 +134,35 @@ test('bytes that are not an HTTP/1.x response throw HPE_INVALID_RESPONSE', () =>
     'HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nabc\r\n',
   ];
   for (const text of bad) assert.throws(() => read(text), { code: 'HPE_INVALID_RESPONSE' }, JSON.stringify(text));
-  assert.throws(() => read(`HTTP/1.1 200 OK\r\nX: ${'y'.repeat(70_000)}`, 1000), { code: 'HPE_INVALID_RESPONSE' }, 'a head that never ends');
+  assert.throws(
+    () => read(`HTTP/1.1 200 OK\r\nX: ${'y'.repeat(70_000)}`, 1000),
+    { code: 'HPE_INVALID_RESPONSE' },
+    'a head that never ends',
+  );
 });
 
-test('request heads: the target GET, a write with its length, type and token, credentials and Connection: close', () => {
+test('request heads: the target GET, a write with its length, type and token, ' +
+  'credentials and Connection: close', () => {
   const url = new URL('http://user:p%40ss@127.0.0.1:8080/memory/key1?x=1');
   const headers = commonHeaders(url, { keepAlive: false });
-  assert.equal(headers, `Host: 127.0.0.1:8080\r\nUser-Agent: storebench\r\nAccept: */*\r\nAuthorization: Basic ${Buffer.from('user:p@ss').toString('base64')}\r\nConnection: close\r\n`);
+  assert.equal(
+    headers,
+    'Host: 127.0.0.1:8080\r\nUser-Agent: storebench\r\nAccept: */*\r\n' +
+    `Authorization: Basic ${Buffer.from('user:p@ss').toString('base64')}\r\nConnection: close\r\n`,
+  );
   const plain = commonHeaders(new URL('http://localhost:3000/'));
-  assert.equal(requestHead('GET', '/memory/key1?x=1', plain), 'GET /memory/key1?x=1 HTTP/1.1\r\nHost: localhost:3000\r\nUser-Agent: storebench\r\nAccept: */*\r\n\r\n');
+  assert.equal(
+    requestHead('GET', '/memory/key1?x=1', plain),
+    'GET /memory/key1?x=1 HTTP/1.1\r\nHost: localhost:3000\r\nUser-Agent: storebench\r\nAccept: */*\r\n\r\n',
+  );
   assert.equal(
     requestHead('PUT', '/redis/user1', plain, 100, 'Bearer t'),
-    'PUT /redis/user1 HTTP/1.1\r\nHost: localhost:3000\r\nUser-Agent: storebench\r\nAccept: */*\r\nContent-Type: application/octet-stream\r\nContent-Length: 100\r\nAuthorization: Bearer t\r\n\r\n',
+    'PUT /redis/user1 HTTP/1.1\r\nHost: localhost:3000\r\nUser-Agent: storebench\r\nAccept: */*\r\n' +
+    'Content-Type: application/octet-stream\r\nContent-Length: 100\r\nAuthorization: Bearer t\r\n\r\n',
   );
-  assert.equal(requestHead('DELETE', '/redis/user1', plain, -1, 'Bearer t'), 'DELETE /redis/user1 HTTP/1.1\r\nHost: localhost:3000\r\nUser-Agent: storebench\r\nAccept: */*\r\nAuthorization: Bearer t\r\n\r\n');
+  assert.equal(
+    requestHead('DELETE', '/redis/user1', plain, -1, 'Bearer t'),
+    'DELETE /redis/user1 HTTP/1.1\r\nHost: localhost:3000\r\nUser-Agent: storebench\r\nAccept: */*\r\n' +
+    'Authorization: Bearer t\r\n\r\n',
+  );
 });

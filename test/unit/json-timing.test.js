@@ -18,7 +18,10 @@ test('an operation that busy-waits 50 µs measures at least 50 µs per call', ()
 });
 
 test('each payload reports its byte size and parse/stringify timings', () => {
-  const payloads = { small: Buffer.from('{"a":1}'), larger: Buffer.from(JSON.stringify({ list: Array.from({ length: 500 }, (_, i) => i) })) };
+  const payloads = {
+    small: Buffer.from('{"a":1}'),
+    larger: Buffer.from(JSON.stringify({ list: Array.from({ length: 500 }, (_, i) => i) })),
+  };
   const results = timeJson(payloads, { warmupMs: 10, batchMs: 2, rounds: 5 });
   assert.deepEqual(results.map((r) => [r.key, r.bytes]), [['small', 7], ['larger', payloads.larger.length]]);
   for (const result of results) {

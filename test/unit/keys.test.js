@@ -6,7 +6,9 @@ import { KEY_PREFIX as cacheAsidePrefix } from '../../stores/layers/postgres+red
 import { KEY_PREFIX as writeBehindPrefix } from '../../stores/layers/redis+postgres.js';
 
 test('keys of 1 to 250 characters of A-Z a-z 0-9 . _ : ~ - are valid, the edges included', () => {
-  for (const key of ['key1', 'user0000000042', 'a', '.', '..', '_all_docs', '_changes', 'a:b', '~x-y_z.1', 'x'.repeat(KEY_MAX_LENGTH)]) {
+  for (const key of [
+    'key1', 'user0000000042', 'a', '.', '..', '_all_docs', '_changes', 'a:b', '~x-y_z.1', 'x'.repeat(KEY_MAX_LENGTH),
+  ]) {
     assert.equal(keyProblem(key), undefined, key);
   }
 });

@@ -9,7 +9,9 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 
 async function sources(folder) {
   const entries = await readdir(join(root, folder), { recursive: true, withFileTypes: true });
-  return entries.filter((entry) => entry.isFile() && entry.name.endsWith('.js')).map((entry) => join(entry.parentPath ?? entry.path, entry.name));
+  return entries
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.js'))
+    .map((entry) => join(entry.parentPath ?? entry.path, entry.name));
 }
 
 test('driver/ never prints, never writes a file and never imports report/', async () => {

@@ -4,7 +4,8 @@ import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  MIN_SAMPLE_TICKS, createMachineMonitor, loopbackPorts, machineFigures, machineWarnings, parseProcStat, parseProcessStat, treeTicks,
+  MIN_SAMPLE_TICKS, createMachineMonitor, loopbackPorts, machineFigures, machineWarnings, parseProcStat,
+  parseProcessStat, treeTicks,
 } from '../../driver/machine-load.js';
 import { renderMachineLoad, renderMachineWarnings } from '../../report/machine-summary.js';
 import { WARNING_DATA } from '../../result/fields.js';
@@ -12,7 +13,8 @@ import { fixedStep } from '../helpers/driver-fixtures.js';
 
 // A /proc with two CPUs; cpu fields: user nice system idle iowait irq softirq steal.
 const procStat = ([user, nice, system, idle, iowait, irq, softirq, steal]) =>
-  `cpu  ${user} ${nice} ${system} ${idle} ${iowait} ${irq} ${softirq} ${steal} 0 0\ncpu0 0 0 0 0 0 0 0 0 0 0\ncpu1 0 0 0 0 0 0 0 0 0 0\nintr 1\n`;
+  `cpu  ${user} ${nice} ${system} ${idle} ${iowait} ${irq} ${softirq} ${steal} 0 0\ncpu0 0 0 0 0 0 0 0 0 0 0\n` +
+  'cpu1 0 0 0 0 0 0 0 0 0 0\nintr 1\n';
 // /proc/<pid>/stat: "pid (comm) state ppid ..." with utime, stime, cutime, cstime at fields 14-17.
 const pidStat = (pid, ppid, [utime, stime, cutime = 0, cstime = 0], comm = 'node') =>
   `${pid} (${comm}) S ${ppid} 1 1 0 -1 0 0 0 0 0 ${utime} ${stime} ${cutime} ${cstime} 20 0 1 0 0 0 0\n`;
@@ -33,8 +35,12 @@ async function fakeProc(t, { stat, pids }) {
   return { dir, write };
 }
 
-test('/proc/stat and /proc/<pid>/stat lines are read as the kernel writes them, a comm with spaces and brackets too', () => {
-  assert.deepEqual(parseProcStat(procStat([100, 0, 50, 800, 10, 0, 5, 35])), { total: 1000, busy: 155, steal: 35, cpus: 2 });
+test('/proc/stat and /proc/<pid>/stat lines are read as the kernel writes them, ' +
+  'a comm with spaces and brackets too', () => {
+  assert.deepEqual(
+    parseProcStat(procStat([100, 0, 50, 800, 10, 0, 5, 35])),
+    { total: 1000, busy: 155, steal: 35, cpus: 2 },
+  );
   assert.equal(parseProcStat('no cpu line here'), null);
   assert.equal(parseProcStat(null), null);
   assert.deepEqual(parseProcessStat(pidStat(42, 7, [10, 5, 3, 2], 'my (odd) name')), { pid: 42, ppid: 7, ticks: 20 });
@@ -54,7 +60,10 @@ test('a process tree\'s ticks: the root and every descendant, nothing else', asy
 test('steal and other processes\' CPU from two readings: % of CPU time, and % of one core', async (t) => {
   // Two CPUs, 200 ticks of wall time each: 400 ticks in all. Busy 300 (150% of a core), of
   // which our tree used 100 (50%): others 200 ticks = 100% of a core. Steal 40 of 400 = 10%.
-  const proc = await fakeProc(t, { stat: [1000, 0, 0, 5000, 0, 0, 0, 100], pids: [[10, 1, [50, 0]], [11, 10, [0, 0]]] });
+  const proc = await fakeProc(
+    t,
+    { stat: [1000, 0, 0, 5000, 0, 0, 0, 100], pids: [[10, 1, [50, 0]], [11, 10, [0, 0]]] },
+  );
   const monitor = createMachineMonitor({ rootPids: [10], procDir: proc.dir });
   const sample = monitor.start();
   await proc.write({ stat: [1250, 0, 50, 5060, 0, 0, 0, 140], pids: [[10, 1, [100, 0]], [11, 10, [50, 0]]] });
@@ -77,18 +86,32 @@ test('where /proc is missing every figure is null, no warning is raised, and the
   assert.deepEqual(machineWarnings(figures), []);
   assert.deepEqual(machineFigures(null, null, null), figures);
   const steps = [fixedStep({ machine: figures })];
-  assert.equal(renderMachineLoad(steps), 'Machine:  not measured (no /proc/stat on this platform): CPU steal and other processes\' CPU unknown');
+  assert.equal(
+    renderMachineLoad(steps),
+    'Machine:  not measured (no /proc/stat on this platform): CPU steal and other processes\' CPU unknown',
+  );
 });
 
 test('CPU_STEAL from 10% steal, BUSY_MACHINE from half a core of other processes, with their figures', () => {
-  assert.deepEqual(machineWarnings({ stealPercent: 9.9, othersCpuPercent: 49.9, treeCpuPercent: 100, loadAverage: 1 }), []);
+  assert.deepEqual(
+    machineWarnings({ stealPercent: 9.9, othersCpuPercent: 49.9, treeCpuPercent: 100, loadAverage: 1 }),
+    [],
+  );
   const warnings = machineWarnings({ stealPercent: 21.4, othersCpuPercent: 98.6, treeCpuPercent: 100, loadAverage: 3 });
   assert.deepEqual(warnings.map((warning) => warning.code), ['CPU_STEAL', 'BUSY_MACHINE']);
   assert.deepEqual(warnings[0].data, { stealPercent: 21.4, threshold: 10 });
   assert.deepEqual(warnings[1].data, { othersCpuPercent: 98.6, threshold: 50 });
   for (const warning of warnings) assert.deepEqual(Object.keys(warning.data), Object.keys(WARNING_DATA[warning.code]));
-  assert.equal(warnings[0].message, 'the hypervisor took 21% of the CPU time (steal) during the step: these numbers say more about the machine than about the store');
-  assert.equal(warnings[1].message, 'other processes on this machine used 99% of a core during the step: these numbers say more about the machine than about the store');
+  assert.equal(
+    warnings[0].message,
+    'the hypervisor took 21% of the CPU time (steal) during the step: ' +
+    'these numbers say more about the machine than about the store',
+  );
+  assert.equal(
+    warnings[1].message,
+    'other processes on this machine used 99% of a core during the step: ' +
+    'these numbers say more about the machine than about the store',
+  );
 });
 
 test('the run\'s machine line and a table\'s one warning line', () => {
@@ -97,8 +120,16 @@ test('the run\'s machine line and a table\'s one warning line', () => {
     return fixedStep({ machine, warnings: machineWarnings(machine) });
   };
   const steps = [busy(2, 10), busy(21, 10), busy(30, 120)];
-  assert.equal(renderMachineLoad(steps), 'Machine:  steal 2%-30% (median 21%) · other processes 10%-120% (median 10%) of a core · load average 2.00 · 2 of 3 steps warned: CPU_STEAL 2, BUSY_MACHINE 1');
-  assert.equal(renderMachineWarnings(steps), 'warning: the machine was busy during 2 of 3 steps (CPU steal 21%-30% in 2, other processes 120% of a core in 1): their figures say more about the machine than about the store');
+  assert.equal(
+    renderMachineLoad(steps),
+    'Machine:  steal 2%-30% (median 21%) · other processes 10%-120% (median 10%) ' +
+    'of a core · load average 2.00 · 2 of 3 steps warned: CPU_STEAL 2, BUSY_MACHINE 1',
+  );
+  assert.equal(
+    renderMachineWarnings(steps),
+    'warning: the machine was busy during 2 of 3 steps (CPU steal 21%-30% in 2, ' +
+    'other processes 120% of a core in 1): their figures say more about the machine than about the store',
+  );
   assert.equal(renderMachineWarnings([busy(2, 10)]), '');
 });
 
@@ -106,7 +137,8 @@ test('a target on this machine\'s loopback is part of the run: its listener\'s p
   assert.deepEqual(loopbackPorts(['http://127.0.0.1:3000/memory/key1', 'http://localhost/x', 'https://[::1]/y', 'http://10.0.0.5:3000/z', 'http://127.0.0.1:3000/redis/key1']), [3000, 80, 443]);
 });
 
-test('a step shorter than MIN_SAMPLE_TICKS of CPU time is not measured: a tick or two would read as a busy machine', async (t) => {
+test('a step shorter than MIN_SAMPLE_TICKS of CPU time is not measured: ' +
+  'a tick or two would read as a busy machine', async (t) => {
   // Regression: a 5 ms step of a scenario read "other processes used 200% of a core" from 2 ticks.
   const proc = await fakeProc(t, { stat: [1000, 0, 0, 5000, 0, 0, 0, 0], pids: [[10, 1, [50, 0]]] });
   const sample = createMachineMonitor({ rootPids: [10], procDir: proc.dir }).start();
@@ -116,5 +148,8 @@ test('a step shorter than MIN_SAMPLE_TICKS of CPU time is not measured: a tick o
   assert.deepEqual(machineWarnings(figures), []);
   assert.equal(MIN_SAMPLE_TICKS, 20);
   const steps = [fixedStep({ machine: figures })];
-  assert.equal(renderMachineLoad(steps), 'Machine:  not measured: every step was shorter than /proc/stat\'s clock ticks can time (about 0.1 s)');
+  assert.equal(
+    renderMachineLoad(steps),
+    'Machine:  not measured: every step was shorter than /proc/stat\'s clock ticks can time (about 0.1 s)',
+  );
 });

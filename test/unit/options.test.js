@@ -12,15 +12,16 @@ import { checkOutputPaths } from '../../report/results.js';
 import { OutputPathError, exitCodeOf } from '../../util/errors.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const run = (script, args) => spawnSync(process.execPath, [script, ...args], { cwd: root, encoding: 'utf8', timeout: 30_000 });
+const run = (script, args) =>
+  spawnSync(process.execPath, [script, ...args], { cwd: root, encoding: 'utf8', timeout: 30_000 });
 
 test('no flags: the embedded default with the original concurrency steps', () => {
   const { command, options, problems, help } = parseArguments([]);
   assert.deepEqual(problems, []);
   assert.equal(help, false);
   assert.equal(command, 'run');
-  assert.deepEqual(options.concurrency, [5, 10, 15, 20, 25, 30]);
-  assert.deepEqual(DEFAULT_CONCURRENCY, [5, 10, 15, 20, 25, 30]);
+  assert.deepEqual(options.concurrency, [5, 10, 20, 30]);
+  assert.deepEqual(DEFAULT_CONCURRENCY, [5, 10, 20, 30]);
   assert.equal(options.requests, undefined, 'steps are timed by default');
   assert.equal(options.duration, DEFAULT_DURATION_SECONDS);
   assert.equal(DEFAULT_DURATION_SECONDS, 2);
@@ -55,6 +56,7 @@ test('every flag is read', () => {
     csv: 'out.csv',
     quiet: true,
     direct: false,
+    pipeline: 1,
     probe: false,
     engine: 'fast',
     html: undefined,
@@ -82,22 +84,45 @@ test('every flag is read', () => {
   });
 });
 
-test('--engine picks the HTTP engine: loadtest by default, fast on request; anything else, or with --direct, is a problem', () => {
+test('--engine picks the HTTP engine: loadtest by default, fast on request; anything else, ' +
+  'or with --direct, is a problem', () => {
   assert.equal(parseArguments([], {}).options.engine, 'loadtest');
   assert.equal(parseArguments(['--engine', 'fast'], {}).options.engine, 'fast');
-  assert.deepEqual(parseArguments(['--engine', 'undici'], {}).problems, ['--engine must be loadtest or fast, not "undici"']);
-  assert.deepEqual(parseArguments(['--direct', '--engine', 'fast'], {}).problems, ['--engine chooses what sends HTTP requests: --direct sends none (it calls the stores in this process)']);
+  assert.deepEqual(
+    parseArguments(['--engine', 'undici'], {}).problems,
+    ['--engine must be loadtest or fast, not "undici"'],
+  );
+  assert.deepEqual(
+    parseArguments(['--direct', '--engine', 'fast'], {}).problems,
+    ['--engine chooses what sends HTTP requests: --direct sends none (it calls the stores in this process)'],
+  );
 });
 
-test('--value-shape hash is for a direct key-space run; over HTTP, without a key space, or with an unknown shape it is a problem', () => {
-  const direct = parseArguments(['--direct', '--value-shape', 'hash', '--workload', 'mixed:50/50', '--records', '200'], {});
+test('--value-shape hash is for a direct key-space run; over HTTP, without a key space, ' +
+  'or with an unknown shape it is a problem', () => {
+  const direct = parseArguments(
+    ['--direct', '--value-shape', 'hash', '--workload', 'mixed:50/50', '--records', '200'],
+    {},
+  );
   assert.deepEqual(direct.problems, []);
   assert.equal(direct.options.valueShape, 'hash');
-  assert.deepEqual(parseArguments(['--value-shape', 'hash', '--records', '200'], {}).problems, ['--value-shape hash needs --direct: over HTTP the app stores the bytes each request carries']);
-  assert.deepEqual(parseArguments(['--direct', '--value-shape', 'hash'], {}).problems, ['--value-shape hash applies to a key space: add --records N (or a --workload other than read)']);
-  assert.deepEqual(parseArguments(['--direct', '--value-shape', 'json', '--records', '5'], {}).problems, ['--value-shape must be bytes or hash, not "json"']);
+  assert.deepEqual(
+    parseArguments(['--value-shape', 'hash', '--records', '200'], {}).problems,
+    ['--value-shape hash needs --direct: over HTTP the app stores the bytes each request carries'],
+  );
+  assert.deepEqual(
+    parseArguments(['--direct', '--value-shape', 'hash'], {}).problems,
+    ['--value-shape hash applies to a key space: add --records N (or a --workload other than read)'],
+  );
+  assert.deepEqual(
+    parseArguments(['--direct', '--value-shape', 'json', '--records', '5'], {}).problems,
+    ['--value-shape must be bytes or hash, not "json"'],
+  );
   assert.equal(parseArguments(['--value-shape', 'bytes', '--records', '5'], {}).options.valueShape, 'bytes');
-  assert.deepEqual(parseArguments(['--direct', '--value-shape', 'hash', '--workload', 'append', '--records', '5'], {}).problems, ['--value-shape hash: append appends, and a hash has nothing to append to']);
+  assert.deepEqual(
+    parseArguments(['--direct', '--value-shape', 'hash', '--workload', 'append', '--records', '5'], {}).problems,
+    ['--value-shape hash: append appends, and a hash has nothing to append to'],
+  );
 });
 
 test('--url repeats, -t replaces the request count, --rps takes a list of rates', () => {
@@ -124,8 +149,14 @@ test('every problem is reported at once, not just the first', () => {
 });
 
 test('contradictory flags are problems', () => {
-  assert.deepEqual(parseArguments(['-n', '10', '-t', '1']).problems, ['use either -n/--requests or -t/--duration, not both']);
-  assert.deepEqual(parseArguments(['--rps', '100', '-c', '5']).problems, ['--rps replaces the concurrency sweep: drop -c/--concurrency']);
+  assert.deepEqual(
+    parseArguments(['-n', '10', '-t', '1']).problems,
+    ['use either -n/--requests or -t/--duration, not both'],
+  );
+  assert.deepEqual(
+    parseArguments(['--rps', '100', '-c', '5']).problems,
+    ['--rps replaces the concurrency sweep: drop -c/--concurrency'],
+  );
   assert.deepEqual(parseArguments(['--url', 'http://a/b', '--stores', 'redis']).problems, [
     '--stores and --keys choose from a /stores listing; with --url, list the URLs you want',
   ]);
@@ -153,7 +184,10 @@ test('node test --help prints the usage and exits 0', () => {
   assert.match(result.stdout, /^Usage: node test \[options\]/);
   assert.match(result.stdout, /^ {7}node test report FILE\.json \[--html OUT\] \[--assert EXPR\]\.\.\.$/m);
   assert.match(result.stdout, /^ {7}node test compare A\.json B\.json \[--fail-on-regression PCT \[--ignore-busy\]\]$/m);
-  for (const flag of ['--url', '--target', '--concurrency', '--requests', '--duration', '--warmup', '--no-keepalive', '--timeout', '--rps', '--stores', '--keys', '--json', '--csv', '--quiet', '--help', '--html', '--repeat', '--assert']) {
+  for (const flag of [
+    '--url', '--target', '--concurrency', '--requests', '--duration', '--warmup', '--no-keepalive', '--timeout',
+    '--rps', '--stores', '--keys', '--json', '--csv', '--quiet', '--help', '--html', '--repeat', '--assert',
+  ]) {
     assert.ok(result.stdout.includes(flag), `usage lacks ${flag}`);
   }
 });
@@ -165,7 +199,8 @@ test('node test --help says the probe sends up to 50 untimed warm-up requests be
   assert.match(probe.replace(/\s+/g, ' '), /after up to 50 untimed warm-up requests/);
 });
 
-test('node test --help says what README says each of --direct, --probe, --workers and --value-shape refuses, within 100 columns', () => {
+test('node test --help says what README says each of --direct, --probe, ' +
+  '--workers and --value-shape refuses, within 100 columns', () => {
   // Pins the review's finding: these limits were in README's flag table but not in --help.
   const result = run('test.js', ['--help']);
   const flag = (name) => {
@@ -181,15 +216,29 @@ test('node test --help says what README says each of --direct, --probe, --worker
 });
 
 test('node test report FILE takes one file, and --html and --assert', () => {
-  assert.deepEqual(parseArguments(['report', 'saved.json']), { command: 'report', help: false, options: { file: 'saved.json', html: undefined, assert: [] }, problems: [] });
-  assert.deepEqual(parseArguments(['report', 'saved.json', '--html', 'page.html', '--assert', 'p99<5ms']).options, { file: 'saved.json', html: 'page.html', assert: ['p99<5ms'] });
+  assert.deepEqual(
+    parseArguments(['report', 'saved.json']),
+    { command: 'report', help: false, options: { file: 'saved.json', html: undefined, assert: [] }, problems: [] },
+  );
+  assert.deepEqual(
+    parseArguments(['report', 'saved.json', '--html', 'page.html', '--assert', 'p99<5ms']).options,
+    { file: 'saved.json', html: 'page.html', assert: ['p99<5ms'] },
+  );
   assert.equal(parseArguments(['report', '--help']).help, true);
   assert.deepEqual(parseArguments(['report']).problems, ['report needs the FILE.json a run wrote with --json']);
-  assert.deepEqual(parseArguments(['report', 'a.json', 'b.json', '-c', '5']).problems, ['unknown option -c', 'unexpected argument "b.json"', 'unexpected argument "5"']);
-  assert.deepEqual(parseArguments(['-c', '5', 'report']).problems, ['unexpected argument "report"'], 'report comes first');
+  assert.deepEqual(
+    parseArguments(['report', 'a.json', 'b.json', '-c', '5']).problems,
+    ['unknown option -c', 'unexpected argument "b.json"', 'unexpected argument "5"'],
+  );
+  assert.deepEqual(
+    parseArguments(['-c', '5', 'report']).problems,
+    ['unexpected argument "report"'],
+    'report comes first',
+  );
 });
 
-test('node test report with a file it cannot use prints one line: exit 1 unreadable, exit 2 not a results file', async (t) => {
+test('node test report with a file it cannot use prints one line: exit 1 unreadable, ' +
+  'exit 2 not a results file', async (t) => {
   const dir = await mkdtemp(join(tmpdir(), 'storebench-report-'));
   t.after(() => rm(dir, { recursive: true, force: true }));
   const missing = run('test.js', ['report', join(dir, 'missing.json')]);
@@ -219,7 +268,10 @@ test('node test-json with a bad flag exits 2 with the reason', () => {
 });
 
 test('test-json flags parse, and every problem is reported', () => {
-  assert.deepEqual(parseJsonArguments(['--rounds', '5', '--json', 'x.json']), { help: false, problems: [], options: { rounds: 5, json: 'x.json' } });
+  assert.deepEqual(
+    parseJsonArguments(['--rounds', '5', '--json', 'x.json']),
+    { help: false, problems: [], options: { rounds: 5, json: 'x.json' } },
+  );
   assert.deepEqual(parseJsonArguments(['--nope', '--rounds', 'x', 'extra', '--json']).problems, [
     'unknown option --nope',
     '--json needs a value',
@@ -233,8 +285,14 @@ test('test-json flags parse, and every problem is reported', () => {
 // test-json --rounds 100000000 never ended. Each bound is enforced and shown in --help.
 test('every number has a bound, named in the problem', () => {
   const problemsOf = (...args) => parseArguments(args).problems;
-  assert.deepEqual(problemsOf('-c', '100000000000000000000', '-n', '5'), ['-c/--concurrency: "100000000000000000000" is out of range: each must be at most 10,000']);
-  assert.deepEqual(problemsOf('-c', '10001'), ['-c/--concurrency: "10001" is out of range: each must be at most 10,000']);
+  assert.deepEqual(
+    problemsOf('-c', '100000000000000000000', '-n', '5'),
+    ['-c/--concurrency: "100000000000000000000" is out of range: each must be at most 10,000'],
+  );
+  assert.deepEqual(
+    problemsOf('-c', '10001'),
+    ['-c/--concurrency: "10001" is out of range: each must be at most 10,000'],
+  );
   assert.deepEqual(problemsOf('-c', Array(101).fill(1).join(',')), ['-c/--concurrency has 101 values; at most 100']);
   assert.deepEqual(problemsOf('-n', '10000001'), ['-n/--requests must be at most 10,000,000, not "10000001"']);
   assert.deepEqual(problemsOf('-t', '3600.5'), ['-t/--duration must be at most 3,600 s, not "3600.5"']);
@@ -244,22 +302,53 @@ test('every number has a bound, named in the problem', () => {
   ]);
   assert.deepEqual(problemsOf('--warmup', '1000001'), ['--warmup must be at most 1,000,000, not "1000001"']);
   assert.deepEqual(problemsOf('--timeout', '3000000000'), ['--timeout must be at most 600,000 ms, not "3000000000"']);
-  assert.deepEqual(problemsOf('-c', '10000', '-n', '10000000', '--warmup', '1000000', '--timeout', '600000'), [], 'each bound itself is allowed');
+  assert.deepEqual(
+    problemsOf('-c', '10000', '-n', '10000000', '--warmup', '1000000', '--timeout', '600000'),
+    [],
+    'each bound itself is allowed',
+  );
   assert.deepEqual(problemsOf('-t', '3600', '--rps', '0.01,100000'), []);
   assert.deepEqual(problemsOf('--records', '100000001'), ['--records must be at most 100,000,000, not "100000001"']);
-  assert.deepEqual(problemsOf('--records', '5', '--seed', '4294967296'), ['--seed must be at most 4,294,967,295, not "4294967296"']);
+  assert.deepEqual(
+    problemsOf('--records', '5', '--seed', '4294967296'),
+    ['--seed must be at most 4,294,967,295, not "4294967296"'],
+  );
   assert.deepEqual(problemsOf('--warmup-max', '601'), ['--warmup-max must be at most 600 s, not "601"']);
-  assert.deepEqual(LIMITS, { concurrency: 10_000, requests: 10_000_000, duration: 3600, rps: 100_000, minRps: 0.01, warmup: 1_000_000, warmupMax: 600, timeout: 600_000, steps: 100, records: 100_000_000, seed: 4_294_967_295 });
+  assert.deepEqual(
+    problemsOf('--direct', '--pipeline', '1001'),
+    ['--pipeline must be at most 1,000, not "1001"'],
+  );
+  assert.deepEqual(LIMITS, {
+    concurrency: 10_000,
+    requests: 10_000_000,
+    duration: 3600,
+    rps: 100_000,
+    pipeline: 1000,
+    minRps: 0.01,
+    warmup: 1_000_000,
+    warmupMax: 600,
+    timeout: 600_000,
+    steps: 100,
+    records: 100_000_000,
+    seed: 4_294_967_295,
+  });
 });
 
 test('--order takes interleaved or sequential; --quick is a one-minute overview unless a flag says otherwise', () => {
-  assert.deepEqual(parseArguments(['--order', 'random']).problems, ['--order must be interleaved or sequential, not "random"']);
+  assert.deepEqual(
+    parseArguments(['--order', 'random']).problems,
+    ['--order must be interleaved or sequential, not "random"'],
+  );
   assert.equal(parseArguments([]).options.order, 'interleaved');
   const quick = parseArguments(['--quick']).options;
   assert.deepEqual([quick.keys, quick.concurrency, quick.duration], [['key1'], [5, 20], 1]);
   const told = parseArguments(['--quick', '-c', '7', '--keys', 'key2', '-t', '3']).options;
   assert.deepEqual([told.keys, told.concurrency, told.duration], [['key2'], [7], 3]);
-  assert.equal(parseArguments(['--quick', '--records', '10']).options.keys, undefined, 'a key space picks its own keys');
+  assert.equal(
+    parseArguments(['--quick', '--records', '10']).options.keys,
+    undefined,
+    'a key space picks its own keys',
+  );
 });
 
 test('--seed is the run\'s: without a key space it seeds the order, and one is picked when not given', () => {
@@ -269,7 +358,10 @@ test('--seed is the run\'s: without a key space it seeds the order, and one is p
 });
 
 test('--help shows every bound', () => {
-  for (const bound of ['each 1 to 10,000', '1 to 10,000,000', 'at most 3,600', 'each 0.01 to 100,000', '0 to 1,000,000', '1 to 600,000', 'at most 100 values', '1 to 100,000,000', '0 to 4,294,967,295', '1 byte to 16 MB']) {
+  for (const bound of [
+    'each 1 to 10,000', '1 to 10,000,000', 'at most 3,600', 'each 0.01 to 100,000', '0 to 1,000,000', '1 to 600,000',
+    'at most 100 values', '1 to 100,000,000', '0 to 4,294,967,295', '1 byte to 16 MB',
+  ]) {
     assert.ok(usage.includes(bound), `--help lacks "${bound}"`);
   }
   assert.match(jsonUsage, /--rounds N +timed batches per operation, 1 to 1,000 /);
@@ -288,11 +380,17 @@ test('node test with a number past its bound exits 2 before anything runs', () =
 });
 
 test('test-json --rounds has a bound, and says it', () => {
-  assert.deepEqual(parseJsonArguments(['--rounds', '100000000']).problems, ['--rounds must be at most 1,000, not "100000000"']);
+  assert.deepEqual(
+    parseJsonArguments(['--rounds', '100000000']).problems,
+    ['--rounds must be at most 1,000, not "100000000"'],
+  );
   assert.deepEqual(parseJsonArguments(['--rounds', '1000']).problems, []);
   const result = run('test-json.js', ['--rounds', '100000000']);
   assert.equal(result.status, 2);
-  assert.equal(result.stderr, 'node test-json: --rounds must be at most 1,000, not "100000000"\nRun node test-json --help for usage.\n');
+  assert.equal(
+    result.stderr,
+    'node test-json: --rounds must be at most 1,000, not "100000000"\nRun node test-json --help for usage.\n',
+  );
 });
 
 // `--json README.md/out.json` (or --csv to a folder) ran the whole sweep and
@@ -305,11 +403,18 @@ test('an output path that cannot be written is found before any load: one line p
   const result = run('test.js', ['--url', 'http://10.255.255.1/a/b', '--json', 'README.md/out.json', '--csv', dir]);
   assert.equal(result.status, 2, result.stderr);
   assert.equal(result.stdout, '');
-  assert.equal(result.stderr, `node test: --json README.md/out.json: README.md is a file, not a folder\nnode test: --csv ${dir}: it is a folder\n`);
+  assert.equal(
+    result.stderr,
+    'node test: --json README.md/out.json: README.md is a file, not a folder\n' +
+    `node test: --csv ${dir}: it is a folder\n`,
+  );
   assert.ok(Date.now() - started < 8000, 'nothing ran');
   const missing = run('test.js', ['--url', 'http://10.255.255.1/a/b', '--json', join(dir, 'no', 'such', 'x.json')]);
   assert.equal(missing.status, 2);
-  assert.equal(missing.stderr, `node test: --json ${join(dir, 'no', 'such', 'x.json')}: the folder ${join(dir, 'no', 'such')} does not exist\n`);
+  assert.equal(
+    missing.stderr,
+    `node test: --json ${join(dir, 'no', 'such', 'x.json')}: the folder ${join(dir, 'no', 'such')} does not exist\n`,
+  );
   const same = run('test.js', ['--url', 'http://10.255.255.1/a/b', '--json', join(dir, 'r'), '--csv', join(dir, 'r')]);
   assert.equal(same.stderr, `node test: --json and --csv name the same file (${join(dir, 'r')})\n`);
   const json = run('test-json.js', ['--json', 'README.md/y.json']);
@@ -326,24 +431,45 @@ test('checkOutputPaths accepts a new file in a folder and an existing file, and 
   await checkOutputPaths({ json: '-' });
   assert.deepEqual(await readdir(dir), ['old.csv']);
   assert.equal(await readFile(join(dir, 'old.csv'), 'utf8'), 'kept', 'an existing file is not touched before the run');
-  await assert.rejects(checkOutputPaths({ json: dir }), (error) => error instanceof OutputPathError && exitCodeOf(error) === 2);
+  await assert.rejects(
+    checkOutputPaths({ json: dir }),
+    (error) => error instanceof OutputPathError && exitCodeOf(error) === 2,
+  );
 });
 
 test('--repeat, --html and --assert are read and checked', async (t) => {
-  const { options, problems } = parseArguments(['--repeat', '5', '--html', 'report.html', '--assert', 'p99<5ms', '--assert', 'redis:rps>=100']);
+  const { options, problems } = parseArguments([
+    '--repeat', '5', '--html', 'report.html', '--assert', 'p99<5ms', '--assert', 'redis:rps>=100',
+  ]);
   assert.deepEqual(problems, []);
   assert.deepEqual([options.repeat, options.html, options.assert], [5, 'report.html', ['p99<5ms', 'redis:rps>=100']]);
   assert.equal(parseArguments([]).options.repeat, 1, 'one run per step by default');
-  assert.deepEqual(parseArguments(['--repeat', '0', '--html', '-']).problems, ['--html needs a file name', '--repeat must be a whole number from 1 to 100, not "0"']);
+  assert.deepEqual(
+    parseArguments(['--repeat', '0', '--html', '-']).problems,
+    ['--html needs a file name', '--repeat must be a whole number from 1 to 100, not "0"'],
+  );
   assert.deepEqual(parseArguments(['--repeat', '101']).problems, ['--repeat must be at most 100, not "101"']);
-  assert.deepEqual(parseArguments(['--repeat', '2.5']).problems, ['--repeat must be a whole number from 1 to 100, not "2.5"']);
-  assert.deepEqual(parseArguments(['--html', 'x.json', '--json', 'x.json']).problems, ['--html and --json name the same file (x.json)']);
+  assert.deepEqual(
+    parseArguments(['--repeat', '2.5']).problems,
+    ['--repeat must be a whole number from 1 to 100, not "2.5"'],
+  );
+  assert.deepEqual(
+    parseArguments(['--html', 'x.json', '--json', 'x.json']).problems,
+    ['--html and --json name the same file (x.json)'],
+  );
   const dir = await mkdtemp(join(tmpdir(), 'storebench-out-'));
   t.after(() => rm(dir, { recursive: true, force: true }));
-  await assert.rejects(checkOutputPaths({ html: join(dir, 'missing', 'report.html') }), (error) => error instanceof OutputPathError && error.problems[0] === `--html ${join(dir, 'missing', 'report.html')}: the folder ${join(dir, 'missing')} does not exist`);
+  await assert.rejects(
+    checkOutputPaths({ html: join(dir, 'missing', 'report.html') }),
+    (error) =>
+      error instanceof OutputPathError &&
+      error.problems[0] ===
+        `--html ${join(dir, 'missing', 'report.html')}: the folder ${join(dir, 'missing')} does not exist`,
+  );
 });
 
-test('--workers takes 1 to 256 or auto (one per core less one, at least 1); 0, 257 or a word is one line each', async () => {
+test('--workers takes 1 to 256 or auto (one per core less one, at least 1); 0, ' +
+  '257 or a word is one line each', async () => {
   const { autoWorkers } = await import('../../driver/workers.js');
   assert.equal(parseArguments([]).options.workers, 1);
   assert.equal(parseArguments(['--workers', '256']).options.workers, 256);
@@ -352,11 +478,17 @@ test('--workers takes 1 to 256 or auto (one per core less one, at least 1); 0, 2
   assert.equal(autoWorkers(2), 1);
   assert.equal(autoWorkers(16), 15);
   for (const bad of ['0', '257', 'two', '1.5', '-1']) {
-    assert.deepEqual(parseArguments(['--workers', bad]).problems, [`--workers must be a whole number from 1 to 256 or auto, not "${bad}"`]);
+    assert.deepEqual(
+      parseArguments(['--workers', bad]).problems,
+      [`--workers must be a whole number from 1 to 256 or auto, not "${bad}"`],
+    );
   }
 });
 
 test('--workers over 1 refuses a workload that inserts: each insert takes the next new key in turn', () => {
-  assert.deepEqual(parseArguments(['--workers', '2', '-w', 'ycsb-d']).problems, ['--workers 2: ycsb-d inserts, and each insert takes the next new key in turn, which only one worker can do: use --workers 1']);
+  assert.deepEqual(parseArguments(['--workers', '2', '-w', 'ycsb-d']).problems, [
+    '--workers 2: ycsb-d inserts, and each insert takes the next new key in turn, ' +
+    'which only one worker can do: use --workers 1',
+  ]);
   assert.deepEqual(parseArguments(['--workers', '2', '-w', 'ycsb-a']).problems, []);
 });

@@ -19,7 +19,8 @@ test('--part I/N and --start-at parse, or say what they take', () => {
   assert.match(parseStartAt('+100000s').problem, /more than a day ahead/);
 });
 
-test('the parts\' shares of -c, --rps and -n add up exactly to the run\'s, each level keeping the run\'s as runLoad', () => {
+test('the parts\' shares of -c, --rps and -n add up exactly to the run\'s, ' +
+  'each level keeping the run\'s as runLoad', () => {
   const parts = [1, 2, 3, 4].map((index) => partLoads({ concurrency: [10, 7], requests: 1001 }, { index, count: 4 }));
   for (const level of [0, 1]) {
     assert.equal(parts.reduce((sum, loads) => sum + loads[level].concurrency, 0), [10, 7][level]);
@@ -32,14 +33,23 @@ test('the parts\' shares of -c, --rps and -n add up exactly to the run\'s, each 
   assert.deepEqual(open.map((load) => load.maxRequests), [4, 3, 3]);
 });
 
-test('each part loads its own slice and inserts keys no other part inserts; seeds differ by part, repeat by run', () => {
+test('each part loads its own slice and inserts keys no other part inserts; ' +
+  'seeds differ by part, repeat by run', () => {
   const records = 1003;
   const slices = [1, 2, 3].map((index) => keySlice(records, { index, count: 3 }));
   assert.equal(slices[0].loadFrom, 0);
   assert.equal(slices[2].loadTo, records);
-  for (let i = 1; i < 3; i += 1) assert.equal(slices[i].loadFrom, slices[i - 1].loadTo, 'contiguous, no gap, no overlap');
+  for (let i = 1; i < 3; i += 1) {
+    assert.equal(slices[i].loadFrom, slices[i - 1].loadTo, 'contiguous, no gap, no overlap');
+  }
 
-  const spec = { mix: [{ operation: 'insert', share: 1 }], records, valueSize: { min: 10, max: 10 }, seed: 5, distribution: null };
+  const spec = {
+    mix: [{ operation: 'insert', share: 1 }],
+    records,
+    valueSize: { min: 10, max: 10 },
+    seed: 5,
+    distribution: null,
+  };
   const inserted = [1, 2, 3].map((index) => {
     const workload = createWorkload({ ...spec, part: { index, count: 3 } });
     return Array.from({ length: 50 }, () => workload.next().path);
@@ -48,7 +58,12 @@ test('each part loads its own slice and inserts keys no other part inserts; seed
   assert.equal(new Set(all).size, all.length, 'no key inserted by two parts');
   assert.ok(inserted[1][0].endsWith(String(records + 1)));
 
-  const loader = createWorkload({ ...spec, mix: [{ operation: 'read', share: 1 }], distribution: { name: 'uniform' }, part: { index: 2, count: 3 } });
+  const loader = createWorkload({
+    ...spec,
+    mix: [{ operation: 'read', share: 1 }],
+    distribution: { name: 'uniform' },
+    part: { index: 2, count: 3 },
+  });
   assert.deepEqual(loader.loadRange, [334, 668]);
   const batch = batchOf(loader, 334);
   assert.equal(batch.to, 668, 'a batch stops at the end of the slice');
@@ -59,11 +74,25 @@ test('each part loads its own slice and inserts keys no other part inserts; seed
 });
 
 test('each part\'s command line: the user\'s driver flags, less the launcher\'s, plus its part, seed and start', () => {
-  const argv = ['--parts', '4', '--local', '-c', '10', '--json=out.json', '--csv', 'out.csv', '-q', '--seed', '9', '--stores', 'redis', '--start-at', '+5s'];
+  const argv = [
+    '--parts', '4', '--local', '-c', '10', '--json=out.json', '--csv', 'out.csv', '-q', '--seed', '9', '--stores',
+    'redis', '--start-at', '+5s',
+  ];
   assert.deepEqual(driverArgv(argv), ['-c', '10', '--stores', 'redis']);
   const startAt = new Date('2030-01-01T00:00:00Z');
-  assert.deepEqual(partFlags({ index: 2, count: 4, seed: 9, startAt }), ['--part', '2/4', '--seed', '9', '--start-at', '2030-01-01T00:00:00.000Z', '-q']);
-  assert.equal(startOf({ startAt: null, startAfterSeconds: null }, 1000).getTime(), 11_000, 'default: 10 s after launch');
-  assert.equal(startOf({ startAt: new Date(5), startAfterSeconds: 3 }, 1000).getTime(), 4000, '+SECS counts from launch');
+  assert.deepEqual(
+    partFlags({ index: 2, count: 4, seed: 9, startAt }),
+    ['--part', '2/4', '--seed', '9', '--start-at', '2030-01-01T00:00:00.000Z', '-q'],
+  );
+  assert.equal(
+    startOf({ startAt: null, startAfterSeconds: null }, 1000).getTime(),
+    11_000,
+    'default: 10 s after launch',
+  );
+  assert.equal(
+    startOf({ startAt: new Date(5), startAfterSeconds: 3 }, 1000).getTime(),
+    4000,
+    '+SECS counts from launch',
+  );
   assert.equal(startOf({ startAt, startAfterSeconds: null }).getTime(), startAt.getTime());
 });

@@ -19,5 +19,7 @@ test('a saved results file\'s skipped stores print inertly too (node test report
 
 test('every store of the registry has a name of the store-name alphabet; a control character is not one', () => {
   assert.deepEqual(storeNames.filter((name) => storeNameProblem(name)), []);
-  for (const bad of ['', 'evil\x1b[2K', 'a/b', 'a b', 'x'.repeat(251), 42]) assert.ok(storeNameProblem(bad), JSON.stringify(bad));
+  for (const bad of ['', 'evil\x1b[2K', 'a/b', 'a b', 'x'.repeat(251), 42]) {
+    assert.ok(storeNameProblem(bad), JSON.stringify(bad));
+  }
 });

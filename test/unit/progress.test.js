@@ -16,7 +16,11 @@ test('the progress line estimates the time left from the steps done', () => {
   const progress = createProgress({ stream, total: 36, now: () => clock });
   progress.step(1, 'redis key1 · warm-up (500 requests)');
   clock = 5_000;
-  assert.equal(progress.line(), 'step 1 of 36 · redis key1 · warm-up (500 requests) · 0:05 elapsed', 'no estimate before a step is done');
+  assert.equal(
+    progress.line(),
+    'step 1 of 36 · redis key1 · warm-up (500 requests) · 0:05 elapsed',
+    'no estimate before a step is done',
+  );
   progress.step(1, 'redis key1 · concurrency 5');
   clock = 10_000;
   progress.done(); // 10 s per step so far
@@ -45,7 +49,10 @@ test('no progress line off a terminal, or with --quiet', () => {
 
 // node test was silent for ~8 s while app.js started its servers.
 test('node test says it is starting app.js and which servers, on stderr, unless --quiet', () => {
-  assert.equal(startingLine(['redis-server', 'memcached']), 'starting app.js and its servers (redis-server, memcached)…');
+  assert.equal(
+    startingLine(['redis-server', 'memcached']),
+    'starting app.js and its servers (redis-server, memcached)…',
+  );
   assert.equal(startingLine([]), 'starting app.js…');
   const stdout = sink(false);
   const stderr = sink(false);
@@ -53,6 +60,9 @@ test('node test says it is starting app.js and which servers, on stderr, unless 
   assert.equal(stderr.text, 'starting app.js and its servers (redis-server)…\n');
   assert.equal(stdout.text, '');
   const quiet = sink(false);
-  createLiveReport({ options: { quiet: true }, stdout, stderr: quiet }).onProgress({ type: 'app-starting', servers: ['redis-server'] });
+  createLiveReport({ options: { quiet: true }, stdout, stderr: quiet }).onProgress({
+    type: 'app-starting',
+    servers: ['redis-server'],
+  });
   assert.equal(quiet.text, '');
 });

@@ -39,7 +39,16 @@ test('percentiles never pass the exact max nor fall below the exact min', () => 
   // Pins the review's bug: HDR's bucket top made p999 11.919 ms over a max of 11.914 ms.
   const slow = createLatencyRecorder();
   for (let i = 0; i < 1000; i += 1) slow.record(11_914_000n);
-  assert.deepEqual(slow.summary(), { count: 1000, meanMs: 11.914, minMs: 11.914, maxMs: 11.914, p50Ms: 11.914, p90Ms: 11.914, p99Ms: 11.914, p999Ms: 11.914 });
+  assert.deepEqual(slow.summary(), {
+    count: 1000,
+    meanMs: 11.914,
+    minMs: 11.914,
+    maxMs: 11.914,
+    p50Ms: 11.914,
+    p90Ms: 11.914,
+    p99Ms: 11.914,
+    p999Ms: 11.914,
+  });
   slow.destroy();
   // Under 1 µs the histogram holds 1 µs; the exact min is 0.4 µs, the max 0.9 µs.
   const fast = createLatencyRecorder();
@@ -53,7 +62,9 @@ test('percentiles never pass the exact max nor fall below the exact min', () => 
   for (const ns of [1_000_123n, 2_345_678n, 7_999_999n, 11_914_321n]) spread.record(ns);
   const figures = spread.summary();
   const percentiles = [figures.p50Ms, figures.p90Ms, figures.p99Ms, figures.p999Ms];
-  for (const value of percentiles) assert.ok(value >= figures.minMs && value <= figures.maxMs, `${value} within [${figures.minMs}, ${figures.maxMs}]`);
+  for (const value of percentiles) {
+    assert.ok(value >= figures.minMs && value <= figures.maxMs, `${value} within [${figures.minMs}, ${figures.maxMs}]`);
+  }
   assert.deepEqual([...percentiles].sort((a, b) => a - b), percentiles);
   assert.equal(figures.p999Ms, 11.914321);
   spread.destroy();
@@ -61,5 +72,8 @@ test('percentiles never pass the exact max nor fall below the exact min', () => 
 
 test('an empty recorder reports nulls, not zeros', () => {
   const summary = createLatencyRecorder().summary();
-  assert.deepEqual(summary, { count: 0, meanMs: null, minMs: null, maxMs: null, p50Ms: null, p90Ms: null, p99Ms: null, p999Ms: null });
+  assert.deepEqual(
+    summary,
+    { count: 0, meanMs: null, minMs: null, maxMs: null, p50Ms: null, p90Ms: null, p99Ms: null, p999Ms: null },
+  );
 });

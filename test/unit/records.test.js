@@ -5,7 +5,11 @@ import { randomBytes } from 'node:crypto';
 import { encodeRecords, parseRecords } from '../../util/records.js';
 
 test('records round-trip: keys, empty and binary values, in order, each value a view into the body', () => {
-  const entries = [['user0000000001', randomBytes(100)], ['a', Buffer.alloc(0)], ['user0000000001', Buffer.from([0, 255, 10, 13])]];
+  const entries = [
+    ['user0000000001', randomBytes(100)],
+    ['a', Buffer.alloc(0)],
+    ['user0000000001', Buffer.from([0, 255, 10, 13])],
+  ];
   const body = encodeRecords(entries);
   assert.equal(body.length, entries.reduce((sum, [key, bytes]) => sum + 2 + key.length + 4 + bytes.length, 0));
   const parsed = parseRecords(body);

@@ -26,13 +26,25 @@ test('a password that is also a name is masked in its URL only: the name, a key 
   // password everywhere, so the store memory showed as *** and the driver swept /***/key1.
   assert.equal(redactUrl('redis://:memory@127.0.0.1:6379'), 'redis://:***@127.0.0.1:6379');
   assert.equal(redactUrl('postgres://postgres:postgres@127.0.0.1:5432/postgres'), 'postgres://postgres:***@127.0.0.1:5432/postgres');
-  assert.equal(redactText('--stores: the app has no store "memory" (it has: memory, redis)'), '--stores: the app has no store "memory" (it has: memory, redis)');
-  assert.equal(redactText('GET /memory/key1 404: key "memory" not found in store "memory"'), 'GET /memory/key1 404: key "memory" not found in store "memory"');
-  assert.equal(redactText('password authentication failed for user "postgres"'), 'password authentication failed for user "postgres"');
+  assert.equal(
+    redactText('--stores: the app has no store "memory" (it has: memory, redis)'),
+    '--stores: the app has no store "memory" (it has: memory, redis)',
+  );
+  assert.equal(
+    redactText('GET /memory/key1 404: key "memory" not found in store "memory"'),
+    'GET /memory/key1 404: key "memory" not found in store "memory"',
+  );
+  assert.equal(
+    redactText('password authentication failed for user "postgres"'),
+    'password authentication failed for user "postgres"',
+  );
   assert.deepEqual(redactDeep({ name: 'memory', servers: { redis: 'redis://:memory@h:1' } }), { name: 'memory', servers: { redis: 'redis://:***@h:1' } });
 });
 
-for (const name of ['cloudant-legacy-and-iam', 'cloudant-iam-only', 'cloudant-legacy', 'rediscloud', 'databases-for-redis', 'user-provided']) {
+for (const name of [
+  'cloudant-legacy-and-iam', 'cloudant-iam-only', 'cloudant-legacy',
+  'rediscloud', 'databases-for-redis', 'user-provided',
+]) {
   test(`maskCredentials shows no secret of the ${name} binding and keeps its shape`, () => {
     const vcap = vcapFixture(name);
     const masked = maskCredentials(vcap);
@@ -70,10 +82,13 @@ test('a password with an unencoded / is never shown, in a URL or anywhere else',
 test('text that is not a URL is never echoed', () => {
   // Pins #9.4: REDIS_URL='not a url <pw>' and POSTGRES_URL='garbage <pw>' were echoed verbatim.
   // (Nor is it handed to a client, which might quote it: the store is BAD_URL, test/app/secrets.test.js.)
-  for (const text of ['not a url Hidden<pw>1', 'garbage Other<pw>2']) assert.equal(redactUrl(text), '(unparseable, not shown)');
+  for (const text of ['not a url Hidden<pw>1', 'garbage Other<pw>2']) {
+    assert.equal(redactUrl(text), '(unparseable, not shown)');
+  }
 });
 
-test('a list of URLs (REDIS_CLUSTER_URLS) is redacted URL by URL; memjs server lists only where they are expected', () => {
+test('a list of URLs (REDIS_CLUSTER_URLS) is redacted URL by URL; ' +
+  'memjs server lists only where they are expected', () => {
   assert.equal(redactUrl('redis://:pw1@n1:6379,redis://n2:6379,redis://:p/w2@n3:1'), 'redis://:***@n1:6379,redis://n2:6379,redis://… (unparseable, not shown)');
   assert.equal(redactUrl('user:Mem5ecret@m1:11211,m2:11211', { serverList: true }), '***@m1:11211,m2:11211');
   assert.equal(redactUrl('user:Mem5ecret@m1:11211,m2:11211'), '(unparseable, not shown)');
@@ -88,9 +103,13 @@ test('redactDeep masks the URL credentials in every string of an answer body', (
   assert.deepEqual(redactDeep({ a: ['x https://tok3n@x.io', 1, null], b: { c: 'redis://:pw@h' } }), { a: ['x https://***@x.io', 1, null], b: { c: 'redis://:***@h' } });
 });
 
-test('maskCredentials masks a binding\'s secrets inside its credentials, never in its name, label, plan or tags', () => {
+test('maskCredentials masks a binding\'s secrets inside its credentials, ' +
+  'never in its name, label, plan or tags', () => {
   const binding = { name: 'redis-memory', label: 'redis', plan: 'memory', tags: ['memory', 'redis'], credentials: { password: 'memory', uri: 'redis://:memory@h:1', note: 'AUTH memory' } };
   const masked = maskCredentials({ redis: [binding] }).redis[0];
-  assert.deepEqual({ name: masked.name, label: masked.label, plan: masked.plan, tags: masked.tags }, { name: 'redis-memory', label: 'redis', plan: 'memory', tags: ['memory', 'redis'] });
+  assert.deepEqual(
+    { name: masked.name, label: masked.label, plan: masked.plan, tags: masked.tags },
+    { name: 'redis-memory', label: 'redis', plan: 'memory', tags: ['memory', 'redis'] },
+  );
   assert.deepEqual(masked.credentials, { password: '***', uri: 'redis://:***@h:1', note: 'AUTH ***' });
 });

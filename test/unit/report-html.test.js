@@ -9,7 +9,8 @@ import { buildCharts, mergedHistogram, PERCENTILE_POSITIONS } from '../../report
 import { fixedResult, fixedStep, fixedWarning } from '../helpers/driver-fixtures.js';
 
 const before = async () => fromJson(await readFile(new URL('../fixtures/runs/before.json', import.meta.url), 'utf8'));
-const jsonIn = (html, id) => JSON.parse(new RegExp(`<script type="application/json" id="${id}">(.*?)</script>`, 's').exec(html)[1]);
+const jsonIn = (html, id) =>
+  JSON.parse(new RegExp(`<script type="application/json" id="${id}">(.*?)</script>`, 's').exec(html)[1]);
 
 test('one self-contained file: uPlot and the page\'s script inlined, no URL to load anything from', async () => {
   const html = htmlReport(await before());
@@ -21,7 +22,10 @@ test('one self-contained file: uPlot and the page\'s script inlined, no URL to l
   assert.match(html, /Permission is hereby granted, free of charge/, 'and its licence');
   assert.doesNotMatch(html, /<script[^>]+src=|<link[^>]+rel="stylesheet"|<img |@import|url\(/i, 'nothing to fetch');
   const links = [...html.matchAll(/\s(?:href|src)="([^"]*)"/g)].map((match) => match[1]);
-  assert.ok(links.every((link) => link.startsWith('#') || link.startsWith('data:')), `only in-page links: ${links.filter((link) => !link.startsWith('#'))}`);
+  assert.ok(
+    links.every((link) => link.startsWith('#') || link.startsWith('data:')),
+    `only in-page links: ${links.filter((link) => !link.startsWith('#'))}`,
+  );
   assert.match(html, /@media \(max-width: 600px\)/, 'a phone layout');
   assert.match(html, /@media print/, 'a print layout');
 });
@@ -30,7 +34,11 @@ test('the page holds its data as JSON: the charts, and the Result as its file ho
   const result = await before();
   const html = htmlReport(result);
   assert.deepEqual(jsonIn(html, 'storebench-result'), JSON.parse(toJson(result)));
-  assert.equal(htmlReport(result), renderHtml(fromJson(toJson(result))), 'htmlReport renders the Result read back from its JSON');
+  assert.equal(
+    htmlReport(result),
+    renderHtml(fromJson(toJson(result))),
+    'htmlReport renders the Result read back from its JSON',
+  );
   const { charts } = jsonIn(html, 'storebench-charts');
   // key1: rps, mean, p99 against concurrency, then a percentile chart per level (2, 4); key2 the same.
   assert.deepEqual(charts.map((chart) => chart.id), [
@@ -41,12 +49,21 @@ test('the page holds its data as JSON: the charts, and the Result as its file ho
   ]);
   assert.deepEqual(charts[0].series.map((series) => series.label), ['memory', 'fast', 'slow'], 'one line per store');
   assert.deepEqual(charts[0].x, [2, 4]);
-  for (const chart of charts) assert.ok(html.includes(`<div id="${chart.id}"`), `${chart.id} has its place in the page`);
-  const rpsOfSlow = result.comparison.filter((group) => group.key === 'key1').map((group) => group.rows.find((row) => row.store === 'slow').rps);
-  assert.deepEqual(charts[0].series[2].values, rpsOfSlow.map((rps) => Number(rps.toPrecision(4))), 'the medians the comparison holds');
+  for (const chart of charts) {
+    assert.ok(html.includes(`<div id="${chart.id}"`), `${chart.id} has its place in the page`);
+  }
+  const rpsOfSlow = result.comparison
+    .filter((group) => group.key === 'key1')
+    .map((group) => group.rows.find((row) => row.store === 'slow').rps);
+  assert.deepEqual(
+    charts[0].series[2].values,
+    rpsOfSlow.map((rps) => Number(rps.toPrecision(4))),
+    'the medians the comparison holds',
+  );
 });
 
-test('a percentile line comes from the repeats\' histograms added together, 50% to 99.999% on the 1/(1-p) axis', async () => {
+test('a percentile line comes from the repeats\' histograms added together, ' +
+  '50% to 99.999% on the 1/(1-p) axis', async () => {
   const result = await before();
   const charts = buildCharts(result);
   const chart = charts.find((candidate) => candidate.id === 'chart-0-percentiles-2');
@@ -55,20 +72,38 @@ test('a percentile line comes from the repeats\' histograms added together, 50% 
   const slowSteps = result.steps.filter((step) => step.store === 'slow' && step.concurrency === 2);
   assert.equal(slowSteps.length, 3);
   const merged = mergedHistogram(slowSteps);
-  assert.equal(merged.totalCount, slowSteps.reduce((sum, step) => sum + step.latency.count, 0), 'every repeat\'s every latency');
+  assert.equal(
+    merged.totalCount,
+    slowSteps.reduce((sum, step) => sum + step.latency.count, 0),
+    'every repeat\'s every latency',
+  );
   const line = chart.series.find((series) => series.label === 'slow').values;
-  assert.equal(line[0], Number((merged.getValueAtPercentile(50) / 1000).toPrecision(4)), 'its first point is the p50 of all the repeats together');
+  assert.equal(
+    line[0],
+    Number((merged.getValueAtPercentile(50) / 1000).toPrecision(4)),
+    'its first point is the p50 of all the repeats together',
+  );
   assert.ok(line[0] >= 8, 'the slow server held each request 8 ms');
   const known = line.filter((value) => value !== null);
-  assert.ok(known.every((value, index) => index === 0 || value >= known[index - 1]), 'latency never falls as the percentile rises');
-  assert.ok(line.at(-1) === null, `past 1 in ${merged.totalCount} requests the sample says nothing more: the line ends`);
+  assert.ok(
+    known.every((value, index) => index === 0 || value >= known[index - 1]),
+    'latency never falls as the percentile rises',
+  );
+  assert.ok(
+    line.at(-1) === null,
+    `past 1 in ${merged.totalCount} requests the sample says nothing more: the line ends`,
+  );
   merged.destroy();
 });
 
 test('warnings are in the header and their rows are marked; text is escaped', () => {
   const steps = [
     fixedStep({ store: 'memory', rps: 1000 }),
-    fixedStep({ store: '<b>x</b>', rps: 2000, warnings: [fixedWarning('CPU_STEAL', 'steal <20%>', { stealPercent: 20, threshold: 10 })] }),
+    fixedStep({
+      store: '<b>x</b>',
+      rps: 2000,
+      warnings: [fixedWarning('CPU_STEAL', 'steal <20%>', { stealPercent: 20, threshold: 10 })],
+    }),
   ];
   const html = renderHtml(fromJson(toJson(fixedResult({ steps }))));
   assert.doesNotMatch(html, /<b>x<\/b>/);
@@ -83,7 +118,14 @@ test('the per-operation breakdown and the probe\'s figures are shown when the Re
   const step = {
     ...fixedStep({ store: 'redis' }),
     operations: [
-      { operation: 'read', requests: 900, rps: 3000, latency: { meanMs: 1.1, p99Ms: 4 }, errors: { total: 0 }, histogram: { data: 'x' } },
+      {
+        operation: 'read',
+        requests: 900,
+        rps: 3000,
+        latency: { meanMs: 1.1, p99Ms: 4 },
+        errors: { total: 0 },
+        histogram: { data: 'x' },
+      },
       { operation: 'update', requests: 100, rps: 333, latency: { meanMs: 2.2, p99Ms: 6 }, errors: { total: 1 } },
     ],
     probe: { idle: { p50Ms: 0.3, p99Ms: 0.9 }, underLoad: { p50Ms: 1.5, p99Ms: 7 } },

@@ -7,10 +7,18 @@ import { fixedResult, fixedStep, fixedWarning } from '../helpers/driver-fixtures
 import { resultError } from '../../driver/run.js';
 import { RunError } from '../../util/errors.js';
 
-const HEADER = 'url,store,key,workload,operation,mode,model,startedAt,finishedAt,maxRequests,durationSeconds,concurrency,targetRps,peakInFlight,requests,responses,wallSeconds,elapsedSeconds,rps,meanLatencyMs,maxLatencyMs,minLatencyMs,p50,p90,p99,p999,errors,errorKinds,cpuPercent,warnings,repeat,stealPercent,othersCpuPercent,treeCpuPercent,loadAverage,interrupted';
+const HEADER = 'url,store,key,workload,operation,mode,model,startedAt,finishedAt,maxRequests,durationSeconds,' +
+  'concurrency,targetRps,peakInFlight,requests,responses,wallSeconds,elapsedSeconds,rps,meanLatencyMs,maxLatencyMs,' +
+  'minLatencyMs,p50,p90,p99,p999,errors,errorKinds,cpuPercent,warnings,repeat,stealPercent,othersCpuPercent,' +
+  'treeCpuPercent,loadAverage,interrupted';
 
 test('CSV: a header and one row per step, commas in values quoted', () => {
-  const steps = [fixedStep({ errors: { total: 3, byKind: { 'http 503': 2, timeout: 1 } }, warnings: [fixedWarning('DRIVER_CPU', 'a, b'), fixedWarning('LITTLES_LAW', 'c "d"')] })];
+  const steps = [
+    fixedStep({
+      errors: { total: 3, byKind: { 'http 503': 2, timeout: 1 } },
+      warnings: [fixedWarning('DRIVER_CPU', 'a, b'), fixedWarning('LITTLES_LAW', 'c "d"')],
+    }),
+  ];
   const [header, row, end] = buildCsv(steps).split('\n');
   assert.equal(header, HEADER);
   assert.equal(row, 'http://127.0.0.1:40123/redis/key1,redis,key1,,all,http,closed,2026-01-01T00:00:00.000Z,2026-01-01T00:00:00.463Z,2000,,5,,5,2000,2000,0.4628,0.4631,4321.4,1.157,12.5,0.214,1.021,1.9,4.351,9.9,3,http 503=2;timeout=1,55.5,"a, b | c ""d""",1,1.5,12.25,140,1.1,false');
@@ -19,7 +27,10 @@ test('CSV: a header and one row per step, commas in values quoted', () => {
 
 test('CSV: the columns the table shows are filled as it shows them, for timed and open-model steps too', () => {
   const timed = { ...fixedStep({ maxRequests: null }), durationSeconds: 2 };
-  const open = { ...fixedStep({ model: 'open', targetRps: 1000, concurrency: 3, maxRequests: null }), durationSeconds: 2 };
+  const open = {
+    ...fixedStep({ model: 'open', targetRps: 1000, concurrency: 3, maxRequests: null }),
+    durationSeconds: 2,
+  };
   const [, timedRow, openRow] = buildCsv([timed, open]).split('\n').map((line) => line.split(','));
   const column = (name) => HEADER.split(',').indexOf(name);
   assert.equal(timedRow[column('maxRequests')], '2000', 'a timed step: maxRequests = requests sent');
@@ -58,7 +69,14 @@ test('JSON: format, settings, system, every step with percentiles and its histog
   assert.equal(json.steps.length, 4);
   const [first] = json.steps;
   assert.deepEqual(
-    { rps: first.rps, mean: first.latency.meanMs, p50: first.latency.p50Ms, p90: first.latency.p90Ms, p99: first.latency.p99Ms, p999: first.latency.p999Ms },
+    {
+      rps: first.rps,
+      mean: first.latency.meanMs,
+      p50: first.latency.p50Ms,
+      p90: first.latency.p90Ms,
+      p99: first.latency.p99Ms,
+      p999: first.latency.p999Ms,
+    },
     { rps: 8000, mean: 0.61, p50: 1.021, p90: 1.9, p99: 4.351, p999: 9.9 },
   );
   assert.equal(first.histogram.unit, 'us');
@@ -66,9 +84,15 @@ test('JSON: format, settings, system, every step with percentiles and its histog
   assert.deepEqual(first.warnings[0].code, 'WEAK_SAMPLE');
   assert.equal(json.comparison[0].rows[1].ratio, 4000 / 8000);
   // A comparison row carries its step's warning codes, so a report can mark it.
-  assert.deepEqual(json.comparison[0].rows.map((row) => [row.store, row.warnings]), [['memory', ['WEAK_SAMPLE']], ['redis', []]]);
+  assert.deepEqual(
+    json.comparison[0].rows.map((row) => [row.store, row.warnings]),
+    [['memory', ['WEAK_SAMPLE']], ['redis', []]],
+  );
   assert.deepEqual([json.settings.stores, json.settings.keys], [null, null]);
-  assert.deepEqual(Object.keys(json), ['format', 'interrupted', 'appExit', 'settings', 'system', 'targets', 'skipped', 'loads', 'order', 'steps', 'control', 'verifications', 'comparison', 'merged']);
+  assert.deepEqual(Object.keys(json), [
+    'format', 'interrupted', 'appExit', 'settings', 'system', 'targets', 'skipped', 'loads', 'order', 'steps',
+    'control', 'verifications', 'comparison', 'merged',
+  ]);
 });
 
 test('toJson refuses a Result it could not give back: a missing field, an unknown one, NaN', () => {
@@ -93,9 +117,15 @@ test('resultError: a store named with --stores that was skipped fails the run, o
   assert.ok(error instanceof RunError);
   assert.equal(error.message, 'cloudant is unavailable, so it was not swept: no CLOUDANT_URL');
   result.settings.stores.push('memcached');
-  assert.equal(resultError(result).message, 'cloudant is unavailable, so it was not swept: no CLOUDANT_URL\nmemcached is down, so it was not swept');
+  assert.equal(
+    resultError(result).message,
+    'cloudant is unavailable, so it was not swept: no CLOUDANT_URL\nmemcached is down, so it was not swept',
+  );
   const empty = fixedResult({ steps: [] });
-  assert.equal(resultError(empty).message, 'nothing to sweep: none of the 1 store(s) listed is up (the skipped lines above say why)');
+  assert.equal(
+    resultError(empty).message,
+    'nothing to sweep: none of the 1 store(s) listed is up (the skipped lines above say why)',
+  );
   assert.match(resultError(fixedResult({ appExit: 'SIGKILL', interrupted: true })).message, /^app\.js exited \(SIGKILL\)/);
   const stopped = fixedResult({ interrupted: true });
   stopped.settings.stores = ['cloudant'];
@@ -123,8 +153,15 @@ test('CSV of a real run: every column filled where the JSON has a value, empty o
       const value = field.path.split('.').reduce((node, key) => node?.[key], step);
       const empty = cells[column] === '';
       // warnings and errorKinds are lists: empty when the step has none.
-      const none = value === null || (Array.isArray(value) && !value.length) || (field.csv === 'errorKinds' && !Object.keys(value).length);
-      assert.equal(empty, none && field.csv !== 'maxRequests', `step ${index} ${field.csv}: ${JSON.stringify(cells[column])} for ${JSON.stringify(value)}`);
+      const none =
+        value === null ||
+        (Array.isArray(value) && !value.length) ||
+        (field.csv === 'errorKinds' && !Object.keys(value).length);
+      assert.equal(
+        empty,
+        none && field.csv !== 'maxRequests',
+        `step ${index} ${field.csv}: ${JSON.stringify(cells[column])} for ${JSON.stringify(value)}`,
+      );
     });
   });
 });

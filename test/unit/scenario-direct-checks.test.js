@@ -8,17 +8,24 @@ import { publishedTable } from '../../driver/scenarios/tables.js';
 import clientLibraries from '../../scenarios/client-libraries.js';
 import redisVsMemory from '../../scenarios/redis-vs-memory.js';
 
-const publishedOf = (scenario) => scenario.published.map((table) => publishedTable(scenario.tables.find((spec) => spec.id === table.id), table));
+const publishedOf = (scenario) =>
+  scenario.published.map((table) => publishedTable(scenario.tables.find((spec) => spec.id === table.id), table));
 const verdictOf = (verdicts, id) => verdicts.find((verdict) => verdict.id === id);
 
 // A table of ms from { row: [cells] }, columns c1.. in order.
 function msTable(id, rows, labels = ['1,000 users', '10,000 users', '100,000 users']) {
   const columns = labels.map((label, i) => ({ id: `c${i + 1}`, label, unit: 'ms' }));
-  const cells = Object.fromEntries(Object.entries(rows).map(([row, values]) => [row, Object.fromEntries(values.map((value, i) => [`c${i + 1}`, value]))]));
+  const cells = Object.fromEntries(
+    Object.entries(rows).map(([row, values]) => [
+      row,
+      Object.fromEntries(values.map((value, i) => [`c${i + 1}`, value])),
+    ]),
+  );
   return { id, title: id, rowHeader: 'method', rows: Object.keys(rows), columns, cells };
 }
 
-test('redis-vs-memory: the study\'s own figures hold its conclusions, but for the ratio its own table does not show shrinking', () => {
+test('redis-vs-memory: the study\'s own figures hold its conclusions, ' +
+  'but for the ratio its own table does not show shrinking', () => {
   const verdicts = judge(redisVsMemory.conclusions, publishedOf(redisVsMemory));
   assert.equal(verdicts.length, redisVsMemory.conclusions.length);
   assert.equal(verdictOf(verdicts, 'memory-faster').verdict, HOLDS);
@@ -38,17 +45,25 @@ test('beats: one comparison lost is enough for "does not hold", and the explanat
     'memory (cache) set once': [1, 8, 98],
     'memory (cache) set para': [4, 45, 2000],
   });
-  const [verdict] = judge([{ id: 'x', claim: 'x', check: { type: 'beats', table: 'methods', faster: 'memory (cache) ', slower: ['redis ', 'ioredis '] } }], [table]);
+  const check = { type: 'beats', table: 'methods', faster: 'memory (cache) ', slower: ['redis ', 'ioredis '] };
+  const [verdict] = judge([{ id: 'x', claim: 'x', check }], [table]);
   assert.equal(verdict.verdict, FAILS);
   assert.match(verdict.explanation, /faster in 5 of 6 comparisons \(0.57x to 6.00x as fast\); not: memory \(cache\) set para 2,000 vs redis set para 1,146 ms at 100,000 users$/);
 });
 
 test('ratio-shrinks: every pair growing does not hold; a missing cell is "not runnable", never a guess', () => {
-  const conclusion = { id: 'x', claim: 'x', check: { type: 'ratio-shrinks', table: 'methods', numerator: ' para', denominator: ' once', in: 'most' } };
+  const conclusion = {
+    id: 'x',
+    claim: 'x',
+    check: { type: 'ratio-shrinks', table: 'methods', numerator: ' para', denominator: ' once', in: 'most' },
+  };
   const growing = msTable('methods', { 'redis set once': [5, 10, 10], 'redis set para': [10, 50, 100] });
   assert.equal(judge([conclusion], [growing])[0].verdict, FAILS);
   const missing = msTable('methods', { 'redis set once': [5, 10, null], 'redis set para': [10, 50, 100] });
-  assert.match(judge([conclusion], [missing])[0].verdict, new RegExp(`^${NOT_RUNNABLE}: no figure for redis set once, c3`));
+  assert.match(
+    judge([conclusion], [missing])[0].verdict,
+    new RegExp(`^${NOT_RUNNABLE}: no figure for redis set once, c3`),
+  );
 });
 
 test('client-libraries: the two Kyoto Tycoon conclusions are not runnable, with the reason', () => {
@@ -58,10 +73,16 @@ test('client-libraries: the two Kyoto Tycoon conclusions are not runnable, with 
   }
 });
 
-test('best-except: the study\'s own table has its shape (kyoto-client ahead but at serial_put_big); other shapes do not', () => {
+test('best-except: the study\'s own table has its shape (kyoto-client ahead but at ' +
+  'serial_put_big); other shapes do not', () => {
   const [published] = publishedOf(clientLibraries);
   assert.deepEqual(published.columns.map((column) => column.id), ['kyoto-client', 'kyoto-tycoon']);
-  const check = { type: 'best-except', table: 'scripts', columns: ['kyoto-client', 'kyoto-tycoon'], except: ['serial_put_big'] };
+  const check = {
+    type: 'best-except',
+    table: 'scripts',
+    columns: ['kyoto-client', 'kyoto-tycoon'],
+    except: ['serial_put_big'],
+  };
   const [holds] = judge([{ id: 'x', claim: 'x', check }], [published]);
   assert.equal(holds.verdict, HOLDS);
   assert.match(holds.explanation, /kyoto-client fastest on all of serial_put_large, get_random, get_random_large, get_random_big; serial_put_big: kyoto-tycoon fastest, 1.30x ahead of kyoto-client/);
@@ -89,10 +110,18 @@ test('beats and ratio-shrinks with nothing to compare cannot be judged: not runn
 
 test('beats and best-except: a lead within the margin is no lead', () => {
   const close = msTable('methods', { 'memory (cache) set once': [9.5, 1, 1], 'redis set once': [10, 5, 5] });
-  const [beats] = judge([{ id: 'x', claim: 'x', check: { type: 'beats', table: 'methods', faster: 'memory (cache) ', slower: ['redis '] } }], [close]);
+  const beatsRedis = { type: 'beats', table: 'methods', faster: 'memory (cache) ', slower: ['redis '] };
+  const [beats] = judge([{ id: 'x', claim: 'x', check: beatsRedis }], [close]);
   assert.equal(beats.verdict, FAILS);
   assert.match(beats.explanation, /faster in 2 of 3 comparisons, 1 within 10% \(not distinguishable here\)/);
-  const scripts = { id: 'scripts', title: 's', rowHeader: 'script', rows: ['a', 'big'], columns: [{ id: 'x', label: 'X', unit: 'ms' }, { id: 'y', label: 'Y', unit: 'ms' }], cells: { a: { x: 100, y: 105 }, big: { x: 300, y: 100 } } };
+  const scripts = {
+    id: 'scripts',
+    title: 's',
+    rowHeader: 'script',
+    rows: ['a', 'big'],
+    columns: [{ id: 'x', label: 'X', unit: 'ms' }, { id: 'y', label: 'Y', unit: 'ms' }],
+    cells: { a: { x: 100, y: 105 }, big: { x: 300, y: 100 } },
+  };
   const check = { type: 'best-except', table: 'scripts', columns: ['x', 'y'], except: ['big'] };
   const [near] = judge([{ id: 'x', claim: 'x', check }], [scripts]);
   assert.equal(near.verdict, FAILS);
@@ -101,7 +130,14 @@ test('beats and best-except: a lead within the margin is no lead', () => {
 });
 
 test('all-at-least: holds only when every cell reaches the bound, and names the lowest', () => {
-  const cpu = (value) => ({ id: 'cpu', title: 'cpu', rowHeader: 'script', rows: ['a', 'b'], columns: [{ id: 'redis', label: 'node-redis', unit: '%' }], cells: { a: { redis: 99 }, b: { redis: value } } });
+  const cpu = (value) => ({
+    id: 'cpu',
+    title: 'cpu',
+    rowHeader: 'script',
+    rows: ['a', 'b'],
+    columns: [{ id: 'redis', label: 'node-redis', unit: '%' }],
+    cells: { a: { redis: 99 }, b: { redis: value } },
+  });
   const conclusion = { id: 'x', claim: 'x', check: { type: 'all-at-least', table: 'cpu', atLeast: 90 } };
   assert.equal(judge([conclusion], [cpu(95)])[0].verdict, HOLDS);
   const [low] = judge([conclusion], [cpu(40)]);

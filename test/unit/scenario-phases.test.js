@@ -12,28 +12,47 @@ import scenario from '../../scenarios/cluster-vs-document.js';
 
 const probe = (meanMs) => ({ count: 10, errors: 0, meanMs, p50Ms: meanMs, p99Ms: meanMs });
 const stepOf = (concurrency, rps, meanMs, errors, { idle = 0.2, underLoad = 1 } = {}) => ({
-  concurrency, rps, latency: { meanMs }, errors: { total: errors, byKind: {} }, probe: { thread: 'worker', idle: probe(idle), underLoad: probe(underLoad) },
+  concurrency,
+  rps,
+  latency: { meanMs },
+  errors: { total: errors, byKind: {} },
+  probe: { thread: 'worker', idle: probe(idle), underLoad: probe(underLoad) },
 });
 
-test('the phases table holds each phase\'s best step (by throughput) and the errors of all its steps; the steps table every step', () => {
+test('the phases table holds each phase\'s best step (by throughput) and the errors of all its steps; ' +
+  'the steps table every step', () => {
   const phase = { id: 'a', label: 'a. writes' };
-  const steps = [stepOf(50, 1000, 2, 1, { underLoad: 3 }), stepOf(200, 3000, 5, 0, { underLoad: 7 }), stepOf(500, 2500, 9, 4)];
+  const steps = [
+    stepOf(50, 1000, 2, 1, { underLoad: 3 }),
+    stepOf(200, 3000, 5, 0, { underLoad: 7 }),
+    stepOf(500, 2500, 9, 4),
+  ];
   const [phases, all] = phaseTables([{ phase, store: 'redis', steps }, { phase, store: 'couchbase', steps: null }]);
   assert.deepEqual(phases.rows, ['a. writes / redis', 'a. writes / couchbase']);
-  assert.deepEqual(phases.cells['a. writes / redis'], { ops: 3000, meanMs: 5, probeIdleMs: 0.2, probeLoadMs: 7, concurrency: 200, errors: 5 });
-  assert.deepEqual(phases.cells['a. writes / couchbase'], { ops: null, meanMs: null, probeIdleMs: null, probeLoadMs: null, concurrency: null, errors: null });
+  assert.deepEqual(
+    phases.cells['a. writes / redis'],
+    { ops: 3000, meanMs: 5, probeIdleMs: 0.2, probeLoadMs: 7, concurrency: 200, errors: 5 },
+  );
+  assert.deepEqual(
+    phases.cells['a. writes / couchbase'],
+    { ops: null, meanMs: null, probeIdleMs: null, probeLoadMs: null, concurrency: null, errors: null },
+  );
   assert.deepEqual(all.rows, ['a. writes / redis c=50', 'a. writes / redis c=200', 'a. writes / redis c=500']);
   assert.deepEqual(all.cells['a. writes / redis c=500'], { ops: 2500, meanMs: 9, probeLoadMs: 1, errors: 4 });
 });
 
 test('a phase touches its key space, plus its inserts (warm-up included); a read none past it', () => {
   const options = (flags) => normalizeOptions(flagsToOptions(flags)).options;
-  assert.equal(keysTouched(options({ workload: 'insert', records: 10, requests: 100, concurrency: [5, 20], warmup: 7 })), 10 + 200 + 7);
+  assert.equal(
+    keysTouched(options({ workload: 'insert', records: 10, requests: 100, concurrency: [5, 20], warmup: 7 })),
+    10 + 200 + 7,
+  );
   assert.equal(keysTouched(options({ workload: 'read', records: 300, requests: 100, concurrency: [5, 20] })), 300);
   assert.equal(keysTouched(options({ workload: 'write', records: 30, requests: 100, concurrency: [5] })), 30);
 });
 
-test('cluster-vs-document\'s phases at every scale: flags node test accepts with --direct --probe, each read phase within what the writes before it wrote', () => {
+test('cluster-vs-document\'s phases at every scale: flags node test accepts with --direct --probe, ' +
+  'each read phase within what the writes before it wrote', () => {
   for (const scale of SCALES) {
     const byId = {};
     for (const phase of scenario.scales[scale].phases) {
@@ -43,7 +62,8 @@ test('cluster-vs-document\'s phases at every scale: flags node test accepts with
     }
     const { a, b, c, d, e } = byId;
     const steps = a.concurrency.length;
-    // a inserts past record 0 (loaded), b past a's, d reads all of them; c writes 0 .. records-1 in order, e reads those.
+    // a inserts past record 0 (loaded), b past a's, d reads all of them; c writes 0 .. records-1 in order,
+    // e reads those.
     assert.equal(b.records, 1 + a.requests * steps, scale);
     assert.equal(d.records, b.records + b.requests * steps, scale);
     assert.equal(c.records, c.requests * steps, scale);
@@ -53,11 +73,16 @@ test('cluster-vs-document\'s phases at every scale: flags node test accepts with
   }
 });
 
-test('column-above holds when every listed row\'s column is above the other; above compares one cell with a figure', () => {
+test('column-above holds when every listed row\'s column is above the other; ' +
+  'above compares one cell with a figure', () => {
   const table = {
     id: 't',
     rows: ['x', 'y'],
-    columns: [{ id: 'idle', label: 'idle', unit: 'ms' }, { id: 'load', label: 'load', unit: 'ms' }, { id: 'errors', label: 'errors', unit: '' }],
+    columns: [
+      { id: 'idle', label: 'idle', unit: 'ms' },
+      { id: 'load', label: 'load', unit: 'ms' },
+      { id: 'errors', label: 'errors', unit: '' },
+    ],
     cells: { x: { idle: 0.2, load: 2, errors: 0 }, y: { idle: 0.3, load: 0.25, errors: 3 } },
   };
   const verdicts = judge([
@@ -65,22 +90,40 @@ test('column-above holds when every listed row\'s column is above the other; abo
     { id: 'x', claim: '', check: { type: 'column-above', table: 't', column: 'load', over: 'idle', rows: ['x'] } },
     { id: 'errors-y', claim: '', check: { type: 'above', table: 't', column: 'errors', row: 'y', above: 0 } },
     { id: 'errors-x', claim: '', check: { type: 'above', table: 't', column: 'errors', row: 'x', above: 0 } },
-    { id: 'missing', claim: '', check: { type: 'column-above', table: 't', column: 'load', over: 'idle', rows: ['z'] } },
+    {
+      id: 'missing',
+      claim: '',
+      check: { type: 'column-above', table: 't', column: 'load', over: 'idle', rows: ['z'] },
+    },
   ], [table]);
-  assert.deepEqual(verdicts.map((verdict) => verdict.verdict), ['does not hold here', 'holds here', 'holds here', 'does not hold here', 'not runnable here: no figure for z, load']);
+  assert.deepEqual(
+    verdicts.map((verdict) => verdict.verdict),
+    [
+      'does not hold here', 'holds here', 'holds here', 'does not hold here',
+      'not runnable here: no figure for z, load',
+    ],
+  );
   assert.match(verdicts[0].explanation, /0\.83x \(y\) to 10x \(x\) in 2 rows; not above in y/);
 });
 
-test('a store whose server cannot be had keeps its rows, without figures, and a note says why; no Result without a step', async () => {
+test('a store whose server cannot be had keeps its rows, without figures, ' +
+  'and a note says why; no Result without a step', async () => {
   const { run } = await import('../../driver/scenarios/kinds/phases.js');
-  const phase = (id, flags) => ({ id, label: `${id}. phase`, flags: { records: 10, requests: 100, concurrency: [5], ...flags } });
+  const phase = (id, flags) => ({
+    id,
+    label: `${id}. phase`,
+    flags: { records: 10, requests: 100, concurrency: [5], ...flags },
+  });
   const outcome = await run(
     { name: 'x', stores: ['tarantool-memtx'], absentStores: { couchbase: 'not here' } },
     { phases: [phase('a', { workload: 'insert' }), phase('b', { workload: 'read', load: false })] },
     { env: { PATH: '/nonexistent' } },
   );
   const [phases, steps] = outcome.measured;
-  assert.deepEqual(phases.rows, ['a. phase / tarantool-memtx', 'a. phase / couchbase', 'b. phase / tarantool-memtx', 'b. phase / couchbase']);
+  assert.deepEqual(
+    phases.rows,
+    ['a. phase / tarantool-memtx', 'a. phase / couchbase', 'b. phase / tarantool-memtx', 'b. phase / couchbase'],
+  );
   assert.ok(Object.values(phases.cells['b. phase / tarantool-memtx']).every((value) => value === null));
   assert.deepEqual(steps.rows, []);
   assert.match(outcome.notes[0], /^tarantool-memtx did not run: .*tarantool/);
@@ -88,18 +131,31 @@ test('a store whose server cannot be had keeps its rows, without figures, and a 
   assert.deepEqual(outcome.runs.map((entry) => entry.id), ['a', 'b']);
 });
 
-test('the phase tables name the steps behind each row (their indexes in the Result), so a warning names its row', async () => {
+test('the phase tables name the steps behind each row (their indexes in the Result), ' +
+  'so a warning names its row', async () => {
   const { warningGroups } = await import('../../report/scenario.js');
   const a = { id: 'a', label: 'a. writes' };
   const b = { id: 'b', label: 'b. reads' };
   // Run order: redis a (2 steps, indexes 0-1), redis b (2-3); shown in that order too.
-  const ran = [{ phase: a, store: 'redis', steps: [stepOf(5, 10, 1, 0), stepOf(20, 30, 2, 0)], first: 0 }, { phase: b, store: 'redis', steps: [stepOf(5, 10, 1, 0), stepOf(20, 30, 2, 0)], first: 2 }];
+  const ran = [
+    { phase: a, store: 'redis', steps: [stepOf(5, 10, 1, 0), stepOf(20, 30, 2, 0)], first: 0 },
+    { phase: b, store: 'redis', steps: [stepOf(5, 10, 1, 0), stepOf(20, 30, 2, 0)], first: 2 },
+  ];
   const measured = phaseTables(ran);
   assert.deepEqual(measured[0].sources, { 'a. writes / redis': [0, 1], 'b. reads / redis': [2, 3] });
-  assert.deepEqual(measured[1].sources, { 'a. writes / redis c=5': [0], 'a. writes / redis c=20': [1], 'b. reads / redis c=5': [2], 'b. reads / redis c=20': [3] });
+  assert.deepEqual(measured[1].sources, {
+    'a. writes / redis c=5': [0],
+    'a. writes / redis c=20': [1],
+    'b. reads / redis c=5': [2],
+    'b. reads / redis c=20': [3],
+  });
   // The same store and concurrency in two phases: two rows, each step named once by its own row.
   const weak = { code: 'WEAK_SAMPLE', message: 'few', data: {} };
-  const steps = [0, 1, 2, 3].map((i) => ({ store: 'redis', concurrency: i % 2 ? 20 : 5, warnings: i === 1 ? [] : [weak] }));
+  const steps = [0, 1, 2, 3].map((i) => ({
+    store: 'redis',
+    concurrency: i % 2 ? 20 : 5,
+    warnings: i === 1 ? [] : [weak],
+  }));
   const [group] = warningGroups({ measured }, steps);
   assert.equal(group.steps, 3);
   assert.deepEqual(group.rows, ['a. writes / redis c=5', 'b. reads / redis c=5', 'b. reads / redis c=20']);

@@ -3,8 +3,12 @@
 // op source turns them into the direct engine's requests.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { planScripts, SCRIPT_NAMES, STUDY, GET_POOL, APPENDS_PER_KEY } from '../../driver/scenarios/sequences/client-libraries.js';
-import { userOf, usersOf, methodOps, keysOf, METHODS, UPDATE_METHODS, ALL_USERS_KEY } from '../../driver/scenarios/sequences/redis-vs-memory.js';
+import {
+  planScripts, SCRIPT_NAMES, STUDY, GET_POOL, APPENDS_PER_KEY,
+} from '../../driver/scenarios/sequences/client-libraries.js';
+import {
+  userOf, usersOf, methodOps, keysOf, METHODS, UPDATE_METHODS, ALL_USERS_KEY,
+} from '../../driver/scenarios/sequences/redis-vs-memory.js';
 import { createOpSource } from '../../driver/scenarios/op-source.js';
 import { assertKey } from '../../stores/keys.js';
 
@@ -19,13 +23,15 @@ function shapeOf(ops) {
 }
 const scriptOf = (plan, name) => plan.scripts.find((script) => script.name === name).ops;
 
-test('client-libraries at the study\'s scale: each script has exactly the study\'s operations, sizes and key lengths', () => {
+test('client-libraries at the study\'s scale: each script has exactly the study\'s ' +
+  'operations, sizes and key lengths', () => {
   const plan = planScripts();
   assert.deepEqual(plan.scripts.map((script) => script.name), [...SCRIPT_NAMES]);
 
   const putLarge = scriptOf(plan, 'serial_put_large');
   assert.equal(putLarge.length, 144 * 4);
-  // Round i: append 33 B to a 14 B key, append 33 B to a key of at most 14 B, set 320 B at a 40 B key, set 320,000 B at a 32 B key.
+  // Round i: append 33 B to a 14 B key, append 33 B to a key of at most 14 B, set 320 B at a 40 B key,
+  // set 320,000 B at a 32 B key.
   for (let i = 0; i < 144; i += 1) {
     const [a, b, small, large] = putLarge.slice(i * 4, i * 4 + 4);
     assert.deepEqual([a.op, a.key.length, a.size], ['append', 14, 33]);
@@ -36,7 +42,11 @@ test('client-libraries at the study\'s scale: each script has exactly the study\
     assert.deepEqual([small.op, small.key.length, small.size], ['set', 40, 320]);
     assert.deepEqual([large.op, large.key.length, large.size], ['set', 32, 320_000]);
   }
-  assert.equal(new Set(putLarge.filter((op) => op.size === 320_000).map((op) => op.key)).size, 144, 'each large value under its own key');
+  assert.equal(
+    new Set(putLarge.filter((op) => op.size === 320_000).map((op) => op.key)).size,
+    144,
+    'each large value under its own key',
+  );
 
   const putBig = scriptOf(plan, 'serial_put_big');
   assert.equal(putBig.length, 2 * 4);
@@ -45,17 +55,21 @@ test('client-libraries at the study\'s scale: each script has exactly the study\
   const getRandom = scriptOf(plan, 'get_random');
   assert.equal(getRandom.length, 14_400 * 2);
   assert.deepEqual(shapeOf(getRandom), { 'get 14 462': 14_400, 'get 40 320': 14_400 });
-  for (let i = 0; i < getRandom.length; i += 2) assert.deepEqual([getRandom[i].size, getRandom[i + 1].size], [462, 320]);
+  for (let i = 0; i < getRandom.length; i += 2) {
+    assert.deepEqual([getRandom[i].size, getRandom[i + 1].size], [462, 320]);
+  }
   assert.ok(new Set(getRandom.map((op) => op.key)).size > GET_POOL, 'the picks spread over both pools');
 
   assert.deepEqual(shapeOf(scriptOf(plan, 'get_random_large')), { 'get 32 320000': 144 });
   assert.deepEqual(shapeOf(scriptOf(plan, 'get_random_big')), { 'get 32 320000000': 1 });
 });
 
-test('client-libraries: every key read was written before with the size the read expects, and every key is of the key alphabet', () => {
+test('client-libraries: every key read was written before with the size the read expects, ' +
+  'and every key is of the key alphabet', () => {
   const plan = planScripts();
   const written = new Map();
-  for (const { op, key, size } of [...scriptOf(plan, 'serial_put_large'), ...scriptOf(plan, 'serial_put_big'), ...plan.prepare]) {
+  const writes = [...scriptOf(plan, 'serial_put_large'), ...scriptOf(plan, 'serial_put_big'), ...plan.prepare];
+  for (const { op, key, size } of writes) {
     if (op === 'set') written.set(key, size);
   }
   for (const name of ['get_random', 'get_random_large', 'get_random_big']) {
@@ -69,7 +83,9 @@ test('client-libraries: every key read was written before with the size the read
 
 test('client-libraries: appends go 14 to a key, so a full key holds 14 x 33 = 462 B, as the study\'s reads', () => {
   const appends = {};
-  for (const { op, key, size } of scriptOf(planScripts(), 'serial_put_large')) if (op === 'append') appends[key] = (appends[key] ?? 0) + size;
+  for (const { op, key, size } of scriptOf(planScripts(), 'serial_put_large')) {
+    if (op === 'append') appends[key] = (appends[key] ?? 0) + size;
+  }
   const sizes = Object.values(appends);
   assert.equal(APPENDS_PER_KEY * STUDY.appendBytes, STUDY.smallGetBytes);
   assert.equal(sizes.filter((size) => size === 462).length, 2 * Math.floor(144 / 14));
@@ -88,13 +104,23 @@ test('client-libraries at a scale: the rounds and the big value as asked, the sa
 
 test('redis-vs-memory: the study\'s user object, exactly, with only the id varying', () => {
   assert.deepEqual(userOf(7), {
-    id: 7, name: 'Takashi', location: 'Kyoto', company: 'Idutsu', age: 30, frends: [{ id: 15000, name: 'Takashi' }, { id: 15001, name: 'Takashi' }],
+    id: 7,
+    name: 'Takashi',
+    location: 'Kyoto',
+    company: 'Idutsu',
+    age: 30,
+    frends: [{ id: 15000, name: 'Takashi' }, { id: 15001, name: 'Takashi' }],
   });
-  assert.equal(JSON.stringify(userOf(0)), '{"id":0,"name":"Takashi","location":"Kyoto","company":"Idutsu","age":30,"frends":[{"id":15000,"name":"Takashi"},{"id":15001,"name":"Takashi"}]}');
+  assert.equal(
+    JSON.stringify(userOf(0)),
+    '{"id":0,"name":"Takashi","location":"Kyoto","company":"Idutsu","age":30,' +
+    '"frends":[{"id":15000,"name":"Takashi"},{"id":15001,"name":"Takashi"}]}',
+  );
   assert.deepEqual(usersOf(3).map((user) => user.id), [0, 1, 2]);
 });
 
-test('redis-vs-memory: para is one operation per user under user_<id>, once is one operation on all-users with them all', () => {
+test('redis-vs-memory: para is one operation per user under user_<id>, ' +
+  'once is one operation on all-users with them all', () => {
   const users = usersOf(1000);
   const setPara = methodOps('set para', users);
   assert.equal(setPara.length, 1000);
@@ -113,7 +139,8 @@ test('redis-vs-memory: para is one operation per user under user_<id>, once is o
   assert.throws(() => methodOps('set twice', users), /unknown method set twice/);
 });
 
-test('redis-vs-memory updates: one user changed inside the one key holding all (all written back) or in its own key (it alone)', () => {
+test('redis-vs-memory updates: one user changed inside the one key holding all (all written back) ' +
+  'or in its own key (it alone)', () => {
   const users = usersOf(10);
   const changed = { ...userOf(5), age: 31 };
   const [inOne, ...moreInOne] = methodOps('update in one key', users);
@@ -129,7 +156,8 @@ test('redis-vs-memory updates: one user changed inside the one key holding all (
   assert.deepEqual([...UPDATE_METHODS], ['update in one key', 'update own key']);
 });
 
-test('the op source hands out the list in order as GET, PUT and POST .../append requests, and times it from the first to the last settle', () => {
+test('the op source hands out the list in order as GET, PUT and POST .../append requests, ' +
+  'and times it from the first to the last settle', () => {
   const ops = [
     { op: 'append', key: 'a', size: 3 },
     { op: 'set', key: 'b', size: 5 },
@@ -155,8 +183,13 @@ test('the op source hands out the list in order as GET, PUT and POST .../append 
   assert.deepEqual(source.outcomes(), { settled: 4, failed: 2, byStatus: { 204: 2, 404: 1, 'no answer': 1 } });
 });
 
-test('the op source sends an append to a store without one as read-modify-write: a GET, then a PUT of the value built so far', () => {
-  const ops = [{ op: 'append', key: 'k', size: 2 }, { op: 'append', key: 'k', size: 2 }, { op: 'append', key: 'j', size: 2 }];
+test('the op source sends an append to a store without one as read-modify-write: a GET, ' +
+  'then a PUT of the value built so far', () => {
+  const ops = [
+    { op: 'append', key: 'k', size: 2 },
+    { op: 'append', key: 'k', size: 2 },
+    { op: 'append', key: 'j', size: 2 },
+  ];
   const source = createOpSource(ops, { basePath: '', nativeAppend: false });
   assert.deepEqual(source.operations, ['read-modify-write']);
   const [first, second, other] = ops.map(() => source.next());

@@ -32,10 +32,13 @@ function asPublished(scenario, conclusion) {
   // A claim of ours comparing the runs with and without the limits has no such stand-in.
   const renames = Object.entries(PUBLISHED_AS[scenario.name] ?? {});
   if (!renames.length || conclusion.ours) return conclusion;
-  const rename = (value) => (typeof value === 'string' ? renames.reduce((text, [from, to]) => text.replaceAll(from, to), value) : value);
+  const rename = (value) =>
+    (typeof value === 'string' ? renames.reduce((text, [from, to]) => text.replaceAll(from, to), value) : value);
   const walk = (value) => {
     if (Array.isArray(value)) return value.map(walk);
-    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, walk(inner)]));
+    if (value && typeof value === 'object') {
+      return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, walk(inner)]));
+    }
     return rename(value);
   };
   return { ...conclusion, check: walk(conclusion.check) };
@@ -46,7 +49,9 @@ function specOf(scenario, id) {
   const spec = (scenario.tables ?? []).find((candidate) => candidate.id === id);
   if (spec) return spec;
   if (scenario.jsonParseTable?.id === id) return { ...scenario.jsonParseTable, columns: JSON_PARSE_COLUMNS };
-  if (scenario.kind === 'phases' && id === 'phases') return { id, title: id, rowHeader: 'phase / store', columns: PHASE_COLUMNS };
+  if (scenario.kind === 'phases' && id === 'phases') {
+    return { id, title: id, rowHeader: 'phase / store', columns: PHASE_COLUMNS };
+  }
   return null;
 }
 
@@ -142,7 +147,9 @@ function flipped(check, tables) {
       table.cells[table.rows[0]][(check.columns ?? table.columns.map((column) => column.id))[0]] = 0;
       break;
     case 'best-except':
-      for (const column of check.columns) table.cells[table.rows.find((row) => !check.except.includes(row))][column] = 1;
+      for (const column of check.columns) {
+        table.cells[table.rows.find((row) => !check.except.includes(row))][column] = 1;
+      }
       break;
     default:
       throw new Error(`no flip for check type ${check.type}`);
@@ -154,21 +161,31 @@ const scenarios = await listScenarios();
 
 for (const scenario of scenarios) {
   test(`${scenario.name}: every check that can be judged on the study's own tables holds there`, () => {
-    const verdicts = judge(scenario.conclusions.map((conclusion) => asPublished(scenario, conclusion)), publishedOf(scenario));
+    const verdicts = judge(
+      scenario.conclusions.map((conclusion) => asPublished(scenario, conclusion)),
+      publishedOf(scenario),
+    );
     const known = CONTRADICTED[scenario.name] ?? {};
     for (const verdict of verdicts) {
       if (verdict.verdict.startsWith(NOT_RUNNABLE)) continue;
       if (known[verdict.id]) {
-        assert.equal(verdict.verdict, FAILS, `${verdict.id}: listed as contradicted by the study (${known[verdict.id]}), so it must not hold`);
+        assert.equal(
+          verdict.verdict,
+          FAILS,
+          `${verdict.id}: listed as contradicted by the study (${known[verdict.id]}), so it must not hold`,
+        );
         continue;
       }
       assert.equal(verdict.verdict, HOLDS, `${verdict.id} on the study's own figures: ${verdict.explanation}`);
     }
   });
 
-  test(`${scenario.name}: every check judged on the study's tables flips to "does not hold" on figures turned the other way`, () => {
+  test(`${scenario.name}: every check judged on the study's tables flips to "does not hold" on ` +
+    'figures turned the other way', () => {
     const tables = publishedOf(scenario);
-    const judged = scenario.conclusions.filter((conclusion) => conclusion.check).map((conclusion) => asPublished(scenario, conclusion))
+    const judged = scenario.conclusions
+      .filter((conclusion) => conclusion.check)
+      .map((conclusion) => asPublished(scenario, conclusion))
       .filter((conclusion) => judge([conclusion], tables)[0].verdict === HOLDS);
     for (const conclusion of judged) {
       const [verdict] = judge([conclusion], flipped(conclusion.check, tables));
@@ -178,7 +195,17 @@ for (const scenario of scenarios) {
 }
 
 test('the studies whose figures the checks can read have checks that hold on them', () => {
-  const holding = Object.fromEntries(scenarios.map((scenario) => [scenario.name, judge(scenario.conclusions.map((conclusion) => asPublished(scenario, conclusion)), publishedOf(scenario)).filter((verdict) => verdict.verdict === HOLDS).map(({ id }) => id)]));
+  const holding = Object.fromEntries(
+    scenarios.map((scenario) => [
+      scenario.name,
+      judge(
+        scenario.conclusions.map((conclusion) => asPublished(scenario, conclusion)),
+        publishedOf(scenario),
+      )
+        .filter((verdict) => verdict.verdict === HOLDS)
+        .map(({ id }) => id),
+    ]),
+  );
   // Not an empty pass: these are judged on the published figures (the rest need rows the study had not).
   assert.ok(holding['tarantool-vs-postgres'].length >= 4, holding['tarantool-vs-postgres'].join(', '));
   assert.ok(holding['cluster-vs-document'].length >= 3, holding['cluster-vs-document'].join(', '));

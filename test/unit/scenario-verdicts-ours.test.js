@@ -9,7 +9,8 @@ import redisVsMemory from '../../scenarios/redis-vs-memory.js';
 import tarantoolVsPostgres from '../../scenarios/tarantool-vs-postgres.js';
 import clusterVsDocument from '../../scenarios/cluster-vs-document.js';
 
-const row = (phase, store) => `${{ a: 'a. 100 B writes', b: 'b. 100 B bulk writes', c: 'c. 10 KB writes' }[phase]} / ${store}`;
+const row = (phase, store) =>
+  `${{ a: 'a. 100 B writes', b: 'b. 100 B bulk writes', c: 'c. 10 KB writes' }[phase]} / ${store}`;
 
 const conclusion = (scenario, id) => scenario.conclusions.find((candidate) => candidate.id === id);
 const verdictOf = (scenario, id, tables) => judge([conclusion(scenario, id)], tables)[0];
@@ -24,9 +25,11 @@ function sweep(rows) {
   }];
 }
 const loads = [5, 15, 30];
-const rowsOf = (prefix, rps, meanLatencyMs = () => 600) => Object.fromEntries(loads.map((c, i) => [`${prefix}/key1 c=${c}`, { rps: rps[i], meanLatencyMs: meanLatencyMs(c) }]));
+const rowsOf = (prefix, rps, meanLatencyMs = () => 600) =>
+  Object.fromEntries(loads.map((c, i) => [`${prefix}/key1 c=${c}`, { rps: rps[i], meanLatencyMs: meanLatencyMs(c) }]));
 
-test('plateau-is-lite holds when Lite\'s run levels off and the same run without the limits keeps rising, and not when both level off', () => {
+test('plateau-is-lite holds when Lite\'s run levels off and the same run without the limits keeps rising, ' +
+  'and not when both level off', () => {
   const lite = rowsOf('cloudant', [8, 17, 18]);
   const rising = sweep({ ...lite, ...rowsOf('cloudant-no-limits', [8, 24, 48]) });
   assert.equal(verdictOf(cloudantVsRedis, 'plateau-is-lite', rising).verdict, HOLDS);
@@ -34,18 +37,29 @@ test('plateau-is-lite holds when Lite\'s run levels off and the same run without
   assert.equal(verdictOf(cloudantVsRedis, 'plateau-is-lite', alsoFlat).verdict, FAILS);
 });
 
-test('network-dominates holds when both stores pay the same network at c=5, and not on loopback where their own times differ', () => {
-  const behindNetwork = sweep({ ...rowsOf('redis', [8, 24, 48], () => 605), ...rowsOf('cloudant-no-limits', [8, 24, 48], () => 615) });
+test('network-dominates holds when both stores pay the same network at c=5, ' +
+  'and not on loopback where their own times differ', () => {
+  const behindNetwork = sweep({
+    ...rowsOf('redis', [8, 24, 48], () => 605),
+    ...rowsOf('cloudant-no-limits', [8, 24, 48], () => 615),
+  });
   assert.equal(verdictOf(cloudantVsRedis, 'network-dominates', behindNetwork).verdict, HOLDS);
-  const loopback = sweep({ ...rowsOf('redis', [2500, 3000, 3500], () => 1.9), ...rowsOf('cloudant-no-limits', [900, 1000, 1000], () => 5.4) });
+  const loopback = sweep({
+    ...rowsOf('redis', [2500, 3000, 3500], () => 1.9),
+    ...rowsOf('cloudant-no-limits', [900, 1000, 1000], () => 5.4),
+  });
   assert.equal(verdictOf(cloudantVsRedis, 'network-dominates', loopback).verdict, FAILS);
 });
 
-test('split-when-large-and-hot holds when changing a user in its own key is faster at every count on every store, and not when turned around', () => {
+test('split-when-large-and-hot holds when changing a user in its own key is faster at every count on every store, ' +
+  'and not when turned around', () => {
   const columns = [{ id: 'c1', label: '1,000 users', unit: 'ms' }, { id: 'c2', label: '10,000 users', unit: 'ms' }];
   const table = (own, inOne) => [{
     id: 'methods',
-    rows: ['redis update in one key', 'redis update own key', 'memory (cache) update in one key', 'memory (cache) update own key'],
+    rows: [
+      'redis update in one key', 'redis update own key',
+      'memory (cache) update in one key', 'memory (cache) update own key',
+    ],
     columns,
     cells: {
       'redis update in one key': inOne,
@@ -54,11 +68,38 @@ test('split-when-large-and-hot holds when changing a user in its own key is fast
       'memory (cache) update own key': own,
     },
   }];
-  assert.equal(verdictOf(redisVsMemory, 'split-when-large-and-hot', table({ c1: 0.2, c2: 0.2 }, { c1: 3, c2: 30 })).verdict, HOLDS);
-  assert.equal(verdictOf(redisVsMemory, 'split-when-large-and-hot', table({ c1: 3, c2: 30 }, { c1: 0.2, c2: 0.2 })).verdict, FAILS);
+  assert.equal(
+    verdictOf(redisVsMemory, 'split-when-large-and-hot', table({ c1: 0.2, c2: 0.2 }, { c1: 3, c2: 30 })).verdict,
+    HOLDS,
+  );
+  assert.equal(
+    verdictOf(redisVsMemory, 'split-when-large-and-hot', table({ c1: 3, c2: 30 }, { c1: 0.2, c2: 0.2 })).verdict,
+    FAILS,
+  );
 });
 
-test('join-reads-slower holds when the key lookup reads faster than the study\'s join, and not when turned around', () => {
+test('memory-faster is judged on the study\'s methods (set, get), not on our update rows, ' +
+  'and fails when memory is turned slower on one of them', () => {
+  const columns = [{ id: 'c1', label: '1,000 users', unit: 'ms' }, { id: 'c2', label: '10,000 users', unit: 'ms' }];
+  const methods = ['set once', 'set para', 'get once', 'get para', 'update in one key', 'update own key'];
+  const stores = { 'memory (cache)': 1, redis: 10, ioredis: 12 };
+  const table = (cellOf) => [{
+    id: 'methods',
+    rows: Object.keys(stores).flatMap((store) => methods.map((method) => `${store} ${method}`)),
+    columns,
+    cells: Object.fromEntries(Object.keys(stores).flatMap((store) => methods.map((method) =>
+      [`${store} ${method}`, { c1: cellOf(store, method), c2: cellOf(store, method) * 10 }]))),
+  }];
+  // Updating inside one big key is JSON work in the process whichever store holds the key: level.
+  const jsonBound = (store, method) => (method === 'update in one key' ? 50 : stores[store]);
+  assert.equal(verdictOf(redisVsMemory, 'memory-faster', table(jsonBound)).verdict, HOLDS);
+  const memorySlowGet = (store, method) =>
+    (store === 'memory (cache)' && method === 'get para' ? 20 : jsonBound(store, method));
+  assert.equal(verdictOf(redisVsMemory, 'memory-faster', table(memorySlowGet)).verdict, FAILS);
+});
+
+test('join-reads-slower holds when the key lookup reads faster than the study\'s join, ' +
+  'and not when turned around', () => {
   const table = (key, join) => [{
     id: 'postgres',
     rows: ['read', 'read-key', 'write', 'write-concurrent'],
@@ -71,7 +112,8 @@ test('join-reads-slower holds when the key lookup reads faster than the study\'s
   assert.equal(verdictOf(tarantoolVsPostgres, 'join-reads-slower', table(3100, 3000)).verdict, FAILS);
 });
 
-test('a probe comparison closer than the table\'s resolution is too small to judge here, not a verdict that holds', () => {
+test('a probe comparison closer than the table\'s resolution is too small to judge ' +
+  'here, not a verdict that holds', () => {
   // Pins the bug where verdicts held on probe means around 0.05 ms apart by less than the probe can tell.
   const rows = [row('a', 'redis-cluster'), row('b', 'redis-cluster'), row('c', 'redis-cluster')];
   const phases = (values, resolution) => [{
@@ -90,8 +132,11 @@ test('a probe comparison closer than the table\'s resolution is too small to jud
   assert.equal(verdictOf(clusterVsDocument, 'bulk-writes-slower', phases([0.05, 0.5, 0.06], 0.05)).verdict, HOLDS);
 });
 
-test('saturation holds when Redis Cluster\'s ops stay flat and its latency rises in every phase but c, whatever c measured, and not when the latency stays flat', () => {
-  const names = { a: 'a. 100 B writes', b: 'b. 100 B bulk writes', c: 'c. 10 KB writes', d: 'd. 100 B reads', e: 'e. 10 KB reads' };
+test('saturation holds when Redis Cluster\'s ops stay flat and its latency rises in every phase but c, ' +
+  'whatever c measured, and not when the latency stays flat', () => {
+  const names = {
+    a: 'a. 100 B writes', b: 'b. 100 B bulk writes', c: 'c. 10 KB writes', d: 'd. 100 B reads', e: 'e. 10 KB reads',
+  };
   const steps = (meanAt500, cAnswered) => {
     const cells = {};
     for (const [phase, name] of Object.entries(names)) {
@@ -99,21 +144,31 @@ test('saturation holds when Redis Cluster\'s ops stay flat and its latency rises
       cells[`${name} / redis-cluster c=200`] = { ops: 20000, meanMs: 10 };
       cells[`${name} / redis-cluster c=500`] = answered ? { ops: 21000, meanMs: meanAt500 } : { ops: 0, meanMs: null };
     }
-    return [{ id: 'steps', rows: Object.keys(cells), columns: [{ id: 'ops', label: 'throughput', unit: 'ops/s' }, { id: 'meanMs', label: 'mean', unit: 'ms' }], cells }];
+    return [{
+      id: 'steps',
+      rows: Object.keys(cells),
+      columns: [{ id: 'ops', label: 'throughput', unit: 'ops/s' }, { id: 'meanMs', label: 'mean', unit: 'ms' }],
+      cells,
+    }];
   };
   // Phase c's last step refused every write (OOM): no mean to time, and the verdict still stands.
   assert.equal(verdictOf(clusterVsDocument, 'saturation', steps(25, false)).verdict, HOLDS);
   assert.equal(verdictOf(clusterVsDocument, 'saturation', steps(10, true)).verdict, FAILS);
 });
 
-test('probe-slower-under-load: a row whose load and idle probe means are closer than the resolution is too small to judge', () => {
+test('probe-slower-under-load: a row whose load and idle probe means are closer than the ' +
+  'resolution is too small to judge', () => {
   const stores = ['redis-cluster', 'redis', 'tarantool-memtx', 'postgres'];
-  const rows = Object.values({ a: 'a. 100 B writes', b: 'b. 100 B bulk writes', c: 'c. 10 KB writes', d: 'd. 100 B reads', e: 'e. 10 KB reads' })
-    .flatMap((phase) => stores.map((store) => `${phase} / ${store}`));
+  const rows = Object.values({
+    a: 'a. 100 B writes', b: 'b. 100 B bulk writes', c: 'c. 10 KB writes', d: 'd. 100 B reads', e: 'e. 10 KB reads',
+  }).flatMap((phase) => stores.map((store) => `${phase} / ${store}`));
   const phases = (load, resolution) => [{
     id: 'phases',
     rows,
-    columns: [{ id: 'probeIdleMs', label: 'probe idle', unit: 'ms' }, { id: 'probeLoadMs', label: 'probe under load', unit: 'ms' }],
+    columns: [
+      { id: 'probeIdleMs', label: 'probe idle', unit: 'ms' },
+      { id: 'probeLoadMs', label: 'probe under load', unit: 'ms' },
+    ],
     cells: Object.fromEntries(rows.map((name) => [name, { probeIdleMs: 0.05, probeLoadMs: load }])),
     ...(resolution ? { resolution: { probeIdleMs: resolution, probeLoadMs: resolution } } : {}),
   }];

@@ -24,7 +24,10 @@ test('the forms each store\'s clients take are accepted', () => {
 
 test('MEMCACHED_URL=\'::::\' is refused, not read as 127.0.0.1:11211', () => {
   // Pins #9.6: memjs fell back to 127.0.0.1:11211 for '::::' without a word.
-  assert.equal(locationProblem(rules('memcached'), '::::'), 'is not a memcached server list (host:port,host:port): it has no host');
+  assert.equal(
+    locationProblem(rules('memcached'), '::::'),
+    'is not a memcached server list (host:port,host:port): it has no host',
+  );
   assert.match(locationProblem(rules('memcached'), 'h:1,:2'), /server 2 of the list has no host/);
   assert.match(locationProblem(rules('memcached'), 'h:99999'), /port outside 1-65535/);
   assert.match(locationProblem(rules('memcached'), 'redis://h:1'), /has scheme redis:\/\/, expected memcached:\/\/ or none/);
@@ -34,7 +37,8 @@ test('a Tarantool URL with a user and no password is refused, not connected as g
   // Pins #9.6: tarantool://admin@host connected as guest without a word.
   assert.equal(
     locationProblem(rules('tarantool'), 'tarantool://admin@127.0.0.1:3301'),
-    'names user "admin" but no password, and the server would take it as guest: put user:password@ in the URL, or no user at all to connect as guest',
+    'names user "admin" but no password, and the server would take it as guest: put user:password@ in the URL, ' +
+    'or no user at all to connect as guest',
   );
 });
 
@@ -51,11 +55,15 @@ test('unparseable, wrong-scheme and host-less URLs are refused without quoting t
   for (const [name, url, problem] of cases) assert.equal(locationProblem(rules(name), url), problem, url);
 });
 
-test('a location that cannot be used leaves its store unavailable (BAD_URL) with the variable named, the value not', async () => {
+test('a location that cannot be used leaves its store unavailable (BAD_URL) ' +
+  'with the variable named, the value not', async () => {
   const resolved = await resolveService('redis', { env: { REDIS_URL: 'redis://:Pw/SlashSecret99@127.0.0.1:6392' }, embedded: false });
   assert.equal(resolved.code, 'BAD_URL');
   assert.match(resolved.unavailable, /^REDIS_URL is not a valid redis:\/\/ URL; /);
   assert.ok(!resolved.unavailable.includes('SlashSecret99'));
   const option = await resolveService('memcached', { options: { memcachedUrl: '::::' }, env: {}, embedded: false });
-  assert.deepEqual(option, { unavailable: 'option memcachedUrl is not a memcached server list (host:port,host:port): it has no host', code: 'BAD_URL' });
+  assert.deepEqual(option, {
+    unavailable: 'option memcachedUrl is not a memcached server list (host:port,host:port): it has no host',
+    code: 'BAD_URL',
+  });
 });

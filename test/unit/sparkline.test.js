@@ -6,7 +6,10 @@ import { renderTimelines, sparkline } from '../../report/sparkline.js';
 import { renderRun } from '../../report/run-text.js';
 import { fixedResult, fixedSecond, fixedStep } from '../helpers/driver-fixtures.js';
 
-const second = (index, responses, p99Ms, errors = {}) => ({ ...fixedSecond({ second: index, seconds: 1, responses, errors }), latency: { p50Ms: 0.2, p90Ms: 0.3, p99Ms, maxMs: p99Ms * 2 } });
+const second = (index, responses, p99Ms, errors = {}) => ({
+  ...fixedSecond({ second: index, seconds: 1, responses, errors }),
+  latency: { p50Ms: 0.2, p90Ms: 0.3, p99Ms, maxMs: p99Ms * 2 },
+});
 
 test('sparkline scales from zero to the largest value; a missing value is a gap', () => {
   assert.equal(sparkline([0, 4, 8, null]), '▁▅█ ');
@@ -14,7 +17,10 @@ test('sparkline scales from zero to the largest value; a missing value is a gap'
 });
 
 test('one line per step: rps and p99 per second with their ranges; the stalled second is the tall p99 bar', () => {
-  const step = fixedStep({ concurrency: 5, timeline: [second(0, 5000, 0.3), second(1, 1200, 40, { timeout: 3 }), second(2, 5100, 0.3)] });
+  const step = fixedStep({
+    concurrency: 5,
+    timeline: [second(0, 5000, 0.3), second(1, 1200, 40, { timeout: 3 }), second(2, 5100, 0.3)],
+  });
   const text = renderTimelines([step, fixedStep({ concurrency: 10, timeline: [second(0, 10, 1)] })]);
   const lines = text.split('\n');
   assert.equal(lines.length, 2, 'a heading and the one step with several seconds');

@@ -32,7 +32,10 @@ function callEngine(call) {
 }
 
 test('an engine other than loadtest gets the same figures: latency, counts, histogram, rps', async () => {
-  const step = await measureStep(callEngine(async () => { await sleep(5); return 200; }), { url: 'direct:memory/key1', concurrency: 2, maxRequests: 20 });
+  const step = await measureStep(
+    callEngine(async () => { await sleep(5); return 200; }),
+    { url: 'direct:memory/key1', concurrency: 2, maxRequests: 20 },
+  );
   assert.equal(step.model, 'closed');
   assert.equal(step.concurrency, 2);
   assert.equal(step.peakInFlight, 2);
@@ -40,7 +43,10 @@ test('an engine other than loadtest gets the same figures: latency, counts, hist
   assert.equal(step.responses, 20);
   assert.deepEqual(step.errors, { total: 0, byKind: {}, samples: {} });
   // Node's timers run on the loop's cached clock and may fire up to ~1 ms early by hrtime.
-  assert.ok(step.latency.minMs >= 4 && step.latency.meanMs >= 4.5, `a 5 ms call measured min ${step.latency.minMs}, mean ${step.latency.meanMs} ms`);
+  assert.ok(
+    step.latency.minMs >= 4 && step.latency.meanMs >= 4.5,
+    `a 5 ms call measured min ${step.latency.minMs}, mean ${step.latency.meanMs} ms`,
+  );
   assert.equal(decodeHistogram(step.histogram).totalCount, 20);
   assert.ok(Math.abs(step.rps - step.responses / step.wallSeconds) < 1e-9);
   assert.deepEqual(step.engineReported, { calls: 20 });
@@ -55,13 +61,19 @@ test('a non-2xx status is an error kind and still a latency; a rejection is a co
     if (n % 3 === 1) return 503;
     return 200;
   }), { url: 'direct:x', concurrency: 1, maxRequests: 9 });
-  assert.deepEqual(step.errors, { total: 6, byKind: { 'http 503': 3, 'conn ECONNRESET': 3 }, samples: { 'conn ECONNRESET': 'reset' } });
+  assert.deepEqual(
+    step.errors,
+    { total: 6, byKind: { 'http 503': 3, 'conn ECONNRESET': 3 }, samples: { 'conn ECONNRESET': 'reset' } },
+  );
   assert.equal(step.responses, 6, 'error responses count as responses, failures do not');
   assert.equal(step.latency.count, 6);
 });
 
 test('an engine that cannot cancel gets its request counted as a timeout at the deadline', async () => {
-  const step = await measureStep(callEngine(async () => { await sleep(150); return 200; }), { url: 'direct:slow', concurrency: 1, maxRequests: 2, timeoutMs: 30 });
+  const step = await measureStep(
+    callEngine(async () => { await sleep(150); return 200; }),
+    { url: 'direct:slow', concurrency: 1, maxRequests: 2, timeoutMs: 30 },
+  );
   assert.deepEqual(step.errors, { total: 2, byKind: { timeout: 2 }, samples: { timeout: 'no response within 30 ms' } });
   assert.equal(step.responses, 0, 'the late answers are not counted twice');
 });
@@ -85,7 +97,8 @@ test('an engine that can cancel is asked to, and its failure then counts as a ti
 
 // A request still in flight when the load ended used to be drained and dropped, which
 // biased slow steps toward fast responses. It is part of the step: waited for and counted.
-test('a request still in flight when the load ends is waited for and counted, and the engine released after it', async () => {
+test('a request still in flight when the load ends is waited for and counted, ' +
+  'and the engine released after it', async () => {
   const engine = {
     async run(load, meter) {
       const request = meter.begin();
@@ -120,7 +133,8 @@ test('a request begun after the load ended is not part of the step', async () =>
   assert.equal(step.responses, 1);
 });
 
-test('a request an engine never ends, even when asked to cancel, is counted as a timeout once the drain gives up', async () => {
+test('a request an engine never ends, even when asked to cancel, ' +
+  'is counted as a timeout once the drain gives up', async () => {
   const engine = {
     async run(load, meter) {
       meter.begin(() => {}); // asked to cancel, does nothing
@@ -134,7 +148,8 @@ test('a request an engine never ends, even when asked to cancel, is counted as a
 
 // A closed loop whose calls last a known time, stopped by a deadline as loadtest's -t is: the
 // clients' last calls run past it, and rps must still equal concurrency / mean latency.
-test('closed loop: rps is responses over the clients\' mean busy time, so Little\'s law holds with calls still running at the end', async () => {
+test('closed loop: rps is responses over the clients\' mean busy time, ' +
+  'so Little\'s law holds with calls still running at the end', async () => {
   const durations = [10, 80, 10, 10, 80, 10, 80]; // 40 ms mean, by call number
   let n = 0;
   const call = async () => { await sleep(durations[n++ % durations.length]); return 200; };
@@ -143,7 +158,10 @@ test('closed loop: rps is responses over the clients\' mean busy time, so Little
   assert.equal(step.responses, n, 'every call started is counted');
   const expectedMs = (concurrency / step.rps) * 1000;
   const apart = Math.abs(step.latency.meanMs - expectedMs) / expectedMs;
-  assert.ok(apart < 0.05, `mean ${step.latency.meanMs} ms vs concurrency/rps ${expectedMs} ms: ${(apart * 100).toFixed(1)}% apart`);
+  assert.ok(
+    apart < 0.05,
+    `mean ${step.latency.meanMs} ms vs concurrency/rps ${expectedMs} ms: ${(apart * 100).toFixed(1)}% apart`,
+  );
 });
 
 // An open-model engine: starts a request every 1000 / rps ms on schedule for durationSeconds,
@@ -166,7 +184,8 @@ function queueEngine(serviceMs) {
   };
 }
 
-test('open model: a target that keeps up completes at the rate asked; one that cannot, at the rate it serves', async () => {
+test('open model: a target that keeps up completes at the rate asked; ' +
+  'one that cannot, at the rate it serves', async () => {
   const keepsUp = await measureStep(queueEngine(5), { url: 'direct:fast', rps: 50, durationSeconds: 0.6 });
   assert.equal(keepsUp.responses, 30);
   assert.ok(Math.abs(keepsUp.rps - 50) / 50 < 0.1, `a target serving in 5 ms at 50 rps: ${keepsUp.rps} rps`);
@@ -181,11 +200,21 @@ test('an abort rejects with StepAborted at once', async () => {
   setTimeout(() => controller.abort(), 30);
   const started = Date.now();
   await assert.rejects(
-    measureStep(callEngine(async () => { await sleep(5); return 200; }), { url: 'direct:x', concurrency: 1, durationSeconds: 5, signal: controller.signal }),
+    measureStep(
+      callEngine(async () => { await sleep(5); return 200; }),
+      { url: 'direct:x', concurrency: 1, durationSeconds: 5, signal: controller.signal },
+    ),
     StepAborted,
   );
   assert.ok(Date.now() - started < 1000);
-  await assert.rejects(measureStep(callEngine(async () => 200), { url: 'direct:x', signal: controller.signal }), StepAborted, 'an aborted signal starts nothing');
+  await assert.rejects(
+    measureStep(
+      callEngine(async () => 200),
+      { url: 'direct:x', signal: controller.signal },
+    ),
+    StepAborted,
+    'an aborted signal starts nothing',
+  );
 });
 
 test('an abort while the step waits for its last requests rejects at once, not at their deadline', async () => {
@@ -199,29 +228,73 @@ test('an abort while the step waits for its last requests rejects at once, not a
   };
   let released = false;
   const started = Date.now();
-  await assert.rejects(measureStep(engine, { url: 'direct:stuck', concurrency: 1, maxRequests: 1, signal: controller.signal }), StepAborted);
+  await assert.rejects(
+    measureStep(engine, { url: 'direct:stuck', concurrency: 1, maxRequests: 1, signal: controller.signal }),
+    StepAborted,
+  );
   assert.ok(Date.now() - started < 1000, 'the wait for the 10 s deadline was cut short');
   assert.ok(released, 'the engine was released all the same');
 });
 
-test('elapsedSeconds runs from the first start to the last end: longer than wallSeconds when the clients finish unevenly', async () => {
-  // Two clients, 3 calls: one client makes two 40 ms calls, the other one; the step lasts
-  // two calls (80 ms) while the clients' mean busy time is 1.5 calls (60 ms).
-  const step = await measureStep(callEngine(async () => { await sleep(40); return 200; }), { url: 'direct:x', concurrency: 2, maxRequests: 3 });
-  assert.equal(step.responses, 3);
-  assert.ok(step.elapsedSeconds >= 0.078, `elapsed ${step.elapsedSeconds} s for two 40 ms calls back to back`);
-  assert.ok(step.elapsedSeconds > step.wallSeconds * 1.2, `elapsed ${step.elapsedSeconds} s, wall ${step.wallSeconds} s`);
-  assert.ok(Math.abs(step.wallSeconds / step.elapsedSeconds - 0.75) < 0.1, `mean busy / elapsed ${step.wallSeconds / step.elapsedSeconds}, expected 1.5 / 2 calls`);
+test('an abort while the load runs leaves no deadline timer behind, and releases the engine once stopped', async () => {
+  const controller = new AbortController();
+  let released = false;
+  let stop;
+  const engine = {
+    run(load, meter) {
+      meter.begin(() => {}); // in flight when the abort comes, its deadline 10 s away
+      setTimeout(() => controller.abort(), 30);
+      // The engine stops starting requests a little after the abort, as a real one does.
+      return new Promise((resolve) => { stop = () => resolve({ reported: null, release: () => (released = true) }); });
+    },
+  };
+  const timers = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
+  const before = timers();
+  await assert.rejects(
+    measureStep(engine, {
+      url: 'direct:x', concurrency: 1, durationSeconds: 5, timeoutMs: 10_000, signal: controller.signal,
+    }),
+    StepAborted,
+  );
+  assert.equal(timers(), before, 'the 10 s deadline of the request in flight is not left armed');
+  assert.equal(released, false, 'not released while the engine still runs');
+  stop();
+  await sleep(0);
+  assert.ok(released, 'released once the engine has stopped');
 });
 
-test('cpuPercent is the driving thread\'s CPU, not another thread\'s in the same process (the probe\'s, a worker\'s)', async (t) => {
+test('elapsedSeconds runs from the first start to the last end: ' +
+  'longer than wallSeconds when the clients finish unevenly', async () => {
+  // Two clients, 3 calls: one client makes two 40 ms calls, the other one; the step lasts
+  // two calls (80 ms) while the clients' mean busy time is 1.5 calls (60 ms).
+  const step = await measureStep(
+    callEngine(async () => { await sleep(40); return 200; }),
+    { url: 'direct:x', concurrency: 2, maxRequests: 3 },
+  );
+  assert.equal(step.responses, 3);
+  assert.ok(step.elapsedSeconds >= 0.078, `elapsed ${step.elapsedSeconds} s for two 40 ms calls back to back`);
+  assert.ok(
+    step.elapsedSeconds > step.wallSeconds * 1.2,
+    `elapsed ${step.elapsedSeconds} s, wall ${step.wallSeconds} s`,
+  );
+  assert.ok(
+    Math.abs(step.wallSeconds / step.elapsedSeconds - 0.75) < 0.1,
+    `mean busy / elapsed ${step.wallSeconds / step.elapsedSeconds}, expected 1.5 / 2 calls`,
+  );
+});
+
+test('cpuPercent is the driving thread\'s CPU, not another thread\'s in the same process ' +
+  '(the probe\'s, a worker\'s)', async (t) => {
   // Regression: measured for the whole process, a direct step read 110% alone and 140% beside the probe.
   const { Worker } = await import('node:worker_threads');
   const spinner = new Worker('const end = Date.now() + 1500; while (Date.now() < end);', { eval: true });
   t.after(() => spinner.terminate());
   await new Promise((resolve) => spinner.once('online', resolve));
   // One client sleeping 100 ms per call for 0.6 s: this thread is idle, the spinner busy.
-  const step = await measureStep(callEngine(async () => { await sleep(100); return 200; }), { url: 'direct:x', concurrency: 1, durationSeconds: 0.6 });
+  const step = await measureStep(
+    callEngine(async () => { await sleep(100); return 200; }),
+    { url: 'direct:x', concurrency: 1, durationSeconds: 0.6 },
+  );
   assert.ok(step.cpuPercent < 40, `the idle driving thread read ${step.cpuPercent}% while another thread spun`);
 });
 
@@ -232,7 +305,10 @@ test('each error kind keeps the first answer\'s text, as one line: a JSON error 
     async run(load, meter) {
       for (let i = 0; i < 4; i += 1) {
         n += 1;
-        const body = n === 1 ? '{"error":"the memcached server refused a value\\nof 1048576 bytes","code":"VALUE_TOO_LARGE"}' : 'later';
+        const body =
+          n === 1
+            ? '{"error":"the memcached server refused a value\\nof 1048576 bytes","code":"VALUE_TOO_LARGE"}'
+            : 'later';
         meter.begin().responded(413, body);
       }
       meter.begin().responded(500, '<html>\u001b[2Kboom</html>');
@@ -248,10 +324,18 @@ test('each error kind keeps the first answer\'s text, as one line: a JSON error 
 });
 
 test('responses are counted per quarter second over the whole intervals of the step', async () => {
-  const step = await measureStep(callEngine(async () => { await sleep(10); return 200; }), { url: 'direct:x', concurrency: 2, durationSeconds: 1.1 });
+  const step = await measureStep(
+    callEngine(async () => { await sleep(10); return 200; }),
+    { url: 'direct:x', concurrency: 2, durationSeconds: 1.1 },
+  );
   assert.equal(step.intervals.seconds, 0.25);
   assert.equal(step.intervals.responses.length, 4, 'four whole quarter seconds in 1.1 s');
   const counted = step.intervals.responses.reduce((a, b) => a + b, 0);
-  assert.ok(counted > 0 && counted <= step.responses, `${counted} of ${step.responses} responses fall in whole intervals`);
-  for (const count of step.intervals.responses) assert.ok(count > 20, `each quarter second holds about 50 responses of 2 clients at 10 ms: ${count}`);
+  assert.ok(
+    counted > 0 && counted <= step.responses,
+    `${counted} of ${step.responses} responses fall in whole intervals`,
+  );
+  for (const count of step.intervals.responses) {
+    assert.ok(count > 20, `each quarter second holds about 50 responses of 2 clients at 10 ms: ${count}`);
+  }
 });

@@ -3,31 +3,51 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseArguments } from '../../cli/options.js';
-import { parseAppArgs } from '../../app/options.js';
+import { parseAppArgs } from '../../cli/app-options.js';
 import { effectiveStoreDelay, storeDelayEnv, storeDelaySettings } from '../../driver/store-delay-options.js';
 import { delayText } from '../../embedded/delay-proxy.js';
 
 test('node test --store-rtt 50 --store-jitter 2.5 --store-bandwidth 1MB is read as a delay', () => {
-  const { options, problems } = parseArguments(['--store-rtt', '50', '--store-jitter', '2.5', '--store-bandwidth', '1MB'], {});
+  const { options, problems } = parseArguments(
+    ['--store-rtt', '50', '--store-jitter', '2.5', '--store-bandwidth', '1MB'],
+    {},
+  );
   assert.deepEqual(problems, []);
   assert.deepEqual(options.storeDelay, { rttMs: 50, jitterMs: 2.5, bandwidth: 1024 ** 2 });
-  assert.deepEqual(storeDelayEnv(options.storeDelay), { STOREBENCH_STORE_RTT_MS: '50', STOREBENCH_STORE_JITTER_MS: '2.5', STOREBENCH_STORE_BANDWIDTH: '1048576' });
-  assert.deepEqual(storeDelaySettings(options.storeDelay), { storeRttMs: 50, storeJitterMs: 2.5, storeBandwidth: 1024 ** 2 });
+  assert.deepEqual(
+    storeDelayEnv(options.storeDelay),
+    { STOREBENCH_STORE_RTT_MS: '50', STOREBENCH_STORE_JITTER_MS: '2.5', STOREBENCH_STORE_BANDWIDTH: '1048576' },
+  );
+  assert.deepEqual(
+    storeDelaySettings(options.storeDelay),
+    { storeRttMs: 50, storeJitterMs: 2.5, storeBandwidth: 1024 ** 2 },
+  );
   assert.equal(delayText(options.storeDelay), 'RTT 50 ms ± 2.5 ms, 1 MB/s each way');
 });
 
 test('a bad --store-rtt, or one with --target, is a problem line', () => {
-  assert.deepEqual(parseArguments(['--store-rtt', 'fast'], {}).problems, ['--store-rtt must be a number of milliseconds from 0 to 60000, not "fast"']);
+  assert.deepEqual(
+    parseArguments(['--store-rtt', 'fast'], {}).problems,
+    ['--store-rtt must be a number of milliseconds from 0 to 60000, not "fast"'],
+  );
   assert.deepEqual(parseArguments(['--store-rtt', '-5'], {}).problems.length, 1);
   assert.deepEqual(parseArguments(['--store-bandwidth', '0'], {}).problems.length, 1);
-  assert.deepEqual(parseArguments(['--target', 'http://127.0.0.1:3000', '--store-rtt', '50'], {}).problems,
-    ['--store-rtt applies to the app node test starts (or to --direct): a running app (--target, --url) takes its own --store-rtt']);
+  assert.deepEqual(parseArguments(['--target', 'http://127.0.0.1:3000', '--store-rtt', '50'], {}).problems, [
+    '--store-rtt applies to the app node test starts (or to --direct): a running app (--target, --url) ' +
+    'takes its own --store-rtt',
+  ]);
 });
 
 test('the flag beats the environment, and the environment alone gives a delay too', () => {
   assert.deepEqual(effectiveStoreDelay({ rttMs: 0 }, { STOREBENCH_STORE_RTT_MS: '80' }), null);
-  assert.deepEqual(effectiveStoreDelay(null, { STOREBENCH_STORE_RTT_MS: '80' }), { rttMs: 80, jitterMs: 0, bandwidth: 0 });
-  assert.deepEqual(effectiveStoreDelay({ rttMs: 20 }, { STOREBENCH_STORE_RTT_MS: '80' }), { rttMs: 20, jitterMs: 0, bandwidth: 0 });
+  assert.deepEqual(
+    effectiveStoreDelay(null, { STOREBENCH_STORE_RTT_MS: '80' }),
+    { rttMs: 80, jitterMs: 0, bandwidth: 0 },
+  );
+  assert.deepEqual(
+    effectiveStoreDelay({ rttMs: 20 }, { STOREBENCH_STORE_RTT_MS: '80' }),
+    { rttMs: 20, jitterMs: 0, bandwidth: 0 },
+  );
 });
 
 test('app.js takes the same settings as flags, and checks the environment\'s', () => {

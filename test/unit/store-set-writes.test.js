@@ -28,15 +28,36 @@ function countingStore({ bulk = false, append = false } = {}) {
     delete: (key) => store.run(() => { calls.delete++; data.delete(key); }),
     ping: () => store.run(() => {}),
     close: async () => {},
-    ...(append ? { append: (key, bytes) => store.run(() => { calls.append++; data.set(key, Buffer.concat([data.get(key) ?? Buffer.alloc(0), bytes])); }) } : {}),
-    ...(bulk ? { setMany: (entries) => store.run(() => { calls.setMany.push(entries.length); for (const [key, bytes] of entries) data.set(key, bytes); }) } : {}),
+    ...(append
+      ? {
+          append: (key, bytes) =>
+            store.run(() => {
+              calls.append++;
+              data.set(key, Buffer.concat([data.get(key) ?? Buffer.alloc(0), bytes]));
+            }),
+        }
+      : {}),
+    ...(bulk
+      ? {
+          setMany: (entries) =>
+            store.run(() => {
+              calls.setMany.push(entries.length);
+              for (const [key, bytes] of entries) data.set(key, bytes);
+            }),
+        }
+      : {}),
   };
   return store;
 }
 
 function storeSet(stores, { opTimeoutMs = 1000 } = {}) {
   return new StoreSet(Object.entries(stores).map(([name, store]) => ({
-    adapter: { name, description: name, needs: ['x'], writes: { append: Boolean(store.append), bulk: store.setMany ? 'native' : 'one by one' } },
+    adapter: {
+      name,
+      description: name,
+      needs: ['x'],
+      writes: { append: Boolean(store.append), bulk: store.setMany ? 'native' : 'one by one' },
+    },
     connections: {},
     open: async () => ({ store, keys: [] }),
   })), [], { opTimeoutMs });
@@ -60,8 +81,16 @@ test('write, append and remove reach the store; GET reads back what was written'
 test('checks come before any store call, in order: 404 store, 400 key, 405 append, 503 unavailable', async (t) => {
   const store = countingStore();
   const stores = new StoreSet([
-    { adapter: { name: 's', description: 's', needs: [], writes: { append: false, bulk: 'one by one' } }, connections: {}, open: async () => ({ store, keys: [] }) },
-    { adapter: { name: 'down', description: 'down', needs: [], writes: { append: true, bulk: 'native' } }, reason: 'no server', reasonCode: 'NOT_CONFIGURED' },
+    {
+      adapter: { name: 's', description: 's', needs: [], writes: { append: false, bulk: 'one by one' } },
+      connections: {},
+      open: async () => ({ store, keys: [] }),
+    },
+    {
+      adapter: { name: 'down', description: 'down', needs: [], writes: { append: true, bulk: 'native' } },
+      reason: 'no server',
+      reasonCode: 'NOT_CONFIGURED',
+    },
   ]);
   t.after(() => stores.close());
   await stores.openAll();
@@ -79,7 +108,8 @@ test('checks come before any store call, in order: 404 store, 400 key, 405 appen
   assert.equal(store.data.size, 0, 'a bulk load with one bad key writes nothing');
 });
 
-test('a bulk load goes through setMany in chunks where the store has one, set by set where it has none, a later entry for a key winning', async (t) => {
+test('a bulk load goes through setMany in chunks where the store has one, set by set where it has none, ' +
+  'a later entry for a key winning', async (t) => {
   const native = countingStore({ bulk: true });
   const single = countingStore();
   const stores = storeSet({ native, single });
@@ -95,7 +125,10 @@ test('a bulk load goes through setMany in chunks where the store has one, set by
     assert.equal(store.data.size, 2500);
     assert.deepEqual(store.data.get('user0000000007'), b('last'));
   }
-  assert.deepEqual((await stores.status()).map((s) => s.writes), [{ append: false, bulk: 'native' }, { append: false, bulk: 'one by one' }]);
+  assert.deepEqual(
+    (await stores.status()).map((s) => s.writes),
+    [{ append: false, bulk: 'native' }, { append: false, bulk: 'one by one' }],
+  );
 });
 
 test('every write operation is under the operation deadline: 503 STORE_TIMEOUT naming it', async (t) => {
@@ -104,7 +137,10 @@ test('every write operation is under the operation deadline: 503 STORE_TIMEOUT n
   t.after(() => stores.close());
   await stores.openAll();
   store.hold = true;
-  await assert.rejects(stores.write('s', 'k', b('x')), { code: 'STORE_TIMEOUT', message: 'store "s" did not answer set within 40 ms' });
+  await assert.rejects(
+    stores.write('s', 'k', b('x')),
+    { code: 'STORE_TIMEOUT', message: 'store "s" did not answer set within 40 ms' },
+  );
   await assert.rejects(stores.remove('s', 'k'), { code: 'STORE_TIMEOUT', message: /delete/ });
   await assert.rejects(stores.append('s', 'k', b('x')), { code: 'STORE_TIMEOUT', message: /append/ });
   await assert.rejects(stores.writeMany('s', [['k', b('x')]]), { code: 'STORE_TIMEOUT', message: /setMany/ });
@@ -115,7 +151,10 @@ test('a value the server refuses for its size is a 413 naming the store, not an 
   const stores = storeSet({ s: store });
   t.after(() => stores.close());
   await stores.openAll();
-  await assert.rejects(stores.write('s', 'k', Buffer.alloc(2000)), { code: 'VALUE_TOO_LARGE', status: 413, store: 's' });
+  await assert.rejects(
+    stores.write('s', 'k', Buffer.alloc(2000)),
+    { code: 'VALUE_TOO_LARGE', status: 413, store: 's' },
+  );
   const writes = store.calls.set;
   await sleep(10);
   assert.equal(store.calls.set, writes, 'no re-seed: the server never failed');

@@ -34,19 +34,38 @@ test('findTool takes PATH first, then the system directories, and is null when t
   assert.ok(SYSTEM_DIRS.includes('/usr/bin') && SYSTEM_DIRS.includes('/bin') && SYSTEM_DIRS.includes('/usr/sbin'));
 });
 
-test('a server program installed off PATH is said to be there, not missing; one that is nowhere gets the install hint', async (t) => {
+test('a server program installed off PATH is said to be there, not missing; ' +
+  'one that is nowhere gets the install hint', async (t) => {
   const system = await tempDir(t);
   const reason = (path, systemDirs) =>
-    notOnPathReason({ command: 'fake-server', variable: 'FAKE_URL', missing: 'no FAKE_URL and no fake-server on PATH; install fake or set FAKE_URL', path, systemDirs });
-  assert.equal(reason('/nonexistent', [system]), 'no FAKE_URL and no fake-server on PATH; install fake or set FAKE_URL');
+    notOnPathReason({
+      command: 'fake-server',
+      variable: 'FAKE_URL',
+      missing: 'no FAKE_URL and no fake-server on PATH; install fake or set FAKE_URL',
+      path,
+      systemDirs,
+    });
+  assert.equal(
+    reason('/nonexistent', [system]),
+    'no FAKE_URL and no fake-server on PATH; install fake or set FAKE_URL',
+  );
   const installed = await executable(system, 'fake-server');
-  assert.equal(reason('/nonexistent', [system]), `no FAKE_URL and no fake-server on PATH; it is installed at ${installed}, but ${system} is not on PATH: add it or set FAKE_URL`);
+  assert.equal(
+    reason('/nonexistent', [system]),
+    `no FAKE_URL and no fake-server on PATH; it is installed at ${installed}, ` +
+    `but ${system} is not on PATH: add it or set FAKE_URL`,
+  );
 });
 
-test('systemUser reads uid and gid from a passwd file, and is null for a user it does not list or a file it cannot read', async (t) => {
+test('systemUser reads uid and gid from a passwd file, ' +
+  'and is null for a user it does not list or a file it cannot read', async (t) => {
   const dir = await tempDir(t);
   const passwd = join(dir, 'passwd');
-  await writeFile(passwd, 'root:x:0:0:root:/root:/bin/bash\npostgresql:x:7:7::/:/bin/false\npostgres:x:104:110:PostgreSQL administrator,,,:/var/lib/postgresql:/bin/bash\n');
+  await writeFile(
+    passwd,
+    'root:x:0:0:root:/root:/bin/bash\npostgresql:x:7:7::/:/bin/false\n' +
+    'postgres:x:104:110:PostgreSQL administrator,,,:/var/lib/postgresql:/bin/bash\n',
+  );
   assert.deepEqual(systemUser('postgres', passwd), { uid: 104, gid: 110 });
   assert.deepEqual(systemUser('root', passwd), { uid: 0, gid: 0 });
   assert.equal(systemUser('nobody-here', passwd), null);

@@ -1,14 +1,21 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { renderComparison } from '../../report/comparison-table.js';
-import { renderStepTable, renderSystem, renderSkipped, formatErrors, renderTable, displayUrl } from '../../report/table.js';
+import {
+  renderStepTable, renderSystem, renderSkipped, formatErrors, renderTable, displayUrl,
+} from '../../report/table.js';
 import { compareStores } from '../../result/comparison.js';
 import { fixedStep, fixedWarning, weakWarning } from '../helpers/driver-fixtures.js';
 
 test('the per-URL table has the original header and aligns numbers under it', () => {
   const steps = [
     fixedStep({ concurrency: 5, rps: 4321.4, meanMs: 1.157 }),
-    fixedStep({ concurrency: 10, rps: 5012.6, meanMs: 1.995, errors: { total: 3, byKind: { 'http 503': 2, timeout: 1 } } }),
+    fixedStep({
+      concurrency: 10,
+      rps: 5012.6,
+      meanMs: 1.995,
+      errors: { total: 3, byKind: { 'http 503': 2, timeout: 1 } },
+    }),
   ];
   assert.equal(
     renderStepTable(steps[0].url, steps),
@@ -18,7 +25,8 @@ test('the per-URL table has the original header and aligns numbers under it', ()
       'maxRequests  concurrency  rps     meanLatencyMs  maxLatencyMs  minLatencyMs  p50     p90     p99     errors',
       '-'.repeat(128), // as wide as the widest row
       '       2000            5    4321           1.16         12.50          0.21    1.02    1.90    4.35  0',
-      '       2000           10    5013           2.00         12.50          0.21    1.02    1.90    4.35  3 (http 503: 2, timeout: 1)',
+      '       2000           10    5013           2.00         12.50          0.21    1.02    1.90    4.35  3 ' +
+      '(http 503: 2, timeout: 1)',
     ].join('\n'),
   );
 });
@@ -26,11 +34,15 @@ test('the per-URL table has the original header and aligns numbers under it', ()
 test('the header line is exactly the original\'s, 107 characters', () => {
   const table = renderStepTable('http://h/redis/key1', [fixedStep()]);
   const header = table.split('\n')[2];
-  assert.equal(header, 'maxRequests  concurrency  rps     meanLatencyMs  maxLatencyMs  minLatencyMs  p50     p90     p99     errors');
+  assert.equal(
+    header,
+    'maxRequests  concurrency  rps     meanLatencyMs  maxLatencyMs  minLatencyMs  p50     p90     p99     errors',
+  );
   assert.equal(header.length, 107);
 });
 
-const cpuWarning = () => fixedWarning('DRIVER_CPU', 'the driver used 97% of a CPU core', { cpuPercent: 97, threshold: 90 });
+const cpuWarning = () =>
+  fixedWarning('DRIVER_CPU', 'the driver used 97% of a CPU core', { cpuPercent: 97, threshold: 90 });
 
 test('warnings are printed under the table with the step they belong to', () => {
   const table = renderStepTable('http://h/redis/key1', [fixedStep({ concurrency: 15, warnings: [cpuWarning()] })]);
@@ -45,7 +57,8 @@ test('statistically weak steps are listed together on one line', () => {
   ]);
   const warnings = table.split('\n').filter((line) => line.startsWith('warning'));
   assert.deepEqual(warnings, [
-    'warning: statistically weak, under 1000 samples or 1 s (use a larger -n or -t): concurrency 5 (2000 in 0.46 s), concurrency 20 (2000 in 0.46 s)',
+    'warning: statistically weak, under 1000 samples or 1 s (use a larger -n or -t): concurrency 5 (2000 in 0.46 s), ' +
+    'concurrency 20 (2000 in 0.46 s)',
     'warning (concurrency 20): the driver used 97% of a CPU core',
   ]);
 });
@@ -64,8 +77,15 @@ test('a weak step is told by its code, not by the wording of its message', () =>
 test('open-model tables add a targetRps column and say what concurrency means there', () => {
   const table = renderStepTable('http://h/redis/key1', [fixedStep({ model: 'open', targetRps: 1000, concurrency: 3, maxRequests: null })]);
   const lines = table.split('\n');
-  assert.equal(lines[2], 'maxRequests  concurrency  rps     meanLatencyMs  maxLatencyMs  minLatencyMs  p50     p90     p99     targetRps  errors');
-  assert.equal(lines[4], '       2000            3    4321           1.16         12.50          0.21    1.02    1.90    4.35       1000  0');
+  assert.equal(
+    lines[2],
+    'maxRequests  concurrency  rps     meanLatencyMs  maxLatencyMs  minLatencyMs  p50     p90     ' +
+    'p99     targetRps  errors',
+  );
+  assert.equal(
+    lines[4],
+    '       2000            3    4321           1.16         12.50          0.21    1.02    1.90    4.35       1000  0',
+  );
   assert.match(table, /open model: concurrency = most requests in flight/);
 });
 
@@ -78,7 +98,11 @@ test('credentials in a URL never reach the table heading', () => {
 test('errors show the total and each kind only when there are any', () => {
   assert.equal(formatErrors({ total: 0, byKind: {}, samples: {} }), '0');
   assert.equal(formatErrors({ total: 5, byKind: { 'conn ECONNRESET': 5 } }), '5 (conn ECONNRESET: 5)');
-  assert.equal(formatErrors({ total: 4, byKind: { 'http 409': 3, 'http 503': 1 } }), '4 (http 409 conflict: 3, http 503: 1)', 'a 409 is named a conflict');
+  assert.equal(
+    formatErrors({ total: 4, byKind: { 'http 409': 3, 'http 503': 1 } }),
+    '4 (http 409 conflict: 3, http 503: 1)',
+    'a 409 is named a conflict',
+  );
 });
 
 test('the comparison lists stores fastest first with their rps as a fraction of the fastest', () => {
@@ -92,7 +116,8 @@ test('the comparison lists stores fastest first with their rps as a fraction of 
   assert.equal(
     renderComparison(compareStores(steps)),
     [
-      '## Comparison: key1 (rank: stores not told apart share one; rps/fastest = the store\'s rps divided by the fastest store\'s at that level)',
+      '## Comparison: key1 (rank: stores not told apart share one; ' +
+      'rps/fastest = the store\'s rps divided by the fastest store\'s at that level)',
       '-------------------------------------------------------------------------',
       'concurrency  rank  store   rps   meanLatencyMs  p99   rps/fastest  errors',
       '-------------------------------------------------------------------------',
@@ -107,7 +132,20 @@ test('the comparison lists stores fastest first with their rps as a fraction of 
 test('the report header names Node, the CPU, the target, the date and the settings', () => {
   const text = renderSystem(
     { node: 'v20.0.0', platform: 'linux 6 x64', cpuModel: 'Test CPU', cpuCount: 2, loadtest: '8.2.1', target: 'http://t', date: '2026-01-01T00:00:00.000Z' },
-    { concurrency: [5, 10], rps: null, requests: 2000, duration: null, warmup: 500, warmupMaxSeconds: 10, order: 'interleaved', control: true, orderSeed: 42, repeat: 1, keepAlive: true, timeoutMs: 10000 },
+    {
+      concurrency: [5, 10],
+      rps: null,
+      requests: 2000,
+      duration: null,
+      warmup: 500,
+      warmupMaxSeconds: 10,
+      order: 'interleaved',
+      control: true,
+      orderSeed: 42,
+      repeat: 1,
+      keepAlive: true,
+      timeoutMs: 10000,
+    },
   );
   assert.equal(
     text,
@@ -115,7 +153,8 @@ test('the report header names Node, the CPU, the target, the date and the settin
       'System:   Node v20.0.0 · linux 6 x64 · 2 x Test CPU · loadtest 8.2.1',
       'Target:   http://t',
       'Date:     2026-01-01T00:00:00.000Z',
-      'Settings: concurrency 5, 10; 2000 requests per step; warm-up 500 requests per URL, then each step until steady (at most 10 s); keep-alive on; timeout 10000 ms',
+      'Settings: concurrency 5, 10; 2000 requests per step; warm-up 500 requests per URL, ' +
+      'then each step until steady (at most 10 s); keep-alive on; timeout 10000 ms',
       'Order:    interleaved: at each level every URL once, shuffled (seed 42); the first step again last (control)',
     ].join('\n'),
   );
@@ -123,15 +162,24 @@ test('the report header names Node, the CPU, the target, the date and the settin
 
 // Skip lines said the store's name twice ("skipped redis: unavailable: redis: ...").
 test('skipped stores are listed with their status and, in brackets, the reason', () => {
-  assert.equal(renderSkipped([{ store: 'cloudant', status: 'down', reason: 'ECONNREFUSED' }]), 'skipped cloudant: down (ECONNREFUSED)');
   assert.equal(
-    renderSkipped([{ store: 'redis', status: 'unavailable', reason: 'no REDIS_URL and no redis-server on PATH' }, { store: 'x', status: 'down', reason: null }]),
+    renderSkipped([{ store: 'cloudant', status: 'down', reason: 'ECONNREFUSED' }]),
+    'skipped cloudant: down (ECONNREFUSED)',
+  );
+  assert.equal(
+    renderSkipped([
+      { store: 'redis', status: 'unavailable', reason: 'no REDIS_URL and no redis-server on PATH' },
+      { store: 'x', status: 'down', reason: null },
+    ]),
     'skipped redis: unavailable (no REDIS_URL and no redis-server on PATH)\nskipped x: down',
   );
 });
 
 test('a column grows to fit a value wider than its header', () => {
-  assert.equal(renderTable(['a', 'bb'], [['12345', '1']]), ['---------', 'a      bb', '---------', '12345   1'].join('\n'));
+  assert.equal(
+    renderTable(['a', 'bb'], [['12345', '1']]),
+    ['---------', 'a      bb', '---------', '12345   1'].join('\n'),
+  );
 });
 
 // The comparison put a step whose figures carry a warning (a Little's law gap, a
@@ -139,10 +187,19 @@ test('a column grows to fit a value wider than its header', () => {
 test('the comparison marks a row whose step carries a warning with ! and says what it means', () => {
   const steps = [
     fixedStep({ store: 'memory', concurrency: 5, rps: 8000, meanMs: 0.61 }),
-    fixedStep({ store: 'cloudant', concurrency: 5, rps: 19, meanMs: 994, warnings: [fixedWarning('LITTLES_LAW', 'mean latency 994.00 ms disagrees', {})] }),
+    fixedStep({
+      store: 'cloudant',
+      concurrency: 5,
+      rps: 19,
+      meanMs: 994,
+      warnings: [fixedWarning('LITTLES_LAW', 'mean latency 994.00 ms disagrees', {})],
+    }),
   ];
   const groups = compareStores(steps);
-  assert.deepEqual(groups[0].rows.map((row) => [row.store, row.warnings]), [['memory', []], ['cloudant', ['LITTLES_LAW']]]);
+  assert.deepEqual(
+    groups[0].rows.map((row) => [row.store, row.warnings]),
+    [['memory', []], ['cloudant', ['LITTLES_LAW']]],
+  );
   const lines = renderComparison(groups).split('\n');
   assert.match(lines[4], /^ {10}5 {5}1 {2}memory {6}8000 /);
   assert.match(lines[5], /^ {16}2 {2}cloudant ! {4}19 /);

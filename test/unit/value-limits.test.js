@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { memcachedMaxValue, tarantoolMaxValue } from '../../stores/value-limits.js';
 import { resolveSetting } from '../../config/precedence.js';
-import { parseAppArgs } from '../../app/options.js';
+import { parseAppArgs } from '../../cli/app-options.js';
 import { storeLimitProblems } from '../../driver/targets.js';
 
 const MB = 1024 ** 2;

@@ -2,9 +2,12 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
 import * as memory from '../../stores/memory.js';
-import { HASH_FIELDS, bytesOfFields, fieldsOf, fieldsOfJson, hashStorageOf, jsonOfFields, shapedStore } from '../../driver/workloads/value-shape.js';
+import {
+  HASH_FIELDS, bytesOfFields, fieldsOf, fieldsOfJson, hashStorageOf, jsonOfFields, shapedStore,
+} from '../../driver/workloads/value-shape.js';
 
-test('a value splits into 10 fields f0..f9 of consecutive slices, and joins back to the same bytes, whatever its size', () => {
+test('a value splits into 10 fields f0..f9 of consecutive slices, ' +
+  'and joins back to the same bytes, whatever its size', () => {
   for (const size of [0, 1, 9, 10, 11, 99, 100, 101, 10 * 1024]) {
     const bytes = randomBytes(size);
     const fields = fieldsOf(bytes);
@@ -30,7 +33,8 @@ test('the JSON of the fields is {"f0": base64, ...} in UTF-8, and reads back to 
   assert.ok(bytesOfFields(fieldsOfJson(json)).equals(bytes));
 });
 
-test('shapedStore: bytes is the store itself; hash on a store without a hash type (memory) stores the JSON document and reads back the bytes, with no append', async (t) => {
+test('shapedStore: bytes is the store itself; hash on a store without a hash type (memory) ' +
+  'stores the JSON document and reads back the bytes, with no append', async (t) => {
   const store = await memory.open({});
   t.after(() => store.close());
   assert.equal(shapedStore(store, 'bytes'), store);
@@ -39,7 +43,10 @@ test('shapedStore: bytes is the store itself; hash on a store without a hash typ
   const bytes = randomBytes(100);
   await shaped.set('k', bytes);
   assert.ok((await shaped.get('k')).equals(bytes));
-  assert.deepEqual(JSON.parse(await store.get('k')), Object.fromEntries(Object.entries(fieldsOf(bytes)).map(([name, part]) => [name, part.toString('base64')])));
+  assert.deepEqual(
+    JSON.parse(await store.get('k')),
+    Object.fromEntries(Object.entries(fieldsOf(bytes)).map(([name, part]) => [name, part.toString('base64')])),
+  );
   assert.equal(await shaped.get('absent'), null);
   assert.equal(shaped.append, undefined);
   await shaped.delete('k');

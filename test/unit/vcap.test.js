@@ -77,7 +77,11 @@ test('user-provided services are matched by name word or tag, each to its own st
   assert.equal(couch.source, 'VCAP_SERVICES docs-db'); // tagged couchdb
   assert.equal(couchAuth(couch.connection).auth.username, 'couchadmin');
   // A store another helper adds declares its own matcher in config/services.js the same way:
-  const postgres = resolveFromVcap('postgres', { labels: ['databases-for-postgresql'], tags: ['postgres', 'postgresql'], schemes: ['postgres', 'postgresql'] }, envWith(vcap));
+  const postgres = resolveFromVcap(
+    'postgres',
+    { labels: ['databases-for-postgresql'], tags: ['postgres', 'postgresql'], schemes: ['postgres', 'postgresql'] },
+    envWith(vcap),
+  );
   assert.equal(postgres.source, 'VCAP_SERVICES storebench-postgres');
 });
 
@@ -102,7 +106,11 @@ test('nothing bound for a service: null, and config falls through to the embedde
 });
 
 test('a matched service without usable credentials is unavailable, with field names but no values', () => {
-  const vcap = { 'user-provided': [{ name: 'my-redis', label: 'user-provided', tags: [], credentials: { token: 'Zz9Yy8Xx7Ww6', region: 'eu' } }] };
+  const vcap = {
+    'user-provided': [
+      { name: 'my-redis', label: 'user-provided', tags: [], credentials: { token: 'Zz9Yy8Xx7Ww6', region: 'eu' } },
+    ],
+  };
   const result = resolveFromVcap('redis', services.redis.vcap, envWith(vcap));
   assert.match(result.unavailable, /bound service "my-redis" \(user-provided, matched by name\) cannot be used for redis: no usable credentials \(fields: region, token/);
   assert.ok(!result.unavailable.includes('Zz9Yy8Xx7Ww6'));
@@ -136,19 +144,29 @@ test('CLOUDANT_DB and CLOUDANT_APIKEY (environment) still apply to a bound Cloud
   const vcap = vcapFixture('cloudant-legacy');
   const env = envWith(vcap, { CLOUDANT_DB: 'bench2', CLOUDANT_APIKEY: 'Env-Api-Key-0123' });
   const { connection } = await resolveService('couchdb', { env, embedded: false });
-  assert.equal(resolveSettings({ env }, ['store']).settings.couchdbDatabase, 'bench2'); // the database is a store setting, handed to the adapters
+  // the database is a store setting, handed to the adapters
+  assert.equal(resolveSettings({ env }, ['store']).settings.couchdbDatabase, 'bench2');
   assert.equal(couchAuth(connection).auth.apikey, 'Env-Api-Key-0123'); // environment beats the binding
   assert.equal(connection.source, 'VCAP_SERVICES old-cloudant');
   assert.equal(connection.display, `https://${only(vcap).username}:***@${only(vcap).host}/`);
 });
 
 test('on Cloud Foundry the port is the platform\'s (in cfenv\'s order), off it there is no Cloud Foundry app', () => {
-  const application = { application_name: 'storebench', name: 'storebench', application_uris: ['storebench.example.com'], space_name: 'dev' };
+  const application = {
+    application_name: 'storebench',
+    name: 'storebench',
+    application_uris: ['storebench.example.com'],
+    space_name: 'dev',
+  };
   const env = { PORT: '8080', VCAP_APPLICATION: JSON.stringify(application) };
   assert.equal(cloudFoundryApplication(env).name, 'storebench');
   assert.equal(resolveSetting('port', { env }).value, 8080);
-  assert.equal(resolveSetting('port', { env: { CF_INSTANCE_PORT: '61001', VCAP_APPLICATION: JSON.stringify(application) } }).value, 61001);
-  assert.equal(resolveSetting('port', { env: { VCAP_APPLICATION: '{}' } }).value, 3000); // no port at all: the app's default
+  assert.equal(
+    resolveSetting('port', { env: { CF_INSTANCE_PORT: '61001', VCAP_APPLICATION: JSON.stringify(application) } }).value,
+    61001,
+  );
+  // no port at all: the app's default
+  assert.equal(resolveSetting('port', { env: { VCAP_APPLICATION: '{}' } }).value, 3000);
   assert.equal(cloudFoundryApplication({ PORT: '8080' }), null);
   assert.equal(cloudFoundryPort({ PORT: '8080', CF_INSTANCE_PORT: '61001' }), undefined);
   assert.equal(cloudFoundryApplication({}), null);
@@ -163,13 +181,16 @@ test('reading VCAP_SERVICES off Cloud Foundry without PORT leaves ~/.ports.json 
   assert.equal(existsSync(file) ? statSync(file).mtimeMs : null, before);
 });
 
-test('tags given as text make only the store they name unavailable (BAD_BINDING), naming the service and the field', async () => {
+test('tags given as text make only the store they name unavailable (BAD_BINDING), ' +
+  'naming the service and the field', async () => {
   // Pins #9.5: this VCAP_SERVICES stopped the app: "cannot start: (list ?? []).map is not a function".
   const vcap = { 'user-provided': [{ name: 'x', label: 'user-provided', tags: 'redis', credentials: { uri: 'redis://127.0.0.1:6390' } }] };
   const resolved = await resolveService('redis', { env: envWith(vcap), embedded: false });
   assert.deepEqual(resolved, {
     code: 'BAD_BINDING',
-    unavailable: 'bound service "x" (user-provided, matched by tag) cannot be used for redis: its tags is text, expected a list of text, e.g. ["redis"]',
+    unavailable:
+        'bound service "x" (user-provided, matched by tag) cannot be used for redis: its tags is text, ' +
+        'expected a list of text, e.g. ["redis"]',
   });
   assert.match((await resolveService('postgres', { env: envWith(vcap), embedded: false })).unavailable, /^not configured/);
 });
@@ -180,7 +201,9 @@ test('a null binding makes only its store unavailable, naming where it is', asyn
   const redis = await resolveService('redis', { env, embedded: false });
   assert.deepEqual(redis, {
     code: 'BAD_BINDING',
-    unavailable: 'entry 1 of VCAP_SERVICES\'s "rediscloud" (rediscloud, matched by label) cannot be used for redis: it is null, expected a service object',
+    unavailable:
+        'entry 1 of VCAP_SERVICES\'s "rediscloud" (rediscloud, matched by label) cannot be used for redis: ' +
+        'it is null, expected a service object',
   });
   const postgres = await resolveService('postgres', { env, embedded: false });
   assert.equal(postgres.connection.source, 'VCAP_SERVICES team-postgres'); // the well-formed binding still works
@@ -191,8 +214,16 @@ test('a null binding makes only its store unavailable, naming where it is', asyn
 test('credentials that are not an object say so instead of listing "fields: 0, 1, 10, 11..."', () => {
   // Pins #9.6: credentials given as a list read "no usable credentials (fields: 0, 1, 10, 11, ...".
   for (const [credentials, kind] of [[['redis://h:1', 'x'], 'a list'], ['redis://:Cred5ecret@h:1', 'text'], [null, 'null']]) {
-    const result = resolveFromVcap('redis', services.redis.vcap, envWith({ 'user-provided': [{ name: 'my-redis', credentials }] }));
-    assert.equal(result.unavailable, `bound service "my-redis" (user-provided, matched by name) cannot be used for redis: its credentials are ${kind}, expected an object with url, uri, or hostname and port`);
+    const result = resolveFromVcap(
+      'redis',
+      services.redis.vcap,
+      envWith({ 'user-provided': [{ name: 'my-redis', credentials }] }),
+    );
+    assert.equal(
+      result.unavailable,
+      'bound service "my-redis" (user-provided, matched by name) cannot be used for redis: ' +
+      `its credentials are ${kind}, expected an object with url, uri, or hostname and port`,
+    );
   }
 });
 
@@ -201,7 +232,8 @@ test('a numeric Cloudant apikey is reported as such, not as "value.startsWith is
   const vcap = { cloudantNoSQLDB: [{ name: 'c', label: 'cloudantNoSQLDB', credentials: { apikey: 123456789, url: 'https://acct.cloudantnosqldb.appdomain.cloud' } }] };
   assert.equal(
     resolveFromVcap('couchdb', services.couchdb.vcap, envWith(vcap)).unavailable,
-    'bound service "c" (cloudantNoSQLDB, matched by label) cannot be used for couchdb: its apikey is a number, expected text',
+    'bound service "c" (cloudantNoSQLDB, matched by label) cannot be used for couchdb: ' +
+    'its apikey is a number, expected text',
   );
   const password = connectionFromCredentials({ hostname: 'h', port: 1, password: 1234 }, services.redis.vcap);
   assert.deepEqual(password, { problem: 'its password is a number, expected text' });
@@ -210,7 +242,12 @@ test('a numeric Cloudant apikey is reported as such, not as "value.startsWith is
 test('boundServices reads what it can of a malformed binding, so it still finds its store', () => {
   const bound = boundServices({ p: [{ name: 7, tags: ['a', 2], credentials: {} }], q: 'x' });
   assert.deepEqual(bound.map((entry) => [entry.what, entry.service.label, entry.service.tags, entry.problem]), [
-    ['entry 1 of VCAP_SERVICES\'s "p"', 'p', ['a'], 'its name is a number, expected text; its tags is a list, expected a list of text, e.g. ["redis"]'],
+    [
+      'entry 1 of VCAP_SERVICES\'s "p"',
+      'p',
+      ['a'],
+      'its name is a number, expected text; its tags is a list, expected a list of text, e.g. ["redis"]',
+    ],
     ['VCAP_SERVICES\'s "q"', 'q', [], 'it is text, expected a list of services'],
   ]);
 });

@@ -5,7 +5,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRandom, fnv64Mod, hash3 } from '../../driver/workloads/random.js';
-import { createKeyChooser, createZipfian, SCRAMBLED_ITEM_COUNT, SCRAMBLED_ZETAN, ZIPFIAN_CONSTANT, zeta } from '../../driver/workloads/distributions.js';
+import {
+  createKeyChooser, createZipfian, SCRAMBLED_ITEM_COUNT, SCRAMBLED_ZETAN, ZIPFIAN_CONSTANT, zeta,
+} from '../../driver/workloads/distributions.js';
 import { createValues, keyOf } from '../../driver/workloads/values.js';
 
 const THETA = ZIPFIAN_CONSTANT;
@@ -29,7 +31,9 @@ function zetaLarge(N, theta = THETA, exact = 100_000) {
   for (let i = 1; i < exact; i += 1) sum += i ** -theta;
   const integral = (x) => x ** (1 - theta) / (1 - theta);
   const derivative = (x) => -theta * x ** (-theta - 1);
-  return sum + integral(N) - integral(exact) + (exact ** -theta + N ** -theta) / 2 + (derivative(N) - derivative(exact)) / 12;
+  return (
+    sum + integral(N) - integral(exact) + (exact ** -theta + N ** -theta) / 2 + (derivative(N) - derivative(exact)) / 12
+  );
 }
 
 // What YCSB's ZipfianGenerator gives rank v with probability, from its formula: ranks 0 and 1
@@ -53,7 +57,9 @@ test('FNV-1a 64 is YCSB\'s fnvhash64, modulo n, without BigInt', () => {
     const n = 1 + random.below(2 ** 36);
     assert.equal(fnv64Mod(value, n), fnvReference(value, n), `fnv(${value}) mod ${n}`);
   }
-  for (const value of [0, 1, 255, 256, 65_535, 2 ** 32, 2 ** 40 + 7, SCRAMBLED_ITEM_COUNT - 1]) assert.equal(fnv64Mod(value, 1_000_003), fnvReference(value, 1_000_003));
+  for (const value of [0, 1, 255, 256, 65_535, 2 ** 32, 2 ** 40 + 7, SCRAMBLED_ITEM_COUNT - 1]) {
+    assert.equal(fnv64Mod(value, 1_000_003), fnvReference(value, 1_000_003));
+  }
 });
 
 test('the seeded generator: the same seed gives the same sequence, another seed or stream another', () => {
@@ -71,8 +77,14 @@ test('the seeded generator: the same seed gives the same sequence, another seed 
 });
 
 test('YCSB\'s zeta(10^10, 0.99) constant is what the zeta formula gives', () => {
-  assert.ok(Math.abs(zetaLarge(SCRAMBLED_ITEM_COUNT) - SCRAMBLED_ZETAN) < 1e-6, `${zetaLarge(SCRAMBLED_ITEM_COUNT)} vs ${SCRAMBLED_ZETAN}`);
-  assert.ok(Math.abs(zetaLarge(1e6, THETA, 1000) - zeta(1e6, THETA)) < 1e-6, 'the approximation itself is right where both can be computed');
+  assert.ok(
+    Math.abs(zetaLarge(SCRAMBLED_ITEM_COUNT) - SCRAMBLED_ZETAN) < 1e-6,
+    `${zetaLarge(SCRAMBLED_ITEM_COUNT)} vs ${SCRAMBLED_ZETAN}`,
+  );
+  assert.ok(
+    Math.abs(zetaLarge(1e6, THETA, 1000) - zeta(1e6, THETA)) < 1e-6,
+    'the approximation itself is right where both can be computed',
+  );
 });
 
 test('zipfian (unscrambled): the hottest 1% of ranks take the share the formula predicts', () => {
@@ -84,11 +96,15 @@ test('zipfian (unscrambled): the hottest 1% of ranks take the share the formula 
   const predicted = zipfianProbabilities(items, zeta(items, THETA), items / 100).reduce((sum, p) => sum + p, 0);
   // The exact Zipfian (1/(r+1)^theta / zeta) would say 0.518: YCSB's approximation gives
   // ranks 2..5 up to 19% more, and the prediction follows the generator's own formula.
-  assert.ok(Math.abs(hot / draws - predicted) < 0.005, `hottest 1%: ${(hot / draws).toFixed(4)} observed, ${predicted.toFixed(4)} predicted`);
+  assert.ok(
+    Math.abs(hot / draws - predicted) < 0.005,
+    `hottest 1%: ${(hot / draws).toFixed(4)} observed, ${predicted.toFixed(4)} predicted`,
+  );
   assert.ok(predicted > 0.5 && predicted < 0.6);
 });
 
-test('zipfian (scrambled, as YCSB\'s request distribution): the hottest 1% of keys take the predicted share, spread over the key space', () => {
+test('zipfian (scrambled, as YCSB\'s request distribution): the hottest 1% of keys take the predicted share, ' +
+  'spread over the key space', () => {
   const records = 10_000;
   // Predicted: each of the first 300,000 ranks of the 10^10-item draw lands on key fnv(rank) mod
   // records; the rest of the probability (the long tail) spreads evenly.
@@ -116,9 +132,18 @@ test('zipfian (scrambled, as YCSB\'s request distribution): the hottest 1% of ke
     if (hotSet.has(key)) hot += 1;
     if (key < records / 100) below += 1;
   }
-  assert.ok(Math.abs(hot / draws - predicted) < 0.005, `hottest 1%: ${(hot / draws).toFixed(4)} observed, ${predicted.toFixed(4)} predicted`);
-  assert.ok(predicted > 0.18 && predicted < 0.25, 'folded from 10^10 items, the skew over 10,000 records is milder than a Zipfian over 10,000 (0.53)');
-  assert.ok(below / draws < 0.03, `the hot keys are spread: the first 1% of record numbers took ${(below / draws).toFixed(4)}`);
+  assert.ok(
+    Math.abs(hot / draws - predicted) < 0.005,
+    `hottest 1%: ${(hot / draws).toFixed(4)} observed, ${predicted.toFixed(4)} predicted`,
+  );
+  assert.ok(
+    predicted > 0.18 && predicted < 0.25,
+    'folded from 10^10 items, the skew over 10,000 records is milder than a Zipfian over 10,000 (0.53)',
+  );
+  assert.ok(
+    below / draws < 0.03,
+    `the hot keys are spread: the first 1% of record numbers took ${(below / draws).toFixed(4)}`,
+  );
 });
 
 test('uniform: every record about equally often (chi-square within its 99.9% bound)', () => {
@@ -145,7 +170,10 @@ test('hotspot: the hot set (the first H% of records) takes O% of the requests, u
 
 test('latest: the newest records are the hottest, and the key count can grow', () => {
   let count = 10_000;
-  const chooser = createKeyChooser({ name: 'latest' }, { records: count, random: createRandom(17), keyCount: () => count });
+  const chooser = createKeyChooser(
+    { name: 'latest' },
+    { records: count, random: createRandom(17), keyCount: () => count },
+  );
   const draws = 100_000;
   let newest = 0;
   for (let i = 0; i < draws; i += 1) {
@@ -154,7 +182,10 @@ test('latest: the newest records are the hottest, and the key count can grow', (
     if (key >= count - 100) newest += 1;
   }
   const predicted = zipfianProbabilities(count, zeta(count, THETA), 100).reduce((sum, p) => sum + p, 0);
-  assert.ok(Math.abs(newest / draws - predicted) < 0.005, `newest 1%: ${newest / draws} observed, ${predicted} predicted`);
+  assert.ok(
+    Math.abs(newest / draws - predicted) < 0.005,
+    `newest 1%: ${newest / draws} observed, ${predicted} predicted`,
+  );
   count = 10_100; // 100 inserts acknowledged
   let seenNew = false;
   for (let i = 0; i < 1000; i += 1) if (chooser.next() >= 10_000) seenNew = true;
@@ -172,7 +203,10 @@ test('keys are user and ten digits; values are slices of one pool, made again fr
   const value = values.valueOf(7, 3);
   assert.equal(value.length, 100);
   assert.equal(value.buffer, values.pool.buffer, 'a slice of the pool, not a copy');
-  assert.ok(value.equals(createValues({ seed: 1, min: 100, max: 100 }).valueOf(7, 3)), 'the same seed makes the same value');
+  assert.ok(
+    value.equals(createValues({ seed: 1, min: 100, max: 100 }).valueOf(7, 3)),
+    'the same seed makes the same value',
+  );
   assert.ok(!value.equals(values.valueOf(7, 4)), 'another version, other bytes');
   assert.ok(!value.equals(createValues({ seed: 2, min: 100, max: 100 }).valueOf(7, 3)), 'another seed, other bytes');
   const ranged = createValues({ seed: 1, min: 100, max: 1000 });

@@ -12,7 +12,11 @@ import { renderRun } from '../../report/run-text.js';
 import { loadWarnings, verificationWarnings } from '../../result/honesty.js';
 import { fixedOperation, fixedResult, fixedStep } from '../helpers/driver-fixtures.js';
 
-const HISTOGRAM = { unit: 'us', encoding: 'HdrHistogram compressed base64', data: 'HISTFAAAAB14nJNpmSzMwMDAxAABzFCaEUzOmQQRAAA0ZAJ5' };
+const HISTOGRAM = {
+  unit: 'us',
+  encoding: 'HdrHistogram compressed base64',
+  data: 'HISTFAAAAB14nJNpmSzMwMDAxAABzFCaEUzOmQQRAAA0ZAJ5',
+};
 
 const mixedStep = (store, rps, concurrency = 5) => fixedStep({
   store,
@@ -22,13 +26,22 @@ const mixedStep = (store, rps, concurrency = 5) => fixedStep({
   rps,
   operations: [
     fixedOperation({ operation: 'read', requests: 1000, rps: rps / 2, meanMs: 1.1 }),
-    fixedOperation({ operation: 'update', requests: 1000, rps: rps / 2, meanMs: 1.2, errors: { total: 2, byKind: { 'http 503': 2 } } }),
+    fixedOperation({
+      operation: 'update',
+      requests: 1000,
+      rps: rps / 2,
+      meanMs: 1.2,
+      errors: { total: 2, byKind: { 'http 503': 2 } },
+    }),
   ],
 });
 
 test('the seeded reads print exactly as before: no operation column, no extra rows', () => {
   const text = renderStepTable('http://127.0.0.1:40123/redis/key1', [fixedStep()]);
-  assert.equal(text.split('\n')[2], 'maxRequests  concurrency  rps     meanLatencyMs  maxLatencyMs  minLatencyMs  p50     p90     p99     errors');
+  assert.equal(
+    text.split('\n')[2],
+    'maxRequests  concurrency  rps     meanLatencyMs  maxLatencyMs  minLatencyMs  p50     p90     p99     errors',
+  );
   assert.equal(text.split('\n').length, 5);
   assert.equal(text.split('\n')[0], '## http://127.0.0.1:40123/redis/key1');
 });
@@ -38,11 +51,13 @@ test('a workload of several operations: an operation column, the step\'s row (al
   assert.deepEqual(lines, [
     '## http://127.0.0.1:40123/redis · ycsb-a',
     '-'.repeat(127),
-    'maxRequests  concurrency  operation  rps     meanLatencyMs  maxLatencyMs  minLatencyMs  p50     p90     p99     errors',
+    'maxRequests  concurrency  operation  rps     meanLatencyMs  maxLatencyMs  minLatencyMs  ' +
+    'p50     p90     p99     errors',
     '-'.repeat(127),
     '       2000            5  all          4000           1.16         12.50          0.21    1.02    1.90    4.35  0',
     '                          read         2000           1.10         12.50          0.21    1.02    1.90    4.35  0',
-    '                          update       2000           1.20         12.50          0.21    1.02    1.90    4.35  2 (http 503: 2)',
+    '                          update       2000           1.20         12.50          0.21    1.02    ' +
+    '1.90    4.35  2 (http 503: 2)',
   ]);
 });
 
@@ -58,7 +73,11 @@ test('the comparison compares like with like: the totals, then each operation ap
   assert.match(text, /^## Comparison: ycsb-a \(rank: .*rps\/fastest/m);
   assert.match(text, /^## Comparison: ycsb-a · read \(rank: .*rps\/fastest/m);
   assert.match(text, /^## Comparison: ycsb-a · update \(rank: .*rps\/fastest/m);
-  assert.deepEqual(compareStores(fixedResult().steps).map((group) => group.operation), [null, null], 'one operation: the totals only, as before');
+  assert.deepEqual(
+    compareStores(fixedResult().steps).map((group) => group.operation),
+    [null, null],
+    'one operation: the totals only, as before',
+  );
 });
 
 const load = (overrides = {}) => ({
@@ -72,7 +91,16 @@ const load = (overrides = {}) => ({
   finishedAt: '2026-01-01T00:00:01.500Z',
   seconds: 1.5,
   rps: 66_666.7,
-  latency: { count: 10, meanMs: 140.2, minMs: 120.1, maxMs: 180.9, p50Ms: 139, p90Ms: 170, p99Ms: 180.9, p999Ms: 180.9 },
+  latency: {
+    count: 10,
+    meanMs: 140.2,
+    minMs: 120.1,
+    maxMs: 180.9,
+    p50Ms: 139,
+    p90Ms: 170,
+    p99Ms: 180.9,
+    p999Ms: 180.9,
+  },
   errors: { total: 0, byKind: {} },
   warnings: [],
   histogram: { ...HISTOGRAM },
@@ -94,14 +122,24 @@ test('the load table: records, bytes, rate, batch latency, duration; a warning w
 });
 
 test('the verification: "verified N/N written values", the mismatches, and why some keys were not checked', () => {
-  const clean = { sampled: 1000, verified: 1000, mismatched: 0, examples: [], leftOut: { overlap: 0, failed: 0, unknownBase: 0 }, promise: null };
+  const clean = {
+    sampled: 1000,
+    verified: 1000,
+    mismatched: 0,
+    examples: [],
+    leftOut: { overlap: 0, failed: 0, unknownBase: 0 },
+    promise: null,
+  };
   assert.deepEqual(verificationWarnings(clean), []);
   assert.equal(renderVerification({ ...clean, warnings: [] }), 'verified 1000/1000 written values');
   const lossy = {
     sampled: 1000,
     verified: 998,
     mismatched: 2,
-    examples: [{ key: 'user0000000042', expected: 'version 3, 100 B', got: 'missing (404)' }, { key: 'user0000000077', expected: 'version 1, 100 B', got: 'its loaded value: the write was lost' }],
+    examples: [
+      { key: 'user0000000042', expected: 'version 3, 100 B', got: 'missing (404)' },
+      { key: 'user0000000077', expected: 'version 1, 100 B', got: 'its loaded value: the write was lost' },
+    ],
     leftOut: { overlap: 3, failed: 1, unknownBase: 0 },
     promise: null,
   };
@@ -111,8 +149,10 @@ test('the verification: "verified N/N written values", the mismatches, and why s
     'verified 998/1000 written values',
     '  user0000000042: expected version 3, 100 B; got missing (404)',
     '  user0000000077: expected version 1, 100 B; got its loaded value: the write was lost',
-    'warning (verification): 2 of 1000 written values read back different: the store lost or changed values it acknowledged',
-    'warning (verification): 4 written keys were not checked: 3 had writes in flight at once, which may land in any order; 1 had a write that failed without saying whether it landed (a timeout, a 5xx)',
+    'warning (verification): 2 of 1000 written values read back different: ' +
+    'the store lost or changed values it acknowledged',
+    'warning (verification): 4 written keys were not checked: 3 had writes in flight at once, ' +
+    'which may land in any order; 1 had a write that failed without saying whether it landed (a timeout, a 5xx)',
   ]);
   const evicting = { ...lossy, promise: 'memcached is a cache: it may evict a value it acknowledged' };
   assert.equal(verificationWarnings(evicting)[0].code, 'WEAKER_PROMISE');
@@ -123,7 +163,18 @@ test('a key-space Result survives the round trip through its file, and prints th
   const result = createResult({
     interrupted: false,
     appExit: null,
-    settings: { ...base.settings, workload: 'ycsb-a', mix: { read: 0.5, update: 0.5 }, records: 100_000, valueSizeMin: 100, valueSizeMax: 1000, distribution: 'zipfian', seed: 42, load: true, verify: true },
+    settings: {
+      ...base.settings,
+      workload: 'ycsb-a',
+      mix: { read: 0.5, update: 0.5 },
+      records: 100_000,
+      valueSizeMin: 100,
+      valueSizeMax: 1000,
+      distribution: 'zipfian',
+      seed: 42,
+      load: true,
+      verify: true,
+    },
     system: base.system,
     targets: [{ url: 'http://127.0.0.1:40123/redis', store: 'redis', key: 'ycsb-a', named: true }],
     skipped: [],
@@ -137,5 +188,8 @@ test('a key-space Result survives the round trip through its file, and prints th
   assert.equal(text, renderRun(result));
   assert.match(text, /^Workload: ycsb-a \(read 50%, update 50%\) over 100,000 records, zipfian; values 100 B to 1000 B; seed 42; loaded first; written values verified after$/m);
   assert.ok(text.indexOf('## load:') < text.indexOf('## http://127.0.0.1:40123/redis · ycsb-a'), 'the load table comes before the steps');
-  assert.ok(text.indexOf('verified 1000/1000 written values') > text.indexOf('update       2000'), 'the verification after them');
+  assert.ok(
+    text.indexOf('verified 1000/1000 written values') > text.indexOf('update       2000'),
+    'the verification after them',
+  );
 });

@@ -9,7 +9,9 @@ import { WORKLOADS } from '../../driver/workloads/definitions.js';
 import { parseArguments } from '../../cli/options.js';
 import { keyOf } from '../../driver/workloads/values.js';
 
-const workloadOf = (name, { records = 1000, seed = 1, valueSize = { min: 100, max: 100 }, distribution, token = null } = {}) => {
+const workloadOf = (name, {
+  records = 1000, seed = 1, valueSize = { min: 100, max: 100 }, distribution, token = null,
+} = {}) => {
   const { value, problem } = parseWorkload(name);
   assert.equal(problem, undefined);
   const chosen = distribution ?? (value.distribution ? { name: value.distribution } : null);
@@ -89,7 +91,11 @@ test('what each operation sends: method, path, body and headers', () => {
   assert.equal(append.method, 'POST');
   assert.match(append.path, /^\/redis\/user\d{10}\/append$/);
   const inserts = workloadOf('insert', { records: 50 });
-  assert.deepEqual([inserts.next().path, inserts.next().path], ['/redis/user0000000050', '/redis/user0000000051'], 'inserts go past the loaded records, in order');
+  assert.deepEqual(
+    [inserts.next().path, inserts.next().path],
+    ['/redis/user0000000050', '/redis/user0000000051'],
+    'inserts go past the loaded records, in order',
+  );
   assert.equal(workloadOf('write').next().method, 'PUT');
 });
 
@@ -134,15 +140,27 @@ test('tracker: a write that lands alone is known; overlapping writes are not, un
   const c = tracker.begin(1, 'put');
   tracker.end(c, 'landed');
   tracker.end(b, 'landed');
-  assert.deepEqual(pick(tracker, 1), { known: false, why: 'overlap' }, 'two writes in flight at once may land in any order');
+  assert.deepEqual(
+    pick(tracker, 1),
+    { known: false, why: 'overlap' },
+    'two writes in flight at once may land in any order',
+  );
   const d = tracker.begin(1, 'put');
   tracker.end(d, 'landed');
-  assert.deepEqual(pick(tracker, 1), { known: true, base: 'absent', from: 4, to: 4 }, 'a later write alone makes it known again');
+  assert.deepEqual(
+    pick(tracker, 1),
+    { known: true, base: 'absent', from: 4, to: 4 },
+    'a later write alone makes it known again',
+  );
   const e = tracker.begin(1, 'put');
   const f = tracker.begin(1, 'put');
   tracker.end(e, 'refused');
   tracker.end(f, 'landed');
-  assert.deepEqual(pick(tracker, 1), { known: true, base: 'absent', from: 6, to: 6 }, 'a refused write changes nothing, so the other one is known');
+  assert.deepEqual(
+    pick(tracker, 1),
+    { known: true, base: 'absent', from: 6, to: 6 },
+    'a refused write changes nothing, so the other one is known',
+  );
   const g = tracker.begin(1, 'put');
   tracker.end(g, 'unknown');
   assert.deepEqual(pick(tracker, 1), { known: false, why: 'failed' }, 'a timeout may or may not have landed');
@@ -154,12 +172,20 @@ test('tracker: appends are consecutive versions; a refusal frees its version; a 
   assert.deepEqual(pick(tracker, 2), { known: true, base: 'loaded', from: 1, to: 3 });
   tracker.end(tracker.begin(2, 'append'), 'refused');
   tracker.end(tracker.begin(2, 'append'), 'landed');
-  assert.deepEqual(pick(tracker, 2), { known: true, base: 'loaded', from: 1, to: 4 }, 'the refused append\'s version went to the next one');
+  assert.deepEqual(
+    pick(tracker, 2),
+    { known: true, base: 'loaded', from: 1, to: 4 },
+    'the refused append\'s version went to the next one',
+  );
   tracker.end(tracker.begin(2, 'append'), 'unknown');
   tracker.end(tracker.begin(2, 'append'), 'landed');
   assert.deepEqual(pick(tracker, 2), { known: false, why: 'failed' });
   tracker.end(tracker.begin(9, 'append'), 'landed');
-  assert.deepEqual(pick(tracker, 9), { known: false, why: 'unknown-base' }, 'an append to a value not loaded by this run');
+  assert.deepEqual(
+    pick(tracker, 9),
+    { known: false, why: 'unknown-base' },
+    'an append to a value not loaded by this run',
+  );
 });
 
 test('tracker: follows the first `capacity` keys written, and only those; writes to others get unique versions', () => {
@@ -171,7 +197,10 @@ test('tracker: follows the first `capacity` keys written, and only those; writes
   assert.equal(tracker.size, 2);
   assert.deepEqual(versions.map((token) => token.index), [1, 2, null, null]);
   assert.ok(versions[2].version !== versions[3].version && versions[2].version > 2 ** 30);
-  assert.deepEqual([200, 204, 404, 413, 503, null].map(outcomeOf), ['landed', 'landed', 'refused', 'refused', 'unknown', 'unknown']);
+  assert.deepEqual(
+    [200, 204, 404, 413, 503, null].map(outcomeOf),
+    ['landed', 'landed', 'refused', 'refused', 'unknown', 'unknown'],
+  );
 });
 
 test('the tracker follows a 10,000,000-record run in a few bytes per sampled key, not per record', () => {
@@ -186,27 +215,51 @@ test('the tracker follows a 10,000,000-record run in a few bytes per sampled key
 
 test('bad workload flags: one clear line each', () => {
   assert.match(parseWorkload('nosuch').problem, /^--workload: no workload "nosuch" \(known: read, write, update, insert, append, ycsb-a, ycsb-b, ycsb-c, ycsb-d, ycsb-f, mixed:R\/W; --workload list describes them\)$/);
-  assert.equal(parseWorkload('mixed:120/5').problem, '--workload mixed:120/5: R and W are whole percentages of reads and updates adding up to 100, as in mixed:95/5');
+  assert.equal(
+    parseWorkload('mixed:120/5').problem,
+    '--workload mixed:120/5: R and W are whole percentages of reads and updates adding up to 100, as in mixed:95/5',
+  );
   assert.ok(parseWorkload('mixed:95/6').problem);
   assert.ok(parseWorkload('mixed:95').problem);
   assert.deepEqual(parseWorkload('mixed:100/0').value.mix, [{ operation: 'read', share: 1 }]);
-  assert.equal(parseValueSize('-1').problem, '--value-size must be a size in bytes such as 100, 10KB or 1MB, or a range such as 100-1000, not "-1"');
+  assert.equal(
+    parseValueSize('-1').problem,
+    '--value-size must be a size in bytes such as 100, 10KB or 1MB, or a range such as 100-1000, not "-1"',
+  );
   assert.equal(parseValueSize('0').problem, '--value-size must be at least 1 byte, not "0"');
-  assert.equal(parseValueSize('17MB').problem, '--value-size 17MB is more than the app accepts in one value: at most 16 MB (16,777,216 bytes)');
+  assert.equal(
+    parseValueSize('17MB').problem,
+    '--value-size 17MB is more than the app accepts in one value: at most 16 MB (16,777,216 bytes)',
+  );
   assert.equal(parseValueSize('1000-100').problem, '--value-size 1000-100: the smaller size comes first (MIN-MAX)');
   assert.deepEqual(parseValueSize('16MB').value, { min: 16 * 1024 * 1024, max: 16 * 1024 * 1024 });
   assert.deepEqual(parseValueSize('10KB').value, { min: 10240, max: 10240 });
   assert.deepEqual(parseValueSize('100-1k').value, { min: 100, max: 1024 });
-  assert.equal(parseDistribution('pareto').problem, '--distribution: no distribution "pareto" (known: uniform, zipfian, latest, hotspot, sequential)');
+  assert.equal(
+    parseDistribution('pareto').problem,
+    '--distribution: no distribution "pareto" (known: uniform, zipfian, latest, hotspot, sequential)',
+  );
   assert.deepEqual(parseDistribution('hotspot:10/90').value, { name: 'hotspot', hotFraction: 0.1, hotShare: 0.9 });
   assert.ok(parseDistribution('hotspot:0/90').problem);
 
   const problemsOf = (...args) => parseArguments(args, {}).problems;
   assert.deepEqual(problemsOf('--records', '0'), ['--records must be a positive whole number of records, not "0"']);
-  assert.deepEqual(problemsOf('-w', 'write', '--value-size', '20MB'), ['--value-size 20MB is more than the app accepts in one value: at most 16 MB (16,777,216 bytes)']);
-  assert.deepEqual(problemsOf('--value-size', '100'), ['--value-size applies to a key space: add --records N (or a --workload other than read)']);
-  assert.deepEqual(problemsOf('-w', 'ycsb-a', '--keys', 'key1'), ['--keys picks among the seeded keys; a workload over --records picks its own keys']);
-  assert.deepEqual(problemsOf('-w', 'insert', '--distribution', 'zipfian'), ['--distribution does not apply to insert: it writes new keys past the loaded ones (user<records>, then the next, ...)']);
+  assert.deepEqual(
+    problemsOf('-w', 'write', '--value-size', '20MB'),
+    ['--value-size 20MB is more than the app accepts in one value: at most 16 MB (16,777,216 bytes)'],
+  );
+  assert.deepEqual(
+    problemsOf('--value-size', '100'),
+    ['--value-size applies to a key space: add --records N (or a --workload other than read)'],
+  );
+  assert.deepEqual(
+    problemsOf('-w', 'ycsb-a', '--keys', 'key1'),
+    ['--keys picks among the seeded keys; a workload over --records picks its own keys'],
+  );
+  assert.deepEqual(problemsOf('-w', 'insert', '--distribution', 'zipfian'), [
+    '--distribution does not apply to insert: it writes new keys past the loaded ones ' +
+    '(user<records>, then the next, ...)',
+  ]);
 });
 
 test('workload options: defaults, the key space, the token from the environment', () => {
@@ -217,11 +270,17 @@ test('workload options: defaults, the key space, the token from the environment'
   assert.equal(options.records, 1000, 'YCSB\'s default record count');
   assert.deepEqual(options.distribution, { name: 'zipfian' });
   assert.deepEqual(options.valueSize, { min: 1024, max: 1024 });
-  assert.ok(Number.isInteger(options.seed) && options.seed >= 0, 'a seed is picked when none is given, so the run can be repeated');
+  assert.ok(
+    Number.isInteger(options.seed) && options.seed >= 0,
+    'a seed is picked when none is given, so the run can be repeated',
+  );
   assert.equal(options.load, true);
   assert.equal(options.verify, true);
   assert.equal(options.token, 'from-env');
-  assert.equal(parseArguments(['--token', 'flag', '-w', 'write'], { STOREBENCH_WRITE_TOKEN: 'env' }).options.token, 'flag');
+  assert.equal(
+    parseArguments(['--token', 'flag', '-w', 'write'], { STOREBENCH_WRITE_TOKEN: 'env' }).options.token,
+    'flag',
+  );
   assert.equal(parseArguments(['-w', 'write'], {}).options.load, false, 'write does not load first');
   assert.equal(parseArguments(['--records', '10', '--no-load', '--no-verify'], {}).options.load, false);
   assert.equal(parseArguments(['--records', '10'], {}).options.keySpace, true, 'read over --records is a key space');
@@ -231,5 +290,7 @@ test('workload options: defaults, the key space, the token from the environment'
 
 function pick(tracker, index) {
   const entry = tracker.entries().find((candidate) => candidate.index === index);
-  return entry.known ? { known: true, base: entry.base, from: entry.from, to: entry.to } : { known: false, why: entry.why };
+  return entry.known
+    ? { known: true, base: entry.base, from: entry.from, to: entry.to }
+    : { known: false, why: entry.why };
 }

@@ -105,9 +105,13 @@ test('lookup sees a write until it is durable: pending, then in flight, then gon
   await queue.close();
 });
 
-test('a failed flush keeps its writes (a newer one winning), says why in stats, and retries until it succeeds', async () => {
+test('a failed flush keeps its writes (a newer one winning), says why in stats, ' +
+  'and retries until it succeeds', async () => {
   const sink = durableStore();
-  const queue = new WriteBehindQueue((batch) => sink.write(batch), { flushIntervalMs: 10, batchSize: 100, retryMaxMs: 40 });
+  const queue = new WriteBehindQueue(
+    (batch) => sink.write(batch),
+    { flushIntervalMs: 10, batchSize: 100, retryMaxMs: 40 },
+  );
   sink.fail = new Error('connect ECONNREFUSED postgres://app:hunter2@db:5432/x');
   queue.add('a', b('old'));
   await eventually(() => queue.stats().failedFlushes >= 1, 'the flush failed');
@@ -125,7 +129,10 @@ test('a failed flush keeps its writes (a newer one winning), says why in stats, 
 
 test('past maxPending a write is refused; waitForRoom flushes to make room instead', async () => {
   const sink = durableStore();
-  const queue = new WriteBehindQueue((batch) => sink.write(batch), { flushIntervalMs: 600_000, batchSize: 1000, maxPending: 3 });
+  const queue = new WriteBehindQueue(
+    (batch) => sink.write(batch),
+    { flushIntervalMs: 600_000, batchSize: 1000, maxPending: 3 },
+  );
   for (const key of ['a', 'b', 'c']) queue.add(key, b(key));
   assert.throws(() => queue.assertRoom(), /the durable copy is 3 writes behind/);
   queue.assertRoom(0);

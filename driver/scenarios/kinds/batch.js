@@ -81,14 +81,16 @@ export const noopStore = { get: async () => NOTHING, set: async () => {} };
 export function columnsOf(counts) {
   return counts.map((count, i) => {
     const published = STUDY_COUNTS[i];
-    const label = `${count.toLocaleString('en-US')} users${published !== count ? ` (published: ${published.toLocaleString('en-US')})` : ''}`;
+    const theirs = published !== count ? ` (published: ${published.toLocaleString('en-US')})` : '';
+    const label = `${count.toLocaleString('en-US')} users${theirs}`;
     return { id: `c${i + 1}`, label, unit: 'ms' };
   });
 }
 
 /** The study's table shape: a row per store and method, a column per count. */
 export function rowsOf(stores, labels) {
-  return stores.flatMap((store) => [...METHODS, ...UPDATE_METHODS].map((method) => `${labels?.[store] ?? store} ${method}`));
+  return stores.flatMap((store) =>
+    [...METHODS, ...UPDATE_METHODS].map((method) => `${labels?.[store] ?? store} ${method}`));
 }
 
 export async function run(scenario, scale, { signal, onProgress = () => {}, env = process.env, appEnv = {} } = {}) {
@@ -99,12 +101,16 @@ export async function run(scenario, scale, { signal, onProgress = () => {}, env 
   const cells = Object.fromEntries(rows.map((row) => [row, Object.fromEntries(columns.map(({ id }) => [id, null]))]));
   const sources = Object.fromEntries(rows.map((row) => [row, []]));
   const opened = await openDirectStores(scenario.stores, { env, appEnv, onProgress });
-  const steps = createDirectSteps({ name: scenario.name, stores: scenario.stores, serverUrls: opened.serverUrls, timeoutMs: OP_TIMEOUT_MS });
+  const steps = createDirectSteps({
+    name: scenario.name, stores: scenario.stores, serverUrls: opened.serverUrls, timeoutMs: OP_TIMEOUT_MS,
+  });
   const total = scale.counts.length * repeats * opened.stores.size * RUN_ORDER.length;
   let index = 0;
   try {
     unavailable(opened.unavailable, steps);
-    for (const [name, entry] of opened.stores) if (!signal?.aborted) await forStore(name, steps, () => runMethods(entry.store, WARM_UP_USERS, { signal }));
+    for (const [name, entry] of opened.stores) {
+      if (!signal?.aborted) await forStore(name, steps, () => runMethods(entry.store, WARM_UP_USERS, { signal }));
+    }
     for (const [i, count] of scale.counts.entries()) {
       const times = {}; // row -> the times of its method at this count, one a repeat
       // Repeat by repeat, every store in turn: a spell of noise on the machine falls on all of them.
@@ -114,7 +120,11 @@ export async function run(scenario, scale, { signal, onProgress = () => {}, env 
           if (!entry || stopped.has(name) || signal?.aborted) continue;
           const byMethod = await forStore(name, steps, () => runMethods(entry.store, count, {
             signal,
-            onMethod: (method, operations) => onProgress({ type: 'scenario-step', index: ++index, total, label: `${name} ${method}, ${count.toLocaleString('en-US')} users${repeats > 1 ? `, time ${repeat} of ${repeats}` : ''}`, concurrency: operations }),
+            onMethod: (method, operations) => {
+              const time = repeats > 1 ? `, time ${repeat} of ${repeats}` : '';
+              const label = `${name} ${method}, ${count.toLocaleString('en-US')} users${time}`;
+              onProgress({ type: 'scenario-step', index: ++index, total, label, concurrency: operations });
+            },
             measure: (method, measured) => steps.measure(name, `${method} ${count}`, measured, repeat),
           }));
           if (!byMethod) continue;
@@ -136,19 +146,39 @@ export async function run(scenario, scale, { signal, onProgress = () => {}, env 
       for (const count of scale.counts) {
         const ops = methodOps('get para', usersOf(count));
         let best = Infinity;
-        for (let i = 0; i < FLOOR_TRIES; i += 1) best = Math.min(best, (await forStore('the do-nothing store', steps, () => runAtOnce(noopStore, ops, { signal })))?.ms ?? Infinity);
+        for (let i = 0; i < FLOOR_TRIES; i += 1) {
+          const timed = await forStore('the do-nothing store', steps, () => runAtOnce(noopStore, ops, { signal }));
+          best = Math.min(best, timed?.ms ?? Infinity);
+        }
         if (Number.isFinite(best)) floors.push(`${best.toPrecision(2)} ms for ${count.toLocaleString('en-US')}`);
       }
-      if (floors.length) notes.push(`the direct engine's own cost of operations all at once (a deadline timer and a latency record each), the best of ${FLOOR_TRIES} on a store that does nothing: ${floors.join(', ')}; every para figure includes it, the memory store's most visibly`);
+      if (floors.length) {
+        notes.push('the direct engine\'s own cost of operations all at once ' +
+          `(a deadline timer and a latency record each), the best of ${FLOOR_TRIES} on a store that does nothing: ` +
+          `${floors.join(', ')}; every para figure includes it, the memory store's most visibly`);
+      }
     }
   } finally {
     await opened.close();
   }
-  notes.push(`each store first ran the methods once over ${WARM_UP_USERS} users, untimed (a warm-up the study did not have)`);
-  if (repeats > 1) notes.push(`each figure is the median of ${repeats} times (the stores taking turns, time by time), so that one outlier cannot flip a verdict; the study timed each method once; every time is a step of the results file`);
+  notes.push(`each store first ran the methods once over ${WARM_UP_USERS} users, untimed ` +
+    '(a warm-up the study did not have)');
+  if (repeats > 1) {
+    notes.push(`each figure is the median of ${repeats} times (the stores taking turns, time by time), ` +
+      'so that one outlier cannot flip a verdict; the study timed each method once; ' +
+      'every time is a step of the results file');
+  }
   const ofTimes = repeats > 1 ? `, median of ${repeats} times` : '';
   return {
-    measured: [{ id: 'methods', title: `set and get of the users, each in its own key at once (para) or all in one key (once)${ofTimes}`, rowHeader: 'method', rows, columns, cells, sources }],
+    measured: [{
+      id: 'methods',
+      title: `set and get of the users, each in its own key at once (para) or all in one key (once)${ofTimes}`,
+      rowHeader: 'method',
+      rows,
+      columns,
+      cells,
+      sources,
+    }],
     results: [steps.result({ interrupted: Boolean(signal?.aborted) })],
     notes,
     failures,

@@ -56,9 +56,14 @@ const mean = (probe) => (typeof probe?.meanMs === 'number' ? probe.meanMs : null
  * steps (all of them). `ran`: [{ phase, store, steps, first }] in the order to show, first the
  * index of its first step in the Result's steps (each table's `sources` then names a row's steps).
  */
-export function phaseTables(ran, { phasesTitle = 'each phase at its best concurrency', stepsTitle = 'every step' } = {}) {
-  const phases = { id: 'phases', title: phasesTitle, rowHeader: 'phase / store', rows: [], columns: PHASE_COLUMNS, cells: {}, sources: {} };
-  const all = { id: 'steps', title: stepsTitle, rowHeader: 'phase / store / concurrency', rows: [], columns: STEP_COLUMNS, cells: {}, sources: {} };
+export function phaseTables(ran, {
+  phasesTitle = 'each phase at its best concurrency', stepsTitle = 'every step',
+} = {}) {
+  const table = (id, title, rowHeader, columns) => ({
+    id, title, rowHeader, rows: [], columns, cells: {}, sources: {},
+  });
+  const phases = table('phases', phasesTitle, 'phase / store', PHASE_COLUMNS);
+  const all = table('steps', stepsTitle, 'phase / store / concurrency', STEP_COLUMNS);
   for (const { phase, store, steps: ranSteps, first } of ran) {
     const row = phaseRow(phase, store);
     phases.rows.push(row);
@@ -79,7 +84,12 @@ export function phaseTables(ran, { phasesTitle = 'each phase at its best concurr
       const stepRow = `${row} c=${step.concurrency}`;
       all.rows.push(stepRow);
       all.sources[stepRow] = typeof first === 'number' ? [indexOf(i)] : [];
-      all.cells[stepRow] = { ops: step.rps, meanMs: step.latency.meanMs, probeLoadMs: mean(step.probe?.underLoad), errors: step.errors.total };
+      all.cells[stepRow] = {
+        ops: step.rps,
+        meanMs: step.latency.meanMs,
+        probeLoadMs: mean(step.probe?.underLoad),
+        errors: step.errors.total,
+      };
     });
   }
   return [phases, all];
@@ -112,7 +122,8 @@ async function serversFor(store, env) {
     located[locationEnv(service)] = resolved.connection.url;
     (resolved.stop ? started : configured).push({ service, url: resolved.connection.url, stop: resolved.stop });
   }
-  return { env: { ...env, ...located }, started, configured, problems, stop: () => Promise.allSettled(started.map((server) => server.stop())) };
+  const stop = () => Promise.allSettled(started.map((server) => server.stop()));
+  return { env: { ...env, ...located }, started, configured, problems, stop };
 }
 
 // CONFIG SET maxmemory on every node of the Redis servers this run started (noeviction, Redis's
@@ -124,7 +135,8 @@ async function serversFor(store, env) {
 // its share, so the data the earlier phases left and the server's own memory count as used.
 async function capRedis(servers, maxmemory) {
   const capped = [];
-  for (const { service, url } of servers.started.filter(({ service }) => service === 'redis' || service === 'redis-cluster')) {
+  const redis = servers.started.filter(({ service }) => service === 'redis' || service === 'redis-cluster');
+  for (const { service, url } of redis) {
     const clients = [];
     try {
       for (const node of url.split(',')) {
@@ -134,7 +146,8 @@ async function capRedis(servers, maxmemory) {
         await client.connect();
       }
       const infos = await Promise.all(clients.map(async (client) =>
-        String(await client.sendCommand(['INFO', 'memory'])) + String(await client.sendCommand(['INFO', 'replication']))));
+        String(await client.sendCommand(['INFO', 'memory'])) +
+        String(await client.sendCommand(['INFO', 'replication']))));
       const field = (info, name) => info.match(new RegExp(`^${name}:(\\S+)`, 'm'))?.[1];
       const masters = infos.filter((info) => field(info, 'role') === 'master').length || 1;
       const caps = infos.map((info) => (typeof maxmemory === 'object'
@@ -158,7 +171,9 @@ function capNote(store, phase, capped) {
     ? `${caps.map(mb).join(', ')} on the ${caps.length} node(s) of the ${service} server`
     : `${phase.maxmemory} on each node of the ${service} server`)).join(' and ');
   const why = typeof phase.maxmemory === 'object'
-    ? `: what each node held plus its share of ${mb(phase.maxmemory.bytes / phase.maxmemory.fill)}, so phase ${phase.id}'s ${mb(phase.maxmemory.bytes)} of values is ${phase.maxmemory.fill}x the room (the study's 30 GB into 24 GB)`
+    ? `: what each node held plus its share of ${mb(phase.maxmemory.bytes / phase.maxmemory.fill)}, ` +
+      `so phase ${phase.id}'s ${mb(phase.maxmemory.bytes)} of values is ${phase.maxmemory.fill}x the room ` +
+      '(the study\'s 30 GB into 24 GB)'
     : '';
   const when = typeof phase.maxmemory === 'object'
     ? `during phase ${phase.id} (lifted after it)`
@@ -212,7 +227,9 @@ async function removeKeys(store, env, count) {
  */
 export function phasesSettings(first, scenario, steps) {
   const counts = {};
-  for (const step of steps) for (const { operation, requests } of step.operations) counts[operation] = (counts[operation] ?? 0) + requests;
+  for (const step of steps) {
+    for (const { operation, requests } of step.operations) counts[operation] = (counts[operation] ?? 0) + requests;
+  }
   const total = Object.values(counts).reduce((sum, n) => sum + n, 0);
   return {
     ...first,
@@ -233,10 +250,14 @@ export function phasesSettings(first, scenario, steps) {
 // What this run measured of the probe under load against idle, in words: never one machine's
 // result printed as every run's.
 function probeFasterUnderLoad(phases) {
-  const rows = phases.rows.filter((row) => typeof phases.cells[row].probeLoadMs === 'number' && typeof phases.cells[row].probeIdleMs === 'number');
+  const rows = phases.rows.filter((row) =>
+    typeof phases.cells[row].probeLoadMs === 'number' && typeof phases.cells[row].probeIdleMs === 'number');
   const below = rows.filter((row) => phases.cells[row].probeLoadMs < phases.cells[row].probeIdleMs);
   if (!below.length) return null;
-  return `in this run the probe's mean under load came out below its idle mean in ${below.length} of ${rows.length} phase rows (${below.slice(0, 3).join(', ')}${below.length > 3 ? ', ...' : ''}): the probe does not queue behind the driver's own requests, and a busy server does not sleep between them (docs/scenarios.md)`;
+  return `in this run the probe's mean under load came out below its idle mean in ${below.length} of ` +
+    `${rows.length} phase rows (${below.slice(0, 3).join(', ')}${below.length > 3 ? ', ...' : ''}): ` +
+    'the probe does not queue behind the driver\'s own requests, ' +
+    'and a busy server does not sleep between them (docs/scenarios.md)';
 }
 
 export async function run(scenario, scale, { signal, onProgress = () => {}, env = process.env } = {}) {
@@ -247,11 +268,15 @@ export async function run(scenario, scale, { signal, onProgress = () => {}, env 
     // warm-up windows, whose inserts would go past the key range the next phase reads.
     const flags = { ...phase.flags, direct: true, probe: true, control: false, 'warmup-max': 0 };
     const { options, problems } = normalizeOptions(flagsToOptions(flags));
-    if (problems.length) throw new UsageError(problems.map((problem) => `scenario ${scenario.name}, phase ${phase.id}: ${problem}`));
+    if (problems.length) {
+      throw new UsageError(problems.map((problem) => `scenario ${scenario.name}, phase ${phase.id}: ${problem}`));
+    }
     return { phase, options };
   });
   const touched = Math.max(...planned.map(({ options }) => keysTouched(options)));
-  const serverEnv = scale.tarantoolMemtxMb ? { ...env, STOREBENCH_TARANTOOL_MEMTX_MB: String(scale.tarantoolMemtxMb) } : env;
+  const serverEnv = scale.tarantoolMemtxMb
+    ? { ...env, STOREBENCH_TARANTOOL_MEMTX_MB: String(scale.tarantoolMemtxMb) }
+    : env;
   const notes = [];
   const results = [];
   const ran = [];
@@ -272,10 +297,19 @@ export async function run(scenario, scale, { signal, onProgress = () => {}, env 
         if (phase.maxmemory) {
           const capped = await capRedis(servers, phase.maxmemory);
           if (capped.length) notes.push(capNote(store, phase, capped));
-          else if (servers.configured.some(({ service }) => service.startsWith('redis'))) notes.push(`${store}: no maxmemory set (its Redis is a configured server, not one this run started)`);
+          else if (servers.configured.some(({ service }) => service.startsWith('redis'))) {
+            notes.push(`${store}: no maxmemory set (its Redis is a configured server, not one this run started)`);
+          }
         }
         index += 1;
-        onProgress({ type: 'scenario-step', run: phase.id, label: `${phase.label} on ${store}`, concurrency: options.concurrency.join(','), index, total });
+        onProgress({
+          type: 'scenario-step',
+          run: phase.id,
+          label: `${phase.label} on ${store}`,
+          concurrency: options.concurrency.join(','),
+          index,
+          total,
+        });
         const result = await runBenchmark({ ...options, stores: [store], env: servers.env, quiet: true }, { signal });
         // A cap sized to overfill one phase is lifted after it: the phases after read what it
         // stored, and opening the store again writes its seed keys, which a full server refuses.
@@ -283,10 +317,16 @@ export async function run(scenario, scale, { signal, onProgress = () => {}, env 
         const first = results.reduce((count, earlier) => count + earlier.steps.length, 0);
         results.push(result);
         ran.push({ phase, store, steps: result.steps, first });
-        for (const skip of result.skipped) if (skip.store === store) notes.push(redactText(`${store}, phase ${phase.id}: ${skip.status}${skip.reason ? `: ${skip.reason}` : ''}`));
+        for (const skip of result.skipped) {
+          if (skip.store !== store) continue;
+          notes.push(redactText(`${store}, phase ${phase.id}: ${skip.status}${skip.reason ? `: ${skip.reason}` : ''}`));
+        }
       }
     } finally {
-      if (servers.configured.length) await removeKeys(store, servers.env, touched).catch((error) => notes.push(redactText(`${store}: its keys could not all be removed: ${error.message}`)));
+      if (servers.configured.length) {
+        await removeKeys(store, servers.env, touched).catch((error) =>
+          notes.push(redactText(`${store}: its keys could not all be removed: ${error.message}`)));
+      }
       await servers.stop();
     }
   }
@@ -295,7 +335,8 @@ export async function run(scenario, scale, { signal, onProgress = () => {}, env 
   const absent = Object.keys(scenario.absentStores ?? {});
   const shownStores = [...scenario.stores, ...absent];
   for (const phase of scale.phases) for (const store of absent) ran.push({ phase, store, steps: null });
-  const byPhase = [...ran].sort((a, b) => shownOrder.indexOf(a.phase.id) - shownOrder.indexOf(b.phase.id) || shownStores.indexOf(a.store) - shownStores.indexOf(b.store));
+  const byPhase = [...ran].sort((a, b) => shownOrder.indexOf(a.phase.id) - shownOrder.indexOf(b.phase.id) ||
+    shownStores.indexOf(a.store) - shownStores.indexOf(b.store));
   const merged = results.length ? concatResults(results) : null;
   if (merged) merged.settings = phasesSettings(merged.settings, scenario, merged.steps);
   if (merged && signal?.aborted) merged.interrupted = true;
@@ -307,7 +348,10 @@ export async function run(scenario, scale, { signal, onProgress = () => {}, env 
     const probeColumns = table.columns.filter((column) => column.id.startsWith('probe'));
     table.resolution = Object.fromEntries(probeColumns.map((column) => [column.id, resolution]));
   }
-  notes.push(`the probe's resolution here: ${formatFigure(resolution)} ms, ${PROBE_RESOLUTION_FACTOR}x the timer's noise measured idle in this process (${formatFigure(noise)} ms: the spread, p99 less p50, of ${TIMER_SAMPLES.toLocaleString('en-US')} timings of an awaited no-op); two probe means closer than that are too small to judge here`);
+  notes.push(`the probe's resolution here: ${formatFigure(resolution)} ms, ${PROBE_RESOLUTION_FACTOR}x the timer's ` +
+    `noise measured idle in this process (${formatFigure(noise)} ms: the spread, p99 less p50, of ` +
+    `${TIMER_SAMPLES.toLocaleString('en-US')} timings of an awaited no-op); ` +
+    'two probe means closer than that are too small to judge here');
   const faster = probeFasterUnderLoad(measured[0]);
   if (faster) notes.push(faster);
   return {

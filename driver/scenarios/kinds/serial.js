@@ -82,7 +82,9 @@ export function medianOfTimes(times) {
  * Every script for one store: cleans its keys, runs the scripts in the study's order (each
  * `repeats[script]` times back to back), checks, cleans again.
  */
-export async function runClient(store, adapter, plan, { iterations, bigValueBytes, repeats = {}, signal, onScript = () => {}, measure }) {
+export async function runClient(store, adapter, plan, {
+  iterations, bigValueBytes, repeats = {}, signal, onScript = () => {}, measure,
+}) {
   const nativeAppend = adapter.writes.append;
   const remove = () => eachLimited(plan.keys, 16, (key) => store.delete(key));
   await remove();
@@ -95,10 +97,14 @@ export async function runClient(store, adapter, plan, { iterations, bigValueByte
         // Appends extend an existing empty value, so native and read-modify-write appends do the
         // same work, every time.
         for (const key of appendKeysOf(ops)) await store.set(key, Buffer.alloc(0));
-        if (name === 'get_random' && repeat === 1) for (const { key, size } of plan.prepare) await store.set(key, Buffer.alloc(size, 'storebench-'));
+        if (name === 'get_random' && repeat === 1) {
+          for (const { key, size } of plan.prepare) await store.set(key, Buffer.alloc(size, 'storebench-'));
+        }
         onScript(name, ops.length, repeat, count);
         try {
-          times.push(await runScript(store, ops, { nativeAppend, signal, measure: measure && ((run) => measure(name, run, repeat)) }));
+          times.push(await runScript(store, ops, {
+            nativeAppend, signal, measure: measure && ((run) => measure(name, run, repeat)),
+          }));
         } catch (error) {
           if (error instanceof StepAborted) break; // Ctrl-C: the times done are kept
           throw error;
@@ -119,13 +125,24 @@ const labelOf = (scenario, name, nativeAppend) => `${scenario.labels?.[name] ?? 
 
 /** The scripts x clients table of one measure (ms or CPU %) over every client that ran. */
 function tableOf({ id, title, unit, figure }, columns, runs, indexOf) {
-  const cells = Object.fromEntries(SCRIPT_NAMES.map((script) => [script, Object.fromEntries(columns.map(({ id: column }) => {
+  const figureOf = (script, column) => {
     const result = runs.get(column)?.scripts[script];
-    return [column, result && result.failed === 0 ? figure(result) : null];
-  }))]));
+    return result && result.failed === 0 ? figure(result) : null;
+  };
+  const cells = Object.fromEntries(SCRIPT_NAMES.map((script) =>
+    [script, Object.fromEntries(columns.map(({ id: column }) => [column, figureOf(script, column)]))]));
   // Every column's steps of a script: what its row's figures came from.
-  const sources = Object.fromEntries(SCRIPT_NAMES.map((script) => [script, columns.flatMap(({ id: column }) => runs.get(column)?.scripts[script]?.steps ?? []).map(indexOf)]));
-  return { id, title, rowHeader: 'script', rows: [...SCRIPT_NAMES], columns: columns.map((column) => ({ ...column, unit })), cells, sources };
+  const stepsOf = (script) => columns.flatMap(({ id: column }) => runs.get(column)?.scripts[script]?.steps ?? []);
+  const sources = Object.fromEntries(SCRIPT_NAMES.map((script) => [script, stepsOf(script).map(indexOf)]));
+  return {
+    id,
+    title,
+    rowHeader: 'script',
+    rows: [...SCRIPT_NAMES],
+    columns: columns.map((column) => ({ ...column, unit })),
+    cells,
+    sources,
+  };
 }
 
 export async function run(scenario, scale, { signal, onProgress = () => {}, env = process.env, appEnv = {} } = {}) {
@@ -157,7 +174,12 @@ export async function run(scenario, scale, { signal, onProgress = () => {}, env 
           bigValueBytes: scale.bigValueBytes,
           repeats,
           signal,
-          onScript: (script, operations, repeat, count) => onProgress({ type: 'scenario-step', index: ++index, total, label: `${name} ${script} (${operations.toLocaleString('en-US')} operation${operations === 1 ? '' : 's'}, one at a time${count > 1 ? `; time ${repeat} of ${count}` : ''})`, concurrency: 1 }),
+          onScript: (script, operations, repeat, count) => {
+            const size = `${operations.toLocaleString('en-US')} operation${operations === 1 ? '' : 's'}`;
+            const time = count > 1 ? `; time ${repeat} of ${count}` : '';
+            const label = `${name} ${script} (${size}, one at a time${time})`;
+            onProgress({ type: 'scenario-step', index: ++index, total, label, concurrency: 1 });
+          },
           measure: (script, measured, repeat) => steps.measure(name, script, measured, repeat),
         }));
         if (!result) continue;
@@ -174,17 +196,39 @@ export async function run(scenario, scale, { signal, onProgress = () => {}, env 
     }
     notes.push(`${group.stores.join(', ')}: one after another on one ${group.server}`);
   }
-  if (emulated.length) notes.push(`* ${emulated.join(', ')}: no append in the store, so each append is a get and then a set of the whole value (read-modify-write), timed as one operation`);
-  notes.push(`serial_put_big's value: ${scale.bigValueBytes.toLocaleString('en-US')} B (the study's: ${STUDY.bigValueBytes.toLocaleString('en-US')} B)`);
+  if (emulated.length) {
+    notes.push(`* ${emulated.join(', ')}: no append in the store, so each append is a get and then a set ` +
+      'of the whole value (read-modify-write), timed as one operation');
+  }
+  notes.push(`serial_put_big's value: ${scale.bigValueBytes.toLocaleString('en-US')} B ` +
+    `(the study's: ${STUDY.bigValueBytes.toLocaleString('en-US')} B)`);
   const timed = SCRIPT_NAMES.filter((script) => (repeats[script] ?? 1) > 1);
   const once = SCRIPT_NAMES.filter((script) => !timed.includes(script));
-  if (timed.length) notes.push(`${timed.join(', ')}: each timed ${[...new Set(timed.map((script) => repeats[script]))].join(' or ')} times back to back, the median shown (ms and CPU), so that one outlier cannot flip a verdict${once.length ? `; ${once.join(', ')} timed once (${scale.repeatsNote ?? 'as the study did'})` : ''}; every time is a step of the results file`);
+  if (timed.length) {
+    const counts = [...new Set(timed.map((script) => repeats[script]))].join(' or ');
+    const others = once.length ? `; ${once.join(', ')} timed once (${scale.repeatsNote ?? 'as the study did'})` : '';
+    notes.push(`${timed.join(', ')}: each timed ${counts} times back to back, the median shown (ms and CPU), ` +
+      `so that one outlier cannot flip a verdict${others}; every time is a step of the results file`);
+  }
   const indexOf = (step) => steps.indexOf(step);
-  const ofTimes = timed.length ? ` (${timed.length === SCRIPT_NAMES.length ? 'each script' : timed.join(', ')}: the median of ${Math.max(...timed.map((script) => repeats[script]))} times)` : '';
+  const which = timed.length === SCRIPT_NAMES.length ? 'each script' : timed.join(', ');
+  const ofTimes = timed.length
+    ? ` (${which}: the median of ${Math.max(...timed.map((script) => repeats[script]))} times)`
+    : '';
   return {
     measured: [
-      tableOf({ id: 'scripts', title: `time per script, clients side by side${ofTimes}`, unit: 'ms', figure: (r) => r.ms }, columns, runs, indexOf),
-      tableOf({ id: 'cpu', title: `the driver process's CPU during each script (100% = one core)${ofTimes}`, unit: '%', figure: (r) => r.cpuPercent }, columns, runs, indexOf),
+      tableOf({
+        id: 'scripts',
+        title: `time per script, clients side by side${ofTimes}`,
+        unit: 'ms',
+        figure: (r) => r.ms,
+      }, columns, runs, indexOf),
+      tableOf({
+        id: 'cpu',
+        title: `the driver process's CPU during each script (100% = one core)${ofTimes}`,
+        unit: '%',
+        figure: (r) => r.cpuPercent,
+      }, columns, runs, indexOf),
     ],
     results: steps ? [steps.result({ interrupted: Boolean(signal?.aborted) })] : [],
     notes,

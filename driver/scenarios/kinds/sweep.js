@@ -48,7 +48,8 @@ function jsonParseTable(spec) {
   const rows = Object.keys(payloads);
   const cells = Object.fromEntries(Object.entries(payloads).map(([key, bytes]) => {
     const text = bytes.toString('utf8');
-    return [key, { parseMs: timeOperation(() => JSON.parse(text), { warmupMs: 100, batchMs: 10, rounds: 21 }).nsPerOp / 1e6 }];
+    const timing = timeOperation(() => JSON.parse(text), { warmupMs: 100, batchMs: 10, rounds: 21 });
+    return [key, { parseMs: timing.nsPerOp / 1e6 }];
   }));
   return { ...spec, rows, columns: JSON_PARSE_COLUMNS, cells };
 }
@@ -66,12 +67,16 @@ export async function run(scenario, scale, { appEnv = {}, clientDelay = null, si
   const app = scale.app ?? scenario.app;
   const planned = scale.runs.map((entry) => {
     const { options, problems } = normalizeOptions(flagsToOptions(entry.flags));
-    if (problems.length) throw new UsageError(problems.map((problem) => `scenario ${scenario.name}, run ${entry.id}: ${problem}`));
+    if (problems.length) {
+      throw new UsageError(problems.map((problem) => `scenario ${scenario.name}, run ${entry.id}: ${problem}`));
+    }
     return { entry, options };
   });
   const token = randomBytes(24).toString('base64url');
   const timeoutMs = Math.max(...planned.map(({ options }) => options.timeoutMs));
-  const baseEnv = { ...process.env, STOREBENCH_OP_TIMEOUT_MS: String(timeoutMs), [TOKEN_ENV]: token, ...app.env, ...appEnv };
+  const baseEnv = {
+    ...process.env, STOREBENCH_OP_TIMEOUT_MS: String(timeoutMs), [TOKEN_ENV]: token, ...app.env, ...appEnv,
+  };
   // Runs grouped by their own env, in the order first met: one app per group, so a store keeps
   // its data and its rate window across the steps of the runs that share it.
   const groups = [];
@@ -86,7 +91,8 @@ export async function run(scenario, scale, { appEnv = {}, clientDelay = null, si
   const runs = [];
   // One call per URL and concurrency, URL by URL as the studies ran them, so that the stats
   // read around a call belong to its one step.
-  const callsOf = (options) => (options.keys ?? [undefined]).flatMap((key) => options.concurrency.map((concurrency) => ({ key, concurrency })));
+  const callsOf = (options) => (options.keys ?? [undefined])
+    .flatMap((key) => options.concurrency.map((concurrency) => ({ key, concurrency })));
   const total = planned.reduce((sum, { options }) => sum + callsOf(options).length, 0);
   let index = 0;
   for (const group of groups) {
@@ -105,19 +111,27 @@ export async function run(scenario, scale, { appEnv = {}, clientDelay = null, si
       }
       const target = proxy ? `http://${proxy.host}:${proxy.port}` : server?.url;
       for (const { entry, options } of group.items) {
-        runs.push({ id: entry.id, label: entry.label, flags: flagsText(entry.flags), ...(entry.env ? { env: entry.env } : {}) });
+        runs.push({
+          id: entry.id, label: entry.label, flags: flagsText(entry.flags), ...(entry.env ? { env: entry.env } : {}),
+        });
         for (const { key, concurrency } of callsOf(options)) {
           if (signal?.aborted || results.at(-1)?.interrupted) break;
           index += 1;
-          onProgress({ type: 'scenario-step', run: entry.id, label: key ? `${entry.label} ${key}` : entry.label, concurrency, index, total });
+          const label = key ? `${entry.label} ${key}` : entry.label;
+          onProgress({ type: 'scenario-step', run: entry.id, label, concurrency, index, total });
           const before = await statsOf(options);
           const where = options.direct ? {} : { target, token };
-          const call = { ...options, keys: key ? [key] : options.keys, concurrency: [concurrency], ...where, quiet: true };
+          const call = {
+            ...options, keys: key ? [key] : options.keys, concurrency: [concurrency], ...where, quiet: true,
+          };
           const result = await runBenchmark(call, { signal });
           const after = await statsOf(options);
           results.push(result);
           // index: the step's place in the concatenated Result (one record a step, in order)
-          for (const step of result.steps) records.push({ run: entry.id, step, index: records.length, extra: extrasOf(scale.extras ?? scenario.extras ?? [], step.store, before, after) });
+          for (const step of result.steps) {
+            const extra = extrasOf(scale.extras ?? scenario.extras ?? [], step.store, before, after);
+            records.push({ run: entry.id, step, index: records.length, extra });
+          }
         }
       }
     } finally {
@@ -132,7 +146,8 @@ export async function run(scenario, scale, { appEnv = {}, clientDelay = null, si
   const asked = new Set(planned.flatMap(({ options }) => options.stores ?? []));
   const down = new Map();
   for (const skip of results.flatMap((result) => result.skipped)) if (asked.has(skip.store)) down.set(skip.store, skip);
-  const failures = [...down.values()].map((skip) => `${skip.store} was ${skip.status}, so it was not measured${skip.reason ? `: ${skip.reason}` : ''}`);
+  const failures = [...down.values()].map((skip) =>
+    `${skip.store} was ${skip.status}, so it was not measured${skip.reason ? `: ${skip.reason}` : ''}`);
   const jsonSpec = scale.jsonParseTable ?? scenario.jsonParseTable;
   const json = jsonSpec && !signal?.aborted ? [jsonParseTable(jsonSpec)] : [];
   return {

@@ -31,7 +31,9 @@ export const APPENDS_PER_KEY = 14;
 // A key of exactly `length` characters: the prefix, then the number zero-padded.
 function fixedKey(prefix, n, length) {
   const digits = String(n);
-  if (prefix.length + digits.length > length) throw new RangeError(`key ${prefix}${digits} is longer than ${length} characters`);
+  if (prefix.length + digits.length > length) {
+    throw new RangeError(`key ${prefix}${digits} is longer than ${length} characters`);
+  }
   return prefix + digits.padStart(length - prefix.length, '0');
 }
 
@@ -68,7 +70,9 @@ function putRound(script, i, valueKey, valueBytes) {
 export function planScripts({ iterations = {}, bigValueBytes = STUDY.bigValueBytes, seed = 1 } = {}) {
   const n = { ...STUDY.iterations, ...iterations };
   for (const [name, count] of Object.entries(n)) {
-    if (!Number.isSafeInteger(count) || count < 1) throw new RangeError(`${name}: iterations must be a whole number of at least 1, not ${count}`);
+    if (!Number.isSafeInteger(count) || count < 1) {
+      throw new RangeError(`${name}: iterations must be a whole number of at least 1, not ${count}`);
+    }
   }
   const random = createRandom(seed, 7);
   const times = (count, round) => Array.from({ length: count }, (_, i) => round(i)).flat();
@@ -84,8 +88,12 @@ export function planScripts({ iterations = {}, bigValueBytes = STUDY.bigValueByt
     { op: 'get', key: keys.smallRead(random.below(GET_POOL)), size: STUDY.smallSetBytes },
   ]);
   // The large and big reads pick among the values the put scripts wrote (so those run first).
-  const getLarge = times(n.get_random_large, () => [{ op: 'get', key: keys.large(random.below(n.serial_put_large)), size: STUDY.largeValueBytes }]);
-  const getBig = times(n.get_random_big, () => [{ op: 'get', key: keys.big(random.below(n.serial_put_big)), size: bigValueBytes }]);
+  const getLarge = times(n.get_random_large, () => [
+    { op: 'get', key: keys.large(random.below(n.serial_put_large)), size: STUDY.largeValueBytes },
+  ]);
+  const getBig = times(n.get_random_big, () => [
+    { op: 'get', key: keys.big(random.below(n.serial_put_big)), size: bigValueBytes },
+  ]);
 
   const scripts = [
     { name: 'serial_put_large', ops: putLarge },

@@ -4,7 +4,7 @@
 import { parseFlags } from '../util/flags.js';
 import { resolveSettings } from '../config/precedence.js';
 import { settings } from '../config/settings.js';
-import { deadlineProblems } from './http-server.js';
+import { deadlineProblems } from '../app/http-server.js';
 import { storeNames, unknownStoreProblems } from '../stores/index.js';
 
 const spec = {
@@ -51,7 +51,11 @@ export function parseAppArgs(argv, env = process.env) {
   );
   // The store settings are checked here too, so one run reports every problem.
   const resolved = resolveSettings({ options, env }, ['app', 'http', 'writes', 'store']);
-  problems.push(...resolved.problems, ...deadlineProblems(resolved.settings), ...unknownStoreProblems(resolved.settings.stores));
+  problems.push(
+    ...resolved.problems,
+    ...deadlineProblems(resolved.settings),
+    ...unknownStoreProblems(resolved.settings.stores),
+  );
   return { help: values.help === true, options, problems };
 }
 
@@ -93,7 +97,9 @@ const settingsOf = (scope) => Object.values(settings).filter((setting) => settin
 
 function optionLines() {
   const lines = settingsOf('app').map((setting) => {
-    if (setting === settings.stores) return row(setting.flag, 19, `${setting.about} (default: all: ${storeNames.join(', ')})`);
+    if (setting === settings.stores) {
+      return row(setting.flag, 19, `${setting.about} (default: all: ${storeNames.join(', ')})`);
+    }
     if (setting === settings.embedded) return row(setting.flag, 19, setting.about);
     return row(setting.flag, 19, `${setting.about}; ${fallbacks(setting)}`);
   });
@@ -103,13 +109,19 @@ function optionLines() {
 // The write settings: a flag where there is one, else the environment variable.
 function writeLines() {
   return settingsOf('writes')
-    .map((setting) => row(setting.flag ?? setting.env.join(', '), 32, `${setting.about}${setting.flag ? `; ${fallbacks(setting)}` : ''}`))
+    .map((setting) => {
+      const text = `${setting.about}${setting.flag ? `; ${fallbacks(setting)}` : ''}`;
+      return row(setting.flag ?? setting.env.join(', '), 32, text);
+    })
     .join('\n');
 }
 
 function environmentLines(scope) {
   return settingsOf(scope)
-    .map((setting) => row([setting.flag, ...setting.env].filter(Boolean).join(', '), 32, `${setting.about}${setting.default === undefined ? '' : ` (default ${setting.default})`}`))
+    .map((setting) => {
+      const text = `${setting.about}${setting.default === undefined ? '' : ` (default ${setting.default})`}`;
+      return row([setting.flag, ...setting.env].filter(Boolean).join(', '), 32, text);
+    })
     .join('\n');
 }
 

@@ -1,0 +1,83 @@
+// node app.js: the app's command line. argv -> its flags (app-options.js) -> startApp (app/),
+// with a line for each server started here and each store as it opens, then the listening line
+// and a graceful stop on SIGTERM/SIGINT. main resolves to the exit code once the app has stopped
+// (or could not start); app.js exits with it.
+import { parseAppArgs, usage } from './app-options.js';
+import { listeningLine, startApp } from '../app/start-app.js';
+import { UsageError } from '../util/errors.js';
+import { redactText } from '../util/redact.js';
+
+// How long a stop may take (in-flight requests, stores flushing) before the app exits 1 anyway.
+const STOP_DEADLINE_MS = 10_000;
+
+function usageFailure(problems) {
+  for (const problem of problems) console.error(`app.js: ${problem}`);
+  console.error('Run node app.js --help for usage.');
+  return 2;
+}
+
+/** "  redis            up (embedded: redis://127.0.0.1:35977)", or unavailable with the reason. */
+function storeLine(store) {
+  const where = Object.values(store.servers).join(', ');
+  const detail = store.reason ? `: ${store.reason}` : where ? ` (${where})` : '';
+  return `  ${store.name.padEnd(16)} ${store.status}${detail}`;
+}
+
+/**
+ * Runs the app until a signal stops it. Resolves to the exit code: 0 stopped cleanly, 1 cannot
+ * start or did not stop cleanly in time, 2 bad flags or settings (0 too for --help).
+ */
+export async function main(argv) {
+  const { help, options, problems } = parseAppArgs(argv);
+  if (help) {
+    console.log(usage);
+    return 0;
+  }
+  if (problems.length) return usageFailure(problems);
+
+  // Each line is made of parts masked where they came from (a server's display URL, a reason):
+  // masking the whole line again would rewrite a route in the request log.
+  const log = (line) => console.log(line);
+  let app;
+  try {
+    // Servers may take seconds to start (PostgreSQL, a Redis Cluster): say so, then each
+    // server started here and each store as it is ready.
+    const starting = options.embedded === false
+      ? ''
+      : ' (and starting local servers for those with nothing configured)';
+    console.log(`storebench app: opening stores${starting}...`);
+    const onServerReady = (server) => {
+      if (server.source === 'embedded') log(`  ${server.service} server started here: ${server.display}`);
+    };
+    app = await startApp({ ...options, log, onServerReady, onStoreOpened: (store) => log(storeLine(store)) });
+  } catch (error) {
+    if (error instanceof UsageError) return usageFailure(error.problems);
+    const reason = error.code === 'EADDRINUSE'
+      ? `port ${error.port} is already in use (try --port 0 or PORT=...)`
+      : redactText(error.message);
+    console.error(`app.js: cannot start: ${reason}`);
+    return 1;
+  }
+
+  return new Promise((resolve) => {
+    let stopping = false;
+    const stop = (signal) => {
+      // A repeated signal must not kill us mid-close: stores may still be flushing (redis+postgres).
+      if (stopping) return console.log(`${signal}: already shutting down`);
+      stopping = true;
+      console.log(`${signal}: finishing in-flight requests, closing stores`);
+      const deadline = setTimeout(() => resolve(1), STOP_DEADLINE_MS);
+      app.close().then(() => 0, () => 1).then((code) => {
+        clearTimeout(deadline);
+        resolve(code);
+      });
+    };
+    process.on('SIGTERM', stop);
+    process.on('SIGINT', stop);
+    // A driver that started us as a child and went away takes us with it.
+    process.once('disconnect', () => stop('parent gone'));
+    // Only now, with the handlers in place: a supervisor may signal as soon as it reads this.
+    log(listeningLine(app));
+    process.send?.({ event: 'listening', url: app.url, port: app.port });
+  });
+}

@@ -1,0 +1,289 @@
+// The per-request accounting behind a step (driver/step.js): what an engine calls for every
+// request it sends. This object only counts; the step's figures come from the pure functions
+// of driver/step-figures.js, and the deadlines from driver/deadlines.js.
+//
+// The sample is every request *started* while the step's window is open, each waited for
+// until it ends (at the latest at its deadline): whether a request is in the sample is
+// decided when it starts, before its latency is known, so slow requests are not
+// under-represented (dropping those still in flight when the load stops would be exactly
+// that bias).
+//
+// Each request counts under its operation (read, update, ...): every operation keeps its own
+// counts, errors and histogram, and the step's totals are their sums (histograms add exactly),
+// so the per-operation figures add up to the step's. Recording goes to one histogram per
+// request, as with a single operation.
+//
+// The engines call begin() and settle a handle for every request, so that path allocates one
+// handle and nothing else: no closure, no timer, no bigint beyond reading the clock.
+import { createLatencyRecorder } from '../result/recorder.js';
+import { latencySums } from '../result/add-steps.js';
+import { createTimeline } from '../result/timeline.js';
+import { DeadlineList } from './deadlines.js';
+import { errorSample, INTERVAL_NS, leastSquaresSlope, stepFigures } from './step-figures.js';
+
+export class StepAborted extends Error {
+  constructor() {
+    super('step aborted');
+    this.name = 'StepAborted';
+  }
+}
+
+// One request in flight: the handle an engine settles, and a link in the meter's deadline list.
+class InFlight {
+  constructor(meter, counts, cancel, startNs, index, deadlineNs) {
+    this.meter = meter;
+    this.counts = counts;
+    this.cancel = cancel;
+    this.startNs = startNs;
+    this.index = index;
+    this.deadlineNs = deadlineNs;
+    this.prev = null;
+    this.next = null;
+    this.listed = false; // in the deadline list (false once settled, or once asked to cancel)
+    this.done = false;
+    this.timedOut = false;
+  }
+
+  responded(status, body) {
+    this.meter.settle(this, status, null, body);
+  }
+
+  failed(error) {
+    this.meter.settle(this, null, error);
+  }
+}
+
+// What one operation of a step counted.
+class OperationCounts {
+  constructor(operation) {
+    this.operation = operation;
+    this.recorder = createLatencyRecorder();
+    this.timeline = createTimeline();
+    this.errors = {};
+    this.requests = 0;
+    this.responses = 0;
+  }
+}
+
+// Open model: the sums for the least-squares slope of latency (s) against intended start (s).
+class LineFit {
+  constructor() {
+    this.n = 0;
+    this.x = 0;
+    this.y = 0;
+    this.xx = 0;
+    this.xy = 0;
+  }
+
+  add(x, y) {
+    this.n += 1;
+    this.x += x;
+    this.y += y;
+    this.xx += x * x;
+    this.xy += x * y;
+  }
+}
+
+const timeoutError = (timeoutMs) => Object.assign(new Error(`no response within ${timeoutMs} ms`), { code: 'TIMEOUT' });
+const IGNORED = Object.freeze({ responded() {}, failed() {} });
+
+/**
+ * The accounting of one step: `begin()` is the engines' Meter (driver/step.js); close, drain,
+ * abandon and figures are measureStep's. `rps`: the open model's rate (none: closed loop);
+ * `operations`: what a request can count as, the first the default.
+ */
+export class StepMeter {
+  constructor({ rps, timeoutMs, operations = ['read'] }) {
+    this.operationNames = operations;
+    this.byOperation = new Map(operations.map((operation) => [operation, new OperationCounts(operation)]));
+    this.firstOperation = operations[0];
+    this.rps = rps;
+    this.intervalNs = rps ? 1e9 / rps : 0;
+    this.timeoutMs = timeoutMs;
+    this.timeoutNs = timeoutMs * 1e6;
+    // Times are whole nanoseconds since the meter was made, as numbers (exact for 104 days), so
+    // the request path does no bigint arithmetic beyond reading the clock.
+    this.originNs = process.hrtime.bigint();
+    this.deadlines = new DeadlineList(timeoutMs, () => this.now(), (request) => this.expire(request));
+    this.inFlight = 0;
+    this.open = true;
+    this.onIdle = null;
+    this.firstStartNs = null;
+    this.lastStartNs = null;
+    this.lastEndNs = null; // the last settle: loadtest's and ab's elapsed time ends here
+    this.created = 0;
+    this.responses = 0;
+    this.peakInFlight = 0;
+    // Settles since the last start (closed loop: the clients' last completions), as time after it.
+    this.tailCount = 0;
+    this.tailSumNs = 0;
+    this.fit = new LineFit();
+    // The first answer of each error kind, as text: what a user needs to see why requests failed.
+    this.samples = {};
+    this.intervals = []; // responses per INTERVAL_NS from the first start
+  }
+
+  now() {
+    return Number(process.hrtime.bigint() - this.originNs);
+  }
+
+  /**
+   * Call right before sending a request: the Meter's one method (driver/step.js). Returns the
+   * handle to settle, or one that counts nothing once the window has closed.
+   */
+  begin(cancel, operation = this.firstOperation) {
+    if (!this.open) return IGNORED; // the window has closed: not part of this step
+    const counts = this.byOperation.get(operation);
+    if (!counts) {
+      throw new TypeError(`operation ${operation} is not one of this step's (${this.operationNames.join(', ')})`);
+    }
+    counts.requests += 1;
+    const createdNs = this.now();
+    this.firstStartNs ??= createdNs;
+    this.lastStartNs = createdNs;
+    this.tailCount = 0;
+    this.tailSumNs = 0;
+    let startNs = createdNs;
+    const index = this.created;
+    if (this.rps) {
+      const intendedNs = this.firstStartNs + Math.round(index * this.intervalNs);
+      if (intendedNs < createdNs) startNs = intendedNs; // the driver fell behind: that wait is latency too
+    }
+    this.created += 1;
+    this.inFlight += 1;
+    if (this.inFlight > this.peakInFlight) this.peakInFlight = this.inFlight;
+    const request = new InFlight(this, counts, cancel, startNs, index, createdNs + this.timeoutNs);
+    this.deadlines.add(request);
+    return request;
+  }
+
+  settle(request, status, error, body) {
+    if (request.done) return; // settled already
+    request.done = true;
+    const endNs = this.now();
+    this.lastEndNs = endNs;
+    this.deadlines.settled(request);
+    this.inFlight -= 1;
+    this.tailCount += 1;
+    this.tailSumNs += endNs - this.lastStartNs;
+    const { counts } = request;
+    const offsetNs = endNs - this.firstStartNs;
+    if (error) {
+      const kind = request.timedOut ? 'timeout' : `conn ${error.code ?? error.message}`;
+      this.countError(counts, kind, error.message, offsetNs);
+    } else {
+      this.responses += 1;
+      counts.responses += 1;
+      const latencyNs = endNs - request.startNs;
+      counts.recorder.recordNs(latencyNs);
+      counts.timeline.response(offsetNs, latencyNs);
+      const interval = Math.floor(offsetNs / INTERVAL_NS);
+      this.intervals[interval] = (this.intervals[interval] ?? 0) + 1;
+      if (status < 200 || status > 299) this.countError(counts, `http ${status}`, body, offsetNs);
+      if (this.rps) this.fit.add((request.index * this.intervalNs) / 1e9, latencyNs / 1e9);
+    }
+    if (this.inFlight === 0) this.onIdle?.();
+  }
+
+  countError(counts, kind, detail, offsetNs) {
+    counts.errors[kind] = (counts.errors[kind] ?? 0) + 1;
+    counts.timeline.error(offsetNs, kind);
+    if (this.samples[kind] === undefined && detail) this.samples[kind] = errorSample(detail);
+  }
+
+  // Past its deadline: counted as a timeout, whatever the engine does with it afterwards. An
+  // engine that can cancel is asked to (an engine's own timeout may only reset on an idle
+  // socket, and leave the request running), and its failure then counts as the timeout.
+  expire(request) {
+    request.timedOut = true;
+    if (!request.cancel) return this.settle(request, null, timeoutError(this.timeoutMs));
+    this.deadlines.cancelling(request);
+    request.cancel(timeoutError(this.timeoutMs));
+  }
+
+  /** Closes the window: requests begun from now on are not part of the step. Those in flight still are. */
+  close() {
+    this.open = false;
+  }
+
+  /**
+   * Resolves once every request of the step has ended. One still unsettled after
+   * deadlineMs (an engine that did not end it when asked to cancel) is counted as a timeout.
+   * An abort of signal rejects with StepAborted.
+   */
+  async drain(deadlineMs, signal) {
+    if (this.inFlight === 0) return this.deadlines.stop();
+    let giveUp;
+    let onAbort;
+    try {
+      await new Promise((resolve, reject) => {
+        this.onIdle = resolve;
+        giveUp = setTimeout(resolve, deadlineMs);
+        onAbort = () => reject(new StepAborted());
+        if (signal?.aborted) onAbort();
+        signal?.addEventListener('abort', onAbort, { once: true });
+      });
+    } finally {
+      this.onIdle = null;
+      clearTimeout(giveUp);
+      signal?.removeEventListener('abort', onAbort);
+    }
+    this.deadlines.stop();
+    for (const request of this.deadlines.unsettled()) {
+      request.timedOut = true;
+      this.settle(request, null, timeoutError(this.timeoutMs));
+    }
+  }
+
+  /** Stops the deadlines of the requests still in flight (the step was aborted: nothing more is counted). */
+  abandon() {
+    this.deadlines.stop();
+    for (const request of this.deadlines.unsettled()) {
+      request.done = true;
+      this.deadlines.settled(request);
+    }
+    this.inFlight = 0;
+  }
+
+  /** The step's figures (step-figures.js stepFigures); frees the recorders, so call it once. */
+  figures() {
+    const spanNs = this.firstStartNs !== null && this.lastEndNs !== null ? this.lastEndNs - this.firstStartNs : 0;
+    const parts = [...this.byOperation.values()];
+    // One operation: its recorder is the step's. Several: the step's is their sum.
+    const all = parts.length === 1 ? parts[0].recorder : createLatencyRecorder();
+    if (parts.length > 1) for (const part of parts) all.add(part.recorder);
+    const operations = parts.map((part) => {
+      const kept = {
+        operation: part.operation,
+        requests: part.requests,
+        responses: part.responses,
+        errors: part.errors,
+        latency: part.recorder.summary(),
+        histogram: part.recorder.encode(),
+        sums: latencySums(part.recorder),
+        timeline: part.timeline.samples(spanNs),
+      };
+      if (part.recorder !== all) part.recorder.destroy();
+      return kept;
+    });
+    const total = { latency: all.summary(), histogram: all.encode(), sums: latencySums(all) };
+    all.destroy();
+    return stepFigures({
+      rps: this.rps,
+      intervalNs: this.intervalNs,
+      requests: this.created,
+      responses: this.responses,
+      peakInFlight: this.peakInFlight,
+      firstStartNs: this.firstStartNs,
+      lastStartNs: this.lastStartNs,
+      lastEndNs: this.lastEndNs,
+      tailCount: this.tailCount,
+      tailSumNs: this.tailSumNs,
+      slope: this.rps ? leastSquaresSlope(this.fit) : 0,
+      samples: this.samples,
+      intervals: this.intervals,
+      operations,
+      total,
+    });
+  }
+}
