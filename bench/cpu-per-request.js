@@ -15,8 +15,10 @@ const WARMUP_SECONDS = 1;
 /**
  * Runs a closed-loop step of `concurrency` for `seconds` over `workers` threads against url
  * with `engine` (default loadtest's)
- * (after a warm-up on the same threads); resolves { rps, responses, threadsUs, processUs }:
- * µs of CPU per response, summed over the worker threads and for the whole process.
+ * (after a warm-up on the same threads); resolves { rps, responses, threadsUs, processUs,
+ * userUs, systemUs, wakeUpsPerResponse }: µs of CPU per response, summed over the worker
+ * threads and for the whole process (split into user and kernel time), and the process's
+ * voluntary context switches (its threads going to sleep) per response.
  */
 export async function driverCpuPerRequest(url, { workers, concurrency, seconds, engine = httpEngine }) {
   // Even one worker runs in a thread, so both figures count the same: the threads' own CPU.
@@ -24,10 +26,14 @@ export async function driverCpuPerRequest(url, { workers, concurrency, seconds, 
   const load = { url, concurrency, keepAlive: true, timeoutMs: 10_000 };
   try {
     await runner.measure({ ...load, durationSeconds: WARMUP_SECONDS });
-    const before = process.cpuUsage();
+    const before = process.resourceUsage();
     const step = await runner.measure({ ...load, durationSeconds: seconds });
-    const cpu = process.cpuUsage(before);
-    const processMicros = cpu.user + cpu.system;
+    const after = process.resourceUsage();
+    const userMicros = after.userCPUTime - before.userCPUTime;
+    const systemMicros = after.systemCPUTime - before.systemCPUTime;
+    const processMicros = userMicros + systemMicros;
+    // Every thread's sleeps (getrusage counts the whole process): one per wake-up of a thread.
+    const wakeUps = after.voluntaryContextSwitches - before.voluntaryContextSwitches;
     const threadSeconds = step.workers.map((worker) => worker.cpuSeconds);
     const threadsMicros = threadSeconds.includes(null)
       ? null
@@ -37,6 +43,9 @@ export async function driverCpuPerRequest(url, { workers, concurrency, seconds, 
       responses: step.responses,
       threadsUs: threadsMicros === null || !step.responses ? null : threadsMicros / step.responses,
       processUs: step.responses ? processMicros / step.responses : null,
+      userUs: step.responses ? userMicros / step.responses : null,
+      systemUs: step.responses ? systemMicros / step.responses : null,
+      wakeUpsPerResponse: step.responses ? wakeUps / step.responses : null,
     };
   } finally {
     await runner.close();

@@ -11,7 +11,9 @@
 // - loadtest: the loadtest engine against loadtest alone (its own API, the same concurrency
 //   and keep-alive, no storebench around it), same sink, interleaved; target: at most 1.2x.
 // - workers: the fast engine's CPU per request with 2 worker threads against 1 (each in a
-//   thread, thread CPU), against the saturated bare server; target: within 10%.
+//   thread, thread CPU), interleaved rounds: against the saturated bare server with the same
+//   concurrency split in two (target: within 10%), with each thread given the single one's
+//   concurrency, and on the sink; with the process's user and kernel time and wake-ups.
 // Every part prints how busy the machine was meanwhile (CPU steal, other processes' CPU:
 // driver/machine-load.js): on a shared machine, re-run where those are near 0.
 import { execFile } from 'node:child_process';
@@ -173,21 +175,51 @@ async function loadtestVersusAlone(url) {
     verdict(ratio <= 1.2, '<= 1.2'));
 }
 
-async function workers(url) {
-  const figures = [];
-  for (const count of [1, 2]) {
-    await driverCpuPerRequest(url, { workers: count, concurrency, seconds: 1, engine: HTTP_ENGINES.fast }); // warm-up
-    const figure = await driverCpuPerRequest(url, { workers: count, concurrency, seconds, engine: HTTP_ENGINES.fast });
-    figures.push(figure);
-    console.log(`  fast engine, ${count} worker${count > 1 ? 's' : ''}: ${fixed(figure.threadsUs)} µs per request ` +
-      `(threads' own CPU; whole process ${fixed(figure.processUs)} µs), ${Math.round(figure.rps)} rps`);
+// --workers 2 against 1 on the fast engine, interleaved (the order turns each round), three
+// loads: the target's (concurrency c split over the threads, the bare server saturated), each
+// thread given the single thread's c (2c in all), and the sink. Besides the threads' CPU per
+// request, the whole process's split into user and kernel time and its wake-ups per response:
+// where the two-thread figure differs, these say whether the code does more per request or the
+// threads wake more often for fewer responses each.
+async function workers(bareUrl, sinkUrl) {
+  const half = Math.max(1, Math.round(concurrency / 2));
+  const loads = [
+    { label: `1 worker, c=${concurrency}, bare`, url: bareUrl, workers: 1, concurrency },
+    { label: `2 workers, c=${concurrency}, bare`, url: bareUrl, workers: 2, concurrency },
+    { label: `2 workers, c=${2 * concurrency}, bare`, url: bareUrl, workers: 2, concurrency: 2 * concurrency },
+    // One thread with as many clients as each of the two above has: the split's cost without a second thread.
+    { label: `1 worker, c=${half}, bare`, url: bareUrl, workers: 1, concurrency: half },
+    { label: `1 worker, c=${concurrency}, sink`, url: sinkUrl, workers: 1, concurrency },
+    { label: `2 workers, c=${2 * concurrency}, sink`, url: sinkUrl, workers: 2, concurrency: 2 * concurrency },
+  ];
+  const figures = loads.map(() => []);
+  const measure = (load) => driverCpuPerRequest(load.url, { ...load, seconds, engine: HTTP_ENGINES.fast });
+  for (let round = 0; round < rounds; round += 1) {
+    const order = loads.map((_, i) => (i + round) % loads.length);
+    for (const i of order) figures[i].push(await measure(loads[i]));
+    console.log(`  round ${round + 1}: ` + figures.map((list) => fixed(list.at(-1).threadsUs)).join(' / ') +
+      ' µs (threads\' CPU per request, in the order of the table below)');
   }
-  const [one, two] = figures;
-  if (one.threadsUs === null || two.threadsUs === null) {
+  const medianOf = (list, name) =>
+    (list.some((figure) => figure[name] === null) ? null : median(list.map((figure) => figure[name])));
+  console.log('  medians:          threads µs  process µs (user + kernel)  wake-ups/response  rps');
+  const rows = loads.map((load, i) => {
+    const row = Object.fromEntries(['threadsUs', 'processUs', 'userUs', 'systemUs', 'wakeUpsPerResponse', 'rps']
+      .map((name) => [name, medianOf(figures[i], name)]));
+    const threads = fixed(row.threadsUs).padStart(6);
+    console.log(`  ${load.label.padEnd(24)} ${threads}  ${fixed(row.processUs).padStart(10)} ` +
+      `(${fixed(row.userUs)} + ${fixed(row.systemUs)})  ${fixed(row.wakeUpsPerResponse, 2).padStart(14)}  ` +
+      `${Math.round(row.rps)}`);
+    return row;
+  });
+  if (rows.some((row) => row.threadsUs === null)) {
     return console.log('  2 workers / 1 worker: n/a (this platform cannot read a thread\'s own CPU)');
   }
-  const ratio = two.threadsUs / one.threadsUs;
-  console.log(`  2 workers / 1 worker = ${ratio.toFixed(2)}  ${verdict(Math.abs(ratio - 1) <= 0.1, 'within 10%')}`);
+  const ratio = (a, b) => rows[a].threadsUs / rows[b].threadsUs;
+  console.log(`  2 workers / 1 worker, c=${concurrency} split (the target) = ${ratio(1, 0).toFixed(2)}  ` +
+    verdict(Math.abs(ratio(1, 0) - 1) <= 0.1, 'within 10%'));
+  console.log(`  2 workers at c=${2 * concurrency} / 1 at c=${concurrency} = ${ratio(2, 0).toFixed(2)} (bare), ` +
+    `${ratio(5, 4).toFixed(2)} (sink); 1 worker at c=${half} / 1 at c=${concurrency} = ${ratio(3, 0).toFixed(2)}`);
 }
 
 const bareServer = await startBareServer();
@@ -212,8 +244,8 @@ try {
     await withMachine('loadtest', [sinkUrl], () => loadtestVersusAlone(sinkUrl));
   }
   if (parts.has('workers')) {
-    console.log('\n--workers 2 against 1, fast engine, bare server (saturated): CPU per request');
-    await withMachine('workers', [bareUrl], () => workers(bareUrl));
+    console.log('\n--workers 2 against 1, fast engine, bare server (saturated) and sink: CPU per request');
+    await withMachine('workers', [bareUrl, sinkUrl], () => workers(bareUrl, sinkUrl));
   }
   const machine = total.stop();
   console.log(`\nmachine over the whole benchmark: CPU steal ${fixed(machine.stealPercent)}%, ` +
