@@ -97,6 +97,25 @@ export const SEEDED_READ_SETTINGS = Object.freeze({
   verify: false,
 });
 
+/** A scenario record (a Result's `scenario`) with nothing measured, judged or noted; `fields` replace its own. */
+export function scenarioRecord(fields = {}) {
+  return {
+    name: 's',
+    title: 'S',
+    summary: 'x',
+    study: { file: '000_a.txt', hardware: 'h', date: 'd' },
+    scale: 'tiny',
+    scaleNote: null,
+    cloudantPlan: null,
+    measured: [],
+    published: [],
+    verdicts: [],
+    notes: [],
+    runs: [],
+    ...fields,
+  };
+}
+
 /** A whole Result as runBenchmark resolves to (two stores, one key, a skipped store), built from fixed steps. */
 export function fixedResult({ steps, interrupted = false, appExit = null } = {}) {
   const list = steps ?? [

@@ -8,21 +8,9 @@ import { fromJson, toJson } from '../../result/format.js';
 import { renderScenario } from '../../report/scenario.js';
 import { report } from '../../index.js';
 import { systemInfo } from '../../util/system-info.js';
+import { scenarioRecord } from '../helpers/driver-fixtures.js';
 
-const record = {
-  name: 's',
-  title: 'S',
-  summary: 'x',
-  study: { file: '000_a.txt', hardware: 'h', date: 'd' },
-  scale: 'tiny',
-  scaleNote: null,
-  cloudantPlan: null,
-  measured: [],
-  published: [],
-  verdicts: [],
-  notes: [],
-  runs: [],
-};
+const record = scenarioRecord();
 
 test('systemInfo records loadtest\'s version only when loadtest sends the load', () => {
   assert.match(systemInfo({ engine: 'loadtest' }).loadtest, /^\d+\.\d+\.\d+$/);

@@ -13,6 +13,7 @@ import { normalizeOptions } from '../../driver/options.js';
 import { createLatencyRecorder } from '../../result/recorder.js';
 import { fromJson, toJson } from '../../result/format.js';
 import { renderScenario } from '../../report/scenario.js';
+import { scenarioRecord } from '../helpers/driver-fixtures.js';
 
 const scenarios = await listScenarios();
 
@@ -148,14 +149,7 @@ test('a Result with a scenario record survives its JSON, and one without stays w
   const result = fromJson(await readFile(new URL('../fixtures/runs/before.json', import.meta.url), 'utf8'));
   assert.equal('scenario' in result, false);
   assert.equal('scenario' in JSON.parse(toJson(result)), false);
-  const record = {
-    name: 's',
-    title: 'S',
-    summary: 'x',
-    study: { file: '000_a.txt', hardware: 'h', date: 'd' },
-    scale: 'tiny',
-    scaleNote: null,
-    cloudantPlan: null,
+  const record = scenarioRecord({
     measured: [
       {
         id: 't',
@@ -178,8 +172,7 @@ test('a Result with a scenario record survives its JSON, and one without stays w
     ],
     verdicts: [{ id: 'v', claim: 'C', verdict: 'holds here', explanation: 'because' }],
     notes: ['n'],
-    runs: [],
-  };
+  });
   const back = fromJson(toJson({ ...result, scenario: record }));
   assert.deepEqual(back.scenario, record);
   const text = renderScenario(back.scenario, { system: back.system });
