@@ -7,6 +7,7 @@
 import {
   DRIFT_TOLERANCE, driftWarnings, honestyWarnings, loadWarnings, verificationWarnings, warmupWarnings,
 } from '../result/honesty.js';
+import { failedStep } from '../result/ranking.js';
 import { machineWarnings } from './machine-load.js';
 import { WARMUP_MAX_SECONDS, WARMUP_WINDOW_SECONDS, warmUpToSteady } from './warmup.js';
 import { redactUrl } from '../util/redact.js';
@@ -74,6 +75,9 @@ export function stepRecord(figures, {
  * again at the end, and how far its rate drifted (DRIFT warnings past the tolerance).
  */
 export function controlRecord(before, step, load) {
+  // A step in which no request succeeded has a rate of refusals, not of the store's work: no
+  // drift is read from it (a run of 413s once "drifted" +143% and tied every smaller difference).
+  const comparable = !failedStep(before) && !failedStep(step);
   const control = {
     url: step.url,
     store: step.store,
@@ -81,7 +85,7 @@ export function controlRecord(before, step, load) {
     load: load.rps ?? load.concurrency,
     rpsBefore: before.rps,
     rpsAfter: step.rps,
-    drift: before.rps > 0 ? (step.rps - before.rps) / before.rps : 0,
+    drift: !comparable ? null : before.rps > 0 ? (step.rps - before.rps) / before.rps : 0,
     tolerance: DRIFT_TOLERANCE,
     step,
   };
@@ -237,7 +241,9 @@ export async function controlPhase(sweep) {
   const [{ target, load }] = sweep.schedule;
   const { total } = sweep;
   sweep.emit({ type: 'step', index: total, total, target: sweep.present(target), load: { ...load, control: true } });
-  const step = await measurePhase(sweep, target, load, { repeat: 1, probing: false });
+  // Measured as the step it repeats was: with --probe, probed under its load too.
+  if (sweep.probe) await sweep.probe.use(target.probeTarget);
+  const step = await measurePhase(sweep, target, load, { repeat: 1, probing: true });
   const control = controlRecord(sweep.steps[0], step, load);
   await verifyPhase(sweep, target);
   return control;

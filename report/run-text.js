@@ -112,8 +112,10 @@ export function tableOrder(result) {
  * and DRIFT when it moved too far.
  */
 export function renderControl(control) {
-  const percent = Math.round(control.drift * 100);
-  const signed = `${percent >= 0 ? '+' : '−'}${Math.abs(percent)}%`;
+  const percent = control.drift === null ? null : Math.round(control.drift * 100);
+  const signed = percent === null
+    ? 'no drift read: a step in which no request succeeded'
+    : `${percent >= 0 ? '+' : '−'}${Math.abs(percent)}%`;
   const at = control.step.model === 'open' ? `${control.load} rps` : `concurrency ${control.load}`;
   const lines = [`control: ${control.store} ${control.key} at ${at} measured ` +
     `${Math.round(control.rpsBefore)} then ${Math.round(control.rpsAfter)} rps (${signed}), ` +

@@ -510,7 +510,8 @@ export const RESULT_FIELDS = [
     '`repeat`, `urls` (in the order run)', { of: ORDER_FIELDS }),
   field('steps', 'list', 'one per measured step, in the order run', { of: STEP_FIELDS }),
   field('control', 'object|null', 'the first step measured again after the last one, so a drift of the machine ' +
-    'shows: `url`, `store`, `key`, `load`, `rpsBefore`, `rpsAfter`, `drift` ((after - before) / before), `tolerance` ' +
+    'shows: `url`, `store`, `key`, `load`, `rpsBefore`, `rpsAfter`, `drift` ((after - before) / before, null when ' +
+    'either step had no successful request), `tolerance` ' +
     '(the |drift| from which the run warns DRIFT), `warnings` (DRIFT, as a step\'s warnings) and `step` (the whole ' +
     'step, as in steps); null with --repeat (the repeats are the control), an interrupted run, or none to measure'),
   field('verifications', 'list', 'per store, the written values read back after its steps (empty ' +

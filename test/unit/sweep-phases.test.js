@@ -7,6 +7,7 @@ import {
   controlRecord, primeConcurrency, shownOf, steadyMaxSeconds, steadyWindowSeconds, stepRecord,
 } from '../../driver/sweep-phases.js';
 import { createMachineMonitor } from '../../driver/machine-load.js';
+import { renderControl } from '../../report/run-text.js';
 
 // An engine whose every request is answered in the next microtask, in a closed loop of
 // `concurrency` clients; a key-space workload's requests are settled as answered.
@@ -82,9 +83,13 @@ test('a step record keeps the figures, says what it was a step of, and warns fro
   assert.equal(stepRecord(figures, { target: {}, shown: {}, warmup: null, machine: {}, runLoad: 4 }).runLoad, 4);
 });
 
+// Steps as the control reads them: a rate, and responses of which `refused` were HTTP errors.
+const measured = (rps, { refused = 0, ...fields } = {}) =>
+  ({ rps, responses: 2000, errors: { total: refused, byKind: refused ? { 'http 413': refused } : {} }, ...fields });
+
 test('the control says how far the first step\'s rate drifted, and warns past the tolerance', () => {
-  const before = { rps: 1000 };
-  const again = { url: 'u', store: 'a', key: 'k', rps: 850, model: 'closed' };
+  const before = measured(1000);
+  const again = measured(850, { url: 'u', store: 'a', key: 'k', model: 'closed' });
   const slower = controlRecord(before, again, { concurrency: 4 });
   const { step, warnings, ...figures } = slower;
   assert.deepEqual(figures, {
@@ -92,8 +97,23 @@ test('the control says how far the first step\'s rate drifted, and warns past th
   });
   assert.equal(step, again);
   assert.deepEqual(warnings.map((warning) => warning.code), ['DRIFT']);
-  assert.deepEqual(controlRecord(before, { rps: 1050 }, { rps: 200 }).warnings, []);
-  assert.equal(controlRecord({ rps: 0 }, { rps: 5 }, { rps: 200 }).drift, 0, 'no rate before: no drift to speak of');
+  assert.match(renderControl(slower), /measured 1000 then 850 rps \(−15%\)/);
+  assert.deepEqual(controlRecord(before, measured(1050), { rps: 200 }).warnings, []);
+  assert.equal(controlRecord(measured(0), measured(5), { rps: 200 }).drift, 0, 'no rate before: no drift to speak of');
+});
+
+test('a control whose first step, or itself, had no successful request reads no drift and ties nothing', () => {
+  const allRefused = measured(1009, { refused: 2000 });
+  const served = measured(2453, { url: 'u', store: 'a', key: 'k', model: 'closed' });
+  for (const [before, after] of [[allRefused, served], [measured(1000), measured(2453, { refused: 2000 })]]) {
+    const step = { url: 'u', store: 'a', key: 'k', model: 'closed', ...after };
+    const control = controlRecord(before, step, { concurrency: 2 });
+    assert.equal(control.drift, null);
+    assert.deepEqual(control.warnings, [], 'no DRIFT');
+    assert.match(renderControl(control), /rps \(no drift read: a step in which no request succeeded\)/);
+  }
+  const someRefused = controlRecord(measured(1000, { refused: 1999 }), served, { concurrency: 2 });
+  assert.equal(someRefused.drift, 1.453, 'one success is a rate: the drift is read');
 });
 
 // The control is numbered as the last step (total), not one past it.
@@ -190,7 +210,8 @@ test('a key-space workload: its load phase before anything, its read-back before
   assert.equal(targetDone.verification, verification);
 });
 
-test('the probe: idle before a target\'s first step, then under every step\'s load but the control\'s', async () => {
+test('the probe: idle before a target\'s first step, then under every step\'s load, the control\'s too ' +
+  '(measured as the step it repeats)', async () => {
   const calls = [];
   const probe = {
     thread: 'worker',
@@ -210,9 +231,10 @@ test('the probe: idle before a target\'s first step, then under every step\'s lo
   const { steps, control, order } = await runSweep(withProbe, sweepSettings, { engine: instantEngine, machine, probe });
   const [first, second] = order[0].urls.map((url) => (url.includes('/a/') ? 'a' : 'b'));
   assert.deepEqual(calls.slice(0, 6), [`use ${first}`, 'idle', 'under load', `use ${second}`, 'idle', 'under load']);
-  assert.equal(calls.filter((call) => call === 'under load').length, 4, 'not under the control');
+  assert.equal(calls.filter((call) => call === 'under load').length, 5, 'four steps and the control');
+  assert.deepEqual(calls.slice(-2), [`use ${first}`, 'under load'], 'the control probes its own target');
   assert.equal(calls.filter((call) => call === 'idle').length, 2);
   const seen = { thread: 'worker', idle: { p50Ms: 1 }, underLoad: { p50Ms: 2 }, error: null };
   for (const step of steps) assert.deepEqual(step.probe, seen);
-  assert.equal(control.step.probe, null);
+  assert.deepEqual(control.step.probe, seen);
 });
