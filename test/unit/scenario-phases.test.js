@@ -19,7 +19,8 @@ const stepOf = (concurrency, rps, meanMs, errors, { idle = 0.2, underLoad = 1 } 
   probe: { thread: 'worker', idle: probe(idle), underLoad: probe(underLoad) },
 });
 
-test('the phases table holds each phase\'s best step (by throughput) and the errors of all its steps; ' +
+test('the phases table holds each phase\'s best step (by throughput) and the errors of all its steps, ' +
+  'and of them the failures (all but memory-cap refusals); ' +
   'the steps table every step', () => {
   const phase = { id: 'a', label: 'a. writes' };
   const steps = [
@@ -27,15 +28,17 @@ test('the phases table holds each phase\'s best step (by throughput) and the err
     stepOf(200, 3000, 5, 0, { underLoad: 7 }),
     stepOf(500, 2500, 9, 4),
   ];
+  // Of the last step's 4 errors, 3 were writes refused at the memory cap: not failures.
+  steps[2].errors.byKind = { 'conn OOM command not allowed when used memory > \'maxmemory\'.': 3, timeout: 1 };
   const [phases, all] = phaseTables([{ phase, store: 'redis', steps }, { phase, store: 'couchbase', steps: null }]);
   assert.deepEqual(phases.rows, ['a. writes / redis', 'a. writes / couchbase']);
   assert.deepEqual(
     phases.cells['a. writes / redis'],
-    { ops: 3000, meanMs: 5, probeIdleMs: 0.2, probeLoadMs: 7, concurrency: 200, errors: 5 },
+    { ops: 3000, meanMs: 5, probeIdleMs: 0.2, probeLoadMs: 7, concurrency: 200, errors: 5, failures: 2 },
   );
   assert.deepEqual(
     phases.cells['a. writes / couchbase'],
-    { ops: null, meanMs: null, probeIdleMs: null, probeLoadMs: null, concurrency: null, errors: null },
+    { ops: null, meanMs: null, probeIdleMs: null, probeLoadMs: null, concurrency: null, errors: null, failures: null },
   );
   assert.deepEqual(all.rows, ['a. writes / redis c=50', 'a. writes / redis c=200', 'a. writes / redis c=500']);
   assert.deepEqual(all.cells['a. writes / redis c=500'], { ops: 2500, meanMs: 9, probeLoadMs: 1, errors: 4 });

@@ -112,6 +112,32 @@ test('join-reads-slower holds when the key lookup reads faster than the study\'s
   assert.equal(verdictOf(tarantoolVsPostgres, 'join-reads-slower', table(3100, 3000)).verdict, FAILS);
 });
 
+test('large-writes-redis-unstable holds when Redis Cluster fails more than every other store under 10 KB ' +
+  'writes, and not when its only errors are the memory cap\'s refusals, which the single Redis shares', () => {
+  const stores = ['redis-cluster', 'redis', 'tarantool-memtx', 'postgres'];
+  const phases = (cells) => [{
+    id: 'phases',
+    rows: stores.map((store) => row('c', store)),
+    columns: [{ id: 'errors', label: 'errors (phase)', unit: '' }, { id: 'failures', label: 'failures', unit: '' }],
+    cells: Object.fromEntries(stores.map((store, i) => [row('c', store), cells[i]])),
+  }];
+  // As run here: both Redis servers refuse the writes past the cap alike, and nothing else fails.
+  const capOnly = phases([{ errors: 5742, failures: 0 }, { errors: 5741, failures: 0 }, ...Array(2).fill({
+    errors: 0, failures: 0,
+  })]);
+  assert.equal(verdictOf(clusterVsDocument, 'large-writes-redis-unstable', capOnly).verdict, FAILS);
+  // The study's: timeouts and lost connections on the cluster only.
+  const unstable = phases([{ errors: 5900, failures: 158 }, { errors: 5741, failures: 0 }, ...Array(2).fill({
+    errors: 0, failures: 0,
+  })]);
+  assert.equal(verdictOf(clusterVsDocument, 'large-writes-redis-unstable', unstable).verdict, HOLDS);
+  // Turned around: the single Redis fails, the cluster does not.
+  const turned = phases([{ errors: 5742, failures: 0 }, { errors: 5900, failures: 158 }, ...Array(2).fill({
+    errors: 0, failures: 0,
+  })]);
+  assert.equal(verdictOf(clusterVsDocument, 'large-writes-redis-unstable', turned).verdict, FAILS);
+});
+
 test('a probe comparison closer than the table\'s resolution is too small to judge ' +
   'here, not a verdict that holds', () => {
   // Pins the bug where verdicts held on probe means around 0.05 ms apart by less than the probe can tell.

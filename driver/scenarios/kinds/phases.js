@@ -15,7 +15,8 @@
 //   tarantoolMemtxMb: memtx memory of an embedded Tarantool (its default is 64 MB)
 //   note: '...'
 // It builds two tables: `phases` (a row per phase and store: the best step's ops/s, its mean
-// latency, the probe's mean idle and under that step's load, the phase's errors) and `steps`
+// latency, the probe's mean idle and under that step's load, the phase's errors, and of them
+// the failures: all but writes refused at a memory cap) and `steps`
 // (every step's figures, so the best is never the only one kept).
 import { createClient } from 'redis';
 import { normalizeOptions } from '../../options.js';
@@ -40,6 +41,7 @@ export const PHASE_COLUMNS = [
   { id: 'probeLoadMs', label: 'probe under load', unit: 'ms' },
   { id: 'concurrency', label: 'best at c', unit: '' },
   { id: 'errors', label: 'errors (phase)', unit: '' },
+  { id: 'failures', label: 'failures (phase)', unit: '' },
 ];
 const STEP_COLUMNS = [
   { id: 'ops', label: 'throughput', unit: 'ops/s' },
@@ -49,6 +51,15 @@ const STEP_COLUMNS = [
 ];
 
 export const phaseRow = (phase, store) => `${phase.label} / ${store}`;
+
+// A write refused because the server is at its memory cap ("OOM command not allowed when used
+// memory > 'maxmemory'"): what a phase that overfills the cap sets out to cause, not the server
+// failing. Every other error (timeouts, connections refused or lost, a failover's MOVED storms)
+// is a failure.
+const MEMORY_REFUSAL = /\bOOM\b/;
+const failuresOf = (step) => step.errors.total - Object.entries(step.errors.byKind ?? {})
+  .filter(([kind]) => MEMORY_REFUSAL.test(kind))
+  .reduce((sum, [, n]) => sum + n, 0);
 const mean = (probe) => (typeof probe?.meanMs === 'number' ? probe.meanMs : null);
 
 /**
@@ -79,6 +90,7 @@ export function phaseTables(ran, {
       probeLoadMs: mean(best?.probe?.underLoad),
       concurrency: best?.concurrency ?? null,
       errors: steps.length ? steps.reduce((sum, step) => sum + step.errors.total, 0) : null,
+      failures: steps.length ? steps.reduce((sum, step) => sum + failuresOf(step), 0) : null,
     };
     steps.forEach((step, i) => {
       const stepRow = `${row} c=${step.concurrency}`;
