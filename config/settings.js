@@ -5,7 +5,7 @@
 // A declaration:
 //   scope         who reads it: app (app/), http (the app's HTTP server: its deadlines for slow clients),
 //                 writes (the write routes, routes/writes.js), service (where a backing server is:
-//                 config/resolve-service.js), store (how stores use their server: stores/),
+//                 embedded/resolve-service.js), store (how stores use their server: stores/),
 //                 cf-scripts (scripts/cf/), tools (npm run cluster:start, npm run perf)
 //   flag          the command-line option that sets it; programs pass the same setting as an
 //                 option under its key (startApp({ port: 0 }), openStores({ options }))

@@ -1,6 +1,6 @@
 // A TCP proxy that delays every byte it forwards, as a network between two machines would: half
 // the round-trip time each way, optionally with jitter and a bandwidth limit per direction. It
-// sits between a store's client and its server (config/resolve-service.js puts it there when
+// sits between a store's client and its server (embedded/resolve-service.js puts it there when
 // --store-rtt is set), so any server, embedded or configured, looks as far away as a WAN.
 //
 // Why a proxy and not `tc netem`: it needs no root, no network namespace and no Linux, works

@@ -33,8 +33,9 @@ export const FORBIDDEN = {
   app: ['cli', 'driver', 'report', 'result', 'scenarios', ...ENTRIES.slice(1)],
   routes: ['cli', 'driver', 'report', 'result', 'scenarios', ...ENTRIES.slice(1)],
   stores: ['cli', 'driver', 'report', 'result', 'scenarios', 'app', 'routes', ...ENTRIES.slice(1)],
-  // config/resolve-service.js starts a server through embedded/ when none is configured.
-  config: ['cli', 'driver', 'report', 'result', 'scenarios', 'app', 'routes', ...ENTRIES.slice(1)],
+  // Settings and their precedence, data only: what starts servers (embedded/resolve-service.js
+  // among it) sits in embedded/, which reads config/.
+  config: ['cli', 'driver', 'report', 'result', 'scenarios', 'app', 'routes', 'embedded', ...ENTRIES.slice(1)],
   embedded: ['cli', 'driver', 'report', 'result', 'scenarios', 'app', 'routes', ...ENTRIES.slice(1)],
   util: [...LIBRARY, ...ENTRIES.slice(1)],
 };

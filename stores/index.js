@@ -2,7 +2,7 @@
 // /stores listing all come from this list.
 import { assertAdapter, assertStore } from './contract.js';
 import { StoreSet, reasonOf } from './store-set.js';
-import { resolveService } from '../config/resolve-service.js';
+import { resolveService } from '../embedded/resolve-service.js';
 import { resolveSettings } from '../config/precedence.js';
 import { UsageError } from '../util/errors.js';
 import { seedStore } from './seed.js';

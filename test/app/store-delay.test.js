@@ -7,7 +7,7 @@ import net from 'node:net';
 import { once } from 'node:events';
 import { startDelayProxy } from '../../embedded/delay-proxy.js';
 import { startApp } from '../../app/start-app.js';
-import { resolveService } from '../../config/resolve-service.js';
+import { resolveService } from '../../embedded/resolve-service.js';
 import { parseArguments } from '../../cli/options.js';
 import { runBenchmark } from '../../driver/run.js';
 import { ownRedis } from '../helpers/own-servers.js';

@@ -72,7 +72,7 @@ test('memcached: a stopped server fails requests at once, ' +
 });
 
 test('memcached: a password in MEMCACHED_SERVERS (memjs\'s scheme-less form) is never shown', async () => {
-  const { resolveService } = await import('../../config/resolve-service.js');
+  const { resolveService } = await import('../../embedded/resolve-service.js');
   const { connection } = await resolveService(
     'memcached',
     { env: { MEMCACHED_SERVERS: 'user:hunter2@127.0.0.1:11211,other:s3cret@127.0.0.2:11211' } },

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { locationProblem } from '../../config/service-url.js';
-import { resolveService } from '../../config/resolve-service.js';
+import { resolveService } from '../../embedded/resolve-service.js';
 import { services } from '../../config/services.js';
 
 const rules = (name) => services[name].url;

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { resolveSetting, resolveSettings } from '../../config/precedence.js';
 import { defaults, settings } from '../../config/settings.js';
-import { resolveService } from '../../config/resolve-service.js';
+import { resolveService } from '../../embedded/resolve-service.js';
 import { services } from '../../config/services.js';
 import { vcapFixture } from '../helpers/vcap-fixtures.js';
 
@@ -66,7 +66,7 @@ test('a store URL: option beats REDIS_URL beats the bound service beats the embe
   assert.deepEqual(valueOf('redisUrl', { options: { redisUrl: 'redis://127.0.0.1:6391' }, env }), [{ url: 'redis://127.0.0.1:6391' }, 'option']);
   assert.deepEqual(valueOf('redisUrl', { env }), [{ url: 'redis://127.0.0.1:6390' }, 'REDIS_URL']);
   assert.deepEqual(valueOf('redisUrl', { env: { VCAP_SERVICES: env.VCAP_SERVICES } }), [{ url: `redis://:${password}@${hostname}:${port}` }, 'VCAP_SERVICES storebench-redis']);
-  // config/resolve-service.js then starts one
+  // embedded/resolve-service.js then starts one
   assert.deepEqual(valueOf('redisUrl', { env: {} }), [undefined, 'default']);
   // The first of several variables wins.
   assert.deepEqual(valueOf('postgresUrl', { env: { DATABASE_URL: 'postgres://b/d', POSTGRES_URL: 'postgres://a/d' } }), [{ url: 'postgres://a/d' }, 'POSTGRES_URL']);

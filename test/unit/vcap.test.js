@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { cloudFoundryApplication, cloudFoundryEnv, cloudFoundryPort } from '../../config/cf-env.js';
 import { boundServices, findBinding, resolveFromVcap } from '../../config/cf-binding.js';
 import { connectionFromCredentials } from '../../config/cf-credentials.js';
-import { resolveService } from '../../config/resolve-service.js';
+import { resolveService } from '../../embedded/resolve-service.js';
 import { resolveSetting, resolveSettings } from '../../config/precedence.js';
 import { services } from '../../config/services.js';
 import { couchAuth } from '../../stores/clients/couch-auth.js';

@@ -25,7 +25,7 @@ import { flagsToOptions, flagsText, concatResults } from '../results.js';
 import { findAdapter } from '../../../stores/index.js';
 import { services } from '../../../config/services.js';
 import { settings as settingDefinitions } from '../../../config/settings.js';
-import { resolveService } from '../../../config/resolve-service.js';
+import { resolveService } from '../../../embedded/resolve-service.js';
 import { eachLimited } from '../../../stores/bulk.js';
 import { keyOf } from '../../workloads/values.js';
 import { PROBE_KEY } from '../../direct-targets.js';

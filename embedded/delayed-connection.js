@@ -4,7 +4,7 @@
 // store sharing it) goes through one proxy per server. What cannot go through it gets a reason:
 // a TLS connection (its certificate names the server's host, not the proxy's), a Unix socket,
 // and a Redis Cluster (its nodes send clients to their own addresses, around the proxy).
-import { startDelayProxy } from '../embedded/delay-proxy.js';
+import { startDelayProxy } from './delay-proxy.js';
 import { parseServerList, schemeOf } from '../util/urls.js';
 
 const DEFAULT_PORTS = { redis: 6379, http: 80, postgres: 5432, postgresql: 5432, tarantool: 3301, memcached: 11211 };

@@ -1,13 +1,13 @@
 // Where each backing server comes from: its location setting answered by the one rule of
 // config/precedence.js (an explicit option, an environment variable, a service bound on Cloud
 // Foundry), and when none gives one, the embedded default: a server started here, if it can be.
-import { services } from './services.js';
-import { settings } from './settings.js';
-import { resolveSetting } from './precedence.js';
-import { locationProblem } from './service-url.js';
+import { services } from '../config/services.js';
+import { settings } from '../config/settings.js';
+import { resolveSetting } from '../config/precedence.js';
+import { locationProblem } from '../config/service-url.js';
 import { redactUrl } from '../util/redact.js';
-import { delayActive, delayText } from '../embedded/delay-proxy.js';
-import { startEmbedded } from '../embedded/index.js';
+import { delayActive, delayText } from './delay-proxy.js';
+import { startEmbedded } from './index.js';
 
 /**
  * Resolves one backing service.
@@ -20,7 +20,7 @@ import { startEmbedded } from '../embedded/index.js';
  *   code: NOT_CONFIGURED, NOT_INSTALLED, START_FAILED, BAD_URL, BAD_BINDING or DELAY_UNSUPPORTED (util/errors.js)
  *   connection: { url, source, display (redacted url), delay?, ...from connectionSettings }
  *   With a network emulated (storeRttMs, storeJitterMs, storeBandwidth), url is a delaying
- *   proxy's in front of the server (config/delayed-connection.js), display the server's.
+ *   proxy's in front of the server (embedded/delayed-connection.js), display the server's.
  */
 export async function resolveService(name, { env = process.env, options = {}, embedded = true } = {}) {
   const resolved = await locateService(name, { env, options, embedded });
