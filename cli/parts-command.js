@@ -2,9 +2,10 @@
 // as node test merge prints and writes a merged run; --assert is checked on the merged run.
 import { runLocalParts } from './local-parts.js';
 import { parseThresholds } from '../result/thresholds.js';
-import { checkThresholds, thresholdsError } from '../report/assert.js';
-import { printMerged } from '../report/commands.js';
-import { checkOutputPaths } from '../report/results.js';
+import { thresholdsError } from '../report/assert.js';
+import { checkThresholds } from '../result/threshold-check.js';
+import { printMerged } from './report-commands.js';
+import { checkOutputPaths } from './results-files.js';
 
 /** Resolves to the merged Result; throws what the CLI turns into an exit code. */
 export async function partsCommand(argv, options, { signal, stdout = process.stdout, stderr = process.stderr } = {}) {

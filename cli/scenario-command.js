@@ -2,7 +2,7 @@
 // the list, or runs the scenario with a progress line on stderr, prints its text and writes the
 // --json/--csv/--html files. Throws what test.js turns into an exit code.
 import { listScenarios, runScenario } from '../driver/scenarios/index.js';
-import { checkOutputPaths, writeResults } from '../report/results.js';
+import { checkOutputPaths, writeResults } from './results-files.js';
 import { renderScenario } from '../report/scenario.js';
 import { RunError } from '../util/errors.js';
 

@@ -6,7 +6,7 @@ import { renderJsonTimings } from '../report/json-table.js';
 import { systemInfo } from '../util/system-info.js';
 import { renderSystemLine } from '../report/system.js';
 import { parseJsonArguments, usage } from './json-options.js';
-import { checkOutputPaths } from '../report/results.js';
+import { checkOutputPaths } from './results-files.js';
 import { RunError, UsageError } from '../util/errors.js';
 import { exitOnUncaught, reportFailure } from '../util/cli.js';
 import { writeFile } from 'node:fs/promises';

@@ -4,10 +4,11 @@
 // flags, connects the two and resolves to the exit code, which test.js sets.
 import { parseArguments, usage } from './options.js';
 import { resultError, runBenchmark } from '../driver/run.js';
-import { createLiveReport } from '../report/live.js';
-import { checkOutputPaths } from '../report/results.js';
-import { compareCommand, mergeCommand, reportCommand } from '../report/commands.js';
-import { checkThresholds, thresholdsError } from '../report/assert.js';
+import { createLiveReport } from './live-report.js';
+import { checkOutputPaths } from './results-files.js';
+import { compareCommand, mergeCommand, reportCommand } from './report-commands.js';
+import { thresholdsError } from '../report/assert.js';
+import { checkThresholds } from '../result/threshold-check.js';
 import { parseThresholds } from '../result/thresholds.js';
 import { renderWorkloadList } from './workload-list.js';
 import { scenarioCommand } from './scenario-command.js';

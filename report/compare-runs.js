@@ -1,127 +1,13 @@
-// node test compare A.json B.json: two saved runs side by side. Steps match by store, key,
-// mode and load level (not by URL: an embedded app gets a new port every run); for each match
-// the rps, mean, p50 and p99 of both (medians of their repeats), the change in %, and whether
-// the change is within noise (the repeats' min-max ranges overlap). Steps only one run has are
-// listed, never dropped. --fail-on-regression PCT: an rps down or a p99 up by more than PCT %
-// is a regression (exit 3). Each regression names the machine warnings (CPU_STEAL,
-// BUSY_MACHINE) its steps carried; --ignore-busy does not fail on one whose step in B warned.
-import { groupRepeats, summarizeCell } from '../result/repeat.js';
-import { MACHINE_CODES } from './machine-summary.js';
-import { rangesOverlap } from '../util/stats.js';
+// node test compare A.json B.json as text: the comparison result/run-comparison.js judges (which
+// runs, the settings that differ, a table per key, the unmatched steps, the regressions), and
+// the REGRESSION error that exits 3.
 import { ThresholdError } from '../util/errors.js';
 import { formatMs, formatRps, renderTable } from './table.js';
 import { renderSystemLine } from './system.js';
 
-// The figures compared, named as in a step; `better` says which way is an improvement.
-export const COMPARED_FIGURES = [
-  { name: 'rps', pick: (summary) => summary.rps, format: formatRps, better: 'higher' },
-  { name: 'latency.meanMs', pick: (summary) => summary.latency.meanMs, format: formatMs, better: 'lower' },
-  { name: 'latency.p50Ms', pick: (summary) => summary.latency.p50Ms, format: formatMs, better: 'lower' },
-  { name: 'latency.p99Ms', pick: (summary) => summary.latency.p99Ms, format: formatMs, better: 'lower' },
-];
+// How each compared figure reads in the table.
+const FORMATS = { rps: formatRps, 'latency.meanMs': formatMs, 'latency.p50Ms': formatMs, 'latency.p99Ms': formatMs };
 const SHORT_NAMES = { rps: 'rps', 'latency.meanMs': 'mean ms', 'latency.p50Ms': 'p50 ms', 'latency.p99Ms': 'p99 ms' };
-
-const identity = (cell) => `${cell.store}\u0000${cell.key}\u0000${cell.model}\u0000${cell.load}`;
-const cellName = (cell) =>
-  `${cell.store} ${cell.key} ${cell.model === 'open' ? `${cell.load} rps` : `concurrency ${cell.load}`}`;
-
-/** The cells of a Result, merged by identity (store, key, model, load), each with its summary. */
-function cellsOf(result) {
-  const cells = new Map();
-  for (const cell of groupRepeats(result.steps)) {
-    const id = identity(cell);
-    if (cells.has(id)) cells.get(id).steps.push(...cell.steps);
-    else cells.set(id, { ...cell, steps: [...cell.steps] });
-  }
-  for (const cell of cells.values()) cell.summary = summarizeCell(cell);
-  return cells;
-}
-
-// The figure each machine warning is about, as a step's `machine` holds it.
-const MACHINE_FIGURES = { CPU_STEAL: 'stealPercent', BUSY_MACHINE: 'othersCpuPercent' };
-
-/**
- * A cell's machine warnings: [{ code, steps (how many of its repeats carried it), of, peak
- * (the highest figure behind it, in %) }], in MACHINE_CODES' order; empty when none warned.
- */
-function machineWarningsOf(cell) {
-  return [...MACHINE_CODES].map((code) => {
-    const warned = cell.steps.filter((step) => step.warnings.some((warning) => warning.code === code));
-    const figures = warned.map((step) => step.machine[MACHINE_FIGURES[code]]).filter(Number.isFinite);
-    return { code, steps: warned.length, of: cell.steps.length, peak: figures.length ? Math.max(...figures) : null };
-  }).filter((entry) => entry.steps > 0);
-}
-
-// Two Results that hold the same steps, timestamps and histograms included, are one run.
-const sameRun = (a, b) => a.steps.length > 0 && JSON.stringify(a.steps) === JSON.stringify(b.steps);
-
-/** The settings that differ between the runs, as "duration: 2 vs 5". */
-function settingsDiffer(a, b) {
-  const lines = [];
-  const names = ['concurrency', 'rps', 'requests', 'duration', 'warmup', 'keepAlive', 'timeoutMs', 'repeat', 'engine',
-    'pipeline'];
-  for (const name of names) {
-    // A file from before --engine was sent by loadtest (or, in direct mode, by neither: both the
-    // same); one from before --pipeline sent one call at a time.
-    const before = { engine: 'loadtest', pipeline: 1 };
-    const valueOf = (run) => run.settings[name] ?? before[name];
-    const [x, y] = [JSON.stringify(valueOf(a)), JSON.stringify(valueOf(b))];
-    if (x !== y) lines.push(`${name}: ${x} vs ${y}`);
-  }
-  return lines;
-}
-
-/**
- * Compares two Results: { rows, onlyA, onlyB, settings, regressions, ignored, identical }.
- * rows: one per matching step, in A's order: { store, key, model, load, repeats: [a, b],
- * machine: { a, b } (machineWarningsOf each side), figures: [{ name, a, b, changePercent,
- * withinNoise, regression, ignored }] }. withinNoise: true when both runs have 2+ repeats and
- * their min-max ranges overlap, false when they do not, null with a single run on either side
- * (no noise to judge by). regression: with failOnRegression, an rps fallen or a p99 risen by
- * more than that %; with ignoreBusy, one whose step in B carried a machine warning is `ignored`
- * instead (listed in `ignored`, not in `regressions`). A busy machine during A made A slower,
- * which can hide a regression but never make one, so only B's warnings excuse it.
- * identical: A and B hold the same steps (one file given twice, or a copy).
- */
-export function compareRuns(a, b, { failOnRegression = null, ignoreBusy = false } = {}) {
-  const cellsA = cellsOf(a);
-  const cellsB = cellsOf(b);
-  const rows = [];
-  const regressions = [];
-  const ignored = [];
-  for (const [id, cellA] of cellsA) {
-    const cellB = cellsB.get(id);
-    if (!cellB) continue;
-    const machine = { a: machineWarningsOf(cellA), b: machineWarningsOf(cellB) };
-    const excused = ignoreBusy && machine.b.length > 0;
-    const figures = COMPARED_FIGURES.map((figure) => {
-      const [x, y] = [figure.pick(cellA.summary), figure.pick(cellB.summary)];
-      const changePercent = x.median === null || y.median === null || x.median === 0
-        ? null
-        : ((y.median - x.median) / x.median) * 100;
-      const judged = cellA.summary.repeats > 1 && cellB.summary.repeats > 1 && x.median !== null && y.median !== null;
-      const withinNoise = judged ? rangesOverlap(x, y) : null;
-      let regression = false;
-      if (failOnRegression !== null && changePercent !== null) {
-        if (figure.name === 'rps' && changePercent < -failOnRegression) regression = true;
-        if (figure.name === 'latency.p99Ms' && changePercent > failOnRegression) regression = true;
-      }
-      const counted = { regression: regression && !excused, ignored: regression && excused };
-      return { name: figure.name, a: x.median, b: y.median, changePercent, withinNoise, ...counted };
-    });
-    const repeats = [cellA.summary.repeats, cellB.summary.repeats];
-    const row = { store: cellA.store, key: cellA.key, model: cellA.model, load: cellA.load, repeats, machine, figures };
-    rows.push(row);
-    for (const figure of figures) {
-      if (figure.regression) regressions.push({ row, figure });
-      if (figure.ignored) ignored.push({ row, figure });
-    }
-  }
-  const onlyA = [...cellsA.keys()].filter((id) => !cellsB.has(id)).map((id) => cellName(cellsA.get(id)));
-  const onlyB = [...cellsB.keys()].filter((id) => !cellsA.has(id)).map((id) => cellName(cellsB.get(id)));
-  const settings = settingsDiffer(a, b);
-  return { rows, onlyA, onlyB, settings, regressions, ignored, failOnRegression, ignoreBusy, identical: sameRun(a, b) };
-}
 
 /** "BUSY_MACHINE in 3 of 3 repeats (other processes up to 85% of a core), CPU_STEAL in 1 of 3 (steal up to 12%)". */
 export function machineWarningsText(warnings) {
@@ -162,8 +48,7 @@ export function renderRunComparison(comparison, { a, b, nameA = 'A', nameB = 'B'
     const body = [];
     for (const row of rows) {
       row.figures.forEach((figure, index) => {
-        const spec = COMPARED_FIGURES.find((candidate) => candidate.name === figure.name);
-        const shown = (value) => (value === null ? '-' : spec.format(value));
+        const shown = (value) => (value === null ? '-' : FORMATS[figure.name](value));
         body.push([
           index === 0 ? String(row.load) : '',
           index === 0 ? row.store : '',

@@ -18,7 +18,7 @@ import { renderControl } from './run-text.js';
 import { errorsText } from '../result/honesty.js';
 import { renderMachineLoad } from './machine-summary.js';
 import { renderSystemLine } from './system.js';
-import { checkThresholds } from './assert.js';
+import { checkThresholds } from '../result/threshold-check.js';
 
 const ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 export const escapeHtml = (value) => String(value).replace(/[&<>"']/g, (char) => ESCAPES[char]);

@@ -2,6 +2,7 @@
 // processes used during the steps (driver/machine-load.js measures each step), so a reader
 // knows whether the figures above are about the stores or about a busy machine.
 import { median } from '../util/stats.js';
+import { MACHINE_CODES } from '../result/run-comparison.js';
 
 const percent = (value) => `${Math.round(value)}%`;
 
@@ -65,7 +66,6 @@ export function renderMachineLoad(steps, { label = 'Machine: ', peakRss } = {}) 
   return `${label} ${parts.join(' · ')}`;
 }
 
-export const MACHINE_CODES = new Set(['CPU_STEAL', 'BUSY_MACHINE']);
 export const isMachineWarning = (warning) => MACHINE_CODES.has(warning.code);
 
 /**

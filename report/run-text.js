@@ -10,7 +10,8 @@ import { WARNING_MARK } from './table.js';
 import { renderRepeatTable } from './repeat-table.js';
 import { renderTimelines } from './sparkline.js';
 import { isMachineWarning, renderMachineLoad, renderMachineWarnings } from './machine-summary.js';
-import { checkThresholds, renderThresholds } from './assert.js';
+import { renderThresholds } from './assert.js';
+import { checkThresholds } from '../result/threshold-check.js';
 import { parseThresholds } from '../result/thresholds.js';
 
 /** The header lines under Settings: repeats, thresholds, workers and pipeline, when given. */

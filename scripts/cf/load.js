@@ -4,10 +4,11 @@ import { captureCf, CfScriptError, requireCf, runScript } from './cf.js';
 import {
   LOAD_USAGE, collectResults, loadToken, mergeCollected, newRunId, parseLoadArguments, routeOf, taskCommand,
 } from './load-parts.js';
-import { checkOutputPaths } from '../../report/results.js';
-import { printMerged } from '../../report/commands.js';
+import { checkOutputPaths } from '../../cli/results-files.js';
+import { printMerged } from '../../cli/report-commands.js';
 import { parseThresholds } from '../../result/thresholds.js';
-import { checkThresholds, thresholdsError } from '../../report/assert.js';
+import { thresholdsError } from '../../report/assert.js';
+import { checkThresholds } from '../../result/threshold-check.js';
 import { StorebenchError, exitCodeOf } from '../../util/errors.js';
 import { redactText } from '../../util/redact.js';
 

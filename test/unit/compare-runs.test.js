@@ -10,7 +10,8 @@ import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fromJson, toJson } from '../../result/format.js';
-import { compareRuns, regressionError, renderRunComparison } from '../../report/compare-runs.js';
+import { regressionError, renderRunComparison } from '../../report/compare-runs.js';
+import { compareRuns } from '../../result/run-comparison.js';
 import { parseArguments } from '../../cli/options.js';
 import { exitCodeOf } from '../../util/errors.js';
 

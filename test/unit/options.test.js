@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { DEFAULT_CONCURRENCY, DEFAULT_DURATION_SECONDS, LIMITS } from '../../driver/options.js';
 import { parseArguments, usage } from '../../cli/options.js';
 import { parseJsonArguments, usage as jsonUsage } from '../../cli/json-options.js';
-import { checkOutputPaths } from '../../report/results.js';
+import { checkOutputPaths } from '../../cli/results-files.js';
 import { OutputPathError, exitCodeOf } from '../../util/errors.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));

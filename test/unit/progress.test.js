@@ -1,8 +1,8 @@
-// The progress line and the other lines node test writes while it runs (report/progress.js, report/live.js).
+// The progress line and the other lines node test writes while it runs (report/progress.js, cli/live-report.js).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createProgress, estimateLeftMs, formatElapsed } from '../../report/progress.js';
-import { createLiveReport, startingLine } from '../../report/live.js';
+import { createLiveReport, startingLine } from '../../cli/live-report.js';
 
 const sink = (isTTY = true) => {
   const stream = { isTTY, text: '', write(chunk) { stream.text += chunk; } };

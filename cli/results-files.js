@@ -4,9 +4,9 @@
 import { access, constants, open, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { toJson } from '../result/format.js';
-import { buildCsv } from './csv.js';
-import { htmlReport } from './html.js';
-import { writeHdrLogs } from './hdr-log.js';
+import { buildCsv } from '../report/csv.js';
+import { htmlReport } from '../report/html.js';
+import { writeHdrLogs } from '../report/hdr-log.js';
 import { OutputPathError, RunError } from '../util/errors.js';
 
 const statOrNull = (path) => stat(path).catch(() => null);

@@ -2,16 +2,18 @@
 // when done and throws what the CLI turns into an exit code (test.js): ThresholdError (3) for
 // a missed threshold or a regression, ResultsFormatError (2), RunError (1), OutputPathError (2).
 import { readResults } from '../result/format.js';
-import { checkOutputPaths, writeResults } from './results.js';
-import { renderRun } from './run-text.js';
-import { writeHtmlReport } from './html.js';
-import { checkThresholds, thresholdsError } from './assert.js';
-import { compareRuns, regressionError, renderRunComparison } from './compare-runs.js';
+import { checkOutputPaths, writeResults } from './results-files.js';
+import { renderRun } from '../report/run-text.js';
+import { writeHtmlReport } from '../report/html.js';
+import { thresholdsError } from '../report/assert.js';
+import { checkThresholds } from '../result/threshold-check.js';
+import { regressionError, renderRunComparison } from '../report/compare-runs.js';
+import { compareRuns } from '../result/run-comparison.js';
 import { parseThresholds } from '../result/thresholds.js';
 import { mergeResults } from '../result/merge.js';
-import { renderMachineRows } from './machine-rows.js';
+import { renderMachineRows } from '../report/machine-rows.js';
 import { readResultsFromLog } from '../result/logs.js';
-import { renderScenario } from './scenario.js';
+import { renderScenario } from '../report/scenario.js';
 
 /**
  * node test report FILE [--html OUT] [--assert EXPR]...: the run's tables on stdout, or the page

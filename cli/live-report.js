@@ -2,9 +2,9 @@
 // a while), the progress line on a terminal, the header and each URL's table as soon as they
 // are known, and at the end the rest of the text and the results files. Tables go to stdout,
 // or to stderr when --json - takes stdout.
-import { createProgress, estimateLine, loadLabel, progressLabel } from './progress.js';
-import { createRunText } from './run-text.js';
-import { writeResults } from './results.js';
+import { createProgress, estimateLine, loadLabel, progressLabel } from '../report/progress.js';
+import { createRunText } from '../report/run-text.js';
+import { writeResults } from './results-files.js';
 import { printable } from '../util/printable.js';
 
 /** "starting app.js and its servers (redis-server, memcached)…", the line before the wait. */
