@@ -1,12 +1,12 @@
 // Writing the results files a run asked for: --json (the whole Result, see format.js) and
 // --csv. Their paths are checked before any load (checkOutputPaths), so a sweep never runs
 // for minutes only to find it cannot keep its results.
-import { access, constants, open, stat, unlink, writeFile } from 'node:fs/promises';
-import { dirname, isAbsolute, relative, resolve } from 'node:path';
+import { access, constants, mkdir, open, stat, unlink, writeFile } from 'node:fs/promises';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { toJson } from '../result/format.js';
 import { buildCsv } from '../report/csv.js';
 import { htmlReport } from '../report/html.js';
-import { writeHdrLogs } from '../report/hdr-log.js';
+import { buildHdrLogs } from '../report/hdr-log.js';
 import { OutputPathError, RunError } from '../util/errors.js';
 
 const statOrNull = (path) => stat(path).catch(() => null);
@@ -87,4 +87,25 @@ export async function writeResults({ json, csv, html, hdrLog }, result, stdout =
   if (html) await write(html, htmlReport(result));
   if (hdrLog) failures.push(...await writeHdrLogs(hdrLog, result));
   if (failures.length) throw new RunError(failures.join('\n'));
+}
+
+/**
+ * Writes the HDR interval logs (report/hdr-log.js renders them) into `dir` (made if missing);
+ * resolves to the problems (one line each), [] when all were written.
+ */
+async function writeHdrLogs(dir, result) {
+  try {
+    await mkdir(dir, { recursive: true });
+  } catch (error) {
+    return [`cannot make --hdr-log ${dir}: ${error.code ?? error.message}`];
+  }
+  const problems = [];
+  for (const { name, text } of buildHdrLogs(result)) {
+    try {
+      await writeFile(join(dir, name), text);
+    } catch (error) {
+      problems.push(`cannot write ${join(dir, name)}: ${error.code ?? error.message}`);
+    }
+  }
+  return problems;
 }

@@ -1,8 +1,6 @@
 // --hdr-log DIR: the run's seconds as HdrHistogram interval logs, one file per target and
 // operation, in the log format HdrHistogram's own tools read (HistogramLogProcessor, the
 // plotter, hdr-histogram-js HistogramLogReader). Made from the Result, like the other files.
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import * as hdr from 'hdr-histogram-js';
 import { decodeHistogram } from '../result/recorder.js';
 
@@ -65,22 +63,4 @@ export function buildHdrLogs(result) {
     }
   }
   return [...logs.values()].map(({ name, read, intervals }) => ({ name, text: read(), intervals }));
-}
-
-/** Writes the logs into `dir` (made if missing); resolves to the problems (one line each), [] when all were written. */
-export async function writeHdrLogs(dir, result) {
-  try {
-    await mkdir(dir, { recursive: true });
-  } catch (error) {
-    return [`cannot make --hdr-log ${dir}: ${error.code ?? error.message}`];
-  }
-  const problems = [];
-  for (const { name, text } of buildHdrLogs(result)) {
-    try {
-      await writeFile(join(dir, name), text);
-    } catch (error) {
-      problems.push(`cannot write ${join(dir, name)}: ${error.code ?? error.message}`);
-    }
-  }
-  return problems;
 }
