@@ -67,6 +67,20 @@ export function createAppMetrics(stores) {
     },
   }));
 
+  registry.registerMetric(new client.Gauge({
+    name: 'storebench_app_store_operations_in_flight',
+    help: 'store operations begun and not yet answered, by store: for the Redis stores, whose client sends every ' +
+      'command on one connection, the depth of its command queue',
+    labelNames: ['store'],
+    registers: [],
+    collect() {
+      this.reset();
+      for (const entry of stores.entries.values()) {
+        if (entry.store) this.set({ store: entry.adapter.name }, entry.inFlight ?? 0);
+      }
+    },
+  }));
+
   const storeLabel = (path) => {
     const first = path.split('/')[1];
     return first && stores.entries.has(first) ? first : '';

@@ -208,15 +208,18 @@ export class StoreSet {
     return this.#callUnobserved(entry, operation, args);
   }
 
-  // observer(store, operation, seconds, ok): set by the app's --metrics (app/metrics.js).
+  // observer(store, operation, seconds, ok): set by the app's --metrics (app/metrics.js), which
+  // also reads each entry's operations in flight (inFlight, kept only while observed).
   async #observed(entry, operation, args) {
     const start = process.hrtime.bigint();
     let ok = false;
+    entry.inFlight = (entry.inFlight ?? 0) + 1;
     try {
       const result = await this.#callUnobserved(entry, operation, args);
       ok = true;
       return result;
     } finally {
+      entry.inFlight -= 1;
       this.observer(entry.adapter.name, operation, Number(process.hrtime.bigint() - start) / 1e9, ok);
     }
   }
