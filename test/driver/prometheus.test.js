@@ -163,6 +163,9 @@ test('Prometheus scraping the app\'s /metrics and the driver\'s --metrics-port '
   }
   assert.ok(rps.data.result.some((series) => series.metric.store === 'memory'),
     `the rps panel shows memory: ${JSON.stringify(rps)}`);
+  // Operations in flight: scraped for every open store, none left once the run is over.
+  const inFlight = await query('storebench_app_store_operations_in_flight{store="memory"}');
+  assert.deepEqual(inFlight.data.result.map((series) => series.value[1]), ['0'], JSON.stringify(inFlight));
 });
 
 test('without --metrics the app answers /metrics with its JSON 404 and records nothing', async (t) => {
