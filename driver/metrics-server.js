@@ -37,7 +37,10 @@ export function createDriverMetrics() {
 
   // One operation's share of a step (or the whole step where it has no operations list).
   const addPart = (step, part, operation) => {
-    const entry = seriesOf({ store: step.store ?? '', key: step.key ?? '', operation, step: stepLabel(step) });
+    // target: the URL as the Result names it, so two --url targets with the same store and key
+    // (two hosts, say) stay two series.
+    const labels = { store: step.store ?? '', key: step.key ?? '', operation, step: stepLabel(step), target: step.url };
+    const entry = seriesOf(labels);
     entry.requests += part.requests ?? 0;
     for (const [kind, n] of Object.entries(part.errors?.byKind ?? {})) {
       entry.errors.set(kind, (entry.errors.get(kind) ?? 0) + n);
@@ -87,7 +90,7 @@ export function createDriverMetrics() {
       const sample = (name, labels, value) => lines.push(`${name}${labelText(labels)} ${value}`);
       const all = [...series.values()];
       family('storebench_driver_requests_total', 'counter',
-        'requests of finished steps, by target (store, key), operation and step (load level)');
+        'requests of finished steps, by target (store, key and its URL), operation and step (load level)');
       for (const entry of all) sample('storebench_driver_requests_total', entry.labels, entry.requests);
       family('storebench_driver_errors_total', 'counter',
         'failed requests of finished steps, by kind (http <status>, timeout, conn <code>)');

@@ -10,8 +10,19 @@ const MAX_VALUE_UNIT_RATIO = 1000;
 const safe = (text) => String(text).replace(/[^A-Za-z0-9._-]+/g, '_');
 const loadOf = (step) => (step.model === 'open' ? `rps ${step.targetRps}` : `concurrency ${step.concurrency}`);
 
-/** The file name of a target's operation: `<store>-<key>-<operation>.hlog`. */
-export const hdrLogName = (step, operation) => `${safe(step.store)}-${safe(step.key)}-${safe(operation)}.hlog`;
+/**
+ * The file name of a target's operation: `<store>-<key>-<operation>.hlog`; `seen` (base name ->
+ * the URLs that had it, in the order run) gives a second URL with the same store and key (two
+ * hosts, say) `<store>-<key>-2-<operation>.hlog`, so no target's log overwrites another's.
+ */
+export function hdrLogName(step, operation, seen = new Map()) {
+  const base = `${safe(step.store)}-${safe(step.key)}`;
+  if (!seen.has(base)) seen.set(base, []);
+  const urls = seen.get(base);
+  if (!urls.includes(step.url)) urls.push(step.url);
+  const index = urls.indexOf(step.url);
+  return `${base}${index ? `-${index + 1}` : ''}-${safe(operation)}.hlog`;
+}
 
 // A step's seconds for one operation: its own (several operations) or the step's (one).
 function secondsOf(step, operation) {
@@ -32,11 +43,12 @@ export function buildHdrLogs(result) {
   if (!steps.length) return [];
   const originMs = Math.min(...steps.map((step) => Date.parse(step.startedAt)));
   const logs = new Map();
+  const seen = new Map();
   for (const step of steps) {
     for (const { operation } of step.operations) {
       const seconds = secondsOf(step, operation);
       if (!seconds) continue;
-      const name = hdrLogName(step, operation);
+      const name = hdrLogName(step, operation, seen);
       if (!logs.has(name)) {
         let text = '';
         const writer = new hdr.HistogramLogWriter((chunk) => {

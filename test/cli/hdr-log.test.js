@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as hdr from 'hdr-histogram-js';
 import { runDriverCli } from '../helpers/driver-cli.js';
+import { startApp } from '../../app/start-app.js';
 
 let dir;
 before(async () => {
@@ -63,3 +64,32 @@ test('--hdr-log naming a file, or nothing, exits 2 before any load', async () =>
   assert.equal(empty.status, 2);
   assert.match(empty.stderr, /--hdr-log needs a folder name/);
 });
+
+test('two URLs with the same store and key (two hosts, say) get an interval log each',
+  async (t) => {
+    const app = await startApp({ port: 0, host: '127.0.0.1', stores: ['memory'], env: {} });
+    t.after(() => app.close());
+    const logs = join(dir, 'two-urls');
+    const json = join(dir, 'two-urls.json');
+    const urls = [`${app.url}/memory/key1`, `${app.url}/memory/key1?another=target`];
+    const run = await runDriverCli([
+      '--url', urls[0], '--url', urls[1], '-c', '1', '-n', '40', '--warmup', '0', '--no-control',
+      '--hdr-log', logs, '--json', json, '-q',
+    ]);
+    assert.equal(run.status, 0, run.stderr);
+    const result = JSON.parse(await readFile(json, 'utf8'));
+    assert.deepEqual((await readdir(logs)).sort(), ['memory-key1-2-read.hlog', 'memory-key1-read.hlog']);
+    // The first URL to run keeps the plain name; the other gets -2.
+    const runOrder = [...new Set(result.steps.map((step) => step.url))];
+    assert.equal(runOrder.length, 2);
+    for (const step of result.steps) {
+      const file = runOrder.indexOf(step.url) === 0 ? 'memory-key1-read.hlog' : 'memory-key1-2-read.hlog';
+      const reader = new hdr.HistogramLogReader(await readFile(join(logs, file), 'utf8'));
+      let count = 0;
+      for (let histogram; (histogram = reader.nextIntervalHistogram());) {
+        count += histogram.totalCount;
+        histogram.destroy();
+      }
+      assert.equal(count, step.responses, `${file}: the responses of ${step.url} alone`);
+    }
+  });

@@ -41,7 +41,9 @@ test('--metrics-port 0 prints its URL on stderr; the scrape after the run counts
   const requests = result.steps.reduce((total, step) => total + step.requests, 0) + controlRequests;
   const last = scrapes.at(-1);
   assert.ok(last, 'at least one scrape answered');
-  const series = 'storebench_driver_requests_total{store="memory",key="key1",operation="read",step="c1"}';
+  const target = result.steps[0].url;
+  const labels = `store="memory",key="key1",operation="read",step="c1",target="${target}"`;
+  const series = `storebench_driver_requests_total{${labels}}`;
   const line = last.split('\n').find((row) => row.startsWith(series));
   assert.equal(Number(line?.split(' ').pop()), requests, `the last scrape has the run's ${requests} requests: ${line}`);
   assert.match(last, /^# TYPE storebench_driver_latency_seconds histogram$/m);
