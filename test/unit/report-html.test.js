@@ -118,14 +118,17 @@ test('warnings are in the header and their rows are marked; text is escaped', ()
 test('"Each step": a failed step shows failed, not figures, and each error kind\'s first answer is said once', () => {
   const reason = 'VALUE_TOO_LARGE: the memcached server refused <1048576> bytes';
   const failedFigures = fixedStep({
-    store: 'memcached', rps: 4321.4,
+    store: 'memcached',
+    rps: 4321.4,
     errors: { total: 2000, byKind: { 'http 413': 2000 }, samples: { 'http 413': reason } },
   });
   const steps = [
     fixedStep({ store: 'memory', rps: 8000 }),
     { ...failedFigures, warnings: honestyWarnings(failedFigures) },
     // Errors without a warning quoting them (as a file may hold them): the line under the table says why.
-    fixedStep({ store: 'redis', rps: 6000, errors: { total: 2, byKind: { timeout: 2 }, samples: { timeout: 'no answer' } } }),
+    fixedStep({
+      store: 'redis', rps: 6000, errors: { total: 2, byKind: { timeout: 2 }, samples: { timeout: 'no answer' } },
+    }),
   ];
   const html = renderHtml(fromJson(toJson(fixedResult({ steps }))));
   const escaped = 'VALUE_TOO_LARGE: the memcached server refused &lt;1048576&gt; bytes';
