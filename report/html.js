@@ -12,10 +12,11 @@ import { fromJson, toJson } from '../result/format.js';
 import { buildCharts, loadText } from './html-charts.js';
 import { buildTimelineCharts } from './html-timeline.js';
 import { htmlAssets } from './html-assets.js';
-import { displayUrl, formatErrors, formatMs, formatRps, orderText, warmupText } from './table.js';
+import { displayUrl, firstAnswersLine, formatErrors, formatMs, formatRps, orderText, warmupText } from './table.js';
 import { formatRange, loadName, rankText, tiedRanks } from './comparison-table.js';
 import { renderControl } from './run-text.js';
 import { errorsText } from '../result/honesty.js';
+import { failedStep } from '../result/ranking.js';
 import { renderMachineLoad } from './machine-summary.js';
 import { renderSystemLine } from './system.js';
 import { checkThresholds } from '../result/threshold-check.js';
@@ -223,6 +224,16 @@ function extrasOf(steps) {
   return parts.join('');
 }
 
+// A step's figures in the "Each step" table; a step with no success shows `failed`, as the
+// text table does (its figures are the failures', not the store's; its warning says why).
+const figureCells = (step) => (failedStep(step)
+  ? ['failed', '-', '-', '-', '-', '-', '-', '-']
+  : [
+      formatRps(step.rps), formatMs(step.latency.meanMs), formatMs(step.latency.minMs), formatMs(step.latency.p50Ms),
+      formatMs(step.latency.p90Ms), formatMs(step.latency.p99Ms), formatMs(step.latency.p999Ms),
+      formatMs(step.latency.maxMs),
+    ]);
+
 function stepsSection(result) {
   const parts = [];
   for (const target of result.targets) {
@@ -234,10 +245,7 @@ function stepsSection(result) {
     ];
     const percent = (value) => (value === null ? '-' : `${Math.round(value)}%`);
     const rows = steps.map((step) => [
-      loadText(step), String(step.repeat), String(step.requests), formatRps(step.rps),
-      formatMs(step.latency.meanMs), formatMs(step.latency.minMs), formatMs(step.latency.p50Ms),
-      formatMs(step.latency.p90Ms), formatMs(step.latency.p99Ms), formatMs(step.latency.p999Ms),
-      formatMs(step.latency.maxMs), formatErrors(step.errors),
+      loadText(step), String(step.repeat), String(step.requests), ...figureCells(step), formatErrors(step.errors),
       percent(step.cpuPercent), percent(step.machine.stealPercent), percent(step.machine.othersCpuPercent),
       step.warnings.length ? `! ${step.warnings.map((warning) => warning.code).join(', ')}` : '',
     ]);
@@ -246,6 +254,9 @@ function stepsSection(result) {
     const repeatText = (step) => (result.settings.repeat > 1 ? `, repeat ${step.repeat}` : '');
     const messages = steps.flatMap((step) => step.warnings.map((warning) =>
       `${escapeHtml(loadText(step))}${repeatText(step)}: ${escapeHtml(warning.message)}`));
+    const answers = firstAnswersLine(steps.map((step) => step.errors),
+      steps.flatMap((step) => step.warnings.map((warning) => warning.message)));
+    if (answers) messages.push(escapeHtml(answers));
     let summary = '';
     if (steps.some((step) => step.repeat > 1)) {
       const cells = groupRepeats(steps).map((cell) => [cell, summarizeCell(cell)]);

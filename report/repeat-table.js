@@ -3,7 +3,7 @@
 // Every repeat's step stays in the results file; this is how they read together.
 import { groupRepeats, summarizeCell } from '../result/repeat.js';
 import { formatRange } from './comparison-table.js';
-import { displayUrl, formatMs, formatRps, renderTable } from './table.js';
+import { displayUrl, firstAnswersLine, formatMs, formatRps, renderTable } from './table.js';
 
 const loadName = (step) => (step.model === 'open' ? `rps ${step.targetRps}` : `concurrency ${step.concurrency}`);
 
@@ -48,5 +48,7 @@ export function renderRepeatTable(url, steps) {
       if (!isWeak(warning)) lines.push(`warning (${loadName(step)}, repeat ${step.repeat}): ${warning.message}`);
     }
   }
+  const answers = firstAnswersLine(steps.map((step) => step.errors), lines);
+  if (answers) lines.push(answers);
   return lines.join('\n');
 }

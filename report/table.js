@@ -5,6 +5,7 @@ import { renderSystemLine } from './system.js';
 import { formatBytes } from '../util/bytes.js';
 import { failedStep } from '../result/ranking.js';
 import { CONFLICT_KIND } from '../util/errors.js';
+import { errorsText } from '../result/honesty.js';
 
 const SEPARATOR = '  ';
 // The original's header spacing ("rps     meanLatencyMs ... p50     p90     p99     errors").
@@ -25,6 +26,29 @@ export function formatErrors(errors) {
   const kinds = Object.entries(errors.byKind);
   if (!errors.total) return '0';
   return `${errors.total} (${kinds.map(([kind, count]) => `${kindLabel(kind)}: ${count}`).join(', ')})`;
+}
+
+/**
+ * The line under a table that says why its errors column counts what it counts: the errors of
+ * `errorsList` added up by kind, each kind with its first answer (errorsText), e.g. "errors, each
+ * kind with its first answer: http 413: 20 (VALUE_TOO_LARGE: the memcached server refused ...)".
+ * A kind whose first answer a line of `shown` already quotes (a step's warning) is left out, so
+ * each reason is said once; null when nothing is left to say.
+ */
+export function firstAnswersLine(errorsList, shown = []) {
+  const byKind = {};
+  const samples = {};
+  for (const errors of errorsList) {
+    for (const [kind, n] of Object.entries(errors.byKind ?? {})) {
+      const sample = errors.samples?.[kind];
+      if (sample && !shown.some((line) => line.includes(sample))) samples[kind] ??= sample;
+      byKind[kind] = (byKind[kind] ?? 0) + n;
+    }
+  }
+  const unsaid = Object.keys(byKind).filter((kind) => samples[kind]);
+  if (!unsaid.length) return null;
+  const counts = Object.fromEntries(unsaid.map((kind) => [kind, byKind[kind]]));
+  return `errors, each kind with its first answer: ${errorsText({ byKind: counts, samples })}`;
 }
 
 /**
@@ -145,6 +169,8 @@ export function renderStepTable(url, steps) {
       if (!isWeak(warning)) lines.push(`warning (${loadOf(step)}): ${warning.message}`);
     }
   }
+  const answers = firstAnswersLine(steps.map((step) => step.errors), lines);
+  if (answers) lines.push(answers);
   return lines.join('\n');
 }
 
@@ -243,6 +269,8 @@ export function renderLoadTable(load) {
     renderTable(headers, [row], { align }),
   ];
   for (const warning of load.warnings) lines.push(`warning (load): ${warning.message}`);
+  const answers = firstAnswersLine([load.errors], lines);
+  if (answers) lines.push(answers);
   return lines.join('\n');
 }
 

@@ -392,6 +392,8 @@ export const LOAD_FIELDS = [
   field('errors.total', 'integer', 'batches that failed'),
   field('errors.byKind', 'object',
     `${ERRORS_BY_KIND}, and \`short write\` (the app wrote fewer records than the batch held)`),
+  field('errors.samples', 'object', 'per error kind, its first answer as one line (as a step\'s); absent in ' +
+    'results written before it was kept', { optional: true }),
   field('warnings', 'list', 'why the load deserves attention (LOAD_ERRORS), if it does', { of: WARNING_FIELDS }),
   ...histogramFields('every batch\'s latency'),
 ];

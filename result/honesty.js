@@ -140,8 +140,6 @@ export function driftWarnings({ store, key, load, step, rpsBefore, rpsAfter, dri
 
 const signedPercent = (fraction) => `${fraction >= 0 ? '+' : '−'}${Math.abs(Math.round(fraction * 100))}%`;
 
-const byKindText = (byKind) => Object.entries(byKind).map(([kind, n]) => `${kind}: ${n}`).join(', ');
-
 /**
  * `http 413: 20 (VALUE_TOO_LARGE: the memcached server refused ...)`: each kind's count and its
  * first answer.
@@ -156,7 +154,7 @@ export function errorsText({ byKind, samples = {} }) {
 export function loadWarnings(load) {
   const missing = load.records - load.loaded;
   if (!missing) return [];
-  const batches = load.errors.total ? ` (failed batches: ${byKindText(load.errors.byKind)})` : '';
+  const batches = load.errors.total ? ` (failed batches: ${errorsText(load.errors)})` : '';
   const refused = load.refused ? `; the app refused the load (HTTP ${load.refused}), so the rest was not sent` : '';
   return [warning(
     'LOAD_ERRORS',

@@ -6,11 +6,13 @@
 import { runLoadPhase } from './load.js';
 import { verifySample } from './verify.js';
 
-// A store error as the load's error kinds name them: what the app would have answered for it.
+// A store error as the load's error kinds name them: what the app would have answered for it,
+// with the store's own words as the detail (as the direct engine's steps keep them).
 function outcomeOfError(error) {
-  if (error?.code === 'VALUE_TOO_LARGE') return { kind: 'http 413', refused: 413 };
-  if (error?.code === 'STORE_TIMEOUT') return { kind: 'timeout' };
-  return { kind: `conn ${error?.cause?.code ?? error?.code ?? error?.message}` };
+  const detail = error?.message ?? null;
+  if (error?.code === 'VALUE_TOO_LARGE') return { kind: 'http 413', refused: 413, detail };
+  if (error?.code === 'STORE_TIMEOUT') return { kind: 'timeout', detail };
+  return { kind: `conn ${error?.cause?.code ?? error?.code ?? error?.message}`, detail };
 }
 
 /**

@@ -8,6 +8,7 @@ import { httpRequest, keepAliveAgent } from '../http-request.js';
 import { StepAborted } from '../step.js';
 import { RECORDS_MEDIA_TYPE, encodeRecords } from '../../util/records.js';
 import { keyOf } from './values.js';
+import { errorSample } from '../step-figures.js';
 
 export const LOAD_BATCH_BYTES = 8 * 1024 * 1024;
 export const LOAD_BATCH_RECORDS = 10_000;
@@ -63,13 +64,14 @@ export async function loadRecords({ url, workload, token = null, timeoutMs = 10_
     });
     if (answer.status !== 200) {
       const refused = answer.status >= 400 && answer.status < 500 ? answer.status : null;
-      return { kind: `http ${answer.status}`, refused };
+      return { kind: `http ${answer.status}`, refused, detail: answer.body.toString('utf8') };
     }
+    const text = answer.body.toString('utf8');
     let written = null;
     try {
-      written = JSON.parse(answer.body.toString('utf8')).written;
+      written = JSON.parse(text).written;
     } catch {}
-    return written === to - from ? { landed: true } : { kind: 'short write' };
+    return written === to - from ? { landed: true } : { kind: 'short write', detail: text };
   };
   try {
     return await runLoadPhase({ workload, signal, onProgress, send });
@@ -81,8 +83,9 @@ export async function loadRecords({ url, workload, token = null, timeoutMs = 10_
 /**
  * The load phase, whatever carries the batches: LOAD_CONCURRENCY batches in flight, each
  * timed, counted and told to the workload (recordLoad). `send(batch, from)` resolves to
- * { landed: true } or { kind, refused? } (refused: a status every batch would get alike, which
- * ends the phase), or rejects (counted by errorKind). Resolves to the load's figures.
+ * { landed: true } or { kind, refused?, detail? } (refused: a status every batch would get alike,
+ * which ends the phase; detail: the answer, whose first of each kind is kept as the steps keep
+ * theirs), or rejects (counted by errorKind). Resolves to the load's figures.
  */
 export async function runLoadPhase({ workload, signal, onProgress = () => {}, send }) {
   if (signal?.aborted) throw new StepAborted();
@@ -91,6 +94,7 @@ export async function runLoadPhase({ workload, signal, onProgress = () => {}, se
   const total = end - first;
   const recorder = createLatencyRecorder();
   const errors = {};
+  const samples = {}; // per kind, its first answer as one line (errorSample), as a step's errors.samples
   const startedAt = new Date();
   const startNs = process.hrtime.bigint();
   let next = first;
@@ -99,8 +103,9 @@ export async function runLoadPhase({ workload, signal, onProgress = () => {}, se
   let bytes = 0;
   let batches = 0;
   let refused = null; // a refusal every batch would get alike (a 4xx)
-  const countError = (kind) => {
+  const countError = (kind, detail) => {
     errors[kind] = (errors[kind] ?? 0) + 1;
+    if (samples[kind] === undefined && detail) samples[kind] = errorSample(detail);
   };
 
   const worker = async () => {
@@ -118,12 +123,12 @@ export async function runLoadPhase({ workload, signal, onProgress = () => {}, se
         recorder.record(process.hrtime.bigint() - sentNs);
         if (outcome.landed) landed = true;
         else {
-          countError(outcome.kind);
+          countError(outcome.kind, outcome.detail);
           if (outcome.refused) refused = outcome.refused;
         }
       } catch (error) {
         if (signal?.aborted) break;
-        countError(errorKind(error));
+        countError(errorKind(error), error.message);
       }
       if (landed) loaded += to - from;
       workload.recordLoad(from, to, landed);
@@ -153,7 +158,7 @@ export async function runLoadPhase({ workload, signal, onProgress = () => {}, se
     seconds,
     rps: seconds > 0 ? loaded / seconds : 0,
     latency,
-    errors: { total: errorTotal, byKind: errors },
+    errors: { total: errorTotal, byKind: errors, samples },
     refused,
     histogram,
   };

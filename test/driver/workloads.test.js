@@ -287,10 +287,27 @@ test('refused writes (401, 403, 405, 413) are errors by kind in the table, never
   ]);
   const [load] = unloaded.loads;
   assert.deepEqual([load.loaded, load.errors.byKind['http 401'] >= 1, load.batches <= 2], [0, true, true]);
-  assert.match(load.warnings[0].message, /^20000 of 20000 records were not loaded \(failed batches: http 401: \d\); the app refused the load \(HTTP 401\), so the rest was not sent/);
+  assert.match(load.warnings[0].message, /^20000 of 20000 records were not loaded \(failed batches: http 401: \d \(WRITE_TOKEN_REQUIRED: write token required\)\); the app refused the load \(HTTP 401\), so the rest was not sent/);
+  assert.deepEqual(load.errors.samples, { 'http 401': 'WRITE_TOKEN_REQUIRED: write token required' },
+    'the first answer kept, as a step keeps it');
   assert.equal(unloaded.steps[0].errors.byKind['http 404'], 20, 'the reads find nothing, and say so');
   assert.deepEqual(unloaded.verifications[0].sampled, 0, 'nothing landed, so nothing is checked');
 });
+
+test('a load refused for its values\' size: the load table says why (the app\'s answer), in the text and the JSON',
+  async (t) => {
+    const server = await startContractServer(t, { stores: ['memory'], maxValueBytes: 1000 });
+    const result = await run([
+      '--target', server.url, '--stores', 'memory', '-w', 'ycsb-c', '--records', '10', '--value-size', '2000',
+      '-c', '1', '-n', '20', '--warmup', '0',
+    ]);
+    const [load] = fromJson(toJson(result)).loads;
+    assert.deepEqual([load.loaded, load.errors.byKind, load.errors.samples],
+      [0, { 'http 413': 1 }, { 'http 413': 'VALUE_TOO_LARGE: value too large' }]);
+    const text = renderRun(result);
+    assert.match(text, /\nwarning \(load\): 10 of 10 records were not loaded \(failed batches: http 413: 1 \(VALUE_TOO_LARGE: value too large\)\); the app refused the load \(HTTP 413\)/);
+    assert.equal(text.split('VALUE_TOO_LARGE').length, 2, 'said once, by the load\'s warning');
+  });
 
 test('without --stores, a store that says it has no native append is skipped for an append workload', async (t) => {
   const server = await startContractServer(t, { stores: ['memory', 'noappend'] });

@@ -7,6 +7,7 @@ import { fromJson, toJson } from '../../result/format.js';
 import { htmlReport, renderHtml } from '../../report/html.js';
 import { buildCharts, mergedHistogram, PERCENTILE_POSITIONS } from '../../report/html-charts.js';
 import { fixedResult, fixedStep, fixedWarning } from '../helpers/driver-fixtures.js';
+import { honestyWarnings } from '../../result/honesty.js';
 
 const before = async () => fromJson(await readFile(new URL('../fixtures/runs/before.json', import.meta.url), 'utf8'));
 const jsonIn = (html, id) =>
@@ -112,6 +113,34 @@ test('warnings are in the header and their rows are marked; text is escaped', ()
   assert.match(html, /<b>FASTER_THAN_BASELINE<\/b> in the comparison: &lt;b&gt;x&lt;\/b&gt; \(key1, concurrency 5\)/);
   assert.match(html, /<tr class="warned"[^>]*><td>5<\/td><td>1<\/td><td class="text">&lt;b&gt;x&lt;\/b&gt; !<\/td>/, 'the comparison row is marked, with its rank');
   assert.match(html, /steal &lt;20%&gt;/);
+});
+
+test('"Each step": a failed step shows failed, not figures, and each error kind\'s first answer is said once', () => {
+  const reason = 'VALUE_TOO_LARGE: the memcached server refused <1048576> bytes';
+  const failedFigures = fixedStep({
+    store: 'memcached',
+    rps: 4321.4,
+    errors: { total: 2000, byKind: { 'http 413': 2000 }, samples: { 'http 413': reason } },
+  });
+  const steps = [
+    fixedStep({ store: 'memory', rps: 8000 }),
+    { ...failedFigures, warnings: honestyWarnings(failedFigures) },
+    // Errors without a warning quoting them (as a file may hold them): the line under the table says why.
+    fixedStep({
+      store: 'redis', rps: 6000, errors: { total: 2, byKind: { timeout: 2 }, samples: { timeout: 'no answer' } },
+    }),
+  ];
+  const html = renderHtml(fromJson(toJson(fixedResult({ steps }))));
+  const escaped = 'VALUE_TOO_LARGE: the memcached server refused &lt;1048576&gt; bytes';
+  const section = (store) => html.slice(html.indexOf(`<summary>http://127.0.0.1:40123/${store}/key1</summary>`));
+  const memcached = section('memcached').slice(0, section('memcached').indexOf('</details>'));
+  assert.match(memcached, /<td class="text">concurrency 5<\/td><td>1<\/td><td>2000<\/td><td class="text">failed<\/td>(<td>-<\/td>){7}<td class="text">2000 \(http 413: 2000\)<\/td>/);
+  assert.doesNotMatch(memcached, /<td>4321<\/td>/, 'no rps for a step that had no success');
+  assert.equal(memcached.split(`<li>concurrency 5: no request succeeded: http 413: 2000 (${escaped})</li>`).length, 2);
+  assert.doesNotMatch(memcached, /each kind with its first answer/, 'its warning said it already');
+  const redis = section('redis').slice(0, section('redis').indexOf('</details>'));
+  assert.match(redis, /<li>errors, each kind with its first answer: timeout: 2 \(no answer\)<\/li>/);
+  assert.match(section('memory'), /<td>8000<\/td>/, 'a step with answers keeps its figures');
 });
 
 test('the per-operation breakdown and the probe\'s figures are shown when the Result has them', () => {

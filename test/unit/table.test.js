@@ -5,6 +5,7 @@ import {
   renderStepTable, renderSystem, renderSkipped, formatErrors, renderTable, displayUrl,
 } from '../../report/table.js';
 import { compareStores } from '../../result/comparison.js';
+import { honestyWarnings } from '../../result/honesty.js';
 import { fixedStep, fixedWarning, weakWarning } from '../helpers/driver-fixtures.js';
 
 test('the per-URL table has the original header and aligns numbers under it', () => {
@@ -103,6 +104,37 @@ test('errors show the total and each kind only when there are any', () => {
     '4 (http 409 conflict: 3, http 503: 1)',
     'a 409 is named a conflict',
   );
+});
+
+test('the errors column counts; a line under the table gives each kind\'s first answer, once for the table', () => {
+  const down = 'UNAVAILABLE: the store is down';
+  const steps = [
+    fixedStep({
+      concurrency: 5,
+      errors: { total: 3, byKind: { 'http 503': 2, timeout: 1 }, samples: { 'http 503': down, timeout: 'no answer' } },
+    }),
+    fixedStep({ concurrency: 10, errors: { total: 1, byKind: { 'http 503': 1 }, samples: { 'http 503': 'other' } } }),
+  ];
+  const lines = renderStepTable(steps[0].url, steps).split('\n');
+  assert.match(lines[4], / 3 \(http 503: 2, timeout: 1\)$/, 'the column stays counts');
+  assert.equal(lines.at(-1),
+    'errors, each kind with its first answer: http 503: 3 (UNAVAILABLE: the store is down), timeout: 1 (no answer)',
+    'added up over the steps, each kind with the first answer of the first step that had it');
+});
+
+test('a failed step: its row says failed, and its answer is said once (its warning quotes it, no second line)', () => {
+  const reason = 'VALUE_TOO_LARGE: the memcached server refused a value of 1048576 bytes: over its item size limit';
+  const figures = fixedStep({
+    store: 'memcached',
+    errors: { total: 2000, byKind: { 'http 413': 2000 }, samples: { 'http 413': reason } },
+  });
+  const step = { ...figures, warnings: honestyWarnings(figures) };
+  assert.equal(step.warnings.find((warning) => warning.code === 'STEP_FAILED').message,
+    `no request succeeded: http 413: 2000 (${reason})`);
+  const text = renderStepTable(step.url, [step]);
+  assert.match(text, /\n +2000 +5 +failed +- +- +- +- +- +- +2000 \(http 413: 2000\)\n/);
+  assert.equal(text.split(reason).length, 2, text);
+  assert.match(text, /\nwarning \(concurrency 5\): no request succeeded: http 413: 2000 \(VALUE_TOO_LARGE: /);
 });
 
 test('the comparison lists stores fastest first with their rps as a fraction of the fastest', () => {

@@ -121,6 +121,23 @@ test('the load table: records, bytes, rate, batch latency, duration; a warning w
   assert.match(renderLoadTable(failed), /\nwarning \(load\): 10000 of 100000 records were not loaded \(failed batches: http 503: 1\): reads of them may answer 404, and the verification leaves them out$/);
 });
 
+test('a load\'s failed batches carry their first answer, said once under its table', () => {
+  const reason = 'VALUE_TOO_LARGE: the memcached server refused a value of 1048576 bytes: over its item size limit';
+  const refused = load({
+    loaded: 0, errors: { total: 1, byKind: { 'http 413': 1 }, samples: { 'http 413': reason } },
+  });
+  refused.warnings = loadWarnings(refused);
+  const text = renderLoadTable(refused);
+  assert.match(text, /\nwarning \(load\): 100000 of 100000 records were not loaded \(failed batches: http 413: 1 \(VALUE_TOO_LARGE: the memcached server refused a value of 1048576 bytes: over its item size limit\)\)/);
+  assert.equal(text.split(reason).length, 2, 'the reason once: the warning says it, no line repeats it');
+  // A load without its warning (as a caller may render it) still says why, in its own line.
+  const bare = renderLoadTable({ ...refused, warnings: [] });
+  assert.match(bare, /\nerrors, each kind with its first answer: http 413: 1 \(VALUE_TOO_LARGE: the memcached server /);
+  // A file written before the samples were kept: the counts alone, no line.
+  const old = renderLoadTable(load({ loaded: 0, errors: { total: 1, byKind: { 'http 413': 1 } } }));
+  assert.doesNotMatch(old, /first answer/);
+});
+
 test('the verification: "verified N/N written values", the mismatches, and why some keys were not checked', () => {
   const clean = {
     sampled: 1000,
