@@ -26,6 +26,8 @@ export interface RunOptions {
   warmup?: number | string;
   warmupMax?: number | string;
   order?: 'interleaved' | 'sequential';
+  /** --no-control: do not measure the first step again after the last (the control). */
+  noControl?: boolean;
   quick?: boolean;
   noKeepalive?: boolean;
   /** Per-request deadline in milliseconds. */
@@ -48,6 +50,10 @@ export interface RunOptions {
   noVerify?: boolean;
   token?: string;
   repeat?: number | string;
+  /** --part I/N ('2/4'): this run is part I of N (its share of the load); needs `seed`, the same in every part. */
+  part?: string;
+  /** --start-at: prepare, then wait until this time (ISO with its zone, or '+30s' from now) before the first step. */
+  startAt?: string;
   /** Thresholds as --assert takes them: 'p99<5ms', 'memory:rps>=1000', 'errors=0'. */
   assert?: string | string[];
 }

@@ -3,6 +3,7 @@
 // printing nothing. The target app's factory is `storebench/app`. docs/api.md shows each call.
 import { normalizeOptions } from './driver/options.js';
 import { resultError, runBenchmark } from './driver/run.js';
+import { codeOptionProblems } from './driver/code-options.js';
 import { parseThresholds } from './result/thresholds.js';
 import { fromJson, readResultsSync, toJson } from './result/format.js';
 import { renderRun } from './report/run-text.js';
@@ -24,18 +25,6 @@ export {
 } from './util/errors.js';
 export { RESULTS_FORMAT } from './result/format.js';
 
-// Flags that only mean something on the command line: run() writes no file and prints nothing.
-const CLI_ONLY = {
-  json: 'run() writes no file: it resolves to the Result (report(result, { format: \'json\' }) gives the file\'s text)',
-  csv: 'run() writes no file: report(result, { format: \'csv\' }) gives the CSV text',
-  html: 'run() writes no file: report(result, { format: \'html\' }) gives the page',
-  quiet: 'run() prints nothing: progress comes to the onProgress hook',
-  help: 'is the command line\'s (docs/api.md describes run())',
-  scenario: 'is the command line\'s (node test --scenario NAME); run() runs one sweep',
-  scale: 'goes with --scenario, which is the command line\'s',
-  cloudantPlan: 'goes with --scenario, which is the command line\'s',
-};
-
 /**
  * Runs a benchmark and resolves to its Result (docs/results-format.md). `options` are the long
  * flags of `node test` in camelCase: `{ stores: ['memory'], direct: true, concurrency: [5],
@@ -50,11 +39,7 @@ export async function run(options = {}, { signal, onProgress } = {}) {
     throw new UsageError(`run() takes an object of options, not ${given}`);
   }
   const { command, options: normalized, problems } = normalizeOptions(options);
-  const cliOnly = Object.keys(CLI_ONLY).filter((name) => options[name] !== undefined);
-  const all = [...cliOnly.map((name) => `${name}: ${CLI_ONLY[name]}`), ...(command === 'scenario' ? [] : problems)];
-  if (command === 'list') {
-    all.push('workload "list" lists the workloads (node test --workload list): run() needs one to run');
-  }
+  const all = [...codeOptionProblems(options, command), ...(command === 'scenario' ? [] : problems)];
   if (all.length) throw new UsageError(all);
   return runBenchmark(normalized, { signal, onProgress });
 }

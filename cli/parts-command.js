@@ -1,4 +1,4 @@
-// node test --parts N --local: the parts run (driver/local-parts.js), then printed and written
+// node test --parts N --local: the parts run (cli/local-parts.js), then printed and written
 // as node test merge prints and writes a merged run; --assert is checked on the merged run.
 import { runLocalParts } from './local-parts.js';
 import { parseThresholds } from '../result/thresholds.js';

@@ -1,4 +1,4 @@
-// Cloudant Lite's rate limits, for the embedded CouchDB stand-in (issue 13): 20 lookups, 10
+// Cloudant Lite's rate limits, for the embedded CouchDB stand-in: 20 lookups, 10
 // writes and 5 queries per second, each class counted over a sliding one-second window of the
 // requests it accepted. A request past its class's limit gets 429 with a CouchDB-style JSON
 // body and is not counted in the window. GET /_storebench/limits reports what was accepted and

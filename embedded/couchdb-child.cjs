@@ -44,7 +44,7 @@ const handler = requireUser
   : app;
 
 const listen = () => {
-  // COUCH_RATE_PLAN=lite: Cloudant Lite's rate limits in front of everything (issue 13).
+  // COUCH_RATE_PLAN=lite: Cloudant Lite's rate limits in front of everything.
   const server = http.createServer(withRateLimits(handler, process.env.COUCH_RATE_PLAN));
   server.keepAliveTimeout = 65_000;
   server.listen(0, '127.0.0.1', () => {

@@ -129,8 +129,8 @@ export const TIMELINE_FIELDS = [
   ...histogramFields('this second\'s latencies (2 significant digits: 1% buckets); the seconds of side-by-side parts ' +
     '(--workers, merge) add by histogram'),
 ];
-const TIMELINE_DESCRIPTION = 'the step second by second (`--timeline` prints it, the HTML report ' +
-  'draws it, `--hdr-log` writes it)';
+const TIMELINE_DESCRIPTION = 'the step second by second (the text report draws it as one line of sparklines ' +
+  'per step, the HTML report charts it, `--hdr-log` writes it)';
 
 export const OPERATION_FIELDS = [
   field('operation', 'string', 'what the requests did: `read`, `write`, `update`, `insert`, `append` or ' +

@@ -1,6 +1,6 @@
 // The same Redis through ioredis, with auto-pipelining on: commands issued in the same
 // tick go out in one write. Compare it with `redis` (node-redis) on the same server.
-// Fails fast like stores/redis-options.js: no offline queue, so a request while the server
+// Fails fast like stores/clients/redis-options.js: no offline queue, so a request while the server
 // is down gets a 503 at once instead of waiting, and reconnects in the background.
 import { withDeadline } from './deadline.js';
 import { chunksOf } from './bulk.js';

@@ -36,7 +36,7 @@ export class StoreSet {
    *   an entry with open() is opened by openAll() and, while unavailable, again in the background
    * @param {Array<() => Promise<void>>} stopServers  stops the embedded servers, after the stores close
    * @param {{ openTimeoutMs?: number, opTimeoutMs?: number, reopen?: boolean }} [options]  the deadlines
-   *   (see stores/deadline-settings.js); reopen (default true): a store that is unavailable is
+   *   (see config/settings.js); reopen (default true): a store that is unavailable is
    *   tried again in the background when asked for (the app); false for a set opened for one run
    *   and closed (the driver's direct mode, its scenarios, the seeding), which never retries
    */

@@ -2,7 +2,7 @@
 // pushed app (its droplet holds the driver), against the pushed app itself, all with one
 // --start-at and one --seed. Each task puts its results file into the app's results area
 // (routes/results.js) through scripts/cf/send-result.js; this side polls for the N results,
-// merges them (report/merge.js) and hands the merged Result back. Never prints but through
+// merges them (result/merge.js) and hands the merged Result back. Never prints but through
 // the `log` it is given (progress); the entry (load.js) prints the tables.
 import { parseArgs } from 'node:util';
 import { randomBytes } from 'node:crypto';

@@ -7,10 +7,12 @@ import { after, before, describe, test } from 'node:test';
 import { startApp } from '../../app/start-app.js';
 import { startCouchServer } from '../../embedded/couchdb.js';
 import { rawRequest } from '../helpers/http.js';
+import { unavailable } from '../helpers/services.js';
 import { revisionedWrites } from '../../stores/clients/couch-revisions.js';
 
 const STORES = ['cloudant', 'cloudant-legacy', 'couchdb-nano'];
 const WRITERS = 20;
+const OPTIONAL = 'cloudant-legacy';
 
 describe('concurrent PUTs to one CouchDB document', () => {
   let app;
@@ -31,8 +33,12 @@ describe('concurrent PUTs to one CouchDB document', () => {
   for (const store of STORES) {
     test(`${store}: ${WRITERS} PUTs at once to one key all land or answer 409 WRITE_CONFLICT, none 503; ` +
       'the value read back is one written', async (t) => {
-      // cloudant-legacy is an optional dependency: absent, /stores says so and there is nothing to test.
-      if (!up.includes(store)) return t.skip(`${store} is not up here`);
+      if (!up.includes(store)) {
+        // cloudant-legacy is an optional dependency: absent, /stores says so and there is nothing to test.
+        if (store === OPTIONAL) return t.skip(`${store} is not up here`);
+        // The others need only the embedded stand-in: down is a failure in CI, a skip on a laptop.
+        return unavailable(t, `${store} is not up against the embedded CouchDB stand-in`);
+      }
       const key = `contended-${randomUUID()}`;
       const bodies = Array.from({ length: WRITERS }, (_, i) => Buffer.from(JSON.stringify({ writer: i, at: key })));
       const put = (body) => rawRequest(app.url, `/${store}/${key}`, { method: 'PUT', body });

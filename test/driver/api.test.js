@@ -83,6 +83,30 @@ test('run() rejects bad options with a UsageError carrying every problem, and th
   await assert.rejects(run('-c 5'), { code: 'USAGE' });
 });
 
+// Each resolved with nothing written or served, and { parts, local } quietly ran once.
+test('run() refuses the CLI-only --hdr-log, --metrics-port and --parts --local, naming each', async () => {
+  const base = { direct: true, stores: ['memory'], concurrency: [1], requests: 1, warmup: 0 };
+  const refused = async (extra) => {
+    let problems;
+    await assert.rejects(run({ ...base, ...extra }), (error) => {
+      assert.ok(error instanceof UsageError);
+      ({ problems } = error);
+      return true;
+    });
+    return problems;
+  };
+  assert.deepEqual(await refused({ hdrLog: 'logs' }), [
+    'hdrLog: run() writes no file: each step of the Result carries its latency histogram (step.histogram)',
+  ]);
+  assert.deepEqual(await refused({ metricsPort: 0 }), [
+    'metricsPort: run() serves nothing: the onProgress hook sees each finished step',
+  ]);
+  const parts = await refused({ parts: 2, local: true });
+  assert.equal(parts.length, 2);
+  assert.match(parts[0], /^parts: is the command line's \(node test --parts N --local/);
+  assert.equal(parts[1], 'local: goes with --parts, which is the command line\'s');
+});
+
 test('report() returns a saved run as text, HTML, CSV or JSON, the same from the file as from its Result', async () => {
   const text = await readFile(fixture('before.json'), 'utf8');
   const result = fromJson(text);

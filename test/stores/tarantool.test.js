@@ -60,7 +60,7 @@ test('the two engines keep separate data: a key set through one is absent from t
 
 test('20 concurrent reads of the 200 KB value all come back byte-exact, on both engines', async (t) => {
   // Regression: tarantool-driver 3.1.0 refused commands sent while a large response was
-  // still arriving ("Connection not established yet!"); see stores/tarantool-driver-fix.js.
+  // still arriving ("Connection not established yet!"); see stores/clients/tarantool-driver-fix.js.
   if (!connect(t)) return;
   const { payloads } = await import('../../data/payloads.js');
   for (const adapter of [tarantool, tarantoolMemtx]) {

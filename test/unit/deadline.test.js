@@ -1,5 +1,6 @@
 // The deadlines on their own: the primitive, the per-operation wrapper and the settings.
-// (test/unit/store-set.test.js and test/app/deadlines.test.js hold them to real servers.)
+// (test/unit/store-set.test.js, test/app/op-deadline.test.js and test/app/open-deadline.test.js hold them to
+// real servers.)
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';

@@ -1,6 +1,6 @@
 // StoreSet's own rules, with small in-process stores standing in for servers that are slow,
-// silent or forgetful on cue. The same rules against real servers: test/app/deadlines.test.js
-// and test/app/reseed.test.js.
+// silent or forgetful on cue. The same rules against real servers: test/app/op-deadline.test.js,
+// test/app/open-deadline.test.js and test/app/reseed.test.js.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
