@@ -136,6 +136,12 @@ export type ResultInput = Result | string;
 
 export function run(options: RunOptions, hooks?: RunHooks): Promise<Result>;
 
+/** run() as an async iterator: its progress events, then { type: 'done', result }; leaving the loop aborts it. */
+export function runEvents(
+  options: RunOptions,
+  hooks?: { signal?: AbortSignal },
+): AsyncGenerator<ProgressEvent | { type: 'done'; result: Result }, void, undefined>;
+
 export function normalizeOptions(object: RunOptions & Record<string, unknown>, env?: Record<string, string | undefined>): {
   command: 'run' | 'scenario' | 'list';
   help: boolean;

@@ -45,6 +45,48 @@ export async function run(options = {}, { signal, onProgress } = {}) {
 }
 
 /**
+ * The same run as an async iterator of its events: each progress event as it happens (as
+ * `onProgress` sees them), then `{ type: 'done', result }`. A bad option throws from the first
+ * step of the loop, as run() rejects. Leaving the loop early (break, return, a throw) aborts
+ * the run and waits for it to stop; an abort of `signal` ends it as run()'s does.
+ */
+export async function * runEvents(options = {}, { signal } = {}) {
+  const controller = new AbortController();
+  const abort = () => controller.abort();
+  if (signal?.aborted) abort();
+  signal?.addEventListener('abort', abort, { once: true });
+  const queue = [];
+  let wake = null;
+  const wakeUp = () => {
+    wake?.();
+    wake = null;
+  };
+  let outcome = null; // { result } or { error }, once run() settles
+  const onProgress = (event) => {
+    queue.push(event);
+    wakeUp();
+  };
+  const running = run(options, { signal: controller.signal, onProgress })
+    .then((result) => { outcome = { result }; }, (error) => { outcome = { error }; })
+    .finally(wakeUp);
+  try {
+    for (;;) {
+      while (queue.length) yield queue.shift();
+      if (outcome) break;
+      await new Promise((resolve) => { wake = resolve; });
+    }
+    if (outcome.error) throw outcome.error;
+    yield { type: 'done', result: outcome.result };
+  } finally {
+    if (!outcome) {
+      abort();
+      await running;
+    }
+    signal?.removeEventListener('abort', abort);
+  }
+}
+
+/**
  * The failure a finished Result stands for, or null: the error (RunError, VerifyError) the
  * command line would exit 1 with: the embedded app died, a store named in `stores` could not
  * be swept, no request of a named target's step succeeded, written values read back different.

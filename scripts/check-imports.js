@@ -135,7 +135,7 @@ async function exportedNames(file) {
   const text = await readFile(file, 'utf8');
   if (/export\s*\*\s*from/.test(text)) return null;
   const names = new Set();
-  for (const [, name] of text.matchAll(/export\s+(?:async\s+)?(?:function\*?|const|let|var|class)\s+([A-Za-z_$][\w$]*)/g)) names.add(name);
+  for (const [, name] of text.matchAll(/export\s+(?:async\s+)?(?:function\s*\*?|const|let|var|class)\s*([A-Za-z_$][\w$]*)/g)) names.add(name);
   for (const [, list] of text.matchAll(/export\s*\{([^}]*)\}/g)) {
     for (const part of list.split(',').map((entry) => entry.trim()).filter(Boolean)) names.add(part.split(/\s+as\s+/).at(-1).trim());
   }

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { check, compare, failure, merge, normalizeOptions, report, run, UsageError } from '../../index.js';
+import { check, compare, failure, merge, normalizeOptions, report, run, runEvents, UsageError } from '../../index.js';
 import { parseArguments } from '../../cli/options.js';
 import { fromJson } from '../../result/format.js';
 import { renderRun } from '../../report/run-text.js';
@@ -139,4 +139,35 @@ test('a direct run says the direct engine sent its load: the System line names i
   const [system] = report(result).split('\n');
   assert.match(system, / · engine direct$/);
   assert.doesNotMatch(system, /loadtest/);
+});
+
+test('runEvents() gives the run\'s events as an async iterator, then the Result; a bad option throws; ' +
+  'leaving the loop early stops the run', async () => {
+  const options = { direct: true, stores: ['memory'], keys: ['key1'], concurrency: [2, 4], requests: 100, warmup: 0 };
+  const types = [];
+  let done = null;
+  for await (const event of runEvents(options)) {
+    types.push(event.type);
+    if (event.type === 'done') done = event.result;
+  }
+  assert.deepEqual([...new Set(types)], ['stores-opening', 'start', 'step', 'step-done', 'target-done', 'done']);
+  assert.equal(types.at(-1), 'done');
+  assert.equal(done.steps.length, 2);
+  assert.deepEqual(done.steps.map((step) => step.responses), [100, 100]);
+
+  await assert.rejects(async () => {
+    for await (const event of runEvents({ concurrency: [0] })) assert.fail(`no event expected, got ${event.type}`);
+  }, UsageError);
+
+  // Out after the first step: the run is aborted, and the loop ends without waiting for the second step's
+  // 10 minutes.
+  const long = { ...options, requests: undefined, duration: 600, concurrency: [1, 2] };
+  const started = Date.now();
+  const seen = [];
+  for await (const event of runEvents(long)) {
+    seen.push(event.type);
+    if (event.type === 'step') break;
+  }
+  assert.equal(seen.at(-1), 'step');
+  assert.ok(Date.now() - started < 60_000, 'the run stopped when the loop was left');
 });
