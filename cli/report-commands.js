@@ -4,7 +4,8 @@
 import { readResults } from '../result/format.js';
 import { checkOutputPaths, writeResults } from './results-files.js';
 import { renderRun } from '../report/run-text.js';
-import { writeHtmlReport } from '../report/html.js';
+import { writeFile } from 'node:fs/promises';
+import { htmlReport } from '../report/html.js';
 import { thresholdsError } from '../report/assert.js';
 import { checkThresholds } from '../result/threshold-check.js';
 import { regressionError, renderRunComparison } from '../report/compare-runs.js';
@@ -28,7 +29,7 @@ export async function reportCommand(
   const thresholds = parseThresholds(assert.length ? assert : result.settings.assert).thresholds;
   if (html) {
     await checkOutputPaths({ html });
-    await writeHtmlReport(html, result, { thresholds });
+    await writeFile(html, htmlReport(result, { thresholds }));
     stderr.write(`wrote ${html}: ${result.steps.length} step(s) as a page\n`);
   } else if (result.scenario) {
     // A --scenario run prints as it did.

@@ -1,9 +1,8 @@
 // The HTML report: one self-contained page (uPlot inlined, the data as JSON in the page, no
-// network request) rendered from a saved Result. writeHtmlReport always goes through the
+// network request) rendered from a saved Result. htmlReport always goes through the
 // results file's own writer and reader (toJson, fromJson), so the page shows exactly what the
 // file holds, never a live run's objects; renderHtml(result) renders a Result as given.
 import { scenarioHtml } from './scenario.js';
-import { writeFile } from 'node:fs/promises';
 import { WARNING_CODES } from '../util/errors.js';
 import { groupRepeats, summarizeCell } from '../result/repeat.js';
 import { parseThresholds } from '../result/thresholds.js';
@@ -315,7 +314,7 @@ const NO_SCRIPT_CHARTS = '<noscript><p class="notice no-script">The charts (rps,
   'and every step with p50 to p999 under <a href="#steps">Every step</a>.</p></noscript>';
 
 /**
- * The page for a Result (as given: writeHtmlReport is the caller that reads it back from JSON
+ * The page for a Result (as given: htmlReport is the caller that reads it back from JSON
  * first).
  */
 export function renderHtml(result, { thresholds } = {}) {
@@ -395,9 +394,4 @@ ${licence}</footer>
 /** The page for a Result as its results file holds it: rendered from fromJson(toJson(result)). */
 export function htmlReport(result, options) {
   return renderHtml(fromJson(toJson(result)), options);
-}
-
-/** Writes the page for `result` to `file`. */
-export async function writeHtmlReport(file, result, options) {
-  await writeFile(file, htmlReport(result, options));
 }
