@@ -43,6 +43,7 @@ function createSeconds() {
           count,
           errors,
           p50Ms: atMs(50),
+          p90Ms: atMs(90),
           p99Ms: atMs(99),
           maxMs: count ? histogram.maxValue / 1000 : null,
         };
