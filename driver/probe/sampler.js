@@ -37,7 +37,11 @@ function createSeconds() {
     samples() {
       return Array.from(seconds, (second = { count: 0, errors: 0, histogram: null }, index) => {
         const { count, errors, histogram } = second;
-        const atMs = (percentile) => (count ? histogram.getValueAtPercentile(percentile) / 1000 : null);
+        const maxMs = count ? histogram.maxValue / 1000 : null;
+        // A percentile reads as its bucket's top, which can pass the exact max the histogram
+        // keeps: never above it (as the step's own seconds, result/recorder.js).
+        const atMs = (percentile) =>
+          (count ? Math.min(maxMs, histogram.getValueAtPercentile(percentile) / 1000) : null);
         const sample = {
           second: index,
           count,
@@ -45,7 +49,7 @@ function createSeconds() {
           p50Ms: atMs(50),
           p90Ms: atMs(90),
           p99Ms: atMs(99),
-          maxMs: count ? histogram.maxValue / 1000 : null,
+          maxMs,
         };
         histogram?.destroy();
         return sample;

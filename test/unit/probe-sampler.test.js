@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startSampling } from '../../driver/probe/sampler.js';
 
+// Pins the bug of a second's p99 read above its max (a bucket's top past the exact max).
 test('the probe\'s seconds hold every request once: counts and failures add up to the figures, ' +
   'p50 <= p90 <= p99 <= max', async () => {
   let sent = 0;
@@ -21,7 +22,7 @@ test('the probe\'s seconds hold every request once: counts and failures add up t
   assert.equal(timeline.reduce((sum, sample) => sum + sample.count, 0), figures.count);
   assert.equal(timeline.reduce((sum, sample) => sum + sample.errors, 0), figures.errors);
   for (const { p50Ms, p90Ms, p99Ms, maxMs } of timeline) {
-    assert.ok(p50Ms >= 3 && p50Ms <= p90Ms && p90Ms <= p99Ms && p99Ms <= maxMs, JSON.stringify(timeline));
+    assert.ok(p50Ms >= 2.9 && p50Ms <= p90Ms && p90Ms <= p99Ms && p99Ms <= maxMs, JSON.stringify(timeline));
   }
   assert.ok(timeline[0].maxMs >= 12, 'the slow requests show in their second\'s max');
 });
