@@ -275,11 +275,11 @@ export const STEP_FIELDS = [
     '(before the target\'s first step, for 1 s or 200 requests, after `idle.warmup` untimed ones: at most 50 or ' +
     '0.25 s, since a new connection\'s first requests are slower) and `underLoad` (throughout this step), each `{ ' +
     'count, errors, meanMs, p50Ms, p99Ms }`, `underLoad` also `timeline`: per second of the probe\'s sampling (which ' +
-    'starts a few ms before the step\'s first request) `{ second, count, errors, p50Ms, p90Ms, p99Ms, maxMs }` (`errors`: ' +
-    'requests that failed, timed out or answered other than 2xx, in direct mode a get that found no value: never ' +
-    'latencies; latencies in ms, null when nothing answered; the whole of it null when the probe could not reach the ' +
-    'target, `error` saying why, else null), and `thread`: `worker` (its own thread and connection) or `main` (the ' +
-    'driver\'s thread: the memory store in direct mode). Its requests are not in the ' +
+    'starts a few ms before the step\'s first request) `{ second, count, errors, p50Ms, p90Ms, p99Ms, maxMs }` ' +
+    '(`errors`: requests that failed, timed out or answered other than 2xx, in direct mode a get that found no ' +
+    'value: never latencies; latencies in ms, null when nothing answered; the whole of it null when the probe ' +
+    'could not reach the target, `error` saying why, else null), and `thread`: `worker` (its own thread and ' +
+    'connection) or `main` (the driver\'s thread: the memory store in direct mode). Its requests are not in the ' +
     'step\'s counts. null without --probe'),
   field('machine.loadAverage', 'number|null', 'the one-minute load average (/proc/loadavg) when the step ' +
     'ended; null where not measured', { csv: 'loadAverage' }),
