@@ -1,10 +1,14 @@
 // npm run perf:fairness: whether a comparison depends on when a store ran (a benchmark, not a
 // test: it prints figures and targets, and never fails on them).
 //
-//   npm run perf:fairness -- [--parts cause,orders,newcomer,default] [--rounds 3]
+//   npm run perf:fairness -- [--parts cause,servers,orders,newcomer,default] [--rounds 3]
 //
 // - cause: a freshly started app.js, its first URL measured in 0.5 s windows at concurrency 20
 //   for 8 s: how long the app itself takes to warm (the first store of a run used to pay it).
+// - servers: what the servers an app just started add: a fresh app with `memory` and one store,
+//   its request path warmed on memory/key1 for 3 s, then the store's key1 in 0.5 s windows for
+//   8 s. redis (a single redis-server: nothing to settle) shows the adapter's own first
+//   requests; what redis-cluster, postgres or tarantool lose beyond that is their servers settling.
 // - orders: `--stores memory,redis,postgres` against `--stores postgres,redis,memory`, --rounds
 //   each, alternating; each store's median rps in the two orders, and how far apart. Also once
 //   with `--order sequential --warmup 0 --warmup-max 0` (how runs went before) for contrast.
@@ -27,10 +31,10 @@ import { httpEngine } from '../driver/engines/http.js';
 import { median } from '../util/stats.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const PARTS = ['cause', 'orders', 'newcomer', 'default'];
+const PARTS = ['cause', 'servers', 'orders', 'newcomer', 'default'];
 const { values } = parseArgs({
   options: {
-    parts: { type: 'string', default: 'cause,orders,newcomer' },
+    parts: { type: 'string', default: 'cause,servers,orders,newcomer' },
     rounds: { type: 'string', default: '3' },
   },
 });
@@ -94,6 +98,42 @@ async function cause() {
       const settled = median(rates.slice(8));
       console.log(`${store}: ${rates.join(' ')} rps; ` +
         `first window ${percent(rates[0] / settled - 1)} of the last 4 s's median (${settled})`);
+    } finally {
+      await app.stop();
+    }
+  }
+}
+
+// Resolves to the rps of `count` windows of 0.5 s at concurrency 20 on url.
+async function windows(url, count) {
+  const rates = [];
+  for (let window = 0; window < count; window += 1) {
+    const step = await measureStep(httpEngine, { url, concurrency: 20, durationSeconds: 0.5 });
+    rates.push(Math.round(step.rps));
+  }
+  return rates;
+}
+
+async function servers() {
+  console.log('\n## servers: a fresh app, warmed on memory/key1 for 3 s, then the store\'s key1 in 0.5 s windows');
+  for (const store of ['redis', 'redis-cluster', 'postgres', 'tarantool']) {
+    const app = await startAppProcess({
+      stores: ['memory', store],
+      env: { ...process.env, STOREBENCH_WRITE_TOKEN: 'fairness-bench-token-0123456789' },
+    });
+    try {
+      const { stores } = await (await fetch(`${app.url}/stores`)).json();
+      const entry = stores.find((candidate) => candidate.name === store);
+      if (entry?.status !== 'up') {
+        console.log(`${store}: not up here (${entry?.reason ?? 'no entry'})`);
+        continue;
+      }
+      await windows(`${app.url}/memory/key1`, 6);
+      const rates = await windows(`${app.url}/${store}/key1`, 16);
+      const settled = median(rates.slice(8));
+      const firstSecond = (rates[0] + rates[1]) / 2;
+      console.log(`${store}: ${rates.join(' ')} rps; first second ${percent(firstSecond / settled - 1)} ` +
+        `of the last 4 s's median (${settled})`);
     } finally {
       await app.stop();
     }
@@ -186,6 +226,7 @@ async function timing() {
 
 console.log(`perf:fairness on ${process.version}, ${new Date().toISOString()}`);
 if (parts.has('cause')) await cause();
+if (parts.has('servers')) await servers();
 if (parts.has('orders')) await orders();
 if (parts.has('newcomer')) await newcomer();
 if (parts.has('default')) await timing();
