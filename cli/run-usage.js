@@ -108,9 +108,10 @@ Load:
                          (default: ${DEFAULT_WARMUP}; 0: no warm-up of any kind)
   --warmup-max SECS      before each step, its load runs in ${WARMUP_WINDOW_SECONDS} s windows until one is no faster
                          than the last (within ${warmupTolerance}%), at most SECS (default: ${warmupMax}; 0: none,
-                         and no warm-up of the app as a whole either); a step whose warm-up never
-                         settled carries NOT_STEADY. First the app itself warms: its first URL at the
-                         highest load in 0.5 s windows, 2 s at least, at most SECS
+                         and no warm-up of the app as a whole either); a step whose warm-up
+                         never settled carries NOT_STEADY. First the app itself warms: its
+                         first URL at the highest load in 0.5 s windows, 2 s at least, at most
+                         SECS
   --order ORDER          interleaved (default): at each level one step of every URL, shuffled
                          with --seed, then the next level; the first step is measured again at
                          the end (the control). sequential: every level of a URL, then the next
