@@ -120,6 +120,7 @@ export type ProgressEvent =
   | { type: 'load'; target: Result['targets'][number]; done: number; total: number; bytes: number }
   | { type: 'load-done'; load: Record<string, unknown> }
   | { type: 'step'; index: number; total: number; target: Result['targets'][number]; load: Record<string, unknown> }
+  | { type: 'app-warmup-done'; warmup: { url: string; concurrency: number; seconds: number; windows: number; steady: boolean; speeds: number[] } }
   | { type: 'step-done'; step: Step }
   | { type: 'verify-done'; verification: Record<string, unknown> }
   | { type: 'target-done'; target: Result['targets'][number]; steps: Step[]; load: unknown; verification: unknown }

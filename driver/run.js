@@ -125,6 +125,7 @@ const storeDelayOf = (options) => (options.urls?.length || options.target
  * - `{ type: 'load', target, done, total, bytes }`: a key-space target's records are loading
  *   (done of total so far); `{ type: 'load-done', load }` when they are
  * - `{ type: 'step', index, total, target, load }`: a step (or, with `load.warmup`, a warm-up) begins
+ * - `{ type: 'app-warmup-done', warmup }`: the warm-up of the app as a whole ended (the Result's appWarmup)
  * - `{ type: 'step-done', step }`
  * - `{ type: 'verify-done', verification }`: a key-space target's written values were read back
  * - `{ type: 'target-done', target, steps, load, verification }`: every step of that URL is done
@@ -166,7 +167,9 @@ export async function runBenchmark(options, { signal, onProgress = () => {} } = 
     if (event.type === 'step-done') steps.push(event.step);
     else if (event.type === 'load-done') loads.push(event.load);
     else if (event.type === 'verify-done') verifications.push(event.verification);
+    else if (event.type === 'app-warmup-done') appWarmup = event.warmup;
   };
+  let appWarmup = null;
   let interrupted = false;
   // If the embedded app dies mid-sweep, stop as on Ctrl-C (keeping the finished steps).
   const appDied = new AbortController();
@@ -266,6 +269,7 @@ export async function runBenchmark(options, { signal, onProgress = () => {} } = 
       order,
       steps,
       control,
+      appWarmup,
       loads,
       verifications,
       peakRss,

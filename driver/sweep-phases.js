@@ -130,11 +130,15 @@ export async function warmupPhase(sweep) {
   if (sweep.steadyMax > 0 && schedule.length) {
     const [{ target }] = schedule;
     emit({ type: 'step', index: 1, total, target: present(target), load: { warmup: 'app' } });
-    await warmUpToSteady((seconds) => sweep.measure(target, { concurrency }, { durationSeconds: seconds }), {
+    const window = (seconds) => sweep.measure(target, { concurrency }, { durationSeconds: seconds });
+    const settled = await warmUpToSteady(window, {
       windowSeconds: APP_WARMUP_WINDOW_SECONDS,
       minWindows: APP_WARMUP_MIN_WINDOWS,
       maxSeconds: Math.max(sweep.steadyMax, APP_WARMUP_MIN_WINDOWS * APP_WARMUP_WINDOW_SECONDS),
     });
+    const { seconds, windows, steady, speeds } = settled;
+    const warmup = { url: present(target).url, concurrency, seconds, windows, steady, speeds };
+    emit({ type: 'app-warmup-done', warmup });
   }
   for (const { target, first } of schedule) {
     if (!first) continue;

@@ -516,6 +516,12 @@ export const RESULT_FIELDS = [
     'either step had no successful request), `tolerance` ' +
     '(the |drift| from which the run warns DRIFT), `warnings` (DRIFT, as a step\'s warnings) and `step` (the whole ' +
     'step, as in steps); null with --repeat (the repeats are the control), an interrupted run, or none to measure'),
+  field('appWarmup', 'object|null', 'the warm-up of the app as a whole before anything else (a fresh app.js needs ' +
+    'about 2 s of load before its request path runs at speed; in direct mode, the stores\' clients): `url` (the ' +
+    'first target, whose load it was), `concurrency` (the run\'s highest), `seconds` it ran, `windows` of 0.5 s, ' +
+    '`steady` (false: it reached --warmup-max while still getting faster) and `speeds` (each window\'s rps); ' +
+    'nothing of it is in any figure. null when none ran (--warmup 0 or --warmup-max 0, or a run stopped before ' +
+    'it ended); absent from files written before it and from merged Results', { optional: true }),
   field('verifications', 'list', 'per store, the written values read back after its steps (empty ' +
     'unless a key-space workload wrote)', { of: VERIFICATION_FIELDS }),
   field('comparison', 'list', 'per key and load level, the stores side by ' +

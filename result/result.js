@@ -11,7 +11,7 @@ export const RESULTS_FORMAT = 'storebench-results/6';
  */
 export function createResult({
   interrupted, appExit, settings, system, targets, skipped, order = [], steps, control = null,
-  loads = [], verifications = [], merged = null, peakRss,
+  appWarmup, loads = [], verifications = [], merged = null, peakRss,
 }) {
   const comparison = compareStores(steps, { drift: control?.drift ?? null });
   const memory = peakRss ? { peakRss } : {};
@@ -27,6 +27,7 @@ export function createResult({
     order,
     steps,
     control,
+    ...(appWarmup === undefined ? {} : { appWarmup }),
     verifications,
     comparison,
     merged,

@@ -40,11 +40,17 @@ test('the warm-up runs until the target is steady: a server slow for its first 2
   const served = await server.served();
   assert.ok(served['/slowstart/20/20/1/a/key1'] > 20 + step.requests,
     'the slow start went to the warm-up, not the step');
+  // The app's warm-up is recorded: on the first target, at the highest load, 2 s at least, steady.
+  const { appWarmup } = result;
+  assert.deepEqual([appWarmup.url, appWarmup.concurrency, appWarmup.steady], [url, 4, true], JSON.stringify(appWarmup));
+  assert.ok(appWarmup.seconds >= 2 && appWarmup.windows >= 4 && appWarmup.speeds.length === appWarmup.windows);
+  assert.ok(appWarmup.speeds[0] < appWarmup.speeds.at(-1), 'it saw the slow start: its first window the slowest');
 
   // The same server with no warm-up: the step itself pays the slow start.
   const cold = await startServer(t);
   const unwarmed = await run(['--url', `${cold.url}/slowstart/20/20/1/a/key1`, '-c', '4', '-n', '30', '--warmup', '0']);
   assert.equal(unwarmed.steps[0].warmup, null);
+  assert.equal(unwarmed.appWarmup, null, 'no warm-up of the app either');
   assert.ok(unwarmed.steps[0].latency.p50Ms >= 15,
     `without a warm-up the step saw the slow start: p50 ${unwarmed.steps[0].latency.p50Ms} ms`);
 });
@@ -55,6 +61,7 @@ test('a target that never settles reaches the cap and its step carries NOT_STEAD
     '--url', `${server.url}/accelerating/200/a/key1`, '-c', '4', '-n', '100', '--warmup', '1', '--warmup-max', '1.5',
   ]);
   const [step] = result.steps;
+  assert.equal(result.appWarmup.steady, false, 'the app\'s warm-up reached its cap too');
   assert.equal(step.warmup.steady, false, JSON.stringify(step.warmup));
   assert.ok(step.warmup.seconds >= 1.4, `ran to its cap: ${step.warmup.seconds} s`);
   const warning = step.warnings.find((entry) => entry.code === 'NOT_STEADY');
