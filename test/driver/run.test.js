@@ -67,8 +67,9 @@ test('runBenchmark resolves to a Result and reports its progress as events', asy
   assert.deepEqual(events[13].steps, result.steps.slice(0, 2), 'the control\'s URL is done after the control');
   assert.deepEqual(Object.keys(result), [
     'format', 'interrupted', 'appExit', 'settings', 'system', 'targets', 'skipped', 'loads', 'order', 'steps',
-    'control', 'verifications', 'comparison', 'merged', 'peakRss',
+    'control', 'appWarmup', 'verifications', 'comparison', 'merged', 'peakRss',
   ]);
+  assert.equal(result.appWarmup, null, '--warmup-max 0: no warm-up of the app either');
   assert.equal(result.format, 'storebench-results/6');
   assert.deepEqual(result.targets.map((target) => target.store), ['a', 'b']);
   assert.deepEqual(result.steps.map((step) => [step.store, step.concurrency, step.responses]),
