@@ -40,6 +40,8 @@ export interface RunOptions {
   storeRtt?: number | string;
   storeJitter?: number | string;
   storeBandwidth?: number | string;
+  /** --no-server-timing: the app run() starts leaves out its Server-Timing header, so no step has a store time. */
+  noServerTiming?: boolean;
   workload?: string;
   records?: number | string;
   valueSize?: number | string;
