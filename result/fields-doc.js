@@ -36,8 +36,9 @@ const RUN_COLUMN_NAMES = CSV_RESULT_COLUMNS.map((column) => `\`${column.name}\``
 const CSV_TEXT = 'The CSV file has one row per step and these columns, in this order, with ' +
   `\`${CSV_OPERATION_COLUMN.name}\` after \`${CSV_OPERATION_COLUMN.after}\`: \`all\` on a step's row; a step of ` +
   'several operations is followed by a row per operation, its own figures in the columns it has (requests, ' +
-  'responses, rps, latency, errors), the step\'s in the others. After the step\'s columns come the run\'s own, the ' +
-  `same on every row: ${RUN_COLUMN_NAMES} (\`true\` when the run stopped early, as the JSON's \`interrupted\`).`;
+  'responses, rps, latency, store time, errors), the step\'s in the others. After the step\'s columns come the ' +
+  `run's own, the same on every row: ${RUN_COLUMN_NAMES} (\`true\` when the run stopped early, as the JSON's ` +
+  '`interrupted`).';
 
 const listOf = (fields, path) => fields.find((field) => field.path === path).of;
 

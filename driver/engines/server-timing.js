@@ -23,6 +23,8 @@ const TAB = 9;
 const DOT = 46;
 
 const isSpace = (code) => code === SPACE || code === TAB;
+const isDecimal = (code) => (code >= 48 && code <= 57) || code === DOT;
+const OWN_PREFIX = `${STORE_METRIC};dur=`;
 const endsToken = (code) => code === COMMA || code === SEMICOLON || code === EQUALS || isSpace(code);
 
 // Where the quoted string starting at text[at] (its opening quote) ends: just past its closing quote.
@@ -70,6 +72,15 @@ function durationOf(text, from, to) {
  */
 export function storeDurationMs(text) {
   const length = text.length;
+  // storebench's own app sends `store;dur=N, app;dur=M`: read N in place.
+  if (text.startsWith(OWN_PREFIX)) {
+    let end = OWN_PREFIX.length;
+    while (end < length && isDecimal(text.charCodeAt(end))) end += 1;
+    const next = text.charCodeAt(end);
+    if (end > OWN_PREFIX.length && (end === length || next === COMMA || next === SEMICOLON || isSpace(next))) {
+      return durationOf(text, OWN_PREFIX.length, end);
+    }
+  }
   let at = 0;
   while (at < length) {
     while (at < length && (isSpace(text.charCodeAt(at)) || text.charCodeAt(at) === COMMA)) at += 1;
