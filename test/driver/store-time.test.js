@@ -15,8 +15,13 @@ import { runBenchmark } from '../../driver/run.js';
 import { parseArguments } from '../../cli/options.js';
 import { createLatencyRecorder, decodeHistogram } from '../../result/recorder.js';
 import { which } from '../../util/which.js';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fromJson } from '../../result/format.js';
 import { startTestServer } from '../helpers/driver-servers.js';
 import { unavailable } from '../helpers/services.js';
+import { runDriverCli } from '../helpers/driver-cli.js';
 
 const load = (url, extra) => ({ url, keepAlive: true, timeoutMs: 10_000, ...extra });
 
@@ -54,11 +59,13 @@ async function pairsOf(engine, url, requests) {
 
 // A server that answers every request at once with a known Server-Timing: the i-th request's
 // store time is `storeMs(i)` (null: no header), its status `status(i)`. Keeps what it sent on
-// 2xx answers, in ns as the driver records them.
+// 2xx answers, in ns as the driver records them. A request without a User-Agent (node test's
+// check that the URL answers, before any step) gets a plain 200.
 async function knownServer(t, { storeMs, status = () => 200 }) {
   const sentNs = [];
   let served = 0;
   const server = createServer((request, response) => {
+    if (!request.headers['user-agent']) return response.end('ok');
     const index = served;
     served += 1;
     const ms = storeMs(index);
@@ -162,6 +169,27 @@ for (const [name, engine] of Object.entries(HTTP_ENGINES)) {
     assert.ok(step.timeline.every((second) => second.storeTime === null));
   });
 }
+
+test('node test merge of two drivers\' files: their store times add into one histogram of all that was sent',
+  async (t) => {
+    const server = await knownServer(t, { storeMs: eighths });
+    const dir = await mkdtemp(join(tmpdir(), 'storebench-store-time-'));
+    t.after(() => rm(dir, { recursive: true, force: true }));
+    const run = (file) => runDriverCli(['--url', server.url, '-c', '2', '-n', '150', '--warmup', '0', '-q',
+      '--json', join(dir, file)]);
+    for (const ran of await Promise.all([run('a.json'), run('b.json')])) assert.equal(ran.status, 0, ran.stderr);
+    const files = ['a.json', 'b.json'].map((file) => join(dir, file));
+    const merge = await runDriverCli(['merge', ...files, '--json', join(dir, 'all.json')]);
+    assert.equal(merge.status, 0, merge.stderr);
+    const [step] = fromJson(await readFile(join(dir, 'all.json'), 'utf8')).steps;
+    assert.equal(server.sentNs.length, 300);
+    const { meanMs, ...exact } = oneHistogramOf(server.sentNs);
+    const { meanMs: mergedMean, ...merged } = figuresOf(step.storeTime);
+    assert.deepEqual(merged, exact);
+    // A file keeps the mean, not the nanosecond sum: the merged mean is within a nanosecond.
+    assert.ok(Math.abs(mergedMean - meanMs) < 1e-6, `${mergedMean} vs ${meanMs}`);
+    assert.match(merge.stdout, /storeP50 +storeP99 +storeMean/, 'the merged table shows it');
+  });
 
 test('node test --store-rtt 10 (the embedded app): redis\'s store time p50 is at least the 10 ms round trip, ' +
   'memory\'s under 0.1 ms', async (t) => {
