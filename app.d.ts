@@ -27,4 +27,4 @@ export interface RunningApp {
 export function startApp(options?: StartAppOptions): Promise<RunningApp>;
 
 /** The Express app (a node:http request listener) over stores already opened (stores/index.js openStores). */
-export function createApp(stores: unknown, options?: { log?: (line: string) => void; logRequests?: boolean; writes?: object }): (request: unknown, response: unknown) => void;
+export function createApp(stores: unknown, options?: { log?: (line: string) => void; logRequests?: boolean; metrics?: boolean; serverTiming?: boolean; writes?: object }): (request: unknown, response: unknown) => void;

@@ -40,6 +40,8 @@ export interface RunOptions {
   storeRtt?: number | string;
   storeJitter?: number | string;
   storeBandwidth?: number | string;
+  /** --no-server-timing: the app run() starts leaves out its Server-Timing header, so no step has a store time. */
+  noServerTiming?: boolean;
   workload?: string;
   records?: number | string;
   valueSize?: number | string;
@@ -76,6 +78,22 @@ export interface Latency {
   p999Ms: number | null;
 }
 
+/**
+ * The store's own time (docs/measurement.md): from the target's Server-Timing `store` metric of each
+ * 2xx response, or in direct mode the latency itself. null where the target sent none.
+ */
+export interface StoreTime {
+  source: 'server-timing' | 'direct';
+  count: number;
+  meanMs: number;
+  minMs: number;
+  maxMs: number;
+  p50Ms: number;
+  p90Ms: number;
+  p99Ms: number;
+  histogram: { unit: string; encoding: string; data: string };
+}
+
 /** One measured step. Fields not listed here are in docs/results-format.md. */
 export interface Step {
   url: string;
@@ -90,6 +108,8 @@ export interface Step {
   responses: number;
   rps: number;
   latency: Latency;
+  /** Absent from results files written before it. */
+  storeTime?: StoreTime | null;
   errors: { total: number; byKind: Record<string, number>; samples: Record<string, string> };
   warnings: Warning[];
   histogram: { unit: string; encoding: string; data: string };

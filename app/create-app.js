@@ -11,17 +11,24 @@ import { resultsRoutes } from '../routes/results.js';
 import { notFound, errorHandler } from '../routes/errors.js';
 import { StorebenchError } from '../util/errors.js';
 import { createAppMetrics } from './metrics.js';
+import { startTiming } from '../routes/server-timing.js';
 
 /**
  * @param {import('../stores/store-set.js').StoreSet} stores  the opened stores
- * @param {{ log?: (line: string) => void, logRequests?: boolean, metrics?: boolean, writes?: object }} [options]
+ * @param {{ log?: (line: string) => void, logRequests?: boolean, metrics?: boolean, serverTiming?: boolean,
+ *   writes?: object }} [options]
  *   writes: the write routes' limits, token and loopback check (routes/writes.js); metrics: GET
- *   /metrics (app/metrics.js)
+ *   /metrics (app/metrics.js); serverTiming (default on): the store routes' Server-Timing header
+ *   (routes/server-timing.js)
  */
-export function createApp(stores, { log = () => {}, logRequests = false, metrics = false, writes = {} } = {}) {
+export function createApp(stores, {
+  log = () => {}, logRequests = false, metrics = false, serverTiming = defaults.serverTiming, writes = {},
+} = {}) {
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag'); // hashing every 270 KB body would be benchmarked along with the store
+  // First, so the header's `app` time counts from the request's arrival in the app.
+  if (serverTiming) app.use(startTiming);
   if (metrics) {
     const recorder = createAppMetrics(stores);
     stores.observer = recorder.observeOperation;

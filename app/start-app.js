@@ -14,7 +14,7 @@ const SHUTDOWN_GRACE_MS = 8000;
 /**
  * Opens the stores, builds the app, listens. Every setting not passed here comes from env,
  * Cloud Foundry or its default (config/settings.js): port, host, stores, embedded, logRequests,
- * metrics for the app; headersTimeoutMs, requestTimeoutMs, bodyIdleTimeoutMs for its HTTP server;
+ * metrics, serverTiming for the app; headersTimeoutMs, requestTimeoutMs, bodyIdleTimeoutMs for its HTTP server;
  * maxValueSize, maxBulkSize, writeToken for its write routes; store URLs, cloudantApikey,
  * postgresPoolSize, ... for the stores.
  *
@@ -51,7 +51,9 @@ export async function startApp({ env = process.env, log = () => {}, onServerRead
   });
   const { maxValueSize, maxBulkSize, writeToken: token, bodyIdleTimeoutMs } = settings;
   const writes = { maxValueSize, maxBulkSize, token, bodyIdleTimeoutMs };
-  const app = createApp(stores, { log, logRequests: settings.logRequests, metrics: settings.metrics, writes });
+  const app = createApp(stores, {
+    log, logRequests: settings.logRequests, metrics: settings.metrics, serverTiming: settings.serverTiming, writes,
+  });
   const server = createAppServer(app, settings);
   answerHttpEdges(server);
   const drain = drainable(server, { graceMs: SHUTDOWN_GRACE_MS });

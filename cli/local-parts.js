@@ -12,6 +12,7 @@ import { startAppProcess } from '../driver/app-process.js';
 import { driverArgv, partFlags } from './part-argv.js';
 import { LOCAL_LEAD_SECONDS } from '../driver/part-options.js';
 import { STORE_DELAY_FLAGS, storeDelayEnv } from '../driver/store-delay-options.js';
+import { SERVER_TIMING_FLAGS, serverTimingEnv } from '../driver/server-timing-options.js';
 import { TOKEN_ENV } from '../driver/options.js';
 import { readResults } from '../result/format.js';
 import { mergeResults } from '../result/merge.js';
@@ -55,7 +56,9 @@ const lastLine = (text) => text.trim().split('\n').filter(Boolean).at(-1) ?? '';
 export async function runLocalParts(argv, options, { signal, onStarted = () => {}, env = process.env } = {}) {
   const count = options.parts;
   const dir = await mkdtemp(join(tmpdir(), 'storebench-parts-'));
-  const extra = Object.keys(STORE_DELAY_FLAGS).map((flag) => [flag, true]);
+  // The shared app's own flags (each with whether it takes a value): the parts, given its --target, must not see them.
+  const extra = [...Object.keys(STORE_DELAY_FLAGS).map((flag) => [flag, true]),
+    ...Object.keys(SERVER_TIMING_FLAGS).map((flag) => [flag, false])];
   const shared = !options.target && !options.urls.length && !options.direct;
   const token = options.token ?? randomBytes(24).toString('base64url');
   let app = null;
@@ -69,6 +72,7 @@ export async function runLocalParts(argv, options, { signal, onStarted = () => {
           STOREBENCH_OP_TIMEOUT_MS: env.STOREBENCH_OP_TIMEOUT_MS || String(options.timeoutMs),
           [TOKEN_ENV]: token,
           ...storeDelayEnv(options.storeDelay),
+          ...serverTimingEnv(options.serverTiming),
         },
       });
       args.push('--target', app.url);

@@ -88,6 +88,9 @@ Targets:
                          throughout each step (under load); tables show its p50/p99, never counted
                          in the step. -n must be at least ${probeMinPerClient} x the largest -c, or with --rps
                          last ${PROBE_MIN_SECONDS} s at the largest --rps (docs/direct.md)
+  --no-server-timing     the app this starts leaves out its Server-Timing header (store;dur=MS),
+                         so no step has a store time: the app's CPU without it (default: each
+                         step reports the store's own time inside the app beside the latency)
 
 ${STORE_DELAY_USAGE}
 

@@ -137,3 +137,16 @@ export const oneOf = (choices) => (raw) => {
   if (!choices.includes(value)) throw new SettingValueError(`must be one of ${choices.join(', ')}`);
   return value;
 };
+
+/**
+ * On or off, strictly: true or false, or 1, true, yes, on / 0, false, no, off (any case); anything
+ * else is a mistake. For a setting that is on by default, where a word read as "off" would
+ * switch it off unasked.
+ */
+export function onOrOff(raw) {
+  if (typeof raw === 'boolean') return raw;
+  const word = String(raw).trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(word)) return true;
+  if (['0', 'false', 'no', 'off'].includes(word)) return false;
+  throw new SettingValueError('must be on or off: 1, true, yes, on or 0, false, no, off');
+}

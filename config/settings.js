@@ -23,8 +23,8 @@ import { services } from './services.js';
 import { resolveFromVcap } from './cf-binding.js';
 import { cloudFoundryApplication, cloudFoundryPort } from './cf-env.js';
 import {
-  address, bearerToken, byteSize, connection, deadlineMs, delayMs, httpUrl, jsonText, listOf, onOff, oneOf, port,
-  positiveInteger, positiveNumber, serverLimit, text,
+  address, bearerToken, byteSize, connection, deadlineMs, delayMs, httpUrl, jsonText, listOf, onOff, onOrOff, oneOf,
+  port, positiveInteger, positiveNumber, serverLimit, text,
 } from './setting-values.js';
 
 /** The Cloud Foundry tier of a backing service's location: the bound service matched for it. */
@@ -89,6 +89,16 @@ export const settings = {
     parse: onOff,
     about: 'serve GET /metrics in Prometheus text: requests and latency per store and route, store operations, queue ' +
       'and pool sizes, event loop delay (the variable: 1, true or yes)',
+  },
+  serverTiming: {
+    scope: 'app',
+    flag: '--no-server-timing',
+    env: ['STOREBENCH_SERVER_TIMING'],
+    default: true,
+    defaultText: 'on: every answer from a store carries it',
+    parse: onOrOff,
+    about: 'leave out the Server-Timing header of the store routes\' answers (store;dur=MS, app;dur=MS: how long ' +
+      'the store took inside the app; the variable: 0, false, no or off leave it out, 1, true, yes or on keep it)',
   },
   stores: {
     scope: 'app',

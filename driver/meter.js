@@ -13,10 +13,15 @@
 // so the per-operation figures add up to the step's. Recording goes to one histogram per
 // request, as with a single operation.
 //
+// A 2xx response whose target said how long its store took (Server-Timing, read by the
+// engines) has that store time recorded too, into a second histogram per operation and per
+// second, made at the first such response: a target that never says it costs nothing.
+//
 // The engines call begin() and settle a handle for every request, so that path allocates one
 // handle and nothing else: no closure, no timer, no bigint beyond reading the clock.
 import { createLatencyRecorder } from '../result/recorder.js';
 import { latencySums } from '../result/add-steps.js';
+import { STORE_TIME_SOURCES, storeTimeFigures } from '../result/store-time.js';
 import { createTimeline } from '../result/timeline.js';
 import { DeadlineList } from './deadlines.js';
 import { errorSample, INTERVAL_NS, leastSquaresSlope, stepFigures } from './step-figures.js';
@@ -44,8 +49,8 @@ class InFlight {
     this.timedOut = false;
   }
 
-  responded(status, body) {
-    this.meter.settle(this, status, null, body);
+  responded(status, body, storeMs) {
+    this.meter.settle(this, status, null, body, storeMs);
   }
 
   failed(error) {
@@ -58,6 +63,7 @@ class OperationCounts {
   constructor(operation) {
     this.operation = operation;
     this.recorder = createLatencyRecorder();
+    this.storeRecorder = null; // made at the first store time
     this.timeline = createTimeline();
     this.errors = {};
     this.requests = 0;
@@ -157,7 +163,7 @@ export class StepMeter {
     return request;
   }
 
-  settle(request, status, error, body) {
+  settle(request, status, error, body, storeMs = -1) {
     if (request.done) return; // settled already
     request.done = true;
     const endNs = this.now();
@@ -176,7 +182,13 @@ export class StepMeter {
       counts.responses += 1;
       const latencyNs = endNs - request.startNs;
       counts.recorder.recordNs(latencyNs);
-      counts.timeline.response(offsetNs, latencyNs);
+      if (storeMs >= 0 && status >= 200 && status <= 299) {
+        const storeNs = Math.round(storeMs * 1e6);
+        (counts.storeRecorder ??= createLatencyRecorder()).recordNs(storeNs);
+        counts.timeline.response(offsetNs, latencyNs, storeNs);
+      } else {
+        counts.timeline.response(offsetNs, latencyNs);
+      }
       const interval = Math.floor(offsetNs / INTERVAL_NS);
       this.intervals[interval] = (this.intervals[interval] ?? 0) + 1;
       if (status < 200 || status > 299) this.countError(counts, `http ${status}`, body, offsetNs);
@@ -252,6 +264,9 @@ export class StepMeter {
     // One operation: its recorder is the step's. Several: the step's is their sum.
     const all = parts.length === 1 ? parts[0].recorder : createLatencyRecorder();
     if (parts.length > 1) for (const part of parts) all.add(part.recorder);
+    const stored = parts.filter((part) => part.storeRecorder);
+    const allStored = stored.length > 1 ? createLatencyRecorder() : stored[0]?.storeRecorder ?? null;
+    if (stored.length > 1) for (const part of stored) allStored.add(part.storeRecorder);
     const operations = parts.map((part) => {
       const kept = {
         operation: part.operation,
@@ -261,13 +276,21 @@ export class StepMeter {
         latency: part.recorder.summary(),
         histogram: part.recorder.encode(),
         sums: latencySums(part.recorder),
+        storeTime: part.storeRecorder ? storeTimeOf(part.storeRecorder) : null,
         timeline: part.timeline.samples(spanNs),
       };
       if (part.recorder !== all) part.recorder.destroy();
+      if (part.storeRecorder !== allStored) part.storeRecorder?.destroy();
       return kept;
     });
-    const total = { latency: all.summary(), histogram: all.encode(), sums: latencySums(all) };
+    const total = {
+      latency: all.summary(),
+      histogram: all.encode(),
+      sums: latencySums(all),
+      storeTime: allStored ? storeTimeOf(allStored) : null,
+    };
     all.destroy();
+    allStored?.destroy();
     return stepFigures({
       rps: this.rps,
       intervalNs: this.intervalNs,
@@ -287,3 +310,7 @@ export class StepMeter {
     });
   }
 }
+
+// A recorder of store times as a step's storeTime, its exact sums kept for adding.
+const storeTimeOf = (recorder) =>
+  storeTimeFigures(STORE_TIME_SOURCES.serverTiming, recorder.summary(), recorder.encode(), latencySums(recorder));

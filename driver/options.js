@@ -17,6 +17,7 @@ import { unmeasuredStoreProblems } from '../result/thresholds.js';
 import { targetFromUrl } from './targets.js';
 import { DEFAULT_HTTP_ENGINE, HTTP_ENGINE_NAMES } from './engines/names.js'; // --engine
 import { STORE_DELAY_FLAGS, parseStoreDelay } from './store-delay-options.js';
+import { SERVER_TIMING_FLAGS, parseServerTiming } from './server-timing-options.js';
 import { PART_FLAGS, parsePartFlags, partRunOptions } from './part-options.js';
 
 // Four levels from the original's six (5 to 30 by 5): the curve's shape at two thirds of the
@@ -90,6 +91,7 @@ export const RUN_FLAGS = Object.freeze({
   engine: { type: 'string' },
   'value-shape': { type: 'string' },
   ...STORE_DELAY_FLAGS,
+  ...SERVER_TIMING_FLAGS,
   ...PART_FLAGS,
   ...RUN_REPORT_FLAGS,
   ...SCENARIO_FLAGS,
@@ -277,6 +279,9 @@ export function normalizeOptions(object = {}, env = process.env) {
   if (workload.list) return { command: 'list', help: values.help === true, options: {}, problems: [] };
   const token = text('token') ?? (env[TOKEN_ENV] || undefined);
   const storeDelay = parseStoreDelay(values, problems, { overRunningApp: urls.length > 0 || target !== undefined });
+  const serverTiming = parseServerTiming(values, problems, {
+    overRunningApp: urls.length > 0 || target !== undefined, direct,
+  });
 
   const options = {
     urls,
@@ -308,6 +313,7 @@ export function normalizeOptions(object = {}, env = process.env) {
     workers,
     valueShape,
     storeDelay,
+    ...(serverTiming === undefined ? {} : { serverTiming }),
     ...parsePartFlags(values, problems, { seedGiven: text('seed') !== undefined }),
   };
   // A threshold naming a store this run cannot measure is found now, before app.js starts.

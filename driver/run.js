@@ -29,6 +29,7 @@ import { thresholdStores, unmeasuredStoreProblems } from '../result/thresholds.j
 import { measurePeakRss } from './peak-rss.js';
 import { DEFAULT_HTTP_ENGINE, httpEngineNamed } from './engines/index.js'; // --engine
 import { effectiveStoreDelay, storeDelayEnv } from './store-delay-options.js';
+import { serverTimingEnv } from './server-timing-options.js'; // --no-server-timing
 import { partSettings, startBarrier } from './part-run.js'; // --part, --start-at
 
 /**
@@ -91,6 +92,7 @@ async function resolveTargets(options, onProgress) {
     STOREBENCH_OP_TIMEOUT_MS: process.env.STOREBENCH_OP_TIMEOUT_MS || String(options.timeoutMs),
     [TOKEN_ENV]: token,
     ...storeDelayEnv(options.storeDelay),
+    ...serverTimingEnv(options.serverTiming),
   };
   const app = await startAppProcess({ stores: options.stores, env });
   try {

@@ -100,9 +100,9 @@ export function errorSample(detail) {
  * - `slope`: leastSquaresSlope of its latencies (open model);
  * - `samples`: the first answer's text of each error kind; `intervals`: responses per interval;
  * - `operations`: per operation { operation, requests, responses, errors: { kind: n },
- *   latency, histogram, sums, timeline } (latency, histogram and sums from its recorder,
- *   timeline its per-second samples);
- * - `total`: { latency, histogram, sums } of every operation's recorders added.
+ *   latency, histogram, sums, storeTime, timeline } (latency, histogram and sums from its
+ *   recorder, storeTime from its store times' or null, timeline its per-second samples);
+ * - `total`: { latency, histogram, sums, storeTime } of every operation's recorders added.
  */
 export function stepFigures({
   rps, intervalNs, requests, responses, peakInFlight, firstStartNs, lastStartNs, lastEndNs, tailCount, tailSumNs, slope,
@@ -122,6 +122,7 @@ export function stepFigures({
     errors: errorFigures({ ...part.errors }, samples),
     histogram: part.histogram,
     sums: part.sums,
+    storeTime: part.storeTime,
     // Several operations: each has its own seconds, which add up to the step's.
     ...(several ? { timeline: part.timeline } : {}),
   }));
@@ -139,6 +140,7 @@ export function stepFigures({
     ),
     histogram: total.histogram,
     sums: total.sums,
+    storeTime: total.storeTime,
     operations: perOperation,
     intervals: wholeIntervals(intervals, firstStartNs, lastStartNs),
     timeline: several ? addTimelines(operations.map((part) => part.timeline)) : operations[0].timeline,

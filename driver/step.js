@@ -6,6 +6,7 @@
 // next step starts, the driver's CPU.
 import { StepAborted, StepMeter } from './meter.js';
 import { threadCpuMicros } from './thread-cpu.js';
+import { withDirectStoreTime } from '../result/store-time.js';
 
 export { StepAborted } from './meter.js';
 export { errorSample, INTERVAL_SECONDS } from './step-figures.js';
@@ -158,11 +159,13 @@ export async function measureStep(engine, {
   const threadAfter = threadCpuMicros();
   const stepSeconds = Number(process.hrtime.bigint() - startNs) / 1e9;
 
-  const figures = meter.figures();
-  const operations = keepSums ? figures.operations : figures.operations.map(({ sums, ...operation }) => operation);
+  const mode = engine.mode ?? 'http';
+  // Direct: each call is the store's own time, so its store time is its latency (result/store-time.js).
+  const figures = mode === 'direct' ? directFigures(meter.figures()) : meter.figures();
+  const operations = keepSums ? figures.operations : figures.operations.map(withoutOwnSums);
   return {
     url,
-    mode: engine.mode ?? 'http',
+    mode,
     model: rps ? 'open' : 'closed',
     startedAt: startedAt.toISOString(),
     finishedAt: finishedAt.toISOString(),
@@ -177,6 +180,7 @@ export async function measureStep(engine, {
     elapsedSeconds: figures.elapsedSeconds,
     rps: figures.rps,
     latency: figures.latency,
+    storeTime: keepSums ? figures.storeTime : withoutStoreSums(figures.storeTime),
     errors: figures.errors,
     cpuPercent: stepSeconds > 0
       ? (driverCpuMicros(cpu, threadBefore, threadAfter, stepSeconds) / 1e6 / stepSeconds) * 100
@@ -190,3 +194,17 @@ export async function measureStep(engine, {
     ...(keepSums ? { sums: figures.sums } : {}),
   };
 }
+
+const directFigures = (figures) => ({
+  ...withDirectStoreTime(figures),
+  operations: figures.operations.map(withDirectStoreTime),
+});
+
+// The exact sums travel only between worker threads and the main thread (keepSums).
+const withoutStoreSums = (storeTime) => {
+  if (!storeTime?.sums) return storeTime;
+  const { sums, ...kept } = storeTime;
+  return kept;
+};
+const withoutOwnSums = ({ sums, storeTime, ...operation }) =>
+  ({ ...operation, storeTime: withoutStoreSums(storeTime) });

@@ -4,10 +4,10 @@
 // operations is followed by one row per operation, with that operation's requests, responses,
 // rps, latency and errors (the step's own columns, its time and CPU, repeated). The last
 // columns are the run's own (`interrupted`), the same on every row.
-import { CSV_OPERATION_COLUMN, CSV_RESULT_COLUMNS, STEP_FIELDS } from '../result/fields.js';
+import { CSV_OPERATION_COLUMN, CSV_RESULT_COLUMNS, STEP_CSV_FIELDS } from '../result/fields.js';
 import { valueAt } from '../result/shape.js';
 
-const COLUMNS = STEP_FIELDS.filter((field) => field.csv).map((field) => ({
+const COLUMNS = STEP_CSV_FIELDS.map((field) => ({
   name: field.csv,
   value: field.csvValue ?? ((step) => valueAt(step, field.path)),
 }));
@@ -29,6 +29,7 @@ const operationRow = (step, figures) => ({
   responses: figures.responses,
   rps: figures.rps,
   latency: figures.latency,
+  storeTime: figures.storeTime,
   errors: figures.errors,
   maxRequests: step.maxRequests === null ? null : figures.requests,
   warnings: [],

@@ -22,7 +22,8 @@
 
   const widthOf = (element) => Math.max(240, Math.floor(element.clientWidth || 600));
 
-  // A timeline: rps on the left axis, p99 on the right, a dashed line where each step began.
+  // A timeline: rps on the left axis, p99 (and the store's own p99) on the right, a dashed line
+  // where each step began.
   function timelineOptions(spec, element, drawn) {
     const marks = (u) => {
       const { ctx } = u;
@@ -41,8 +42,7 @@
       }
       ctx.restore();
     };
-    const [rps, p99] = spec.series;
-    const unitOf = (index) => (index === 1 ? 'rps' : 'ms');
+    const lineColours = ['#1f77b4', '#d62728', '#2ca02c'];
     return {
       width: widthOf(element),
       height: HEIGHT,
@@ -60,14 +60,14 @@
       ],
       series: [
         { label: spec.xLabel, value: (u, x) => (x === null ? '-' : `${Number(x.toPrecision(4))} s`) },
-        ...[rps, p99].map((series, index) => ({
+        ...spec.series.map((series, index) => ({
           label: series.label,
           scale: series.scale ?? 'y',
-          stroke: index === 0 ? '#1f77b4' : '#d62728',
+          stroke: lineColours[index % lineColours.length],
           width: 1.5,
           spanGaps: false,
           points: { show: false },
-          value: (u, y) => (y === null ? '-' : `${Number(y.toPrecision(4))} ${unitOf(index + 1)}`),
+          value: (u, y) => (y === null ? '-' : `${Number(y.toPrecision(4))} ${series.scale === 'ms' ? 'ms' : 'rps'}`),
         })),
       ],
       legend: { live: true },

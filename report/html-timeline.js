@@ -1,7 +1,8 @@
-// The HTML report's timeline charts: one per target, its rps and p99 second by second across
-// the whole run (every step of it, and the control step), x in seconds from the run's first
-// step, with each step's start marked. Steps are apart by their warm-ups and the other targets'
-// steps: the line breaks between them instead of joining across time nothing was measured.
+// The HTML report's timeline charts: one per target, its rps and p99 (and, where the target said
+// it in Server-Timing, its store's own p99) second by second across the whole run (every step of
+// it, and the control step), x in seconds from the run's first step, with each step's start
+// marked. Steps are apart by their warm-ups and the other targets' steps: the line breaks
+// between them instead of joining across time nothing was measured.
 import { timelineRps } from '../result/timeline.js';
 import { loadOf } from '../result/repeat.js';
 
@@ -12,7 +13,9 @@ const stepLabel = (step) =>
 
 /**
  * Chart specs [{ id, kind: 'timeline', key, title, xLabel, yLabel, y2Label, x, series, marks }]:
- * `series` rps (left axis) then p99 in ms (right axis, `scale: 'ms'`), `marks` [{ x, label }]
+ * `series` rps (left axis) then p99 in ms (right axis, `scale: 'ms'`), then the store's p99 in ms
+ * where a step of the target carries one from the target (not direct mode's: the latency);
+ * `marks` [{ x, label }]
  * where each step began. Targets whose steps carry no timeline (older files) have none.
  */
 export function buildTimelineCharts(result) {
@@ -28,6 +31,7 @@ export function buildTimelineCharts(result) {
     const x = [];
     const rps = [];
     const p99 = [];
+    const storeP99 = [];
     const marks = [];
     for (const step of mine) {
       const start = (Date.parse(step.startedAt) - origin) / 1000;
@@ -38,12 +42,15 @@ export function buildTimelineCharts(result) {
         x.push(round(start + sample.second + sample.seconds));
         rps.push(round(rates[position]));
         p99.push(round(sample.latency.p99Ms));
+        storeP99.push(step.mode === 'direct' ? null : round(sample.storeTime?.p99Ms));
       });
       // A gap after each step, so the line does not join it to the next one.
       x.push(x.at(-1) + 0.001);
       rps.push(null);
       p99.push(null);
+      storeP99.push(null);
     }
+    const stored = storeP99.some((value) => value !== null);
     const { store, key } = mine[0];
     return {
       id: `timeline-${index}`,
@@ -54,7 +61,11 @@ export function buildTimelineCharts(result) {
       yLabel: 'rps',
       y2Label: 'p99 ms',
       x,
-      series: [{ label: 'rps', values: rps }, { label: 'p99', values: p99, scale: 'ms' }],
+      series: [
+        { label: 'rps', values: rps },
+        { label: 'p99', values: p99, scale: 'ms' },
+        ...(stored ? [{ label: 'store p99', values: storeP99, scale: 'ms' }] : []),
+      ],
       marks,
     };
   });

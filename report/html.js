@@ -19,6 +19,7 @@ import { failedStep } from '../result/ranking.js';
 import { renderMachineLoad } from './machine-summary.js';
 import { renderSystemLine } from './system.js';
 import { checkThresholds } from '../result/threshold-check.js';
+import { STORE_TIME_HEADERS, hasServerStoreTime, storeTimeCells, storeTimeNote } from './store-time.js';
 
 const ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 export const escapeHtml = (value) => String(value).replace(/[&<>"']/g, (char) => ESCAPES[char]);
@@ -238,13 +239,16 @@ function stepsSection(result) {
   for (const target of result.targets) {
     const steps = result.steps.filter((step) => step.url === target.url);
     if (!steps.length) continue;
+    // The store's own time beside the latency, where the target said it (Server-Timing).
+    const stored = hasServerStoreTime(steps);
     const headers = [
       'load', 'repeat', 'requests', 'rps', 'meanLatencyMs', 'minLatencyMs', 'p50', 'p90', 'p99', 'p999',
-      'maxLatencyMs', 'errors', 'driver CPU', 'steal', 'others CPU', 'warnings',
+      'maxLatencyMs', ...(stored ? STORE_TIME_HEADERS : []), 'errors', 'driver CPU', 'steal', 'others CPU', 'warnings',
     ];
     const percent = (value) => (value === null ? '-' : `${Math.round(value)}%`);
     const rows = steps.map((step) => [
-      loadText(step), String(step.repeat), String(step.requests), ...figureCells(step), formatErrors(step.errors),
+      loadText(step), String(step.repeat), String(step.requests), ...figureCells(step),
+      ...(stored ? storeTimeCells(step) : []), formatErrors(step.errors),
       percent(step.cpuPercent), percent(step.machine.stealPercent), percent(step.machine.othersCpuPercent),
       step.warnings.length ? `! ${step.warnings.map((warning) => warning.code).join(', ')}` : '',
     ]);
@@ -280,8 +284,11 @@ function stepsSection(result) {
         `<p class="note">Median of the repeats; min-max: the range they spanned${ci}.</p>`;
     }
     const warned = messages.length ? list(messages, 'warnings') : '';
+    const storeLine = storeTimeNote(steps);
+    const storeNote = storeLine ? `<p class="note">${escapeHtml(storeLine)}</p>` : '';
     parts.push(`<details open><summary>${escapeHtml(displayUrl(target.url))}</summary>${summary}` +
-      `<h4>Each step</h4>${htmlTable(headers, rows, { classes, titles })}${warned}${extrasOf(steps)}</details>`);
+      `<h4>Each step</h4>${htmlTable(headers, rows, { classes, titles })}${storeNote}${warned}${extrasOf(steps)}` +
+      '</details>');
   }
   return parts.length ? `<section id="steps"><h2>Every step</h2>${parts.join('')}</section>` : '';
 }
@@ -341,8 +348,8 @@ export function renderHtml(result, { thresholds } = {}) {
     const percentiles = `<h3>Latency by percentile</h3>${percentileNote}<div class="charts">${percentileCharts}</div>`;
     const timelineCharts = mine.filter((chart) => chart.kind === 'timeline').map(figure).join('');
     const timelineNote = '<p class="note">Each target across the whole run: rps (left axis) and p99 (right axis) of ' +
-      'each second, from that second\'s own histogram; a line marks where each step began, gaps are the warm-ups and ' +
-      'the other targets\' steps.</p>';
+      'each second, from that second\'s own histogram, and, where the app said it (Server-Timing), the store\'s own ' +
+      'p99 (right axis); a line marks where each step began, gaps are the warm-ups and the other targets\' steps.</p>';
     const timelines = timelineCharts
       ? '<div class="needs-js"><h3>Second by second</h3>' +
         `${timelineNote}<div class="charts">${timelineCharts}</div></div>`

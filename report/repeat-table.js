@@ -4,6 +4,8 @@
 import { groupRepeats, summarizeCell } from '../result/repeat.js';
 import { formatRange } from './comparison-table.js';
 import { displayUrl, firstAnswersLine, formatMs, formatRps, renderTable } from './table.js';
+import { storeTimeOf } from '../result/comparison.js';
+import { hasServerStoreTime, storeTimeNote } from './store-time.js';
 
 const loadName = (step) => (step.model === 'open' ? `rps ${step.targetRps}` : `concurrency ${step.concurrency}`);
 
@@ -17,6 +19,9 @@ export function renderRepeatTable(url, steps) {
   if (interval) headers.push('mean 95% CI');
   headers.push('p99', 'p99 min-max');
   if (interval) headers.push('p99 95% CI');
+  // The store's own time (Server-Timing): the median over the repeats, as in the comparison.
+  const stored = hasServerStoreTime(steps);
+  if (stored) headers.push('storeP50', 'storeP99');
   headers.push('errors');
   const rows = cells.map(({ cell, summary }) => {
     const first = cell.steps[0];
@@ -29,6 +34,10 @@ export function renderRepeatTable(url, steps) {
     figure(summary.rps, formatRps);
     figure(summary.latency.meanMs, formatMs);
     figure(summary.latency.p99Ms, formatMs);
+    if (stored) {
+      const storeTime = storeTimeOf(cell.steps);
+      row.push(formatMs(storeTime?.p50Ms ?? null), formatMs(storeTime?.p99Ms ?? null));
+    }
     row.push(String(summary.errors.total));
     return row;
   });
@@ -36,6 +45,8 @@ export function renderRepeatTable(url, steps) {
   const lines = [`## ${displayUrl(url)}`, renderTable(headers, rows, { align })];
   const ci = interval ? '; 95% CI: of the mean of the repeats (Student\'s t)' : '';
   lines.push(`median of the repeats; min-max: the range they spanned${ci}; errors: over all repeats`);
+  const storeLine = storeTimeNote(steps);
+  if (storeLine) lines.push(storeLine);
   const isWeak = (warning) => warning.code === 'WEAK_SAMPLE';
   const weak = steps.filter((step) => step.warnings.some(isWeak));
   if (weak.length) {

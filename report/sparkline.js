@@ -1,5 +1,7 @@
 // The text's view of a step's seconds: one line per step, rps and p99 as sparklines, so a
-// one-second stall (a fork, a GC pause, a checkpoint) shows in the terminal as in the HTML chart.
+// one-second stall (a fork, a GC pause, a checkpoint) shows in the terminal as in the HTML chart;
+// where the target said its store's time (Server-Timing), the store's p99 too, so a stall can be
+// told to be the store's or the app's.
 import { timelineRps } from '../result/timeline.js';
 
 const BARS = '▁▂▃▄▅▆▇█';
@@ -38,13 +40,28 @@ const range = (values) => {
   return present.length ? [Math.min(...present), Math.max(...present)] : null;
 };
 
+// A latency's line: its bars and range ("▁▁█▁ 0.31-4.20 ms"), ' -' with no value.
+function msLine(values) {
+  const span = range(values);
+  return `${sparkline(values)}${span ? ` ${span[0].toFixed(2)}-${span[1].toFixed(2)} ms` : ' -'}`;
+}
+
+// The store's p99 per second, folded as the p99 is; null when the step's seconds carry none from
+// the target (direct mode's store time is the latency: its p99 line says it already).
+function storeP99(step) {
+  if (step.mode === 'direct' || !step.timeline.some((sample) => sample.storeTime)) return null;
+  return fold(step.timeline.map((sample) => sample.storeTime?.p99Ms ?? null), MAX_WIDTH, worst);
+}
+
 /**
- * The seconds of a URL's steps, one line each ("c 5   rps ▇▇▃▇ 4210-5120  p99 ▁▁█▁ 0.31-4.20 ms"),
- * or '' when no step ran long enough to have several seconds (or the file has no timelines).
+ * The seconds of a URL's steps, one line each ("c 5   rps ▇▇▃▇ 4210-5120  p99 ▁▁█▁ 0.31-4.20 ms",
+ * then "  store p99 ▁▁▁▁ 0.04-0.06 ms" where the target said its store's time), or '' when no step
+ * ran long enough to have several seconds (or the file has no timelines).
  */
 export function renderTimelines(steps) {
   const shown = steps.filter((step) => (step.timeline?.length ?? 0) >= MIN_SECONDS);
   if (!shown.length) return '';
+  const stores = shown.map(storeP99);
   const labels = shown.map(loadOf);
   const width = Math.max(...labels.map((label) => label.length));
   const lines = shown.map((step, index) => {
@@ -53,13 +70,13 @@ export function renderTimelines(steps) {
     const errorsOf = (sample) => Object.values(sample.errors).reduce((a, b) => a + b, 0);
     const errors = step.timeline.reduce((sum, sample) => sum + errorsOf(sample), 0);
     const [rpsLow, rpsHigh] = range(rps) ?? [0, 0];
-    const p99Range = range(p99);
-    const p99Text = p99Range ? ` ${p99Range[0].toFixed(2)}-${p99Range[1].toFixed(2)} ms` : ' -';
+    const store = stores[index] ? `  store p99 ${msLine(stores[index])}` : '';
     const perSecond = step.timeline.length > MAX_WIDTH
       ? ` (${Math.ceil(step.timeline.length / MAX_WIDTH)} s a bar)`
       : '';
     return `  ${labels[index].padEnd(width)}  rps ${sparkline(rps)} ${Math.round(rpsLow)}-${Math.round(rpsHigh)}  ` +
-      `p99 ${sparkline(p99)}${p99Text}${errors ? `  errors ${errors}` : ''}${perSecond}`;
+      `p99 ${msLine(p99)}${store}${errors ? `  errors ${errors}` : ''}${perSecond}`;
   });
-  return ['seconds (rps and p99, one bar a second):', ...lines].join('\n');
+  const what = stores.some(Boolean) ? 'rps, p99 and the store\'s own p99' : 'rps and p99';
+  return [`seconds (${what}, one bar a second):`, ...lines].join('\n');
 }

@@ -6,6 +6,7 @@ import { formatBytes } from '../util/bytes.js';
 import { failedStep } from '../result/ranking.js';
 import { CONFLICT_KIND } from '../util/errors.js';
 import { errorsText } from '../result/honesty.js';
+import { STORE_TIME_HEADERS, hasServerStoreTime, storeTimeCells, storeTimeNote } from './store-time.js';
 
 const SEPARATOR = '  ';
 // The original's header spacing ("rps     meanLatencyMs ... p50     p90     p99     errors").
@@ -114,6 +115,9 @@ export function renderStepTable(url, steps) {
     'maxRequests', 'concurrency', ...(perOperation ? ['operation'] : []),
     'rps', 'meanLatencyMs', 'maxLatencyMs', 'minLatencyMs', 'p50', 'p90', 'p99',
   ];
+  // The store's own time beside the latency, where the target said it (Server-Timing).
+  const stored = hasServerStoreTime(steps);
+  if (stored) headers.push(...STORE_TIME_HEADERS);
   if (open) headers.push('targetRps');
   // --probe: the prober's p50/p99 before the target's steps (idle) and during each.
   const probed = steps.some((step) => step.probe);
@@ -127,12 +131,13 @@ export function renderStepTable(url, steps) {
       ...(perOperation ? ['all'] : []),
       ...latencyCells(step),
     ];
+    if (stored) row.push(...storeTimeCells(step));
     if (open) row.push(step.targetRps === null ? '-' : String(step.targetRps));
     if (probed) row.push(...probeCells(step.probe));
     row.push(formatErrors(step.errors));
     if (!perOperation || (step.operations?.length ?? 0) < 2) return [row];
     const operationRows = step.operations.map((figures) => [
-      '', '', figures.operation, ...latencyCells(figures),
+      '', '', figures.operation, ...latencyCells(figures), ...(stored ? storeTimeCells(figures) : []),
       ...(open ? [''] : []), ...(probed ? PROBE_HEADERS.map(() => '') : []), formatErrors(figures.errors),
     ]);
     return [row, ...operationRows];
@@ -146,6 +151,8 @@ export function renderStepTable(url, steps) {
     lines.push('open model: concurrency = most requests in flight at once; ' +
       'latency counts from each intended send time');
   }
+  const storeLine = storeTimeNote(steps);
+  if (storeLine) lines.push(storeLine);
   if (probed) lines.push(probeNote(steps));
   const probeError = steps.find((step) => step.probe?.error)?.probe.error;
   if (probeError) lines.push(`probe: not probed: ${probeError}`);

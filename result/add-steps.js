@@ -7,6 +7,7 @@
 import { createLatencyRecorder, decodeHistogram } from './recorder.js';
 import { activeClients } from './honesty.js';
 import { addTimelines } from './timeline.js';
+import { storeTimeAsLatency, storeTimeFigures } from './store-time.js';
 
 /**
  * A recorder's exact figures, as a worker sends them with its step (bigints do not cross
@@ -51,6 +52,22 @@ export function addLatencies(parts) {
   total.destroy();
   return figures;
 }
+
+/**
+ * The store times of parts that ran side by side (result/store-time.js), added as latencies are:
+ * histograms added, the mean from the sums. A part without (null: its target sent none) adds
+ * nothing; null when none has one. Undefined when every part is from a file written before
+ * store times (so the sum has none either).
+ */
+export function addStoreTimes(storeTimes) {
+  if (storeTimes.every((storeTime) => storeTime === undefined)) return undefined;
+  const present = storeTimes.filter(Boolean);
+  if (!present.length) return null;
+  const { latency, histogram, sums } = addLatencies(present.map(storeTimeAsLatency));
+  return storeTimeFigures(present[0].source, latency, histogram, sums);
+}
+
+const withStoreTime = (storeTime) => (storeTime === undefined ? {} : { storeTime });
 
 function addErrors(parts) {
   const byKind = {};
@@ -127,6 +144,7 @@ export function addSteps(parts) {
       errors: addErrors(own),
       histogram: added.histogram,
       sums: added.sums,
+      ...withStoreTime(addStoreTimes(own.map((entry) => entry.storeTime))),
       ...withTimeline(own.some((entry) => entry.timeline) ? addTimelines(own.map((entry) => entry.timeline)) : null),
     };
   });
@@ -150,6 +168,7 @@ export function addSteps(parts) {
     wallSeconds,
     rps,
     latency,
+    ...withStoreTime(addStoreTimes(parts.map((part) => part.storeTime))),
     errors: addErrors(parts),
     // In % of one core, summed: the parts' CPU added (over 100 when they used several cores).
     cpuPercent: sum(parts, (part) => part.cpuPercent),
@@ -175,5 +194,15 @@ function addIntervals(parts) {
 
 /** Drops the `sums` addSteps and the workers keep for further additions (a Result has no such field). */
 export function withoutSums({ sums, operations, ...step }) {
-  return { ...step, operations: operations.map(({ sums: _sums, ...operation }) => operation) };
+  return {
+    ...withoutStoreSums(step),
+    operations: operations.map(({ sums: _sums, ...operation }) => withoutStoreSums(operation)),
+  };
+}
+
+// A record's storeTime without its sums (as they travel: result/store-time.js).
+function withoutStoreSums(record) {
+  if (!record.storeTime?.sums) return record;
+  const { sums: _sums, ...storeTime } = record.storeTime;
+  return { ...record, storeTime };
 }

@@ -3,7 +3,7 @@
 // a step's (rps, latency.meanMs, latency.p99Ms, errors.total); with --repeat they are the
 // medians of the repeats, and `spread` says how far the repeats ranged.
 import { groupRepeats, summarizeCell } from './repeat.js';
-import { rangesOverlap } from '../util/stats.js';
+import { median, rangesOverlap } from '../util/stats.js';
 import { distinguishable, failedStep, rankRows, stepNoise, tolerance } from './ranking.js';
 
 // The in-process map: nothing behind the app can answer faster, so a store measured faster
@@ -17,7 +17,8 @@ const range = ({ min, max, mean, ciLow, ciHigh }) => ({ min, max, mean, ciLow, c
 /**
  * Groups steps by key, load and operation: [{ key, model, load, operation, rows }], one row per
  * URL (a store), fastest first and failed rows last: { store, repeats, rps, latency: { meanMs,
- * p99Ms }, errors: { total, samples }, failed, noise, rank, ratio, spread, overlaps, warnings }.
+ * p99Ms }, storeTime: { p50Ms, p99Ms, meanMs } | null, errors: { total, samples }, failed, noise,
+ * rank, ratio, spread, overlaps, warnings }.
  * failed: no repeat had a successful response (no rank, no ratio: result/ranking.js). noise:
  * the relative standard error of a single step's rps (null with repeats). rank: 1 plus the
  * rows faster beyond the noise (`drift`, the control's, widens it), so ties share a rank.
@@ -38,6 +39,7 @@ export function compareStores(steps, { drift = null } = {}) {
       repeats: summary.repeats,
       rps: summary.rps.median,
       latency: { meanMs: summary.latency.meanMs.median, p99Ms: summary.latency.p99Ms.median },
+      storeTime: storeTimeOf(figures),
       errors: { total: summary.errors.total, byKind: errorKinds(figures), samples: errorSamples(figures) },
       failed: figures.every(failedStep),
       noise: figures.length === 1 ? stepNoise(figures[0]) : null,
@@ -91,6 +93,18 @@ export function compareStores(steps, { drift = null } = {}) {
   return result.sort((a, b) => keyOrder.indexOf(a.key) - keyOrder.indexOf(b.key) ||
     operationOrder.indexOf(a.operation) - operationOrder.indexOf(b.operation) ||
     a.load - b.load);
+}
+
+/**
+ * A row's store time (result/store-time.js): each figure the median over the repeats that have
+ * one, null when none has. Comparing at the store's own time tells the stores apart where the
+ * app is what limits rps.
+ */
+export function storeTimeOf(figures) {
+  const known = figures.map((entry) => entry.storeTime).filter(Boolean);
+  if (!known.length) return null;
+  const of = (name) => median(known.map((storeTime) => storeTime[name]));
+  return { p50Ms: of('p50Ms'), p99Ms: of('p99Ms'), meanMs: of('meanMs') };
 }
 
 // Beating the in-process map by more than BASELINE_TOLERANCE and beyond the run's noise.

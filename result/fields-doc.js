@@ -36,8 +36,9 @@ const RUN_COLUMN_NAMES = CSV_RESULT_COLUMNS.map((column) => `\`${column.name}\``
 const CSV_TEXT = 'The CSV file has one row per step and these columns, in this order, with ' +
   `\`${CSV_OPERATION_COLUMN.name}\` after \`${CSV_OPERATION_COLUMN.after}\`: \`all\` on a step's row; a step of ` +
   'several operations is followed by a row per operation, its own figures in the columns it has (requests, ' +
-  'responses, rps, latency, errors), the step\'s in the others. After the step\'s columns come the run\'s own, the ' +
-  `same on every row: ${RUN_COLUMN_NAMES} (\`true\` when the run stopped early, as the JSON's \`interrupted\`).`;
+  'responses, rps, latency, store time, errors), the step\'s in the others. After the step\'s columns come the ' +
+  `run's own, the same on every row: ${RUN_COLUMN_NAMES} (\`true\` when the run stopped early, as the JSON's ` +
+  '`interrupted`).';
 
 const listOf = (fields, path) => fields.find((field) => field.path === path).of;
 
@@ -47,7 +48,7 @@ function optionalFields(roots) {
   const walk = (fields, prefix) => {
     for (const field of fields) {
       if (field.optional) paths.push(`${prefix}${field.path}`);
-      if (field.of) walk(field.of, `${prefix}${field.path}[].`);
+      if (field.of) walk(field.of, `${prefix}${field.path}${field.type.startsWith('list') ? '[]' : ''}.`);
     }
   };
   for (const [prefix, fields] of roots) walk(fields, prefix);
@@ -79,9 +80,14 @@ export function renderFieldTables() {
     '### Each warning (of a step, a load or a verification)',
     table(listOf(STEP_FIELDS, 'warnings'), 'steps[].warnings[].'),
     `| warning code | meaning | data |\n| --- | --- | --- |\n${warningCodes.join('\n')}`,
+    '### The store\'s own time (a step\'s, an operation\'s)',
+    'A step\'s `storeTime`, and each operation\'s, when the target said how long its store took (`Server-Timing`), ' +
+    'or in direct mode, where it is the latency. The CSV columns are the step\'s (an operation\'s on its rows):',
+    table(listOf(STEP_FIELDS, 'storeTime'), 'steps[].storeTime.', { csv: true }),
     '### Each second of a step (its timeline)',
     'A step\'s `timeline`, and each operation\'s of a step with several, holds one entry per second of the step:',
     table(listOf(STEP_FIELDS, 'timeline'), 'steps[].timeline[].'),
+    table(listOf(listOf(STEP_FIELDS, 'timeline'), 'storeTime'), 'steps[].timeline[].storeTime.'),
     '### Each operation of a step',
     table(listOf(STEP_FIELDS, 'operations'), 'steps[].operations[].'),
     '### Each load phase',
@@ -92,6 +98,7 @@ export function renderFieldTables() {
     '### The comparison',
     table(COMPARISON_FIELDS, 'comparison[].'),
     table(listOf(COMPARISON_FIELDS, 'rows'), 'comparison[].rows[].'),
+    table(listOf(listOf(COMPARISON_FIELDS, 'rows'), 'storeTime'), 'comparison[].rows[].storeTime.'),
     // --workers and node test merge
     '### Each worker thread of a step (--workers)',
     table(listOf(STEP_FIELDS, 'workers'), 'steps[].workers[].'),

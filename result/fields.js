@@ -3,7 +3,8 @@
 // docs/results-format.md (fields-doc.js) all come from these lists, so they cannot drift apart.
 //
 // path: dotted, inside its record. type: string, integer, number, boolean, object (free-form,
-// JSON values only), number[], string[], or list (records described by `of`); "|null" allows null.
+// JSON values only), number[], string[], list (records described by `of`) or record (one record
+// described by `of`, which with "|null" may be null as a whole); "|null" allows null.
 // csv (steps): the column name; csvValue(step) when the cell is not the JSON value.
 
 import { RESULTS_FORMAT } from './result.js';
@@ -106,6 +107,29 @@ const histogramFields = (what) => [
 const ERRORS_BY_KIND = 'count per kind: `http <status>` (any status outside 200-299; `http 409` is a write conflict, ' +
   '`WRITE_CONFLICT`: another writer of the key got in between, the store was up), `timeout`, `conn <code>`';
 
+// The store's own time, where the target says it (result/store-time.js): a step's, an operation's.
+export const STORE_TIME_FIELDS = [
+  field('source', 'string', '`server-timing`: the target said it for each response, in the `store` metric of its ' +
+    '`Server-Timing` header (`store;dur=0.042`; storebench\'s app sends it: from its call of the store to the ' +
+    'result, docs/measurement.md); `direct` (--direct): each call of the step is the store\'s own, so its store ' +
+    'time is its latency by definition, the same figures and histogram'),
+  field('count', 'integer', 'store times recorded: the 2xx responses whose Server-Timing header carried the ' +
+    '`store` metric\'s `dur` (direct: every response, as latency.count)'),
+  field('meanMs', 'number', 'mean store time in ms, exact (from the nanosecond sum of the times as the target sent ' +
+    'them: the app sends whole µs)', { csv: 'storeMeanMs' }),
+  field('minMs', 'number', 'shortest store time in ms'),
+  field('maxMs', 'number', 'longest store time in ms', { csv: 'storeMaxMs' }),
+  field('p50Ms', 'number', 'median store time in ms, from the histogram (3 significant digits, 1 µs ' +
+    'resolution)', { csv: 'storeP50Ms' }),
+  field('p90Ms', 'number', '90th percentile in ms'),
+  field('p99Ms', 'number', '99th percentile in ms', { csv: 'storeP99Ms' }),
+  ...histogramFields('every store time of the step (--workers and merge add them, never their percentiles)'),
+];
+const STORE_TIME_DESCRIPTION = 'the store\'s own time inside the target, apart from the app and the network: ' +
+  'never more than a response\'s latency, and what is left of the latency is the app\'s and the network\'s ' +
+  '(docs/measurement.md). null when no 2xx response carried a Server-Timing `store` metric (a target other than ' +
+  'storebench\'s app, or one started with --no-server-timing); absent from files written before it';
+
 // The CSV has one row per step (operation `all`), then, for a step of several operations, one
 // row per operation with that operation's figures in the columns they have.
 export const CSV_OPERATION_COLUMN = { name: 'operation', after: 'workload' };
@@ -128,6 +152,15 @@ export const TIMELINE_FIELDS = [
   field('latency.maxMs', 'number|null', 'its slowest response in ms (µs resolution)'),
   ...histogramFields('this second\'s latencies (2 significant digits: 1% buckets); the seconds of side-by-side parts ' +
     '(--workers, merge) add by histogram'),
+  field('storeTime', 'record|null', 'the store time of this second\'s responses (see the step\'s storeTime; direct ' +
+    'mode: its latency); null when none carried one; absent from files written before it', {
+    optional: true,
+    of: [
+      field('p50Ms', 'number', 'its median in ms, from its histogram (2 significant digits)'),
+      field('p99Ms', 'number', 'its 99th percentile in ms'),
+      ...histogramFields('this second\'s store times'),
+    ],
+  }),
 ];
 const TIMELINE_DESCRIPTION = 'the step second by second (the text report draws it as one line of sparklines ' +
   'per step, the HTML report charts it, `--hdr-log` writes it)';
@@ -140,6 +173,9 @@ export const OPERATION_FIELDS = [
   field('responses', 'integer', 'its complete responses, error statuses included'),
   field('rps', 'number', 'its responses / the step\'s wallSeconds (so the operations\' rps add up to the step\'s)'),
   ...latencyFields('responses').map((entry) => ({ ...entry, csv: undefined })),
+  field('storeTime', 'record|null', `this operation's store time (as the step's): ${STORE_TIME_DESCRIPTION}`, {
+    of: STORE_TIME_FIELDS, optional: true,
+  }),
   field('errors.total', 'integer', 'its failed requests'),
   field('errors.byKind', 'object', ERRORS_BY_KIND),
   field('errors.samples', 'object', 'per error kind, the first such answer as one line (as the step\'s)'),
@@ -225,6 +261,9 @@ export const STEP_FIELDS = [
     'different times (a -n step\'s tail)', { csv: 'elapsedSeconds' }),
   field('rps', 'number', 'responses / wallSeconds', { csv: 'rps' }),
   ...latencyFields('responses'),
+  field('storeTime', 'record|null', `${STORE_TIME_DESCRIPTION}. CSV: the columns below`, {
+    of: STORE_TIME_FIELDS, optional: true,
+  }),
   field('errors.total', 'integer', 'failed requests: error statuses, ' +
     'timeouts and connection errors', { csv: 'errors' }),
   field('errors.byKind', 'object', `${ERRORS_BY_KIND}. CSV: \`kind=n\` joined by \`;\``, {
@@ -294,12 +333,28 @@ export const STEP_FIELDS = [
     'total; null for a step one driver measured', { of: MACHINE_ROW_FIELDS }),
 ];
 
+// The step fields with a CSV column, in column order: a record's own fields (storeTime's) at its place.
+export const STEP_CSV_FIELDS = STEP_FIELDS
+  .flatMap((field) => (field.type.startsWith('record')
+    ? field.of.map((inner) => ({ ...inner, path: `${field.path}.${inner.path}` }))
+    : [field]))
+  .filter((field) => field.csv);
+
 export const COMPARISON_ROW_FIELDS = [
   field('store', 'string', 'the store'),
   field('repeats', 'integer', 'how many steps (repeats) the row stands for'),
   field('rps', 'number', 'its rps at this load; with repeats, their median'),
   field('latency.meanMs', 'number|null', 'its mean latency in ms (the median over repeats)'),
   field('latency.p99Ms', 'number|null', 'its p99 in ms (the median over repeats)'),
+  field('storeTime', 'record|null', 'its store time (the steps\' storeTime), each figure the median over the repeats ' +
+    'that have one; null when none has; absent from files written before it', {
+    optional: true,
+    of: [
+      field('p50Ms', 'number', 'its store time\'s median in ms'),
+      field('p99Ms', 'number', 'its p99 in ms'),
+      field('meanMs', 'number', 'its mean in ms'),
+    ],
+  }),
   field('errors.total', 'integer', 'its failed requests, over all repeats'),
   field('errors.byKind', 'object', `${ERRORS_BY_KIND}, over all repeats`),
   field('errors.samples', 'object', 'per error kind, its first answer as one line (the step field ' +

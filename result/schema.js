@@ -20,6 +20,7 @@ function typeSchema(field) {
     return { type: withNull('array'), items: { type: base.slice(0, -2) } };
   }
   if (base === 'list') return { type: withNull('array'), items: recordSchema(field.of) };
+  if (base === 'record') return { ...recordSchema(field.of), type: withNull('object') };
   throw new TypeError(`no schema for type ${field.type} (${field.path})`);
 }
 

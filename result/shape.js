@@ -1,6 +1,7 @@
 // Copies a record field by field as a list in fields.js describes it, checking each value's
-// type on the way: writing a Result and reading one back both go through here, so a file
-// holds exactly the defined fields, in the defined order, and a reader gets nothing else.
+// type on the way (a `list` holds records of its `of` fields, a `record` is one such record):
+// writing a Result and reading one back both go through here, so a file holds exactly the
+// defined fields, in the defined order, and a reader gets nothing else.
 
 const isRecord = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -21,6 +22,7 @@ const CHECKS = {
   'number[]': (value) => Array.isArray(value) && value.every(Number.isFinite),
   'string[]': (value) => Array.isArray(value) && value.every((item) => typeof item === 'string'),
   list: Array.isArray,
+  record: isRecord,
 };
 const WANTED = {
   string: 'a string',
@@ -31,6 +33,7 @@ const WANTED = {
   'number[]': 'a list of numbers',
   'string[]': 'a list of strings',
   list: 'a list',
+  record: 'an object',
 };
 
 const show = (value) => (value === undefined ? 'missing' : `${JSON.stringify(value)?.slice(0, 40)}`);
@@ -61,6 +64,7 @@ function copyValue(value, field, where, fail) {
   }
   if (!CHECKS[base](value)) fail(`${where} is ${show(value)}, expected ${WANTED[base]}${nullable ? ' or null' : ''}`);
   if (base === 'list') return value.map((item, index) => copyRecord(item, field.of, `${where}[${index}]`, fail));
+  if (base === 'record') return copyRecord(value, field.of, where, fail);
   if (base === 'object' || base.endsWith('[]')) return structuredClone(value);
   return value;
 }

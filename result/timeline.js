@@ -1,5 +1,6 @@
 // Per-second samples of a step: for each second from its first start, the responses that
-// ended in it, the errors by kind, and an interval histogram of their latencies. A second's
+// ended in it, the errors by kind, an interval histogram of their latencies and, where the
+// target said it (Server-Timing), one of the store's own times (result/store-time.js). A second's
 // figures come from its own histogram, and parts that ran side by side (worker threads,
 // machines) add by histogram, never by averaging percentiles.
 //
@@ -15,6 +16,7 @@ class Second {
     this.responses = 0;
     this.errors = null; // { kind: n }, made at the second's first error
     this.histogram = createIntervalHistogram();
+    this.store = null; // the store times' histogram, made at the second's first
   }
 }
 
@@ -32,11 +34,15 @@ export function createTimeline() {
     return current;
   };
   return {
-    /** A response ended offsetNs after the step's first start, after latencyNs. */
-    response(offsetNs, latencyNs) {
+    /** A response ended offsetNs after the step's first start, after latencyNs; storeNs: its store time, if any. */
+    response(offsetNs, latencyNs, storeNs = -1) {
       const second = at(offsetNs);
       second.responses += 1;
       second.histogram.recordValue(Math.max(1, Math.round(latencyNs / 1000)));
+      if (storeNs >= 0) {
+        second.store ??= createIntervalHistogram();
+        second.store.recordValue(Math.max(1, Math.round(storeNs / 1000)));
+      }
     },
     /** A request counted as error `kind` ended offsetNs after the first start. */
     error(offsetNs, kind) {
@@ -51,8 +57,10 @@ export function createTimeline() {
       for (let index = 0; index < count; index += 1) {
         const second = seconds[index] ?? new Second();
         const length = Math.min(1, Math.max(0, spanNs / SECOND_NS - index));
-        list.push(sampleOf(index, round(length), second.responses, { ...second.errors }, second.histogram));
+        const { responses, errors, histogram, store } = second;
+        list.push(sampleOf(index, round(length), responses, { ...errors }, histogram, store));
         second.histogram.destroy();
+        second.store?.destroy();
       }
       seconds.length = 0;
       return list;
@@ -62,8 +70,9 @@ export function createTimeline() {
 
 const round = (value) => Math.round(value * 1e6) / 1e6;
 
-// One sample's record: latencies read from its histogram (µs) in ms, null with no response.
-function sampleOf(second, seconds, responses, errors, histogram) {
+// One sample's record: latencies read from its histogram (µs) in ms, null with no response; the
+// store time from its own (null when no response of the second carried one).
+function sampleOf(second, seconds, responses, errors, histogram, store = null) {
   const at = (percentile) => (responses ? histogram.getValueAtPercentile(percentile) / 1000 : null);
   return {
     second,
@@ -72,8 +81,26 @@ function sampleOf(second, seconds, responses, errors, histogram) {
     errors,
     latency: { p50Ms: at(50), p90Ms: at(90), p99Ms: at(99), maxMs: responses ? histogram.maxValue / 1000 : null },
     histogram: encodeHistogram(histogram),
+    storeTime: store?.totalCount ? storeTimeSample(store, encodeHistogram(store)) : null,
   };
 }
+
+/** A second's store time from a histogram of its store times (µs) and that histogram encoded. */
+function storeTimeSample(histogram, encoded) {
+  return {
+    p50Ms: histogram.getValueAtPercentile(50) / 1000,
+    p99Ms: histogram.getValueAtPercentile(99) / 1000,
+    histogram: encoded,
+  };
+}
+
+/**
+ * A second's store time where the request is the store call (direct mode): its latency, the
+ * same histogram. Null for a second with no response.
+ */
+export const directStoreTimeSample = (sample) => (sample.responses
+  ? { p50Ms: sample.latency.p50Ms, p99Ms: sample.latency.p99Ms, histogram: sample.histogram }
+  : null);
 
 /**
  * The timelines of parts that ran side by side, added second by second (each counts from its
@@ -88,16 +115,26 @@ export function addTimelines(timelines) {
   for (let index = 0; index < length; index += 1) {
     const parts = timelines.map((timeline) => timeline[index]).filter(Boolean);
     const total = createIntervalHistogram();
+    const store = parts.some((part) => part.storeTime) ? createIntervalHistogram() : null;
     const errors = {};
     for (const part of parts) {
       const decoded = decodeHistogram(part.histogram);
       total.add(decoded);
       decoded.destroy();
+      if (part.storeTime) {
+        const stored = decodeHistogram(part.storeTime.histogram);
+        store.add(stored);
+        stored.destroy();
+      }
       for (const [kind, n] of Object.entries(part.errors)) errors[kind] = (errors[kind] ?? 0) + n;
     }
     const responses = parts.reduce((sum, part) => sum + part.responses, 0);
-    list.push(sampleOf(index, Math.max(...parts.map((part) => part.seconds)), responses, errors, total));
+    const sample = sampleOf(index, Math.max(...parts.map((part) => part.seconds)), responses, errors, total, store);
+    // Samples read from files written before store times had none: they stay without.
+    if (parts.every((part) => part.storeTime === undefined)) delete sample.storeTime;
+    list.push(sample);
     total.destroy();
+    store?.destroy();
   }
   return list;
 }

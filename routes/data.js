@@ -1,9 +1,11 @@
 // GET /:store/:key: the route every benchmark hits, so it does as little as it can. The
 // store hands back the stored bytes and they go out as they are: no parse, no stringify, no
 // ETag hashing of a 270 KB body. key1..key3 are the seeded JSON payloads; any other key holds
-// whatever bytes were written to it, so it is sent as octet-stream.
+// whatever bytes were written to it, so it is sent as octet-stream. With the request's timing
+// kept (routes/server-timing.js), the answer says in Server-Timing how long the store took.
 import { Router } from 'express';
 import { keys as seededKeys } from '../data/payloads.js';
+import { serverTimingValue, setServerTiming } from './server-timing.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const BYTES_TYPE = 'application/octet-stream';
@@ -13,8 +15,21 @@ export function dataRoutes(stores) {
   const router = Router();
   router.get('/:store/:key', async (req, res) => {
     const { store, key } = req.params;
-    const bytes = await stores.read(store, key);
-    res.writeHead(200, { 'Content-Type': seeded.has(key) ? JSON_TYPE : BYTES_TYPE, 'Content-Length': bytes.length });
+    const { timing } = req;
+    let bytes;
+    try {
+      bytes = await stores.read(store, key, timing);
+    } catch (error) {
+      setServerTiming(res, timing); // an answer the store gave (404, 503) says so too
+      throw error;
+    }
+    const type = seeded.has(key) ? JSON_TYPE : BYTES_TYPE;
+    if (timing === undefined) {
+      res.writeHead(200, { 'Content-Type': type, 'Content-Length': bytes.length });
+    } else {
+      const serverTiming = serverTimingValue(timing);
+      res.writeHead(200, { 'Content-Type': type, 'Content-Length': bytes.length, 'Server-Timing': serverTiming });
+    }
     res.end(bytes);
   });
   return router;

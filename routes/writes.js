@@ -7,6 +7,7 @@
 // Everything that can be refused is refused before the body is read (unknown store, bad
 // key, no append, store down, a declared body over the limit), and a body is never read past
 // its limit. Bodies are bytes: no parsing, whatever the Content-Type.
+// Each answer after a store call says how long it took in Server-Timing (routes/server-timing.js).
 import { Router } from 'express';
 import { BodyTooLargeError, InvalidKeyError, UnsupportedMediaTypeError, ValueTooLargeError } from '../util/errors.js';
 import { RECORDS_MEDIA_TYPE, parseRecords } from '../util/records.js';
@@ -14,6 +15,7 @@ import { keyProblem } from '../stores/keys.js';
 import { defaults } from '../config/settings.js';
 import { closeAfterAnswer, readBody } from './body.js';
 import { writeGuard } from './write-guard.js';
+import { setServerTiming } from './server-timing.js';
 
 /**
  * @param {import('../stores/store-set.js').StoreSet} stores
@@ -44,10 +46,12 @@ export function writeRoutes(stores, {
     next(error);
   };
   const guarded = (req, res, next) => guard(req, res, (error) => (error ? refused(req, res, next, error) : next()));
+  // An answer the store gave (a 413 from its server, a 503) carries Server-Timing too.
   const handle = (work) => async (req, res, next) => {
     try {
       await work(req, res);
     } catch (error) {
+      setServerTiming(res, req.timing);
       refused(req, res, next, error);
     }
   };
@@ -55,19 +59,22 @@ export function writeRoutes(stores, {
   router.put('/:store/:key', guarded, handle(async (req, res) => {
     const { store, key } = req.params;
     stores.prepare(store, key);
-    await stores.write(store, key, await body(req, maxValueSize, valueTooLarge));
+    await stores.write(store, key, await body(req, maxValueSize, valueTooLarge), req.timing);
+    setServerTiming(res, req.timing);
     res.status(204).end();
   }));
 
   router.delete('/:store/:key', guarded, handle(async (req, res) => {
-    await stores.remove(req.params.store, req.params.key);
+    await stores.remove(req.params.store, req.params.key, req.timing);
+    setServerTiming(res, req.timing);
     res.status(204).end();
   }));
 
   router.post('/:store/:key/append', guarded, handle(async (req, res) => {
     const { store, key } = req.params;
     stores.prepare(store, key, 'append');
-    await stores.append(store, key, await body(req, maxValueSize, valueTooLarge));
+    await stores.append(store, key, await body(req, maxValueSize, valueTooLarge), req.timing);
+    setServerTiming(res, req.timing);
     res.status(204).end();
   }));
 
@@ -82,7 +89,9 @@ export function writeRoutes(stores, {
       if (problem) throw new InvalidKeyError(`record ${i + 1}: ${problem}`, store);
       if (bytes.length > maxValueSize) throw valueTooLarge(bytes.length, `record ${i + 1}'s value`);
     });
-    res.json({ written: await stores.writeMany(store, records) });
+    const written = await stores.writeMany(store, records, req.timing);
+    setServerTiming(res, req.timing);
+    res.json({ written });
   }));
 
   return router;

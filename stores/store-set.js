@@ -82,42 +82,66 @@ export class StoreSet {
     return entry;
   }
 
+  // Every operation below takes an optional `timing` last ({ storeMs }, routes/server-timing.js):
+  // once the store has been called, storeMs is the time from the first adapter call to its last
+  // result or failure, in ms; an operation refused before any call (prepare()) leaves it alone.
+
   /** The stored bytes of key, or a typed error: 404 unknown store/key, 400 bad key, 503 store down or too slow. */
-  async read(name, key) {
+  async read(name, key, timing) {
     const entry = this.prepare(name, key);
-    let bytes = await this.#call(entry, 'get', key);
-    if (bytes == null && entry.keys?.includes(key) && !entry.deletedSeeds.has(key)) {
-      // A seeded key gone that the app did not delete: the server lost its data (restarted
-      // empty, evicted it). Put back what it lost, read again.
-      await this.#reseed(entry).catch(() => {});
-      bytes = await this.#call(entry, 'get', key);
+    const startMs = timing ? performance.now() : 0;
+    try {
+      let bytes = await this.#call(entry, 'get', key);
+      if (bytes == null && entry.keys?.includes(key) && !entry.deletedSeeds.has(key)) {
+        // A seeded key gone that the app did not delete: the server lost its data (restarted
+        // empty, evicted it). Put back what it lost, read again.
+        await this.#reseed(entry).catch(() => {});
+        bytes = await this.#call(entry, 'get', key);
+      }
+      if (bytes == null) throw new KeyNotFoundError(name, key);
+      return bytes;
+    } finally {
+      if (timing) timing.storeMs = performance.now() - startMs;
     }
-    if (bytes == null) throw new KeyNotFoundError(name, key);
-    return bytes;
   }
 
   /** Stores bytes under key (overwriting); the errors of prepare(), 413 when the server refuses the size, 503. */
-  async write(name, key, bytes) {
+  async write(name, key, bytes, timing) {
     const entry = this.prepare(name, key);
     const written = this.#writingSeeds(entry, [key]);
-    await this.#call(entry, 'set', key, bytes);
+    const startMs = timing ? performance.now() : 0;
+    try {
+      await this.#call(entry, 'set', key, bytes);
+    } finally {
+      if (timing) timing.storeMs = performance.now() - startMs;
+    }
     written();
   }
 
   /** Removes key; an absent key is fine. A seeded key removed stays removed (no re-seed brings it back). */
-  async remove(name, key) {
+  async remove(name, key, timing) {
     const entry = this.prepare(name, key);
     // Marked before the delete is sent: a read that misses meanwhile must not re-seed it. A
     // delete that fails leaves the mark, as it may have landed.
     if (entry.keys?.includes(key)) entry.deletedSeeds.set(key, ++sequence);
-    await this.#call(entry, 'delete', key);
+    const startMs = timing ? performance.now() : 0;
+    try {
+      await this.#call(entry, 'delete', key);
+    } finally {
+      if (timing) timing.storeMs = performance.now() - startMs;
+    }
   }
 
   /** Appends bytes to key's value with the store's own append; 405 APPEND_UNSUPPORTED where it has none. */
-  async append(name, key, bytes) {
+  async append(name, key, bytes, timing) {
     const entry = this.prepare(name, key, 'append');
     const written = this.#writingSeeds(entry, [key]);
-    await this.#call(entry, 'append', key, bytes);
+    const startMs = timing ? performance.now() : 0;
+    try {
+      await this.#call(entry, 'append', key, bytes);
+    } finally {
+      if (timing) timing.storeMs = performance.now() - startMs;
+    }
     written();
   }
 
@@ -127,15 +151,20 @@ export class StoreSet {
    * in chunks where it has one, else set() by set(), a bounded number at once. Each call is
    * under the operation deadline. Resolves to the number of entries.
    */
-  async writeMany(name, entries) {
+  async writeMany(name, entries, timing) {
     const entry = this.prepare(name);
     for (const [key] of entries) assertKey(key, name);
     const unique = lastWriteWins(entries); // so no two calls running at once write one key
     const written = this.#writingSeeds(entry, unique.map(([key]) => key));
-    if (entry.store.setMany) {
-      await eachLimited(chunksOf(unique), BULK_CHUNKS_AT_ONCE, (chunk) => this.#call(entry, 'setMany', chunk));
-    } else {
-      await eachLimited(unique, BULK_SETS_AT_ONCE, ([key, bytes]) => this.#call(entry, 'set', key, bytes));
+    const startMs = timing ? performance.now() : 0;
+    try {
+      if (entry.store.setMany) {
+        await eachLimited(chunksOf(unique), BULK_CHUNKS_AT_ONCE, (chunk) => this.#call(entry, 'setMany', chunk));
+      } else {
+        await eachLimited(unique, BULK_SETS_AT_ONCE, ([key, bytes]) => this.#call(entry, 'set', key, bytes));
+      }
+    } finally {
+      if (timing) timing.storeMs = performance.now() - startMs;
     }
     written();
     return entries.length;

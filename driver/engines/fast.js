@@ -25,6 +25,9 @@
 // - A workload request is written as it says (method, path, body as application/octet-stream,
 //   its Authorization); read-modify-write sends its PUT on the same connection once the GET
 //   answered 2xx, timed as one; settle(status, stage) is called once per request.
+// - Store time: a 2xx response's Server-Timing `store` dur goes to the meter with it (the reader
+//   reads it, http1.js); read-modify-write's is its GET's and its PUT's added, or none if either
+//   had none.
 import net from 'node:net';
 import tls from 'node:tls';
 import { ResponseReader, commonHeaders, requestHead } from './http1.js';
@@ -43,6 +46,7 @@ class Client {
     this.handle = null; // the meter's handle of the request in flight
     this.request = null; // its workload request (null: the target's GET)
     this.stage = 0; // read-modify-write: 1 once the PUT went out
+    this.firstStoreMs = -1; // read-modify-write: the GET's store time
     this.onCancel = (error) => this.cancel(error);
     this.buffer = Buffer.allocUnsafe(READ_BUFFER_BYTES);
   }
@@ -81,7 +85,8 @@ class Client {
       ? tls.connect({ host, port, servername: net.isIP(host) ? undefined : host, onread })
       : net.connect({ host, port, noDelay: true, onread });
     if (secure) socket.setNoDelay(true);
-    const reader = new ResponseReader((status, keepAlive, body) => this.responded(socket, status, keepAlive, body));
+    const reader = new ResponseReader((status, keepAlive, body, storeMs) =>
+      this.responded(socket, status, keepAlive, body, storeMs));
     socket.on('error', (error) => this.broken(socket, error));
     socket.on('close', () => this.closed(socket, reader));
     this.socket = socket;
@@ -97,18 +102,20 @@ class Client {
     }
   }
 
-  responded(socket, status, keepAlive, body) {
+  responded(socket, status, keepAlive, body, storeMs) {
     if (socket !== this.socket || this.handle === null) return; // a connection given up, or bytes nobody asked for
     const { request, handle } = this;
     if (request?.then && this.stage === 0 && status >= 200 && status < 300) {
       if (!keepAlive || !this.run.keepAlive) this.drop();
       this.stage = 1;
+      this.firstStoreMs = storeMs;
       this.write(request.then);
       return;
     }
     this.handle = null;
     this.request = null;
-    handle.responded(status, body);
+    const both = this.firstStoreMs < 0 || storeMs < 0 ? -1 : this.firstStoreMs + storeMs;
+    handle.responded(status, body, this.stage === 0 ? storeMs : both);
     if (!keepAlive || !this.run.keepAlive) this.drop();
     request?.settle(status, this.stage);
     this.run.settled(this);

@@ -7,6 +7,7 @@
 // responses dropped after stop) cannot skew ours.
 import { EventEmitter } from 'node:events';
 import { loadTest } from 'loadtest';
+import { storeDurationInRawHeaders } from './server-timing.js';
 
 // loadtest has no stop() for a running test. Once aborted, each client is handed a request
 // that never settles, so each stops after its current request instead of spinning on errors.
@@ -47,14 +48,21 @@ function errorBody(response) {
   return () => kept;
 }
 
+// The store's time a 2xx response's Server-Timing header gives (ms), else -1: read from
+// rawHeaders, which Node fills as it parses, never from the lazily built `headers`.
+const storeMsOf = (response) => (isError(response.statusCode) ? -1 : storeDurationInRawHeaders(response.rawHeaders));
+// Read-modify-write's store time: its GET's and its PUT's, or none if either had none.
+const addStoreMs = (first, second) => (first < 0 || second < 0 ? -1 : first + second);
+
 // Hands `response` to loadtest's connect() through a StandIn, discarding the body (an error's
-// first bytes aside); `end(status, body)` and `fail(error)` run first, so loadtest's
+// first bytes aside); `end(status, body, storeMs)` and `fail(error)` run first, so loadtest's
 // bookkeeping is not timed.
 function answer(response, connect, end, fail) {
   const stand = new StandIn(response.statusCode);
   const body = isError(response.statusCode) ? errorBody(response) : null;
+  const storeMs = storeMsOf(response);
   response.on('end', () => {
-    end(response.statusCode, body?.());
+    end(response.statusCode, body?.(), storeMs);
     stand.onEnd?.();
   });
   response.on('error', (error) => {
@@ -90,15 +98,17 @@ function requestOptions(params, { method, path, body, authorization }) {
 
 // An operation of two requests (read-modify-write: a GET, then a PUT once the GET answered
 // 2xx), sent as one: loadtest gets an object that looks like the request it expects (it
-// listens for 'error' and calls end()); onResponse gets the final response, onError the
-// error, each with the stage (0 or 1) it came from.
+// listens for 'error' and calls end()); onResponse gets the final response with the stage
+// (0 or 1) it came from and the GET's store time (-1: none), onError the error and its stage.
 function chainedRequest(makeRequest, params, operation, { onResponse, onError }) {
   const chain = new EventEmitter();
   let current = null;
   let stage = 0;
+  let firstStoreMs = -1;
   const send = (spec) => {
     current = makeRequest(requestOptions(params, spec), (response) => {
       if (stage === 0 && response.statusCode >= 200 && response.statusCode < 300) {
+        firstStoreMs = storeMsOf(response);
         response.once('error', (error) => onError(error, stage));
         response.once('end', () => {
           stage = 1;
@@ -107,7 +117,7 @@ function chainedRequest(makeRequest, params, operation, { onResponse, onError })
         response.resume();
         return;
       }
-      onResponse(response, stage);
+      onResponse(response, stage, firstStoreMs);
     });
     current.once('error', (error) => onError(error, stage));
     current.end(spec.body ?? undefined);
@@ -138,16 +148,16 @@ export const httpEngine = {
       const handle = meter.begin((error) => request.destroy(error), operation.operation);
       if (params.agent) agents.add(params.agent);
       let settled = false;
-      const end = (status, stage, error, body) => {
+      const end = (status, stage, error, body, storeMs) => {
         if (settled) return false;
         settled = true;
         operation.settle(status, stage);
         if (error) handle.failed(error);
-        else handle.responded(status, body);
+        else handle.responded(status, body, storeMs);
         return true;
       };
-      const onResponse = (response, stage) => answer(response, connect,
-        (status, body) => end(status, stage, null, body),
+      const onResponse = (response, stage, firstStoreMs = -1) => answer(response, connect,
+        (status, body, storeMs) => end(status, stage, null, body, stage ? addStoreMs(firstStoreMs, storeMs) : storeMs),
         (error) => end(null, stage, error));
       if (operation.then) {
         request = chainedRequest(makeRequest, params, operation, {
@@ -171,7 +181,7 @@ export const httpEngine = {
       const handle = meter.begin((error) => request.destroy(error));
       if (params.agent && params.agent !== lastAgent) agents.add((lastAgent = params.agent));
       const request = makeRequest(params, (response) => answer(response, connect,
-        (status, body) => handle.responded(status, body),
+        (status, body, storeMs) => handle.responded(status, body, storeMs),
         (error) => handle.failed(error)));
       request.on('error', (error) => handle.failed(error));
       return request;

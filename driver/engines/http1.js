@@ -8,7 +8,9 @@
 // What it reads: a status line, headers, then a body delimited by Content-Length, by chunked
 // transfer coding (extensions and trailers skipped), or by the connection's close; 1xx
 // responses are skipped; 204 and 304 have no body. Anything else (no "HTTP/1.x" status line,
-// a bad Content-Length or chunk size, a head over MAX_HEAD_BYTES) is a ResponseError.
+// a bad Content-Length or chunk size, a head over MAX_HEAD_BYTES) is a ResponseError. Of a 2xx
+// response it also reads the store's time from a Server-Timing header (server-timing.js), if any.
+import { storeDurationMs } from './server-timing.js';
 
 export const MAX_HEAD_BYTES = 64 * 1024;
 export const ERROR_BODY_BYTES = 2048;
@@ -75,11 +77,13 @@ function namedAs(buf, from, to, lower) {
 }
 
 /**
- * Reads responses from a connection's bytes. `onResponse(status, keepAlive, body)` is called for
- * each complete response, in order, from inside push() or closed(): keepAlive false when the
- * response said the connection ends after it (Connection: close, HTTP/1.0 without keep-alive,
- * a body ended by the close); body the first ERROR_BODY_BYTES of the body (chunked coding
- * removed) as UTF-8 text when the status is outside 200-299 and there was a body, else undefined.
+ * Reads responses from a connection's bytes. `onResponse(status, keepAlive, body, storeMs)` is
+ * called for each complete response, in order, from inside push() or closed(): keepAlive false
+ * when the response said the connection ends after it (Connection: close, HTTP/1.0 without
+ * keep-alive, a body ended by the close); body the first ERROR_BODY_BYTES of the body (chunked
+ * coding removed) as UTF-8 text when the status is outside 200-299 and there was a body, else
+ * undefined; storeMs the `store` metric's dur in a Server-Timing header of a 2xx response, in
+ * ms, else -1.
  */
 export class ResponseReader {
   constructor(onResponse) {
@@ -101,6 +105,7 @@ export class ResponseReader {
     this.keepAlive = true;
     this.capturing = false; // the current response is an error: its body's first bytes are kept
     this.kept = 0;
+    this.storeMs = -1;
   }
 
   /** Whether a response has begun and not ended. */
@@ -250,6 +255,8 @@ export class ResponseReader {
     let keepAlive = minor >= 1;
     let length = -1;
     let chunked = false;
+    const success = status >= 200 && status <= 299;
+    let storeMs = -1;
     let lineStart = buf.indexOf(LF, from) + 1;
     while (lineStart < headEnd) {
       let lineEnd = buf.indexOf(LF, lineStart);
@@ -278,6 +285,8 @@ export class ResponseReader {
           else if (value.includes('keep-alive')) keepAlive = true;
         } else if (first === 116 && namedAs(buf, lineStart, colon, 'transfer-encoding')) { // 't'
           chunked = buf.latin1Slice(valueStart, valueEnd).toLowerCase().endsWith('chunked');
+        } else if (success && storeMs < 0 && first === 115 && namedAs(buf, lineStart, colon, 'server-timing')) { // 's'
+          storeMs = storeDurationMs(buf.latin1Slice(valueStart, valueEnd));
         }
       }
       lineStart = lineEnd + 1;
@@ -288,6 +297,7 @@ export class ResponseReader {
     this.keepAlive = keepAlive;
     this.capturing = status > 299;
     this.kept = 0;
+    this.storeMs = storeMs;
     if (status === 204 || status === 304) this.complete();
     else if (chunked) this.startChunk();
     else if (length > 0) {
@@ -308,6 +318,6 @@ export class ResponseReader {
       this.capturing = false;
       if (this.kept > 0) body = this.errorBody.toString('utf8', 0, this.kept);
     }
-    this.onResponse(this.status, this.keepAlive, body);
+    this.onResponse(this.status, this.keepAlive, body, this.storeMs);
   }
 }

@@ -34,6 +34,23 @@ export function fixedOperation({
   };
 }
 
+/**
+ * A step's store time (result/store-time.js) as a target's Server-Timing gives it, with the fixed
+ * histogram; `fields` replace its own.
+ */
+export const fixedStoreTime = (fields = {}) => ({
+  source: 'server-timing',
+  count: 2000,
+  meanMs: 0.052,
+  minMs: 0.011,
+  maxMs: 1.9,
+  p50Ms: 0.041,
+  p90Ms: 0.07,
+  p99Ms: 0.31,
+  histogram: { ...HISTOGRAM },
+  ...fields,
+});
+
 /** One second of a step's timeline (the fixed step's only one: 2000 responses in 0.4631 s). */
 export function fixedSecond({ second = 0, seconds = 0.4631, responses = 2000, errors = {} } = {}) {
   const latency = { p50Ms: 1.1, p90Ms: 1.2, p99Ms: 1.5, maxMs: 2.3 };
@@ -45,7 +62,7 @@ export function fixedStep({
   errors = { total: 0, byKind: {}, samples: {} }, warnings = [], model = 'closed', mode = 'http', targetRps = null,
   maxRequests = 2000, workload = null, operations, repeat = 1,
   machine = { stealPercent: 1.5, othersCpuPercent: 12.25, treeCpuPercent: 140, loadAverage: 1.1 }, probe = null,
-  intervals = { seconds: 0.25, responses: [] }, warmup = null, timeline = [fixedSecond()],
+  intervals = { seconds: 0.25, responses: [] }, warmup = null, timeline = [fixedSecond()], storeTime,
 } = {}) {
   return {
     url: workload ? `http://127.0.0.1:40123/${store}` : `http://127.0.0.1:40123/${store}/${key}`,
@@ -67,6 +84,7 @@ export function fixedStep({
     elapsedSeconds: 0.4631,
     rps,
     latency: { ...LATENCY, meanMs },
+    ...(storeTime === undefined ? {} : { storeTime }),
     errors: { samples: {}, ...errors },
     cpuPercent: 55.5,
     engineReported: { meanLatencyMs: 1.2, rps: 4321, totalRequests: 2000 },

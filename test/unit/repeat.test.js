@@ -123,8 +123,8 @@ test('the comparison names its figures as a step does, and says which stores it 
   const [group] = compareStores(steps);
   const [memory, redis, cloudant] = group.rows;
   assert.deepEqual(Object.keys(memory), [
-    'store', 'repeats', 'rps', 'latency', 'errors', 'failed', 'noise', 'rank', 'ratio', 'spread', 'overlaps',
-    'warnings',
+    'store', 'repeats', 'rps', 'latency', 'storeTime', 'errors', 'failed', 'noise', 'rank', 'ratio', 'spread',
+    'overlaps', 'warnings',
   ]);
   assert.deepEqual(
     [memory.store, memory.rps, memory.latency.meanMs, memory.errors.total],

@@ -2,15 +2,17 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildCsv } from '../../report/csv.js';
 import { toJson } from '../../result/format.js';
-import { CSV_OPERATION_COLUMN, CSV_RESULT_COLUMNS, RESULT_FIELDS, STEP_FIELDS } from '../../result/fields.js';
+import {
+  CSV_OPERATION_COLUMN, CSV_RESULT_COLUMNS, RESULT_FIELDS, STEP_CSV_FIELDS, STEP_FIELDS,
+} from '../../result/fields.js';
 import { fixedResult, fixedStep, fixedWarning } from '../helpers/driver-fixtures.js';
 import { resultError } from '../../driver/run.js';
 import { RunError } from '../../util/errors.js';
 
 const HEADER = 'url,store,key,workload,operation,mode,model,startedAt,finishedAt,maxRequests,durationSeconds,' +
   'concurrency,targetRps,peakInFlight,requests,responses,wallSeconds,elapsedSeconds,rps,meanLatencyMs,maxLatencyMs,' +
-  'minLatencyMs,p50,p90,p99,p999,errors,errorKinds,cpuPercent,warnings,repeat,stealPercent,othersCpuPercent,' +
-  'treeCpuPercent,loadAverage,interrupted';
+  'minLatencyMs,p50,p90,p99,p999,storeMeanMs,storeMaxMs,storeP50Ms,storeP99Ms,errors,errorKinds,cpuPercent,warnings,' +
+  'repeat,stealPercent,othersCpuPercent,treeCpuPercent,loadAverage,interrupted';
 
 test('CSV: a header and one row per step, commas in values quoted', () => {
   const steps = [
@@ -21,7 +23,7 @@ test('CSV: a header and one row per step, commas in values quoted', () => {
   ];
   const [header, row, end] = buildCsv(steps).split('\n');
   assert.equal(header, HEADER);
-  assert.equal(row, 'http://127.0.0.1:40123/redis/key1,redis,key1,,all,http,closed,2026-01-01T00:00:00.000Z,2026-01-01T00:00:00.463Z,2000,,5,,5,2000,2000,0.4628,0.4631,4321.4,1.157,12.5,0.214,1.021,1.9,4.351,9.9,3,http 503=2;timeout=1,55.5,"a, b | c ""d""",1,1.5,12.25,140,1.1,false');
+  assert.equal(row, 'http://127.0.0.1:40123/redis/key1,redis,key1,,all,http,closed,2026-01-01T00:00:00.000Z,2026-01-01T00:00:00.463Z,2000,,5,,5,2000,2000,0.4628,0.4631,4321.4,1.157,12.5,0.214,1.021,1.9,4.351,9.9,,,,,3,http 503=2;timeout=1,55.5,"a, b | c ""d""",1,1.5,12.25,140,1.1,false');
   assert.equal(end, '');
 });
 
@@ -46,7 +48,7 @@ test('JSON and CSV come from the one field list: every CSV column is a step fiel
   const [step] = JSON.parse(toJson(result)).steps;
   const runColumns = CSV_RESULT_COLUMNS.map((column) => column.name);
   const stepColumns = HEADER.split(',').filter((name) => name !== 'operation' && !runColumns.includes(name));
-  const csvFields = STEP_FIELDS.filter((field) => field.csv).map((field) => field.csv);
+  const csvFields = STEP_CSV_FIELDS.map((field) => field.csv);
   assert.deepEqual(stepColumns, csvFields, 'operation names the row; the run\'s columns come last');
   for (const column of CSV_RESULT_COLUMNS) {
     assert.ok(RESULT_FIELDS.some((field) => field.path === column.path), `${column.name} is a field of the Result`);
@@ -137,7 +139,7 @@ test('CSV of a real run: every column filled where the JSON has a value, empty o
   const { fromJson } = await import('../../result/format.js');
   const result = fromJson(await readFile(new URL('../fixtures/runs/before.json', import.meta.url), 'utf8'));
   const [header, ...rows] = buildCsv(result.steps, result).trim().split('\n');
-  const columns = STEP_FIELDS.filter((field) => field.csv);
+  const columns = STEP_CSV_FIELDS;
   // The operation column (after workload) says which operation a row is: `all` for a step's totals.
   const operationAt = columns.findIndex((field) => field.csv === CSV_OPERATION_COLUMN.after) + 1;
   const names = columns.map((field) => field.csv);
@@ -153,8 +155,9 @@ test('CSV of a real run: every column filled where the JSON has a value, empty o
       const value = field.path.split('.').reduce((node, key) => node?.[key], step);
       const empty = cells[column] === '';
       // warnings and errorKinds are lists: empty when the step has none.
+      // undefined: a field the file predates (storeTime).
       const none =
-        value === null ||
+        value === null || value === undefined ||
         (Array.isArray(value) && !value.length) ||
         (field.csv === 'errorKinds' && !Object.keys(value).length);
       assert.equal(

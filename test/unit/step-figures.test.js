@@ -116,7 +116,7 @@ test('one operation: the step\'s figures are that operation\'s, rps over the cli
   assert.notEqual(figures.errors.byKind, figures.operations[0].errors.byKind, 'no count shared with the operation');
   assert.deepEqual(Object.keys(figures), [
     'wallSeconds', 'elapsedSeconds', 'requests', 'responses', 'peakInFlight', 'rps', 'latency', 'errors', 'histogram',
-    'sums', 'operations', 'intervals', 'timeline',
+    'sums', 'storeTime', 'operations', 'intervals', 'timeline',
   ]);
 });
 
