@@ -117,18 +117,22 @@ export function listeningPids(port, procDir = '/proc') {
   return listeningPidsByPort([port], procDir).get(port);
 }
 
-/** listeningPids of several ports in one pass over /proc: Map port -> [pid]. */
-export function listeningPidsByPort(ports, procDir = '/proc') {
-  const found = new Map(ports.map((port) => [port, []]));
+/**
+ * listeningPids of several ports in one pass over /proc: Map port -> [pid]. Without `ports`,
+ * every port something listens on.
+ */
+export function listeningPidsByPort(ports = null, procDir = '/proc') {
+  const found = new Map((ports ?? []).map((port) => [port, []]));
   const portOfInode = new Map();
-  const hexPorts = new Map(ports.map((port) => [port.toString(16).toUpperCase().padStart(4, '0'), port]));
   for (const file of ['tcp', 'tcp6']) {
     for (const row of (readText(`${procDir}/net/${file}`) ?? '').split('\n').slice(1)) {
       const cells = row.trim().split(/\s+/);
       // local_address is "ADDR:PORT" in hex; state 0A is LISTEN; the inode is the 10th column.
       if (cells.length <= 9 || cells[3] !== '0A') continue;
-      const port = hexPorts.get(cells[1].slice(cells[1].lastIndexOf(':') + 1));
-      if (port !== undefined) portOfInode.set(cells[9], port);
+      const port = Number.parseInt(cells[1].slice(cells[1].lastIndexOf(':') + 1), 16);
+      if (ports && !found.has(port)) continue;
+      portOfInode.set(cells[9], port);
+      if (!found.has(port)) found.set(port, []);
     }
   }
   if (!portOfInode.size) return found;
@@ -155,7 +159,7 @@ export function listeningPidsByPort(ports, procDir = '/proc') {
         // closed meanwhile
       }
     }
-    for (const port of owned) found.get(port).push(Number(name));
+    for (const port of owned) if (!found.get(port).includes(Number(name))) found.get(port).push(Number(name));
   }
   return found;
 }

@@ -17,7 +17,7 @@ import { redactUrl } from '../util/redact.js';
 import { directStores, openDirectTargets, serverUrls } from './direct-targets.js';
 import { directEngine } from './engines/direct.js';
 import { loadRecordsDirect, verifyWritesDirect } from './workloads/direct-load.js';
-import { loopbackPorts, machineMonitorFor } from './machine-load.js';
+import { machineMonitorFor } from './machine-load.js';
 import { planTiers, servicesFromListing, servicesFromStoreSet } from './tier-plan.js';
 import { createTierSampler } from './tier-cpu.js';
 import { startProber } from './probe/prober.js';
@@ -243,7 +243,7 @@ export async function runBenchmark(options, { signal, onProgress = () => {} } = 
     try {
       ({ order, control } = await runSweep(targets, settings, {
         ...(stores ? directSweep(stores) : { engine: httpEngineNamed(settings.engine) }),
-        machine: await tierMonitor(options, resolved),
+        machine: tierMonitor(options, resolved),
         probe: prober,
         signal: sweepSignal,
         workload: options.keySpace ? workloadSpec(options) : null,
@@ -297,33 +297,26 @@ const directSweep = (stores) => ({
 /**
  * The machine monitor of a run, with its tiers (driver/tier-plan.js): the embedded app's tree, a
  * loopback target's listener's or a target's /metrics, and the servers behind the swept stores,
- * from the app's /stores listing or (--direct) the stores this process opened. A --url on this
- * machine's loopback is asked for its listing too, so that the servers an app started are not
- * counted as the app; one that has none has no servers.
+ * from the app's /stores listing or (--direct) the stores this process opened. A --url has no
+ * listing: no server is known, and only the processes its app started that listen (servers)
+ * are told from the app (driver/tier-plan.js).
  */
-async function tierMonitor(options, { targets, app, stores, listing = null }) {
+function tierMonitor(options, { targets, app, stores, listing = null }) {
   const swept = [...new Set(targets.map((target) => target.store))];
   const urls = targets.map((target) => target.url);
   if (stores) {
     const plan = planTiers({ services: servicesFromStoreSet(stores, swept), direct: true });
     return machineMonitorFor(serverUrls(stores), { tiers: createTierSampler(plan) });
   }
-  let known = listing;
-  if (!known && options.urls?.length && loopbackPorts(options.urls).length) {
-    known = await fetchListing(new URL(options.urls[0]).origin, { timeoutMs: LISTING_TIMEOUT_MS })
-      .then(({ stores: entries }) => entries, () => null);
-  }
   const plan = planTiers({
     appPid: app?.child.pid ?? null,
     appUrls: urls,
     metricsUrl: options.target ? joinUrl(options.target, 'metrics') : null,
-    services: servicesFromListing(known, swept),
+    services: servicesFromListing(listing, swept),
     appWorkersFlag: app ? '--app-workers' : 'app.js --workers',
   });
   return machineMonitorFor(urls, { tiers: createTierSampler(plan) });
 }
-// A --url's listing is only asked for to tell its servers from the app: never a long wait.
-const LISTING_TIMEOUT_MS = 2000;
 
 // What a run's workload was, as its Result's settings say (no token: it never leaves the driver).
 function workloadSettings(options) {

@@ -7,7 +7,7 @@
 //   --direct opened), each one listening on this machine's loopback found by its port; a Redis
 //   elsewhere (or not visible in /proc) through INFO cpu, when the run knows its URL.
 import os from 'node:os';
-import { listeningPidsByPort } from './machine-load.js';
+import { listeningPidsByPort, readProcessTable, treePids } from './machine-load.js';
 import { services } from '../config/services.js';
 import { resolveSetting } from '../config/precedence.js';
 import { redactUrl } from '../util/redact.js';
@@ -130,9 +130,7 @@ export function planTiers({
       return [];
     }
   });
-  const serverPorts = byService.flatMap(({ addresses }) => addresses.filter(({ host }) => isLoopback(host)))
-    .map(({ port }) => port);
-  const listeners = listeningPidsByPort([...new Set([...appPorts, ...serverPorts])], procDir);
+  const listeners = listeningPidsByPort(null, procDir);
   // The driver's own process is never a tier: a target served inside it cannot be told apart.
   const pidsOf = (port) => (listeners.get(port) ?? []).filter((pid) => pid !== process.pid);
   const servers = byService.flatMap(({ service, known, addresses }) => addresses.map(({ host, port }) => ({
@@ -146,9 +144,22 @@ export function planTiers({
   let app = null;
   if (!direct) {
     const roots = appPid ? [appPid] : [...new Set(appPorts.flatMap(pidsOf))].filter((pid) => !serverPids.includes(pid));
-    if (roots.length) app = { source: 'proc', roots, exclude: serverPids };
+    const exclude = [...new Set([...serverPids, ...startedServers(roots, appPorts, listeners, procDir)])];
+    if (roots.length) app = { source: 'proc', roots, exclude };
     else if (metricsUrl) app = { source: 'metrics', metricsUrl };
     else app = { source: null };
   }
   return { app, servers, cpus, appWorkersFlag };
+}
+
+// The processes below the app's that listen on a port other than the app's own: servers it
+// started (an embedded redis-server, the CouchDB stand-in), not the app, whether or not the run
+// knows their addresses (a --url has no listing). A node:cluster worker listens on the app's
+// port, if at all.
+function startedServers(roots, appPorts, listeners, procDir) {
+  const table = roots.length ? readProcessTable(procDir) : null;
+  if (!table) return [];
+  const own = new Set(appPorts);
+  const elsewhere = new Set([...listeners].filter(([port]) => !own.has(port)).flatMap(([, pids]) => pids));
+  return treePids(table, roots).filter((pid) => !roots.includes(pid) && elsewhere.has(pid));
 }

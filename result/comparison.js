@@ -20,8 +20,9 @@ const range = ({ min, max, mean, ciLow, ciHigh }) => ({ min, max, mean, ciLow, c
  * URL (a store), fastest first and failed rows last: { store, repeats, rps, latency: { meanMs,
  * p99Ms }, errors: { total, samples }, failed, noise, rank, ratio, spread, overlaps, warnings }.
  * failed: no repeat had a successful response (no rank, no ratio: result/ranking.js). noise:
- * the relative standard error of a single step's rps (null with repeats). rank: 1 plus the
- * rows faster beyond the noise (`drift`, the control's, widens it), so ties share a rank.
+ * the relative standard error of a single step's rps (null with repeats). rank: by groups of
+ * rows not told apart from the fastest of their group (result/ranking.js; `drift`, the
+ * control's, widens the noise), so ties share a rank and ranks read in order.
  * operation is null for the steps' totals; a workload of several operations (steps with
  * `operations`) gets a group per operation besides, so like is compared with like. warnings
  * holds the codes of its steps' warnings, plus FASTER_THAN_BASELINE when it beat `memory` by

@@ -144,6 +144,12 @@ test('the plan: servers by their loopback ports, the app less them; a remote app
   assert.deepEqual(plan.app, { source: 'proc', roots: [10], exclude: [12, 20] });
   assert.deepEqual(plan.servers.map(({ name, pids, cores }) => [name, pids, cores]),
     [['redis', [12], 1], ['postgres', [20], 2], ['couchdb', [], 1]]);
+  // A --url has no listing: a process below the app that listens elsewhere is a server it started.
+  const unlisted = planTiers({
+    appUrls: ['http://127.0.0.1:8080/redis/key1'], services: new Map(), procDir: proc.dir, cpus: 2,
+  });
+  assert.deepEqual(unlisted.app, { source: 'proc', roots: [10], exclude: [12] });
+  assert.deepEqual(unlisted.servers, []);
   const remote = planTiers({
     appUrls: ['http://10.0.0.9:8080/redis/key1'],
     metricsUrl: 'http://10.0.0.9:8080/metrics',
