@@ -315,13 +315,13 @@ export const STEP_FIELDS = [
   // them and from a merged step (each machine's are in its own file).
   field('tiers.driver.cpuPercent', 'number', 'the driver\'s CPU during the step in % of one core (as cpuPercent)',
     { optional: true }),
-  field('tiers.driver.microsPerResponse', 'number|null', 'the driver\'s CPU µs per response: cpuPercent over ' +
-    'the step\'s elapsedSeconds, over its responses; null with no response', { optional: true }),
+  field('tiers.driver.microsPerResponse', 'number|null', 'the driver\'s CPU µs per response: cpuPercent (as a ' +
+    'share of a core) times the step\'s elapsedSeconds, over its responses; null with no response', { optional: true }),
   field('tiers.driver.threads', 'integer', 'the driver threads that sent the load (--workers; 1 by default)',
     { optional: true }),
   field('tiers.app', 'object|null', 'the app\'s CPU during the step: `{ cpuPercent, microsPerResponse, processes, ' +
     'cores, source }`. cpuPercent in % of ONE core, all its processes together (the embedded app.js\'s process ' +
-    'tree less the store servers it started; a loopback target\'s listening process\'s tree); microsPerResponse its ' +
+    'tree, or a loopback target\'s listening process\'s, less the store servers in it); microsPerResponse its ' +
     'CPU µs per response of the step; processes: those running the app\'s executable that serve requests (a ' +
     'node:cluster primary is not counted); cores: min(processes, the machine\'s cpus); source: `proc` (read from ' +
     '/proc) or `metrics` (a target\'s /metrics: process_cpu_seconds_total, before and after the step, one ' +
