@@ -54,12 +54,10 @@ export function parseProcessStat(text) {
 }
 
 /**
- * CPU ticks used so far by the process trees under `roots` (each root and its descendants,
- * found through /proc/<pid>/stat's ppid). A child's time stays counted after it exits, once its
- * parent has reaped it (cutime, cstime), so the difference of two readings is the trees' CPU
- * between them, children started and ended in between included.
+ * Every process's CPU ticks and parent, from one pass over /proc/<pid>/stat: { ticks: Map pid ->
+ * ticks, children: Map ppid -> [pid] }. null without /proc.
  */
-export function treeTicks(roots, procDir = '/proc') {
+export function readProcessTable(procDir = '/proc') {
   let entries;
   try {
     entries = readdirSync(procDir).filter((name) => /^\d+$/.test(name));
@@ -75,17 +73,39 @@ export function treeTicks(roots, procDir = '/proc') {
     if (!children.has(stat.ppid)) children.set(stat.ppid, []);
     children.get(stat.ppid).push(stat.pid);
   }
-  let sum = 0;
+  return { ticks, children };
+}
+
+/**
+ * The pids of the process trees under `roots` in `table` (each root and its descendants), less
+ * the trees under `exclude` (a store server the app started is its child, and not the app).
+ */
+export function treePids(table, roots, exclude = []) {
+  const skip = new Set(exclude);
   const seen = new Set();
-  const queue = roots.filter((pid) => ticks.has(pid));
+  const queue = roots.filter((pid) => table.ticks.has(pid) && !skip.has(pid));
   while (queue.length) {
     const pid = queue.pop();
     if (seen.has(pid)) continue;
     seen.add(pid);
-    sum += ticks.get(pid);
-    queue.push(...(children.get(pid) ?? []));
+    queue.push(...(table.children.get(pid) ?? []).filter((child) => !skip.has(child)));
   }
-  return sum;
+  return [...seen];
+}
+
+/** The ticks of treePids(table, roots, exclude), added. */
+export const tableTreeTicks = (table, roots, exclude = []) =>
+  treePids(table, roots, exclude).reduce((sum, pid) => sum + table.ticks.get(pid), 0);
+
+/**
+ * CPU ticks used so far by the process trees under `roots` (each root and its descendants,
+ * found through /proc/<pid>/stat's ppid). A child's time stays counted after it exits, once its
+ * parent has reaped it (cutime, cstime), so the difference of two readings is the trees' CPU
+ * between them, children started and ended in between included.
+ */
+export function treeTicks(roots, procDir = '/proc') {
+  const table = readProcessTable(procDir);
+  return table && tableTreeTicks(table, roots);
 }
 
 /**
@@ -94,22 +114,33 @@ export function treeTicks(roots, procDir = '/proc') {
  * processes". Only processes this user may inspect are found. [] without /proc.
  */
 export function listeningPids(port, procDir = '/proc') {
-  const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
-  const inodes = new Set();
+  return listeningPidsByPort([port], procDir).get(port);
+}
+
+/**
+ * listeningPids of several ports in one pass over /proc: Map port -> [pid]. Without `ports`,
+ * every port something listens on.
+ */
+export function listeningPidsByPort(ports = null, procDir = '/proc') {
+  const found = new Map((ports ?? []).map((port) => [port, []]));
+  const portOfInode = new Map();
   for (const file of ['tcp', 'tcp6']) {
     for (const row of (readText(`${procDir}/net/${file}`) ?? '').split('\n').slice(1)) {
       const cells = row.trim().split(/\s+/);
       // local_address is "ADDR:PORT" in hex; state 0A is LISTEN; the inode is the 10th column.
-      if (cells.length > 9 && cells[1].endsWith(`:${hexPort}`) && cells[3] === '0A') inodes.add(cells[9]);
+      if (cells.length <= 9 || cells[3] !== '0A') continue;
+      const port = Number.parseInt(cells[1].slice(cells[1].lastIndexOf(':') + 1), 16);
+      if (ports && !found.has(port)) continue;
+      portOfInode.set(cells[9], port);
+      if (!found.has(port)) found.set(port, []);
     }
   }
-  if (!inodes.size) return [];
-  const pids = [];
+  if (!portOfInode.size) return found;
   let entries = [];
   try {
     entries = readdirSync(procDir).filter((name) => /^\d+$/.test(name));
   } catch {
-    return [];
+    return found;
   }
   for (const name of entries) {
     let fds;
@@ -118,17 +149,29 @@ export function listeningPids(port, procDir = '/proc') {
     } catch {
       continue; // not ours to look at, or gone
     }
-    const owns = fds.some((fd) => {
+    const owned = new Set();
+    for (const fd of fds) {
       try {
         const link = readlinkSync(`${procDir}/${name}/fd/${fd}`);
-        return link.startsWith('socket:[') && inodes.has(link.slice(8, -1));
+        const port = link.startsWith('socket:[') ? portOfInode.get(link.slice(8, -1)) : undefined;
+        if (port !== undefined) owned.add(port);
       } catch {
-        return false;
+        // closed meanwhile
       }
-    });
-    if (owns) pids.push(Number(name));
+    }
+    for (const port of owned) if (!found.get(port).includes(Number(name))) found.get(port).push(Number(name));
   }
-  return pids;
+  return found;
+}
+
+/** The executable a process runs (/proc/<pid>/exe), else its command name; null when it is gone. */
+export function executableOf(pid, procDir = '/proc') {
+  try {
+    return readlinkSync(`${procDir}/${pid}/exe`);
+  } catch {
+    const stat = readText(`${procDir}/${pid}/stat`);
+    return stat ? stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) : null;
+  }
 }
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|\[::1\]|localhost)$/i;
@@ -147,12 +190,14 @@ export function loopbackPorts(urls) {
   return [...ports];
 }
 
+// One reading of the machine: /proc/stat's CPU counts, every process's ticks, this run's trees'
+// ticks, and when (hrtime, ns), so tiers read from the same pass (driver/tier-cpu.js).
 function snapshot(roots, procDir) {
   const cpu = parseProcStat(readText(`${procDir}/stat`));
   if (!cpu) return null;
-  const tree = treeTicks(roots, procDir);
-  if (tree === null) return null;
-  return { cpu, tree };
+  const table = readProcessTable(procDir);
+  if (table === null) return null;
+  return { cpu, table, tree: tableTreeTicks(table, roots), atNs: process.hrtime.bigint() };
 }
 
 /**
@@ -182,23 +227,41 @@ export function machineFigures(before, after, loadavgText) {
 
 /**
  * Samples the machine around each step. `rootPids`: the processes whose trees are this run's
- * (the driver, and a target app listening on this machine's loopback); what they use is not
- * "other processes". start() before the step, then stop() on what it returned, after.
+ * (the driver, the app, the store servers found on this machine); what they use is not "other
+ * processes". `tiers` (driver/tier-cpu.js createTierSampler), when given, reads each tier's CPU
+ * from the same snapshots. start() before the step, then stop() on what it returned, after:
+ * stop() gives the machine's figures; tiers(responses, store) then resolves to { app, servers } in
+ * the Result's `tiers` shape (null without a tier sampler). `cpus`: the machine's logical
+ * CPUs, as /proc/stat counts them (null without it).
  */
-export function createMachineMonitor({ rootPids = [process.pid], procDir = '/proc' } = {}) {
+export function createMachineMonitor({ rootPids = [process.pid], procDir = '/proc', tiers = null } = {}) {
+  const pids = [...new Set(rootPids)];
   return {
+    cpus: parseProcStat(readText(`${procDir}/stat`))?.cpus ?? null,
+    tierSampler: tiers,
     start() {
-      const before = snapshot(rootPids, procDir);
-      const stop = () => machineFigures(before, before && snapshot(rootPids, procDir), readText(`${procDir}/loadavg`));
-      return { stop };
+      const before = snapshot(pids, procDir);
+      const reading = tiers?.begin(before) ?? null;
+      let after = null;
+      return {
+        stop() {
+          after = before && snapshot(pids, procDir);
+          reading?.end(after);
+          return machineFigures(before, after, readText(`${procDir}/loadavg`));
+        },
+        tiers: async (responses, store) => (reading ? reading.figures(responses, store) : null),
+      };
     },
   };
 }
 
-/** The monitor for a sweep of these target URLs: the driver's tree, and any loopback target's listener's. */
-export function machineMonitorFor(urls, { procDir = '/proc' } = {}) {
+/**
+ * The monitor for a sweep of these target URLs: the driver's tree, any loopback target's
+ * listener's, and the pids of `tiers` (a tier sampler, driver/tier-cpu.js), whose CPU it reads.
+ */
+export function machineMonitorFor(urls, { procDir = '/proc', tiers = null } = {}) {
   const listeners = loopbackPorts(urls).flatMap((port) => listeningPids(port, procDir));
-  return createMachineMonitor({ rootPids: [...new Set([process.pid, ...listeners])], procDir });
+  return createMachineMonitor({ rootPids: [process.pid, ...listeners, ...(tiers?.pids ?? [])], procDir, tiers });
 }
 
 const MACHINE_NOT_STORE = ': these numbers say more about the machine than about the store';

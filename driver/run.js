@@ -3,7 +3,7 @@
 // caller renders the Result (report/).
 import { randomBytes } from 'node:crypto';
 import { serversToStart, startAppProcess } from './app-process.js';
-import { checkReachable, fetchListing, selectTargets, storeLimitProblems, targetFromUrl } from './targets.js';
+import { checkReachable, fetchListing, joinUrl, selectTargets, storeLimitProblems, targetFromUrl } from './targets.js';
 import { canVerify, runSweep } from './sweep.js';
 import { StepAborted } from './step.js';
 import { createResult } from '../result/result.js';
@@ -18,6 +18,8 @@ import { directStores, openDirectTargets, serverUrls } from './direct-targets.js
 import { directEngine } from './engines/direct.js';
 import { loadRecordsDirect, verifyWritesDirect } from './workloads/direct-load.js';
 import { machineMonitorFor } from './machine-load.js';
+import { planTiers, servicesFromListing, servicesFromStoreSet } from './tier-plan.js';
+import { createTierSampler } from './tier-cpu.js';
 import { startProber } from './probe/prober.js';
 import { keyOf } from './workloads/values.js';
 import { randomSeed } from './workloads/random.js';
@@ -76,7 +78,7 @@ async function resolveTargets(options, onProgress) {
     const { targets, skipped, problems } = selectTargets(listing, options.target, { ...options, workload });
     problems.push(...limitProblems(options, limits, redactUrl(options.target), listing, targets));
     if (problems.length) throw new UsageError(problems);
-    return { targets, skipped, label: redactUrl(options.target) };
+    return { targets, skipped, label: redactUrl(options.target), listing };
   }
   // The embedded default: only names this checkout's registry knows can be asked of app.js.
   const { unknownStoreProblems } = await import('../stores/index.js');
@@ -103,7 +105,7 @@ async function resolveTargets(options, onProgress) {
     });
     problems.push(...limitProblems(options, limits, 'the embedded app.js', listing, targets));
     if (problems.length) throw new UsageError(problems);
-    return { targets, skipped, label: `app.js started as a child process at ${app.url}`, app, token };
+    return { targets, skipped, label: `app.js started as a child process at ${app.url}`, app, token, listing };
   } catch (error) {
     await app.stop();
     throw error;
@@ -243,6 +245,7 @@ export async function runBenchmark(options, { signal, onProgress = () => {} } = 
     try {
       ({ order, control } = await runSweep(targets, settings, {
         ...(stores ? directSweep(stores) : { engine: httpEngineNamed(settings.engine) }),
+        machine: tierMonitor(options, resolved),
         probe: prober,
         signal: sweepSignal,
         workload: options.keySpace ? workloadSpec(options) : null,
@@ -291,8 +294,31 @@ const directSweep = (stores) => ({
   engine: directEngine,
   loadRecords: (args) => loadRecordsDirect({ ...args, stores }),
   verifyWrites: (args) => verifyWritesDirect({ ...args, stores }),
-  machine: machineMonitorFor(serverUrls(stores)),
 });
+
+/**
+ * The machine monitor of a run, with its tiers (driver/tier-plan.js): the embedded app's tree, a
+ * loopback target's listener's or a target's /metrics, and the servers behind the swept stores,
+ * from the app's /stores listing or (--direct) the stores this process opened. A --url has no
+ * listing: no server is known, and only the processes its app started that listen (servers)
+ * are told from the app (driver/tier-plan.js).
+ */
+function tierMonitor(options, { targets, app, stores, listing = null }) {
+  const swept = [...new Set(targets.map((target) => target.store))];
+  const urls = targets.map((target) => target.url);
+  if (stores) {
+    const plan = planTiers({ services: servicesFromStoreSet(stores, swept), direct: true });
+    return machineMonitorFor(serverUrls(stores), { tiers: createTierSampler(plan) });
+  }
+  const plan = planTiers({
+    appPid: app?.child.pid ?? null,
+    appUrls: urls,
+    metricsUrl: options.target ? joinUrl(options.target, 'metrics') : null,
+    services: servicesFromListing(listing, swept),
+    appWorkersFlag: app ? '--app-workers' : 'app.js --workers',
+  });
+  return machineMonitorFor(urls, { tiers: createTierSampler(plan) });
+}
 
 // What a run's workload was, as its Result's settings say (no token: it never leaves the driver).
 function workloadSettings(options) {

@@ -9,6 +9,7 @@ import {
 } from '../result/honesty.js';
 import { failedStep } from '../result/ranking.js';
 import { machineWarnings } from './machine-load.js';
+import { bottleneckOf } from '../result/bottleneck.js';
 import { WARMUP_MAX_SECONDS, WARMUP_WINDOW_SECONDS, warmUpToSteady } from './warmup.js';
 import { redactUrl } from '../util/redact.js';
 
@@ -45,12 +46,15 @@ export const steadyWindowSeconds = (load) =>
  * A measured step as the Result keeps it: the step's `figures` (measureStep's, or the worker
  * threads' added), with what it was a step of. `shown`: the target as shownOf gives it;
  * `warmup`: warmUpToSteady's answer (or null); `machine`: the monitor's figures; `probe`: the
- * probe's figures (or null); `engine`, `pipeline`: the settings' (Little's law counts c x pipeline in flight).
+ * probe's figures (or null); `engine`, `pipeline`: the settings' (Little's law counts c x pipeline in flight);
+ * `tiers`: the app's and servers' CPU (the monitor's tiers(), or null when it read none) and
+ * `monitor` the machine monitor (its cpus, its tier sampler's hint), from which the step's
+ * `tiers` and `bottleneck` are made (driverTiers, result/bottleneck.js).
  */
 export function stepRecord(figures, {
-  target, shown, workload, repeat, warmup, machine, probe, runLoad, engine, pipeline,
+  target, shown, workload, repeat, warmup, machine, probe, runLoad, engine, pipeline, tiers = null, monitor = null,
 }) {
-  return {
+  const record = {
     ...figures,
     url: shown.url,
     store: target.store,
@@ -68,6 +72,30 @@ export function stepRecord(figures, {
       ...machineWarnings(machine),
     ],
   };
+  record.tiers = stepTiers(figures, tiers);
+  record.bottleneck = bottleneckOf(record, {
+    cpus: monitor?.tierSampler?.cpus ?? monitor?.cpus ?? null,
+    appWorkersFlag: monitor?.tierSampler?.appWorkersFlag ?? null,
+  });
+  return record;
+}
+
+/**
+ * A step's `tiers`: the driver's from its own figures (its CPU % over the step, CPU µs per
+ * response from that % over the step's elapsed time, its threads), the app's and the servers'
+ * as the monitor read them. Over HTTP with nothing read, the app is there with null figures
+ * (not measured); in direct mode it is null (no app).
+ */
+export function stepTiers(figures, read) {
+  const cpuSeconds = (figures.cpuPercent / 100) * (figures.elapsedSeconds ?? 0);
+  const driver = {
+    cpuPercent: figures.cpuPercent,
+    microsPerResponse: figures.responses > 0 && cpuSeconds > 0 ? (cpuSeconds * 1e6) / figures.responses : null,
+    threads: figures.workers?.length || 1,
+  };
+  const unmeasuredApp = { cpuPercent: null, microsPerResponse: null, processes: null, cores: null, source: null };
+  const app = figures.mode === 'direct' ? null : read?.app ?? unmeasuredApp;
+  return { driver, app, servers: read?.servers ?? [] };
 }
 
 /**
@@ -177,6 +205,7 @@ export async function measurePhase(sweep, target, load, { repeat, probing: withP
   }
   const underLoad = probing ? await probing.end() : null;
   const machine = sample.stop();
+  const tiers = await sample.tiers?.(figures.responses, target.store) ?? null;
   return stepRecord(figures, {
     target,
     shown: shownOf(target),
@@ -190,6 +219,8 @@ export async function measurePhase(sweep, target, load, { repeat, probing: withP
     runLoad: load.runLoad,
     engine: settings.engine,
     pipeline: settings.pipeline,
+    tiers,
+    monitor: sweep.monitor,
   });
 }
 

@@ -12,6 +12,8 @@ import { createStepRunner } from './workers.js';
 import { redactUrl } from '../util/redact.js';
 import { orderOf, planSchedule } from './schedule.js';
 import { machineMonitorFor } from './machine-load.js';
+import { planTiers } from './tier-plan.js';
+import { createTierSampler } from './tier-cpu.js';
 import { createWorkload } from './workloads/workload.js';
 import { loadRecords } from './workloads/load.js';
 import { verifyWrites } from './workloads/verify.js';
@@ -105,7 +107,7 @@ function prepareSweep(targets, settings, {
     repeat: repeats, order: settings.order, seed: settings.orderSeed ?? null,
   });
   const common = { keepAlive: settings.keepAlive, timeoutMs: settings.timeoutMs, signal };
-  const monitor = machine ?? machineMonitorFor(targets.map((target) => target.url));
+  const monitor = machine ?? defaultMonitor(targets.map((target) => target.url));
   // Several workers each send their own requests and keep their own record of what they
   // wrote: writes to one key from two workers can land in any order unseen, so the read-back
   // cannot be made sound across them (docs/workloads.md).
@@ -167,6 +169,13 @@ function prepareSweep(targets, settings, {
     emit,
     present,
   };
+}
+
+// A sweep given no monitor knows only its URLs: a loopback target's listener is the app, and
+// no store server is known.
+function defaultMonitor(urls) {
+  const tiers = createTierSampler(planTiers({ appUrls: urls, services: new Map() }));
+  return machineMonitorFor(urls, { tiers });
 }
 
 /**

@@ -8,6 +8,8 @@ import { BASELINE_STORE, BASELINE_TOLERANCE } from '../result/comparison.js';
 import { NOISE_FLOOR } from '../result/ranking.js';
 import { errorsText } from '../result/honesty.js';
 import { WARNING_MARK, formatMs, formatRps, renderTable } from './table.js';
+import { sharedBottleneckLine, showsStoreRank, storeRankText } from './tiers-text.js';
+import { bottleneckText } from '../result/bottleneck.js';
 
 /** "6900-7400" from a spread's min and max (or its ciLow and ciHigh), each shown by `format`. */
 export function formatRange(low, high, format) {
@@ -91,6 +93,12 @@ export function renderComparison(groups, { drift = null } = {}) {
     if (repeated) headers.push('rps min-max');
     if (interval) headers.push('rps 95% CI');
     headers.push('meanLatencyMs', 'p99', 'rps/fastest', 'errors');
+    // What limited each row (result/bottleneck.js), and where rows share an app or driver
+    // bottleneck, their ranks by store time inside the app.
+    const limited = keyGroups.some((group) => group.rows.some((row) => row.bottleneck));
+    const storeRanked = keyGroups.some(showsStoreRank);
+    if (limited) headers.push('bottleneck');
+    if (storeRanked) headers.push('storeRank');
     const rows = keyGroups.flatMap((group) =>
       group.rows.map((row, index) => {
         const store = row.warnings.length ? `${row.store} ${WARNING_MARK}` : row.store;
@@ -105,10 +113,12 @@ export function renderComparison(groups, { drift = null } = {}) {
         if (interval) cells.push(row.failed ? '-' : formatRange(rps.ciLow, rps.ciHigh, formatRps));
         const latency = row.failed ? ['-', '-'] : [formatMs(row.latency.meanMs), formatMs(row.latency.p99Ms)];
         cells.push(...latency, row.ratio === null ? '-' : row.ratio.toFixed(2), String(row.errors.total));
+        if (limited) cells.push(bottleneckText(row.bottleneck));
+        if (storeRanked) cells.push(showsStoreRank(group) ? storeRankText(group, row) : '-');
         return cells;
       }),
     );
-    const align = headers.map((header) => (header === 'store' ? 'left' : 'right'));
+    const align = headers.map((header) => (header === 'store' || header === 'bottleneck' ? 'left' : 'right'));
     const lines = [
       `## Comparison: ${key} (rank: stores not told apart share one; ` +
         'rps/fastest = the store\'s rps divided by the fastest store\'s at that level)',
@@ -125,6 +135,7 @@ export function renderComparison(groups, { drift = null } = {}) {
         'see the warning lines under its URL\'s table');
     }
     lines.push(...notes(keyGroups, { drift }));
+    lines.push(...keyGroups.map((group) => sharedBottleneckLine(group, loadName(group))).filter(Boolean));
     sections.push(lines.join('\n'));
   }
   return sections.join('\n\n');

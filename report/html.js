@@ -18,6 +18,8 @@ import { errorsText } from '../result/honesty.js';
 import { failedStep } from '../result/ranking.js';
 import { renderMachineLoad } from './machine-summary.js';
 import { renderSystemLine } from './system.js';
+import { sharedBottleneckLine, showsStoreRank, storeRankText } from './tiers-text.js';
+import { bottleneckText } from '../result/bottleneck.js';
 import { checkThresholds } from '../result/threshold-check.js';
 import { STORE_TIME_HEADERS, hasServerStoreTime, storeTimeCells, storeTimeNote } from './store-time.js';
 
@@ -121,6 +123,10 @@ function comparisonSection(groups, title = 'Comparison') {
   const headers = [groups[0].model === 'open' ? 'targetRps' : 'concurrency', 'rank', 'store', 'rps'];
   if (repeated) headers.push('rps min-max');
   headers.push('meanLatencyMs', 'p99', 'rps/fastest', 'errors', 'warnings');
+  const limited = groups.some((group) => group.rows.some((row) => row.bottleneck));
+  const storeRanked = groups.some(showsStoreRank);
+  if (limited) headers.push('bottleneck');
+  if (storeRanked) headers.push('storeRank');
   const rows = [];
   const classes = [];
   const notes = [];
@@ -138,6 +144,8 @@ function comparisonSection(groups, title = 'Comparison') {
       const latency = row.failed ? ['-', '-'] : [formatMs(row.latency.meanMs), formatMs(row.latency.p99Ms)];
       const ratio = row.ratio === null ? '-' : row.ratio.toFixed(2);
       cells.push(...latency, ratio, String(row.errors.total), row.warnings.join(', '));
+      if (limited) cells.push(bottleneckText(row.bottleneck));
+      if (storeRanked) cells.push(showsStoreRank(group) ? storeRankText(group, row) : '-');
       if (row.failed) {
         notes.push(`${row.store} at ${loadName(group)}: failed, not ranked: ` +
           `no request succeeded (${errorsText(row.errors)})`);
@@ -153,6 +161,8 @@ function comparisonSection(groups, title = 'Comparison') {
     for (const [rank, stores] of tiedRanks(group)) {
       notes.push(`${loadName(group)}: ${stores.join(', ')} share rank ${rank}: not told apart here`);
     }
+    const shared = sharedBottleneckLine(group, loadName(group));
+    if (shared) notes.push(shared);
   }
   const legend = repeated ? '<p class="note">Figures are the medians of each store\'s repeats.</p>' : '';
   const noted = notes.length ? list(notes.map(escapeHtml), 'warnings') : '';
@@ -234,6 +244,30 @@ const figureCells = (step) => (failedStep(step)
       formatMs(step.latency.maxMs),
     ]);
 
+// Where each step's time went: its bottleneck and evidence, each tier's CPU (result/bottleneck.js).
+function tiersTable(steps) {
+  const withTiers = steps.filter((step) => step.tiers);
+  if (!withTiers.length) return '';
+  const names = [...new Set(withTiers.flatMap((step) => step.tiers.servers.map((server) => server.name)))];
+  const hasApp = withTiers.some((step) => step.tiers.app);
+  const cpu = (tier) => {
+    if (!tier || tier.cpuPercent === null) return '-';
+    const of = tier.cores ? ` of ${tier.cores}` : '';
+    const micros = tier.microsPerResponse === null ? '-' : Math.round(tier.microsPerResponse);
+    return `${Math.round(tier.cpuPercent)}%${of} · ${micros} µs`;
+  };
+  const headers = ['load', 'repeat', 'bottleneck', 'driver', ...(hasApp ? ['app'] : []), ...names, 'evidence'];
+  const rows = withTiers.map((step) => [
+    loadText(step), String(step.repeat ?? 1), bottleneckText(step.bottleneck), cpu(step.tiers.driver),
+    ...(hasApp ? [cpu(step.tiers.app)] : []),
+    ...names.map((name) => cpu(step.tiers.servers.find((server) => server.name === name))),
+    step.bottleneck?.evidence ?? '-',
+  ]);
+  return '<h4>Where the time went</h4>' + htmlTable(headers, rows) +
+    '<p class="note">Each tier\'s CPU during the step in % of one core (of the cores it can use) · its CPU µs per ' +
+    'response; the bottleneck by the rule of docs/measurement.md ("Where the time goes").</p>';
+}
+
 function stepsSection(result) {
   const parts = [];
   for (const target of result.targets) {
@@ -287,8 +321,8 @@ function stepsSection(result) {
     const storeLine = storeTimeNote(steps);
     const storeNote = storeLine ? `<p class="note">${escapeHtml(storeLine)}</p>` : '';
     parts.push(`<details open><summary>${escapeHtml(displayUrl(target.url))}</summary>${summary}` +
-      `<h4>Each step</h4>${htmlTable(headers, rows, { classes, titles })}${storeNote}${warned}${extrasOf(steps)}` +
-      '</details>');
+      `<h4>Each step</h4>${htmlTable(headers, rows, { classes, titles })}${storeNote}${warned}${tiersTable(steps)}` +
+      `${extrasOf(steps)}</details>`);
   }
   return parts.length ? `<section id="steps"><h2>Every step</h2>${parts.join('')}</section>` : '';
 }

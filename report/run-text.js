@@ -9,6 +9,7 @@ import { renderComparison } from './comparison-table.js';
 import { WARNING_MARK } from './table.js';
 import { renderRepeatTable } from './repeat-table.js';
 import { renderTimelines } from './sparkline.js';
+import { renderTierLines } from './tiers-text.js';
 import { isMachineWarning, renderMachineLoad, renderMachineWarnings } from './machine-summary.js';
 import { renderThresholds } from './assert.js';
 import { checkThresholds } from '../result/threshold-check.js';
@@ -55,6 +56,7 @@ export function createRunText(write) {
         ({ ...step, warnings: step.warnings.filter((warning) => !isMachineWarning(warning)) }));
       const busy = renderMachineWarnings(steps);
       print(`\n${repeated ? renderRepeatTable(url, quiet) : renderStepTable(url, quiet)}${busy ? `\n${busy}` : ''}`);
+      print(renderTierLines(steps));
       print(renderTimelines(steps));
     }
     if (verification) print(renderVerification(verification));

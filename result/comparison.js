@@ -4,7 +4,8 @@
 // medians of the repeats, and `spread` says how far the repeats ranged.
 import { groupRepeats, summarizeCell } from './repeat.js';
 import { median, rangesOverlap } from '../util/stats.js';
-import { distinguishable, failedStep, rankRows, stepNoise, tolerance } from './ranking.js';
+import { distinguishable, failedStep, rankRows, rankStoreTimes, stepNoise, tolerance } from './ranking.js';
+import { commonBottleneck, sharedBottleneck } from './bottleneck.js';
 
 // The in-process map: nothing behind the app can answer faster, so a store measured faster
 // than it by more than this (and beyond the run's noise) is a finding to explain: on a busy
@@ -20,13 +21,17 @@ const range = ({ min, max, mean, ciLow, ciHigh }) => ({ min, max, mean, ciLow, c
  * p99Ms }, storeTime: { p50Ms, p99Ms, meanMs } | null, errors: { total, samples }, failed, noise,
  * rank, ratio, spread, overlaps, warnings }.
  * failed: no repeat had a successful response (no rank, no ratio: result/ranking.js). noise:
- * the relative standard error of a single step's rps (null with repeats). rank: 1 plus the
- * rows faster beyond the noise (`drift`, the control's, widens it), so ties share a rank.
+ * the relative standard error of a single step's rps (null with repeats). rank: by groups of
+ * rows not told apart from the fastest of their group (result/ranking.js; `drift`, the
+ * control's, widens the noise), so ties share a rank and ranks read in order.
  * operation is null for the steps' totals; a workload of several operations (steps with
  * `operations`) gets a group per operation besides, so like is compared with like. warnings
  * holds the codes of its steps' warnings, plus FASTER_THAN_BASELINE when it beat `memory` by
  * more than 10%; overlaps names the stores whose rps range over the repeats shares a point with
- * this one's (not distinguishable here).
+ * this one's (not distinguishable here). bottleneck: what limited its step (result/bottleneck.js),
+ * the repeats' most common; storeRank: its place by store time inside the app (its storeTime,
+ * where the app sent Server-Timing), in groups as rank. Each group's `bottleneck` is the tier
+ * every ranked row shares, or null.
  */
 export function compareStores(steps, { drift = null } = {}) {
   const groups = new Map();
@@ -52,6 +57,8 @@ export function compareStores(steps, { drift = null } = {}) {
       overlaps: [],
       warnings: summary.warnings,
     });
+    // What limited it (result/bottleneck.js), and its place by store time, set with the ranks below.
+    Object.assign(groups.get(id).rows.at(-1), { bottleneck: commonBottleneck(figures), storeRank: null });
   };
   for (const cell of groupRepeats(steps)) {
     add(cell, null, cell.steps);
@@ -61,7 +68,7 @@ export function compareStores(steps, { drift = null } = {}) {
       // An operation's figures in each repeat, carrying its step's warnings.
       const figures = cell.steps.flatMap((step) => (step.operations ?? [])
         .filter((entry) => entry.operation === operation)
-        .map((entry) => ({ ...entry, intervals: null, warnings: step.warnings })));
+        .map((entry) => ({ ...entry, intervals: null, warnings: step.warnings, bottleneck: step.bottleneck })));
       add(cell, operation, figures);
     }
   }
@@ -83,6 +90,8 @@ export function compareStores(steps, { drift = null } = {}) {
       }
     }
     rankRows(group.rows, drift);
+    rankStoreTimes(group.rows);
+    group.bottleneck = sharedBottleneck(group.rows);
   }
   // Keys in the order first seen, then the totals before each operation, then by load level.
   const keyOrder = [...new Set(steps.map((step) => step.key))];

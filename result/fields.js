@@ -220,6 +220,25 @@ export const MERGED_FROM_FIELDS = [
   field('cpuCount', 'integer', 'its logical CPUs'),
 ];
 
+// A store server behind a step (tiers.servers), as driver/tier-cpu.js reads it.
+export const SERVER_TIER_FIELDS = [
+  field('name', 'string', 'the server: its service (`redis`, `postgres`, `tarantool`, `memcached`, `couchdb`, ' +
+    '`redis-cluster`), or `service@host:port` for one node of several (a Redis Cluster\'s)'),
+  field('stores', 'string[]', 'the stores of the run it serves'),
+  field('cpuPercent', 'number|null', 'its CPU during the step, in % of ONE core (a server\'s process tree: ' +
+    'PostgreSQL\'s postmaster and its backends); null where not measured'),
+  field('microsPerResponse', 'number|null', 'its CPU µs per response of the step (its CPU time over the step\'s ' +
+    'responses); null where not measured or with no response'),
+  field('cores', 'integer', 'the cores it can use: 1 for Redis (each node of a cluster), tarantool (its tx thread) ' +
+    'and the CouchDB stand-in; up to 4 for memcached (its threads); the machine\'s cpus for PostgreSQL'),
+  field('source', 'string|null', 'where the figure came from: `proc` (its processes on this machine, found by ' +
+    'the port it listens on), `redis-info` (INFO cpu of a configured Redis, before and after the step); null where ' +
+    'not measured (a server elsewhere that says nothing of its CPU)'),
+];
+
+// What limited a step (result/bottleneck.js); docs/measurement.md gives the rule.
+const BOTTLENECK_DESCRIPTION = 'what limited the step, by the rule of docs/measurement.md ("Where the time goes")';
+
 export const STEP_FIELDS = [
   field('url', 'string', 'the URL measured, any password shown as `***`; in direct mode (--direct) ' +
     '`direct://<store>/<key>` (or `direct://<store>` for a key-space workload)', { csv: 'url' }),
@@ -331,6 +350,32 @@ export const STEP_FIELDS = [
     'matches the parts\' steps by it', { optional: true }),
   field('machines', 'list|null', 'a step of node test merge: each machine\'s figures, the step\'s own being their ' +
     'total; null for a step one driver measured', { of: MACHINE_ROW_FIELDS }),
+  // Where the time goes: each tier's CPU, and the bottleneck. Absent from files written before
+  // them and from a merged step (each machine's are in its own file).
+  field('tiers.driver.cpuPercent', 'number', 'the driver\'s CPU during the step in % of one core (as cpuPercent)',
+    { optional: true }),
+  field('tiers.driver.microsPerResponse', 'number|null', 'the driver\'s CPU µs per response: cpuPercent (as a ' +
+    'share of a core) times the step\'s elapsedSeconds, over its responses; null with no response', { optional: true }),
+  field('tiers.driver.threads', 'integer', 'the driver threads that sent the load (--workers; 1 by default)',
+    { optional: true }),
+  field('tiers.app', 'object|null', 'the app\'s CPU during the step: `{ cpuPercent, microsPerResponse, processes, ' +
+    'cores, source }`. cpuPercent in % of ONE core, all its processes together (the embedded app.js\'s process ' +
+    'tree, or a loopback target\'s listening process\'s, less the store servers in it); microsPerResponse its ' +
+    'CPU µs per response of the step; processes: those running the app\'s executable that serve requests (a ' +
+    'node:cluster primary is not counted); cores: min(processes, the machine\'s cpus); source: `proc` (read from ' +
+    '/proc) or `metrics` (a target\'s /metrics: process_cpu_seconds_total, before and after the step, one ' +
+    'process\'s figure). Any figure null where not measured (source null). null in direct mode: no app',
+  { optional: true }),
+  field('tiers.servers', 'list', 'the store servers behind this step\'s store, each with its CPU; empty for a store ' +
+    'with no server (memory)', { of: SERVER_TIER_FIELDS, optional: true }),
+  field('bottleneck.tier', 'string|null', `${BOTTLENECK_DESCRIPTION}: \`driver\` (a driver thread at 90% of a ` +
+    'core or more), `app` (its processes at 90% or more of the cores they can use), `server` (a store server at 90% ' +
+    'or more of its cores), `machine` (CPU_STEAL or BUSY_MACHINE, or every core busy), `latency` (nothing ' +
+    'saturated: the closed loop waited on the store or the network); null when it cannot be told (a tier that could ' +
+    'be the limit was not measured)', { optional: true }),
+  field('bottleneck.server', 'string|null', 'the server\'s name (tiers.servers) when tier is `server`; null otherwise',
+    { optional: true }),
+  field('bottleneck.evidence', 'string', 'one line with the figures that decided it', { optional: true }),
 ];
 
 // The step fields with a CSV column, in column order: a record's own fields (storeTime's) at its place.
@@ -363,8 +408,9 @@ export const COMPARISON_ROW_FIELDS = [
     'store\'s speed, it has no rank and no ratio, and the text shows `failed` and the answers instead'),
   field('noise', 'number|null', 'with one repeat: the relative standard error of its rps, from the step\'s intervals ' +
     '(0.02 = 2%); null with repeats (their ranges decide) or under 3 intervals'),
-  field('rank', 'integer|null', 'its place at this key and load: 1 plus the stores measured faster beyond the noise, ' +
-    'so stores that cannot be told apart share a rank (1, 1, 3); null for a failed row. The noise: the repeats\' ' +
+  field('rank', 'integer|null', 'its place at this key and load, in groups: sorted by rps, a new rank begins at the ' +
+    'first store told apart from the fastest of the rank before, so stores that cannot be told apart share a rank ' +
+    '(1, 1, 3) and ranks never go down then up in rps order; null for a failed row. The noise: the repeats\' ' +
     'ranges with --repeat, else the larger of 5%, the control\'s drift and twice the two steps\' combined ' +
     'standard error (docs/measurement.md)'),
   field('ratio', 'number|null', 'its rps / the fastest store\'s rps at this load; null for a failed row and ' +
@@ -392,6 +438,12 @@ export const COMPARISON_ROW_FIELDS = [
   field('warnings', 'string[]', 'the codes of its steps\' warnings, each once (empty when none), and ' +
     '`FASTER_THAN_BASELINE` when it measured faster than `memory` by more than 10% and beyond the noise; the ' +
     'table marks such a row with `!`'),
+  field('bottleneck', 'object|null', 'what limited it: its step\'s bottleneck `{ tier, server, evidence }`; with ' +
+    '--repeat the repeats\' most common (tier and server), its evidence saying in how many; null when its steps ' +
+    'have none (a merged run, a file written before them)', { optional: true }),
+  field('storeRank', 'integer|null', 'its place by store time inside the app (storeTime.p50Ms, lower first), in ' +
+    'groups as `rank`: a new rank where a store\'s p50 is more than 10% and 0.02 ms above the fastest of the rank ' +
+    'before (docs/measurement.md); null for a failed row or one without store time', { optional: true }),
 ];
 
 export const COMPARISON_FIELDS = [
@@ -401,6 +453,9 @@ export const COMPARISON_FIELDS = [
   field('operation', 'string|null', 'null: the steps\' totals; an operation (`read`, `update`...): that operation\'s ' +
     'figures alone, for a workload that mixes several'),
   field('rows', 'list', 'one row per store, fastest first, failed rows last', { of: COMPARISON_ROW_FIELDS }),
+  field('bottleneck', 'string|null', 'the bottleneck tier every ranked row shares (`app`, `driver`, `server`, ' +
+    '`machine`, `latency`), or null when they differ: when it is `app` or `driver`, the rps ranks that tier\'s cost ' +
+    'per request, not the stores', { optional: true }),
 ];
 
 export const ORDER_FIELDS = [

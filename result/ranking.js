@@ -6,7 +6,11 @@
 // step measured again at the end, driver/sweep.js). Two stores are told apart when their rps
 // differ by more than the larger of: a floor, the drift, and twice their combined standard
 // error (about a 95% interval). With --repeat, the repeats' ranges decide, as before: two stores
-// whose rps ranges over the repeats overlap are not told apart. docs/measurement.md argues it.
+// whose rps ranges over the repeats overlap are not told apart.
+//
+// Ranks come from groups (rankGroups): sorted best first, a new group starts at the first row
+// told apart from the best row of the group before, so the groups never overlap and a printed
+// rank never goes down and then up. docs/measurement.md argues both rules.
 import { rangesOverlap } from '../util/stats.js';
 
 // Below this, two rps are never told apart: a difference smaller than 5% did not survive a
@@ -14,6 +18,10 @@ import { rangesOverlap } from '../util/stats.js';
 export const NOISE_FLOOR = 0.05;
 // Fewer whole intervals than this give no spread worth the name.
 const MIN_INTERVALS = 3;
+// Store time (the app's Server-Timing) is told apart by its p50 differing by more than this
+// fraction of the faster one's and by more than STORE_TIME_FLOOR_MS (docs/measurement.md).
+export const STORE_TIME_NOISE = 0.1;
+export const STORE_TIME_FLOOR_MS = 0.02;
 
 /**
  * The relative standard error of a step's rps from its interval counts (the sample standard
@@ -60,15 +68,69 @@ export function distinguishable(a, b, drift = null) {
 }
 
 /**
- * Sets `rank` on each row of a comparison group: 1 plus the number of rows measured faster
- * beyond the noise, so rows that cannot be told apart from each other share a rank (ties are
- * equal: 1, 1, 3). A failed row gets rank null and takes no part. Returns the rows.
+ * Ranks `items` by a figure, in groups that never overlap: sorted best first (`better`:
+ * 'higher' or 'lower'), each group begins with its best item and holds every following item
+ * that `apart(best, item)` does not tell apart from it; the next item told apart begins the
+ * next group. Every item of a group shares the rank 1 + the items in the groups before (1, 1,
+ * 3), so in the figure's order a rank never goes down and then up. Items whose figure is null
+ * or not finite take no part and get null. Returns a Map item -> rank (or null); any figure
+ * and direction: rps (higher), store time (lower).
+ *
+ * @template T
+ * @param {T[]} items
+ * @param {{ value: (item: T) => number|null, better?: 'higher'|'lower', apart: (best: T, item: T) => boolean }} rule
+ * @returns {Map<T, number|null>}
+ */
+export function rankGroups(items, { value, better = 'higher', apart }) {
+  const ranks = new Map(items.map((item) => [item, null]));
+  const sign = better === 'lower' ? 1 : -1;
+  const ranked = items
+    .filter((item) => Number.isFinite(value(item)))
+    .sort((a, b) => sign * (value(a) - value(b)));
+  let best = null;
+  let rank = 0;
+  for (const [index, item] of ranked.entries()) {
+    if (best === null || apart(best, item)) {
+      best = item;
+      rank = index + 1;
+    }
+    ranks.set(item, rank);
+  }
+  return ranks;
+}
+
+/**
+ * Sets `rank` on each row of a comparison group by rps (rankGroups: a new rank where a row is
+ * told apart from the fastest row of the rank above, by distinguishable), so rows that cannot
+ * be told apart share a rank (1, 1, 3) and ranks read in order. A failed row gets rank null and
+ * takes no part. Returns the rows.
  */
 export function rankRows(rows, drift = null) {
-  const ranked = rows.filter((row) => !row.failed);
-  for (const row of rows) {
-    const faster = (other) => other !== row && other.rps > row.rps && distinguishable(other, row, drift);
-    row.rank = row.failed ? null : 1 + ranked.filter(faster).length;
-  }
+  const ranks = rankGroups(rows, {
+    value: (row) => (row.failed ? null : row.rps),
+    apart: (best, row) => distinguishable(best, row, drift),
+  });
+  for (const row of rows) row.rank = ranks.get(row);
+  return rows;
+}
+
+/** Whether two store times (p50, ms) are told apart: by more than 10% of the faster and 0.02 ms. */
+export function storeTimesApart(best, other) {
+  const difference = Math.abs(other - best);
+  return difference > STORE_TIME_FLOOR_MS && difference > STORE_TIME_NOISE * Math.min(best, other);
+}
+
+/**
+ * Sets `storeRank` on each row by its store time inside the app (row.storeTime.p50Ms, the
+ * app's Server-Timing; lower is better), with the groups of rankGroups and storeTimesApart:
+ * null for a failed row and a row without store time. Returns the rows.
+ */
+export function rankStoreTimes(rows) {
+  const ranks = rankGroups(rows, {
+    value: (row) => (row.failed ? null : row.storeTime?.p50Ms ?? null),
+    better: 'lower',
+    apart: (best, row) => storeTimesApart(best.storeTime.p50Ms, row.storeTime.p50Ms),
+  });
+  for (const row of rows) row.storeRank = ranks.get(row);
   return rows;
 }

@@ -1,0 +1,58 @@
+// Where each step's time went, as text: its bottleneck with the figures that decided it, and
+// each tier's CPU µs per response (result/bottleneck.js decides; driver/tier-cpu.js measures).
+import { bottleneckText } from '../result/bottleneck.js';
+
+const loadLabel = (step) => (step.model === 'open' ? `${step.targetRps} rps` : `concurrency ${step.concurrency}`);
+const micros = (value) => (value === null || value === undefined ? '-' : String(Math.round(value)));
+
+/** "driver 150, app 310, redis 40": each tier's CPU µs per response ('-' where not measured). */
+export function microsText(tiers) {
+  const parts = [`driver ${micros(tiers.driver.microsPerResponse)}`];
+  if (tiers.app) parts.push(`app ${micros(tiers.app.microsPerResponse)}`);
+  for (const server of tiers.servers) parts.push(`${server.name} ${micros(server.microsPerResponse)}`);
+  return parts.join(', ');
+}
+
+/**
+ * One line per step that has tiers: "concurrency 20: bottleneck app (the app used 98% of its 1
+ * core ...) · CPU µs per response: driver 150, app 310, redis 40". '' when none has them (a
+ * file written before them, a merged run).
+ */
+export function renderTierLines(steps) {
+  const withTiers = steps.filter((step) => step.tiers);
+  const repeated = withTiers.some((step) => step.repeat > 1);
+  return withTiers.map((step) => {
+    const label = `${loadLabel(step)}${repeated ? ` (repeat ${step.repeat})` : ''}`;
+    const { bottleneck } = step;
+    const verdict = bottleneck?.tier ? `bottleneck ${bottleneckText(bottleneck)}` : 'bottleneck not told';
+    return `${label}: ${verdict} (${bottleneck?.evidence ?? 'not measured'}) · ` +
+      `CPU µs per response: ${microsText(step.tiers)}`;
+  }).join('\n');
+}
+
+const TIER_NAMES = { app: 'the app', driver: 'the driver' };
+
+/**
+ * The line under a comparison group whose rows share an app or driver bottleneck: its rps ranks
+ * that tier's cost per request, not the stores ('' otherwise). With store ranks, where to look.
+ */
+export function sharedBottleneckLine(group, loadName) {
+  const who = TIER_NAMES[group.bottleneck];
+  if (!who) return '';
+  const storeRanked = group.rows.some((row) => row.storeRank !== null && row.storeRank !== undefined);
+  const instead = storeRanked ? '; storeRank ranks the stores by their own time inside the app (p50)' : '';
+  return `${loadName}: every store was limited by ${who}: its rps ranks ${who}'s cost per request, ` +
+    `not the stores${instead}`;
+}
+
+/** Whether a comparison group shows storeRank: its rows share an app or driver bottleneck and have store time. */
+export const showsStoreRank = (group) => Boolean(TIER_NAMES[group.bottleneck]) &&
+  group.rows.some((row) => row.storeRank !== null && row.storeRank !== undefined);
+
+/** "1", or "1=" when another row shares it; "-" without one. */
+export function storeRankText(group, row) {
+  if (row.storeRank === null || row.storeRank === undefined) return '-';
+  return group.rows.some((other) => other !== row && other.storeRank === row.storeRank)
+    ? `${row.storeRank}=`
+    : String(row.storeRank);
+}

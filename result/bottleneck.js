@@ -1,0 +1,170 @@
+// What limited a step: the tier whose CPU was saturated, or the machine, or nothing (the closed
+// loop waited on the store or the network). A pure rule over the step's own figures: its tiers'
+// CPU (driver/tier-cpu.js measures them), its machine figures and warnings, and the machine's
+// core count. The order of precedence, and why, is in docs/measurement.md ("Where the time goes").
+import { CPU_SATURATED_PERCENT } from './honesty.js';
+
+export const BOTTLENECK_TIERS = ['driver', 'app', 'server', 'machine', 'latency'];
+
+const rounded = (value) => Math.round(value);
+const micros = (value) => (value === null ? '' : `, ${rounded(value)} µs per response`);
+const coresText = (cores) => `${cores} core${cores === 1 ? '' : 's'}`;
+
+/** A tier's share of the cores it can use, in % (null when not measured). */
+export const shareOfCores = (tier) =>
+  (tier?.cpuPercent === null || tier?.cpuPercent === undefined || !tier.cores ? null : tier.cpuPercent / tier.cores);
+
+const saturated = (tier) => (shareOfCores(tier) ?? 0) >= CPU_SATURATED_PERCENT;
+
+/** The driver's busiest thread in % of a core: its one thread, or the busiest of --workers'. */
+export function busiestDriverThread(step) {
+  return step.workers?.length ? Math.max(...step.workers.map((worker) => worker.cpuPercent)) : step.cpuPercent;
+}
+
+// "app 60% of 1 core", "redis 12% of 1 core", "driver 40%": the figures beside the verdict.
+function tierText(name, tier) {
+  if (!tier || tier.cpuPercent === null) return `${name} not measured`;
+  const percent = `${name} ${rounded(tier.cpuPercent)}%`;
+  return tier.cores ? `${percent} of ${coresText(tier.cores)}` : percent;
+}
+
+function othersText(step, except) {
+  const { tiers } = step;
+  const parts = [];
+  if (except !== 'driver') parts.push(`driver ${rounded(busiestDriverThread(step))}%`);
+  if (except !== 'app' && tiers.app) parts.push(tierText('app', tiers.app));
+  for (const server of tiers.servers) if (server.name !== except) parts.push(tierText(server.name, server));
+  return parts.join(', ');
+}
+
+/**
+ * Idle cores during the step, whole ones: the machine's cores less what every process and the
+ * hypervisor's steal took (null where the machine was not measured).
+ */
+export function idleCores(machine, cpus) {
+  const { treeCpuPercent, othersCpuPercent, stealPercent } = machine ?? {};
+  if (![treeCpuPercent, othersCpuPercent, stealPercent].every(Number.isFinite) || !cpus) return null;
+  const used = (treeCpuPercent + othersCpuPercent) / 100 + (stealPercent / 100) * cpus;
+  return Math.max(0, Math.floor(cpus - used + 0.1));
+}
+
+/** Whether every core was busy: this run, other processes and steal together at 90% or more of all cores. */
+export function everyCoreBusy(machine, cpus) {
+  const { treeCpuPercent, othersCpuPercent, stealPercent } = machine ?? {};
+  if (![treeCpuPercent, othersCpuPercent, stealPercent].every(Number.isFinite) || !cpus) return false;
+  return treeCpuPercent + othersCpuPercent + stealPercent * cpus >= CPU_SATURATED_PERCENT * cpus;
+}
+
+// What the app message suggests when cores sat idle: more app processes, by the run's own flag.
+function appHint(app, machine, cpus, appWorkersFlag) {
+  const idle = idleCores(machine, cpus);
+  if (!idle || !appWorkersFlag || app.processes === null) return '';
+  const more = Math.min(cpus, app.processes + idle);
+  if (more <= app.processes) return '';
+  return `; ${coresText(idle)} idle: ${appWorkersFlag} ${more} lets it use ${idle === 1 ? 'it' : 'them'}`;
+}
+
+function machineEvidence(step, cpus) {
+  const { machine, warnings } = step;
+  const reasons = [];
+  const codes = new Set(warnings.map((warning) => warning.code));
+  if (codes.has('CPU_STEAL')) {
+    reasons.push(`the hypervisor took ${rounded(machine.stealPercent)}% of the CPU time (steal)`);
+  }
+  if (codes.has('BUSY_MACHINE')) reasons.push(`other processes used ${rounded(machine.othersCpuPercent)}% of a core`);
+  if (everyCoreBusy(machine, cpus)) {
+    reasons.push(`every core was busy (this run ${rounded(machine.treeCpuPercent)}%, others ` +
+      `${rounded(machine.othersCpuPercent)}%, steal ${rounded(machine.stealPercent)}% of ${coresText(cpus)})`);
+  }
+  return reasons;
+}
+
+/**
+ * The bottleneck of a step with `tiers` (result/fields.js): { tier, server, evidence }. In this
+ * order, the first that holds:
+ * - `driver`: a driver thread at 90% of a core or more (the busiest with --workers);
+ * - `app`: the app's processes at 90% or more of the cores they can use;
+ * - `server`: a store server at 90% or more of its cores (the one nearest its limit, named);
+ * - `machine`: the step warned CPU_STEAL or BUSY_MACHINE, or every core was busy;
+ * - `latency`: none of these, with the app (over HTTP) and every server measured.
+ * When a tier that could be the limit was not measured and no rule above holds, tier is null
+ * and evidence says what was missing. `cpus`: the machine's logical CPUs; `appWorkersFlag`:
+ * how the user runs more app processes (`--app-workers`, or `app.js --workers`), for the hint.
+ */
+export function bottleneckOf(step, { cpus, appWorkersFlag = null } = {}) {
+  const { tiers } = step;
+  const verdict = (tier, evidence, server = null) => ({ tier, server, evidence });
+  const driverPercent = busiestDriverThread(step);
+  if (driverPercent >= CPU_SATURATED_PERCENT) {
+    const who = step.workers?.length ? `the busiest of ${step.workers.length} driver threads` : 'the driver\'s thread';
+    return verdict('driver', `${who} used ${rounded(driverPercent)}% of a core` +
+      `${micros(tiers.driver.microsPerResponse)}; ${othersText(step, 'driver')}`);
+  }
+  if (saturated(tiers.app)) {
+    const { app } = tiers;
+    const processes = app.processes === null ? '' : `${app.processes} process${app.processes === 1 ? '' : 'es'}, `;
+    return verdict('app', `the app used ${rounded(app.cpuPercent)}% of its ${coresText(app.cores)} ` +
+      `(${processes}${rounded(app.microsPerResponse ?? 0)} µs per response); ${othersText(step, 'app')}` +
+      appHint(app, step.machine, cpus, appWorkersFlag));
+  }
+  const busiest = tiers.servers.filter(saturated).sort((a, b) => shareOfCores(b) - shareOfCores(a))[0];
+  if (busiest) {
+    const used = `${busiest.name} used ${rounded(busiest.cpuPercent)}% of its ${coresText(busiest.cores)}`;
+    return verdict('server', `${used}${micros(busiest.microsPerResponse)}; ${othersText(step, busiest.name)}`,
+      busiest.name);
+  }
+  const short = machineEvidence(step, cpus);
+  if (short.length) return verdict('machine', `no tier saturated (${othersText(step, null)}); ${short.join('; ')}`);
+  const unmeasured = [
+    ...(step.mode !== 'direct' && (!tiers.app || tiers.app.cpuPercent === null) ? ['the app'] : []),
+    ...tiers.servers.filter((server) => server.cpuPercent === null).map((server) => server.name),
+  ];
+  if (unmeasured.length) {
+    return verdict(null, `cannot tell: no measured tier saturated (${othersText(step, null)}), but ` +
+      `${unmeasured.join(', ')} could not be measured`);
+  }
+  const waited = step.model === 'open'
+    ? 'the offered rate was served without saturating any tier'
+    : 'the closed loop waited on the store or the network';
+  const mean = step.latency?.meanMs;
+  return verdict('latency', `no tier saturated (${othersText(step, null)}) and the machine had CPU to spare: ` +
+    `${waited}${Number.isFinite(mean) ? ` (mean latency ${mean.toFixed(2)} ms)` : ''}`);
+}
+
+/** How a bottleneck reads in a table cell: `app`, `server redis`, `-` (none, or not told). */
+export function bottleneckText(bottleneck) {
+  if (!bottleneck?.tier) return '-';
+  return bottleneck.tier === 'server' ? `server ${bottleneck.server}` : bottleneck.tier;
+}
+
+/**
+ * The bottleneck a comparison row stands for: its step's, or over --repeat's repeats the most
+ * common (tier and server; the first to reach the highest count), with the first such
+ * repeat's evidence. null when no step has one (a merged run, a file from before them).
+ */
+export function commonBottleneck(steps) {
+  const known = steps.map((step) => step.bottleneck).filter((bottleneck) => bottleneck?.tier);
+  if (!known.length) return steps.find((step) => step.bottleneck)?.bottleneck ?? null;
+  const counts = new Map();
+  for (const bottleneck of known) {
+    const id = bottleneckText(bottleneck);
+    counts.set(id, (counts.get(id) ?? 0) + 1);
+  }
+  const top = Math.max(...counts.values());
+  const winner = [...counts].find(([, count]) => count === top)[0];
+  const first = known.find((bottleneck) => bottleneckText(bottleneck) === winner);
+  if (steps.length === 1) return { ...first };
+  return { ...first, evidence: `${top} of ${steps.length} repeats; the first: ${first.evidence}` };
+}
+
+/**
+ * The tier every ranked row of a comparison group shares (`app`, `driver`, ...), or null when
+ * they differ or one has none.
+ */
+export function sharedBottleneck(rows) {
+  const ranked = rows.filter((row) => !row.failed);
+  if (ranked.length < 2) return null;
+  const tiers = new Set(ranked.map((row) => row.bottleneck?.tier ?? null));
+  const [tier] = tiers;
+  return tiers.size === 1 && tier ? tier : null;
+}
