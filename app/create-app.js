@@ -14,16 +14,20 @@ import { createAppMetrics } from './metrics.js';
 
 /**
  * @param {import('../stores/store-set.js').StoreSet} stores  the opened stores
- * @param {{ log?: (line: string) => void, logRequests?: boolean, metrics?: boolean, writes?: object }} [options]
+ * @param {{ log?: (line: string) => void, logRequests?: boolean, metrics?: boolean, writes?: object,
+ *   workers?: number, metricsOfAll?: object }} [options]
  *   writes: the write routes' limits, token and loopback check (routes/writes.js); metrics: GET
- *   /metrics (app/metrics.js)
+ *   /metrics (app/metrics.js); workers: the app processes serving, for /healthz and /stores;
+ *   metricsOfAll: with several, how /metrics reaches them all (app/cluster-worker.js)
  */
-export function createApp(stores, { log = () => {}, logRequests = false, metrics = false, writes = {} } = {}) {
+export function createApp(stores, {
+  log = () => {}, logRequests = false, metrics = false, writes = {}, workers = 1, metricsOfAll,
+} = {}) {
   const app = express();
   app.disable('x-powered-by');
   app.disable('etag'); // hashing every 270 KB body would be benchmarked along with the store
   if (metrics) {
-    const recorder = createAppMetrics(stores);
+    const recorder = createAppMetrics(stores, metricsOfAll);
     stores.observer = recorder.observeOperation;
     app.use(recorder.observeRequests, recorder.router);
   }
@@ -32,7 +36,7 @@ export function createApp(stores, { log = () => {}, logRequests = false, metrics
   app.use(resultsRoutes(writes)); // never a store: the split run's results area (npm run load:cf)
   app.use(methodRoutes(stores));
   app.use(pageRoutes(stores));
-  app.use(statusRoutes(stores, { limits: { maxValueSize: writes.maxValueSize ?? defaults.maxValueSize } }));
+  app.use(statusRoutes(stores, { limits: { maxValueSize: writes.maxValueSize ?? defaults.maxValueSize }, workers }));
   app.use(writeRoutes(stores, writes));
   app.use(dataRoutes(stores));
   app.use(notFound);

@@ -24,7 +24,7 @@ import { resolveFromVcap } from './cf-binding.js';
 import { cloudFoundryApplication, cloudFoundryPort } from './cf-env.js';
 import {
   address, bearerToken, byteSize, connection, deadlineMs, delayMs, httpUrl, jsonText, listOf, onOff, oneOf, port,
-  positiveInteger, positiveNumber, serverLimit, text,
+  positiveInteger, positiveNumber, serverLimit, text, workerCount,
 } from './setting-values.js';
 
 /** The Cloud Foundry tier of a backing service's location: the bound service matched for it. */
@@ -89,6 +89,17 @@ export const settings = {
     parse: onOff,
     about: 'serve GET /metrics in Prometheus text: requests and latency per store and route, store operations, queue ' +
       'and pool sizes, event loop delay (the variable: 1, true or yes)',
+  },
+  // WEB_CONCURRENCY: the common convention (Heroku's buildpacks set it, throng and others read
+  // it), below the project's own variable so that one always wins.
+  workers: {
+    scope: 'app',
+    flag: '--workers N|auto',
+    env: ['STOREBENCH_WORKERS', 'WEB_CONCURRENCY'],
+    default: 1,
+    parse: workerCount,
+    about: 'app processes serving the port (node:cluster), each with its own store clients; auto: one per CPU ' +
+      'this process may use. The embedded servers start once, for all of them',
   },
   stores: {
     scope: 'app',
