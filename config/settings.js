@@ -94,12 +94,12 @@ export const settings = {
   // it), below the project's own variable so that one always wins.
   workers: {
     scope: 'app',
-    flag: '--workers N|auto',
+    flag: '--workers N',
     env: ['STOREBENCH_WORKERS', 'WEB_CONCURRENCY'],
     default: 1,
     parse: workerCount,
-    about: 'app processes serving the port (node:cluster), each with its own store clients; auto: one per CPU ' +
-      'this process may use. The embedded servers start once, for all of them',
+    about: 'N app processes serving the port (node:cluster), each with its own store clients, 1 to 256, or auto: ' +
+      'one per CPU this process may use. The embedded servers start once, for all of them',
   },
   stores: {
     scope: 'app',

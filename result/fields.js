@@ -474,6 +474,9 @@ export const RESULT_FIELDS = [
     'has one, Redis HSET; else the JSON of the fields, each in base64). `bytes` for the seeded keys and over HTTP; ' +
     'absent from files written before it', { optional: true }),
   field('settings.workers', 'integer', 'worker threads each step ran in (--workers; 1 by default)'),
+  field('settings.appWorkers', 'integer|null', 'the processes of the app.js the run started (--app-workers, ' +
+    'app.js --workers: 1 by default), each serving the port with its own store clients; null where the run ' +
+    'started no app (--target, --url, --direct). Absent from files written before it', { optional: true }),
   field('settings.engine', 'string', 'what sent the load (--engine): `loadtest` (the default) or `fast` (HTTP/1.1 ' +
     'written to sockets by storebench itself), or `direct` with --direct (the stores\' clients called in the ' +
     'driver\'s process). The figures mean the same whichever it was; ' +

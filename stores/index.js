@@ -150,7 +150,9 @@ export async function openStores({
  * nothing is configured), telling onServer of each as it is there or known unavailable.
  * Resolves to { resolved: service -> resolveService's answer, stopServers: the embedded ones' stops }.
  */
-export async function resolveServices(names = storeNames, { env = process.env, options = {}, embedded = true, onServer } = {}) {
+export async function resolveServices(names = storeNames, {
+  env = process.env, options = {}, embedded = true, onServer,
+} = {}) {
   const serviceNames = [...new Set(names.map(findAdapter).flatMap((adapter) => adapter.needs))];
   const resolved = Object.fromEntries(
     await Promise.all(serviceNames.map(async (service) => {
