@@ -33,7 +33,8 @@ const SHUTDOWN_GRACE_MS = 8000;
  *   Rejects with a UsageError listing every malformed setting. close() stops accepting, lets
  *   every request already sent finish (up to a grace period), closes the stores and stops every
  *   server the embedded default started. With the workers setting over 1 the app runs as
- *   that many processes (app/cluster-primary.js), and the same object also has `lost`.
+ *   that many processes (app/cluster-primary.js): then no server or stores (each worker has its
+ *   own), and pids and lost (a line once a worker exits on its own) instead.
  */
 export async function startApp({
   env = process.env, log = () => {}, onServerReady, onStoreOpened, worker, ...options

@@ -538,7 +538,8 @@ export const RESULT_FIELDS = [
     'file has its own)', { optional: true }),
   field('peakRss.appBytes', 'integer|null', 'the embedded app.js child\'s peak RSS in bytes: VmHWM from ' +
     '/proc/<pid>/status, read at the end of the run before the app is stopped (app.js alone, not the servers it ' +
-    'started); null unless `app` is `measured`', { optional: true }),
+    'started; with --app-workers N the sum of its primary\'s and its workers\' peaks, each process\'s own, as ' +
+    'they would need memory side by side); null unless `app` is `measured`', { optional: true }),
   field('peakRss.app', 'string', 'whether appBytes was measured: `measured`; `unknown` (the driver started app.js ' +
     'but could not read its /proc/<pid>/status: not Linux, or the app had died); `none` (no app.js child: --url, ' +
     '--target, --direct)', { optional: true }),

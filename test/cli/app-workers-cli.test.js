@@ -91,6 +91,9 @@ test('node test --app-workers 2 starts app.js with 2 workers and says so in the 
     const run = fromJson(result.stdout);
     assert.equal(run.settings.appWorkers, 2);
     assert.match(result.stderr, /^Settings: .*; app\.js in 2 worker processes$/m);
+    // The app's peak memory adds up its three processes: each worker holds a whole app.
+    assert.equal(run.peakRss.app, 'measured');
+    assert.ok(run.peakRss.appBytes > 3 * 20 * 1024 ** 2, `${run.peakRss.appBytes} bytes`);
     assert.deepEqual(run.steps.map((step) => [step.store, step.requests, step.errors.total ?? 0]).sort(),
       [['memory', 40, 0], ['redis', 40, 0]]);
   });
