@@ -86,12 +86,13 @@ export async function startAppCluster({ env, onServerReady, onStoreOpened, optio
         talk.close(`${name} is gone`);
         for (const one of Object.values(meetings)) one.leave(worker.id);
         openings.gone(worker.id);
-        if (!stopping) {
+        const told = !stopping; // its end is reported now, not again when the app stops
+        if (told) {
           const line = `${name} ${howExited({ code, signal })}`;
           if (started) reportLost(line);
           else failStart(new Error(`${line} before listening`));
         }
-        resolve({ name, code, signal });
+        resolve({ name, code, signal, told });
       });
     });
   });
@@ -102,7 +103,7 @@ export async function startAppCluster({ env, onServerReady, onStoreOpened, optio
     for (const { talk } of alive.values()) talk.tell('stop');
     const ended = await Promise.all(exits);
     await stopServersOnce();
-    const unclean = ended.filter(({ code, signal }) => code !== 0 || signal);
+    const unclean = ended.filter(({ code, signal, told }) => !told && (code !== 0 || signal));
     if (unclean.length) {
       throw new Error(unclean.map((one) => `${one.name} ${howExited(one)}`).join('; '));
     }
