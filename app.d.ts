@@ -4,6 +4,8 @@ export interface StartAppOptions {
   port?: number;
   host?: string;
   stores?: string[];
+  /** App processes (app.js --workers): over 1, the app runs as a primary and that many workers (node:cluster). */
+  workers?: number | 'auto';
   env?: Record<string, string | undefined>;
   log?: (line: string) => void;
   onServerReady?: (server: Record<string, unknown>) => void;
@@ -16,9 +18,15 @@ export interface RunningApp {
   url: string;
   port: number;
   bound: { address: string; port: number; family: string; allInterfaces: boolean };
-  /** The node:http Server it listens with. */
-  server: { close(callback?: (error?: Error) => void): unknown; [member: string]: unknown };
-  stores: unknown;
+  /** How many processes serve: 1, or the workers setting. */
+  workers: number;
+  /** The node:http Server it listens with (one process only: the workers have their own). */
+  server?: { close(callback?: (error?: Error) => void): unknown; [member: string]: unknown };
+  /** Its stores (one process only). */
+  stores?: unknown;
+  /** Several workers: their pids, and a line once one exits on its own (the app is then a process short). */
+  pids?: number[];
+  lost?: Promise<string>;
   /** Stops accepting, lets requests in flight finish, closes the stores and the servers it started. */
   close(): Promise<void>;
 }

@@ -33,6 +33,8 @@ export interface RunOptions {
   /** Per-request deadline in milliseconds. */
   timeout?: number | string;
   workers?: number | string;
+  /** --app-workers: the processes of the app.js the run starts (app.js --workers), a number or `auto`. */
+  appWorkers?: number | string;
   /** --engine: what sends the HTTP requests, `loadtest` (the default) or `fast`; not with direct. */
   engine?: 'loadtest' | 'fast';
   probe?: boolean;

@@ -16,13 +16,15 @@ import { startTiming } from '../routes/server-timing.js';
 /**
  * @param {import('../stores/store-set.js').StoreSet} stores  the opened stores
  * @param {{ log?: (line: string) => void, logRequests?: boolean, metrics?: boolean, serverTiming?: boolean,
- *   writes?: object }} [options]
+ *   writes?: object, workers?: number, metricsOfAll?: object }} [options]
  *   writes: the write routes' limits, token and loopback check (routes/writes.js); metrics: GET
  *   /metrics (app/metrics.js); serverTiming (default on): the store routes' Server-Timing header
- *   (routes/server-timing.js)
+ *   (routes/server-timing.js); workers: the app processes serving, for /healthz and /stores;
+ *   metricsOfAll: with several, how /metrics reaches them all (app/cluster-worker.js)
  */
 export function createApp(stores, {
-  log = () => {}, logRequests = false, metrics = false, serverTiming = defaults.serverTiming, writes = {},
+  log = () => {}, logRequests = false, metrics = false, serverTiming = defaults.serverTiming, writes = {}, workers = 1,
+  metricsOfAll,
 } = {}) {
   const app = express();
   app.disable('x-powered-by');
@@ -30,7 +32,7 @@ export function createApp(stores, {
   // First, so the header's `app` time counts from the request's arrival in the app.
   if (serverTiming) app.use(startTiming);
   if (metrics) {
-    const recorder = createAppMetrics(stores);
+    const recorder = createAppMetrics(stores, metricsOfAll);
     stores.observer = recorder.observeOperation;
     app.use(recorder.observeRequests, recorder.router);
   }
@@ -39,7 +41,7 @@ export function createApp(stores, {
   app.use(resultsRoutes(writes)); // never a store: the split run's results area (npm run load:cf)
   app.use(methodRoutes(stores));
   app.use(pageRoutes(stores));
-  app.use(statusRoutes(stores, { limits: { maxValueSize: writes.maxValueSize ?? defaults.maxValueSize } }));
+  app.use(statusRoutes(stores, { limits: { maxValueSize: writes.maxValueSize ?? defaults.maxValueSize }, workers }));
   app.use(writeRoutes(stores, writes));
   app.use(dataRoutes(stores));
   app.use(notFound);

@@ -43,10 +43,20 @@ function goingAway(res) {
  * Tracks server's connections from now on. Returns drain(): stop accepting, finish every
  * response, close every connection; resolves when the last one is closed. Call it once the
  * server's request handler is attached: drainable answers a request before it does.
+ *
+ * Several processes sharing one listener (app.js --workers, app/cluster-worker.js) close it
+ * together through two hooks, each awaited while this process still answers new connections
+ * 503: whenQuiet once it has found no new connection for quietMs, resolving when every process
+ * has; whenClosed once its listener is closed, resolving when every process's is. Only then are
+ * connections told to close: a client told to reconnect finds no listener, rather than a
+ * process about to close its own under it.
  * @param {import('node:http').Server} server  before it listens
- * @param {{ idleMs?: number, graceMs?: number, quietMs?: number, acceptMs?: number }} [options]
+ * @param {{ idleMs?: number, graceMs?: number, quietMs?: number, acceptMs?: number,
+ *   whenQuiet?: () => Promise<void>, whenClosed?: () => Promise<void> }} [options]
  */
-export function drainable(server, { idleMs = 1000, graceMs = 8000, quietMs = 50, acceptMs = 1000 } = {}) {
+export function drainable(server, {
+  idleMs = 1000, graceMs = 8000, quietMs = 50, acceptMs = 1000, whenQuiet, whenClosed,
+} = {}) {
   const connections = new Map(); // socket -> { active: responses under way, idleSince, late }
   let phase = 'serving'; // then 'accepting' (draining, listener open), then 'closed'
   let lastAcceptAt = -Infinity;
@@ -102,21 +112,32 @@ export function drainable(server, { idleMs = 1000, graceMs = 8000, quietMs = 50,
       for (const socket of connections.keys()) socket.destroy();
     }, graceMs);
     forced.unref(); // let the process exit as soon as the connections are gone
-    acceptQueueEmpty(startedAt).then(() => {
-      // Synchronously after the immediate above (a microtask): no connection can be taken between.
-      phase = 'closed';
-      const closedAt = Date.now();
+    let sweep;
+    let done = false;
+    const closeListener = () => {
       // net.Server's close: stop accepting, call back when the last connection is gone,
       // without http.Server's closeIdleConnections() (see above).
       Server.prototype.close.call(server, () => {
+        done = true;
         clearInterval(sweep);
         clearTimeout(forced);
         resolve();
       });
+    };
+    const together = (hook) => (hook ? hook() : undefined);
+    acceptQueueEmpty(startedAt).then(() => together(whenQuiet)).then(() => {
+      // Synchronously after the immediate above (a microtask) when alone: no connection can be
+      // taken between.
+      closeListener();
+      return together(whenClosed);
+    }).then(() => {
+      phase = 'closed';
+      if (done) return;
+      const closedAt = Date.now();
       for (const { responses } of connections.values()) {
         for (const res of responses) if (!res.headersSent) res.shouldKeepAlive = false;
       }
-      const sweep = setInterval(() => {
+      sweep = setInterval(() => {
         const now = Date.now();
         for (const [socket, connection] of connections) {
           if (connection.active || connection.ended) continue;

@@ -10,9 +10,12 @@ const BUCKETS = [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0
 
 /**
  * @param {import('../stores/store-set.js').StoreSet} stores
+ * @param {{ adopt(registry), text(registry): Promise<string> }} [ofAll]  one of several app
+ *   processes (app/cluster-worker.js): given this registry at once, and asked for the text a
+ *   scrape answers, every process's metrics added up
  * @returns {{ router: import('express').Router, observeRequests: Function, observeOperation: Function, registry }}
  */
-export function createAppMetrics(stores) {
+export function createAppMetrics(stores, ofAll) {
   const registry = new client.Registry();
   client.collectDefaultMetrics({ register: registry, prefix: 'storebench_app_' });
   const requests = new client.Counter({
@@ -110,8 +113,9 @@ export function createAppMetrics(stores) {
     childOf(operations, store, operation, ok ? 'ok' : 'error').observe(seconds);
   };
   const router = Router();
+  ofAll?.adopt(registry);
   router.get('/metrics', async (req, res) => {
-    const text = await registry.metrics();
+    const text = ofAll ? await ofAll.text(registry) : await registry.metrics();
     res.writeHead(200, { 'Content-Type': registry.contentType });
     res.end(text);
   });

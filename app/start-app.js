@@ -25,13 +25,20 @@ const SHUTDOWN_GRACE_MS = 8000;
  *   it is there or known unavailable (openStores' onServer), before the app listens
  * @param {(store: object) => void} [options.onStoreOpened]  told of each store as it comes up
  *   or is found unavailable (stores/index.js openStores' onOpened), before the app listens
- * @returns {Promise<{ url, port, bound, server, stores, close }>}  url: where this machine
- *   reaches the app; bound: { address, port, family, allInterfaces } as listened on. Rejects
- *   with a UsageError listing every malformed setting. close() stops accepting, lets every
- *   request already sent finish (up to a grace period), closes the stores and stops every
- *   server the embedded default started.
+ * @param {object} [options.worker]  set by app/cluster-worker.js alone: this is one of several
+ *   app processes (workers, services, opening, deletingSeed for openStores' cluster;
+ *   metricsOfAll; drain: drainable's whenQuiet and whenClosed; beforeListen)
+ * @returns {Promise<{ url, port, bound, server, stores, close, workers }>}  url: where this
+ *   machine reaches the app; bound: { address, port, family, allInterfaces } as listened on.
+ *   Rejects with a UsageError listing every malformed setting. close() stops accepting, lets
+ *   every request already sent finish (up to a grace period), closes the stores and stops every
+ *   server the embedded default started. With the workers setting over 1 the app runs as
+ *   that many processes (app/cluster-primary.js): then no server or stores (each worker has its
+ *   own), and pids and lost (a line once a worker exits on its own) instead.
  */
-export async function startApp({ env = process.env, log = () => {}, onServerReady, onStoreOpened, ...options } = {}) {
+export async function startApp({
+  env = process.env, log = () => {}, onServerReady, onStoreOpened, worker, ...options
+} = {}) {
   const unknown = Object.keys(options).filter((key) => !declared[key]);
   if (unknown.length) {
     throw new TypeError(`startApp: unknown option ${unknown.join(', ')} (settings are named in config/settings.js)`);
@@ -39,6 +46,10 @@ export async function startApp({ env = process.env, log = () => {}, onServerRead
   const { settings, problems } = resolveSettings({ options, env }, ['app', 'http', 'writes']);
   problems.push(...deadlineProblems(settings));
   if (problems.length) throw new UsageError(problems);
+  if (settings.workers > 1 && !worker) {
+    const { startAppCluster } = await import('./cluster-primary.js');
+    return startAppCluster({ env, onServerReady, onStoreOpened, options, settings });
+  }
 
   const stores = await openStores({
     names: settings.stores,
@@ -48,15 +59,29 @@ export async function startApp({ env = process.env, log = () => {}, onServerRead
     onServer: onServerReady,
     onOpened: onStoreOpened,
     reopen: true,
+    ...(worker ? { cluster: worker } : {}),
   });
   const { maxValueSize, maxBulkSize, writeToken: token, bodyIdleTimeoutMs } = settings;
   const writes = { maxValueSize, maxBulkSize, token, bodyIdleTimeoutMs };
+  const workers = worker?.workers ?? 1;
   const app = createApp(stores, {
-    log, logRequests: settings.logRequests, metrics: settings.metrics, serverTiming: settings.serverTiming, writes,
+    log,
+    logRequests: settings.logRequests,
+    metrics: settings.metrics,
+    serverTiming: settings.serverTiming,
+    writes,
+    workers,
+    metricsOfAll: worker?.metricsOfAll,
   });
   const server = createAppServer(app, settings);
   answerHttpEdges(server);
-  const drain = drainable(server, { graceMs: SHUTDOWN_GRACE_MS });
+  const drain = drainable(server, { graceMs: SHUTDOWN_GRACE_MS, ...worker?.drain });
+  try {
+    await worker?.beforeListen?.(stores);
+  } catch (error) {
+    await stores.close();
+    throw error;
+  }
   await new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(settings.port, settings.host, resolve);
@@ -75,7 +100,7 @@ export async function startApp({ env = process.env, log = () => {}, onServerRead
     await drain();
     await stores.close();
   })());
-  return { url, port: bound.port, bound, server, stores, close };
+  return { url, port: bound.port, bound, server, stores, close, workers };
 }
 
 /** server.address() with whether it is every interface (0.0.0.0, ::). */

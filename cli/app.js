@@ -61,23 +61,33 @@ export async function main(argv) {
 
   return new Promise((resolve) => {
     let stopping = false;
-    const stop = (signal) => {
+    // failed: the app stops because part of it failed (a worker died), so it exits 1 however it closes.
+    const stop = (signal, { failed = false } = {}) => {
       // A repeated signal must not kill us mid-close: stores may still be flushing (redis+postgres).
       if (stopping) return console.log(`${signal}: already shutting down`);
       stopping = true;
       console.log(`${signal}: finishing in-flight requests, closing stores`);
       const deadline = setTimeout(() => resolve(1), STOP_DEADLINE_MS);
-      app.close().then(() => 0, () => 1).then((code) => {
+      app.close().then(() => 0, (error) => {
+        if (error?.message) console.error(`app.js: did not stop cleanly: ${redactText(error.message)}`);
+        return 1;
+      }).then((code) => {
         clearTimeout(deadline);
-        resolve(code);
+        resolve(failed ? 1 : code);
       });
     };
     process.on('SIGTERM', stop);
     process.on('SIGINT', stop);
     // A driver that started us as a child and went away takes us with it.
     process.once('disconnect', () => stop('parent gone'));
+    // --workers N: a worker that dies is not replaced (app/cluster-primary.js says why).
+    app.lost?.then((line) => {
+      console.error(`app.js: ${line}: stopping the app`);
+      stop('worker lost', { failed: true });
+    });
     // Only now, with the handlers in place: a supervisor may signal as soon as it reads this.
-    log(listeningLine(app));
-    process.send?.({ event: 'listening', url: app.url, port: app.port });
+    const workers = app.workers > 1 ? ` (${app.workers} workers: pids ${app.pids.join(', ')})` : '';
+    log(`${listeningLine(app)}${workers}`);
+    process.send?.({ event: 'listening', url: app.url, port: app.port, workers: app.workers, pids: app.pids });
   });
 }

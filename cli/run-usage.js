@@ -6,6 +6,7 @@ import {
 } from '../driver/options.js';
 import { REPORT_COMMANDS_HELP, REPORT_COMMANDS_USAGE, RUN_REPORT_USAGE } from './report-options.js';
 import { DEFAULT_RECORDS, DEFAULT_VALUE_SIZE, DISTRIBUTIONS } from '../driver/workloads/definitions.js';
+import { availableParallelism } from 'node:os';
 import { MAX_WORKERS, autoWorkers } from '../driver/workers.js';
 import {
   PROBE_IDLE_REQUESTS, PROBE_IDLE_SECONDS, PROBE_MIN_REQUESTS_PER_CLIENT, PROBE_MIN_SECONDS, PROBE_WARMUP_REQUESTS,
@@ -136,6 +137,11 @@ Load:
                          opens its own connection (memory runs in the main thread). Refuses
                          workloads that insert (insert, ycsb-d); skips the read-back of written
                          values when several workers write (docs/measurement.md)
+  --app-workers N|auto   start app.js as N processes (app.js --workers; auto: one per CPU, here
+                         ${availableParallelism()}), the embedded servers once for all of them: one Express
+                         process is often the limit (docs/measurement.md). Default: 1. Not with
+                         --target, --url or --direct. memory then refuses writes (each worker has
+                         its own copy), and is left out of key-space workloads
 
 Workload (docs/workloads.md):
   -w, --workload NAME    what each request does: read (default), write, update, insert, append,

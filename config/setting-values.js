@@ -3,6 +3,8 @@
 // value, or throws a SettingValueError whose message completes "<where the value came from> ...".
 // Messages never quote the value: config/precedence.js adds it, unless the setting is secret.
 
+import { availableParallelism } from 'node:os';
+
 export class SettingValueError extends Error {}
 
 const isWhole = (raw) => (typeof raw === 'number' ? Number.isInteger(raw) : /^\d+$/.test(String(raw).trim()));
@@ -11,6 +13,21 @@ const isWhole = (raw) => (typeof raw === 'number' ? Number.isInteger(raw) : /^\d
 export function port(raw) {
   if (!isWhole(raw) || Number(raw) < 0 || Number(raw) > 65535) {
     throw new SettingValueError('must be a whole number from 0 to 65535');
+  }
+  return Number(raw);
+}
+
+// A fork per worker: past this many, a typo (--workers 1000) would fork the machine to a halt.
+export const MAX_APP_WORKERS = 256;
+
+/**
+ * How many app processes to run: a whole number from 1 to MAX_APP_WORKERS, or auto (one per CPU
+ * this process may use, os.availableParallelism(): a cgroup or affinity limit counts).
+ */
+export function workerCount(raw) {
+  if (String(raw).trim().toLowerCase() === 'auto') return availableParallelism();
+  if (!isWhole(raw) || Number(raw) < 1 || Number(raw) > MAX_APP_WORKERS) {
+    throw new SettingValueError(`must be a whole number from 1 to ${MAX_APP_WORKERS}, or auto (one per CPU)`);
   }
   return Number(raw);
 }

@@ -24,7 +24,7 @@ import { resolveFromVcap } from './cf-binding.js';
 import { cloudFoundryApplication, cloudFoundryPort } from './cf-env.js';
 import {
   address, bearerToken, byteSize, connection, deadlineMs, delayMs, httpUrl, jsonText, listOf, onOff, onOrOff, oneOf,
-  port, positiveInteger, positiveNumber, serverLimit, text,
+  port, positiveInteger, positiveNumber, serverLimit, text, workerCount,
 } from './setting-values.js';
 
 /** The Cloud Foundry tier of a backing service's location: the bound service matched for it. */
@@ -99,6 +99,17 @@ export const settings = {
     parse: onOrOff,
     about: 'leave out the Server-Timing header of the store routes\' answers (store;dur=MS, app;dur=MS: how long ' +
       'the store took inside the app; the variable: 0, false, no or off leave it out, 1, true, yes or on keep it)',
+  },
+  // WEB_CONCURRENCY: the common convention (Heroku's buildpacks set it, throng and others read
+  // it), below the project's own variable so that one always wins.
+  workers: {
+    scope: 'app',
+    flag: '--workers N',
+    env: ['STOREBENCH_WORKERS', 'WEB_CONCURRENCY'],
+    default: 1,
+    parse: workerCount,
+    about: 'N app processes serving the port (node:cluster), each with its own store clients, 1 to 256, or auto: ' +
+      'one per CPU this process may use. The embedded servers start once, for all of them',
   },
   stores: {
     scope: 'app',

@@ -14,7 +14,8 @@ const STOP_TIMEOUT_MS = 15_000;
 /**
  * Forks app.js with --port 0 (plus --stores and any extra args), waits for its
  * {event: 'listening'} message and for /healthz.
- * Resolves to { url, child, stop(), output(), exited } (exited resolves to { code, signal }).
+ * Resolves to { url, child, pids, stop(), output(), exited } (exited resolves to { code, signal };
+ * pids: its workers' with --workers over 1, else none).
  */
 export async function startAppProcess({
   stores, args = [], appPath = APP_PATH, env = process.env, startTimeoutMs = START_TIMEOUT_MS,
@@ -34,7 +35,7 @@ export async function startAppProcess({
   const { child, message, output, exited, stop } = started;
   try {
     await waitForHealthy(message.url);
-    return { url: message.url, child, stop, output, exited };
+    return { url: message.url, child, pids: message.pids ?? [], stop, output, exited };
   } catch (error) {
     await stop();
     throw error;

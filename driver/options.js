@@ -19,6 +19,7 @@ import { DEFAULT_HTTP_ENGINE, HTTP_ENGINE_NAMES } from './engines/names.js'; // 
 import { STORE_DELAY_FLAGS, parseStoreDelay } from './store-delay-options.js';
 import { SERVER_TIMING_FLAGS, parseServerTiming } from './server-timing-options.js';
 import { PART_FLAGS, parsePartFlags, partRunOptions } from './part-options.js';
+import { SettingValueError, workerCount } from '../config/setting-values.js'; // --app-workers
 
 // Four levels from the original's six (5 to 30 by 5): the curve's shape at two thirds of the
 // time, so a default run of every store (39 URLs) stays under ten minutes on a 2-core machine,
@@ -85,6 +86,7 @@ export const RUN_FLAGS = Object.freeze({
   quiet: { type: 'boolean', short: 'q' },
   help: { type: 'boolean', short: 'h' },
   workers: { type: 'string' },
+  'app-workers': { type: 'string' },
   direct: { type: 'boolean' },
   pipeline: { type: 'string' },
   probe: { type: 'boolean' },
@@ -271,6 +273,13 @@ export function normalizeOptions(object = {}, env = process.env) {
   const seed = single('seed', nonNegativeInteger, 'whole number', [0, LIMITS.seed]) ?? randomSeed();
   const workload = parseWorkloadFlags(text, values, problems, { single, keys, seed });
   const workers = parseWorkers(text('workers'), problems);
+  const appWorkers = parseAppWorkers(text('app-workers'), { direct, target, urls }, problems);
+  const memoryWrites = workload.options?.keySpace && stores?.includes('memory');
+  if (appWorkers > 1 && memoryWrites) {
+    problems.push(`--app-workers ${appWorkers}: memory refuses writes in an app of several workers (each has its ` +
+      `own copy), and the ${workload.options.workload.name} workload writes or loads records: leave memory out of ` +
+      '--stores, or use --app-workers 1');
+  }
   const valueShape = parseValueShape(text('value-shape'), { direct, ...workload.options }, problems);
   if (workers > 1 && workload.options?.workload.mix.some(({ operation }) => operation === 'insert')) {
     problems.push(`--workers ${workers}: ${workload.options.workload.name} inserts, ` +
@@ -311,6 +320,7 @@ export function normalizeOptions(object = {}, env = process.env) {
     seed,
     token,
     workers,
+    appWorkers,
     valueShape,
     storeDelay,
     ...(serverTiming === undefined ? {} : { serverTiming }),
@@ -370,6 +380,26 @@ function parseWorkers(raw, problems) {
     return 1;
   }
   return value;
+}
+
+// --app-workers N|auto: the processes of the app.js this run starts (app.js --workers); 1 when
+// not given, problems pushed. A running app (--target, --url) was started with its own.
+function parseAppWorkers(raw, { direct, target, urls }, problems) {
+  if (raw === undefined) return 1;
+  if (direct || target !== undefined || urls.length) {
+    const why = direct
+      ? '--direct calls the stores in this process, with no app'
+      : 'a running app (--target, --url) has its own: start it with node app.js --workers N';
+    problems.push(`--app-workers sets the workers of the app.js node test starts: ${why}`);
+    return 1;
+  }
+  try {
+    return workerCount(raw);
+  } catch (error) {
+    if (!(error instanceof SettingValueError)) throw error;
+    problems.push(`--app-workers ${error.message}, not "${raw}"`);
+    return 1;
+  }
 }
 
 // --probe needs steps long enough to probe: a probe request takes about as long as one of the

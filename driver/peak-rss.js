@@ -18,10 +18,12 @@ export async function processPeakRssBytes(pid) {
 
 /**
  * The Result's `peakRss` at the end of a run: `app` the embedded app.js process the driver
- * started ({ child }), or null when there is none (--url, --target, --direct).
+ * started ({ child, pids? }: pids, its workers with --app-workers), or null when there is none
+ * (--url, --target, --direct). Several processes: the sum of their peaks.
  */
 export async function measurePeakRss(app) {
-  const appBytes = app ? await processPeakRssBytes(app.child.pid) : null;
+  const peaks = app ? await Promise.all([app.child.pid, ...(app.pids ?? [])].map(processPeakRssBytes)) : [];
+  const appBytes = !app || peaks.includes(null) ? null : peaks.reduce((sum, bytes) => sum + bytes, 0);
   const state = appBytes === null ? 'unknown' : 'measured';
   return { driverBytes: driverPeakRssBytes(), appBytes, app: app ? state : 'none' };
 }

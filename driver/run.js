@@ -96,7 +96,9 @@ async function resolveTargets(options, onProgress) {
     ...storeDelayEnv(options.storeDelay),
     ...serverTimingEnv(options.serverTiming),
   };
-  const app = await startAppProcess({ stores: options.stores, env });
+  // Always said, so that a STOREBENCH_WORKERS or WEB_CONCURRENCY in this shell does not change it unrecorded.
+  const args = ['--workers', String(options.appWorkers ?? 1)];
+  const app = await startAppProcess({ stores: options.stores, env, args });
   try {
     const { stores: listing, limits } = await fetchListing(app.url);
     // The app is stopped before a problem is printed: name it, not its address.
@@ -207,6 +209,7 @@ export async function runBenchmark(options, { signal, onProgress = () => {} } = 
       assert: options.assert ?? [],
       ...workloadSettings(options),
       workers: options.workers ?? 1,
+      appWorkers: app ? options.appWorkers ?? 1 : null,
       engine: options.direct ? 'direct' : options.engine ?? DEFAULT_HTTP_ENGINE,
       pipeline: options.pipeline ?? 1, // --pipeline, direct mode
       // The emulated network, where this run set up the stores (its app, or --direct).

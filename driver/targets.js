@@ -165,7 +165,8 @@ export function selectTargets(listing, base, {
  * A key-space workload's targets: one per store that is up (or named in `stores`), its base URL
  * (http://host/redis), keyed by the workload's name. A store whose listing says it has no
  * native append is skipped for a workload that appends, unless named with --stores (it then
- * runs, and its 405s show as errors).
+ * runs, and its 405s show as errors). One whose listing has `writesRefused` (memory in an app
+ * of several workers) is skipped, named or not, with the listing's reason.
  */
 function selectStores(listing, base, { stores, label, workload, urlOf }) {
   const problems = [];
@@ -181,6 +182,14 @@ function selectStores(listing, base, { stores, label, workload, urlOf }) {
   for (const store of listing.filter((entry) => !stores || stores.includes(entry.name))) {
     if (store.status !== 'up') {
       skipped.push(notUp(store));
+    } else if (store.writesRefused) {
+      // An in-process store of an app running several workers (app.js --workers): a key space is
+      // loaded or written, and each worker would hold its own part of it.
+      skipped.push({
+        store: store.name,
+        status: 'no writes',
+        reason: typeof store.writesRefused.reason === 'string' ? store.writesRefused.reason : 'it refuses writes',
+      });
     } else if (appends && store.writes?.append === false && !stores) {
       skipped.push({
         store: store.name,

@@ -11,7 +11,9 @@ import { fromJson, toJson } from '../result/format.js';
 import { buildCharts, loadText } from './html-charts.js';
 import { buildTimelineCharts } from './html-timeline.js';
 import { htmlAssets } from './html-assets.js';
-import { displayUrl, firstAnswersLine, formatErrors, formatMs, formatRps, orderText, warmupText } from './table.js';
+import {
+  appWorkersText, displayUrl, firstAnswersLine, formatErrors, formatMs, formatRps, orderText, warmupText,
+} from './table.js';
 import { formatRange, loadName, rankText, tiedRanks } from './comparison-table.js';
 import { renderControl } from './run-text.js';
 import { errorsText } from '../result/honesty.js';
@@ -59,7 +61,8 @@ function settingsText(settings) {
     : `concurrency ${settings.concurrency.join(', ')}`;
   const size = settings.duration ? `${settings.duration} s per step` : `${settings.requests} requests per step`;
   const keepAlive = settings.keepAlive ? 'on' : 'off';
-  return `${load}; ${size}; ${warmupText(settings)}; keep-alive ${keepAlive}; timeout ${settings.timeoutMs} ms`;
+  return `${load}; ${size}; ${warmupText(settings)}; keep-alive ${keepAlive}; timeout ${settings.timeoutMs} ms` +
+    appWorkersText(settings);
 }
 
 /** Every warning code in the run, how many steps carry it, and what it means. */

@@ -195,7 +195,8 @@ export function renderSystem(system, settings) {
     renderSystemLine(system, { labelWidth: 9, date: false, engine: settings.engine }),
     `Target:   ${system.target}`,
     `Date:     ${system.date}`,
-    `Settings: ${load}; ${size}; ${warmupText(settings)}; keep-alive ${keepAlive}; timeout ${settings.timeoutMs} ms`,
+    `Settings: ${load}; ${size}; ${warmupText(settings)}; keep-alive ${keepAlive}; timeout ${settings.timeoutMs} ms` +
+      appWorkersText(settings),
     `Order:    ${orderText(settings)}`,
   ];
   if (settings.records !== null && settings.records !== undefined) {
@@ -203,6 +204,9 @@ export function renderSystem(system, settings) {
   }
   return lines.join('\n');
 }
+
+/** "; app.js in 4 worker processes" when the run started app.js with --app-workers over 1, else nothing. */
+export const appWorkersText = ({ appWorkers }) => (appWorkers > 1 ? `; app.js in ${appWorkers} worker processes` : '');
 
 /** How the run warmed up: "warm-up 500 requests per URL, then each step until steady (at most 10 s)". */
 export function warmupText({ warmup, warmupMaxSeconds }) {

@@ -584,6 +584,9 @@ export const RESULT_FIELDS = [
     'has one, Redis HSET; else the JSON of the fields, each in base64). `bytes` for the seeded keys and over HTTP; ' +
     'absent from files written before it', { optional: true }),
   field('settings.workers', 'integer', 'worker threads each step ran in (--workers; 1 by default)'),
+  field('settings.appWorkers', 'integer|null', 'the processes of the app.js the run started (--app-workers, ' +
+    'app.js --workers: 1 by default), each serving the port with its own store clients; null where the run ' +
+    'started no app (--target, --url, --direct). Absent from files written before it', { optional: true }),
   field('settings.engine', 'string', 'what sent the load (--engine): `loadtest` (the default) or `fast` (HTTP/1.1 ' +
     'written to sockets by storebench itself), or `direct` with --direct (the stores\' clients called in the ' +
     'driver\'s process). The figures mean the same whichever it was; ' +
@@ -645,7 +648,8 @@ export const RESULT_FIELDS = [
     'file has its own)', { optional: true }),
   field('peakRss.appBytes', 'integer|null', 'the embedded app.js child\'s peak RSS in bytes: VmHWM from ' +
     '/proc/<pid>/status, read at the end of the run before the app is stopped (app.js alone, not the servers it ' +
-    'started); null unless `app` is `measured`', { optional: true }),
+    'started; with --app-workers N the sum of its primary\'s and its workers\' peaks, each process\'s own, as ' +
+    'they would need memory side by side); null unless `app` is `measured`', { optional: true }),
   field('peakRss.app', 'string', 'whether appBytes was measured: `measured`; `unknown` (the driver started app.js ' +
     'but could not read its /proc/<pid>/status: not Linux, or the app had died); `none` (no app.js child: --url, ' +
     '--target, --direct)', { optional: true }),

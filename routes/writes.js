@@ -43,6 +43,8 @@ export function writeRoutes(stores, {
     closeAfterAnswer(req, res);
     // The append resource of a store without append allows no method at all (RFC 9110 15.5.6).
     if (error?.code === 'APPEND_UNSUPPORTED') res.set('Allow', '');
+    // Several app processes, each with its own in-process store: its keys can still be read.
+    if (error?.code === 'PER_WORKER_STORE') res.set('Allow', req.params.key ? 'GET, HEAD' : '');
     next(error);
   };
   const guarded = (req, res, next) => guard(req, res, (error) => (error ? refused(req, res, next, error) : next()));
@@ -58,7 +60,7 @@ export function writeRoutes(stores, {
 
   router.put('/:store/:key', guarded, handle(async (req, res) => {
     const { store, key } = req.params;
-    stores.prepare(store, key);
+    stores.prepare(store, key, 'set');
     await stores.write(store, key, await body(req, maxValueSize, valueTooLarge), req.timing);
     setServerTiming(res, req.timing);
     res.status(204).end();
@@ -80,7 +82,7 @@ export function writeRoutes(stores, {
 
   router.post('/:store', guarded, handle(async (req, res) => {
     const { store } = req.params;
-    stores.prepare(store);
+    stores.prepare(store, undefined, 'setMany');
     const type = req.headers['content-type']?.split(';')[0].trim().toLowerCase();
     if (type !== RECORDS_MEDIA_TYPE) throw new UnsupportedMediaTypeError(RECORDS_MEDIA_TYPE, type);
     const records = parseRecords(await body(req, maxBulkSize, bulkTooLarge));

@@ -5,7 +5,7 @@ import { StoreSet, reasonOf } from './store-set.js';
 import { resolveService } from '../embedded/resolve-service.js';
 import { resolveSettings } from '../config/precedence.js';
 import { UsageError } from '../util/errors.js';
-import { seedStore } from './seed.js';
+import { seedMissing, seedStore } from './seed.js';
 import * as memory from './memory.js';
 import * as redis from './redis.js';
 import * as cloudant from './cloudant.js';
@@ -69,10 +69,18 @@ export const unknownStoreProblems = (names = [], flag = '--stores') =>
  * @param {boolean} [params.reopen]  true for a set that lives on (the app): a store unavailable
  *   is tried again in the background when asked for. Default false: opened for one run and
  *   closed after (the driver, scenarios, seeding), so nothing retries and its reason says so
+ * @param {object} [params.cluster]  the set is one of several app processes (app.js --workers N,
+ *   app/cluster-worker.js): `{ workers, services, opening(name), deletingSeed(name, key) }`.
+ *   services: each backing service as the primary resolved it (resolveServices: its servers
+ *   started once, there), used as it is. opening(name) resolves to `{ first, done(ok) }`: first
+ *   when this open is to do the store's start-up work, which one process does once (seeding
+ *   over what is there, redis+postgres's replay); the others seed only the keys missing (an
+ *   in-process store has them all missing). deletingSeed(name, key) resolves once every
+ *   other process knows a seeded key is being deleted, so none re-seeds it.
  * @returns {Promise<StoreSet>}  rejects with a UsageError when a store setting is malformed
  */
 export async function openStores({
-  names = storeNames, env = process.env, options = {}, embedded = true, onServer, onOpened, reopen = false,
+  names = storeNames, env = process.env, options = {}, embedded = true, onServer, onOpened, reopen = false, cluster,
 } = {}) {
   const unknown = unknownStoreProblems(names, 'openStores');
   if (unknown.length) throw new TypeError(unknown.join('; '));
@@ -80,20 +88,9 @@ export async function openStores({
   const { settings, problems } = resolveSettings({ options, env }, ['store']);
   if (problems.length) throw new UsageError(problems);
 
-  const serviceNames = [...new Set(chosen.flatMap((adapter) => adapter.needs))];
-  const resolved = Object.fromEntries(
-    await Promise.all(serviceNames.map(async (service) => {
-      const result = await resolveService(service, { env, options, embedded });
-      onServer?.({
-        service,
-        ...(result.connection
-          ? { source: result.connection.source, display: result.connection.display }
-          : { reason: result.unavailable, reasonCode: result.code }),
-      });
-      return [service, result];
-    })),
-  );
-  const stopServers = Object.values(resolved).flatMap((r) => (r.stop ? [r.stop] : []));
+  const { resolved, stopServers } = cluster
+    ? { resolved: cluster.services, stopServers: [] }
+    : await resolveServices(names, { env, options, embedded, onServer });
 
   // Each store is told of once: when its first attempt to open ends, or at once when it cannot
   // be tried; one still opening when openAll stops waiting for it (the open deadline), then.
@@ -110,7 +107,7 @@ export async function openStores({
     if (missing) return { adapter, reason: resolved[missing].unavailable, reasonCode: resolved[missing].code };
     const connections = Object.fromEntries(adapter.needs.map((service) => [service, resolved[service].connection]));
     const open = () => {
-      const attempt = openOne(adapter, connections, settings);
+      const attempt = openOne(adapter, connections, settings, cluster);
       attempt.then(
         () => tell(adapter, { status: 'up', servers: servers(connections) }),
         (error) => tell(adapter, {
@@ -133,6 +130,8 @@ export async function openStores({
     openTimeoutMs: settings.openTimeoutMs,
     opTimeoutMs: settings.opTimeoutMs,
     reopen,
+    workers: cluster?.workers,
+    deletingSeed: cluster?.deletingSeed,
   });
   await stores.openAll();
   for (const entry of entries) {
@@ -146,13 +145,44 @@ export async function openStores({
   return stores;
 }
 
-async function openOne(adapter, connections, settings) {
-  const store = assertStore(await adapter.open(connections, settings), adapter);
+/**
+ * Resolves each backing service the named stores need, once (starting embedded servers where
+ * nothing is configured), telling onServer of each as it is there or known unavailable.
+ * Resolves to { resolved: service -> resolveService's answer, stopServers: the embedded ones' stops }.
+ */
+export async function resolveServices(names = storeNames, {
+  env = process.env, options = {}, embedded = true, onServer,
+} = {}) {
+  const serviceNames = [...new Set(names.map(findAdapter).flatMap((adapter) => adapter.needs))];
+  const resolved = Object.fromEntries(
+    await Promise.all(serviceNames.map(async (service) => {
+      const result = await resolveService(service, { env, options, embedded });
+      onServer?.({
+        service,
+        ...(result.connection
+          ? { source: result.connection.source, display: result.connection.display }
+          : { reason: result.unavailable, reasonCode: result.code }),
+      });
+      return [service, result];
+    })),
+  );
+  return { resolved, stopServers: Object.values(resolved).flatMap((r) => (r.stop ? [r.stop] : [])) };
+}
+
+// One process of several (cluster) asks whether it is the first to open the store: only the
+// first seeds over what is there and does the adapter's start-up work (joining: false).
+async function openOne(adapter, connections, settings, cluster) {
+  const role = cluster ? await cluster.opening(adapter.name) : { first: true, done() {} };
+  let store;
   try {
-    const keys = await seedStore(store);
+    const shared = cluster ? { workers: cluster.workers, joining: !role.first } : {};
+    store = assertStore(await adapter.open(connections, { ...settings, ...shared }), adapter);
+    const keys = role.first ? await seedStore(store) : await seedMissing(store);
+    role.done(true);
     return { store, keys };
   } catch (error) {
-    await store.close().catch(() => {});
+    role.done(false);
+    await store?.close().catch(() => {});
     throw error;
   }
 }

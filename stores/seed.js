@@ -10,6 +10,15 @@ export async function seedStore(store) {
 }
 
 /**
+ * Writes the payloads store lacks, leaving any key that is there as it is (another app process
+ * seeded it, and may have served writes to it since); returns every seeded key.
+ */
+export async function seedMissing(store) {
+  await restoreLostSeeds(store, () => false);
+  return Object.keys(payloads);
+}
+
+/**
  * Writes back the seeded keys store lacks, except those wasDeleted(key) says the app deleted
  * (a delete it acknowledged is never undone); returns the keys written. Reads each key first:
  * a seeded key that is there, whatever it holds now, is left as it is.

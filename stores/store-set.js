@@ -6,8 +6,8 @@
 // that comes back empty (restarted, nothing on disk) gets key1..key3 again, except a seeded
 // key the app itself deleted: a delete it acknowledged is never undone.
 import {
-  AppendUnsupportedError, KeyNotFoundError, ServerUnavailableError, StorebenchError, StoreTimeoutError,
-  StoreUnavailableError, UnknownStoreError,
+  AppendUnsupportedError, KeyNotFoundError, PerWorkerStoreError, ServerUnavailableError, StorebenchError,
+  StoreTimeoutError, StoreUnavailableError, UnknownStoreError,
 } from '../util/errors.js';
 import { redactText } from '../util/redact.js';
 import { restoreLostSeeds } from './seed.js';
@@ -26,6 +26,14 @@ let sequence = 0;
 // pipeline or statement already), single sets where there is none.
 const BULK_CHUNKS_AT_ONCE = 4;
 const BULK_SETS_AT_ONCE = 16;
+const WRITES = new Set(['set', 'delete', 'append', 'setMany']);
+
+/** Why an in-process store refuses writes while several app processes serve: /stores' `writesRefused`. */
+const perWorkerRefusal = (workers) => ({
+  code: 'PER_WORKER_STORE',
+  reason: `the app runs ${workers} worker processes, each with its own copy of this in-process store, so a ` +
+    'value written through one would be missing from the others (reads of its seeded keys work)',
+});
 
 /** One line from any error, with credentials cut out: safe for logs and JSON bodies. */
 export const reasonOf = (error) => redactText(error?.message || String(error)).split('\n')[0];
@@ -35,15 +43,24 @@ export class StoreSet {
    * @param {object[]} entries  { adapter, connections?, open?() -> Promise<{ store, keys }>, reason?, reasonCode? }:
    *   an entry with open() is opened by openAll() and, while unavailable, again in the background
    * @param {Array<() => Promise<void>>} stopServers  stops the embedded servers, after the stores close
-   * @param {{ openTimeoutMs?: number, opTimeoutMs?: number, reopen?: boolean }} [options]  the deadlines
+   * @param {{ openTimeoutMs?: number, opTimeoutMs?: number, reopen?: boolean, workers?: number,
+   *   deletingSeed?: (name: string, key: string) => Promise<void> }} [options]  the deadlines
    *   (see config/settings.js); reopen (default true): a store that is unavailable is
    *   tried again in the background when asked for (the app); false for a set opened for one run
-   *   and closed (the driver's direct mode, its scenarios, the seeding), which never retries
+   *   and closed (the driver's direct mode, its scenarios, the seeding), which never retries.
+   *   workers: the app processes serving (app.js --workers; default 1): past one, a store that
+   *   needs no server keeps its data in each process apart and refuses writes. deletingSeed:
+   *   awaited before a seeded key's delete is sent, to tell the other processes (openStores)
    */
   constructor(entries, stopServers = [], {
     openTimeoutMs = declared.openTimeoutMs.default, opTimeoutMs = declared.opTimeoutMs.default, reopen = true,
+    workers = 1, deletingSeed,
   } = {}) {
     this.entries = new Map(entries.map((entry) => [entry.adapter.name, entry]));
+    for (const entry of this.entries.values()) {
+      if (workers > 1 && entry.adapter.needs.length === 0) entry.writesRefused = perWorkerRefusal(workers);
+    }
+    this.deletingSeed = deletingSeed;
     this.stopServers = stopServers;
     this.openTimeoutMs = openTimeoutMs;
     this.opTimeoutMs = opTimeoutMs;
@@ -67,14 +84,16 @@ export class StoreSet {
   /**
    * The entry for an operation on key, checked in this order before any store is called:
    * 404 UNKNOWN_STORE, 400 INVALID_KEY, 405 APPEND_UNSUPPORTED (operation 'append' on a store
-   * without a native append), 503 STORE_UNAVAILABLE. The write routes call it before they read
-   * a body, so a request that cannot succeed is answered without it. key undefined: no key
-   * (a bulk load, whose keys are checked one by one).
+   * without a native append), 405 PER_WORKER_STORE (a write, operation set, delete, append or
+   * setMany, to an in-process store of one of several app processes), 503 STORE_UNAVAILABLE.
+   * The write routes call it before they read a body, so a request that cannot succeed is
+   * answered without it. key undefined: no key (a bulk load, whose keys are checked one by one).
    */
   prepare(name, key, operation) {
     const entry = this.entry(name);
     if (key !== undefined) assertKey(key, name);
     if (operation === 'append' && !entry.adapter.writes.append) throw new AppendUnsupportedError(name);
+    if (WRITES.has(operation) && entry.writesRefused) throw new PerWorkerStoreError(name, entry.writesRefused.reason);
     if (!entry.store) {
       this.#reopenSoon(entry);
       throw new StoreUnavailableError(name, entry.reason);
@@ -107,7 +126,7 @@ export class StoreSet {
 
   /** Stores bytes under key (overwriting); the errors of prepare(), 413 when the server refuses the size, 503. */
   async write(name, key, bytes, timing) {
-    const entry = this.prepare(name, key);
+    const entry = this.prepare(name, key, 'set');
     const written = this.#writingSeeds(entry, [key]);
     const startMs = timing ? performance.now() : 0;
     try {
@@ -120,16 +139,25 @@ export class StoreSet {
 
   /** Removes key; an absent key is fine. A seeded key removed stays removed (no re-seed brings it back). */
   async remove(name, key, timing) {
-    const entry = this.prepare(name, key);
-    // Marked before the delete is sent: a read that misses meanwhile must not re-seed it. A
-    // delete that fails leaves the mark, as it may have landed.
-    if (entry.keys?.includes(key)) entry.deletedSeeds.set(key, ++sequence);
+    const entry = this.prepare(name, key, 'delete');
+    // Marked before the delete is sent: a read that misses meanwhile must not re-seed it, here
+    // or in another app process. A delete that fails leaves the mark, as it may have landed.
+    if (entry.keys?.includes(key)) {
+      entry.deletedSeeds.set(key, ++sequence);
+      await this.deletingSeed?.(name, key);
+    }
     const startMs = timing ? performance.now() : 0;
     try {
       await this.#call(entry, 'delete', key);
     } finally {
       if (timing) timing.storeMs = performance.now() - startMs;
     }
+  }
+
+  /** Another app process is deleting seeded key of store name: never re-seed it here either. */
+  markSeedDeleted(name, key) {
+    const entry = this.entries.get(name);
+    if (entry) (entry.deletedSeeds ??= new Map()).set(key, ++sequence); // kept for a store not open yet
   }
 
   /** Appends bytes to key's value with the store's own append; 405 APPEND_UNSUPPORTED where it has none. */
@@ -152,7 +180,7 @@ export class StoreSet {
    * under the operation deadline. Resolves to the number of entries.
    */
   async writeMany(name, entries, timing) {
-    const entry = this.prepare(name);
+    const entry = this.prepare(name, undefined, 'setMany');
     for (const [key] of entries) assertKey(key, name);
     const unique = lastWriteWins(entries); // so no two calls running at once write one key
     const written = this.#writingSeeds(entry, unique.map(([key]) => key));
@@ -196,6 +224,7 @@ export class StoreSet {
             Object.entries(entry.connections ?? {}).map(([service, c]) => [service, `${c.source}: ${c.display}`]),
           ),
           keys: entry.keys ?? [],
+          ...(entry.writesRefused ? { writesRefused: entry.writesRefused } : {}),
         };
         if (!entry.store) {
           this.#reopenSoon(entry);
@@ -337,7 +366,8 @@ export class StoreSet {
       store: withOperationDeadline(store, entry.adapter.name, this.opTimeoutMs),
       raw: store, // the adapter's own Store, without the app's deadline: the direct mode's load
       keys,
-      deletedSeeds: new Map(), // seeded key -> when the app deleted it (opening seeded them all)
+      // seeded key -> when the app deleted it (opening seeded them all, or another process had)
+      deletedSeeds: entry.deletedSeeds ?? new Map(),
       reason: undefined,
       reasonCode: undefined,
       outage: false,

@@ -49,6 +49,13 @@ export const ERROR_CODES = Object.freeze({
     status: 405,
     meaning: 'the store cannot append natively; write the whole value with PUT instead',
   },
+  PER_WORKER_STORE: {
+    status: 405,
+    meaning: 'a write to a store that keeps its data in the app\'s process (memory) while the app runs several ' +
+      'worker processes (--workers): each has its own copy, so a value written through one would be missing from ' +
+      'the others. Reads of its seeded keys work (every worker seeds its own); /stores says so as the store\'s ' +
+      '`writesRefused`, and the driver leaves it out of workloads that write',
+  },
   REQUEST_TIMEOUT: {
     status: 408,
     meaning: 'the request did not arrive in time: its headers within STOREBENCH_HEADERS_TIMEOUT_MS (default 10 s), ' +
@@ -297,6 +304,13 @@ export class AppendUnsupportedError extends StorebenchError {
       code: 'APPEND_UNSUPPORTED',
       store,
     });
+  }
+}
+
+/** A write to an in-process store (memory) of an app running several worker processes. */
+export class PerWorkerStoreError extends StorebenchError {
+  constructor(store, reason) {
+    super(`writes to ${store} are refused: ${reason}`, { code: 'PER_WORKER_STORE', store });
   }
 }
 

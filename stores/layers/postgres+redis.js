@@ -5,6 +5,11 @@
 // A read never fills Redis with a value a write was replacing meanwhile (key-writes.js), so a
 // read that starts after a write has answered sees that write. If either server is down the
 // store answers 503: serving from PostgreSQL alone would quietly benchmark a different setup.
+//
+// key-writes.js sees the writes of one process. In several app processes at once (app.js
+// --workers N) a write through another one is seen through Redis: each write bumps the key's
+// version there (in the MULTI that drops the copy), a read that misses notes the version before
+// it asks PostgreSQL, and fills the cache only if the version is still that one (a script).
 import * as postgres from '../postgres.js';
 import * as redis from '../redis.js';
 import { KeyWrites } from './key-writes.js';
@@ -26,13 +31,25 @@ export const TABLE = 'storebench_cache_aside';
 // # is outside the key alphabet: no key a user can send reaches these.
 export const KEY_PREFIX = ['storebench', 'cache-aside', ''].join(INTERNAL_SEPARATOR);
 export const TTL_SECONDS = 300;
+// The version of each key written, with several app processes: outside the key alphabet too.
+export const VERSION_PREFIX = ['storebench', 'cache-aside-version', ''].join(INTERNAL_SEPARATOR);
+// A version must outlive any read that noted it: a read's fill may run to the longest operation
+// deadline (config/setting-values.js MAX_DEADLINE_MS) after it began.
+const VERSION_TTL_SECONDS = 600;
+// Fills KEYS[1] with ARGV[1] for ARGV[2] seconds if the version KEYS[2] is still ARGV[3] ('' for none).
+const FILL_IF_UNCHANGED = `if (redis.call('GET', KEYS[2]) or '') ~= ARGV[3] then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
+return 1`;
 
 /**
  * @param {{ postgres: object, redis: object }} connections
- * @param {{ ttlSeconds?: number, postgresPoolSize?: number }} [settings]  the resolved store
- *   settings (the PostgreSQL ones go on to the postgres adapter)
+ * @param {{ ttlSeconds?: number, postgresPoolSize?: number, workers?: number }} [settings]  the
+ *   resolved store settings (the PostgreSQL ones go on to the postgres adapter); workers: the
+ *   app processes sharing the cache
  */
-export async function open(connections, { ttlSeconds = TTL_SECONDS, ...settings } = {}) {
+export async function open(connections, {
+  ttlSeconds = TTL_SECONDS, workers = 1, ...settings
+} = {}) {
   const database = await postgres.open(connections, { ...settings, table: TABLE });
   let cache;
   try {
@@ -43,13 +60,14 @@ export async function open(connections, { ttlSeconds = TTL_SECONDS, ...settings 
   }
   const counts = { hits: 0, misses: 0 };
   const underWay = new KeyWrites();
+  const versioned = workers > 1 ? versionedCache(cache, ttlSeconds) : null;
 
   // A write to the database, then the cached copies dropped; reads meanwhile do not refill them.
   async function writeThrough(keys, toDatabase) {
     const writes = keys.map((key) => underWay.begin(key));
     try {
       await toDatabase();
-      await Promise.all(keys.map((key) => cache.delete(key)));
+      await Promise.all(keys.map((key) => (versioned ? versioned.drop(key) : cache.delete(key))));
     } finally {
       for (const write of writes) write.end();
     }
@@ -66,9 +84,12 @@ export async function open(connections, { ttlSeconds = TTL_SECONDS, ...settings 
       const watcher = underWay.watch(key);
       let fill;
       try {
+        const version = versioned ? await versioned.version(key) : undefined;
         const bytes = await database.get(key);
         // Sent now, in this tick, or not at all: see key-writes.js.
-        if (bytes != null && !watcher.dirty) fill = cache.set(key, bytes);
+        if (bytes != null && !watcher.dirty) {
+          fill = versioned ? versioned.fill(key, bytes, version) : cache.set(key, bytes);
+        }
         if (fill) await fill;
         return bytes;
       } finally {
@@ -92,7 +113,28 @@ export async function open(connections, { ttlSeconds = TTL_SECONDS, ...settings 
         cacheMisses: counts.misses,
         hitRatio: reads ? Number((counts.hits / reads).toFixed(4)) : null,
         ttlSeconds,
+        ...(versioned ? { workers } : {}),
       };
+    },
+  };
+}
+
+// The cache's calls that see other processes' writes: drop (a write's: bump the version, drop
+// the copy, in one MULTI), version (a miss's, before it reads PostgreSQL), fill (only if the
+// version is unchanged).
+function versionedCache(cache, ttlSeconds) {
+  const { client, keyOf } = cache;
+  const versionOf = (key) => VERSION_PREFIX + key;
+  return {
+    async drop(key) {
+      await client.multi().incr(versionOf(key)).expire(versionOf(key), VERSION_TTL_SECONDS).del(keyOf(key)).exec();
+    },
+    version: async (key) => String((await client.get(versionOf(key))) ?? ''),
+    async fill(key, bytes, version) {
+      await client.eval(FILL_IF_UNCHANGED, {
+        keys: [keyOf(key), versionOf(key)],
+        arguments: [bytes, String(ttlSeconds), version],
+      });
     },
   };
 }

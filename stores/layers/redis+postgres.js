@@ -9,9 +9,15 @@
 // committed its write, and open() first writes to PostgreSQL whatever a previous run left in
 // the journal. So an app killed outright (kill -9) loses nothing Redis keeps. 'memory' keeps
 // the queue in the process only: a kill -9 then loses what it had not flushed.
+//
+// In several app processes at once (app.js --workers N), each keeps its own queue over the one
+// journal: the first to open replays, the others join, and flushes are ordered across them
+// (shared-flush.js). The memory queue cannot be ordered so: it is refused there.
+import { setTimeout as sleep } from 'node:timers/promises';
 import * as postgres from '../postgres.js';
 import * as redis from '../redis.js';
 import { WriteBehindQueue } from './write-behind-queue.js';
+import { sharedFlush } from './shared-flush.js';
 import { JOURNAL_KEY, writeBehindJournal } from './write-behind-journal.js';
 import { KeyWrites } from './key-writes.js';
 import { INTERNAL_SEPARATOR } from '../keys.js';
@@ -40,6 +46,9 @@ const BATCH_SIZE = 500;
 // rather than let a long PostgreSQL outage grow the app without bound. A bulk load waits
 // for room instead (under the operation deadline).
 const MAX_PENDING = 10_000;
+// How long a read-through waits for another process to flush the newest write of a key Redis
+// lost (several app processes): a few flush intervals at the default, then the read fails.
+const ELSEWHERE_WAIT_MS = 5000;
 
 // The queue kept in the process only: the same writes as the journal's, without its entries.
 const inMemoryWrites = (primary) => ({
@@ -59,13 +68,19 @@ const inMemoryWrites = (primary) => ({
 /**
  * @param {{ redis: object, postgres: object }} connections
  * @param {{ flushIntervalMs?: number, writeBehindQueue?: 'redis'|'memory', batchSize?: number,
- *   maxPending?: number, postgresPoolSize?: number }} [settings]
- *   the resolved store settings (the PostgreSQL ones go on to the postgres adapter)
+ *   maxPending?: number, postgresPoolSize?: number, workers?: number, joining?: boolean }} [settings]
+ *   the resolved store settings (the PostgreSQL ones go on to the postgres adapter); workers:
+ *   the app processes sharing the journal, joining: another one already replayed it
  */
 export async function open(connections, {
   flushIntervalMs = defaults.flushIntervalMs, writeBehindQueue = defaults.writeBehindQueue,
-  batchSize = BATCH_SIZE, maxPending = MAX_PENDING, ...settings
+  batchSize = BATCH_SIZE, maxPending = MAX_PENDING, workers = 1, joining = false, ...settings
 } = {}) {
+  if (workers > 1 && writeBehindQueue === 'memory') {
+    throw new Error(`with ${workers} app workers each keeps its own queue, and a queue in memory ` +
+      '(STOREBENCH_WRITE_BEHIND_QUEUE=memory) cannot keep two workers\' writes of one key in order: ' +
+      'use the redis queue');
+  }
   const durable = await postgres.open(connections, { ...settings, table: TABLE });
   let primary;
   try {
@@ -77,17 +92,31 @@ export async function open(connections, {
 
   const journal = writeBehindQueue === 'memory' ? null : writeBehindJournal(primary.client, primary.keyOf);
   const commands = journal ?? inMemoryWrites(primary); // each resolves to its journal token(s), if any
-  const queue = new WriteBehindQueue(async (batch) => {
+  let shared = null;
+  if (workers > 1) {
+    try {
+      const { default: pg } = await import('pg');
+      shared = sharedFlush(pg, connections.postgres, { journal, epoch: await journal.epoch(), table: TABLE });
+    } catch (error) {
+      await Promise.allSettled([primary.close(), durable.close()]);
+      throw error;
+    }
+  }
+  const writeBatch = async (batch) => {
+    if (!batch.length) return;
     await durable.setMany(batch.map(([key, bytes]) => [key, bytes]));
     await journal?.forget(batch); // only now: PostgreSQL has committed them
-  }, { flushIntervalMs, batchSize, maxPending });
+  };
+  const queue = new WriteBehindQueue((batch) => (shared ? shared.write(batch, writeBatch) : writeBatch(batch)),
+    { flushIntervalMs, batchSize, maxPending });
   const underWay = new KeyWrites();
   const sending = new Set(); // Redis writes not yet answered: close() waits for them
   const counts = { readThroughs: 0, replayed: 0, replayLost: 0 };
   let closing = null;
 
-  // What a previous run acknowledged and PostgreSQL may lack: written there before serving.
-  if (journal) {
+  // What a previous run acknowledged and PostgreSQL may lack: written there before serving,
+  // by the first of several app processes to open.
+  if (journal && !joining) {
     try {
       const { writes, lost } = await journal.unflushed();
       for (const [key, bytes, token] of writes) queue.add(key, bytes, token);
@@ -96,7 +125,7 @@ export async function open(connections, {
       Object.assign(counts, { replayed: writes.length, replayLost: lost.length });
     } catch (error) {
       queue.discard(); // the journal keeps them for the next attempt
-      await Promise.allSettled([primary.close(), durable.close()]);
+      await Promise.allSettled([primary.close(), durable.close(), shared?.close()]);
       throw new Error('redis+postgres could not replay the writes a previous run left unflushed: ' +
         redactText(error.message), { cause: error });
     }
@@ -128,6 +157,7 @@ export async function open(connections, {
   async function readThrough(key) {
     const watcher = underWay.watch(key);
     try {
+      if (shared && !queue.lookup(key)) await flushedElsewhere(key);
       const queued = queue.lookup(key);
       const bytes = queued ? queued.bytes : await durable.get(key);
       if (bytes != null && !watcher.dirty) {
@@ -137,6 +167,21 @@ export async function open(connections, {
       return bytes;
     } finally {
       watcher.end();
+    }
+  }
+
+  // Several app processes: the journal names a write of key this process does not hold, so the
+  // newest value is in another's queue. Wait for it to reach PostgreSQL.
+  async function flushedElsewhere(key) {
+    const until = Date.now() + ELSEWHERE_WAIT_MS;
+    for (;;) {
+      const { tokens: [token] } = await journal.current([key]);
+      if (token === null || queue.lookup(key)) return;
+      if (Date.now() > until) {
+        throw new Error(`Redis lost ${key}, and another app worker has not flushed its newest write of it ` +
+          `to PostgreSQL within ${ELSEWHERE_WAIT_MS / 1000} s`);
+      }
+      await sleep(Math.max(10, flushIntervalMs / 4));
     }
   }
 
@@ -194,12 +239,12 @@ export async function open(connections, {
           failure = new Error('redis+postgres: PostgreSQL did not get every acknowledged write: ' +
             redactText(error.message), { cause: error });
         }
-        await Promise.allSettled([primary.close(), durable.close()]);
+        await Promise.allSettled([primary.close(), durable.close(), shared?.close()]);
         if (failure) throw failure;
       })());
     },
     stats() {
-      return { ...queue.stats(), queue: journal ? 'redis' : 'memory', ...counts };
+      return { ...queue.stats(), queue: journal ? 'redis' : 'memory', ...counts, ...(shared ? { workers } : {}) };
     },
   };
 }

@@ -16,6 +16,9 @@ import { INTERNAL_SEPARATOR } from '../keys.js';
 // Outside the key alphabet (#), and no key under the layer's prefix (storebench#write-behind#)
 // can equal it.
 export const JOURNAL_KEY = ['storebench', 'write-behind-queue'].join(INTERNAL_SEPARATOR);
+// A random value the first app process to open sets: gone or changed, Redis lost its data
+// (and the journal with it) since (see epoch() and current()).
+export const EPOCH_KEY = ['storebench', 'write-behind-epoch'].join(INTERNAL_SEPARATOR);
 
 const SET = 's';
 const DELETE = 'd';
@@ -99,6 +102,23 @@ export function writeBehindJournal(client, keyOf) {
     async forget(batch) {
       const pairs = batch.filter(([, , written]) => written).flatMap(([key, , written]) => [key, written]);
       if (pairs.length) await client.eval(FORGET, { keys: [JOURNAL_KEY], arguments: pairs });
+    },
+    /**
+     * The journal's epoch: set here when Redis has none, else the one there. Several app
+     * processes that opened on the same data see the same one.
+     */
+    async epoch() {
+      const [, now] = await client.multi().set(EPOCH_KEY, randomUUID(), { condition: 'NX' }).get(EPOCH_KEY).exec();
+      return String(now);
+    },
+    /**
+     * For each key, the token of its newest write the journal holds (null: none, PostgreSQL has
+     * it or Redis lost the journal), read together with the epoch.
+     * @returns {Promise<{ tokens: Array<string|null>, epoch: string|null }>}
+     */
+    async current(keys) {
+      const [tokens, epoch] = await client.multi().hmGet(JOURNAL_KEY, keys).get(EPOCH_KEY).exec();
+      return { tokens: tokens.map((token) => (token == null ? null : String(token))), epoch: epoch && String(epoch) };
     },
     /**
      * The writes a previous run (or another app on this Redis) left unflushed: [key, bytes|null,

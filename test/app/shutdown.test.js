@@ -40,30 +40,36 @@ function slowGet(url) {
   });
 }
 
-test('SIGTERM finishes the in-flight request, stops the spawned servers and exits 0 within 10 s', async () => {
-  const app = await startAppProcess();
-  const servers = await embeddedServers(app.url);
-  assert.ok(servers.length >= 1, 'the embedded default started at least the CouchDB stand-in');
+// Each as one process, and as app.js --workers 2 (the primary starts the servers, the workers serve).
+for (const workers of [1, 2]) {
+  const args = ['--workers', String(workers)];
+  const as = workers > 1 ? ` (--workers ${workers})` : '';
 
-  const inFlight = slowGet(`${app.url}/memory/key3`);
-  await sleep(100);
-  const signalledAt = Date.now();
-  app.child.kill('SIGTERM');
-  const { body, status } = await inFlight;
-  assert.equal(status, 200);
-  assert.ok(body.equals(payloads.key3), 'the in-flight 200 KB response arrived whole');
+  test(`SIGTERM finishes the in-flight request, stops the spawned servers and exits 0 within 10 s${as}`, async () => {
+    const app = await startAppProcess({ args });
+    const servers = await embeddedServers(app.url);
+    assert.ok(servers.length >= 1, 'the embedded default started at least the CouchDB stand-in');
 
-  const { code } = await app.exited;
-  assert.equal(code, 0);
-  assert.ok(Date.now() - signalledAt < 10_000, 'exited within 10 s');
-  assert.match(app.output(), /SIGTERM: finishing in-flight requests/);
-  await waitUntilClosed(servers, 3000);
-});
+    const inFlight = slowGet(`${app.url}/memory/key3`);
+    await sleep(100);
+    const signalledAt = Date.now();
+    app.child.kill('SIGTERM');
+    const { body, status } = await inFlight;
+    assert.equal(status, 200);
+    assert.ok(body.equals(payloads.key3), 'the in-flight 200 KB response arrived whole');
 
-test('a crashed app (SIGKILL) leaves no redis-server or CouchDB child behind', async () => {
-  const app = await startAppProcess();
-  const servers = await embeddedServers(app.url);
-  app.child.kill('SIGKILL');
-  await app.exited;
-  await waitUntilClosed(servers, 5000);
-});
+    const { code } = await app.exited;
+    assert.equal(code, 0);
+    assert.ok(Date.now() - signalledAt < 10_000, 'exited within 10 s');
+    assert.match(app.output(), /SIGTERM: finishing in-flight requests/);
+    await waitUntilClosed(servers, 3000);
+  });
+
+  test(`a crashed app (SIGKILL) leaves no redis-server or CouchDB child behind${as}`, async () => {
+    const app = await startAppProcess({ args });
+    const servers = await embeddedServers(app.url);
+    app.child.kill('SIGKILL');
+    await app.exited;
+    await waitUntilClosed(servers, 5000);
+  });
+}

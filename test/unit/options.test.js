@@ -73,6 +73,7 @@ test('every flag is read', () => {
     verify: false,
     token: undefined,
     workers: 3,
+    appWorkers: 1,
     valueShape: 'bytes',
     storeDelay: null,
     // A split run (--part, --start-at, --parts N --local): none here.

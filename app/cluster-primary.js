@@ -1,0 +1,169 @@
+// app.js --workers N: the primary process. It starts the embedded servers once, forks N workers
+// through node:cluster (each runs the whole app, its own store clients included, on the one
+// port the primary shares out connection by connection), and is where the workers meet:
+//   - opening a store: the first worker to open one does its start-up work (seeding over what
+//     is there, redis+postgres's replay of a previous run's journal), once; the others wait
+//     for it, then seed only what is missing (stores/index.js openStores' cluster);
+//   - listening: no worker listens before every worker has opened its stores;
+//   - a seeded key deleted through one worker is marked in all before the delete is sent;
+//   - GET /metrics, answered by one worker, adds up every process's metrics (prom-client's
+//     AggregatorRegistry), this one's included;
+//   - shutting down: every worker finds its connections quiet, then all close the listener,
+//     then all finish their requests (app/drain.js's whenQuiet and whenClosed), close their
+//     stores (write-behind flushes), and exit; only then are the servers stopped.
+// A worker that exits on its own is not replaced: `lost` says so, and app.js stops the app (a
+// benchmark target a process short would measure less than it says, and one started late would
+// seed and replay while the others serve).
+import cluster from 'node:cluster';
+import { fileURLToPath } from 'node:url';
+import { resolveServices } from '../stores/index.js';
+import { meeting, messenger } from './cluster-messages.js';
+import { metricsOfAll } from './cluster-metrics.js';
+
+// The worker's entry point, run by each fork (the cli layer: it prints the workers' request log).
+const WORKER_SCRIPT = fileURLToPath(new URL('../cli/app-worker.js', import.meta.url));
+
+/** "exited with code 1", "was killed by SIGKILL". */
+const howExited = ({ code, signal }) => (signal ? `was killed by ${signal}` : `exited with code ${code}`);
+
+/**
+ * Starts the app as settings.workers processes. Resolves, once every worker listens, to
+ * { url, port, bound, workers, pids, close(), lost }: lost resolves to a line when a worker
+ * exits on its own. Rejects when a worker could not start (the others and the servers stopped).
+ * @param {object} params  as startApp's (app/start-app.js), with `options` (the explicit
+ *   settings) and `settings` (all of the app's, resolved)
+ */
+export async function startAppCluster({ env, onServerReady, onStoreOpened, options, settings }) {
+  const { resolved, stopServers } = await resolveServices(settings.stores, {
+    env, options, embedded: settings.embedded, onServer: onServerReady,
+  });
+  const stopServersOnce = () => Promise.allSettled(stopServers.map((stop) => stop()));
+  // What a worker needs of each server is data (its URL, how it is shown); the stops stay here.
+  const services = Object.fromEntries(Object.entries(resolved).map(([name, { stop: _stop, ...rest }]) => [name, rest]));
+
+  // Round robin: each connection to the next worker in turn. The kernel's own choice (SCHED_NONE)
+  // leaves a few keep-alive connections piled on one worker.
+  cluster.schedulingPolicy = cluster.SCHED_RR;
+  cluster.setupPrimary({ exec: WORKER_SCRIPT, args: [], silent: false });
+  const forked = Array.from({ length: settings.workers }, () => cluster.fork());
+  const ids = forked.map((worker) => worker.id);
+  const meetings = { ready: meeting(ids), quiet: meeting(ids), closed: meeting(ids) };
+  const openings = storeOpenings();
+  const metrics = settings.metrics ? metricsOfAll() : null;
+  const alive = new Map(); // id -> { worker, talk }
+  const toldStores = new Set();
+  let stopping = false;
+  let started = false;
+  let reportLost;
+  const lost = new Promise((resolve) => { reportLost = resolve; });
+  let failStart;
+  const startFailed = new Promise((resolve, reject) => { failStart = reject; });
+  startFailed.catch(() => {});
+
+  const exits = forked.map((worker, index) => {
+    const talk = messenger(worker);
+    alive.set(worker.id, { worker, talk });
+    const name = `worker ${index + 1} (pid ${worker.process.pid})`;
+    talk.handle('opening', ({ store }) => openings.ask(store, worker.id));
+    talk.handle('opened', ({ store, ok }) => openings.done(store, ok));
+    talk.handle('store-opened', ({ store }) => {
+      if (toldStores.has(store.name)) return;
+      toldStores.add(store.name);
+      onStoreOpened?.(store);
+    });
+    talk.handle('ready', () => meetings.ready.arrive(worker.id));
+    talk.handle('quiet', () => meetings.quiet.arrive(worker.id));
+    talk.handle('listener-closed', () => meetings.closed.arrive(worker.id));
+    talk.handle('deleting-seed', ({ store, key }) => Promise.allSettled([...alive.values()]
+      .filter((other) => other.worker !== worker)
+      .map((other) => other.talk.ask('seed-deleted', { store, key }))));
+    talk.handle('metrics', () => metrics.text([...alive.values()]
+      .map(({ talk: other }) => () => other.ask('metrics-json'))));
+    talk.handle('failed', ({ reason }) => failStart(new Error(`${name} could not start: ${reason}`)));
+    return new Promise((resolve) => {
+      worker.once('exit', (code, signal) => {
+        alive.delete(worker.id);
+        talk.close(`${name} is gone`);
+        for (const one of Object.values(meetings)) one.leave(worker.id);
+        openings.gone(worker.id);
+        const told = !stopping; // its end is reported now, not again when the app stops
+        if (told) {
+          const line = `${name} ${howExited({ code, signal })}`;
+          if (started) reportLost(line);
+          else failStart(new Error(`${line} before listening`));
+        }
+        resolve({ name, code, signal, told });
+      });
+    });
+  });
+
+  let closing;
+  const close = () => (closing ??= (async () => {
+    stopping = true;
+    for (const { talk } of alive.values()) talk.tell('stop');
+    const ended = await Promise.all(exits);
+    await stopServersOnce();
+    const unclean = ended.filter(({ code, signal, told }) => !told && (code !== 0 || signal));
+    if (unclean.length) {
+      throw new Error(unclean.map((one) => `${one.name} ${howExited(one)}`).join('; '));
+    }
+  })());
+
+  try {
+    const listening = await Promise.race([
+      Promise.all(forked.map((worker) => new Promise((resolve) => {
+        const { talk } = alive.get(worker.id);
+        talk.handle('start', () => ({ env, options, services, workers: settings.workers }));
+        talk.handle('listening', resolve);
+      }))),
+      startFailed,
+    ]);
+    started = true;
+    const { url, port, bound } = listening[0];
+    return { url, port, bound, workers: settings.workers, pids: forked.map((w) => w.process.pid), close, lost };
+  } catch (error) {
+    await close().catch(() => {});
+    throw error;
+  }
+}
+
+/**
+ * Who opens each store first. ask(store, id) resolves to { first }: true for the first worker to
+ * ask, which reports done(store, ok); the others wait for that and get false, or true in turn
+ * when it failed (or its worker exited: gone(id)), so a store's start-up work is done once.
+ */
+function storeOpenings() {
+  const stores = new Map(); // store -> { open: boolean, owner, waiting: [{ id, resolve }] }
+  const finish = (store, ok) => {
+    const state = stores.get(store);
+    if (!state || state.open) return;
+    if (ok) {
+      state.open = true;
+      for (const { resolve } of state.waiting) resolve({ first: false });
+      state.waiting = [];
+      return;
+    }
+    const next = state.waiting.shift();
+    if (!next) return void stores.delete(store);
+    state.owner = next.id;
+    next.resolve({ first: true });
+  };
+  return {
+    ask(store, id) {
+      const state = stores.get(store);
+      if (!state) {
+        stores.set(store, { open: false, owner: id, waiting: [] });
+        return { first: true };
+      }
+      if (state.open) return { first: false };
+      return new Promise((resolve) => state.waiting.push({ id, resolve }));
+    },
+    done: finish,
+    gone(id) {
+      for (const [store, state] of stores) {
+        state.waiting = state.waiting.filter((waiter) => waiter.id !== id);
+        if (!state.open && state.owner === id) finish(store, false);
+      }
+    },
+  };
+}

@@ -1,0 +1,74 @@
+// One worker of app.js --workers N (app/cluster-primary.js forks it): the whole app, its own
+// store clients included, on the port the primary shares out. It opens no server of its own:
+// the primary started each once and hands over where they are. Everything it must agree on with
+// the other workers goes through the primary: who opens a store first, when to listen, a
+// seeded key deleted, /metrics, and each step of shutting down.
+import { startApp } from './start-app.js';
+import { messenger } from './cluster-messages.js';
+import { redactText } from '../util/redact.js';
+
+// Waits that end when the other workers get there (a first open of a store, the others being
+// quiet): they have no deadline of their own. The primary answers the rest at once.
+const UNTIL_ANSWERED = { timeout: 0 };
+
+/**
+ * Runs this worker until the primary stops it; resolves to its exit code (0 stopped cleanly,
+ * 1 could not start or did not stop cleanly). log: the request log's lines.
+ */
+export async function runWorker({ log = () => {} } = {}) {
+  const primary = messenger(process);
+  // The primary decides when every worker stops, together: a Ctrl-C reaches the whole process
+  // group, and a worker gone at once would drop its in-flight requests.
+  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => {});
+  // Asked for, not waited for: a message sent before this process listens for it would be lost.
+  const { env, options, services, workers } = await primary.ask('start', {}, UNTIL_ANSWERED);
+
+  let stores;
+  let registry;
+  primary.handle('seed-deleted', ({ store, key }) => stores?.markSeedDeleted(store, key));
+  primary.handle('metrics-json', () => registry?.getMetricsAsJSON() ?? []);
+  const worker = {
+    workers,
+    services,
+    async opening(store) {
+      const { first } = await primary.ask('opening', { store }, UNTIL_ANSWERED);
+      return { first, done: (ok) => first && primary.tell('opened', { store, ok }) };
+    },
+    deletingSeed: (store, key) => primary.ask('deleting-seed', { store, key }),
+    metricsOfAll: {
+      adopt: (own) => { registry = own; },
+      text: () => primary.ask('metrics'),
+    },
+    drain: {
+      whenQuiet: () => primary.ask('quiet', {}, UNTIL_ANSWERED),
+      whenClosed: () => primary.ask('listener-closed', {}, UNTIL_ANSWERED),
+    },
+    beforeListen: (opened) => {
+      stores = opened;
+      return primary.ask('ready', {}, UNTIL_ANSWERED);
+    },
+  };
+
+  // Asked to stop at any time, during the start too (another worker failed to start).
+  const stopAsked = new Promise((resolve) => primary.handle('stop', resolve));
+  let app;
+  try {
+    app = await startApp({
+      ...options,
+      env,
+      log,
+      worker,
+      onStoreOpened: (store) => primary.tell('store-opened', { store }),
+    });
+  } catch (error) {
+    const reason = error.code === 'EADDRINUSE' ? `port ${error.port} is already in use` : redactText(error.message);
+    primary.tell('failed', { reason });
+    return 1;
+  }
+  primary.tell('listening', { url: app.url, port: app.port, bound: app.bound });
+  await stopAsked;
+  return app.close().then(() => 0, (error) => {
+    log(`app.js worker ${process.pid}: did not stop cleanly: ${redactText(error.message)}`);
+    return 1;
+  });
+}
