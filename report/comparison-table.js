@@ -8,7 +8,7 @@ import { BASELINE_STORE, BASELINE_TOLERANCE } from '../result/comparison.js';
 import { NOISE_FLOOR } from '../result/ranking.js';
 import { errorsText } from '../result/honesty.js';
 import { WARNING_MARK, formatMs, formatRps, renderTable } from './table.js';
-import { sharedBottleneckLine, showsStoreRank, storeRankText } from './tiers-text.js';
+import { sharedBottleneckLine, showsStoreRank, storeP50Text, storeRankText, storeTimeLegend } from './tiers-text.js';
 import { bottleneckText } from '../result/bottleneck.js';
 
 /** "6900-7400" from a spread's min and max (or its ciLow and ciHigh), each shown by `format`. */
@@ -98,7 +98,7 @@ export function renderComparison(groups, { drift = null } = {}) {
     const limited = keyGroups.some((group) => group.rows.some((row) => row.bottleneck));
     const storeRanked = keyGroups.some(showsStoreRank);
     if (limited) headers.push('bottleneck');
-    if (storeRanked) headers.push('storeRank');
+    if (storeRanked) headers.push('storeP50', 'storeRank');
     const rows = keyGroups.flatMap((group) =>
       group.rows.map((row, index) => {
         const store = row.warnings.length ? `${row.store} ${WARNING_MARK}` : row.store;
@@ -114,7 +114,9 @@ export function renderComparison(groups, { drift = null } = {}) {
         const latency = row.failed ? ['-', '-'] : [formatMs(row.latency.meanMs), formatMs(row.latency.p99Ms)];
         cells.push(...latency, row.ratio === null ? '-' : row.ratio.toFixed(2), String(row.errors.total));
         if (limited) cells.push(bottleneckText(row.bottleneck));
-        if (storeRanked) cells.push(showsStoreRank(group) ? storeRankText(group, row) : '-');
+        if (storeRanked) {
+          cells.push(storeP50Text(row), showsStoreRank(group) ? storeRankText(group, row) : '-');
+        }
         return cells;
       }),
     );
@@ -134,6 +136,7 @@ export function renderComparison(groups, { drift = null } = {}) {
       lines.push(`${WARNING_MARK} = ${repeated ? 'a repeat\'s' : 'that step\'s'} figures carry a warning: ` +
         'see the warning lines under its URL\'s table');
     }
+    if (storeRanked) lines.push(storeTimeLegend());
     lines.push(...notes(keyGroups, { drift }));
     lines.push(...keyGroups.map((group) => sharedBottleneckLine(group, loadName(group))).filter(Boolean));
     sections.push(lines.join('\n'));

@@ -20,7 +20,7 @@ import { errorsText } from '../result/honesty.js';
 import { failedStep } from '../result/ranking.js';
 import { renderMachineLoad } from './machine-summary.js';
 import { renderSystemLine } from './system.js';
-import { sharedBottleneckLine, showsStoreRank, storeRankText } from './tiers-text.js';
+import { sharedBottleneckLine, showsStoreRank, storeP50Text, storeRankText, storeTimeLegend } from './tiers-text.js';
 import { bottleneckText } from '../result/bottleneck.js';
 import { checkThresholds } from '../result/threshold-check.js';
 import { STORE_TIME_HEADERS, hasServerStoreTime, storeTimeCells, storeTimeNote } from './store-time.js';
@@ -129,7 +129,7 @@ function comparisonSection(groups, title = 'Comparison') {
   const limited = groups.some((group) => group.rows.some((row) => row.bottleneck));
   const storeRanked = groups.some(showsStoreRank);
   if (limited) headers.push('bottleneck');
-  if (storeRanked) headers.push('storeRank');
+  if (storeRanked) headers.push('storeP50', 'storeRank');
   const rows = [];
   const classes = [];
   const notes = [];
@@ -148,7 +148,9 @@ function comparisonSection(groups, title = 'Comparison') {
       const ratio = row.ratio === null ? '-' : row.ratio.toFixed(2);
       cells.push(...latency, ratio, String(row.errors.total), row.warnings.join(', '));
       if (limited) cells.push(bottleneckText(row.bottleneck));
-      if (storeRanked) cells.push(showsStoreRank(group) ? storeRankText(group, row) : '-');
+      if (storeRanked) {
+        cells.push(storeP50Text(row), showsStoreRank(group) ? storeRankText(group, row) : '-');
+      }
       if (row.failed) {
         notes.push(`${row.store} at ${loadName(group)}: failed, not ranked: ` +
           `no request succeeded (${errorsText(row.errors)})`);
@@ -167,7 +169,8 @@ function comparisonSection(groups, title = 'Comparison') {
     const shared = sharedBottleneckLine(group, loadName(group));
     if (shared) notes.push(shared);
   }
-  const legend = repeated ? '<p class="note">Figures are the medians of each store\'s repeats.</p>' : '';
+  const medians = repeated ? '<p class="note">Figures are the medians of each store\'s repeats.</p>' : '';
+  const legend = medians + (storeRanked ? `<p class="note">${escapeHtml(storeTimeLegend())}</p>` : '');
   const noted = notes.length ? list(notes.map(escapeHtml), 'warnings') : '';
   return `<h3>${escapeHtml(title)}</h3>${htmlTable(headers, rows, { classes })}${legend}${noted}`;
 }

@@ -5,7 +5,11 @@ import { failedStep } from '../result/ranking.js';
 
 export const STORE_TIME_HEADERS = ['storeP50', 'storeP99', 'storeMean'];
 
-const formatMs = (value) => (value === null || value === undefined ? '-' : value.toFixed(2));
+// A store's own time is often a few µs (the memory store): under 1 ms it keeps three decimals.
+export const formatStoreMs = (value) => {
+  if (value === null || value === undefined) return '-';
+  return value.toFixed(value < 1 ? 3 : 2);
+};
 
 /** Whether any of `steps` (or their operations) carries a store time from the target's header. */
 export const hasServerStoreTime = (steps) => steps.some((step) =>
@@ -16,7 +20,7 @@ export const hasServerStoreTime = (steps) => steps.some((step) =>
 export function storeTimeCells(figures) {
   const { storeTime } = figures;
   if (!storeTime || failedStep(figures)) return STORE_TIME_HEADERS.map(() => '-');
-  return [formatMs(storeTime.p50Ms), formatMs(storeTime.p99Ms), formatMs(storeTime.meanMs)];
+  return [formatStoreMs(storeTime.p50Ms), formatStoreMs(storeTime.p99Ms), formatStoreMs(storeTime.meanMs)];
 }
 
 /** The line under a table that says what its store time is, or null when it has none. */

@@ -1,6 +1,8 @@
 // Where each step's time went, as text: its bottleneck with the figures that decided it, and
 // each tier's CPU µs per response (result/bottleneck.js decides; driver/tier-cpu.js measures).
 import { bottleneckText } from '../result/bottleneck.js';
+import { formatStoreMs } from './store-time.js';
+import { STORE_TIME_FLOOR_MS, STORE_TIME_NOISE } from '../result/ranking.js';
 
 const loadLabel = (step) => (step.model === 'open' ? `${step.targetRps} rps` : `concurrency ${step.concurrency}`);
 const micros = (value) => (value === null || value === undefined ? '-' : String(Math.round(value)));
@@ -45,9 +47,16 @@ export function sharedBottleneckLine(group, loadName) {
     `not the stores${instead}`;
 }
 
-/** Whether a comparison group shows storeRank: its rows share an app or driver bottleneck and have store time. */
-export const showsStoreRank = (group) => Boolean(TIER_NAMES[group.bottleneck]) &&
+/**
+ * Whether a comparison group shows each store's own time (its p50 inside the app) and its rank
+ * by it: where the app sent Server-Timing. Shown whatever limited the rps, so a reader sees the
+ * stores' own times even where the app, the driver or the machine decided the rps ranks.
+ */
+export const showsStoreRank = (group) =>
   group.rows.some((row) => row.storeRank !== null && row.storeRank !== undefined);
+
+/** A row's store-time p50 in ms, '-' without one. */
+export const storeP50Text = (row) => formatStoreMs(row.storeTime?.p50Ms);
 
 /** "1", or "1=" when another row shares it; "-" without one. */
 export function storeRankText(group, row) {
@@ -56,3 +65,8 @@ export function storeRankText(group, row) {
     ? `${row.storeRank}=`
     : String(row.storeRank);
 }
+
+/** What the comparison's storeP50 and storeRank columns mean, in one line. */
+export const storeTimeLegend = () => 'storeP50 = the store\'s own time inside the app (Server-Timing, ms); ' +
+  `storeRank = its rank by that time (within ${STORE_TIME_NOISE * 100}% or ${STORE_TIME_FLOOR_MS} ms of the ` +
+  'group\'s fastest: a shared rank)';

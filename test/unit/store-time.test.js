@@ -161,7 +161,7 @@ test('the reports: store-time columns beside the latency, the store\'s p99 a sec
   const bare = fixedStep({ concurrency: 10, storeTime: null });
   const table = renderStepTable(stored.url, [stored, bare]).split('\n');
   assert.match(table[2], /p99 +storeP50 +storeP99 +storeMean +errors$/);
-  assert.match(table[4], / 4\.35 +0\.04 +0\.31 +0\.05 +0$/);
+  assert.match(table[4], / 4\.35 +0\.041 +0\.310 +0\.052 +0$/);
   assert.match(table[5], / 4\.35 +- +- +- +0$/);
   assert.ok(table.some((line) => line.startsWith('store: the store\'s own time inside the app (Server-Timing)') &&
     line.endsWith('- where the target sent none')));

@@ -70,9 +70,10 @@ test('rows sharing an app bottleneck show their ranks by store time beside the r
   // Where the app sends Server-Timing, compareStores ranks rows with store time so.
   rankStoreTimes(result.comparison[0].rows);
   const text = renderComparison(result.comparison);
-  assert.match(text, /errors {2}bottleneck {2}storeRank\n/);
-  assert.match(text, /memory {2}5300 .* {2}app {17}1\n/);
-  assert.match(text, /redis {3}5200 .* {2}app {17}2\n/);
+  assert.match(text, /errors {2}bottleneck {2}storeP50 {2}storeRank\n/);
+  assert.match(text, /memory {2}5300 .* {2}app {12}0\.004 {10}1\n/);
+  assert.match(text, /redis {3}5200 .* {2}app {12}0\.300 {10}2\n/);
+  assert.match(text, /\nstoreP50 = the store's own time inside the app \(Server-Timing, ms\); storeRank = its rank/);
   assert.match(text, /not the stores; storeRank ranks the stores by their own time inside the app \(p50\)$/);
 });
 
