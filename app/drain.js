@@ -6,9 +6,14 @@
 // resets every connection still waiting in the kernel's accept queue, requests already sent
 // on them included. Here instead:
 //   - the listener stays open until nothing new has arrived for quietMs (at most acceptMs):
-//     every connection the kernel accepted is taken, and a request on one that arrived after
-//     the signal is answered 503 SHUTTING_DOWN with `Connection: close`, at once. The listener
-//     is closed right after an event-loop turn that found the accept queue empty;
+//     every connection the kernel accepted is taken. A request on one that arrived after the
+//     signal is held, unanswered, until the listener is closed, then answered 503
+//     SHUTTING_DOWN with `Connection: close`. Held, a client that waits for its answer before
+//     it connects again (wrk, a browser, any client loop) opens no new connection meanwhile,
+//     so the connections stop coming and the accept queue stays empty: answered at once, each
+//     would reconnect straight into the queue, and the listener would reach its cap with
+//     connections still in it. The listener is closed right after an event-loop turn that
+//     found the accept queue empty;
 //   - meanwhile the connections open before the signal are served as usual, kept alive, so
 //     their clients do not reconnect into the queue;
 //   - once the listener is closed, a response not yet begun, or asked for on a kept-alive
@@ -18,13 +23,22 @@
 //     go out first, then a FIN): idleMs after the listener closed at the earliest, so a
 //     request on its way then is still read and answered;
 //   - whatever is left after graceMs is cut off, so a stuck client cannot hold the exit.
+// Only clients that keep opening connections without waiting for answers (more often than
+// every quietMs, for all of acceptMs) keep the listener open to its cap; a connection of theirs
+// that completes its handshake in the instant between the last accept and the close is reset.
 import { Server } from 'node:net';
 
 const SWEEP_MS = 100;
 const QUIET_CHECK_MS = 10;
 
-/** The answer to a request on a connection that arrived once the server was going away. */
-function goingAway(res) {
+/**
+ * The answer to a request on a connection that arrived once the server was going away, once its
+ * body has been read and dropped: a connection closed with bytes of it still unread would be
+ * reset, and the reset would destroy the answer before the client read it.
+ */
+function goingAway(req, res) {
+  req.resume();
+  if (!req.complete) return void req.once('end', () => goingAway(req, res));
   const body = JSON.stringify({
     error: 'the app is shutting down: send this request again once it is back, or elsewhere',
     code: 'SHUTTING_DOWN',
@@ -50,6 +64,7 @@ export function drainable(server, { idleMs = 1000, graceMs = 8000, quietMs = 50,
   const connections = new Map(); // socket -> { active: responses under way, idleSince, late }
   let phase = 'serving'; // then 'accepting' (draining, listener open), then 'closed'
   let lastAcceptAt = -Infinity;
+  const held = new Map(); // response -> request: the answers owed to late connections once the listener closes
 
   server.on('connection', (socket) => {
     lastAcceptAt = performance.now();
@@ -71,25 +86,34 @@ export function drainable(server, { idleMs = 1000, graceMs = 8000, quietMs = 50,
         connection.idleSince = Date.now();
       });
     }
-    if (connection?.late) return goingAway(res);
-    if (phase === 'closed') res.shouldKeepAlive = false;
+    if (connection?.late) {
+      if (phase === 'closed') return goingAway(req, res);
+      req.resume(); // its body is never used: read and dropped while it waits
+      held.set(res, req);
+      res.once('close', () => held.delete(res));
+      return;
+    }
+    if (phase !== 'serving') res.shouldKeepAlive = false;
     for (const handler of handlers) handler.call(server, req, res);
   });
 
   // Resolves in the check phase of an event-loop turn whose poll found no connection waiting
   // (it accepts every one queued, so none accepted means none was there), once none has come
-  // for quietMs; or after acceptMs whatever comes.
+  // for quietMs; or after acceptMs whatever comes. What was accepted is noted in one check
+  // phase and looked at in the next, so a whole poll lies between, wherever the first began.
   const acceptQueueEmpty = (startedAt) => new Promise((resolve) => {
     const check = () => {
       const now = performance.now();
       const overdue = now - startedAt >= acceptMs;
       if (!overdue && now - lastAcceptAt < quietMs) return void setTimeout(check, QUIET_CHECK_MS);
-      const seen = lastAcceptAt;
       setImmediate(() => {
-        if (lastAcceptAt !== seen && performance.now() - startedAt < acceptMs) {
-          return void setTimeout(check, QUIET_CHECK_MS);
-        }
-        resolve();
+        const seen = lastAcceptAt;
+        setImmediate(() => {
+          if (lastAcceptAt !== seen && performance.now() - startedAt < acceptMs) {
+            return void setTimeout(check, QUIET_CHECK_MS);
+          }
+          resolve();
+        });
       });
     };
     check();
@@ -97,6 +121,9 @@ export function drainable(server, { idleMs = 1000, graceMs = 8000, quietMs = 50,
 
   return () => new Promise((resolve) => {
     phase = 'accepting';
+    for (const { responses } of connections.values()) {
+      for (const res of responses) if (!res.headersSent) res.shouldKeepAlive = false;
+    }
     const startedAt = performance.now();
     const forced = setTimeout(() => {
       for (const socket of connections.keys()) socket.destroy();
@@ -113,6 +140,8 @@ export function drainable(server, { idleMs = 1000, graceMs = 8000, quietMs = 50,
         clearTimeout(forced);
         resolve();
       });
+      for (const [res, req] of held) goingAway(req, res);
+      held.clear();
       for (const { responses } of connections.values()) {
         for (const res of responses) if (!res.headersSent) res.shouldKeepAlive = false;
       }

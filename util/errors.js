@@ -86,8 +86,9 @@ export const ERROR_CODES = Object.freeze({
   },
   SHUTTING_DOWN: {
     status: 503,
-    meaning: 'the request came on a connection that arrived after the app began shutting down (SIGTERM): answered at ' +
-      'once with Connection: close, nothing done; send it again once the app is back',
+    meaning: 'the request came on a connection that arrived after the app began shutting down (SIGTERM): held until ' +
+      'the app closes its listener, then answered with Connection: close, nothing done; send it again once the app ' +
+      'is back',
   },
   INTERNAL: { status: 500, meaning: 'an unexpected error; its details are in the app log, never in the answer' },
   // Why a store is unavailable: `reasonCode` beside `reason` in /stores
