@@ -356,7 +356,7 @@ export function resultError(result) {
       .join('\n'));
   }
   if (!result.targets.length) {
-    return new RunError(`nothing to sweep: none of the ${result.skipped.length} store(s) listed is up ` +
+    return new RunError(`nothing to sweep: none of the ${result.skipped.length} store(s) listed can be swept ` +
       '(the skipped lines above say why)');
   }
   return null;
