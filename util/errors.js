@@ -57,8 +57,9 @@ export const ERROR_CODES = Object.freeze({
   },
   WRITE_CONFLICT: {
     status: 409,
-    meaning: 'the store kept refusing the write because other writers changed the key in between (a CouchDB revision ' +
-      'conflict), after retrying it; the store is up: send it again',
+    meaning: 'other writers of the key kept the write from landing within 60% of the operation deadline (its turn ' +
+      'behind this app\'s writes of the key did not come, or a CouchDB revision conflict persisted after retries); ' +
+      'it never lands; the store is up: send it again',
   },
   VALUE_TOO_LARGE: {
     status: 413,
