@@ -22,7 +22,7 @@ import { startProber } from './probe/prober.js';
 import { keyOf } from './workloads/values.js';
 import { randomSeed } from './workloads/random.js';
 import { WARMUP_MAX_SECONDS } from './warmup.js';
-import { estimateRunSeconds } from './estimate.js';
+import { estimateLoadSeconds, estimateRunSeconds } from './estimate.js';
 import { failedStep } from '../result/ranking.js';
 import { loadOf } from '../result/repeat.js';
 import { thresholdStores, unmeasuredStoreProblems } from '../result/thresholds.js';
@@ -225,8 +225,11 @@ export async function runBenchmark(options, { signal, onProgress = () => {} } = 
     const shownTargets = [...shown.values()];
     const levels = (options.rps ?? options.concurrency).length;
     const totalSteps = targets.length * levels * settings.repeat;
-    const estimateSeconds = estimateRunSeconds({ settings, targets: targets.length, levels });
-    onProgress({ type: 'start', settings, system, targets: shownTargets, skipped, totalSteps, estimateSeconds });
+    const estimateLoad = estimateLoadSeconds(settings, targets.map((target) => target.store));
+    const estimateSeconds = estimateRunSeconds({ settings, targets: targets.length, levels, load: estimateLoad });
+    onProgress({
+      type: 'start', settings, system, targets: shownTargets, skipped, totalSteps, estimateSeconds, estimateLoad,
+    });
 
     if (options.probe) {
       prober = await startProber({ timeoutMs: options.timeoutMs });

@@ -6,7 +6,7 @@
 // no read of the revision either.
 
 /**
- * The queues of a CouchDB client's writes, by document id. queue.turn(docId, options, write)
+ * The queues of a CouchDB client's writes, by document id. turn(docId, options, write)
  * runs write(handed) once every write of docId queued before it is done, and settles as it does.
  * handed: { rev } as the last of those left the document (rev undefined: there is none), or
  * null when that is not known (read it); write resolves to what it hands on, in that form.
@@ -65,13 +65,9 @@ export function documentQueues() {
         reject(notRun());
       }, wait);
       ran.then(({ work, error }) => {
-        if (!work) {
-          clearTimeout(timer);
-          if (error) reject(error);
-          return;
-        }
         clearTimeout(timer);
-        work.then(resolve, reject);
+        if (work) work.then(resolve, reject);
+        else if (error) reject(error);
       });
     });
   };
