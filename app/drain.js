@@ -14,11 +14,10 @@
 //     would reconnect straight into the queue, and the listener would reach its cap with
 //     connections still in it. The listener is closed right after an event-loop turn that
 //     found the accept queue empty;
-//   - meanwhile the connections open before the signal are served as usual, kept alive, so
-//     their clients do not reconnect into the queue;
-//   - once the listener is closed, a response not yet begun, or asked for on a kept-alive
-//     connection from then on, is answered in full with `Connection: close`, and its
-//     connection closes once it is sent;
+//   - meanwhile the connections open before the signal are served, each request answered in
+//     full with `Connection: close` (from the signal on: a response not yet begun then, or
+//     asked for later), and each connection closes once its answer is sent. A client that comes
+//     back comes on a new connection, and is held like any other;
 //   - a connection with nothing in flight for idleMs is ended politely (its buffered bytes
 //     go out first, then a FIN): idleMs after the listener closed at the earliest, so a
 //     request on its way then is still read and answered;
@@ -121,6 +120,7 @@ export function drainable(server, { idleMs = 1000, graceMs = 8000, quietMs = 50,
 
   return () => new Promise((resolve) => {
     phase = 'accepting';
+    // Every answer from now on closes its connection; those not begun yet included.
     for (const { responses } of connections.values()) {
       for (const res of responses) if (!res.headersSent) res.shouldKeepAlive = false;
     }
@@ -142,9 +142,6 @@ export function drainable(server, { idleMs = 1000, graceMs = 8000, quietMs = 50,
       });
       for (const [res, req] of held) goingAway(req, res);
       held.clear();
-      for (const { responses } of connections.values()) {
-        for (const res of responses) if (!res.headersSent) res.shouldKeepAlive = false;
-      }
       const sweep = setInterval(() => {
         const now = Date.now();
         for (const [socket, connection] of connections) {
