@@ -22,9 +22,11 @@
 //     go out first, then a FIN): idleMs after the listener closed at the earliest, so a
 //     request on its way then is still read and answered;
 //   - whatever is left after graceMs is cut off, so a stuck client cannot hold the exit.
-// Only clients that keep opening connections without waiting for answers (more often than
-// every quietMs, for all of acceptMs) keep the listener open to its cap; a connection of theirs
-// that completes its handshake in the instant between the last accept and the close is reset.
+// A connection whose handshake completes in the instant between the last look at the accept
+// queue and the close is still reset: a client arriving just then, or clients that keep
+// opening connections without waiting for answers (which also keep the listener open to its
+// cap, arriving more often than every quietMs). The instant is longer when the process is
+// descheduled within it on a busy machine.
 import { Server } from 'node:net';
 
 const SWEEP_MS = 100;
