@@ -138,7 +138,7 @@ export type ProgressEvent =
   | { type: 'app-starting'; servers: string[] }
   | { type: 'app-started'; app: { url: string; [field: string]: unknown } }
   | { type: 'stores-opening'; servers: string[] }
-  | { type: 'start'; settings: Result['settings']; system: Result['system']; targets: Result['targets']; skipped: Result['skipped']; totalSteps: number; estimateSeconds: number }
+  | { type: 'start'; settings: Result['settings']; system: Result['system']; targets: Result['targets']; skipped: Result['skipped']; totalSteps: number; estimateSeconds: number | null; estimateLoad: { seconds: number; records: number; targets: number; unknown: string[] } | null }
   | { type: 'load'; target: Result['targets'][number]; done: number; total: number; bytes: number }
   | { type: 'load-done'; load: Record<string, unknown> }
   | { type: 'step'; index: number; total: number; target: Result['targets'][number]; load: Record<string, unknown> }

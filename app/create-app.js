@@ -12,6 +12,7 @@ import { notFound, errorHandler } from '../routes/errors.js';
 import { StorebenchError } from '../util/errors.js';
 import { createAppMetrics } from './metrics.js';
 import { startTiming } from '../routes/server-timing.js';
+import { clientLeft } from './client-left.js';
 
 /**
  * @param {import('../stores/store-set.js').StoreSet} stores  the opened stores
@@ -57,12 +58,17 @@ function requireHost(req, res, next) {
   next(new StorebenchError('an HTTP/1.1 request needs a Host header', { code: 'BAD_REQUEST' }));
 }
 
+// One line a request, a client that left before its answer included (never a stack).
 function requestLogger(log) {
   return (req, res, next) => {
     const start = process.hrtime.bigint();
-    res.on('finish', () => {
-      const ms = Number(process.hrtime.bigint() - start) / 1e6;
-      log(`${req.method} ${req.originalUrl} ${res.statusCode} ${ms.toFixed(2)} ms`);
+    const { socket } = req;
+    const ms = () => (Number(process.hrtime.bigint() - start) / 1e6).toFixed(2);
+    let finishedMs;
+    res.once('finish', () => { finishedMs = ms(); });
+    res.once('close', () => {
+      const what = !clientLeft(res, socket) ? res.statusCode : `client left mid-${req.complete ? 'answer' : 'request'}`;
+      log(`${req.method} ${req.originalUrl} ${what} ${finishedMs ?? ms()} ms`);
     });
     next();
   };

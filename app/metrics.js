@@ -4,6 +4,7 @@
 // raw path or key: a client choosing keys must not be able to grow the series without bound.
 import { Router } from 'express';
 import client from 'prom-client';
+import { clientLeft } from './client-left.js';
 
 // Seconds: from the memory store's tens of microseconds to the operation deadline's seconds.
 const BUCKETS = [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
@@ -29,6 +30,13 @@ export function createAppMetrics(stores, ofAll) {
     help: 'time from a request\'s arrival to its response\'s last byte handed to the socket',
     labelNames: ['store', 'method', 'route'],
     buckets: BUCKETS,
+    registers: [registry],
+  });
+  const clientAborts = new client.Counter({
+    name: 'storebench_app_client_aborts_total',
+    help: 'requests whose client closed the connection before the answer was sent whole: stage request, before ' +
+      'its request (a write\'s body) had arrived; response, while its answer was on its way',
+    labelNames: ['store', 'method', 'route', 'stage'],
     registers: [registry],
   });
   const operations = new client.Histogram({
@@ -101,11 +109,16 @@ export function createAppMetrics(stores, ofAll) {
   };
   const observeRequests = (req, res, next) => {
     const start = process.hrtime.bigint();
+    const { socket } = req;
+    const labels = () => [storeLabel(req.path), req.method, req.route?.path ?? 'unmatched'];
     res.once('finish', () => {
+      if (clientLeft(res, socket)) return; // counted as an abort when it closes
       const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-      const [store, route] = [storeLabel(req.path), req.route?.path ?? 'unmatched'];
-      childOf(latency, store, req.method, route).observe(seconds);
-      childOf(requests, store, req.method, route, String(res.statusCode)).inc();
+      childOf(latency, ...labels()).observe(seconds);
+      childOf(requests, ...labels(), String(res.statusCode)).inc();
+    });
+    res.once('close', () => {
+      if (clientLeft(res, socket)) childOf(clientAborts, ...labels(), req.complete ? 'response' : 'request').inc();
     });
     next();
   };

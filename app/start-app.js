@@ -14,7 +14,8 @@ const SHUTDOWN_GRACE_MS = 8000;
 /**
  * Opens the stores, builds the app, listens. Every setting not passed here comes from env,
  * Cloud Foundry or its default (config/settings.js): port, host, stores, embedded, logRequests,
- * metrics, serverTiming for the app; headersTimeoutMs, requestTimeoutMs, bodyIdleTimeoutMs for its HTTP server;
+ * metrics, serverTiming for the app; headersTimeoutMs, requestTimeoutMs, bodyIdleTimeoutMs, keepAliveTimeoutMs
+ * for its HTTP server;
  * maxValueSize, maxBulkSize, writeToken for its write routes; store URLs, cloudantApikey,
  * postgresPoolSize, ... for the stores.
  *
@@ -89,7 +90,7 @@ export async function startApp({
     await stores.close();
     throw error;
   });
-  server.keepAliveTimeout = 65_000; // longer than common load balancers' idle timeouts
+  server.keepAliveTimeout = settings.keepAliveTimeoutMs;
   const bound = boundAddress(server.address());
   // A wildcard address is not one to connect to: from here, loopback reaches it (:: is dual-stack).
   const reachAt = bound.allInterfaces ? '127.0.0.1' : bound.address;

@@ -157,6 +157,16 @@ export const settings = {
     parse: deadlineMs,
     about: 'longest pause between two pieces of a write\'s body: past it 408 REQUEST_TIMEOUT and the connection closes',
   },
+  keepAliveTimeoutMs: {
+    scope: 'http',
+    env: ['STOREBENCH_KEEP_ALIVE_TIMEOUT_MS'],
+    // Longer than common load balancers' idle timeouts (60 s), so the app never closes a
+    // connection one of them is about to reuse.
+    default: 65_000,
+    parse: deadlineMs,
+    about: 'how long an idle keep-alive connection (no request under way) is kept open: past it the app closes it ' +
+      'quietly (no answer is owed)',
+  },
 
   // The write routes (PUT, DELETE, append, bulk load) ----------------------------------------
   maxValueSize: {

@@ -1,5 +1,7 @@
-// How long a sweep will take, said before it starts: a default `node test` runs for minutes.
+// How long a sweep will take, said before it starts: a default `node test` runs for minutes,
+// and a large --records load for longer than its steps.
 import { WARMUP_WINDOW_SECONDS } from './warmup.js';
+import { keySlice } from './parts.js';
 
 // What a warm-up usually takes here (docs/measurement.md): three windows before a step on
 // average (two at least, more while the machine is noisy: 2.9 in a 36-step run), a few more
@@ -9,12 +11,63 @@ const FIRST_STEP_EXTRA_WINDOWS = 2;
 const PRIMING_SECONDS = 0.5;
 const APP_WARMUP_SECONDS = 2.5;
 
+// The load phase's pace per store, through app.js against the embedded servers:
+// recordsPerSecond at 100-byte values (what each record costs), bytesPerSecond what larger
+// values add (time = records / recordsPerSecond + bytes / bytesPerSecond). From `npm run
+// perf:load-rate` (50,000 records of 100 B, then 1,000 of 10 KB, one store at a time; two
+// significant digits) on 2 shared vCPUs (Intel Xeon 2.5 GHz, Node 20) with other people's tests
+// running, load average about 2, 2026-11-27. An earlier run there, at load average 4, was up
+// to 3 times slower for some stores (memcached, redis-cluster): on a busy machine the load
+// takes longer than said. Direct mode (--direct) skips HTTP and loads somewhat faster.
+export const LOAD_RATES = Object.freeze({
+  memory: { recordsPerSecond: 100_000, bytesPerSecond: 130_000_000 },
+  redis: { recordsPerSecond: 81_000, bytesPerSecond: 140_000_000 },
+  ioredis: { recordsPerSecond: 100_000, bytesPerSecond: 140_000_000 },
+  'redis-cluster': { recordsPerSecond: 14_000, bytesPerSecond: 37_000_000 },
+  memcached: { recordsPerSecond: 26_000, bytesPerSecond: 260_000_000 },
+  cloudant: { recordsPerSecond: 6_700, bytesPerSecond: 17_000_000 },
+  'cloudant-legacy': { recordsPerSecond: 6_400, bytesPerSecond: 20_000_000 },
+  'couchdb-nano': { recordsPerSecond: 7_100, bytesPerSecond: 28_000_000 },
+  postgres: { recordsPerSecond: 72_000, bytesPerSecond: 78_000_000 },
+  'postgres+redis': { recordsPerSecond: 28_000, bytesPerSecond: 57_000_000 },
+  // Larger values cost it next to nothing more: PostgreSQL gets them after the load, written behind.
+  'redis+postgres': { recordsPerSecond: 19_000, bytesPerSecond: 4_600_000_000 },
+  tarantool: { recordsPerSecond: 29_000, bytesPerSecond: 13_000_000 },
+  'tarantool-memtx': { recordsPerSecond: 30_000, bytesPerSecond: 170_000_000 },
+});
+
+/**
+ * The seconds the load phase of a run should take: { seconds, records, targets, unknown }
+ * (records: into each of the targets; unknown: the targets' stores with no rate in LOAD_RATES,
+ * whose load `seconds` leaves out), or null when the run loads nothing (the seeded read, --no-load).
+ * @param {object} settings  the Result's (records, valueSizeMin, valueSizeMax, load, part)
+ * @param {string[]} stores  each target's store, once per target (each target is loaded)
+ */
+export function estimateLoadSeconds(settings, stores) {
+  if (!settings.records || !settings.load || !stores.length) return null;
+  const slice = settings.part?.count > 1 ? keySlice(settings.records, settings.part) : null;
+  const records = slice ? slice.loadTo - slice.loadFrom : settings.records;
+  const meanBytes = ((settings.valueSizeMin ?? 0) + (settings.valueSizeMax ?? 0)) / 2;
+  let seconds = 0;
+  const unknown = [];
+  for (const store of stores) {
+    const rate = LOAD_RATES[store];
+    if (!rate) {
+      if (!unknown.includes(store)) unknown.push(store);
+      continue;
+    }
+    seconds += records / rate.recordsPerSecond + (records * meanBytes) / rate.bytesPerSecond;
+  }
+  return { seconds, records, targets: stores.length, unknown };
+}
+
 /**
  * The seconds a sweep of `targets` URLs at `levels` load levels should take with `settings`
- * (the Result's), warm-ups and the control included, the app's start not; null when the
- * steps are counted (-n), not timed, so their length depends on the target's speed.
+ * (the Result's), warm-ups, the control and the load phase (`load`, estimateLoadSeconds's)
+ * included, the app's start not; null when the steps are counted (-n), not timed, so their
+ * length depends on the target's speed.
  */
-export function estimateRunSeconds({ settings, targets, levels }) {
+export function estimateRunSeconds({ settings, targets, levels, load = null }) {
   if (!settings.duration) return null;
   const warming = settings.warmup > 0;
   const steadyWarmup = warming && settings.warmupMaxSeconds > 0 ? STEADY_WINDOWS * WARMUP_WINDOW_SECONDS : 0;
@@ -24,5 +77,5 @@ export function estimateRunSeconds({ settings, targets, levels }) {
   const perTarget = (warming ? PRIMING_SECONDS : 0) +
     (steadyWarmup ? FIRST_STEP_EXTRA_WINDOWS * WARMUP_WINDOW_SECONDS : 0);
   const app = steadyWarmup ? APP_WARMUP_SECONDS : 0;
-  return app + (steps + control) * perStep + targets * perTarget;
+  return app + (steps + control) * perStep + targets * perTarget + (load?.seconds ?? 0);
 }

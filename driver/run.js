@@ -24,7 +24,7 @@ import { startProber } from './probe/prober.js';
 import { keyOf } from './workloads/values.js';
 import { randomSeed } from './workloads/random.js';
 import { WARMUP_MAX_SECONDS } from './warmup.js';
-import { estimateRunSeconds } from './estimate.js';
+import { estimateLoadSeconds, estimateRunSeconds } from './estimate.js';
 import { failedStep } from '../result/ranking.js';
 import { loadOf } from '../result/repeat.js';
 import { thresholdStores, unmeasuredStoreProblems } from '../result/thresholds.js';
@@ -232,8 +232,11 @@ export async function runBenchmark(options, { signal, onProgress = () => {} } = 
     const shownTargets = [...shown.values()];
     const levels = (options.rps ?? options.concurrency).length;
     const totalSteps = targets.length * levels * settings.repeat;
-    const estimateSeconds = estimateRunSeconds({ settings, targets: targets.length, levels });
-    onProgress({ type: 'start', settings, system, targets: shownTargets, skipped, totalSteps, estimateSeconds });
+    const estimateLoad = estimateLoadSeconds(settings, targets.map((target) => target.store));
+    const estimateSeconds = estimateRunSeconds({ settings, targets: targets.length, levels, load: estimateLoad });
+    onProgress({
+      type: 'start', settings, system, targets: shownTargets, skipped, totalSteps, estimateSeconds, estimateLoad,
+    });
 
     if (options.probe) {
       prober = await startProber({ timeoutMs: options.timeoutMs });
@@ -387,7 +390,7 @@ export function resultError(result) {
       .join('\n'));
   }
   if (!result.targets.length) {
-    return new RunError(`nothing to sweep: none of the ${result.skipped.length} store(s) listed is up ` +
+    return new RunError(`nothing to sweep: none of the ${result.skipped.length} store(s) listed can be swept ` +
       '(the skipped lines above say why)');
   }
   return null;

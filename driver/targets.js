@@ -66,35 +66,61 @@ export async function fetchListing(base, { timeoutMs = PROBE_TIMEOUT_MS } = {}) 
     const start = JSON.stringify(printable(body.slice(0, 60)));
     throw new RunError(`${shown} did not return JSON (is this a storebench app?): ${start}`);
   }
-  if (!Array.isArray(listing?.stores) || !listing.stores.every((store) => typeof store?.name === 'string')) {
-    throw new RunError(`${shown} returned JSON without a "stores" list of named stores`);
+  if (!Array.isArray(listing?.stores)) {
+    throw new RunError(`${shown} returned JSON without a "stores" list (is this a storebench app?)`);
   }
   const limits = listing.limits && typeof listing.limits === 'object' ? listing.limits : {};
   return { stores: listing.stores.map(checkedEntry), limits };
 }
 
+/** What a value is, for a line saying it is not what was expected: "a string", "null", "a list". */
+const kindOf = (value) => {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  return /^[aeiou]/.test(typeof value) ? `an ${typeof value}` : `a ${typeof value}`;
+};
+
 /**
- * A listing's store as the driver may use and print it. The target is another program, maybe
- * a hostile one: a name or key outside the alphabets is refused (the store is skipped, and
- * nothing is requested from it), and its status and reason are made printable, one line each.
+ * Why the driver cannot use a listing's entry, or null. The target is another program, maybe a
+ * hostile one: a name or key outside the alphabets is refused (nothing is requested from it),
+ * and so is anything else malformed: an entry that is not an object, a name, status or reason
+ * that is not text, keys that are not a list.
  */
-function checkedEntry(store) {
-  const keys = Array.isArray(store.keys) ? store.keys : [];
-  const badKey = keys.find((key) => keyProblem(key));
-  let problem = null;
-  if (storeNameProblem(store.name)) {
-    problem = `its name is not a store name (${storeNameProblem(store.name)})`;
-  } else if (badKey !== undefined) {
-    problem = `it lists a key that is not a key (${keyProblem(badKey)}): ${JSON.stringify(printable(badKey))}`;
+function entryProblem(store) {
+  if (!store || typeof store !== 'object' || Array.isArray(store)) return `the entry is ${kindOf(store)}, not a store`;
+  if (store.name === undefined) return 'it has no "name"';
+  if (typeof store.name !== 'string') return `its "name" is ${kindOf(store.name)}, not text`;
+  const nameProblem = storeNameProblem(store.name);
+  if (nameProblem) return `its name is not a store name (${nameProblem})`;
+  for (const field of ['status', 'reason']) {
+    if (store[field] !== undefined && typeof store[field] !== 'string') {
+      return `its "${field}" is ${kindOf(store[field])}, not text`;
+    }
   }
+  if (store.keys !== undefined && !Array.isArray(store.keys)) return `its "keys" is ${kindOf(store.keys)}, not a list`;
+  const badKey = (store.keys ?? []).find((key) => keyProblem(key));
+  if (badKey !== undefined) {
+    return `it lists a key that is not a key (${keyProblem(badKey)}): ${JSON.stringify(printable(String(badKey)))}`;
+  }
+  return null;
+}
+
+/**
+ * A listing's store as the driver may use and print it: a refused one (entryProblem) keeps a
+ * printable name ("(entry 3)" when it has none) and says why it is not swept; the others have
+ * their status and reason made printable, one line each.
+ */
+function checkedEntry(store, index) {
+  const problem = entryProblem(store);
   if (problem) {
-    return { name: printable(store.name) || '(no name)', status: 'refused', reason: `not swept: ${problem}`, keys: [] };
+    const name = typeof store?.name === 'string' ? printable(store.name) : '';
+    return { name: name || `(entry ${index + 1})`, status: 'refused', reason: `not swept: ${problem}`, keys: [] };
   }
   return {
     ...store,
-    keys,
-    ...(typeof store.status === 'string' ? { status: printable(store.status) } : {}),
-    ...(typeof store.reason === 'string' ? { reason: printable(store.reason) } : {}),
+    keys: store.keys ?? [],
+    ...(store.status !== undefined ? { status: printable(store.status) } : {}),
+    ...(store.reason !== undefined ? { reason: printable(store.reason) } : {}),
   };
 }
 
@@ -110,6 +136,15 @@ const reasonFor = (store) => {
 const appUrlOf = (base) => (store, key) => joinUrl(base, key === undefined
   ? encodeURIComponent(store)
   : `${encodeURIComponent(store)}/${encodeURIComponent(key)}`);
+
+// The skip line of an up store that lists no key to read (none at all, or none of --keys).
+const noKeys = (store, keys) => ({
+  store: store.name,
+  status: 'no keys',
+  reason: store.keys?.length
+    ? `it lists none of --keys ${keys.join(',')} (it has: ${store.keys.join(', ')})`
+    : 'it is up but lists no keys to read',
+});
 
 // The skip line of a store whose listing does not say it is up.
 const notUp = (store) => ({
@@ -153,10 +188,10 @@ export function selectTargets(listing, base, {
       skipped.push(notUp(store));
       continue;
     }
-    for (const key of store.keys ?? []) {
-      if (keys && !keys.includes(key)) continue;
-      targets.push({ url: urlOf(store.name, key), store: store.name, key });
-    }
+    const read = (store.keys ?? []).filter((key) => !keys || keys.includes(key));
+    // An up store with nothing to read is named too, never left out in silence.
+    if (!read.length) skipped.push(noKeys(store, keys));
+    for (const key of read) targets.push({ url: urlOf(store.name, key), store: store.name, key });
   }
   return { targets, skipped, problems };
 }

@@ -11,9 +11,11 @@ const PLANS = {
 const WINDOW_MS = 1000;
 
 // Which class a request falls in, or null for the requests a plan does not meter (server and
-// database-level calls: /, /_session, /db info, creating a database).
+// database-level calls: /, /_session, /db info, creating a database). POST /db is a document's
+// write (nano's insert, with the id in the body).
 function classify(method, path) {
   const parts = path.split('?')[0].split('/').filter(Boolean);
+  if (parts.length === 1 && method === 'POST' && !parts[0].startsWith('_')) return 'write';
   if (parts.length < 2 || parts[0].startsWith('_')) return null;
   const [, second, , fourth] = parts;
   if (second === '_find' || second === '_explain') return 'query';

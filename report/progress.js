@@ -26,17 +26,32 @@ export function loadLabel(target, { done, total, bytes }) {
   return `${target.store} · loading ${percent}% (${records}, ${(bytes / (1024 * 1024)).toFixed(1)} MB)`;
 }
 
+const about = (seconds) => {
+  const minutes = seconds / 60;
+  if (minutes < 1.5) return `${Math.max(1, Math.round(seconds / 5) * 5)} s`;
+  return minutes < 90 ? `${Math.round(minutes)} min` : `${(minutes / 60).toFixed(1)} h`;
+};
+
 /**
- * "about 9 min: 234 steps across 39 URLs, warm-ups and the control included", said before a run
- * starts.
+ * "this run takes about 9 min: 234 steps across 39 URLs, warm-ups and the control included",
+ * said before a run starts; with a load phase (estimateLoad: driver/estimate.js
+ * estimateLoadSeconds), its part too, and the stores whose load it could not estimate.
  */
-export function estimateLine({ estimateSeconds, totalSteps, targets }) {
-  if (estimateSeconds === null || estimateSeconds === undefined || !totalSteps) return null;
-  const minutes = estimateSeconds / 60;
-  const about = minutes < 1.5 ? `${Math.max(1, Math.round(estimateSeconds / 5) * 5)} s` : `${Math.round(minutes)} min`;
-  const quick = minutes > 2 ? ' (--quick: a one-minute overview)' : '';
-  return `this run takes about ${about}: ${totalSteps} steps across ${targets.length} URL(s), ` +
-    `warm-ups and the control included${quick}`;
+export function estimateLine({ estimateSeconds, totalSteps, targets, estimateLoad = null }) {
+  const into = estimateLoad?.targets > 1 ? ` into each of ${estimateLoad.targets} stores` : '';
+  const loading = estimateLoad && `loading ${estimateLoad.records.toLocaleString('en-US')} records${into} ` +
+    `(about ${about(estimateLoad.seconds)})`;
+  const unknown = estimateLoad?.unknown.length
+    ? `; not counted: loading into ${estimateLoad.unknown.join(', ')} (no load rate measured for it)`
+    : '';
+  if (estimateSeconds === null || estimateSeconds === undefined || !totalSteps) {
+    // Counted steps (-n) take as long as the target needs; the load can still be told.
+    return loading ? `${loading}; the steps are counted (-n): their time depends on the target${unknown}` : null;
+  }
+  const quick = estimateSeconds > 120 ? ' (--quick: a one-minute overview)' : '';
+  const included = loading ? `warm-ups, the control and ${loading} included` : 'warm-ups and the control included';
+  return `this run takes about ${about(estimateSeconds)}: ${totalSteps} steps across ${targets.length} URL(s), ` +
+    `${included}${unknown}${quick}`;
 }
 
 export function formatElapsed(ms) {

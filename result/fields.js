@@ -477,9 +477,11 @@ export const TARGET_FIELDS = [
 ];
 
 export const SKIPPED_FIELDS = [
-  field('store', 'string', 'a store the listing showed but the sweep left out'),
-  field('status', 'string', 'its status in /stores: `unavailable` or `down` (or whatever else the listing said)'),
-  field('reason', 'string|null', 'why, as /stores said (null when it gave no reason)'),
+  field('store', 'string', 'a store the listing showed but the sweep left out (`(entry N)` for an entry with no name)'),
+  field('status', 'string', 'its status in /stores: `unavailable` or `down` (or whatever else the listing said); ' +
+    '`refused` for an entry the driver cannot use (a name or key outside the alphabets, anything malformed), ' +
+    '`no keys` for an up store listing no key to read, `no append` for a store a workload that appends skips'),
+  field('reason', 'string|null', 'why, as /stores said (null when it gave no reason), or why the driver left it out'),
 ];
 
 export const LOAD_FIELDS = [

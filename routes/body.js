@@ -4,13 +4,23 @@
 // asked for `100 Continue` gets it only here, once everything before the body has passed, so
 // a refusal (413, 401, 404, 503) reaches it before it sends a byte (app/http-edges.js). A body
 // that pauses longer than the idle deadline is refused too (408), so a stalled client does not
-// hold a connection for long.
+// hold a connection for long. A client that leaves before its body has arrived is no error of
+// the app's: the read rejects with ClientGone, which is answered with nothing (no one is left to
+// read it) and never logged (routes/errors.js), only counted (app/metrics.js).
 import { RequestTimeoutError } from '../util/errors.js';
 import { settings as declared } from '../config/settings.js';
 
 // Bodies up to this size are read and dropped after an early answer (a 401, a 405), so the
 // connection can serve the next request; a larger one closes the connection instead.
 const DRAIN_LIMIT = 64 * 1024;
+
+/** The client closed its connection (or it broke) before the request's body arrived whole. */
+export class ClientGone extends Error {
+  constructor(received, expected) {
+    super(`the client left after ${received}${expected === undefined ? '' : ` of ${expected}`} bytes of the body`);
+    this.name = 'ClientGone';
+  }
+}
 
 /**
  * The body of req, or a rejection with tooLarge(bytes) once it passes limit (bytes: the
@@ -44,8 +54,8 @@ export function readBody(req, limit, tooLarge, { idleMs = declared.bodyIdleTimeo
       clearTimeout(idle);
       req.off('data', onData);
       req.off('end', onEnd);
-      req.off('error', onError);
-      req.off('aborted', onAborted);
+      req.off('error', gone);
+      req.off('aborted', gone);
     };
     const fail = (error) => {
       cleanup();
@@ -63,17 +73,15 @@ export function readBody(req, limit, tooLarge, { idleMs = declared.bodyIdleTimeo
     };
     const onEnd = () => {
       cleanup();
-      if (whole && received !== whole.length) {
-        return reject(new Error(`the body ended after ${received} of ${whole.length} bytes`));
-      }
+      if (whole && received !== whole.length) return reject(new ClientGone(received, whole.length));
       resolve(whole ?? (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, received)));
     };
-    const onError = (error) => fail(error);
-    const onAborted = () => fail(new Error('the client went away before the body ended'));
+    // A request stream fails only when its connection does: the client's doing, not the app's.
+    const gone = () => fail(new ClientGone(received, whole?.length));
     req.on('data', onData);
     req.on('end', onEnd);
-    req.on('error', onError);
-    req.on('aborted', onAborted);
+    req.on('error', gone);
+    req.on('aborted', gone);
     if (!req.complete) rearm();
   });
 }

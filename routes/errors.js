@@ -1,7 +1,10 @@
 // The one place errors become responses: {"error": "...", "code": "...", "store": "..."} with the status
-// the typed error carries; anything untyped is a 500 whose details stay in the log.
+// the typed error carries; anything untyped is a 500 whose details stay in the log. What a client
+// does never reaches the log: a client gone mid-body is answered with nothing (no one is left to
+// read it; app/metrics.js counts it), and a request the client got wrong is answered, not logged.
 import { StorebenchError } from '../util/errors.js';
 import { redactText } from '../util/redact.js';
+import { ClientGone } from './body.js';
 
 export function notFound(req, res) {
   res.status(404).json({ error: `no route for ${req.method} ${req.path}`, code: 'NO_ROUTE' });
@@ -10,7 +13,15 @@ export function notFound(req, res) {
 export function errorHandler(log) {
   // Express recognises an error handler by its four parameters.
   return (error, req, res, next) => {
-    if (error instanceof StorebenchError) {
+    if (error instanceof ClientGone) return;
+    // Express's own errors (a path that does not decode) are the client's: 400 BAD_REQUEST,
+    // whatever status they carry, so status and code always agree.
+    const typed = error instanceof StorebenchError;
+    const clientError = !typed && Number.isInteger(error.status) && error.status >= 400 && error.status < 500;
+    if (!typed && !clientError) log(`error on ${req.method} ${req.path}: ${redactText(error.stack ?? String(error))}`);
+    // An answer already begun cannot be replaced: cutting the connection is what tells the client.
+    if (res.headersSent) return void res.destroy();
+    if (typed) {
       // One rule for what the client sent (a store's name, a key): echoed as sent, in the
       // message and in "key" alike. Only credentials inside a URL in the message are masked.
       const body = { error: redactText(error.message), code: error.code };
@@ -19,10 +30,6 @@ export function errorHandler(log) {
       res.status(error.status).json(body);
       return;
     }
-    // Express's own errors (a path that does not decode) are the client's: 400 BAD_REQUEST,
-    // whatever status they carry, so status and code always agree.
-    const clientError = Number.isInteger(error.status) && error.status >= 400 && error.status < 500;
-    if (!clientError) log(`error on ${req.method} ${req.path}: ${redactText(error.stack ?? error)}`);
     res.status(clientError ? 400 : 500).json(clientError
       ? { error: redactText(error.message), code: 'BAD_REQUEST' }
       : { error: 'internal error', code: 'INTERNAL' });

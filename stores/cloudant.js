@@ -53,7 +53,7 @@ export async function open({ couchdb }, {
 
   const revisioned = revisionedWrites({
     readRev: async (docId) => (await client.getDocument({ db, docId })).result._rev,
-    put: (document) => client.putDocument({ db, docId: document._id, document }),
+    put: async (document) => (await client.putDocument({ db, docId: document._id, document })).result.rev,
     remove: (docId, rev) => client.deleteDocument({ db, docId, rev }),
     fetchRevs: async (keys) => (await client.postAllDocs({ db, keys })).result.rows,
     bulk: async (docs) => (await client.postBulkDocs({ db, bulkDocs: { docs } })).result,

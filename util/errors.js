@@ -64,8 +64,9 @@ export const ERROR_CODES = Object.freeze({
   },
   WRITE_CONFLICT: {
     status: 409,
-    meaning: 'the store kept refusing the write because other writers changed the key in between (a CouchDB revision ' +
-      'conflict), after retrying it; the store is up: send it again',
+    meaning: 'other writers of the key kept the write from landing within 60% of the operation deadline (its turn ' +
+      'behind this app\'s writes of the key did not come, or a CouchDB revision conflict persisted after retries); ' +
+      'it never lands; the store is up: send it again',
   },
   VALUE_TOO_LARGE: {
     status: 413,
@@ -93,8 +94,9 @@ export const ERROR_CODES = Object.freeze({
   },
   SHUTTING_DOWN: {
     status: 503,
-    meaning: 'the request came on a connection that arrived after the app began shutting down (SIGTERM): answered at ' +
-      'once with Connection: close, nothing done; send it again once the app is back',
+    meaning: 'the request came on a connection that arrived after the app began shutting down (SIGTERM): held until ' +
+      'the app closes its listener, then answered with Connection: close, nothing done; send it again once the app ' +
+      'is back',
   },
   INTERNAL: { status: 500, meaning: 'an unexpected error; its details are in the app log, never in the answer' },
   // Why a store is unavailable: `reasonCode` beside `reason` in /stores

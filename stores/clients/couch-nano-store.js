@@ -22,7 +22,7 @@ export async function nanoStyleStore(client, db, { opTimeoutMs } = {}) {
 
   const revisioned = revisionedWrites({
     readRev: async (docId) => (await documents.get(docId))._rev,
-    put: (document) => documents.insert(document),
+    put: async (document) => (await documents.insert(document)).rev,
     remove: (docId, rev) => documents.destroy(docId, rev),
     fetchRevs: async (docIds) => (await documents.fetchRevs({ keys: docIds })).rows,
     bulk: (docs) => documents.bulk({ docs }),

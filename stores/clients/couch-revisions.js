@@ -4,14 +4,19 @@
 // on every compatible server); a bulk write asks _all_docs for every revision at once, then
 // sends one _bulk_docs. Keys become document ids and values documents through couch-values.js.
 //
-// A write is last-writer-wins: a 409 (another writer got in between our read of the revision
-// and our write) is no outage, and is retried over the fresh revision until it lands, with a
-// growing, jittered pause so that writers contending for one document spread out. Past the
-// attempts or the time allowed it is 409 WRITE_CONFLICT, never a 503.
+// A write is last-writer-wins. The writes of one key from this process take turns
+// (couch-turns.js), each over the revision the one before made; a 409 (a writer elsewhere, or a
+// bulk write, got in between) is no outage, and is retried over the fresh revision until it
+// lands, with a growing, jittered pause so that writers contending for one document spread
+// out. Everything is decided within a share of the operation deadline: a write whose turn has
+// not come by then, or still conflicting then, is 409 WRITE_CONFLICT, never a 503, and nothing
+// more of it is sent. Only an attempt already sent and unanswered at the deadline is a 503, and
+// it may still land (docs/stores.md).
 import { ValueTooLargeError, WriteConflictError } from '../../util/errors.js';
 import { docIdOf, toDocument } from './couch-values.js';
 import { lastWriteWins } from '../bulk.js';
 import { defaults } from '../../config/settings.js';
+import { documentQueues } from './couch-turns.js';
 
 export const CONFLICT_RETRIES = {
   maxAttempts: 25,
@@ -35,7 +40,7 @@ const tooLarge = (bytes, cause) => new ValueTooLargeError(`the CouchDB server re
 /**
  * @param {object} client  the client's primitives:
  *   readRev(docId) -> the document's _rev (rejects with a 404 when there is none)
- *   put(document) -> writes it (rejects with a 409 on a conflict)
+ *   put(document) -> writes it, resolving to the revision it made (rejects with a 409 on a conflict)
  *   remove(docId, rev) -> deletes that revision
  *   fetchRevs(docIds) -> POST _all_docs {keys}: its rows ({ id, value: { rev, deleted? } } or { key, error })
  *   bulk(documents) -> POST _bulk_docs: one result per document ({ id, rev } or { id, error, reason })
@@ -50,10 +55,11 @@ export function revisionedWrites(
 ) {
   const policy = { ...CONFLICT_RETRIES, ...retries };
   const budgetMs = opTimeoutMs * policy.budgetShare;
+  const queues = documentQueues();
   // Runs attempt() until it returns true (landed); false means it conflicted, and is tried
-  // again after a pause, while attempts and time remain; then WriteConflictError saying what().
-  const untilLanded = async (what, attempt) => {
-    const started = Date.now();
+  // again after a pause, while attempts and time (from `started`, the call) remain; then
+  // WriteConflictError saying what().
+  const untilLanded = async (what, started, attempt) => {
     for (let n = 0; ; n++) {
       if (await attempt(n)) return;
       const pause = pauseBefore(n, policy);
@@ -64,6 +70,14 @@ export function revisionedWrites(
       await sleep(pause);
     }
   };
+  // write(handed) in the document's turn, decided within the budget from `started`.
+  const inTurn = (docId, what, started, write) => queues.turn(docId, {
+    giveUpAt: started + budgetMs,
+    stuckMs: opTimeoutMs,
+    notRun: () => new WriteConflictError(`${what} waited ${Date.now() - started} ms for the writes of this key ` +
+      `ahead of it (${Math.round(policy.budgetShare * 100)}% of the ${opTimeoutMs} ms operation deadline) and was ` +
+      'not sent; send it again'),
+  }, write);
   const currentRev = async (docId) => {
     try {
       return await readRev(docId);
@@ -83,33 +97,46 @@ export function revisionedWrites(
 
   return {
     async set(key, bytes) {
+      const started = Date.now();
       const docId = docIdOf(key);
       const body = toDocument(bytes);
-      // Over the current revision (seeding twice must not fail either).
-      await untilLanded(() => 'the write', async () => {
-        const rev = await currentRev(docId);
-        try {
-          await refusingSize(bytes, () => put({ ...body, _id: docId, ...(rev ? { _rev: rev } : {}) }));
-          return true;
-        } catch (error) {
-          if (statusOf(error) === 409) return false;
-          throw error;
-        }
-      });
+      return inTurn(docId, 'the write', started, async (handed) => {
+        let known = handed;
+        let made;
+        // Over the current revision (seeding twice must not fail either).
+        await untilLanded(() => 'the write', started, async () => {
+          const rev = known ? known.rev : await currentRev(docId);
+          known = null; // after a conflict, read it afresh
+          try {
+            made = await refusingSize(bytes, () => put({ ...body, _id: docId, ...(rev ? { _rev: rev } : {}) }));
+            return true;
+          } catch (error) {
+            if (statusOf(error) === 409) return false;
+            throw error;
+          }
+        });
+        return typeof made === 'string' ? { rev: made } : null;
+      }).then(() => {});
     },
     async delete(key) {
+      const started = Date.now();
       const docId = docIdOf(key);
-      await untilLanded(() => 'the delete', async () => {
-        const rev = await currentRev(docId);
-        if (!rev) return true;
-        try {
-          await remove(docId, rev);
-          return true;
-        } catch (error) {
-          if (statusOf(error) === 404) return true; // deleted by someone else meanwhile
-          if (statusOf(error) === 409) return false; // written by someone else meanwhile
-          throw error;
-        }
+      await inTurn(docId, 'the delete', started, async (handed) => {
+        let known = handed;
+        await untilLanded(() => 'the delete', started, async () => {
+          const rev = known ? known.rev : await currentRev(docId);
+          known = null;
+          if (!rev) return true;
+          try {
+            await remove(docId, rev);
+            return true;
+          } catch (error) {
+            if (statusOf(error) === 404) return true; // deleted by someone else meanwhile
+            if (statusOf(error) === 409) return false; // written by someone else meanwhile
+            throw error;
+          }
+        });
+        return null; // the next write reads what a delete leaves
       });
     },
     // _all_docs for the current revisions (a deleted document has none to give: it is written
@@ -119,7 +146,8 @@ export function revisionedWrites(
       let pending = lastWriteWins(entries)
         .map(([key, bytes]) => ({ id: docIdOf(key), bytes, body: toDocument(bytes) }));
       const count = pending.length;
-      await untilLanded(() => `the bulk write (${pending.length} of its ${count} documents)`, async () => {
+      const started = Date.now();
+      await untilLanded(() => `the bulk write (${pending.length} of its ${count} documents)`, started, async () => {
         const rows = await fetchRevs(pending.map((write) => write.id));
         const revs = new Map(rows
           .filter((row) => row.value && !row.value.deleted)

@@ -91,11 +91,47 @@ test('a kept-alive connection idle between requests past the deadlines is no sta
   assert.deepEqual(statuses, [200, 200]);
 });
 
-test('the deadlines default to seconds: 10 s for headers, 30 s for a request', async (t) => {
+test('the deadlines default to seconds: 10 s for headers, 30 s for a request, 65 s idle keep-alive', async (t) => {
   const defaults = await startApp({
     port: 0, host: '127.0.0.1', stores: ['memory'], embedded: false, env: { PATH: process.env.PATH },
   });
   t.after(() => defaults.close());
   assert.equal(defaults.server.headersTimeout, 10_000);
   assert.equal(defaults.server.requestTimeout, 30_000);
+  assert.equal(defaults.server.keepAliveTimeout, 65_000);
+});
+
+/** Resolves the ms from a kept-alive answer's arrival to the server's FIN on that connection. */
+function idleUntilClosed(port) {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    let answeredAt;
+    socket.on('data', () => { answeredAt ??= performance.now(); });
+    socket.on('end', () => resolve(performance.now() - answeredAt));
+    socket.on('error', reject);
+    socket.once('connect', () => socket.write('GET /memory/key1 HTTP/1.1\r\nHost: x\r\n\r\n'));
+    socket.setTimeout(15_000, () => socket.destroy(new Error('the server kept the idle connection 15 s')));
+  });
+}
+
+test('an idle keep-alive connection closes after STOREBENCH_KEEP_ALIVE_TIMEOUT_MS; an option beats it', async (t) => {
+  // Pins #30.4: the 65 s idle keep-alive was a constant in app/start-app.js, not a setting.
+  const env = { PATH: process.env.PATH, STOREBENCH_KEEP_ALIVE_TIMEOUT_MS: '400' };
+  const fromEnv = await startApp({ port: 0, host: '127.0.0.1', stores: ['memory'], embedded: false, env });
+  t.after(() => fromEnv.close());
+  const idleMs = await idleUntilClosed(fromEnv.port);
+  assert.ok(idleMs >= 350 && idleMs < 5000, `closed after ${Math.round(idleMs)} ms idle, expected about 400`);
+
+  const option = await startApp({
+    port: 0, host: '127.0.0.1', stores: ['memory'], embedded: false, env, keepAliveTimeoutMs: 1500,
+  });
+  t.after(() => option.close());
+  assert.equal(option.server.keepAliveTimeout, 1500);
+  const longer = await idleUntilClosed(option.port);
+  assert.ok(longer >= 1400, `the option's 1500 ms, not the variable's 400: closed after ${Math.round(longer)} ms`);
+
+  await assert.rejects(
+    startApp({ port: 0, stores: ['memory'], embedded: false, env: { STOREBENCH_KEEP_ALIVE_TIMEOUT_MS: 'soon' } }),
+    /STOREBENCH_KEEP_ALIVE_TIMEOUT_MS/,
+  );
 });

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { runBenchmark, resultError } from '../../driver/run.js';
 import { parseArguments } from '../../cli/options.js';
 import { renderRun } from '../../report/run-text.js';
+import { estimateLine } from '../../report/progress.js';
 import { fromJson, toJson } from '../../result/format.js';
 import { RunError } from '../../util/errors.js';
 import { startTestServer } from '../helpers/driver-servers.js';
@@ -90,4 +91,29 @@ test('an abort (Ctrl-C) resolves with the finished steps and interrupted: true',
   assert.equal(result.appExit, null);
   assert.equal(result.steps.length, 1);
   assert.equal(resultError(result), null, 'an interruption is not a failure');
+});
+
+test('a run with a large load phase announces the load in its estimate', async () => {
+  // Pins #30.4: --records 10000000 announced "about 10 s"; the load alone took 96 s.
+  const { options, problems } = parseArguments([
+    '--direct', '--stores', 'memory', '--records', '10000000', '-c', '1', '-t', '2', '--warmup', '0', '-q',
+  ]);
+  assert.deepEqual(problems, []);
+  const controller = new AbortController();
+  let start;
+  const result = await runBenchmark(options, {
+    signal: controller.signal,
+    onProgress: (event) => {
+      if (event.type !== 'start') return;
+      start = event;
+      controller.abort(); // the estimate is all this test wants: no load, no step
+    },
+  });
+  assert.equal(result.interrupted, true);
+  assert.equal(start.estimateLoad.records, 10_000_000);
+  assert.deepEqual(start.estimateLoad.unknown, []);
+  const { seconds } = start.estimateLoad;
+  assert.ok(seconds > 10, `the load of 10,000,000 records is estimated at ${seconds} s`);
+  assert.ok(start.estimateSeconds >= seconds + 2, 'the run\'s estimate includes the load and the step');
+  assert.match(estimateLine(start), /the control and loading 10,000,000 records \(about .+\) included/);
 });

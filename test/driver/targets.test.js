@@ -179,3 +179,50 @@ test('--url and --target reach a server on a port fetch() refuses (6666), as the
     assert.ok(result.stdout.includes(`## ${base}/memory/key1\n`), result.stdout);
   }
 });
+
+test('every /stores entry the driver cannot use is named with why, never dropped', async (t) => {
+  // Pins #30.4: an entry whose keys was not a list was dropped in silence, and the run said
+  // "none of the 0 store(s) listed is up (the skipped lines above say why)" with no skipped line.
+  const entries = [
+    { name: 'memory', status: 'up', keys: ['key1'] },
+    { name: 'redis', status: 'up', keys: 'key1' },
+    { name: 'tarantool', status: 'up', keys: [1] },
+    { name: 42, status: 'up', keys: ['key1'] },
+    { status: 'up', keys: ['key1'] },
+    'postgres',
+    null,
+    { name: 'memcached', status: { up: true }, keys: ['key1'] },
+    { name: 'cloudant', status: 'unavailable', reason: ['x'], keys: [] },
+    { name: 'ioredis', status: 'up' },
+    { name: 'redis-cluster', status: 'up', keys: [] },
+  ];
+  const url = await serve(t, (req, res) => res.end(JSON.stringify({ stores: entries })));
+  const listed = await fetchStoreListing(url);
+  assert.equal(listed.length, entries.length, 'one entry in, one entry out');
+  const { targets, skipped } = selectTargets(listed, url);
+  assert.deepEqual(targets.map((target) => `${target.store}/${target.key}`), ['memory/key1']);
+  assert.deepEqual(skipped.map(({ store, status, reason }) => `${store}: ${status}: ${reason}`), [
+    'redis: refused: not swept: its "keys" is a string, not a list',
+    'tarantool: refused: not swept: it lists a key that is not a key (a key is 1 to 250 characters, not empty): "1"',
+    '(entry 4): refused: not swept: its "name" is a number, not text',
+    '(entry 5): refused: not swept: it has no "name"',
+    '(entry 6): refused: not swept: the entry is a string, not a store',
+    '(entry 7): refused: not swept: the entry is null, not a store',
+    'memcached: refused: not swept: its "status" is an object, not text',
+    'cloudant: refused: not swept: its "reason" is a list, not text',
+    'ioredis: no keys: it is up but lists no keys to read',
+    'redis-cluster: no keys: it is up but lists no keys to read',
+  ]);
+  const narrowed = selectTargets(listed, url, { keys: ['key2'] });
+  assert.deepEqual(narrowed.skipped.find((skip) => skip.store === 'memory'),
+    { store: 'memory', status: 'no keys', reason: 'it lists none of --keys key2 (it has: key1)' });
+});
+
+test('node test --target whose only store lists its keys as a string names it and exits 1', async (t) => {
+  const listing = { stores: [{ name: 'memory', status: 'up', keys: 'key1' }] };
+  const url = await serve(t, (req, res) => res.end(JSON.stringify(listing)));
+  const result = await runDriverCli(['--target', url, '-q']);
+  assert.equal(result.status, 1);
+  assert.match(result.stdout, /^skipped memory: refused \(not swept: its "keys" is a string, not a list\)$/m);
+  assert.match(result.stderr, /^node test: nothing to sweep: none of the 1 store\(s\) listed can be swept/m);
+});

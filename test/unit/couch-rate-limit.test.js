@@ -14,6 +14,7 @@ test('lookups, writes and queries are told apart; server and database calls are 
     ['PUT', '/db/doc', 'write'],
     ['DELETE', '/db/doc?rev=1-a', 'write'],
     ['POST', '/db/_bulk_docs', 'write'],
+    ['POST', '/db', 'write'], // a document, its id in the body (nano's insert)
     ['POST', '/db/_find', 'query'],
     ['GET', '/db/_design/d/_view/v', 'query'],
     ['GET', '/db/_design/d/_search/s', 'query'],

@@ -126,7 +126,7 @@ test('resultError: a store named with --stores that was skipped fails the run, o
   const empty = fixedResult({ steps: [] });
   assert.equal(
     resultError(empty).message,
-    'nothing to sweep: none of the 1 store(s) listed is up (the skipped lines above say why)',
+    'nothing to sweep: none of the 1 store(s) listed can be swept (the skipped lines above say why)',
   );
   assert.match(resultError(fixedResult({ appExit: 'SIGKILL', interrupted: true })).message, /^app\.js exited \(SIGKILL\)/);
   const stopped = fixedResult({ interrupted: true });
