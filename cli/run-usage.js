@@ -29,9 +29,11 @@ const engines = HTTP_ENGINE_NAMES.join(' or ');
 const STORE_DELAY_USAGE = `Network between the stores and their servers (docs/configuration.md#network-emulation):
   --store-rtt MS         a round trip of MS ms (half each way) through a delaying proxy in front
                          of each store's server, embedded or configured: given to the app this
-                         starts, or applied here with --direct (default: 0, none)
+                         starts, or applied here with --direct (default: 0, none). STORE=MS
+                         items give one store its own (redis=40, or 10,redis=40)
   --store-jitter MS      each one-way delay varies at random by up to MS either side
-  --store-bandwidth SIZE bytes a second each way to each server (100KB, 10MB)`;
+  --store-bandwidth SIZE bytes a second each way to each server (100KB, 10MB)
+                         (both also take STORE=value items)`;
 
 // --start-at, --part, --parts --local (driver/part-options.js).
 const PART_USAGE = `Several drivers, one run (docs/merge.md):

@@ -484,8 +484,9 @@ export const RESULT_FIELDS = [
   { optional: true }),
   field('settings.storeDelay', 'object', 'the network emulated between the stores and their servers (--store-rtt, ' +
     '--store-jitter, --store-bandwidth, or their STOREBENCH_STORE_* variables): `{ rttMs, jitterMs, bandwidth }` ' +
-    '(bandwidth in bytes a second each way, 0 for unlimited). Only in a run that set up its stores (the app it ' +
-    'started, or --direct) with a delay', { optional: true }),
+    '(bandwidth in bytes a second each way, 0 for unlimited), every store\'s; with STORE=value items also ' +
+    '`stores`: `{ name: { rttMs, jitterMs, bandwidth } }`, each named store\'s own. Only in a run that set up its ' +
+    'stores (the app it started, or --direct) with a delay', { optional: true }),
   field('settings.part', 'object', 'only in a part of a split run (--part I/N): `{ index, count }`, part I of N. Its ' +
     'concurrency, rate and -n shares are in its steps; the settings above stay ' +
     'the whole run\'s (docs/merge.md)', { optional: true }),

@@ -15,7 +15,7 @@ import { SCALES, CLOUDANT_PLANS, scaleProblems, suggestion } from './scales.js';
 import { KINDS } from './kinds/index.js';
 import { judge } from '../../result/scenarios/verdicts.js';
 import { publishedTable } from './tables.js';
-import { storeDelayEnv } from '../store-delay-options.js';
+import { storeDelayActive, storeDelayEnv, storeDelayText } from '../store-delay-options.js';
 import { delayActive, delayText } from '../../embedded/delay-proxy.js';
 
 export { SCALES, CLOUDANT_PLANS, scaleProblems };
@@ -89,8 +89,8 @@ export async function runScenario(
       ? `network between the driver and the app: ${delayText(overClient)}, through a delaying proxy ` +
         `(${whose(clientDelay, scenario.clientDelayWhy)}; --client-rtt changes it)`
       : `network between the driver and the app: none emulated (loopback)${clientDelay ? ', as the flags asked' : ''}`,
-    delay && delayActive(delay)
-      ? `network between the app and each store: ${delayText(delay)}, through a delaying proxy ` +
+    storeDelayActive(delay)
+      ? `network between the app and each store: ${storeDelayText(delay)}, through a delaying proxy ` +
         `(${whose(storeDelay, scenario.storeDelayWhy)}; --store-rtt changes it)`
       : `network between the app and each store: none emulated (loopback)${storeDelay ? ', as the flags asked' : ''}`,
   ].filter(() => scenario.kind === 'sweep');
@@ -113,7 +113,7 @@ export async function runScenario(
     scale,
     scaleNote: settings.note ?? null,
     cloudantPlan: plan ?? null,
-    storeDelay: delay && delayActive(delay) ? delay : null,
+    storeDelay: storeDelayActive(delay) ? delay : null,
     clientDelay: overClient && delayActive(overClient) ? overClient : null,
     measured,
     published,
