@@ -50,7 +50,7 @@ const PART_USAGE = `Several drivers, one run (docs/merge.md):
 const SCENARIO_USAGE = `Scenarios (docs/scenarios.md): the published studies, re-run here beside their figures
   --scenario NAME        run a study's scenario: its own stores, steps and workloads, then its
                          table beside the published one and a verdict per conclusion
-                         (--scenario list: one line each). Goes with --scale, --cloudant-plan,
+                         (--scenario list: one line each). Goes with the flags below,
                          --json, --csv, --html and -q only
   --scale S              tiny (seconds, for tests), default (at most 5 minutes on 2 cores) or
                          full (the study's sizes where they fit; the scenario says what not)
@@ -61,9 +61,16 @@ const SCENARIO_USAGE = `Scenarios (docs/scenarios.md): the published studies, re
   --client-rtt MS        a round trip of MS ms between the driver and the app (a new connection
                          pays one more for its handshake), for the scenarios over HTTP. Default:
                          the scenario's (cloudant-vs-redis: the study's 300, 0: none)
+  --client-bandwidth SIZE
+                         bytes a second each way on each connection between the driver and the
+                         app (cloudant-vs-redis: the study's 325KB; 0: none)
+  --counter              after the run, each verdict's counter-run: the system changed so that
+                         its claim comes out the other way in fact; both outcomes side by side
+  --verdicts ID,...      judge only these conclusions, and run only what they use
   --store-rtt MS, --store-jitter MS, --store-bandwidth SIZE
-                         the network between the app and its stores, for the scenarios over HTTP
-                         (cloudant-vs-redis, tarantool-vs-postgres). Default: none`;
+                         the network between the app and its stores (STORE=value items too), for
+                         the scenarios over HTTP and in direct mode but cluster-vs-document.
+                         Default: none`;
 
 export const usage = `Usage: node test [options]
 ${REPORT_COMMANDS_USAGE}

@@ -274,8 +274,11 @@ export const STEP_FIELDS = [
   field('probe', 'object|null', 'with --probe, what a separate prober sending one request at a time measured: `idle` ' +
     '(before the target\'s first step, for 1 s or 200 requests, after `idle.warmup` untimed ones: at most 50 or ' +
     '0.25 s, since a new connection\'s first requests are slower) and `underLoad` (throughout this step), each `{ ' +
-    'count, errors, meanMs, p50Ms, p99Ms }`, `underLoad` also `timeline`: per second of the probe\'s sampling (which ' +
-    'starts a few ms before the step\'s first request) `{ second, count, errors, p50Ms, p90Ms, p99Ms, maxMs }` ' +
+    'count, errors, meanMs, p50Ms, p99Ms, noiseMs }` (noiseMs: how far the mean could be off, two standard ' +
+    'errors by batch means: 2 x the spread of the means of its answers in batches of 20, over the root of their ' +
+    'number; null under 2 batches; absent from files written before it), `underLoad` also `timeline`: per ' +
+    'second of the probe\'s sampling (which starts a few ms before the step\'s first request) ' +
+    '`{ second, count, errors, p50Ms, p90Ms, p99Ms, maxMs }` ' +
     '(`errors`: requests that failed, timed out or answered other than 2xx, in direct mode a get that found no ' +
     'value: never latencies; latencies in ms, null when nothing answered; the whole of it null when the probe ' +
     'could not reach the target, `error` saying why, else null), and `thread`: `worker` (its own thread and ' +

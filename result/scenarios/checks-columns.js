@@ -7,7 +7,7 @@
  * @returns {Object<string, (check, measured) => { holds: boolean, explanation: string }>}
  */
 export function columnChecks({
-  figure, tableOf, columnOf, cell, ratioText, marginOf, standing, tooSmall, tooSmallText,
+  figure, tableOf, columnOf, cell, ratioText, marginOf, standing, tooSmall, tooSmallText, MissingCells,
 }) {
   return {
     // In every row (or those listed in `rows`), `column` is above `over` (the probe under load
@@ -49,6 +49,34 @@ export function columnChecks({
       return {
         holds: !over.length,
         explanation: `${column.label}: ${shown} (the claim needs each under ${figure(check.below)}${not})`,
+      };
+    },
+
+    // Each row's figure a small share of another table's figure for that row (`of: { table,
+    // column, row }`, row a template with {row} for the row's label): under `below` (a fraction).
+    // JSON.parse of a document against the request that carried it. Rows with no counterpart
+    // measured (a scale that does not run that document) are left out; none at all is MissingCells.
+    'share-below'(check, measured) {
+      const table = tableOf(measured, check.table);
+      const column = columnOf(table, check.column);
+      const whole = tableOf(measured, check.of.table);
+      const wholeColumn = columnOf(whole, check.of.column);
+      const pairs = (check.rows ?? table.rows)
+        .map((row) => ({ row, other: check.of.row.replaceAll('{row}', row) }))
+        .filter(({ other }) => whole.rows.includes(other));
+      if (!pairs.length) throw new MissingCells(`no row of ${whole.id} matches ${check.of.row}`, { notMeasured: true });
+      const shares = pairs.map(({ row, other }) => {
+        const [part, of] = [cell(table, row, column.id), cell(whole, other, wholeColumn.id)];
+        return { row, other, part, of, share: part / of };
+      });
+      const over = shares.filter(({ share }) => !(share < check.below));
+      const percent = (share) => `${(share * 100).toPrecision(2)}%`;
+      const shown = shares.map(({ row, other, part, of, share }) =>
+        `${row} ${figure(part)} of ${other} ${figure(of)} ${wholeColumn.unit} (${percent(share)})`).join(', ');
+      const not = over.length ? `; not: ${over.map(({ row }) => row).join(', ')}` : '';
+      return {
+        holds: !over.length,
+        explanation: `${column.label}: ${shown} (the claim needs each under ${percent(check.below)}${not})`,
       };
     },
 

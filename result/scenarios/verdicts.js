@@ -14,6 +14,9 @@ import { columnChecks } from './checks-columns.js';
 export const HOLDS = 'holds here';
 export const FAILS = 'does not hold here';
 export const NOT_RUNNABLE = 'not runnable here';
+// A verdict no change of the system under test can flip: what the emulation was set to decides
+// it (the conclusion's `setBy` names the constant), so it is never printed as holding.
+export const SET_BY = 'set by the emulation';
 
 /**
  * A figure as the tables (report/scenario.js) and the verdicts' explanations show it: whole
@@ -297,35 +300,46 @@ export const CHECK_TYPES = Object.keys(checks);
 
 /**
  * One verdict per conclusion: { id, claim, verdict, explanation, figures } where verdict is
- * HOLDS, FAILS or `not runnable here: <reason>`, and figures the cells it was judged on
- * ([{ table, row }]). measured: the tables a scenario's kind built.
+ * HOLDS, FAILS, `not runnable here: <reason>` or SET_BY (then also `setBy`, the constant that
+ * decides it, and the explanation gives the figures measured beside it), and figures the cells
+ * it was judged on ([{ table, row }]). measured: the tables a scenario's kind built.
  */
 export function judge(conclusions, measured) {
-  return conclusions.map(({ id, claim: stated, check, notRunnable, ours }) => {
-    // A claim we derived (not one the study drew) says so wherever it is shown.
-    const claim = ours ? `(ours, not the study's) ${stated}` : stated;
-    // Every verdict that could not be judged has the same shape.
-    const unjudged = (why, explanation) =>
-      ({ id, claim, verdict: `${NOT_RUNNABLE}: ${why}`, explanation, figures: [] });
-    if (notRunnable) return unjudged(notRunnable, notRunnable);
-    const evaluate = checks[check?.type];
-    if (!evaluate) {
-      return unjudged(`unknown check type "${check?.type}"`, `the check types are ${CHECK_TYPES.join(', ')}`);
-    }
-    reading = new Set();
-    try {
-      const { holds, explanation } = evaluate(check, measured);
-      const figures = [...reading].map((key) => ({ table: key.split('\u0000')[0], row: key.split('\u0000')[1] }));
-      return { id, claim, verdict: holds ? HOLDS : FAILS, explanation, figures };
-    } catch (error) {
-      if (!(error instanceof MissingCells)) throw error;
-      // The scale, a store that was down, or an interrupted run leaves a figure out: say which.
-      const cause = error.notMeasured
-        ? 'this scale does not run that row, or its store was down'
-        : 'a store was down, an operation failed, or the run stopped early';
-      return unjudged(error.message, `${error.message} (${cause})`);
-    } finally {
-      reading = null;
-    }
+  return conclusions.map((conclusion) => {
+    const judged = judgeOne(conclusion, measured);
+    // Why no change of the system here can make this claim come out the other way (no counter-run).
+    if (conclusion.noCounter) judged.noCounter = conclusion.noCounter;
+    if (!conclusion.setBy) return judged;
+    // The figures stay, to be read beside the constant; the verdict is the constant's.
+    const measuredText = judged.verdict.startsWith(NOT_RUNNABLE) ? '' : `; measured: ${judged.explanation}`;
+    return { ...judged, verdict: SET_BY, setBy: conclusion.setBy, explanation: `${conclusion.setBy}${measuredText}` };
   });
+}
+
+function judgeOne({ id, claim: stated, check, notRunnable, ours }, measured) {
+  // A claim we derived (not one the study drew) says so wherever it is shown.
+  const claim = ours ? `(ours, not the study's) ${stated}` : stated;
+  // Every verdict that could not be judged has the same shape.
+  const unjudged = (why, explanation) =>
+    ({ id, claim, verdict: `${NOT_RUNNABLE}: ${why}`, explanation, figures: [] });
+  if (notRunnable) return unjudged(notRunnable, notRunnable);
+  const evaluate = checks[check?.type];
+  if (!evaluate) {
+    return unjudged(`unknown check type "${check?.type}"`, `the check types are ${CHECK_TYPES.join(', ')}`);
+  }
+  reading = new Set();
+  try {
+    const { holds, explanation } = evaluate(check, measured);
+    const figures = [...reading].map((key) => ({ table: key.split('\u0000')[0], row: key.split('\u0000')[1] }));
+    return { id, claim, verdict: holds ? HOLDS : FAILS, explanation, figures };
+  } catch (error) {
+    if (!(error instanceof MissingCells)) throw error;
+    // The scale, a store that was down, or an interrupted run leaves a figure out: say which.
+    const cause = error.notMeasured
+      ? 'this scale does not run that row, or its store was down'
+      : 'a store was down, an operation failed, or the run stopped early';
+    return unjudged(error.message, `${error.message} (${cause})`);
+  } finally {
+    reading = null;
+  }
 }

@@ -93,6 +93,11 @@ export function rowsOf(stores, labels) {
     [...METHODS, ...UPDATE_METHODS].map((method) => `${labels?.[store] ?? store} ${method}`));
 }
 
+/** The scenario cut down to the stores in `uses`. */
+export function subset(scenario, scale, uses) {
+  return { scenario: { ...scenario, stores: scenario.stores.filter((store) => uses.includes(store)) }, scale };
+}
+
 export async function run(scenario, scale, { signal, onProgress = () => {}, env = process.env, appEnv = {} } = {}) {
   const { notes, failures, fail, unavailable, stopped, forStore } = createStoreFailures();
   const repeats = scale.repeats ?? 1;

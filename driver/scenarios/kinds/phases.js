@@ -272,6 +272,11 @@ function probeFasterUnderLoad(phases) {
     'and a busy server does not sleep between them (docs/scenarios.md)';
 }
 
+// The scenario cut down to the stores in `uses`: every phase of each (a phase reads what the ones before it wrote).
+export function subset(scenario, scale, uses) {
+  return { scenario: { ...scenario, stores: scenario.stores.filter((store) => uses.includes(store)) }, scale };
+}
+
 export async function run(scenario, scale, { signal, onProgress = () => {}, env = process.env } = {}) {
   const order = scenario.phaseOrder ?? scale.phases.map((phase) => phase.id);
   const planned = order.map((id) => {
