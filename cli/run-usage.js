@@ -97,6 +97,8 @@ Targets:
                          throughout each step (under load); tables show its p50/p99, never counted
                          in the step. -n must be at least ${probeMinPerClient} x the largest -c, or with --rps
                          last ${PROBE_MIN_SECONDS} s at the largest --rps (docs/direct.md)
+  --probe-size SIZE      with --direct and a key-space workload, the value the probe writes or reads
+                         under its own key (default 100 B: 10KB to probe 10 KB values)
 
 ${STORE_DELAY_USAGE}
 

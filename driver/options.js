@@ -18,6 +18,7 @@ import { targetFromUrl } from './targets.js';
 import { DEFAULT_HTTP_ENGINE, HTTP_ENGINE_NAMES } from './engines/names.js'; // --engine
 import { STORE_DELAY_FLAGS, parseStoreDelay } from './store-delay-options.js';
 import { PART_FLAGS, parsePartFlags, partRunOptions } from './part-options.js';
+import { byteSize, SettingValueError } from '../config/setting-values.js';
 
 // Four levels from the original's six (5 to 30 by 5): the curve's shape at two thirds of the
 // time, so a default run of every store (39 URLs) stays under ten minutes on a 2-core machine,
@@ -87,6 +88,7 @@ export const RUN_FLAGS = Object.freeze({
   direct: { type: 'boolean' },
   pipeline: { type: 'string' },
   probe: { type: 'boolean' },
+  'probe-size': { type: 'string' },
   engine: { type: 'string' },
   'value-shape': { type: 'string' },
   ...STORE_DELAY_FLAGS,
@@ -270,6 +272,8 @@ export function normalizeOptions(object = {}, env = process.env) {
   const workload = parseWorkloadFlags(text, values, problems, { single, keys, seed });
   const workers = parseWorkers(text('workers'), problems);
   const valueShape = parseValueShape(text('value-shape'), { direct, ...workload.options }, problems);
+  const keySpace = Boolean(workload.options?.keySpace);
+  const probeSize = parseProbeSize(text('probe-size'), { probe, direct, keySpace }, problems);
   if (workers > 1 && workload.options?.workload.mix.some(({ operation }) => operation === 'insert')) {
     problems.push(`--workers ${workers}: ${workload.options.workload.name} inserts, ` +
       'and each insert takes the next new key in turn, which only one worker can do: use --workers 1');
@@ -299,6 +303,7 @@ export function normalizeOptions(object = {}, env = process.env) {
     direct,
     pipeline,
     probe,
+    ...(probeSize === undefined ? {} : { probeSize }),
     engine,
     ...runReportOptions(values, problems),
     ...workload.options,
@@ -364,6 +369,23 @@ function parseWorkers(raw, problems) {
     return 1;
   }
   return value;
+}
+
+// --probe-size SIZE: the value of the probe's own key, which it has only in direct mode with a
+// key-space workload (a study's probing client read values of the load's size).
+function parseProbeSize(raw, { probe, direct, keySpace }, problems) {
+  if (raw === undefined) return undefined;
+  if (!probe || !direct || !keySpace) {
+    problems.push('--probe-size goes with --probe, --direct and a key-space --workload (the probe\'s own key)');
+    return undefined;
+  }
+  try {
+    return byteSize(raw);
+  } catch (error) {
+    if (!(error instanceof SettingValueError)) throw error;
+    problems.push(`--probe-size ${error.message}, not "${raw}"`);
+    return undefined;
+  }
 }
 
 // --probe needs steps long enough to probe: a probe request takes about as long as one of the

@@ -205,6 +205,7 @@ export async function runBenchmark(options, { signal, onProgress = () => {} } = 
       workers: options.workers ?? 1,
       engine: options.direct ? 'direct' : options.engine ?? DEFAULT_HTTP_ENGINE,
       pipeline: options.pipeline ?? 1, // --pipeline, direct mode
+      ...(options.probeSize ? { probeSize: options.probeSize } : {}), // --probe-size
       // The emulated network, where this run set up the stores (its app, or --direct).
       ...(storeDelayOf(options) ? { storeDelay: storeDelayOf(options) } : {}),
       ...partSettings(options),

@@ -485,6 +485,8 @@ export const RESULT_FIELDS = [
     'had settled (--pipeline, direct mode; redis-benchmark -P); each call timed and counted on its own, so a step ' +
     'keeps concurrency x pipeline calls in flight. 1 without it; absent from files written before it',
   { optional: true }),
+  field('settings.probeSize', 'integer', 'only with --probe-size: the bytes of the value the probe writes or reads ' +
+    'under its own key (100 without it)', { optional: true }),
   field('settings.storeDelay', 'object', 'the network emulated between the stores and their servers (--store-rtt, ' +
     '--store-jitter, --store-bandwidth, or their STOREBENCH_STORE_* variables): `{ rttMs, jitterMs, bandwidth }` ' +
     '(bandwidth in bytes a second each way, 0 for unlimited), every store\'s; with STORE=value items also ' +
