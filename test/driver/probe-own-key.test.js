@@ -61,6 +61,6 @@ test('--probe-size goes with --probe, --direct and a key-space workload, and is 
     ['--probe-size goes with --probe, --direct and a key-space --workload (the probe\'s own key)']);
   assert.deepEqual(problem(['--direct', '--probe', '--probe-size', '10KB', '-n', '1000']),
     ['--probe-size goes with --probe, --direct and a key-space --workload (the probe\'s own key)']);
-  assert.match(problem(['--direct', '--probe', '--probe-size', 'big', '--workload', 'read', '--records', '10', '-n', '1000'])[0],
-    /^--probe-size must be a size .*, not "big"$/);
+  const args = ['--direct', '--probe', '--probe-size', 'big', '--workload', 'read', '--records', '10', '-n', '1000'];
+  assert.match(problem(args)[0], /^--probe-size must be a size .*, not "big"$/);
 });

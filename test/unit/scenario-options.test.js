@@ -78,7 +78,8 @@ test('load and target flags beside --scenario, a bad scale or plan, ' +
   );
 });
 
-test('--counter and --verdicts go with --scenario NAME: a list of conclusion ids, and --counter alone is every verdict', () => {
+test('--counter and --verdicts go with --scenario NAME: a list of conclusion ids, ' +
+  'and --counter alone is every verdict', () => {
   const { options, problems } = parseArguments([
     '--scenario', 'cloudant-vs-redis', '--counter', '--verdicts', 'redis-faster, cloudant-plateau',
   ]);
