@@ -89,6 +89,7 @@ async function cgroupLimit(pids, { memoryBytes, cpuCores }) {
     }
     return {
       how: 'cgroup v2',
+      oomKills: () => oomKills(join(dir, 'memory.events')),
       release: () => leave([{ dir, home: (pid) => join(CGROUP_ROOT, homes.get(pid) ?? '/') }], pids),
     };
   }
@@ -114,7 +115,19 @@ async function cgroupLimit(pids, { memoryBytes, cpuCores }) {
     await leave(groups, pids);
     throw error;
   }
-  return { how: 'cgroup v1', release: () => leave(groups, pids) };
+  const memoryGroup = groups.find(({ dir }) => dir.startsWith(v1.memory ?? '\0'));
+  return {
+    how: 'cgroup v1',
+    oomKills: () => (memoryGroup ? oomKills(join(memoryGroup.dir, 'memory.oom_control')) : Promise.resolve(null)),
+    release: () => leave(groups, pids),
+  };
+}
+
+// How many processes the kernel's OOM killer ended in a cgroup ("oom_kill N" in memory.events
+// or memory.oom_control); null where the kernel does not say.
+async function oomKills(path) {
+  const count = (await readText(path))?.match(/^oom_kill (\d+)/m)?.[1];
+  return count === undefined ? null : Number(count);
 }
 
 // The processes still alive back where they were, and the cgroups removed.
@@ -145,7 +158,7 @@ async function prlimitMemory(pids, memoryBytes) {
     await unlimit(prlimit, set);
     throw error;
   }
-  return { how: 'prlimit --as', release: () => unlimit(prlimit, set) };
+  return { how: 'prlimit --as', oomKills: async () => null, release: () => unlimit(prlimit, set) };
 }
 
 const unlimit = (prlimit, pids) => Promise.allSettled(pids.map((pid) =>
@@ -153,9 +166,10 @@ const unlimit = (prlimit, pids) => Promise.allSettled(pids.map((pid) =>
 
 /**
  * Limits the processes `pids` together: `memoryBytes` more than they hold now, `cpuCores` of CPU
- * time (0.25: a quarter of one core). Resolves to { how, release() } (how: 'cgroup v2',
- * 'cgroup v1' or 'prlimit --as'; release() lifts the limits from those still alive), or to
- * { unavailable: why } when this machine allows neither way.
+ * time (0.25: a quarter of one core). Resolves to { how, oomKills(), release() } (how: 'cgroup
+ * v2', 'cgroup v1' or 'prlimit --as'; oomKills(): how many of them the kernel killed for the
+ * memory limit, null where it does not say; release() lifts the limits from those still alive
+ * and removes the cgroup), or to { unavailable: why } when this machine allows neither way.
  */
 export async function limitProcesses(pids, { memoryBytes = 0, cpuCores = 0 } = {}) {
   if (!pids.length) return { unavailable: 'no process to limit' };

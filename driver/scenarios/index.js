@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { UsageError } from '../../util/errors.js';
 import { SCALES, CLOUDANT_PLANS, scaleProblems, suggestion } from './scales.js';
 import { KINDS } from './kinds/index.js';
-import { judge } from '../../result/scenarios/verdicts.js';
+import { HOLDS, judge } from '../../result/scenarios/verdicts.js';
 import { publishedTable } from './tables.js';
 import { storeDelayActive, storeDelayEnv, storeDelayText } from '../store-delay-options.js';
 import { delayActive, delayText } from '../../embedded/delay-proxy.js';
@@ -99,8 +99,11 @@ function usesOf(conclusions) {
   return [...new Set(conclusions.flatMap((conclusion) => conclusion.uses))];
 }
 
-// The system one run measures: the flags' over the scenario's, and a counter-run's change over both.
-function systemOf(scenario, flags, change = {}) {
+/**
+ * The system one run measures: the flags' over the scenario's, and a counter-run's change over
+ * both: { plan, storeDelay, clientDelay, env, kind }.
+ */
+export function systemOf(scenario, flags, change = {}) {
   const plan = change.cloudantPlan ?? flags.cloudantPlan ?? scenario.cloudantPlan;
   // The flags' store network replaces the scenario's whole (--store-rtt 0 turns the scenario's off).
   const storeDelay = change.storeDelay ?? flags.storeDelay ?? scenario.storeDelay ?? null;
@@ -122,15 +125,24 @@ async function runSystem(scenario, settings, system, { signal, onProgress }) {
   return { runs: [], notes: [], failures: [], ...outcome };
 }
 
-// The conclusions' counter-runs: one run per distinct change (conclusions sharing a change share
-// its run), in the order first met.
-function counterPlans(conclusions) {
+// A conclusion's counter-run, given how it came out: its one `counter`, or of `{ ifHolds,
+// ifFails }` the change that makes the claim come out the other way from this run.
+const counterFor = (conclusion, verdict) => (conclusion.counter.ifHolds
+  ? conclusion.counter[verdict === HOLDS ? 'ifHolds' : 'ifFails']
+  : conclusion.counter);
+
+/**
+ * The conclusions' counter-runs, given their verdicts (`judged`): one plan per distinct change
+ * (conclusions sharing a change share its run), in the order first met: [{ counter, conclusions }].
+ */
+export function counterPlans(conclusions, judged) {
   const plans = [];
   for (const conclusion of conclusions.filter((candidate) => candidate.counter && !candidate.setBy)) {
-    const key = JSON.stringify(conclusion.counter.system ?? {});
+    const counter = counterFor(conclusion, judged.find((entry) => entry.id === conclusion.id).verdict);
+    const key = JSON.stringify(counter.system ?? {});
     const plan = plans.find((candidate) => candidate.key === key);
     if (plan) plan.conclusions.push(conclusion);
-    else plans.push({ key, counter: conclusion.counter, conclusions: [conclusion] });
+    else plans.push({ key, counter, conclusions: [conclusion] });
   }
   return plans;
 }
@@ -192,13 +204,13 @@ export async function runScenario(
   const judged = judge(conclusions, measured);
   const counterRuns = [];
   if (counter) {
-    const plans = counterPlans(conclusions);
+    const plans = counterPlans(conclusions, judged);
     for (const [i, plan] of plans.entries()) {
       if (signal?.aborted || results.at(-1)?.interrupted) break;
       onProgress({ type: 'counter-run', change: plan.counter.change, index: i + 1, total: plans.length });
       // A counter-run runs only what its verdicts use, whether or not --verdicts chose them.
       const planUses = usesOf(plan.conclusions.map((conclusion) =>
-        ({ uses: conclusion.counter.uses ?? conclusion.uses })));
+        ({ uses: plan.counter.uses ?? conclusion.uses })));
       const { scenario: counterScenario, scale: counterScale } = planUses && kind.subset
         ? kind.subset(scenario, scenario.scales[scale], planUses)
         : { scenario, scale: scenario.scales[scale] };

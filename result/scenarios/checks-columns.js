@@ -11,16 +11,27 @@ export function columnChecks({
 }) {
   return {
     // In every row (or those listed in `rows`), `column` is above `over` (the probe under load
-    // slower than idle).
+    // slower than idle). `where: { column, atLeast }`: only the rows whose `column` is at least
+    // that (the rows a server was the limit of); the others are named, and none is MissingCells.
     'column-above'(check, measured) {
       const table = tableOf(measured, check.table);
       const [column, over] = [columnOf(table, check.column), columnOf(table, check.over)];
-      const rows = check.rows ?? table.rows;
+      const listed = check.rows ?? table.rows;
+      const kept = check.where
+        ? listed.filter((row) => (table.cells[row]?.[check.where.column] ?? -Infinity) >= check.where.atLeast)
+        : listed;
+      if (!kept.length) {
+        throw new MissingCells(`no row with ${columnOf(table, check.where.column).label} at least ` +
+          `${figure(check.where.atLeast)}${check.where.why ? ` (${check.where.why})` : ''}`);
+      }
+      const rows = kept;
+      const left = listed.filter((row) => !kept.includes(row));
       const ratios = rows.map((row) => ({ row, ratio: cell(table, row, column.id) / cell(table, row, over.id) }));
       // Above by more than the margin: a probe 5% slower under load is noise, not a finding; and
-      // by more than the column's resolution, where the table has one.
-      const small = rows.filter((row) =>
-        tooSmall(table, column.id, cell(table, row, column.id), cell(table, row, over.id)));
+      // by more than the two figures' own noise, where the table has it.
+      const pairOf = (row) =>
+        [[row, column.id, cell(table, row, column.id)], [row, over.id, cell(table, row, over.id)]];
+      const small = rows.filter((row) => tooSmall(table, ...pairOf(row)));
       const below = ratios.filter(({ row, ratio }) =>
         small.includes(row) || standing(ratio, marginOf(check)) !== 'ahead');
       const low = ratios.reduce((min, entry) => (entry.ratio < min.ratio ? entry : min));
@@ -29,11 +40,13 @@ export function columnChecks({
         ? `; not above in ${below.map(({ row }) => row).join(', ')} ` +
           `(by more than the ${(marginOf(check) * 100).toFixed(0)}% margin)`
         : '';
-      const tooSmallNote = small.length ? `; ${small.join(', ')}: ${tooSmallText(table, column.id)}` : '';
+      const tooSmallNote = small.map((row) => `; ${row}: ${tooSmallText(table, ...pairOf(row))}`).join('');
+      const whyLeft = check.where?.why ?? `${check.where?.column} under ${check.where?.atLeast}`;
+      const leftNote = left.length ? `; not judged: ${left.join(', ')} (${whyLeft})` : '';
       return {
         holds: below.length === 0,
         explanation: `${column.label} over ${over.label}: ${ratioText(low.ratio)} (${low.row}) to ` +
-          `${ratioText(high.ratio)} (${high.row}) in ${rows.length} rows${notAbove}${tooSmallNote}`,
+          `${ratioText(high.ratio)} (${high.row}) in ${rows.length} rows${notAbove}${tooSmallNote}${leftNote}`,
       };
     },
 

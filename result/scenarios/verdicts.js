@@ -44,13 +44,17 @@ function standing(ratio, margin) {
   if (ratio < 1 / (1 + margin)) return 'behind';
   return 'level';
 }
-// A table may carry the resolution of a column (`resolution: { [column]: figure }`, the probe's
-// in the phases kind): two figures closer than it are too small to judge here, whatever their ratio.
-const resolutionOf = (table, column) => table.resolution?.[column] ?? 0;
-const tooSmall = (table, column, a, b) => Math.abs(a - b) < resolutionOf(table, column);
-const tooSmallText = (table, column) =>
-  `closer than the resolution here (${figure(resolutionOf(table, column))} ${columnOf(table, column).unit}): ` +
-  'too small to judge here';
+// A table may carry the noise of its cells (`noise: { [row]: { [column]: figure } }`, the probe's
+// own in the phases kind: how far each mean could be off): two figures no further apart than
+// their noises together are too small to judge here, whatever their ratio.
+const noiseOf = (table, row, column) => table.noise?.[row]?.[column] ?? 0;
+const tooSmall = (table, [rowA, columnA, a], [rowB, columnB, b]) =>
+  table.noise !== undefined && Math.abs(a - b) <= noiseOf(table, rowA, columnA) + noiseOf(table, rowB, columnB);
+const tooSmallText = (table, [rowA, columnA], [rowB, columnB]) => {
+  const unit = columnOf(table, columnA).unit;
+  return `apart by no more than their own noise here (± ${figure(noiseOf(table, rowA, columnA))} and ` +
+    `± ${figure(noiseOf(table, rowB, columnB))} ${unit}): too small to judge here`;
+};
 const levelText = (count, margin) =>
   (count ? `, ${count} within ${(margin * 100).toFixed(0)}% (not distinguishable here)` : '');
 
@@ -206,6 +210,23 @@ const checks = {
     };
   },
 
+  // Every one of `rows` at least `atLeast` in column (`means`: what that says, for the
+  // explanation): a server the limit of each of these steps.
+  'at-least'(check, measured) {
+    const table = tableOf(measured, check.table);
+    const column = columnOf(table, check.column);
+    const rows = rowsOf(table, check.rows, 1);
+    const values = rows.map((row) => ({ row, value: cell(table, row, check.column) }));
+    const under = values.filter(({ value }) => !(value >= check.atLeast));
+    const shown = values.map(({ row, value }) => `${row} ${figure(value)}`).join(', ');
+    const means = check.means ? `: ${check.means}` : '';
+    const not = under.length ? `; not: ${under.map(({ row }) => row).join(', ')}` : '';
+    return {
+      holds: !under.length,
+      explanation: `${column.label}: ${shown} (the claim needs each at least ${figure(check.atLeast)}${means}${not})`,
+    };
+  },
+
   // row / over in column (over's cell from overColumn when given: a store's reads over its
   // writes), within [atLeast, atMost] (either may be left out).
   ratio(check, measured) {
@@ -235,8 +256,9 @@ const checks = {
     const margin = marginOf(check);
     const wrong = [];
     for (let i = 1; i < values.length; i += 1) {
-      if (tooSmall(table, check.column, values[i - 1], values[i])) {
-        wrong.push(`${check.rows[i]} and ${check.rows[i - 1]} ${tooSmallText(table, check.column)}`);
+      const pair = [[check.rows[i - 1], check.column, values[i - 1]], [check.rows[i], check.column, values[i]]];
+      if (tooSmall(table, ...pair)) {
+        wrong.push(`${check.rows[i]} and ${check.rows[i - 1]} ${tooSmallText(table, ...pair)}`);
         continue;
       }
       const place = standing(advantage(values[i - 1], values[i], column, check.direction), margin);
