@@ -128,11 +128,23 @@ test('cluster-vs-document at --scale tiny: five phases on four stores with the p
   // The study's figures beside ours, as published: Redis Cluster's beside its row, Couchbase's on rows of their own.
   const [published] = record.published;
   assert.deepEqual(published.cells['a. 100 B writes / redis-cluster'], {
-    ops: 200000, meanMs: null, probeIdleMs: 0.21, probeLoadMs: 2.09, concurrency: 2000, serverBound: null, errors: null,
+    ops: 200000,
+    meanMs: null,
+    probeIdleMs: 0.21,
+    probeLoadMs: 2.09,
+    concurrency: 2000,
+    serverBound: null,
+    errors: null,
     requests: null,
   });
   assert.deepEqual(published.cells['d. 100 B reads / couchbase'], {
-    ops: 510000, meanMs: null, probeIdleMs: 0.35, probeLoadMs: 7.04, concurrency: 3000, serverBound: null, errors: null,
+    ops: 510000,
+    meanMs: null,
+    probeIdleMs: 0.35,
+    probeLoadMs: 7.04,
+    concurrency: 3000,
+    serverBound: null,
+    errors: null,
     requests: null,
   });
   assert.match(stdout, /a\. 100 B writes \/ redis-cluster\s+[\d,.]+ \| +200,000\s+[\d.]+ \| +-\s+[\d.]+ \| +0\.21\s+[\d.]+ \| +2\.1/);
