@@ -124,7 +124,7 @@ export default {
       uses: ['memory', 'redis', 'ioredis'],
       noCounter: 'a network or a slower store makes the one key\'s changes, which read and write every user, ' +
         'slower still, and a key each faster beside them; what can turn it is the workload (fewer changes to each ' +
-        'read, or less data: it does not hold at --scale tiny\'s 1,000 users), not the system',
+        'read, or less data), not the system',
       check: {
         type: 'mix-beats',
         table: 'methods',
