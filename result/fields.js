@@ -559,8 +559,8 @@ export const RESULT_FIELDS = [
     'or null), `measured` and `published` (tables: `id`, `title`, `rowHeader`, `rows`, `columns` [{id, label, ' +
     'unit}], `cells` {row: {column: number or null}}, measured tables also `sources` {row: [index in steps]} and, ' +
     'where a kind gives it, `noise` {row: {column: figure}}: how far each figure could be off, two figures no ' +
-    'further apart than their noises together too small to judge), `verdicts` [{id, claim, verdict, explanation, figures ' +
-    '[{table, row}], and where they apply: `setBy` (the emulation\'s constant that decides it; its verdict is then ' +
+    'further apart than their noises together too small to judge), `verdicts` [{id, claim, verdict, explanation, ' +
+    'figures [{table, row}], and where they apply: `setBy` (the emulation\'s constant that decides it; its verdict is then ' +
     '`set by the emulation`), `noCounter` (why no change of the system here can make it come out the other way), ' +
     '`counter` (with --counter: {change, how?, verdict, explanation, figures, doubts [{code, steps, of}]}, its ' +
     'counter-run: the system changed so that the claim comes out the other way in fact)}], `notes`, `runs`, and ' +
