@@ -553,17 +553,18 @@ export const RESULT_FIELDS = [
     'clocks were by the target\'s; null unless every part read it), `clockUncertaintyMs`, `parts` (each part\'s ' +
     'start, with `file` and `hostname`), `warnings` (START_SKEW)', { optional: true }),
   // A run of node test --scenario NAME (absent from other runs)
-  field('scenario', 'object', 'only in a `--scenario` run: `name`, `title`, `summary`, `study` (file, source, ' +
-    'author, hardware, date), `scale`, `scaleNote`, `cloudantPlan`, `storeDelay` and `clientDelay` (the networks ' +
-    'emulated between the app and its stores, and between the driver and the app: `{ rttMs, jitterMs?, bandwidth? }` ' +
-    'or null), `measured` and `published` (tables: `id`, `title`, `rowHeader`, `rows`, `columns` [{id, label, ' +
-    'unit}], `cells` {row: {column: number or null}}, measured tables also `sources` {row: [index in steps]} and, ' +
-    'where a kind gives it, `noise` {row: {column: figure}}: how far each figure could be off, two figures no ' +
-    'further apart than their noises together too small to judge), `verdicts` [{id, claim, verdict, explanation, ' +
-    'figures [{table, row}], and where they apply: `setBy` (the emulation\'s constant that decides it; its verdict is then ' +
-    '`set by the emulation`), `noCounter` (why no change of the system here can make it come out the other way), ' +
-    '`counter` (with --counter: {change, how?, verdict, explanation, figures, doubts [{code, steps, of}]}, its ' +
-    'counter-run: the system changed so that the claim comes out the other way in fact)}], `notes`, `runs`, and ' +
-    'with --counter `counterRuns` [{change, how?, verdicts [id], measured, notes, runs, interrupted}], with ' +
-    '--verdicts `only` [id] (docs/scenarios.md)', { optional: true }),
+  field('scenario', 'object', 'only in a `--scenario` run: `name`, `title`, `summary`, `study` (file, source, author, hardware, ' +
+    'date), `scale`, `scaleNote`, `cloudantPlan`, `storeDelay` and `clientDelay` (the networks emulated ' +
+    'between the app and its stores, and between the driver and the app: `{ rttMs, jitterMs?, bandwidth? ' +
+    '}` or null), `measured` and `published` (tables: `id`, `title`, `rowHeader`, `rows`, `columns` [{id, ' +
+    'label, unit}], `cells` {row: {column: number or null}}, measured tables also `sources` {row: [index ' +
+    'in steps]} and, where a kind gives it, `noise` {row: {column: figure}}: how far each figure could be ' +
+    'off, two figures no further apart than their noises together too small to judge), `verdicts` [{id, ' +
+    'claim, verdict, explanation, figures [{table, row}], and where they apply: `setBy` (the emulation\'s ' +
+    'constant that decides it; its verdict is then `set by the emulation`), `noCounter` (why no change of ' +
+    'the system here can make it come out the other way), `counter` (with --counter: {change, how?, ' +
+    'verdict, explanation, figures, doubts [{code, steps, of}]}, its counter-run: the system changed so ' +
+    'that the claim comes out the other way in fact)}], `notes`, `runs`, and with --counter `counterRuns` ' +
+    '[{change, how?, verdicts [id], measured, notes, runs, interrupted}], with --verdicts `only` [id] ' +
+    '(docs/scenarios.md)', { optional: true }),
 ];
