@@ -553,7 +553,8 @@ export const RESULT_FIELDS = [
     'clocks were by the target\'s; null unless every part read it), `clockUncertaintyMs`, `parts` (each part\'s ' +
     'start, with `file` and `hostname`), `warnings` (START_SKEW)', { optional: true }),
   // A run of node test --scenario NAME (absent from other runs)
-  field('scenario', 'object', 'only in a `--scenario` run: `name`, `title`, `summary`, `study` (file, source, author, hardware, ' +
+  field('scenario', 'object', 'only in a `--scenario` run: `name`, `title`, `summary`, `study` (file, source, ' +
+    'author, hardware, ' +
     'date), `scale`, `scaleNote`, `cloudantPlan`, `storeDelay` and `clientDelay` (the networks emulated ' +
     'between the app and its stores, and between the driver and the app: `{ rttMs, jitterMs?, bandwidth? ' +
     '}` or null), `measured` and `published` (tables: `id`, `title`, `rowHeader`, `rows`, `columns` [{id, ' +
