@@ -1,4 +1,5 @@
-// Check types comparing a row's own columns, or a cell with a fixed figure (cluster-vs-document):
+// Check types comparing a row's own columns (cluster-vs-document), or a row's figure with another
+// table's (cloudant-vs-redis's JSON.parse against its request):
 // added to verdicts.js's own. Like those, orderings only; a missing cell is reported the same
 // way (MissingCells through `cell`: "not runnable here").
 
@@ -50,21 +51,6 @@ export function columnChecks({
       };
     },
 
-    // Every row (or those in `rows`) under a figure (`below`): JSON.parse under 1 ms.
-    below(check, measured) {
-      const table = tableOf(measured, check.table);
-      const column = columnOf(table, check.column);
-      const rows = check.rows ?? table.rows;
-      const values = rows.map((row) => ({ row, value: cell(table, row, column.id) }));
-      const over = values.filter(({ value }) => !(value < check.below));
-      const shown = values.map(({ row, value }) => `${row} ${figure(value)}`).join(', ');
-      const not = over.length ? `; not: ${over.map(({ row }) => row).join(', ')}` : '';
-      return {
-        holds: !over.length,
-        explanation: `${column.label}: ${shown} (the claim needs each under ${figure(check.below)}${not})`,
-      };
-    },
-
     // Each row's figure a small share of another table's figure for that row (`of: { table,
     // column, row }`, row a template with {row} for the row's label): under `below` (a fraction).
     // JSON.parse of a document against the request that carried it. Rows with no counterpart
@@ -90,18 +76,6 @@ export function columnChecks({
       return {
         holds: !over.length,
         explanation: `${column.label}: ${shown} (the claim needs each under ${percent(check.below)}${not})`,
-      };
-    },
-
-    // One cell above a figure (`above`): a phase that had errors at all.
-    above(check, measured) {
-      const table = tableOf(measured, check.table);
-      const column = columnOf(table, check.column);
-      const value = cell(table, check.row, column.id);
-      return {
-        holds: value > check.above,
-        explanation: `${column.label} of ${check.row}: ${figure(value)} ` +
-          `(the claim needs more than ${figure(check.above)})`,
       };
     },
   };

@@ -142,9 +142,6 @@ function flipped(check, tables) {
         table.columns.forEach((column, i) => { table.cells[row][column.id] = values[values.length - 1 - i]; });
       }
       break;
-    case 'below':
-      set((check.rows ?? table.rows)[0], check.below * 2);
-      break;
     case 'share-below': {
       // The first row's part made twice the share the claim allows of its counterpart.
       const whole = tableIn(out, check.of.table);
