@@ -252,8 +252,11 @@ export function scenarioHtml(record, escape, steps = []) {
         `</strong> <span class="note">${escape(entry.counter.explanation)}</span>` +
         (entry.counter.doubts.length ? `<br><strong>! ${escape(doubtText(entry.counter.doubts))}</strong>` : '')
       : '';
+    const none = entry.noCounter && record.counterRuns
+      ? `<br><span class="note">no counter-run: ${escape(entry.noCounter)}</span>`
+      : '';
     return `<li${doubts.length ? ' class="doubt"' : ''}><strong>${escape(verdictWord(entry.verdict))}</strong> ` +
-      `${escape(entry.id)}: ${escape(entry.claim)}<br>${reason}${doubt}${counter}</li>`;
+      `${escape(entry.id)}: ${escape(entry.claim)}<br>${reason}${doubt}${counter}${none}</li>`;
   }).join('');
   const groups = warningGroups(record, steps);
   const groupItems = groups.map((group) =>
