@@ -9,7 +9,7 @@ import { subset as sweepSubset } from '../../driver/scenarios/kinds/sweep.js';
 import { subset as serialSubset } from '../../driver/scenarios/kinds/serial.js';
 import { subset as batchSubset } from '../../driver/scenarios/kinds/batch.js';
 import { judge, HOLDS, FAILS, NOT_RUNNABLE, SET_BY } from '../../result/scenarios/verdicts.js';
-import { renderScenario } from '../../report/scenario.js';
+import { renderScenario, scenarioHtml } from '../../report/scenario.js';
 import cloudantVsRedis from '../../scenarios/cloudant-vs-redis.js';
 import clusterVsDocument from '../../scenarios/cluster-vs-document.js';
 import tarantoolVsPostgres from '../../scenarios/tarantool-vs-postgres.js';
@@ -176,6 +176,10 @@ test('with counter-runs the text shows each verdict\'s two outcomes side by side
   assert.match(text, /^ {2}set by the emulation \| - +redis-rises: rises -- the 300 ms$/m);
   assert.match(text, /^ {4}no counter-run: nothing here can$/m);
   assert.match(text, /^ {2}- Cloudant far \(--store-rtt cloudant-legacy=300\): redis-faster$/m);
+  // The page says the same.
+  const page = scenarioHtml(record, (text) => String(text).replaceAll('<', '&lt;'));
+  assert.match(page, /counter-run, Cloudant far \(--store-rtt cloudant-legacy=300\): <strong>holds here<\/strong>/);
+  assert.match(page, /no counter-run: nothing here can/);
   // Without counter-runs, as before: one column.
   const plain = renderScenario({ ...record, counterRuns: undefined, verdicts: [record.verdicts[1]] });
   assert.match(plain, /^ {2}set by the emulation {2}redis-rises: rises -- the 300 ms$/m);
