@@ -168,7 +168,8 @@ export async function run(scenario, scale, { signal, onProgress = () => {}, env 
     if (listed.length) {
       notes.push('get para includes the key listing, timed before the gets of the keys it found, as the study\'s ' +
         `code did (KEYS ${LISTED_PREFIX}* on Redis, the Map's keys in memory): ` +
-        listed.map(([row, { count, ms }]) => `${row} ${ms.toPrecision(2)} ms of it at ${count.toLocaleString('en-US')}`)
+        listed.map(([row, { count, ms }]) =>
+          `${row} ${Number(ms.toPrecision(2)).toLocaleString('en-US')} ms of it at ${count.toLocaleString('en-US')}`)
           .join(', '));
     }
     if (!signal?.aborted) {
