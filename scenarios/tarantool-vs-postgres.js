@@ -126,6 +126,17 @@ const far = (store, what) => ({
   how: `--store-rtt ${store}=${FAR_MS}`,
   system: { storeDelay: { rttMs: { stores: { [store]: FAR_MS } } } },
 });
+// PostgreSQL alone moved NEAR_MS away: its serial writes then wait a round trip each (50 a
+// second) and its reads ten at once (500), well below the others on loopback, while the app's
+// queue of writes stays within a request's deadline (300 ms away, 100 queued writes waited 30 s
+// and timed out, which says nothing of the store).
+const NEAR_MS = 20;
+const postgresAway = {
+  change: `PostgreSQL alone ${NEAR_MS} ms from the app (its writes one at a time, its reads ten at once), the others ` +
+    'on loopback',
+  how: `--store-rtt postgres=${NEAR_MS}`,
+  system: { storeDelay: { rttMs: { stores: { postgres: NEAR_MS } } } },
+};
 
 // The study's ab figures: rps, mean (ab's time per request), then 50% .. 100% in ms.
 const ab = {
@@ -292,14 +303,14 @@ export default {
       id: 'cache-beats-postgres-reads',
       claim: 'reads through the Redis cache beat PostgreSQL alone (1,850 vs 1,521 rps)',
       uses: ['read postgres+redis', 'read postgres'],
-      counter: { ifHolds: far('postgres+redis', 'the cache layer'), ifFails: far('postgres', 'PostgreSQL alone') },
+      counter: { ifHolds: far('postgres+redis', 'the cache layer'), ifFails: postgresAway },
       check: { type: 'order', table: 'summary', column: 'readRps', rows: ['postgres+redis', 'postgres'] },
     },
     {
       id: 'tarantool-writes',
       claim: 'Tarantool writes several times faster than PostgreSQL (1,890 vs 278 rps)',
       uses: ['write tarantool', 'write postgres'],
-      counter: { ifHolds: far('tarantool', 'Tarantool'), ifFails: far('postgres', 'PostgreSQL alone') },
+      counter: { ifHolds: far('tarantool', 'Tarantool'), ifFails: postgresAway },
       check: { type: 'ratio', table: 'summary', column: 'writeRps', row: 'tarantool', over: 'postgres', atLeast: 2 },
     },
     {
@@ -309,7 +320,7 @@ export default {
       uses: ['write redis+postgres', 'write postgres'],
       counter: {
         ifHolds: far('redis+postgres', 'the write-behind store'),
-        ifFails: far('postgres', 'PostgreSQL alone'),
+        ifFails: postgresAway,
       },
       check: {
         type: 'ratio',
@@ -365,12 +376,7 @@ export default {
           system: { storeDelay: { bandwidth: { stores: { postgres: 512 * 1024 } } } },
         },
         // Its writes go one at a time, its reads ten at a time: a round trip costs the writes ten times more.
-        ifFails: {
-          change: 'PostgreSQL 20 ms from the app, where its serial writes wait a round trip each and its reads ' +
-            'ten at once',
-          how: '--store-rtt postgres=20',
-          system: { storeDelay: { rttMs: { stores: { postgres: 20 } } } },
-        },
+        ifFails: postgresAway,
       },
       check: {
         type: 'ratio',
