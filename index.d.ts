@@ -38,6 +38,8 @@ export interface RunOptions {
   /** --engine: what sends the HTTP requests, `loadtest` (the default) or `fast`; not with direct. */
   engine?: 'loadtest' | 'fast';
   probe?: boolean;
+  /** --probe-size: the value of the probe's own key (direct mode, a key-space workload); 100 bytes by default. */
+  probeSize?: number | string;
   /** --store-rtt, --store-jitter (ms) and --store-bandwidth: the network emulated between the stores and their servers. */
   storeRtt?: number | string;
   storeJitter?: number | string;

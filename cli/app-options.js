@@ -4,6 +4,7 @@
 import { parseFlags } from '../util/flags.js';
 import { resolveSettings } from '../config/precedence.js';
 import { settings } from '../config/settings.js';
+import { storesNamed } from '../config/setting-values.js';
 import { deadlineProblems } from '../app/http-server.js';
 import { storeNames, unknownStoreProblems } from '../stores/index.js';
 
@@ -25,6 +26,9 @@ const spec = {
   'store-bandwidth': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 };
+
+// The settings that may name stores (--store-rtt redis=40), by their flags.
+const DELAY_FLAGS = { storeRttMs: '--store-rtt', storeJitterMs: '--store-jitter', storeBandwidth: '--store-bandwidth' };
 
 /**
  * Parses argv (without node and script) and checks the settings it and env give.
@@ -59,6 +63,8 @@ export function parseAppArgs(argv, env = process.env) {
     ...resolved.problems,
     ...deadlineProblems(resolved.settings),
     ...unknownStoreProblems(resolved.settings.stores),
+    ...Object.entries(DELAY_FLAGS)
+      .flatMap(([key, flag]) => unknownStoreProblems(storesNamed(resolved.settings[key]), flag)),
   );
   return { help: values.help === true, options, problems };
 }

@@ -30,9 +30,11 @@ const engines = HTTP_ENGINE_NAMES.join(' or ');
 const STORE_DELAY_USAGE = `Network between the stores and their servers (docs/configuration.md#network-emulation):
   --store-rtt MS         a round trip of MS ms (half each way) through a delaying proxy in front
                          of each store's server, embedded or configured: given to the app this
-                         starts, or applied here with --direct (default: 0, none)
+                         starts, or applied here with --direct (default: 0, none). STORE=MS
+                         items give one store its own (redis=40, or 10,redis=40)
   --store-jitter MS      each one-way delay varies at random by up to MS either side
-  --store-bandwidth SIZE bytes a second each way to each server (100KB, 10MB)`;
+  --store-bandwidth SIZE bytes a second each way to each server (100KB, 10MB)
+                         (both also take STORE=value items)`;
 
 // --start-at, --part, --parts --local (driver/part-options.js).
 const PART_USAGE = `Several drivers, one run (docs/merge.md):
@@ -49,7 +51,7 @@ const PART_USAGE = `Several drivers, one run (docs/merge.md):
 const SCENARIO_USAGE = `Scenarios (docs/scenarios.md): the published studies, re-run here beside their figures
   --scenario NAME        run a study's scenario: its own stores, steps and workloads, then its
                          table beside the published one and a verdict per conclusion
-                         (--scenario list: one line each). Goes with --scale, --cloudant-plan,
+                         (--scenario list: one line each). Goes with the flags below,
                          --json, --csv, --html and -q only
   --scale S              tiny (seconds, for tests), default (at most 5 minutes on 2 cores) or
                          full (the study's sizes where they fit; the scenario says what not)
@@ -60,9 +62,16 @@ const SCENARIO_USAGE = `Scenarios (docs/scenarios.md): the published studies, re
   --client-rtt MS        a round trip of MS ms between the driver and the app (a new connection
                          pays one more for its handshake), for the scenarios over HTTP. Default:
                          the scenario's (cloudant-vs-redis: the study's 300, 0: none)
+  --client-bandwidth SIZE
+                         bytes a second each way on each connection between the driver and the
+                         app (cloudant-vs-redis: the study's 325KB; 0: none)
+  --counter              after the run, each verdict's counter-run: the system changed so that
+                         its claim comes out the other way in fact; both outcomes side by side
+  --verdicts ID,...      judge only these conclusions, and run only what they use
   --store-rtt MS, --store-jitter MS, --store-bandwidth SIZE
-                         the network between the app and its stores, for the scenarios over HTTP
-                         (cloudant-vs-redis, tarantool-vs-postgres). Default: none`;
+                         the network between the app and its stores (STORE=value items too), for
+                         the scenarios over HTTP and in direct mode but cluster-vs-document.
+                         Default: none`;
 
 export const usage = `Usage: node test [options]
 ${REPORT_COMMANDS_USAGE}
@@ -92,6 +101,8 @@ Targets:
   --no-server-timing     the app this starts leaves out its Server-Timing header (store;dur=MS),
                          so no step has a store time: the app's CPU without it (default: each
                          step reports the store's own time inside the app beside the latency)
+  --probe-size SIZE      with --direct and a key-space workload, the value the probe writes or reads
+                         under its own key (default 100 B: 10KB to probe 10 KB values)
 
 ${STORE_DELAY_USAGE}
 

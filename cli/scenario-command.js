@@ -15,6 +15,7 @@ export async function renderScenarioList() {
 
 function progressLine(event) {
   if (event.type === 'app-starting') return `starting app.js with ${event.stores.join(', ')}…`;
+  if (event.type === 'counter-run') return `counter-run ${event.index}/${event.total}: ${event.change}`;
   if (event.type === 'scenario-step') {
     return `step ${event.index}/${event.total}: ${event.label} at concurrency ${event.concurrency}`;
   }
@@ -33,8 +34,9 @@ export async function scenarioCommand(options, { signal, stdout = process.stdout
     const line = progressLine(event);
     if (line && !options.quiet) stderr.write(`${line}\n`);
   };
-  const { scale, cloudantPlan, storeDelay, clientDelay } = options;
-  const outcome = await runScenario(options.scenario, { scale, cloudantPlan, storeDelay, clientDelay }, {
+  const { scale, cloudantPlan, storeDelay, clientDelay, counter, verdicts } = options;
+  const flags = { scale, cloudantPlan, storeDelay, clientDelay, counter, verdicts };
+  const outcome = await runScenario(options.scenario, flags, {
     signal,
     onProgress,
   });

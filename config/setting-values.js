@@ -104,6 +104,60 @@ export function delayMs(raw) {
   return value;
 }
 
+const STORE_NAME = /^[a-z][a-z0-9+-]*$/;
+
+/**
+ * A value for every store, for some stores by name, or both: "40", "redis=40", or
+ * "10,redis=40,cloudant-legacy=300" (a plain value is every store's, a named one that store's
+ * own). Each value is read by `parseOne`. A plain value stays as parseOne gives it; a list
+ * with names becomes { all?, stores: { [name]: value } }. Store names are checked against
+ * the registry where it is known (stores/, driver/), not here.
+ */
+export const perStore = (parseOne) => (raw) => {
+  if (typeof raw === 'number') return parseOne(raw);
+  if (raw && typeof raw === 'object') {
+    const stores = Object.fromEntries(Object.entries(raw.stores ?? {}).map(([name, value]) => [name, parseOne(value)]));
+    return { ...(raw.all === undefined ? {} : { all: parseOne(raw.all) }), stores };
+  }
+  const items = String(raw).split(',').map((item) => item.trim());
+  if (!items.some((item) => item.includes('='))) {
+    if (items.length > 1) throw new SettingValueError('takes one value for every store, or name=value items');
+    return parseOne(items[0]);
+  }
+  const parsed = { stores: {} };
+  for (const item of items) {
+    const at = item.indexOf('=');
+    if (at === -1) {
+      if ('all' in parsed) throw new SettingValueError('takes at most one value for every store');
+      parsed.all = parseOne(item);
+      continue;
+    }
+    const name = item.slice(0, at).trim();
+    if (!STORE_NAME.test(name)) throw new SettingValueError('needs a store name before each "=" (redis=40)');
+    if (name in parsed.stores) throw new SettingValueError(`names store ${name} twice`);
+    parsed.stores[name] = parseOne(item.slice(at + 1));
+  }
+  return parsed;
+};
+
+/** A perStore value for one store: its own, else every store's; undefined when neither is given. */
+export const valueForStore = (value, store) =>
+  (value !== null && typeof value === 'object' ? value.stores?.[store] ?? value.all : value);
+
+/** A perStore value for every store (what a store not named in it gets); undefined when none is given. */
+export const valueForEvery = (value) => (value !== null && typeof value === 'object' ? value.all : value);
+
+/** The stores a perStore value names ([] for a plain value). */
+export const storesNamed = (value) =>
+  (value !== null && typeof value === 'object' ? Object.keys(value.stores ?? {}) : []);
+
+/** A perStore value as the text that parses back to it ("10,redis=40"). */
+export function perStoreText(value) {
+  if (value === null || typeof value !== 'object') return String(value);
+  const all = value.all === undefined ? [] : [String(value.all)];
+  return [...all, ...Object.entries(value.stores ?? {}).map(([name, one]) => `${name}=${one}`)].join(',');
+}
+
 export const text = (raw) => String(raw);
 
 /** An address to bind (a host name or an IP address): not empty, which would mean every interface unasked. */

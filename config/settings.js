@@ -24,7 +24,7 @@ import { resolveFromVcap } from './cf-binding.js';
 import { cloudFoundryApplication, cloudFoundryPort } from './cf-env.js';
 import {
   address, bearerToken, byteSize, connection, deadlineMs, delayMs, httpUrl, jsonText, listOf, onOff, onOrOff, oneOf,
-  port, positiveInteger, positiveNumber, serverLimit, text, workerCount,
+  perStore, port, positiveInteger, positiveNumber, serverLimit, text, workerCount,
 } from './setting-values.js';
 
 /** The Cloud Foundry tier of a backing service's location: the bound service matched for it. */
@@ -292,17 +292,19 @@ export const settings = {
       'Only the embedded server: a configured one keeps its own box.cfg',
   },
   // A network between the stores and their servers, emulated by a delaying proxy in front of each
-  // server (embedded/delay-proxy.js): embedded and configured servers alike.
+  // server (embedded/delay-proxy.js): embedded and configured servers alike. Each takes one
+  // value for every store, or store=value items for some (a store's own proxy then).
   storeRttMs: {
     scope: 'store',
     flag: '--store-rtt MS',
     env: ['STOREBENCH_STORE_RTT_MS'],
     default: 0,
     defaultText: '0: no delay',
-    parse: delayMs,
+    parse: perStore(delayMs),
     about: 'emulate a network between the stores and their servers: a round trip of MS milliseconds, half each way, ' +
       'through a delaying TCP proxy in front of each server (not TLS, Unix sockets or a Redis Cluster: those stores ' +
-      'are then unavailable, DELAY_UNSUPPORTED)',
+      'are then unavailable, DELAY_UNSUPPORTED); STORE=MS items (redis=40,postgres=5) give named stores their own, ' +
+      'a plain MS beside them every other store\'s',
   },
   storeJitterMs: {
     scope: 'store',
@@ -310,18 +312,18 @@ export const settings = {
     env: ['STOREBENCH_STORE_JITTER_MS'],
     default: 0,
     defaultText: '0: none',
-    parse: delayMs,
+    parse: perStore(delayMs),
     about: 'with the emulated network: each one-way delay varies at random by up to MS ' +
-      'either side (never reordering bytes)',
+      'either side (never reordering bytes); STORE=MS items as --store-rtt',
   },
   storeBandwidth: {
     scope: 'store',
     flag: '--store-bandwidth SIZE',
     env: ['STOREBENCH_STORE_BANDWIDTH'],
     defaultText: 'unlimited',
-    parse: byteSize,
+    parse: perStore(byteSize),
     about: 'with the emulated network: bytes a second each way to each server (100KB, 10MB: powers of ' +
-      '1024), shared by all its connections',
+      '1024), shared by all its connections; STORE=SIZE items as --store-rtt',
   },
   postgresPoolSize: {
     scope: 'store',

@@ -15,6 +15,9 @@ export const CLI_ONLY = Object.freeze({
   scale: 'goes with --scenario, which is the command line\'s',
   cloudantPlan: 'goes with --scenario, which is the command line\'s',
   clientRtt: 'goes with --scenario, which is the command line\'s',
+  clientBandwidth: 'goes with --scenario, which is the command line\'s',
+  counter: 'goes with --scenario, which is the command line\'s',
+  verdicts: 'goes with --scenario, which is the command line\'s',
   parts: 'is the command line\'s (node test --parts N --local starts the parts as processes); ' +
     'run() runs one part with part and startAt',
   local: 'goes with --parts, which is the command line\'s',

@@ -13,7 +13,7 @@ import { storeDelaySettings } from './store-delay-options.js';
 import { OPERATIONS } from './workloads/definitions.js';
 
 // With a key-space workload the probe has a key of its own, out of the key space, holding a
-// 100-byte value: no step writes it, so a read probe reads the same 100 bytes in every phase
+// 100-byte value (--probe-size another): no step writes it, so a read probe reads the same bytes in every phase
 // (record 0 is rewritten by a write workload, with that workload's value size). Under a
 // workload that only writes, the probe writes that key, as the studies' probing client did.
 export const PROBE_KEY = 'storebench-probe';
@@ -100,7 +100,7 @@ export async function openDirectTargets(options, { env = process.env, onServer, 
       // --pipeline N: every step's and warm-up's callers send N calls at a time (driver/engines/direct.js).
       if (options.pipeline > 1) target.engineLoad.pipeline = options.pipeline;
       const own = workload
-        ? { key: PROBE_KEY, valueSize: PROBE_VALUE_SIZE, writes: writesOnly(workload) }
+        ? { key: PROBE_KEY, valueSize: options.probeSize ?? PROBE_VALUE_SIZE, writes: writesOnly(workload) }
         : { key: target.key };
       target.probeTarget = probeTargetOf({ adapter, connections, settings, raw, valueShape, ...own });
     }

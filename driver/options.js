@@ -19,7 +19,7 @@ import { DEFAULT_HTTP_ENGINE, HTTP_ENGINE_NAMES } from './engines/names.js'; // 
 import { STORE_DELAY_FLAGS, parseStoreDelay } from './store-delay-options.js';
 import { SERVER_TIMING_FLAGS, parseServerTiming } from './server-timing-options.js';
 import { PART_FLAGS, parsePartFlags, partRunOptions } from './part-options.js';
-import { SettingValueError, workerCount } from '../config/setting-values.js'; // --app-workers
+import { byteSize, SettingValueError, workerCount } from '../config/setting-values.js'; // --app-workers, --probe-size
 
 // Four levels from the original's six (5 to 30 by 5): the curve's shape at two thirds of the
 // time, so a default run of every store (39 URLs) stays under ten minutes on a 2-core machine,
@@ -90,6 +90,7 @@ export const RUN_FLAGS = Object.freeze({
   direct: { type: 'boolean' },
   pipeline: { type: 'string' },
   probe: { type: 'boolean' },
+  'probe-size': { type: 'string' },
   engine: { type: 'string' },
   'value-shape': { type: 'string' },
   ...STORE_DELAY_FLAGS,
@@ -281,6 +282,8 @@ export function normalizeOptions(object = {}, env = process.env) {
       '--stores, or use --app-workers 1');
   }
   const valueShape = parseValueShape(text('value-shape'), { direct, ...workload.options }, problems);
+  const keySpace = Boolean(workload.options?.keySpace);
+  const probeSize = parseProbeSize(text('probe-size'), { probe, direct, keySpace }, problems);
   if (workers > 1 && workload.options?.workload.mix.some(({ operation }) => operation === 'insert')) {
     problems.push(`--workers ${workers}: ${workload.options.workload.name} inserts, ` +
       'and each insert takes the next new key in turn, which only one worker can do: use --workers 1');
@@ -313,6 +316,7 @@ export function normalizeOptions(object = {}, env = process.env) {
     direct,
     pipeline,
     probe,
+    ...(probeSize === undefined ? {} : { probeSize }),
     engine,
     ...runReportOptions(values, problems),
     ...workload.options,
@@ -399,6 +403,23 @@ function parseAppWorkers(raw, { direct, target, urls }, problems) {
     if (!(error instanceof SettingValueError)) throw error;
     problems.push(`--app-workers ${error.message}, not "${raw}"`);
     return 1;
+  }
+}
+
+// --probe-size SIZE: the value of the probe's own key, which it has only in direct mode with a
+// key-space workload (a study's probing client read values of the load's size).
+function parseProbeSize(raw, { probe, direct, keySpace }, problems) {
+  if (raw === undefined) return undefined;
+  if (!probe || !direct || !keySpace) {
+    problems.push('--probe-size goes with --probe, --direct and a key-space --workload (the probe\'s own key)');
+    return undefined;
+  }
+  try {
+    return byteSize(raw);
+  } catch (error) {
+    if (!(error instanceof SettingValueError)) throw error;
+    problems.push(`--probe-size ${error.message}, not "${raw}"`);
+    return undefined;
   }
 }
 

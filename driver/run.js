@@ -212,6 +212,7 @@ export async function runBenchmark(options, { signal, onProgress = () => {} } = 
       appWorkers: app ? options.appWorkers ?? 1 : null,
       engine: options.direct ? 'direct' : options.engine ?? DEFAULT_HTTP_ENGINE,
       pipeline: options.pipeline ?? 1, // --pipeline, direct mode
+      ...(options.probeSize ? { probeSize: options.probeSize } : {}), // --probe-size
       // The emulated network, where this run set up the stores (its app, or --direct).
       ...(storeDelayOf(options) ? { storeDelay: storeDelayOf(options) } : {}),
       ...partSettings(options),

@@ -3,28 +3,35 @@
 // (stores, steps, workloads), so any load or target flag beside it is a problem.
 import { CLOUDANT_PLANS, scaleProblems } from './scenarios/scales.js';
 import { parseStoreDelay } from './store-delay-options.js';
-import { delayMs, SettingValueError } from '../config/setting-values.js';
+import { byteSize, delayMs, SettingValueError } from '../config/setting-values.js';
 
 export const SCENARIO_FLAGS = {
   scenario: { type: 'string' },
   scale: { type: 'string' },
   'cloudant-plan': { type: 'string' },
   'client-rtt': { type: 'string' },
+  'client-bandwidth': { type: 'string' },
+  counter: { type: 'boolean' },
+  verdicts: { type: 'string' },
 };
 
 // What may go with --scenario: where the results go, and the scenario's own knobs.
 const ALLOWED = new Set([
-  'scenario', 'scale', 'cloudant-plan', 'client-rtt', 'store-rtt', 'store-jitter', 'store-bandwidth',
-  'json', 'csv', 'html', 'quiet', 'help',
+  'scenario', 'scale', 'cloudant-plan', 'client-rtt', 'client-bandwidth', 'store-rtt', 'store-jitter',
+  'store-bandwidth', 'counter', 'verdicts', 'json', 'csv', 'html', 'quiet', 'help',
 ]);
 // What --scenario list takes none of.
 const NOT_FOR_LIST = [
-  'scale', 'cloudant-plan', 'client-rtt', 'store-rtt', 'store-jitter', 'store-bandwidth', 'json', 'csv', 'html',
+  'scale', 'cloudant-plan', 'client-rtt', 'client-bandwidth', 'store-rtt', 'store-jitter', 'store-bandwidth',
+  'counter', 'verdicts', 'json', 'csv', 'html',
 ];
 
+// --client-bandwidth: a size a second, or 0 for none.
+const bandwidthOrNone = (raw) => (/^\s*0+\s*$/.test(raw) ? 0 : byteSize(raw));
+
 /**
- * { scenario, scale, cloudantPlan, storeDelay, clientDelay, json, csv, html, quiet } when --scenario was given
- * (problems pushed), else null.
+ * { scenario, scale, cloudantPlan, storeDelay, clientDelay, counter, verdicts, json, csv, html, quiet } when
+ * --scenario was given (problems pushed), else null.
  */
 export function parseScenarioFlags(values, problems) {
   const given = (name) => (typeof values[name] === 'string' ? values[name] : undefined);
@@ -37,23 +44,29 @@ export function parseScenarioFlags(values, problems) {
     if (plan !== undefined) {
       problems.push('--cloudant-plan goes with --scenario NAME (or set STOREBENCH_CLOUDANT_PLAN for the app)');
     }
-    if (given('client-rtt') !== undefined) {
-      problems.push('--client-rtt goes with --scenario NAME (for a run of your own, --store-rtt delays the stores)');
+    if (values.counter !== undefined) problems.push('--counter goes with --scenario NAME');
+    if (given('verdicts') !== undefined) problems.push('--verdicts goes with --scenario NAME');
+    for (const flag of ['client-rtt', 'client-bandwidth'].filter((name) => given(name) !== undefined)) {
+      problems.push(`--${flag} goes with --scenario NAME (for a run of your own, --store-rtt delays the stores)`);
     }
     return null;
   }
   const name = given('scenario');
   // null when none of the three was given: the scenario's own network then.
   const storeDelay = parseStoreDelay(values, problems);
-  let clientDelay = null;
-  if (given('client-rtt') !== undefined) {
+  // Each of --client-rtt and --client-bandwidth replaces its part of the scenario's client network.
+  const client = {};
+  const clientFlags = [['client-rtt', 'rttMs', delayMs], ['client-bandwidth', 'bandwidth', bandwidthOrNone]];
+  for (const [flag, key, parse] of clientFlags) {
+    if (given(flag) === undefined) continue;
     try {
-      clientDelay = { rttMs: delayMs(given('client-rtt')) };
+      client[key] = parse(given(flag));
     } catch (error) {
       if (!(error instanceof SettingValueError)) throw error;
-      problems.push(`--client-rtt ${error.message}, not "${given('client-rtt')}"`);
+      problems.push(`--${flag} ${error.message}, not "${given(flag)}"`);
     }
   }
+  const clientDelay = Object.keys(client).length ? client : null;
   if (name === undefined || !name) problems.push('--scenario needs a name (or list)');
   if (name === 'list') {
     for (const flag of NOT_FOR_LIST.filter((f) => values[f] !== undefined)) {
@@ -66,6 +79,9 @@ export function parseScenarioFlags(values, problems) {
   for (const flag of conflicting) {
     problems.push(`--${flag} conflicts with --scenario: the scenario sets its own load and targets`);
   }
+  if (given('verdicts') !== undefined && !given('verdicts').split(',').some((id) => id.trim())) {
+    problems.push('--verdicts needs at least one verdict id (the scenario\'s conclusions)');
+  }
   if (given('csv') === '-') problems.push('--csv needs a file name ("-" is only for --json)');
   if (given('html') !== undefined && (given('html') === '-' || given('html') === '')) {
     problems.push('--html needs a file name');
@@ -76,6 +92,9 @@ export function parseScenarioFlags(values, problems) {
     cloudantPlan: plan,
     storeDelay,
     clientDelay,
+    counter: values.counter === true,
+    // Which conclusions to judge (and run what they need): ids, checked against the scenario's when it is loaded.
+    verdicts: given('verdicts')?.split(',').map((id) => id.trim()).filter(Boolean),
     json: given('json'),
     csv: given('csv'),
     html: given('html'),

@@ -21,10 +21,10 @@ const HIGH_WATER_BYTES = 4 * 1024 * 1024;
 export const delayActive = ({ rttMs = 0, jitterMs = 0, bandwidth = 0 } = {}) =>
   rttMs > 0 || jitterMs > 0 || bandwidth > 0;
 
-/** A one-line description of a delay: "RTT 50 ms ± 5 ms, 1 MB/s each way". */
-export function delayText({ rttMs = 0, jitterMs = 0, bandwidth = 0 } = {}) {
+/** A one-line description of a delay: "RTT 50 ms ± 5 ms, 1 MB/s each way" (", per connection" with perConnection). */
+export function delayText({ rttMs = 0, jitterMs = 0, bandwidth = 0, perConnection = false } = {}) {
   const parts = [`RTT ${rttMs} ms${jitterMs > 0 ? ` ± ${jitterMs} ms` : ''}`];
-  if (bandwidth > 0) parts.push(`${bandwidthText(bandwidth)} each way`);
+  if (bandwidth > 0) parts.push(`${bandwidthText(bandwidth)} each way${perConnection ? ' per connection' : ''}`);
   return parts.join(', ');
 }
 
@@ -51,7 +51,8 @@ class Direction {
     const now = performance.now();
     let sent = now;
     if (this.bandwidth > 0) {
-      // The link is shared by every connection of the proxy in this direction, as one path is.
+      // The link is shared by every connection of the proxy in this direction, as one path is
+      // (or, perConnection, is this connection's own).
       sent = Math.max(now, this.link.freeAt) + (bytes / this.bandwidth) * 1000;
       this.link.freeAt = sent;
     }
@@ -101,14 +102,18 @@ class Direction {
  * Starts a delaying proxy to `target` on a free loopback port. Resolves to
  * { host, port, connections(), stop() }.
  * @param {{ host: string, port: number }} target  where the server is
- * @param {{ rttMs?: number, jitterMs?: number, bandwidth?: number, random?: () => number }} delay
+ * @param {{ rttMs?: number, jitterMs?: number, bandwidth?: number, perConnection?: boolean,
+ *   random?: () => number }} delay
  *   rttMs: the round trip (half each way); jitterMs: each chunk's one-way delay varies by up to
  *   this either side (order kept); bandwidth: bytes a second per direction, shared by all
- *   connections (0: unlimited); random: for tests
+ *   connections (0: unlimited), or with perConnection each connection's own (a long path where
+ *   each connection's window, not the path, limits it); random: for tests
  */
-export async function startDelayProxy(target, { rttMs = 0, jitterMs = 0, bandwidth = 0, random = Math.random } = {}) {
+export async function startDelayProxy(target, {
+  rttMs = 0, jitterMs = 0, bandwidth = 0, perConnection = false, random = Math.random,
+} = {}) {
   const oneWayMs = rttMs / 2;
-  const links = { up: { freeAt: 0 }, down: { freeAt: 0 } };
+  const shared = { up: { freeAt: 0 }, down: { freeAt: 0 } };
   const sockets = new Set();
 
   const server = net.createServer({ noDelay: true }, (client) => {
@@ -119,6 +124,7 @@ export async function startDelayProxy(target, { rttMs = 0, jitterMs = 0, bandwid
     const upstream = net.connect({ host: target.host, port: target.port, noDelay: true });
     sockets.add(client);
     sockets.add(upstream);
+    const links = perConnection ? { up: { freeAt: 0 }, down: { freeAt: 0 } } : shared;
     const up = new Direction({ oneWayMs, jitterMs, bandwidth, link: links.up, random });
     const down = new Direction({ oneWayMs, jitterMs, bandwidth, link: links.down, random });
     const close = () => {

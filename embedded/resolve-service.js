@@ -6,6 +6,7 @@ import { settings } from '../config/settings.js';
 import { resolveSetting } from '../config/precedence.js';
 import { locationProblem } from '../config/service-url.js';
 import { redactUrl } from '../util/redact.js';
+import { storesNamed, valueForEvery, valueForStore } from '../config/setting-values.js';
 import { delayActive, delayText } from './delay-proxy.js';
 import { startEmbedded } from './index.js';
 
@@ -19,16 +20,13 @@ import { startEmbedded } from './index.js';
  * @returns {Promise<{ connection: object, stop?: () => Promise<void> } | { unavailable: string, code: string }>}
  *   code: NOT_CONFIGURED, NOT_INSTALLED, START_FAILED, BAD_URL, BAD_BINDING or DELAY_UNSUPPORTED (util/errors.js)
  *   connection: { url, source, display (redacted url), delay?, ...from connectionSettings }
- *   With a network emulated (storeRttMs, storeJitterMs, storeBandwidth), url is a delaying
- *   proxy's in front of the server (embedded/delayed-connection.js), display the server's.
+ *   With a network emulated for every store (storeRttMs, storeJitterMs, storeBandwidth), url is
+ *   a delaying proxy's in front of the server (embedded/delayed-connection.js), display the
+ *   server's. A store with a delay of its own gets its own proxy (stores/index.js).
  */
 export async function resolveService(name, { env = process.env, options = {}, embedded = true } = {}) {
   const resolved = await locateService(name, { env, options, embedded });
-  const delay = {
-    rttMs: resolveSetting('storeRttMs', { options, env }).value ?? 0,
-    jitterMs: resolveSetting('storeJitterMs', { options, env }).value ?? 0,
-    bandwidth: resolveSetting('storeBandwidth', { options, env }).value ?? 0,
-  };
+  const delay = everyStoreDelay({ options, env });
   if (!resolved.connection || !delayActive(delay)) return resolved;
   const { delayConnection } = await import('./delayed-connection.js');
   const delayed = await delayConnection(name, resolved.connection, delay);
@@ -42,7 +40,48 @@ export async function resolveService(name, { env = process.env, options = {}, em
   };
   const display = `${resolved.connection.display} (delayed: ${delayText(delay)})`;
   // serverUrl: where the server itself listens, for whatever must find its process (driver/machine-load.js).
-  return { connection: { ...delayed.connection, display, delay, serverUrl: resolved.connection.url }, stop };
+  const server = { serverUrl: resolved.connection.url, serverDisplay: resolved.connection.display };
+  return { connection: { ...delayed.connection, display, delay, ...server }, stop };
+}
+
+/**
+ * The network of a store named in the delay settings (--store-rtt redis=40): { rttMs, jitterMs,
+ * bandwidth }, each its own value else every store's; null for a store none of them names.
+ */
+export function ownStoreDelay(store, settings) {
+  const values = [settings.storeRttMs, settings.storeJitterMs, settings.storeBandwidth];
+  if (!values.some((value) => storesNamed(value).includes(store))) return null;
+  const [rttMs, jitterMs, bandwidth] = values.map((value) => valueForStore(value, store) ?? 0);
+  return { rttMs, jitterMs, bandwidth };
+}
+
+/**
+ * A store's connection to `service` (as resolveService gave it) moved behind a proxy of that
+ * store's own with `delay`, straight to the server; with no delay active, the server itself.
+ * Resolves to { connection, stop? } or { unavailable, code: 'DELAY_UNSUPPORTED' }.
+ */
+export async function ownConnection(service, connection, delay) {
+  const server = {
+    ...connection,
+    url: connection.serverUrl ?? connection.url,
+    display: connection.serverDisplay ?? connection.display,
+  };
+  delete server.delay;
+  if (!delayActive(delay)) return { connection: server };
+  const { delayConnection } = await import('./delayed-connection.js');
+  const delayed = await delayConnection(service, server, delay);
+  if (delayed.unavailable) return { unavailable: delayed.unavailable, code: 'DELAY_UNSUPPORTED' };
+  const display = `${server.display} (delayed: ${delayText(delay)})`;
+  return {
+    connection: { ...delayed.connection, display, delay, serverUrl: server.url, serverDisplay: server.display },
+    stop: delayed.stop,
+  };
+}
+
+/** The network emulated for every store (the settings' plain values): { rttMs, jitterMs, bandwidth }. */
+export function everyStoreDelay(sources) {
+  const every = (key) => valueForEvery(resolveSetting(key, sources).value) ?? 0;
+  return { rttMs: every('storeRttMs'), jitterMs: every('storeJitterMs'), bandwidth: every('storeBandwidth') };
 }
 
 async function locateService(name, { env, options, embedded }) {

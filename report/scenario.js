@@ -6,12 +6,13 @@
 import { renderTable } from './table.js';
 import { renderSystemLine } from './system.js';
 import { formatFigure } from '../result/scenarios/verdicts.js';
+import { UNDERMINING, verdictDoubts } from '../result/scenarios/doubts.js';
 
 const LABEL = 12;
 const labelled = (label, text) => `${`${label}:`.padEnd(LABEL)} ${text}`;
 
 // One formatter for the tables' figures and the verdicts' (driver/ may not import report/).
-export { formatFigure };
+export { formatFigure, UNDERMINING, verdictDoubts };
 
 const unitText = (column) => (column.unit ? `${column.label} (${column.unit})` : column.label);
 
@@ -39,12 +40,6 @@ export function tableCells(measured, published, { pad = false } = {}) {
 
 const verdictWord = (verdict) => verdict.split(':')[0];
 
-// Warnings that make a figure untrustworthy, not merely less precise: the machine was busy with
-// other work (or the hypervisor took the CPU) while it was measured, requests failed and their
-// error answers are in its rps and latency, or the driver was the limit (an ordering of
-// throughputs then compares the driver with itself). A scenario whose study measured the
-// client itself lists DRIVER_CPU in its `expectedWarnings`, and there it does not undermine.
-export const UNDERMINING = ['BUSY_MACHINE', 'CPU_STEAL', 'REQUEST_ERRORS', 'DRIVER_CPU'];
 const SHOWN_ROWS = 4;
 
 const stepLabel = (step) => `${step.store}${step.key ? ` ${step.key}` : ''} c=${step.concurrency}`;
@@ -88,19 +83,6 @@ export function warningGroups(record, steps = []) {
     }
   });
   return [...groups.values()];
-}
-
-/** The undermining warnings on the steps a verdict's figures came from: [{ code, steps, of }]. */
-export function verdictDoubts(record, steps = [], verdict) {
-  const sourcesOf = ({ table, row }) =>
-    record.measured.find((candidate) => candidate.id === table)?.sources?.[row] ?? [];
-  const indexes = new Set((verdict.figures ?? []).flatMap(sourcesOf));
-  const behind = [...indexes].map((index) => steps[index]).filter(Boolean);
-  const expected = new Set(record.expectedWarnings ?? []);
-  const carrying = (code) => behind.filter((step) => step.warnings?.some((warning) => warning.code === code)).length;
-  return UNDERMINING.filter((code) => !expected.has(code))
-    .map((code) => ({ code, steps: carrying(code), of: behind.length }))
-    .filter(({ steps: count }) => count > 0);
 }
 
 const rowsText = (rows) =>
@@ -182,18 +164,66 @@ export function renderScenario(record, { system, engine, steps = [] } = {}) {
     );
   }
   if (record.notes.length) lines.push('', 'Notes:', ...record.notes.map((note) => `  - ${note}`));
+  lines.push(...verdictLines(record, steps));
+  if (record.counterRuns?.length) lines.push(...counterRunLines(record));
+  return `${lines.join('\n')}\n`;
+}
+
+// The verdict lines; with counter-runs, each verdict's two outcomes side by side: as the study
+// had its system, and with the system changed so that the claim is false in fact (or true,
+// where it came out false), then what the counter-run changed and measured.
+function verdictLines(record, steps) {
   const doubted = record.verdicts.map((entry) => verdictDoubts(record, steps, entry));
-  const distrust = doubted.some((doubts) => doubts.length) ? '; ! marks one to distrust' : '';
-  lines.push('', `Verdicts (orderings and ratios only: absolute times differ between machines${distrust}):`);
+  const countered = Boolean(record.counterRuns);
+  const marked = doubted.some((doubts) => doubts.length) ||
+    record.verdicts.some((entry) => entry.counter?.doubts?.length);
+  const distrust = marked ? '; ! marks one to distrust' : '';
+  const lines = ['', `Verdicts (orderings and ratios only: absolute times differ between machines${distrust}):`];
   const width = Math.max(...record.verdicts.map(({ verdict }) => verdictWord(verdict).length));
+  if (countered) {
+    const counterWidth = Math.max('counter-run'.length, ...record.verdicts.map((entry) => counterWord(entry).length));
+    lines.push(`  ${'this run'.padEnd(width)} | ${'counter-run'.padEnd(counterWidth)}`);
+    for (const [i, entry] of record.verdicts.entries()) {
+      const doubts = [...doubted[i], ...(entry.counter?.doubts ?? [])];
+      const mark = doubts.length ? '!' : ' ';
+      lines.push(`${mark} ${verdictWord(entry.verdict).padEnd(width)} | ${counterWord(entry).padEnd(counterWidth)}  ` +
+        `${entry.id}: ${entry.claim} -- ${reasonOf(entry)}`);
+      if (doubted[i].length) lines.push(`    ${doubtText(doubted[i])}`);
+      if (entry.counter) {
+        lines.push(`    counter-run, ${changeText(entry.counter)}: ${entry.counter.explanation}`);
+        if (entry.counter.doubts.length) lines.push(`    in the counter-run: ${doubtText(entry.counter.doubts)}`);
+      }
+      if (entry.noCounter) lines.push(`    no counter-run: ${entry.noCounter}`);
+    }
+    return lines;
+  }
   for (const [i, entry] of record.verdicts.entries()) {
-    const { id, claim, verdict } = entry;
     const doubts = doubted[i];
     const mark = doubts.length ? '!' : ' ';
-    lines.push(`${mark} ${verdictWord(verdict).padEnd(width)}  ${id}: ${claim} -- ${reasonOf(entry)}`);
+    const word = verdictWord(entry.verdict).padEnd(width);
+    lines.push(`${mark} ${word}  ${entry.id}: ${entry.claim} -- ${reasonOf(entry)}`);
     if (doubts.length) lines.push(`    ${doubtText(doubts)}`);
   }
-  return `${lines.join('\n')}\n`;
+  return lines;
+}
+
+// A verdict's counter-run outcome in one word, or why it has none.
+function counterWord(entry) {
+  if (entry.counter) return verdictWord(entry.counter.verdict);
+  return '-';
+}
+
+const changeText = (counter) => (counter.how ? `${counter.change} (${counter.how})` : counter.change);
+
+// What each counter-run changed and which verdicts it judged, with the notes its run left.
+function counterRunLines(record) {
+  const lines = ['', 'Counter-runs (each the same scenario with the system changed so that its verdicts\' claims ' +
+    'come out the other way in fact; their tables are in the results file):'];
+  for (const run of record.counterRuns) {
+    const stopped = run.interrupted ? ' (interrupted)' : '';
+    lines.push(`  - ${changeText(run)}${stopped}: ${run.verdicts.join(', ')}`);
+  }
+  return lines;
 }
 
 /**
@@ -217,8 +247,16 @@ export function scenarioHtml(record, escape, steps = []) {
     const doubts = verdictDoubts(record, steps, entry);
     const doubt = doubts.length ? `<br><strong>! ${escape(doubtText(doubts))}</strong>` : '';
     const reason = `<span class="note">${escape(reasonOf(entry))}</span>`;
+    const counter = entry.counter
+      ? `<br>counter-run, ${escape(changeText(entry.counter))}: <strong>${escape(verdictWord(entry.counter.verdict))}` +
+        `</strong> <span class="note">${escape(entry.counter.explanation)}</span>` +
+        (entry.counter.doubts.length ? `<br><strong>! ${escape(doubtText(entry.counter.doubts))}</strong>` : '')
+      : '';
+    const none = entry.noCounter && record.counterRuns
+      ? `<br><span class="note">no counter-run: ${escape(entry.noCounter)}</span>`
+      : '';
     return `<li${doubts.length ? ' class="doubt"' : ''}><strong>${escape(verdictWord(entry.verdict))}</strong> ` +
-      `${escape(entry.id)}: ${escape(entry.claim)}<br>${reason}${doubt}</li>`;
+      `${escape(entry.id)}: ${escape(entry.claim)}<br>${reason}${doubt}${counter}${none}</li>`;
   }).join('');
   const groups = warningGroups(record, steps);
   const groupItems = groups.map((group) =>

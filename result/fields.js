@@ -332,8 +332,11 @@ export const STEP_FIELDS = [
   field('probe', 'object|null', 'with --probe, what a separate prober sending one request at a time measured: `idle` ' +
     '(before the target\'s first step, for 1 s or 200 requests, after `idle.warmup` untimed ones: at most 50 or ' +
     '0.25 s, since a new connection\'s first requests are slower) and `underLoad` (throughout this step), each `{ ' +
-    'count, errors, meanMs, p50Ms, p99Ms }`, `underLoad` also `timeline`: per second of the probe\'s sampling (which ' +
-    'starts a few ms before the step\'s first request) `{ second, count, errors, p50Ms, p90Ms, p99Ms, maxMs }` ' +
+    'count, errors, meanMs, p50Ms, p99Ms, noiseMs }` (noiseMs: how far the mean could be off, two standard ' +
+    'errors by batch means: 2 x the spread of the means of its answers in batches of 20, over the root of their ' +
+    'number; null under 2 batches; absent from files written before it), `underLoad` also `timeline`: per ' +
+    'second of the probe\'s sampling (which starts a few ms before the step\'s first request) ' +
+    '`{ second, count, errors, p50Ms, p90Ms, p99Ms, maxMs }` ' +
     '(`errors`: requests that failed, timed out or answered other than 2xx, in direct mode a get that found no ' +
     'value: never latencies; latencies in ms, null when nothing answered; the whole of it null when the probe ' +
     'could not reach the target, `error` saying why, else null), and `thread`: `worker` (its own thread and ' +
@@ -597,10 +600,13 @@ export const RESULT_FIELDS = [
     'had settled (--pipeline, direct mode; redis-benchmark -P); each call timed and counted on its own, so a step ' +
     'keeps concurrency x pipeline calls in flight. 1 without it; absent from files written before it',
   { optional: true }),
+  field('settings.probeSize', 'integer', 'only with --probe-size: the bytes of the value the probe writes or reads ' +
+    'under its own key (100 without it)', { optional: true }),
   field('settings.storeDelay', 'object', 'the network emulated between the stores and their servers (--store-rtt, ' +
     '--store-jitter, --store-bandwidth, or their STOREBENCH_STORE_* variables): `{ rttMs, jitterMs, bandwidth }` ' +
-    '(bandwidth in bytes a second each way, 0 for unlimited). Only in a run that set up its stores (the app it ' +
-    'started, or --direct) with a delay', { optional: true }),
+    '(bandwidth in bytes a second each way, 0 for unlimited), every store\'s; with STORE=value items also ' +
+    '`stores`: `{ name: { rttMs, jitterMs, bandwidth } }`, each named store\'s own. Only in a run that set up its ' +
+    'stores (the app it started, or --direct) with a delay', { optional: true }),
   field('settings.part', 'object', 'only in a part of a split run (--part I/N): `{ index, count }`, part I of N. Its ' +
     'concurrency, rate and -n shares are in its steps; the settings above stay ' +
     'the whole run\'s (docs/merge.md)', { optional: true }),
@@ -664,10 +670,18 @@ export const RESULT_FIELDS = [
     'start, with `file` and `hostname`), `warnings` (START_SKEW)', { optional: true }),
   // A run of node test --scenario NAME (absent from other runs)
   field('scenario', 'object', 'only in a `--scenario` run: `name`, `title`, `summary`, `study` (file, source, ' +
-    'author, hardware, date), `scale`, `scaleNote`, `cloudantPlan`, `storeDelay` and `clientDelay` (the networks ' +
-    'emulated between the app and its stores, and between the driver and the app: `{ rttMs, jitterMs?, bandwidth? }` ' +
-    'or null), `measured` and `published` (tables: `id`, `title`, `rowHeader`, `rows`, `columns` [{id, label, ' +
-    'unit}], `cells` {row: {column: number or null}}, measured tables also `sources` {row: [index in steps]} and, ' +
-    'where a kind gives one, `resolution` {column: figure}: closer figures are too small to judge), `verdicts` [{id, ' +
-    'claim, verdict, explanation, figures [{table, row}]}], `notes`, `runs` (docs/scenarios.md)', { optional: true }),
+    'author, hardware, ' +
+    'date), `scale`, `scaleNote`, `cloudantPlan`, `storeDelay` and `clientDelay` (the networks emulated ' +
+    'between the app and its stores, and between the driver and the app: `{ rttMs, jitterMs?, bandwidth? ' +
+    '}` or null), `measured` and `published` (tables: `id`, `title`, `rowHeader`, `rows`, `columns` [{id, ' +
+    'label, unit}], `cells` {row: {column: number or null}}, measured tables also `sources` {row: [index ' +
+    'in steps]} and, where a kind gives it, `noise` {row: {column: figure}}: how far each figure could be ' +
+    'off, two figures no further apart than their noises together too small to judge), `verdicts` [{id, ' +
+    'claim, verdict, explanation, figures [{table, row}], and where they apply: `setBy` (the emulation\'s ' +
+    'constant that decides it; its verdict is then `set by the emulation`), `noCounter` (why no change of ' +
+    'the system here can make it come out the other way), `counter` (with --counter: {change, how?, ' +
+    'verdict, explanation, figures, doubts [{code, steps, of}]}, its counter-run: the system changed so ' +
+    'that the claim comes out the other way in fact)}], `notes`, `runs`, and with --counter `counterRuns` ' +
+    '[{change, how?, verdicts [id], measured, notes, runs, interrupted}], with --verdicts `only` [id] ' +
+    '(docs/scenarios.md)', { optional: true }),
 ];

@@ -116,6 +116,28 @@ const runs = ({ requests, concurrency, pair }) => [
   },
 ];
 
+// Counter-runs: a store moved FAR from the app (another region), its every request then paying
+// a round trip longer than a whole request here (some 15 to 50 ms at c=100 without keep-alive,
+// with the app's own work: 40 ms did not show on a loaded machine), so closed-loop rates fall to
+// about concurrency / FAR_MS whatever the machine does.
+const FAR_MS = 300;
+const far = (store, what) => ({
+  change: `${what} ${FAR_MS} ms from the app (another region), the others on loopback`,
+  how: `--store-rtt ${store}=${FAR_MS}`,
+  system: { storeDelay: { rttMs: { stores: { [store]: FAR_MS } } } },
+});
+// PostgreSQL alone moved NEAR_MS away: its serial writes then wait a round trip each (50 a
+// second) and its reads ten at once (500), well below the others on loopback, while the app's
+// queue of writes stays within a request's deadline (300 ms away, 100 queued writes waited 30 s
+// and timed out, which says nothing of the store).
+const NEAR_MS = 20;
+const postgresAway = {
+  change: `PostgreSQL alone ${NEAR_MS} ms from the app (its writes one at a time, its reads ten at once), the others ` +
+    'on loopback',
+  how: `--store-rtt postgres=${NEAR_MS}`,
+  system: { storeDelay: { rttMs: { stores: { postgres: NEAR_MS } } } },
+};
+
 // The study's ab figures: rps, mean (ab's time per request), then 50% .. 100% in ms.
 const ab = {
   'read tarantool': [1892.04, 52.853, 52, 53, 53, 53, 54, 56, 56, 57, 57],
@@ -261,23 +283,45 @@ export default {
     {
       id: 'cache-reads-like-tarantool',
       claim: 'behind a Redis cache, PostgreSQL reads as fast as Tarantool (the study: 1,850 vs 1,892 rps)',
+      uses: ['read tarantool', 'read postgres+redis'],
+      // Over a network every read pays alike, and two stores a few ms apart read level.
+      // Level in fact when both pay the same network far larger than what sets them apart; apart in
+      // fact with one of them far from the app.
+      counter: {
+        ifHolds: far('tarantool', 'Tarantool'),
+        ifFails: {
+          change: `a ${FAR_MS} ms round trip between the driver and the app (study 000's), which every read pays ` +
+            'twice (no keep-alive)',
+          how: `--client-rtt ${FAR_MS}`,
+          system: { clientDelay: { rttMs: FAR_MS } },
+        },
+      },
       // Level by the one margin every check uses (10%): the study's own pair is 2% apart.
       check: { type: 'level', table: 'summary', column: 'readRps', row: 'postgres+redis', other: 'tarantool' },
     },
     {
       id: 'cache-beats-postgres-reads',
       claim: 'reads through the Redis cache beat PostgreSQL alone (1,850 vs 1,521 rps)',
+      uses: ['read postgres+redis', 'read postgres'],
+      counter: { ifHolds: far('postgres+redis', 'the cache layer'), ifFails: postgresAway },
       check: { type: 'order', table: 'summary', column: 'readRps', rows: ['postgres+redis', 'postgres'] },
     },
     {
       id: 'tarantool-writes',
       claim: 'Tarantool writes several times faster than PostgreSQL (1,890 vs 278 rps)',
+      uses: ['write tarantool', 'write postgres'],
+      counter: { ifHolds: far('tarantool', 'Tarantool'), ifFails: postgresAway },
       check: { type: 'ratio', table: 'summary', column: 'writeRps', row: 'tarantool', over: 'postgres', atLeast: 2 },
     },
     {
       id: 'redis-persistence-writes',
       claim: 'Redis in front, persisting to PostgreSQL later, writes several times faster ' +
         'than PostgreSQL (1,905 vs 278 rps)',
+      uses: ['write redis+postgres', 'write postgres'],
+      counter: {
+        ifHolds: far('redis+postgres', 'the write-behind store'),
+        ifFails: postgresAway,
+      },
       check: {
         type: 'ratio',
         table: 'summary',
@@ -290,6 +334,22 @@ export default {
     {
       id: 'serial-writes-slower',
       claim: 'PostgreSQL writes to random listings go faster concurrently than one at a time (712 vs 297 rps)',
+      uses: ['multi-threaded', 'single-threaded'],
+      // Through one connection to a PostgreSQL 20 ms away each write waits its round trip either
+      // way (a pool of one alone was not enough: the app's serial queue costs a little more than
+      // the pool's); through ten, concurrent writes overlap their round trips.
+      counter: {
+        ifHolds: {
+          change: 'one connection to a PostgreSQL 20 ms from the app, so every write waits its round trip in turn',
+          how: 'POSTGRES_POOL_SIZE=1 --store-rtt postgres=20',
+          system: { env: { POSTGRES_POOL_SIZE: '1' }, storeDelay: { rttMs: { stores: { postgres: 20 } } } },
+        },
+        ifFails: {
+          change: 'PostgreSQL 20 ms from the app, its pool of ten overlapping the concurrent writes\' round trips',
+          how: '--store-rtt postgres=20',
+          system: { storeDelay: { rttMs: { stores: { postgres: 20 } } } },
+        },
+      },
       check: { type: 'order', table: 'pair', column: 'rps', rows: ['multi-threaded', 'single-threaded'] },
     },
     {
@@ -297,11 +357,27 @@ export default {
       // The study's reason for its slow PostgreSQL reads; it published no key lookup to test it on.
       claim: 'PostgreSQL reads are slower for walking two indexes: its joined read is slower than a key lookup',
       ours: true,
+      uses: ['read postgres', 'read-key'],
+      noCounter: 'its second index walk costs PostgreSQL tens of microseconds, beside some 20 ms a request spends ' +
+        'on its connection and in the app at c=100; only a PostgreSQL starved of CPU would show it, and the ' +
+        'run\'s PostgreSQL is the configured or embedded server, whose CPU this run does not limit',
       check: { type: 'order', table: 'postgres', column: 'rps', rows: ['read-key', 'read'] },
     },
     {
       id: 'postgres-writes-slower',
       claim: 'PostgreSQL writes more slowly than it reads (278 vs 1,521 rps)',
+      uses: ['read postgres', 'write postgres'],
+      // A read carries the 2,448-byte value back, a write 190 bytes there: on a thin link reads are the slower.
+      counter: {
+        ifHolds: {
+          change: 'PostgreSQL behind a 512 KB/s link from the app, which each read crosses with 2,448 bytes and each ' +
+            'write with 190',
+          how: '--store-bandwidth postgres=512KB',
+          system: { storeDelay: { bandwidth: { stores: { postgres: 512 * 1024 } } } },
+        },
+        // Its writes go one at a time, its reads ten at a time: a round trip costs the writes ten times more.
+        ifFails: postgresAway,
+      },
       check: {
         type: 'ratio',
         table: 'summary',

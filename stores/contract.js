@@ -47,6 +47,9 @@
  *           type; the driver's --value-shape hash uses it (driver/workloads/value-shape.js).
  * @property {(key: string) => Promise<Object<string, Buffer>|null>} [getHash]  Every field of
  *           the key's hash with its exact bytes, or null when the key is absent.
+ * @property {(prefix: string) => Promise<string[]>} [keys]  Every key starting with prefix, found by
+ *           the server's own listing (Redis's KEYS, which walks every key it holds; a Map's keys):
+ *           what study 003 timed before its gets of a key each. Only where the listing is one call.
  * @property {() => Promise<void>} ping  Resolves when the server answers; rejects when it is down.
  * @property {() => Promise<void>} close  Releases connections; safe to call twice.
  * @property {() => object} [stats]  Extra facts for /stores (cache hits, pool size...).
@@ -112,7 +115,7 @@ export function assertStore(store, adapter) {
       throw new TypeError(`store "${adapter.name}" must implement ${method}()`);
     }
   }
-  for (const optional of ['stats', 'valueLimit', 'pipelined']) {
+  for (const optional of ['stats', 'valueLimit', 'pipelined', 'keys']) {
     if (store[optional] !== undefined && typeof store[optional] !== 'function') {
       throw new TypeError(`store "${adapter.name}" ${optional} must be a function`);
     }

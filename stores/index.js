@@ -2,7 +2,8 @@
 // /stores listing all come from this list.
 import { assertAdapter, assertStore } from './contract.js';
 import { StoreSet, reasonOf } from './store-set.js';
-import { resolveService } from '../embedded/resolve-service.js';
+import { ownConnection, ownStoreDelay, resolveService } from '../embedded/resolve-service.js';
+import { storesNamed } from '../config/setting-values.js';
 import { resolveSettings } from '../config/precedence.js';
 import { UsageError } from '../util/errors.js';
 import { seedMissing, seedStore } from './seed.js';
@@ -38,6 +39,9 @@ export const adapters = [
   tarantoolMemtx,
 ].map(assertAdapter);
 export const storeNames = adapters.map((adapter) => adapter.name);
+
+// The settings that may name stores (store=value items), by the flag that sets them.
+const DELAY_FLAGS = { storeRttMs: '--store-rtt', storeJitterMs: '--store-jitter', storeBandwidth: '--store-bandwidth' };
 
 /** The adapter called name, or undefined. */
 export const findAdapter = (name) => adapters.find((adapter) => adapter.name === name);
@@ -86,11 +90,28 @@ export async function openStores({
   if (unknown.length) throw new TypeError(unknown.join('; '));
   const chosen = names.map(findAdapter);
   const { settings, problems } = resolveSettings({ options, env }, ['store']);
+  for (const [key, flag] of Object.entries(DELAY_FLAGS)) {
+    problems.push(...unknownStoreProblems(storesNamed(settings[key]), flag));
+  }
   if (problems.length) throw new UsageError(problems);
 
   const { resolved, stopServers } = cluster
     ? { resolved: cluster.services, stopServers: [] }
     : await resolveServices(names, { env, options, embedded, onServer });
+  // A store with a network of its own (--store-rtt redis=40) reaches each of its servers
+  // through a proxy of its own, in place of the one every store shares.
+  const own = {};
+  for (const adapter of chosen) {
+    const delay = ownStoreDelay(adapter.name, settings);
+    if (!delay || adapter.needs.some((service) => resolved[service].unavailable)) continue;
+    own[adapter.name] = {};
+    for (const service of adapter.needs) {
+      const moved = await ownConnection(service, resolved[service].connection, delay);
+      own[adapter.name][service] = moved;
+      if (moved.stop) stopServers.unshift(moved.stop);
+    }
+  }
+  const serviceOf = (adapter, service) => own[adapter.name]?.[service] ?? resolved[service];
 
   // Each store is told of once: when its first attempt to open ends, or at once when it cannot
   // be tried; one still opening when openAll stops waiting for it (the open deadline), then.
@@ -103,9 +124,13 @@ export async function openStores({
   const servers = (connections = {}) => Object.fromEntries(Object.entries(connections)
     .map(([service, c]) => [service, `${c.source}: ${c.display}`]));
   const entries = chosen.map((adapter) => {
-    const missing = adapter.needs.find((service) => resolved[service].unavailable);
-    if (missing) return { adapter, reason: resolved[missing].unavailable, reasonCode: resolved[missing].code };
-    const connections = Object.fromEntries(adapter.needs.map((service) => [service, resolved[service].connection]));
+    const missing = adapter.needs.find((service) => serviceOf(adapter, service).unavailable);
+    if (missing) {
+      const { unavailable, code } = serviceOf(adapter, missing);
+      return { adapter, reason: unavailable, reasonCode: code };
+    }
+    const connections = Object.fromEntries(adapter.needs.map((service) =>
+      [service, serviceOf(adapter, service).connection]));
     const open = () => {
       const attempt = openOne(adapter, connections, settings, cluster);
       attempt.then(

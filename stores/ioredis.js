@@ -45,6 +45,7 @@ export async function open({ redis }) {
 
   return {
     get: (key) => client.getBuffer(key),
+    keys: (prefix) => client.keys(`${prefix}*`),
     async set(key, bytes) {
       await client.set(key, bytes);
     },

@@ -22,6 +22,9 @@ export async function open() {
     async delete(key) {
       map.delete(key);
     },
+    async keys(prefix) {
+      return [...map.keys()].filter((key) => key.startsWith(prefix));
+    },
     async append(key, bytes) {
       const current = map.get(key);
       map.set(key, current ? Buffer.concat([current, bytes]) : Buffer.from(bytes));

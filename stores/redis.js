@@ -50,6 +50,11 @@ export async function open({ redis }, { keyPrefix = '', ttlSeconds } = {}) {
     async append(key, value) {
       await bytes.append(k(key), value);
     },
+    // KEYS, as study 003 listed its keys: one call that walks every key the server holds.
+    async keys(prefix) {
+      const found = await client.keys(`${k(prefix)}*`);
+      return found.map((key) => key.slice(keyPrefix.length));
+    },
     // MSET per chunk: one round trip for many keys. With a TTL, SET EX per key instead (MSET
     // has none), sent together: node-redis pipelines commands issued in the same tick.
     async setMany(entries) {

@@ -14,7 +14,8 @@
 //   the one before `/append`), whatever the base path is ('' in direct mode):
 //     GET -> get (200, or 404 for null); PUT -> set (204); POST .../append -> append (204,
 //     405 when the store has no append); DELETE -> delete (204); a request with `then`
-//     (read-modify-write) -> get, then, when it found the key, set of then.body (204).
+//     (read-modify-write) -> get, then, when it found the key, set of then.body (204; a
+//     function of the value read makes it from that value).
 //   A thrown ValueTooLargeError (code VALUE_TOO_LARGE) answers 413, as the app would; any other
 //   error is meter `failed(error)`. The request's settle(status, stage) is called once, with
 //   the status (null on an error) and the stage (0, or 1 for the set after the get).
@@ -88,7 +89,9 @@ class Caller {
       if (value == null) return this.end(STATUS.missing, null, MISSING);
       this.stage = 1;
       const { then } = this.request;
-      this.send('set', keyOfPath(then.path), then.body, this.onWritten);
+      // A body made from the value read (a change of it), or given whole.
+      const body = typeof then.body === 'function' ? then.body(value) : then.body;
+      this.send('set', keyOfPath(then.path), body, this.onWritten);
     };
     this.onError = (error) => {
       const status = statusOfError(error);

@@ -3,10 +3,31 @@
 // (worker.js) and, for the memory store in direct mode, in the driver's own thread.
 import { createIntervalHistogram, createLatencyRecorder } from '../../result/recorder.js';
 
-/** A probe's figures: { count, errors, meanMs, p50Ms, p99Ms } (latencies null when none answered). */
-export function probeFigures(recorder, errors) {
+// The probe's noise is measured by batch means: its answers in batches of this many, in order;
+// the spread of the batches' means says how far the mean itself moves, slow drifts included,
+// which the spread of single answers would understate (consecutive answers are not independent).
+export const NOISE_BATCH = 20;
+
+/**
+ * How far a probe's mean could be off from the batches of answers behind it: about two
+ * standard errors (a 95% interval's half), 2 x sd(batch means) / sqrt(batches); null with fewer
+ * than 2 full batches.
+ */
+export function noiseOfBatches(batchMeans) {
+  const k = batchMeans.length;
+  if (k < 2) return null;
+  const mean = batchMeans.reduce((sum, value) => sum + value, 0) / k;
+  const variance = batchMeans.reduce((sum, value) => sum + (value - mean) ** 2, 0) / (k - 1);
+  return (2 * Math.sqrt(variance)) / Math.sqrt(k);
+}
+
+/**
+ * A probe's figures: { count, errors, meanMs, p50Ms, p99Ms, noiseMs } (latencies null when none
+ * answered; noiseMs from noiseOfBatches, null when too few answered).
+ */
+export function probeFigures(recorder, errors, batchMeans = []) {
   const { count, meanMs, p50Ms, p99Ms } = recorder.summary();
-  return { count, errors, meanMs, p50Ms, p99Ms };
+  return { count, errors, meanMs, p50Ms, p99Ms, noiseMs: noiseOfBatches(batchMeans) };
 }
 
 /**
@@ -66,6 +87,8 @@ export function startSampling(send, {
     const recorder = createLatencyRecorder();
     const seconds = timeline ? createSeconds() : null;
     let errors = 0;
+    const batchMeans = [];
+    let batch = { count: 0, ns: 0n };
     const endNs = Number.isFinite(maxSeconds) ? process.hrtime.bigint() + BigInt(Math.round(maxSeconds * 1e9)) : null;
     let sent = 0;
     while (!stopped && sent < maxCount && (endNs === null || process.hrtime.bigint() < endNs)) {
@@ -76,13 +99,18 @@ export function startSampling(send, {
         const endNs = process.hrtime.bigint();
         recorder.record(endNs - startNs);
         seconds?.response(endNs, endNs - startNs);
+        batch = { count: batch.count + 1, ns: batch.ns + (endNs - startNs) };
+        if (batch.count === NOISE_BATCH) {
+          batchMeans.push(Number(batch.ns) / NOISE_BATCH / 1e6);
+          batch = { count: 0, ns: 0n };
+        }
       } catch {
         errors += 1;
         seconds?.error(process.hrtime.bigint());
       }
       if (pause) await pause();
     }
-    const figures = probeFigures(recorder, errors);
+    const figures = probeFigures(recorder, errors, batchMeans);
     recorder.destroy();
     if (seconds) figures.timeline = seconds.samples();
     return figures;

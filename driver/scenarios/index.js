@@ -6,17 +6,26 @@
 //   async run(scenario, scaleSettings, context)
 //     -> { measured: [Table], results: [Result], runs?: [...], notes: [string], failures?: [string] }
 // (failures: what kept figures from being measured, such as a store that was down; the CLI exits 1 on any)
-// where context is { appEnv, signal, onProgress } and a Table is described in tables.js.
+// where context is { appEnv, clientDelay, system, signal, onProgress } (system: a counter-run's
+// change of the kind's own, docs/scenarios.md) and a Table is described in tables.js; and
+//   subset(scenario, scaleSettings, uses) -> { scenario, scale }
+// the scenario and scale cut down to what some conclusions use (run ids, or stores).
+//
+// With `counter`, each conclusion's counter-run follows the run: the same scenario with the
+// system changed so that the claim comes out the other way in fact (its `counter.system`), its
+// verdict judged beside the first. A conclusion with `setBy` names the emulation's constant that
+// decides it, and is printed as that, never as holding.
 import { readdir } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { UsageError } from '../../util/errors.js';
 import { SCALES, CLOUDANT_PLANS, scaleProblems, suggestion } from './scales.js';
 import { KINDS } from './kinds/index.js';
-import { judge } from '../../result/scenarios/verdicts.js';
+import { HOLDS, judge } from '../../result/scenarios/verdicts.js';
 import { publishedTable } from './tables.js';
-import { storeDelayEnv } from '../store-delay-options.js';
+import { storeDelayActive, storeDelayEnv, storeDelayText } from '../store-delay-options.js';
 import { delayActive, delayText } from '../../embedded/delay-proxy.js';
+import { verdictDoubts } from '../../result/scenarios/doubts.js';
 
 export { SCALES, CLOUDANT_PLANS, scaleProblems };
 export const SCENARIO_DIR = fileURLToPath(new URL('../../scenarios/', import.meta.url));
@@ -46,54 +55,141 @@ export async function findScenario(name) {
     `node test --scenario list shows them (${names.join(', ')})`]);
 }
 
-/** Problems with a scale name, for the flag parser. */
+// The scenario's client network (the driver's to the app) with the flags' parts over it; the
+// client link's bandwidth is each connection's own (a long path's window limits a connection,
+// not the path: docs/scenarios.md).
+function clientNetwork(scenario, flags) {
+  const network = { ...(scenario.clientDelay ?? {}), ...(flags ?? {}) };
+  return delayActive(network) ? { ...network, perConnection: true } : null;
+}
+
+// Where the emulated networks of one run came from, for its notes (the sweep kind's only).
+function networkNotes(scenario, { clientDelay, storeDelay }, given) {
+  if (scenario.kind !== 'sweep') return [];
+  const whose = (flagged, why) => (flagged ? 'as the flags asked' : `the scenario's: ${why ?? 'the study\'s'}`);
+  const asked = (flagged) => (flagged ? ', as the flags asked' : '');
+  return [
+    clientDelay
+      ? `network between the driver and the app: ${delayText(clientDelay)}, through a delaying proxy ` +
+        `(${whose(given.clientDelay, scenario.clientDelayWhy)}; --client-rtt and --client-bandwidth change it)`
+      : `network between the driver and the app: none emulated (loopback)${asked(given.clientDelay)}`,
+    storeDelayActive(storeDelay)
+      ? `network between the app and each store: ${storeDelayText(storeDelay)}, through a delaying proxy ` +
+        `(${whose(given.storeDelay, scenario.storeDelayWhy)}; --store-rtt changes it)`
+      : `network between the app and each store: none emulated (loopback)${asked(given.storeDelay)}`,
+  ];
+}
+
+// The conclusions asked for (--verdicts), or all; an id the scenario has not is a usage problem.
+function chosenConclusions(scenario, ids) {
+  if (!ids) return scenario.conclusions;
+  const known = scenario.conclusions.map((conclusion) => conclusion.id);
+  const unknown = ids.filter((id) => !known.includes(id));
+  if (unknown.length) {
+    throw new UsageError(unknown.map((id) => `--verdicts: ${scenario.name} has no conclusion "${id}"` +
+      `${suggestion(id, known)} (its conclusions: ${known.join(', ')})`));
+  }
+  return scenario.conclusions.filter((conclusion) => ids.includes(conclusion.id));
+}
+
+// What a run of the chosen conclusions needs: each conclusion's `uses` (run ids for the sweep
+// kind, stores for the others); null when one of them needs everything.
+function usesOf(conclusions) {
+  if (conclusions.some((conclusion) => !conclusion.uses)) return null;
+  return [...new Set(conclusions.flatMap((conclusion) => conclusion.uses))];
+}
+
+/**
+ * The system one run measures: the flags' over the scenario's, and a counter-run's change over
+ * both: { plan, storeDelay, clientDelay, env, kind }.
+ */
+export function systemOf(scenario, flags, change = {}) {
+  const plan = change.cloudantPlan ?? flags.cloudantPlan ?? scenario.cloudantPlan;
+  // The flags' store network replaces the scenario's whole (--store-rtt 0 turns the scenario's off).
+  const storeDelay = change.storeDelay ?? flags.storeDelay ?? scenario.storeDelay ?? null;
+  const clientDelay = clientNetwork(scenario, { ...(flags.clientDelay ?? {}), ...(change.clientDelay ?? {}) });
+  return { plan, storeDelay, clientDelay, env: change.env ?? {}, kind: change.kind ?? {} };
+}
+
+// One run of the scenario's kind on one system: { measured, results, runs, notes, failures }.
+async function runSystem(scenario, settings, system, { signal, onProgress }) {
+  const kind = KINDS[scenario.kind];
+  const appEnv = {
+    ...(system.plan ? { STOREBENCH_CLOUDANT_PLAN: system.plan } : {}),
+    ...storeDelayEnv(system.storeDelay),
+    ...system.env,
+  };
+  const outcome = await kind.run(scenario, settings, {
+    appEnv, clientDelay: system.clientDelay, system: system.kind, signal, onProgress,
+  });
+  return { runs: [], notes: [], failures: [], ...outcome };
+}
+
+// A conclusion's counter-run, given how it came out: its one `counter`, or of `{ ifHolds,
+// ifFails }` the change that makes the claim come out the other way from this run.
+const counterFor = (conclusion, verdict) => (conclusion.counter.ifHolds
+  ? conclusion.counter[verdict === HOLDS ? 'ifHolds' : 'ifFails']
+  : conclusion.counter);
+
+/**
+ * The conclusions' counter-runs, given their verdicts (`judged`): one plan per distinct change
+ * (conclusions sharing a change share its run), in the order first met: [{ counter, conclusions }].
+ */
+export function counterPlans(conclusions, judged) {
+  const plans = [];
+  for (const conclusion of conclusions.filter((candidate) => candidate.counter && !candidate.setBy)) {
+    const counter = counterFor(conclusion, judged.find((entry) => entry.id === conclusion.id).verdict);
+    const key = JSON.stringify(counter.system ?? {});
+    const plan = plans.find((candidate) => candidate.key === key);
+    if (plan) plan.conclusions.push(conclusion);
+    else plans.push({ key, counter, conclusions: [conclusion] });
+  }
+  return plans;
+}
 
 /**
  * Runs scenario `name` at `scale` and judges it. Resolves to
- * { scenario: { name, title, study, summary, scale, scaleNote, measured, published, verdicts, notes, runs },
- *   results: [Result, each with that `scenario` record attached], failures: [string] }.
+ * { scenario: { name, title, study, summary, scale, scaleNote, measured, published, verdicts, notes, runs,
+ *   counterRuns? }, results: [Result, each with that `scenario` record attached], failures: [string] }.
  * @param {string} name
- * @param {{ scale?: string, cloudantPlan?: string, storeDelay?: object|null }} flags
+ * @param {{ scale?: string, cloudantPlan?: string, storeDelay?: object|null, clientDelay?: object|null,
+ *   counter?: boolean, verdicts?: string[] }} flags
  *   storeDelay: { rttMs?, jitterMs?, bandwidth? } from --store-rtt and its kin, in place of the
- *   scenario's own `storeDelay`; clientDelay: { rttMs } from --client-rtt, in place of the
- *   scenario's `clientDelay` (the network between the driver and the app, where study 000's
- *   was). Both only for the kinds over HTTP
+ *   scenario's own `storeDelay`; clientDelay: { rttMs?, bandwidth? } from --client-rtt and
+ *   --client-bandwidth, over the scenario's `clientDelay` (the network between the driver and
+ *   the app, where study 000's was). Both only for the kinds over HTTP, but --store-rtt also for
+ *   the direct kinds that open their stores as the app would (serial, batch).
+ *   counter: after the run, each conclusion's counter-run (the system changed so that its claim
+ *   comes out the other way in fact), judged beside it. verdicts: judge only these conclusions,
+ *   and run only what they use
  * @param {{ signal?: AbortSignal, onProgress?: (event) => void }} [hooks]
  */
 export async function runScenario(
   name,
-  { scale = 'default', cloudantPlan, storeDelay, clientDelay } = {},
+  { scale = 'default', cloudantPlan, storeDelay, clientDelay, counter = false, verdicts: ids } = {},
   { signal, onProgress = () => {} } = {},
 ) {
   const scenario = await findScenario(name);
   const problems = scaleProblems(scale);
-  // The delay goes to the app a sweep starts; the direct kinds open their stores their own way.
-  if ((storeDelay || clientDelay) && scenario.kind !== 'sweep') {
-    problems.push('--store-rtt, --store-jitter, --store-bandwidth and --client-rtt apply to the scenarios ' +
-      `that run over HTTP, not to ${scenario.name} (direct mode)`);
+  if (clientDelay && scenario.kind !== 'sweep') {
+    problems.push('--client-rtt and --client-bandwidth apply to the scenarios that run over HTTP, ' +
+      `not to ${scenario.name} (direct mode)`);
+  }
+  // The phases kind starts each store's servers itself, around the stores' own network.
+  if (storeDelay && !['sweep', 'serial', 'batch'].includes(scenario.kind)) {
+    problems.push(`--store-rtt, --store-jitter and --store-bandwidth do not apply to ${scenario.name}`);
   }
   if (problems.length) throw new UsageError(problems);
-  const settings = scenario.scales[scale];
+  const conclusions = chosenConclusions(scenario, ids);
   const kind = KINDS[scenario.kind];
-  const plan = cloudantPlan ?? scenario.cloudantPlan;
-  // The flags' network replaces the scenario's whole (--store-rtt 0 turns the scenario's off).
-  const delay = storeDelay ?? scenario.storeDelay ?? null;
-  const overClient = clientDelay ?? scenario.clientDelay ?? null;
-  const appEnv = { ...(plan ? { STOREBENCH_CLOUDANT_PLAN: plan } : {}), ...storeDelayEnv(delay) };
-  const { measured, results, runs = [], notes = [], failures = [] } = await kind.run(scenario, settings, {
-    appEnv, clientDelay: overClient && delayActive(overClient) ? overClient : null, signal, onProgress,
-  });
-  const whose = (given, why) => (given ? 'as the flags asked' : `the scenario's: ${why ?? 'the study\'s'}`);
-  const networks = [
-    overClient && delayActive(overClient)
-      ? `network between the driver and the app: ${delayText(overClient)}, through a delaying proxy ` +
-        `(${whose(clientDelay, scenario.clientDelayWhy)}; --client-rtt changes it)`
-      : `network between the driver and the app: none emulated (loopback)${clientDelay ? ', as the flags asked' : ''}`,
-    delay && delayActive(delay)
-      ? `network between the app and each store: ${delayText(delay)}, through a delaying proxy ` +
-        `(${whose(storeDelay, scenario.storeDelayWhy)}; --store-rtt changes it)`
-      : `network between the app and each store: none emulated (loopback)${storeDelay ? ', as the flags asked' : ''}`,
-  ].filter(() => scenario.kind === 'sweep');
+  const uses = ids ? usesOf(conclusions) : null;
+  const { scenario: run, scale: settings } = uses && kind.subset
+    ? kind.subset(scenario, scenario.scales[scale], uses)
+    : { scenario, scale: scenario.scales[scale] };
+  const flags = { cloudantPlan, storeDelay, clientDelay };
+  const system = systemOf(scenario, flags);
+  const normal = await runSystem(run, settings, system, { signal, onProgress });
+  const { measured, results, runs, notes, failures } = normal;
   // Each published table takes the shape of our table of the same id (its columns, labels, units);
   // one whose columns are none of ours (a study of other clients: client-libraries) keeps its
   // own, from the scenario's table spec of that id when there is one.
@@ -105,6 +201,47 @@ export async function runScenario(
     return (settings.tables ?? scenario.tables ?? []).find((spec) => spec.id === table.id) ?? shapeOf(table);
   };
   const published = (scenario.published ?? []).map((table) => publishedTable(shapeFor(table), table));
+  const judged = judge(conclusions, measured);
+  const counterRuns = [];
+  if (counter) {
+    const plans = counterPlans(conclusions, judged);
+    for (const [i, plan] of plans.entries()) {
+      if (signal?.aborted || results.at(-1)?.interrupted) break;
+      onProgress({ type: 'counter-run', change: plan.counter.change, index: i + 1, total: plans.length });
+      // A counter-run runs only what its verdicts use, whether or not --verdicts chose them.
+      const planUses = usesOf(plan.conclusions.map((conclusion) =>
+        ({ uses: plan.counter.uses ?? conclusion.uses })));
+      const { scenario: counterScenario, scale: counterScale } = planUses && kind.subset
+        ? kind.subset(scenario, scenario.scales[scale], planUses)
+        : { scenario, scale: scenario.scales[scale] };
+      const changed = systemOf(scenario, flags, plan.counter.system);
+      const outcome = await runSystem(counterScenario, counterScale, changed, { signal, onProgress });
+      const against = judge(plan.conclusions.map(({ setBy: _setBy, ...conclusion }) => conclusion), outcome.measured);
+      const steps = outcome.results[0]?.steps ?? [];
+      const record = { measured: outcome.measured, expectedWarnings: scenario.expectedWarnings };
+      for (const entry of against) {
+        const verdict = judged.find((candidate) => candidate.id === entry.id);
+        verdict.counter = {
+          change: plan.counter.change,
+          ...(plan.counter.how ? { how: plan.counter.how } : {}),
+          verdict: entry.verdict,
+          explanation: entry.explanation,
+          figures: entry.figures,
+          doubts: verdictDoubts(record, steps, entry),
+        };
+      }
+      counterRuns.push({
+        change: plan.counter.change,
+        ...(plan.counter.how ? { how: plan.counter.how } : {}),
+        verdicts: plan.conclusions.map((conclusion) => conclusion.id),
+        measured: outcome.measured,
+        notes: [...networkNotes(scenario, changed, flags), ...outcome.notes],
+        runs: outcome.runs,
+        interrupted: Boolean(outcome.results.some((result) => result.interrupted)),
+      });
+      failures.push(...outcome.failures.map((failure) => `counter-run (${plan.counter.change}): ${failure}`));
+    }
+  }
   const record = {
     name: scenario.name,
     title: scenario.title,
@@ -112,14 +249,16 @@ export async function runScenario(
     study: scenario.study,
     scale,
     scaleNote: settings.note ?? null,
-    cloudantPlan: plan ?? null,
-    storeDelay: delay && delayActive(delay) ? delay : null,
-    clientDelay: overClient && delayActive(overClient) ? overClient : null,
+    cloudantPlan: system.plan ?? null,
+    storeDelay: storeDelayActive(system.storeDelay) ? system.storeDelay : null,
+    clientDelay: system.clientDelay,
     measured,
     published,
-    verdicts: judge(scenario.conclusions, measured),
-    notes: [...networks, ...(scenario.notes ?? []), ...notes],
+    verdicts: judged,
+    notes: [...networkNotes(scenario, system, flags), ...(scenario.notes ?? []), ...notes],
     runs,
+    ...(ids ? { only: ids } : {}),
+    ...(counter ? { counterRuns } : {}),
     // Warnings that are what the study measured here, not a flaw of the figures (report/scenario.js).
     ...(scenario.expectedWarnings ? { expectedWarnings: scenario.expectedWarnings } : {}),
   };

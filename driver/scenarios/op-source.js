@@ -28,8 +28,10 @@ function valueMaker() {
 }
 
 /**
- * @param {Array<{ op: 'append'|'set'|'get', key: string, size: number, body?: () => Buffer }>} ops
- *   in order; `body` (optional) makes a set's bytes when it is asked for (the cost counts)
+ * @param {Array<{ op: 'append'|'set'|'get'|'update', key: string, size: number, body?: () => Buffer,
+ *   change?: (value: Buffer) => Buffer }>} ops
+ *   in order; `body` (optional) makes a set's bytes when it is asked for (the cost counts);
+ *   an update gets the key, then sets `change` of the value it read (both timed, as one operation)
  * @param {object} options
  * @param {string} options.basePath         the store's path, e.g. /redis
  * @param {boolean} options.nativeAppend   false: an append is sent as read-modify-write (a GET
@@ -43,11 +45,13 @@ export function createOpSource(ops, { basePath, nativeAppend = true }) {
   const base = basePath.replace(/\/+$/, '');
   const valueOf = valueMaker();
   const built = new Map(); // key -> the bytes appends have built (read-modify-write only)
-  const operationOf = { get: 'read', set: 'write', append: nativeAppend ? 'append' : 'read-modify-write' };
+  const operationOf = {
+    get: 'read', set: 'write', append: nativeAppend ? 'append' : 'read-modify-write', update: 'read-modify-write',
+  };
   const operations = [...new Set(ops.map((op) => operationOf[op.op]))];
   // Every value is made now, before the timing starts: filling a 320 MB buffer takes a while,
   // and it is no part of a set.
-  for (const { op, size, body } of ops) if (op !== 'get' && !body) valueOf(size);
+  for (const { op, size, body } of ops) if (op !== 'get' && op !== 'update' && !body) valueOf(size);
   let index = 0;
   let firstNs = null;
   let lastNs = null;
@@ -68,9 +72,13 @@ export function createOpSource(ops, { basePath, nativeAppend = true }) {
   const next = () => {
     firstNs ??= process.hrtime.bigint();
     if (index >= ops.length) throw new RangeError(`all ${ops.length} operations were handed out already`);
-    const { op, key, size, body } = ops[index++];
+    const { op, key, size, body, change } = ops[index++];
     const path = `${base}/${key}`;
     if (op === 'get') return new Request(source, 'read', 'GET', path, null, undefined);
+    if (op === 'update') {
+      const then = { method: 'PUT', path, body: change, authorization: null };
+      return new Request(source, 'read-modify-write', 'GET', path, null, then);
+    }
     const bytes = body ? body() : valueOf(size);
     if (op === 'set') return new Request(source, 'write', 'PUT', path, bytes, undefined);
     if (op !== 'append') throw new TypeError(`unknown operation ${op}`);

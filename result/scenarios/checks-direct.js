@@ -95,6 +95,36 @@ export function directChecks({
       };
     },
 
+    // Two ways of doing one job, each a mix of methods weighed by how often (`faster`, `slower`:
+    // { ' get para': 1, ' update own key': 10 }): for every store (a row prefix holding each
+    // method), the first mix takes less time than the second by more than the margin, in
+    // `column` (default the last: the largest count).
+    'mix-beats'(check, measured) {
+      const table = tableOf(measured, check.table);
+      const column = columnOf(table, check.column ?? table.columns.at(-1).id);
+      const [first] = Object.keys(check.faster);
+      const stores = table.rows.filter((row) => row.endsWith(first)).map((row) => row.slice(0, -first.length));
+      if (!stores.length) throw new MissingCells(`no rows with "${first.trim()}" to compare`);
+      const cost = (store, mix) => Object.entries(mix)
+        .reduce((sum, [method, times]) => sum + times * cell(table, `${store}${method}`, column.id), 0);
+      const margin = marginOf(check);
+      const compared = stores.map((store) => {
+        const [fast, slow] = [cost(store, check.faster), cost(store, check.slower)];
+        return { store, fast, slow, place: standing(slow / fast, margin) };
+      });
+      const mixText = (mix) => Object.entries(mix).map(([method, times]) => `${times} x ${method.trim()}`).join(' + ');
+      const shown = compared.map(({ store, fast, slow }) =>
+        `${store}: ${figure(fast)} vs ${figure(slow)} ${column.unit} (${ratioText(slow / fast)})`).join('; ');
+      const not = compared.filter(({ place }) => place !== 'ahead');
+      const why = not.length
+        ? `; not ahead by more than ${(margin * 100).toFixed(0)}%: ${not.map(({ store }) => store.trim()).join(', ')}`
+        : '';
+      return {
+        holds: !not.length,
+        explanation: `at ${column.label}, ${mixText(check.faster)} against ${mixText(check.slower)}: ${shown}${why}`,
+      };
+    },
+
     // The ratio numerator-row / denominator-row shrinks as the columns go on (the count grows):
     // from each column to the next, by more than the margin, for every such pair of rows (or
     // most: `in: 'most'`). Each pair's shape is printed, so a ratio that rises and then falls is

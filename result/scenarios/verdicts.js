@@ -14,6 +14,9 @@ import { columnChecks } from './checks-columns.js';
 export const HOLDS = 'holds here';
 export const FAILS = 'does not hold here';
 export const NOT_RUNNABLE = 'not runnable here';
+// A verdict no change of the system under test can flip: what the emulation was set to decides
+// it (the conclusion's `setBy` names the constant), so it is never printed as holding.
+export const SET_BY = 'set by the emulation';
 
 /**
  * A figure as the tables (report/scenario.js) and the verdicts' explanations show it: whole
@@ -41,13 +44,17 @@ function standing(ratio, margin) {
   if (ratio < 1 / (1 + margin)) return 'behind';
   return 'level';
 }
-// A table may carry the resolution of a column (`resolution: { [column]: figure }`, the probe's
-// in the phases kind): two figures closer than it are too small to judge here, whatever their ratio.
-const resolutionOf = (table, column) => table.resolution?.[column] ?? 0;
-const tooSmall = (table, column, a, b) => Math.abs(a - b) < resolutionOf(table, column);
-const tooSmallText = (table, column) =>
-  `closer than the resolution here (${figure(resolutionOf(table, column))} ${columnOf(table, column).unit}): ` +
-  'too small to judge here';
+// A table may carry the noise of its cells (`noise: { [row]: { [column]: figure } }`, the probe's
+// own in the phases kind: how far each mean could be off): two figures no further apart than
+// their noises together are too small to judge here, whatever their ratio.
+const noiseOf = (table, row, column) => table.noise?.[row]?.[column] ?? 0;
+const tooSmall = (table, [rowA, columnA, a], [rowB, columnB, b]) =>
+  table.noise !== undefined && Math.abs(a - b) <= noiseOf(table, rowA, columnA) + noiseOf(table, rowB, columnB);
+const tooSmallText = (table, [rowA, columnA], [rowB, columnB]) => {
+  const unit = columnOf(table, columnA).unit;
+  return `apart by no more than their own noise here (± ${figure(noiseOf(table, rowA, columnA))} and ` +
+    `± ${figure(noiseOf(table, rowB, columnB))} ${unit}): too small to judge here`;
+};
 const levelText = (count, margin) =>
   (count ? `, ${count} within ${(margin * 100).toFixed(0)}% (not distinguishable here)` : '');
 
@@ -203,6 +210,23 @@ const checks = {
     };
   },
 
+  // Every one of `rows` at least `atLeast` in column (`means`: what that says, for the
+  // explanation): a server the limit of each of these steps.
+  'at-least'(check, measured) {
+    const table = tableOf(measured, check.table);
+    const column = columnOf(table, check.column);
+    const rows = rowsOf(table, check.rows, 1);
+    const values = rows.map((row) => ({ row, value: cell(table, row, check.column) }));
+    const under = values.filter(({ value }) => !(value >= check.atLeast));
+    const shown = values.map(({ row, value }) => `${row} ${figure(value)}`).join(', ');
+    const means = check.means ? `: ${check.means}` : '';
+    const not = under.length ? `; not: ${under.map(({ row }) => row).join(', ')}` : '';
+    return {
+      holds: !under.length,
+      explanation: `${column.label}: ${shown} (the claim needs each at least ${figure(check.atLeast)}${means}${not})`,
+    };
+  },
+
   // row / over in column (over's cell from overColumn when given: a store's reads over its
   // writes), within [atLeast, atMost] (either may be left out).
   ratio(check, measured) {
@@ -232,8 +256,9 @@ const checks = {
     const margin = marginOf(check);
     const wrong = [];
     for (let i = 1; i < values.length; i += 1) {
-      if (tooSmall(table, check.column, values[i - 1], values[i])) {
-        wrong.push(`${check.rows[i]} and ${check.rows[i - 1]} ${tooSmallText(table, check.column)}`);
+      const pair = [[check.rows[i - 1], check.column, values[i - 1]], [check.rows[i], check.column, values[i]]];
+      if (tooSmall(table, ...pair)) {
+        wrong.push(`${check.rows[i]} and ${check.rows[i - 1]} ${tooSmallText(table, ...pair)}`);
         continue;
       }
       const place = standing(advantage(values[i - 1], values[i], column, check.direction), margin);
@@ -297,35 +322,46 @@ export const CHECK_TYPES = Object.keys(checks);
 
 /**
  * One verdict per conclusion: { id, claim, verdict, explanation, figures } where verdict is
- * HOLDS, FAILS or `not runnable here: <reason>`, and figures the cells it was judged on
- * ([{ table, row }]). measured: the tables a scenario's kind built.
+ * HOLDS, FAILS, `not runnable here: <reason>` or SET_BY (then also `setBy`, the constant that
+ * decides it, and the explanation gives the figures measured beside it), and figures the cells
+ * it was judged on ([{ table, row }]). measured: the tables a scenario's kind built.
  */
 export function judge(conclusions, measured) {
-  return conclusions.map(({ id, claim: stated, check, notRunnable, ours }) => {
-    // A claim we derived (not one the study drew) says so wherever it is shown.
-    const claim = ours ? `(ours, not the study's) ${stated}` : stated;
-    // Every verdict that could not be judged has the same shape.
-    const unjudged = (why, explanation) =>
-      ({ id, claim, verdict: `${NOT_RUNNABLE}: ${why}`, explanation, figures: [] });
-    if (notRunnable) return unjudged(notRunnable, notRunnable);
-    const evaluate = checks[check?.type];
-    if (!evaluate) {
-      return unjudged(`unknown check type "${check?.type}"`, `the check types are ${CHECK_TYPES.join(', ')}`);
-    }
-    reading = new Set();
-    try {
-      const { holds, explanation } = evaluate(check, measured);
-      const figures = [...reading].map((key) => ({ table: key.split('\u0000')[0], row: key.split('\u0000')[1] }));
-      return { id, claim, verdict: holds ? HOLDS : FAILS, explanation, figures };
-    } catch (error) {
-      if (!(error instanceof MissingCells)) throw error;
-      // The scale, a store that was down, or an interrupted run leaves a figure out: say which.
-      const cause = error.notMeasured
-        ? 'this scale does not run that row, or its store was down'
-        : 'a store was down, an operation failed, or the run stopped early';
-      return unjudged(error.message, `${error.message} (${cause})`);
-    } finally {
-      reading = null;
-    }
+  return conclusions.map((conclusion) => {
+    const judged = judgeOne(conclusion, measured);
+    // Why no change of the system here can make this claim come out the other way (no counter-run).
+    if (conclusion.noCounter) judged.noCounter = conclusion.noCounter;
+    if (!conclusion.setBy) return judged;
+    // The figures stay, to be read beside the constant; the verdict is the constant's.
+    const measuredText = judged.verdict.startsWith(NOT_RUNNABLE) ? '' : `; measured: ${judged.explanation}`;
+    return { ...judged, verdict: SET_BY, setBy: conclusion.setBy, explanation: `${conclusion.setBy}${measuredText}` };
   });
+}
+
+function judgeOne({ id, claim: stated, check, notRunnable, ours }, measured) {
+  // A claim we derived (not one the study drew) says so wherever it is shown.
+  const claim = ours ? `(ours, not the study's) ${stated}` : stated;
+  // Every verdict that could not be judged has the same shape.
+  const unjudged = (why, explanation) =>
+    ({ id, claim, verdict: `${NOT_RUNNABLE}: ${why}`, explanation, figures: [] });
+  if (notRunnable) return unjudged(notRunnable, notRunnable);
+  const evaluate = checks[check?.type];
+  if (!evaluate) {
+    return unjudged(`unknown check type "${check?.type}"`, `the check types are ${CHECK_TYPES.join(', ')}`);
+  }
+  reading = new Set();
+  try {
+    const { holds, explanation } = evaluate(check, measured);
+    const figures = [...reading].map((key) => ({ table: key.split('\u0000')[0], row: key.split('\u0000')[1] }));
+    return { id, claim, verdict: holds ? HOLDS : FAILS, explanation, figures };
+  } catch (error) {
+    if (!(error instanceof MissingCells)) throw error;
+    // The scale, a store that was down, or an interrupted run leaves a figure out: say which.
+    const cause = error.notMeasured
+      ? 'this scale does not run that row, or its store was down'
+      : 'a store was down, an operation failed, or the run stopped early';
+    return unjudged(error.message, `${error.message} (${cause})`);
+  } finally {
+    reading = null;
+  }
 }

@@ -167,3 +167,52 @@ test('node test --direct --store-rtt 50: the driver delays the stores it opens, 
   const [step] = result.steps;
   assert.ok(step.latency.p50Ms >= RTT_MS * 0.95 && step.latency.p50Ms <= RTT_MS * 1.1, `p50 ${step.latency.p50Ms} ms`);
 });
+
+test('--store-rtt redis=50 delays the redis store alone: ioredis on the same server answers as before', async (t) => {
+  const redis = await ownRedis(t);
+  if (!redis) return;
+  const app = await startApp({
+    port: 0,
+    host: '127.0.0.1',
+    stores: ['redis', 'ioredis'],
+    redisUrl: redis.url,
+    env: {},
+    storeRttMs: `redis=${RTT_MS}`,
+  });
+  t.after(() => app.close());
+  await getTimes(`${app.url}/redis/key1`, 3);
+  await getTimes(`${app.url}/ioredis/key1`, 3);
+  const own = median(await getTimes(`${app.url}/redis/key1`, 15));
+  const other = median(await getTimes(`${app.url}/ioredis/key1`, 15));
+  assert.ok(own - other >= RTT_MS * 0.9 && own - other <= RTT_MS * 1.1,
+    `redis ${own.toFixed(1)} ms, ioredis ${other.toFixed(1)} ms: the RTT is ${RTT_MS} ms`);
+  const { stores } = await (await fetch(`${app.url}/stores`)).json();
+  const servers = Object.fromEntries(stores.map((store) => [store.name, store.servers.redis]));
+  assert.match(servers.redis, /\(delayed: RTT 50 ms\)$/);
+  assert.doesNotMatch(servers.ioredis, /delayed/);
+});
+
+test('a plain value and a store\'s own: --store-rtt 10,redis=50 gives redis 50 ms and the others 10', async (t) => {
+  const redis = await ownRedis(t);
+  if (!redis) return;
+  const { options, problems } = parseArguments([
+    '--direct', '--stores', 'redis,ioredis', '--keys', 'key1', '-c', '1', '-n', '20', '--warmup', '3',
+    '--store-rtt', `10,redis=${RTT_MS}`, '-q',
+  ]);
+  assert.deepEqual(problems, []);
+  const result = await runBenchmark({ ...options, env: { PATH: process.env.PATH, REDIS_URL: redis.url } });
+  assert.deepEqual(result.settings.storeDelay, {
+    rttMs: 10, jitterMs: 0, bandwidth: 0, stores: { redis: { rttMs: RTT_MS, jitterMs: 0, bandwidth: 0 } },
+  });
+  const p50 = Object.fromEntries(result.steps.map((step) => [step.store, step.latency.p50Ms]));
+  assert.ok(p50.redis >= RTT_MS * 0.95 && p50.redis <= RTT_MS * 1.1, `redis p50 ${p50.redis} ms`);
+  assert.ok(p50.ioredis >= 10 * 0.95 && p50.ioredis <= 10 * 1.2, `ioredis p50 ${p50.ioredis} ms`);
+});
+
+test('a store named in --store-rtt that no store has is a usage problem, on node test and app.js alike', async () => {
+  const { problems } = parseArguments(['--store-rtt', 'reddis=40']);
+  assert.equal(problems.length, 1);
+  assert.match(problems[0], /^--store-rtt: unknown store "reddis" \(known: /);
+  await assert.rejects(startApp({ port: 0, stores: ['memory'], env: {}, storeRttMs: 'reddis=40' }),
+    /--store-rtt: unknown store "reddis"/);
+});

@@ -17,6 +17,8 @@ test('--scenario NAME with its own flags is the scenario command, defaulting to 
       cloudantPlan: 'none',
       storeDelay: null,
       clientDelay: null,
+      counter: false,
+      verdicts: undefined,
       json: 'r.json',
       csv: undefined,
       html: 'r.html',
@@ -36,6 +38,17 @@ test('--scenario NAME with its own flags is the scenario command, defaulting to 
     { rttMs: 0 },
   );
   assert.match(parseArguments(['--scenario', 'cloudant-vs-redis', '--client-rtt', '-5']).problems[0], /^--client-rtt .*, not "-5"$/);
+  // The client link's bandwidth, each connection's own; 0 for none.
+  assert.deepEqual(
+    parseArguments(['--scenario', 'cloudant-vs-redis', '--client-bandwidth', '325KB']).options.clientDelay,
+    { bandwidth: 325 * 1024 },
+  );
+  assert.deepEqual(
+    parseArguments(['--scenario', 'cloudant-vs-redis', '--client-bandwidth', '0']).options.clientDelay,
+    { bandwidth: 0 },
+  );
+  assert.match(parseArguments(['--scenario', 'cloudant-vs-redis', '--client-bandwidth', 'fast']).problems[0],
+    /^--client-bandwidth must be a size .*, not "fast"$/);
   assert.deepEqual(
     parseArguments(['--scenario', 'list', '--client-rtt', '5']).problems,
     ['--client-rtt does not apply to --scenario list'],
@@ -63,4 +76,21 @@ test('load and target flags beside --scenario, a bad scale or plan, ' +
     parseArguments(['--scenario', 'list', '--scale', 'tiny']).problems,
     ['--scale does not apply to --scenario list'],
   );
+});
+
+test('--counter and --verdicts go with --scenario NAME: a list of conclusion ids, ' +
+  'and --counter alone is every verdict', () => {
+  const { options, problems } = parseArguments([
+    '--scenario', 'cloudant-vs-redis', '--counter', '--verdicts', 'redis-faster, cloudant-plateau',
+  ]);
+  assert.deepEqual(problems, []);
+  assert.equal(options.counter, true);
+  assert.deepEqual(options.verdicts, ['redis-faster', 'cloudant-plateau']);
+  assert.equal(parseArguments(['--scenario', 'cloudant-vs-redis', '--counter']).options.verdicts, undefined);
+  assert.deepEqual(parseArguments(['--counter']).problems, ['--counter goes with --scenario NAME']);
+  assert.deepEqual(parseArguments(['--verdicts', 'x']).problems, ['--verdicts goes with --scenario NAME']);
+  assert.deepEqual(parseArguments(['--scenario', 'cloudant-vs-redis', '--verdicts', ',']).problems,
+    ['--verdicts needs at least one verdict id (the scenario\'s conclusions)']);
+  assert.deepEqual(parseArguments(['--scenario', 'list', '--counter']).problems,
+    ['--counter does not apply to --scenario list']);
 });

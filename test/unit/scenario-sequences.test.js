@@ -139,21 +139,30 @@ test('redis-vs-memory: para is one operation per user under user_<id>, ' +
   assert.throws(() => methodOps('set twice', users), /unknown method set twice/);
 });
 
-test('redis-vs-memory updates: one user changed inside the one key holding all (all written back) ' +
-  'or in its own key (it alone)', () => {
+test('redis-vs-memory updates: one user changed inside the one key holding all (read, then all written back) ' +
+  'or in its own key (it alone, read and written); get para gets what a listing found', () => {
   const users = usersOf(10);
   const changed = { ...userOf(5), age: 31 };
   const [inOne, ...moreInOne] = methodOps('update in one key', users);
   assert.equal(moreInOne.length, 0);
-  assert.deepEqual([inOne.op, inOne.key], ['set', ALL_USERS_KEY]);
-  assert.deepEqual(JSON.parse(inOne.body()), users.map((user) => (user.id === 5 ? changed : user)));
+  assert.deepEqual([inOne.op, inOne.key], ['update', ALL_USERS_KEY]);
+  // The change is made from the value read, inside the timing.
+  const all = Buffer.from(JSON.stringify(users));
+  assert.deepEqual(JSON.parse(inOne.change(all)), users.map((user) => (user.id === 5 ? changed : user)));
   const [own, ...moreOwn] = methodOps('update own key', users);
   assert.equal(moreOwn.length, 0);
-  assert.deepEqual([own.op, own.key], ['set', 'user_5']);
-  assert.deepEqual(JSON.parse(own.body()), changed);
-  // The body is made anew each time it is asked for: the change is inside the timing.
-  assert.notEqual(own.body(), own.body());
+  assert.deepEqual([own.op, own.key], ['update', 'user_5']);
+  assert.deepEqual(JSON.parse(own.change(Buffer.from(JSON.stringify(userOf(5))))), changed);
   assert.deepEqual([...UPDATE_METHODS], ['update in one key', 'update own key']);
+  assert.deepEqual(methodOps('get para', users, { keys: ['user_1', 'user_3'] }),
+    [{ op: 'get', key: 'user_1' }, { op: 'get', key: 'user_3' }]);
+  // An update is a read-modify-write request whose write is made from what the read found.
+  const source = createOpSource([inOne], { basePath: '/redis' });
+  const request = source.next();
+  assert.deepEqual([request.operation, request.method, request.path],
+    ['read-modify-write', 'GET', `/redis/${ALL_USERS_KEY}`]);
+  assert.equal(request.then.method, 'PUT');
+  assert.equal(typeof request.then.body, 'function');
 });
 
 test('the op source hands out the list in order as GET, PUT and POST .../append requests, ' +

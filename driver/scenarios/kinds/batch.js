@@ -28,6 +28,10 @@ const OP_TIMEOUT_MS = 120_000;
 // first use of a connection or of not yet optimised code (the study had no such pass).
 export const WARM_UP_USERS = 100;
 
+// The key listing study 003 timed before its gets of a key each (KEYS user_* on Redis, the
+// cache's keys matched by a pattern): the store's own one-call listing, where it has one.
+export const LISTED_PREFIX = 'user_';
+
 /** Runs ops all at once against store; resolves to { ms, operations, failed, byStatus, step }. */
 export async function runAtOnce(store, ops, { signal, measure = (run) => run() } = {}) {
   const source = createOpSource(ops, { basePath: '' });
@@ -56,10 +60,15 @@ export async function runMethods(store, count, { signal, onMethod = () => {}, me
   try {
     for (const method of RUN_ORDER) {
       if (signal?.aborted) break;
-      const ops = methodOps(method, users);
+      // get para: first the listing, timed, then the gets of the keys it found.
+      const listing = method === 'get para' && store.keys ? await timedListing(store) : null;
+      const ops = methodOps(method, users, listing ? { keys: listing.keys } : {});
       onMethod(method, ops.length);
       try {
-        byMethod[method] = await runAtOnce(store, ops, { signal, measure: measure && ((run) => measure(method, run)) });
+        const outcome = await runAtOnce(store, ops, { signal, measure: measure && ((run) => measure(method, run)) });
+        byMethod[method] = listing
+          ? { ...outcome, ms: outcome.ms === null ? null : outcome.ms + listing.ms, listingMs: listing.ms }
+          : outcome;
       } catch (error) {
         if (error instanceof StepAborted) break; // Ctrl-C: the methods done are kept
         throw error;
@@ -69,6 +78,12 @@ export async function runMethods(store, count, { signal, onMethod = () => {}, me
     await remove().catch(() => {});
   }
   return byMethod;
+}
+
+async function timedListing(store) {
+  const started = process.hrtime.bigint();
+  const keys = await store.keys(LISTED_PREFIX);
+  return { keys, ms: Number(process.hrtime.bigint() - started) / 1e6 };
 }
 
 // A store that does nothing: what N operations at once cost the direct engine itself (a
@@ -93,6 +108,11 @@ export function rowsOf(stores, labels) {
     [...METHODS, ...UPDATE_METHODS].map((method) => `${labels?.[store] ?? store} ${method}`));
 }
 
+/** The scenario cut down to the stores in `uses`. */
+export function subset(scenario, scale, uses) {
+  return { scenario: { ...scenario, stores: scenario.stores.filter((store) => uses.includes(store)) }, scale };
+}
+
 export async function run(scenario, scale, { signal, onProgress = () => {}, env = process.env, appEnv = {} } = {}) {
   const { notes, failures, fail, unavailable, stopped, forStore } = createStoreFailures();
   const repeats = scale.repeats ?? 1;
@@ -106,6 +126,7 @@ export async function run(scenario, scale, { signal, onProgress = () => {}, env 
   });
   const total = scale.counts.length * repeats * opened.stores.size * RUN_ORDER.length;
   let index = 0;
+  const listings = {}; // row -> the median listing time in its get para, at the largest count run
   try {
     unavailable(opened.unavailable, steps);
     for (const [name, entry] of opened.stores) {
@@ -139,7 +160,17 @@ export async function run(scenario, scale, { signal, onProgress = () => {}, env 
         const failed = outcomes.filter((outcome) => outcome.failed);
         for (const outcome of failed) fail(failedOperations(`${row}, ${count} users`, outcome));
         if (!failed.length) cells[row][columns[i].id] = median(outcomes.map((outcome) => outcome.ms));
+        const listed = outcomes.filter((outcome) => typeof outcome.listingMs === 'number');
+        if (listed.length) listings[row] = { count, ms: median(listed.map((outcome) => outcome.listingMs)) };
       }
+    }
+    const listed = Object.entries(listings);
+    if (listed.length) {
+      notes.push('get para includes the key listing, timed before the gets of the keys it found, as the study\'s ' +
+        `code did (KEYS ${LISTED_PREFIX}* on Redis, the Map's keys in memory): ` +
+        listed.map(([row, { count, ms }]) =>
+          `${row} ${Number(ms.toPrecision(2)).toLocaleString('en-US')} ms of it at ${count.toLocaleString('en-US')}`)
+          .join(', '));
     }
     if (!signal?.aborted) {
       const floors = [];

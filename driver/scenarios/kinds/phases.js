@@ -8,17 +8,21 @@
 //   phaseOrder: [phase id]               the order the phases run in (default: as listed)
 //   absentStores: { [name]: reason }     the study's stores that cannot run here: a row each, no figures
 // and its scale settings:
-//   phases: [{ id, label, flags, maxmemory? }]  flags as on node test's command line (the kind
-//           adds --direct --probe --stores <store>); maxmemory: a size, this phase and the ones
-//           after it run with that cap on every Redis server this run started (never on a
-//           configured one); or { fill, bytes }, this phase alone, with a cap it overfills (capRedis)
+//   phases: [{ id, label, flags, memory? }]  flags as on node test's command line (the kind
+//           adds --direct --probe --stores <store>); memory: { fill, bytes }, this phase writes
+//           `bytes` into Redis servers this run started, with no maxmemory and each node held
+//           to its share of bytes / fill by the operating system (1.25: the study's 30 GB into
+//           24 GB), so that a node that runs out is killed as the study's was
+//   clusterNodeTimeoutMs: a Redis Cluster's cluster-node-timeout during that phase
 //   tarantoolMemtxMb: memtx memory of an embedded Tarantool (its default is 64 MB)
 //   note: '...'
+// A counter-run's `system` (driver/scenarios/index.js) may hold memoryFill (in place of each
+// phase's fill: 0.33 leaves three times the room) and serverCpu: { cores, phases? } (each server
+// this run started held to that much CPU, in those phases or all).
 // It builds two tables: `phases` (a row per phase and store: the best step's ops/s, its mean
-// latency, the probe's mean idle and under that step's load, the phase's errors, and of them
-// the failures: all but writes refused at a memory cap) and `steps`
-// (every step's figures, so the best is never the only one kept).
-import { createClient } from 'redis';
+// latency, the probe's mean idle and under that step's load, whether a server was that step's
+// limit, the phase's errors and requests) and `steps` (every step's figures, so the best is never
+// the only one kept). The probe cells carry their own noise (`noise`), which the verdicts use.
 import { normalizeOptions } from '../../options.js';
 import { runBenchmark } from '../../run.js';
 import { flagsToOptions, flagsText, concatResults } from '../results.js';
@@ -29,10 +33,11 @@ import { resolveService } from '../../../embedded/resolve-service.js';
 import { eachLimited } from '../../../stores/bulk.js';
 import { keyOf } from '../../workloads/values.js';
 import { PROBE_KEY } from '../../direct-targets.js';
-import { formatFigure } from '../../../result/scenarios/verdicts.js';
 import { openDirectStores } from '../direct-stores.js';
 import { UsageError } from '../../../util/errors.js';
 import { redactText } from '../../../util/redact.js';
+import { limitRedisMemory, limitServersCpu } from '../server-limits.js';
+import { NOISE_BATCH } from '../../probe/sampler.js';
 
 export const PHASE_COLUMNS = [
   { id: 'ops', label: 'throughput', unit: 'ops/s' },
@@ -40,27 +45,32 @@ export const PHASE_COLUMNS = [
   { id: 'probeIdleMs', label: 'probe idle', unit: 'ms' },
   { id: 'probeLoadMs', label: 'probe under load', unit: 'ms' },
   { id: 'concurrency', label: 'best at c', unit: '' },
+  { id: 'serverBound', label: 'server the limit', unit: '' },
   { id: 'errors', label: 'errors (phase)', unit: '' },
-  { id: 'failures', label: 'failures (phase)', unit: '' },
+  { id: 'requests', label: 'requests (phase)', unit: '' },
 ];
 const STEP_COLUMNS = [
   { id: 'ops', label: 'throughput', unit: 'ops/s' },
   { id: 'meanMs', label: 'mean', unit: 'ms' },
   { id: 'probeLoadMs', label: 'probe under load', unit: 'ms' },
+  { id: 'serverBound', label: 'server the limit', unit: '' },
+  { id: 'serverCpu', label: 'server CPU', unit: '%' },
   { id: 'errors', label: 'errors', unit: '' },
 ];
 
 export const phaseRow = (phase, store) => `${phase.label} / ${store}`;
 
-// A write refused because the server is at its memory cap ("OOM command not allowed when used
-// memory > 'maxmemory'"): what a phase that overfills the cap sets out to cause, not the server
-// failing. Every other error (timeouts, connections refused or lost, a failover's MOVED storms)
-// is a failure.
-const MEMORY_REFUSAL = /\bOOM\b/;
-const failuresOf = (step) => step.errors.total - Object.entries(step.errors.byKind ?? {})
-  .filter(([kind]) => MEMORY_REFUSAL.test(kind))
-  .reduce((sum, [, n]) => sum + n, 0);
 const mean = (probe) => (typeof probe?.meanMs === 'number' ? probe.meanMs : null);
+const noise = (probe) => (typeof probe?.noiseMs === 'number' ? probe.noiseMs : null);
+// Whether a server was the step's limit (its bottleneck, from the tiers' CPU): 1, 0 for another
+// limit, null where the step names none.
+const serverBound = (step) => (step?.bottleneck ? Number(step.bottleneck.tier === 'server') : null);
+// The CPU of the step's store's own servers, % of one core; null where not measured.
+function serverCpu(step) {
+  const servers = (step?.tiers?.servers ?? []).filter((server) => server.stores?.includes(step.store));
+  if (!servers.length || servers.some((server) => typeof server.cpuPercent !== 'number')) return null;
+  return servers.reduce((sum, server) => sum + server.cpuPercent, 0);
+}
 
 /**
  * The two tables from the steps each (phase, store) ran: phases (the best step by ops/s) and
@@ -73,8 +83,8 @@ export function phaseTables(ran, {
   const table = (id, title, rowHeader, columns) => ({
     id, title, rowHeader, rows: [], columns, cells: {}, sources: {},
   });
-  const phases = table('phases', phasesTitle, 'phase / store', PHASE_COLUMNS);
-  const all = table('steps', stepsTitle, 'phase / store / concurrency', STEP_COLUMNS);
+  const phases = { ...table('phases', phasesTitle, 'phase / store', PHASE_COLUMNS), noise: {} };
+  const all = { ...table('steps', stepsTitle, 'phase / store / concurrency', STEP_COLUMNS), noise: {} };
   for (const { phase, store, steps: ranSteps, first } of ran) {
     const row = phaseRow(phase, store);
     phases.rows.push(row);
@@ -89,9 +99,11 @@ export function phaseTables(ran, {
       probeIdleMs: mean(best?.probe?.idle),
       probeLoadMs: mean(best?.probe?.underLoad),
       concurrency: best?.concurrency ?? null,
+      serverBound: serverBound(best),
       errors: steps.length ? steps.reduce((sum, step) => sum + step.errors.total, 0) : null,
-      failures: steps.length ? steps.reduce((sum, step) => sum + failuresOf(step), 0) : null,
+      requests: steps.length ? steps.reduce((sum, step) => sum + step.requests, 0) : null,
     };
+    phases.noise[row] = { probeIdleMs: noise(best?.probe?.idle), probeLoadMs: noise(best?.probe?.underLoad) };
     steps.forEach((step, i) => {
       const stepRow = `${row} c=${step.concurrency}`;
       all.rows.push(stepRow);
@@ -100,8 +112,11 @@ export function phaseTables(ran, {
         ops: step.rps,
         meanMs: step.latency.meanMs,
         probeLoadMs: mean(step.probe?.underLoad),
+        serverBound: serverBound(step),
+        serverCpu: serverCpu(step),
         errors: step.errors.total,
       };
+      all.noise[stepRow] = { probeLoadMs: noise(step.probe?.underLoad) };
     });
   }
   return [phases, all];
@@ -136,81 +151,6 @@ async function serversFor(store, env) {
   }
   const stop = () => Promise.allSettled(started.map((server) => server.stop()));
   return { env: { ...env, ...located }, started, configured, problems, stop };
-}
-
-// CONFIG SET maxmemory on every node of the Redis servers this run started (noeviction, Redis's
-// default: a write past the cap fails with OOM, and counts as an error, instead of the process
-// being killed). A configured server is someone else's: it is left as it is.
-// maxmemory is a size for every node (0: none), or { fill, bytes }: the phase writes `bytes`, `fill` times
-// the room the cap leaves (the study's 30 GB into 24 GB: 1.25), whatever the scale. The room is
-// shared by the masters, which split the keys; each node's cap is what it holds already plus
-// its share, so the data the earlier phases left and the server's own memory count as used.
-async function capRedis(servers, maxmemory) {
-  const capped = [];
-  const redis = servers.started.filter(({ service }) => service === 'redis' || service === 'redis-cluster');
-  for (const { service, url } of redis) {
-    const clients = [];
-    try {
-      for (const node of url.split(',')) {
-        const client = createClient({ url: node });
-        client.on('error', () => {});
-        clients.push(client);
-        await client.connect();
-      }
-      const infos = await Promise.all(clients.map(async (client) =>
-        String(await client.sendCommand(['INFO', 'memory'])) +
-        String(await client.sendCommand(['INFO', 'replication']))));
-      const field = (info, name) => info.match(new RegExp(`^${name}:(\\S+)`, 'm'))?.[1];
-      const masters = infos.filter((info) => field(info, 'role') === 'master').length || 1;
-      const caps = infos.map((info) => (typeof maxmemory === 'object'
-        ? Number(field(info, 'used_memory')) + Math.ceil(maxmemory.bytes / maxmemory.fill / masters)
-        : maxmemory));
-      for (const [i, client] of clients.entries()) {
-        await client.sendCommand(['CONFIG', 'SET', 'maxmemory', String(caps[i]), 'maxmemory-policy', 'noeviction']);
-      }
-      capped.push({ service, caps });
-    } finally {
-      await Promise.allSettled(clients.map((client) => client.close()));
-    }
-  }
-  return capped;
-}
-
-// What capRedis did, in words for the notes.
-function capNote(store, phase, capped) {
-  const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-  const what = capped.map(({ service, caps }) => (typeof phase.maxmemory === 'object'
-    ? `${caps.map(mb).join(', ')} on the ${caps.length} node(s) of the ${service} server`
-    : `${phase.maxmemory} on each node of the ${service} server`)).join(' and ');
-  const why = typeof phase.maxmemory === 'object'
-    ? `: what each node held plus its share of ${mb(phase.maxmemory.bytes / phase.maxmemory.fill)}, ` +
-      `so phase ${phase.id}'s ${mb(phase.maxmemory.bytes)} of values is ${phase.maxmemory.fill}x the room ` +
-      '(the study\'s 30 GB into 24 GB)'
-    : '';
-  const when = typeof phase.maxmemory === 'object'
-    ? `during phase ${phase.id} (lifted after it)`
-    : `from phase ${phase.id} on`;
-  return `${store}: maxmemory (noeviction) ${what} this run started, ${when}${why}`;
-}
-
-// A probe sample is one awaited call timed with the high-resolution clock; what that timing
-// adds and how much it varies with nothing to wait for is the floor under any probe figure.
-// Measured idle (no load running): the spread (p99 - p50) of many timings of an awaited no-op.
-// Ten times that spread is where a difference of two probe means starts to say something.
-export const PROBE_RESOLUTION_FACTOR = 10;
-const TIMER_SAMPLES = 20_000;
-
-/** The timer's noise in ms: p99 less p50 of timings of an awaited no-op, one after another. */
-export async function timerNoiseMs(samples = TIMER_SAMPLES) {
-  const timings = new Float64Array(samples);
-  const noop = async () => undefined;
-  for (let i = 0; i < samples; i += 1) {
-    const start = process.hrtime.bigint();
-    await noop();
-    timings[i] = Number(process.hrtime.bigint() - start) / 1e6;
-  }
-  timings.sort();
-  return timings[Math.floor(samples * 0.99)] - timings[Math.floor(samples * 0.5)];
 }
 
 const REMOVE_SLICE = 10_000;
@@ -272,7 +212,14 @@ function probeFasterUnderLoad(phases) {
     'and a busy server does not sleep between them (docs/scenarios.md)';
 }
 
-export async function run(scenario, scale, { signal, onProgress = () => {}, env = process.env } = {}) {
+// The scenario cut down to the stores in `uses`: every phase of each (a phase reads what the ones before it wrote).
+export function subset(scenario, scale, uses) {
+  return { scenario: { ...scenario, stores: scenario.stores.filter((store) => uses.includes(store)) }, scale };
+}
+
+export async function run(scenario, scale, {
+  signal, onProgress = () => {}, env = process.env, system = {},
+} = {}) {
   const order = scenario.phaseOrder ?? scale.phases.map((phase) => phase.id);
   const planned = order.map((id) => {
     const phase = scale.phases.find((candidate) => candidate.id === id);
@@ -303,16 +250,26 @@ export async function run(scenario, scale, { signal, onProgress = () => {}, env 
       for (const { phase } of planned) ran.push({ phase, store, steps: null }); // its rows, with no figure
       continue;
     }
+    // A server the operating system killed ends its store's phases: a later phase would read a
+    // server that is not there (the study has no 10 KB reads of its Redis Cluster either).
+    let stopped = null;
     try {
       for (const { phase, options } of planned) {
         if (signal?.aborted || results.at(-1)?.interrupted) break;
-        if (phase.maxmemory) {
-          const capped = await capRedis(servers, phase.maxmemory);
-          if (capped.length) notes.push(capNote(store, phase, capped));
-          else if (servers.configured.some(({ service }) => service.startsWith('redis'))) {
-            notes.push(`${store}: no maxmemory set (its Redis is a configured server, not one this run started)`);
-          }
+        if (stopped) {
+          ran.push({ phase, store, steps: null });
+          notes.push(`${store}, phase ${phase.id}: not run, ${stopped}`);
+          continue;
         }
+        const cpu = system.serverCpu && (!system.serverCpu.phases || system.serverCpu.phases.includes(phase.id))
+          ? await limitServersCpu(store, servers, system.serverCpu.cores)
+          : null;
+        if (cpu) notes.push(...cpu.notes.map((note) => `phase ${phase.id}: ${note}`));
+        const memory = phase.memory
+          ? await limitRedisMemory(store, servers, { ...phase.memory, fill: system.memoryFill ?? phase.memory.fill },
+            { nodeTimeoutMs: scale.clusterNodeTimeoutMs ?? scenario.clusterNodeTimeoutMs })
+          : null;
+        if (memory) notes.push(...memory.notes.map((note) => `phase ${phase.id}: ${note}`));
         index += 1;
         onProgress({
           type: 'scenario-step',
@@ -322,10 +279,16 @@ export async function run(scenario, scale, { signal, onProgress = () => {}, env 
           index,
           total,
         });
-        const result = await runBenchmark({ ...options, stores: [store], env: servers.env, quiet: true }, { signal });
-        // A cap sized to overfill one phase is lifted after it: the phases after read what it
-        // stored, and opening the store again writes its seed keys, which a full server refuses.
-        if (typeof phase.maxmemory === 'object') await capRedis(servers, 0);
+        let result;
+        try {
+          result = await runBenchmark({ ...options, stores: [store], env: servers.env, quiet: true }, { signal });
+        } finally {
+          await cpu?.release();
+          // The limit is lifted after the phase from the nodes still running.
+          const outcome = await memory?.after();
+          if (outcome) notes.push(...outcome.notes.map((note) => `phase ${phase.id}: ${note}`));
+          if (outcome?.dead.length) stopped = `its server lost ${outcome.dead.length} node(s) in phase ${phase.id}`;
+        }
         const first = results.reduce((count, earlier) => count + earlier.steps.length, 0);
         results.push(result);
         ran.push({ phase, store, steps: result.steps, first });
@@ -353,17 +316,9 @@ export async function run(scenario, scale, { signal, onProgress = () => {}, env 
   if (merged) merged.settings = phasesSettings(merged.settings, scenario, merged.steps);
   if (merged && signal?.aborted) merged.interrupted = true;
   const measured = phaseTables(byPhase, scale.titles ?? scenario.titles);
-  // The probe's resolution: two probe means closer than it are "too small to judge here".
-  const noise = await timerNoiseMs();
-  const resolution = PROBE_RESOLUTION_FACTOR * noise;
-  for (const table of measured) {
-    const probeColumns = table.columns.filter((column) => column.id.startsWith('probe'));
-    table.resolution = Object.fromEntries(probeColumns.map((column) => [column.id, resolution]));
-  }
-  notes.push(`the probe's resolution here: ${formatFigure(resolution)} ms, ${PROBE_RESOLUTION_FACTOR}x the timer's ` +
-    `noise measured idle in this process (${formatFigure(noise)} ms: the spread, p99 less p50, of ` +
-    `${TIMER_SAMPLES.toLocaleString('en-US')} timings of an awaited no-op); ` +
-    'two probe means closer than that are too small to judge here');
+  notes.push('the probe\'s noise: each probe mean is measured with its own, two standard errors by batch means (the ' +
+    `spread of the means of its answers in batches of ${NOISE_BATCH}), in the results file as each table's noise; ` +
+    'two probe means no further apart than their noises together are too small to judge here');
   const faster = probeFasterUnderLoad(measured[0]);
   if (faster) notes.push(faster);
   return {

@@ -145,6 +145,14 @@ function tableOf({ id, title, unit, figure }, columns, runs, indexOf) {
   };
 }
 
+/** The scenario cut down to the stores in `uses`, in their groups (a group left with none is dropped). */
+export function subset(scenario, scale, uses) {
+  const groups = scenario.groups
+    .map((group) => ({ ...group, stores: group.stores.filter((store) => uses.includes(store)) }))
+    .filter((group) => group.stores.length);
+  return { scenario: { ...scenario, groups }, scale };
+}
+
 export async function run(scenario, scale, { signal, onProgress = () => {}, env = process.env, appEnv = {} } = {}) {
   const { notes, failures, fail, unavailable, forStore } = createStoreFailures();
   const runs = new Map();

@@ -55,6 +55,15 @@ function jsonParseTable(spec) {
 }
 
 /**
+ * The scale cut down to the runs a conclusion uses (for --verdicts and counter-runs): each named
+ * by its id (every run of that id) or by its id and store, `write postgres`.
+ */
+export function subset(scenario, scale, uses) {
+  const used = (entry) => uses.includes(entry.id) || uses.includes(`${entry.id} ${entry.flags.stores}`);
+  return { scenario, scale: { ...scale, runs: scale.runs.filter(used) } };
+}
+
+/**
  * @param {object} scenario  the scenario file
  * @param {object} scale  its scales[scale]
  * @param {{ appEnv?: object, clientDelay?: object|null, signal?: AbortSignal, onProgress?: (event) => void }} context
