@@ -55,8 +55,8 @@ test('the embedded default: refused before any step; with STOREBENCH_MEMCACHED_I
   const raisedEnv = { ...plainEnv, STOREBENCH_MEMCACHED_ITEM_SIZE: '2MB' };
   const raised = await runDriverCli(['--stores', 'memcached', ...write1MB], { env: raisedEnv });
   assert.equal(raised.status, 0, raised.stderr);
-  // The step's row: maxRequests 5, concurrency 1, seven figures, then its errors.
-  assert.match(raised.stdout, /\n +5 +1 +(?:\S+ +){6}\S+ {2}0\n/, raised.stdout);
+  // The step's row: maxRequests 5, concurrency 1, the figures, then its errors (the last cell).
+  assert.match(raised.stdout, /\n +5 +1 +(?:\S+ +)+0\n/, raised.stdout);
   assert.match(raised.stdout, /\nverified \d+\/\d+ written values\n/);
 });
 
