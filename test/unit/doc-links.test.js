@@ -50,5 +50,7 @@ test('every relative link in README.md and docs/ reaches a file and, with an anc
 test('the anchors follow GitHub\'s rule: punctuation dropped, spaces to hyphens, repeats numbered', () => {
   const anchors = anchorsOf('# Two HTTP engines: `--engine loadtest|fast`\n## Where the time goes: each tier\'s CPU\n' +
     '## Notes\n## Notes\n```\n# not a heading\n```\n');
-  assert.deepEqual([...anchors], ['two-http-engines---engine-loadtestfast', 'where-the-time-goes-each-tiers-cpu', 'notes', 'notes-1']);
+  assert.deepEqual([...anchors], [
+    'two-http-engines---engine-loadtestfast', 'where-the-time-goes-each-tiers-cpu', 'notes', 'notes-1',
+  ]);
 });
