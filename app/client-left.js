@@ -1,7 +1,6 @@
-// Whether a request's client left before its answer was sent whole: the response closed before
-// it finished, or its writes failed on a connection the client reset (Node calls such a
-// response finished all the same). `socket` is the request's, taken when it arrived: a
-// finished response no longer holds it.
+// Whether the client left before the whole answer was sent: the response closed unfinished, or its
+// writes failed on a reset connection (Node calls that finished all the same). `socket` is taken on
+// arrival: a finished response no longer holds it.
 export function clientLeft(res, socket) {
   return !res.writableFinished || Boolean(socket?.errored);
 }

@@ -1,17 +1,10 @@
-// The IPC between app.js's primary and its workers (app/cluster-primary.js, cluster-worker.js):
-// notices and questions with answers, over one process's channel (a cluster Worker in the
-// primary, `process` in a worker). Every message of ours carries `storebench` (its type), so
-// node:cluster's own and prom-client's pass by untouched.
+// IPC between app.js's primary and its workers. Our messages carry `storebench` (their type), so
+// node:cluster's and prom-client's own pass by untouched.
 
 const ANSWER = 'answer';
 
-/**
- * Talks over `channel` ({ send(message), on('message') }): tell() sends a notice, ask() a
- * question and resolves to its answer (rejects with the other side's error, or after
- * timeoutMs; a timeout of 0 waits as long as it takes); handle(type, fn) answers that type's
- * questions and notices with fn(message)'s value (a notice's is dropped); close() rejects
- * every question still waiting.
- */
+// ask() resolves to the answer (rejects with the other side's error, or after timeoutMs; 0 waits
+// forever); handle(type, fn) answers with fn's value; close() rejects every question still waiting.
 export function messenger(channel, { timeoutMs = 10_000 } = {}) {
   const waiting = new Map(); // id -> { resolve, reject, timer }
   const handlers = new Map();
@@ -69,10 +62,7 @@ export function messenger(channel, { timeoutMs = 10_000 } = {}) {
   };
 }
 
-/**
- * A meeting of the live workers: arrive(id) resolves once every worker still alive has
- * arrived; leave(id) counts a worker out (it exited), which may complete the meeting.
- */
+// arrive(id) resolves once every worker still alive has arrived; leave(id) counts an exited one out.
 export function meeting(ids) {
   const expected = new Set(ids);
   const arrived = new Map(); // id -> resolve

@@ -1,15 +1,10 @@
-// GET /metrics of an app of several processes (app.js --workers N): one scrape sees the whole
-// app. The worker that answers asks the primary (app/cluster-primary.js), which gathers every
-// worker's registry as JSON, adds its own process's (its CPU and memory are the app's too: it
-// hands out every connection), and adds them up with prom-client's AggregatorRegistry: counters
-// and histograms summed (requests, latency buckets, process_cpu_seconds_total), the event
-// loop's delay averaged, as each metric's own aggregator says.
+// GET /metrics of an app of several processes: the primary gathers every worker's registry and its
+// own (its CPU and memory are the app's too), added up by prom-client's AggregatorRegistry.
 import client from 'prom-client';
 
 // The app's metric names (app/metrics.js): the primary's process metrics must add to the workers'.
 const PREFIX = 'storebench_app_';
 
-/** The primary's side: text(askers) scrapes every worker (each asker resolves to one's JSON) and this process. */
 export function metricsOfAll() {
   const own = new client.Registry();
   client.collectDefaultMetrics({ register: own, prefix: PREFIX });

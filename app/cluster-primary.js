@@ -1,48 +1,27 @@
-// app.js --workers N: the primary process. It starts the embedded servers once, forks N workers
-// through node:cluster (each runs the whole app, its own store clients included, on the one
-// port the primary shares out connection by connection), and is where the workers meet:
-//   - opening a store: the first worker to open one does its start-up work (seeding over what
-//     is there, redis+postgres's replay of a previous run's journal), once; the others wait
-//     for it, then seed only what is missing (stores/index.js openStores' cluster);
-//   - listening: no worker listens before every worker has opened its stores;
-//   - a seeded key deleted through one worker is marked in all before the delete is sent;
-//   - GET /metrics, answered by one worker, adds up every process's metrics (prom-client's
-//     AggregatorRegistry), this one's included;
-//   - shutting down: every worker finds its connections quiet, then all close the listener,
-//     then all finish their requests (app/drain.js's whenQuiet and whenClosed), close their
-//     stores (write-behind flushes), and exit; only then are the servers stopped.
-// A worker that exits on its own is not replaced: `lost` says so, and app.js stops the app (a
-// benchmark target a process short would measure less than it says, and one started late would
-// seed and replay while the others serve).
+// app.js --workers N: the primary. It starts the embedded servers once, forks N workers (each the
+// whole app on the one shared port) and is where they meet: who opens a store first, when to
+// listen, seeded keys deleted, /metrics, and shutting down together (app/drain.js).
+// A worker that exits on its own is not replaced: a target a process short would measure less than
+// it says, and one started late would seed and replay while the others serve.
 import cluster from 'node:cluster';
 import { fileURLToPath } from 'node:url';
 import { resolveServices } from '../stores/index.js';
 import { meeting, messenger } from './cluster-messages.js';
 import { metricsOfAll } from './cluster-metrics.js';
 
-// The worker's entry point, run by each fork (the cli layer: it prints the workers' request log).
 const WORKER_SCRIPT = fileURLToPath(new URL('../cli/app-worker.js', import.meta.url));
 
-/** "exited with code 1", "was killed by SIGKILL". */
 const howExited = ({ code, signal }) => (signal ? `was killed by ${signal}` : `exited with code ${code}`);
 
-/**
- * Starts the app as settings.workers processes. Resolves, once every worker listens, to
- * { url, port, bound, workers, pids, close(), lost }: lost resolves to a line when a worker
- * exits on its own. Rejects when a worker could not start (the others and the servers stopped).
- * @param {object} params  as startApp's (app/start-app.js), with `options` (the explicit
- *   settings) and `settings` (all of the app's, resolved)
- */
+// Resolves once every worker listens; lost resolves to a line when a worker exits on its own.
 export async function startAppCluster({ env, onServerReady, onStoreOpened, options, settings }) {
   const { resolved, stopServers } = await resolveServices(settings.stores, {
     env, options, embedded: settings.embedded, onServer: onServerReady,
   });
   const stopServersOnce = () => Promise.allSettled(stopServers.map((stop) => stop()));
-  // What a worker needs of each server is data (its URL, how it is shown); the stops stay here.
   const services = Object.fromEntries(Object.entries(resolved).map(([name, { stop: _stop, ...rest }]) => [name, rest]));
 
-  // Round robin: each connection to the next worker in turn. The kernel's own choice (SCHED_NONE)
-  // leaves a few keep-alive connections piled on one worker.
+  // Round robin: the kernel's own choice (SCHED_NONE) piles a few keep-alive connections on one worker.
   cluster.schedulingPolicy = cluster.SCHED_RR;
   cluster.setupPrimary({ exec: WORKER_SCRIPT, args: [], silent: false });
   const forked = Array.from({ length: settings.workers }, () => cluster.fork());
@@ -127,11 +106,8 @@ export async function startAppCluster({ env, onServerReady, onStoreOpened, optio
   }
 }
 
-/**
- * Who opens each store first. ask(store, id) resolves to { first }: true for the first worker to
- * ask, which reports done(store, ok); the others wait for that and get false, or true in turn
- * when it failed (or its worker exited: gone(id)), so a store's start-up work is done once.
- */
+// Who opens each store first, so its start-up work is done once: the first asker gets { first: true },
+// the others wait, and get true in turn if the owner failed or exited.
 function storeOpenings() {
   const stores = new Map(); // store -> { open: boolean, owner, waiting: [{ id, resolve }] }
   const finish = (store, ok) => {

@@ -1,20 +1,13 @@
-// One worker of app.js --workers N (app/cluster-primary.js forks it): the whole app, its own
-// store clients included, on the port the primary shares out. It opens no server of its own:
-// the primary started each once and hands over where they are. Everything it must agree on with
-// the other workers goes through the primary: who opens a store first, when to listen, a
-// seeded key deleted, /metrics, and each step of shutting down.
+// One worker of app.js --workers N: the whole app on the primary's shared port. It starts no server;
+// whatever it must agree on with the other workers goes through the primary.
 import { startApp } from './start-app.js';
 import { messenger } from './cluster-messages.js';
 import { redactText } from '../util/redact.js';
 
-// Waits that end when the other workers get there (a first open of a store, the others being
-// quiet): they have no deadline of their own. The primary answers the rest at once.
+// For waits that end when the other workers get there: no deadline of their own.
 const UNTIL_ANSWERED = { timeout: 0 };
 
-/**
- * Runs this worker until the primary stops it; resolves to its exit code (0 stopped cleanly,
- * 1 could not start or did not stop cleanly). log: the request log's lines.
- */
+// Runs this worker until the primary stops it; resolves to its exit code (0 clean, 1 otherwise).
 export async function runWorker({ log = () => {} } = {}) {
   const primary = messenger(process);
   // The primary decides when every worker stops, together: a Ctrl-C reaches the whole process
@@ -49,7 +42,6 @@ export async function runWorker({ log = () => {} } = {}) {
     },
   };
 
-  // Asked to stop at any time, during the start too (another worker failed to start).
   const stopAsked = new Promise((resolve) => primary.handle('stop', resolve));
   let app;
   try {

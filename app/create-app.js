@@ -1,5 +1,4 @@
-// The Express app serving stores: routes in, nothing else. Pure: it does not listen, so
-// tests mount it on port 0 and app/start-app.js decides where it listens.
+// The Express app serving stores. It does not listen: tests mount it on port 0, app/start-app.js elsewhere.
 import express from 'express';
 import { pageRoutes } from '../routes/page.js';
 import { statusRoutes } from '../routes/status.js';
@@ -17,11 +16,7 @@ import { clientLeft } from './client-left.js';
 /**
  * @param {import('../stores/store-set.js').StoreSet} stores  the opened stores
  * @param {{ log?: (line: string) => void, logRequests?: boolean, metrics?: boolean, serverTiming?: boolean,
- *   writes?: object, workers?: number, metricsOfAll?: object }} [options]
- *   writes: the write routes' limits, token and loopback check (routes/writes.js); metrics: GET
- *   /metrics (app/metrics.js); serverTiming (default on): the store routes' Server-Timing header
- *   (routes/server-timing.js); workers: the app processes serving, for /healthz and /stores;
- *   metricsOfAll: with several, how /metrics reaches them all (app/cluster-worker.js)
+ *   writes?: object, workers?: number, metricsOfAll?: object }} [options]  writes: routes/writes.js's options
  */
 export function createApp(stores, {
   log = () => {}, logRequests = false, metrics = false, serverTiming = defaults.serverTiming, writes = {}, workers = 1,
@@ -50,15 +45,13 @@ export function createApp(stores, {
   return app;
 }
 
-// HTTP/1.1 requires Host (RFC 9112 3.2). Node's own refusal is an empty 400; the app's server
-// leaves it to this (app/http-server.js) so the answer is JSON like every other.
+// HTTP/1.1 requires Host (RFC 9112 3.2): refused here as JSON, not Node's empty 400.
 function requireHost(req, res, next) {
   if (req.headers.host !== undefined || req.httpVersion === '1.0') return next();
   res.set('Connection', 'close');
   next(new StorebenchError('an HTTP/1.1 request needs a Host header', { code: 'BAD_REQUEST' }));
 }
 
-// One line a request, a client that left before its answer included (never a stack).
 function requestLogger(log) {
   return (req, res, next) => {
     const start = process.hrtime.bigint();

@@ -1,42 +1,17 @@
-// Closing an HTTP server without cutting off a response. Node's server.close() destroys every
-// connection it considers idle, and it considers one idle as soon as its response is *ended*:
-// the tail of a 263 KB body still waiting in the socket's buffer is thrown away, and so is a
-// request the client already sent on that connection but the server has not read yet. Under
-// load that reset a dozen responses per SIGTERM. And closing the listening socket itself
-// resets every connection still waiting in the kernel's accept queue, requests already sent
-// on them included. Here instead:
-//   - the listener stays open until nothing new has arrived for quietMs (at most acceptMs):
-//     every connection the kernel accepted is taken. A request on one that arrived after the
-//     signal is held, unanswered, until the listener is closed, then answered 503
-//     SHUTTING_DOWN with `Connection: close`. Held, a client that waits for its answer before
-//     it connects again (wrk, a browser, any client loop) opens no new connection meanwhile,
-//     so the connections stop coming and the accept queue stays empty: answered at once, each
-//     would reconnect straight into the queue, and the listener would reach its cap with
-//     connections still in it. The listener is closed right after an event-loop turn that
-//     found the accept queue empty;
-//   - meanwhile the connections open before the signal are served, each request answered in
-//     full with `Connection: close` (from the signal on: a response not yet begun then, or
-//     asked for later), and each connection closes once its answer is sent. A client that comes
-//     back comes on a new connection, and is held like any other;
-//   - a connection with nothing in flight for idleMs is ended politely (its buffered bytes
-//     go out first, then a FIN): idleMs after the listener closed at the earliest, so a
-//     request on its way then is still read and answered;
-//   - whatever is left after graceMs is cut off, so a stuck client cannot hold the exit.
-// A connection whose handshake completes in the instant between the last look at the accept
-// queue and the close is still reset: a client arriving just then, or clients that keep
-// opening connections without waiting for answers (which also keep the listener open to its
-// cap, arriving more often than every quietMs). The instant is longer when the process is
-// descheduled within it on a busy machine.
+// Closing an HTTP server without cutting off a response. Node's server.close() destroys a connection
+// once its response is *ended* (a buffered body tail and a sent but unread request are lost: a dozen
+// resets per SIGTERM under load), and closing the listener resets the kernel's accept queue. Here the
+// listener stays open until nothing new arrived for quietMs; requests on connections arriving meanwhile
+// are held, then answered 503 SHUTTING_DOWN (a client waiting for its answer opens no new connection,
+// so the queue empties). Connections open before are served with `Connection: close`; idle ones are
+// ended politely after idleMs, and whatever is left after graceMs is cut off.
 import { Server } from 'node:net';
 
 const SWEEP_MS = 100;
 const QUIET_CHECK_MS = 10;
 
-/**
- * The answer to a request on a connection that arrived once the server was going away, once its
- * body has been read and dropped: a connection closed with bytes of it still unread would be
- * reset, and the reset would destroy the answer before the client read it.
- */
+// Sent once the request's body is read: closing with bytes unread would reset the connection and
+// destroy the answer.
 function goingAway(req, res) {
   req.resume();
   if (!req.complete) return void req.once('end', () => goingAway(req, res));
@@ -54,20 +29,9 @@ function goingAway(req, res) {
   res.end(body);
 }
 
-/**
- * Tracks server's connections from now on. Returns drain(): stop accepting, finish every
- * response, close every connection; resolves when the last one is closed. Call it once the
- * server's request handler is attached: drainable answers a request before it does.
- * @param {import('node:http').Server} server  before it listens
- *
- * Several processes sharing one listener (app.js --workers, app/cluster-worker.js) close it
- * together through two hooks: whenQuiet, awaited once this process has found no new connection
- * for quietMs, resolves when every process has; whenClosed, awaited once its listener is
- * closed, resolves when every process's is. Only then are the held late requests answered: a
- * client told to go away finds no listener, rather than a process about to close its own.
- * @param {{ idleMs?: number, graceMs?: number, quietMs?: number, acceptMs?: number,
- *   whenQuiet?: () => Promise<void>, whenClosed?: () => Promise<void> }} [options]
- */
+// Tracks server's connections (call before it listens, after its request handler is attached); drain()
+// stops accepting and resolves once every response is finished and connection closed. Processes sharing
+// a listener close it together (whenQuiet, whenClosed): a late client told to go away finds no listener.
 export function drainable(server, {
   idleMs = 1000, graceMs = 8000, quietMs = 50, acceptMs = 1000, whenQuiet, whenClosed,
 } = {}) {
@@ -107,10 +71,8 @@ export function drainable(server, {
     for (const handler of handlers) handler.call(server, req, res);
   });
 
-  // Resolves in the check phase of an event-loop turn whose poll found no connection waiting
-  // (it accepts every one queued, so none accepted means none was there), once none has come
-  // for quietMs; or after acceptMs whatever comes. What was accepted is noted in one check
-  // phase and looked at in the next, so a whole poll lies between, wherever the first began.
+  // Resolves in a check phase whose poll found no connection waiting, once none came for quietMs (or
+  // after acceptMs). Accepts noted in one check phase are looked at in the next: a whole poll between.
   const acceptQueueEmpty = (startedAt) => new Promise((resolve) => {
     const check = () => {
       const now = performance.now();
@@ -131,7 +93,6 @@ export function drainable(server, {
 
   return () => new Promise((resolve) => {
     phase = 'accepting';
-    // Every answer from now on closes its connection; those not begun yet included.
     for (const { responses } of connections.values()) {
       for (const res of responses) if (!res.headersSent) res.shouldKeepAlive = false;
     }
@@ -144,11 +105,9 @@ export function drainable(server, {
     let done = false;
     const together = (hook) => (hook ? hook() : undefined);
     acceptQueueEmpty(startedAt).then(() => together(whenQuiet)).then(() => {
-      // Synchronously after the immediate above (a microtask) when alone: no connection can be
-      // taken between.
+      // Synchronously after the immediate above when alone: no connection can be taken between.
       phase = 'closed';
-      // net.Server's close: stop accepting, call back when the last connection is gone,
-      // without http.Server's closeIdleConnections() (see above).
+      // net.Server's close, without http.Server's closeIdleConnections() (see above).
       Server.prototype.close.call(server, () => {
         done = true;
         clearInterval(sweep);

@@ -1,17 +1,11 @@
-// The answers Node's HTTP server gives before Express sees a request, made like every other
-// error answer: JSON with a registered code (util/errors.js). Without this, a malformed
-// request gets a bare "400 Bad Request" with no body, over-large headers a bare 431, and a
-// CONNECT has its socket closed with no answer at all.
-//
-// `Expect: 100-continue` is answered by the app too: Node would send `100 Continue` at once,
-// inviting a client to upload a body the app then refuses (413, 401, 503). The 100 is sent
-// only when a route starts to read the body (routes/body.js); a refusal before that closes
-// the connection (Node does so after a final answer without a 100), so no body follows.
+// The answers Node's HTTP server gives before Express sees a request, made JSON with a registered
+// code like every other error (Node sends a bare 400 or 431, and closes a CONNECT unanswered).
+// A 100 Continue is sent only once a route reads the body (routes/body.js): Node would send it at
+// once, inviting an upload the app then refuses.
 import { STATUS_CODES, maxHeaderSize } from 'node:http';
 import { SERVER_METHODS } from '../routes/methods.js';
 import { deferContinue } from '../routes/body.js';
 
-/** A whole HTTP/1.1 answer with a JSON error body, written to a raw socket, which then closes. */
 function answer(socket, status, code, message, headers = {}) {
   const body = JSON.stringify({ error: message, code });
   const head = [
@@ -24,7 +18,6 @@ function answer(socket, status, code, message, headers = {}) {
   socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
 }
 
-/** The answer to a request Node's parser refused: [status, code, message]. */
 export function clientErrorAnswer(error, maxHeaderSize) {
   if (error.code === 'HPE_HEADER_OVERFLOW') {
     return [431, 'HEADERS_TOO_LARGE', `request headers larger than ${maxHeaderSize} bytes`];
@@ -33,7 +26,6 @@ export function clientErrorAnswer(error, maxHeaderSize) {
   return [400, 'BAD_REQUEST', `malformed HTTP request${error.code?.startsWith('HPE_') ? ` (${error.code})` : ''}`];
 }
 
-/** Makes server answer parse errors and CONNECT as JSON, and send 100 Continue only for a body it reads. */
 export function answerHttpEdges(server) {
   server.on('checkContinue', (req, res) => {
     deferContinue(res);

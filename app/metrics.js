@@ -1,7 +1,6 @@
-// The app's --metrics: GET /metrics in Prometheus text, from prom-client with a registry of its
-// own (never the global one, so two apps in one process, as in the tests, keep their counts apart).
-// Labels name a store only when it is one the app serves and a route only by its pattern, never a
-// raw path or key: a client choosing keys must not be able to grow the series without bound.
+// The app's --metrics: GET /metrics from prom-client, on a registry of its own (two apps in one
+// process keep their counts apart). Labels name only served stores and route patterns, never a raw
+// path: a client choosing keys must not grow the series without bound.
 import { Router } from 'express';
 import client from 'prom-client';
 import { clientLeft } from './client-left.js';
@@ -9,13 +8,7 @@ import { clientLeft } from './client-left.js';
 // Seconds: from the memory store's tens of microseconds to the operation deadline's seconds.
 const BUCKETS = [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 
-/**
- * @param {import('../stores/store-set.js').StoreSet} stores
- * @param {{ adopt(registry), text(registry): Promise<string> }} [ofAll]  one of several app
- *   processes (app/cluster-worker.js): given this registry at once, and asked for the text a
- *   scrape answers, every process's metrics added up
- * @returns {{ router: import('express').Router, observeRequests: Function, observeOperation: Function, registry }}
- */
+// ofAll, with several app processes: { adopt(registry), text(registry) } adds a scrape up across them all.
 export function createAppMetrics(stores, ofAll) {
   const registry = new client.Registry();
   client.collectDefaultMetrics({ register: registry, prefix: 'storebench_app_' });
@@ -96,10 +89,8 @@ export function createAppMetrics(stores, ofAll) {
     const first = path.split('/')[1];
     return first && stores.entries.has(first) ? first : '';
   };
-  // Middleware first in the chain: the clock starts before any route, and the labels are read
-  // when the response is done, once the router has matched (req.route).
-  // The label sets are few; each one's child is looked up by a string, so a request costs one
-  // Map lookup per metric instead of prom-client's label check and hashing.
+  // First in the chain: the clock starts before any route; labels are read once the router matched.
+  // Each label set's child is cached by a string: one Map lookup instead of prom-client's hashing.
   const children = new Map();
   const childOf = (metric, ...values) => {
     const key = `${metric.name}\u0000${values.join('\u0000')}`;

@@ -12,30 +12,11 @@ import { UsageError } from '../util/errors.js';
 const SHUTDOWN_GRACE_MS = 8000;
 
 /**
- * Opens the stores, builds the app, listens. Every setting not passed here comes from env,
- * Cloud Foundry or its default (config/settings.js): port, host, stores, embedded, logRequests,
- * metrics, serverTiming for the app; headersTimeoutMs, requestTimeoutMs, bodyIdleTimeoutMs, keepAliveTimeoutMs
- * for its HTTP server;
- * maxValueSize, maxBulkSize, writeToken for its write routes; store URLs, cloudantApikey,
- * postgresPoolSize, ... for the stores.
- *
- * @param {object} [options]  explicit settings by key, e.g. { port: 0, stores: ['memory'], redisUrl }
- * @param {object} [options.env]  the environment (default process.env)
- * @param {(line: string) => void} [options.log]  request log lines and errors
- * @param {(server: object) => void} [options.onServerReady]  told of each backing server as
- *   it is there or known unavailable (openStores' onServer), before the app listens
- * @param {(store: object) => void} [options.onStoreOpened]  told of each store as it comes up
- *   or is found unavailable (stores/index.js openStores' onOpened), before the app listens
- * @param {object} [options.worker]  set by app/cluster-worker.js alone: this is one of several
- *   app processes (workers, services, opening, deletingSeed for openStores' cluster;
- *   metricsOfAll; drain: drainable's whenQuiet and whenClosed; beforeListen)
- * @returns {Promise<{ url, port, bound, server, stores, close, workers }>}  url: where this
- *   machine reaches the app; bound: { address, port, family, allInterfaces } as listened on.
- *   Rejects with a UsageError listing every malformed setting. close() stops accepting, lets
- *   every request already sent finish (up to a grace period), closes the stores and stops every
- *   server the embedded default started. With the workers setting over 1 the app runs as
- *   that many processes (app/cluster-primary.js): then no server or stores (each worker has its
- *   own), and pids and lost (a line once a worker exits on its own) instead.
+ * Opens the stores, builds the app, listens. Settings not passed come from env, Cloud Foundry or their
+ * defaults (config/settings.js); options as app.d.ts's StartAppOptions, plus worker (set by
+ * app/cluster-worker.js alone). close() lets requests already sent finish (up to a grace period),
+ * closes the stores and stops the embedded servers. With workers over 1 (app/cluster-primary.js):
+ * pids and lost instead of server and stores.
  */
 export async function startApp({
   env = process.env, log = () => {}, onServerReady, onStoreOpened, worker, ...options
@@ -104,12 +85,10 @@ export async function startApp({
   return { url, port: bound.port, bound, server, stores, close, workers };
 }
 
-/** server.address() with whether it is every interface (0.0.0.0, ::). */
 function boundAddress({ address, port, family }) {
   return { address, port, family, allInterfaces: address === '0.0.0.0' || address === '::' };
 }
 
-/** How the app says where it listens: what it bound, and where this machine reaches it. */
 export function listeningLine({ url, bound }) {
   if (!bound.allInterfaces) return `storebench app listening on ${url}`;
   const which = bound.address === '::' ? 'all interfaces, IPv6 and IPv4 (::)' : 'all IPv4 interfaces (0.0.0.0)';

@@ -1,12 +1,6 @@
-// Which service bound on Cloud Foundry (VCAP_SERVICES) is whose. Each backing service
-// declares in config/services.js how its bindings look, as `vcap: { labels, tags, schemes, iam? }`:
-//
-//   labels   offering labels, e.g. 'cloudantNoSQLDB', 'rediscloud' (matched first)
-//   tags     tags on the binding, e.g. 'redis' (matched next); a service's name made of
-//            words such as "my-redis" or "storebench_cloudant" matches a tag word last,
-//            which is how user-provided services (`cf cups`) are found
-//   schemes  URL schemes the service speaks, e.g. ['redis', 'rediss'] (config/cf-credentials.js)
-//   iam      true when it takes an IBM Cloud IAM API key (Cloudant)
+// Which service bound on Cloud Foundry (VCAP_SERVICES) is whose, by each service's `vcap` in
+// config/services.js: its offering labels first, then binding tags, then a word of the service's name
+// (how `cf cups` services such as "my-redis" are found); schemes and iam: config/cf-credentials.js.
 import { vcapServices, VcapError } from './cf-env.js';
 import { connectionFromCredentials } from './cf-credentials.js';
 import { kindOf } from './kind-of.js';
@@ -15,13 +9,8 @@ const words = (text) => String(text ?? '').toLowerCase().split(/[^a-z0-9]+/).fil
 const lower = (list) => (Array.isArray(list) ? list : []).map((item) => String(item).toLowerCase());
 const isObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
 
-/**
- * Every service bound in VCAP_SERVICES (an object of label -> list of services), read so that
- * a malformed one still finds the store it was meant for and makes only that store unavailable:
- *   { service: { name, label, tags, ... }, what: 'bound service "x"', problem? }
- * service is as bound when it is well formed; otherwise what could be read of it (its label from
- * VCAP_SERVICES's key, tags given as text split into words), with problem naming the field.
- */
+// Every service bound in VCAP_SERVICES, read so that a malformed one still finds its store and makes
+// only that store unavailable: { service, what: 'bound service "x"', problem? }.
 export function boundServices(vcapServices) {
   const bound = [];
   for (const [key, list] of Object.entries(vcapServices ?? {})) {
@@ -67,10 +56,7 @@ export function boundServices(vcapServices) {
   return bound;
 }
 
-/**
- * The bound service matcher picks, by label, then tag, then a word of its name, or null.
- * @returns {{ service: object, how: 'label'|'tag'|'name' } | null}
- */
+/** @returns {{ service: object, how: 'label'|'tag'|'name' } | null} */
 export function findBinding(bound, matcher) {
   const labels = lower(matcher.labels);
   const tags = lower(matcher.tags);
@@ -86,12 +72,7 @@ export function findBinding(bound, matcher) {
   return null;
 }
 
-/**
- * The connection for backing service `name` from the services bound in env's VCAP_SERVICES:
- *   null                          nothing bound matches (or no VCAP_SERVICES)
- *   { connection, source }        source: "VCAP_SERVICES <instance name>"
- *   { unavailable: reason }       VCAP_SERVICES is broken, or the match has no usable credentials
- */
+// null when nothing bound matches; { connection, source } or { unavailable: reason }.
 export function resolveFromVcap(name, matcher, env = process.env) {
   if (!matcher || !env.VCAP_SERVICES) return null;
   let services;

@@ -1,16 +1,10 @@
-// A bound service's credentials turned into the connection an environment variable would
-// give: { url, apikey?, ca? }. Platforms write credentials in several shapes; which ones a
-// backing service understands is declared with its matcher in config/services.js
-// (`schemes`, `iam`).
-//
-// Secrets: a problem names fields, never values; a connection's URL is shown only through
-// util/redact.js's redactUrl, which masks its password where it sits.
+// A bound service's credentials turned into the connection an environment variable would give:
+// { url, apikey?, ca? }. A problem names fields, never values (util/redact.js masks a URL's password).
 import { kindOf } from './kind-of.js';
 
 const decodeBase64 = (text) => Buffer.from(text, 'base64').toString('utf8');
 
-// Fields that must be text where they are given (a port may be a number). A number as an API
-// key or password is refused rather than turned into text: 0123 would already have lost its 0.
+// A number as an API key or password is refused rather than turned into text: 0123 would have lost its 0.
 const TEXT_FIELDS = ['url', 'uri', 'hostname', 'host', 'username', 'password', 'apikey'];
 
 function fieldTypeProblem(credentials) {
@@ -35,13 +29,11 @@ function withoutCredentials(text) {
 }
 
 /**
- * The connection a bound service's credentials describe, for a service declaring matcher.
  * Understands, in this order:
  *   IBM Cloud Databases   connection.<scheme>.composed[0], CA in certificate.certificate_base64
  *   IAM (matcher.iam)     apikey + url or host; the URL's own user:password is dropped
  *   url / uri             as given (user:password inside it, or in username/password fields)
  *   hostname/host + port  (+ password, username): Redis Cloud, Tanzu Redis, `cf cups -p`
- * @returns {{ connection: object } | { problem: string }} problem names fields, never values
  */
 export function connectionFromCredentials(credentials = {}, matcher = {}) {
   const schemes = matcher.schemes ?? [];

@@ -1,21 +1,11 @@
-// Whether a configured server location can be used, checked before any client sees it: a
-// client handed a URL it cannot read does something worse than failing (node-postgres
-// resolves "garbage" as a host name, memjs falls back to 127.0.0.1:11211, tarantool-driver
-// connects as guest when the password is missing). Each backing service declares its form as
-// `url` in config/services.js:
-//
-//   schemes     the URL schemes its clients speak, e.g. ['redis', 'rediss']
-//   list        a comma-separated list of such URLs (REDIS_CLUSTER_URLS)
-//   serverList  memjs's "[user:pass@]host[:port],..." list, each item may start memcached://
-//   socket      a URL without a host is fine when it names one in ?host= (PostgreSQL's Unix socket)
-//   password    a URL naming a user must give a password (Tarantool: none means guest)
-//
-// A problem completes "<where the value came from> ..." and never quotes the value.
+// Whether a configured server location can be used, checked before any client sees it: a client
+// handed a URL it cannot read does worse than fail (node-postgres resolves "garbage" as a host,
+// memjs falls back to 127.0.0.1:11211, tarantool-driver connects as guest without a password).
+// Rules: each service's `url` in config/services.js. A problem never quotes the value.
 import { parseServerList, parseUrl } from '../util/urls.js';
 
 const orList = (schemes) => schemes.map((scheme) => `${scheme}://`).join(' or ');
 
-/** The problem with one URL of rules' form, or undefined. */
 function urlProblem(rules, text) {
   const parsed = parseUrl(text);
   if (parsed.problem) return parsed.problem;
@@ -31,10 +21,6 @@ function urlProblem(rules, text) {
   return undefined;
 }
 
-/**
- * The problem with a configured location (a URL, a list of URLs, a server list) of a service
- * whose form is rules, or undefined when it can be handed to the service's clients.
- */
 export function locationProblem(rules, text) {
   if (!rules) return undefined;
   if (typeof text !== 'string' || !text.trim()) return 'is empty';

@@ -1,18 +1,11 @@
-// The backing servers stores connect to. Several stores can share one (redis, ioredis and
-// the cache layers share Redis), so each server is resolved, and if need be started, once.
-//
-// For each: the setting that says where it is (`location`, a key of config/settings.js, which
-// declares its environment variables), the form that location takes (`url`, checked by
-// config/service-url.js before any client sees it), settings added to its connection
-// (`connectionSettings`), how a service bound on Cloud Foundry is recognised (`vcap`, see
-// config/cf-binding.js), and how the embedded default starts one here when none is
-// configured is embedded/index.js's (startEmbedded): this file is data.
+// The backing servers stores connect to (several stores share one, so each is resolved once). This
+// file is data: `location` (a setting), `url` (its form, config/service-url.js), `connectionSettings`,
+// and `vcap` (config/cf-binding.js); embedded/index.js starts one when none is configured.
 
 export const services = {
   redis: {
     location: 'redisUrl',
     url: { schemes: ['redis', 'rediss'] },
-    // Redis Cloud, IBM Cloud Databases for Redis, Tanzu Redis; or any service tagged/named redis
     vcap: {
       labels: ['rediscloud', 'databases-for-redis', 'p-redis', 'p.redis'],
       tags: ['redis'],
@@ -24,7 +17,6 @@ export const services = {
     url: { schemes: ['https', 'http'] },
     // An IAM API key set as an option or in the environment beats the bound service's own.
     connectionSettings: { apikey: 'cloudantApikey' },
-    // IBM Cloudant (IAM preferred over legacy credentials); or any service tagged/named cloudant or couchdb
     vcap: { labels: ['cloudantNoSQLDB'], tags: ['cloudant', 'couchdb'], schemes: ['https', 'http'], iam: true },
   },
   tarantool: {
@@ -41,7 +33,6 @@ export const services = {
   postgres: {
     location: 'postgresUrl',
     url: { schemes: ['postgres', 'postgresql'], socket: true },
-    // IBM Cloud Databases for PostgreSQL, ElephantSQL; or any service tagged/named postgres
     vcap: {
       labels: ['databases-for-postgresql', 'elephantsql'],
       tags: ['postgres', 'postgresql'],

@@ -1,21 +1,9 @@
-// Every setting storebench reads, declared once. config/precedence.js answers each with one
-// rule (explicit option > environment variable > Cloud Foundry > default); docs/configuration.md
-// is this table for people, and test/unit/configuration-doc.test.js keeps the two in step.
-//
-// A declaration:
-//   scope         who reads it: app (app/), http (the app's HTTP server: its deadlines for slow clients),
-//                 writes (the write routes, routes/writes.js), service (where a backing server is:
-//                 embedded/resolve-service.js), store (how stores use their server: stores/),
-//                 cf-scripts (scripts/cf/), tools (npm run cluster:start, npm run perf)
-//   flag          the command-line option that sets it; programs pass the same setting as an
-//                 option under its key (startApp({ port: 0 }), openStores({ options }))
-//   env           environment variables, the first one set wins
-//   cloudFoundry  env -> { value, source } | { problem } | undefined: where the platform gives it
-//   varsFile      (cf-scripts) the vars file variable that is its default
-//   default       the value when no tier gives one
-//   parse         raw value -> value, or throws (config/setting-values.js)
-//   secret        its value is never quoted in a problem
-//   about         what it does, in one line for --help
+// Every setting storebench reads, declared once; config/precedence.js answers each, and
+// test/unit/configuration-doc.test.js keeps docs/configuration.md in step. A declaration:
+//   scope         who reads it: app, http, writes, service, store, cf-scripts, tools
+//   flag, env     the command-line option; environment variables, the first one set wins
+//   cloudFoundry  env -> { value, source } | { problem } | undefined; varsFile: (cf-scripts) its default
+//   default, parse (config/setting-values.js), secret (never quoted in a problem), about (--help)
 //   cfText, defaultText   words for --help and the doc where that tier is code, not a value
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,7 +15,6 @@ import {
   perStore, port, positiveInteger, positiveNumber, serverLimit, text, workerCount,
 } from './setting-values.js';
 
-/** The Cloud Foundry tier of a backing service's location: the bound service matched for it. */
 const boundService = (name) => (env) => {
   const bound = resolveFromVcap(name, services[name].vcap, env);
   if (!bound) return undefined;
@@ -35,7 +22,6 @@ const boundService = (name) => (env) => {
   return { value: bound.connection, source: bound.source };
 };
 
-/** Where a backing server is: each has a URL setting, with the embedded server as its default. */
 const serviceLocation = ({ service, env, about }) => ({
   scope: 'service',
   env,
@@ -100,8 +86,7 @@ export const settings = {
     about: 'leave out the Server-Timing header of the store routes\' answers (store;dur=MS, app;dur=MS: how long ' +
       'the store took inside the app; the variable: 0, false, no or off leave it out, 1, true, yes or on keep it)',
   },
-  // WEB_CONCURRENCY: the common convention (Heroku's buildpacks set it, throng and others read
-  // it), below the project's own variable so that one always wins.
+  // WEB_CONCURRENCY: the common convention (Heroku's buildpacks set it), below our own variable.
   workers: {
     scope: 'app',
     flag: '--workers N',
@@ -129,11 +114,8 @@ export const settings = {
     about: 'never start local servers: a store with nothing configured is then unavailable',
   },
 
-  // The app's HTTP server: how long a slow client may hold a connection ------------------------
-  // Node's own defaults (60 s for headers, 300 s for a request, checked every 30 s) let a
-  // client that stalls mid-request hold a connection for minutes; a benchmark target needs
-  // seconds. No flags: these are tuned rarely, and the environment carries them to app.js
-  // children (the driver's embedded app) as well.
+  // The app's HTTP server: a benchmark target needs seconds, not Node's minutes (app/http-server.js).
+  // No flags: tuned rarely, and the environment carries them to app.js children as well.
   headersTimeoutMs: {
     scope: 'http',
     env: ['STOREBENCH_HEADERS_TIMEOUT_MS'],
@@ -221,8 +203,7 @@ export const settings = {
   cloudantApikey: {
     scope: 'service',
     env: ['CLOUDANT_APIKEY'],
-    // Not a tier of its own on Cloud Foundry: a binding's apikey comes with that binding's
-    // URL (config/cf-credentials.js), never with a URL from elsewhere.
+    // A binding's apikey comes only with that binding's URL (config/cf-credentials.js).
     cfText: 'the bound Cloudant\'s apikey, with that binding\'s URL',
     defaultText: 'none: basic auth from the URL',
     parse: text,
@@ -268,8 +249,7 @@ export const settings = {
       '5 queries/s (each a sliding one-second window), and the CouchDB stores retry a 429 after 0.5 s; none: no ' +
       'limits. Only the embedded stand-in: a real Cloudant has its own plan',
   },
-  // The embedded servers' own value limits, raised: each store's /stores entry gives
-  // the largest value they then take, and the driver refuses a larger --value-size up front.
+  // The embedded servers' own value limits, raised (the driver refuses a larger --value-size up front).
   memcachedItemSize: {
     scope: 'store',
     flag: '--memcached-item-size SIZE',
@@ -291,9 +271,7 @@ export const settings = {
       '(from 1 MB to 1 GB): it takes values up to this less 272 bytes (memtx) or 290 (vinyl). ' +
       'Only the embedded server: a configured one keeps its own box.cfg',
   },
-  // A network between the stores and their servers, emulated by a delaying proxy in front of each
-  // server (embedded/delay-proxy.js): embedded and configured servers alike. Each takes one
-  // value for every store, or store=value items for some (a store's own proxy then).
+  // A network between the stores and their servers, emulated by a delaying proxy (embedded/delay-proxy.js).
   storeRttMs: {
     scope: 'store',
     flag: '--store-rtt MS',
@@ -365,8 +343,8 @@ export const settings = {
       'entry per write; a kill -9 of the app loses from PostgreSQL the writes not yet flushed, ' +
       'up to a flush interval of them)',
   },
-  // The operation deadline bounds every request's latency: on a store slow enough under load
-  // to pass it, the driver counts 503s instead of slow answers; raise it to benchmark one.
+  // The operation deadline bounds every request's latency: a store slow enough under load to pass it
+  // gets 503s counted instead of slow answers; raise it to benchmark one.
   openTimeoutMs: {
     scope: 'store',
     env: ['STOREBENCH_OPEN_TIMEOUT_MS'],
@@ -492,6 +470,5 @@ export const settings = {
   },
 };
 
-/** Each setting's default (undefined where it has none, or where its default is a vars file's). */
 export const defaults = Object.freeze(Object.fromEntries(Object.entries(settings)
   .map(([key, setting]) => [key, setting.default])));

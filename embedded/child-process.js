@@ -1,5 +1,4 @@
-// Starting and stopping the local servers the embedded default runs (redis-server,
-// tarantool, memcached, the CouchDB stand-in). Every child is tied to this process's life.
+// Starting and stopping the local servers the embedded default runs; every child is tied to this process's life.
 import { spawn } from 'node:child_process';
 import { createServer, connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -8,7 +7,7 @@ import { endGroup, signalGroup } from '../util/process-group.js';
 
 const guardScript = fileURLToPath(new URL('./guard.sh', import.meta.url));
 
-/** A free TCP port on the loopback interface (released just before the caller binds it). */
+// Released just before the caller binds it.
 export function freePort() {
   return new Promise((resolve, reject) => {
     const server = createServer();
@@ -21,7 +20,6 @@ export function freePort() {
   });
 }
 
-/** Resolves once a TCP connection to port succeeds; rejects after timeoutMs. */
 export async function waitForPort(port, { timeoutMs = 10_000, host = '127.0.0.1', isAlive = () => true } = {}) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -38,18 +36,13 @@ export async function waitForPort(port, { timeoutMs = 10_000, host = '127.0.0.1'
   }
 }
 
-/**
- * Starts `command args` (in cwd, with env, both optional) under guard.sh and waits until it
- * accepts TCP connections on port. stopSignal is what the server gets when it is stopped
- * (default TERM); removeDir, a directory deleted once the server has exited, however the
- * parent ended. Returns { pid, port, stop() }: pid is the guard's, which leads the process
- * group the server runs in. stop() is idempotent and resolves when the server is gone.
- */
+// Starts `command args` under guard.sh and waits until it accepts TCP connections on port; removeDir
+// goes once the server exited, however the parent ended. pid is the guard's, leading the server's
+// process group. stop() is idempotent.
 export async function startServer({
   name, command, args, port, cwd, env = process.env, stopSignal = 'TERM', removeDir = '', timeoutMs = 15_000,
 }) {
-  // detached: its own process group, so a Ctrl-C in the terminal reaches only us and we stop it
-  // in order.
+  // detached: its own process group, so a Ctrl-C reaches only us and we stop it in order.
   const child = spawn(guardScript, [command, ...args], {
     cwd,
     detached: true,
@@ -64,18 +57,16 @@ export async function startServer({
     child.on('exit', done);
     child.on('error', done); // could not be spawned: there is nothing to wait for
   });
-  // Our end of the guard's stdin: never written to, closed to stop the server.
   child.stdin.on('error', () => {});
 
   const stop = async () => {
     if (!exited) child.stdin.end();
-    // A timer cleared on exit, so a stopped server does not hold the event loop for 5 s.
-    // The whole group: killing the guard alone would orphan the server.
+    // Cleared on exit, so a stopped server does not hold the event loop for 5 s. The whole group:
+    // killing the guard alone would orphan the server.
     const kill = setTimeout(() => signalGroup(child.pid, 'SIGKILL'), 5000);
     await exit;
     clearTimeout(kill);
-    // A server that outlived its guard (the guard was killed, or its own kill failed) is
-    // still in the guard's process group: end it, never leave it running.
+    // A server that outlived its guard is still in its process group: never leave it running.
     await endGroup(child.pid, { signal: `SIG${stopSignal}` });
   };
   try {

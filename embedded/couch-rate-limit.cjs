@@ -1,8 +1,6 @@
-// Cloudant Lite's rate limits, for the embedded CouchDB stand-in: 20 lookups, 10
-// writes and 5 queries per second, each class counted over a sliding one-second window of the
-// requests it accepted. A request past its class's limit gets 429 with a CouchDB-style JSON
-// body and is not counted in the window. GET /_storebench/limits reports what was accepted and
-// refused, so a test or a scenario can see the 429s the server sent.
+// Cloudant Lite's rate limits for the embedded stand-in: 20 lookups, 10 writes and 5 queries a second,
+// over a sliding one-second window of accepted requests; past it, 429 (not counted).
+// GET /_storebench/limits reports what was accepted and refused.
 'use strict';
 
 const PLANS = {
@@ -10,9 +8,7 @@ const PLANS = {
 };
 const WINDOW_MS = 1000;
 
-// Which class a request falls in, or null for the requests a plan does not meter (server and
-// database-level calls: /, /_session, /db info, creating a database). POST /db is a document's
-// write (nano's insert, with the id in the body).
+// null for what a plan does not meter (server and database calls). POST /db is a document write.
 function classify(method, path) {
   const parts = path.split('?')[0].split('/').filter(Boolean);
   if (parts.length === 1 && method === 'POST' && !parts[0].startsWith('_')) return 'write';
@@ -26,7 +22,6 @@ function classify(method, path) {
   return 'write'; // PUT, POST, DELETE, COPY of a document
 }
 
-/** Wraps a request handler with `plan`'s limits ('none' or unknown: no limits, counters only). */
 function withRateLimits(handler, plan) {
   const limits = PLANS[plan] ?? null;
   const windows = { lookup: [], write: [], query: [] };

@@ -1,12 +1,7 @@
-// The embedded CouchDB-compatible server: express-pouchdb over in-memory PouchDB, run as a
-// child process so its event loop never competes with the app's. It listens on a free
-// loopback port, reports the port to the parent over IPC, and exits when the parent goes.
-//
-// With COUCH_ADMIN_USER and COUCH_ADMIN_PASSWORD set it stands in for a server with
-// credentials, as CouchDB 3 with require_valid_user does: the user is a server admin
-// checked by express-pouchdb's own authentication (pouchdb-auth, PBKDF2-hashed), a wrong
-// name or password gets 401, and so does a request without credentials. (express-pouchdb
-// alone lets anonymous requests through: it only guards /_config and the like.)
+// The embedded CouchDB-compatible server: express-pouchdb over in-memory PouchDB, a child process so
+// its event loop never competes with the app's. With COUCH_ADMIN_USER and COUCH_ADMIN_PASSWORD it
+// requires credentials, as CouchDB 3 with require_valid_user does (express-pouchdb alone lets
+// anonymous requests through).
 'use strict';
 const http = require('node:http');
 const PouchDB = require('pouchdb-core')
@@ -44,7 +39,6 @@ const handler = requireUser
   : app;
 
 const listen = () => {
-  // COUCH_RATE_PLAN=lite: Cloudant Lite's rate limits in front of everything.
   const server = http.createServer(withRateLimits(handler, process.env.COUCH_RATE_PLAN));
   server.keepAliveTimeout = 65_000;
   server.listen(0, '127.0.0.1', () => {
@@ -55,7 +49,6 @@ const listen = () => {
   process.on('SIGTERM', () => server.close(() => process.exit(0)));
 };
 
-// The admins section of express-pouchdb's config: pouchdb-auth hashes the password on save.
 if (requireUser) app.couchConfig.set('admins', adminUser, adminPassword, listen);
 else listen();
 // The parent closing the IPC channel (exit, crash, kill -9) ends us: no orphans.

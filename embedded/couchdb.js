@@ -1,17 +1,12 @@
-// The embedded stand-in for Cloudant: express-pouchdb over in-memory PouchDB in a child
-// process, reached over HTTP by the real Cloudant client like any CouchDB.
+// The embedded stand-in for Cloudant: express-pouchdb over in-memory PouchDB in a child process,
+// reached over HTTP like any CouchDB.
 import { fileURLToPath } from 'node:url';
 import { forkListening } from '../util/fork-child.js';
 
 const childScript = fileURLToPath(new URL('./couchdb-child.cjs', import.meta.url));
 
-/**
- * Starts the CouchDB-compatible server; returns { url, stop() } or throws with the reason.
- * With admin { username, password } it requires those credentials, as a real server would
- * (url stays without them: callers pass them the way they would to that server).
- * With plan 'lite' it enforces Cloudant Lite's rate limits (embedded/couch-rate-limit.cjs);
- * GET <url>/_storebench/limits tells what it accepted and refused.
- */
+// admin { username, password }: credentials required, as a real server would (url stays without them).
+// plan 'lite': Cloudant Lite's rate limits (embedded/couch-rate-limit.cjs).
 export async function startCouchServer({ timeoutMs = 20_000, admin, plan = 'none' } = {}) {
   const env = {
     ...process.env,

@@ -1,27 +1,16 @@
-// A TCP proxy that delays every byte it forwards, as a network between two machines would: half
-// the round-trip time each way, optionally with jitter and a bandwidth limit per direction. It
-// sits between a store's client and its server (embedded/resolve-service.js puts it there when
-// --store-rtt is set), so any server, embedded or configured, looks as far away as a WAN.
-//
-// Why a proxy and not `tc netem`: it needs no root, no network namespace and no Linux, works
-// for a configured server as for an embedded one, delays only the store's connections (never
-// the driver's own, which netem on loopback would), and is in the Result's settings like any
-// other. What it does not model: packet loss, TCP's slow start and window (a large value is
-// delayed by the bandwidth limit alone), or a handshake per request of a client that keeps its
-// connection (every store here does). docs/configuration.md#network-emulation says more.
+// A TCP proxy that delays every byte it forwards, as a network between two machines would: half the
+// RTT each way, with optional jitter and bandwidth limit. Not `tc netem`: it needs no root and no
+// Linux, works for a configured server, and delays only the store's connections, never the driver's.
+// It does not model packet loss, TCP's slow start and window, or per-request handshakes
+// (docs/configuration.md#network-emulation).
 import net from 'node:net';
 
 // Past this many bytes waiting in one direction, the sender is paused (a slow link's backpressure).
 const HIGH_WATER_BYTES = 4 * 1024 * 1024;
 
-/**
- * The delay settings as given, checked: { rttMs, jitterMs, bandwidth } (bandwidth in bytes a
- * second per direction, 0 or undefined for none). Active when any of them is.
- */
 export const delayActive = ({ rttMs = 0, jitterMs = 0, bandwidth = 0 } = {}) =>
   rttMs > 0 || jitterMs > 0 || bandwidth > 0;
 
-/** A one-line description of a delay: "RTT 50 ms ± 5 ms, 1 MB/s each way" (", per connection" with perConnection). */
 export function delayText({ rttMs = 0, jitterMs = 0, bandwidth = 0, perConnection = false } = {}) {
   const parts = [`RTT ${rttMs} ms${jitterMs > 0 ? ` ± ${jitterMs} ms` : ''}`];
   if (bandwidth > 0) parts.push(`${bandwidthText(bandwidth)} each way${perConnection ? ' per connection' : ''}`);
@@ -34,8 +23,7 @@ function bandwidthText(bytesPerSecond) {
   return `${Number((bytesPerSecond / size).toFixed(2))} ${unit}`;
 }
 
-// One direction of the link: chunks leave in order, each after the one-way delay (plus jitter,
-// never reordering: TCP would not) and after the link has carried the bytes before it.
+// One direction of the link: chunks leave in order (jitter never reorders: TCP would not).
 class Direction {
   constructor({ oneWayMs, jitterMs, bandwidth, link, random }) {
     Object.assign(this, { oneWayMs, jitterMs, bandwidth, link, random });
@@ -46,13 +34,12 @@ class Direction {
     this.ended = false;
   }
 
-  // When a chunk sent now arrives. `notBefore`: the connection's handshake, one RTT after accept.
+  // `notBefore`: the connection's handshake, one RTT after accept.
   arrival(bytes, notBefore) {
     const now = performance.now();
     let sent = now;
     if (this.bandwidth > 0) {
-      // The link is shared by every connection of the proxy in this direction, as one path is
-      // (or, perConnection, is this connection's own).
+      // The link is shared by every connection in this direction, as one path is (unless perConnection).
       sent = Math.max(now, this.link.freeAt) + (bytes / this.bandwidth) * 1000;
       this.link.freeAt = sent;
     }
@@ -78,8 +65,7 @@ class Direction {
   }
 
   #flush() {
-    // Timers fire up to a millisecond late and never early by design; a chunk due within half a
-    // millisecond goes now rather than after another timer.
+    // Timers fire up to a millisecond late, never early: a chunk due within half a millisecond goes now.
     const now = performance.now() + 0.5;
     while (this.queue.length && this.queue[0].at <= now) {
       const { chunk, deliver } = this.queue.shift();
@@ -99,15 +85,10 @@ class Direction {
 }
 
 /**
- * Starts a delaying proxy to `target` on a free loopback port. Resolves to
- * { host, port, connections(), stop() }.
  * @param {{ host: string, port: number }} target  where the server is
  * @param {{ rttMs?: number, jitterMs?: number, bandwidth?: number, perConnection?: boolean,
- *   random?: () => number }} delay
- *   rttMs: the round trip (half each way); jitterMs: each chunk's one-way delay varies by up to
- *   this either side (order kept); bandwidth: bytes a second per direction, shared by all
- *   connections (0: unlimited), or with perConnection each connection's own (a long path where
- *   each connection's window, not the path, limits it); random: for tests
+ *   random?: () => number }} delay  bandwidth: bytes a second per direction, shared by all connections
+ *   (0: unlimited), or with perConnection each one's own (where a connection's window limits it)
  */
 export async function startDelayProxy(target, {
   rttMs = 0, jitterMs = 0, bandwidth = 0, perConnection = false, random = Math.random,
@@ -118,8 +99,7 @@ export async function startDelayProxy(target, {
 
   const server = net.createServer({ noDelay: true }, (client) => {
     const accepted = performance.now();
-    // A real connection is usable one round trip after the client asks for it (SYN, SYN-ACK):
-    // the first bytes it sends then reach the server one way later.
+    // A real connection is usable one round trip after the SYN; its first bytes reach the server one way later.
     const handshake = accepted + rttMs + oneWayMs;
     const upstream = net.connect({ host: target.host, port: target.port, noDelay: true });
     sockets.add(client);
@@ -135,7 +115,6 @@ export async function startDelayProxy(target, {
       sockets.delete(client);
       sockets.delete(upstream);
     };
-    // from -> to through dir; its end (FIN) is delayed like its data.
     const pipe = (from, to, dir, notBefore) => {
       from.on('data', (chunk) => {
         dir.push(dir.arrival(chunk.length, notBefore), chunk, (bytes) => { if (!to.destroyed) to.write(bytes); });

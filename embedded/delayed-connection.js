@@ -1,21 +1,12 @@
-// A backing server's connection moved behind a delaying proxy (embedded/delay-proxy.js) when a
-// network is emulated (--store-rtt, --store-jitter, --store-bandwidth): the same URL with the
-// proxy's host and port in place of the server's, so every client of the service (and every
-// store sharing it) goes through one proxy per server. What cannot go through it gets a reason:
-// a TLS connection (its certificate names the server's host, not the proxy's), a Unix socket,
-// and a Redis Cluster (its nodes send clients to their own addresses, around the proxy).
+// A backing server's connection moved behind a delaying proxy: the same URL with the proxy's host and
+// port. Not possible for TLS (its certificate names the server's host), a Unix socket, or a Redis
+// Cluster (its nodes send clients to their own addresses, around the proxy).
 import { startDelayProxy } from './delay-proxy.js';
 import { parseServerList, schemeOf } from '../util/urls.js';
 
 const DEFAULT_PORTS = { redis: 6379, http: 80, postgres: 5432, postgresql: 5432, tarantool: 3301, memcached: 11211 };
 const TLS_SCHEMES = new Set(['rediss', 'https']);
 
-/**
- * @param {string} service  a key of config/services.js
- * @param {{ url: string, ca?: string }} connection  as resolved
- * @param {{ rttMs, jitterMs, bandwidth }} delay
- * @returns {Promise<{ connection, stop: () => Promise<void> } | { unavailable: string }>}
- */
 export async function delayConnection(service, connection, delay) {
   const why = (reason) => ({ unavailable: `the network emulation (--store-rtt) cannot delay ${reason}` });
   if (service === 'redis-cluster') {
@@ -36,7 +27,7 @@ export async function delayConnection(service, connection, delay) {
   return { connection: { ...connection, url: String(url) }, stop: proxy.stop };
 }
 
-// memjs's "[user:pass@]host[:port],..." list: a proxy per server, the credentials kept.
+// memjs's "[user:pass@]host[:port],..." list: a proxy per server.
 async function delayServerList(connection, delay, why) {
   const parsed = parseServerList(connection.url);
   if (parsed.problem) return why('a memcached server list it cannot read');

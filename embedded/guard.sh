@@ -1,12 +1,8 @@
 #!/bin/sh
-# Runs "$@" as a child server and stops it when our stdin closes. The parent holds the
-# other end of that pipe, so the server goes with the parent however it ends, kill -9 too:
-# no orphaned redis-server or tarantool after a crash. GUARD_STOP_SIGNAL picks the signal
+# Runs "$@" as a child server and stops it when our stdin closes: the parent holds the other end, so
+# the server goes with the parent however it ends, kill -9 too. GUARD_STOP_SIGNAL picks the signal
 # (postgres takes TERM as a "smart" shutdown that waits for every client; INT stops it now).
-#
-# Only shell builtins until the server is gone (read, kill, wait): PATH may be bare (a
-# service manager, a container, a test). With `cat` here, a PATH without it made the guard
-# stop every server the moment it started (and once left a postgres running).
+# Only shell builtins until the server is gone: PATH may be bare (a service manager, a container).
 "$@" &
 server=$!
 while read -r _; do :; done

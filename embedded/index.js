@@ -1,6 +1,5 @@
-// The embedded default of each backing server (config/services.js names them): a server started
-// here when nothing is configured. startEmbedded(name, env, options) resolves { url, stop() } or
-// throws with a one-line reason. Each server's module loads only when that server is started.
+// The embedded default of each backing server: one started here when nothing is configured. Each
+// server's module loads only when that server is started.
 import { resolveSetting } from '../config/precedence.js';
 
 const STARTERS = {
@@ -8,7 +7,6 @@ const STARTERS = {
     const { startRedisServer } = await import('./redis-server.js');
     return startRedisServer({ path: env.PATH });
   },
-  // --cloudant-plan lite: the stand-in enforces Cloudant Lite's rate limits.
   async couchdb(env, options) {
     const { startCouchServer } = await import('./couchdb.js');
     const { value: plan } = resolveSetting('emulatedCloudantPlan', { options, env });

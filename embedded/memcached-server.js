@@ -16,19 +16,14 @@ function runAsUser() {
 
 const MB = 1024 ** 2;
 
-// -I (item size limit) beyond memcached's 1 MB default; it must be a multiple of the chunk
-// size (512 KB, config/settings.js checks it), and memcached refuses an -I over half its
-// memory cap (-m, 64 MB by default), which is a cap, not memory taken up front.
+// -I must be a multiple of the chunk size (512 KB), and at most half the memory cap (-m, 64 MB by
+// default, a cap, not memory taken up front).
 const itemSizeArgs = (itemSize) => {
   if (!itemSize || itemSize === MB) return [];
   const memory = 2 * itemSize > 64 * MB ? ['-m', String(Math.ceil((2 * itemSize) / MB))] : [];
   return ['-I', `${itemSize / 1024}k`, ...memory];
 };
 
-/**
- * Starts memcached (on port, else a free one); returns { url, port, pid (its guard's), stop() }
- * or throws with the reason. itemSize: its item size limit in bytes (-I; default memcached's own, 1 MB).
- */
 export async function startMemcachedServer({ path = process.env.PATH, port, itemSize } = {}) {
   const command = which('memcached', path);
   if (!command) {

@@ -1,10 +1,6 @@
-// The embedded PostgreSQL: a throwaway cluster (initdb into a temp dir) served by the
-// distribution's own server binaries on a free loopback port, removed when it stops.
-// PostgreSQL cannot be embedded in a Node process, so this needs the server package
-// (Debian: postgresql); without it the postgres stores are unavailable with the reason.
-//
-// postgres refuses to run as root, so as root the cluster belongs to the `postgres` user
-// (the package creates it) and every binary runs as that user through setpriv.
+// The embedded PostgreSQL: a throwaway cluster (initdb into a temp dir) served by the distribution's
+// binaries on a free loopback port. postgres refuses to run as root: as root, the cluster belongs
+// to the `postgres` user and every binary runs as it through setpriv.
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import { chown, mkdtemp, rm } from 'node:fs/promises';
@@ -27,7 +23,6 @@ export const noUserReason = 'no POSTGRES_URL, and postgres refuses to run as roo
 export const noSetprivReason = 'no POSTGRES_URL, and as root postgres must run as the postgres user through ' +
   `setpriv, which is neither on PATH nor in ${SYSTEM_DIRS.join(', ')}; install util-linux or set POSTGRES_URL`;
 
-/** The directory holding initdb and postgres: PATH first, else Debian's /usr/lib/postgresql/<newest>/bin. */
 export function findServerBinaries(path = process.env.PATH, root = '/usr/lib/postgresql') {
   // PATH may hold symlinks (/usr/local/bin/initdb): the real directory has pg_isready too.
   const onPath = which('initdb', path);
@@ -41,8 +36,7 @@ export function findServerBinaries(path = process.env.PATH, root = '/usr/lib/pos
   return newest ?? null;
 }
 
-// As root: the uid/gid of the `postgres` system user. /etc/passwd needs no program on PATH;
-// `id` (looked for in the system directories too) also sees users from LDAP and the like.
+// /etc/passwd needs no program on PATH; `id` also sees users from LDAP and the like.
 async function postgresUser(path) {
   const local = systemUser('postgres');
   if (local) return local;
@@ -56,7 +50,6 @@ async function postgresUser(path) {
   }
 }
 
-/** How to run a PostgreSQL binary here: { binDir, asUser(command, args) -> [command, args], user }. */
 export async function postgresRunner({ path = process.env.PATH, root } = {}) {
   const binDir = findServerBinaries(path, root);
   if (!binDir) throw new ServerUnavailableError('NOT_INSTALLED', missingReason);
@@ -70,7 +63,6 @@ export async function postgresRunner({ path = process.env.PATH, root } = {}) {
   return { binDir, user, asUser };
 }
 
-/** initdb into a new temp dir (trust auth for local connections only, user postgres). */
 export async function createCluster(runner) {
   const dataDir = await mkdtemp(join(tmpdir(), 'storebench-postgres-'));
   if (runner.user) await chown(dataDir, runner.user.uid, runner.user.gid);
@@ -86,11 +78,7 @@ export async function createCluster(runner) {
   return dataDir;
 }
 
-/**
- * Runs the cluster in dataDir on port (loopback only, no Unix socket) and waits until it
- * answers queries. Returns { url, port, pid, stop() }; stop() is a fast shutdown. With
- * removeOnExit the data dir goes with the server, even if this process is killed.
- */
+// Loopback only, no Unix socket. With removeOnExit the data dir goes with the server, even if we are killed.
 export async function runCluster(runner, dataDir, port, { removeOnExit = false } = {}) {
   const [command, args] = runner.asUser(join(runner.binDir, 'postgres'), [
     '-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=',
@@ -121,10 +109,6 @@ export async function runCluster(runner, dataDir, port, { removeOnExit = false }
   return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, port, pid: server.pid, stop: server.stop };
 }
 
-/**
- * The embedded default: a new cluster on a free port; stop() also deletes it. Returns
- * { url, port, pid (its guard's, leading the server's process group), dataDir, stop() }.
- */
 export async function startPostgresServer({ path = process.env.PATH, root } = {}) {
   const runner = await postgresRunner({ path, root });
   const dataDir = await createCluster(runner);

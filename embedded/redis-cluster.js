@@ -1,7 +1,4 @@
-// A local Redis Cluster of 3 masters + 3 replicas from redis-server, on free loopback ports,
-// in a temp directory removed on stop. Used by the embedded default of the redis-cluster
-// store and by its tests; scripts/redis-cluster.js (npm run cluster:start) holds one
-// for other programs.
+// A local Redis Cluster of 3 masters + 3 replicas on free loopback ports, in a temp directory removed on stop.
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -16,14 +13,13 @@ const run = promisify(execFile);
 export const missingReason =
   'no REDIS_CLUSTER_URLS and no redis-server and redis-cli on PATH; install redis-server or set REDIS_CLUSTER_URLS';
 
-// Distinct free ports: each node needs a client port and a cluster-bus port.
+// Each node needs a client port and a cluster-bus port.
 async function freePorts(count) {
   const ports = new Set();
   while (ports.size < count) ports.add(await freePort());
   return [...ports];
 }
 
-/** Parses `redis-cli cluster nodes` into [{ id, address, role, masterId, connected }]. */
 export function parseClusterNodes(text) {
   return text.trim().split('\n').filter(Boolean).map((line) => {
     const [id, address, flags, masterId, , , , linkState] = line.split(' ');
@@ -38,10 +34,7 @@ export function parseClusterNodes(text) {
   });
 }
 
-/**
- * Starts the cluster and waits until every node says cluster_state:ok and sees the full
- * topology. Returns { url (comma-separated), urls, ports, stop() } or throws with the reason.
- */
+// Waits until every node says cluster_state:ok and sees the full topology.
 export async function startRedisCluster({
   path = process.env.PATH, masters = 3, replicasPerMaster = 1, timeoutMs = 30_000,
 } = {}) {
@@ -63,7 +56,7 @@ export async function startRedisCluster({
     const ports = await freePorts(count * 2);
     const nodes = Array.from({ length: count }, (_, i) => ({ port: ports[2 * i], busPort: ports[2 * i + 1] }));
     const started = await Promise.allSettled(nodes.map(async ({ port, busPort }) => {
-      // Each node's own directory (nodes.conf), deleted by its guard even if we crash.
+      // nodes.conf's directory, deleted by its guard even if we crash.
       const dir = await mkdtemp(join(tmpdir(), 'storebench-redis-cluster-'));
       dirs.push(dir);
       servers.push(await startServer({
@@ -100,7 +93,6 @@ export async function startRedisCluster({
   }
 }
 
-// cluster_state:ok on every node, and every node seeing `masters` masters each with its replicas.
 async function waitUntilFormed(redisCli, ports, { masters, count, timeoutMs }) {
   const deadline = Date.now() + timeoutMs;
   let last = '';

@@ -5,10 +5,6 @@ import { ServerUnavailableError } from '../util/errors.js';
 
 export const missingReason = 'no REDIS_URL and no redis-server on PATH; install redis-server or set REDIS_URL';
 
-/**
- * Starts redis-server (on port, else a free one); returns { url, port, pid, stop() } or throws
- * with the reason. pid is its guard's, which leads the server's process group.
- */
 export async function startRedisServer({ path = process.env.PATH, port } = {}) {
   const command = which('redis-server', path);
   if (!command) {

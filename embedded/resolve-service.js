@@ -1,6 +1,5 @@
-// Where each backing server comes from: its location setting answered by the one rule of
-// config/precedence.js (an explicit option, an environment variable, a service bound on Cloud
-// Foundry), and when none gives one, the embedded default: a server started here, if it can be.
+// Where each backing server comes from: the one rule of config/precedence.js (an option, an
+// environment variable, a Cloud Foundry binding), else the embedded default, if it can be started.
 import { services } from '../config/services.js';
 import { settings } from '../config/settings.js';
 import { resolveSetting } from '../config/precedence.js';
@@ -11,18 +10,10 @@ import { delayActive, delayText } from './delay-proxy.js';
 import { startEmbedded } from './index.js';
 
 /**
- * Resolves one backing service.
  * @param {string} name  a key of config/services.js
- * @param {object} [sources]
- * @param {object} [sources.env]  the environment (default process.env)
- * @param {object} [sources.options]  explicit settings by key (redisUrl, cloudantApikey, ...): they beat env
- * @param {boolean} [sources.embedded]  start a server here when nothing is configured (default true)
+ * @param {{ env?: object, options?: object, embedded?: boolean }} [sources]
  * @returns {Promise<{ connection: object, stop?: () => Promise<void> } | { unavailable: string, code: string }>}
- *   code: NOT_CONFIGURED, NOT_INSTALLED, START_FAILED, BAD_URL, BAD_BINDING or DELAY_UNSUPPORTED (util/errors.js)
- *   connection: { url, source, display (redacted url), delay?, ...from connectionSettings }
- *   With a network emulated for every store (storeRttMs, storeJitterMs, storeBandwidth), url is
- *   a delaying proxy's in front of the server (embedded/delayed-connection.js), display the
- *   server's. A store with a delay of its own gets its own proxy (stores/index.js).
+ *   With a network emulated for every store, url is a delaying proxy's, display the server's.
  */
 export async function resolveService(name, { env = process.env, options = {}, embedded = true } = {}) {
   const resolved = await locateService(name, { env, options, embedded });
@@ -44,10 +35,7 @@ export async function resolveService(name, { env = process.env, options = {}, em
   return { connection: { ...delayed.connection, display, delay, ...server }, stop };
 }
 
-/**
- * The network of a store named in the delay settings (--store-rtt redis=40): { rttMs, jitterMs,
- * bandwidth }, each its own value else every store's; null for a store none of them names.
- */
+// --store-rtt redis=40: each of the store's own values, else every store's; null for a store none names.
 export function ownStoreDelay(store, settings) {
   const values = [settings.storeRttMs, settings.storeJitterMs, settings.storeBandwidth];
   if (!values.some((value) => storesNamed(value).includes(store))) return null;
@@ -55,11 +43,7 @@ export function ownStoreDelay(store, settings) {
   return { rttMs, jitterMs, bandwidth };
 }
 
-/**
- * A store's connection to `service` (as resolveService gave it) moved behind a proxy of that
- * store's own with `delay`, straight to the server; with no delay active, the server itself.
- * Resolves to { connection, stop? } or { unavailable, code: 'DELAY_UNSUPPORTED' }.
- */
+// With no delay active, the server itself.
 export async function ownConnection(service, connection, delay) {
   const server = {
     ...connection,
@@ -78,7 +62,6 @@ export async function ownConnection(service, connection, delay) {
   };
 }
 
-/** The network emulated for every store (the settings' plain values): { rttMs, jitterMs, bandwidth }. */
 export function everyStoreDelay(sources) {
   const every = (key) => valueForEvery(resolveSetting(key, sources).value) ?? 0;
   return { rttMs: every('storeRttMs'), jitterMs: every('storeJitterMs'), bandwidth: every('storeBandwidth') };
@@ -111,7 +94,6 @@ async function locateService(name, { env, options, embedded }) {
   }
 }
 
-/** The settings a service adds to its connection (Cloudant's API key), those that are set. */
 function connectionSettings(service, sources) {
   const added = {};
   for (const [field, key] of Object.entries(service.connectionSettings ?? {})) {
@@ -125,11 +107,7 @@ function describe(connection, source, service) {
   return { ...connection, source, display: redactUrl(connection.url, { serverList: service.url?.serverList }) };
 }
 
-/**
- * A configured location its clients could not use: BAD_URL (an option or environment
- * variable), BAD_BINDING (a bound service's credentials). The reason names where it came
- * from and what is wrong, never the value.
- */
+// The reason names where the location came from and what is wrong, never the value.
 function unusable(source, service, problem) {
   if (source.startsWith('VCAP_SERVICES ')) {
     const name = source.slice('VCAP_SERVICES '.length);

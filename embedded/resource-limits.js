@@ -1,13 +1,8 @@
-// Limits on the memory and CPU of server processes this run started, for runs that must see a
-// server meet its limits as a study's did (study 002's Redis, killed for memory) or a counter-run
-// that makes a server the bottleneck. The processes go into a cgroup of their own: cgroup v2
-// (memory.max, cpu.max) or v1 (memory.limit_in_bytes, cpu.cfs_quota_us), which takes root and
-// a mounted controller; a memory limit alone falls back to prlimit(1)'s RLIMIT_AS on each
-// process, which takes neither (the process's own allocations then fail, and a server such as
-// redis-server stops with "Out Of Memory" instead of the kernel killing it).
-//
-// A process moved into a cgroup keeps the memory it had charged where it was: the limit bounds
-// what it allocates from then on, so a caller sizes it as the room it leaves, not the total.
+// Limits on the memory and CPU of server processes this run started, for a run that must see a server
+// meet its limits (study 002's Redis, killed for memory). A cgroup of their own (v2 or v1: root and a
+// mounted controller), else for memory alone prlimit's RLIMIT_AS (allocations then fail, and
+// redis-server stops with "Out Of Memory" instead of being killed). A process moved into a cgroup keeps
+// the memory it had charged elsewhere: the limit is the room it leaves, not the total.
 import { execFile } from 'node:child_process';
 import { mkdir, readFile, readdir, rmdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -29,7 +24,6 @@ const exists = async (path) => {
 };
 const readText = (path) => readFile(path, 'utf8').catch(() => null);
 
-/** Every process under `pid` (itself first), from /proc's parent links: a server's workers too. */
 export async function processTree(pid, procDir = '/proc') {
   const children = new Map();
   for (const name of (await readdir(procDir).catch(() => [])).filter((entry) => /^\d+$/.test(entry))) {
@@ -50,7 +44,6 @@ export async function processTree(pid, procDir = '/proc') {
   return tree;
 }
 
-// Where a process's cgroup is for a v1 controller (its line "N:memory:/path"), or v2's ("0::/path").
 async function cgroupOf(pid, controller) {
   const lines = (await readText(`/proc/${pid}/cgroup`))?.trim().split('\n') ?? [];
   const mine = (entry) => (controller ? entry.split(':')[1].split(',').includes(controller) : entry.startsWith('0::'));
@@ -58,7 +51,6 @@ async function cgroupOf(pid, controller) {
   return line ? line.slice(line.indexOf(':', line.indexOf(':') + 1) + 1) : '/';
 }
 
-// The cgroup versions and controllers this machine lets us write: { v2: [controllers], v1: { memory, cpu } }.
 async function hierarchies() {
   const v2 = (await readText(join(CGROUP_ROOT, 'cgroup.controllers')))?.trim().split(/\s+/) ?? [];
   const mounted = async (...names) => {
@@ -69,7 +61,6 @@ async function hierarchies() {
   return { v2, v1 };
 }
 
-// One cgroup with the limits, the processes moved in; resolves to { how, release } or throws.
 async function cgroupLimit(pids, { memoryBytes, cpuCores }) {
   const { v2, v1 } = await hierarchies();
   const wanted = [memoryBytes && 'memory', cpuCores && 'cpu'].filter(Boolean);
@@ -123,14 +114,12 @@ async function cgroupLimit(pids, { memoryBytes, cpuCores }) {
   };
 }
 
-// How many processes the kernel's OOM killer ended in a cgroup ("oom_kill N" in memory.events
-// or memory.oom_control); null where the kernel does not say.
+// "oom_kill N" in memory.events or memory.oom_control; null where the kernel does not say.
 async function oomKills(path) {
   const count = (await readText(path))?.match(/^oom_kill (\d+)/m)?.[1];
   return count === undefined ? null : Number(count);
 }
 
-// The processes still alive back where they were, and the cgroups removed.
 async function leave(groups, pids) {
   for (const { dir, home } of groups) {
     for (const pid of pids) await writeFile(join(home(pid), 'cgroup.procs'), String(pid)).catch(() => {});
@@ -141,7 +130,6 @@ async function leave(groups, pids) {
   }
 }
 
-// RLIMIT_AS on each process: its address space now plus the room.
 async function prlimitMemory(pids, memoryBytes) {
   const prlimit = findTool('prlimit');
   if (!prlimit) throw new Error('prlimit (util-linux) is not on PATH');
@@ -164,13 +152,8 @@ async function prlimitMemory(pids, memoryBytes) {
 const unlimit = (prlimit, pids) => Promise.allSettled(pids.map((pid) =>
   run(prlimit, ['--pid', String(pid), '--as=unlimited'])));
 
-/**
- * Limits the processes `pids` together: `memoryBytes` more than they hold now, `cpuCores` of CPU
- * time (0.25: a quarter of one core). Resolves to { how, oomKills(), release() } (how: 'cgroup
- * v2', 'cgroup v1' or 'prlimit --as'; oomKills(): how many of them the kernel killed for the
- * memory limit, null where it does not say; release() lifts the limits from those still alive
- * and removes the cgroup), or to { unavailable: why } when this machine allows neither way.
- */
+// Limits pids together: memoryBytes more than they hold now, cpuCores of CPU (0.25: a quarter of one
+// core). Resolves to { how, oomKills(), release() }, or { unavailable: why } where neither way works.
 export async function limitProcesses(pids, { memoryBytes = 0, cpuCores = 0 } = {}) {
   if (!pids.length) return { unavailable: 'no process to limit' };
   const reasons = [];

@@ -1,12 +1,7 @@
--- The embedded Tarantool: listens on loopback, keeps its files in the working directory the
--- parent gives it (a temp dir removed on stop), and holds the two spaces storebench reads:
--- storebench_vinyl (on-disk LSM engine) and storebench_memtx (in-memory engine). Key: string;
--- value: varbinary, so any bytes round-trip exactly (msgpack bin, read back as a Buffer).
---
--- Environment: STOREBENCH_TARANTOOL_PORT, STOREBENCH_TARANTOOL_USER, STOREBENCH_TARANTOOL_PASSWORD,
--- STOREBENCH_TARANTOOL_MEMTX_MB (optional: memtx memory in MB, default 64),
--- STOREBENCH_TARANTOOL_MAX_TUPLE_SIZE (optional: the largest tuple of either engine, in bytes;
--- default Tarantool's own, 1 MB).
+-- The embedded Tarantool: listens on loopback and holds storebench_vinyl and storebench_memtx (key
+-- string, value varbinary so any bytes round-trip). Environment: STOREBENCH_TARANTOOL_PORT,
+-- STOREBENCH_TARANTOOL_USER, STOREBENCH_TARANTOOL_PASSWORD, STOREBENCH_TARANTOOL_MEMTX_MB (default 64),
+-- STOREBENCH_TARANTOOL_MAX_TUPLE_SIZE (default Tarantool's own, 1 MB).
 local port = assert(os.getenv('STOREBENCH_TARANTOOL_PORT'), 'STOREBENCH_TARANTOOL_PORT is not set')
 local user = os.getenv('STOREBENCH_TARANTOOL_USER') or 'storebench'
 local password = assert(os.getenv('STOREBENCH_TARANTOOL_PASSWORD'), 'STOREBENCH_TARANTOOL_PASSWORD is not set')

@@ -1,5 +1,4 @@
-// The embedded Tarantool: `tarantool tarantool-init.lua` on a free loopback port, in a temp
-// directory (vinyl and the snapshots write files there) that is removed when it stops.
+// The embedded Tarantool on a free loopback port, in a temp directory removed when it stops.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,11 +13,7 @@ export const missingReason =
   'no TARANTOOL_URL and no tarantool on PATH; install tarantool (apt-get install tarantool) or set TARANTOOL_URL';
 export const user = 'storebench';
 
-/**
- * Starts tarantool; returns { url, port, dir, pid (its guard's), stop() } or throws with the reason.
- * memtxMb: the memtx engine's memory (default 64 MB, kept small for a shared machine).
- * maxTupleSize: memtx_max_tuple_size and vinyl_max_tuple_size in bytes (default Tarantool's own, 1 MB).
- */
+// memtxMb: default 64 MB, small for a shared machine. maxTupleSize: both engines' (default 1 MB).
 export async function startTarantool({ path = process.env.PATH, memtxMb, maxTupleSize } = {}) {
   const command = which('tarantool', path);
   if (!command) {

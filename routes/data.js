@@ -1,8 +1,5 @@
-// GET /:store/:key: the route every benchmark hits, so it does as little as it can. The
-// store hands back the stored bytes and they go out as they are: no parse, no stringify, no
-// ETag hashing of a 270 KB body. key1..key3 are the seeded JSON payloads; any other key holds
-// whatever bytes were written to it, so it is sent as octet-stream. With the request's timing
-// kept (routes/server-timing.js), the answer says in Server-Timing how long the store took.
+// GET /:store/:key: the route every benchmark hits, so it does as little as it can: the stored bytes
+// go out as they are (no parse, no stringify, no ETag hashing of a 270 KB body).
 import { Router } from 'express';
 import { keys as seededKeys } from '../data/payloads.js';
 import { serverTimingValue, setServerTiming } from './server-timing.js';

@@ -1,7 +1,5 @@
-// The one place errors become responses: {"error": "...", "code": "...", "store": "..."} with the status
-// the typed error carries; anything untyped is a 500 whose details stay in the log. What a client
-// does never reaches the log: a client gone mid-body is answered with nothing (no one is left to
-// read it; app/metrics.js counts it), and a request the client got wrong is answered, not logged.
+// The one place errors become responses: {"error", "code", "store"} with the typed error's status;
+// anything untyped is a 500 whose details stay in the log. What a client does never reaches the log.
 import { StorebenchError } from '../util/errors.js';
 import { redactText } from '../util/redact.js';
 import { ClientGone } from './body.js';
@@ -22,8 +20,7 @@ export function errorHandler(log) {
     // An answer already begun cannot be replaced: cutting the connection is what tells the client.
     if (res.headersSent) return void res.destroy();
     if (typed) {
-      // One rule for what the client sent (a store's name, a key): echoed as sent, in the
-      // message and in "key" alike. Only credentials inside a URL in the message are masked.
+      // What the client sent is echoed as sent; only credentials inside a URL are masked.
       const body = { error: redactText(error.message), code: error.code };
       if (error.store) body.store = error.store;
       if (error.key) body.key = error.key;

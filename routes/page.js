@@ -1,7 +1,5 @@
-// GET /: a page listing every store x key as links (the table of the original
-// Cloudant-vs-Redis test), each store's status and lifecycle mark (an end-of-life client says
-// so, as in /stores), with the key2 image fetched and decoded through each store.
-// Everything is inline: the page loads nothing from outside the app.
+// GET /: a page linking every store x key, each store's status and lifecycle mark, with the key2 image
+// fetched through each store. Everything is inline: the page loads nothing from outside the app.
 import { Router } from 'express';
 import { keys } from '../data/payloads.js';
 import { redactDeep } from '../util/redact.js';
@@ -21,8 +19,7 @@ const style = `
   figcaption { font-size: .85em; }
   code { background: #f6f8fa; padding: 0 .25em; }`;
 
-// Fetches /<store>/key2 for every store that is up and shows the decoded data: URL. (A backslash
-// at the end of a line continues it on the next, without a line break in the page's script.)
+// (A backslash at a line's end continues it, without a line break in the page's script.)
 const script = `
   for (const figure of document.querySelectorAll('figure[data-store]')) {
     const store = figure.dataset.store;

@@ -1,13 +1,7 @@
-// The results area: where the parts of a split run on Cloud Foundry (npm run load:cf) leave
-// their results files for the command that started them, since a task has no disk the caller
-// can read and its log is a limited buffer. It is never a store under test: the bytes live in
-// this process's memory, outside every store, and are never in /stores or a sweep.
-//   PUT /_results/<run>/<part>   a results file (any bytes, at most the limit)  -> 204
-//   GET /_results/<run>/<part>   the bytes put there                            -> 200, else 404
-// Both are behind the write protection (write-guard.js): a result names the target and its
-// settings, and only the holder of the write token may fill the app's memory. Memory is
-// bounded: each entry at most maxResultSize, all of them at most maxTotalSize, the oldest
-// dropped first to make room.
+// The results area: where the parts of a split run on Cloud Foundry (npm run load:cf) leave their
+// results for the caller, since a task has no disk it can read and its log is a limited buffer. Kept in
+// this process's memory, never in a store; behind the write protection, since only the holder of the
+// write token may fill the app's memory, and bounded (the oldest dropped first to make room).
 import { Router } from 'express';
 import { StorebenchError } from '../util/errors.js';
 import { readBody, closeAfterAnswer } from './body.js';
@@ -20,11 +14,6 @@ export const MAX_RESULTS_TOTAL = 64 * 1024 * 1024;
 const RUN_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const PART = /^[1-9]\d{0,3}$/;
 
-/**
- * @param {{ token?: string, listensOnLoopback?: (req) => boolean, bodyIdleTimeoutMs?: number,
- *   maxResultSize?: number, maxTotalSize?: number }} [options]  the write token and loopback
- *   check as the write routes take them; the limits in bytes
- */
 export function resultsRoutes({
   token, listensOnLoopback, bodyIdleTimeoutMs = defaults.bodyIdleTimeoutMs,
   maxResultSize = MAX_RESULT_SIZE, maxTotalSize = MAX_RESULTS_TOTAL,

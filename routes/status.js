@@ -1,17 +1,9 @@
-// GET /stores: every store, its status, where its server is (credentials masked where they sit:
-// a URL's password, credentials inside a URL in a reason) and its keys; and the
-// write routes' limits (`limits.maxValueSize`, bytes).
-// GET /healthz: 200 while the app serves, with the same per-store status; a store being down
-// is reported, not fatal, because the app still serves the others.
-// Both name the process that answered (`pid`) and how many serve the port (`workers`: app.js
-// --workers N runs N, and which one answers a connection is the primary's choice).
+// GET /stores: every store, its status, where its server is (credentials masked), its keys, and the
+// write limits, so a driver can refuse a workload up front. GET /healthz: 200 while the app serves; a
+// store being down is reported, not fatal. Both name the answering process (`pid`) and `workers`.
 import { Router } from 'express';
 import { redactDeep } from '../util/redact.js';
 
-/**
- * limits: what the write routes accept ({ maxValueSize }), so a driver can refuse a workload up
- * front; workers: the app processes serving (1 unless app.js --workers).
- */
 export function statusRoutes(stores, { limits = {}, workers = 1 } = {}) {
   const router = Router();
   router.get('/stores', async (req, res) => {

@@ -1,12 +1,7 @@
-// Who may write (PUT, DELETE, append, bulk load). Writes change data in the user's own
-// databases, and a pushed app has a public route, so:
-//   - STOREBENCH_WRITE_TOKEN set: every write carries Authorization: Bearer <token>
-//     (401 WRITE_TOKEN_REQUIRED without one, 403 WRITE_TOKEN_INVALID with another);
-//   - no token: writes only while the app listens on loopback, where no other machine can
-//     reach it (403 WRITES_DISABLED otherwise).
-// "Listens on loopback" is the address the server is bound to, not the connection's: behind a
-// proxy on the same host (Cloud Foundry's envoy, say) every connection comes from loopback.
-// Reads never pass through here.
+// Who may write. Writes change data in the user's own databases and a pushed app has a public route,
+// so with STOREBENCH_WRITE_TOKEN set every write needs Authorization: Bearer <token>; without one,
+// writes pass only while the app listens on loopback. That is the server's bound address, not the
+// connection's: behind a proxy on the same host (Cloud Foundry's envoy) every connection is loopback.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
 import { WriteRefusedError } from '../util/errors.js';
@@ -14,7 +9,6 @@ import { WriteRefusedError } from '../util/errors.js';
 // Compared as digests: equal lengths for timingSafeEqual, whatever the length of what was sent.
 const digest = (text) => createHash('sha256').update(text).digest();
 
-/** True for an address in 127.0.0.0/8 or ::1 (either as IPv4-mapped IPv6 too). */
 export function isLoopbackAddress(address) {
   if (typeof address !== 'string' || !isIP(address)) return false;
   const v4 = address.startsWith('::ffff:') ? address.slice(7) : address;
@@ -24,7 +18,6 @@ export function isLoopbackAddress(address) {
 // A server's bound address does not change while it listens; address() is a system call.
 const boundToLoopback = new WeakMap();
 
-/** Whether the server that accepted req is bound to a loopback address (a Unix socket is not). */
 export function serverListensOnLoopback(req) {
   const server = req.socket.server;
   if (!server) return false;
@@ -32,11 +25,6 @@ export function serverListensOnLoopback(req) {
   return boundToLoopback.get(server);
 }
 
-/**
- * Middleware that lets a write through or refuses it.
- * @param {{ token?: string, listensOnLoopback?: (req) => boolean }} [options]  the token
- *   (config/settings.js writeToken), and how to tell whether the app listens on loopback only
- */
 export function writeGuard({ token, listensOnLoopback = serverListensOnLoopback } = {}) {
   const expected = token ? digest(token) : undefined;
   return (req, res, next) => {

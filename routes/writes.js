@@ -1,13 +1,6 @@
-// The write routes, each behind the write protection (write-guard.js):
-//   PUT    /<store>/<key>         the raw body, byte-exact, as the key's value        -> 204
-//   DELETE /<store>/<key>         the key gone (an absent key is fine)               -> 204
-//   POST   /<store>/<key>/append  the body appended, where the store can natively    -> 204, else 405
-//   POST   /<store>               a bulk load: records (util/records.js), every key
-//                                 checked, then the store's own bulk path            -> 200 {"written": N}
-// Everything that can be refused is refused before the body is read (unknown store, bad
-// key, no append, store down, a declared body over the limit), and a body is never read past
-// its limit. Bodies are bytes: no parsing, whatever the Content-Type.
-// Each answer after a store call says how long it took in Server-Timing (routes/server-timing.js).
+// The write routes (PUT, DELETE, append, bulk POST), each behind write-guard.js. Everything that can
+// be refused is refused before the body is read, and a body is never read past its limit. Bodies
+// are bytes: no parsing, whatever the Content-Type.
 import { Router } from 'express';
 import { BodyTooLargeError, InvalidKeyError, UnsupportedMediaTypeError, ValueTooLargeError } from '../util/errors.js';
 import { RECORDS_MEDIA_TYPE, parseRecords } from '../util/records.js';
@@ -17,13 +10,6 @@ import { closeAfterAnswer, readBody } from './body.js';
 import { writeGuard } from './write-guard.js';
 import { setServerTiming } from './server-timing.js';
 
-/**
- * @param {import('../stores/store-set.js').StoreSet} stores
- * @param {{ maxValueSize?: number, maxBulkSize?: number, token?: string, bodyIdleTimeoutMs?: number,
- *   listensOnLoopback?: (req) => boolean }} [options]  the limits in bytes, the write token and the
- *   longest pause inside a body (config/settings.js), and, for tests, how to tell whether the app
- *   listens on loopback (default: the address its server is bound to)
- */
 export function writeRoutes(stores, {
   maxValueSize = defaults.maxValueSize, maxBulkSize = defaults.maxBulkSize, token,
   bodyIdleTimeoutMs = defaults.bodyIdleTimeoutMs, listensOnLoopback,
@@ -38,7 +24,6 @@ export function writeRoutes(stores, {
     new BodyTooLargeError(`the bulk-load body is ${bytes} bytes, over the limit of ${maxBulkSize} ` +
       '(STOREBENCH_MAX_BULK_SIZE); send the records in several requests');
 
-  // An error answered before the body was read leaves it unread: see closeAfterAnswer.
   const refused = (req, res, next, error) => {
     closeAfterAnswer(req, res);
     // The append resource of a store without append allows no method at all (RFC 9110 15.5.6).
@@ -48,7 +33,6 @@ export function writeRoutes(stores, {
     next(error);
   };
   const guarded = (req, res, next) => guard(req, res, (error) => (error ? refused(req, res, next, error) : next()));
-  // An answer the store gave (a 413 from its server, a 503) carries Server-Timing too.
   const handle = (work) => async (req, res, next) => {
     try {
       await work(req, res);

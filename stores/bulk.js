@@ -1,13 +1,9 @@
-// A bulk write as store calls: entries cut into chunks a server takes in one go (a pipeline,
-// a statement, a _bulk_docs request), and a pool that runs a bounded number of calls at once.
-// Each call is one store operation, under the operation deadline like any other.
+// A bulk write as store calls: chunks a server takes in one go, run a bounded number at once.
 
-// A chunk ends at whichever comes first: this many entries, or this many value bytes (a
-// single larger value is a chunk of its own).
+// A chunk ends at this many entries or value bytes (a single larger value is a chunk of its own).
 export const CHUNK_ENTRIES = 1000;
 export const CHUNK_BYTES = 4 * 1024 * 1024;
 
-/** entries ([key, bytes] pairs) cut into chunks of at most maxEntries entries and about maxBytes. */
 export function chunksOf(entries, { maxEntries = CHUNK_ENTRIES, maxBytes = CHUNK_BYTES } = {}) {
   const chunks = [];
   let chunk = [];
@@ -26,11 +22,8 @@ export function chunksOf(entries, { maxEntries = CHUNK_ENTRIES, maxBytes = CHUNK
   return chunks;
 }
 
-/**
- * Runs work(item) for every item, at most limit at once, in order of starting. Resolves when
- * all have; rejects with the first failure once the calls under way have settled (none
- * starts after a failure), so nothing is left running behind the caller's back.
- */
+// Rejects with the first failure only once the calls under way have settled (none starts after it):
+// nothing is left running behind the caller's back.
 export async function eachLimited(items, limit, work) {
   let next = 0;
   let failure;
@@ -48,7 +41,6 @@ export async function eachLimited(items, limit, work) {
   if (failure) throw failure.error;
 }
 
-/** The entries with each key once, at its last position's value: a later write to a key wins. */
 export function lastWriteWins(entries) {
   const byKey = new Map();
   for (const [key, bytes] of entries) {

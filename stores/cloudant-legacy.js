@@ -1,14 +1,11 @@
-// Cloudant / CouchDB through @cloudant/cloudant, the client the original benchmark used.
-// IBM ended its life in 2021 (no fixes, deprecated request library underneath); it is here
-// so users can compare it with the maintained SDK (the cloudant store) on the same server.
-// Database: <couchdbDatabase>-legacy, so it never fights the other clients over revisions.
+// Cloudant / CouchDB through @cloudant/cloudant, end-of-life since 2021, kept to compare with the
+// maintained SDK on the same server; in database <couchdbDatabase>-legacy, apart from the others' revisions.
 import { couchAuth, fetchIamToken, iamTokenUrl } from './clients/couch-auth.js';
 import { nanoStyleStore } from './clients/couch-nano-store.js';
 import { defaults } from '../config/settings.js';
 
 export const name = 'cloudant-legacy';
 export const description = 'Cloudant / CouchDB through @cloudant/cloudant (the client the original used)';
-// --pipeline (docs/direct.md): refused.
 export const pipelining = {
   pipelines: false,
   reason: 'an HTTP/1.1 client: one request at a time on each connection, so N calls at once take N connections',
@@ -24,15 +21,12 @@ export async function open({ couchdb }, {
   const iamUrl = auth.iamUrl ?? cloudantIamUrl;
   const Cloudant = await loadClient();
   if (auth.type === 'iam') {
-    // One token first, through the maintained SDK, so that a failure says it was IAM (the
-    // plugin reports "error happened in your connection").
+    // One token through the maintained SDK first: the plugin says only "error happened in your connection".
     const { IamTokenManager } = await import('ibm-cloud-sdk-core');
     await fetchIamToken(new IamTokenManager({ apikey: auth.apikey, url: iamUrl }), iamUrl);
   }
-  // IAM tokens through its iamauth plugin (no auto-renew timer: renewed on demand, so
-  // nothing outlives close()). user:password goes as basic auth on every request, from the
-  // URL, as the cloudant store's BasicAuthenticator does, so the two clients are compared
-  // like for like (its default would be a session cookie from POST /_session).
+  // No auto-renew timer, so nothing outlives close(). user:password goes as basic auth on every request,
+  // as the cloudant store does, so the two compare like for like (not a session cookie).
   const iamauth = { iamApiKey: auth.apikey, autoRenew: false, iamTokenUrl: iamTokenUrl(iamUrl) };
   const plugins = auth.type === 'iam' ? [{ iamauth }] : [];
   const url = auth.type === 'basic' ? withCredentials(serviceUrl, auth) : serviceUrl;
@@ -47,7 +41,6 @@ function withCredentials(serviceUrl, { username, password }) {
   return url.href.replace(/\/$/, '');
 }
 
-// An optional dependency that may be missing or fail to load on a newer Node: say which.
 async function loadClient() {
   try {
     return (await import('@cloudant/cloudant')).default;

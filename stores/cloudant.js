@@ -1,6 +1,5 @@
-// Cloudant (or any CouchDB) through @ibm-cloud/cloudant, IBM's maintained SDK.
-// Documents are read as a byte stream and sent on with only _id/_rev cut out, so a
-// request costs no JSON.parse/stringify of a 270 KB document.
+// Cloudant (or any CouchDB) through @ibm-cloud/cloudant, IBM's maintained SDK. Documents are read as a
+// byte stream with only _id/_rev cut out: no JSON.parse/stringify of a 270 KB document.
 import { couchAuth, fetchIamToken } from './clients/couch-auth.js';
 import { stripCouchFields } from './clients/couch-document.js';
 import { revisionedWrites } from './clients/couch-revisions.js';
@@ -10,22 +9,15 @@ import { defaults } from '../config/settings.js';
 
 export const name = 'cloudant';
 export const description = 'Cloudant / CouchDB through @ibm-cloud/cloudant (the maintained SDK)';
-// --pipeline (docs/direct.md): refused.
 export const pipelining = {
   pipelines: false,
   reason: 'an HTTP/1.1 client: one request at a time on each connection, so N calls at once take N connections',
 };
 export const needs = ['couchdb'];
-// CouchDB has no append (a document is replaced whole, over its revision); bulk is _bulk_docs.
 export const writes = { append: false, bulk: 'native', hash: false };
 
 const statusOf = (error) => error?.status ?? error?.code;
 
-/**
- * @param {{ couchdbDatabase?: string, cloudantIamUrl?: string, opTimeoutMs?: number }} [settings]  the database
- *   (resolved: CLOUDANT_DB, default storebench), the IAM token service (CLOUDANT_IAM_URL) and
- *   the operation deadline that write-conflict retries end within
- */
 export async function open({ couchdb }, {
   couchdbDatabase = defaults.couchdbDatabase, cloudantIamUrl = defaults.cloudantIamUrl, opTimeoutMs,
 } = {}) {
@@ -39,7 +31,7 @@ export async function open({ couchdb }, {
     none: () => new NoAuthAuthenticator(),
   };
   const authenticator = (authenticators[auth.type] ?? authenticators.none)();
-  // The first token, fetched here so that a failure says it was IAM; the client reuses it.
+  // Fetched here so that a failure says it was IAM; the client reuses it.
   if (auth.type === 'iam') await fetchIamToken(authenticator.tokenManager, iamUrl);
   const client = new CloudantV1({ authenticator, serviceUrl });
   client.setEnableGzipCompression(false); // the payloads are mostly base64 JPEG: gzip buys little and costs CPU
@@ -64,7 +56,6 @@ export async function open({ couchdb }, {
     async get(key) {
       let response;
       try {
-        // The SDK encodes the id into the URL path.
         response = await client.getDocumentAsStream({ db, docId: docIdOf(key) });
       } catch (error) {
         if (statusOf(error) === 404) return null;

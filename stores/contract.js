@@ -7,24 +7,16 @@
  * @property {string}   description  One line for /stores, the index page and the README.
  * @property {string[]} needs        The backing services it connects to (keys of config/services.js).
  * @property {{ append: boolean, bulk: 'native'|'one by one', hash: boolean }} writes
- *           What its stores can do beyond get/set/delete, shown in /stores so a client can tell
- *           before sending: append is true exactly when its Store has append(), bulk is
- *           'native' exactly when its Store has setMany(), hash is true exactly when its Store
- *           has setHash() and getHash() (assertStore holds them to it).
+ *           Shown in /stores so a client can tell before sending; assertStore holds them to the
+ *           Store's append(), setMany() (bulk 'native') and setHash()/getHash().
  * @property {(connections: object, settings?: object) => Promise<Store>} open
- *           Connects, given one resolved connection per needed service, e.g.
- *           `{ redis: { url, source, ... } }`, and the resolved store settings of
- *           config/settings.js (`postgresPoolSize`, `flushIntervalMs`, `couchdbDatabase`): it
- *           reads no environment itself, and falls back to `defaults` from there when called
- *           without them. Must load its client library here, lazily, so a missing or broken
- *           client never stops the other stores. Must settle on its own, even against a
- *           server that accepts and never answers: the app stops waiting at the open
- *           deadline (stores/store-set.js), but the attempt runs to its end.
+ *           Connects, given one resolved connection per needed service and the resolved store
+ *           settings (config/settings.js); reads no environment itself. Loads its client library
+ *           here, lazily, so a broken client never stops the other stores. Must settle on its own,
+ *           even against a server that accepts and never answers.
  * @property {string}   [lifecycle]  Optional note, e.g. "end-of-life client", shown in /stores.
  * @property {{ pipelines: boolean, reason: string }} [pipelining]  Whether `--direct --pipeline N`
- *           may send its calls N at a time (docs/direct.md), and in one line why: pipelines is
- *           true only where the client sends a call on a connection without waiting for the
- *           answers to the calls before it there. Absent: not pipelined, refused.
+ *           may send calls N at a time (only where the client does not wait for earlier answers), and why.
  *
  * Keys are strings of the key alphabet (stores/keys.js), checked before a store is called; a
  * store must still never let one name anything but its own value (encode it into URLs and
@@ -42,29 +34,21 @@
  *           order, a later entry for a key winning. StoreSet hands it at most a few thousand
  *           entries at a time; without it, StoreSet calls set() with bounded parallelism.
  * @property {(key: string, fields: Object<string, Buffer>) => Promise<void>} [setHash]  Stores
- *           the fields as the server's own hash type (Redis: HSET), replacing whatever the key
- *           held: afterwards it holds exactly these fields. Only where the server has a hash
- *           type; the driver's --value-shape hash uses it (driver/workloads/value-shape.js).
+ *           the fields as the server's own hash type (Redis: HSET), replacing whatever the key held.
  * @property {(key: string) => Promise<Object<string, Buffer>|null>} [getHash]  Every field of
  *           the key's hash with its exact bytes, or null when the key is absent.
- * @property {(prefix: string) => Promise<string[]>} [keys]  Every key starting with prefix, found by
- *           the server's own listing (Redis's KEYS, which walks every key it holds; a Map's keys):
- *           what study 003 timed before its gets of a key each. Only where the listing is one call.
+ * @property {(prefix: string) => Promise<string[]>} [keys]  Every key starting with prefix, by the
+ *           server's own listing (Redis's KEYS). Only where the listing is one call.
  * @property {() => Promise<void>} ping  Resolves when the server answers; rejects when it is down.
  * @property {() => Promise<void>} close  Releases connections; safe to call twice.
  * @property {() => object} [stats]  Extra facts for /stores (cache hits, pool size...).
- * @property {() => Promise<object[]>} [pipelined]  Only for a store whose client pipelines in a
- *           mode of its own (node-postgres's pipeline mode): resolves to one object per
- *           connection in that mode, each with the calls (get, set, delete, append, as the Store
- *           has them) that go over it; opened on the first call, the same ones every time after,
- *           closed by close(). Under --pipeline N the direct engine's caller i uses the i-th
- *           (modulo their number); a store whose client always pipelines has none.
+ * @property {() => Promise<object[]>} [pipelined]  Only for a client that pipelines in a mode of its
+ *           own (node-postgres's pipeline mode): one object per such connection with the Store's
+ *           calls over it, the same ones every time, closed by close(). Under --pipeline N caller i
+ *           uses the i-th (modulo their number).
  * @property {() => ValueLimit|null} [valueLimit]  Where the server has a size limit of its own
- *           (memcached's -I, Tarantool's max tuple size): the largest value it accepts under
- *           every key of the alphabet, known at open (asked of the server where it can be, else
- *           the setting an embedded server was started with), null when it cannot be known.
- *           /stores shows it on the store as `maxValueSize` and `valueLimit: { limit, raise }`,
- *           and the driver refuses a larger --value-size before any load.
+ *           (memcached's -I, Tarantool's max tuple size): the largest value it accepts under every
+ *           key, known at open, or null. The driver refuses a larger --value-size before any load.
  *
  * A store whose server refuses a value for its size throws ValueTooLargeError (413), which is
  * not an outage; any other failure is (503 STORE_UNAVAILABLE).
@@ -105,10 +89,7 @@ export function assertAdapter(adapter) {
   return adapter;
 }
 
-/**
- * Throws unless an opened store has every method of the contract, and those its adapter's writes
- * promise.
- */
+/** Throws unless an opened store has every method of the contract and those its writes promise. */
 export function assertStore(store, adapter) {
   for (const method of storeMethods) {
     if (typeof store?.[method] !== 'function') {

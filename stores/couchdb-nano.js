@@ -6,7 +6,6 @@ import { defaults } from '../config/settings.js';
 
 export const name = 'couchdb-nano';
 export const description = 'CouchDB / Cloudant through nano (the Apache CouchDB client)';
-// --pipeline (docs/direct.md): refused.
 export const pipelining = {
   pipelines: false,
   reason: 'an HTTP/1.1 client: one request at a time on each connection, so N calls at once take N connections',
@@ -20,7 +19,6 @@ export async function open({ couchdb }, { couchdbDatabase = defaults.couchdbData
     throw new Error('nano cannot use a Cloudant IAM API key; give CLOUDANT_URL with user:password');
   }
   const { default: nano } = await import('nano');
-  // nano turns user:password in the URL into a basic Authorization header.
   const client = nano({ url: couchdb.url });
   return nanoStyleStore(client, `${couchdbDatabase}-nano`, { opTimeoutMs });
 }

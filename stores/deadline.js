@@ -1,13 +1,8 @@
-// Deadlines: a silent or frozen server must cost a request (or the app's start) a bounded
-// wait, never the client library's own idea of patience (ioredis and tarantool-driver wait
-// for ever for a server that accepts and never answers).
+// Deadlines: a silent server must cost a bounded wait, not the client library's own patience
+// (ioredis and tarantool-driver wait forever for a server that accepts and never answers).
 import { StoreTimeoutError } from '../util/errors.js';
 
-/**
- * Settles as promise does, or rejects with timeoutError() once ms have passed. The work
- * behind promise is not cancelled: the caller stops waiting for it, and its late result
- * (or error) is dropped here, so whoever owns that work must see it to the end.
- */
+// The work behind promise is not cancelled, only no longer waited for: its owner must see it to the end.
 export function withDeadline(promise, ms, timeoutError) {
   // Hand-rolled rather than Promise.race: this sits on every request's path.
   return new Promise((resolve, reject) => {
@@ -21,11 +16,7 @@ export function withDeadline(promise, ms, timeoutError) {
 
 const operations = ['get', 'set', 'delete', 'append', 'setMany', 'setHash', 'getHash', 'ping'];
 
-/**
- * store, with each operation it has (get, set, delete, append, setMany, setHash, getHash, ping) rejecting with
- * StoreTimeoutError (503 STORE_TIMEOUT) when the server has not answered within ms. An
- * operation the store lacks stays absent. close and stats are the store's own.
- */
+// Each operation the store has rejects with StoreTimeoutError (503) past ms; close and stats stay its own.
 export function withOperationDeadline(store, name, ms) {
   const guarded = { ...store };
   for (const operation of operations) {

@@ -40,47 +40,21 @@ export const adapters = [
 ].map(assertAdapter);
 export const storeNames = adapters.map((adapter) => adapter.name);
 
-// The settings that may name stores (store=value items), by the flag that sets them.
 const DELAY_FLAGS = { storeRttMs: '--store-rtt', storeJitterMs: '--store-jitter', storeBandwidth: '--store-bandwidth' };
 
-/** The adapter called name, or undefined. */
 export const findAdapter = (name) => adapters.find((adapter) => adapter.name === name);
 
-/** One problem line per name that is not a registered store (empty when all are known). */
 export const unknownStoreProblems = (names = [], flag = '--stores') =>
   names
     .filter((name) => !findAdapter(name))
     .map((name) => `${flag}: unknown store "${name}" (known: ${storeNames.join(', ')})`);
 
 /**
- * Opens the named stores: resolves each backing server once (starting embedded ones when
- * nothing is configured), opens every adapter with the resolved store settings (pool size,
- * flush interval, database name), seeds key1..key3. Never throws for one store: a store that
- * cannot be had is kept as unavailable, with the reason. No store takes longer than the open
- * deadline (openTimeoutMs): a slow one is left opening in the background.
- *
- * @param {object} [params]
- * @param {string[]} [params.names]  which stores (default: all)
- * @param {object} [params.env]  environment to read settings from (default: process.env)
- * @param {object} [params.options]  explicit settings by key (config/settings.js), beating env:
- *   postgresPoolSize, flushIntervalMs, couchdbDatabase, openTimeoutMs, opTimeoutMs
- * @param {boolean} [params.embedded]  start local servers when nothing is configured (default true)
- * @param {(server: { service, source?, display?, reason?, reasonCode? }) => void} [params.onServer]
- *   told of each backing server as soon as it is there (an embedded one once started) or
- *   known unavailable, for progress
- * @param {(store: { name, status: 'up'|'unavailable', reason?, reasonCode?, servers }) => void} [params.onOpened]
- *   told of each store as soon as it is open or known unavailable, for progress
- * @param {boolean} [params.reopen]  true for a set that lives on (the app): a store unavailable
- *   is tried again in the background when asked for. Default false: opened for one run and
- *   closed after (the driver, scenarios, seeding), so nothing retries and its reason says so
- * @param {object} [params.cluster]  the set is one of several app processes (app.js --workers N,
- *   app/cluster-worker.js): `{ workers, services, opening(name), deletingSeed(name, key) }`.
- *   services: each backing service as the primary resolved it (resolveServices: its servers
- *   started once, there), used as it is. opening(name) resolves to `{ first, done(ok) }`: first
- *   when this open is to do the store's start-up work, which one process does once (seeding
- *   over what is there, redis+postgres's replay); the others seed only the keys missing (an
- *   in-process store has them all missing). deletingSeed(name, key) resolves once every
- *   other process knows a seeded key is being deleted, so none re-seeds it.
+ * Opens the named stores: each backing server resolved once (embedded ones started when nothing is
+ * configured), every adapter opened and seeded. Never throws for one store: one that cannot be had is
+ * kept as unavailable, with the reason; one slower than the open deadline goes on in the background.
+ * reopen: an unavailable store is tried again when asked for (the app). cluster (app/cluster-worker.js):
+ * only the first process to open a store does its start-up work; the others seed what is missing.
  * @returns {Promise<StoreSet>}  rejects with a UsageError when a store setting is malformed
  */
 export async function openStores({
@@ -170,11 +144,6 @@ export async function openStores({
   return stores;
 }
 
-/**
- * Resolves each backing service the named stores need, once (starting embedded servers where
- * nothing is configured), telling onServer of each as it is there or known unavailable.
- * Resolves to { resolved: service -> resolveService's answer, stopServers: the embedded ones' stops }.
- */
 export async function resolveServices(names = storeNames, {
   env = process.env, options = {}, embedded = true, onServer,
 } = {}) {

@@ -1,7 +1,5 @@
-// The same Redis through ioredis, with auto-pipelining on: commands issued in the same
-// tick go out in one write. Compare it with `redis` (node-redis) on the same server.
-// Fails fast like stores/clients/redis-options.js: no offline queue, so a request while the server
-// is down gets a 503 at once instead of waiting, and reconnects in the background.
+// The same Redis through ioredis, with auto-pipelining on, to compare with node-redis. No offline
+// queue, as stores/clients/redis-options.js: a request while the server is down gets a 503 at once.
 import { withDeadline } from './deadline.js';
 import { chunksOf } from './bulk.js';
 
@@ -9,7 +7,6 @@ export const name = 'ioredis';
 export const description = 'Redis through ioredis, auto-pipelining on (same server as redis)';
 export const needs = ['redis'];
 export const writes = { append: true, bulk: 'native', hash: true };
-// --pipeline (docs/direct.md): auto-pipelining collects the commands of one tick into one pipeline.
 export const pipelining = {
   pipelines: true,
   reason: 'auto-pipelining: ioredis sends the commands issued in one tick as one pipeline, in one write',
@@ -31,11 +28,9 @@ export async function open({ redis }) {
     ...(redis.ca ? { tls: { ca: redis.ca } } : {}),
   });
   let lastError;
-  // Errors reach each command's caller as a rejection; this keeps them from crashing the app.
   client.on('error', (error) => { lastError = error; });
   try {
-    // connectTimeout ends at the TCP connect; the ready check after it would wait for ever
-    // on a server that accepts and never answers.
+    // connectTimeout ends at the TCP connect; the ready check would wait forever on a silent server.
     await withDeadline(client.connect(), CONNECT_TIMEOUT_MS,
       () => new Error(`no answer from Redis within ${CONNECT_TIMEOUT_MS} ms of connecting`));
   } catch (error) {
@@ -55,11 +50,9 @@ export async function open({ redis }) {
     async append(key, bytes) {
       await client.append(key, bytes);
     },
-    // MSET per chunk, issued in one tick: auto-pipelining sends them in one write.
     async setMany(entries) {
       await Promise.all(chunksOf(entries, MSET_CHUNK).map((chunk) => client.mset(chunk.flat())));
     },
-    // As stores/redis.js: DEL and HSET in one MULTI (one round trip).
     async setHash(key, fields) {
       // exec() resolves to [error, reply] per command: an error inside is no rejection.
       const replies = await client.multi().del(key).hset(key, fields).exec();

@@ -1,5 +1,4 @@
-// memcached through memjs (binary protocol): the multi-threaded cache people put where
-// Redis would go. Values are stored and returned as raw bytes.
+// memcached through memjs (binary protocol): the multi-threaded cache people put where Redis would go.
 import { ValueTooLargeError } from '../util/errors.js';
 import { withDeadline } from './deadline.js';
 import { memcachedMaxValue, raiseText, valueLimit } from './value-limits.js';
@@ -8,34 +7,28 @@ import { defaults } from '../config/settings.js';
 export const name = 'memcached';
 export const description = 'memcached through memjs (binary protocol)';
 export const needs = ['memcached'];
-// Bulk: sets sent at once over memjs's one connection per server (memcached has no multi-set
-// in the binary protocol memjs speaks; the requests pipeline).
+// Bulk: sets pipelined on memjs's one connection per server (its protocol has no multi-set).
 export const writes = { append: true, bulk: 'native', hash: false };
-// --pipeline (docs/direct.md): memjs writes a request at once, whatever is in flight; the binary
-// protocol's opaque field matches each answer to its request. It leaves Nagle's algorithm on,
-// so the kernel holds a batch's later requests until the first is acknowledged: with its answer.
+// memjs leaves Nagle's algorithm on: the kernel holds a batch's later requests until the first is acknowledged.
 export const pipelining = {
   pipelines: true,
   reason: 'memjs writes each request to its one connection per server as it is issued, without waiting for ' +
     'the answers before it; with Nagle\'s algorithm on (memjs sets no noDelay) a batch takes two round trips',
 };
 
-// memcached refuses an item over its size limit (-I, 1 MB by default) with status 3, which
-// memjs reports as this message: a refusal, not an outage.
+// Over the item size limit (-I, 1 MB by default): a refusal, not an outage.
 const refusedForSize = (error, bytes) => (/Value too large/i.test(error?.message)
   ? new ValueTooLargeError(`the memcached server refused a value of ${bytes.length} bytes: ` +
     'over its item size limit (memcached -I, 1 MB by default)', { cause: error })
   : error);
 
-// memjs takes "user:pass@host:port,host:port"; MEMCACHED_URL may carry a memcached:// scheme.
 export const serverList = (url) => url.replace(/(^|,)\s*memcached?:\/\//gi, '$1').replace(/\/+(?=,|$)/g, '');
 
 const quiet = { log() {} }; // memjs logs every failed request to the console; the 503 says it instead
 
 const STATS_TIMEOUT_MS = 2000;
 
-// `stats settings` of every server: the smallest item size limit binds, as memjs spreads keys
-// over them. null when a server does not answer it (a managed service may refuse it).
+// The smallest item limit binds, as memjs spreads keys over the servers; null when one will not say.
 const itemLimitOf = (client) => withDeadline(new Promise((resolve) => {
   let waiting = client.servers.length;
   let smallest = null;
@@ -54,8 +47,6 @@ const itemLimitOf = (client) => withDeadline(new Promise((resolve) => {
   });
 }), STATS_TIMEOUT_MS, () => new Error('no answer to stats settings')).catch(() => null);
 
-// The largest value, from the server's own answer; for the embedded server, else from the
-// setting it was started with; unknown (null) for a configured server that does not say.
 function limitOf(connection, fromServer, settings) {
   const embedded = connection.source === 'embedded';
   const asStarted = { itemSizeMax: settings.memcachedItemSize ?? defaults.memcachedItemSize, cas: true };
@@ -92,8 +83,7 @@ export async function open({ memcached }, settings = defaults) {
     throw error;
   }
   const limit = limitOf(memcached, await itemLimitOf(client), settings);
-  // true when appended; false when the key is missing (memjs says false for "not found",
-  // the server says "Item not stored" for an append to a missing key).
+  // false when the key is missing (the server's "Item not stored").
   const appendExisting = (key, bytes) => client.append(key, bytes).catch((error) => {
     if (/Item not stored/i.test(error.message)) return false;
     throw refusedForSize(error, bytes);
@@ -109,8 +99,7 @@ export async function open({ memcached }, settings = defaults) {
     async delete(key) {
       await client.delete(key);
     },
-    // memcached's append works only on a key that exists: on a missing one, add it instead;
-    // if another writer added it in between (add refused), append to theirs.
+    // Append works only on an existing key: else add it; if another writer added it meanwhile, append.
     async append(key, bytes) {
       for (let attempt = 0; attempt < 3; attempt++) {
         if (await appendExisting(key, bytes)) return;

@@ -1,13 +1,11 @@
 // The baseline: an in-process Map. What it costs is what the app itself costs.
 export const name = 'memory';
 export const description = 'In-process Map: the baseline, the cost of the app and HTTP alone';
-// --pipeline (docs/direct.md): refused.
 export const pipelining = {
   pipelines: false,
   reason: 'a Map in this process: its calls never leave it, so there is nothing to pipeline',
 };
 export const needs = [];
-// A bulk load is a loop of set()s: there is no server to save round trips to.
 export const writes = { append: true, bulk: 'one by one', hash: false };
 
 export async function open() {

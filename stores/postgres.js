@@ -1,5 +1,5 @@
-// PostgreSQL through node-postgres (pg), from a connection pool. Values live in a bytea
-// column, so the bytes come back exactly as written with no JSON work on either side.
+// PostgreSQL through node-postgres (pg), from a connection pool. Values live in a bytea column: the
+// bytes come back exactly as written, with no JSON work on either side.
 import { defaults } from '../config/settings.js';
 import { chunksOf, lastWriteWins } from './bulk.js';
 
@@ -7,8 +7,6 @@ export const name = 'postgres';
 export const description = 'PostgreSQL through node-postgres (pg): a pooled key/bytea table';
 export const needs = ['postgres'];
 export const writes = { append: true, bulk: 'native', hash: false };
-// --pipeline (docs/direct.md): through pipelined(), node-postgres's pipeline mode; a pg.Pool hands
-// a connection to one query at a time, so pipelined() has connections of its own.
 export const pipelining = {
   pipelines: true,
   reason: 'node-postgres\'s pipeline mode, on connections of its own (pipelined()): each writes a query ' +
@@ -18,13 +16,7 @@ export const pipelining = {
 // Rows per multi-row INSERT: 2 parameters each, far below PostgreSQL's 65535.
 const ROWS_PER_STATEMENT = { maxEntries: 1000, maxBytes: 8 * 1024 * 1024 };
 
-/**
- * Opens the store: connects, creates the table if missing.
- * @param {{ postgres: { url: string, ca?: string } }} connections
- * @param {{ postgresPoolSize?: number, postgresWrites?: 'concurrent'|'serial', postgresReads?: 'key'|'join',
- *   table?: string }} [settings]
- *   the resolved store settings, and the table (the cache and write-behind stores use their own)
- */
+// table: the cache and write-behind stores use their own.
 export async function open({ postgres }, {
   postgresPoolSize = defaults.postgresPoolSize, postgresWrites = defaults.postgresWrites,
   postgresReads = defaults.postgresReads, table = 'storebench',
@@ -38,8 +30,7 @@ export async function open({ postgres }, {
     connectionTimeoutMillis: 5000,
     ...(postgres.ca ? { ssl: { ca: postgres.ca } } : {}),
   });
-  // An idle connection dropped (server restart): the pool discards it and connects anew
-  // on the next query. Without a listener that error would crash the app.
+  // An idle connection dropped (server restart) emits 'error': unheard, it would crash the app.
   pool.on('error', () => {});
 
   try {
@@ -51,7 +42,7 @@ export async function open({ postgres }, {
   }
 
   const statements = postgresReads === 'join' ? joinStatements(table) : keyStatements(table);
-  // serial: every write waits for the one before it, as study 004's app wrote; the reads do not.
+  // serial: every write waits for the one before it, as study 004's app wrote.
   let lastWrite = Promise.resolve();
   const write = postgresWrites === 'serial'
     ? (work) => {
@@ -77,11 +68,7 @@ export async function open({ postgres }, {
     async append(key, bytes) {
       await write(() => pool.query({ ...statements.append, values: [key, bytes] }));
     },
-    /**
-     * Writes every entry in one transaction: multi-row INSERT ... ON CONFLICT upserts of up to
-     * 1000 rows, the values sent as binary parameters (no hex text on the way in). Beyond the
-     * contract, a null value deletes its key: the write-behind store's batches carry deletes.
-     */
+    // Beyond the contract, a null value deletes its key: the write-behind store's batches carry deletes.
     setMany(entries) {
       return write(() => (postgresReads === 'join'
         ? setManyJoined(pool, statements, entries)
@@ -90,8 +77,6 @@ export async function open({ postgres }, {
     async ping() {
       await pool.query('SELECT 1');
     },
-    // --pipeline in direct mode: the same statements in node-postgres's pipeline mode, on as
-    // many connections of its own as the pool has.
     pipelined() {
       if (!pipelinedCalls) {
         const opening = openPipelined(pg, postgres, postgresPoolSize, statements, write);
@@ -113,13 +98,8 @@ export async function open({ postgres }, {
   };
 }
 
-/**
- * The Store's calls through node-postgres's pipeline mode (a Client option), one set per
- * connection: a connection sends each query at once, without waiting for the answers to those
- * before it, each query with a Sync of its own (an error fails that query alone). A pg.Pool hands
- * a connection to one query at a time, so these are `size` connections of their own. Resolves to
- * { connections, close }, or rejects (nothing left open) when one cannot connect.
- */
+// node-postgres's pipeline mode: each query sent at once with a Sync of its own (an error fails it
+// alone). A pg.Pool hands a connection to one query at a time, so these are connections of their own.
 async function openPipelined(pg, postgres, size, statements, write) {
   const open = (lost) => {
     const client = new pg.Client({
@@ -155,8 +135,7 @@ async function openPipelined(pg, postgres, size, statements, write) {
   return { connections: sockets.map(callsOf), close };
 }
 
-// One connection of openPipelined: one that breaks fails the queries it had, and connects anew
-// for the next query sent to it.
+// One that breaks fails the queries it had, and connects anew for the next query.
 function pipelinedConnection(open) {
   let opening;
   let broken = false;
@@ -214,9 +193,8 @@ const keyStatements = (table) => ({
   },
 });
 
-// Study 004's schema: a listing (item) points at its locations row, and a read walks both
-// tables' indexes. A write updates the row the item points at, or inserts both rows; two
-// writers creating one item at once leave one locations row unreferenced, which no read sees.
+// Study 004's schema: an item points at its locations row, and a read walks both tables' indexes.
+// Two writers creating one item at once leave one locations row unreferenced, which no read sees.
 const joinStatements = (table) => {
   const [items, locations] = [`${table}_item_locations`, `${table}_locations`];
   const upsert = (newValue) => `WITH target AS (SELECT location_id FROM ${items} WHERE item = $1),
@@ -238,11 +216,7 @@ const joinStatements = (table) => {
   };
 };
 
-/**
- * Writes every entry in one transaction: multi-row INSERT ... ON CONFLICT upserts of up to
- * 1000 rows, the values sent as binary parameters (no hex text on the way in). Beyond the
- * contract, a null value deletes its key: the write-behind store's batches carry deletes.
- */
+// One transaction of multi-row upserts, the values as binary parameters (no hex text on the way in).
 async function setManyKeyed(pool, table, entries) {
   const latest = lastWriteWins(entries); // one upsert cannot touch a row twice
   const writes = latest.filter(([, bytes]) => bytes != null);
@@ -260,7 +234,6 @@ async function setManyKeyed(pool, table, entries) {
   });
 }
 
-// The joined schema's writes touch two tables per key: one statement per entry, one transaction.
 async function setManyJoined(pool, statements, entries) {
   await inTransaction(pool, async (client) => {
     for (const [key, bytes] of lastWriteWins(entries)) {
@@ -274,9 +247,8 @@ async function setManyJoined(pool, statements, entries) {
 
 async function inTransaction(pool, work) {
   const client = await pool.connect();
-  // A checked-out client is its holder's to watch (the pool's own listener covers idle ones): a
-  // server that goes away mid-transaction makes it emit 'error', which without a listener
-  // would end the app. The query in progress rejects with the same error, handled below.
+  // A checked-out client is its holder's to watch: a server gone mid-transaction emits 'error', which
+  // unheard would end the app. The query in progress rejects with the same error, handled below.
   const onError = () => {};
   client.on('error', onError);
   try {

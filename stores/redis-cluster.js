@@ -1,23 +1,19 @@
-// A Redis Cluster through node-redis's createCluster, values read back as Buffers. The
-// client learns the topology from any of the given nodes and sends each key to the master
-// of its slot, as an app that outgrew one Redis would.
+// A Redis Cluster through node-redis's createCluster: each key goes to its slot's master, as an app that
+// outgrew one Redis would.
 import { redisClientOptions, connectWithin } from './clients/redis-options.js';
 import { emptyAsNull } from './redis.js';
 
 export const name = 'redis-cluster';
 export const description = 'Redis Cluster (3 masters + 3 replicas when embedded) through node-redis createCluster';
 export const needs = ['redis-cluster'];
-// Bulk: SETs issued in one tick, which the client sends to each slot's master as one pipeline
-// per node (an MSET would need every key in one slot).
+// Bulk: SETs in one tick, pipelined per node (an MSET would need every key in one slot).
 export const writes = { append: true, bulk: 'native', hash: true };
-// --pipeline (docs/direct.md): each master's client pipelines as stores/redis.js's does.
 export const pipelining = {
   pipelines: true,
   reason: 'node-redis writes the commands issued in one tick for a master in one write, on its connection to ' +
     'that master',
 };
 
-/** createCluster() options from a resolved connection whose url lists nodes, comma-separated. */
 export function clusterOptions(connection) {
   const urls = connection.url.split(',').map((url) => url.trim()).filter(Boolean);
   if (!urls.length) throw new Error('REDIS_CLUSTER_URLS lists no node');
@@ -33,7 +29,6 @@ export function clusterOptions(connection) {
 export async function open({ 'redis-cluster': connection }) {
   const { createCluster, RESP_TYPES } = await import('redis');
   const cluster = createCluster(clusterOptions(connection));
-  // Errors reach each command's caller as a rejection; this keeps them from crashing the app.
   cluster.on('error', () => {});
   await connectWithin(cluster);
   const bytes = cluster.withTypeMapping({ [RESP_TYPES.BLOB_STRING]: Buffer });
@@ -52,7 +47,6 @@ export async function open({ 'redis-cluster': connection }) {
     async setMany(entries) {
       await Promise.all(entries.map(([key, value]) => bytes.set(key, value)));
     },
-    // As stores/redis.js: DEL and HSET in one MULTI, sent to the key's master.
     async setHash(key, fields) {
       await bytes.multi(key).del(key).hSet(key, fields).exec();
     },

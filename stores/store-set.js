@@ -1,10 +1,7 @@
-// The stores one app serves: each opened (or unavailable, with the reason), read on the
-// request path with typed errors, reported for /stores and /healthz, closed in order.
-//
-// No server can hold the app up: opening a store has a deadline (the app listens without
-// it and tries again later), every operation has one (503 STORE_TIMEOUT), and a server
-// that comes back empty (restarted, nothing on disk) gets key1..key3 again, except a seeded
-// key the app itself deleted: a delete it acknowledged is never undone.
+// The stores one app serves: each opened (or unavailable, with the reason), read on the request path
+// with typed errors, reported for /stores and /healthz, closed in order. No server can hold the app
+// up: opening and every operation have deadlines, and a server that comes back empty gets key1..key3
+// again, except a seeded key the app itself deleted: a delete it acknowledged is never undone.
 import {
   AppendUnsupportedError, KeyNotFoundError, PerWorkerStoreError, ServerUnavailableError, StorebenchError,
   StoreTimeoutError, StoreUnavailableError, UnknownStoreError,
@@ -20,38 +17,24 @@ const REOPEN_INTERVAL_MS = 5000;
 // A seeded key found missing re-seeds at most this often, so a store that cannot keep the
 // data (or a key someone keeps deleting) costs one re-seed a second, not one per request.
 const RESEED_INTERVAL_MS = 1000;
-// Orders the writes and deletes of seeded keys as they are issued (see #deletedSince).
 let sequence = 0;
-// A bulk load runs this many store calls at once: chunks through a native bulk path (each a
-// pipeline or statement already), single sets where there is none.
+// A bulk load runs this many store calls at once.
 const BULK_CHUNKS_AT_ONCE = 4;
 const BULK_SETS_AT_ONCE = 16;
 const WRITES = new Set(['set', 'delete', 'append', 'setMany']);
 
-/** Why an in-process store refuses writes while several app processes serve: /stores' `writesRefused`. */
 const perWorkerRefusal = (workers) => ({
   code: 'PER_WORKER_STORE',
   reason: `the app runs ${workers} worker processes, each with its own copy of this in-process store, so a ` +
     'value written through one would be missing from the others (reads of its seeded keys work)',
 });
 
-/** One line from any error, with credentials cut out: safe for logs and JSON bodies. */
 export const reasonOf = (error) => redactText(error?.message || String(error)).split('\n')[0];
 
 export class StoreSet {
-  /**
-   * @param {object[]} entries  { adapter, connections?, open?() -> Promise<{ store, keys }>, reason?, reasonCode? }:
-   *   an entry with open() is opened by openAll() and, while unavailable, again in the background
-   * @param {Array<() => Promise<void>>} stopServers  stops the embedded servers, after the stores close
-   * @param {{ openTimeoutMs?: number, opTimeoutMs?: number, reopen?: boolean, workers?: number,
-   *   deletingSeed?: (name: string, key: string) => Promise<void> }} [options]  the deadlines
-   *   (see config/settings.js); reopen (default true): a store that is unavailable is
-   *   tried again in the background when asked for (the app); false for a set opened for one run
-   *   and closed (the driver's direct mode, its scenarios, the seeding), which never retries.
-   *   workers: the app processes serving (app.js --workers; default 1): past one, a store that
-   *   needs no server keeps its data in each process apart and refuses writes. deletingSeed:
-   *   awaited before a seeded key's delete is sent, to tell the other processes (openStores)
-   */
+  // entries: { adapter, connections?, open?(), reason?, reasonCode? }. reopen (default true): an
+  // unavailable store is tried again in the background. workers past one: a store that needs no
+  // server keeps its data in each process apart and refuses writes.
   constructor(entries, stopServers = [], {
     openTimeoutMs = declared.openTimeoutMs.default, opTimeoutMs = declared.opTimeoutMs.default, reopen = true,
     workers = 1, deletingSeed,
@@ -69,26 +52,18 @@ export class StoreSet {
     this.observer = null;
   }
 
-  /** Opens every entry that can be, each within the open deadline; never rejects. */
   async openAll() {
     await Promise.all([...this.entries.values()].filter((entry) => entry.open).map((entry) => this.#open(entry)));
   }
 
-  /** The entry for name, or UnknownStoreError (404). */
   entry(name) {
     const entry = this.entries.get(name);
     if (!entry) throw new UnknownStoreError(name);
     return entry;
   }
 
-  /**
-   * The entry for an operation on key, checked in this order before any store is called:
-   * 404 UNKNOWN_STORE, 400 INVALID_KEY, 405 APPEND_UNSUPPORTED (operation 'append' on a store
-   * without a native append), 405 PER_WORKER_STORE (a write, operation set, delete, append or
-   * setMany, to an in-process store of one of several app processes), 503 STORE_UNAVAILABLE.
-   * The write routes call it before they read a body, so a request that cannot succeed is
-   * answered without it. key undefined: no key (a bulk load, whose keys are checked one by one).
-   */
+  // Checked before any store is called, so the write routes answer a request that cannot succeed
+  // before reading its body. key undefined: a bulk load.
   prepare(name, key, operation) {
     const entry = this.entry(name);
     if (key !== undefined) assertKey(key, name);
@@ -101,19 +76,15 @@ export class StoreSet {
     return entry;
   }
 
-  // Every operation below takes an optional `timing` last ({ storeMs }, routes/server-timing.js):
-  // once the store has been called, storeMs is the time from the first adapter call to its last
-  // result or failure, in ms; an operation refused before any call (prepare()) leaves it alone.
+  // Every operation below takes an optional `timing` last (routes/server-timing.js).
 
-  /** The stored bytes of key, or a typed error: 404 unknown store/key, 400 bad key, 503 store down or too slow. */
   async read(name, key, timing) {
     const entry = this.prepare(name, key);
     const startMs = timing ? performance.now() : 0;
     try {
       let bytes = await this.#call(entry, 'get', key);
       if (bytes == null && entry.keys?.includes(key) && !entry.deletedSeeds.has(key)) {
-        // A seeded key gone that the app did not delete: the server lost its data (restarted
-        // empty, evicted it). Put back what it lost, read again.
+        // A seeded key gone that the app did not delete: the server lost its data. Put it back.
         await this.#reseed(entry).catch(() => {});
         bytes = await this.#call(entry, 'get', key);
       }
@@ -124,7 +95,6 @@ export class StoreSet {
     }
   }
 
-  /** Stores bytes under key (overwriting); the errors of prepare(), 413 when the server refuses the size, 503. */
   async write(name, key, bytes, timing) {
     const entry = this.prepare(name, key, 'set');
     const written = this.#writingSeeds(entry, [key]);
@@ -137,11 +107,10 @@ export class StoreSet {
     written();
   }
 
-  /** Removes key; an absent key is fine. A seeded key removed stays removed (no re-seed brings it back). */
   async remove(name, key, timing) {
     const entry = this.prepare(name, key, 'delete');
-    // Marked before the delete is sent: a read that misses meanwhile must not re-seed it, here
-    // or in another app process. A delete that fails leaves the mark, as it may have landed.
+    // Marked before the delete is sent: a read that misses meanwhile must not re-seed it, here or in
+    // another app process. A delete that fails leaves the mark, as it may have landed.
     if (entry.keys?.includes(key)) {
       entry.deletedSeeds.set(key, ++sequence);
       await this.deletingSeed?.(name, key);
@@ -154,13 +123,11 @@ export class StoreSet {
     }
   }
 
-  /** Another app process is deleting seeded key of store name: never re-seed it here either. */
   markSeedDeleted(name, key) {
     const entry = this.entries.get(name);
     if (entry) (entry.deletedSeeds ??= new Map()).set(key, ++sequence); // kept for a store not open yet
   }
 
-  /** Appends bytes to key's value with the store's own append; 405 APPEND_UNSUPPORTED where it has none. */
   async append(name, key, bytes, timing) {
     const entry = this.prepare(name, key, 'append');
     const written = this.#writingSeeds(entry, [key]);
@@ -173,12 +140,8 @@ export class StoreSet {
     written();
   }
 
-  /**
-   * Writes every entry ([key, bytes] pairs; a later one for a key wins) after checking every
-   * key (400 INVALID_KEY for the first bad one, nothing written): through the store's setMany
-   * in chunks where it has one, else set() by set(), a bounded number at once. Each call is
-   * under the operation deadline. Resolves to the number of entries.
-   */
+  // Checks every key first (nothing written on a bad one), then writes through setMany in chunks
+  // where the store has one, else set() by set(), a bounded number at once.
   async writeMany(name, entries, timing) {
     const entry = this.prepare(name, undefined, 'setMany');
     for (const [key] of entries) assertKey(key, name);
@@ -198,10 +161,6 @@ export class StoreSet {
     return entries.length;
   }
 
-  /**
-   * From now on every call of store `name` goes through wrap(its Store): the guarded one and
-   * the adapter's own alike (the direct mode's --value-shape, driver/workloads/value-shape.js).
-   */
   wrapStore(name, wrap) {
     const entry = this.entry(name);
     if (!entry.store) return;
@@ -209,7 +168,6 @@ export class StoreSet {
     entry.raw = wrap(entry.raw);
   }
 
-  /** Every store with its status: up, down (opened but not answering) or unavailable. */
   async status() {
     return Promise.all(
       [...this.entries.values()].map(async (entry) => {
@@ -249,25 +207,21 @@ export class StoreSet {
     );
   }
 
-  /** Closes every store, then stops the servers the embedded default started. */
   async close() {
     this.closed = true; // an open still under way closes what it opens (#adopt)
     await Promise.allSettled([...this.entries.values()].map((entry) => entry.store?.close()));
     await Promise.allSettled(this.stopServers.map((stop) => stop()));
   }
 
-  // One operation under the operation deadline. A failure marks an outage; the first answer
-  // after one re-seeds in the background, as the server may have come back empty. A timeout
-  // does not: a slow or frozen server keeps its data, and a store slow under a benchmark's
-  // load must not be written to in the middle of it. Nor does a typed refusal (a value too
-  // large for the server): the server answered.
+  // One operation under the operation deadline. A failure marks an outage; the first answer after one
+  // re-seeds in the background, as the server may have come back empty. A timeout does not: a slow
+  // store under a benchmark's load must not be written to in the middle of it.
   async #call(entry, operation, ...args) {
     if (this.observer) return this.#observed(entry, operation, args);
     return this.#callUnobserved(entry, operation, args);
   }
 
-  // observer(store, operation, seconds, ok): set by the app's --metrics (app/metrics.js), which
-  // also reads each entry's operations in flight (inFlight, kept only while observed).
+  // observer(store, operation, seconds, ok): set by the app's --metrics (app/metrics.js).
   async #observed(entry, operation, args) {
     const start = process.hrtime.bigint();
     let ok = false;
@@ -302,9 +256,8 @@ export class StoreSet {
     return result;
   }
 
-  // Call as a write of keys is issued; call what it returns once the write has landed. A
-  // seeded key the app deleted and then wrote again holds data again: if its server loses it
-  // later, it is re-seeded. Unless a delete of it was issued after this write: that one won.
+  // Call as a write of keys is issued; call what it returns once it has landed: a seeded key written
+  // again after its delete is re-seeded if lost, unless a later delete was issued.
   #writingSeeds(entry, keys) {
     const seeded = entry.keys ? keys.filter((key) => entry.deletedSeeds.has(key)) : [];
     if (!seeded.length) return () => {};
@@ -314,8 +267,6 @@ export class StoreSet {
     };
   }
 
-  // Writes back the seeded keys the server lost (not those the app deleted); concurrent
-  // callers share one run.
   #reseed(entry) {
     if (entry.reseeding) return entry.reseeding;
     if (Date.now() - (entry.reseededAt ?? 0) < RESEED_INTERVAL_MS) return Promise.resolve();
@@ -327,9 +278,8 @@ export class StoreSet {
     return entry.reseeding;
   }
 
-  // One attempt to open (connect + seed) entry. The caller waits at most the open deadline;
-  // the attempt itself runs to its end, and what it opens late is adopted (the store comes
-  // up then) or closed (the set is closed, or has the store already): never leaked.
+  // One attempt to open entry. The caller waits at most the open deadline; what the attempt opens
+  // late is adopted or closed, never leaked.
   async #open(entry) {
     entry.triedAt = Date.now();
     const attempt = Promise.resolve().then(() => entry.open());
@@ -343,13 +293,11 @@ export class StoreSet {
       },
     );
     const ms = this.openTimeoutMs;
-    // Say what becomes of the store: only a set that reopens (the app's) tries it again.
     const then = this.reopen ? 'retried in the background' : 'not used in this run';
     try {
       await withDeadline(attempt, ms, () => new ServerUnavailableError('OPEN_TIMEOUT',
         `connecting and seeding took longer than ${ms} ms (${declared.openTimeoutMs.env[0]}); ${then}`));
     } catch (error) {
-      // Still under way: unavailable for now. (An attempt that failed in time was recorded above.)
       if (error.code === 'OPEN_TIMEOUT' && entry.attempt === attempt) {
         Object.assign(entry, { reason: reasonOf(error), reasonCode: 'OPEN_TIMEOUT' });
       }
@@ -374,10 +322,8 @@ export class StoreSet {
     });
   }
 
-  // A store that could not be opened is tried again in the background when a request or
-  // /stores asks for it, at most every few seconds, so it recovers without a restart. One
-  // attempt at a time: while one is still under way (past its deadline, its server silent)
-  // no other starts, so a silent server costs one pending connection, not one per retry.
+  // An unavailable store is tried again when asked for, at most every few seconds, one attempt at a
+  // time: a silent server costs one pending connection, not one per retry.
   #reopenSoon(entry) {
     if (!this.reopen || this.closed || !entry.open || entry.attempt) return;
     if (Date.now() - (entry.triedAt ?? 0) < REOPEN_INTERVAL_MS) return;

@@ -1,6 +1,4 @@
-// Sizes as people read them.
-
-/** Bytes as 100 B, 10 KB, 1.5 MB (K = 1024). */
+// Sizes as people read them (K = 1024).
 export function formatBytes(bytes) {
   if (bytes < 1024) return `${bytes} B`;
   const [value, unit] = bytes < 1024 * 1024 ? [bytes / 1024, 'KB'] : [bytes / (1024 * 1024), 'MB'];

@@ -1,11 +1,9 @@
-// The top level of a command-line entry point (node test, node test-json): a known failure
-// prints as one line per problem with its exit code; anything else (a bug) as one redacted
-// line and exit 1. No stack trace reaches a user: STOREBENCH_DEBUG=1 adds it, for a bug report.
+// The top level of a command-line entry point: a known failure prints one line per problem with its
+// exit code; a bug one redacted line and exit 1. No stack trace unless STOREBENCH_DEBUG=1.
 import { StorebenchError, UsageError, exitCodeOf } from './errors.js';
 import { redactText } from './redact.js';
 import { printable } from './printable.js';
 
-/** Prints error for the CLI `name` on stderr and returns the exit code it stands for. */
 export function reportFailure(name, error, { stderr = process.stderr, env = process.env } = {}) {
   // A message may quote what a target sent (its reasons, its body): printable, one line each.
   const line = (text) => stderr.write(`${name}: ${printable(redactText(text))}\n`);
@@ -24,7 +22,6 @@ export function reportFailure(name, error, { stderr = process.stderr, env = proc
   return exitCodeOf(error);
 }
 
-/** From now on an error nobody caught ends the process the same way: one line, exit 1. */
 export function exitOnUncaught(name) {
   const die = (error) => {
     process.exitCode = reportFailure(name, error);

@@ -1,12 +1,8 @@
-// Flag parsing shared by the CLIs: node:util parseArgs in its lenient mode, so every problem
-// (an unknown option, a missing value, a stray argument) is collected and reported at once,
-// as meow does, instead of stopping at the first.
+// Flag parsing shared by the CLIs: parseArgs in its lenient mode, so every problem is reported at
+// once (as meow does), not only the first.
 import { parseArgs } from 'node:util';
 
-/**
- * Parses argv against spec (parseArgs options); returns { values, positionals, problems }.
- * Up to `positionals` arguments are taken as positionals (default none); any more are problems.
- */
+// Up to `positionals` arguments are taken as positionals (default none); any more are problems.
 export function parseFlags(argv, spec, { positionals: allowed = 0 } = {}) {
   const problems = [];
   const { values, positionals, tokens } = parseArgs({
@@ -34,7 +30,7 @@ export function parseFlags(argv, spec, { positionals: allowed = 0 } = {}) {
   return { values, positionals: positionals.slice(0, allowed), problems };
 }
 
-// Edits (insert, delete, substitute) between two words: Levenshtein's distance.
+// Levenshtein's distance.
 export function editDistance(a, b) {
   let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i += 1) {
@@ -47,13 +43,11 @@ export function editDistance(a, b) {
   return previous[b.length];
 }
 
-/** " (did you mean --concurrency?)" for a near miss such as --concurency, else "". */
 function suggestion(name, spec) {
   const best = nearestName(name, Object.keys(spec));
   return best ? ` (did you mean --${best}?)` : '';
 }
 
-/** The candidate a near miss (a typo) of `name` most likely meant, or undefined. */
 export function nearestName(name, candidates) {
   if (name.length < 3) return undefined;
   const limit = name.length > 6 ? 2 : 1;

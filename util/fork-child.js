@@ -1,23 +1,12 @@
-// Forking a Node script that announces itself with an IPC message {event: 'listening', ...}:
-// app.js under the driver, the CouchDB stand-in, the benchmarks' bare server. One place
-// that waits with a deadline, keeps the child's last output for the error, and stops it
-// with SIGTERM and then SIGKILL, so no caller can leave a child behind.
+// Forking a Node script that announces itself with an IPC message {event: 'listening', ...}: one place
+// that waits with a deadline, keeps the child's last output for the error, and stops it (SIGTERM,
+// then SIGKILL), so no caller can leave a child behind.
 import { fork } from 'node:child_process';
 
 const OUTPUT_KEPT = 4000; // characters of the child's output kept for error messages
 
-/**
- * Forks script with args and waits for its listening message.
- * Resolves to { child, message, output(), exited, stop() }: exited resolves to { code, signal };
- * stop() is idempotent and resolves once the child is gone.
- * Rejects, with the child already stopped, when it exits first (error.reason 'exited') or
- * stays silent past timeoutMs ('timeout'); the message names `name` and error.output holds
- * the end of what it printed.
- *
- * @param {object} [options]
- * @param {'capture'|'inherit'} [options.output]  keep the child's stdout/stderr, or share ours
- * @param {boolean} [options.detached]  its own process group (a terminal's Ctrl-C reaches only us)
- */
+// Resolves to { child, message, output(), exited, stop() }; rejects, the child stopped, when it exits
+// first or stays silent past timeoutMs. output: 'capture' or 'inherit'; detached: its own process group.
 export async function forkListening(script, args = [], {
   name = script,
   env = process.env,

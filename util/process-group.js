@@ -1,12 +1,8 @@
-// Process groups: every embedded server runs in the group its guard leads (spawned
-// detached), so the group reaches the server even once the guard itself is gone.
+// Every embedded server runs in the group its guard leads, so the group reaches it even once the guard is gone.
 import { readdirSync, readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-/**
- * The pids of the live (not zombie) processes in group pgid, read from /proc; null where
- * there is no /proc (then signalGroup(pgid, 0) is the only answer, and it counts zombies).
- */
+// The live (not zombie) members; null without /proc (then signalGroup(pgid, 0) answers, zombies counted).
 export function groupMembers(pgid) {
   let pids;
   try {
@@ -29,7 +25,6 @@ export function groupMembers(pgid) {
   return members;
 }
 
-/** Sends signal to every process in group pgid; false when there is none (or no pgid). */
 export function signalGroup(pgid, signal) {
   if (!Number.isInteger(pgid) || pgid <= 1) return false;
   try {
@@ -45,10 +40,6 @@ const groupAlive = (pgid) => {
   return members ? members.length > 0 : signalGroup(pgid, 0);
 };
 
-/**
- * Ends whatever is left in group pgid: signal first, SIGKILL after graceMs. Resolves once
- * the group is empty (or, without /proc, once the SIGKILL is sent).
- */
 export async function endGroup(pgid, { signal = 'SIGTERM', graceMs = 3000 } = {}) {
   if (!groupAlive(pgid)) return;
   signalGroup(pgid, signal);

@@ -1,9 +1,6 @@
-// The bulk-load body (POST /<store>, Content-Type application/vnd.storebench.records): records
-// back to back, each
+// The bulk-load body (application/vnd.storebench.records): records back to back, each
 //   uint16 big-endian key length | key bytes | uint32 big-endian value length | value bytes
-// Binary and length-prefixed, so values are any bytes with no escaping, and the app slices
-// them out of the one body Buffer without copying. The app parses it; the driver's load
-// phase writes it with encodeRecords.
+// Length-prefixed, so values are any bytes, sliced out of the body Buffer without copying.
 import { BadRecordsError } from './errors.js';
 
 export const RECORDS_MEDIA_TYPE = 'application/vnd.storebench.records';
@@ -11,7 +8,6 @@ export const RECORDS_MEDIA_TYPE = 'application/vnd.storebench.records';
 const KEY_HEADER = 2;
 const VALUE_HEADER = 4;
 
-/** The body for entries ([key, bytes] pairs; key a string of the key alphabet, bytes a Buffer). */
 export function encodeRecords(entries) {
   let size = 0;
   for (const [key, bytes] of entries) {
@@ -28,11 +24,8 @@ export function encodeRecords(entries) {
   return body;
 }
 
-/**
- * The records of body as [key, bytes] pairs, in order; each value a view into body (no copy).
- * Keys are read as latin1, so a byte outside ASCII becomes a character the key check refuses.
- * Throws BadRecordsError when a record is cut short.
- */
+// Each value a view into body (no copy). Keys are read as latin1, so a non-ASCII byte becomes a
+// character the key check refuses.
 export function parseRecords(body) {
   const records = [];
   let at = 0;

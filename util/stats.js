@@ -1,6 +1,5 @@
 // Small statistics shared by the driver, test-json and the benchmarks.
 
-/** The median of a list of numbers (the mean of the middle two for an even count); NaN when empty. */
 export function median(values) {
   if (!values.length) return NaN;
   const sorted = [...values].sort((a, b) => a - b);
@@ -8,8 +7,8 @@ export function median(values) {
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
-// Student's t, two-sided 95% (the 0.975 quantile), for 1 to 30 degrees of freedom; beyond
-// that Cornish-Fisher's expansion around the normal quantile is within 0.001 of the table.
+// Student's t, two-sided 95%, for 1 to 30 degrees of freedom; beyond that Cornish-Fisher's expansion
+// is within 0.001 of the table.
 const T975 = [
   12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
   2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
@@ -17,7 +16,6 @@ const T975 = [
 ];
 const Z975 = 1.959964;
 
-/** The 0.975 quantile of Student's t with df degrees of freedom (df >= 1). */
 export function tQuantile975(df) {
   if (df <= T975.length) return T975[df - 1];
   const z = Z975;
@@ -27,11 +25,7 @@ export function tQuantile975(df) {
 // From this many values on, spread() gives a 95% interval (docs/measurement.md, "Repeats").
 export const MIN_VALUES_FOR_INTERVAL = 5;
 
-/**
- * How a figure varied over repeats: { median, min, max, mean, ciLow, ciHigh }, where
- * ciLow..ciHigh is the 95% t-interval of the mean (null with fewer than 5 values). Nulls in
- * `values` (a repeat without the figure) are left out; with none left, every field is null.
- */
+// ciLow..ciHigh: the 95% t-interval of the mean (null with fewer than 5 values). Nulls are left out.
 export function spread(values) {
   const known = values.filter((value) => value !== null && value !== undefined);
   const n = known.length;
@@ -48,5 +42,4 @@ export function spread(values) {
   return { median: median(known), min: Math.min(...known), max: Math.max(...known), mean, ciLow, ciHigh };
 }
 
-/** Whether two closed ranges [aMin, aMax] and [bMin, bMax] share a point. */
 export const rangesOverlap = (a, b) => a.min <= b.max && b.min <= a.max;

@@ -13,11 +13,7 @@ function loadtestVersion() {
   }
 }
 
-/**
- * `engine`: what sends the load (a run's settings.engine). loadtest's version is recorded only
- * when it is `loadtest`: a direct or fast run, or a report no load is part of (test-json), must
- * not name a load generator that sent nothing.
- */
+// loadtest's version only when it sent the load: a run that sent none must not name it.
 export function systemInfo({ target, engine, now = new Date() } = {}) {
   const cpus = os.cpus();
   return {

@@ -1,9 +1,6 @@
-// A local user's uid and gid, read from /etc/passwd rather than by running `id`, which a
-// bare PATH (a service manager, a container) may not have: with it missing, a postgres user
-// that exists read as one that does not.
+// A local user's uid and gid from /etc/passwd, not `id`, which a bare PATH may not have.
 import { readFileSync } from 'node:fs';
 
-/** { uid, gid } of user name from passwdFile, or null when it has no such line (or cannot be read). */
 export function systemUser(name, passwdFile = '/etc/passwd') {
   let text;
   try {

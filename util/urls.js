@@ -1,19 +1,13 @@
-// Reading a configured URL without trusting it. A store URL may hold a password, so a
-// problem found here says what is wrong, never what the text is; and the forms clients
-// misread (an unencoded / ? # or @ in a password cuts the URL early, so the password's
-// tail becomes the host or the path) are refused instead of being guessed at.
+// Reading a configured URL without trusting it: a problem never quotes the text (it may hold a
+// password), and the forms clients misread (an unencoded / ? # or @ in a password) are refused.
 
 const SCHEME = /^([a-z][a-z0-9+.-]*):\/\//i;
 
-/** The scheme of text that starts with scheme://, lower-cased; undefined otherwise. */
 export const schemeOf = (text) => SCHEME.exec(String(text).trim())?.[1]?.toLowerCase();
 
 const ENCODE_HINT = 'a / ? # or @ in a user name or password must be percent-encoded (%2F %3F %23 %40)';
 
-/**
- * The user-info part of text as a reader would take it at worst: everything between scheme://
- * and the last @. undefined when text has no @ after its scheme.
- */
+// Everything between scheme:// and the last @, as a reader would take it at worst.
 export function looseUserinfo(text) {
   const raw = String(text).trim();
   const scheme = schemeOf(raw);
@@ -22,11 +16,6 @@ export function looseUserinfo(text) {
   return at === -1 ? undefined : rest.slice(0, at);
 }
 
-/**
- * Parses text as a URL, refusing what a client would misread.
- * @returns {{ url: URL, scheme: string } | { problem: string, scheme?: string }} problem
- *   completes "<where the URL came from> ..." and never quotes the text
- */
 export function parseUrl(text) {
   const raw = String(text).trim();
   const scheme = schemeOf(raw);
@@ -37,8 +26,7 @@ export function parseUrl(text) {
   } catch {
     return { scheme, problem: `is not a valid ${scheme}:// URL${raw.includes('@') ? `; ${ENCODE_HINT}` : ''}` };
   }
-  // An @ after a / ? or #, with no user parsed: a password with one of those unencoded,
-  // which the parser cut short (https://u:12/ss@h reads as host "u", port 12).
+  // An @ after a / ? or # with no user parsed: a password cut short (https://u:12/ss@h reads as host "u").
   const userinfo = looseUserinfo(raw);
   if (userinfo !== undefined && /[/?#]/.test(userinfo) && !url.username && !url.password) {
     return { scheme, problem: `is not a valid ${scheme}:// URL: it has an @ after its host; ${ENCODE_HINT}` };
@@ -48,11 +36,7 @@ export function parseUrl(text) {
 
 const HOST_PORT = /^(\[[0-9a-f:.]+\]|[^\s:/@[\]]+)(?::(\d{1,5}))?\/?$/i;
 
-/**
- * memjs's server list, "[user:pass@]host[:port],host[:port]", each item optionally with a
- * memcached:// scheme (MEMCACHED_URL, MEMCACHED_SERVERS).
- * @returns {{ servers: Array<{ host, port? }> } | { problem: string }} never quotes the text
- */
+// memjs's "[user:pass@]host[:port],..." list, each item optionally memcached://.
 export function parseServerList(text) {
   const items = String(text).split(',').map((item) => item.trim());
   const servers = [];

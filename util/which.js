@@ -1,16 +1,12 @@
-// Finding an executable on PATH, as a shell would: the first directory holding it wins.
-// System tools (id, setpriv, rm) are also looked for where the system keeps them, since PATH
-// may be bare under a service manager or in a container; a server program is taken from
-// PATH only, but when it is installed elsewhere the reason says where.
+// Finding an executable on PATH, as a shell would. System tools (id, setpriv, rm) are also looked for
+// where the system keeps them, since PATH may be bare under a service manager or in a container.
 import { accessSync, constants } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 
-/** Where Debian, Red Hat and Alpine keep system programs, in a root PATH's order. */
 export const SYSTEM_DIRS = Object.freeze([
   '/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin',
 ]);
 
-/** The full path of an executable on PATH, or null. */
 export function which(command, path = process.env.PATH ?? '') {
   for (const dir of path.split(delimiter)) {
     if (!dir) continue;
@@ -23,16 +19,11 @@ export function which(command, path = process.env.PATH ?? '') {
   return null;
 }
 
-/** A system tool's full path: PATH first, then systemDirs; null when it is in neither. */
 export function findTool(command, path = process.env.PATH ?? '', systemDirs = SYSTEM_DIRS) {
   return which(command, path) ?? which(command, systemDirs.join(delimiter));
 }
 
-/**
- * The reason a server program is not run: `missing` (how to install it) when it is nowhere,
- * or, when it is installed off PATH, where it is and what to do, so an installed program is
- * never called missing.
- */
+// An installed program off PATH is never called missing: the reason says where it is.
 export function notOnPathReason({
   command, variable, missing, path = process.env.PATH ?? '', systemDirs = SYSTEM_DIRS,
 }) {

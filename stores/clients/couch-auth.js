@@ -1,7 +1,5 @@
-// How to authenticate to a CouchDB-compatible server from a resolved connection:
-// IAM API key (Cloudant), basic auth (Cloudant legacy, CouchDB), or none (admin party).
+// How to authenticate to a CouchDB-compatible server: IAM API key (Cloudant), basic auth, or none.
 
-/** Returns { serviceUrl (no credentials), auth: { type: 'iam'|'basic'|'none', ... } }. */
 export function couchAuth(connection) {
   const url = new URL(connection.url);
   const username = connection.username ?? decodeURIComponent(url.username);
@@ -24,10 +22,7 @@ export const iamBaseUrl = (iamUrl) => String(iamUrl).replace(/\/+$/, '').replace
 /** The full token URL, as @cloudant/cloudant's iamauth plugin takes it. */
 export const iamTokenUrl = (iamUrl) => `${iamBaseUrl(iamUrl)}${TOKEN_PATH}`;
 
-/**
- * An IAM token request's failure as a reason that says it was IAM, where, and what to check
- * (the SDKs report only the socket error: "connect ECONNREFUSED 127.0.0.1:443").
- */
+// Names IAM, where, and what to check: the SDKs report only the socket error ("connect ECONNREFUSED").
 export function iamError(error, iamUrl) {
   const status = error?.status ?? error?.statusCode;
   const detail = String(error?.message || error).split('\n')[0];
@@ -38,7 +33,6 @@ export function iamError(error, iamUrl) {
   return new Error(message, { cause: error });
 }
 
-/** Gets one IAM token through tokenManager (ibm-cloud-sdk-core's), or throws iamError. */
 export async function fetchIamToken(tokenManager, iamUrl) {
   try {
     await tokenManager.getToken();

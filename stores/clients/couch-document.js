@@ -8,19 +8,14 @@ const idFirst = Buffer.from('{"_id":"');
 const idLast = Buffer.from(',"_id":"');
 const revKey = Buffer.from('","_rev":"');
 
-// The end of `"_id":"<id>","_rev":"<rev>"` starting at the id's first byte, or -1 when the
-// bytes there are not that (an escaped quote in the id, a missing _rev...).
 function idAndRevEnd(document, idStart) {
   const revAt = document.indexOf(revKey, idStart);
   if (revAt < 0 || document.subarray(idStart, revAt).includes(0x5c /* \ */)) return -1;
   return document.indexOf(QUOTE, revAt + revKey.length);
 }
 
-/**
- * Returns the document without _id and _rev. CouchDB and Cloudant write those two first,
- * PouchDB last; both layouts are cut in place without parsing. Anything else (another
- * underscore field, or `"_` anywhere that could be one) goes through JSON: same result.
- */
+// CouchDB and Cloudant write _id and _rev first, PouchDB last: both layouts are cut in place without
+// parsing. Anything else (`"_` anywhere that could be a field) goes through JSON: same result.
 export function stripCouchFields(document) {
   // CouchDB, and the express-pouchdb stand-in, end every JSON body with a newline.
   let end = document.length;
@@ -28,7 +23,6 @@ export function stripCouchFields(document) {
   if (end < document.length) document = document.subarray(0, end);
   if (document.subarray(0, idFirst.length).equals(idFirst)) {
     const end = idAndRevEnd(document, idFirst.length);
-    // Followed by a plain payload field: `{"_id":..,"_rev":..,"message"...`
     if (end > 0 && document[end + 1] === COMMA && !document.includes('"_', end)) {
       const rest = document.subarray(end + 1);
       rest[0] = OPEN_BRACE; // the comma becomes the payload's opening brace
@@ -37,7 +31,6 @@ export function stripCouchFields(document) {
   } else {
     const at = document.lastIndexOf(idLast);
     const end = at < 0 ? -1 : idAndRevEnd(document, at + idLast.length);
-    // Ending the document: `..."message":"x","_id":..,"_rev":..}`
     if (end > 0 && end + 2 === document.length && document[end + 1] === CLOSE_BRACE &&
       !document.subarray(0, at).includes('"_')) {
       document[at] = CLOSE_BRACE;

@@ -1,6 +1,5 @@
-// The store methods over a nano-style CouchDB client: nano itself (couchdb-nano) and the
-// nano 8 inside @cloudant/cloudant (cloudant-legacy) have the same calls. A document is read
-// as raw bytes (request with dontParse) and sent on with only _id/_rev cut out.
+// The store methods over a nano-style CouchDB client (couchdb-nano, and nano 8 inside @cloudant/cloudant).
+// A document is read as raw bytes (dontParse) and sent on with only _id/_rev cut out.
 import { stripCouchFields } from './couch-document.js';
 import { revisionedWrites } from './couch-revisions.js';
 import { docIdOf, fromDocument } from './couch-values.js';
@@ -8,10 +7,6 @@ import { withRateLimitRetry } from './couch-rate-retry.js';
 
 const statusOf = (error) => error?.statusCode;
 
-/**
- * Creates the database db if missing; returns get/set/delete/setMany/ping/close over it.
- * opTimeoutMs: the operation deadline that write-conflict retries end within.
- */
 export async function nanoStyleStore(client, db, { opTimeoutMs } = {}) {
   try {
     await client.db.create(db);
@@ -33,10 +28,8 @@ export async function nanoStyleStore(client, db, { opTimeoutMs } = {}) {
     async get(key) {
       let bytes;
       try {
-        // nano leaves an id unencoded when it contains _design or _local; every character of
-        // the key alphabet is safe in a URL path as it is, and the k: prefix keeps the id from
-        // being a dot segment or one of CouchDB's own names.
-        // encoding: null is for the request library under nano 8; nano 11 returns a Buffer as is.
+        // nano leaves an id unencoded when it contains _design or _local: the key alphabet is URL-safe
+        // and the k: prefix keeps it from being a dot segment. encoding: null is for nano 8's request.
         bytes = await client.request({ db, doc: docIdOf(key), dontParse: true, encoding: null });
       } catch (error) {
         if (statusOf(error) === 404) return null;
@@ -48,7 +41,6 @@ export async function nanoStyleStore(client, db, { opTimeoutMs } = {}) {
     async ping() {
       await client.db.get(db);
     },
-    // Both clients talk plain HTTP with no pooled state of their own to release.
     async close() {},
   }, statusOf);
 }

@@ -1,17 +1,8 @@
-// Writes to a CouchDB-compatible server over the current revision, shared by the three
-// CouchDB clients (cloudant, cloudant-legacy, couchdb-nano). A single write reads the
-// revision from the document itself (a HEAD's ETag carries it on CouchDB and Cloudant but not
-// on every compatible server); a bulk write asks _all_docs for every revision at once, then
-// sends one _bulk_docs. Keys become document ids and values documents through couch-values.js.
-//
-// A write is last-writer-wins. The writes of one key from this process take turns
-// (couch-turns.js), each over the revision the one before made; a 409 (a writer elsewhere, or a
-// bulk write, got in between) is no outage, and is retried over the fresh revision until it
-// lands, with a growing, jittered pause so that writers contending for one document spread
-// out. Everything is decided within a share of the operation deadline: a write whose turn has
-// not come by then, or still conflicting then, is 409 WRITE_CONFLICT, never a 503, and nothing
-// more of it is sent. Only an attempt already sent and unanswered at the deadline is a 503, and
-// it may still land (docs/stores.md).
+// Writes over the current revision, for the three CouchDB clients. A single write reads the revision
+// from the document (a HEAD's ETag lacks it on some compatible servers); a bulk write asks _all_docs
+// for every revision, then sends one _bulk_docs. Writes of one key take turns (couch-turns.js); a 409
+// is retried over the fresh revision with a jittered pause, within a share of the operation deadline:
+// still conflicting then is 409 WRITE_CONFLICT, never a 503 (docs/stores.md).
 import { ValueTooLargeError, WriteConflictError } from '../../util/errors.js';
 import { docIdOf, toDocument } from './couch-values.js';
 import { lastWriteWins } from '../bulk.js';
@@ -20,8 +11,8 @@ import { documentQueues } from './couch-turns.js';
 
 export const CONFLICT_RETRIES = {
   maxAttempts: 25,
-  // Of the operation deadline (STOREBENCH_OP_TIMEOUT_MS): the rest is left for the attempt
-  // under way, so that a write still conflicting is answered 409 before the deadline's 503.
+  // The rest of the deadline is left for the attempt under way: a write still conflicting is
+  // answered 409 before the deadline's 503.
   budgetShare: 0.6,
   firstPauseMs: 2,
   maxPauseMs: 100,
@@ -29,26 +20,15 @@ export const CONFLICT_RETRIES = {
 
 const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
 
-// "Full jitter" (a random pause between 0 and an exponentially growing cap): writers that
-// conflicted together do not all come back together.
+// "Full jitter": writers that conflicted together do not all come back together.
 const pauseBefore = (attempt, { firstPauseMs, maxPauseMs }) =>
   Math.random() * Math.min(maxPauseMs, firstPauseMs * 2 ** attempt);
 
 const tooLarge = (bytes, cause) => new ValueTooLargeError(`the CouchDB server refused a document of ${bytes.length} ` +
   'bytes as too large (its max_document_size; Cloudant\'s is 1 MB)', { cause });
 
-/**
- * @param {object} client  the client's primitives:
- *   readRev(docId) -> the document's _rev (rejects with a 404 when there is none)
- *   put(document) -> writes it, resolving to the revision it made (rejects with a 409 on a conflict)
- *   remove(docId, rev) -> deletes that revision
- *   fetchRevs(docIds) -> POST _all_docs {keys}: its rows ({ id, value: { rev, deleted? } } or { key, error })
- *   bulk(documents) -> POST _bulk_docs: one result per document ({ id, rev } or { id, error, reason })
- *   statusOf(error) -> the HTTP status in the client's error
- * @param {{ opTimeoutMs?: number, retries?: object }} [options]  the operation deadline the
- *   conflict retries must end within, and the retry policy (CONFLICT_RETRIES)
- * @returns {{ set(key, bytes), delete(key), setMany(entries) }} for the store contract
- */
+// client: readRev(docId), put(document) -> rev, remove(docId, rev), fetchRevs(docIds) (_all_docs),
+// bulk(documents) (_bulk_docs), statusOf(error).
 export function revisionedWrites(
   { readRev, put, remove, fetchRevs, bulk, statusOf },
   { opTimeoutMs = defaults.opTimeoutMs, retries = CONFLICT_RETRIES } = {},
@@ -56,9 +36,6 @@ export function revisionedWrites(
   const policy = { ...CONFLICT_RETRIES, ...retries };
   const budgetMs = opTimeoutMs * policy.budgetShare;
   const queues = documentQueues();
-  // Runs attempt() until it returns true (landed); false means it conflicted, and is tried
-  // again after a pause, while attempts and time (from `started`, the call) remain; then
-  // WriteConflictError saying what().
   const untilLanded = async (what, started, attempt) => {
     for (let n = 0; ; n++) {
       if (await attempt(n)) return;
@@ -70,7 +47,6 @@ export function revisionedWrites(
       await sleep(pause);
     }
   };
-  // write(handed) in the document's turn, decided within the budget from `started`.
   const inTurn = (docId, what, started, write) => queues.turn(docId, {
     giveUpAt: started + budgetMs,
     stuckMs: opTimeoutMs,
@@ -86,7 +62,6 @@ export function revisionedWrites(
       throw error;
     }
   };
-  // One request's worth of documents; a 413 for the whole request is a refusal of its size.
   const refusingSize = async (bytes, work) => {
     try {
       return await work();
@@ -139,8 +114,7 @@ export function revisionedWrites(
         return null; // the next write reads what a delete leaves
       });
     },
-    // _all_docs for the current revisions (a deleted document has none to give: it is written
-    // anew), _bulk_docs for the writes; the documents that conflicted go round again.
+    // A deleted document has no revision to give: it is written anew.
     async setMany(entries) {
       // Each id once: two documents with one id in a _bulk_docs request conflict with each other.
       let pending = lastWriteWins(entries)

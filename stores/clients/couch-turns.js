@@ -1,22 +1,11 @@
-// One write at a time to each document from this process. Writers of one key that race each
-// other lose all but one race a round to revision conflicts, and each lost race is a request
-// or two that the server must serve all the same: on the embedded stand-in, one event loop,
-// 200 writers of one key spent their whole operation deadline there (docs/stores.md). Queued
-// instead, each write goes over the revision the write before it made, handed on, so it needs
-// no read of the revision either.
+// One write at a time to each document from this process. Racing writers of one key lose all but one
+// race a round to revision conflicts, each a request the server serves all the same: on the embedded
+// stand-in 200 writers of one key spent their whole deadline so (docs/stores.md). Queued, each write
+// goes over the revision the one before made, handed on, with no read.
 
-/**
- * The queues of a CouchDB client's writes, by document id. turn(docId, options, write)
- * runs write(handed) once every write of docId queued before it is done, and settles as it does.
- * handed: { rev } as the last of those left the document (rev undefined: there is none), or
- * null when that is not known (read it); write resolves to what it hands on, in that form.
- *
- * options.giveUpAt (Date.now() time): a write whose turn has not come by then is never run: it
- * rejects with notRun() if writes of docId were answered while it waited (the key was busy,
- * the server was not), else with a plain error once its turn comes (the server was silent:
- * the operation deadline has answered for it). options.stuckMs: a write under way longer than
- * that stops holding the queue; the next reads the revision afresh.
- */
+// turn(docId, options, write) runs write(handed) once the writes of docId queued before it are done;
+// handed: { rev } as the last left the document, or null when unknown. giveUpAt: a write whose turn has
+// not come by then never runs; stuckMs: a write under way longer stops holding the queue.
 export function documentQueues() {
   const queues = new Map(); // docId -> { tail: Promise<handed>, waiting, answered }
 
@@ -27,8 +16,8 @@ export function documentQueues() {
     const answeredWhenQueued = queue.answered;
     let state = 'waiting'; // then 'running' or 'gave up'
 
-    // Busy (writes of docId were answered meanwhile): the key's other writers had its time. Else
-    // the server was silent, and the operation deadline has answered for this write.
+    // Busy (writes of docId were answered meanwhile): the key's other writers had its time. Else the
+    // server was silent, and the operation deadline has answered for this write.
     const whyNotRun = () => (queue.answered > answeredWhenQueued
       ? notRun()
       : new Error('the writes of this document ahead of it got no answer within the operation deadline; ' +
@@ -44,7 +33,6 @@ export function documentQueues() {
       work.then(() => { queue.answered += 1; }, () => { queue.answered += 1; });
       return { work };
     });
-    // The next write's turn: when this one is done, or stuck, or gave up.
     const done = ran.then(({ handed, work }) => {
       if (!work) return handed;
       let timer;

@@ -1,14 +1,8 @@
-// node-redis client options shared by every store that talks to Redis through it.
-// Fail fast while disconnected (no offline queue: a request must get a 503, not hang),
-// and keep reconnecting in the background so the store recovers when the server returns.
-// No per-command timeout of node-redis's own (its default is 5 s): every call already has one
-// deadline, ours (the app's operation deadline, the driver's --timeout in direct mode), and
-// node-redis's would cut a slow command at 5 s whatever --timeout says. It is also the costliest
-// part of a command in the client (an AbortSignal.timeout and its listener each): with it, a
-// direct GET on loopback reached 0.47 of redis-benchmark's rps, without it 1.11
-// (npm run perf:direct, docs/direct.md); ioredis has no such default either.
+// node-redis client options shared by the stores that use it. No offline queue: a request gets a 503,
+// not a hang, while reconnecting in the background. No per-command timeout (node-redis's default is
+// 5 s): every call has our deadline already, and that timeout is the costliest part of a command (a
+// direct GET on loopback reached 0.47 of redis-benchmark's rps with it, 1.11 without: docs/direct.md).
 
-/** Options for createClient() from a resolved redis connection. */
 export function redisClientOptions(connection) {
   return {
     url: connection.url,
@@ -22,13 +16,9 @@ export function redisClientOptions(connection) {
   };
 }
 
-// Redis's answers to a wrong password or a missing one (AUTH, HELLO).
 const AUTH_REFUSED = /WRONGPASS|NOAUTH|invalid password|invalid username-password/i;
 
-/**
- * Connects, or rejects within timeoutMs (node-redis would otherwise retry forever), at once when
- * the credentials are refused.
- */
+// Rejects within timeoutMs (node-redis would otherwise retry forever), at once on refused credentials.
 export async function connectWithin(client, timeoutMs = 5000) {
   let timer;
   const timeout = new Promise((_resolve, reject) => {
@@ -36,7 +26,6 @@ export async function connectWithin(client, timeoutMs = 5000) {
   });
   let lastError;
   let refused;
-  // A server that refuses the credentials will refuse them again: say so now, not at the deadline.
   const refusedAuth = new Promise((_resolve, reject) => { refused = reject; });
   const remember = (error) => {
     lastError = error;

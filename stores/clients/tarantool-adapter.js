@@ -1,9 +1,6 @@
-// One adapter shape for Tarantool spaces through tarantool-driver, made once per engine:
-// stores/tarantool.js (vinyl, the on-disk LSM engine) and stores/tarantool-memtx.js (memtx,
-// in memory). Each reads and writes its own space, storebench_<engine>:
-//   key string (primary index), value varbinary (msgpack bin, read back as a Buffer).
-// If the space is missing and the user may create it, it is created; an existing space with
-// another engine is refused, so a number labelled vinyl is never a memtx number.
+// One adapter for Tarantool spaces through tarantool-driver, made once per engine (vinyl, memtx), each
+// with its own space. An existing space with another engine is refused, so a number labelled vinyl
+// is never a memtx number.
 
 import { boundReceiveBuffer, sendWhileReceiving } from './tarantool-driver-fix.js';
 import { withDeadline } from '../deadline.js';
@@ -11,21 +8,16 @@ import { ValueTooLargeError } from '../../util/errors.js';
 import { raiseText, tarantoolMaxValue, valueLimit } from '../value-limits.js';
 import { defaults } from '../../config/settings.js';
 
-// No append: Tarantool's update splice (':') works on string fields only, and the value field is
-// varbinary so that any bytes round-trip; a Lua function's concatenation is a Lua string, stored
-// as a string, not varbinary (Tarantool 2.6). So there is no native append for it. Bulk:
-// replaces sent at once, pipelined over the one connection (tarantool-driver has no batch call).
+// No append: the update splice works on string fields only, and a Lua concatenation is stored as a
+// string, not the varbinary that round-trips any bytes. Bulk: replaces pipelined on one connection.
 export const writes = { append: false, bulk: 'native', hash: false };
-// --pipeline (docs/direct.md): tarantool-driver writes a request at once, whatever is in flight;
-// answers are matched to requests by their sync id.
 export const pipelining = {
   pipelines: true,
   reason: 'tarantool-driver writes each request to its one connection as it is issued, without waiting for ' +
     'the answers before it (one write per request)',
 };
 
-// A tuple over memtx_max_tuple_size / vinyl_max_tuple_size (1 MB by default) is refused with
-// this in the message: a refusal, not an outage.
+// A tuple over the engine's max_tuple_size (1 MB by default): a refusal, not an outage.
 const refusedForSize = (error, bytes) => (/max_tuple_size|tuple is too large/i.test(error?.message)
   ? new ValueTooLargeError(`the Tarantool server refused a value of ${bytes.length} bytes: over its maximum ` +
     'tuple size (box.cfg memtx_max_tuple_size / vinyl_max_tuple_size, 1 MB by default)', { cause: error })
@@ -33,11 +25,9 @@ const refusedForSize = (error, bytes) => (/max_tuple_size|tuple is too large/i.t
 
 const connectTimeoutMs = 5000;
 
-// Tarantool's system view of the spaces this user can see, and its index by name.
 const VSPACE_ID = 281;
 const VSPACE_NAME_INDEX = 2;
 
-// Runs on the server: create the space when missing, report its engine.
 const createSpaceLua = `
 local name, engine = ...
 if box.space[name] == nil then
@@ -51,8 +41,6 @@ return box.space[name].engine`;
 const maxTupleSizeOf = (connection, engine) => connection.eval('return box.cfg[...]', `${engine}_max_tuple_size`)
   .then(([size]) => (Number.isInteger(size) && size > 0 ? size : null), () => null);
 
-// The largest value, from the server's box.cfg; for the embedded server, else from the
-// setting it was started with; unknown (null) for a configured server that does not say.
 function limitOf(connection, engine, fromServer, settings) {
   const embedded = connection.source === 'embedded';
   const size = fromServer ?? (embedded ? settings.tarantoolTupleSize ?? defaults.tarantoolTupleSize : null);
@@ -65,10 +53,8 @@ function limitOf(connection, engine, fromServer, settings) {
   return valueLimit(largest, limit, raiseText(connection, 'tarantoolTupleSize', `box.cfg ${option}`));
 }
 
-/** The space a store of this engine uses. */
 export const spaceName = (engine) => `storebench_${engine}`;
 
-/** Options for tarantool-driver from a tarantool://user:password@host:port URL. */
 export function tarantoolOptions(url) {
   const parsed = new URL(url);
   if (parsed.protocol !== 'tarantool:') throw new Error(`TARANTOOL_URL must start with tarantool://, not ${parsed.protocol}//`);
@@ -81,7 +67,6 @@ export function tarantoolOptions(url) {
   };
 }
 
-/** An adapter ({ name, description, needs, writes, pipelining, open }) for the space of one engine. */
 export function tarantoolAdapter({ name, engine, description }) {
   const space = spaceName(engine);
 
@@ -91,12 +76,11 @@ export function tarantoolAdapter({ name, engine, description }) {
       ...tarantoolOptions(tarantool.url),
       lazyConnect: true,
       timeout: connectTimeoutMs,
-      // Fail fast while disconnected: a request gets a 503, not a wait in a queue.
       enableOfflineQueue: false,
       retryStrategy: (times) => Math.min(times * 50, 2000),
     })));
-    // Errors reach each command's caller as a rejection; this keeps them from crashing the app.
-    // The last one is kept: a failed connect() itself only says "Connection is closed.".
+      // Keeps errors from crashing the app; the last is kept, as a failed connect() only says
+      // "Connection is closed.".
     let lastError;
     connection.on('error', (error) => { lastError = error; });
     let closed = false;
@@ -155,8 +139,7 @@ export function tarantoolAdapter({ name, engine, description }) {
     };
   }
 
-  // The engine of the space, from the _vspace system view any user can read; a missing
-  // space is created if the user may (a shared server may not allow it: then it must exist).
+  // The space's engine from _vspace, which any user can read; created if missing and allowed.
   async function ensureSpace(connection) {
     const [found] = await connection.select(VSPACE_ID, VSPACE_NAME_INDEX, 1, 0, 'eq', [space]);
     if (found) return found[3];

@@ -1,15 +1,8 @@
-// Cache-aside: PostgreSQL holds the data, Redis caches it. Built from the postgres and
-// redis adapters (each opened with its own table / key prefix), not a copy of them.
-//   read:  Redis; on a miss, PostgreSQL, then fill Redis with a TTL
-//   write: PostgreSQL, then drop the Redis copy (the next read refills it)
-// A read never fills Redis with a value a write was replacing meanwhile (key-writes.js), so a
-// read that starts after a write has answered sees that write. If either server is down the
-// store answers 503: serving from PostgreSQL alone would quietly benchmark a different setup.
-//
-// key-writes.js sees the writes of one process. In several app processes at once (app.js
-// --workers N) a write through another one is seen through Redis: each write bumps the key's
-// version there (in the MULTI that drops the copy), a read that misses notes the version before
-// it asks PostgreSQL, and fills the cache only if the version is still that one (a script).
+// Cache-aside: PostgreSQL holds the data, Redis caches it (built from the postgres and redis
+// adapters). A read misses to PostgreSQL and fills Redis with a TTL; a write goes to PostgreSQL, then
+// drops the copy. A read never fills a value a write was replacing meanwhile (key-writes.js; across
+// app processes, a version per key checked by a script). Either server down answers 503: serving
+// from PostgreSQL alone would quietly benchmark a different setup.
 import * as postgres from '../postgres.js';
 import * as redis from '../redis.js';
 import { KeyWrites } from './key-writes.js';
@@ -18,9 +11,7 @@ import { INTERNAL_SEPARATOR } from '../keys.js';
 export const name = 'postgres+redis';
 export const description = 'Cache-aside: Redis in front of PostgreSQL (miss -> PostgreSQL, fill Redis with a TTL)';
 export const needs = ['postgres', 'redis'];
-// Append and bulk are PostgreSQL's (value || $1 upserts, multi-row inserts), then the copies dropped.
 export const writes = { append: true, bulk: 'native', hash: false };
-// --pipeline (docs/direct.md): refused.
 export const pipelining = {
   pipelines: false,
   reason: 'a layer of two stores: a call that reaches PostgreSQL goes through a pool, which hands a connection ' +
@@ -33,20 +24,13 @@ export const KEY_PREFIX = ['storebench', 'cache-aside', ''].join(INTERNAL_SEPARA
 export const TTL_SECONDS = 300;
 // The version of each key written, with several app processes: outside the key alphabet too.
 export const VERSION_PREFIX = ['storebench', 'cache-aside-version', ''].join(INTERNAL_SEPARATOR);
-// A version must outlive any read that noted it: a read's fill may run to the longest operation
-// deadline (config/setting-values.js MAX_DEADLINE_MS) after it began.
+// Must outlive any read that noted it: a fill may run to the longest operation deadline.
 const VERSION_TTL_SECONDS = 600;
 // Fills KEYS[1] with ARGV[1] for ARGV[2] seconds if the version KEYS[2] is still ARGV[3] ('' for none).
 const FILL_IF_UNCHANGED = `if (redis.call('GET', KEYS[2]) or '') ~= ARGV[3] then return 0 end
 redis.call('SET', KEYS[1], ARGV[1], 'EX', ARGV[2])
 return 1`;
 
-/**
- * @param {{ postgres: object, redis: object }} connections
- * @param {{ ttlSeconds?: number, postgresPoolSize?: number, workers?: number }} [settings]  the
- *   resolved store settings (the PostgreSQL ones go on to the postgres adapter); workers: the
- *   app processes sharing the cache
- */
 export async function open(connections, {
   ttlSeconds = TTL_SECONDS, workers = 1, ...settings
 } = {}) {
@@ -119,9 +103,8 @@ export async function open(connections, {
   };
 }
 
-// The cache's calls that see other processes' writes: drop (a write's: bump the version, drop
-// the copy, in one MULTI), version (a miss's, before it reads PostgreSQL), fill (only if the
-// version is unchanged).
+// The cache's calls that see other processes' writes: a write bumps the key's version and drops the copy
+// in one MULTI; a miss notes the version before reading PostgreSQL, and fills only if it is unchanged.
 function versionedCache(cache, ttlSeconds) {
   const { client, keyOf } = cache;
   const versionOf = (key) => VERSION_PREFIX + key;

@@ -1,18 +1,8 @@
-// Write-behind: Redis is the primary, PostgreSQL the durable copy. A write is acknowledged
-// once Redis has it; PostgreSQL gets it later, batched, from the write-behind queue
-// (write-behind-queue.js), and always on close(). Reads come from Redis; a key Redis has lost
-// (a restart, an eviction) is read through to the queue and PostgreSQL, and put back.
-// Built from the redis and postgres adapters, each with its own key prefix / table.
-//
-// The queue is durable by default (writeBehindQueue 'redis'): each write goes to Redis with its
-// journal entry in one MULTI (write-behind-journal.js), an entry goes once PostgreSQL has
-// committed its write, and open() first writes to PostgreSQL whatever a previous run left in
-// the journal. So an app killed outright (kill -9) loses nothing Redis keeps. 'memory' keeps
-// the queue in the process only: a kill -9 then loses what it had not flushed.
-//
-// In several app processes at once (app.js --workers N), each keeps its own queue over the one
-// journal: the first to open replays, the others join, and flushes are ordered across them
-// (shared-flush.js). The memory queue cannot be ordered so: it is refused there.
+// Write-behind: Redis is the primary, PostgreSQL the durable copy, written later in batches
+// (write-behind-queue.js) and always on close(). A key Redis lost is read through to the queue and
+// PostgreSQL, and put back. The queue is durable by default: each write goes to Redis with its journal
+// entry in one MULTI (write-behind-journal.js), replayed at the next open, so a kill -9 loses nothing
+// Redis keeps. With several app processes, flushes are ordered across them (shared-flush.js).
 import { setTimeout as sleep } from 'node:timers/promises';
 import * as postgres from '../postgres.js';
 import * as redis from '../redis.js';
@@ -27,9 +17,7 @@ import { defaults } from '../../config/settings.js';
 export const name = 'redis+postgres';
 export const description = 'Write-behind: Redis as the primary, PostgreSQL the durable copy written in batches';
 export const needs = ['redis', 'postgres'];
-// Append is Redis's APPEND (the whole value then queued for PostgreSQL); bulk an MSET pipeline.
 export const writes = { append: true, bulk: 'native', hash: false };
-// --pipeline (docs/direct.md): refused.
 export const pipelining = {
   pipelines: false,
   reason: 'a layer of two stores: a call that reaches PostgreSQL goes through a pool, which hands a connection ' +
@@ -39,18 +27,14 @@ export const pipelining = {
 export const TABLE = 'storebench_write_behind';
 // # is outside the key alphabet: no key a user can send reaches these.
 export const KEY_PREFIX = ['storebench', 'write-behind', ''].join(INTERNAL_SEPARATOR);
-// The Redis hash of writes PostgreSQL may not have yet (the durable queue's journal).
 export const QUEUE_KEY = JOURNAL_KEY;
 const BATCH_SIZE = 500;
-// Writes waiting for PostgreSQL are held in memory; past this many, set() fails (503)
-// rather than let a long PostgreSQL outage grow the app without bound. A bulk load waits
-// for room instead (under the operation deadline).
+// Past this many writes waiting for PostgreSQL, set() fails (503) rather than let a long outage
+// grow the app without bound.
 const MAX_PENDING = 10_000;
-// How long a read-through waits for another process to flush the newest write of a key Redis
-// lost (several app processes): a few flush intervals at the default, then the read fails.
+// How long a read-through waits for another process to flush a key's newest write (a few flushes).
 const ELSEWHERE_WAIT_MS = 5000;
 
-// The queue kept in the process only: the same writes as the journal's, without its entries.
 const inMemoryWrites = (primary) => ({
   async set(key, bytes) { await primary.set(key, bytes); },
   async delete(key) { await primary.delete(key); },
@@ -65,13 +49,6 @@ const inMemoryWrites = (primary) => ({
   appendAndRead: async (key, bytes) => ({ after: await primary.appendAndRead(key, bytes) }),
 });
 
-/**
- * @param {{ redis: object, postgres: object }} connections
- * @param {{ flushIntervalMs?: number, writeBehindQueue?: 'redis'|'memory', batchSize?: number,
- *   maxPending?: number, postgresPoolSize?: number, workers?: number, joining?: boolean }} [settings]
- *   the resolved store settings (the PostgreSQL ones go on to the postgres adapter); workers:
- *   the app processes sharing the journal, joining: another one already replayed it
- */
 export async function open(connections, {
   flushIntervalMs = defaults.flushIntervalMs, writeBehindQueue = defaults.writeBehindQueue,
   batchSize = BATCH_SIZE, maxPending = MAX_PENDING, workers = 1, joining = false, ...settings
@@ -114,8 +91,6 @@ export async function open(connections, {
   const counts = { readThroughs: 0, replayed: 0, replayLost: 0 };
   let closing = null;
 
-  // What a previous run acknowledged and PostgreSQL may lack: written there before serving,
-  // by the first of several app processes to open.
   if (journal && !joining) {
     try {
       const { writes, lost } = await journal.unflushed();
@@ -131,14 +106,13 @@ export async function open(connections, {
     }
   }
 
-  // Sends one Redis write (send() issues its command synchronously) and, once Redis has it,
-  // queues what PostgreSQL must get, unless a later write to the key was acknowledged first.
+  // Sends one Redis write (send() issues it synchronously) and, once Redis has it, queues what
+  // PostgreSQL must get, unless a later write to the key was acknowledged first.
   async function write(keys, send, { replaces = true } = {}) {
     const writes = keys.map((key) => underWay.begin(key, { replaces }));
     const sent = send();
     sending.add(sent);
     try {
-      // [key, bytes|null, token] in keys' order (none: nothing written)
       const durableValues = await sent;
       durableValues.forEach(([key, bytes, token], i) => writes[i].acknowledge(() => queue.add(key, bytes, token)));
     } finally {
@@ -152,8 +126,6 @@ export async function open(connections, {
     queue.assertRoom(n);
   }
 
-  // Redis has no copy: the newest acknowledged value is in the queue, else in PostgreSQL. Put
-  // it back in Redis unless a write replaced the key meanwhile (then Redis has the newer one).
   async function readThrough(key) {
     const watcher = underWay.watch(key);
     try {
@@ -170,8 +142,7 @@ export async function open(connections, {
     }
   }
 
-  // Several app processes: the journal names a write of key this process does not hold, so the
-  // newest value is in another's queue. Wait for it to reach PostgreSQL.
+  // The journal names a write of key another process holds: wait for it to reach PostgreSQL.
   async function flushedElsewhere(key) {
     const until = Date.now() + ELSEWHERE_WAIT_MS;
     for (;;) {
@@ -198,8 +169,7 @@ export async function open(connections, {
       assertAccepting();
       await write([key], async () => [[key, null, await commands.delete(key)]]);
     },
-    // APPEND where Redis has the key; where it has lost it, read it through first, so the
-    // append lands on the durable value. PostgreSQL then gets the whole value Redis answers.
+    // Where Redis lost the key, read it through first, so the append lands on the durable value.
     async append(key, bytes) {
       assertAccepting();
       let appended = false;
@@ -225,10 +195,8 @@ export async function open(connections, {
         return copies.map(([key, bytes], i) => [key, bytes, tokens[i]]);
       });
     },
-    // The store answers while Redis does: a PostgreSQL outage only delays the durable copy
-    // (pendingWrites and lastFlushError in stats() show it), as write-behind means to.
+    // A PostgreSQL outage only delays the durable copy (stats() shows it), as write-behind means to.
     ping: () => primary.ping(),
-    /** Flushes every acknowledged write to PostgreSQL, then disconnects; rejects if some could not be written. */
     close() {
       return (closing ??= (async () => {
         let failure;

@@ -1,27 +1,14 @@
-// redis+postgres in several app processes at once (app.js --workers N): one journal in Redis,
-// one queue per process. Each process's queue holds the writes it acknowledged, so two writes
-// of one key through two processes sit in two queues, and two flushes could land them in
-// PostgreSQL in either order: the older value last, for good. Here a flush runs under one
-// PostgreSQL advisory lock shared by every process, and writes only the entries whose token is
-// still the key's newest in the journal (a newer write's process flushes that one, before or
-// after, and a newer flush forgets it). An entry whose token is gone was replaced by a write
-// PostgreSQL already has: skipped too. Unless Redis lost the journal (its epoch changed or
-// went): then each process writes what it holds, as one process does.
+// redis+postgres in several app processes: one journal, one queue per process, so two writes of a
+// key through two processes could reach PostgreSQL in either order, the older last. A flush runs
+// under one advisory lock and writes only entries whose token is still the key's newest in the
+// journal; unless Redis lost the journal (its epoch changed), then each writes what it holds.
 import { redactText } from '../../util/redact.js';
 
 // One lock for the layer's table: pg_advisory_lock takes a bigint, hashtext makes one of its name.
 const LOCK = 'SELECT pg_advisory_lock(hashtext($1))';
 const UNLOCK = 'SELECT pg_advisory_unlock(hashtext($1))';
 
-/**
- * The flush of one process of several. write(batch, writeBatch): under the lock, the batch's
- * entries that are still the newest (the whole batch when Redis lost the journal) go to
- * writeBatch(entries), which makes them durable and forgets them in the journal.
- * @param {object} pg  node-postgres
- * @param {{ url: string, ca?: string }} postgres  the connection
- * @param {object} journal  write-behind-journal.js's, after epoch() was read as `epoch`
- * @param {string} table  the layer's table, naming the lock
- */
+// write(batch, writeBatch): under the lock, the batch's entries still newest go to writeBatch.
 export function sharedFlush(pg, postgres, { journal, epoch, table }) {
   let client = null; // the connection that holds the lock: its own, so the pool's are never held up
   let known = epoch;
@@ -32,7 +19,6 @@ export function sharedFlush(pg, postgres, { journal, epoch, table }) {
       connectionTimeoutMillis: 5000,
       ...(postgres.ca ? { ssl: { ca: postgres.ca } } : {}),
     });
-    // A dropped connection: the next flush connects again (PostgreSQL released its lock).
     const drop = () => { if (client === fresh) client = null; };
     fresh.on('error', drop);
     fresh.on('end', drop);

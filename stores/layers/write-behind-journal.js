@@ -1,23 +1,14 @@
-// The durable half of redis+postgres's write-behind queue: which keys Redis holds writes of
-// that PostgreSQL may not have yet, kept in Redis itself, in one hash (key -> the token of its
-// newest write). Each write changes the value and its journal entry in one MULTI (or one
-// script), so Redis never acknowledges a value without its entry: whatever becomes of the app
-// (kill -9, a crash, a power cut of its host), the next start finds every write PostgreSQL
-// may lack, reads its value from Redis and writes it there. An entry goes only once
-// PostgreSQL has committed the write it names, and only if no newer write replaced it.
-//
-// The value is not copied into the journal: Redis holds it already, under the layer's key. A
-// token says whether the write left a value (s) or deleted the key (d), so that a value Redis
-// has lost meanwhile (an eviction) is never taken for a delete.
+// The durable half of redis+postgres's write-behind queue: a Redis hash of the keys whose writes
+// PostgreSQL may lack (key -> token of its newest write). Each write changes the value and its entry
+// in one MULTI or script, so after a kill -9 the next start finds every such write. An entry goes
+// only once PostgreSQL committed it and no newer write replaced it. A token says set (s) or delete (d),
+// so a value Redis has lost (evicted) is never taken for a delete.
 import { randomUUID } from 'node:crypto';
 import { chunksOf } from '../bulk.js';
 import { INTERNAL_SEPARATOR } from '../keys.js';
 
-// Outside the key alphabet (#), and no key under the layer's prefix (storebench#write-behind#)
-// can equal it.
 export const JOURNAL_KEY = ['storebench', 'write-behind-queue'].join(INTERNAL_SEPARATOR);
-// A random value the first app process to open sets: gone or changed, Redis lost its data
-// (and the journal with it) since (see epoch() and current()).
+// Set by the first app process to open: gone or changed, Redis lost its data (and the journal).
 export const EPOCH_KEY = ['storebench', 'write-behind-epoch'].join(INTERNAL_SEPARATOR);
 
 const SET = 's';
@@ -37,31 +28,23 @@ for i = 1, #ARGV, 2 do
 end
 return n`;
 
-/**
- * The journaled write commands over one node-redis client. Each resolves, once Redis has the
- * write and its entry, to the token the queue must hand back to forget().
- * @param {object} client  node-redis, values as Buffers
- * @param {(key: string) => string} keyOf  a user key's Redis key (the layer's prefix)
- */
+// Each command resolves, once Redis has the write and its entry, to the token forget() takes back.
 export function writeBehindJournal(client, keyOf) {
   const instance = randomUUID().slice(0, 8); // several apps may share one Redis
   let sequence = 0;
   const token = (kind) => `${kind}${instance}:${++sequence}`;
 
   return {
-    /** Sets key; resolves to its token. */
     async set(key, bytes) {
       const written = token(SET);
       await client.multi().set(keyOf(key), bytes).hSet(JOURNAL_KEY, key, written).exec();
       return written;
     },
-    /** Deletes key; resolves to its token. */
     async delete(key) {
       const written = token(DELETE);
       await client.multi().del(keyOf(key)).hSet(JOURNAL_KEY, key, written).exec();
       return written;
     },
-    /** Sets every entry, a MULTI per chunk; resolves to their tokens, in entries' order. */
     async setMany(entries) {
       const tokens = entries.map(() => token(SET));
       let at = 0;
@@ -73,10 +56,6 @@ export function writeBehindJournal(client, keyOf) {
       }));
       return tokens;
     },
-    /**
-     * Appends to a key that exists; resolves to { after, token }, or null when it is absent
-     * (nothing written).
-     */
     async appendIfExists(key, bytes) {
       const written = token(SET);
       const after = await client.eval(APPEND_IF_EXISTS, {
@@ -85,7 +64,6 @@ export function writeBehindJournal(client, keyOf) {
       });
       return after == null ? null : { after, token: written };
     },
-    /** Appends (an absent key starts empty); resolves to { after, token }. */
     async appendAndRead(key, bytes) {
       const written = token(SET);
       const [, after] = await client.multi()
@@ -95,36 +73,21 @@ export function writeBehindJournal(client, keyOf) {
         .exec();
       return { after, token: written };
     },
-    /**
-     * Drops the entries of writes PostgreSQL has committed ([key, bytes, token] triples), unless
-     * a newer write replaced them.
-     */
     async forget(batch) {
       const pairs = batch.filter(([, , written]) => written).flatMap(([key, , written]) => [key, written]);
       if (pairs.length) await client.eval(FORGET, { keys: [JOURNAL_KEY], arguments: pairs });
     },
-    /**
-     * The journal's epoch: set here when Redis has none, else the one there. Several app
-     * processes that opened on the same data see the same one.
-     */
     async epoch() {
       const [, now] = await client.multi().set(EPOCH_KEY, randomUUID(), { condition: 'NX' }).get(EPOCH_KEY).exec();
       return String(now);
     },
-    /**
-     * For each key, the token of its newest write the journal holds (null: none, PostgreSQL has
-     * it or Redis lost the journal), read together with the epoch.
-     * @returns {Promise<{ tokens: Array<string|null>, epoch: string|null }>}
-     */
+    // Each key's newest token in the journal (null: none), read together with the epoch.
     async current(keys) {
       const [tokens, epoch] = await client.multi().hmGet(JOURNAL_KEY, keys).get(EPOCH_KEY).exec();
       return { tokens: tokens.map((token) => (token == null ? null : String(token))), epoch: epoch && String(epoch) };
     },
-    /**
-     * The writes a previous run (or another app on this Redis) left unflushed: [key, bytes|null,
-     * token] triples with each key's value as Redis holds it now, null for a delete, and lost:
-     * the entries whose value Redis no longer has (evicted), which cannot be replayed.
-     */
+    // What a previous run left unflushed, with each value as Redis holds it now; lost: entries
+    // whose value Redis evicted, which cannot be replayed.
     async unflushed() {
       const entries = Object.entries(await client.hGetAll(JOURNAL_KEY))
         .map(([key, written]) => [String(key), String(written)]);

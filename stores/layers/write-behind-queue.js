@@ -1,12 +1,7 @@
-// The write-behind queue of redis+postgres: writes acknowledged (in Redis) but not yet in the
-// durable store, written there in batches, one batch at a time, from a timer, at once when a
-// batch is full, and always on close(). Later writes to a key replace earlier ones, so a batch
-// carries each key once. Knows nothing of Redis or PostgreSQL: it is given write(batch). A
-// write may carry a token (its entry in a durable journal, write-behind-journal.js), handed
-// back with it in the batch, so that the journal entry goes once the write is durable.
-//
-// Until a batch is committed its writes stay visible to lookup(), so a read that falls through
-// to the durable store (Redis lost the key) never sees an older value than one acknowledged.
+// The write-behind queue: writes acknowledged but not yet durable, written in batches (a timer, a
+// full batch, close()); a later write to a key replaces an earlier one. A write's token (its
+// journal entry) goes back with it, so the entry goes once the write is durable. Until then
+// lookup() sees it: a read falling through never gets an older value than one acknowledged.
 import { redactText } from '../../util/redact.js';
 
 const DEFAULTS = { flushIntervalMs: 200, batchSize: 500, maxPending: 10_000, retryMaxMs: 5000 };
@@ -23,25 +18,17 @@ export class WriteBehindQueue {
   #flushing = null;
   #closing = null;
 
-  /**
-   * @param {(batch: Array<[string, Buffer|null, string|undefined]>) => Promise<void>} write  makes a
-   *   batch of [key, bytes, token] durable (null deletes the key); rejects when it could not, and
-   *   the batch is then retried
-   * @param {{ flushIntervalMs?, batchSize?, maxPending?, retryMaxMs? }} [options]  how long
-   *   writes gather before a flush, the most writes per batch, the most writes held before
-   *   add() is refused, the longest wait between retries after failures
-   */
+  // write(batch) makes [key, bytes|null, token] entries durable (null deletes); a rejected batch is retried.
   constructor(write, options = {}) {
     this.#write = write;
     this.#options = { ...DEFAULTS, ...Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) };
   }
 
-  /** Writes acknowledged and not yet durable. */
   get size() {
     return this.#pending.size + this.#inFlight.size;
   }
 
-  /** Throws unless n more writes may be added: past maxPending the durable store is too far behind. */
+  /** Past maxPending the durable store is too far behind. */
   assertRoom(n = 1) {
     if (this.#closing) throw new Error('the write-behind queue is closing');
     if (this.size + n > this.#options.maxPending) {
@@ -50,7 +37,6 @@ export class WriteBehindQueue {
     }
   }
 
-  /** Resolves once n more writes fit, flushing to make room; rejects if a flush fails or the queue closes. */
   async waitForRoom(n) {
     while (this.size + n > this.#options.maxPending) {
       if (this.#closing) throw new Error('the write-behind queue is closing');
@@ -58,27 +44,23 @@ export class WriteBehindQueue {
     }
   }
 
-  /** An acknowledged write (bytes null: a delete), to be made durable; token: its journal entry, if it has one. */
   add(key, bytes, token) {
     this.#pending.delete(key); // re-inserted at the end: batches go oldest first
     this.#pending.set(key, { bytes, token });
     this.#schedule();
   }
 
-  /** { bytes } (null: deleted) when key has a write not yet durable; undefined when it has none. */
   lookup(key) {
     const write = this.#pending.get(key) ?? this.#inFlight.get(key);
     return write ? { bytes: write.bytes } : undefined;
   }
 
-  /** Writes everything pending, including what is added meanwhile; one flush at a time. */
   flush() {
     // Cleared in a callback, never synchronously: an empty drain must not leave a stale promise behind.
     this.#flushing ??= this.#drain().finally(() => { this.#flushing = null; });
     return this.#flushing;
   }
 
-  /** Stops the timer and flushes what is left; rejects, saying how many, if some could not be written. */
   close() {
     return (this.#closing ??= (async () => {
       clearTimeout(this.#timer);
@@ -92,10 +74,7 @@ export class WriteBehindQueue {
     })());
   }
 
-  /**
-   * Stops without writing anything: what is pending is dropped (a durable journal still holds
-   * it, for the next start to replay). For an open that failed part way.
-   */
+  // Stops without writing: the durable journal still holds what is pending. For a failed open.
   discard() {
     this.#closing ??= Promise.resolve();
     clearTimeout(this.#timer);
@@ -159,7 +138,6 @@ export class WriteBehindQueue {
     this.#timer.unref();
   }
 
-  // A full batch goes at once; fewer writes wait for the timer (as does a retry after a failure).
   #schedule() {
     if (this.#pending.size >= this.#options.batchSize && !this.#flushing && !this.#failuresInARow && !this.#closing) {
       this.#flushInBackground();
