@@ -1,7 +1,7 @@
 // What the kinds that call runBenchmark share (sweep, phases): a run's flags as node test's
 // argv, and several runBenchmark Results as one.
-import { createResult } from '../../result/result.js';
-import { largestPeakRss } from '../peak-rss.js';
+import { createResult } from '../result/result.js';
+import { largestPeakRss } from '../driver/peak-rss.js';
 
 /**
  * node test's argv for a run's flags:

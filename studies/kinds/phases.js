@@ -16,28 +16,28 @@
 //   clusterNodeTimeoutMs: a Redis Cluster's cluster-node-timeout during that phase
 //   tarantoolMemtxMb: memtx memory of an embedded Tarantool (its default is 64 MB)
 //   note: '...'
-// A counter-run's `system` (driver/scenarios/index.js) may hold memoryFill (in place of each
+// A counter-run's `system` (studies/index.js) may hold memoryFill (in place of each
 // phase's fill: 0.33 leaves three times the room) and serverCpu: { cores, phases? } (each server
 // this run started held to that much CPU, in those phases or all).
 // It builds two tables: `phases` (a row per phase and store: the best step's ops/s, its mean
 // latency, the probe's mean idle and under that step's load, whether a server was that step's
 // limit, the phase's errors and requests) and `steps` (every step's figures, so the best is never
 // the only one kept). The probe cells carry their own noise (`noise`), which the verdicts use.
-import { normalizeOptions } from '../../options.js';
-import { runBenchmark } from '../../run.js';
+import { normalizeOptions } from '../../driver/options.js';
+import { runBenchmark } from '../../driver/run.js';
 import { flagsToOptions, flagsText, concatResults } from '../results.js';
-import { findAdapter } from '../../../stores/index.js';
-import { services } from '../../../config/services.js';
-import { settings as settingDefinitions } from '../../../config/settings.js';
-import { resolveService } from '../../../embedded/resolve-service.js';
-import { eachLimited } from '../../../stores/bulk.js';
-import { keyOf } from '../../workloads/values.js';
-import { PROBE_KEY } from '../../direct-targets.js';
+import { findAdapter } from '../../stores/index.js';
+import { services } from '../../config/services.js';
+import { settings as settingDefinitions } from '../../config/settings.js';
+import { resolveService } from '../../embedded/resolve-service.js';
+import { eachLimited } from '../../stores/bulk.js';
+import { keyOf } from '../../driver/workloads/values.js';
+import { PROBE_KEY } from '../../driver/direct-targets.js';
 import { openDirectStores } from '../direct-stores.js';
-import { UsageError } from '../../../util/errors.js';
-import { redactText } from '../../../util/redact.js';
+import { UsageError } from '../../util/errors.js';
+import { redactText } from '../../util/redact.js';
 import { limitRedisMemory, limitServersCpu } from '../server-limits.js';
-import { NOISE_BATCH } from '../../probe/sampler.js';
+import { NOISE_BATCH } from '../../driver/probe/sampler.js';
 
 export const PHASE_COLUMNS = [
   { id: 'ops', label: 'throughput', unit: 'ops/s' },

@@ -12,19 +12,19 @@
 //           Cloudant without Lite's limits); runs with the same env share one app, started
 //           and stopped around them
 //   extras: [{ name, stat }]  per step: the change in the step's store's /stores `stats.<stat>`
-//   tables: [table spec]  see driver/scenarios/tables.js
+//   tables: [table spec]  see studies/tables.js
 //   jsonParseTable: { id, title, rowHeader }  also time JSON.parse of key1..key3 in this
 //           process, as node test-json does: a table of rows key1..key3, column parseMs
 import { randomBytes } from 'node:crypto';
-import { normalizeOptions, TOKEN_ENV } from '../../options.js';
-import { runBenchmark } from '../../run.js';
-import { startAppProcess } from '../../app-process.js';
+import { normalizeOptions, TOKEN_ENV } from '../../driver/options.js';
+import { runBenchmark } from '../../driver/run.js';
+import { startAppProcess } from '../../driver/app-process.js';
 import { buildTable, valueAt } from '../tables.js';
-import { UsageError } from '../../../util/errors.js';
+import { UsageError } from '../../util/errors.js';
 import { concatResults, flagsToOptions, flagsText } from '../results.js';
-import { payloads } from '../../../data/payloads.js';
-import { timeOperation } from '../../json-timing.js';
-import { startDelayProxy } from '../../../embedded/delay-proxy.js';
+import { payloads } from '../../data/payloads.js';
+import { timeOperation } from '../../driver/json-timing.js';
+import { startDelayProxy } from '../../embedded/delay-proxy.js';
 
 async function storeStats(url) {
   const response = await fetch(`${url}/stores`);

@@ -24,7 +24,7 @@ const NO_COUCHBASE = 'no Couchbase Server runs here (neither npm nor Debian pack
 // run started, at every scale, as the study's 30 GB went into its hosts' 24 GB; like the study's,
 // the nodes have no maxmemory ("a memory cap can be set by hand", it says), so a node that runs
 // out is killed, and a cluster-node-timeout of a second lets a replica take over meanwhile
-// (driver/scenarios/server-limits.js).
+// (studies/server-limits.js).
 const FILL = 1.25;
 const NODE_TIMEOUT_MS = 1000;
 // A counter-run's servers held to a twentieth of a core each (all of a server's processes
@@ -133,7 +133,7 @@ export default {
       'is mostly its requests waiting in the driver, which the probe (its own thread and ' +
       'connection) does not wait behind',
   ],
-  // Its tables' columns are the phases kind's own (driver/scenarios/kinds/phases.js).
+  // Its tables' columns are the phases kind's own (studies/kinds/phases.js).
   scales: {
     tiny: {
       note: 'seconds, for tests: concurrency 5, 20, 50 (the probe needs 10 requests a client in a step), 1,500 + ' +

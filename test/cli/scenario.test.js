@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runDriverCli } from '../helpers/driver-cli.js';
 import { reachable, testPostgresUrl, testRedisUrl, unavailable } from '../helpers/services.js';
-import { listScenarios } from '../../driver/scenarios/index.js';
+import { listScenarios } from '../../studies/index.js';
 import { formatFigure } from '../../report/scenario.js';
 
 async function tempDir(t) {

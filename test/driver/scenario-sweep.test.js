@@ -1,8 +1,8 @@
-// The sweep kind of driver/scenarios with a run in direct mode (no app): one runBenchmark call
+// The sweep kind of studies/ with a run in direct mode (no app): one runBenchmark call
 // per key and concurrency, exact -n counts, the table built from those steps, one merged Result.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { run } from '../../driver/scenarios/kinds/sweep.js';
+import { run } from '../../studies/kinds/sweep.js';
 
 test('a direct run of the sweep kind measures each key and concurrency once with exact counts, ' +
   'and merges them into one Result', async () => {

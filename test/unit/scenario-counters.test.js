@@ -4,16 +4,16 @@
 // side by side. The counter-runs themselves, on real servers, are test/cli/scenario-counter.test.js's.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { counterPlans, listScenarios, systemOf } from '../../driver/scenarios/index.js';
-import { subset as sweepSubset } from '../../driver/scenarios/kinds/sweep.js';
-import { subset as serialSubset } from '../../driver/scenarios/kinds/serial.js';
-import { subset as batchSubset } from '../../driver/scenarios/kinds/batch.js';
+import { counterPlans, listScenarios, systemOf } from '../../studies/index.js';
+import { subset as sweepSubset } from '../../studies/kinds/sweep.js';
+import { subset as serialSubset } from '../../studies/kinds/serial.js';
+import { subset as batchSubset } from '../../studies/kinds/batch.js';
 import { judge, HOLDS, FAILS, NOT_RUNNABLE, SET_BY } from '../../result/scenarios/verdicts.js';
 import { renderScenario, scenarioHtml } from '../../report/scenario.js';
-import cloudantVsRedis from '../../scenarios/cloudant-vs-redis.js';
-import clusterVsDocument from '../../scenarios/cluster-vs-document.js';
-import tarantoolVsPostgres from '../../scenarios/tarantool-vs-postgres.js';
-import clientLibraries from '../../scenarios/client-libraries.js';
+import cloudantVsRedis from '../../studies/scenarios/cloudant-vs-redis.js';
+import clusterVsDocument from '../../studies/scenarios/cluster-vs-document.js';
+import tarantoolVsPostgres from '../../studies/scenarios/tarantool-vs-postgres.js';
+import clientLibraries from '../../studies/scenarios/client-libraries.js';
 
 const scenarios = await listScenarios();
 

@@ -3,12 +3,12 @@
 // run shown without figures; the keys a phase can touch; the column checks its conclusions use.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { keysTouched, phaseTables } from '../../driver/scenarios/kinds/phases.js';
-import { flagsToOptions } from '../../driver/scenarios/results.js';
+import { keysTouched, phaseTables } from '../../studies/kinds/phases.js';
+import { flagsToOptions } from '../../studies/results.js';
 import { normalizeOptions } from '../../driver/options.js';
 import { judge } from '../../result/scenarios/verdicts.js';
-import { SCALES } from '../../driver/scenarios/index.js';
-import scenario from '../../scenarios/cluster-vs-document.js';
+import { SCALES } from '../../studies/index.js';
+import scenario from '../../studies/scenarios/cluster-vs-document.js';
 
 const probe = (meanMs, noiseMs = null) => ({ count: 10, errors: 0, meanMs, p50Ms: meanMs, p99Ms: meanMs, noiseMs });
 const stepOf = (concurrency, rps, meanMs, errors, { idle = 0.2, underLoad = 1, tier, cpu } = {}) => ({
@@ -141,7 +141,7 @@ test('column-above holds when every listed row\'s column is above the other', ()
 
 test('a store whose server cannot be had keeps its rows, without figures, ' +
   'and a note says why; no Result without a step', async () => {
-  const { run } = await import('../../driver/scenarios/kinds/phases.js');
+  const { run } = await import('../../studies/kinds/phases.js');
   const phase = (id, flags) => ({
     id,
     label: `${id}. phase`,
