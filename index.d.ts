@@ -154,6 +154,8 @@ export interface RunHooks {
   /** Stops the run: it resolves with the finished steps and `interrupted: true`. */
   signal?: AbortSignal;
   onProgress?: (event: ProgressEvent) => void;
+  /** The environment the run reads its settings from and gives the servers it starts (default: process.env). */
+  env?: Record<string, string | undefined>;
 }
 
 /** A Result, or the path of a results file a run wrote with --json. */

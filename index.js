@@ -32,16 +32,18 @@ export { RESULTS_FORMAT } from './result/format.js';
  * command line's words) before any load, or a RunError when there is nothing it could run.
  * `onProgress(event)` sees the run's events as they happen (driver/run.js lists them); an abort
  * of `signal` stops the run and resolves with the finished steps and `interrupted: true`.
+ * `env`: the environment the run reads its settings from and gives the servers it starts, in
+ * place of process.env (a study keeping its own servers across runs passes theirs).
  */
-export async function run(options = {}, { signal, onProgress } = {}) {
+export async function run(options = {}, { signal, onProgress, env = process.env } = {}) {
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
     const given = Array.isArray(options) ? 'an array' : String(options);
     throw new UsageError(`run() takes an object of options, not ${given}`);
   }
-  const { command, options: normalized, problems } = normalizeOptions(options);
+  const { command, options: normalized, problems } = normalizeOptions(options, env);
   const all = [...codeOptionProblems(options, command), ...(command === 'scenario' ? [] : problems)];
   if (all.length) throw new UsageError(all);
-  return runBenchmark(normalized, { signal, onProgress });
+  return runBenchmark(normalized, { signal, onProgress, env });
 }
 
 /**

@@ -46,24 +46,24 @@ function phases({ a, b, c, d, e, concurrency }) {
   const bulk = small + b * concurrency.length;
   const large = c * concurrency.length;
   // Values as the study kept its HashMap: a hash where the store has one, JSON elsewhere.
-  const common = { concurrency, warmup: 0, 'value-shape': 'hash' };
+  const common = { concurrency, warmup: 0, valueShape: 'hash' };
   return [
-    { id: 'a', label: PHASES.a, flags: { workload: 'insert', records: 1, 'value-size': 100, requests: a, ...common } },
+    { id: 'a', label: PHASES.a, options: { workload: 'insert', records: 1, valueSize: 100, requests: a, ...common } },
     {
       id: 'b',
       label: PHASES.b,
-      flags: { workload: 'insert', records: small, load: false, 'value-size': 100, requests: b, ...common },
+      options: { workload: 'insert', records: small, noLoad: true, valueSize: 100, requests: b, ...common },
     },
     {
       id: 'c',
       label: PHASES.c,
       memory: { fill: FILL, bytes: large * 10240 },
-      flags: {
+      options: {
         workload: 'write',
         records: large,
         distribution: 'sequential',
-        load: false,
-        'value-size': 10240,
+        noLoad: true,
+        valueSize: 10240,
         requests: c,
         ...common,
       },
@@ -71,14 +71,14 @@ function phases({ a, b, c, d, e, concurrency }) {
     {
       id: 'd',
       label: PHASES.d,
-      flags: { workload: 'read', records: bulk, load: false, requests: d, ...common, warmup: 1000 },
+      options: { workload: 'read', records: bulk, noLoad: true, requests: d, ...common, warmup: 1000 },
     },
     {
       id: 'e',
       label: PHASES.e,
       // The study's response-time client read 10 KB in this phase too.
-      flags: {
-        workload: 'read', records: large, load: false, requests: e, ...common, warmup: 1000, 'probe-size': 10240,
+      options: {
+        workload: 'read', records: large, noLoad: true, requests: e, ...common, warmup: 1000, probeSize: 10240,
       },
     },
   ];

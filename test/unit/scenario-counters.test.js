@@ -69,7 +69,7 @@ test('a counter-run\'s system is the run\'s with its change over it: the flags\'
 test('the kinds cut a run down to what a conclusion uses: runs by id or by id and store, stores, groups', () => {
   const scale = tarantoolVsPostgres.scales.tiny;
   const cut = sweepSubset(tarantoolVsPostgres, scale, ['write tarantool', 'write postgres', 'read-key']);
-  assert.deepEqual(cut.scale.runs.map((run) => `${run.id} ${run.flags.stores}`),
+  assert.deepEqual(cut.scale.runs.map((run) => `${run.id} ${run.options.stores}`),
     ['write tarantool', 'write postgres', 'read-key postgres']);
   const serial = serialSubset(clientLibraries, clientLibraries.scales.tiny, ['redis', 'cloudant']);
   assert.deepEqual(serial.scenario.groups.map((group) => group.stores), [['redis'], ['cloudant']]);
