@@ -212,7 +212,7 @@ export interface Comparison {
 
 export function compare(a: ResultInput, b: ResultInput, options?: { failOnRegression?: number | null; ignoreBusy?: boolean }): Comparison;
 
-export function merge(inputs: Iterable<ResultInput>): Result;
+export function merge(inputs: Iterable<ResultInput | { file: string; result: ResultInput }>): Result;
 
 export const RESULTS_FORMAT: string;
 export const ERROR_CODES: Readonly<Record<string, { status?: number; exit?: number; meaning: string }>>;

@@ -165,13 +165,14 @@ export function compare(a, b, { failOnRegression = null, ignoreBusy = false } = 
 
 /**
  * Adds up runs that drivers on several machines made at once against one target (docs/merge.md):
- * the merged Result. `inputs`: results files or Results, two or more. Throws MergeError when
- * they do not measure the same thing.
+ * the merged Result. `inputs`: results files or Results, two or more; a Result may come as
+ * `{ file, result }`, named `file` where the merge names it (node test merge --from-logs: the
+ * log it was found in). Throws MergeError when they do not measure the same thing.
  */
 export function merge(inputs) {
-  const entries = [...inputs].map((input, index) => ({
-    file: typeof input === 'string' ? input : `results[${index}]`,
-    result: load(input),
-  }));
+  const named = (input) => input !== null && typeof input === 'object' && 'file' in input && 'result' in input;
+  const entries = [...inputs].map((input, index) => (named(input)
+    ? { file: input.file, result: load(input.result) }
+    : { file: typeof input === 'string' ? input : `results[${index}]`, result: load(input) }));
   return mergeResults(entries);
 }

@@ -16,7 +16,7 @@ export function commandLine(options) {
 }
 
 /**
- * One Result of several runBenchmark calls of one driver: their steps, targets, loads and
+ * One Result of several run() calls of one driver: their steps, targets, loads and
  * checks, one after another (not result/merge.js's mergeResults, which adds up the same steps
  * of several machines).
  */
