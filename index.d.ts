@@ -154,6 +154,8 @@ export interface RunHooks {
   /** Stops the run: it resolves with the finished steps and `interrupted: true`. */
   signal?: AbortSignal;
   onProgress?: (event: ProgressEvent) => void;
+  /** The environment the run reads its settings from and gives the servers it starts (default: process.env). */
+  env?: Record<string, string | undefined>;
 }
 
 /** A Result, or the path of a results file a run wrote with --json. */
@@ -210,7 +212,7 @@ export interface Comparison {
 
 export function compare(a: ResultInput, b: ResultInput, options?: { failOnRegression?: number | null; ignoreBusy?: boolean }): Comparison;
 
-export function merge(inputs: Iterable<ResultInput>): Result;
+export function merge(inputs: Iterable<ResultInput | { file: string; result: ResultInput }>): Result;
 
 export const RESULTS_FORMAT: string;
 export const ERROR_CODES: Readonly<Record<string, { status?: number; exit?: number; meaning: string }>>;

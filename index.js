@@ -32,16 +32,18 @@ export { RESULTS_FORMAT } from './result/format.js';
  * command line's words) before any load, or a RunError when there is nothing it could run.
  * `onProgress(event)` sees the run's events as they happen (driver/run.js lists them); an abort
  * of `signal` stops the run and resolves with the finished steps and `interrupted: true`.
+ * `env`: the environment the run reads its settings from and gives the servers it starts, in
+ * place of process.env (a study keeping its own servers across runs passes theirs).
  */
-export async function run(options = {}, { signal, onProgress } = {}) {
+export async function run(options = {}, { signal, onProgress, env = process.env } = {}) {
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
     const given = Array.isArray(options) ? 'an array' : String(options);
     throw new UsageError(`run() takes an object of options, not ${given}`);
   }
-  const { command, options: normalized, problems } = normalizeOptions(options);
+  const { command, options: normalized, problems } = normalizeOptions(options, env);
   const all = [...codeOptionProblems(options, command), ...(command === 'scenario' ? [] : problems)];
   if (all.length) throw new UsageError(all);
-  return runBenchmark(normalized, { signal, onProgress });
+  return runBenchmark(normalized, { signal, onProgress, env });
 }
 
 /**
@@ -163,13 +165,14 @@ export function compare(a, b, { failOnRegression = null, ignoreBusy = false } = 
 
 /**
  * Adds up runs that drivers on several machines made at once against one target (docs/merge.md):
- * the merged Result. `inputs`: results files or Results, two or more. Throws MergeError when
- * they do not measure the same thing.
+ * the merged Result. `inputs`: results files or Results, two or more; a Result may come as
+ * `{ file, result }`, named `file` where the merge names it (node test merge --from-logs: the
+ * log it was found in). Throws MergeError when they do not measure the same thing.
  */
 export function merge(inputs) {
-  const entries = [...inputs].map((input, index) => ({
-    file: typeof input === 'string' ? input : `results[${index}]`,
-    result: load(input),
-  }));
+  const named = (input) => input !== null && typeof input === 'object' && 'file' in input && 'result' in input;
+  const entries = [...inputs].map((input, index) => (named(input)
+    ? { file: input.file, result: load(input.result) }
+    : { file: typeof input === 'string' ? input : `results[${index}]`, result: load(input) }));
   return mergeResults(entries);
 }

@@ -19,11 +19,20 @@ export function parseArguments(argv, env = process.env) {
   if (argv[0] === 'compare') return parseCompareArguments(argv.slice(1));
   if (argv[0] === 'merge') return parseMergeArguments(argv.slice(1));
   if (argv[0] === 'k8s') return { command: 'k8s', ...parseK8sArguments(argv.slice(1), { parseRun: parseArguments }) };
-  const { values, problems } = parseFlags(argv, spec);
-  // What parseFlags already reported (an unknown flag, a missing value) is left out of the object.
-  const given = Object.entries(values).filter(([name, value]) => spec[name] && fitsSpec(spec[name], value));
-  const normalized = normalizeOptions(Object.fromEntries(given.map(([name, value]) => [camelCase(name), value])), env);
+  const { options, problems } = optionsOf(argv);
+  const normalized = normalizeOptions(options, env);
   return { ...normalized, problems: [...problems, ...normalized.problems] };
+}
+
+/**
+ * A run's flags as the object run() and normalizeOptions take ({ concurrency: '5,10',
+ * noKeepalive: true }), and the problems of the flags themselves (unknown, missing a value),
+ * whose flags are left out of it.
+ */
+export function optionsOf(argv) {
+  const { values, problems } = parseFlags(argv, spec);
+  const given = Object.entries(values).filter(([name, value]) => spec[name] && fitsSpec(spec[name], value));
+  return { options: Object.fromEntries(given.map(([name, value]) => [camelCase(name), value])), problems };
 }
 
 function fitsSpec(entry, value) {

@@ -1,20 +1,15 @@
-// node test report, compare and merge: saved runs in, text or a page out. Each resolves
-// when done and throws what the CLI turns into an exit code (test.js): ThresholdError (3) for
-// a missed threshold or a regression, ResultsFormatError (2), RunError (1), OutputPathError (2).
+// node test report, compare and merge: saved runs in, text or a page out, through the library's
+// report, check, compare and merge (index.js). Each resolves when done and throws what the CLI
+// turns into an exit code (test.js): ThresholdError (3) for a missed threshold or a regression,
+// ResultsFormatError (2), RunError (1), OutputPathError (2).
+import { writeFile } from 'node:fs/promises';
+import { check, compare, merge, report } from '../index.js';
 import { readResults } from '../result/format.js';
 import { checkOutputPaths, writeResults } from './results-files.js';
 import { renderRun } from '../report/run-text.js';
-import { writeFile } from 'node:fs/promises';
-import { htmlReport } from '../report/html.js';
-import { thresholdsError } from '../report/assert.js';
-import { checkThresholds } from '../result/threshold-check.js';
-import { regressionError, renderRunComparison } from '../report/compare-runs.js';
-import { compareRuns } from '../result/run-comparison.js';
-import { parseThresholds } from '../result/thresholds.js';
-import { mergeResults } from '../result/merge.js';
+import { regressionError } from '../report/compare-runs.js';
 import { renderMachineRows } from '../report/machine-rows.js';
 import { readResultsFromLog } from '../result/logs.js';
-import { renderScenario } from '../report/scenario.js';
 
 /**
  * node test report FILE [--html OUT] [--assert EXPR]...: the run's tables on stdout, or the page
@@ -26,21 +21,16 @@ export async function reportCommand(
   { stdout = process.stdout, stderr = process.stderr } = {},
 ) {
   const result = await readResults(file);
-  const thresholds = parseThresholds(assert.length ? assert : result.settings.assert).thresholds;
+  const thresholds = assert.length ? assert : undefined;
   if (html) {
     await checkOutputPaths({ html });
-    await writeFile(html, htmlReport(result, { thresholds }));
+    await writeFile(html, report(result, { format: 'html', assert: thresholds }));
     stderr.write(`wrote ${html}: ${result.steps.length} step(s) as a page\n`);
-  } else if (result.scenario) {
-    // A --scenario run prints as it did.
-    const { system, settings, steps } = result;
-    stdout.write(renderScenario(result.scenario, { system, engine: settings.engine, steps }));
   } else {
-    stdout.write(renderRun(result, { thresholds }));
-    if (result.merged) stdout.write(`\n${renderMachineRows(result)}`);
+    stdout.write(report(result, { assert: thresholds }));
   }
-  const failed = thresholdsError(checkThresholds(result, thresholds));
-  if (failed) throw failed;
+  const { error } = check(result, thresholds);
+  if (error) throw error;
 }
 
 /**
@@ -50,9 +40,8 @@ export async function reportCommand(
 export async function compareCommand({ a, b, failOnRegression = null, ignoreBusy = false }, {
   stdout = process.stdout,
 } = {}) {
-  const [runA, runB] = [await readResults(a), await readResults(b)];
-  const comparison = compareRuns(runA, runB, { failOnRegression, ignoreBusy });
-  stdout.write(renderRunComparison(comparison, { a: runA, b: runB, nameA: a, nameB: b }));
+  const comparison = compare(a, b, { failOnRegression, ignoreBusy });
+  stdout.write(comparison.render());
   const failed = regressionError(comparison);
   if (failed) throw failed;
   return comparison;
@@ -72,7 +61,7 @@ export async function mergeCommand(
   const inputs = [];
   for (const file of files) inputs.push({ file, result: await readResults(file) });
   for (const log of fromLogs) inputs.push(...await readResultsFromLog(log));
-  const result = mergeResults(inputs);
+  const result = merge(inputs);
   await printMerged(result, { json, csv, html }, { stdout, stderr });
   return result;
 }

@@ -1,7 +1,7 @@
-// node test --scenario list | NAME: the CLI side of driver/scenarios (which never prints). Prints
+// node test --scenario list | NAME: the CLI side of studies/ (which never prints). Prints
 // the list, or runs the scenario with a progress line on stderr, prints its text and writes the
 // --json/--csv/--html files. Throws what test.js turns into an exit code.
-import { listScenarios, runScenario } from '../driver/scenarios/index.js';
+import { listScenarios, runScenario } from '../studies/index.js';
 import { checkOutputPaths, writeResults } from './results-files.js';
 import { renderScenario } from '../report/scenario.js';
 import { RunError } from '../util/errors.js';

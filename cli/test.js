@@ -1,9 +1,11 @@
 // node test: sweep concurrency against the storebench app (or any URLs) and print honest
 // rps and latency tables; node test report FILE.json prints a saved run's tables again.
-// The work is in driver/ (measuring) and report/ (printing and files); main parses the
-// flags, connects the two and resolves to the exit code, which test.js sets.
-import { parseArguments, usage } from './options.js';
-import { resultError, runBenchmark } from '../driver/run.js';
+// A run goes through the library's run() (index.js), as a program's does; main turns the
+// flags into its options, prints what it reports and resolves to the exit code, which test.js sets.
+import { optionsOf, parseArguments, usage } from './options.js';
+import { run } from '../index.js';
+import { resultError } from '../driver/run.js';
+import { CLI_ONLY } from '../driver/code-options.js';
 import { createLiveReport } from './live-report.js';
 import { checkOutputPaths } from './results-files.js';
 import { compareCommand, mergeCommand, reportCommand } from './report-commands.js';
@@ -21,6 +23,9 @@ const NAME = 'node test';
 // One line per problem (a stack only with STOREBENCH_DEBUG=1); returns its exit code.
 const failure = (error) => reportFailure(NAME, error);
 const REPORT_COMMANDS = { report: reportCommand, compare: compareCommand, merge: mergeCommand };
+// The flags run() takes; the files, printing and metrics server are the command line's own (here).
+const libraryOptions = (argv) =>
+  Object.fromEntries(Object.entries(optionsOf(argv).options).filter(([name]) => !(name in CLI_ONLY)));
 
 /** node test with `argv` (without node and the script): resolves to the exit code. */
 export async function main(argv) {
@@ -107,7 +112,7 @@ async function runCommand(command, argv, options, signal) {
       metrics?.onProgress(event);
       live.onProgress(event);
     };
-    const result = await runBenchmark(options, { signal, onProgress });
+    const result = await run(libraryOptions(argv), { signal, onProgress });
     if (metrics) {
       metrics.onResult(result);
       await metrics.lastScrape(METRICS_LINGER_MS);

@@ -54,7 +54,7 @@ const unknownNames = (options, unknownStoreProblems) => [
   ...unknownStoreProblems(thresholdStores(options.assert), '--assert'),
 ];
 
-async function resolveTargets(options, onProgress) {
+async function resolveTargets(options, onProgress, env) {
   // A key-space workload sweeps stores (http://host/redis), each request picking its key.
   const workload = options.keySpace ? options.workload : null;
   if (options.urls.length) {
@@ -70,8 +70,7 @@ async function resolveTargets(options, onProgress) {
     const unknown = unknownNames(options, unknownStoreProblems);
     if (unknown.length) throw new UsageError(unknown);
     onProgress({ type: 'stores-opening', servers: await serversToStart(directStores(options)) });
-    // options.env: a scenario's kind passing the servers it keeps across calls (else process.env).
-    return openDirectTargets(options, { env: options.env });
+    return openDirectTargets(options, { env });
   }
   if (options.target) {
     const { stores: listing, limits } = await fetchListing(options.target, { timeoutMs: options.timeoutMs });
@@ -89,16 +88,16 @@ async function resolveTargets(options, onProgress) {
   // count them as 503s: give it the driver's own per-request deadline, unless the user set one.
   // Writes to the app it starts carry a token made up here (or the user's), never shown.
   const token = options.token ?? randomBytes(24).toString('base64url');
-  const env = {
-    ...process.env,
-    STOREBENCH_OP_TIMEOUT_MS: process.env.STOREBENCH_OP_TIMEOUT_MS || String(options.timeoutMs),
+  const appEnv = {
+    ...env,
+    STOREBENCH_OP_TIMEOUT_MS: env.STOREBENCH_OP_TIMEOUT_MS || String(options.timeoutMs),
     [TOKEN_ENV]: token,
     ...storeDelayEnv(options.storeDelay),
     ...serverTimingEnv(options.serverTiming),
   };
   // Always said, so that a STOREBENCH_WORKERS or WEB_CONCURRENCY in this shell does not change it unrecorded.
   const args = ['--workers', String(options.appWorkers ?? 1)];
-  const app = await startAppProcess({ stores: options.stores, env, args });
+  const app = await startAppProcess({ stores: options.stores, env: appEnv, args });
   try {
     const { stores: listing, limits } = await fetchListing(app.url);
     // The app is stopped before a problem is printed: name it, not its address.
@@ -116,9 +115,9 @@ async function resolveTargets(options, onProgress) {
 
 // The network emulated between the run's stores and their servers (--store-rtt, or the
 // environment), when the run set them up itself; a running app's (--target, --url) is its own.
-const storeDelayOf = (options) => (options.urls?.length || options.target
+const storeDelayOf = (options, env) => (options.urls?.length || options.target
   ? null
-  : effectiveStoreDelay(options.storeDelay, options.env ?? process.env));
+  : effectiveStoreDelay(options.storeDelay, env));
 
 /**
  * Events passed to onProgress, in this order:
@@ -150,10 +149,11 @@ const storeDelayOf = (options) => (options.urls?.length || options.target
  * what to sweep (bad names, target unreachable, app.js would not start).
  *
  * @param {object} options
- * @param {{ signal?: AbortSignal, onProgress?: (event: ProgressEvent) => void }} [hooks]
+ * @param {{ signal?: AbortSignal, onProgress?: (event: ProgressEvent) => void, env?: object }} [hooks]
+ *   env: in place of process.env (index.js run())
  */
-export async function runBenchmark(options, { signal, onProgress = () => {} } = {}) {
-  const resolved = await resolveTargets(options, onProgress);
+export async function runBenchmark(options, { signal, onProgress = () => {}, env = process.env } = {}) {
+  const resolved = await resolveTargets(options, onProgress, env);
   const { targets, skipped, label, app, stores, token = options.token ?? null } = resolved;
   // A threshold on a store this run will not sweep: a usage error now, not "not measured" at the end.
   const given = options.urls?.length ? 'the --url list' : 'the embedded app.js';
@@ -214,7 +214,7 @@ export async function runBenchmark(options, { signal, onProgress = () => {} } = 
       pipeline: options.pipeline ?? 1, // --pipeline, direct mode
       ...(options.probeSize ? { probeSize: options.probeSize } : {}), // --probe-size
       // The emulated network, where this run set up the stores (its app, or --direct).
-      ...(storeDelayOf(options) ? { storeDelay: storeDelayOf(options) } : {}),
+      ...(storeDelayOf(options, env) ? { storeDelay: storeDelayOf(options, env) } : {}),
       ...partSettings(options),
     };
     // Several workers cannot read their writes back soundly (driver/sweep.js says why).

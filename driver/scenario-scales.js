@@ -1,6 +1,6 @@
 // A scenario's scales and Cloudant plans, and the problems with a given one: what the flag parser
-// needs of scenarios, apart from the runner (driver/scenarios/index.js), which needs the parser.
-import { editDistance } from '../../util/flags.js';
+// needs of scenarios, apart from the runner (studies/index.js), which needs the parser.
+import { editDistance } from '../util/flags.js';
 
 export const SCALES = ['tiny', 'default', 'full'];
 export const CLOUDANT_PLANS = ['lite', 'none'];

@@ -113,7 +113,7 @@ function publishedFor(record, table) {
 }
 
 /**
- * The whole text of a scenario record (driver/scenarios/index.js), with our System line from
+ * The whole text of a scenario record (studies/index.js), with our System line from
  * `system` and `engine` (what sent the load: the Result's settings.engine) and the warnings of
  * `steps` (the Result's).
  */

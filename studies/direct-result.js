@@ -1,11 +1,11 @@
 // The Result of a direct-mode scenario (the serial and batch kinds): its steps are
 // measureStep's figures for each script or method, as a sweep's are, so --json, --csv and
 // --html and `node test report` read them like any run.
-import { createResult } from '../../result/result.js';
-import { driverPeakRssBytes } from '../peak-rss.js';
-import { systemInfo } from '../../util/system-info.js';
-import { machineMonitorFor, machineWarnings } from '../machine-load.js';
-import { directUrl } from '../direct-targets.js';
+import { createResult } from '../result/result.js';
+import { driverPeakRssBytes } from '../driver/peak-rss.js';
+import { systemInfo } from '../util/system-info.js';
+import { machineMonitorFor, machineWarnings } from '../driver/machine-load.js';
+import { directUrl } from '../driver/direct-targets.js';
 
 /**
  * Collects the steps of one scenario run. `measure(store, key, run)` samples the machine

@@ -1,7 +1,7 @@
 // The stores a direct-mode scenario measures, opened in this process: the adapters' own Store
 // objects (no app, no HTTP, no operation deadline of the app), their servers resolved as the
 // app would (configured URLs first, else the embedded servers), key1..key3 seeded as always.
-import { openStores } from '../../stores/index.js';
+import { openStores } from '../stores/index.js';
 
 /**
  * Opens `names`; resolves to { stores: Map<name, { store, adapter }>, unavailable: [{ name, reason }],

@@ -1,5 +1,5 @@
-// Scenarios: the published studies as data files in scenarios/, each run by the kind it names
-// (driver/scenarios/kinds/<kind>.js) and judged against its conclusions. A library: it
+// Scenarios: the published studies as data files in studies/scenarios/, each run by the kind it names
+// (studies/kinds/<kind>.js) and judged against its conclusions. A library: it
 // returns an outcome and never prints (report/scenario.js renders one).
 //
 // A kind is a module exporting
@@ -18,17 +18,17 @@
 import { readdir } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { join } from 'node:path';
-import { UsageError } from '../../util/errors.js';
-import { SCALES, CLOUDANT_PLANS, scaleProblems, suggestion } from './scales.js';
+import { UsageError } from '../util/errors.js';
+import { SCALES, CLOUDANT_PLANS, scaleProblems, suggestion } from '../driver/scenario-scales.js';
 import { KINDS } from './kinds/index.js';
-import { HOLDS, judge } from '../../result/scenarios/verdicts.js';
+import { HOLDS, judge } from '../result/scenarios/verdicts.js';
 import { publishedTable } from './tables.js';
-import { storeDelayActive, storeDelayEnv, storeDelayText } from '../store-delay-options.js';
-import { delayActive, delayText } from '../../embedded/delay-proxy.js';
-import { verdictDoubts } from '../../result/scenarios/doubts.js';
+import { storeDelayActive, storeDelayEnv, storeDelayText } from '../driver/store-delay-options.js';
+import { delayActive, delayText } from '../embedded/delay-proxy.js';
+import { verdictDoubts } from '../result/scenarios/doubts.js';
 
 export { SCALES, CLOUDANT_PLANS, scaleProblems };
-export const SCENARIO_DIR = fileURLToPath(new URL('../../scenarios/', import.meta.url));
+export const SCENARIO_DIR = fileURLToPath(new URL('./scenarios/', import.meta.url));
 // A published table with no table of ours to match (none was measured): its own columns.
 const shapeOf = (table) => ({
   id: table.id,

@@ -1,31 +1,22 @@
-// What the kinds that call runBenchmark share (sweep, phases): a run's flags as node test's
-// argv, and several runBenchmark Results as one.
-import { createResult } from '../../result/result.js';
-import { largestPeakRss } from '../peak-rss.js';
+// What the kinds that call run() share (sweep, phases): a run's options as node test's
+// argv, and several Results as one.
+import { createResult } from '../result/result.js';
+import { largestPeakRss } from '../driver/peak-rss.js';
 
 /**
- * node test's argv for a run's flags:
- * { concurrency: [5, 10], keepalive: false } -> ['--concurrency', '5,10', '--no-keepalive'].
+ * The command line that would run a scenario's options, for the Result to show:
+ * { valueSize: 100, concurrency: [5, 10], noKeepalive: true } -> '--value-size 100 --concurrency 5,10 --no-keepalive'.
  */
-// A scenario's flags ({ 'value-size': 100, verify: false }) as the object normalizeOptions takes
-// ({ valueSize: 100, noVerify: true }): the same names a user gives run().
-export function flagsToOptions(flags) {
-  const camel = (name) => name.replace(/-([a-z])/g, (_, letter) => letter.toUpperCase());
-  return Object.fromEntries(Object.entries(flags).map(([name, value]) =>
-    (value === false ? [camel(`no-${name}`), true] : [camel(name), value])));
-}
-
-// The same flags as the command line that would run them, for the Result to show.
-export function flagsText(flags) {
-  return Object.entries(flags).flatMap(([name, value]) => {
-    if (value === false) return [`--no-${name}`];
-    if (value === true) return [`--${name}`];
-    return [`--${name}`, Array.isArray(value) ? value.join(',') : String(value)];
+export function commandLine(options) {
+  const flag = (name) => `--${name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
+  return Object.entries(options).flatMap(([name, value]) => {
+    if (value === true) return [flag(name)];
+    return [flag(name), Array.isArray(value) ? value.join(',') : String(value)];
   }).join(' ');
 }
 
 /**
- * One Result of several runBenchmark calls of one driver: their steps, targets, loads and
+ * One Result of several run() calls of one driver: their steps, targets, loads and
  * checks, one after another (not result/merge.js's mergeResults, which adds up the same steps
  * of several machines).
  */

@@ -6,9 +6,9 @@
 // INFO process_id) or their listening port.
 import { readFileSync } from 'node:fs';
 import { createClient } from 'redis';
-import { limitProcesses, processTree } from '../../embedded/resource-limits.js';
-import { listeningPids } from '../machine-load.js';
-import { parseClusterNodes } from '../../embedded/redis-cluster.js';
+import { limitProcesses, processTree } from '../embedded/resource-limits.js';
+import { listeningPids } from '../driver/machine-load.js';
+import { parseClusterNodes } from '../embedded/redis-cluster.js';
 
 const REDIS = new Set(['redis', 'redis-cluster']);
 const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;

@@ -1,8 +1,8 @@
 // What kept a direct-mode kind (batch, serial) from measuring a store: each line goes in the
 // notes under the tables and in `failures` (the run exits 1 on any), and the store is skipped
 // in the Result, so a cell left empty is always explained.
-import { StepAborted } from '../step.js';
-import { reasonOf } from '../../stores/store-set.js';
+import { StepAborted } from '../driver/step.js';
+import { reasonOf } from '../stores/store-set.js';
 
 /** "N of M operations failed (404: n, ...); its time is not shown" for an outcome of op-source. */
 export const failedOperations = (label, { failed, operations, byStatus }) => {

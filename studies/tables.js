@@ -10,7 +10,7 @@
 // percentile from the step's histogram) or `extra:<name>` (a figure the kind measured beside
 // the step, such as the 429s a store saw); `run` takes the cell from that run's steps only, and
 // a spec's `store` and `runs` its rows from that store's and those runs' steps only.
-import { decodeHistogram } from '../../result/recorder.js';
+import { decodeHistogram } from '../result/recorder.js';
 
 /** The value at a dotted path ("latency.p99Ms"). */
 export const valueAt = (record, path) => path.split('.').reduce((value, key) => value?.[key], record);

@@ -10,11 +10,11 @@
 //                                  (default 1); a cell is the median of its times, so one
 //                                  outlier cannot flip a verdict
 //   note: '...'
-import { measureStep, StepAborted } from '../../step.js';
-import { directEngine } from '../../engines/direct.js';
-import { eachLimited } from '../../../stores/bulk.js';
+import { measureStep, StepAborted } from '../../driver/step.js';
+import { directEngine } from '../../driver/engines/direct.js';
+import { eachLimited } from '../../stores/bulk.js';
 import { createStoreFailures, failedOperations } from '../store-failures.js';
-import { median } from '../../../util/stats.js';
+import { median } from '../../util/stats.js';
 import { createOpSource } from '../op-source.js';
 import { openDirectStores } from '../direct-stores.js';
 import { createDirectSteps } from '../direct-result.js';

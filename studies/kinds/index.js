@@ -1,4 +1,4 @@
-// The scenario kinds by name: scenarios/*.js name one as `kind`.
+// The scenario kinds by name: studies/scenarios/*.js name one as `kind`.
 import * as batch from './batch.js';
 import * as phases from './phases.js';
 import * as serial from './serial.js';

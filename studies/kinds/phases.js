@@ -1,6 +1,6 @@
 // The `phases` kind: a study that loaded a store, then wrote and read it in phases, each phase
 // at several concurrencies, with a single-request prober measuring response time idle and under
-// load (study 002, cluster-vs-document). Ordinary runBenchmark calls in direct mode with
+// load (study 002, cluster-vs-document). Ordinary run() calls in direct mode with
 // --probe, one per store and phase; the stores' servers are started (or found) once per store
 // and kept across its phases, so that a phase reads what the phases before it wrote.
 // Its scenario fields:
@@ -8,7 +8,7 @@
 //   phaseOrder: [phase id]               the order the phases run in (default: as listed)
 //   absentStores: { [name]: reason }     the study's stores that cannot run here: a row each, no figures
 // and its scale settings:
-//   phases: [{ id, label, flags, memory? }]  flags as on node test's command line (the kind
+//   phases: [{ id, label, options, memory? }]  options as run() takes them (the kind
 //           adds --direct --probe --stores <store>); memory: { fill, bytes }, this phase writes
 //           `bytes` into Redis servers this run started, with no maxmemory and each node held
 //           to its share of bytes / fill by the operating system (1.25: the study's 30 GB into
@@ -16,28 +16,27 @@
 //   clusterNodeTimeoutMs: a Redis Cluster's cluster-node-timeout during that phase
 //   tarantoolMemtxMb: memtx memory of an embedded Tarantool (its default is 64 MB)
 //   note: '...'
-// A counter-run's `system` (driver/scenarios/index.js) may hold memoryFill (in place of each
+// A counter-run's `system` (studies/index.js) may hold memoryFill (in place of each
 // phase's fill: 0.33 leaves three times the room) and serverCpu: { cores, phases? } (each server
 // this run started held to that much CPU, in those phases or all).
 // It builds two tables: `phases` (a row per phase and store: the best step's ops/s, its mean
 // latency, the probe's mean idle and under that step's load, whether a server was that step's
 // limit, the phase's errors and requests) and `steps` (every step's figures, so the best is never
 // the only one kept). The probe cells carry their own noise (`noise`), which the verdicts use.
-import { normalizeOptions } from '../../options.js';
-import { runBenchmark } from '../../run.js';
-import { flagsToOptions, flagsText, concatResults } from '../results.js';
-import { findAdapter } from '../../../stores/index.js';
-import { services } from '../../../config/services.js';
-import { settings as settingDefinitions } from '../../../config/settings.js';
-import { resolveService } from '../../../embedded/resolve-service.js';
-import { eachLimited } from '../../../stores/bulk.js';
-import { keyOf } from '../../workloads/values.js';
-import { PROBE_KEY } from '../../direct-targets.js';
+import { normalizeOptions, run as runOnce } from '../../index.js';
+import { commandLine, concatResults } from '../results.js';
+import { findAdapter } from '../../stores/index.js';
+import { services } from '../../config/services.js';
+import { settings as settingDefinitions } from '../../config/settings.js';
+import { resolveService } from '../../embedded/resolve-service.js';
+import { eachLimited } from '../../stores/bulk.js';
+import { keyOf } from '../../driver/workloads/values.js';
+import { PROBE_KEY } from '../../driver/direct-targets.js';
 import { openDirectStores } from '../direct-stores.js';
-import { UsageError } from '../../../util/errors.js';
-import { redactText } from '../../../util/redact.js';
+import { UsageError } from '../../util/errors.js';
+import { redactText } from '../../util/redact.js';
 import { limitRedisMemory, limitServersCpu } from '../server-limits.js';
-import { NOISE_BATCH } from '../../probe/sampler.js';
+import { NOISE_BATCH } from '../../driver/probe/sampler.js';
 
 export const PHASE_COLUMNS = [
   { id: 'ops', label: 'throughput', unit: 'ops/s' },
@@ -225,12 +224,12 @@ export async function run(scenario, scale, {
     const phase = scale.phases.find((candidate) => candidate.id === id);
     // The study's phases insert a counted number of records: no control step and no steady-state
     // warm-up windows, whose inserts would go past the key range the next phase reads.
-    const flags = { ...phase.flags, direct: true, probe: true, control: false, 'warmup-max': 0 };
-    const { options, problems } = normalizeOptions(flagsToOptions(flags));
+    const given = { ...phase.options, direct: true, probe: true, noControl: true, warmupMax: 0 };
+    const { options, problems } = normalizeOptions(given);
     if (problems.length) {
       throw new UsageError(problems.map((problem) => `scenario ${scenario.name}, phase ${phase.id}: ${problem}`));
     }
-    return { phase, options };
+    return { phase, given, options };
   });
   const touched = Math.max(...planned.map(({ options }) => keysTouched(options)));
   const serverEnv = scale.tarantoolMemtxMb
@@ -254,7 +253,7 @@ export async function run(scenario, scale, {
     // server that is not there (the study has no 10 KB reads of its Redis Cluster either).
     let stopped = null;
     try {
-      for (const { phase, options } of planned) {
+      for (const { phase, given, options } of planned) {
         if (signal?.aborted || results.at(-1)?.interrupted) break;
         if (stopped) {
           ran.push({ phase, store, steps: null });
@@ -281,7 +280,7 @@ export async function run(scenario, scale, {
         });
         let result;
         try {
-          result = await runBenchmark({ ...options, stores: [store], env: servers.env, quiet: true }, { signal });
+          result = await runOnce({ ...given, stores: [store], seed: options.seed }, { signal, env: servers.env });
         } finally {
           await cpu?.release();
           // The limit is lifted after the phase from the nodes still running.
@@ -324,7 +323,7 @@ export async function run(scenario, scale, {
   return {
     measured,
     results: merged ? [merged] : [],
-    runs: planned.map(({ phase }) => ({ id: phase.id, label: phase.label, flags: flagsText(phase.flags) })),
+    runs: planned.map(({ phase }) => ({ id: phase.id, label: phase.label, flags: commandLine(phase.options) })),
     notes,
   };
 }

@@ -9,11 +9,11 @@
 //   repeats: { [script]: n }                    how often each script is timed (default 1); its
 //                                               figures are the median of those times
 //   note: '...'
-import { measureStep, StepAborted } from '../../step.js';
-import { directEngine } from '../../engines/direct.js';
-import { eachLimited } from '../../../stores/bulk.js';
+import { measureStep, StepAborted } from '../../driver/step.js';
+import { directEngine } from '../../driver/engines/direct.js';
+import { eachLimited } from '../../stores/bulk.js';
 import { createStoreFailures, failedOperations } from '../store-failures.js';
-import { median } from '../../../util/stats.js';
+import { median } from '../../util/stats.js';
 import { createOpSource } from '../op-source.js';
 import { openDirectStores } from '../direct-stores.js';
 import { createDirectSteps } from '../direct-result.js';

@@ -1,30 +1,30 @@
-// The `sweep` kind: ordinary runBenchmark calls against one app.js this kind starts (so a store's
+// The `sweep` kind: ordinary run() calls against one app.js this kind starts (so a store's
 // server keeps its data and its rate window across steps), one call per step, reading each
 // store's /stores stats before and after so a step can show what the store saw (a 429's
 // retries). Its scale settings:
 // (app, extras and tables may sit in the scenario itself, shared by its scales)
 //   app:    { stores: [...], env?: { NAME: value } }  the app and the stores it opens
-//   runs:   [{ id, label, flags: { requests: 100, concurrency: [5, 10], keepalive: false, ... } }]
-//           (flags.direct: true runs that one in direct mode, the stores opened in this process)
-//           flags as on node test's command line (false: --no-<flag>), one call (one step) per
+//   runs:   [{ id, label, options: { requests: 100, concurrency: [5, 10], noKeepalive: true, ... } }]
+//           (options.direct: true runs that one in direct mode, the stores opened in this process)
+//           options as run() takes them, one call (one step) per
 //           key and concurrency: list `keys` for the stats around a call to be one step's
 //           env: { NAME: value } the app's environment for this run, over the rest (a run of
 //           Cloudant without Lite's limits); runs with the same env share one app, started
 //           and stopped around them
 //   extras: [{ name, stat }]  per step: the change in the step's store's /stores `stats.<stat>`
-//   tables: [table spec]  see driver/scenarios/tables.js
+//   tables: [table spec]  see studies/tables.js
 //   jsonParseTable: { id, title, rowHeader }  also time JSON.parse of key1..key3 in this
 //           process, as node test-json does: a table of rows key1..key3, column parseMs
 import { randomBytes } from 'node:crypto';
-import { normalizeOptions, TOKEN_ENV } from '../../options.js';
-import { runBenchmark } from '../../run.js';
-import { startAppProcess } from '../../app-process.js';
+import { normalizeOptions, run as runOnce } from '../../index.js';
+import { TOKEN_ENV } from '../../driver/options.js';
+import { startAppProcess } from '../../driver/app-process.js';
 import { buildTable, valueAt } from '../tables.js';
-import { UsageError } from '../../../util/errors.js';
-import { concatResults, flagsToOptions, flagsText } from '../results.js';
-import { payloads } from '../../../data/payloads.js';
-import { timeOperation } from '../../json-timing.js';
-import { startDelayProxy } from '../../../embedded/delay-proxy.js';
+import { UsageError } from '../../util/errors.js';
+import { concatResults, commandLine } from '../results.js';
+import { payloads } from '../../data/payloads.js';
+import { timeOperation } from '../../driver/json-timing.js';
+import { startDelayProxy } from '../../embedded/delay-proxy.js';
 
 async function storeStats(url) {
   const response = await fetch(`${url}/stores`);
@@ -59,7 +59,7 @@ function jsonParseTable(spec) {
  * by its id (every run of that id) or by its id and store, `write postgres`.
  */
 export function subset(scenario, scale, uses) {
-  const used = (entry) => uses.includes(entry.id) || uses.includes(`${entry.id} ${entry.flags.stores}`);
+  const used = (entry) => uses.includes(entry.id) || uses.includes(`${entry.id} ${entry.options.stores}`);
   return { scenario, scale: { ...scale, runs: scale.runs.filter(used) } };
 }
 
@@ -75,7 +75,7 @@ export async function run(scenario, scale, { appEnv = {}, clientDelay = null, si
   // Every run's flags are checked before the app starts: a bad scenario file is a usage problem.
   const app = scale.app ?? scenario.app;
   const planned = scale.runs.map((entry) => {
-    const { options, problems } = normalizeOptions(flagsToOptions(entry.flags));
+    const { options, problems } = normalizeOptions(entry.options);
     if (problems.length) {
       throw new UsageError(problems.map((problem) => `scenario ${scenario.name}, run ${entry.id}: ${problem}`));
     }
@@ -121,7 +121,7 @@ export async function run(scenario, scale, { appEnv = {}, clientDelay = null, si
       const target = proxy ? `http://${proxy.host}:${proxy.port}` : server?.url;
       for (const { entry, options } of group.items) {
         runs.push({
-          id: entry.id, label: entry.label, flags: flagsText(entry.flags), ...(entry.env ? { env: entry.env } : {}),
+          id: entry.id, label: entry.label, flags: commandLine(entry.options), ...(entry.env ? { env: entry.env } : {}),
         });
         for (const { key, concurrency } of callsOf(options)) {
           if (signal?.aborted || results.at(-1)?.interrupted) break;
@@ -130,10 +130,11 @@ export async function run(scenario, scale, { appEnv = {}, clientDelay = null, si
           onProgress({ type: 'scenario-step', run: entry.id, label, concurrency, index, total });
           const before = await statsOf(options);
           const where = options.direct ? {} : { target, token };
+          // The seed drawn when the run was planned: one for all its calls.
           const call = {
-            ...options, keys: key ? [key] : options.keys, concurrency: [concurrency], ...where, quiet: true,
+            ...entry.options, ...(key ? { keys: [key] } : {}), concurrency: [concurrency], seed: options.seed, ...where,
           };
-          const result = await runBenchmark(call, { signal });
+          const result = await runOnce(call, { signal });
           const after = await statsOf(options);
           results.push(result);
           // index: the step's place in the concatenated Result (one record a step, in order)

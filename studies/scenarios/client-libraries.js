@@ -38,7 +38,7 @@ export default {
     'couchdb-nano': 'nano',
     'cloudant-legacy': '@cloudant/cloudant',
   },
-  // For the published table's columns (driver/scenarios/tables.js publishedTable).
+  // For the published table's columns (studies/tables.js publishedTable).
   tables: [{
     id: 'scripts',
     title: 'time per script, clients side by side',

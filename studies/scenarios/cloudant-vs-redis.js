@@ -84,7 +84,7 @@ const runs = ({ requests, concurrency, keys, ibmKeys = keys }) => [
 ].map(({ id, store, keys: runKeys, env }) => ({
   id,
   label: `/${store}${env ? ' (no plan limits)' : ''}`,
-  flags: { stores: store, keys: runKeys, requests, concurrency, keepalive: false, warmup: 0, timeout: 30000 },
+  options: { stores: store, keys: runKeys, requests, concurrency, noKeepalive: true, warmup: 0, timeout: 30000 },
   ...(env ? { env } : {}),
 }));
 

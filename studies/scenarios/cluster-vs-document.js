@@ -24,7 +24,7 @@ const NO_COUCHBASE = 'no Couchbase Server runs here (neither npm nor Debian pack
 // run started, at every scale, as the study's 30 GB went into its hosts' 24 GB; like the study's,
 // the nodes have no maxmemory ("a memory cap can be set by hand", it says), so a node that runs
 // out is killed, and a cluster-node-timeout of a second lets a replica take over meanwhile
-// (driver/scenarios/server-limits.js).
+// (studies/server-limits.js).
 const FILL = 1.25;
 const NODE_TIMEOUT_MS = 1000;
 // A counter-run's servers held to a twentieth of a core each (all of a server's processes
@@ -46,24 +46,24 @@ function phases({ a, b, c, d, e, concurrency }) {
   const bulk = small + b * concurrency.length;
   const large = c * concurrency.length;
   // Values as the study kept its HashMap: a hash where the store has one, JSON elsewhere.
-  const common = { concurrency, warmup: 0, 'value-shape': 'hash' };
+  const common = { concurrency, warmup: 0, valueShape: 'hash' };
   return [
-    { id: 'a', label: PHASES.a, flags: { workload: 'insert', records: 1, 'value-size': 100, requests: a, ...common } },
+    { id: 'a', label: PHASES.a, options: { workload: 'insert', records: 1, valueSize: 100, requests: a, ...common } },
     {
       id: 'b',
       label: PHASES.b,
-      flags: { workload: 'insert', records: small, load: false, 'value-size': 100, requests: b, ...common },
+      options: { workload: 'insert', records: small, noLoad: true, valueSize: 100, requests: b, ...common },
     },
     {
       id: 'c',
       label: PHASES.c,
       memory: { fill: FILL, bytes: large * 10240 },
-      flags: {
+      options: {
         workload: 'write',
         records: large,
         distribution: 'sequential',
-        load: false,
-        'value-size': 10240,
+        noLoad: true,
+        valueSize: 10240,
         requests: c,
         ...common,
       },
@@ -71,14 +71,14 @@ function phases({ a, b, c, d, e, concurrency }) {
     {
       id: 'd',
       label: PHASES.d,
-      flags: { workload: 'read', records: bulk, load: false, requests: d, ...common, warmup: 1000 },
+      options: { workload: 'read', records: bulk, noLoad: true, requests: d, ...common, warmup: 1000 },
     },
     {
       id: 'e',
       label: PHASES.e,
       // The study's response-time client read 10 KB in this phase too.
-      flags: {
-        workload: 'read', records: large, load: false, requests: e, ...common, warmup: 1000, 'probe-size': 10240,
+      options: {
+        workload: 'read', records: large, noLoad: true, requests: e, ...common, warmup: 1000, probeSize: 10240,
       },
     },
   ];
@@ -133,7 +133,7 @@ export default {
       'is mostly its requests waiting in the driver, which the probe (its own thread and ' +
       'connection) does not wait behind',
   ],
-  // Its tables' columns are the phases kind's own (driver/scenarios/kinds/phases.js).
+  // Its tables' columns are the phases kind's own (studies/kinds/phases.js).
   scales: {
     tiny: {
       note: 'seconds, for tests: concurrency 5, 20, 50 (the probe needs 10 requests a client in a step), 1,500 + ' +

@@ -47,7 +47,7 @@ export default {
     'the study does not name its Redis client (its setAsync/getAsync suggest a promisified node-redis); ours are ' +
       'node-redis (redis) and ioredis, on one redis-server',
   ],
-  // For the published table's columns (driver/scenarios/tables.js publishedTable).
+  // For the published table's columns (studies/tables.js publishedTable).
   tables: [{
     id: 'methods',
     title: 'set and get of the users, each in its own key at once (para) or all in one key (once)',

@@ -1,8 +1,8 @@
 // The client-libraries study's five scripts (studies/001: two Node.js Kyoto Tycoon clients),
 // as lists of store operations: what each script appends, sets and gets, with the study's key
-// and value sizes. Pure data: driver/scenarios/op-source.js turns a list into requests for the
+// and value sizes. Pure data: studies/op-source.js turns a list into requests for the
 // direct engine, and the serial kind runs them one at a time.
-import { createRandom } from '../../workloads/random.js';
+import { createRandom } from '../../driver/workloads/random.js';
 
 /** The study's sizes (bytes) and repetitions, as published. */
 export const STUDY = Object.freeze({

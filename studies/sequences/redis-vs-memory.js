@@ -1,6 +1,6 @@
 // The redis-vs-memory study's four methods (studies/003: Redis vs an in-process cache), as
 // lists of store operations over its user objects. Pure data, like the client-libraries
-// scripts: driver/scenarios/op-source.js hands them to the direct engine.
+// scripts: studies/op-source.js hands them to the direct engine.
 
 /** The counts the study published, and its four methods in its table's order. */
 export const STUDY_COUNTS = Object.freeze([1_000, 10_000, 100_000]);

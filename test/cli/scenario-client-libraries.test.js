@@ -10,7 +10,7 @@ import { runDriverCli } from '../helpers/driver-cli.js';
 import { reachable, testRedisUrl, unavailable } from '../helpers/services.js';
 import { redactUrl } from '../../util/redact.js';
 import { leftKeys } from '../helpers/redis-keys.js';
-import scenario from '../../scenarios/client-libraries.js';
+import scenario from '../../studies/scenarios/client-libraries.js';
 
 const CLIENTS = ['redis', 'ioredis', 'cloudant', 'couchdb-nano', 'cloudant-legacy'];
 const SCRIPTS = ['serial_put_large', 'serial_put_big', 'get_random', 'get_random_large', 'get_random_big'];

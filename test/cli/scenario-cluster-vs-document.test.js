@@ -15,7 +15,7 @@ import { redactUrl } from '../../util/redact.js';
 import { which } from '../../util/which.js';
 import { leftKeys } from '../helpers/redis-keys.js';
 import { validate } from '../helpers/json-schema.js';
-import scenario from '../../scenarios/cluster-vs-document.js';
+import scenario from '../../studies/scenarios/cluster-vs-document.js';
 
 const STORES = ['redis-cluster', 'redis', 'tarantool-memtx', 'postgres'];
 const PHASES = ['a. 100 B writes', 'b. 100 B bulk writes', 'c. 10 KB writes', 'd. 100 B reads', 'e. 10 KB reads'];

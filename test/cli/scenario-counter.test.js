@@ -14,7 +14,7 @@ import { reachable, testPostgresUrl, testRedisUrl, unavailable } from '../helper
 import { which } from '../../util/which.js';
 import { limitProcesses } from '../../embedded/resource-limits.js';
 import { validate } from '../helpers/json-schema.js';
-import clientLibraries from '../../scenarios/client-libraries.js';
+import clientLibraries from '../../studies/scenarios/client-libraries.js';
 
 const HOLDS = 'holds here';
 const FAILS = 'does not hold here';

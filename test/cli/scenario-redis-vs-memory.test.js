@@ -11,7 +11,7 @@ import { runDriverCli } from '../helpers/driver-cli.js';
 import { reachable, testRedisUrl, unavailable } from '../helpers/services.js';
 import { redactUrl } from '../../util/redact.js';
 import { leftKeys } from '../helpers/redis-keys.js';
-import scenario from '../../scenarios/redis-vs-memory.js';
+import scenario from '../../studies/scenarios/redis-vs-memory.js';
 
 const METHODS = ['set once', 'set para', 'get once', 'get para', 'update in one key', 'update own key'];
 const COUNTS = [10, 100, 1000];

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runDriverCli } from '../helpers/driver-cli.js';
 import { reachable, testPostgresUrl, testRedisUrl, unavailable } from '../helpers/services.js';
-import { listScenarios } from '../../driver/scenarios/index.js';
+import { listScenarios } from '../../studies/index.js';
 import { formatFigure } from '../../report/scenario.js';
 
 async function tempDir(t) {
@@ -111,7 +111,7 @@ for (const name of ['cloudant-vs-redis', 'tarantool-vs-postgres']) {
     for (const step of saved.steps) {
       assert.equal(step.errors.total, 0, `${step.url} c=${step.concurrency}: ${JSON.stringify(step.errors.byKind)}`);
     }
-    const stepsOfRun = (run) => run.flags.concurrency.length * (run.flags.keys?.length ?? 1);
+    const stepsOfRun = (run) => run.options.concurrency.length * (run.options.keys?.length ?? 1);
     assert.equal(saved.steps.length, scenario.scales.tiny.runs.reduce((sum, run) => sum + stepsOfRun(run), 0));
 
     // The published figures are printed beside ours, cell by cell.
@@ -150,7 +150,7 @@ for (const name of ['cloudant-vs-redis', 'tarantool-vs-postgres']) {
     // single-threaded: that run's store.)
     const runs = scenario.scales.tiny.runs;
     const ofStore = (row, store) => row.includes(store) ||
-      runs.some((run) => (row === run.id || row.startsWith(`${run.id}/`)) && run.flags.stores === store);
+      runs.some((run) => (row === run.id || row.startsWith(`${run.id}/`)) && run.options.stores === store);
     for (const table of record.measured.filter((candidate) => candidate.sources)) {
       for (const row of table.rows) {
         assert.ok(table.sources[row].length > 0, `${table.id} ${row}`);

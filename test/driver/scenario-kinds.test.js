@@ -4,10 +4,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as memory from '../../stores/memory.js';
-import { runClient } from '../../driver/scenarios/kinds/serial.js';
-import { runMethods, runAtOnce, noopStore } from '../../driver/scenarios/kinds/batch.js';
-import { planScripts } from '../../driver/scenarios/sequences/client-libraries.js';
-import { methodOps, usersOf, keysOf } from '../../driver/scenarios/sequences/redis-vs-memory.js';
+import { runClient } from '../../studies/kinds/serial.js';
+import { runMethods, runAtOnce, noopStore } from '../../studies/kinds/batch.js';
+import { planScripts } from '../../studies/sequences/client-libraries.js';
+import { methodOps, usersOf, keysOf } from '../../studies/sequences/redis-vs-memory.js';
 
 const iterations = { serial_put_large: 15, serial_put_big: 2, get_random: 10, get_random_large: 3, get_random_big: 1 };
 const bigValueBytes = 100_000;

@@ -1,8 +1,8 @@
-// The sweep kind of driver/scenarios with a run in direct mode (no app): one runBenchmark call
+// The sweep kind of studies/ with a run in direct mode (no app): one run() call
 // per key and concurrency, exact -n counts, the table built from those steps, one merged Result.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { run } from '../../driver/scenarios/kinds/sweep.js';
+import { run } from '../../studies/kinds/sweep.js';
 
 test('a direct run of the sweep kind measures each key and concurrency once with exact counts, ' +
   'and merges them into one Result', async () => {
@@ -21,10 +21,10 @@ test('a direct run of the sweep kind measures each key and concurrency once with
     }],
   };
   const events = [];
-  const flags = {
+  const options = {
     direct: true, stores: 'memory', keys: ['key1', 'key2'], requests: 300, concurrency: [1, 3], warmup: 0,
   };
-  const out = await run(scenario, { runs: [{ id: 'd', label: 'memory', flags }] }, {
+  const out = await run(scenario, { runs: [{ id: 'd', label: 'memory', options }] }, {
     onProgress: (event) => events.push(event),
   });
   const [table] = out.measured;

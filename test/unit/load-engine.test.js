@@ -3,7 +3,7 @@
 // System line, though the direct engine sent every request.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createDirectSteps } from '../../driver/scenarios/direct-result.js';
+import { createDirectSteps } from '../../studies/direct-result.js';
 import { fromJson, toJson } from '../../result/format.js';
 import { renderScenario } from '../../report/scenario.js';
 import { report } from '../../index.js';

@@ -4,16 +4,16 @@
 // side by side. The counter-runs themselves, on real servers, are test/cli/scenario-counter.test.js's.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { counterPlans, listScenarios, systemOf } from '../../driver/scenarios/index.js';
-import { subset as sweepSubset } from '../../driver/scenarios/kinds/sweep.js';
-import { subset as serialSubset } from '../../driver/scenarios/kinds/serial.js';
-import { subset as batchSubset } from '../../driver/scenarios/kinds/batch.js';
+import { counterPlans, listScenarios, systemOf } from '../../studies/index.js';
+import { subset as sweepSubset } from '../../studies/kinds/sweep.js';
+import { subset as serialSubset } from '../../studies/kinds/serial.js';
+import { subset as batchSubset } from '../../studies/kinds/batch.js';
 import { judge, HOLDS, FAILS, NOT_RUNNABLE, SET_BY } from '../../result/scenarios/verdicts.js';
 import { renderScenario, scenarioHtml } from '../../report/scenario.js';
-import cloudantVsRedis from '../../scenarios/cloudant-vs-redis.js';
-import clusterVsDocument from '../../scenarios/cluster-vs-document.js';
-import tarantoolVsPostgres from '../../scenarios/tarantool-vs-postgres.js';
-import clientLibraries from '../../scenarios/client-libraries.js';
+import cloudantVsRedis from '../../studies/scenarios/cloudant-vs-redis.js';
+import clusterVsDocument from '../../studies/scenarios/cluster-vs-document.js';
+import tarantoolVsPostgres from '../../studies/scenarios/tarantool-vs-postgres.js';
+import clientLibraries from '../../studies/scenarios/client-libraries.js';
 
 const scenarios = await listScenarios();
 
@@ -69,7 +69,7 @@ test('a counter-run\'s system is the run\'s with its change over it: the flags\'
 test('the kinds cut a run down to what a conclusion uses: runs by id or by id and store, stores, groups', () => {
   const scale = tarantoolVsPostgres.scales.tiny;
   const cut = sweepSubset(tarantoolVsPostgres, scale, ['write tarantool', 'write postgres', 'read-key']);
-  assert.deepEqual(cut.scale.runs.map((run) => `${run.id} ${run.flags.stores}`),
+  assert.deepEqual(cut.scale.runs.map((run) => `${run.id} ${run.options.stores}`),
     ['write tarantool', 'write postgres', 'read-key postgres']);
   const serial = serialSubset(clientLibraries, clientLibraries.scales.tiny, ['redis', 'cloudant']);
   assert.deepEqual(serial.scenario.groups.map((group) => group.stores), [['redis'], ['cloudant']]);

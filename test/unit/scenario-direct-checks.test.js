@@ -4,9 +4,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { judge, HOLDS, FAILS, NOT_RUNNABLE } from '../../result/scenarios/verdicts.js';
-import { publishedTable } from '../../driver/scenarios/tables.js';
-import clientLibraries from '../../scenarios/client-libraries.js';
-import redisVsMemory from '../../scenarios/redis-vs-memory.js';
+import { publishedTable } from '../../studies/tables.js';
+import clientLibraries from '../../studies/scenarios/client-libraries.js';
+import redisVsMemory from '../../studies/scenarios/redis-vs-memory.js';
 
 const publishedOf = (scenario) =>
   scenario.published.map((table) => publishedTable(scenario.tables.find((spec) => spec.id === table.id), table));

@@ -3,12 +3,11 @@
 // run shown without figures; the keys a phase can touch; the column checks its conclusions use.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { keysTouched, phaseTables } from '../../driver/scenarios/kinds/phases.js';
-import { flagsToOptions } from '../../driver/scenarios/results.js';
+import { keysTouched, phaseTables } from '../../studies/kinds/phases.js';
 import { normalizeOptions } from '../../driver/options.js';
 import { judge } from '../../result/scenarios/verdicts.js';
-import { SCALES } from '../../driver/scenarios/index.js';
-import scenario from '../../scenarios/cluster-vs-document.js';
+import { SCALES } from '../../studies/index.js';
+import scenario from '../../studies/scenarios/cluster-vs-document.js';
 
 const probe = (meanMs, noiseMs = null) => ({ count: 10, errors: 0, meanMs, p50Ms: meanMs, p99Ms: meanMs, noiseMs });
 const stepOf = (concurrency, rps, meanMs, errors, { idle = 0.2, underLoad = 1, tier, cpu } = {}) => ({
@@ -78,7 +77,7 @@ test('the phases table holds each phase\'s best step (by throughput), whether a 
 });
 
 test('a phase touches its key space, plus its inserts (warm-up included); a read none past it', () => {
-  const options = (flags) => normalizeOptions(flagsToOptions(flags)).options;
+  const options = (given) => normalizeOptions(given).options;
   assert.equal(
     keysTouched(options({ workload: 'insert', records: 10, requests: 100, concurrency: [5, 20], warmup: 7 })),
     10 + 200 + 7,
@@ -92,7 +91,7 @@ test('cluster-vs-document\'s phases at every scale: flags node test accepts with
   for (const scale of SCALES) {
     const byId = {};
     for (const phase of scenario.scales[scale].phases) {
-      const { options, problems } = normalizeOptions(flagsToOptions({ ...phase.flags, direct: true, probe: true }));
+      const { options, problems } = normalizeOptions({ ...phase.options, direct: true, probe: true });
       assert.deepEqual(problems, [], `${scale} ${phase.id}`);
       byId[phase.id] = options;
     }
@@ -141,15 +140,15 @@ test('column-above holds when every listed row\'s column is above the other', ()
 
 test('a store whose server cannot be had keeps its rows, without figures, ' +
   'and a note says why; no Result without a step', async () => {
-  const { run } = await import('../../driver/scenarios/kinds/phases.js');
-  const phase = (id, flags) => ({
+  const { run } = await import('../../studies/kinds/phases.js');
+  const phase = (id, options) => ({
     id,
     label: `${id}. phase`,
-    flags: { records: 10, requests: 100, concurrency: [5], ...flags },
+    options: { records: 10, requests: 100, concurrency: [5], ...options },
   });
   const outcome = await run(
     { name: 'x', stores: ['tarantool-memtx'], absentStores: { couchbase: 'not here' } },
-    { phases: [phase('a', { workload: 'insert' }), phase('b', { workload: 'read', load: false })] },
+    { phases: [phase('a', { workload: 'insert' }), phase('b', { workload: 'read', noLoad: true })] },
     { env: { PATH: '/nonexistent' } },
   );
   const [phases, steps] = outcome.measured;

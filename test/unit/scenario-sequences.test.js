@@ -5,11 +5,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   planScripts, SCRIPT_NAMES, STUDY, GET_POOL, APPENDS_PER_KEY,
-} from '../../driver/scenarios/sequences/client-libraries.js';
+} from '../../studies/sequences/client-libraries.js';
 import {
   userOf, usersOf, methodOps, keysOf, METHODS, UPDATE_METHODS, ALL_USERS_KEY,
-} from '../../driver/scenarios/sequences/redis-vs-memory.js';
-import { createOpSource } from '../../driver/scenarios/op-source.js';
+} from '../../studies/sequences/redis-vs-memory.js';
+import { createOpSource } from '../../studies/op-source.js';
 import { assertKey } from '../../stores/keys.js';
 
 // Counts of the ops matching `where`, grouped by "op key-length size".

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { judge, HOLDS, FAILS } from '../../result/scenarios/verdicts.js';
-import clientLibraries from '../../scenarios/client-libraries.js';
+import clientLibraries from '../../studies/scenarios/client-libraries.js';
 
 const SCRIPTS = ['serial_put_large', 'serial_put_big', 'get_random', 'get_random_large', 'get_random_big'];
 

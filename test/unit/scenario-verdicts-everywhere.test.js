@@ -6,10 +6,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { judge, HOLDS, FAILS, NOT_RUNNABLE } from '../../result/scenarios/verdicts.js';
-import { publishedTable } from '../../driver/scenarios/tables.js';
-import { PHASE_COLUMNS } from '../../driver/scenarios/kinds/phases.js';
-import { JSON_PARSE_COLUMNS } from '../../driver/scenarios/kinds/sweep.js';
-import { listScenarios } from '../../driver/scenarios/index.js';
+import { publishedTable } from '../../studies/tables.js';
+import { PHASE_COLUMNS } from '../../studies/kinds/phases.js';
+import { JSON_PARSE_COLUMNS } from '../../studies/kinds/sweep.js';
+import { listScenarios } from '../../studies/index.js';
 
 // Checks the study's own figures contradict, and why that is the study's and not the check's.
 const CONTRADICTED = {

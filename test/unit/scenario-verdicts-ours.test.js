@@ -4,10 +4,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { judge, HOLDS, FAILS, SET_BY } from '../../result/scenarios/verdicts.js';
-import cloudantVsRedis from '../../scenarios/cloudant-vs-redis.js';
-import redisVsMemory from '../../scenarios/redis-vs-memory.js';
-import tarantoolVsPostgres from '../../scenarios/tarantool-vs-postgres.js';
-import clusterVsDocument from '../../scenarios/cluster-vs-document.js';
+import cloudantVsRedis from '../../studies/scenarios/cloudant-vs-redis.js';
+import redisVsMemory from '../../studies/scenarios/redis-vs-memory.js';
+import tarantoolVsPostgres from '../../studies/scenarios/tarantool-vs-postgres.js';
+import clusterVsDocument from '../../studies/scenarios/cluster-vs-document.js';
 
 const row = (phase, store) =>
   `${{ a: 'a. 100 B writes', b: 'b. 100 B bulk writes', c: 'c. 10 KB writes' }[phase]} / ${store}`;

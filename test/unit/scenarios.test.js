@@ -5,10 +5,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { CHECK_TYPES } from '../../result/scenarios/verdicts.js';
-import { SCALES, listScenarios } from '../../driver/scenarios/index.js';
-import { buildTable, publishedTable } from '../../driver/scenarios/tables.js';
-import { flagsText, flagsToOptions } from '../../driver/scenarios/results.js';
-import { KINDS } from '../../driver/scenarios/kinds/index.js';
+import { SCALES, listScenarios } from '../../studies/index.js';
+import { buildTable, publishedTable } from '../../studies/tables.js';
+import { commandLine } from '../../studies/results.js';
+import { KINDS } from '../../studies/kinds/index.js';
 import { normalizeOptions } from '../../driver/options.js';
 import { createLatencyRecorder } from '../../result/recorder.js';
 import { fromJson, toJson } from '../../result/format.js';
@@ -37,7 +37,7 @@ test('every scenario file names its study, a summary, a kind that exists and eac
 test('every conclusion has a known check or a reason it cannot run, ' +
   'over tables and columns the scenario builds', () => {
   for (const scenario of scenarios) {
-    // A sweep's JSON parse table has one column, parseMs (driver/scenarios/kinds/sweep.js).
+    // A sweep's JSON parse table has one column, parseMs (studies/kinds/sweep.js).
     const tables = [
       ...(scenario.tables ?? []),
       ...(scenario.jsonParseTable ? [{ ...scenario.jsonParseTable, columns: [{ id: 'parseMs' }] }] : []),
@@ -73,22 +73,22 @@ test('every conclusion has a known check or a reason it cannot run, ' +
   }
 });
 
-test('every run of a sweep scenario, at every scale, is flags node test accepts', () => {
+test('every run of a sweep scenario, at every scale, is options run() and node test accept', () => {
   for (const scenario of scenarios.filter((candidate) => candidate.kind === 'sweep')) {
     for (const scale of SCALES) {
       for (const run of scenario.scales[scale].runs) {
-        const { problems } = normalizeOptions(flagsToOptions(run.flags));
+        const { problems } = normalizeOptions(run.options);
         assert.deepEqual(problems, [], `${scenario.name} ${scale} ${run.id}`);
       }
     }
   }
   assert.equal(
-    flagsText({ concurrency: [5, 10], keepalive: false, requests: 100, quiet: true }),
+    commandLine({ concurrency: [5, 10], noKeepalive: true, requests: 100, quiet: true }),
     '--concurrency 5,10 --no-keepalive --requests 100 --quiet',
   );
-  assert.deepEqual(
-    flagsToOptions({ concurrency: [5, 10], keepalive: false, 'value-size': 100 }),
-    { concurrency: [5, 10], noKeepalive: true, valueSize: 100 },
+  assert.equal(
+    commandLine({ concurrency: [5, 10], noKeepalive: true, valueSize: 100 }),
+    '--concurrency 5,10 --no-keepalive --value-size 100',
   );
 });
 
@@ -184,8 +184,8 @@ test('a Result with a scenario record survives its JSON, and one without stays w
 
 test('a direct kind\'s store failures: a store error stops that store with a note, ' +
   'a failure and a skip; Ctrl-C is no failure', async () => {
-  const { createStoreFailures, failedOperations } = await import('../../driver/scenarios/store-failures.js');
-  const { createDirectSteps } = await import('../../driver/scenarios/direct-result.js');
+  const { createStoreFailures, failedOperations } = await import('../../studies/store-failures.js');
+  const { createDirectSteps } = await import('../../studies/direct-result.js');
   const { StepAborted } = await import('../../driver/step.js');
   const steps = createDirectSteps({ name: 'x', stores: ['redis', 'memory'], timeoutMs: 1000 });
   const outcome = createStoreFailures();
@@ -206,7 +206,7 @@ test('a direct kind\'s store failures: a store error stops that store with a not
 
 test('a serial script timed several times: the median ms and CPU of the clean times, ' +
   'the failed ones kept apart', async () => {
-  const { medianOfTimes } = await import('../../driver/scenarios/kinds/serial.js');
+  const { medianOfTimes } = await import('../../studies/kinds/serial.js');
   const time = (ms, cpuPercent, failed = 0) => ({
     ms,
     cpuPercent,
