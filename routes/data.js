@@ -4,7 +4,7 @@
 // whatever bytes were written to it, so it is sent as octet-stream. With the request's timing
 // kept (routes/server-timing.js), the answer says in Server-Timing how long the store took.
 import { Router } from 'express';
-import { keys as seededKeys } from '../data/payloads.js';
+import { keys as seededKeys } from '../stores/payloads.js';
 import { serverTimingValue, setServerTiming } from './server-timing.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';

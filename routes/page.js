@@ -3,7 +3,7 @@
 // so, as in /stores), with the key2 image fetched and decoded through each store.
 // Everything is inline: the page loads nothing from outside the app.
 import { Router } from 'express';
-import { keys } from '../data/payloads.js';
+import { keys } from '../stores/payloads.js';
 import { redactDeep } from '../util/redact.js';
 
 const escapeHtml = (text) =>

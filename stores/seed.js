@@ -1,7 +1,7 @@
 // Seeding: every store holds key1..key3 after it. Idempotent: set() overwrites, and the
 // CouchDB adapters write over the current revision. After the start, a store's seeded keys
 // are only put back where its server lost them (restoreLostSeeds).
-import { payloads } from '../data/payloads.js';
+import { payloads } from './payloads.js';
 
 /** Writes every payload into store; returns the keys written. */
 export async function seedStore(store) {

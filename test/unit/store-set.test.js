@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { StoreSet } from '../../stores/store-set.js';
 import { seedStore } from '../../stores/seed.js';
-import { payloads } from '../../data/payloads.js';
+import { payloads } from '../../stores/payloads.js';
 
 /** A Map-backed store whose every operation can be held or failed by the test. */
 function controlledStore() {
