@@ -171,10 +171,6 @@ export const ERROR_CODES = Object.freeze({
   },
 });
 
-// The driver's error kind for a WRITE_CONFLICT answer: reports name it a conflict (the store
-// answered; another writer of the key got in between), never an outage.
-export const CONFLICT_KIND = `http ${ERROR_CODES.WRITE_CONFLICT.status}`;
-
 export class StorebenchError extends Error {
   constructor(message, { code, status, cause, ...details } = {}) {
     super(message, cause ? { cause } : undefined);
