@@ -36,6 +36,9 @@ async function sourceFiles(dir) {
   return files;
 }
 
+// A folder is named with its slash, a root file (index.js) as it is.
+const label = (top) => (/\.[cm]?js$/.test(top) ? top : `${top}/`);
+
 const packageName = (root) => JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).name;
 
 /**
@@ -97,7 +100,7 @@ export async function checkImports(root = ROOT, {
     for (const target of [...imported, ...started.filter((launch) => !allowedLaunch(launch))]) {
       const to = topOf(target);
       if (forbidden[from]?.includes(to)) {
-        problems.push(`${name(file)} -> ${name(target)}: ${from}/ must not import ${to}`);
+        problems.push(`${name(file)} -> ${name(target)}: ${label(from)} must not import ${to}`);
       }
     }
   }

@@ -128,7 +128,7 @@ test('on a made-up repository: upward arrows of the planned floors, scripts impo
   const expected = [
     "cli/self.js: imports the package by its own name ('storebench'); import the file by its relative path",
     'options/table.js -> cli/x.js: options/ must not import cli',
-    'index.js -> studies/study.js: index.js/ must not import studies',
+    'index.js -> studies/study.js: index.js must not import studies',
     'driver/run.js -> options/table.js: driver/ must not import options',
     'driver/pool.js -> driver/gone.js: no such file',
     'driver/up.js -> cli/x.js: driver/ must not import cli',
