@@ -21,8 +21,8 @@ import { ResultsFormatError, UsageError } from './util/errors.js';
 export { normalizeOptions };
 export {
   StorebenchError, UsageError, RunError, ResultsFormatError, MergeError, ThresholdError, VerifyError, ERROR_CODES,
-  WARNING_CODES,
 } from './util/errors.js';
+export { WARNING_CODES } from './result/warnings.js';
 export { RESULTS_FORMAT } from './result/format.js';
 
 /**

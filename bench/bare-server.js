@@ -5,7 +5,7 @@
 // Reports its URL over IPC (or prints it, run by hand).
 import { createServer } from 'node:http';
 import { serveAsChild } from './serve-child.js';
-import { payloads } from '../data/payloads.js';
+import { payloads } from '../stores/payloads.js';
 
 const option = (name) => {
   const index = process.argv.indexOf(name);

@@ -23,7 +23,7 @@ import { directEngine } from '../driver/engines/direct.js';
 import * as redisAdapter from '../stores/redis.js';
 import { redisClientOptions } from '../stores/clients/redis-options.js';
 import { startRedisServer } from '../embedded/redis-server.js';
-import { payloads } from '../data/payloads.js';
+import { payloads } from '../stores/payloads.js';
 import { findTool } from '../util/which.js';
 import { median } from '../util/stats.js';
 import { systemInfo } from '../util/system-info.js';

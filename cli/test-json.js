@@ -1,6 +1,6 @@
 // node test-json: how long JSON.parse and JSON.stringify take for each payload (key1..key3),
 // as the median of many timed batches after a warm-up.
-import { payloads } from '../data/payloads.js';
+import { payloads } from '../stores/payloads.js';
 import { timeJson } from '../driver/json-timing.js';
 import { renderJsonTimings } from '../report/json-table.js';
 import { systemInfo } from '../util/system-info.js';

@@ -5,7 +5,7 @@
 // the machine and not the store. Where /proc is missing (macOS, Windows) every figure is null:
 // "not measured".
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
-import { WARNING_CODES } from '../util/errors.js';
+import { WARNING_CODES } from '../result/warnings.js';
 
 export const STEAL_WARN_PERCENT = 10; // of all CPU time during the step
 export const OTHERS_WARN_PERCENT = 50; // of one core: half a core used by other processes

@@ -2,7 +2,7 @@
 // together. Pure functions: which share of the load, of the key space and of the seeds part I
 // takes. The whole run's settings stay in each part's Result (so `merge` can check the parts
 // belong together); each step carries its own share and the run's load level (step.runLoad).
-import { splitEvenly, splitInProportion } from './workers.js';
+import { splitEvenly, splitInProportion } from './split.js';
 import { createRandom } from './workloads/random.js';
 
 // The random stream a part's seed is drawn from (clear of the workload's streams 1 + 16n, 2 + 16n, 7).

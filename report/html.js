@@ -3,7 +3,7 @@
 // results file's own writer and reader (toJson, fromJson), so the page shows exactly what the
 // file holds, never a live run's objects; renderHtml(result) renders a Result as given.
 import { scenarioHtml } from './scenario.js';
-import { WARNING_CODES } from '../util/errors.js';
+import { WARNING_CODES } from '../result/warnings.js';
 import { groupRepeats, summarizeCell } from '../result/repeat.js';
 import { parseThresholds } from '../result/thresholds.js';
 import { BASELINE_STORE } from '../result/comparison.js';

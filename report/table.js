@@ -4,7 +4,7 @@ import { printable } from '../util/printable.js';
 import { renderSystemLine } from './system.js';
 import { formatBytes } from '../util/bytes.js';
 import { failedStep } from '../result/ranking.js';
-import { CONFLICT_KIND } from '../util/errors.js';
+import { CONFLICT_KIND } from '../result/error-kinds.js';
 import { errorsText } from '../result/honesty.js';
 import { STORE_TIME_HEADERS, hasServerStoreTime, storeTimeCells, storeTimeNote } from './store-time.js';
 

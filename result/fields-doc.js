@@ -1,9 +1,9 @@
 // The field tables of docs/results-format.md, generated from fields.js and the warning codes
-// in util/errors.js; test/unit/results-format-doc.test.js fails when the document differs.
+// in warnings.js; test/unit/results-format-doc.test.js fails when the document differs.
 // `node result/fields-doc.js` rewrites the generated part of the document.
 import { readFile, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { WARNING_CODES } from '../util/errors.js';
+import { WARNING_CODES } from './warnings.js';
 import { isMain } from '../util/is-main.js';
 import {
   COMPARISON_FIELDS, CSV_OPERATION_COLUMN, CSV_RESULT_COLUMNS, LOAD_FIELDS, RESULT_FIELDS, STEP_FIELDS,

@@ -1,7 +1,8 @@
 // Warnings that travel with a step's numbers when those numbers deserve less trust, each as
-// { code, message, data }: reports decide by the code (registered in util/errors.js) and may
+// { code, message, data }: reports decide by the code (registered in warnings.js) and may
 // use the figures in data; the message is for people.
-import { CONFLICT_KIND, WARNING_CODES } from '../util/errors.js';
+import { CONFLICT_KIND } from './error-kinds.js';
+import { WARNING_CODES } from './warnings.js';
 import { failedStep } from './ranking.js';
 
 export const MIN_SAMPLES = 1000;

@@ -1,7 +1,8 @@
 // node test merge of the parts of one run (--part I/N, --start-at): parts 1..N all there and
 // none twice, and how far apart they started (and how far apart their clocks were, by the
 // target's Date header).
-import { MergeError, WARNING_CODES } from '../util/errors.js';
+import { MergeError } from '../util/errors.js';
+import { WARNING_CODES } from './warnings.js';
 
 // Parts started further apart than this get START_SKEW: a step of 2 s loses a few % of its
 // overlap at 100 ms.

@@ -8,7 +8,8 @@
 import { addSteps, withoutSums } from './add-steps.js';
 import { createResult } from './result.js';
 import { honestyWarnings } from './honesty.js';
-import { MergeError, WARNING_CODES } from '../util/errors.js';
+import { MergeError } from '../util/errors.js';
+import { WARNING_CODES } from './warnings.js';
 import { RESULT_FIELDS } from './fields.js';
 import { checkParts, mergeStarts } from './merge-parts.js';
 

@@ -1,7 +1,7 @@
 // GET /:store/:key: the route every benchmark hits, so it does as little as it can: the stored bytes
 // go out as they are (no parse, no stringify, no ETag hashing of a 270 KB body).
 import { Router } from 'express';
-import { keys as seededKeys } from '../data/payloads.js';
+import { keys as seededKeys } from '../stores/payloads.js';
 import { serverTimingValue, setServerTiming } from './server-timing.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';

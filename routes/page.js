@@ -1,7 +1,7 @@
 // GET /: a page linking every store x key, each store's status and lifecycle mark, with the key2 image
 // fetched through each store. Everything is inline: the page loads nothing from outside the app.
 import { Router } from 'express';
-import { keys } from '../data/payloads.js';
+import { keys } from '../stores/payloads.js';
 import { redactDeep } from '../util/redact.js';
 
 const escapeHtml = (text) =>

@@ -1,6 +1,7 @@
-// Seeding: every store holds key1..key3 after it. Idempotent: set() overwrites, and the CouchDB
-// adapters write over the current revision.
-import { payloads } from '../data/payloads.js';
+// Seeding: every store holds key1..key3 after it. Idempotent: set() overwrites, and the
+// CouchDB adapters write over the current revision. After the start, a store's seeded keys
+// are only put back where its server lost them (restoreLostSeeds).
+import { payloads } from './payloads.js';
 
 export async function seedStore(store) {
   for (const [key, bytes] of Object.entries(payloads)) await store.set(key, bytes);

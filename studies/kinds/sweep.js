@@ -22,7 +22,7 @@ import { startAppProcess } from '../../driver/app-process.js';
 import { buildTable, valueAt } from '../tables.js';
 import { UsageError } from '../../util/errors.js';
 import { concatResults, commandLine } from '../results.js';
-import { payloads } from '../../data/payloads.js';
+import { payloads } from '../../stores/payloads.js';
 import { timeOperation } from '../../driver/json-timing.js';
 import { startDelayProxy } from '../../embedded/delay-proxy.js';
 

@@ -14,7 +14,7 @@ import { createClient } from 'redis';
 import { freePort, startServer } from '../../embedded/child-process.js';
 import { which } from '../../util/which.js';
 import { startCouchServer } from '../../embedded/couchdb.js';
-import { payloadObjects } from '../../data/payloads.js';
+import { payloadObjects } from '../../stores/payloads.js';
 import * as redisAdapter from '../../stores/redis.js';
 import { assertNoSecrets } from '../helpers/vcap-fixtures.js';
 import { reachable, unavailable } from '../helpers/services.js';

@@ -8,7 +8,7 @@ import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { test } from 'node:test';
 import { startAppProcess } from '../../driver/app-process.js';
-import { payloads } from '../../data/payloads.js';
+import { payloads } from '../../stores/payloads.js';
 import { unavailable } from '../helpers/services.js';
 import { which } from '../../util/which.js';
 

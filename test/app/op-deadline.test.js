@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startApp } from '../../app.js';
-import { payloads } from '../../data/payloads.js';
+import { payloads } from '../../stores/payloads.js';
 import { withDeadline } from '../../stores/deadline.js';
 import { keepLoading, waitUntil } from '../helpers/load.js';
 import { ownRedis, ownTarantool } from '../helpers/own-servers.js';

@@ -7,7 +7,7 @@ import { createServer } from 'node:net';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startApp } from '../../app.js';
-import { payloads } from '../../data/payloads.js';
+import { payloads } from '../../stores/payloads.js';
 import { waitUntil } from '../helpers/load.js';
 import { ownRedis } from '../helpers/own-servers.js';
 import { openDirectTargets } from '../../driver/direct-targets.js';

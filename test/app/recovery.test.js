@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { test } from 'node:test';
 import { startApp } from '../../app/start-app.js';
-import { payloads } from '../../data/payloads.js';
+import { payloads } from '../../stores/payloads.js';
 import { freePort, startServer } from '../../embedded/child-process.js';
 import { which } from '../../util/which.js';
 import { createCluster, findServerBinaries, postgresRunner, runCluster } from '../../embedded/postgres-server.js';

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { test } from 'node:test';
 import { startApp } from '../../app.js';
-import { payloads } from '../../data/payloads.js';
+import { payloads } from '../../stores/payloads.js';
 import { waitUntil } from '../helpers/load.js';
 import { ownMemcached, ownRedis } from '../helpers/own-servers.js';
 

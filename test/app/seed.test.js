@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import { createClient } from 'redis';
 import { startCouchServer } from '../../embedded/couchdb.js';
-import { payloads } from '../../data/payloads.js';
+import { payloads } from '../../stores/payloads.js';
 import { reachable, testRedisUrl, unavailable } from '../helpers/services.js';
 
 const run = promisify(execFile);

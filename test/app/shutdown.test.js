@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { test } from 'node:test';
 import { startAppProcess } from '../../driver/app-process.js';
 import { reachable } from '../helpers/services.js';
-import { payloads } from '../../data/payloads.js';
+import { payloads } from '../../stores/payloads.js';
 
 // The URLs of the servers the embedded default started, from /stores.
 async function embeddedServers(url) {

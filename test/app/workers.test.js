@@ -6,7 +6,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, test } from 'node:test';
 import { startAppProcess } from '../../driver/app-process.js';
-import { payloads } from '../../data/payloads.js';
+import { payloads } from '../../stores/payloads.js';
 import { rawRequest } from '../helpers/http.js';
 import { reachable, testPostgresUrl, testRedisUrl } from '../helpers/services.js';
 import { sqlConnections, testPool, testRedis } from '../helpers/sql-stores.js';

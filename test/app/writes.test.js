@@ -9,7 +9,7 @@ import { startCouchServer } from '../../embedded/couchdb.js';
 import { startMemcachedServer } from '../../embedded/memcached-server.js';
 import { startRedisServer } from '../../embedded/redis-server.js';
 import { startTarantool } from '../../embedded/tarantool.js';
-import { payloads } from '../../data/payloads.js';
+import { payloads } from '../../stores/payloads.js';
 import { RECORDS_MEDIA_TYPE, encodeRecords } from '../../util/records.js';
 import { which } from '../../util/which.js';
 import { rawRequest } from '../helpers/http.js';

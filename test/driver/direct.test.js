@@ -15,7 +15,7 @@ import * as redisAdapter from '../../stores/redis.js';
 import * as memcachedAdapter from '../../stores/memcached.js';
 import { createWorkload } from '../../driver/workloads/workload.js';
 import { parseWorkload } from '../../driver/workloads/parse.js';
-import { payloads } from '../../data/payloads.js';
+import { payloads } from '../../stores/payloads.js';
 
 // The environment of a direct run: the test's servers, and nothing embedded started for stores not asked for.
 const env = { ...process.env, REDIS_URL: testRedisUrl, POSTGRES_URL: testPostgresUrl };

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { test } from 'node:test';
 import { assertAdapter, assertStore } from '../../stores/contract.js';
-import { payloads, payloadObjects } from '../../data/payloads.js';
+import { payloads, payloadObjects } from '../../stores/payloads.js';
 import { seedStore } from '../../stores/seed.js';
 
 /**
@@ -50,7 +50,7 @@ export function storeConformance(adapter, connect, { settings } = {}) {
     await store.set(key, payloads.key3);
     const bytes = await store.get(key);
     assert.equal(bytes.length, payloads.key3.length);
-    assert.ok(bytes.equals(payloads.key3), 'same bytes as data/payloads.js key3');
+    assert.ok(bytes.equals(payloads.key3), 'same bytes as stores/payloads.js key3');
     await store.delete(key);
   });
 

@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import * as cloudantLegacy from '../../stores/cloudant-legacy.js';
 import { startCouchServer } from '../../embedded/couchdb.js';
 import { startApp } from '../../app/start-app.js';
-import { payloads } from '../../data/payloads.js';
+import { payloads } from '../../stores/payloads.js';
 import { storeConformance } from '../helpers/store-conformance.js';
 
 // The end-of-life client against the embedded CouchDB-compatible server, over HTTP.

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startCouchServer } from '../../embedded/couchdb.js';
 import * as cloudant from '../../stores/cloudant.js';
-import { payloads } from '../../data/payloads.js';
+import { payloads } from '../../stores/payloads.js';
 
 const admin = { username: 'bench-admin', password: 'Couch-Pa55word-7f3a' };
 const basic = (username, password) => ({

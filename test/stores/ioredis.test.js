@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import * as ioredis from '../../stores/ioredis.js';
 import { startRedisServer } from '../../embedded/redis-server.js';
 import { which } from '../../util/which.js';
-import { payloads } from '../../data/payloads.js';
+import { payloads } from '../../stores/payloads.js';
 import { storeConformance } from '../helpers/store-conformance.js';
 import { reachable, testRedisUrl, unavailable } from '../helpers/services.js';
 import { redactUrl } from '../../util/redact.js';

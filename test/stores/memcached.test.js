@@ -4,7 +4,7 @@ import { before, after, test } from 'node:test';
 import * as memcached from '../../stores/memcached.js';
 import { missingReason, startMemcachedServer } from '../../embedded/memcached-server.js';
 import { SYSTEM_DIRS, which } from '../../util/which.js';
-import { payloads } from '../../data/payloads.js';
+import { payloads } from '../../stores/payloads.js';
 import { storeConformance } from '../helpers/store-conformance.js';
 import { unavailable } from '../helpers/services.js';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { test } from 'node:test';
 import * as cacheAside from '../../stores/layers/postgres+redis.js';
-import { payloads } from '../../data/payloads.js';
+import { payloads } from '../../stores/payloads.js';
 import { startApp } from '../../app/start-app.js';
 import { storeConformance } from '../helpers/store-conformance.js';
 import { sqlConnections, testPool, testRedis } from '../helpers/sql-stores.js';

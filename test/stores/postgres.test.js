@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { test } from 'node:test';
 import * as postgres from '../../stores/postgres.js';
 import { findServerBinaries, missingReason, startPostgresServer } from '../../embedded/postgres-server.js';
-import { payloads } from '../../data/payloads.js';
+import { payloads } from '../../stores/payloads.js';
 import { storeConformance } from '../helpers/store-conformance.js';
 import { sqlConnections, testPool } from '../helpers/sql-stores.js';
 import { reachable, unavailable } from '../helpers/services.js';

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { test } from 'node:test';
 import * as writeBehind from '../../stores/layers/redis+postgres.js';
-import { payloads } from '../../data/payloads.js';
+import { payloads } from '../../stores/payloads.js';
 import { storeConformance } from '../helpers/store-conformance.js';
 import { sqlConnections, testPool, testRedis } from '../helpers/sql-stores.js';
 import { startAppProcess } from '../../driver/app-process.js';

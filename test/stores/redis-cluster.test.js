@@ -7,7 +7,7 @@ import { parseClusterNodes, startRedisCluster } from '../../embedded/redis-clust
 import { which } from '../../util/which.js';
 import { storeConformance } from '../helpers/store-conformance.js';
 import { unavailable } from '../helpers/services.js';
-import { payloads } from '../../data/payloads.js';
+import { payloads } from '../../stores/payloads.js';
 
 // One real cluster (3 masters + 3 replicas) for the whole file; the last test stops it.
 let cluster;

@@ -62,7 +62,7 @@ test('20 concurrent reads of the 200 KB value all come back byte-exact, on both 
   // Regression: tarantool-driver 3.1.0 refused commands sent while a large response was
   // still arriving ("Connection not established yet!"); see stores/clients/tarantool-driver-fix.js.
   if (!connect(t)) return;
-  const { payloads } = await import('../../data/payloads.js');
+  const { payloads } = await import('../../stores/payloads.js');
   for (const adapter of [tarantool, tarantoolMemtx]) {
     const store = await adapter.open(connect(t));
     t.after(() => store.close());
@@ -105,7 +105,7 @@ test('an unreachable TARANTOOL_URL makes open() reject with the reason', async (
 test('the app serves /tarantool/:key and /tarantool-memtx/:key, seeded with key1..key3 byte-exact', async (t) => {
   if (!connect(t)) return;
   const { startApp } = await import('../../app/start-app.js');
-  const { payloads } = await import('../../data/payloads.js');
+  const { payloads } = await import('../../stores/payloads.js');
   const app = await startApp({
     port: 0,
     host: '127.0.0.1',

@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createLatencyRecorder } from '../../result/recorder.js';
 import { addSteps, latencySums, withoutSums } from '../../result/add-steps.js';
-import { splitEvenly, splitLoad } from '../../driver/workers.js';
+import { splitLoad } from '../../driver/workers.js';
+import { splitEvenly } from '../../driver/split.js';
 import { createRandom } from '../../driver/workloads/random.js';
 
 // A step as a worker sends it, from the latencies (ns) it recorded: every figure from its recorder.

@@ -1,12 +1,9 @@
 // The top level of the CLIs (util/cli.js): every failure ends as lines a user can read, never a stack trace.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { reportFailure } from '../../util/cli.js';
 import { OutputPathError, RunError, UsageError } from '../../util/errors.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
 const capture = () => {
   const stream = { text: '', write(chunk) { stream.text += chunk; } };
   return stream;
@@ -44,16 +41,4 @@ test('anything else is one redacted line and exit 1; STOREBENCH_DEBUG=1 adds the
   reportFailure('node test', error, { stderr: debug, env: { STOREBENCH_DEBUG: '1' } });
   assert.match(debug.text, /^node test: unexpected error: cannot read x of http:\/\/bench:\*\*\*@host\/\nTypeError: cannot read x/);
   assert.ok(!debug.text.includes('s3cret'));
-});
-
-test('an error nobody caught ends the process the same way', () => {
-  const script = "import('./util/cli.js').then(({ exitOnUncaught }) => { exitOnUncaught('node test'); " +
-    "setTimeout(() => { throw new Error('boom'); }); Promise.reject(new Error('never reached')); })";
-  const result = spawnSync(
-    process.execPath,
-    ['-e', script],
-    { cwd: root, encoding: 'utf8', env: { PATH: process.env.PATH } },
-  );
-  assert.equal(result.status, 1);
-  assert.equal(result.stderr, 'node test: unexpected error: never reached (STOREBENCH_DEBUG=1 shows where)\n');
 });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { stripCouchFields } from '../../stores/clients/couch-document.js';
-import { payloads, payloadObjects } from '../../data/payloads.js';
+import { payloads, payloadObjects } from '../../stores/payloads.js';
 
 const strip = (text) => JSON.parse(stripCouchFields(Buffer.from(text)));
 

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { BYTES_FIELD, docIdOf, fromDocument, toDocument } from '../../stores/clients/couch-values.js';
 import { stripCouchFields } from '../../stores/clients/couch-document.js';
-import { payloads } from '../../data/payloads.js';
+import { payloads } from '../../stores/payloads.js';
 
 // What a server sends back for a stored document, in CouchDB's layout and in PouchDB's.
 const asStored = (body, id = 'k:x') => [

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { honestyWarnings } from '../../result/honesty.js';
 import { fixedStep } from '../helpers/driver-fixtures.js';
-import { WARNING_CODES } from '../../util/errors.js';
+import { WARNING_CODES } from '../../result/warnings.js';
 import { WARNING_DATA } from '../../result/fields.js';
 
 // A sound closed-loop step: 2000 samples over 2 s, concurrency 5 at 2500 rps -> 2 ms mean.
@@ -35,7 +35,7 @@ test('every warning has a registered code, a message and its figures', () => {
     ['WEAK_SAMPLE', 'LITTLES_LAW', 'DRIVER_CPU', 'REQUEST_ERRORS'],
   );
   for (const warning of warnings) {
-    assert.ok(WARNING_CODES[warning.code], `${warning.code} is registered in util/errors.js`);
+    assert.ok(WARNING_CODES[warning.code], `${warning.code} is registered in result/warnings.js`);
     assert.equal(typeof warning.message, 'string');
     assert.equal(typeof warning.data, 'object');
   }

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { DOC_PATH, renderFieldTables, withFieldTables } from '../../result/fields-doc.js';
 import { RESULT_FIELDS, STEP_FIELDS, WARNING_DATA } from '../../result/fields.js';
-import { WARNING_CODES } from '../../util/errors.js';
+import { WARNING_CODES } from '../../result/warnings.js';
 
 test('docs/results-format.md documents every field and warning code as result/fields.js defines them', async () => {
   const document = await readFile(DOC_PATH, 'utf8');

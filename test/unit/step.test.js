@@ -4,18 +4,19 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { measureStep, StepAborted } from '../../driver/step.js';
 import { decodeHistogram } from '../../result/recorder.js';
+import { virtualClock } from '../helpers/virtual-clock.js';
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // An engine that calls an async function in a closed loop, as a direct store call would be:
-// call() resolves to a status, or rejects.
-function callEngine(call) {
+// call() resolves to a status, or rejects. `now` is the clock the load's duration is timed by.
+function callEngine(call, now = Date.now) {
   return {
     async run({ concurrency, maxRequests, durationSeconds, signal }, meter) {
-      const deadline = durationSeconds ? Date.now() + durationSeconds * 1000 : Infinity;
+      const deadline = durationSeconds ? now() + durationSeconds * 1000 : Infinity;
       let started = 0;
       const client = async () => {
-        while (!signal?.aborted && (maxRequests == null || started < maxRequests) && Date.now() < deadline) {
+        while (!signal?.aborted && (maxRequests == null || started < maxRequests) && now() < deadline) {
           started += 1;
           const request = meter.begin();
           try {
@@ -149,12 +150,14 @@ test('a request an engine never ends, even when asked to cancel, ' +
 // A closed loop whose calls last a known time, stopped by a deadline as loadtest's -t is: the
 // clients' last calls run past it, and rps must still equal concurrency / mean latency.
 test('closed loop: rps is responses over the clients\' mean busy time, ' +
-  'so Little\'s law holds with calls still running at the end', async () => {
+  'so Little\'s law holds with calls still running at the end', async (t) => {
+  const clock = virtualClock(t);
   const durations = [10, 80, 10, 10, 80, 10, 80]; // 40 ms mean, by call number
   let n = 0;
-  const call = async () => { await sleep(durations[n++ % durations.length]); return 200; };
+  const call = async () => { await clock.sleep(durations[n++ % durations.length]); return 200; };
   const concurrency = 4;
-  const step = await measureStep(callEngine(call), { url: 'direct:mixed', concurrency, durationSeconds: 0.5 });
+  const load = { url: 'direct:mixed', concurrency, durationSeconds: 0.5 };
+  const step = await measureStep(callEngine(call, clock.nowMs), load);
   assert.equal(step.responses, n, 'every call started is counted');
   const expectedMs = (concurrency / step.rps) * 1000;
   const apart = Math.abs(step.latency.meanMs - expectedMs) / expectedMs;
@@ -165,19 +168,19 @@ test('closed loop: rps is responses over the clients\' mean busy time, ' +
 });
 
 // An open-model engine: starts a request every 1000 / rps ms on schedule for durationSeconds,
-// each served by one FIFO server that takes serviceMs per request.
-function queueEngine(serviceMs) {
+// each served by one FIFO server that takes serviceMs per request; on clock's time.
+function queueEngine(serviceMs, clock) {
   return {
     async run({ rps, durationSeconds }, meter) {
-      let freeAt = Date.now();
+      let freeAt = clock.nowMs();
       const count = Math.round(rps * durationSeconds);
-      const first = Date.now();
+      const first = clock.nowMs();
       for (let k = 0; k < count; k += 1) {
-        const wait = first + (k * 1000) / rps - Date.now();
-        if (wait > 0) await sleep(wait);
+        const wait = first + (k * 1000) / rps - clock.nowMs();
+        if (wait > 0) await clock.sleep(wait);
         const request = meter.begin();
-        freeAt = Math.max(freeAt, Date.now()) + serviceMs;
-        setTimeout(() => request.responded(200), freeAt - Date.now());
+        freeAt = Math.max(freeAt, clock.nowMs()) + serviceMs;
+        clock.sleep(freeAt - clock.nowMs()).then(() => request.responded(200));
       }
       return { reported: null };
     },
@@ -185,12 +188,13 @@ function queueEngine(serviceMs) {
 }
 
 test('open model: a target that keeps up completes at the rate asked; ' +
-  'one that cannot, at the rate it serves', async () => {
-  const keepsUp = await measureStep(queueEngine(5), { url: 'direct:fast', rps: 50, durationSeconds: 0.6 });
+  'one that cannot, at the rate it serves', async (t) => {
+  const clock = virtualClock(t);
+  const keepsUp = await measureStep(queueEngine(5, clock), { url: 'direct:fast', rps: 50, durationSeconds: 0.6 });
   assert.equal(keepsUp.responses, 30);
   assert.ok(Math.abs(keepsUp.rps - 50) / 50 < 0.1, `a target serving in 5 ms at 50 rps: ${keepsUp.rps} rps`);
   // 40 ms per request is 25 rps: asked 50, the queue grows and the latency with it.
-  const behind = await measureStep(queueEngine(40), { url: 'direct:slow', rps: 50, durationSeconds: 0.6 });
+  const behind = await measureStep(queueEngine(40, clock), { url: 'direct:slow', rps: 50, durationSeconds: 0.6 });
   assert.equal(behind.responses, 30, 'every request started is waited for');
   assert.ok(Math.abs(behind.rps - 25) / 25 < 0.15, `a target serving 25 rps, asked 50: ${behind.rps} rps`);
 });
@@ -323,9 +327,10 @@ test('each error kind keeps the first answer\'s text, as one line: a JSON error 
   });
 });
 
-test('responses are counted per quarter second over the whole intervals of the step', async () => {
+test('responses are counted per quarter second over the whole intervals of the step', async (t) => {
+  const clock = virtualClock(t);
   const step = await measureStep(
-    callEngine(async () => { await sleep(10); return 200; }),
+    callEngine(async () => { await clock.sleep(10); return 200; }, clock.nowMs),
     { url: 'direct:x', concurrency: 2, durationSeconds: 1.1 },
   );
   assert.equal(step.intervals.seconds, 0.25);

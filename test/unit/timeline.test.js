@@ -1,7 +1,7 @@
 // A step's per-second samples (result/timeline.js through driver/step.js): every response and
 // error lands in the second it ended in, each second's histogram holds exactly its responses,
 // a one-second stall shows in that second alone, and side-by-side parts add by histogram.
-import { test } from 'node:test';
+import { beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { measureStep } from '../../driver/step.js';
 import { decodeHistogram } from '../../result/recorder.js';
@@ -9,17 +9,22 @@ import { addSteps } from '../../result/add-steps.js';
 import { addTimelines, timelineRps } from '../../result/timeline.js';
 import { fromJson, toJson } from '../../result/format.js';
 import { fixedResult } from '../helpers/driver-fixtures.js';
+import { virtualClock } from '../helpers/virtual-clock.js';
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+// The seconds are the meter's on a virtual clock (test/helpers/virtual-clock.js): sleep(ms) takes
+// no real time, so a step of seconds measures in milliseconds, and each latency is the one slept.
+let clock;
+beforeEach((t) => { clock = virtualClock(t); });
+const sleep = (ms) => clock.sleep(ms);
 
 // A closed loop of `concurrency` clients calling call(operation) (a status, or a rejection).
 function callEngine(call, operations = ['read']) {
   return {
     async run({ concurrency, durationSeconds }, meter) {
-      const deadline = Date.now() + durationSeconds * 1000;
+      const deadline = clock.nowMs() + durationSeconds * 1000;
       let sent = 0;
       const client = async () => {
-        while (Date.now() < deadline) {
+        while (clock.nowMs() < deadline) {
           const operation = operations[sent % operations.length];
           sent += 1;
           const request = meter.begin(undefined, operation);
@@ -77,13 +82,13 @@ test('every response and error of a step is in exactly one second, ' +
 
 test('a stall shows in its own second\'s p99 and max, not in the seconds around it, ' +
   'while the step\'s p99 hides it', async () => {
-  const started = Date.now();
+  const started = clock.nowMs();
   let stalled = 0;
   // Three requests of 200 ms, 1.2 s in: about 2% of that second's responses, 0.3% of the
   // step's. 200 ms, far above the 2 ms of the others, so that a busy machine's own hiccups
   // (tens of ms) cannot pass for the stall, nor hide it.
   const step = await measureStep(callEngine(async () => {
-    if (stalled < 3 && Date.now() - started > 1200) {
+    if (stalled < 3 && clock.nowMs() - started > 1200) {
       stalled += 1;
       await sleep(200);
     } else await sleep(2);

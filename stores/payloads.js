@@ -8,8 +8,8 @@ const imageDataUrl = (file) =>
 /** The payload objects, by key. */
 export const payloadObjects = Object.freeze({
   key1: { message: 'Text data' },
-  key2: { message: 'Text and 20kb jpg data', image: imageDataUrl('./20kb.jpg') },
-  key3: { message: 'Text and 200kb jpg data', image: imageDataUrl('./200kb.jpg') },
+  key2: { message: 'Text and 20kb jpg data', image: imageDataUrl('./images/20kb.jpg') },
+  key3: { message: 'Text and 200kb jpg data', image: imageDataUrl('./images/200kb.jpg') },
 });
 
 /** The payloads as the JSON bytes stores hold, by key. */
