@@ -3,7 +3,7 @@
 // [--fail-on-regression PCT]): pure, like options.js, which appends these to its own.
 import { parseFlags } from '../util/flags.js';
 import { parseThresholds } from '../result/thresholds.js';
-import { REPEAT_LIMIT, RUN_REPORT_FLAGS, htmlProblem, strings } from '../driver/run-report-options.js';
+import { REPEAT_LIMIT, RUN_REPORT_FLAGS, htmlProblem, strings } from '../options/run-report.js';
 
 export { REPEAT_LIMIT };
 

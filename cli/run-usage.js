@@ -2,8 +2,9 @@
 // runs and the scenarios. Written from the options' own limits and defaults (driver/), so the
 // text cannot promise what the parser refuses.
 import {
-  DEFAULT_CONCURRENCY, DEFAULT_DURATION_SECONDS, DEFAULT_TIMEOUT_MS, DEFAULT_WARMUP, LIMITS, QUICK, TOKEN_ENV,
-} from '../driver/options.js';
+  DEFAULT_CONCURRENCY, DEFAULT_DURATION_SECONDS, DEFAULT_TIMEOUT_MS, DEFAULT_WARMUP, LIMITS, QUICK,
+} from '../options/normalize.js';
+import { TOKEN_ENV } from '../driver/app-process.js';
 import { REPORT_COMMANDS_HELP, REPORT_COMMANDS_USAGE, RUN_REPORT_USAGE } from './report-options.js';
 import { DEFAULT_RECORDS, DEFAULT_VALUE_SIZE, DISTRIBUTIONS } from '../driver/workloads/definitions.js';
 import { availableParallelism } from 'node:os';
@@ -26,7 +27,7 @@ const warmupMax = WARMUP_MAX_SECONDS;
 const quick = `--keys ${QUICK.keys.join(',')} -c ${QUICK.concurrency.join(',')} -t ${QUICK.duration}`;
 const engines = HTTP_ENGINE_NAMES.join(' or ');
 
-// --store-rtt, --store-jitter, --store-bandwidth (driver/store-delay-options.js).
+// --store-rtt, --store-jitter, --store-bandwidth (options/store-delay.js).
 const STORE_DELAY_USAGE = `Network between the stores and their servers (docs/configuration.md#network-emulation):
   --store-rtt MS         a round trip of MS ms (half each way) through a delaying proxy in front
                          of each store's server, embedded or configured: given to the app this
@@ -36,7 +37,7 @@ const STORE_DELAY_USAGE = `Network between the stores and their servers (docs/co
   --store-bandwidth SIZE bytes a second each way to each server (100KB, 10MB)
                          (both also take STORE=value items)`;
 
-// --start-at, --part, --parts --local (driver/part-options.js).
+// --start-at, --part, --parts --local (options/parts.js).
 const PART_USAGE = `Several drivers, one run (docs/merge.md):
   --start-at TIME        prepare (target reachable, priming, load phase), then wait until TIME
                          (ISO with zone, 2025-06-01T12:00:00Z, or +SECS from now) before the
@@ -47,7 +48,7 @@ const PART_USAGE = `Several drivers, one run (docs/merge.md):
   --parts N --local      start N parts here as processes, one --start-at (default +10s), then
                          merge them and print the merged run (--json/--csv/--html write it)`;
 
-// --scenario and its own flags (driver/scenario-options.js).
+// --scenario and its own flags (options/scenario.js).
 const SCENARIO_USAGE = `Scenarios (docs/scenarios.md): the published studies, re-run here beside their figures
   --scenario NAME        run a study's scenario: its own stores, steps and workloads, then its
                          table beside the published one and a verdict per conclusion

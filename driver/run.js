@@ -10,7 +10,7 @@ import { createResult } from '../result/result.js';
 import { systemInfo } from '../util/system-info.js';
 import { errorsText } from '../result/honesty.js';
 import { RunError, UsageError, VerifyError } from '../util/errors.js';
-import { TOKEN_ENV } from './options.js';
+import { TOKEN_ENV } from './app-process.js';
 import { distributionName } from './workloads/parse.js';
 import { redactUrl } from '../util/redact.js';
 // --direct
@@ -30,8 +30,8 @@ import { loadOf } from '../result/repeat.js';
 import { thresholdStores, unmeasuredStoreProblems } from '../result/thresholds.js';
 import { measurePeakRss } from './peak-rss.js';
 import { DEFAULT_HTTP_ENGINE, httpEngineNamed } from './engines/index.js'; // --engine
-import { effectiveStoreDelay, storeDelayEnv } from './store-delay-options.js';
-import { serverTimingEnv } from './server-timing-options.js'; // --no-server-timing
+import { effectiveStoreDelay, storeDelayEnv } from './store-delay.js';
+import { serverTimingEnv } from './server-timing.js'; // --no-server-timing
 import { partSettings, startBarrier } from './part-run.js'; // --part, --start-at
 
 /**
@@ -141,7 +141,7 @@ const storeDelayOf = (options) => (options.urls?.length || options.target
  */
 
 /**
- * Runs a sweep as `options` (driver/options.js) say and resolves to a Result (docs/results-format.md):
+ * Runs a sweep as `options` (options/normalize.js) say and resolves to a Result (docs/results-format.md):
  * `{ format, interrupted, appExit, settings, system, targets, skipped, steps, comparison }`.
  * An abort of `signal` (Ctrl-C) stops at once and resolves with the finished steps and
  * `interrupted: true`; so does the embedded app dying mid-sweep, with `appExit` set (see

@@ -14,7 +14,7 @@ export { errorSample, INTERVAL_SECONDS } from './step-figures.js';
 // How long past the request deadline the drain waits for an engine to end a cancelled request.
 const DRAIN_SLACK_MS = 1000;
 // measureStep's own defaults, for a caller that names no load: one step's clients and deadline.
-// Not the CLI's (driver/options.js DEFAULT_CONCURRENCY is the sweep's list of levels).
+// Not the CLI's (options/normalize.js DEFAULT_CONCURRENCY is the sweep's list of levels).
 const STEP_CONCURRENCY = 10;
 const STEP_TIMEOUT_MS = 10_000;
 

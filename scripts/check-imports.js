@@ -3,8 +3,8 @@
 // repository (static imports, re-exports, import() and require()), checked against the layout.
 //
 // Rules (README "Layout"; arrows point down, never up):
-//   entry points (app.js, test.js, test-json.js, index.js) -> cli/ -> driver/, report/ -> result/
-//     -> stores/, config/, embedded/ -> util/
+//   entry points (app.js, test.js, test-json.js, index.js) -> cli/ -> options/ -> driver/, report/
+//     -> result/ -> stores/, config/, embedded/ -> util/
 //   - no cycles, counting dynamic imports;
 //   - no import() of a computed or template-string specifier: a reader (and this check) must see
 //     every arrow, so a table of static imports replaces it;
@@ -21,22 +21,29 @@ import { isMain } from '../util/is-main.js';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SKIP = new Set(['node_modules', '.git', 'coverage']);
 
-const LIBRARY = ['cli', 'driver', 'report', 'result', 'scenarios', 'app', 'routes', 'stores', 'config', 'embedded'];
+const LIBRARY = [
+  'cli', 'options', 'driver', 'report', 'result', 'scenarios', 'app', 'routes', 'stores', 'config', 'embedded',
+];
 const ENTRIES = ['cli', 'app.js', 'test.js', 'test-json.js', 'index.js'];
 /** folder -> the top-level folders (or entry files) it must not import. */
 export const FORBIDDEN = {
   cli: ['app.js', 'test.js', 'test-json.js'],
+  // The run's options, above the driver: they read its constants (workloads, engines, limits).
+  options: ['cli', 'studies', ...ENTRIES.slice(1)],
+  // 'options' joins this list once driver/scenarios/ (which calls normalizeOptions) has moved up.
   driver: ['cli', 'report', ...ENTRIES.slice(1)],
-  report: ['driver', 'cli', 'scenarios', ...ENTRIES.slice(1)],
-  result: ['driver', 'report', 'cli', 'scenarios', 'app', 'routes', ...ENTRIES.slice(1)],
-  scenarios: ['cli', 'report', ...ENTRIES.slice(1)],
-  app: ['cli', 'driver', 'report', 'result', 'scenarios', ...ENTRIES.slice(1)],
-  routes: ['cli', 'driver', 'report', 'result', 'scenarios', ...ENTRIES.slice(1)],
-  stores: ['cli', 'driver', 'report', 'result', 'scenarios', 'app', 'routes', ...ENTRIES.slice(1)],
+  report: ['options', 'driver', 'cli', 'scenarios', ...ENTRIES.slice(1)],
+  result: ['options', 'driver', 'report', 'cli', 'scenarios', 'app', 'routes', ...ENTRIES.slice(1)],
+  scenarios: ['cli', 'options', 'report', ...ENTRIES.slice(1)],
+  app: ['cli', 'options', 'driver', 'report', 'result', 'scenarios', ...ENTRIES.slice(1)],
+  routes: ['cli', 'options', 'driver', 'report', 'result', 'scenarios', ...ENTRIES.slice(1)],
+  stores: ['cli', 'options', 'driver', 'report', 'result', 'scenarios', 'app', 'routes', ...ENTRIES.slice(1)],
   // Settings and their precedence, data only: what starts servers (embedded/resolve-service.js
   // among it) sits in embedded/, which reads config/.
-  config: ['cli', 'driver', 'report', 'result', 'scenarios', 'app', 'routes', 'embedded', ...ENTRIES.slice(1)],
-  embedded: ['cli', 'driver', 'report', 'result', 'scenarios', 'app', 'routes', ...ENTRIES.slice(1)],
+  config: [
+    'cli', 'options', 'driver', 'report', 'result', 'scenarios', 'app', 'routes', 'embedded', ...ENTRIES.slice(1),
+  ],
+  embedded: ['cli', 'options', 'driver', 'report', 'result', 'scenarios', 'app', 'routes', ...ENTRIES.slice(1)],
   util: [...LIBRARY, ...ENTRIES.slice(1)],
 };
 

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { keysTouched, phaseTables } from '../../driver/scenarios/kinds/phases.js';
 import { flagsToOptions } from '../../driver/scenarios/results.js';
-import { normalizeOptions } from '../../driver/options.js';
+import { normalizeOptions } from '../../options/normalize.js';
 import { judge } from '../../result/scenarios/verdicts.js';
 import { SCALES } from '../../driver/scenarios/index.js';
 import scenario from '../../scenarios/cluster-vs-document.js';

@@ -9,7 +9,7 @@ import { SCALES, listScenarios } from '../../driver/scenarios/index.js';
 import { buildTable, publishedTable } from '../../driver/scenarios/tables.js';
 import { flagsText, flagsToOptions } from '../../driver/scenarios/results.js';
 import { KINDS } from '../../driver/scenarios/kinds/index.js';
-import { normalizeOptions } from '../../driver/options.js';
+import { normalizeOptions } from '../../options/normalize.js';
 import { createLatencyRecorder } from '../../result/recorder.js';
 import { fromJson, toJson } from '../../result/format.js';
 import { renderScenario } from '../../report/scenario.js';

@@ -23,7 +23,7 @@
 // latency, the probe's mean idle and under that step's load, whether a server was that step's
 // limit, the phase's errors and requests) and `steps` (every step's figures, so the best is never
 // the only one kept). The probe cells carry their own noise (`noise`), which the verdicts use.
-import { normalizeOptions } from '../../options.js';
+import { normalizeOptions } from '../../../options/normalize.js';
 import { runBenchmark } from '../../run.js';
 import { flagsToOptions, flagsText, concatResults } from '../results.js';
 import { findAdapter } from '../../../stores/index.js';

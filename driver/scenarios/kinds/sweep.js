@@ -16,7 +16,8 @@
 //   jsonParseTable: { id, title, rowHeader }  also time JSON.parse of key1..key3 in this
 //           process, as node test-json does: a table of rows key1..key3, column parseMs
 import { randomBytes } from 'node:crypto';
-import { normalizeOptions, TOKEN_ENV } from '../../options.js';
+import { normalizeOptions } from '../../../options/normalize.js';
+import { TOKEN_ENV } from '../../app-process.js';
 import { runBenchmark } from '../../run.js';
 import { startAppProcess } from '../../app-process.js';
 import { buildTable, valueAt } from '../tables.js';

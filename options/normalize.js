@@ -2,23 +2,24 @@
 // Every problem is collected (not just the first) and the CLI prints them all and exits 2.
 import { nearestName } from '../util/flags.js';
 // --html, --repeat, --assert, and the report and compare commands' flags.
-import { RUN_REPORT_FLAGS, runReportOptions } from './run-report-options.js';
-import { DEFAULT_RECORDS, DEFAULT_VALUE_SIZE, OPERATIONS } from './workloads/definitions.js';
-import { parseDistribution, parseValueSize, parseWorkload } from './workloads/parse.js';
-import { randomSeed } from './workloads/random.js';
+import { RUN_REPORT_FLAGS, runReportOptions } from './run-report.js';
+import { DEFAULT_RECORDS, DEFAULT_VALUE_SIZE, OPERATIONS } from '../driver/workloads/definitions.js';
+import { parseDistribution, parseValueSize, parseWorkload } from '../driver/workloads/parse.js';
+import { randomSeed } from '../driver/workloads/random.js';
 // --workers
-import { MAX_WORKERS, autoWorkers } from './workers.js';
-import { PROBE_MIN_REQUESTS_PER_CLIENT, PROBE_MIN_SECONDS } from './probe/prober.js';
-import { SCENARIO_FLAGS, parseScenarioFlags } from './scenario-options.js';
-import { VALUE_SHAPES } from './workloads/value-shape.js';
-import { WARMUP_MAX_SECONDS } from './warmup.js';
-import { ORDERS } from './schedule.js';
+import { MAX_WORKERS, autoWorkers } from '../driver/workers.js';
+import { PROBE_MIN_REQUESTS_PER_CLIENT, PROBE_MIN_SECONDS } from '../driver/probe/prober.js';
+import { SCENARIO_FLAGS, parseScenarioFlags } from './scenario.js';
+import { VALUE_SHAPES } from '../driver/workloads/value-shape.js';
+import { WARMUP_MAX_SECONDS } from '../driver/warmup.js';
+import { ORDERS } from '../driver/schedule.js';
 import { unmeasuredStoreProblems } from '../result/thresholds.js';
-import { targetFromUrl } from './targets.js';
-import { DEFAULT_HTTP_ENGINE, HTTP_ENGINE_NAMES } from './engines/names.js'; // --engine
-import { STORE_DELAY_FLAGS, parseStoreDelay } from './store-delay-options.js';
-import { SERVER_TIMING_FLAGS, parseServerTiming } from './server-timing-options.js';
-import { PART_FLAGS, parsePartFlags, partRunOptions } from './part-options.js';
+import { targetFromUrl } from '../driver/targets.js';
+import { TOKEN_ENV } from '../driver/app-process.js';
+import { DEFAULT_HTTP_ENGINE, HTTP_ENGINE_NAMES } from '../driver/engines/names.js'; // --engine
+import { STORE_DELAY_FLAGS, parseStoreDelay } from './store-delay.js';
+import { SERVER_TIMING_FLAGS, parseServerTiming } from './server-timing.js';
+import { PART_FLAGS, parsePartFlags, partRunOptions } from './parts.js';
 import { byteSize, SettingValueError, workerCount } from '../config/setting-values.js'; // --app-workers, --probe-size
 
 // Four levels from the original's six (5 to 30 by 5): the curve's shape at two thirds of the
@@ -50,8 +51,6 @@ export const LIMITS = Object.freeze({
   seed: 2 ** 32 - 1, // --seed: a 32-bit seed
 });
 
-// The environment variable that carries the write token when --token does not.
-export const TOKEN_ENV = 'STOREBENCH_WRITE_TOKEN';
 const shown = (value) => value.toLocaleString('en-US');
 
 // How problems name a flag: with its short form when it has one.

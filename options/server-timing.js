@@ -1,11 +1,8 @@
 // --no-server-timing on node test: the app node test starts leaves out its Server-Timing header
 // (docs/configuration.md, serverTiming), so its steps have no store time. The app reads it from
 // its environment; a running app (--target, --url) has its own setting, and --direct calls the
-// stores with no app at all, so there the flag is a mistake.
-import { settings } from '../config/settings.js';
-
+// stores with no app at all, so there the flag is a mistake (driver/server-timing.js uses it).
 export const SERVER_TIMING_FLAGS = { 'no-server-timing': { type: 'boolean' } };
-const ENV = settings.serverTiming.env[0];
 
 /** false when --no-server-timing was given, else undefined (the app's own setting); problems pushed. */
 export function parseServerTiming(values, problems, { overRunningApp = false, direct = false } = {}) {
@@ -19,6 +16,3 @@ export function parseServerTiming(values, problems, { overRunningApp = false, di
   }
   return false;
 }
-
-/** The app's environment for the flag: the header off when given, nothing otherwise. */
-export const serverTimingEnv = (serverTiming) => (serverTiming === false ? { [ENV]: 'off' } : {});

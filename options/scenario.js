@@ -1,8 +1,8 @@
 // node test --scenario NAME|list [--scale S] [--cloudant-plan P] [--json F] [--html F] [--csv F]:
 // its flags, pure like options.js, which adds them to its own. A scenario sets its own load
 // (stores, steps, workloads), so any load or target flag beside it is a problem.
-import { CLOUDANT_PLANS, scaleProblems } from './scenarios/scales.js';
-import { parseStoreDelay } from './store-delay-options.js';
+import { CLOUDANT_PLANS, scaleProblems } from '../driver/scenarios/scales.js';
+import { parseStoreDelay } from './store-delay.js';
 import { byteSize, delayMs, SettingValueError } from '../config/setting-values.js';
 
 export const SCENARIO_FLAGS = {

@@ -1,6 +1,6 @@
 // The flags of one run split over several drivers: --part I/N and --start-at TIME (a part), and
 // --parts N --local (this machine starts the N parts itself, cli/local-parts.js).
-import { MAX_PARTS, parsePart, parseStartAt, partProblems, partSeed, sharedWrites } from './parts.js';
+import { MAX_PARTS, parsePart, parseStartAt, partProblems, partSeed, sharedWrites } from '../driver/parts.js';
 
 export const PART_FLAGS = {
   part: { type: 'string' },
