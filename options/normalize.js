@@ -2,14 +2,18 @@
 // Every problem is collected (not just the first) and the CLI prints them all and exits 2.
 import { nearestName } from '../util/flags.js';
 // --html, --repeat, --assert, and the report and compare commands' flags.
-import { RUN_REPORT_FLAGS, runReportOptions } from './run-report.js';
+import { runReportOptions } from './run-report.js';
+import {
+  DEFAULT_CONCURRENCY, DEFAULT_DURATION_SECONDS, DEFAULT_TIMEOUT_MS, DEFAULT_WARMUP, LIMITS, OPTION_NAMED, QUICK,
+  RUN_FLAGS,
+} from './table.js';
 import { DEFAULT_RECORDS, DEFAULT_VALUE_SIZE, OPERATIONS } from '../driver/workloads/definitions.js';
 import { parseDistribution, parseValueSize, parseWorkload } from '../driver/workloads/parse.js';
 import { randomSeed } from '../driver/workloads/random.js';
 // --workers
 import { MAX_WORKERS, autoWorkers } from '../driver/workers.js';
 import { PROBE_MIN_REQUESTS_PER_CLIENT, PROBE_MIN_SECONDS } from '../driver/probe/prober.js';
-import { SCENARIO_FLAGS, parseScenarioFlags } from './scenario.js';
+import { parseScenarioFlags } from './scenario.js';
 import { VALUE_SHAPES } from '../driver/workloads/value-shape.js';
 import { WARMUP_MAX_SECONDS } from '../driver/warmup.js';
 import { ORDERS } from '../driver/schedule.js';
@@ -17,87 +21,16 @@ import { unmeasuredStoreProblems } from '../result/thresholds.js';
 import { targetFromUrl } from '../driver/targets.js';
 import { TOKEN_ENV } from '../driver/app-process.js';
 import { DEFAULT_HTTP_ENGINE, HTTP_ENGINE_NAMES } from '../driver/engines/names.js'; // --engine
-import { STORE_DELAY_FLAGS, parseStoreDelay } from './store-delay.js';
-import { SERVER_TIMING_FLAGS, parseServerTiming } from './server-timing.js';
-import { PART_FLAGS, parsePartFlags, partRunOptions } from './parts.js';
+import { parseStoreDelay } from './store-delay.js';
+import { parseServerTiming } from './server-timing.js';
+import { parsePartFlags, partRunOptions } from './parts.js';
 import { byteSize, SettingValueError, workerCount } from '../config/setting-values.js'; // --app-workers, --probe-size
-
-// Four levels from the original's six (5 to 30 by 5): the curve's shape at two thirds of the
-// time, so a default run of every store (39 URLs) stays under ten minutes on a 2-core machine,
-// warm-ups included (docs/measurement.md). `-c 5,10,15,20,25,30` is the original's sweep.
-export const DEFAULT_CONCURRENCY = [5, 10, 20, 30];
-// Steps are timed by default: a request count finishes in well under a second on a fast
-// store (too few samples, flagged as weak) and takes minutes on a slow one.
-export const DEFAULT_DURATION_SECONDS = 2;
-export const DEFAULT_WARMUP = 500;
-export const DEFAULT_TIMEOUT_MS = 10_000;
-// --quick: a one-minute overview of every store (what it sets unless the flag is given).
-export const QUICK = Object.freeze({ keys: ['key1'], concurrency: [5, 20], duration: 1 });
-
-// The largest value each number may take (an unbounded -c grew without end, a
-// --timeout past Node's timer limit of 2^31-1 ms fired at once). --help shows them.
-export const LIMITS = Object.freeze({
-  concurrency: 10_000, // clients in one step (each holds up to two sockets)
-  requests: 10_000_000, // -n per step
-  duration: 3600, // -t: seconds per step
-  rps: 100_000, // --rps, each rate
-  pipeline: 1000, // --pipeline: calls each caller sends at once (direct mode)
-  minRps: 0.01, // one request per 100 s
-  warmup: 1_000_000, // requests (a warm-up also stops after 2 s)
-  warmupMax: 600, // --warmup-max: seconds of steady-state warm-up before a step
-  timeout: 600_000, // ms per request: ten minutes
-  steps: 100, // values in a -c or --rps list
-  records: 100_000_000, // --records: the key space (ten-digit record numbers)
-  seed: 2 ** 32 - 1, // --seed: a 32-bit seed
-});
 
 const shown = (value) => value.toLocaleString('en-US');
 
 // How problems name a flag: with its short form when it has one.
 const flagLabel = (name) => (spec[name].short ? `-${spec[name].short}/--${name}` : `--${name}`);
 
-export const RUN_FLAGS = Object.freeze({
-  url: { type: 'string', multiple: true, short: 'u' },
-  target: { type: 'string' },
-  concurrency: { type: 'string', short: 'c' },
-  requests: { type: 'string', short: 'n' },
-  duration: { type: 'string', short: 't' },
-  warmup: { type: 'string' },
-  'warmup-max': { type: 'string' },
-  order: { type: 'string' },
-  quick: { type: 'boolean' },
-  'no-keepalive': { type: 'boolean' },
-  timeout: { type: 'string' },
-  rps: { type: 'string' },
-  stores: { type: 'string' },
-  keys: { type: 'string' },
-  json: { type: 'string' },
-  csv: { type: 'string' },
-  workload: { type: 'string', short: 'w' },
-  records: { type: 'string' },
-  'value-size': { type: 'string' },
-  distribution: { type: 'string' },
-  seed: { type: 'string' },
-  'no-load': { type: 'boolean' },
-  'no-verify': { type: 'boolean' },
-  'no-control': { type: 'boolean' },
-  token: { type: 'string' },
-  quiet: { type: 'boolean', short: 'q' },
-  help: { type: 'boolean', short: 'h' },
-  workers: { type: 'string' },
-  'app-workers': { type: 'string' },
-  direct: { type: 'boolean' },
-  pipeline: { type: 'string' },
-  probe: { type: 'boolean' },
-  'probe-size': { type: 'string' },
-  engine: { type: 'string' },
-  'value-shape': { type: 'string' },
-  ...STORE_DELAY_FLAGS,
-  ...SERVER_TIMING_FLAGS,
-  ...PART_FLAGS,
-  ...RUN_REPORT_FLAGS,
-  ...SCENARIO_FLAGS,
-});
 const spec = RUN_FLAGS;
 
 const positiveInteger = (text) => (/^\d+$/.test(text) && Number(text) > 0 ? Number(text) : null);
@@ -115,8 +48,7 @@ function httpUrl(text) {
   }
 }
 
-export const camelCase = (flag) => flag.replace(/-([a-z])/g, (_, letter) => letter.toUpperCase());
-const FLAG_OF = new Map(Object.keys(spec).map((flag) => [camelCase(flag), flag]));
+const FLAG_OF = new Map([...OPTION_NAMED].map(([name, { flag }]) => [name, flag]));
 // The flags whose value is a comma-separated list: from code, an array does as well.
 const LIST_FLAGS = new Set(['concurrency', 'rps', 'stores', 'keys']);
 function described(value) {

@@ -2,13 +2,6 @@
 // --parts N --local (this machine starts the N parts itself, cli/local-parts.js).
 import { MAX_PARTS, parsePart, parseStartAt, partProblems, partSeed, sharedWrites } from '../driver/parts.js';
 
-export const PART_FLAGS = {
-  part: { type: 'string' },
-  'start-at': { type: 'string' },
-  parts: { type: 'string' },
-  local: { type: 'boolean' },
-};
-
 // How far ahead the local parts start when no --start-at is given.
 export const LOCAL_LEAD_SECONDS = 10;
 

@@ -1,16 +1,9 @@
-// A run's report options (--html, --repeat, --assert, --hdr-log, --metrics-port) from flag values or an object:
-// normalizeOptions (driver/options.js) uses them; cli/report-options.js holds their usage text.
+// A run's report options (--html, --repeat, --assert, --hdr-log, --metrics-port) from flag values:
+// normalizeOptions uses them, and cli/report-options.js the report command's share.
 import { parseThresholds } from '../result/thresholds.js';
+import { REPEAT_LIMIT, flagSpec } from './table.js';
 
-export const REPEAT_LIMIT = 100;
-
-export const RUN_REPORT_FLAGS = {
-  html: { type: 'string' },
-  repeat: { type: 'string' },
-  assert: { type: 'string', multiple: true },
-  'hdr-log': { type: 'string' },
-  'metrics-port': { type: 'string' },
-};
+export const RUN_REPORT_FLAGS = flagSpec('html', 'repeat', 'assert', 'hdr-log', 'metrics-port');
 
 export const wholeNumber = (text) => (/^\d+$/.test(text) ? Number(text) : null);
 export const strings = (value) => [].concat(value ?? []).filter((item) => typeof item === 'string');

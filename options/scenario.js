@@ -1,19 +1,9 @@
 // node test --scenario NAME|list [--scale S] [--cloudant-plan P] [--json F] [--html F] [--csv F]:
-// its flags, pure like options.js, which adds them to its own. A scenario sets its own load
+// its flags, which normalizeOptions reads first. A scenario sets its own load
 // (stores, steps, workloads), so any load or target flag beside it is a problem.
 import { CLOUDANT_PLANS, scaleProblems } from '../driver/scenarios/scales.js';
 import { parseStoreDelay } from './store-delay.js';
 import { byteSize, delayMs, SettingValueError } from '../config/setting-values.js';
-
-export const SCENARIO_FLAGS = {
-  scenario: { type: 'string' },
-  scale: { type: 'string' },
-  'cloudant-plan': { type: 'string' },
-  'client-rtt': { type: 'string' },
-  'client-bandwidth': { type: 'string' },
-  counter: { type: 'boolean' },
-  verdicts: { type: 'string' },
-};
 
 // What may go with --scenario: where the results go, and the scenario's own knobs.
 const ALLOWED = new Set([

@@ -2,7 +2,9 @@
 // (docs/configuration.md, serverTiming), so its steps have no store time. The app reads it from
 // its environment; a running app (--target, --url) has its own setting, and --direct calls the
 // stores with no app at all, so there the flag is a mistake (driver/server-timing.js uses it).
-export const SERVER_TIMING_FLAGS = { 'no-server-timing': { type: 'boolean' } };
+import { flagSpec } from './table.js';
+
+export const SERVER_TIMING_FLAGS = flagSpec('no-server-timing');
 
 /** false when --no-server-timing was given, else undefined (the app's own setting); problems pushed. */
 export function parseServerTiming(values, problems, { overRunningApp = false, direct = false } = {}) {

@@ -3,12 +3,9 @@
 // has its own settings, so they do not apply to it (driver/store-delay.js uses them).
 import { byteSize, delayMs, perStore, SettingValueError, storesNamed } from '../config/setting-values.js';
 import { unknownStoreProblems } from '../stores/index.js';
+import { flagSpec } from './table.js';
 
-export const STORE_DELAY_FLAGS = {
-  'store-rtt': { type: 'string' },
-  'store-jitter': { type: 'string' },
-  'store-bandwidth': { type: 'string' },
-};
+export const STORE_DELAY_FLAGS = flagSpec('store-rtt', 'store-jitter', 'store-bandwidth');
 
 /**
  * { rttMs?, jitterMs?, bandwidth? }: the flags given (each left out when not; each a number for

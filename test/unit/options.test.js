@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_CONCURRENCY, DEFAULT_DURATION_SECONDS, LIMITS } from '../../options/normalize.js';
+import { DEFAULT_CONCURRENCY, DEFAULT_DURATION_SECONDS, LIMITS } from '../../options/table.js';
 import { parseArguments, usage } from '../../cli/options.js';
 import { parseJsonArguments, usage as jsonUsage } from '../../cli/json-options.js';
 import { checkOutputPaths } from '../../cli/results-files.js';

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { camelCase, RUN_FLAGS } from '../../options/normalize.js';
+import { camelCase, RUN_FLAGS } from '../../options/table.js';
 import { CLI_ONLY, codeOptionProblems } from '../../options/code.js';
 
 const root = new URL('../../', import.meta.url);

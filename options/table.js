@@ -1,0 +1,741 @@
+// The options of `node test`, one entry each: the flag and its short form, its type (a string
+// flag's value name, `arg`), whether it repeats (`multiple`) or takes a comma-separated list
+// (`list`), its bounds and default, the Result's `settings` key it becomes (null: none), and its
+// --help lines. The argv spec (RUN_FLAGS), the usage text (cli/run-usage.js), docs/cli.md
+// (scripts/cli-docs.js) and index.d.ts's RunOptions (test/unit/options-table.test.js) come from it.
+import { availableParallelism } from 'node:os';
+import { DEFAULT_RECORDS, DEFAULT_VALUE_SIZE, DISTRIBUTIONS } from '../driver/workloads/definitions.js';
+import { MAX_WORKERS, autoWorkers } from '../driver/workers.js';
+import {
+  PROBE_IDLE_REQUESTS, PROBE_IDLE_SECONDS, PROBE_MIN_REQUESTS_PER_CLIENT, PROBE_MIN_SECONDS, PROBE_WARMUP_REQUESTS,
+} from '../driver/probe/prober.js';
+import { HASH_FIELDS } from '../driver/workloads/value-shape.js';
+import { WARMUP_MAX_SECONDS, WARMUP_TOLERANCE, WARMUP_WINDOW_SECONDS } from '../driver/warmup.js';
+import { DEFAULT_HTTP_ENGINE, HTTP_ENGINE_NAMES } from '../driver/engines/names.js';
+import { TOKEN_ENV } from '../driver/app-process.js';
+
+// Four levels from the original's six (5 to 30 by 5): the curve's shape at two thirds of the
+// time, so a default run of every store (39 URLs) stays under ten minutes on a 2-core machine,
+// warm-ups included (docs/measurement.md). `-c 5,10,15,20,25,30` is the original's sweep.
+export const DEFAULT_CONCURRENCY = [5, 10, 20, 30];
+// Steps are timed by default: a request count finishes in well under a second on a fast
+// store (too few samples, flagged as weak) and takes minutes on a slow one.
+export const DEFAULT_DURATION_SECONDS = 2;
+export const DEFAULT_WARMUP = 500;
+export const DEFAULT_TIMEOUT_MS = 10_000;
+export const REPEAT_LIMIT = 100;
+// --quick: a one-minute overview of every store (what it sets unless the flag is given).
+export const QUICK = Object.freeze({ keys: ['key1'], concurrency: [5, 20], duration: 1 });
+
+// The largest value each number may take (an unbounded -c grew without end, a
+// --timeout past Node's timer limit of 2^31-1 ms fired at once).
+export const LIMITS = Object.freeze({
+  concurrency: 10_000, // clients in one step (each holds up to two sockets)
+  requests: 10_000_000,
+  duration: 3600,
+  rps: 100_000,
+  pipeline: 1000,
+  minRps: 0.01, // one request per 100 s
+  warmup: 1_000_000, // requests (a warm-up also stops after 2 s)
+  warmupMax: 600,
+  timeout: 600_000, // ten minutes
+  steps: 100, // values in a -c or --rps list
+  records: 100_000_000, // ten-digit record numbers
+  seed: 2 ** 32 - 1,
+});
+
+const shown = (value) => value.toLocaleString('en-US');
+const probeIdle = `${PROBE_IDLE_SECONDS} s or ${PROBE_IDLE_REQUESTS} requests`;
+const probeMinPerClient = PROBE_MIN_REQUESTS_PER_CLIENT;
+const maxDuration = shown(LIMITS.duration);
+const maxTimeout = shown(LIMITS.timeout);
+const warmupTolerance = WARMUP_TOLERANCE * 100;
+const warmupMax = WARMUP_MAX_SECONDS;
+const quick = `--keys ${QUICK.keys.join(',')} -c ${QUICK.concurrency.join(',')} -t ${QUICK.duration}`;
+const engines = HTTP_ENGINE_NAMES.join(' or ');
+
+/** The --help sections, in order: a title, and lines after the section's options. */
+export const SECTIONS = Object.freeze({
+  targets: { title: 'Targets:' },
+  storeNetwork: { title: 'Network between the stores and their servers (docs/configuration.md#network-emulation):' },
+  load: { title: 'Load:' },
+  workload: { title: 'Workload (docs/workloads.md):' },
+  output: { title: 'Output:' },
+  reports: { title: 'Reports:' },
+  parts: { title: 'Several drivers, one run (docs/merge.md):' },
+  scenarios: {
+    title: 'Scenarios (docs/scenarios.md): the published studies, re-run here beside their figures',
+    after: [
+      '  --store-rtt MS, --store-jitter MS, --store-bandwidth SIZE',
+      '                         the network between the app and its stores (STORE=value items too), for',
+      '                         the scenarios over HTTP and in direct mode but cluster-vs-document.',
+      '                         Default: none',
+    ],
+  },
+});
+
+// `label`: the usage line's own words where they are not the flag's (null: shown in another's).
+// `note`: lines after the option's own, at the section's indent.
+const ENTRIES = [
+  {
+    flag: 'target',
+    type: 'string',
+    arg: 'URL',
+    setting: 'target',
+    section: 'targets',
+    help: ['sweep a running app: reads URL/stores, sweeps the stores that are up'],
+  },
+  {
+    flag: 'url',
+    short: 'u',
+    type: 'string',
+    arg: 'URL',
+    multiple: true,
+    setting: 'targets',
+    section: 'targets',
+    help: ['sweep this URL (repeatable); no /stores listing is read'],
+  },
+  {
+    flag: 'stores',
+    type: 'string',
+    arg: 'LIST',
+    list: true,
+    setting: 'stores',
+    section: 'targets',
+    help: ['only these stores (comma-separated; embedded default or --target)'],
+  },
+  {
+    flag: 'keys',
+    type: 'string',
+    arg: 'LIST',
+    list: true,
+    setting: 'keys',
+    section: 'targets',
+    help: ['only these keys (default: every key the store lists, key1..key3)'],
+  },
+  {
+    flag: 'direct',
+    type: 'boolean',
+    setting: 'engine',
+    section: 'targets',
+    help: [
+      'call the store adapters in this process instead of the app over HTTP:',
+      'the stores (--stores, default all) are opened as app.js opens them',
+      '(env, VCAP_SERVICES, embedded servers), same workloads and tables;',
+      'not with --no-keepalive, which is about HTTP (docs/direct.md)',
+    ],
+  },
+  {
+    flag: 'probe',
+    type: 'boolean',
+    setting: null,
+    section: 'targets',
+    help: [
+      'a separate prober in its own thread sends one request at a time: for',
+      `${probeIdle} before each target's steps (idle, after up`,
+      `to ${PROBE_WARMUP_REQUESTS} untimed warm-up requests: a new connection is slower) and`,
+      'throughout each step (under load); tables show its p50/p99, never counted',
+      `in the step. -n must be at least ${probeMinPerClient} x the largest -c, or with --rps`,
+      `last ${PROBE_MIN_SECONDS} s at the largest --rps (docs/direct.md)`,
+    ],
+  },
+  {
+    flag: 'no-server-timing',
+    type: 'boolean',
+    setting: null,
+    section: 'targets',
+    help: [
+      'the app this starts leaves out its Server-Timing header (store;dur=MS),',
+      "so no step has a store time: the app's CPU without it (default: each",
+      "step reports the store's own time inside the app beside the latency)",
+    ],
+  },
+  {
+    flag: 'probe-size',
+    type: 'string',
+    arg: 'SIZE',
+    default: '100 B',
+    setting: 'probeSize',
+    section: 'targets',
+    help: [
+      'with --direct and a key-space workload, the value the probe writes or reads',
+      'under its own key (default 100 B: 10KB to probe 10 KB values)',
+    ],
+  },
+  {
+    flag: 'store-rtt',
+    type: 'string',
+    arg: 'MS',
+    default: 0,
+    setting: 'storeDelay',
+    section: 'storeNetwork',
+    help: [
+      'a round trip of MS ms (half each way) through a delaying proxy in front',
+      "of each store's server, embedded or configured: given to the app this",
+      'starts, or applied here with --direct (default: 0, none). STORE=MS',
+      'items give one store its own (redis=40, or 10,redis=40)',
+    ],
+  },
+  {
+    flag: 'store-jitter',
+    type: 'string',
+    arg: 'MS',
+    default: 0,
+    setting: 'storeDelay',
+    section: 'storeNetwork',
+    help: ['each one-way delay varies at random by up to MS either side'],
+  },
+  {
+    flag: 'store-bandwidth',
+    type: 'string',
+    arg: 'SIZE',
+    setting: 'storeDelay',
+    section: 'storeNetwork',
+    help: [
+      'bytes a second each way to each server (100KB, 10MB)',
+      '(both also take STORE=value items)',
+    ],
+  },
+  {
+    flag: 'concurrency',
+    short: 'c',
+    type: 'string',
+    arg: 'LIST',
+    list: true,
+    bounds: [1, LIMITS.concurrency],
+    default: DEFAULT_CONCURRENCY,
+    setting: 'concurrency',
+    section: 'load',
+    help: [
+      `concurrency steps, comma-separated, each 1 to ${shown(LIMITS.concurrency)}`,
+      `(default: ${DEFAULT_CONCURRENCY.join(',')})`,
+    ],
+  },
+  {
+    flag: 'requests',
+    short: 'n',
+    type: 'string',
+    arg: 'N',
+    bounds: [1, LIMITS.requests],
+    setting: 'requests',
+    section: 'load',
+    help: [`send N requests per step instead, 1 to ${shown(LIMITS.requests)} (the original used 100)`],
+  },
+  {
+    flag: 'duration',
+    short: 't',
+    type: 'string',
+    arg: 'SECS',
+    bounds: [0, LIMITS.duration],
+    default: DEFAULT_DURATION_SECONDS,
+    setting: 'duration',
+    section: 'load',
+    help: [`run each step for SECS seconds, at most ${maxDuration} (default: ${DEFAULT_DURATION_SECONDS})`],
+  },
+  {
+    flag: 'rps',
+    type: 'string',
+    arg: 'LIST',
+    list: true,
+    bounds: [LIMITS.minRps, LIMITS.rps],
+    setting: 'rps',
+    section: 'load',
+    help: [
+      `open model: send at these fixed rates, each ${LIMITS.minRps} to ${shown(LIMITS.rps)} per`,
+      'second (one step each), instead of a concurrency sweep; latency counts',
+      "from each request's intended send time",
+    ],
+  },
+  {
+    flag: 'pipeline',
+    type: 'string',
+    arg: 'N',
+    bounds: [1, LIMITS.pipeline],
+    default: 1,
+    setting: 'pipeline',
+    section: 'load',
+    help: [
+      'with --direct: each caller sends N calls at once, the next N when all N',
+      `are back (redis-benchmark -P N), each call timed and counted; 1 to ${shown(LIMITS.pipeline)}`,
+      '(default: 1). Only stores whose client pipelines (without --stores:',
+      'those), not with --rps (docs/direct.md)',
+    ],
+  },
+  {
+    flag: 'warmup',
+    type: 'string',
+    arg: 'N',
+    bounds: [0, LIMITS.warmup],
+    default: DEFAULT_WARMUP,
+    setting: 'warmup',
+    section: 'load',
+    help: [
+      'requests sent to every URL once before the first step (at most 2 s each:',
+      `the app's JIT, pools and servers), not counted, 0 to ${shown(LIMITS.warmup)}`,
+      `(default: ${DEFAULT_WARMUP}; 0: no warm-up of any kind)`,
+    ],
+  },
+  {
+    flag: 'warmup-max',
+    type: 'string',
+    arg: 'SECS',
+    bounds: [0, LIMITS.warmupMax],
+    default: WARMUP_MAX_SECONDS,
+    setting: 'warmupMaxSeconds',
+    section: 'load',
+    help: [
+      `before each step, its load runs in ${WARMUP_WINDOW_SECONDS} s windows until one is no faster`,
+      `than the last (within ${warmupTolerance}%), at most SECS (default: ${warmupMax}; 0: none,`,
+      'and no warm-up of the app as a whole either); a step whose warm-up',
+      'never settled carries NOT_STEADY. First the app itself warms: its',
+      'first URL at the highest load in 0.5 s windows, 2 s at least, at most',
+      'SECS',
+    ],
+  },
+  {
+    flag: 'order',
+    type: 'string',
+    arg: 'ORDER',
+    default: 'interleaved',
+    setting: 'order',
+    section: 'load',
+    help: [
+      'interleaved (default): at each level one step of every URL, shuffled',
+      'with --seed, then the next level; the first step is measured again at',
+      'the end (the control). sequential: every level of a URL, then the next',
+    ],
+  },
+  {
+    flag: 'no-control',
+    type: 'boolean',
+    setting: 'control',
+    section: 'load',
+    help: [
+      'do not measure the first step again after the last (the control); for',
+      'a workload whose extra writes would matter',
+    ],
+  },
+  {
+    flag: 'quick',
+    type: 'boolean',
+    setting: null,
+    section: 'load',
+    help: [`a one-minute overview: ${quick} unless given`],
+  },
+  {
+    flag: 'no-keepalive',
+    type: 'boolean',
+    setting: 'keepAlive',
+    section: 'load',
+    help: [
+      "a new connection per request (the original's behaviour;",
+      'default: keep-alive)',
+    ],
+  },
+  {
+    flag: 'engine',
+    type: 'string',
+    arg: 'NAME',
+    default: DEFAULT_HTTP_ENGINE,
+    setting: 'engine',
+    section: 'load',
+    help: [
+      `what sends the HTTP requests: ${engines} (default: ${DEFAULT_HTTP_ENGINE}).`,
+      "fast writes HTTP/1.1 to sockets itself, at a fraction of loadtest's CPU",
+      'per request: for targets faster than the driver. Timing and figures',
+      'are the same either way (docs/measurement.md)',
+    ],
+  },
+  {
+    flag: 'timeout',
+    type: 'string',
+    arg: 'MS',
+    bounds: [1, LIMITS.timeout],
+    default: DEFAULT_TIMEOUT_MS,
+    setting: 'timeoutMs',
+    section: 'load',
+    help: [
+      `per-request deadline in milliseconds, 1 to ${maxTimeout} (default: ${DEFAULT_TIMEOUT_MS})`,
+      'Every request a step starts is waited for, up to this deadline.',
+    ],
+    note: [`A -c or --rps list has at most ${LIMITS.steps} values.`],
+  },
+  {
+    flag: 'workers',
+    type: 'string',
+    arg: 'N|auto',
+    bounds: [1, MAX_WORKERS],
+    default: 1,
+    setting: 'workers',
+    section: 'load',
+    help: [
+      `run each step in N worker threads, 1 to ${MAX_WORKERS} (default: 1; auto: one per`,
+      `core less one, here ${autoWorkers()}), each with its share of the concurrency or`,
+      'rate; their histograms are added, counts summed; with --direct each',
+      'opens its own connection (memory runs in the main thread). Refuses',
+      'workloads that insert (insert, ycsb-d); skips the read-back of written',
+      'values when several workers write (docs/measurement.md)',
+    ],
+  },
+  {
+    flag: 'app-workers',
+    type: 'string',
+    arg: 'N|auto',
+    default: 1,
+    setting: 'appWorkers',
+    section: 'load',
+    help: [
+      'start app.js as N processes (app.js --workers; auto: one per CPU, here',
+      `${availableParallelism()}), the embedded servers once for all of them: one Express`,
+      'process is often the limit (docs/measurement.md). Default: 1. Not with',
+      '--target, --url or --direct. memory then refuses writes (each worker has',
+      'its own copy), and is left out of key-space workloads',
+    ],
+  },
+  {
+    flag: 'workload',
+    short: 'w',
+    type: 'string',
+    arg: 'NAME',
+    default: 'read',
+    setting: 'workload',
+    section: 'workload',
+    help: [
+      'what each request does: read (default), write, update, insert, append,',
+      'mixed:R/W (R% reads, W% updates), ycsb-a, ycsb-b, ycsb-c, ycsb-d, ycsb-f;',
+      '--workload list describes each. Without --records, read is the seeded',
+      'key1..key3 as always; anything else runs over a key space',
+    ],
+  },
+  {
+    flag: 'records',
+    type: 'string',
+    arg: 'N',
+    bounds: [1, LIMITS.records],
+    default: DEFAULT_RECORDS,
+    setting: 'records',
+    section: 'workload',
+    help: [
+      `the key space: records user0000000000 .. user<N-1>, 1 to ${shown(LIMITS.records)}`,
+      `(default with a workload: ${shown(DEFAULT_RECORDS)}). Loaded first through the`,
+      "app's bulk route, measured as its own table",
+    ],
+  },
+  {
+    flag: 'value-size',
+    type: 'string',
+    arg: 'SIZE',
+    default: DEFAULT_VALUE_SIZE,
+    setting: 'valueSizeMin',
+    section: 'workload',
+    help: [
+      'value bytes: 100, 10KB, 1MB (K = 1024) or a range MIN-MAX drawn per',
+      `request, 1 byte to 16 MB (default: ${DEFAULT_VALUE_SIZE})`,
+    ],
+  },
+  {
+    flag: 'distribution',
+    type: 'string',
+    arg: 'NAME',
+    setting: 'distribution',
+    section: 'workload',
+    help: [
+      'which records the requests pick:',
+      `${Object.keys(DISTRIBUTIONS).join(', ')}`,
+      "(hotspot:H/O: H% of records take O% of requests; default: the workload's)",
+    ],
+  },
+  {
+    flag: 'seed',
+    type: 'string',
+    arg: 'N',
+    bounds: [0, LIMITS.seed],
+    setting: 'seed',
+    section: 'workload',
+    help: [
+      `the same order, keys, operations and values again: 0 to ${shown(LIMITS.seed)}`,
+      '(default: a random seed, recorded in the results)',
+    ],
+  },
+  {
+    flag: 'value-shape',
+    type: 'string',
+    arg: 'SHAPE',
+    default: 'bytes',
+    setting: 'valueShape',
+    section: 'workload',
+    help: [
+      'with --direct: bytes (default: each value as it is) or hash: each value',
+      `as ${HASH_FIELDS} fields f0..f${HASH_FIELDS - 1} splitting its bytes, in the store's own hash`,
+      'type where it has one (Redis HSET), else as JSON of base64 fields;',
+      'hash needs a key space (--records or a workload) and refuses append',
+    ],
+  },
+  {
+    flag: 'no-load',
+    type: 'boolean',
+    setting: 'load',
+    section: 'workload',
+    help: ['do not load the records first (they are there from an earlier run)'],
+  },
+  {
+    flag: 'no-verify',
+    type: 'boolean',
+    setting: 'verify',
+    section: 'workload',
+    help: ['do not read back a sample of written values after the run'],
+  },
+  {
+    flag: 'token',
+    type: 'string',
+    arg: 'TOKEN',
+    setting: null,
+    section: 'workload',
+    help: [
+      `the app's write token (default: $${TOKEN_ENV}); the embedded`,
+      'default makes one up for the app it starts. Never printed',
+    ],
+  },
+  {
+    flag: 'json',
+    type: 'string',
+    arg: 'FILE',
+    setting: null,
+    section: 'output',
+    help: [
+      'write settings, system info and every step (with histograms) as JSON;',
+      '"-" writes it to stdout and the tables to stderr',
+    ],
+  },
+  {
+    flag: 'csv',
+    type: 'string',
+    arg: 'FILE',
+    setting: null,
+    section: 'output',
+    help: ['write one CSV row per step'],
+  },
+  {
+    flag: 'quiet',
+    short: 'q',
+    type: 'boolean',
+    setting: null,
+    section: 'output',
+    help: [
+      'no progress line and no "starting app.js" line (the progress line is',
+      'also off when stderr is not a terminal)',
+    ],
+  },
+  {
+    flag: 'help',
+    short: 'h',
+    type: 'boolean',
+    setting: null,
+    section: 'output',
+    help: ['show this help'],
+  },
+  {
+    flag: 'html',
+    type: 'string',
+    arg: 'FILE',
+    setting: null,
+    section: 'reports',
+    help: [
+      'also write the run as one self-contained HTML page (charts, tables, no',
+      'network); made from the saved Result, as node test report --html makes it',
+    ],
+  },
+  {
+    flag: 'repeat',
+    type: 'string',
+    arg: 'N',
+    bounds: [1, REPEAT_LIMIT],
+    default: 1,
+    setting: 'repeat',
+    section: 'reports',
+    help: [
+      `run each step N times, 1 to ${REPEAT_LIMIT} (default 1), interleaved across the URLs`,
+      'at each load level; tables show the median, the min-max and, from 5',
+      'repeats, the 95% interval of the mean',
+    ],
+  },
+  {
+    flag: 'assert',
+    type: 'string',
+    arg: 'EXPR',
+    multiple: true,
+    setting: 'assert',
+    section: 'reports',
+    help: [
+      'a threshold, checked per store after the run (repeatable):',
+      '[store:]p50|p90|p99|p999|mean|max <|<= N ms|us, rps >|>= N,',
+      "errors =|<= N or N%  (e.g. 'p99<5ms', 'redis:rps>=1000', 'errors=0');",
+      'a missed one exits 3; one naming a store the run will not sweep',
+      'exits 2 before any load',
+    ],
+  },
+  {
+    flag: 'hdr-log',
+    type: 'string',
+    arg: 'DIR',
+    setting: null,
+    section: 'reports',
+    help: [
+      "also write each target's seconds as HdrHistogram interval logs, one",
+      'file per target and operation (<store>-<key>-<operation>.hlog, values',
+      'in µs), for HistogramLogProcessor and the HdrHistogram plotter',
+    ],
+  },
+  {
+    flag: 'metrics-port',
+    type: 'string',
+    arg: 'N',
+    bounds: [0, 65535],
+    setting: null,
+    section: 'reports',
+    help: [
+      "serve the run's requests, errors, latency histograms and machine figures",
+      'in Prometheus text on 127.0.0.1:N/metrics while it runs (0: a free port,',
+      'printed); after the run, waits up to 5 s for one last scrape',
+      '(docs/observability.md)',
+    ],
+  },
+  {
+    flag: 'start-at',
+    type: 'string',
+    arg: 'TIME',
+    setting: 'startAt',
+    section: 'parts',
+    help: [
+      'prepare (target reachable, priming, load phase), then wait until TIME',
+      '(ISO with zone, 2025-06-01T12:00:00Z, or +SECS from now) before the',
+      'first step; not ready by then: exit 1. Records its start and clock',
+    ],
+  },
+  {
+    flag: 'part',
+    type: 'string',
+    arg: 'I/N',
+    setting: 'part',
+    section: 'parts',
+    help: [
+      'this driver is part I of N: its share of -c, --rps and -n, loads and',
+      'inserts only its slice of --records, its own seed drawn from --seed',
+      '(needed: the same for every part, as is the order of the steps)',
+    ],
+  },
+  {
+    flag: 'parts',
+    type: 'string',
+    arg: 'N',
+    setting: null,
+    section: 'parts',
+    label: '--parts N --local',
+    help: [
+      'start N parts here as processes, one --start-at (default +10s), then',
+      'merge them and print the merged run (--json/--csv/--html write it)',
+    ],
+  },
+  {
+    flag: 'local',
+    type: 'boolean',
+    setting: null,
+    section: 'parts',
+    label: null,
+    help: ['with --parts N: start the N parts on this machine'],
+  },
+  {
+    flag: 'scenario',
+    type: 'string',
+    arg: 'NAME',
+    setting: null,
+    section: 'scenarios',
+    help: [
+      "run a study's scenario: its own stores, steps and workloads, then its",
+      'table beside the published one and a verdict per conclusion',
+      '(--scenario list: one line each). Goes with the flags below,',
+      '--json, --csv, --html and -q only',
+    ],
+  },
+  {
+    flag: 'scale',
+    type: 'string',
+    arg: 'S',
+    default: 'default',
+    setting: null,
+    section: 'scenarios',
+    help: [
+      'tiny (seconds, for tests), default (at most 5 minutes on 2 cores) or',
+      "full (the study's sizes where they fit; the scenario says what not)",
+    ],
+  },
+  {
+    flag: 'cloudant-plan',
+    type: 'string',
+    arg: 'P',
+    setting: null,
+    section: 'scenarios',
+    help: [
+      "lite: the embedded CouchDB stand-in enforces Cloudant Lite's 20 lookups/s,",
+      '10 writes/s, 5 queries/s (429 beyond, retried after 0.5 s by the',
+      "CouchDB stores); none: no limits. Default: the scenario's",
+      '(cloudant-vs-redis: lite)',
+    ],
+  },
+  {
+    flag: 'client-rtt',
+    type: 'string',
+    arg: 'MS',
+    setting: null,
+    section: 'scenarios',
+    help: [
+      'a round trip of MS ms between the driver and the app (a new connection',
+      'pays one more for its handshake), for the scenarios over HTTP. Default:',
+      "the scenario's (cloudant-vs-redis: the study's 300, 0: none)",
+    ],
+  },
+  {
+    flag: 'client-bandwidth',
+    type: 'string',
+    arg: 'SIZE',
+    setting: null,
+    section: 'scenarios',
+    help: [
+      'bytes a second each way on each connection between the driver and the',
+      "app (cloudant-vs-redis: the study's 325KB; 0: none)",
+    ],
+  },
+  {
+    flag: 'counter',
+    type: 'boolean',
+    setting: null,
+    section: 'scenarios',
+    help: [
+      "after the run, each verdict's counter-run: the system changed so that",
+      'its claim comes out the other way in fact; both outcomes side by side',
+    ],
+  },
+  {
+    flag: 'verdicts',
+    type: 'string',
+    arg: 'ID,...',
+    setting: null,
+    section: 'scenarios',
+    help: ['judge only these conclusions, and run only what they use'],
+  },
+];
+
+export const OPTIONS = Object.freeze(ENTRIES.map((entry) => Object.freeze(entry)));
+
+export const camelCase = (flag) => flag.replace(/-([a-z])/g, (_, letter) => letter.toUpperCase());
+
+/** The option named by its long flag in camelCase, as run() takes it ({ warmupMax: 5 }). */
+export const OPTION_NAMED = new Map(OPTIONS.map((option) => [camelCase(option.flag), option]));
+
+/** node:util parseArgs' spec of the run's flags. */
+export const RUN_FLAGS = Object.freeze(Object.fromEntries(OPTIONS.map(({ flag, short, type, multiple }) => [
+  flag, { type, ...(short ? { short } : {}), ...(multiple ? { multiple } : {}) },
+])));
+
+/** The parseArgs spec of the flags named. */
+export const flagSpec = (...flags) => Object.fromEntries(flags.map((flag) => [flag, RUN_FLAGS[flag]]));
