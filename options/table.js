@@ -75,7 +75,8 @@ export const SECTIONS = Object.freeze({
 });
 
 // `label`: the usage line's own words where they are not the flag's (null: shown in another's).
-// `note`: lines after the option's own, at the section's indent.
+// `note`: lines after the option's own, at the section's indent. `doc` and `docDefault`:
+// docs/cli.md's fuller words (the help lines stand in where there are none).
 const ENTRIES = [
   {
     flag: 'target',
@@ -84,6 +85,16 @@ const ENTRIES = [
     setting: 'target',
     section: 'targets',
     help: ['sweep a running app: reads URL/stores, sweeps the stores that are up'],
+    doc: 'Sweep a running app: read `URL/stores`, sweep the stores that are up. A path prefix is kept. The ' +
+      'target is another program: a store whose name or keys its listing gives outside the key alphabet ' +
+      '(store names may also hold `+`), or any entry that is malformed (not an object; a name, status ' +
+      'or reason that is not text; keys that are not a list), is skipped as `refused` with why ' +
+      '(`skipped redis: refused (not swept: its "keys" is a string, not a list)`; an entry with no name ' +
+      'is `(entry N)`), nothing asked of it; a store that is up but lists no key to read (or none of ' +
+      '`--keys`) is skipped as `no keys`. No entry is left out without a skipped line. What else it ' +
+      'sends (statuses, reasons, a body quoted in an error) is printed as one line with its control ' +
+      'characters removed, so it cannot move the cursor or retitle the terminal; the HTML report ' +
+      'escapes it.',
   },
   {
     flag: 'url',
@@ -94,6 +105,8 @@ const ENTRIES = [
     setting: 'targets',
     section: 'targets',
     help: ['sweep this URL (repeatable); no /stores listing is read'],
+    doc: 'Sweep this URL; repeatable. No `/stores` listing is read; the comparison labels each URL ' +
+      '`store/key` from its last two path segments.',
   },
   {
     flag: 'stores',
@@ -103,6 +116,9 @@ const ENTRIES = [
     setting: 'stores',
     section: 'targets',
     help: ['only these stores (comma-separated; embedded default or --target)'],
+    docDefault: 'all that are up',
+    doc: 'Only these stores (embedded default or `--target`). In the embedded default the app then starts ' +
+      'servers only for them.',
   },
   {
     flag: 'keys',
@@ -112,6 +128,8 @@ const ENTRIES = [
     setting: 'keys',
     section: 'targets',
     help: ['only these keys (default: every key the store lists, key1..key3)'],
+    docDefault: 'every key a store lists',
+    doc: 'Only these keys.',
   },
   {
     flag: 'direct',
@@ -124,6 +142,12 @@ const ENTRIES = [
       '(env, VCAP_SERVICES, embedded servers), same workloads and tables;',
       'not with --no-keepalive, which is about HTTP (docs/direct.md)',
     ],
+    docDefault: 'over HTTP',
+    doc: '**Direct mode**: no app and no HTTP: the driver opens the stores (`--stores`, default all) in ' +
+      'its own process as `app.js` would (env, `VCAP_SERVICES`, embedded servers started and stopped) ' +
+      'and calls their adapters: the same workloads, sweep, tables, comparison, checks and files, each ' +
+      'step marked `mode: "direct"`, targets named `direct://redis/key1`. Not with `--url`, `--target` ' +
+      'or `--no-keepalive` (exit 2). See [docs/direct.md](direct.md).',
   },
   {
     flag: 'probe',
@@ -138,6 +162,16 @@ const ENTRIES = [
       `in the step. -n must be at least ${probeMinPerClient} x the largest -c, or with --rps`,
       `last ${PROBE_MIN_SECONDS} s at the largest --rps (docs/direct.md)`,
     ],
+    docDefault: 'off',
+    doc: 'A separate prober in its own worker thread sends one request at a time (the same GET the steps ' +
+      'send, over its own connection; in direct mode a `get` through a connection of its own): for 1 s ' +
+      'or 200 requests before each target\'s steps (idle, after up to 50 untimed ones: a new ' +
+      'connection\'s first requests are slower), and throughout each step (under load). Tables get ' +
+      '`probeIdleP50`, `probeIdleP99`, `probeLoadP50`, `probeLoadP99`; each step\'s `probe` in the JSON. ' +
+      'Its requests are never counted in a step. With `-n`, at least 10 x the largest `-c` (or 0.1 s at ' +
+      'the largest `--rps`), else exit 2. HTTP and direct mode; in direct mode the memory store is ' +
+      'probed from the driver\'s own thread (it exists only there). See ' +
+      '[docs/direct.md](direct.md#the-probe---probe).',
   },
   {
     flag: 'no-server-timing',
@@ -149,6 +183,12 @@ const ENTRIES = [
       "so no step has a store time: the app's CPU without it (default: each",
       "step reports the store's own time inside the app beside the latency)",
     ],
+    docDefault: 'off (the header is sent)',
+    doc: 'The app `node test` starts leaves out its `Server-Timing` header, so no step has a store time ' +
+      '(`storeTime` null; the tables show no store columns): for measuring the app without it. With ' +
+      '`--target` or `--url` (a running app has its own `--no-server-timing`) or `--direct` (no app: ' +
+      'the store time is the latency), exit 2. See ' +
+      '[docs/measurement.md](measurement.md#the-stores-own-time-server-timing).',
   },
   {
     flag: 'probe-size',
@@ -161,6 +201,10 @@ const ENTRIES = [
       'with --direct and a key-space workload, the value the probe writes or reads',
       'under its own key (default 100 B: 10KB to probe 10 KB values)',
     ],
+    docDefault: '`100`',
+    doc: 'With `--probe`, `--direct` and a key-space workload: the value the probe writes or reads under ' +
+      'its own key (`storebench-probe`), e.g. `10KB` to probe the 10 KB values a load reads (study ' +
+      '002\'s phase e). Recorded as `settings.probeSize`.',
   },
   {
     flag: 'store-rtt',
@@ -175,6 +219,16 @@ const ENTRIES = [
       'starts, or applied here with --direct (default: 0, none). STORE=MS',
       'items give one store its own (redis=40, or 10,redis=40)',
     ],
+    docDefault: '`0` (none)',
+    doc: 'Emulate a network between the stores and their servers: a round trip of MS milliseconds, half ' +
+      'each way, through a delaying TCP proxy in front of each server, embedded or configured; ' +
+      '`STORE=MS` items give one store its own (`--store-rtt redis=40`, or `10,redis=40`: redis 40, the ' +
+      'others 10). Given to the app `node test` starts (as its `--store-rtt`), or applied in the driver ' +
+      'with `--direct`; with `--target` or `--url`, exit 2 (a running app has its own). `--store-jitter ' +
+      'MS` varies each one-way delay at random by up to MS; `--store-bandwidth SIZE` limits each ' +
+      'server\'s link to SIZE a second each way. TLS, Unix sockets and a Redis Cluster cannot be proxied ' +
+      '(the store is then unavailable, `DELAY_UNSUPPORTED`). The results file records it as ' +
+      '`settings.storeDelay`. See [docs/configuration.md](configuration.md#network-emulation).',
   },
   {
     flag: 'store-jitter',
@@ -210,6 +264,10 @@ const ENTRIES = [
       `concurrency steps, comma-separated, each 1 to ${shown(LIMITS.concurrency)}`,
       `(default: ${DEFAULT_CONCURRENCY.join(',')})`,
     ],
+    docDefault: '`5,10,20,30`',
+    doc: 'Concurrency steps: a closed loop of that many clients, each sending its next request when its ' +
+      'last one ends. Each 1 to 10,000. The original\'s six are `-c 5,10,15,20,25,30` (and `--scenario ' +
+      'cloudant-vs-redis`); four keep a default run of every store under ten minutes.',
   },
   {
     flag: 'requests',
@@ -220,6 +278,8 @@ const ENTRIES = [
     setting: 'requests',
     section: 'load',
     help: [`send N requests per step instead, 1 to ${shown(LIMITS.requests)} (the original used 100)`],
+    doc: 'Send N requests per step instead of a duration, 1 to 10,000,000. The original used 100: at 100 ' +
+      'samples the p99 is a single request.',
   },
   {
     flag: 'duration',
@@ -231,6 +291,9 @@ const ENTRIES = [
     setting: 'duration',
     section: 'load',
     help: [`run each step for SECS seconds, at most ${maxDuration} (default: ${DEFAULT_DURATION_SECONDS})`],
+    docDefault: '`2`',
+    doc: 'Run each step for SECS seconds, at most 3,600 (the table\'s `maxRequests` column then shows the ' +
+      'requests sent). Every request started in those seconds is counted, however long it takes to end.',
   },
   {
     flag: 'rps',
@@ -245,6 +308,11 @@ const ENTRIES = [
       'second (one step each), instead of a concurrency sweep; latency counts',
       "from each request's intended send time",
     ],
+    doc: '**Open model**: send at these fixed rates (each 0.01 to 100,000 per second), one step per rate, ' +
+      'instead of the concurrency sweep. Latency counts from each request\'s *intended* send time, so a ' +
+      'stall of the server or of the driver shows as latency instead of being hidden (no coordinated ' +
+      'omission, as in wrk2). The table gets a `targetRps` column; its `concurrency` column shows the ' +
+      'most requests in flight at once (`peakInFlight` in the JSON).',
   },
   {
     flag: 'pipeline',
@@ -260,6 +328,13 @@ const ENTRIES = [
       '(default: 1). Only stores whose client pipelines (without --stores:',
       'those), not with --rps (docs/direct.md)',
     ],
+    docDefault: '`1`',
+    doc: 'With `--direct`: each of `-c`\'s callers sends N calls at once and its next N when all N are ' +
+      'back, as `redis-benchmark -P N` does; every call is timed from its own start and counted, `-n` ' +
+      'exactly. Only for stores whose client pipelines (redis, ioredis, redis-cluster, memcached, ' +
+      'postgres through node-postgres\'s pipeline mode, tarantool, tarantool-memtx; without `--stores`, ' +
+      'those); refused with the reason for the others, over HTTP and with `--rps` (exit 2). 1 to 1,000 ' +
+      '([docs/direct.md](direct.md#pipelining---pipeline-n)).',
   },
   {
     flag: 'warmup',
@@ -274,6 +349,9 @@ const ENTRIES = [
       `the app's JIT, pools and servers), not counted, 0 to ${shown(LIMITS.warmup)}`,
       `(default: ${DEFAULT_WARMUP}; 0: no warm-up of any kind)`,
     ],
+    docDefault: '`500`',
+    doc: 'Requests sent to every URL once before the first measured step (at most 2 s each: the app\'s JIT, ' +
+      'its pools, the servers it started), not counted. `0`: no warm-up of any kind; at most 1,000,000.',
   },
   {
     flag: 'warmup-max',
@@ -291,6 +369,12 @@ const ENTRIES = [
       'first URL at the highest load in 0.5 s windows, 2 s at least, at most',
       'SECS',
     ],
+    docDefault: '`10`',
+    doc: 'Before each step, its own load runs in 0.25 s windows until a window is no faster than the one ' +
+      'before (by more than 5%), at most SECS; a step whose warm-up never settled carries `NOT_STEADY`. ' +
+      'Before all of it, the app as a whole warms: its first URL at the highest load in 0.5 s windows ' +
+      'until steady, 2 s at least, at most SECS (a fresh app.js needs about that). `0`: none of either. ' +
+      '([docs/measurement.md](measurement.md#fair-comparisons-order-warm-up-control-noise))',
   },
   {
     flag: 'order',
@@ -304,6 +388,10 @@ const ENTRIES = [
       'with --seed, then the next level; the first step is measured again at',
       'the end (the control). sequential: every level of a URL, then the next',
     ],
+    docDefault: '`interleaved`',
+    doc: '`interleaved`: at each load level one step of every URL, in an order shuffled with `--seed` ' +
+      '(recorded in the results), then the next level; the first step is measured again at the end (the ' +
+      'control, `DRIFT` when it moved over 10%). `sequential`: every level of a URL, then the next URL.',
   },
   {
     flag: 'no-control',
@@ -321,6 +409,7 @@ const ENTRIES = [
     setting: null,
     section: 'load',
     help: [`a one-minute overview: ${quick} unless given`],
+    doc: 'A one-minute overview: `--keys key1 -c 5,20 -t 1` unless those flags are given.',
   },
   {
     flag: 'no-keepalive',
@@ -331,6 +420,8 @@ const ENTRIES = [
       "a new connection per request (the original's behaviour;",
       'default: keep-alive)',
     ],
+    docDefault: 'keep-alive on',
+    doc: 'A new connection per request, as the original ran.',
   },
   {
     flag: 'engine',
@@ -345,6 +436,15 @@ const ENTRIES = [
       'per request: for targets faster than the driver. Timing and figures',
       'are the same either way (docs/measurement.md)',
     ],
+    docDefault: '`loadtest`',
+    doc: 'What sends the HTTP requests: `loadtest` (the project\'s engine, through its `requestGenerator` ' +
+      'hook) or `fast` (HTTP/1.1 written to raw sockets by the driver: a prebuilt request, one ' +
+      'keep-alive connection per client, responses parsed in place), for targets faster than the ' +
+      'driver. Both are timed by the same meter (latency from each request\'s start, or intended start, ' +
+      'to its last byte), with the same deadlines, error kinds, workloads, `--no-keepalive`, ' +
+      '`--workers` and `--probe`; the `System:` line and `settings.engine` say which ran. Not with ' +
+      '`--direct` (exit 2). Figures: ' +
+      '[docs/measurement.md](measurement.md#two-http-engines---engine-loadtestfast).',
   },
   {
     flag: 'timeout',
@@ -359,6 +459,9 @@ const ENTRIES = [
       'Every request a step starts is waited for, up to this deadline.',
     ],
     note: [`A -c or --rps list has at most ${LIMITS.steps} values.`],
+    docDefault: '`10000`',
+    doc: 'Deadline for each whole request, 1 to 600,000; a request over it is destroyed and counted as a ' +
+      '`timeout` error. It also bounds how long a step waits for its last requests.',
   },
   {
     flag: 'workers',
@@ -376,6 +479,15 @@ const ENTRIES = [
       'workloads that insert (insert, ycsb-d); skips the read-back of written',
       'values when several workers write (docs/measurement.md)',
     ],
+    docDefault: '`1`',
+    doc: 'Run each step (and warm-up) in N worker threads, 1 to 256 (`auto`: one per core less one, at ' +
+      'least 1), each with its share of the concurrency, `-n` or rate (fewer when there is not enough ' +
+      'to share: the run says so). Their HDR histograms are added and counts summed into one step (rps: ' +
+      'all responses over the workers\' clients-weighted mean wallSeconds), whose `workers` list keeps ' +
+      'each thread\'s requests, rps and CPU; `DRIVER_CPU` is checked per worker. With `--direct` each ' +
+      'thread opens its own connection to the store (`memory` runs in the main thread). Workloads that ' +
+      'insert are refused (exit 2), and the read-back of written values is skipped with several workers ' +
+      '([docs/measurement.md](measurement.md#several-workers-several-machines---workers-and-node-test-merge)).',
   },
   {
     flag: 'app-workers',
@@ -391,6 +503,13 @@ const ENTRIES = [
       '--target, --url or --direct. memory then refuses writes (each worker has',
       'its own copy), and is left out of key-space workloads',
     ],
+    docDefault: '`1`',
+    doc: 'Start app.js as N processes (`app.js --workers N`; `auto`: one per CPU): one Express process is ' +
+      'often the limit of every store behind it ' +
+      '([docs/measurement.md](measurement.md#one-app-process)). The embedded servers start once, ' +
+      'for all of them; `settings.appWorkers` and the `Settings:` line record it. `memory` refuses ' +
+      'writes then, so a key-space workload leaves it out (named in `--stores`: exit 2). Not with ' +
+      '`--target`, `--url` or `--direct` (exit 2): start that app with `--workers` yourself.',
   },
   {
     flag: 'workload',
@@ -406,6 +525,12 @@ const ENTRIES = [
       '--workload list describes each. Without --records, read is the seeded',
       'key1..key3 as always; anything else runs over a key space',
     ],
+    docDefault: '`read`',
+    doc: 'What each request does: `read`, `write`, `update`, `insert`, `append`, `mixed:R/W` (R% reads, W% ' +
+      'updates), `ycsb-a`, `ycsb-b`, `ycsb-c`, `ycsb-d`, `ycsb-f` (`ycsb-e`, range scans, is refused: ' +
+      'no store exposes ordered scans over HTTP). `--workload list` describes them. Without ' +
+      '`--records`, `read` is the seeded key1..key3, exactly as before; anything else runs over a key ' +
+      'space, one target per store ([docs/workloads.md](workloads.md)).',
   },
   {
     flag: 'records',
@@ -420,6 +545,9 @@ const ENTRIES = [
       `(default with a workload: ${shown(DEFAULT_RECORDS)}). Loaded first through the`,
       "app's bulk route, measured as its own table",
     ],
+    docDefault: '`1000` with a workload',
+    doc: 'The key space: records `user0000000000` .. `user<N-1>`, 1 to 100,000,000. Loaded first through ' +
+      'the app\'s bulk route (its own table), unless `--no-load` or the workload is `write`.',
   },
   {
     flag: 'value-size',
@@ -432,6 +560,10 @@ const ENTRIES = [
       'value bytes: 100, 10KB, 1MB (K = 1024) or a range MIN-MAX drawn per',
       `request, 1 byte to 16 MB (default: ${DEFAULT_VALUE_SIZE})`,
     ],
+    docDefault: '`100`',
+    doc: 'Value bytes: `100`, `10KB`, `1MB` (K = 1024) or a range `MIN-MAX` drawn per write; 1 byte to 16 ' +
+      'MB, the app\'s limit, and no more than a swept store\'s own (its `maxValueSize` in `/stores`: ' +
+      'about 1 MB for memcached and Tarantool unless raised), else exit 2 before any load.',
   },
   {
     flag: 'distribution',
@@ -444,6 +576,9 @@ const ENTRIES = [
       `${Object.keys(DISTRIBUTIONS).join(', ')}`,
       "(hotspot:H/O: H% of records take O% of requests; default: the workload's)",
     ],
+    docDefault: 'the workload\'s',
+    doc: 'Which records requests pick: `uniform`, `zipfian` (YCSB\'s scrambled Zipfian, 0.99), `latest`, ' +
+      '`hotspot` or `hotspot:H/O` (H% of records take O% of requests; 20/80), `sequential`.',
   },
   {
     flag: 'seed',
@@ -456,6 +591,9 @@ const ENTRIES = [
       `the same order, keys, operations and values again: 0 to ${shown(LIMITS.seed)}`,
       '(default: a random seed, recorded in the results)',
     ],
+    docDefault: 'random, recorded',
+    doc: '0 to 4,294,967,295: the same order of the stores, and with a workload the same operations, keys ' +
+      'and values, again.',
   },
   {
     flag: 'value-shape',
@@ -470,6 +608,12 @@ const ENTRIES = [
       'type where it has one (Redis HSET), else as JSON of base64 fields;',
       'hash needs a key space (--records or a workload) and refuses append',
     ],
+    docDefault: '`bytes`',
+    doc: 'With `--direct` and a key space: `hash` stores each value as 10 fields `f0`..`f9` splitting its ' +
+      'bytes, as the store\'s own hash type where it has one (`redis`, `ioredis`, `redis-cluster`: ' +
+      '`HSET`/`HGETALL`), else as the JSON of the fields in base64; loads, steps, verification and ' +
+      'probe all use it, and a value reads back to the same bytes. Over HTTP, or with a workload that ' +
+      'appends, exit 2. See [docs/direct.md](direct.md#value-shape---value-shape).',
   },
   {
     flag: 'no-load',
@@ -477,6 +621,8 @@ const ENTRIES = [
     setting: 'load',
     section: 'workload',
     help: ['do not load the records first (they are there from an earlier run)'],
+    docDefault: 'load first',
+    doc: 'Do not load the records (they are there from an earlier run).',
   },
   {
     flag: 'no-verify',
@@ -484,6 +630,8 @@ const ENTRIES = [
     setting: 'verify',
     section: 'workload',
     help: ['do not read back a sample of written values after the run'],
+    docDefault: 'verify after',
+    doc: 'Do not read back a sample of the written values after each store\'s steps.',
   },
   {
     flag: 'token',
@@ -495,6 +643,9 @@ const ENTRIES = [
       `the app's write token (default: $${TOKEN_ENV}); the embedded`,
       'default makes one up for the app it starts. Never printed',
     ],
+    docDefault: '`$STOREBENCH_WRITE_TOKEN`',
+    doc: 'The app\'s write token, sent on writes as `Authorization: Bearer`; the embedded default makes one ' +
+      'up for the app it starts. Never printed or saved.',
   },
   {
     flag: 'json',
@@ -506,6 +657,13 @@ const ENTRIES = [
       'write settings, system info and every step (with histograms) as JSON;',
       '"-" writes it to stdout and the tables to stderr',
     ],
+    doc: 'Write the run as a `storebench-results/6` JSON file: settings (the workload\'s too), system info, ' +
+      'the targets, the skipped stores, each store\'s load phase, every step (with its start and finish ' +
+      'time, repeat, p99.9, the machine\'s load, warnings by code, the encoded HDR histogram, and the ' +
+      'same per operation), the verifications and the comparison; every field is described in ' +
+      '[docs/results-format.md](results-format.md) and in a JSON Schema, ' +
+      '[docs/results.schema.json](results.schema.json). `--json -` writes it to stdout and the ' +
+      'tables to stderr. Checked before any load: a path that cannot be written exits 2 at once.',
   },
   {
     flag: 'csv',
@@ -514,6 +672,9 @@ const ENTRIES = [
     setting: null,
     section: 'output',
     help: ['write one CSV row per step'],
+    doc: 'One CSV row per step, with the same figures under the table\'s column names (and, for a workload ' +
+      'of several operations, a row per operation); the last column, `interrupted`, is `true` on every ' +
+      'row of a run stopped early. Checked before any load, as `--json`.',
   },
   {
     flag: 'quiet',
@@ -525,6 +686,8 @@ const ENTRIES = [
       'no progress line and no "starting app.js" line (the progress line is',
       'also off when stderr is not a terminal)',
     ],
+    doc: 'No progress line and no "starting app.js" line (the progress line is also off when stderr is not ' +
+      'a terminal).',
   },
   {
     flag: 'help',
@@ -533,6 +696,7 @@ const ENTRIES = [
     setting: null,
     section: 'output',
     help: ['show this help'],
+    doc: 'Usage.',
   },
   {
     flag: 'html',
@@ -544,6 +708,8 @@ const ENTRIES = [
       'also write the run as one self-contained HTML page (charts, tables, no',
       'network); made from the saved Result, as node test report --html makes it',
     ],
+    doc: 'Also write the run as one self-contained HTML page (see [The HTML report](reports.md#the-html-report)), ' +
+      'made from the saved Result. Checked before any load, as `--json`.',
   },
   {
     flag: 'repeat',
@@ -558,6 +724,12 @@ const ENTRIES = [
       'at each load level; tables show the median, the min-max and, from 5',
       'repeats, the 95% interval of the mean',
     ],
+    docDefault: '`1`',
+    doc: 'Run each step N times (1 to 100), interleaved across the URLs at each load level (A B C, A B C), ' +
+      'so a slow moment of a shared machine falls on all of them. Tables show the median, the min-max ' +
+      'and, from 5 repeats, the 95% interval of the mean of rps, mean latency and p99; the comparison ' +
+      'says which stores\' rps ranges overlap ("not distinguishable here"). Every repeat\'s step is in ' +
+      'the JSON. See [docs/measurement.md](measurement.md#repeats---repeat-n).',
   },
   {
     flag: 'assert',
@@ -573,6 +745,12 @@ const ENTRIES = [
       'a missed one exits 3; one naming a store the run will not sweep',
       'exits 2 before any load',
     ],
+    doc: 'A threshold, repeatable: `[store:]p50|p90|p99|p999|mean|max <|<= N ms|us`, `rps >|>= N`, `errors ' +
+      '=|<= N` or `N%` (`\'p99<5ms\'`, `\'redis:rps>=1000\'`, `\'errors<=0.1%\'`). After the run a table ' +
+      'shows each threshold per store, checked against every step of that store (with repeats, the ' +
+      'medians the tables show; errors summed over them): `pass`, or `FAIL` with the worst step. A ' +
+      'missed threshold exits **3**; a bad expression, or one naming a store the run will not sweep ' +
+      '(not in `--stores` or the `--url` list, or not up in `/stores`), exits **2** before any load.',
   },
   {
     flag: 'hdr-log',
@@ -585,6 +763,13 @@ const ENTRIES = [
       'file per target and operation (<store>-<key>-<operation>.hlog, values',
       'in µs), for HistogramLogProcessor and the HdrHistogram plotter',
     ],
+    doc: 'Also write each target\'s seconds as HdrHistogram interval logs (log format 1.3), one file per ' +
+      'target and operation, `DIR/<store>-<key>-<operation>.hlog` (a second URL with the same store and ' +
+      'key, on another host say, `<store>-<key>-2-<operation>.hlog`; made if missing; a file there ' +
+      'exits **2** before any load): one interval a second, values in µs, start times from the run\'s ' +
+      'first step. HdrHistogram\'s `HistogramLogProcessor` (with `-outputValueUnitRatio 1000` for ms) ' +
+      'and plotter read them; see ' +
+      '[docs/measurement.md](measurement.md#second-by-second-the-timeline).',
   },
   {
     flag: 'metrics-port',
@@ -599,6 +784,11 @@ const ENTRIES = [
       'printed); after the run, waits up to 5 s for one last scrape',
       '(docs/observability.md)',
     ],
+    doc: 'Serve the run\'s figures in Prometheus text at `http://127.0.0.1:N/metrics` while it runs (`0`: a ' +
+      'free port, printed on stderr): requests, errors by kind and a latency histogram per target, ' +
+      'operation and step, added as each step ends, and the last step\'s steal and busy figures. After ' +
+      'the run the driver waits up to 5 s for one last scrape. See ' +
+      '[docs/observability.md](observability.md).',
   },
   {
     flag: 'start-at',
@@ -611,6 +801,11 @@ const ENTRIES = [
       '(ISO with zone, 2025-06-01T12:00:00Z, or +SECS from now) before the',
       'first step; not ready by then: exit 1. Records its start and clock',
     ],
+    doc: 'Prepare (target reachable, priming, load phase), then wait until TIME (ISO with zone, or ' +
+      '`+SECS`) before the first step; each step\'s steady warm-up runs after it. Ready too late: exit ' +
+      '**1** (`NOT_READY`). The Result\'s `start` keeps the start and the target\'s clock from its `Date` ' +
+      'header ([docs/merge.md](merge.md#one-run-split-over-several-drivers---part---start-at' +
+      '---parts-n---local-node-test-k8s)).',
   },
   {
     flag: 'part',
@@ -623,6 +818,10 @@ const ENTRIES = [
       'inserts only its slice of --records, its own seed drawn from --seed',
       '(needed: the same for every part, as is the order of the steps)',
     ],
+    doc: 'This driver is part I of N of one run (needs `--seed`, the same in every part): its share of ' +
+      'each `-c`, `--rps` and `-n`, its slice of `--records` to load and its own insert keys, its own ' +
+      'seed drawn from the run\'s, the run\'s order of steps. `merge` checks parts 1..N are all there and ' +
+      'none twice.',
   },
   {
     flag: 'parts',
@@ -635,6 +834,9 @@ const ENTRIES = [
       'start N parts here as processes, one --start-at (default +10s), then',
       'merge them and print the merged run (--json/--csv/--html write it)',
     ],
+    doc: 'Start N parts on this machine as processes, with one app.js (unless ' +
+      '`--target`/`--url`/`--direct`), one `--start-at` (default `+10s`) and one seed; merge them, ' +
+      'print the merged run, write `--json`/`--csv`/`--html`.',
   },
   {
     flag: 'local',
@@ -656,6 +858,13 @@ const ENTRIES = [
       '(--scenario list: one line each). Goes with the flags below,',
       '--json, --csv, --html and -q only',
     ],
+    doc: 'Re-run a published study ([docs/scenarios.md](scenarios.md)): its own stores, steps and ' +
+      'workloads, then its table in the study\'s shape with the published figure beside each of ours ' +
+      '(`ours | published`) and one verdict per conclusion (`holds here`, `does not hold here`, `set by ' +
+      'the emulation`, `not runnable here: <reason>`). `--scenario list` prints one line each. Goes ' +
+      'only with `--scale`, `--cloudant-plan`, `--client-rtt`, `--client-bandwidth`, `--store-rtt`, ' +
+      '`--store-jitter`, `--store-bandwidth`, `--counter`, `--verdicts`, `--json`, `--csv`, `--html` ' +
+      'and `-q` (any other flag exits 2).',
   },
   {
     flag: 'scale',
@@ -668,6 +877,10 @@ const ENTRIES = [
       'tiny (seconds, for tests), default (at most 5 minutes on 2 cores) or',
       "full (the study's sizes where they fit; the scenario says what not)",
     ],
+    docDefault: '`default`',
+    doc: 'With `--scenario`: `tiny` (seconds, for tests), `default` (a few minutes on 2 cores: 25 s to ' +
+      'about 9 min, cloudant-vs-redis the longest) or `full` (the study\'s sizes where they fit; the ' +
+      'scenario says what it scaled down).',
   },
   {
     flag: 'cloudant-plan',
@@ -681,6 +894,11 @@ const ENTRIES = [
       "CouchDB stores); none: no limits. Default: the scenario's",
       '(cloudant-vs-redis: lite)',
     ],
+    docDefault: 'the scenario\'s',
+    doc: 'With `--scenario`: `lite` makes the embedded CouchDB stand-in enforce Cloudant Lite\'s 20 ' +
+      'lookups/s, 10 writes/s and 5 queries/s (`429` beyond, retried after 0.5 s by the CouchDB stores, ' +
+      'counted per step); `none` turns it off. `cloudant-vs-redis` runs with `lite`. For the app: `node ' +
+      'app.js --cloudant-plan lite` or `STOREBENCH_CLOUDANT_PLAN=lite`.',
   },
   {
     flag: 'client-rtt',
@@ -714,6 +932,12 @@ const ENTRIES = [
       "after the run, each verdict's counter-run: the system changed so that",
       'its claim comes out the other way in fact; both outcomes side by side',
     ],
+    docDefault: 'off',
+    doc: 'With `--scenario`: after the run, each verdict\'s counter-run, the same scenario with the system ' +
+      'changed so that its claim comes out the other way in fact (a store\'s own network, Cloudant ' +
+      'without Lite\'s cap, a memory or CPU limit on a server the run started, ...), both outcomes side ' +
+      'by side and in the results file ([docs/scenarios.md](scenarios.md#counter-runs)). ' +
+      '`--verdicts ID,...` judges only those conclusions and runs only what they use.',
   },
   {
     flag: 'verdicts',
