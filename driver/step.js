@@ -6,6 +6,7 @@
 // next step starts, the driver's CPU.
 import { StepAborted, StepMeter } from './meter.js';
 import { threadCpuMicros } from './thread-cpu.js';
+import { engineMode } from './engines/table.js';
 import { withDirectStoreTime } from '../result/store-time.js';
 
 export { StepAborted } from './meter.js';
@@ -63,6 +64,7 @@ const STEP_TIMEOUT_MS = 10_000;
  * driver/engines/direct.js); measureStep does the timing and accounting, so both produce the
  * same step figures.
  * @typedef {object} Engine
+ * @property {string} [name]  its name in driver/engines/table.js, which says its mode
  * @property {(load: Load, meter: Meter) => Promise<EngineRun>} run
  *   Generates `load`, calling `meter.begin()` for each request, and resolves when the load is
  *   over (its request count or time reached): it starts no request after that. Requests still
@@ -159,7 +161,7 @@ export async function measureStep(engine, {
   const threadAfter = threadCpuMicros();
   const stepSeconds = Number(process.hrtime.bigint() - startNs) / 1e9;
 
-  const mode = engine.mode ?? 'http';
+  const mode = engineMode(engine);
   // Direct: each call is the store's own time, so its store time is its latency (result/store-time.js).
   const figures = mode === 'direct' ? directFigures(meter.figures()) : meter.figures();
   const operations = keepSums ? figures.operations : figures.operations.map(withoutOwnSums);

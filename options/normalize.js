@@ -20,7 +20,7 @@ import { ORDERS } from '../driver/schedule.js';
 import { unmeasuredStoreProblems } from '../result/thresholds.js';
 import { targetFromUrl } from '../driver/targets.js';
 import { TOKEN_ENV } from '../driver/app-process.js';
-import { DEFAULT_HTTP_ENGINE, HTTP_ENGINE_NAMES } from '../driver/engines/names.js'; // --engine
+import { DEFAULT_HTTP_ENGINE, HTTP_ENGINE_NAMES } from '../driver/engines/table.js'; // --engine
 import { parseStoreDelay } from './store-delay.js';
 import { parseServerTiming } from './server-timing.js';
 import { parsePartFlags, partRunOptions } from './parts.js';

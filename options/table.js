@@ -11,7 +11,7 @@ import {
 } from '../driver/probe/prober.js';
 import { HASH_FIELDS } from '../driver/workloads/value-shape.js';
 import { WARMUP_MAX_SECONDS, WARMUP_TOLERANCE, WARMUP_WINDOW_SECONDS } from '../driver/warmup.js';
-import { DEFAULT_HTTP_ENGINE, HTTP_ENGINE_NAMES } from '../driver/engines/names.js';
+import { DEFAULT_HTTP_ENGINE, HTTP_ENGINE_NAMES } from '../driver/engines/table.js';
 import { TOKEN_ENV } from '../driver/app-process.js';
 
 // Four levels from the original's six (5 to 30 by 5): the curve's shape at two thirds of the
