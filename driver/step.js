@@ -14,10 +14,11 @@ export { errorSample, INTERVAL_SECONDS } from './step-figures.js';
 
 // How long past the request deadline the drain waits for an engine to end a cancelled request.
 const DRAIN_SLACK_MS = 1000;
-// measureStep's own defaults, for a caller that names no load: one step's clients and deadline.
-// Not the CLI's (options/normalize.js DEFAULT_CONCURRENCY is the sweep's list of levels).
+// measureStep's clients for a caller that names none: one step's, not the sweep's list of
+// levels (options/table.js DEFAULT_CONCURRENCY).
 const STEP_CONCURRENCY = 10;
-const STEP_TIMEOUT_MS = 10_000;
+// The per-request deadline when none is given, node test --timeout's default too.
+export const DEFAULT_TIMEOUT_MS = 10_000;
 
 /**
  * The load one step asks an engine for.
@@ -110,7 +111,7 @@ export async function measureStep(engine, {
   durationSeconds,
   rps,
   keepAlive = true,
-  timeoutMs = STEP_TIMEOUT_MS,
+  timeoutMs = DEFAULT_TIMEOUT_MS,
   signal,
   workload,
   keepSums = false,

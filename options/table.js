@@ -13,6 +13,9 @@ import { HASH_FIELDS } from '../driver/workloads/value-shape.js';
 import { WARMUP_MAX_SECONDS, WARMUP_TOLERANCE, WARMUP_WINDOW_SECONDS } from '../driver/warmup.js';
 import { DEFAULT_HTTP_ENGINE, HTTP_ENGINE_NAMES } from '../driver/engines/table.js';
 import { TOKEN_ENV } from '../driver/app-process.js';
+import { DEFAULT_TIMEOUT_MS } from '../driver/step.js';
+
+export { DEFAULT_TIMEOUT_MS };
 
 // Four levels from the original's six (5 to 30 by 5): the curve's shape at two thirds of the
 // time, so a default run of every store (39 URLs) stays under ten minutes on a 2-core machine,
@@ -22,7 +25,6 @@ export const DEFAULT_CONCURRENCY = [5, 10, 20, 30];
 // store (too few samples, flagged as weak) and takes minutes on a slow one.
 export const DEFAULT_DURATION_SECONDS = 2;
 export const DEFAULT_WARMUP = 500;
-export const DEFAULT_TIMEOUT_MS = 10_000;
 export const REPEAT_LIMIT = 100;
 // --quick: a one-minute overview of every store (what it sets unless the flag is given).
 export const QUICK = Object.freeze({ keys: ['key1'], concurrency: [5, 20], duration: 1 });
