@@ -4,9 +4,10 @@ import { nearestName } from '../util/flags.js';
 // --html, --repeat, --assert, and the report and compare commands' flags.
 import { runReportOptions } from './run-report.js';
 import {
-  DEFAULT_CONCURRENCY, DEFAULT_DURATION_SECONDS, DEFAULT_TIMEOUT_MS, DEFAULT_WARMUP, LIMITS, OPTION_NAMED, QUICK,
-  RUN_FLAGS,
+  DEFAULT_CONCURRENCY, DEFAULT_DURATION_SECONDS, DEFAULT_TIMEOUT_MS, DEFAULT_WARMUP, LIMITS, OPTION, OPTION_NAMED,
+  QUICK,
 } from './table.js';
+import { splitList } from './values.js';
 import { DEFAULT_RECORDS, DEFAULT_VALUE_SIZE, OPERATIONS } from '../driver/workloads/definitions.js';
 import { parseDistribution, parseValueSize, parseWorkload } from '../driver/workloads/parse.js';
 import { randomSeed } from '../driver/workloads/random.js';
@@ -29,15 +30,7 @@ import { byteSize, SettingValueError, workerCount } from '../config/setting-valu
 const shown = (value) => value.toLocaleString('en-US');
 
 // How problems name a flag: with its short form when it has one.
-const flagLabel = (name) => (spec[name].short ? `-${spec[name].short}/--${name}` : `--${name}`);
-
-const spec = RUN_FLAGS;
-
-const positiveInteger = (text) => (/^\d+$/.test(text) && Number(text) > 0 ? Number(text) : null);
-const nonNegativeInteger = (text) => (/^\d+$/.test(text) ? Number(text) : null);
-const nonNegativeNumber = (text) => (/^\d+(\.\d+)?$|^\.\d+$/.test(text) ? Number(text) : null);
-const positiveNumber = (text) => (/^\d+(\.\d+)?$|^\.\d+$/.test(text) && Number(text) > 0 ? Number(text) : null);
-const splitList = (text) => text.split(',').map((item) => item.trim()).filter(Boolean);
+const flagLabel = (flag) => (OPTION[flag].short ? `-${OPTION[flag].short}/--${flag}` : `--${flag}`);
 
 function httpUrl(text) {
   try {
@@ -48,9 +41,6 @@ function httpUrl(text) {
   }
 }
 
-const FLAG_OF = new Map([...OPTION_NAMED].map(([name, { flag }]) => [name, flag]));
-// The flags whose value is a comma-separated list: from code, an array does as well.
-const LIST_FLAGS = new Set(['concurrency', 'rps', 'stores', 'keys']);
 function described(value) {
   if (typeof value === 'string') return `"${value}"`;
   if (Array.isArray(value)) return 'an array';
@@ -61,31 +51,31 @@ function described(value) {
 // One option from code as the text the command line would have given: numbers and arrays are
 // written out, so the same parser judges them. Returns undefined (a problem pushed) when it
 // has no such text: a boolean flag given a string, say.
-function asFlagValue(flag, value, problems) {
-  const entry = spec[flag];
+function asFlagValue(option, value, problems) {
+  const { flag, list, multiple, type } = option;
   const scalar = (item) => (typeof item === 'string' ? item : typeof item === 'number' ? String(item) : undefined);
-  if (entry.type === 'boolean') {
+  if (type === 'boolean') {
     if (typeof value === 'boolean') return value;
     problems.push(`${flagLabel(flag)} is true or false, not ${described(value)}`);
     return undefined;
   }
   const items = Array.isArray(value) ? value.map(scalar) : [scalar(value)];
-  const fits = !items.includes(undefined) && (entry.multiple || LIST_FLAGS.has(flag) || !Array.isArray(value));
+  const fits = !items.includes(undefined) && (multiple || list || !Array.isArray(value));
   if (!fits) {
-    const what = entry.multiple || LIST_FLAGS.has(flag)
+    const what = multiple || list
       ? 'a string, a number or an array of them'
       : 'a string or a number';
     problems.push(`${flagLabel(flag)} takes ${what}, not ${described(value)}`);
     return undefined;
   }
-  return entry.multiple ? items : items.join(',');
+  return multiple ? items : items.join(',');
 }
 
 /**
  * A run's options from a plain object whose names are the long flags' in camelCase
  * ({ concurrency: [5, 10], requests: 200, stores: ['memory'], direct: true, warmup: 0 }); numbers
  * and arrays stand for the flags' text. Returns { command, help, options, problems }: the
- * options driver/run.js takes and every problem, in the command line's words. command is 'run',
+ * options driver/run.js takes (frozen) and every problem, in the command line's words. command is 'run',
  * 'scenario' (a scenario was named) or 'list' (workload: 'list').
  */
 export function normalizeOptions(object = {}, env = process.env) {
@@ -93,24 +83,28 @@ export function normalizeOptions(object = {}, env = process.env) {
   const values = {};
   for (const [name, value] of Object.entries(object ?? {})) {
     if (value === undefined) continue;
-    const flag = FLAG_OF.get(name);
-    if (!flag) {
-      const near = nearestName(name, [...FLAG_OF.keys()]);
+    const option = OPTION_NAMED.get(name);
+    if (!option) {
+      const near = nearestName(name, [...OPTION_NAMED.keys()]);
       problems.push(`unknown option ${name}${near ? ` (did you mean ${near}?)` : ''}`);
       continue;
     }
-    const flagValue = asFlagValue(flag, value, problems);
-    if (flagValue !== undefined) values[flag] = flagValue;
+    const flagValue = asFlagValue(option, value, problems);
+    if (flagValue !== undefined) values[option.flag] = flagValue;
   }
   const scenario = parseScenarioFlags(values, problems);
-  if (scenario) return { command: 'scenario', help: values.help === true, options: scenario, problems };
+  if (scenario) return { command: 'scenario', help: values.help === true, options: Object.freeze(scenario), problems };
 
   const text = (name) => (typeof values[name] === 'string' ? values[name] : undefined);
   // [min, max, unit]: a parsed value outside is a problem that names the bound.
   const outside = (value, [min, max]) => value !== null && (value > max || value < min);
   const boundText = ([min, max, unit = '']) => (value) =>
     (value > max ? `at most ${shown(max)}${unit}` : `at least ${shown(min)}${unit}`);
-  const listOf = (name, parse, what, bounds) => {
+  // A number option, as the table says: its parse, what it takes and its bounds.
+  const boundsOf = ({ bounds: [min, max], unit }) => [min, max, unit];
+  const listOf = (name) => {
+    const { parse, what } = OPTION[name];
+    const bounds = boundsOf(OPTION[name]);
     const raw = text(name);
     if (raw === undefined) return undefined;
     const items = splitList(raw);
@@ -128,7 +122,9 @@ export function normalizeOptions(object = {}, env = process.env) {
     });
     return parsed;
   };
-  const single = (name, parse, what, bounds) => {
+  const single = (name) => {
+    const { parse, what } = OPTION[name];
+    const bounds = boundsOf(OPTION[name]);
     const raw = text(name);
     if (raw === undefined) return undefined;
     const value = parse(raw);
@@ -163,26 +159,23 @@ export function normalizeOptions(object = {}, env = process.env) {
       '--direct makes none (each store keeps its client\'s own connections)');
   }
 
-  const concurrency = listOf('concurrency', positiveInteger, 'positive whole number', [1, LIMITS.concurrency]);
-  const requests = single('requests', positiveInteger, 'positive whole number', [1, LIMITS.requests]);
-  const duration = single('duration', positiveNumber, 'positive number of seconds', [0, LIMITS.duration, ' s']);
-  const rps = listOf('rps', positiveNumber, 'positive rate (requests per second)',
-    [LIMITS.minRps, LIMITS.rps, ' per second']);
-  const warmup = single('warmup', nonNegativeInteger, 'whole number (0 for none)', [0, LIMITS.warmup]);
-  const warmupMax = single('warmup-max', nonNegativeNumber, 'number of seconds (0 for none)',
-    [0, LIMITS.warmupMax, ' s']);
+  const concurrency = listOf('concurrency');
+  const requests = single('requests');
+  const duration = single('duration');
+  const rps = listOf('rps');
+  const warmup = single('warmup');
+  const warmupMax = single('warmup-max');
   const order = text('order');
   if (order !== undefined && !ORDERS.includes(order)) {
     problems.push(`--order must be ${ORDERS.join(' or ')}, not "${order}"`);
   }
   const quick = values.quick === true;
-  const timeout = single('timeout', positiveInteger, 'positive whole number of milliseconds',
-    [1, LIMITS.timeout, ' ms']);
+  const timeout = single('timeout');
   if (requests !== undefined && duration !== undefined) {
     problems.push('use either -n/--requests or -t/--duration, not both');
   }
   if (rps && concurrency) problems.push('--rps replaces the concurrency sweep: drop -c/--concurrency');
-  const pipelineGiven = single('pipeline', positiveInteger, 'positive whole number', [1, LIMITS.pipeline]);
+  const pipelineGiven = single('pipeline');
   const pipeline = parsePipeline(pipelineGiven, { direct, rps }, problems);
   const probe = values.probe === true;
   if (probe) {
@@ -202,7 +195,7 @@ export function normalizeOptions(object = {}, env = process.env) {
   const csv = text('csv');
   if (csv === '-') problems.push('--csv needs a file name ("-" is only for --json)');
 
-  const seed = single('seed', nonNegativeInteger, 'whole number', [0, LIMITS.seed]) ?? randomSeed();
+  const seed = single('seed') ?? randomSeed();
   const workload = parseWorkloadFlags(text, values, problems, { single, keys, seed });
   const workers = parseWorkers(text('workers'), problems);
   const appWorkers = parseAppWorkers(text('app-workers'), { direct, target, urls }, problems);
@@ -219,7 +212,7 @@ export function normalizeOptions(object = {}, env = process.env) {
     problems.push(`--workers ${workers}: ${workload.options.workload.name} inserts, ` +
       'and each insert takes the next new key in turn, which only one worker can do: use --workers 1');
   }
-  if (workload.list) return { command: 'list', help: values.help === true, options: {}, problems: [] };
+  if (workload.list) return { command: 'list', help: values.help === true, options: Object.freeze({}), problems: [] };
   const token = text('token') ?? (env[TOKEN_ENV] || undefined);
   const storeDelay = parseStoreDelay(values, problems, { overRunningApp: urls.length > 0 || target !== undefined });
   const serverTiming = parseServerTiming(values, problems, {
@@ -269,7 +262,7 @@ export function normalizeOptions(object = {}, env = process.env) {
     problems.push(...unmeasuredStoreProblems(options.assert, urlStores, { source: 'the --url list' }));
   }
   const command = options.parts ? 'parts' : 'run';
-  return { command, help: values.help === true, options: partRunOptions(options, problems), problems };
+  return { command, help: values.help === true, options: Object.freeze(partRunOptions(options, problems)), problems };
 }
 
 // --value-shape bytes|hash: 'bytes' when not given; problems pushed. Direct mode only: the
@@ -391,7 +384,7 @@ function parseWorkloadFlags(text, values, problems, { single, keys, seed }) {
     if (parsed.problem) problems.push(parsed.problem);
     else workload = parsed.value;
   }
-  const records = single('records', positiveInteger, 'positive whole number of records', [1, LIMITS.records]);
+  const records = single('records');
   // The seeded read of key1..key3 is today's run; any other workload, or --records, is a key space.
   const keySpace = (name !== undefined && name !== 'read') || text('records') !== undefined;
   const given = ['value-size', 'distribution'].filter((flag) => text(flag) !== undefined)

@@ -14,6 +14,7 @@ import { WARMUP_MAX_SECONDS, WARMUP_TOLERANCE, WARMUP_WINDOW_SECONDS } from '../
 import { DEFAULT_HTTP_ENGINE, HTTP_ENGINE_NAMES } from '../driver/engines/table.js';
 import { TOKEN_ENV } from '../driver/app-process.js';
 import { DEFAULT_TIMEOUT_MS } from '../driver/step.js';
+import { nonNegativeInteger, nonNegativeNumber, positiveInteger, positiveNumber } from './values.js';
 
 export { DEFAULT_TIMEOUT_MS };
 
@@ -77,7 +78,8 @@ export const SECTIONS = Object.freeze({
 });
 
 // `label`: the usage line's own words where they are not the flag's (null: shown in another's).
-// `note`: lines after the option's own, at the section's indent. `doc` and `docDefault`:
+// `note`: lines after the option's own, at the section's indent. A number's `parse` reads its
+// text (null: not one), `what` names what it takes and `unit` follows its bounds in a problem. `doc` and `docDefault`:
 // docs/cli.md's fuller words (the help lines stand in where there are none).
 const ENTRIES = [
   {
@@ -259,6 +261,8 @@ const ENTRIES = [
     arg: 'LIST',
     list: true,
     bounds: [1, LIMITS.concurrency],
+    parse: positiveInteger,
+    what: 'positive whole number',
     default: DEFAULT_CONCURRENCY,
     setting: 'concurrency',
     section: 'load',
@@ -277,6 +281,8 @@ const ENTRIES = [
     type: 'string',
     arg: 'N',
     bounds: [1, LIMITS.requests],
+    parse: positiveInteger,
+    what: 'positive whole number',
     setting: 'requests',
     section: 'load',
     help: [`send N requests per step instead, 1 to ${shown(LIMITS.requests)} (the original used 100)`],
@@ -289,6 +295,9 @@ const ENTRIES = [
     type: 'string',
     arg: 'SECS',
     bounds: [0, LIMITS.duration],
+    parse: positiveNumber,
+    what: 'positive number of seconds',
+    unit: ' s',
     default: DEFAULT_DURATION_SECONDS,
     setting: 'duration',
     section: 'load',
@@ -303,6 +312,9 @@ const ENTRIES = [
     arg: 'LIST',
     list: true,
     bounds: [LIMITS.minRps, LIMITS.rps],
+    parse: positiveNumber,
+    what: 'positive rate (requests per second)',
+    unit: ' per second',
     setting: 'rps',
     section: 'load',
     help: [
@@ -321,6 +333,8 @@ const ENTRIES = [
     type: 'string',
     arg: 'N',
     bounds: [1, LIMITS.pipeline],
+    parse: positiveInteger,
+    what: 'positive whole number',
     default: 1,
     setting: 'pipeline',
     section: 'load',
@@ -343,6 +357,8 @@ const ENTRIES = [
     type: 'string',
     arg: 'N',
     bounds: [0, LIMITS.warmup],
+    parse: nonNegativeInteger,
+    what: 'whole number (0 for none)',
     default: DEFAULT_WARMUP,
     setting: 'warmup',
     section: 'load',
@@ -360,6 +376,9 @@ const ENTRIES = [
     type: 'string',
     arg: 'SECS',
     bounds: [0, LIMITS.warmupMax],
+    parse: nonNegativeNumber,
+    what: 'number of seconds (0 for none)',
+    unit: ' s',
     default: WARMUP_MAX_SECONDS,
     setting: 'warmupMaxSeconds',
     section: 'load',
@@ -453,6 +472,9 @@ const ENTRIES = [
     type: 'string',
     arg: 'MS',
     bounds: [1, LIMITS.timeout],
+    parse: positiveInteger,
+    what: 'positive whole number of milliseconds',
+    unit: ' ms',
     default: DEFAULT_TIMEOUT_MS,
     setting: 'timeoutMs',
     section: 'load',
@@ -539,6 +561,8 @@ const ENTRIES = [
     type: 'string',
     arg: 'N',
     bounds: [1, LIMITS.records],
+    parse: positiveInteger,
+    what: 'positive whole number of records',
     default: DEFAULT_RECORDS,
     setting: 'records',
     section: 'workload',
@@ -587,6 +611,8 @@ const ENTRIES = [
     type: 'string',
     arg: 'N',
     bounds: [0, LIMITS.seed],
+    parse: nonNegativeInteger,
+    what: 'whole number',
     setting: 'seed',
     section: 'workload',
     help: [
@@ -954,6 +980,9 @@ const ENTRIES = [
 export const OPTIONS = Object.freeze(ENTRIES.map((entry) => Object.freeze(entry)));
 
 export const camelCase = (flag) => flag.replace(/-([a-z])/g, (_, letter) => letter.toUpperCase());
+
+/** The option of each long flag. */
+export const OPTION = Object.freeze(Object.fromEntries(OPTIONS.map((option) => [option.flag, option])));
 
 /** The option named by its long flag in camelCase, as run() takes it ({ warmupMax: 5 }). */
 export const OPTION_NAMED = new Map(OPTIONS.map((option) => [camelCase(option.flag), option]));
