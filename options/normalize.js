@@ -4,7 +4,7 @@ import { nearestName } from '../util/flags.js';
 // --html, --repeat, --assert, and the report and compare commands' flags.
 import { runReportOptions } from './run-report.js';
 import {
-  DEFAULT_CONCURRENCY, DEFAULT_DURATION_SECONDS, DEFAULT_TIMEOUT_MS, DEFAULT_WARMUP, LIMITS, OPTION, OPTION_NAMED,
+  DEFAULT_CONCURRENCY, DEFAULT_DURATION_SECONDS, DEFAULT_TIMEOUT_MS, DEFAULT_WARMUP, LIMITS, OPTION_NAMED,
   QUICK,
 } from './table.js';
 import { splitList } from './values.js';
@@ -29,8 +29,9 @@ import { byteSize, SettingValueError, workerCount } from '../config/setting-valu
 
 const shown = (value) => value.toLocaleString('en-US');
 
-// How problems name a flag: with its short form when it has one.
-const flagLabel = (flag) => (OPTION[flag].short ? `-${OPTION[flag].short}/--${flag}` : `--${flag}`);
+// How problems name an option: by its flag, with its short form when it has one.
+const labelOf = ({ flag, short }) => (short ? `-${short}/--${flag}` : `--${flag}`);
+const flagLabel = (name) => labelOf(OPTION_NAMED.get(name));
 
 function httpUrl(text) {
   try {
@@ -52,11 +53,11 @@ function described(value) {
 // written out, so the same parser judges them. Returns undefined (a problem pushed) when it
 // has no such text: a boolean flag given a string, say.
 function asFlagValue(option, value, problems) {
-  const { flag, list, multiple, type } = option;
+  const { list, multiple, type } = option;
   const scalar = (item) => (typeof item === 'string' ? item : typeof item === 'number' ? String(item) : undefined);
   if (type === 'boolean') {
     if (typeof value === 'boolean') return value;
-    problems.push(`${flagLabel(flag)} is true or false, not ${described(value)}`);
+    problems.push(`${labelOf(option)} is true or false, not ${described(value)}`);
     return undefined;
   }
   const items = Array.isArray(value) ? value.map(scalar) : [scalar(value)];
@@ -65,7 +66,7 @@ function asFlagValue(option, value, problems) {
     const what = multiple || list
       ? 'a string, a number or an array of them'
       : 'a string or a number';
-    problems.push(`${flagLabel(flag)} takes ${what}, not ${described(value)}`);
+    problems.push(`${labelOf(option)} takes ${what}, not ${described(value)}`);
     return undefined;
   }
   return multiple ? items : items.join(',');
@@ -80,6 +81,7 @@ function asFlagValue(option, value, problems) {
  */
 export function normalizeOptions(object = {}, env = process.env) {
   const problems = [];
+  // The options given, by their camelCase names, each as its text (a boolean as it is).
   const values = {};
   for (const [name, value] of Object.entries(object ?? {})) {
     if (value === undefined) continue;
@@ -90,7 +92,7 @@ export function normalizeOptions(object = {}, env = process.env) {
       continue;
     }
     const flagValue = asFlagValue(option, value, problems);
-    if (flagValue !== undefined) values[option.flag] = flagValue;
+    if (flagValue !== undefined) values[name] = flagValue;
   }
   const scenario = parseScenarioFlags(values, problems);
   if (scenario) return { command: 'scenario', help: values.help === true, options: Object.freeze(scenario), problems };
@@ -103,8 +105,8 @@ export function normalizeOptions(object = {}, env = process.env) {
   // A number option, as the table says: its parse, what it takes and its bounds.
   const boundsOf = ({ bounds: [min, max], unit }) => [min, max, unit];
   const listOf = (name) => {
-    const { parse, what } = OPTION[name];
-    const bounds = boundsOf(OPTION[name]);
+    const { parse, what } = OPTION_NAMED.get(name);
+    const bounds = boundsOf(OPTION_NAMED.get(name));
     const raw = text(name);
     if (raw === undefined) return undefined;
     const items = splitList(raw);
@@ -123,8 +125,8 @@ export function normalizeOptions(object = {}, env = process.env) {
     return parsed;
   };
   const single = (name) => {
-    const { parse, what } = OPTION[name];
-    const bounds = boundsOf(OPTION[name]);
+    const { parse, what } = OPTION_NAMED.get(name);
+    const bounds = boundsOf(OPTION_NAMED.get(name));
     const raw = text(name);
     if (raw === undefined) return undefined;
     const value = parse(raw);
@@ -154,7 +156,7 @@ export function normalizeOptions(object = {}, env = process.env) {
     problems.push('--engine chooses what sends HTTP requests: ' +
       '--direct sends none (it calls the stores in this process)');
   }
-  if (direct && values['no-keepalive']) {
+  if (direct && values.noKeepalive) {
     problems.push('--no-keepalive is about HTTP connections: ' +
       '--direct makes none (each store keeps its client\'s own connections)');
   }
@@ -164,7 +166,7 @@ export function normalizeOptions(object = {}, env = process.env) {
   const duration = single('duration');
   const rps = listOf('rps');
   const warmup = single('warmup');
-  const warmupMax = single('warmup-max');
+  const warmupMax = single('warmupMax');
   const order = text('order');
   if (order !== undefined && !ORDERS.includes(order)) {
     problems.push(`--order must be ${ORDERS.join(' or ')}, not "${order}"`);
@@ -198,16 +200,16 @@ export function normalizeOptions(object = {}, env = process.env) {
   const seed = single('seed') ?? randomSeed();
   const workload = parseWorkloadFlags(text, values, problems, { single, keys, seed });
   const workers = parseWorkers(text('workers'), problems);
-  const appWorkers = parseAppWorkers(text('app-workers'), { direct, target, urls }, problems);
+  const appWorkers = parseAppWorkers(text('appWorkers'), { direct, target, urls }, problems);
   const memoryWrites = workload.options?.keySpace && stores?.includes('memory');
   if (appWorkers > 1 && memoryWrites) {
     problems.push(`--app-workers ${appWorkers}: memory refuses writes in an app of several workers (each has its ` +
       `own copy), and the ${workload.options.workload.name} workload writes or loads records: leave memory out of ` +
       '--stores, or use --app-workers 1');
   }
-  const valueShape = parseValueShape(text('value-shape'), { direct, ...workload.options }, problems);
+  const valueShape = parseValueShape(text('valueShape'), { direct, ...workload.options }, problems);
   const keySpace = Boolean(workload.options?.keySpace);
-  const probeSize = parseProbeSize(text('probe-size'), { probe, direct, keySpace }, problems);
+  const probeSize = parseProbeSize(text('probeSize'), { probe, direct, keySpace }, problems);
   if (workers > 1 && workload.options?.workload.mix.some(({ operation }) => operation === 'insert')) {
     problems.push(`--workers ${workers}: ${workload.options.workload.name} inserts, ` +
       'and each insert takes the next new key in turn, which only one worker can do: use --workers 1');
@@ -229,8 +231,8 @@ export function normalizeOptions(object = {}, env = process.env) {
     warmup: warmup ?? DEFAULT_WARMUP,
     warmupMaxSeconds: warmupMax ?? WARMUP_MAX_SECONDS,
     order: order ?? 'interleaved',
-    control: values['no-control'] !== true,
-    keepAlive: !values['no-keepalive'],
+    control: values.noControl !== true,
+    keepAlive: !values.noKeepalive,
     timeoutMs: timeout ?? DEFAULT_TIMEOUT_MS,
     stores,
     keys: keys ?? (quick && !urls.length && !workload.options?.keySpace ? QUICK.keys : undefined),
@@ -387,18 +389,19 @@ function parseWorkloadFlags(text, values, problems, { single, keys, seed }) {
   const records = single('records');
   // The seeded read of key1..key3 is today's run; any other workload, or --records, is a key space.
   const keySpace = (name !== undefined && name !== 'read') || text('records') !== undefined;
-  const given = ['value-size', 'distribution'].filter((flag) => text(flag) !== undefined)
-    .concat(['no-load', 'no-verify'].filter((flag) => values[flag] === true));
+  const given = ['valueSize', 'distribution'].filter((name) => text(name) !== undefined)
+    .concat(['noLoad', 'noVerify'].filter((name) => values[name] === true));
   if (!keySpace) {
-    for (const flag of given) {
-      problems.push(`--${flag} applies to a key space: add --records N (or a --workload other than read)`);
+    for (const name of given) {
+      problems.push(`--${OPTION_NAMED.get(name).flag} applies to a key space: ` +
+        'add --records N (or a --workload other than read)');
     }
   } else if (keys) {
     problems.push('--keys picks among the seeded keys; a workload over --records picks its own keys');
   }
   let valueSize = { min: DEFAULT_VALUE_SIZE, max: DEFAULT_VALUE_SIZE };
-  if (text('value-size') !== undefined) {
-    const parsed = parseValueSize(text('value-size'));
+  if (text('valueSize') !== undefined) {
+    const parsed = parseValueSize(text('valueSize'));
     if (parsed.problem) problems.push(parsed.problem);
     else valueSize = parsed.value;
   }
@@ -425,8 +428,8 @@ function parseWorkloadFlags(text, values, problems, { single, keys, seed }) {
       valueSize: keySpace ? valueSize : undefined,
       distribution: keySpace ? distribution : null,
       seed: keySpace ? seed : undefined,
-      load: keySpace && workload.load && values['no-load'] !== true,
-      verify: keySpace && values['no-verify'] !== true,
+      load: keySpace && workload.load && values.noLoad !== true,
+      verify: keySpace && values.noVerify !== true,
     },
   };
 }

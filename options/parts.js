@@ -23,11 +23,11 @@ export function parsePartFlags(values, problems, { seedGiven, now = Date.now() }
   let startAt = null;
   // +SECS: a launcher counts it from when it launches the parts, not from when it read the flag.
   let startAfterSeconds = null;
-  if (text('start-at') !== undefined) {
-    const parsed = parseStartAt(text('start-at'), now);
+  if (text('startAt') !== undefined) {
+    const parsed = parseStartAt(text('startAt'), now);
     if (parsed.problem) problems.push(parsed.problem);
     else startAt = parsed.value;
-    if (!parsed.problem && text('start-at').startsWith('+')) {
+    if (!parsed.problem && text('startAt').startsWith('+')) {
       startAfterSeconds = (startAt.getTime() - now) / 1000;
     }
   }

@@ -35,13 +35,13 @@ export function runReportOptions(values, problems) {
       problems.push(`--html and --${name} name the same file (${html})`);
     }
   }
-  const hdrLog = typeof values['hdr-log'] === 'string' ? values['hdr-log'] : undefined;
+  const hdrLog = typeof values.hdrLog === 'string' ? values.hdrLog : undefined;
   if (hdrLog === '' || hdrLog === '-') problems.push('--hdr-log needs a folder name');
   let metricsPort;
-  if (typeof values['metrics-port'] === 'string') {
-    metricsPort = /^\d+$/.test(values['metrics-port']) ? Number(values['metrics-port']) : null;
+  if (typeof values.metricsPort === 'string') {
+    metricsPort = /^\d+$/.test(values.metricsPort) ? Number(values.metricsPort) : null;
     if (metricsPort === null || metricsPort > 65535) {
-      problems.push(`--metrics-port must be a port from 0 to 65535, not "${values['metrics-port']}"`);
+      problems.push(`--metrics-port must be a port from 0 to 65535, not "${values.metricsPort}"`);
     }
   }
   return {

@@ -8,7 +8,7 @@ export const SERVER_TIMING_FLAGS = flagSpec('no-server-timing');
 
 /** false when --no-server-timing was given, else undefined (the app's own setting); problems pushed. */
 export function parseServerTiming(values, problems, { overRunningApp = false, direct = false } = {}) {
-  if (values['no-server-timing'] !== true) return undefined;
+  if (values.noServerTiming !== true) return undefined;
   if (overRunningApp) {
     problems.push('--no-server-timing applies to the app node test starts: ' +
       'a running app (--target, --url) takes its own --no-server-timing');

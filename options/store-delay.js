@@ -3,7 +3,7 @@
 // has its own settings, so they do not apply to it (driver/store-delay.js uses them).
 import { byteSize, delayMs, perStore, SettingValueError, storesNamed } from '../config/setting-values.js';
 import { unknownStoreProblems } from '../stores/index.js';
-import { flagSpec } from './table.js';
+import { camelCase, flagSpec } from './table.js';
 
 export const STORE_DELAY_FLAGS = flagSpec('store-rtt', 'store-jitter', 'store-bandwidth');
 
@@ -12,7 +12,7 @@ export const STORE_DELAY_FLAGS = flagSpec('store-rtt', 'store-jitter', 'store-ba
  * every store, or { all?, stores: { [name]: number } }), or null when none was; problems pushed.
  */
 export function parseStoreDelay(values, problems, { overRunningApp = false } = {}) {
-  const given = Object.keys(STORE_DELAY_FLAGS).filter((flag) => typeof values[flag] === 'string');
+  const given = Object.keys(STORE_DELAY_FLAGS).filter((flag) => typeof values[camelCase(flag)] === 'string');
   if (!given.length) return null;
   if (overRunningApp) {
     problems.push(`--${given[0]} applies to the app node test starts (or to --direct): ` +
@@ -20,15 +20,16 @@ export function parseStoreDelay(values, problems, { overRunningApp = false } = {
     return null;
   }
   const read = (flag, parse) => {
-    if (typeof values[flag] !== 'string') return undefined;
+    const text = values[camelCase(flag)];
+    if (typeof text !== 'string') return undefined;
     try {
-      const value = perStore(parse)(values[flag]);
+      const value = perStore(parse)(text);
       const unknown = unknownStoreProblems(storesNamed(value), `--${flag}`);
       problems.push(...unknown);
       return unknown.length ? undefined : value;
     } catch (error) {
       if (!(error instanceof SettingValueError)) throw error;
-      problems.push(`--${flag} ${error.message}, not "${values[flag]}"`);
+      problems.push(`--${flag} ${error.message}, not "${text}"`);
       return undefined;
     }
   };
