@@ -86,7 +86,7 @@ const ENTRIES = [
     flag: 'target',
     type: 'string',
     arg: 'URL',
-    setting: 'target',
+    setting: null,
     section: 'targets',
     help: ['sweep a running app: reads URL/stores, sweeps the stores that are up'],
     doc: 'Sweep a running app: read `URL/stores`, sweep the stores that are up. A path prefix is kept. The ' +
@@ -106,7 +106,7 @@ const ENTRIES = [
     type: 'string',
     arg: 'URL',
     multiple: true,
-    setting: 'targets',
+    setting: null,
     section: 'targets',
     help: ['sweep this URL (repeatable); no /stores listing is read'],
     doc: 'Sweep this URL; repeatable. No `/stores` listing is read; the comparison labels each URL ' +

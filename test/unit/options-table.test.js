@@ -7,6 +7,7 @@ import { OPTIONS, OPTION_NAMED, RUN_FLAGS, SECTIONS } from '../../options/table.
 import { CLI_ONLY } from '../../options/code.js';
 import { optionLabel, usage } from '../../cli/run-usage.js';
 import { CLI_DOC, cliDoc } from '../../scripts/cli-docs.js';
+import { RESULT_FIELDS } from '../../result/fields.js';
 
 test('each option is one entry: a flag, a type, a section, help lines, a settings key or null', () => {
   assert.equal(new Set(OPTIONS.map(({ flag }) => flag)).size, OPTIONS.length);
@@ -18,6 +19,13 @@ test('each option is one entry: a flag, a type, a section, help lines, a setting
     assert.ok(option.help.length > 0, option.flag);
     assert.ok(option.setting === null || typeof option.setting === 'string', option.flag);
     if (option.bounds) assert.ok(option.bounds[0] <= option.bounds[1], option.flag);
+  }
+});
+
+test('an option\'s settings key is a field of the Result\'s settings (docs/results-format.md)', () => {
+  const fields = new Set(RESULT_FIELDS.map(({ path }) => path));
+  for (const { flag, setting } of OPTIONS.filter((option) => option.setting)) {
+    assert.ok(fields.has(`settings.${setting}`), `--${flag}: no field settings.${setting}`);
   }
 });
 
