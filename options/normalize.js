@@ -3,12 +3,9 @@
 import { nearestName } from '../util/flags.js';
 // --html, --repeat, --assert, and the report and compare commands' flags.
 import { runReportOptions } from './run-report.js';
-import {
-  DEFAULT_CONCURRENCY, DEFAULT_DURATION_SECONDS, DEFAULT_TIMEOUT_MS, DEFAULT_WARMUP, LIMITS, OPTION_NAMED,
-  QUICK,
-} from './table.js';
+import { LIMITS, OPTION_NAMED, QUICK, defaultOf } from './table.js';
 import { splitList } from './values.js';
-import { DEFAULT_RECORDS, DEFAULT_VALUE_SIZE, OPERATIONS } from '../driver/workloads/definitions.js';
+import { OPERATIONS } from '../driver/workloads/definitions.js';
 import { parseDistribution, parseValueSize, parseWorkload } from '../driver/workloads/parse.js';
 import { randomSeed } from '../driver/workloads/random.js';
 // --workers
@@ -16,12 +13,11 @@ import { MAX_WORKERS, autoWorkers } from '../driver/workers.js';
 import { PROBE_MIN_REQUESTS_PER_CLIENT, PROBE_MIN_SECONDS } from '../driver/probe/prober.js';
 import { parseScenarioFlags } from './scenario.js';
 import { VALUE_SHAPES } from '../driver/workloads/value-shape.js';
-import { WARMUP_MAX_SECONDS } from '../driver/warmup.js';
 import { ORDERS } from '../driver/schedule.js';
 import { unmeasuredStoreProblems } from '../result/thresholds.js';
 import { targetFromUrl } from '../driver/targets.js';
 import { TOKEN_ENV } from '../driver/app-process.js';
-import { DEFAULT_HTTP_ENGINE, HTTP_ENGINE_NAMES } from '../driver/engines/table.js'; // --engine
+import { HTTP_ENGINE_NAMES } from '../driver/engines/table.js'; // --engine
 import { parseStoreDelay } from './store-delay.js';
 import { parseServerTiming } from './server-timing.js';
 import { parsePartFlags, partRunOptions } from './parts.js';
@@ -149,7 +145,7 @@ export function normalizeOptions(object = {}, env = process.env) {
   if (direct && target !== undefined) {
     problems.push('--direct calls the stores in this process: it takes no --target (choose stores with --stores)');
   }
-  const engine = text('engine') ?? DEFAULT_HTTP_ENGINE;
+  const engine = text('engine') ?? defaultOf('engine');
   if (!HTTP_ENGINE_NAMES.includes(engine)) {
     problems.push(`--engine must be ${HTTP_ENGINE_NAMES.join(' or ')}, not "${engine}"`);
   } else if (direct && text('engine') !== undefined) {
@@ -181,7 +177,7 @@ export function normalizeOptions(object = {}, env = process.env) {
   const pipeline = parsePipeline(pipelineGiven, { direct, rps }, problems);
   const probe = values.probe === true;
   if (probe) {
-    const levels = concurrency ?? DEFAULT_CONCURRENCY;
+    const levels = concurrency ?? defaultOf('concurrency');
     problems.push(...probeProblems({ requests, duration, rps, concurrency: levels, pipeline }));
   }
 
@@ -224,16 +220,16 @@ export function normalizeOptions(object = {}, env = process.env) {
   const options = {
     urls,
     target,
-    concurrency: concurrency ?? (quick && !rps ? QUICK.concurrency : DEFAULT_CONCURRENCY),
+    concurrency: concurrency ?? (quick && !rps ? QUICK.concurrency : defaultOf('concurrency')),
     requests,
-    duration: requests === undefined ? duration ?? (quick ? QUICK.duration : DEFAULT_DURATION_SECONDS) : undefined,
+    duration: requests === undefined ? duration ?? (quick ? QUICK.duration : defaultOf('duration')) : undefined,
     rps,
-    warmup: warmup ?? DEFAULT_WARMUP,
-    warmupMaxSeconds: warmupMax ?? WARMUP_MAX_SECONDS,
-    order: order ?? 'interleaved',
+    warmup: warmup ?? defaultOf('warmup'),
+    warmupMaxSeconds: warmupMax ?? defaultOf('warmupMax'),
+    order: order ?? defaultOf('order'),
     control: values.noControl !== true,
     keepAlive: !values.noKeepalive,
-    timeoutMs: timeout ?? DEFAULT_TIMEOUT_MS,
+    timeoutMs: timeout ?? defaultOf('timeout'),
     stores,
     keys: keys ?? (quick && !urls.length && !workload.options?.keySpace ? QUICK.keys : undefined),
     json,
@@ -270,10 +266,10 @@ export function normalizeOptions(object = {}, env = process.env) {
 // --value-shape bytes|hash: 'bytes' when not given; problems pushed. Direct mode only: the
 // app's routes store the bytes a request carries, so over HTTP there is no shape to choose.
 function parseValueShape(raw, { direct, keySpace, workload }, problems) {
-  if (raw === undefined) return 'bytes';
+  if (raw === undefined) return defaultOf('valueShape');
   if (!VALUE_SHAPES.includes(raw)) {
     problems.push(`--value-shape must be ${VALUE_SHAPES.join(' or ')}, not "${raw}"`);
-    return 'bytes';
+    return defaultOf('valueShape');
   }
   if (raw !== 'bytes' && !direct) {
     problems.push(`--value-shape ${raw} needs --direct: over HTTP the app stores the bytes each request carries`);
@@ -288,7 +284,7 @@ function parseValueShape(raw, { direct, keySpace, workload }, problems) {
 // --pipeline N: 1 when not given; problems pushed. Direct mode's closed loop only: over HTTP
 // each request waits for its answer on its connection, and the open model starts each call at
 // its own scheduled time, which a batch of N sent at once would not keep (docs/direct.md).
-function parsePipeline(pipeline = 1, { direct, rps }, problems) {
+function parsePipeline(pipeline = defaultOf('pipeline'), { direct, rps }, problems) {
   if (pipeline === 1) return 1;
   if (!direct) {
     problems.push(`--pipeline ${pipeline} needs --direct: over HTTP every request waits for its answer ` +
@@ -302,7 +298,7 @@ function parsePipeline(pipeline = 1, { direct, rps }, problems) {
 
 // --workers N|auto: 1 when not given; problems pushed.
 function parseWorkers(raw, problems) {
-  if (raw === undefined) return 1;
+  if (raw === undefined) return defaultOf('workers');
   if (raw === 'auto') return autoWorkers();
   const value = /^\d+$/.test(raw) ? Number(raw) : null;
   if (value === null || value < 1 || value > MAX_WORKERS) {
@@ -315,7 +311,7 @@ function parseWorkers(raw, problems) {
 // --app-workers N|auto: the processes of the app.js this run starts (app.js --workers); 1 when
 // not given, problems pushed. A running app (--target, --url) was started with its own.
 function parseAppWorkers(raw, { direct, target, urls }, problems) {
-  if (raw === undefined) return 1;
+  if (raw === undefined) return defaultOf('appWorkers');
   if (direct || target !== undefined || urls.length) {
     const why = direct
       ? '--direct calls the stores in this process, with no app'
@@ -399,7 +395,7 @@ function parseWorkloadFlags(text, values, problems, { single, keys, seed }) {
   } else if (keys) {
     problems.push('--keys picks among the seeded keys; a workload over --records picks its own keys');
   }
-  let valueSize = { min: DEFAULT_VALUE_SIZE, max: DEFAULT_VALUE_SIZE };
+  let valueSize = { min: defaultOf('valueSize'), max: defaultOf('valueSize') };
   if (text('valueSize') !== undefined) {
     const parsed = parseValueSize(text('valueSize'));
     if (parsed.problem) problems.push(parsed.problem);
@@ -424,7 +420,7 @@ function parseWorkloadFlags(text, values, problems, { single, keys, seed }) {
     options: {
       workload,
       keySpace,
-      records: keySpace ? records ?? DEFAULT_RECORDS : undefined,
+      records: keySpace ? records ?? defaultOf('records') : undefined,
       valueSize: keySpace ? valueSize : undefined,
       distribution: keySpace ? distribution : null,
       seed: keySpace ? seed : undefined,

@@ -1,7 +1,7 @@
 // A run's report options (--html, --repeat, --assert, --hdr-log, --metrics-port) from flag values:
 // normalizeOptions uses them, and cli/report-options.js the report command's share.
 import { parseThresholds } from '../result/thresholds.js';
-import { REPEAT_LIMIT, flagSpec } from './table.js';
+import { REPEAT_LIMIT, defaultOf, flagSpec } from './table.js';
 
 export const RUN_REPORT_FLAGS = flagSpec('html', 'repeat', 'assert', 'hdr-log', 'metrics-port');
 
@@ -19,7 +19,7 @@ export function runReportOptions(values, problems) {
   const html = typeof values.html === 'string' ? values.html : undefined;
   const htmlWhy = htmlProblem(html);
   if (htmlWhy) problems.push(htmlWhy);
-  let repeat = 1;
+  let repeat = defaultOf('repeat');
   if (typeof values.repeat === 'string') {
     repeat = wholeNumber(values.repeat);
     if (repeat === null || repeat < 1) {
@@ -46,7 +46,7 @@ export function runReportOptions(values, problems) {
   }
   return {
     html,
-    repeat: repeat ?? 1,
+    repeat: repeat ?? defaultOf('repeat'),
     assert,
     ...(hdrLog ? { hdrLog } : {}),
     ...(metricsPort != null ? { metricsPort } : {}),

@@ -4,7 +4,7 @@
 import { CLOUDANT_PLANS, scaleProblems } from '../driver/scenarios/scales.js';
 import { parseStoreDelay } from './store-delay.js';
 import { byteSize, delayMs, SettingValueError } from '../config/setting-values.js';
-import { OPTION_NAMED } from './table.js';
+import { OPTION_NAMED, defaultOf } from './table.js';
 
 // What may go with --scenario: where the results go, and the scenario's own knobs.
 const ALLOWED = new Set([
@@ -66,7 +66,7 @@ export function parseScenarioFlags(values, problems) {
       problems.push(`--${flagOf(name)} does not apply to --scenario list`);
     }
   }
-  const scale = given('scale') ?? 'default';
+  const scale = given('scale') ?? defaultOf('scale');
   problems.push(...scaleProblems(scale));
   const conflicting = Object.keys(values).filter((name) => !ALLOWED.has(name));
   for (const name of conflicting) {

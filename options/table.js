@@ -987,6 +987,9 @@ export const OPTION = Object.freeze(Object.fromEntries(OPTIONS.map((option) => [
 /** The option named by its long flag in camelCase, as run() takes it ({ warmupMax: 5 }). */
 export const OPTION_NAMED = new Map(OPTIONS.map((option) => [camelCase(option.flag), option]));
 
+/** The default of the option named (camelCase), as the table gives it. */
+export const defaultOf = (name) => OPTION_NAMED.get(name).default;
+
 /** node:util parseArgs' spec of the run's flags. */
 export const RUN_FLAGS = Object.freeze(Object.fromEntries(OPTIONS.map(({ flag, short, type, multiple }) => [
   flag, { type, ...(short ? { short } : {}), ...(multiple ? { multiple } : {}) },
