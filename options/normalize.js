@@ -1,14 +1,13 @@
-// Flag parsing for `node test`: pure, so it is unit-tested without spawning anything.
-// Every problem is collected (not just the first) and the CLI prints them all and exits 2.
+// A run's options, checked and completed as options/table.js says: pure, so it is unit-tested
+// without spawning anything. Every problem is collected (not just the first); the CLI prints
+// them all and exits 2.
 import { nearestName } from '../util/flags.js';
-// --html, --repeat, --assert, and the report and compare commands' flags.
 import { runReportOptions } from './run-report.js';
 import { LIMITS, OPTION_NAMED, QUICK, defaultOf } from './table.js';
 import { splitList } from './values.js';
 import { OPERATIONS } from '../driver/workloads/definitions.js';
 import { parseDistribution, parseValueSize, parseWorkload } from '../driver/workloads/parse.js';
 import { randomSeed } from '../driver/workloads/random.js';
-// --workers
 import { MAX_WORKERS, autoWorkers } from '../driver/workers.js';
 import { PROBE_MIN_REQUESTS_PER_CLIENT, PROBE_MIN_SECONDS } from '../driver/probe/prober.js';
 import { parseScenarioFlags } from './scenario.js';
@@ -17,11 +16,11 @@ import { ORDERS } from '../driver/schedule.js';
 import { unmeasuredStoreProblems } from '../result/thresholds.js';
 import { targetFromUrl } from '../driver/targets.js';
 import { TOKEN_ENV } from '../driver/app-process.js';
-import { HTTP_ENGINE_NAMES } from '../driver/engines/table.js'; // --engine
+import { HTTP_ENGINE_NAMES } from '../driver/engines/table.js';
 import { parseStoreDelay } from './store-delay.js';
 import { parseServerTiming } from './server-timing.js';
 import { parsePartFlags, partRunOptions } from './parts.js';
-import { byteSize, SettingValueError, workerCount } from '../config/setting-values.js'; // --app-workers, --probe-size
+import { byteSize, SettingValueError, workerCount } from '../config/setting-values.js';
 
 const shown = (value) => value.toLocaleString('en-US');
 
