@@ -1,9 +1,9 @@
 // storebench as a library (`import { run, report, compare, merge } from 'storebench'`): the
 // calls behind `node test`, `node test report`, `compare` and `merge`, returning values and
 // printing nothing. The target app's factory is `storebench/app`. docs/api.md shows each call.
-import { normalizeOptions } from './driver/options.js';
+import { normalizeOptions } from './options/normalize.js';
 import { resultError, runBenchmark } from './driver/run.js';
-import { codeOptionProblems } from './driver/code-options.js';
+import { codeOptionProblems } from './options/code.js';
 import { parseThresholds } from './result/thresholds.js';
 import { fromJson, readResultsSync, toJson } from './result/format.js';
 import { renderRun } from './report/run-text.js';

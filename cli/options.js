@@ -1,7 +1,8 @@
-// node test's command line: argv -> the object normalizeOptions (driver/options.js) takes, and
+// node test's command line: argv -> the object normalizeOptions (options/normalize.js) takes, and
 // the report/compare/merge/k8s subcommands' parsers; the usage text is in run-usage.js.
 import { parseFlags } from '../util/flags.js';
-import { RUN_FLAGS as spec, camelCase, normalizeOptions } from '../driver/options.js';
+import { normalizeOptions } from '../options/normalize.js';
+import { RUN_FLAGS as spec, camelCase } from '../options/table.js';
 import { parseCompareArguments, parseMergeArguments, parseReportArguments } from './report-options.js';
 import { parseK8sArguments } from './k8s-job.js';
 

@@ -3,31 +3,10 @@
 // [--fail-on-regression PCT]): pure, like options.js, which appends these to its own.
 import { parseFlags } from '../util/flags.js';
 import { parseThresholds } from '../result/thresholds.js';
-import { REPEAT_LIMIT, RUN_REPORT_FLAGS, htmlProblem, strings } from '../driver/run-report-options.js';
-
-export { REPEAT_LIMIT };
+import { RUN_REPORT_FLAGS, htmlProblem, strings } from '../options/run-report.js';
 
 export const REGRESSION_LIMIT = 1000; // percent
 const percent = (text) => (/^\d+(\.\d+)?$|^\.\d+$/.test(text) ? Number(text) : null);
-
-export const RUN_REPORT_USAGE = `Reports:
-  --html FILE            also write the run as one self-contained HTML page (charts, tables, no
-                         network); made from the saved Result, as node test report --html makes it
-  --repeat N             run each step N times, 1 to ${REPEAT_LIMIT} (default 1), interleaved across the URLs
-                         at each load level; tables show the median, the min-max and, from 5
-                         repeats, the 95% interval of the mean
-  --assert EXPR          a threshold, checked per store after the run (repeatable):
-                         [store:]p50|p90|p99|p999|mean|max <|<= N ms|us, rps >|>= N,
-                         errors =|<= N or N%  (e.g. 'p99<5ms', 'redis:rps>=1000', 'errors=0');
-                         a missed one exits 3; one naming a store the run will not sweep
-                         exits 2 before any load
-  --hdr-log DIR          also write each target's seconds as HdrHistogram interval logs, one
-                         file per target and operation (<store>-<key>-<operation>.hlog, values
-                         in µs), for HistogramLogProcessor and the HdrHistogram plotter
-  --metrics-port N       serve the run's requests, errors, latency histograms and machine figures
-                         in Prometheus text on 127.0.0.1:N/metrics while it runs (0: a free port,
-                         printed); after the run, waits up to 5 s for one last scrape
-                         (docs/observability.md)`;
 
 export const REPORT_COMMANDS_USAGE = `       node test report FILE.json [--html OUT] [--assert EXPR]...
        node test compare A.json B.json [--fail-on-regression PCT [--ignore-busy]]

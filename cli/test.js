@@ -5,7 +5,7 @@
 import { optionsOf, parseArguments, usage } from './options.js';
 import { run } from '../index.js';
 import { resultError } from '../driver/run.js';
-import { CLI_ONLY } from '../driver/code-options.js';
+import { CLI_ONLY } from '../options/code.js';
 import { createLiveReport } from './live-report.js';
 import { checkOutputPaths } from './results-files.js';
 import { compareCommand, mergeCommand, reportCommand } from './report-commands.js';

@@ -10,6 +10,8 @@ import { forkListening } from '../util/fork-child.js';
 const APP_PATH = fileURLToPath(new URL('../app.js', import.meta.url));
 const START_TIMEOUT_MS = 120_000; // the embedded servers (a Redis Cluster, PostgreSQL...) start first
 const STOP_TIMEOUT_MS = 15_000;
+// The environment variable that carries the app's write token (node test --token, else made up).
+export const TOKEN_ENV = 'STOREBENCH_WRITE_TOKEN';
 
 /**
  * Forks app.js with --port 0 (plus --stores and any extra args), waits for its

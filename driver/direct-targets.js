@@ -9,7 +9,7 @@ import { redactDeep } from '../util/redact.js';
 import { UsageError } from '../util/errors.js';
 import { resolveSettings } from '../config/precedence.js';
 import { shapedStore } from './workloads/value-shape.js';
-import { storeDelaySettings } from './store-delay-options.js';
+import { storeDelaySettings } from './store-delay.js';
 import { OPERATIONS } from './workloads/definitions.js';
 
 // With a key-space workload the probe has a key of its own, out of the key space, holding a
@@ -55,7 +55,7 @@ export const directLabel = (names) => `direct mode: the stores called in this pr
  * UsageError for names no store or key has, and under --pipeline N for a store whose client
  * does not pipeline (nothing left open then).
  *
- * @param {object} options  driver/options.js options (stores, keys, keySpace, workload, valueShape, timeoutMs,
+ * @param {object} options  options/normalize.js options (stores, keys, keySpace, workload, valueShape, timeoutMs,
  *   pipeline)
  * @param {{ env?: object, onServer?: Function, onOpened?: Function }} [hooks]
  */

@@ -5,12 +5,13 @@ import { randomBytes } from 'node:crypto';
 import { serversToStart, startAppProcess } from './app-process.js';
 import { checkReachable, fetchListing, joinUrl, selectTargets, storeLimitProblems, targetFromUrl } from './targets.js';
 import { canVerify, runSweep } from './sweep.js';
+import { steadyMaxSeconds } from './sweep-phases.js';
 import { StepAborted } from './step.js';
 import { createResult } from '../result/result.js';
 import { systemInfo } from '../util/system-info.js';
 import { errorsText } from '../result/honesty.js';
 import { RunError, UsageError, VerifyError } from '../util/errors.js';
-import { TOKEN_ENV } from './options.js';
+import { TOKEN_ENV } from './app-process.js';
 import { distributionName } from './workloads/parse.js';
 import { redactUrl } from '../util/redact.js';
 // --direct
@@ -23,15 +24,14 @@ import { createTierSampler } from './tier-cpu.js';
 import { startProber } from './probe/prober.js';
 import { keyOf } from './workloads/values.js';
 import { randomSeed } from './workloads/random.js';
-import { WARMUP_MAX_SECONDS } from './warmup.js';
 import { estimateLoadSeconds, estimateRunSeconds } from './estimate.js';
 import { failedStep } from '../result/ranking.js';
 import { loadOf } from '../result/repeat.js';
 import { thresholdStores, unmeasuredStoreProblems } from '../result/thresholds.js';
 import { measurePeakRss } from './peak-rss.js';
-import { DEFAULT_HTTP_ENGINE, httpEngineNamed } from './engines/index.js'; // --engine
-import { effectiveStoreDelay, storeDelayEnv } from './store-delay-options.js';
-import { serverTimingEnv } from './server-timing-options.js'; // --no-server-timing
+import { httpEngineNamed } from './engines/index.js'; // --engine
+import { effectiveStoreDelay, storeDelayEnv } from './store-delay.js';
+import { serverTimingEnv } from './server-timing.js'; // --no-server-timing
 import { partSettings, startBarrier } from './part-run.js'; // --part, --start-at
 
 /**
@@ -96,7 +96,7 @@ async function resolveTargets(options, onProgress, env) {
     ...serverTimingEnv(options.serverTiming),
   };
   // Always said, so that a STOREBENCH_WORKERS or WEB_CONCURRENCY in this shell does not change it unrecorded.
-  const args = ['--workers', String(options.appWorkers ?? 1)];
+  const args = ['--workers', String(options.appWorkers)];
   const app = await startAppProcess({ stores: options.stores, env: appEnv, args });
   try {
     const { stores: listing, limits } = await fetchListing(app.url);
@@ -140,7 +140,7 @@ const storeDelayOf = (options, env) => (options.urls?.length || options.target
  */
 
 /**
- * Runs a sweep as `options` (driver/options.js) say and resolves to a Result (docs/results-format.md):
+ * Runs a sweep as `options` (options/normalize.js) say and resolves to a Result (docs/results-format.md):
  * `{ format, interrupted, appExit, settings, system, targets, skipped, steps, comparison }`.
  * An abort of `signal` (Ctrl-C) stops at once and resolves with the finished steps and
  * `interrupted: true`; so does the embedded app dying mid-sweep, with `appExit` set (see
@@ -196,8 +196,8 @@ export async function runBenchmark(options, { signal, onProgress = () => {}, env
       requests: options.requests ?? null,
       duration: options.duration ?? null,
       warmup: options.warmup,
-      warmupMaxSeconds: options.warmup > 0 ? options.warmupMaxSeconds ?? WARMUP_MAX_SECONDS : 0,
-      order: options.order ?? 'interleaved',
+      warmupMaxSeconds: steadyMaxSeconds(options),
+      order: options.order,
       control: options.control !== false,
       // --part: the run's seed (every part runs the same order), not the part's own.
       orderSeed: options.orderSeed ?? options.seed ?? randomSeed(),
@@ -205,13 +205,13 @@ export async function runBenchmark(options, { signal, onProgress = () => {}, env
       timeoutMs: options.timeoutMs,
       stores: options.stores ?? null,
       keys: options.keys ?? null,
-      repeat: options.repeat ?? 1, // --repeat and --assert
+      repeat: options.repeat, // --repeat and --assert
       assert: options.assert ?? [],
       ...workloadSettings(options),
-      workers: options.workers ?? 1,
-      appWorkers: app ? options.appWorkers ?? 1 : null,
-      engine: options.direct ? 'direct' : options.engine ?? DEFAULT_HTTP_ENGINE,
-      pipeline: options.pipeline ?? 1, // --pipeline, direct mode
+      workers: options.workers,
+      appWorkers: app ? options.appWorkers : null,
+      engine: options.direct ? 'direct' : options.engine,
+      pipeline: options.pipeline, // --pipeline, direct mode
       ...(options.probeSize ? { probeSize: options.probeSize } : {}), // --probe-size
       // The emulated network, where this run set up the stores (its app, or --direct).
       ...(storeDelayOf(options, env) ? { storeDelay: storeDelayOf(options, env) } : {}),

@@ -11,12 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { measureStep } from './step.js';
 import { createWorkload } from './workloads/workload.js';
 import { threadCpuMicros } from './thread-cpu.js';
-
-const ENGINES = {
-  loadtest: async () => (await import('./engines/http.js')).httpEngine,
-  fast: async () => (await import('./engines/fast.js')).fastEngine,
-  direct: async () => (await import('./engines/direct.js')).directEngine,
-};
+import { loadEngine } from './engines/table.js';
 
 // Direct mode: this thread's own Store per store, opened once with the adapter's open(), its
 // values in the run's --value-shape.
@@ -59,7 +54,7 @@ function workloadFor(job) {
 }
 
 async function run({ engine: name, target, load, workload }) {
-  const engine = await ENGINES[name]?.();
+  const engine = await loadEngine(name);
   if (!engine) throw new Error(`no engine named ${name} in the worker`);
   const engineLoad = await engineLoadOf(name, target);
   const cpuBefore = threadCpuMicros();

@@ -6,6 +6,7 @@
 // next step starts, the driver's CPU.
 import { StepAborted, StepMeter } from './meter.js';
 import { threadCpuMicros } from './thread-cpu.js';
+import { engineMode } from './engines/table.js';
 import { withDirectStoreTime } from '../result/store-time.js';
 
 export { StepAborted } from './meter.js';
@@ -13,10 +14,11 @@ export { errorSample, INTERVAL_SECONDS } from './step-figures.js';
 
 // How long past the request deadline the drain waits for an engine to end a cancelled request.
 const DRAIN_SLACK_MS = 1000;
-// measureStep's own defaults, for a caller that names no load: one step's clients and deadline.
-// Not the CLI's (driver/options.js DEFAULT_CONCURRENCY is the sweep's list of levels).
+// measureStep's clients for a caller that names none: one step's, not the sweep's list of
+// levels (options/table.js DEFAULT_CONCURRENCY).
 const STEP_CONCURRENCY = 10;
-const STEP_TIMEOUT_MS = 10_000;
+// The per-request deadline when none is given, node test --timeout's default too.
+export const DEFAULT_TIMEOUT_MS = 10_000;
 
 /**
  * The load one step asks an engine for.
@@ -63,6 +65,7 @@ const STEP_TIMEOUT_MS = 10_000;
  * driver/engines/direct.js); measureStep does the timing and accounting, so both produce the
  * same step figures.
  * @typedef {object} Engine
+ * @property {string} [name]  its name in driver/engines/table.js, which says its mode
  * @property {(load: Load, meter: Meter) => Promise<EngineRun>} run
  *   Generates `load`, calling `meter.begin()` for each request, and resolves when the load is
  *   over (its request count or time reached): it starts no request after that. Requests still
@@ -108,7 +111,7 @@ export async function measureStep(engine, {
   durationSeconds,
   rps,
   keepAlive = true,
-  timeoutMs = STEP_TIMEOUT_MS,
+  timeoutMs = DEFAULT_TIMEOUT_MS,
   signal,
   workload,
   keepSums = false,
@@ -159,7 +162,7 @@ export async function measureStep(engine, {
   const threadAfter = threadCpuMicros();
   const stepSeconds = Number(process.hrtime.bigint() - startNs) / 1e9;
 
-  const mode = engine.mode ?? 'http';
+  const mode = engineMode(engine);
   // Direct: each call is the store's own time, so its store time is its latency (result/store-time.js).
   const figures = mode === 'direct' ? directFigures(meter.figures()) : meter.figures();
   const operations = keepSums ? figures.operations : figures.operations.map(withoutOwnSums);

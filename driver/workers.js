@@ -8,6 +8,7 @@ import { measureStep, StepAborted } from './step.js';
 import { addSteps, withoutSums } from '../result/add-steps.js';
 import { UsageError } from '../util/errors.js';
 import { splitEvenly, splitInProportion } from './split.js';
+import { engineMode } from './engines/table.js';
 
 export const MAX_WORKERS = 256;
 // The engines a worker thread can run (step-worker.js ENGINES); in direct mode each thread
@@ -128,7 +129,7 @@ function createPool(size) {
  * runs even one worker in a thread (bench/cpu-per-request.js compares thread CPU with thread CPU).
  */
 export function createStepRunner({ workers = 1, engine, onNotice = () => {}, threads = workers > 1 }) {
-  const mode = engine.mode ?? 'http';
+  const mode = engineMode(engine);
   if (threads && !THREAD_ENGINES.includes(mode)) {
     throw new UsageError(`--workers ${workers} runs ${THREAD_ENGINES.join(', ')} steps only; ` +
       `${mode} mode runs on one worker (--workers 1)`);
@@ -154,7 +155,7 @@ export function createStepRunner({ workers = 1, engine, onNotice = () => {}, thr
           '(each needs at least one client and one request)');
       }
       const jobs = shares.map((share, index) => ({
-        engine: engine.name ?? mode,
+        engine: engine.name,
         target,
         load: { ...load, ...share },
         workload: workload && { ...workload, stream: index },

@@ -23,7 +23,7 @@ import { SCALES, CLOUDANT_PLANS, scaleProblems, suggestion } from '../driver/sce
 import { KINDS } from './kinds/index.js';
 import { HOLDS, judge } from '../result/scenarios/verdicts.js';
 import { publishedTable } from './tables.js';
-import { storeDelayActive, storeDelayEnv, storeDelayText } from '../driver/store-delay-options.js';
+import { storeDelayActive, storeDelayEnv, storeDelayText } from '../driver/store-delay.js';
 import { delayActive, delayText } from '../embedded/delay-proxy.js';
 import { verdictDoubts } from '../result/scenarios/doubts.js';
 

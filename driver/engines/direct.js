@@ -262,7 +262,7 @@ class DirectRun extends LoadRun {
 
 /** @type {import('../step.js').Engine} */
 export const directEngine = {
-  mode: 'direct',
+  name: 'direct',
   async run(load, meter) {
     if (!load.store || typeof load.store.get !== 'function') {
       throw new TypeError('the direct engine needs load.store, an opened Store');

@@ -245,7 +245,6 @@ class FastRun extends LoadRun {
 
 /** @type {import('../step.js').Engine} */
 export const fastEngine = {
-  mode: 'http',
   name: 'fast',
   async run(load, meter) {
     const run = new FastRun(load, meter);

@@ -136,7 +136,6 @@ function chainedRequest(makeRequest, params, operation, { onResponse, onError })
 
 /** @type {import('../step.js').Engine} */
 export const httpEngine = {
-  mode: 'http',
   name: 'loadtest',
   async run({ url, concurrency, maxRequests, durationSeconds, rps, keepAlive, signal, workload }, meter) {
     const agents = new Set();

@@ -56,7 +56,7 @@ export const hashStorageOf = (store) =>
  * store as a Store of bytes that keeps each value in `shape`: the store itself for `bytes`;
  * for `hash`, get/set (and setMany, for the load phase) through its setHash/getHash, or
  * through its get/set with the JSON document. No append: a hash has nothing to append to
- * (driver/options.js refuses a workload that appends; the engine would answer one 405). close,
+ * (options/normalize.js refuses a workload that appends; the engine would answer one 405). close,
  * ping and delete are the store's own.
  */
 export function shapedStore(store, shape) {

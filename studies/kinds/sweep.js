@@ -17,8 +17,7 @@
 //           process, as node test-json does: a table of rows key1..key3, column parseMs
 import { randomBytes } from 'node:crypto';
 import { normalizeOptions, run as runOnce } from '../../index.js';
-import { TOKEN_ENV } from '../../driver/options.js';
-import { startAppProcess } from '../../driver/app-process.js';
+import { TOKEN_ENV, startAppProcess } from '../../driver/app-process.js';
 import { buildTable, valueAt } from '../tables.js';
 import { UsageError } from '../../util/errors.js';
 import { concatResults, commandLine } from '../results.js';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_CONCURRENCY, DEFAULT_DURATION_SECONDS, LIMITS } from '../../driver/options.js';
+import { DEFAULT_CONCURRENCY, DEFAULT_DURATION_SECONDS, LIMITS } from '../../options/table.js';
 import { parseArguments, usage } from '../../cli/options.js';
 import { parseJsonArguments, usage as jsonUsage } from '../../cli/json-options.js';
 import { checkOutputPaths } from '../../cli/results-files.js';

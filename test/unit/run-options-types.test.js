@@ -3,8 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { camelCase, RUN_FLAGS } from '../../driver/options.js';
-import { CLI_ONLY, codeOptionProblems } from '../../driver/code-options.js';
+import { camelCase, RUN_FLAGS } from '../../options/table.js';
+import { CLI_ONLY, codeOptionProblems } from '../../options/code.js';
 
 const root = new URL('../../', import.meta.url);
 const accepted = () => Object.keys(RUN_FLAGS).map(camelCase).filter((name) => !(name in CLI_ONLY)).sort();

@@ -1,4 +1,4 @@
-// node test --scenario's flags (driver/scenario-options.js through parseArguments): what they
+// node test --scenario's flags (options/scenario.js through parseArguments): what they
 // give, and every problem collected, without spawning anything.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { keysTouched, phaseTables } from '../../studies/kinds/phases.js';
-import { normalizeOptions } from '../../driver/options.js';
+import { normalizeOptions } from '../../options/normalize.js';
 import { judge } from '../../result/scenarios/verdicts.js';
 import { SCALES } from '../../studies/index.js';
 import scenario from '../../studies/scenarios/cluster-vs-document.js';

@@ -9,7 +9,7 @@ import { SCALES, listScenarios } from '../../studies/index.js';
 import { buildTable, publishedTable } from '../../studies/tables.js';
 import { commandLine } from '../../studies/results.js';
 import { KINDS } from '../../studies/kinds/index.js';
-import { normalizeOptions } from '../../driver/options.js';
+import { normalizeOptions } from '../../options/normalize.js';
 import { createLatencyRecorder } from '../../result/recorder.js';
 import { fromJson, toJson } from '../../result/format.js';
 import { renderScenario } from '../../report/scenario.js';

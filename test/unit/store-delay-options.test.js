@@ -6,7 +6,7 @@ import { parseArguments } from '../../cli/options.js';
 import { parseAppArgs } from '../../cli/app-options.js';
 import {
   effectiveStoreDelay, storeDelayActive, storeDelayEnv, storeDelaySettings, storeDelayText,
-} from '../../driver/store-delay-options.js';
+} from '../../driver/store-delay.js';
 import { delayText } from '../../embedded/delay-proxy.js';
 
 test('node test --store-rtt 50 --store-jitter 2.5 --store-bandwidth 1MB is read as a delay', () => {

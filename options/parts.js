@@ -1,13 +1,6 @@
 // The flags of one run split over several drivers: --part I/N and --start-at TIME (a part), and
 // --parts N --local (this machine starts the N parts itself, cli/local-parts.js).
-import { MAX_PARTS, parsePart, parseStartAt, partProblems, partSeed, sharedWrites } from './parts.js';
-
-export const PART_FLAGS = {
-  part: { type: 'string' },
-  'start-at': { type: 'string' },
-  parts: { type: 'string' },
-  local: { type: 'boolean' },
-};
+import { MAX_PARTS, parsePart, parseStartAt, partProblems, partSeed, sharedWrites } from '../driver/parts.js';
 
 // How far ahead the local parts start when no --start-at is given.
 export const LOCAL_LEAD_SECONDS = 10;
@@ -30,11 +23,11 @@ export function parsePartFlags(values, problems, { seedGiven, now = Date.now() }
   let startAt = null;
   // +SECS: a launcher counts it from when it launches the parts, not from when it read the flag.
   let startAfterSeconds = null;
-  if (text('start-at') !== undefined) {
-    const parsed = parseStartAt(text('start-at'), now);
+  if (text('startAt') !== undefined) {
+    const parsed = parseStartAt(text('startAt'), now);
     if (parsed.problem) problems.push(parsed.problem);
     else startAt = parsed.value;
-    if (!parsed.problem && text('start-at').startsWith('+')) {
+    if (!parsed.problem && text('startAt').startsWith('+')) {
       startAfterSeconds = (startAt.getTime() - now) / 1000;
     }
   }

@@ -1,30 +1,22 @@
 // node test --scenario NAME|list [--scale S] [--cloudant-plan P] [--json F] [--html F] [--csv F]:
-// its flags, pure like options.js, which adds them to its own. A scenario sets its own load
+// its flags, which normalizeOptions reads first. A scenario sets its own load
 // (stores, steps, workloads), so any load or target flag beside it is a problem.
-import { CLOUDANT_PLANS, scaleProblems } from './scenario-scales.js';
-import { parseStoreDelay } from './store-delay-options.js';
+import { CLOUDANT_PLANS, scaleProblems } from '../driver/scenario-scales.js';
+import { parseStoreDelay } from './store-delay.js';
 import { byteSize, delayMs, SettingValueError } from '../config/setting-values.js';
-
-export const SCENARIO_FLAGS = {
-  scenario: { type: 'string' },
-  scale: { type: 'string' },
-  'cloudant-plan': { type: 'string' },
-  'client-rtt': { type: 'string' },
-  'client-bandwidth': { type: 'string' },
-  counter: { type: 'boolean' },
-  verdicts: { type: 'string' },
-};
+import { OPTION_NAMED, defaultOf } from './table.js';
 
 // What may go with --scenario: where the results go, and the scenario's own knobs.
 const ALLOWED = new Set([
-  'scenario', 'scale', 'cloudant-plan', 'client-rtt', 'client-bandwidth', 'store-rtt', 'store-jitter',
-  'store-bandwidth', 'counter', 'verdicts', 'json', 'csv', 'html', 'quiet', 'help',
+  'scenario', 'scale', 'cloudantPlan', 'clientRtt', 'clientBandwidth', 'storeRtt', 'storeJitter',
+  'storeBandwidth', 'counter', 'verdicts', 'json', 'csv', 'html', 'quiet', 'help',
 ]);
 // What --scenario list takes none of.
 const NOT_FOR_LIST = [
-  'scale', 'cloudant-plan', 'client-rtt', 'client-bandwidth', 'store-rtt', 'store-jitter', 'store-bandwidth',
+  'scale', 'cloudantPlan', 'clientRtt', 'clientBandwidth', 'storeRtt', 'storeJitter', 'storeBandwidth',
   'counter', 'verdicts', 'json', 'csv', 'html',
 ];
+const flagOf = (name) => OPTION_NAMED.get(name).flag;
 
 // --client-bandwidth: a size a second, or 0 for none.
 const bandwidthOrNone = (raw) => (/^\s*0+\s*$/.test(raw) ? 0 : byteSize(raw));
@@ -35,7 +27,7 @@ const bandwidthOrNone = (raw) => (/^\s*0+\s*$/.test(raw) ? 0 : byteSize(raw));
  */
 export function parseScenarioFlags(values, problems) {
   const given = (name) => (typeof values[name] === 'string' ? values[name] : undefined);
-  const plan = given('cloudant-plan');
+  const plan = given('cloudantPlan');
   if (plan !== undefined && !CLOUDANT_PLANS.includes(plan)) {
     problems.push(`--cloudant-plan must be one of ${CLOUDANT_PLANS.join(', ')}, not "${plan}"`);
   }
@@ -46,8 +38,9 @@ export function parseScenarioFlags(values, problems) {
     }
     if (values.counter !== undefined) problems.push('--counter goes with --scenario NAME');
     if (given('verdicts') !== undefined) problems.push('--verdicts goes with --scenario NAME');
-    for (const flag of ['client-rtt', 'client-bandwidth'].filter((name) => given(name) !== undefined)) {
-      problems.push(`--${flag} goes with --scenario NAME (for a run of your own, --store-rtt delays the stores)`);
+    for (const name of ['clientRtt', 'clientBandwidth'].filter((option) => given(option) !== undefined)) {
+      problems.push(`--${flagOf(name)} goes with --scenario NAME ` +
+        '(for a run of your own, --store-rtt delays the stores)');
     }
     return null;
   }
@@ -56,28 +49,28 @@ export function parseScenarioFlags(values, problems) {
   const storeDelay = parseStoreDelay(values, problems);
   // Each of --client-rtt and --client-bandwidth replaces its part of the scenario's client network.
   const client = {};
-  const clientFlags = [['client-rtt', 'rttMs', delayMs], ['client-bandwidth', 'bandwidth', bandwidthOrNone]];
-  for (const [flag, key, parse] of clientFlags) {
-    if (given(flag) === undefined) continue;
+  const clientOptions = [['clientRtt', 'rttMs', delayMs], ['clientBandwidth', 'bandwidth', bandwidthOrNone]];
+  for (const [name, key, parse] of clientOptions) {
+    if (given(name) === undefined) continue;
     try {
-      client[key] = parse(given(flag));
+      client[key] = parse(given(name));
     } catch (error) {
       if (!(error instanceof SettingValueError)) throw error;
-      problems.push(`--${flag} ${error.message}, not "${given(flag)}"`);
+      problems.push(`--${flagOf(name)} ${error.message}, not "${given(name)}"`);
     }
   }
   const clientDelay = Object.keys(client).length ? client : null;
   if (name === undefined || !name) problems.push('--scenario needs a name (or list)');
   if (name === 'list') {
-    for (const flag of NOT_FOR_LIST.filter((f) => values[f] !== undefined)) {
-      problems.push(`--${flag} does not apply to --scenario list`);
+    for (const name of NOT_FOR_LIST.filter((option) => values[option] !== undefined)) {
+      problems.push(`--${flagOf(name)} does not apply to --scenario list`);
     }
   }
-  const scale = given('scale') ?? 'default';
+  const scale = given('scale') ?? defaultOf('scale');
   problems.push(...scaleProblems(scale));
-  const conflicting = Object.keys(values).filter((flag) => !ALLOWED.has(flag));
-  for (const flag of conflicting) {
-    problems.push(`--${flag} conflicts with --scenario: the scenario sets its own load and targets`);
+  const conflicting = Object.keys(values).filter((name) => !ALLOWED.has(name));
+  for (const name of conflicting) {
+    problems.push(`--${flagOf(name)} conflicts with --scenario: the scenario sets its own load and targets`);
   }
   if (given('verdicts') !== undefined && !given('verdicts').split(',').some((id) => id.trim())) {
     problems.push('--verdicts needs at least one verdict id (the scenario\'s conclusions)');

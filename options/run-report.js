@@ -1,16 +1,9 @@
-// A run's report options (--html, --repeat, --assert, --hdr-log, --metrics-port) from flag values or an object:
-// normalizeOptions (driver/options.js) uses them; cli/report-options.js holds their usage text.
+// A run's report options (--html, --repeat, --assert, --hdr-log, --metrics-port) from flag values:
+// normalizeOptions uses them, and cli/report-options.js the report command's share.
 import { parseThresholds } from '../result/thresholds.js';
+import { REPEAT_LIMIT, defaultOf, flagSpec } from './table.js';
 
-export const REPEAT_LIMIT = 100;
-
-export const RUN_REPORT_FLAGS = {
-  html: { type: 'string' },
-  repeat: { type: 'string' },
-  assert: { type: 'string', multiple: true },
-  'hdr-log': { type: 'string' },
-  'metrics-port': { type: 'string' },
-};
+export const RUN_REPORT_FLAGS = flagSpec('html', 'repeat', 'assert', 'hdr-log', 'metrics-port');
 
 export const wholeNumber = (text) => (/^\d+$/.test(text) ? Number(text) : null);
 export const strings = (value) => [].concat(value ?? []).filter((item) => typeof item === 'string');
@@ -26,7 +19,7 @@ export function runReportOptions(values, problems) {
   const html = typeof values.html === 'string' ? values.html : undefined;
   const htmlWhy = htmlProblem(html);
   if (htmlWhy) problems.push(htmlWhy);
-  let repeat = 1;
+  let repeat = defaultOf('repeat');
   if (typeof values.repeat === 'string') {
     repeat = wholeNumber(values.repeat);
     if (repeat === null || repeat < 1) {
@@ -42,18 +35,18 @@ export function runReportOptions(values, problems) {
       problems.push(`--html and --${name} name the same file (${html})`);
     }
   }
-  const hdrLog = typeof values['hdr-log'] === 'string' ? values['hdr-log'] : undefined;
+  const hdrLog = typeof values.hdrLog === 'string' ? values.hdrLog : undefined;
   if (hdrLog === '' || hdrLog === '-') problems.push('--hdr-log needs a folder name');
   let metricsPort;
-  if (typeof values['metrics-port'] === 'string') {
-    metricsPort = /^\d+$/.test(values['metrics-port']) ? Number(values['metrics-port']) : null;
+  if (typeof values.metricsPort === 'string') {
+    metricsPort = /^\d+$/.test(values.metricsPort) ? Number(values.metricsPort) : null;
     if (metricsPort === null || metricsPort > 65535) {
-      problems.push(`--metrics-port must be a port from 0 to 65535, not "${values['metrics-port']}"`);
+      problems.push(`--metrics-port must be a port from 0 to 65535, not "${values.metricsPort}"`);
     }
   }
   return {
     html,
-    repeat: repeat ?? 1,
+    repeat: repeat ?? defaultOf('repeat'),
     assert,
     ...(hdrLog ? { hdrLog } : {}),
     ...(metricsPort != null ? { metricsPort } : {}),

@@ -1,15 +1,14 @@
 // --no-server-timing on node test: the app node test starts leaves out its Server-Timing header
 // (docs/configuration.md, serverTiming), so its steps have no store time. The app reads it from
 // its environment; a running app (--target, --url) has its own setting, and --direct calls the
-// stores with no app at all, so there the flag is a mistake.
-import { settings } from '../config/settings.js';
+// stores with no app at all, so there the flag is a mistake (driver/server-timing.js uses it).
+import { flagSpec } from './table.js';
 
-export const SERVER_TIMING_FLAGS = { 'no-server-timing': { type: 'boolean' } };
-const ENV = settings.serverTiming.env[0];
+export const SERVER_TIMING_FLAGS = flagSpec('no-server-timing');
 
 /** false when --no-server-timing was given, else undefined (the app's own setting); problems pushed. */
 export function parseServerTiming(values, problems, { overRunningApp = false, direct = false } = {}) {
-  if (values['no-server-timing'] !== true) return undefined;
+  if (values.noServerTiming !== true) return undefined;
   if (overRunningApp) {
     problems.push('--no-server-timing applies to the app node test starts: ' +
       'a running app (--target, --url) takes its own --no-server-timing');
@@ -19,6 +18,3 @@ export function parseServerTiming(values, problems, { overRunningApp = false, di
   }
   return false;
 }
-
-/** The app's environment for the flag: the header off when given, nothing otherwise. */
-export const serverTimingEnv = (serverTiming) => (serverTiming === false ? { [ENV]: 'off' } : {});

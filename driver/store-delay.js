@@ -1,20 +1,10 @@
-// --store-rtt, --store-jitter, --store-bandwidth on node test: the network emulated between the
-// stores and their servers (docs/configuration.md#network-emulation). Each takes one value for
-// every store, or STORE=value items for some (--store-rtt 10,redis=40). Over HTTP they go to the
-// app the driver starts (as its STOREBENCH_STORE_* settings), with --direct to the stores opened
-// here; a running app (--target, --url) has its own settings, so they do not apply to it.
-import {
-  byteSize, delayMs, perStore, perStoreText, SettingValueError, storesNamed, valueForEvery, valueForStore,
-} from '../config/setting-values.js';
+// The network emulated between the stores and their servers (docs/configuration.md#network-emulation),
+// as options/store-delay.js reads it from --store-rtt, --store-jitter and --store-bandwidth:
+// over HTTP it goes to the app the driver starts (as its STOREBENCH_STORE_* settings), with
+// --direct to the stores opened here.
+import { perStoreText, storesNamed, valueForEvery, valueForStore } from '../config/setting-values.js';
 import { resolveSetting } from '../config/precedence.js';
 import { delayActive, delayText } from '../embedded/delay-proxy.js';
-import { unknownStoreProblems } from '../stores/index.js';
-
-export const STORE_DELAY_FLAGS = {
-  'store-rtt': { type: 'string' },
-  'store-jitter': { type: 'string' },
-  'store-bandwidth': { type: 'string' },
-};
 
 // The environment variables the app reads them from (config/settings.js).
 const ENV = {
@@ -23,39 +13,6 @@ const ENV = {
   bandwidth: 'STOREBENCH_STORE_BANDWIDTH',
 };
 const KEYS = ['rttMs', 'jitterMs', 'bandwidth'];
-
-/**
- * { rttMs?, jitterMs?, bandwidth? }: the flags given (each left out when not; each a number for
- * every store, or { all?, stores: { [name]: number } }), or null when none was; problems pushed.
- */
-export function parseStoreDelay(values, problems, { overRunningApp = false } = {}) {
-  const given = Object.keys(STORE_DELAY_FLAGS).filter((flag) => typeof values[flag] === 'string');
-  if (!given.length) return null;
-  if (overRunningApp) {
-    problems.push(`--${given[0]} applies to the app node test starts (or to --direct): ` +
-      'a running app (--target, --url) takes its own --store-rtt');
-    return null;
-  }
-  const read = (flag, parse) => {
-    if (typeof values[flag] !== 'string') return undefined;
-    try {
-      const value = perStore(parse)(values[flag]);
-      const unknown = unknownStoreProblems(storesNamed(value), `--${flag}`);
-      problems.push(...unknown);
-      return unknown.length ? undefined : value;
-    } catch (error) {
-      if (!(error instanceof SettingValueError)) throw error;
-      problems.push(`--${flag} ${error.message}, not "${values[flag]}"`);
-      return undefined;
-    }
-  };
-  const delay = {
-    rttMs: read('store-rtt', delayMs),
-    jitterMs: read('store-jitter', delayMs),
-    bandwidth: read('store-bandwidth', byteSize),
-  };
-  return Object.fromEntries(Object.entries(delay).filter(([, value]) => value !== undefined));
-}
 
 const SETTINGS = { rttMs: 'storeRttMs', jitterMs: 'storeJitterMs', bandwidth: 'storeBandwidth' };
 

@@ -1,111 +1,32 @@
-// Flag parsing for `node test`: pure, so it is unit-tested without spawning anything.
-// Every problem is collected (not just the first) and the CLI prints them all and exits 2.
+// A run's options, checked and completed as options/table.js says: pure, so it is unit-tested
+// without spawning anything. Every problem is collected (not just the first); the CLI prints
+// them all and exits 2.
 import { nearestName } from '../util/flags.js';
-// --html, --repeat, --assert, and the report and compare commands' flags.
-import { RUN_REPORT_FLAGS, runReportOptions } from './run-report-options.js';
-import { DEFAULT_RECORDS, DEFAULT_VALUE_SIZE, OPERATIONS } from './workloads/definitions.js';
-import { parseDistribution, parseValueSize, parseWorkload } from './workloads/parse.js';
-import { randomSeed } from './workloads/random.js';
-// --workers
-import { MAX_WORKERS, autoWorkers } from './workers.js';
-import { PROBE_MIN_REQUESTS_PER_CLIENT, PROBE_MIN_SECONDS } from './probe/prober.js';
-import { SCENARIO_FLAGS, parseScenarioFlags } from './scenario-options.js';
-import { VALUE_SHAPES } from './workloads/value-shape.js';
-import { WARMUP_MAX_SECONDS } from './warmup.js';
-import { ORDERS } from './schedule.js';
+import { runReportOptions } from './run-report.js';
+import { LIMITS, OPTION_NAMED, QUICK, defaultOf } from './table.js';
+import { splitList } from './values.js';
+import { OPERATIONS } from '../driver/workloads/definitions.js';
+import { parseDistribution, parseValueSize, parseWorkload } from '../driver/workloads/parse.js';
+import { randomSeed } from '../driver/workloads/random.js';
+import { MAX_WORKERS, autoWorkers } from '../driver/workers.js';
+import { PROBE_MIN_REQUESTS_PER_CLIENT, PROBE_MIN_SECONDS } from '../driver/probe/prober.js';
+import { parseScenarioFlags } from './scenario.js';
+import { VALUE_SHAPES } from '../driver/workloads/value-shape.js';
+import { ORDERS } from '../driver/schedule.js';
 import { unmeasuredStoreProblems } from '../result/thresholds.js';
-import { targetFromUrl } from './targets.js';
-import { DEFAULT_HTTP_ENGINE, HTTP_ENGINE_NAMES } from './engines/names.js'; // --engine
-import { STORE_DELAY_FLAGS, parseStoreDelay } from './store-delay-options.js';
-import { SERVER_TIMING_FLAGS, parseServerTiming } from './server-timing-options.js';
-import { PART_FLAGS, parsePartFlags, partRunOptions } from './part-options.js';
-import { byteSize, SettingValueError, workerCount } from '../config/setting-values.js'; // --app-workers, --probe-size
+import { targetFromUrl } from '../driver/targets.js';
+import { TOKEN_ENV } from '../driver/app-process.js';
+import { HTTP_ENGINE_NAMES } from '../driver/engines/table.js';
+import { parseStoreDelay } from './store-delay.js';
+import { parseServerTiming } from './server-timing.js';
+import { parsePartFlags, partRunOptions } from './parts.js';
+import { byteSize, SettingValueError, workerCount } from '../config/setting-values.js';
 
-// Four levels from the original's six (5 to 30 by 5): the curve's shape at two thirds of the
-// time, so a default run of every store (39 URLs) stays under ten minutes on a 2-core machine,
-// warm-ups included (docs/measurement.md). `-c 5,10,15,20,25,30` is the original's sweep.
-export const DEFAULT_CONCURRENCY = [5, 10, 20, 30];
-// Steps are timed by default: a request count finishes in well under a second on a fast
-// store (too few samples, flagged as weak) and takes minutes on a slow one.
-export const DEFAULT_DURATION_SECONDS = 2;
-export const DEFAULT_WARMUP = 500;
-export const DEFAULT_TIMEOUT_MS = 10_000;
-// --quick: a one-minute overview of every store (what it sets unless the flag is given).
-export const QUICK = Object.freeze({ keys: ['key1'], concurrency: [5, 20], duration: 1 });
-
-// The largest value each number may take (an unbounded -c grew without end, a
-// --timeout past Node's timer limit of 2^31-1 ms fired at once). --help shows them.
-export const LIMITS = Object.freeze({
-  concurrency: 10_000, // clients in one step (each holds up to two sockets)
-  requests: 10_000_000, // -n per step
-  duration: 3600, // -t: seconds per step
-  rps: 100_000, // --rps, each rate
-  pipeline: 1000, // --pipeline: calls each caller sends at once (direct mode)
-  minRps: 0.01, // one request per 100 s
-  warmup: 1_000_000, // requests (a warm-up also stops after 2 s)
-  warmupMax: 600, // --warmup-max: seconds of steady-state warm-up before a step
-  timeout: 600_000, // ms per request: ten minutes
-  steps: 100, // values in a -c or --rps list
-  records: 100_000_000, // --records: the key space (ten-digit record numbers)
-  seed: 2 ** 32 - 1, // --seed: a 32-bit seed
-});
-
-// The environment variable that carries the write token when --token does not.
-export const TOKEN_ENV = 'STOREBENCH_WRITE_TOKEN';
 const shown = (value) => value.toLocaleString('en-US');
 
-// How problems name a flag: with its short form when it has one.
-const flagLabel = (name) => (spec[name].short ? `-${spec[name].short}/--${name}` : `--${name}`);
-
-export const RUN_FLAGS = Object.freeze({
-  url: { type: 'string', multiple: true, short: 'u' },
-  target: { type: 'string' },
-  concurrency: { type: 'string', short: 'c' },
-  requests: { type: 'string', short: 'n' },
-  duration: { type: 'string', short: 't' },
-  warmup: { type: 'string' },
-  'warmup-max': { type: 'string' },
-  order: { type: 'string' },
-  quick: { type: 'boolean' },
-  'no-keepalive': { type: 'boolean' },
-  timeout: { type: 'string' },
-  rps: { type: 'string' },
-  stores: { type: 'string' },
-  keys: { type: 'string' },
-  json: { type: 'string' },
-  csv: { type: 'string' },
-  workload: { type: 'string', short: 'w' },
-  records: { type: 'string' },
-  'value-size': { type: 'string' },
-  distribution: { type: 'string' },
-  seed: { type: 'string' },
-  'no-load': { type: 'boolean' },
-  'no-verify': { type: 'boolean' },
-  'no-control': { type: 'boolean' },
-  token: { type: 'string' },
-  quiet: { type: 'boolean', short: 'q' },
-  help: { type: 'boolean', short: 'h' },
-  workers: { type: 'string' },
-  'app-workers': { type: 'string' },
-  direct: { type: 'boolean' },
-  pipeline: { type: 'string' },
-  probe: { type: 'boolean' },
-  'probe-size': { type: 'string' },
-  engine: { type: 'string' },
-  'value-shape': { type: 'string' },
-  ...STORE_DELAY_FLAGS,
-  ...SERVER_TIMING_FLAGS,
-  ...PART_FLAGS,
-  ...RUN_REPORT_FLAGS,
-  ...SCENARIO_FLAGS,
-});
-const spec = RUN_FLAGS;
-
-const positiveInteger = (text) => (/^\d+$/.test(text) && Number(text) > 0 ? Number(text) : null);
-const nonNegativeInteger = (text) => (/^\d+$/.test(text) ? Number(text) : null);
-const nonNegativeNumber = (text) => (/^\d+(\.\d+)?$|^\.\d+$/.test(text) ? Number(text) : null);
-const positiveNumber = (text) => (/^\d+(\.\d+)?$|^\.\d+$/.test(text) && Number(text) > 0 ? Number(text) : null);
-const splitList = (text) => text.split(',').map((item) => item.trim()).filter(Boolean);
+// How problems name an option: by its flag, with its short form when it has one.
+const labelOf = ({ flag, short }) => (short ? `-${short}/--${flag}` : `--${flag}`);
+const flagLabel = (name) => labelOf(OPTION_NAMED.get(name));
 
 function httpUrl(text) {
   try {
@@ -116,10 +37,6 @@ function httpUrl(text) {
   }
 }
 
-export const camelCase = (flag) => flag.replace(/-([a-z])/g, (_, letter) => letter.toUpperCase());
-const FLAG_OF = new Map(Object.keys(spec).map((flag) => [camelCase(flag), flag]));
-// The flags whose value is a comma-separated list: from code, an array does as well.
-const LIST_FLAGS = new Set(['concurrency', 'rps', 'stores', 'keys']);
 function described(value) {
   if (typeof value === 'string') return `"${value}"`;
   if (Array.isArray(value)) return 'an array';
@@ -130,56 +47,61 @@ function described(value) {
 // One option from code as the text the command line would have given: numbers and arrays are
 // written out, so the same parser judges them. Returns undefined (a problem pushed) when it
 // has no such text: a boolean flag given a string, say.
-function asFlagValue(flag, value, problems) {
-  const entry = spec[flag];
+function asFlagValue(option, value, problems) {
+  const { list, multiple, type } = option;
   const scalar = (item) => (typeof item === 'string' ? item : typeof item === 'number' ? String(item) : undefined);
-  if (entry.type === 'boolean') {
+  if (type === 'boolean') {
     if (typeof value === 'boolean') return value;
-    problems.push(`${flagLabel(flag)} is true or false, not ${described(value)}`);
+    problems.push(`${labelOf(option)} is true or false, not ${described(value)}`);
     return undefined;
   }
   const items = Array.isArray(value) ? value.map(scalar) : [scalar(value)];
-  const fits = !items.includes(undefined) && (entry.multiple || LIST_FLAGS.has(flag) || !Array.isArray(value));
+  const fits = !items.includes(undefined) && (multiple || list || !Array.isArray(value));
   if (!fits) {
-    const what = entry.multiple || LIST_FLAGS.has(flag)
+    const what = multiple || list
       ? 'a string, a number or an array of them'
       : 'a string or a number';
-    problems.push(`${flagLabel(flag)} takes ${what}, not ${described(value)}`);
+    problems.push(`${labelOf(option)} takes ${what}, not ${described(value)}`);
     return undefined;
   }
-  return entry.multiple ? items : items.join(',');
+  return multiple ? items : items.join(',');
 }
 
 /**
  * A run's options from a plain object whose names are the long flags' in camelCase
  * ({ concurrency: [5, 10], requests: 200, stores: ['memory'], direct: true, warmup: 0 }); numbers
  * and arrays stand for the flags' text. Returns { command, help, options, problems }: the
- * options driver/run.js takes and every problem, in the command line's words. command is 'run',
+ * options driver/run.js takes (frozen) and every problem, in the command line's words. command is 'run',
  * 'scenario' (a scenario was named) or 'list' (workload: 'list').
  */
 export function normalizeOptions(object = {}, env = process.env) {
   const problems = [];
+  // The options given, by their camelCase names, each as its text (a boolean as it is).
   const values = {};
   for (const [name, value] of Object.entries(object ?? {})) {
     if (value === undefined) continue;
-    const flag = FLAG_OF.get(name);
-    if (!flag) {
-      const near = nearestName(name, [...FLAG_OF.keys()]);
+    const option = OPTION_NAMED.get(name);
+    if (!option) {
+      const near = nearestName(name, [...OPTION_NAMED.keys()]);
       problems.push(`unknown option ${name}${near ? ` (did you mean ${near}?)` : ''}`);
       continue;
     }
-    const flagValue = asFlagValue(flag, value, problems);
-    if (flagValue !== undefined) values[flag] = flagValue;
+    const flagValue = asFlagValue(option, value, problems);
+    if (flagValue !== undefined) values[name] = flagValue;
   }
   const scenario = parseScenarioFlags(values, problems);
-  if (scenario) return { command: 'scenario', help: values.help === true, options: scenario, problems };
+  if (scenario) return { command: 'scenario', help: values.help === true, options: Object.freeze(scenario), problems };
 
   const text = (name) => (typeof values[name] === 'string' ? values[name] : undefined);
   // [min, max, unit]: a parsed value outside is a problem that names the bound.
   const outside = (value, [min, max]) => value !== null && (value > max || value < min);
   const boundText = ([min, max, unit = '']) => (value) =>
     (value > max ? `at most ${shown(max)}${unit}` : `at least ${shown(min)}${unit}`);
-  const listOf = (name, parse, what, bounds) => {
+  // A number option, as the table says: its parse, what it takes and its bounds.
+  const boundsOf = ({ bounds: [min, max], unit }) => [min, max, unit];
+  const listOf = (name) => {
+    const { parse, what } = OPTION_NAMED.get(name);
+    const bounds = boundsOf(OPTION_NAMED.get(name));
     const raw = text(name);
     if (raw === undefined) return undefined;
     const items = splitList(raw);
@@ -197,7 +119,9 @@ export function normalizeOptions(object = {}, env = process.env) {
     });
     return parsed;
   };
-  const single = (name, parse, what, bounds) => {
+  const single = (name) => {
+    const { parse, what } = OPTION_NAMED.get(name);
+    const bounds = boundsOf(OPTION_NAMED.get(name));
     const raw = text(name);
     if (raw === undefined) return undefined;
     const value = parse(raw);
@@ -220,42 +144,39 @@ export function normalizeOptions(object = {}, env = process.env) {
   if (direct && target !== undefined) {
     problems.push('--direct calls the stores in this process: it takes no --target (choose stores with --stores)');
   }
-  const engine = text('engine') ?? DEFAULT_HTTP_ENGINE;
+  const engine = text('engine') ?? defaultOf('engine');
   if (!HTTP_ENGINE_NAMES.includes(engine)) {
     problems.push(`--engine must be ${HTTP_ENGINE_NAMES.join(' or ')}, not "${engine}"`);
   } else if (direct && text('engine') !== undefined) {
     problems.push('--engine chooses what sends HTTP requests: ' +
       '--direct sends none (it calls the stores in this process)');
   }
-  if (direct && values['no-keepalive']) {
+  if (direct && values.noKeepalive) {
     problems.push('--no-keepalive is about HTTP connections: ' +
       '--direct makes none (each store keeps its client\'s own connections)');
   }
 
-  const concurrency = listOf('concurrency', positiveInteger, 'positive whole number', [1, LIMITS.concurrency]);
-  const requests = single('requests', positiveInteger, 'positive whole number', [1, LIMITS.requests]);
-  const duration = single('duration', positiveNumber, 'positive number of seconds', [0, LIMITS.duration, ' s']);
-  const rps = listOf('rps', positiveNumber, 'positive rate (requests per second)',
-    [LIMITS.minRps, LIMITS.rps, ' per second']);
-  const warmup = single('warmup', nonNegativeInteger, 'whole number (0 for none)', [0, LIMITS.warmup]);
-  const warmupMax = single('warmup-max', nonNegativeNumber, 'number of seconds (0 for none)',
-    [0, LIMITS.warmupMax, ' s']);
+  const concurrency = listOf('concurrency');
+  const requests = single('requests');
+  const duration = single('duration');
+  const rps = listOf('rps');
+  const warmup = single('warmup');
+  const warmupMax = single('warmupMax');
   const order = text('order');
   if (order !== undefined && !ORDERS.includes(order)) {
     problems.push(`--order must be ${ORDERS.join(' or ')}, not "${order}"`);
   }
   const quick = values.quick === true;
-  const timeout = single('timeout', positiveInteger, 'positive whole number of milliseconds',
-    [1, LIMITS.timeout, ' ms']);
+  const timeout = single('timeout');
   if (requests !== undefined && duration !== undefined) {
     problems.push('use either -n/--requests or -t/--duration, not both');
   }
   if (rps && concurrency) problems.push('--rps replaces the concurrency sweep: drop -c/--concurrency');
-  const pipelineGiven = single('pipeline', positiveInteger, 'positive whole number', [1, LIMITS.pipeline]);
+  const pipelineGiven = single('pipeline');
   const pipeline = parsePipeline(pipelineGiven, { direct, rps }, problems);
   const probe = values.probe === true;
   if (probe) {
-    const levels = concurrency ?? DEFAULT_CONCURRENCY;
+    const levels = concurrency ?? defaultOf('concurrency');
     problems.push(...probeProblems({ requests, duration, rps, concurrency: levels, pipeline }));
   }
 
@@ -271,24 +192,24 @@ export function normalizeOptions(object = {}, env = process.env) {
   const csv = text('csv');
   if (csv === '-') problems.push('--csv needs a file name ("-" is only for --json)');
 
-  const seed = single('seed', nonNegativeInteger, 'whole number', [0, LIMITS.seed]) ?? randomSeed();
+  const seed = single('seed') ?? randomSeed();
   const workload = parseWorkloadFlags(text, values, problems, { single, keys, seed });
   const workers = parseWorkers(text('workers'), problems);
-  const appWorkers = parseAppWorkers(text('app-workers'), { direct, target, urls }, problems);
+  const appWorkers = parseAppWorkers(text('appWorkers'), { direct, target, urls }, problems);
   const memoryWrites = workload.options?.keySpace && stores?.includes('memory');
   if (appWorkers > 1 && memoryWrites) {
     problems.push(`--app-workers ${appWorkers}: memory refuses writes in an app of several workers (each has its ` +
       `own copy), and the ${workload.options.workload.name} workload writes or loads records: leave memory out of ` +
       '--stores, or use --app-workers 1');
   }
-  const valueShape = parseValueShape(text('value-shape'), { direct, ...workload.options }, problems);
+  const valueShape = parseValueShape(text('valueShape'), { direct, ...workload.options }, problems);
   const keySpace = Boolean(workload.options?.keySpace);
-  const probeSize = parseProbeSize(text('probe-size'), { probe, direct, keySpace }, problems);
+  const probeSize = parseProbeSize(text('probeSize'), { probe, direct, keySpace }, problems);
   if (workers > 1 && workload.options?.workload.mix.some(({ operation }) => operation === 'insert')) {
     problems.push(`--workers ${workers}: ${workload.options.workload.name} inserts, ` +
       'and each insert takes the next new key in turn, which only one worker can do: use --workers 1');
   }
-  if (workload.list) return { command: 'list', help: values.help === true, options: {}, problems: [] };
+  if (workload.list) return { command: 'list', help: values.help === true, options: Object.freeze({}), problems: [] };
   const token = text('token') ?? (env[TOKEN_ENV] || undefined);
   const storeDelay = parseStoreDelay(values, problems, { overRunningApp: urls.length > 0 || target !== undefined });
   const serverTiming = parseServerTiming(values, problems, {
@@ -298,16 +219,16 @@ export function normalizeOptions(object = {}, env = process.env) {
   const options = {
     urls,
     target,
-    concurrency: concurrency ?? (quick && !rps ? QUICK.concurrency : DEFAULT_CONCURRENCY),
+    concurrency: concurrency ?? (quick && !rps ? QUICK.concurrency : defaultOf('concurrency')),
     requests,
-    duration: requests === undefined ? duration ?? (quick ? QUICK.duration : DEFAULT_DURATION_SECONDS) : undefined,
+    duration: requests === undefined ? duration ?? (quick ? QUICK.duration : defaultOf('duration')) : undefined,
     rps,
-    warmup: warmup ?? DEFAULT_WARMUP,
-    warmupMaxSeconds: warmupMax ?? WARMUP_MAX_SECONDS,
-    order: order ?? 'interleaved',
-    control: values['no-control'] !== true,
-    keepAlive: !values['no-keepalive'],
-    timeoutMs: timeout ?? DEFAULT_TIMEOUT_MS,
+    warmup: warmup ?? defaultOf('warmup'),
+    warmupMaxSeconds: warmupMax ?? defaultOf('warmupMax'),
+    order: order ?? defaultOf('order'),
+    control: values.noControl !== true,
+    keepAlive: !values.noKeepalive,
+    timeoutMs: timeout ?? defaultOf('timeout'),
     stores,
     keys: keys ?? (quick && !urls.length && !workload.options?.keySpace ? QUICK.keys : undefined),
     json,
@@ -338,16 +259,16 @@ export function normalizeOptions(object = {}, env = process.env) {
     problems.push(...unmeasuredStoreProblems(options.assert, urlStores, { source: 'the --url list' }));
   }
   const command = options.parts ? 'parts' : 'run';
-  return { command, help: values.help === true, options: partRunOptions(options, problems), problems };
+  return { command, help: values.help === true, options: Object.freeze(partRunOptions(options, problems)), problems };
 }
 
 // --value-shape bytes|hash: 'bytes' when not given; problems pushed. Direct mode only: the
 // app's routes store the bytes a request carries, so over HTTP there is no shape to choose.
 function parseValueShape(raw, { direct, keySpace, workload }, problems) {
-  if (raw === undefined) return 'bytes';
+  if (raw === undefined) return defaultOf('valueShape');
   if (!VALUE_SHAPES.includes(raw)) {
     problems.push(`--value-shape must be ${VALUE_SHAPES.join(' or ')}, not "${raw}"`);
-    return 'bytes';
+    return defaultOf('valueShape');
   }
   if (raw !== 'bytes' && !direct) {
     problems.push(`--value-shape ${raw} needs --direct: over HTTP the app stores the bytes each request carries`);
@@ -362,7 +283,7 @@ function parseValueShape(raw, { direct, keySpace, workload }, problems) {
 // --pipeline N: 1 when not given; problems pushed. Direct mode's closed loop only: over HTTP
 // each request waits for its answer on its connection, and the open model starts each call at
 // its own scheduled time, which a batch of N sent at once would not keep (docs/direct.md).
-function parsePipeline(pipeline = 1, { direct, rps }, problems) {
+function parsePipeline(pipeline = defaultOf('pipeline'), { direct, rps }, problems) {
   if (pipeline === 1) return 1;
   if (!direct) {
     problems.push(`--pipeline ${pipeline} needs --direct: over HTTP every request waits for its answer ` +
@@ -376,7 +297,7 @@ function parsePipeline(pipeline = 1, { direct, rps }, problems) {
 
 // --workers N|auto: 1 when not given; problems pushed.
 function parseWorkers(raw, problems) {
-  if (raw === undefined) return 1;
+  if (raw === undefined) return defaultOf('workers');
   if (raw === 'auto') return autoWorkers();
   const value = /^\d+$/.test(raw) ? Number(raw) : null;
   if (value === null || value < 1 || value > MAX_WORKERS) {
@@ -389,7 +310,7 @@ function parseWorkers(raw, problems) {
 // --app-workers N|auto: the processes of the app.js this run starts (app.js --workers); 1 when
 // not given, problems pushed. A running app (--target, --url) was started with its own.
 function parseAppWorkers(raw, { direct, target, urls }, problems) {
-  if (raw === undefined) return 1;
+  if (raw === undefined) return defaultOf('appWorkers');
   if (direct || target !== undefined || urls.length) {
     const why = direct
       ? '--direct calls the stores in this process, with no app'
@@ -460,21 +381,22 @@ function parseWorkloadFlags(text, values, problems, { single, keys, seed }) {
     if (parsed.problem) problems.push(parsed.problem);
     else workload = parsed.value;
   }
-  const records = single('records', positiveInteger, 'positive whole number of records', [1, LIMITS.records]);
+  const records = single('records');
   // The seeded read of key1..key3 is today's run; any other workload, or --records, is a key space.
   const keySpace = (name !== undefined && name !== 'read') || text('records') !== undefined;
-  const given = ['value-size', 'distribution'].filter((flag) => text(flag) !== undefined)
-    .concat(['no-load', 'no-verify'].filter((flag) => values[flag] === true));
+  const given = ['valueSize', 'distribution'].filter((name) => text(name) !== undefined)
+    .concat(['noLoad', 'noVerify'].filter((name) => values[name] === true));
   if (!keySpace) {
-    for (const flag of given) {
-      problems.push(`--${flag} applies to a key space: add --records N (or a --workload other than read)`);
+    for (const name of given) {
+      problems.push(`--${OPTION_NAMED.get(name).flag} applies to a key space: ` +
+        'add --records N (or a --workload other than read)');
     }
   } else if (keys) {
     problems.push('--keys picks among the seeded keys; a workload over --records picks its own keys');
   }
-  let valueSize = { min: DEFAULT_VALUE_SIZE, max: DEFAULT_VALUE_SIZE };
-  if (text('value-size') !== undefined) {
-    const parsed = parseValueSize(text('value-size'));
+  let valueSize = { min: defaultOf('valueSize'), max: defaultOf('valueSize') };
+  if (text('valueSize') !== undefined) {
+    const parsed = parseValueSize(text('valueSize'));
     if (parsed.problem) problems.push(parsed.problem);
     else valueSize = parsed.value;
   }
@@ -497,12 +419,12 @@ function parseWorkloadFlags(text, values, problems, { single, keys, seed }) {
     options: {
       workload,
       keySpace,
-      records: keySpace ? records ?? DEFAULT_RECORDS : undefined,
+      records: keySpace ? records ?? defaultOf('records') : undefined,
       valueSize: keySpace ? valueSize : undefined,
       distribution: keySpace ? distribution : null,
       seed: keySpace ? seed : undefined,
-      load: keySpace && workload.load && values['no-load'] !== true,
-      verify: keySpace && values['no-verify'] !== true,
+      load: keySpace && workload.load && values.noLoad !== true,
+      verify: keySpace && values.noVerify !== true,
     },
   };
 }

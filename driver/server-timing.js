@@ -1,0 +1,8 @@
+// The app node test starts leaves out its Server-Timing header when --no-server-timing is given
+// (options/server-timing.js); the app reads it from its environment.
+import { settings } from '../config/settings.js';
+
+const ENV = settings.serverTiming.env[0];
+
+/** The app's environment for the flag: the header off when given, nothing otherwise. */
+export const serverTimingEnv = (serverTiming) => (serverTiming === false ? { [ENV]: 'off' } : {});

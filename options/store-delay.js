@@ -1,0 +1,42 @@
+// --store-rtt, --store-jitter, --store-bandwidth on node test. Each takes one value for every
+// store, or STORE=value items for some (--store-rtt 10,redis=40); a running app (--target, --url)
+// has its own settings, so they do not apply to it (driver/store-delay.js uses them).
+import { byteSize, delayMs, perStore, SettingValueError, storesNamed } from '../config/setting-values.js';
+import { unknownStoreProblems } from '../stores/index.js';
+import { camelCase, flagSpec } from './table.js';
+
+export const STORE_DELAY_FLAGS = flagSpec('store-rtt', 'store-jitter', 'store-bandwidth');
+
+/**
+ * { rttMs?, jitterMs?, bandwidth? }: the flags given (each left out when not; each a number for
+ * every store, or { all?, stores: { [name]: number } }), or null when none was; problems pushed.
+ */
+export function parseStoreDelay(values, problems, { overRunningApp = false } = {}) {
+  const given = Object.keys(STORE_DELAY_FLAGS).filter((flag) => typeof values[camelCase(flag)] === 'string');
+  if (!given.length) return null;
+  if (overRunningApp) {
+    problems.push(`--${given[0]} applies to the app node test starts (or to --direct): ` +
+      'a running app (--target, --url) takes its own --store-rtt');
+    return null;
+  }
+  const read = (flag, parse) => {
+    const text = values[camelCase(flag)];
+    if (typeof text !== 'string') return undefined;
+    try {
+      const value = perStore(parse)(text);
+      const unknown = unknownStoreProblems(storesNamed(value), `--${flag}`);
+      problems.push(...unknown);
+      return unknown.length ? undefined : value;
+    } catch (error) {
+      if (!(error instanceof SettingValueError)) throw error;
+      problems.push(`--${flag} ${error.message}, not "${text}"`);
+      return undefined;
+    }
+  };
+  const delay = {
+    rttMs: read('store-rtt', delayMs),
+    jitterMs: read('store-jitter', delayMs),
+    bandwidth: read('store-bandwidth', byteSize),
+  };
+  return Object.fromEntries(Object.entries(delay).filter(([, value]) => value !== undefined));
+}
