@@ -6,6 +6,7 @@
 // a figure that could not be measured is null, never 0. driver/tier-plan.js finds the pids.
 import { MIN_SAMPLE_TICKS, executableOf, tableTreeTicks, treePids } from './machine-load.js';
 import { readMetricsCpuSeconds, readRedisCpuSeconds } from './tier-remote.js';
+import { serverQuota } from '../embedded/cpu-quota.js';
 
 const NOT_MEASURED = Object.freeze({ cpuPercent: null, microsPerResponse: null });
 
@@ -70,7 +71,7 @@ function remoteFigures(before, after, responses) {
  * @param {{ app: AppPlan|null, servers: ServerPlan[], cpus: number, appWorkersFlag?: string|null,
  *   procDir?: string, fetchTimeoutMs?: number }} plan
  */
-export function createTierSampler({ app, servers, cpus, appWorkersFlag = null, procDir = '/proc' }) {
+export function createTierSampler({ app, servers, cpus, appWorkersFlag = null, procDir = '/proc', cgroupRoot }) {
   const procServers = servers.filter((server) => server.pids.length);
   const redisServers = servers.filter((server) => !server.pids.length && server.redisUrl);
   const readRemote = () => ({
@@ -97,6 +98,8 @@ export function createTierSampler({ app, servers, cpus, appWorkersFlag = null, p
         },
         async figures(responses, store) {
           if (!last) return null;
+          const quotas = new Map();
+          const serving = (name) => servers.filter((server) => server.stores.includes(name));
           // In % of one core over the step: ticks over the step's wall time in ticks per CPU.
           const { snapshot: from } = first;
           const { snapshot: to } = last;
@@ -110,11 +113,13 @@ export function createTierSampler({ app, servers, cpus, appWorkersFlag = null, p
           };
           return {
             app: app && await appFigures({ app, first, last, procFigures, responses, cpus, procDir }),
-            servers: await Promise.all(servers.filter((server) => server.stores.includes(store)).map(async (server) => {
+            servers: quotaLimited(quotas, await Promise.all(serving(store).map(async (server) => {
               const own = { name: server.name, stores: [...server.stores], cores: server.cores };
               if (server.pids.length) {
                 const ticksOf = (reading) => reading.ticks?.servers.get(server) ?? null;
                 const figures = procFigures(ticksOf(first), ticksOf(last));
+                const quota = await serverQuota(server.pids, { procDir, cgroupRoot });
+                if (quota) quotas.set(own.name, quota);
                 return { ...own, ...figures, source: figures.cpuPercent === null ? null : 'proc' };
               }
               if (server.redisUrl) {
@@ -123,12 +128,28 @@ export function createTierSampler({ app, servers, cpus, appWorkersFlag = null, p
                 return { ...own, ...figures, source: figures.cpuPercent === null ? null : 'redis-info' };
               }
               return { ...own, ...NOT_MEASURED, source: null };
-            })),
+            }))),
           };
         },
       };
     },
   };
+}
+
+// A cgroup CPU quota (read as the step ends) caps the cores a server can use. Servers whose
+// processes share one quota (a Redis Cluster's nodes in one cgroup) share it by their use, so each
+// reads saturated exactly when the group is at its quota.
+function quotaLimited(quotas, figures) {
+  return figures.map((server) => {
+    const quota = quotas.get(server.name);
+    if (!quota) return server;
+    const sharing = figures.filter((other) => quotas.get(other.name)?.groups === quota.groups);
+    const used = sharing.reduce((sum, member) => sum + (member.cpuPercent ?? 0), 0);
+    let share = 1;
+    if (sharing.length > 1) share = used > 0 ? (server.cpuPercent ?? 0) / used : 1 / sharing.length;
+    const cores = quota.cores * share;
+    return cores < server.cores ? { ...server, cores: Number(cores.toPrecision(3)) } : server;
+  });
 }
 
 async function appFigures({ app, first, last, procFigures, responses, cpus, procDir }) {

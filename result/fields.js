@@ -229,8 +229,9 @@ export const SERVER_TIER_FIELDS = [
     'PostgreSQL\'s postmaster and its backends); null where not measured'),
   field('microsPerResponse', 'number|null', 'its CPU µs per response of the step (its CPU time over the step\'s ' +
     'responses); null where not measured or with no response'),
-  field('cores', 'integer', 'the cores it can use: 1 for Redis (each node of a cluster), tarantool (its tx thread) ' +
-    'and the CouchDB stand-in; up to 4 for memcached (its threads); the machine\'s cpus for PostgreSQL'),
+  field('cores', 'number', 'the cores it can use: 1 for Redis (each node of a cluster), tarantool (its tx thread) ' +
+    'and the CouchDB stand-in; up to 4 for memcached (its threads); the machine\'s cpus for PostgreSQL; less where ' +
+    'a cgroup CPU quota holds its processes (0.05 for a server held to a twentieth of a core), read as the step ends'),
   field('source', 'string|null', 'where the figure came from: `proc` (its processes on this machine, found by ' +
     'the port it listens on), `redis-info` (INFO cpu of a configured Redis, before and after the step); null where ' +
     'not measured (a server elsewhere that says nothing of its CPU)'),

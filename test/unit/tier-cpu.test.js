@@ -193,3 +193,39 @@ test('CPU seconds from what a tier says: Prometheus text and Redis INFO', () => 
   assert.equal(redisInfoCpuSeconds(info), 3.75);
   assert.equal(redisInfoCpuSeconds('# CPU\r\n'), null);
 });
+
+test('a cgroup CPU quota caps a server\'s cores, shared by use among the servers in that cgroup', async (t) => {
+  // Two nodes of a cluster (30, 31) held together to a twentieth of a core; postgres (20) free.
+  const processes = [[20, 1, 0, '/usr/lib/postgresql/bin/postgres'],
+    [30, 1, 0, '/usr/bin/redis-server'], [31, 1, 0, '/usr/bin/redis-server']];
+  const proc = await fakeProc(t, { processes });
+  const cgroupRoot = join(proc.dir, 'cgroup');
+  await mkdir(join(cgroupRoot, 'held'), { recursive: true });
+  await writeFile(join(cgroupRoot, 'held', 'cpu.max'), '5000 100000\n');
+  for (const pid of [30, 31]) await writeFile(join(proc.dir, String(pid), 'cgroup'), '0::/held\n');
+  await writeFile(join(proc.dir, '20', 'cgroup'), '0::/\n');
+  const node = (port, pid) => ({
+    name: `redis-cluster@127.0.0.1:${port}`,
+    stores: ['redis-cluster'],
+    cores: 1,
+    pids: [pid],
+    redisUrl: null,
+  });
+  const sampler = createTierSampler({
+    app: null,
+    servers: [node(7001, 30), node(7002, 31), { name: 'postgres', stores: ['redis-cluster'], cores: 2, pids: [20] }],
+    cpus: 2,
+    procDir: proc.dir,
+    cgroupRoot,
+  });
+  const sample = createMachineMonitor({ rootPids: [20, 30, 31], procDir: proc.dir, tiers: sampler }).start();
+  // 200 ticks of wall time on each CPU: node 30 used 6 ticks (3% of a core), node 31 4 (2%), postgres 20 (10%).
+  await proc.write({ busy: 30, idle: 370, ticks: { 30: 6, 31: 4, 20: 20 } });
+  sample.stop();
+  const { servers } = await sample.tiers(1000, 'redis-cluster');
+  assert.deepEqual(servers.map((server) => [server.name, server.cpuPercent, server.cores]), [
+    ['redis-cluster@127.0.0.1:7001', 3, 0.03],
+    ['redis-cluster@127.0.0.1:7002', 2, 0.02],
+    ['postgres', 10, 2],
+  ], 'each node at 100% of its share of the quota: the group is at its limit');
+});
