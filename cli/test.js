@@ -3,15 +3,11 @@
 // A run goes through the library's run() (index.js), as a program's does; main turns the
 // flags into its options, prints what it reports and resolves to the exit code, which test.js sets.
 import { optionsOf, parseArguments, usage } from './options.js';
-import { run } from '../index.js';
-import { resultError } from '../driver/run.js';
+import { check, failure as runFailureOf, run } from '../index.js';
 import { CLI_ONLY } from '../options/code.js';
 import { createLiveReport } from './live-report.js';
 import { checkOutputPaths } from './results-files.js';
 import { compareCommand, mergeCommand, reportCommand } from './report-commands.js';
-import { thresholdsError } from '../report/assert.js';
-import { checkThresholds } from '../result/threshold-check.js';
-import { parseThresholds } from '../result/thresholds.js';
 import { renderWorkloadList } from './workload-list.js';
 import { scenarioCommand } from './scenario-command.js';
 import { partsCommand } from './parts-command.js';
@@ -123,11 +119,11 @@ async function runCommand(command, argv, options, signal) {
     } catch (error) {
       failures.push(error);
     }
-    const runFailure = resultError(result);
+    const runFailure = runFailureOf(result);
     if (runFailure) failures.push(runFailure);
     // --assert: a missed threshold exits 3 (its table is printed with the run's text), unless
     // the run failed in a way that exits otherwise.
-    const missed = thresholdsError(checkThresholds(result, parseThresholds(options.assert).thresholds));
+    const missed = check(result, options.assert).error;
     if (missed && !failures.length && !result.interrupted) failures.push(missed);
     for (const error of failures) code = failure(error);
     if (!failures.length && result.interrupted) code = ERROR_CODES.INTERRUPTED.exit;

@@ -10,7 +10,7 @@ import {
 import { failedStep } from '../result/ranking.js';
 import { machineWarnings } from './machine-load.js';
 import { bottleneckOf } from '../result/bottleneck.js';
-import { WARMUP_MAX_SECONDS, WARMUP_WINDOW_SECONDS, warmUpToSteady } from './warmup.js';
+import { WARMUP_WINDOW_SECONDS, warmUpToSteady } from './warmup.js';
 import { redactUrl } from '../util/redact.js';
 
 const OPEN_MODEL_WARMUP_CONCURRENCY = 10;
@@ -28,11 +28,10 @@ const APP_WARMUP_MIN_WINDOWS = 4;
 export const shownOf = (target) => ({ url: redactUrl(target.url), store: target.store });
 
 /**
- * The cap of each step's steady-state warm-up, in seconds: settings.warmupMaxSeconds (default
- * warmup.js's), or 0 (none) when settings.warmup is 0.
+ * The cap of each step's steady-state warm-up, in seconds: settings.warmupMaxSeconds (its default
+ * is the options table's), or 0 (none) when settings.warmup is 0.
  */
-export const steadyMaxSeconds = (settings) =>
-  (settings.warmup > 0 ? settings.warmupMaxSeconds ?? WARMUP_MAX_SECONDS : 0);
+export const steadyMaxSeconds = (settings) => (settings.warmup > 0 ? settings.warmupMaxSeconds : 0);
 
 /** The priming's clients: the sweep's highest concurrency, or a fixed few in the open model. */
 export const primeConcurrency = (settings) =>

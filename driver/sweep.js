@@ -57,7 +57,7 @@ export function workloadFor(target, workload, token) {
  * `workload` (null for the seeded reads) is { name, mix, distribution, records, valueSize,
  * seed, load, verify }; `token` the write token.
  *
- * settings.workers N (default 1) runs each step and warm-up in N worker threads
+ * settings.workers N runs each step and warm-up in N worker threads
  * (driver/workers.js); a 'notice' says what the run does differently than asked.
  *
  * Direct mode (--direct) passes its own `engine`, `loadRecords` and `verifyWrites` (called
@@ -79,7 +79,7 @@ export async function runSweep(targets, settings, {
   beforeSteps = null,
 } = {}) {
   const onNotice = (message) => emit({ type: 'notice', message });
-  const stepRunner = createStepRunner({ workers: settings.workers ?? 1, engine, onNotice });
+  const stepRunner = createStepRunner({ workers: settings.workers, engine, onNotice });
   try {
     const sweep = prepareSweep(targets, settings, {
       loadWith, verifyWith, workload, token, emit, present, signal, machine, probe, stepRunner,
@@ -102,7 +102,7 @@ function prepareSweep(targets, settings, {
   loadWith, verifyWith, workload, token, emit, present, signal, machine, probe, stepRunner,
 }) {
   const loads = planLoads(settings);
-  const repeats = settings.repeat ?? 1;
+  const repeats = settings.repeat;
   const schedule = planSchedule(targets, loads, {
     repeat: repeats, order: settings.order, seed: settings.orderSeed ?? null,
   });
@@ -111,7 +111,7 @@ function prepareSweep(targets, settings, {
   // Several workers each send their own requests and keep their own record of what they
   // wrote: writes to one key from two workers can land in any order unseen, so the read-back
   // cannot be made sound across them (docs/workloads.md).
-  const workers = settings.workers ?? 1;
+  const { workers } = settings;
   const verify = workload?.verify && canVerify(workers, workload.mix);
   if (workload?.verify && !verify) {
     emit({

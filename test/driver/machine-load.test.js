@@ -11,11 +11,14 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { runSweep } from '../../driver/sweep.js';
+import { sweepSettings } from '../helpers/sweep-settings.js';
 import { parseProcessStat } from '../../driver/machine-load.js';
 import { startTestServer } from '../helpers/driver-servers.js';
 
 const STEP_SECONDS = 1.5;
-const settings = { concurrency: [1], duration: STEP_SECONDS, warmup: 0, keepAlive: true, timeoutMs: 5000 };
+const settings = sweepSettings({
+  concurrency: [1], duration: STEP_SECONDS, warmup: 0, keepAlive: true, timeoutMs: 5000,
+});
 const hz = (() => {
   try {
     return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' })) || 100;

@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { runSweep } from '../../driver/sweep.js';
+import { sweepSettings } from '../helpers/sweep-settings.js';
 import { runBenchmark } from '../../driver/run.js';
 import { parseArguments } from '../../cli/options.js';
 import { fromJson, toJson } from '../../result/format.js';
@@ -27,7 +28,7 @@ test('with --repeat 2 the server sees A B C, A B C at each load level, ' +
   const server = await recordingServer(t);
   const targets = ['a', 'b', 'c'].map((store) => ({ url: `${server.url}/${store}/k`, store, key: 'k' }));
   const seen = [];
-  const settings = {
+  const settings = sweepSettings({
     concurrency: [1, 2],
     requests: 6,
     warmup: 3,
@@ -36,7 +37,7 @@ test('with --repeat 2 the server sees A B C, A B C at each load level, ' +
     keepAlive: true,
     timeoutMs: 5000,
     repeat: 2,
-  };
+  });
   const { steps } = await runSweep(targets, settings, {
     emit: ({ type, index, total, target, load }) => {
       if (type !== 'step') return;

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runSweep, planLoads } from '../../driver/sweep.js';
+import { sweepSettings } from '../helpers/sweep-settings.js';
 import { startTestServer } from '../helpers/driver-servers.js';
 
 test('every target is primed once before the first step, then one step per concurrency, then the control; ' +
@@ -14,7 +15,7 @@ test('every target is primed once before the first step, then one step per concu
   const done = [];
   const { steps, control, order } = await runSweep(
     targets,
-    {
+    sweepSettings({
       concurrency: [1, 3],
       requests: 20,
       warmup: 15,
@@ -22,7 +23,7 @@ test('every target is primed once before the first step, then one step per concu
       order: 'sequential',
       keepAlive: true,
       timeoutMs: 5000,
-    },
+    }),
     {
       emit: (event) => {
         if (event.type === 'step') {

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { runSweep } from '../../driver/sweep.js';
+import { sweepSettings } from '../helpers/sweep-settings.js';
 import { measureStep } from '../../driver/step.js';
 import { httpEngine } from '../../driver/engines/http.js';
 import { createMachineMonitor, listeningPidsByPort } from '../../driver/machine-load.js';
@@ -40,7 +41,7 @@ test('a process burning half a core reads as the app at what it burnt, by its ow
     if (noProc()) return void t.skip('no /proc: tiers are read from /proc on Linux');
     const server = await startBurnServer(t, { dutyPercent: 50 });
     // A trickle of requests (20 a second), so that the app's CPU is its background burn.
-    const settings = { rps: [20], duration: 3, warmup: 0, keepAlive: true, timeoutMs: 5000 };
+    const settings = sweepSettings({ rps: [20], duration: 3, warmup: 0, keepAlive: true, timeoutMs: 5000 });
     const before = await server.own();
     const { steps: [step] } = await runSweep([{ url: `${server.url}/burn/k`, store: 'burn', key: 'k' }], settings);
     const used = usedBetween(before, await server.own());
@@ -62,7 +63,7 @@ test('a server burning 1.5 ms of CPU per request reads that per response: CPU ov
   async (t) => {
     if (noProc()) return void t.skip('no /proc: tiers are read from /proc on Linux');
     const server = await startBurnServer(t, { requestMicros: 1500 });
-    const settings = { concurrency: [2], duration: 2, warmup: 0, keepAlive: true, timeoutMs: 5000 };
+    const settings = sweepSettings({ concurrency: [2], duration: 2, warmup: 0, keepAlive: true, timeoutMs: 5000 });
     const before = await server.own();
     const { steps: [step] } = await runSweep([{ url: `${server.url}/burn/k`, store: 'burn', key: 'k' }], settings);
     const used = usedBetween(before, await server.own());

@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runSweep } from '../../driver/sweep.js';
+import { sweepSettings } from '../helpers/sweep-settings.js';
 import {
   controlRecord, primeConcurrency, shownOf, steadyMaxSeconds, steadyWindowSeconds, stepRecord,
 } from '../../driver/sweep-phases.js';
@@ -36,13 +37,13 @@ const targets = () => [
   { url: 'http://127.0.0.1:1/a/key1', store: 'a', key: 'key1' },
   { url: 'http://bench:s3cret@127.0.0.1:1/b/key1', store: 'b', key: 'key1' },
 ];
-const settings = {
+const settings = sweepSettings({
   concurrency: [1, 2], requests: 20, warmup: 5, warmupMaxSeconds: 0, orderSeed: 3, keepAlive: true, timeoutMs: 1000,
-};
+});
 
 test('the warm-up\'s cap and windows: none without a warm-up, windows that hold 20 requests at a low rate', () => {
   assert.equal(steadyMaxSeconds({ warmup: 0, warmupMaxSeconds: 5 }), 0);
-  assert.equal(steadyMaxSeconds({ warmup: 10 }), 10, 'warmup.js\'s default cap');
+  assert.equal(steadyMaxSeconds(sweepSettings({ warmup: 10 })), 10, 'the table\'s default cap');
   assert.equal(steadyMaxSeconds({ warmup: 10, warmupMaxSeconds: 3 }), 3);
   assert.equal(steadyWindowSeconds({ concurrency: 5 }), 0.25);
   assert.equal(steadyWindowSeconds({ rps: 1000 }), 0.25);
@@ -227,8 +228,8 @@ test('the probe: idle before a target\'s first step, then under every step\'s lo
     },
   };
   const withProbe = targets().map((target) => ({ ...target, probeTarget: target.store }));
-  const sweepSettings = { ...settings, warmup: 0 };
-  const { steps, control, order } = await runSweep(withProbe, sweepSettings, { engine: instantEngine, machine, probe });
+  const probed = { ...settings, warmup: 0 };
+  const { steps, control, order } = await runSweep(withProbe, probed, { engine: instantEngine, machine, probe });
   const [first, second] = order[0].urls.map((url) => (url.includes('/a/') ? 'a' : 'b'));
   assert.deepEqual(calls.slice(0, 6), [`use ${first}`, 'idle', 'under load', `use ${second}`, 'idle', 'under load']);
   assert.equal(calls.filter((call) => call === 'under load').length, 5, 'four steps and the control');
