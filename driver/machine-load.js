@@ -1,9 +1,6 @@
-// How busy the machine was during a step, apart from the benchmark itself: CPU steal (time the
-// hypervisor gave to other machines) and the CPU used by processes outside this run, from
-// /proc/stat, /proc/<pid>/stat and /proc/loadavg read before and after the step. On a shared
-// 2-core VM a step can swing 3x between consecutive rounds; these figures say when that was
-// the machine and not the store. Where /proc is missing (macOS, Windows) every figure is null:
-// "not measured".
+// How busy the machine was during a step apart from the benchmark: CPU steal and other
+// processes' CPU, from /proc. On a shared 2-core VM a step can swing 3x between rounds; these
+// say when that was the machine. Without /proc every figure is null.
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { WARNING_CODES } from '../result/warnings.js';
 
@@ -27,9 +24,8 @@ const readText = (path) => {
 };
 
 /**
- * The machine's CPU time so far from /proc/stat's `cpu` line, in clock ticks summed over every
- * CPU: { total, busy, steal, cpus }. busy is user + nice + system + irq + softirq (guest time
- * is inside user); idle, iowait and steal are not busy. null when there is no /proc/stat.
+ * The machine's CPU ticks so far, summed over CPUs: { total, busy, steal, cpus }; guest time is
+ * inside user. null without /proc/stat.
  */
 export function parseProcStat(text) {
   const line = text?.split('\n').find((row) => row.startsWith('cpu '));
@@ -53,10 +49,7 @@ export function parseProcessStat(text) {
   return Number.isFinite(ticks) ? { pid, ppid, ticks } : null;
 }
 
-/**
- * Every process's CPU ticks and parent, from one pass over /proc/<pid>/stat: { ticks: Map pid ->
- * ticks, children: Map ppid -> [pid] }. null without /proc.
- */
+/** Every process's ticks and parent from one pass over /proc: { ticks, children }. null without /proc. */
 export function readProcessTable(procDir = '/proc') {
   let entries;
   try {
@@ -76,10 +69,7 @@ export function readProcessTable(procDir = '/proc') {
   return { ticks, children };
 }
 
-/**
- * The pids of the process trees under `roots` in `table` (each root and its descendants), less
- * the trees under `exclude` (a store server the app started is its child, and not the app).
- */
+/** The pids of the trees under `roots`, less those under `exclude` (a server the app started is not the app). */
 export function treePids(table, roots, exclude = []) {
   const skip = new Set(exclude);
   const seen = new Set();
@@ -93,15 +83,12 @@ export function treePids(table, roots, exclude = []) {
   return [...seen];
 }
 
-/** The ticks of treePids(table, roots, exclude), added. */
 export const tableTreeTicks = (table, roots, exclude = []) =>
   treePids(table, roots, exclude).reduce((sum, pid) => sum + table.ticks.get(pid), 0);
 
 /**
- * CPU ticks used so far by the process trees under `roots` (each root and its descendants,
- * found through /proc/<pid>/stat's ppid). A child's time stays counted after it exits, once its
- * parent has reaped it (cutime, cstime), so the difference of two readings is the trees' CPU
- * between them, children started and ended in between included.
+ * CPU ticks used so far by the trees under `roots`. A reaped child's time stays counted
+ * (cutime, cstime), so two readings' difference includes children that started and ended between.
  */
 export function treeTicks(roots, procDir = '/proc') {
   const table = readProcessTable(procDir);
@@ -109,18 +96,14 @@ export function treeTicks(roots, procDir = '/proc') {
 }
 
 /**
- * The processes listening on TCP `port` (IPv4 or IPv6), through /proc/net/tcp's socket inodes
- * and /proc/<pid>/fd: a target app on this machine is part of the benchmark, not "other
- * processes". Only processes this user may inspect are found. [] without /proc.
+ * The processes listening on TCP `port`: a target app on this machine is part of the benchmark,
+ * not "other processes". Only processes this user may inspect are found.
  */
 export function listeningPids(port, procDir = '/proc') {
   return listeningPidsByPort([port], procDir).get(port);
 }
 
-/**
- * listeningPids of several ports in one pass over /proc: Map port -> [pid]. Without `ports`,
- * every port something listens on.
- */
+/** listeningPids of several ports in one pass: Map port -> [pid]; without `ports`, every port. */
 export function listeningPidsByPort(ports = null, procDir = '/proc') {
   const found = new Map((ports ?? []).map((port) => [port, []]));
   const portOfInode = new Map();
@@ -164,7 +147,6 @@ export function listeningPidsByPort(ports = null, procDir = '/proc') {
   return found;
 }
 
-/** The executable a process runs (/proc/<pid>/exe), else its command name; null when it is gone. */
 export function executableOf(pid, procDir = '/proc') {
   try {
     return readlinkSync(`${procDir}/${pid}/exe`);
@@ -176,7 +158,6 @@ export function executableOf(pid, procDir = '/proc') {
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|\[::1\]|localhost)$/i;
 
-/** The port of each target URL served on this machine's loopback (the target app is then ours). */
 export function loopbackPorts(urls) {
   const ports = new Set();
   for (const text of urls) {
@@ -190,8 +171,7 @@ export function loopbackPorts(urls) {
   return [...ports];
 }
 
-// One reading of the machine: /proc/stat's CPU counts, every process's ticks, this run's trees'
-// ticks, and when (hrtime, ns), so tiers read from the same pass (driver/tier-cpu.js).
+// One reading of the machine, so tiers read from the same pass (driver/tier-cpu.js).
 function snapshot(roots, procDir) {
   const cpu = parseProcStat(readText(`${procDir}/stat`));
   if (!cpu) return null;
@@ -201,11 +181,8 @@ function snapshot(roots, procDir) {
 }
 
 /**
- * The figures between two snapshots: { stealPercent, othersCpuPercent, treeCpuPercent,
- * loadAverage }. stealPercent is steal in % of all CPU time (as vmstat's `st`); the CPU
- * figures are in % of one core (as the step's cpuPercent): treeCpuPercent is this run's
- * processes, othersCpuPercent everything else that was busy. loadAverage is /proc/loadavg's
- * one-minute figure at the end.
+ * The figures between two snapshots: stealPercent in % of all CPU time (as vmstat's `st`); the
+ * CPU figures in % of one core; loadAverage the one-minute figure at the end.
  */
 export function machineFigures(before, after, loadavgText) {
   if (!before || !after) return { ...NOT_MEASURED };
@@ -226,13 +203,9 @@ export function machineFigures(before, after, loadavgText) {
 }
 
 /**
- * Samples the machine around each step. `rootPids`: the processes whose trees are this run's
- * (the driver, the app, the store servers found on this machine); what they use is not "other
- * processes". `tiers` (driver/tier-cpu.js createTierSampler), when given, reads each tier's CPU
- * from the same snapshots. start() before the step, then stop() on what it returned, after:
- * stop() gives the machine's figures; tiers(responses, store) then resolves to { app, servers } in
- * the Result's `tiers` shape (null without a tier sampler). `cpus`: the machine's logical
- * CPUs, as /proc/stat counts them (null without it).
+ * Samples the machine around each step. What `rootPids`' trees use is this run's, not "other
+ * processes". start() before the step, stop() on its answer after; tiers(responses, store) then
+ * resolves to { app, servers } (null without a tier sampler).
  */
 export function createMachineMonitor({ rootPids = [process.pid], procDir = '/proc', tiers = null } = {}) {
   const pids = [...new Set(rootPids)];
@@ -255,10 +228,7 @@ export function createMachineMonitor({ rootPids = [process.pid], procDir = '/pro
   };
 }
 
-/**
- * The monitor for a sweep of these target URLs: the driver's tree, any loopback target's
- * listener's, and the pids of `tiers` (a tier sampler, driver/tier-cpu.js), whose CPU it reads.
- */
+/** The monitor for a sweep of these targets: the driver's tree, loopback listeners, the tiers' pids. */
 export function machineMonitorFor(urls, { procDir = '/proc', tiers = null } = {}) {
   const listeners = loopbackPorts(urls).flatMap((port) => listeningPids(port, procDir));
   return createMachineMonitor({ rootPids: [process.pid, ...listeners, ...(tiers?.pids ?? [])], procDir, tiers });
@@ -271,7 +241,6 @@ const warning = (code, message, data) => {
   return { code, message, data };
 };
 
-/** CPU_STEAL and BUSY_MACHINE, when the machine's figures for a step call for them. */
 export function machineWarnings(machine) {
   const warnings = [];
   const { stealPercent, othersCpuPercent } = machine;

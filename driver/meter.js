@@ -1,24 +1,7 @@
-// The per-request accounting behind a step (driver/step.js): what an engine calls for every
-// request it sends. This object only counts; the step's figures come from the pure functions
-// of driver/step-figures.js, and the deadlines from driver/deadlines.js.
-//
-// The sample is every request *started* while the step's window is open, each waited for
-// until it ends (at the latest at its deadline): whether a request is in the sample is
-// decided when it starts, before its latency is known, so slow requests are not
-// under-represented (dropping those still in flight when the load stops would be exactly
-// that bias).
-//
-// Each request counts under its operation (read, update, ...): every operation keeps its own
-// counts, errors and histogram, and the step's totals are their sums (histograms add exactly),
-// so the per-operation figures add up to the step's. Recording goes to one histogram per
-// request, as with a single operation.
-//
-// A 2xx response whose target said how long its store took (Server-Timing, read by the
-// engines) has that store time recorded too, into a second histogram per operation and per
-// second, made at the first such response: a target that never says it costs nothing.
-//
-// The engines call begin() and settle a handle for every request, so that path allocates one
-// handle and nothing else: no closure, no timer, no bigint beyond reading the clock.
+// The per-request accounting behind a step: this object only counts; the figures come from
+// driver/step-figures.js. The sample is every request *started* while the window is open, each
+// waited for until it ends: membership is decided before latency is known, so slow requests are
+// not under-represented. The request path allocates one handle and nothing else.
 import { createLatencyRecorder } from '../result/recorder.js';
 import { latencySums } from '../result/add-steps.js';
 import { STORE_TIME_SOURCES, storeTimeFigures } from '../result/store-time.js';
@@ -33,7 +16,6 @@ export class StepAborted extends Error {
   }
 }
 
-// One request in flight: the handle an engine settles, and a link in the meter's deadline list.
 class InFlight {
   constructor(meter, counts, cancel, startNs, index, deadlineNs) {
     this.meter = meter;
@@ -58,7 +40,6 @@ class InFlight {
   }
 }
 
-// What one operation of a step counted.
 class OperationCounts {
   constructor(operation) {
     this.operation = operation;
@@ -71,7 +52,6 @@ class OperationCounts {
   }
 }
 
-// Open model: the sums for the least-squares slope of latency (s) against intended start (s).
 class LineFit {
   constructor() {
     this.n = 0;
@@ -93,11 +73,7 @@ class LineFit {
 const timeoutError = (timeoutMs) => Object.assign(new Error(`no response within ${timeoutMs} ms`), { code: 'TIMEOUT' });
 const IGNORED = Object.freeze({ responded() {}, failed() {} });
 
-/**
- * The accounting of one step: `begin()` is the engines' Meter (driver/step.js); close, drain,
- * abandon and figures are measureStep's. `rps`: the open model's rate (none: closed loop);
- * `operations`: what a request can count as, the first the default.
- */
+/** The accounting of one step: `begin()` is the engines' Meter; the rest is measureStep's. */
 export class StepMeter {
   constructor({ rps, timeoutMs, operations = ['read'] }) {
     this.operationNames = operations;
@@ -107,8 +83,7 @@ export class StepMeter {
     this.intervalNs = rps ? 1e9 / rps : 0;
     this.timeoutMs = timeoutMs;
     this.timeoutNs = timeoutMs * 1e6;
-    // Times are whole nanoseconds since the meter was made, as numbers (exact for 104 days), so
-    // the request path does no bigint arithmetic beyond reading the clock.
+    // Whole nanoseconds as numbers (exact for 104 days): no bigint arithmetic per request.
     this.originNs = process.hrtime.bigint();
     this.deadlines = new DeadlineList(timeoutMs, () => this.now(), (request) => this.expire(request));
     this.inFlight = 0;
@@ -120,11 +95,9 @@ export class StepMeter {
     this.created = 0;
     this.responses = 0;
     this.peakInFlight = 0;
-    // Settles since the last start (closed loop: the clients' last completions), as time after it.
     this.tailCount = 0;
     this.tailSumNs = 0;
     this.fit = new LineFit();
-    // The first answer of each error kind, as text: what a user needs to see why requests failed.
     this.samples = {};
     this.intervals = []; // responses per INTERVAL_NS from the first start
   }
@@ -133,10 +106,6 @@ export class StepMeter {
     return Number(process.hrtime.bigint() - this.originNs);
   }
 
-  /**
-   * Call right before sending a request: the Meter's one method (driver/step.js). Returns the
-   * handle to settle, or one that counts nothing once the window has closed.
-   */
   begin(cancel, operation = this.firstOperation) {
     if (!this.open) return IGNORED; // the window has closed: not part of this step
     const counts = this.byOperation.get(operation);
@@ -203,9 +172,8 @@ export class StepMeter {
     if (this.samples[kind] === undefined && detail) this.samples[kind] = errorSample(detail);
   }
 
-  // Past its deadline: counted as a timeout, whatever the engine does with it afterwards. An
-  // engine that can cancel is asked to (an engine's own timeout may only reset on an idle
-  // socket, and leave the request running), and its failure then counts as the timeout.
+  // Past its deadline: counted as a timeout. An engine that can cancel is asked to (its own
+  // timeout may only reset on an idle socket and leave the request running).
   expire(request) {
     request.timedOut = true;
     if (!request.cancel) return this.settle(request, null, timeoutError(this.timeoutMs));
@@ -218,11 +186,7 @@ export class StepMeter {
     this.open = false;
   }
 
-  /**
-   * Resolves once every request of the step has ended. One still unsettled after
-   * deadlineMs (an engine that did not end it when asked to cancel) is counted as a timeout.
-   * An abort of signal rejects with StepAborted.
-   */
+  /** Resolves once every request has ended; one unsettled past deadlineMs counts as a timeout. */
   async drain(deadlineMs, signal) {
     if (this.inFlight === 0) return this.deadlines.stop();
     let giveUp;
@@ -247,7 +211,6 @@ export class StepMeter {
     }
   }
 
-  /** Stops the deadlines of the requests still in flight (the step was aborted: nothing more is counted). */
   abandon() {
     this.deadlines.stop();
     for (const request of this.deadlines.unsettled()) {
@@ -261,7 +224,6 @@ export class StepMeter {
   figures() {
     const spanNs = this.firstStartNs !== null && this.lastEndNs !== null ? this.lastEndNs - this.firstStartNs : 0;
     const parts = [...this.byOperation.values()];
-    // One operation: its recorder is the step's. Several: the step's is their sum.
     const all = parts.length === 1 ? parts[0].recorder : createLatencyRecorder();
     if (parts.length > 1) for (const part of parts) all.add(part.recorder);
     const stored = parts.filter((part) => part.storeRecorder);
@@ -311,6 +273,5 @@ export class StepMeter {
   }
 }
 
-// A recorder of store times as a step's storeTime, its exact sums kept for adding.
 const storeTimeOf = (recorder) =>
   storeTimeFigures(STORE_TIME_SOURCES.serverTiming, recorder.summary(), recorder.encode(), latencySums(recorder));

@@ -1,6 +1,5 @@
-// `node test` as a library call: find the targets, run the app if needed, sweep, and resolve
-// to a Result. Never prints and never writes a file: progress comes out as events, and the
-// caller renders the Result (report/).
+// `node test` as a library call: find the targets, run the app if needed, sweep, resolve to a
+// Result. Never prints or writes: progress comes out as events.
 import { randomBytes } from 'node:crypto';
 import { serversToStart, startAppProcess } from './app-process.js';
 import { checkReachable, fetchListing, joinUrl, selectTargets, storeLimitProblems, targetFromUrl } from './targets.js';
@@ -14,7 +13,6 @@ import { RunError, UsageError, VerifyError } from '../util/errors.js';
 import { TOKEN_ENV } from './app-process.js';
 import { distributionName } from './workloads/parse.js';
 import { redactUrl } from '../util/redact.js';
-// --direct
 import { directStores, openDirectTargets, serverUrls } from './direct-targets.js';
 import { directEngine } from './engines/direct.js';
 import { loadRecordsDirect, verifyWritesDirect } from './workloads/direct-load.js';
@@ -48,14 +46,12 @@ function limitProblems(options, limits, label, listing = [], targets = []) {
   return [app, ...stores];
 }
 
-// Store names this checkout's registry does not know, in --stores or in an --assert threshold.
 const unknownNames = (options, unknownStoreProblems) => [
   ...unknownStoreProblems(options.stores),
   ...unknownStoreProblems(thresholdStores(options.assert), '--assert'),
 ];
 
 async function resolveTargets(options, onProgress, env) {
-  // A key-space workload sweeps stores (http://host/redis), each request picking its key.
   const workload = options.keySpace ? options.workload : null;
   if (options.urls.length) {
     for (const url of options.urls) await checkReachable(url, { timeoutMs: options.timeoutMs });
@@ -79,14 +75,12 @@ async function resolveTargets(options, onProgress, env) {
     if (problems.length) throw new UsageError(problems);
     return { targets, skipped, label: redactUrl(options.target), listing };
   }
-  // The embedded default: only names this checkout's registry knows can be asked of app.js.
   const { unknownStoreProblems } = await import('../stores/index.js');
   const unknown = unknownNames(options, unknownStoreProblems);
   if (unknown.length) throw new UsageError(unknown);
   onProgress({ type: 'app-starting', servers: await serversToStart(options.stores) });
-  // The app's per-operation deadline would otherwise cut a slow store's requests at 2 s and
-  // count them as 503s: give it the driver's own per-request deadline, unless the user set one.
-  // Writes to the app it starts carry a token made up here (or the user's), never shown.
+  // The app's own per-operation deadline (2 s) would count a slow store's requests as 503s.
+  // The write token is made here (or the user's) and never shown.
   const token = options.token ?? randomBytes(24).toString('base64url');
   const appEnv = {
     ...env,
@@ -95,7 +89,7 @@ async function resolveTargets(options, onProgress, env) {
     ...storeDelayEnv(options.storeDelay),
     ...serverTimingEnv(options.serverTiming),
   };
-  // Always said, so that a STOREBENCH_WORKERS or WEB_CONCURRENCY in this shell does not change it unrecorded.
+  // Always said, so a STOREBENCH_WORKERS or WEB_CONCURRENCY in this shell cannot change it unrecorded.
   const args = ['--workers', String(options.appWorkers)];
   const app = await startAppProcess({ stores: options.stores, env: appEnv, args });
   try {
@@ -113,44 +107,27 @@ async function resolveTargets(options, onProgress, env) {
   }
 }
 
-// The network emulated between the run's stores and their servers (--store-rtt, or the
-// environment), when the run set them up itself; a running app's (--target, --url) is its own.
+// The emulated network, only when the run set up the stores itself.
 const storeDelayOf = (options, env) => (options.urls?.length || options.target
   ? null
   : effectiveStoreDelay(options.storeDelay, env));
 
 /**
- * Events passed to onProgress, in this order:
- * - `{ type: 'app-starting', servers }`: the embedded app.js is being started, with the servers
- *   it will try to start (['redis-server', ...]); that can take a while
- * - `{ type: 'app-started', app }`: the embedded app.js is up (`app.url`, `app.child`)
- * - `{ type: 'stores-opening', servers }`: direct mode (--direct): the stores are being opened
- *   in this process, with the servers that will be started for them (instead of the app events)
- * - `{ type: 'start', settings, system, targets, skipped, totalSteps }`: before the first step
- * - `{ type: 'load', target, done, total, bytes }`: a key-space target's records are loading
- *   (done of total so far); `{ type: 'load-done', load }` when they are
- * - `{ type: 'step', index, total, target, load }`: a step (or, with `load.warmup`, a warm-up) begins
- * - `{ type: 'app-warmup-done', warmup }`: the warm-up of the app as a whole ended (the Result's appWarmup)
- * - `{ type: 'step-done', step }`
- * - `{ type: 'verify-done', verification }`: a key-space target's written values were read back
- * - `{ type: 'target-done', target, steps, load, verification }`: every step of that URL is done
- * - `{ type: 'notice', message }`: something the run does differently than asked (--workers), at any time
- * From `load` on they are the sweep's own event stream (driver/sweep.js), passed on as they come.
+ * Events passed to onProgress, in order: app-starting {servers}, app-started {app},
+ * stores-opening {servers} (--direct, instead of the app events), start {settings, system,
+ * targets, skipped, totalSteps}, then the sweep's own stream (driver/sweep.js): load, load-done,
+ * step, app-warmup-done, step-done, verify-done, target-done; notice {message} at any time.
  * @typedef {object} ProgressEvent
  */
 
 /**
- * Runs a sweep as `options` (options/normalize.js) say and resolves to a Result (docs/results-format.md):
- * `{ format, interrupted, appExit, settings, system, targets, skipped, steps, comparison }`.
- * An abort of `signal` (Ctrl-C) stops at once and resolves with the finished steps and
- * `interrupted: true`; so does the embedded app dying mid-sweep, with `appExit` set (see
- * resultError). A run with nothing to sweep (no store up) resolves too, with no steps:
- * resultError says why. Rejects with UsageError or RunError when it could not even find out
- * what to sweep (bad names, target unreachable, app.js would not start).
+ * Runs a sweep as `options` say and resolves to a Result (docs/results-format.md). An abort of
+ * `signal`, or the embedded app dying, resolves with the finished steps and `interrupted: true`;
+ * nothing to sweep resolves with no steps (resultError says why). Rejects with UsageError or
+ * RunError when it cannot find out what to sweep.
  *
  * @param {object} options
  * @param {{ signal?: AbortSignal, onProgress?: (event: ProgressEvent) => void, env?: object }} [hooks]
- *   env: in place of process.env (index.js run())
  */
 export async function runBenchmark(options, { signal, onProgress = () => {}, env = process.env } = {}) {
   const resolved = await resolveTargets(options, onProgress, env);
@@ -165,7 +142,6 @@ export async function runBenchmark(options, { signal, onProgress = () => {}, env
     await stores?.close();
     throw new UsageError(unmeasured);
   }
-  // What the Result keeps of the sweep's events, as they come: an interrupted run keeps them too.
   const steps = [];
   const loads = [];
   const verifications = [];
@@ -177,7 +153,6 @@ export async function runBenchmark(options, { signal, onProgress = () => {}, env
   };
   let appWarmup = null;
   let interrupted = false;
-  // If the embedded app dies mid-sweep, stop as on Ctrl-C (keeping the finished steps).
   const appDied = new AbortController();
   let appExit = null;
   let stopping = false;
@@ -199,7 +174,7 @@ export async function runBenchmark(options, { signal, onProgress = () => {}, env
       warmupMaxSeconds: steadyMaxSeconds(options),
       order: options.order,
       control: options.control !== false,
-      // --part: the run's seed (every part runs the same order), not the part's own.
+      // --part: the run's seed, so every part runs the same order.
       orderSeed: options.orderSeed ?? options.seed ?? randomSeed(),
       keepAlive: options.keepAlive,
       timeoutMs: options.timeoutMs,
@@ -213,15 +188,14 @@ export async function runBenchmark(options, { signal, onProgress = () => {}, env
       engine: options.direct ? 'direct' : options.engine,
       pipeline: options.pipeline, // --pipeline, direct mode
       ...(options.probeSize ? { probeSize: options.probeSize } : {}), // --probe-size
-      // The emulated network, where this run set up the stores (its app, or --direct).
       ...(storeDelayOf(options, env) ? { storeDelay: storeDelayOf(options, env) } : {}),
       ...partSettings(options),
     };
     // Several workers cannot read their writes back soundly (driver/sweep.js says why).
     if (settings.verify && !canVerify(settings.workers, options.workload.mix)) settings.verify = false;
     const system = systemInfo({ target: label, engine: settings.engine });
-    // What a Result keeps of a URL is for showing: a password in it never leaves the driver.
-    // A target the user named (every --url, a store of --stores): a step of it with no success fails the run.
+    // A password in a URL never leaves the driver.
+    // A target the user named fails the run when no step of it succeeded.
     const named = (target) => options.urls.length > 0 || Boolean(options.stores?.includes(target.store));
     const shown = new Map(targets.map((target) => [target, {
       url: redactUrl(target.url),
@@ -241,7 +215,6 @@ export async function runBenchmark(options, { signal, onProgress = () => {}, env
 
     if (options.probe) {
       prober = await startProber({ timeoutMs: options.timeoutMs });
-      // Over HTTP the probe GETs what the steps read: the target's key, or a key-space store's first record.
       for (const target of targets) {
         target.probeTarget ??= { kind: 'http', url: options.keySpace ? `${target.url.replace(/\/+$/, '')}/${keyOf(0)}` : target.url };
       }
@@ -269,7 +242,7 @@ export async function runBenchmark(options, { signal, onProgress = () => {}, env
       interrupted = true;
     }
     if (interrupted) order = orderOf(steps);
-    // Before the app is stopped (finally, below): its peak RSS is read from its /proc entry.
+    // Its peak RSS is read from /proc before the app is stopped.
     const peakRss = await measurePeakRss(app);
     const result = createResult({
       interrupted,
@@ -295,8 +268,6 @@ export async function runBenchmark(options, { signal, onProgress = () => {}, env
   }
 }
 
-// What the sweep runs in direct mode instead of HTTP requests: the engine, load and
-// verification that call the stores opened in this process.
 const directSweep = (stores) => ({
   engine: directEngine,
   loadRecords: (args) => loadRecordsDirect({ ...args, stores }),
@@ -304,11 +275,8 @@ const directSweep = (stores) => ({
 });
 
 /**
- * The machine monitor of a run, with its tiers (driver/tier-plan.js): the embedded app's tree, a
- * loopback target's listener's or a target's /metrics, and the servers behind the swept stores,
- * from the app's /stores listing or (--direct) the stores this process opened. A --url has no
- * listing: no server is known, and only the processes its app started that listen (servers)
- * are told from the app (driver/tier-plan.js).
+ * The machine monitor of a run, with its tiers (driver/tier-plan.js). A --url has no /stores
+ * listing, so no server behind it is known.
  */
 function tierMonitor(options, { targets, app, stores, listing = null }) {
   const swept = [...new Set(targets.map((target) => target.store))];
@@ -327,7 +295,7 @@ function tierMonitor(options, { targets, app, stores, listing = null }) {
   return machineMonitorFor(urls, { tiers: createTierSampler(plan) });
 }
 
-// What a run's workload was, as its Result's settings say (no token: it never leaves the driver).
+// No token: it never leaves the driver.
 function workloadSettings(options) {
   const keySpace = Boolean(options.keySpace);
   return {
@@ -345,7 +313,6 @@ function workloadSettings(options) {
   };
 }
 
-// What runSweep needs to make each target's workload.
 const workloadSpec = (options) => ({
   name: options.workload.name,
   mix: options.workload.mix,
@@ -359,11 +326,9 @@ const workloadSpec = (options) => ({
 });
 
 /**
- * The failure a finished Result still stands for, or null: the embedded app died mid-sweep,
- * a store read back written values different from what it acknowledged (VERIFY_FAILED), a
- * store named with --stores could not be swept (one line per store), or nothing was up to
- * sweep. Each exits 1, after the finished steps were printed and written. An interrupted run
- * (Ctrl-C) is none of these.
+ * The failure a finished Result still stands for (exit 1), or null: the app died, a store read
+ * back different values (VERIFY_FAILED), a --stores store could not be swept, or nothing was up.
+ * Ctrl-C is none of these.
  */
 export function resultError(result) {
   if (result.appExit) {
@@ -397,15 +362,12 @@ export function resultError(result) {
   return null;
 }
 
-// Steps of a target the user named (targets[].named: by --url or --stores) in which no request
-// succeeded. Stores swept only because a listing had them do not fail the run: their failed
-// rows say why.
+// Stores swept only because a listing had them do not fail the run: their failed rows say why.
 function failedNamedSteps(result) {
   const named = new Set(result.targets.filter((target) => target.named).map((target) => target.url));
   return result.steps.filter((step) => named.has(step.url) && failedStep(step));
 }
 
-// The order a run's finished steps ran in, when the sweep stopped before it could say.
 function orderOf(steps) {
   const rounds = [];
   for (const step of steps) {

@@ -1,34 +1,19 @@
-// A step's figures from what its meter counted (driver/meter.js): pure functions of plain
-// values, called once per step, never per request.
-//
-// rps = responses / wallSeconds, where wallSeconds is the time the sample took:
-// - closed loop: the clients' mean busy time, from the first start to each client's last
-//   completion. Every settle after the last start is a client's last one (a client that
-//   finishes while the window is open starts another request at once), so this is
-//   (last start - first start) + the mean of (settle - last start) over those settles;
-// - open model: the schedule's length (requests / rate), stretched by how much the
-//   latency grew over the step (the least-squares slope of latency against intended start
-//   time): a target that keeps up has a flat latency and completes at the rate asked; one
-//   that falls behind completes the same requests over (1 + slope) times as long.
-// docs/measurement.md has the argument and the tests that pin it.
+// A step's figures from what its meter counted: pure functions, called once per step.
+// rps = responses / wallSeconds. Closed loop: the clients' mean busy time. Open model: the
+// schedule's length stretched by (1 + the latency's slope over the step), since a target that
+// falls behind completes the same requests over longer. docs/measurement.md has the argument.
 import { addTimelines } from '../result/timeline.js';
 import { redactText } from '../util/redact.js';
 import { printable } from '../util/printable.js';
 
-// Responses are also counted per interval of this length, from the step's first start: the
-// spread of those counts is the step's own noise estimate (result/ranking.js). A quarter second
-// gives 8 intervals in the default 2 s step, enough for a spread, and costs one division per
-// response.
+// Responses per interval give the step's own noise estimate (result/ranking.js): a quarter
+// second gives 8 intervals in the default 2 s step.
 export const INTERVAL_SECONDS = 0.25;
 export const INTERVAL_NS = INTERVAL_SECONDS * 1e9;
 // An error kind keeps the first answer's text, cut to this many characters (a 413's reason).
 const ERROR_SAMPLE_CHARS = 300;
 
-/**
- * The least-squares slope of y against x from the sums { n, x, y, xx, xy } of n points: how
- * much the open model's latency (s) grew per second of schedule. 0 with fewer than 3 points or
- * no spread in x.
- */
+/** The least-squares slope of y against x from { n, x, y, xx, xy }; 0 with under 3 points or no spread. */
 export function leastSquaresSlope({ n, x, y, xx, xy }) {
   const spread = n * xx - x * x;
   return n >= 3 && spread > 0 ? (n * xy - x * y) / spread : 0;
@@ -45,11 +30,9 @@ export function openWallNs({ requests, intervalNs, slope }) {
   return requests * intervalNs * (1 + Math.max(0, slope));
 }
 
-/** From the first start to the last end, in seconds (0 before either). */
 export const elapsedSecondsOf = (firstStartNs, lastEndNs) =>
   (firstStartNs !== null && lastEndNs !== null ? (lastEndNs - firstStartNs) / 1e9 : 0);
 
-/** `count` responses over `wallSeconds`, per second (0 over no time). */
 export const rateOf = (count, wallSeconds) => (wallSeconds > 0 ? count / wallSeconds : 0);
 
 /** Errors by kind as a step keeps them: { total, byKind, samples }, with the samples of these kinds only. */
@@ -61,7 +44,6 @@ export function errorFigures(byKind, samples) {
   return { total, byKind, samples: own };
 }
 
-/** Several { kind: n } counts added into one, kinds in the order first seen. */
 export function summedErrors(counts) {
   const sum = {};
   for (const byKind of counts) for (const [kind, n] of Object.entries(byKind)) sum[kind] = (sum[kind] ?? 0) + n;
@@ -69,9 +51,8 @@ export function summedErrors(counts) {
 }
 
 /**
- * The responses counted in each whole interval between the step's first and last start (the
- * tail after the last start is the clients finishing, not the load): { seconds, responses }.
- * `counts[i]`: the responses that ended in interval i (a sparse array).
+ * Responses in each whole interval between the first and last start (the tail after the last
+ * start is the clients finishing, not the load): { seconds, responses }.
  */
 export function wholeIntervals(counts, firstStartNs, lastStartNs) {
   const whole = firstStartNs === null ? 0 : Math.floor((lastStartNs - firstStartNs) / INTERVAL_NS);
@@ -91,19 +72,7 @@ export function errorSample(detail) {
   return text.length > ERROR_SAMPLE_CHARS ? `${text.slice(0, ERROR_SAMPLE_CHARS - 1)}…` : text;
 }
 
-/**
- * The figures of a step from what its meter counted:
- * - `rps`, `intervalNs`: the open model's rate and its interval (null and 0 in the closed loop);
- * - `requests`, `responses`, `peakInFlight`: the step's counts;
- * - `firstStartNs`, `lastStartNs`, `lastEndNs`, `tailCount`, `tailSumNs`: its times (null
- *   before the first request), and the settles since the last start as time after it;
- * - `slope`: leastSquaresSlope of its latencies (open model);
- * - `samples`: the first answer's text of each error kind; `intervals`: responses per interval;
- * - `operations`: per operation { operation, requests, responses, errors: { kind: n },
- *   latency, histogram, sums, storeTime, timeline } (latency, histogram and sums from its
- *   recorder, storeTime from its store times' or null, timeline its per-second samples);
- * - `total`: { latency, histogram, sums, storeTime } of every operation's recorders added.
- */
+/** The figures of a step from what its meter counted (per operation and in total). */
 export function stepFigures({
   rps, intervalNs, requests, responses, peakInFlight, firstStartNs, lastStartNs, lastEndNs, tailCount, tailSumNs, slope,
   samples, intervals, operations, total,

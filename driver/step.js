@@ -1,9 +1,5 @@
-// One measured step, whatever generates the load. An engine (driver/engines/http.js) sends
-// the requests; the meter (driver/meter.js) times and counts them, so every engine's figures
-// mean the same thing: every request started during the step is waited for and counted,
-// latency from each request's start (or intended start) to its settling, rps as responses over
-// the time they took (driver/step-figures.js), errors by kind, nothing left in flight when the
-// next step starts, the driver's CPU.
+// One measured step, whatever engine generates the load: the meter times and counts it, so every
+// engine's figures mean the same (every request started is waited for and counted).
 import { StepAborted, StepMeter } from './meter.js';
 import { threadCpuMicros } from './thread-cpu.js';
 import { engineMode } from './engines/table.js';
@@ -14,77 +10,57 @@ export { errorSample, INTERVAL_SECONDS } from './step-figures.js';
 
 // How long past the request deadline the drain waits for an engine to end a cancelled request.
 const DRAIN_SLACK_MS = 1000;
-// measureStep's clients for a caller that names none: one step's, not the sweep's list of
-// levels (options/table.js DEFAULT_CONCURRENCY).
+// One step's clients, not the sweep's list of levels.
 const STEP_CONCURRENCY = 10;
-// The per-request deadline when none is given, node test --timeout's default too.
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
 /**
- * The load one step asks an engine for.
  * @typedef {object} Load
  * @property {string} url                the target
- * @property {number} concurrency        closed loop: this many clients, each starting its next
- *                                       request when its last one settles. With `rps`: how many
- *                                       clients share the schedule
- * @property {number} [rps]              open model: start requests on a fixed schedule at this rate,
- *                                       whatever the target does
+ * @property {number} concurrency        closed loop: clients; with `rps`: clients sharing the schedule
+ * @property {number} [rps]              open model: start requests at this fixed rate
  * @property {number} [maxRequests]      stop after starting this many requests...
- * @property {number} [durationSeconds]  ...or after this long (whichever the step was given)
+ * @property {number} [durationSeconds]  ...or after this long
  * @property {boolean} keepAlive         reuse connections between requests
  * @property {number} timeoutMs          deadline for each whole request
  * @property {AbortSignal} [signal]      once aborted, start no new request
- * @property {object} [workload]         a workload (driver/workloads/workload.js) that says, per
- *                                       request, what to send; none: GET `url` every time
+ * @property {object} [workload]         what to send per request; none: GET `url` every time
  */
 
 /**
- * What an engine calls for every request it sends.
  * @typedef {object} Meter
  * @property {(cancel?: (error: Error) => void, operation?: string) => RequestHandle} begin
- *   Call right before sending a request; its latency counts from here (in the open model from
- *   its intended send time, when it went out late). `cancel(error)` is called when the request
- *   passes its deadline: it must end the request so that `failed` follows. An engine that
- *   cannot cancel passes nothing, and the request is counted as a timeout at the deadline.
- *   `operation` is what the request counts as (one of the step's operations; default its first).
+ *   Call right before sending; latency counts from here (open model: from the intended send
+ *   time). `cancel(error)` must end the request past its deadline; without it the request counts
+ *   as a timeout at the deadline.
  */
 
 /**
- * How one request ended: call exactly one of these, once (later calls are ignored).
+ * How one request ended: call exactly one of these, once.
  * @typedef {object} RequestHandle
- * @property {(status: number, body?: string) => void} responded  the complete response arrived with
- *   this status; its latency is recorded, and a status outside 200-299 also counts as error
- *   `http <status>`. `body`: what the answer said (an error's text), kept for the first of each kind
- * @property {(error: Error) => void} failed       no complete response: counted as `timeout` when
- *   the deadline had passed, otherwise as `conn <error.code or message>`; no latency recorded
+ * @property {(status: number, body?: string) => void} responded  a non-2xx status also counts
+ *   as error `http <status>`
+ * @property {(error: Error) => void} failed       counted as `timeout` past the deadline, else `conn <code>`
  */
 
 /**
- * The contract a load engine implements. The engine decides how requests are made (HTTP
- * through loadtest or the fast engine, or a direct call of a store adapter in
- * driver/engines/direct.js); measureStep does the timing and accounting, so both produce the
- * same step figures.
+ * The contract a load engine implements: it makes the requests, measureStep times and counts them.
  * @typedef {object} Engine
  * @property {string} [name]  its name in driver/engines/table.js, which says its mode
  * @property {(load: Load, meter: Meter) => Promise<EngineRun>} run
- *   Generates `load`, calling `meter.begin()` for each request, and resolves when the load is
- *   over (its request count or time reached): it starts no request after that. Requests still
- *   in flight then are part of the step: it waits for them and counts them.
+ *   Resolves when the load is over; starts no request after that. Requests still in flight are
+ *   waited for and counted.
  */
 
 /**
  * @typedef {object} EngineRun
- * @property {object|null} reported  the engine's own figures for the step (finite numbers or
- *   null), kept only to show how far they are from ours
- * @property {() => void} [release]  frees what the run kept open (its connections); called once
- *   the in-flight requests have drained
+ * @property {object|null} reported  the engine's own figures, kept only to compare with ours
+ * @property {() => void} [release]  frees its connections once in-flight requests have drained
  */
 
-// The driver's CPU for a step: this thread's own (the event loop that sends the load), not the
-// whole process's, which also holds the probe's thread and --workers' threads starting up
-// (a direct step read 110% alone and 140% beside the probe). Where the thread's clock ticks
-// in 10 ms (Linux's /proc/thread-self/stat on Node 20), a step under half a second would read
-// 0% or 100% from one tick, so it takes the process's figure (in µs) instead.
+// This thread's CPU, not the process's, which also holds the probe and --workers threads (a direct
+// step read 110% alone, 140% beside the probe). The thread clock ticks in 10 ms on Linux, so a
+// step under half a second takes the process's figure instead.
 const THREAD_CPU_MIN_SECONDS = 0.5;
 function driverCpuMicros(processCpu, threadBefore, threadAfter, stepSeconds) {
   const threadMeasured = threadBefore !== null && threadAfter !== null;
@@ -93,13 +69,10 @@ function driverCpuMicros(processCpu, threadBefore, threadAfter, stepSeconds) {
 }
 
 /**
- * Runs one step of `load` with `engine` and resolves to its figures (the step shape the
- * Result's steps extend with store, key and warnings). Closed loop by default; with `rps`, the
- * open model, where each latency counts from the request's intended send time, so a stalled
- * target or driver is not hidden (no coordinated omission, as in wrk2). An abort of
- * `load.signal` rejects with StepAborted at once, dropping the step. With `keepSums`, the step
- * and each operation also carry `sums`, the recorder's exact figures (result/add-steps.js adds
- * steps with them: the worker threads of --workers).
+ * Runs one step of `load` with `engine` and resolves to its figures. Open model (`rps`):
+ * latency counts from the intended send time, so a stall is not hidden (no coordinated
+ * omission). An abort rejects with StepAborted at once. `keepSums` keeps the recorder's exact
+ * sums, for --workers' threads.
  *
  * @param {Engine} engine
  * @param {Partial<Load> & { url: string }} load
@@ -135,9 +108,7 @@ export async function measureStep(engine, {
   try {
     engineRun = await Promise.race([run, aborted]);
   } catch (error) {
-    // Aborted while the load ran: nothing more is counted, no deadline timer outlives the step
-    // (it would hold a process that has finished for up to --timeout), and the engine's
-    // clients are released once it has stopped starting requests.
+    // No deadline timer may outlive the step: it would hold a finished process up to --timeout.
     meter.close();
     meter.abandon();
     run.then((stopped) => stopped?.release?.(), () => {});
@@ -146,8 +117,7 @@ export async function measureStep(engine, {
     signal?.removeEventListener('abort', onAbort);
     aborted.catch(() => {});
   }
-  // The load is over: no new request joins the step, but every request it started is waited
-  // for and counted (at the latest at its deadline), so the next step also starts clean.
+  // Wait for every started request (at the latest its deadline), so the next step starts clean.
   meter.close();
   try {
     await meter.drain(timeoutMs + DRAIN_SLACK_MS, signal);

@@ -16,11 +16,7 @@ export function joinUrl(base, path) {
   return url.href;
 }
 
-/**
- * Labels a bare URL for the comparison: http://host/redis/key1 -> store redis, key key1. With a
- * key-space `workload` the URL is a store's base (http://host/redis: store redis), and the
- * key is the workload's name, as each request picks its own key.
- */
+/** Labels a bare URL (http://host/redis/key1 -> store redis, key key1); key-space: the workload's name. */
 export function targetFromUrl(url, workload = null) {
   const parts = new URL(url).pathname.split('/').filter(Boolean).map(decodeURIComponent);
   if (workload) return { url, store: parts.at(-1) ?? redactUrl(url), key: workload };
@@ -45,12 +41,10 @@ export async function checkReachable(url, { timeoutMs = PROBE_TIMEOUT_MS } = {})
   return status;
 }
 
-/** GET <base>/stores, checked: resolves to the listing's stores array. */
 export async function fetchStoreListing(base, options) {
   return (await fetchListing(base, options)).stores;
 }
 
-/** GET <base>/stores, checked: resolves to { stores, limits } (limits {} from an app that gives none). */
 export async function fetchListing(base, { timeoutMs = PROBE_TIMEOUT_MS } = {}) {
   const url = joinUrl(base, 'stores');
   const shown = redactUrl(url);
@@ -73,7 +67,6 @@ export async function fetchListing(base, { timeoutMs = PROBE_TIMEOUT_MS } = {}) 
   return { stores: listing.stores.map(checkedEntry), limits };
 }
 
-/** What a value is, for a line saying it is not what was expected: "a string", "null", "a list". */
 const kindOf = (value) => {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';
@@ -81,10 +74,8 @@ const kindOf = (value) => {
 };
 
 /**
- * Why the driver cannot use a listing's entry, or null. The target is another program, maybe a
- * hostile one: a name or key outside the alphabets is refused (nothing is requested from it),
- * and so is anything else malformed: an entry that is not an object, a name, status or reason
- * that is not text, keys that are not a list.
+ * Why the driver cannot use a listing's entry, or null. The target may be hostile: a name or
+ * key outside the alphabets, or any malformed entry, is refused and nothing is requested of it.
  */
 function entryProblem(store) {
   if (!store || typeof store !== 'object' || Array.isArray(store)) return `the entry is ${kindOf(store)}, not a store`;
@@ -105,11 +96,7 @@ function entryProblem(store) {
   return null;
 }
 
-/**
- * A listing's store as the driver may use and print it: a refused one (entryProblem) keeps a
- * printable name ("(entry 3)" when it has none) and says why it is not swept; the others have
- * their status and reason made printable, one line each.
- */
+/** A listing's store made printable; a refused one says why it is not swept. */
 function checkedEntry(store, index) {
   const problem = entryProblem(store);
   if (problem) {
@@ -124,20 +111,16 @@ function checkedEntry(store, index) {
   };
 }
 
-// An app (an older one, or another build) may start a store's reason with the store's name;
-// the skip line names the store already.
+// An older app may start a store's reason with the store's name; the skip line names it already.
 const reasonFor = (store) => {
   if (typeof store.reason !== 'string' || !store.reason) return null;
   return store.reason.startsWith(`${store.name}: `) ? store.reason.slice(store.name.length + 2) : store.reason;
 };
 
-// A target's URL on the app at base: base/<store>/<key>, or base/<store> for a key-space workload.
-// (The direct mode names its targets direct://<store>/<key> instead: driver/direct-targets.js.)
 const appUrlOf = (base) => (store, key) => joinUrl(base, key === undefined
   ? encodeURIComponent(store)
   : `${encodeURIComponent(store)}/${encodeURIComponent(key)}`);
 
-// The skip line of an up store that lists no key to read (none at all, or none of --keys).
 const noKeys = (store, keys) => ({
   store: store.name,
   status: 'no keys',
@@ -146,7 +129,6 @@ const noKeys = (store, keys) => ({
     : 'it is up but lists no keys to read',
 });
 
-// The skip line of a store whose listing does not say it is up.
 const notUp = (store) => ({
   store: store.name,
   status: typeof store.status === 'string' ? store.status : 'no status',
@@ -154,11 +136,8 @@ const notUp = (store) => ({
 });
 
 /**
- * Picks what to sweep from a /stores listing: every store that is up (or those named in
- * `stores`) x its keys (or `keys`). Returns { targets, skipped: [{store, status, reason}], problems }:
- * problems are names the listing does not have (`label` names the app in them). A key is
- * only a problem when a store is up to list it: a store that is not up lists no keys, and
- * is skipped with its reason instead.
+ * Picks what to sweep from a /stores listing: { targets, skipped, problems }. A key is a problem
+ * only when a store is up to list it; a store that is down is skipped with its reason instead.
  */
 export function selectTargets(listing, base, {
   stores, keys, label = redactUrl(base), workload = null, urlOf = appUrlOf(base),
@@ -189,7 +168,6 @@ export function selectTargets(listing, base, {
       continue;
     }
     const read = (store.keys ?? []).filter((key) => !keys || keys.includes(key));
-    // An up store with nothing to read is named too, never left out in silence.
     if (!read.length) skipped.push(noKeys(store, keys));
     for (const key of read) targets.push({ url: urlOf(store.name, key), store: store.name, key });
   }
@@ -197,11 +175,9 @@ export function selectTargets(listing, base, {
 }
 
 /**
- * A key-space workload's targets: one per store that is up (or named in `stores`), its base URL
- * (http://host/redis), keyed by the workload's name. A store whose listing says it has no
- * native append is skipped for a workload that appends, unless named with --stores (it then
- * runs, and its 405s show as errors). One whose listing has `writesRefused` (memory in an app
- * of several workers) is skipped, named or not, with the listing's reason.
+ * A key-space workload's targets: one per up store. A store with no native append is skipped
+ * for an appending workload unless named (its 405s then show); one with `writesRefused` (memory
+ * in a multi-worker app) is skipped, named or not.
  */
 function selectStores(listing, base, { stores, label, workload, urlOf }) {
   const problems = [];
@@ -218,8 +194,7 @@ function selectStores(listing, base, { stores, label, workload, urlOf }) {
     if (store.status !== 'up') {
       skipped.push(notUp(store));
     } else if (store.writesRefused) {
-      // An in-process store of an app running several workers (app.js --workers): a key space is
-      // loaded or written, and each worker would hold its own part of it.
+      // Each app worker would hold its own part of an in-process key space.
       skipped.push({
         store: store.name,
         status: 'no writes',
@@ -239,15 +214,12 @@ function selectStores(listing, base, { stores, label, workload, urlOf }) {
 }
 
 /**
- * One problem line per store to be swept whose server takes smaller values than the workload's
- * largest (`largest` bytes), by its /stores `maxValueSize`: naming the limit and how to raise it
- * (`valueLimit`), as the run would otherwise send its load for nothing but 413s. `where` says
- * where the stores are ("at http://host:port/", "in this process (--direct)").
+ * One problem line per store whose server takes smaller values than the workload's largest
+ * (its /stores `maxValueSize`), as the run would otherwise send its load for nothing but 413s.
  */
 export function storeLimitProblems(listing, targets, largest, where) {
   if (!largest) return [];
   const swept = new Set(targets.map((target) => target.store));
-  // What an app says is only printed when it is text.
   const text = (value, otherwise) => (typeof value === 'string' && value ? value : otherwise);
   return listing
     .filter((store) => swept.has(store.name) && Number.isInteger(store.maxValueSize) && largest > store.maxValueSize)

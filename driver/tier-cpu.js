@@ -1,9 +1,5 @@
-// The CPU of each tier behind a step: the app (all its processes) and each store server, read
-// around the step from the machine monitor's own snapshots of /proc (driver/machine-load.js),
-// or where /proc cannot see them from what they say themselves: an app's /metrics
-// (process_cpu_seconds_total, prom-client's default metric) and a Redis's INFO cpu, read
-// before and after the step. Figures in % of ONE core over the step and CPU µs per response;
-// a figure that could not be measured is null, never 0. driver/tier-plan.js finds the pids.
+// The CPU of each tier behind a step (the app, each store server), from /proc, or else from the
+// app's /metrics or a Redis's INFO cpu. % of ONE core and µs per response; unmeasured is null, never 0.
 import { MIN_SAMPLE_TICKS, executableOf, tableTreeTicks, treePids } from './machine-load.js';
 import { readMetricsCpuSeconds, readRedisCpuSeconds } from './tier-remote.js';
 import { serverQuota } from '../embedded/cpu-quota.js';
@@ -27,9 +23,7 @@ const NOT_MEASURED = Object.freeze({ cpuPercent: null, microsPerResponse: null }
  * @property {string|null} redisUrl  a Redis's URL (with its password), read through INFO cpu when not found in /proc
  */
 
-// A process that is the app's: it runs the app's executable. Of those, one with such a child
-// (a node:cluster primary, which hands connections to its workers) does not count as one more
-// process serving requests: the app's `processes` are the ones that do.
+// A node:cluster primary hands connections to its workers: it is not one more serving process.
 function appProcesses(table, roots, exclude, procDir) {
   const pids = treePids(table, roots, exclude);
   const executables = new Set(roots.map((pid) => executableOf(pid, procDir)).filter(Boolean));
@@ -38,7 +32,6 @@ function appProcesses(table, roots, exclude, procDir) {
   return Math.max(1, own.size - parents.size);
 }
 
-// A share of one core over `seconds` -> { cpuPercent, microsPerResponse }.
 function figuresOf(share, seconds, responses) {
   if (!(share >= 0) || !(seconds > 0)) return { ...NOT_MEASURED };
   return {
@@ -47,13 +40,11 @@ function figuresOf(share, seconds, responses) {
   };
 }
 
-// A remote reading: its value and when it came (its counter was read about then).
 const timed = (read) => read().then(
   (value) => (value === null ? null : { value, atNs: process.hrtime.bigint() }),
   () => null,
 );
 
-// The CPU seconds two timed readings say, over the time between them.
 function remoteFigures(before, after, responses) {
   if (!before || !after) return { ...NOT_MEASURED };
   const seconds = Number(after.atNs - before.atNs) / 1e9;
@@ -61,12 +52,8 @@ function remoteFigures(before, after, responses) {
 }
 
 /**
- * A sampler of the tiers' CPU for the machine monitor (createMachineMonitor's `tiers`):
- * begin(snapshot) before a step, end(snapshot) after it, then figures(responses, store)
- * resolves to { app, servers } as a step's `tiers` holds them (the driver's is the step's own):
- * app null when `app` is null (direct mode: no app), servers only those serving `store`.
- * `pids`: every pid it reads, for the monitor's "this run" tree. `appWorkersFlag`: how more app
- * processes are asked for (the bottleneck's hint), or null.
+ * A sampler of the tiers' CPU for the machine monitor: begin(snapshot), end(snapshot), then
+ * figures(responses, store) resolves to { app, servers }. `pids`: every pid it reads.
  *
  * @param {{ app: AppPlan|null, servers: ServerPlan[], cpus: number, appWorkersFlag?: string|null,
  *   procDir?: string, fetchTimeoutMs?: number }} plan
@@ -78,7 +65,6 @@ export function createTierSampler({ app, servers, cpus, appWorkersFlag = null, p
     app: app?.source === 'metrics' ? timed(() => readMetricsCpuSeconds(app.metricsUrl)) : null,
     servers: new Map(redisServers.map((server) => [server, timed(() => readRedisCpuSeconds(server.redisUrl))])),
   });
-  // Ticks of each tree this sampler reads, from one snapshot of the machine.
   const ticksIn = (snapshot) => snapshot && {
     app: app?.source === 'proc' && app.roots.every((pid) => snapshot.table.ticks.has(pid))
       ? tableTreeTicks(snapshot.table, app.roots, app.exclude)
@@ -136,9 +122,8 @@ export function createTierSampler({ app, servers, cpus, appWorkersFlag = null, p
   };
 }
 
-// A cgroup CPU quota (read as the step ends) caps the cores a server can use. Servers whose
-// processes share one quota (a Redis Cluster's nodes in one cgroup) share it by their use, so each
-// reads saturated exactly when the group is at its quota.
+// A cgroup CPU quota caps a server's cores. Servers sharing one quota share it by their use, so
+// each reads saturated exactly when the group is at its quota.
 function quotaLimited(quotas, figures) {
   return figures.map((server) => {
     const quota = quotas.get(server.name);

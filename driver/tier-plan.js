@@ -1,11 +1,6 @@
-// Which processes are the app and which are each store server, found once before a sweep so
-// that driver/tier-cpu.js can read their CPU around every step:
-// - the app: the embedded app.js child's process tree, or the tree of whatever listens on a
-//   loopback target's port, less the trees of the store servers (an embedded app starts them as
-//   its children); a target elsewhere, through its /metrics when it serves them;
-// - the servers: from the addresses the run knows (the app's /stores listing, or the stores
-//   --direct opened), each one listening on this machine's loopback found by its port; a Redis
-//   elsewhere (or not visible in /proc) through INFO cpu, when the run knows its URL.
+// Which processes are the app and each store server, found once before a sweep so that
+// driver/tier-cpu.js can read their CPU around every step (a remote target through /metrics, a
+// remote Redis through INFO cpu).
 import os from 'node:os';
 import { listeningPidsByPort, readProcessTable, treePids } from './machine-load.js';
 import { services } from '../config/services.js';
@@ -19,10 +14,8 @@ const DEFAULT_PORTS = {
 };
 
 /**
- * The cores a store server can use: Redis (a node of a Redis Cluster too) runs its commands on
- * one thread; tarantool's transactions run on its one tx thread; the CouchDB stand-in is one
- * Node.js process; memcached has 4 worker threads by default; PostgreSQL runs a process per
- * connection, so every core.
+ * The cores a store server can use: Redis and tarantool run commands on one thread, the CouchDB
+ * stand-in is one Node process, memcached has 4 workers, PostgreSQL a process per connection.
  */
 export function serverCores(service, cpus) {
   if (['redis', 'redis-cluster', 'tarantool', 'couchdb'].includes(service)) return 1;
@@ -31,8 +24,7 @@ export function serverCores(service, cpus) {
 }
 
 /**
- * The host and port of each server an address names: a URL, a comma-separated list of them (a
- * Redis Cluster's nodes), or memjs's host:port list (memcached). A listing's display may end in
+ * The host and port of each server an address names. A listing's display may end in
  * " (delayed: ...)" (--store-rtt): the server's own address comes before it.
  */
 export function serverAddresses(display) {
@@ -56,10 +48,8 @@ export function serverAddresses(display) {
 const isLoopback = (host) => LOOPBACK.test(host);
 
 /**
- * The backing services in a /stores listing: Map service -> { display, stores }, `stores` being
- * those of `swept` it serves. Every server of the listing is there, swept or not: one the app
- * started is its child, and its CPU is not the app's. A listing entry's `servers` are
- * `{ service: "source: display" }`.
+ * The backing services in a /stores listing: Map service -> { display, stores }. Every server
+ * is there, swept or not: one the app started is its child, and its CPU is not the app's.
  */
 export function servicesFromListing(listing, swept) {
   const found = new Map();
@@ -76,10 +66,7 @@ export function servicesFromListing(listing, swept) {
   return found;
 }
 
-/**
- * The backing services of a StoreSet this process opened (--direct): Map service -> { display,
- * url (the server's own, with its password), stores (those of `swept` it serves) }.
- */
+/** The backing services of a StoreSet this process opened (--direct), with their URLs. */
 export function servicesFromStoreSet(storeSet, swept) {
   const found = new Map();
   for (const [name, entry] of storeSet.entries) {
@@ -92,8 +79,7 @@ export function servicesFromStoreSet(storeSet, swept) {
   return found;
 }
 
-// A Redis's URL with its password, when this process knows one for that server: its own
-// (--direct), else the setting the app read too (REDIS_URL, a bound service), if it names the
+// A Redis's URL with its password: its own (--direct), else the app's setting, if it names the
 // same address the listing shows.
 function redisUrlOf(service, known, env) {
   if (service !== 'redis') return null;
@@ -106,15 +92,16 @@ function redisUrlOf(service, known, env) {
 }
 
 /**
+ * The plan createTierSampler (driver/tier-cpu.js) reads.
  * The plan createTierSampler (driver/tier-cpu.js) reads: { app, servers, cpus, appWorkersFlag }.
  * @param {object} sources
  * @param {number|null} [sources.appPid]  the embedded app.js child
- * @param {string[]} [sources.appUrls]    the targets' URLs (a loopback one's listener is the app)
- * @param {string|null} [sources.metricsUrl]  where a target elsewhere serves /metrics (--target)
- * @param {Map} sources.services          servicesFromListing or servicesFromStoreSet
- * @param {boolean} [sources.direct]      --direct: no app
- * @param {string|null} [sources.appWorkersFlag]  how the user runs more app processes
- * @param {object} [sources.env]          where a configured Redis's URL is read (process.env)
+ * @param {string[]} [sources.appUrls]    a loopback one's listener is the app
+ * @param {string|null} [sources.metricsUrl]
+ * @param {Map} sources.services
+ * @param {boolean} [sources.direct]
+ * @param {string|null} [sources.appWorkersFlag]
+ * @param {object} [sources.env]
  */
 export function planTiers({
   appPid = null, appUrls = [], metricsUrl = null, services: found, direct = false, appWorkersFlag = null,
@@ -152,10 +139,8 @@ export function planTiers({
   return { app, servers, cpus, appWorkersFlag };
 }
 
-// The processes below the app's that listen on a port other than the app's own: servers it
-// started (an embedded redis-server, the CouchDB stand-in), not the app, whether or not the run
-// knows their addresses (a --url has no listing). A node:cluster worker listens on the app's
-// port, if at all.
+// Processes below the app listening on another port are servers it started, not the app (a
+// --url has no listing). A node:cluster worker listens on the app's port.
 function startedServers(roots, appPorts, listeners, procDir) {
   const table = roots.length ? readProcessTable(procDir) : null;
   if (!table) return [];

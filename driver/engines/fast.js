@@ -1,33 +1,9 @@
 // The fast HTTP engine (`--engine fast`): HTTP/1.1 written straight to sockets, one keep-alive
-// connection per client, the target's GET made into bytes once, responses read in place by
-// http1.js. driver/step.js times and counts every request exactly as it does loadtest's, so a
-// step means the same whichever engine sent it; this one spends a fraction of the CPU per
-// request (docs/measurement.md has the figures and why not undici or Node's http client).
-//
-// The contract, as the loadtest engine keeps it:
-// - Closed loop: `concurrency` clients, each sending its next request when its last one ended.
-//   Open model (`rps`): requests start on the schedule (the i-th at i/rps after the first);
-//   each takes an idle connection, or opens one, up to CONNECTIONS_PER_CLIENT x concurrency
-//   connections (loadtest's agent allows as many); past that it waits for one, its latency
-//   counting from its intended start all the same.
-// - `maxRequests`: exactly that many are started. `durationSeconds`: none starts after that
-//   long. An abort of `signal`: none starts after it, and connections close as they go idle.
-//   run() resolves when the load is over; the meter waits for the requests in flight.
-// - Every request's latency runs from meter.begin(), right before its bytes are written (the
-//   connection's setup included when it opens one), to the last byte of its response.
-// - Deadline: the meter's cancel destroys the connection; the request fails with the meter's
-//   timeout, and its client opens a new connection for its next request.
-// - Errors: a socket error is `conn <code>`; a connection closed before its response ended is
-//   `conn ECONNRESET` (as Node's http client says "socket hang up"); bytes that are not an
-//   HTTP/1.x response are `conn HPE_INVALID_RESPONSE`. Non-2xx statuses are the meter's, with
-//   the first bytes of their body (the reader keeps them only for those).
-// - keepAlive false: `Connection: close` on every request and a new connection for each.
-// - A workload request is written as it says (method, path, body as application/octet-stream,
-//   its Authorization); read-modify-write sends its PUT on the same connection once the GET
-//   answered 2xx, timed as one; settle(status, stage) is called once per request.
-// - Store time: a 2xx response's Server-Timing `store` dur goes to the meter with it (the reader
-//   reads it, http1.js); read-modify-write's is its GET's and its PUT's added, or none if either
-//   had none.
+// connection per client, a fraction of loadtest's CPU per request (docs/measurement.md says why
+// not undici or Node's http client). The contract is the loadtest engine's; in the open model a
+// request waits for a connection past CONNECTIONS_PER_CLIENT x concurrency (loadtest's agent
+// allows as many), its latency counting from its intended start all the same. A connection
+// closed before its response ended is `conn ECONNRESET`, as Node's "socket hang up".
 import net from 'node:net';
 import tls from 'node:tls';
 import { ResponseReader, commonHeaders, requestHead } from './http1.js';
@@ -38,7 +14,6 @@ const READ_BUFFER_BYTES = 64 * 1024;
 
 const hangUp = () => Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
 
-// One client: one connection at a time and one request on it. Its callbacks are made once.
 class Client {
   constructor(run) {
     this.run = run;
@@ -78,8 +53,7 @@ class Client {
 
   connect() {
     const { host, port, secure } = this.run;
-    // Bytes arrive in one buffer per client, reused, and go to the reader without a stream's
-    // 'data' event or a new Buffer per read (net's `onread`).
+    // One reused buffer per client, no 'data' event or new Buffer per read (net's `onread`).
     const onread = { buffer: this.buffer, callback: (length, buffer) => this.received(socket, reader, buffer, length) };
     const socket = secure
       ? tls.connect({ host, port, servername: net.isIP(host) ? undefined : host, onread })
@@ -130,7 +104,6 @@ class Client {
     this.run.settled(this);
   }
 
-  // The meter's deadline: the connection is given up, the request counted as a timeout.
   cancel(error) {
     if (this.handle === null) return;
     this.drop();
@@ -158,7 +131,6 @@ class Client {
   }
 }
 
-// One run of the engine: the target and its connections on LoadRun's schedule, count and stop.
 class FastRun extends LoadRun {
   constructor(load, meter) {
     super(load, meter);
@@ -198,8 +170,6 @@ class FastRun extends LoadRun {
     for (let i = 0; i < clients && this.take(); i += 1) this.send(this.newClient());
   }
 
-  // A client's request ended: in the closed loop it sends the next one at once; in the open
-  // model it takes the oldest waiting request, or waits for the schedule.
   settled(client) {
     if (this.signal?.aborted) return client.drop();
     if (!this.rps) {
@@ -222,7 +192,6 @@ class FastRun extends LoadRun {
     this.idle.push(client);
   }
 
-  // The next request of the schedule: on an idle connection, a new one, or in the queue.
   scheduled() {
     const client = this.idle.pop() ?? (this.clients.length < this.maxClients ? this.newClient() : null);
     if (client) return this.send(client);

@@ -1,10 +1,5 @@
-// The HTTP engine: loadtest generates the load, driver/step.js times every request.
-//
-// Why not loadtest's numbers: it floors each latency to whole milliseconds (lib/latency.js),
-// so a 0.97 ms request counts as 0 ms, and its rps divides by millisecond-truncated times.
-// Through its requestGenerator hook we see each request from creation to the response's
-// last byte, and keep our own counts, so its quirks (a timed-out request finished twice, late
-// responses dropped after stop) cannot skew ours.
+// The HTTP engine: loadtest generates the load, driver/step.js times every request. Not
+// loadtest's numbers: it floors each latency to whole ms (a 0.97 ms request counts as 0).
 import { EventEmitter } from 'node:events';
 import { loadTest } from 'loadtest';
 import { storeDurationInRawHeaders } from './server-timing.js';
@@ -15,12 +10,9 @@ function idleRequest() {
   return Object.assign(new EventEmitter(), { write() {}, end() {}, setTimeout() {}, destroy() {} });
 }
 
-// What loadtest gets instead of the response: the status and the end, but no body. Its own
-// handler buffers every body and decodes it to a string, which we never use; for the 263 KB
-// key3 that cost the driver about 300 µs of CPU per request (measured: ~650 -> ~420 µs).
-// A plain object, not an EventEmitter, and no copy of the response's headers: Node parses
-// those lazily, on first read, and loadtest never reads them (profiled: the stand-in and the
-// header parse were a tenth of what the driver added per request to loadtest's own cost).
+// What loadtest gets instead of the response: no body. Its own handler decodes every body to a
+// string; for the 263 KB key3 that cost about 300 µs of CPU per request (~650 -> ~420 µs).
+// No headers copy either: Node parses them lazily and loadtest never reads them.
 class StandIn {
   constructor(statusCode) {
     this.statusCode = statusCode;
@@ -35,8 +27,7 @@ class StandIn {
   }
 }
 
-// An error answer's first bytes are kept, so the step can say why requests failed (the app's
-// JSON `code` and `error`); only answers outside 200-299 pay for it.
+// Only non-2xx answers pay for keeping their first bytes.
 const ERROR_BODY_BYTES = 2048;
 const isError = (status) => status < 200 || status > 299;
 function errorBody(response) {
@@ -48,15 +39,11 @@ function errorBody(response) {
   return () => kept;
 }
 
-// The store's time a 2xx response's Server-Timing header gives (ms), else -1: read from
-// rawHeaders, which Node fills as it parses, never from the lazily built `headers`.
+// Read from rawHeaders, which Node fills as it parses, never from the lazily built `headers`.
 const storeMsOf = (response) => (isError(response.statusCode) ? -1 : storeDurationInRawHeaders(response.rawHeaders));
-// Read-modify-write's store time: its GET's and its PUT's, or none if either had none.
 const addStoreMs = (first, second) => (first < 0 || second < 0 ? -1 : first + second);
 
-// Hands `response` to loadtest's connect() through a StandIn, discarding the body (an error's
-// first bytes aside); `end(status, body, storeMs)` and `fail(error)` run first, so loadtest's
-// bookkeeping is not timed.
+// `end` and `fail` run first, so loadtest's bookkeeping is not timed.
 function answer(response, connect, end, fail) {
   const stand = new StandIn(response.statusCode);
   const body = isError(response.statusCode) ? errorBody(response) : null;
@@ -76,10 +63,8 @@ function answer(response, connect, end, fail) {
 // loadtest reports NaN or Infinity when nothing completed; a results file holds null instead.
 const finiteOrNull = (value) => (Number.isFinite(value) ? value : null);
 
-// The options of one request of a workload: its method, path and headers on loadtest's
-// target. A new object of fixed shape each time, never loadtest's own params changed: those
-// are made by object spread, and V8 takes 1.4 to 2.7 µs to add a property to such an object
-// (measured; a third of a read's whole cost in the driver, more for a write's three headers).
+// A new object of fixed shape per request, never loadtest's params changed: those are made by
+// object spread, and V8 takes 1.4 to 2.7 µs to add a property to such an object (measured).
 function requestOptions(params, { method, path, body, authorization }) {
   let headers = params.headers;
   if (body || authorization) {
@@ -89,17 +74,14 @@ function requestOptions(params, { method, path, body, authorization }) {
       headers['content-type'] = 'application/octet-stream';
       headers['content-length'] = body.length;
     }
-    // A DELETE carries the token with no body.
     if (authorization) headers.authorization = authorization;
   }
   const { protocol, host, hostname, port, auth, agent } = params;
   return { protocol, host, hostname, port, auth, agent, method, path, headers };
 }
 
-// An operation of two requests (read-modify-write: a GET, then a PUT once the GET answered
-// 2xx), sent as one: loadtest gets an object that looks like the request it expects (it
-// listens for 'error' and calls end()); onResponse gets the final response with the stage
-// (0 or 1) it came from and the GET's store time (-1: none), onError the error and its stage.
+// Read-modify-write sent as one: loadtest gets an object that looks like the request it expects
+// (it listens for 'error' and calls end()).
 function chainedRequest(makeRequest, params, operation, { onResponse, onError }) {
   const chain = new EventEmitter();
   let current = null;
@@ -140,7 +122,6 @@ export const httpEngine = {
   async run({ url, concurrency, maxRequests, durationSeconds, rps, keepAlive, signal, workload }, meter) {
     const agents = new Set();
     let lastAgent = null;
-    // With a workload, each request is what it says: operation, method, path, headers, body.
     const workloadRequest = (params, makeRequest, connect) => {
       const operation = workload.next();
       let request = null;
@@ -196,7 +177,6 @@ export const httpEngine = {
       quiet: true,
     });
     return {
-      // What loadtest itself reported for the same step, only to show how far off it is.
       reported: {
         meanLatencyMs: finiteOrNull(result.meanLatencyMs),
         rps: finiteOrNull(result.rps),

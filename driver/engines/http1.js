@@ -1,15 +1,7 @@
-// HTTP/1.1 on the wire for the fast engine (driver/engines/fast.js): the bytes of a request,
-// made once per target (or per workload request), and a response reader that knows only what
-// a load generator needs: the status, where the response ends, and whether the connection can
-// carry the next request. Headers are scanned in place, never turned into objects; bodies are
-// skipped, never copied, except the first ERROR_BODY_BYTES of an answer outside 200-299, kept
-// so the step can say why requests failed (the app's JSON `code` and `error`).
-//
-// What it reads: a status line, headers, then a body delimited by Content-Length, by chunked
-// transfer coding (extensions and trailers skipped), or by the connection's close; 1xx
-// responses are skipped; 204 and 304 have no body. Anything else (no "HTTP/1.x" status line,
-// a bad Content-Length or chunk size, a head over MAX_HEAD_BYTES) is a ResponseError. Of a 2xx
-// response it also reads the store's time from a Server-Timing header (server-timing.js), if any.
+// HTTP/1.1 on the wire for the fast engine: request bytes made once, and a response reader that
+// knows only what a load generator needs (status, where the response ends, whether the
+// connection carries on). Headers are scanned in place; bodies are skipped, except the first
+// ERROR_BODY_BYTES of a non-2xx answer, so the step can say why requests failed.
 import { storeDurationMs } from './server-timing.js';
 
 export const MAX_HEAD_BYTES = 64 * 1024;
@@ -27,10 +19,7 @@ export class ResponseError extends Error {
   }
 }
 
-/**
- * The head of a request, as a string to write in latin1: `headers` is the lines common to
- * every request of the target (each "Name: value\r\n"); a body adds its type and length.
- */
+/** The head of a request, as a latin1 string; a body adds its type and length. */
 export function requestHead(method, path, headers, bodyLength = -1, authorization = null) {
   let head = `${method} ${path} HTTP/1.1\r\n${headers}`;
   if (bodyLength >= 0) head += `Content-Type: application/octet-stream\r\nContent-Length: ${bodyLength}\r\n`;
@@ -38,10 +27,6 @@ export function requestHead(method, path, headers, bodyLength = -1, authorizatio
   return `${head}\r\n`;
 }
 
-/**
- * The header lines every request to `url` carries: Host, User-Agent, Accept, credentials in the URL,
- * Connection: close without keep-alive.
- */
 export function commonHeaders(url, { keepAlive = true } = {}) {
   let headers = `Host: ${url.host}\r\nUser-Agent: storebench\r\nAccept: */*\r\n`;
   if (url.username || url.password) {
@@ -52,7 +37,6 @@ export function commonHeaders(url, { keepAlive = true } = {}) {
   return headers;
 }
 
-// Where the reader is within a response.
 const HEAD = 0;
 const LENGTH = 1; // a body of known length
 const CHUNK_SIZE = 2; // a chunk-size line (and its extensions)
@@ -69,7 +53,6 @@ function hexValue(byte) {
   return -1;
 }
 
-// Whether buf[from, to) equals `lower` ignoring ASCII case (`lower` is lower case).
 function namedAs(buf, from, to, lower) {
   if (to - from !== lower.length) return false;
   for (let i = 0; i < lower.length; i += 1) if ((buf[from + i] | 0x20) !== lower.charCodeAt(i)) return false;
@@ -77,13 +60,9 @@ function namedAs(buf, from, to, lower) {
 }
 
 /**
- * Reads responses from a connection's bytes. `onResponse(status, keepAlive, body, storeMs)` is
- * called for each complete response, in order, from inside push() or closed(): keepAlive false
- * when the response said the connection ends after it (Connection: close, HTTP/1.0 without
- * keep-alive, a body ended by the close); body the first ERROR_BODY_BYTES of the body (chunked
- * coding removed) as UTF-8 text when the status is outside 200-299 and there was a body, else
- * undefined; storeMs the `store` metric's dur in a Server-Timing header of a 2xx response, in
- * ms, else -1.
+ * Reads responses from a connection's bytes: `onResponse(status, keepAlive, body, storeMs)` for
+ * each complete one, in order. body: the first ERROR_BODY_BYTES of a non-2xx body, else
+ * undefined; storeMs: Server-Timing's `store` dur of a 2xx, else -1.
  */
 export class ResponseReader {
   constructor(onResponse) {
@@ -92,7 +71,6 @@ export class ResponseReader {
     this.reset();
   }
 
-  /** A new connection: forget everything. */
   reset() {
     this.state = HEAD;
     this.held = null; // the start of a head split across reads
@@ -108,15 +86,11 @@ export class ResponseReader {
     this.storeMs = -1;
   }
 
-  /** Whether a response has begun and not ended. */
   get partial() {
     return this.state !== HEAD || this.held !== null;
   }
 
-  /**
-   * The connection closed: a body that runs until the close is complete now (true); any other
-   * partial response is cut short (false). True too when nothing was partial.
-   */
+  /** The connection closed: true when a body that runs until the close is complete now (or nothing was partial). */
   closed() {
     if (this.state === UNTIL_CLOSE) {
       this.keepAlive = false;
@@ -127,9 +101,8 @@ export class ResponseReader {
   }
 
   /**
-   * Takes the connection's next bytes, chunk[0, length); throws ResponseError on bytes that are
-   * not HTTP/1.x. The chunk may be reused for the next read once this returns: what the reader
-   * keeps of it (a head split across reads), it copies.
+   * Takes the connection's next bytes; throws ResponseError on bytes that are not HTTP/1.x. The
+   * chunk may be reused once this returns: what the reader keeps of it, it copies.
    */
   push(chunk, length = chunk.length) {
     let buf = chunk;
@@ -179,7 +152,6 @@ export class ResponseReader {
     }
   }
 
-  // The chunk-size, chunk-end and trailer lines, a byte at a time (they are a few bytes each).
   lines(buf, from, end) {
     let at = from;
     while (at < end) {
@@ -224,7 +196,7 @@ export class ResponseReader {
     return at;
   }
 
-  // Copies what fits of buf[from, from + count) into the error body (the read buffer is reused).
+  // Copies into the error body: the read buffer is reused.
   keep(buf, from, count) {
     const room = ERROR_BODY_BYTES - this.kept;
     if (room <= 0 || count <= 0) return;
@@ -241,7 +213,6 @@ export class ResponseReader {
     this.inExtension = false;
   }
 
-  // Reads the head in buf[from, headEnd) (headEnd: where its CRLFCRLF starts); returns where the body starts.
   head(buf, from, headEnd) {
     // "HTTP/1.x SSS"
     if (headEnd - from < 12 || buf[from] !== 72 || buf[from + 4] !== 47 || buf[from + 5] !== 49 ||

@@ -1,8 +1,5 @@
-// The one engine that runs any workload of definitions.js: for each request it picks the
-// operation (by the mix's shares), the record (by the key distribution), and the value (a
-// slice of the seeded pool), and says what to send. The HTTP engine asks it for every request
-// through loadtest's requestGenerator hook; the load phase and the verification read the same
-// key space and values from it.
+// The one engine that runs any workload of definitions.js: per request it picks the operation,
+// the record and the value, and says what to send.
 import { createRandom } from './random.js';
 import { createKeyChooser } from './distributions.js';
 import { createValues, keyOf } from './values.js';
@@ -11,22 +8,18 @@ import { VERIFY_SAMPLE } from './definitions.js';
 import { keySlice } from '../parts.js';
 
 /**
- * One request of a workload, as the HTTP engine sends it.
  * @typedef {object} WorkloadRequest
  * @property {string} operation           what it counts as: read, write, update, insert, append, read-modify-write
  * @property {string} method
- * @property {string} path                the path to request (the target's path, then the key)
- * @property {Buffer|null} body           a write's value (sent as application/octet-stream)
- * @property {string|null} authorization  the Authorization header of a write, or null
+ * @property {string} path
+ * @property {Buffer|null} body           a write's value
+ * @property {string|null} authorization
  * @property {{ method: string, path: string, body: Buffer, authorization: string|null }} [then]
- *   a second request, sent once the first answered 2xx, timed with it as one operation
  * @property {(status: number|null, stage: number) => void} settle
- *   call once, when the operation ended: the last status (null: no answer) and the index of
- *   the request it came from (0, or 1 for `then`)
+ *   call once, with the last status (null: no answer) and the stage (0, or 1 for `then`)
  */
 
-// The requests, as small classes: one object per request and no closure, since the engine
-// asks for one per request (a write must cost the driver no more than a read).
+// Small classes, no closures: a write must cost the driver no more than a read.
 class Read {
   constructor(path) {
     this.path = path;
@@ -59,7 +52,6 @@ class Insert extends Write {
   }
 }
 
-// read-modify-write: a GET, then (after a 2xx) a PUT of the same key.
 class ReadModifyWrite {
   constructor(path, body, authorization, tracker, token) {
     Object.assign(this, { path, then: { method: 'PUT', path, body, authorization }, tracker, token });
@@ -75,13 +67,8 @@ Object.assign(ReadModifyWrite.prototype, {
 });
 
 /**
- * A workload over a key space: `spec` = { mix: [{ operation, share }], distribution
- * ({ name, ... } or null), records, valueSize: { min, max }, seed }; `basePath` the target's
- * path (/redis), `token` the write token or null. `stream` picks independent random streams of
- * the same seed (worker thread n of --workers uses stream n; 0, the default, is the main thread's;
- * streams 1 + 16n and 2 + 16n, clear of the values' stream 7).
- * Returns { operations, next(): WorkloadRequest, values, tracker, records, baseOf, keyCount,
- * recordLoad(from, to, landed), wrote() }.
+ * A workload over a key space. `stream` picks an independent random stream of the same seed
+ * (--workers' thread n uses stream n; streams 1 + 16n and 2 + 16n, clear of the values' stream 7).
  */
 export function createWorkload(spec, { basePath = '', token = null, sample = VERIFY_SAMPLE, stream = 0 } = {}) {
   const { mix, records, valueSize, seed } = spec;
@@ -91,11 +78,9 @@ export function createWorkload(spec, { basePath = '', token = null, sample = VER
   const base = basePath.replace(/\/+$/, '');
   const authorization = token ? `Bearer ${token}` : null;
 
-  // Inserts take record numbers from `records` up; `latest` reads up to the highest number
-  // below which every insert has ended (YCSB's acknowledged counter), so it does not read a
-  // key whose insert is still in flight.
-  // A part of N (--part I/N) loads and inserts only its own keys (driver/parts.js), and reads
-  // only the loaded records: which of the other parts' inserts have ended, it cannot know.
+  // `latest` reads below the highest number under which every insert has ended (YCSB's
+  // acknowledged counter). A part (--part I/N) reads only loaded records: which of the other
+  // parts' inserts have ended, it cannot know.
   const slice = spec.part?.count > 1 ? keySlice(records, spec.part) : null;
   const insertStep = slice ? slice.insertStep : 1;
   let nextInsert = slice ? slice.insertFrom : records;
@@ -108,7 +93,6 @@ export function createWorkload(spec, { basePath = '', token = null, sample = VER
   };
   const keyCount = () => insertedBelow;
 
-  // What each loaded record holds before the run: the load phase says which batches failed.
   let loaded = false;
   // [from, to) ranges the load did not confirm (a part: the other parts' slices too).
   const notLoaded = slice ? [[0, slice.loadFrom], [slice.loadTo, records]] : [];
@@ -165,7 +149,6 @@ export function createWorkload(spec, { basePath = '', token = null, sample = VER
       loaded = true;
       if (!landed) notLoaded.push([from, to]);
     },
-    /** How many writes the run has sent (the load phase not counted). */
     wrote: () => writes,
   };
 }
