@@ -1,6 +1,5 @@
-// app.js in a CHILD process on a free port: the driver's embedded-default target, and how
-// tests and benchmarks run the app as a user or the platform would. Never in the driver's
-// own process: they would share one event loop and each would slow the other.
+// app.js in a CHILD process on a free port: in the driver's own process they would share one
+// event loop and each slow the other.
 import { fileURLToPath } from 'node:url';
 import { RunError } from '../util/errors.js';
 import { joinUrl } from './targets.js';
@@ -10,15 +9,9 @@ import { forkListening } from '../util/fork-child.js';
 const APP_PATH = fileURLToPath(new URL('../app.js', import.meta.url));
 const START_TIMEOUT_MS = 120_000; // the embedded servers (a Redis Cluster, PostgreSQL...) start first
 const STOP_TIMEOUT_MS = 15_000;
-// The environment variable that carries the app's write token (node test --token, else made up).
 export const TOKEN_ENV = 'STOREBENCH_WRITE_TOKEN';
 
-/**
- * Forks app.js with --port 0 (plus --stores and any extra args), waits for its
- * {event: 'listening'} message and for /healthz.
- * Resolves to { url, child, pids, stop(), output(), exited } (exited resolves to { code, signal };
- * pids: its workers' with --workers over 1, else none).
- */
+/** Forks app.js with --port 0 and waits for it: { url, child, pids, stop(), output(), exited }. */
 export async function startAppProcess({
   stores, args = [], appPath = APP_PATH, env = process.env, startTimeoutMs = START_TIMEOUT_MS,
 } = {}) {
@@ -59,7 +52,6 @@ async function waitForHealthy(url, attempts = 50) {
   throw new RunError(`app.js is listening at ${url} but /healthz never answered 200 (last: ${last})`);
 }
 
-// What the embedded default starts for each backing service nothing configures.
 const EMBEDDED_SERVERS = {
   redis: 'redis-server',
   'redis-cluster': 'a Redis Cluster',
@@ -69,12 +61,7 @@ const EMBEDDED_SERVERS = {
   tarantool: 'tarantool',
 };
 
-/**
- * The servers app.js will try to start for `stores` (default: all), for telling the user
- * what the wait is for: each backing service those stores need that no environment variable
- * configures. A guess (VCAP_SERVICES may bind some, a program may not be installed): for
- * the "starting" line only.
- */
+/** The servers app.js will try to start for `stores`: a guess, for the "starting" line only. */
 export async function serversToStart(stores, env = process.env) {
   const [{ adapters }, { services }, { resolveSetting }] = await Promise.all([
     import('../stores/index.js'),
@@ -83,7 +70,6 @@ export async function serversToStart(stores, env = process.env) {
   ]);
   const chosen = adapters.filter((adapter) => !stores?.length || stores.includes(adapter.name));
   const needed = [...new Set(chosen.flatMap((adapter) => adapter.needs))];
-  // Configured nowhere (no variable, no bound service): the app will start one of its own.
   const embedded = (service) => resolveSetting(services[service].location, { env }).source === 'default';
   return needed.filter(embedded).map((service) => EMBEDDED_SERVERS[service] ?? service);
 }

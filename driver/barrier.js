@@ -1,6 +1,5 @@
-// --start-at: the driver prepares (target reachable, priming, load phase), then waits for one
-// instant shared by every part, so that N drivers start their steps together. Also reads the
-// target's clock (its Date header) so that merge can say how far apart the parts' clocks were.
+// --start-at: prepare, then wait for one instant shared by every part. Also reads the target's
+// clock (its Date header) so merge can say how far apart the parts' clocks were.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { httpRequest } from './http-request.js';
 import { joinUrl } from './targets.js';
@@ -16,10 +15,8 @@ const CLOCK_MAX_MS = 1500;
 const SPIN_MS = 15;
 
 /**
- * The target's clock against ours, from its Date header at `url` (/healthz): resolves to
- * { offsetMs, uncertaintyMs, source } (target minus local; the target is ahead when positive),
- * or null when it sends no Date header or cannot be reached. Polls until the header's second
- * changes, at most CLOCK_MAX_MS.
+ * The target's clock against ours from its Date header: { offsetMs, uncertaintyMs, source }
+ * (positive: the target is ahead), or null. Polls until the header's second ticks.
  */
 export async function readTargetClock(url, { timeoutMs = 2000 } = {}) {
   let previous = null;
@@ -37,8 +34,7 @@ export async function readTargetClock(url, { timeoutMs = 2000 } = {}) {
     const received = Date.now();
     if (Number.isNaN(date)) return null;
     if (previous !== null && date > previous) {
-      // The target's second ticked after our previous request was sent and before this answer came:
-      // its clock read `date` at a local moment within [previousSent, received].
+      // The second ticked between our previous send and this answer: `date` was read then.
       const middle = (previousSent + received) / 2;
       return {
         offsetMs: Math.round(date - middle),
@@ -53,7 +49,6 @@ export async function readTargetClock(url, { timeoutMs = 2000 } = {}) {
   return null;
 }
 
-/** Where a run reads its target's clock: the app's /healthz, or a --url itself; null in direct mode. */
 export function clockUrl(options, targets) {
   if (options.direct) return null;
   if (options.target) return joinUrl(options.target, 'healthz');
@@ -61,9 +56,8 @@ export function clockUrl(options, targets) {
 }
 
 /**
- * Waits until `startAt` (a Date); rejects with NotReadyError when the driver was ready only after
- * it (a part not ready in time must not start late and skew the merge), StepAborted on abort.
- * Resolves to { readyAt, began, lateMs } (ISO times; lateMs how long after startAt it went on).
+ * Waits until `startAt`; rejects with NotReadyError when ready only after it (a late part would
+ * skew the merge), StepAborted on abort. Resolves to { readyAt, began, lateMs }.
  */
 export async function waitForStart(startAt, { signal, now = () => Date.now() } = {}) {
   const readyAt = now();

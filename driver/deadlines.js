@@ -1,9 +1,6 @@
-// The deadlines of a step's requests in flight. Every request of a step has the same timeout, so
-// deadlines come in the order requests start: the requests in flight form a list, oldest first,
-// and one timer armed for the oldest deadline replaces a timer per request (a setTimeout and
-// clearTimeout per request cost more than the rest of the accounting together, and made
-// garbage). The list is intrusive: each request carries its own links (prev, next, listed,
-// deadlineNs), so adding and removing one allocates nothing.
+// The deadlines of a step's requests in flight. One timeout per step, so deadlines come in start
+// order: one timer for the oldest replaces a timer per request (setTimeout per request cost more
+// than the rest of the accounting together). The list is intrusive: adding allocates nothing.
 
 export class DeadlineList {
   /**
@@ -22,7 +19,6 @@ export class DeadlineList {
     this.onTimer = () => this.expireDue(); // the one timer callback, made once per step
   }
 
-  /** A request has started: its deadline goes last, and the timer runs if none does. */
   add(request) {
     request.listed = true;
     request.prev = this.tail;
@@ -42,7 +38,6 @@ export class DeadlineList {
     request.listed = false;
   }
 
-  /** A request has ended: it leaves the list, or the cancelled. */
   settled(request) {
     if (request.listed) this.unlink(request);
     else this.cancelled.delete(request);
@@ -54,7 +49,6 @@ export class DeadlineList {
     this.cancelled.add(request);
   }
 
-  /** Expires every request whose deadline has passed, then arms the timer for the next one. */
   expireDue() {
     this.timer = null;
     const now = this.now();

@@ -3,22 +3,14 @@
 import { WARMUP_WINDOW_SECONDS } from './warmup.js';
 import { keySlice } from './parts.js';
 
-// What a warm-up usually takes here (docs/measurement.md): three windows before a step on
-// average (two at least, more while the machine is noisy: 2.9 in a 36-step run), a few more
-// before a target's first; the priming about half a second a target.
+// A warm-up is about three windows per step (2.9 in a 36-step run: docs/measurement.md).
 const STEADY_WINDOWS = 3;
 const FIRST_STEP_EXTRA_WINDOWS = 2;
 const PRIMING_SECONDS = 0.5;
 const APP_WARMUP_SECONDS = 2.5;
 
-// The load phase's pace per store, through app.js against the embedded servers:
-// recordsPerSecond at 100-byte values (what each record costs), bytesPerSecond what larger
-// values add (time = records / recordsPerSecond + bytes / bytesPerSecond). From `npm run
-// perf:load-rate` (50,000 records of 100 B, then 1,000 of 10 KB, one store at a time; two
-// significant digits) on 2 shared vCPUs (Intel Xeon 2.5 GHz, Node 20) with other people's tests
-// running, load average about 2, 2026-11-27. An earlier run there, at load average 4, was up
-// to 3 times slower for some stores (memcached, redis-cluster): on a busy machine the load
-// takes longer than said. Direct mode (--direct) skips HTTP and loads somewhat faster.
+// The load phase's pace per store through app.js, from `npm run perf:load-rate` on 2 shared
+// vCPUs at load average 2 (2026-11-27); at load average 4 some stores were up to 3x slower.
 export const LOAD_RATES = Object.freeze({
   memory: { recordsPerSecond: 100_000, bytesPerSecond: 130_000_000 },
   redis: { recordsPerSecond: 81_000, bytesPerSecond: 140_000_000 },
@@ -37,11 +29,9 @@ export const LOAD_RATES = Object.freeze({
 });
 
 /**
- * The seconds the load phase of a run should take: { seconds, records, targets, unknown }
- * (records: into each of the targets; unknown: the targets' stores with no rate in LOAD_RATES,
- * whose load `seconds` leaves out), or null when the run loads nothing (the seeded read, --no-load).
- * @param {object} settings  the Result's (records, valueSizeMin, valueSizeMax, load, part)
- * @param {string[]} stores  each target's store, once per target (each target is loaded)
+ * The seconds the load phase should take, or null when the run loads nothing.
+ * @param {object} settings  the Result's
+ * @param {string[]} stores  each target's store, once per target
  */
 export function estimateLoadSeconds(settings, stores) {
   if (!settings.records || !settings.load || !stores.length) return null;
@@ -61,12 +51,7 @@ export function estimateLoadSeconds(settings, stores) {
   return { seconds, records, targets: stores.length, unknown };
 }
 
-/**
- * The seconds a sweep of `targets` URLs at `levels` load levels should take with `settings`
- * (the Result's), warm-ups, the control and the load phase (`load`, estimateLoadSeconds's)
- * included, the app's start not; null when the steps are counted (-n), not timed, so their
- * length depends on the target's speed.
- */
+/** The seconds a sweep should take; null when its steps are counted (-n), not timed. */
 export function estimateRunSeconds({ settings, targets, levels, load = null }) {
   if (!settings.duration) return null;
   const warming = settings.warmup > 0;

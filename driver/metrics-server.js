@@ -1,7 +1,5 @@
-// node test --metrics-port N: the run's figures in Prometheus text while it goes on. Fed by the
-// run's progress events, never by the request path: a step's requests, errors and latency
-// histogram are added when the step is done (from the step's own HDR histogram, so the buckets
-// hold every latency exactly), and the machine check's figures are the last finished step's.
+// node test --metrics-port N: the run's figures in Prometheus text, fed by progress events,
+// never by the request path.
 import { createServer } from 'node:http';
 import { decodeHistogram } from '../result/recorder.js';
 
@@ -15,7 +13,6 @@ const labelText = (labels) => {
   const pairs = Object.entries(labels).map(([name, value]) => `${name}="${escape(value)}"`);
   return `{${pairs.join(',')}}`;
 };
-/** The load level a step ran at: its clients (closed loop) or its rate (open model). */
 export const stepLabel = (step) => (step.targetRps == null ? `c${step.concurrency}` : `rps${step.targetRps}`);
 
 /** The run's metrics, filled from progress events; render() is the exposition text. */
@@ -35,10 +32,8 @@ export function createDriverMetrics() {
     return entry;
   };
 
-  // One operation's share of a step (or the whole step where it has no operations list).
   const addPart = (step, part, operation) => {
-    // target: the URL as the Result names it, so two --url targets with the same store and key
-    // (two hosts, say) stay two series.
+    // The URL, so two --url targets with the same store and key stay two series.
     const labels = { store: step.store ?? '', key: step.key ?? '', operation, step: stepLabel(step), target: step.url };
     const entry = seriesOf(labels);
     entry.requests += part.requests ?? 0;
@@ -72,14 +67,10 @@ export function createDriverMetrics() {
   };
 
   return {
-    /**
-     * The run's Result, once it is done: its control (the first step measured again at the end,
-     * which no step-done event carries) is added like a step, so its load is counted too.
-     */
+    /** The finished Result: its control, which no step-done event carries, counts as a step. */
     onResult(result) {
       if (result?.control?.step) onStepDone(result.control.step);
     },
-    /** Takes every progress event of runBenchmark; only steps matter here. */
     onProgress(event) {
       if (event.type === 'step-done') onStepDone(event.step);
       else if (event.type === 'step' && !event.load?.warmup) running = { index: event.index, total: event.total };
@@ -132,10 +123,8 @@ export function createDriverMetrics() {
 }
 
 /**
- * Serves metrics.render() at GET /metrics (and /) on 127.0.0.1:port (0: a free one).
- * Resolves to { port, url, lastScrape(ms), close() }; rejects when the port cannot be had.
- * lastScrape(ms): resolves at the next scrape, or after ms: so the run's last step, done after
- * the scrape before, still reaches Prometheus before the process ends.
+ * Serves metrics.render() at GET /metrics on 127.0.0.1:port. lastScrape(ms) resolves at the
+ * next scrape or after ms, so the last step reaches Prometheus before the process ends.
  */
 export async function serveMetrics(metrics, port) {
   let scraped = () => {};

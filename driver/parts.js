@@ -1,7 +1,5 @@
-// --part I/N and --start-at: one run split over N drivers (processes, tasks, pods) that start
-// together. Pure functions: which share of the load, of the key space and of the seeds part I
-// takes. The whole run's settings stay in each part's Result (so `merge` can check the parts
-// belong together); each step carries its own share and the run's load level (step.runLoad).
+// --part I/N and --start-at: one run split over N drivers that start together. Pure functions:
+// part I's share of the load, the key space and the seeds.
 import { splitEvenly, splitInProportion } from './split.js';
 import { createRandom } from './workloads/random.js';
 
@@ -23,10 +21,7 @@ export function parsePart(text) {
   return { value: { index, count } };
 }
 
-/**
- * --start-at: an ISO 8601 time with a zone (2025-06-01T12:00:00Z, ...+02:00) or +SECS from
- * `now` (+30, +30s, +1.5s). Returns { value: Date } or { problem }.
- */
+/** --start-at: an ISO 8601 time with a zone, or +SECS from `now`. { value: Date } or { problem }. */
 export function parseStartAt(text, now = Date.now()) {
   const relative = /^\+(\d+(?:\.\d+)?)s?$/.exec(text);
   if (relative) {
@@ -53,22 +48,15 @@ export function partSeed(runSeed, index) {
 
 /** Part I's clients of a concurrency level (10 over 4 parts: 3, 3, 2, 2). */
 export const concurrencyShare = (concurrency, { index, count }) => splitEvenly(concurrency, count)[index - 1];
-/** Part I's rate of an --rps level: an even share. */
 export const rpsShare = (rps, { count }) => rps / count;
 
-/**
- * Part I's requests of -n at a level: in proportion to its clients there (so the parts end
- * together), adding up exactly to -n over the parts. Open model: an even split.
- */
+/** Part I's requests of -n: in proportion to its clients, so the parts end together. */
 export function requestsShare(requests, { concurrency, rps }, part) {
   if (rps) return splitEvenly(requests, part.count)[part.index - 1];
   return splitInProportion(requests, splitEvenly(concurrency, part.count))[part.index - 1];
 }
 
-/**
- * The loads part `part` runs, one per level of the run: its share, and `runLoad`, the run's
- * level it is a share of (what merge matches steps by).
- */
+/** The loads part `part` runs, each with `runLoad`, the run's level merge matches steps by. */
 export function partLoads({ concurrency, rps, requests }, part) {
   const levels = rps ? rps.map((rate) => ({ rps: rate })) : concurrency.map((c) => ({ concurrency: c }));
   return levels.map((level) => ({
@@ -79,8 +67,7 @@ export function partLoads({ concurrency, rps, requests }, part) {
 }
 
 /**
- * What part I of N does with a key space of `records` (YCSB's insertstart/insertcount): it
- * loads records [loadFrom, loadTo), and its inserts take the numbers records + (I - 1) + k*N,
+ * Part I's key space (YCSB's insertstart/insertcount): inserts take records + (I - 1) + k*N,
  * so no two parts load or insert one key.
  */
 export function keySlice(records, { index, count }) {
@@ -92,7 +79,6 @@ export function keySlice(records, { index, count }) {
   };
 }
 
-/** Problems of a split: a level too small to give each part a client or a request. */
 export function partProblems({ concurrency, rps, requests }, part) {
   if (!part || part.count === 1) return [];
   const problems = [];
@@ -110,8 +96,5 @@ export function partProblems({ concurrency, rps, requests }, part) {
   return problems;
 }
 
-/**
- * Operations whose read-back two parts would confuse: another part may have written the same
- * key later (loads and inserts have disjoint keys, so they stay checkable).
- */
+/** Operations whose read-back two parts would confuse (loads and inserts have disjoint keys). */
 export const sharedWrites = (mix) => mix.some(({ operation }) => !['read', 'insert'].includes(operation));

@@ -1,10 +1,6 @@
-// The order steps run in (result/repeat.js summarises the repeats of one step).
-//
-// Steps are interleaved by default: at each load level one step of every target, in an order
-// shuffled for that level (and repeat) with the run's seed, then the next level. A slow moment
-// of a shared machine then falls on all the stores alike instead of on whichever store was being
-// measured, and no store is always first (the first one used to lose 30-57%: docs/measurement.md).
-// `sequential` keeps the old order: every load of a target, then the next target.
+// The order steps run in. Interleaved by default (each level, every target, shuffled with the
+// run's seed): a slow moment of a shared machine falls on all stores alike, and no store is
+// always first (a first store loses 30-57%: docs/measurement.md).
 import { createRandom } from './workloads/random.js';
 
 export const DEFAULT_REPEAT = 1;
@@ -12,7 +8,6 @@ export const ORDERS = ['interleaved', 'sequential'];
 // The stream of the seed the shuffles draw from (the workloads use 0 and up for their own).
 const ORDER_STREAM = 101;
 
-/** `items` in a seeded random order (Fisher-Yates), a new array. */
 function shuffled(items, random) {
   const copy = [...items];
   for (let i = copy.length - 1; i > 0; i -= 1) {
@@ -23,11 +18,8 @@ function shuffled(items, random) {
 }
 
 /**
- * The steps of a sweep, in the order they run: [{ target, load, repeat, first, last }], where
- * repeat counts from 1, `first` marks a target's first step and `last` its last.
- * `order` 'interleaved' (default): per load level and repeat, every target once, shuffled
- * with `seed` (without one, in the order given). 'sequential': every load of a target, then
- * the next target (with repeats, still every target per round: repeats are always interleaved).
+ * The steps of a sweep in run order: [{ target, load, repeat, first, last }]. Repeats are
+ * always interleaved, even with `order` 'sequential'.
  */
 export function planSchedule(targets, loads, { repeat = DEFAULT_REPEAT, order = 'interleaved', seed = null } = {}) {
   const schedule = [];
@@ -55,11 +47,7 @@ export function planSchedule(targets, loads, { repeat = DEFAULT_REPEAT, order = 
   return schedule;
 }
 
-/**
- * The order a schedule runs in, as a Result records it: one entry per load level and repeat,
- * in the order run, with the URLs in their order ([{ load, repeat, urls }]). `urlOf(target)`
- * gives the URL to show.
- */
+/** The order a schedule runs in, as a Result records it: [{ load, repeat, urls }]. */
 export function orderOf(schedule, urlOf) {
   const rounds = [];
   for (const { target, load, repeat } of schedule) {

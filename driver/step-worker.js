@@ -1,11 +1,6 @@
-// One worker thread of --workers N (driver/workers.js starts them and keeps them for the whole
-// run). It runs measureStep on its share of each step's load and posts the step back, with the
-// exact latency sums so the main thread can add the workers' steps exactly (add-steps.js).
-//
-// A job names its engine instead of carrying one (functions do not cross postMessage), and its
-// target is plain data: the HTTP engines (loadtest, fast) need only the URL; the direct engine
-// gets the store's name, the connection and settings the driver resolved, and the key, and
-// opens a connection of its own in this thread (kept for the run, closed on { type: 'close' }).
+// One worker thread of --workers N: measureStep on its share of each step, posted back with the
+// exact sums. A job names its engine (functions do not cross postMessage); the direct engine
+// opens its own connection in this thread, kept for the run.
 import { parentPort } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
 import { measureStep } from './step.js';
@@ -13,8 +8,6 @@ import { createWorkload } from './workloads/workload.js';
 import { threadCpuMicros } from './thread-cpu.js';
 import { loadEngine } from './engines/table.js';
 
-// Direct mode: this thread's own Store per store, opened once with the adapter's open(), its
-// values in the run's --value-shape.
 const stores = new Map();
 function storeFor({ store, connections, settings, valueShape }) {
   if (!stores.has(store)) {
@@ -29,7 +22,6 @@ function storeFor({ store, connections, settings, valueShape }) {
   return stores.get(store);
 }
 
-// What the engine needs beyond the load: the direct engine's Store and key.
 async function engineLoadOf(name, target) {
   if (name !== 'direct') return {};
   const store = await storeFor(target);
@@ -42,8 +34,7 @@ async function closeStores() {
   await Promise.allSettled(opened.map(async (store) => (await store).close()));
 }
 
-// This worker's workload per target, kept across steps as the main thread keeps its own: the
-// same key stream continues from step to step. `stream` gives each worker its own streams.
+// Kept across steps so the key stream continues from step to step.
 const workloads = new Map();
 function workloadFor(job) {
   if (!job) return undefined;

@@ -1,12 +1,9 @@
-// The network emulated between the stores and their servers (docs/configuration.md#network-emulation),
-// as options/store-delay.js reads it from --store-rtt, --store-jitter and --store-bandwidth:
-// over HTTP it goes to the app the driver starts (as its STOREBENCH_STORE_* settings), with
-// --direct to the stores opened here.
+// The network emulated between the stores and their servers (--store-rtt and its kin): for the
+// app the driver starts, or for the stores opened here with --direct.
 import { perStoreText, storesNamed, valueForEvery, valueForStore } from '../config/setting-values.js';
 import { resolveSetting } from '../config/precedence.js';
 import { delayActive, delayText } from '../embedded/delay-proxy.js';
 
-// The environment variables the app reads them from (config/settings.js).
 const ENV = {
   rttMs: 'STOREBENCH_STORE_RTT_MS',
   jitterMs: 'STOREBENCH_STORE_JITTER_MS',
@@ -20,18 +17,12 @@ const SETTINGS = { rttMs: 'storeRttMs', jitterMs: 'storeJitterMs', bandwidth: 's
 export const storeDelayEnv = (delay) =>
   Object.fromEntries(Object.entries(delay ?? {}).map(([key, value]) => [ENV[key], perStoreText(value)]));
 
-/** The explicit store settings for the flags given, for openStores (empty for none). */
 export const storeDelaySettings = (delay) =>
   Object.fromEntries(Object.entries(delay ?? {}).map(([key, value]) => [SETTINGS[key], value]));
 
-/** Every store named in a delay's items. */
 const namedIn = (delay) => [...new Set(KEYS.flatMap((key) => storesNamed(delay?.[key])))];
 
-/**
- * A delay as flags or settings give it, made whole: { rttMs, jitterMs, bandwidth } for every
- * store (0 for none), and `stores: { [name]: { rttMs, jitterMs, bandwidth } }` for each store
- * named in it, when any is.
- */
+/** A delay made whole: { rttMs, jitterMs, bandwidth } for every store, and `stores` per named store. */
 export function wholeStoreDelay(delay) {
   if (delay?.stores) return delay; // whole already
   const every = Object.fromEntries(KEYS.map((key) => [key, valueForEvery(delay?.[key]) ?? 0]));
@@ -42,7 +33,6 @@ export function wholeStoreDelay(delay) {
   return { ...every, stores };
 }
 
-/** Whether a delay (as wholeStoreDelay's, or flags') delays anything: every store's, or one store's own. */
 export function storeDelayActive(delay) {
   if (!delay) return false;
   const whole = wholeStoreDelay(delay);
@@ -60,10 +50,7 @@ export function storeDelayText(delay) {
     : `${own.join('; ')} (the other stores: none)`;
 }
 
-/**
- * The delay a run's stores get, from the flags and else the environment (as the app and
- * openStores resolve it): wholeStoreDelay's shape, or null when there is none.
- */
+/** The delay a run's stores get, from the flags, else the environment; null for none. */
 export function effectiveStoreDelay(delay, env = process.env) {
   const options = storeDelaySettings(delay);
   const resolved = Object.fromEntries(KEYS.map((key) => [key, resolveSetting(SETTINGS[key], { options, env }).value]));

@@ -1,11 +1,6 @@
-// The CPU time of the calling thread alone. A worker thread's process.cpuUsage() is the whole
-// process's (every worker and the main thread), so --workers needs each thread's own:
-// process.threadCpuUsage() where Node has it (22.13 and later), else Linux's
-// /proc/thread-self/schedstat (the thread's time on a CPU, in nanoseconds), else
-// /proc/thread-self/stat (utime and stime in 10 ms clock ticks), each read synchronously so the
-// read runs on this thread. Elsewhere null: the caller falls back to the event loop's
-// utilisation. Why schedstat before stat: a thread sending 2,000 requests a second at 10 µs each
-// uses 100 ms of CPU in a 5 s step, ten ticks, so ticks alone were off by up to a tenth.
+// The calling thread's CPU alone (a worker's process.cpuUsage() is the whole process's):
+// process.threadCpuUsage(), else /proc/thread-self/schedstat, else its stat ticks. schedstat
+// first: 100 ms of CPU in a 5 s step is ten 10 ms ticks, off by up to a tenth.
 import { readFileSync } from 'node:fs';
 
 // Linux reports utime/stime in USER_HZ, 100 per second on every mainstream kernel.
@@ -24,8 +19,7 @@ export function threadCpuMicros() {
   } catch {}
   try {
     const stat = readFileSync('/proc/thread-self/stat', 'utf8');
-    // Fields after the command name (which may hold spaces, so split after its ')'): utime is
-    // the 14th field of the line, stime the 15th.
+    // The command name may hold spaces: split after its ')'. utime is field 14, stime 15.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(fields[11]) + Number(fields[12])) * TICK_MICROS;
   } catch {

@@ -1,16 +1,10 @@
-// A tier's CPU seconds so far, from what it says about itself where /proc cannot see it: an
-// app's GET /metrics (prom-client's process_cpu_seconds_total) and a Redis's INFO cpu
-// (used_cpu_user + used_cpu_sys). Either resolves to null when it cannot be read: a figure not
-// measured, never an error for the run.
+// A tier's CPU seconds from what it says about itself where /proc cannot see it (/metrics, Redis
+// INFO cpu); null when unreadable: not measured, never an error for the run.
 import { httpGet } from './http-get.js';
 
 const READ_TIMEOUT_MS = 2000;
 
-/**
- * The CPU seconds in a Prometheus text exposition: the samples of every metric named
- * `process_cpu_seconds_total` (with or without a prefix, such as the app's `storebench_app_`),
- * added; null when it has none.
- */
+/** The sum of every `process_cpu_seconds_total` sample (any prefix); null when none. */
 export function metricsCpuSeconds(text) {
   let sum = null;
   for (const line of String(text).split('\n')) {
@@ -22,7 +16,6 @@ export function metricsCpuSeconds(text) {
   return sum;
 }
 
-/** GET `url` (an app's /metrics) and its metricsCpuSeconds; null when it does not answer 200 with them. */
 export async function readMetricsCpuSeconds(url, { timeoutMs = READ_TIMEOUT_MS } = {}) {
   try {
     const { status, body } = await httpGet(url, { timeoutMs });
@@ -39,10 +32,7 @@ export function redisInfoCpuSeconds(text) {
   return Number.isFinite(total) ? total : null;
 }
 
-/**
- * INFO cpu of the Redis at `url` (its password, TLS and database as the URL says), on a
- * connection of its own that is closed at once; null when it cannot be read.
- */
+/** INFO cpu of the Redis at `url`, on a connection of its own closed at once; null when unreadable. */
 export async function readRedisCpuSeconds(url, { timeoutMs = READ_TIMEOUT_MS } = {}) {
   const { default: Redis } = await import('ioredis');
   const client = new Redis(url, {

@@ -1,7 +1,5 @@
-// --workers N: each measured step (and warm-up) runs in N worker threads, each generating its
-// share of the load with measureStep, and the main thread adds their steps into one
-// (add-steps.js). The threads are started once, at the run's first step, and kept until the
-// run ends; an abort terminates them at once. With one worker, the step runs here as always.
+// --workers N: each step runs in N worker threads, each sending its share with measureStep; the
+// main thread adds their steps into one (add-steps.js).
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { measureStep, StepAborted } from './step.js';
@@ -11,8 +9,6 @@ import { splitEvenly, splitInProportion } from './split.js';
 import { engineMode } from './engines/table.js';
 
 export const MAX_WORKERS = 256;
-// The engines a worker thread can run (step-worker.js ENGINES); in direct mode each thread
-// opens its own connection to the store's server.
 export const THREAD_ENGINES = ['http', 'direct'];
 // How long close() lets the threads close their stores' connections before ending them.
 const CLOSE_GRACE_MS = 2000;
@@ -20,18 +16,13 @@ const CLOSE_GRACE_MS = 2000;
 /** --workers auto: one per core, less one for the main thread and the rest of the machine, at least 1. */
 export const autoWorkers = (cores = os.availableParallelism?.() ?? os.cpus().length) => Math.max(1, cores - 1);
 
-/**
- * Each worker's share of `load` ({ concurrency } or { rps }, with maxRequests for -n): as
- * many shares as workers, fewer when there is not enough to share (concurrency 2 over 4
- * workers: 2 shares of 1 client; -n 3 over 4 workers: 3 shares of 1 request).
- */
+/** Each worker's share of `load`: fewer shares than workers when there is not enough to share. */
 export function splitLoad({ concurrency, rps, maxRequests }, workers) {
   let count = Math.min(workers, maxRequests ?? Infinity);
   if (!rps) count = Math.min(count, concurrency);
   const clients = rps ? null : splitEvenly(concurrency, count);
-  // -n: each worker's requests in proportion to its clients (its rate), so that they all end
-  // together; an even split would leave the worker with fewer clients running alone at the end
-  // (-n 1001 -c 3 over 2 workers: 667 and 334, not 501 and 500).
+  // -n in proportion to each worker's clients, so they all end together (-n 1001 -c 3 over 2
+  // workers: 667 and 334, not 501 and 500).
   const requests = maxRequests === undefined || maxRequests === null
     ? null
     : (clients ? splitInProportion(maxRequests, clients) : splitEvenly(maxRequests, count));
@@ -41,7 +32,6 @@ export function splitLoad({ concurrency, rps, maxRequests }, workers) {
   }));
 }
 
-// The threads, started on first use; run(jobs) posts job i to thread i and resolves to their steps.
 function createPool(size) {
   const url = new URL('./step-worker.js', import.meta.url);
   let workers = null;
@@ -55,7 +45,6 @@ function createPool(size) {
     workers = null;
     return Promise.all(ending.map((worker) => worker.terminate()));
   };
-  // The run is over: each thread closes what it opened (direct mode's connections), then ends.
   const close = async () => {
     if (!workers) return;
     const closing = workers.map((worker) => runOne(worker, { type: 'close' }).catch(() => {}));
@@ -119,14 +108,8 @@ function createPool(size) {
 
 /**
  * What a sweep measures its steps with: `measure(load, { workload, target })` resolves to a
- * step as measureStep's (without the worker's exact sums), plus `workers` (null with one
- * worker). `workload` is what a worker needs to make its own workload of a key-space target:
- * { key, spec, basePath, token } (each worker draws its own random streams). `target`, in
- * direct mode, what a thread needs to open its own connection: { store, connections,
- * settings, key? }; null for a store with no server to connect to (memory, which exists only
- * in this thread), whose steps then run here, on one worker. `onNotice(text)` hears
- * when a step runs on fewer workers than asked. Call close() when the run ends. `threads`
- * runs even one worker in a thread (bench/cpu-per-request.js compares thread CPU with thread CPU).
+ * step plus `workers`. A store with no server (memory) exists only in this thread, so its steps
+ * run here on one worker. `threads` runs even one worker in a thread (bench/cpu-per-request.js).
  */
 export function createStepRunner({ workers = 1, engine, onNotice = () => {}, threads = workers > 1 }) {
   const mode = engineMode(engine);
@@ -168,8 +151,7 @@ export function createStepRunner({ workers = 1, engine, onNotice = () => {}, thr
       const step = withoutSums(addSteps(parts));
       return {
         ...step,
-        // What was asked, as one thread would record it (the shares of a rate add up only to
-        // within rounding: 100 / 3 three times).
+        // The shares of a rate add up only to within rounding (100 / 3 three times).
         concurrency: load.rps ? null : load.concurrency,
         targetRps: load.rps ?? null,
         maxRequests: load.maxRequests ?? null,

@@ -1,13 +1,5 @@
-// Reading a target's own time for the store out of its Server-Timing header (W3C Server
-// Timing), as the app sends it (routes/server-timing.js): `store;dur=0.042, app;dur=0.061`.
-// Both HTTP engines call this for every 2xx response that carries the header, so it scans the
-// value once, allocating nothing on the usual path: only the `store` metric's `dur` is read.
-//
-// The grammar (https://w3c.github.io/server-timing/#the-server-timing-header-field):
-//   Server-Timing = #server-timing-metric
-//   server-timing-metric = metric-name *( OWS ";" OWS server-timing-param )
-//   server-timing-param = param-name OWS "=" OWS param-value   (param-value: token / quoted-string)
-// Several header lines are one list joined by commas. As the spec's parsing says, the first
+// The store's time out of a Server-Timing header (`store;dur=0.042, app;dur=0.061`), scanned
+// once per 2xx response allocating nothing on the usual path. As the W3C spec says, the first
 // `dur` of a metric counts, and a value that is not a number is none.
 
 export const SERVER_TIMING = 'server-timing';
@@ -27,7 +19,6 @@ const isDecimal = (code) => (code >= 48 && code <= 57) || code === DOT;
 const OWN_PREFIX = `${STORE_METRIC};dur=`;
 const endsToken = (code) => code === COMMA || code === SEMICOLON || code === EQUALS || isSpace(code);
 
-// Where the quoted string starting at text[at] (its opening quote) ends: just past its closing quote.
 function pastQuoted(text, at) {
   let i = at + 1;
   while (i < text.length) {
@@ -66,10 +57,7 @@ function durationOf(text, from, to) {
   return digits ? whole + fraction / scale : -1;
 }
 
-/**
- * The `dur` of the metric named `store` in a Server-Timing value, in milliseconds; -1 when there
- * is no such metric, it has no `dur`, or its `dur` is not a number of milliseconds (negative, NaN).
- */
+/** The `store` metric's `dur` in ms; -1 when there is none or it is not a number of ms. */
 export function storeDurationMs(text) {
   const length = text.length;
   // storebench's own app sends `store;dur=N, app;dur=M`: read N in place.
@@ -88,7 +76,6 @@ export function storeDurationMs(text) {
     while (at < length && !endsToken(text.charCodeAt(at))) at += 1;
     const isStore = at - nameStart === STORE_METRIC.length && text.startsWith(STORE_METRIC, nameStart);
     let durSeen = false;
-    // The metric's parameters, up to the comma that ends it.
     while (at < length) {
       while (at < length && isSpace(text.charCodeAt(at))) at += 1;
       const code = text.charCodeAt(at);
@@ -130,11 +117,7 @@ export function storeDurationMs(text) {
   return -1;
 }
 
-/**
- * The store's dur in the headers of a Node response, scanned in rawHeaders ([name, value, ...],
- * built as the response is parsed) so that `response.headers`, which Node builds lazily on first
- * read, is never built. Several Server-Timing lines are read in order; -1 when none has it.
- */
+/** The store's dur from rawHeaders, so that Node's lazily built `response.headers` is never built. */
 export function storeDurationInRawHeaders(rawHeaders) {
   for (let i = 0; i < rawHeaders.length; i += 2) {
     const name = rawHeaders[i];
@@ -145,7 +128,6 @@ export function storeDurationInRawHeaders(rawHeaders) {
   return -1;
 }
 
-// Whether name is "server-timing" in any case, without making a lower-case copy.
 function isServerTiming(name) {
   for (let i = 0; i < SERVER_TIMING.length; i += 1) {
     if ((name.charCodeAt(i) | 0x20) !== SERVER_TIMING.charCodeAt(i)) return false;

@@ -1,12 +1,7 @@
-// --probe: a separate prober sending one request at a time (the studies' single-threaded
-// response-time client), before a target's steps (idle) and throughout each step (under
-// load). It runs in a worker thread of its own, with its own connection, so its timing does
-// not wait on the load's event loop, and its requests are never part of a step's counts.
-//
-// A store that lives inside the process that opens it (memory: a Map) cannot be reached from
-// another thread: in direct mode it is probed in the driver's own thread, between the load's
-// callbacks, and its figures say so (thread: 'main'). What that probe sees under load is the
-// wait for the driver's event loop, which is exactly what a call of that store waits for.
+// --probe: one request at a time, idle and under each step's load, from a worker thread with its
+// own connection so its timing does not wait on the load's event loop. An in-process store
+// (memory) is probed in the main thread: what it sees is the wait for the driver's event loop,
+// which is exactly what a call of that store waits for.
 import { Worker } from 'node:worker_threads';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { startSampling } from './sampler.js';
@@ -17,25 +12,15 @@ import { redactText } from '../../util/redact.js';
 // The idle probe: this many requests or this long, whichever comes first.
 export const PROBE_IDLE_REQUESTS = 200;
 export const PROBE_IDLE_SECONDS = 1;
-// Before the idle figures, untimed requests: a new connection's first requests (its handshake,
-// the client's and the server's first use of their code paths) are several times slower than
-// the ones after (0.16 ms against 0.05 ms a GET on loopback Redis, measured), which would make
-// idle read slower than under load.
+// A new connection's first requests are several times slower (0.16 ms against 0.05 ms a GET on
+// loopback Redis, measured), which would make idle read slower than under load.
 export const PROBE_WARMUP_REQUESTS = 50;
 export const PROBE_WARMUP_SECONDS = 0.25;
-// A step must give the probe a chance: at least this many of its requests per client (a
-// probe request takes about as long as one of the step's, and the step lasts about
-// requests / concurrency of them), and timed steps at least this long.
+// A probe request takes about as long as one of the step's: the step must last enough of them.
 export const PROBE_MIN_REQUESTS_PER_CLIENT = 10;
 export const PROBE_MIN_SECONDS = 0.1;
 
-/**
- * Starts the prober's worker. Resolves to { use(target), idle(), underLoad(), close() }:
- * use(probeTarget) chooses what the next samples send to ({ kind: 'http', url }, { kind:
- * 'direct', store, key, connections, settings }, or { kind: 'main', store, key } for a store
- * probed in this thread); idle() resolves to the idle figures; underLoad() starts sampling
- * and returns { end() } resolving to the figures; close() ends the worker and what it opened.
- */
+/** Starts the prober's worker: { use(target), idle(), underLoad(), close() }. */
 export async function startProber({ timeoutMs }) {
   const worker = new Worker(new URL('./worker.js', import.meta.url), { workerData: { timeoutMs } });
   const waiting = new Map();
@@ -68,7 +53,6 @@ export async function startProber({ timeoutMs }) {
 
   let local = null; // a target probed in this thread
   let unusable = null; // why the current target cannot be probed (its connection failed), or null
-  // Samples the current target: { done, stop() }, both resolving to the figures.
   const sample = (limits) => {
     if (local) return startSampling(local.send, { ...limits, pause: () => nextTurn() });
     const { id, answer } = ask({ type: 'sample', ...limits });
@@ -82,8 +66,7 @@ export async function startProber({ timeoutMs }) {
   };
 
   return {
-    // A target the probe cannot reach is not probed (its figures are null, `error` says why);
-    // the steps are the product, and they go on.
+    // An unreachable target is not probed (`error` says why); the steps are the product, and go on.
     async use(target) {
       unusable = null;
       if (target.kind === 'main') {
@@ -103,11 +86,9 @@ export async function startProber({ timeoutMs }) {
         unusable = error.message.replace(/^--probe: /, '');
       }
     },
-    /** Why the current target is not probed, or null. */
     get error() {
       return unusable;
     },
-    /** Where the probe's requests come from for the current target: 'worker' or 'main'. */
     get thread() {
       return local ? 'main' : 'worker';
     },

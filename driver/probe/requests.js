@@ -1,6 +1,5 @@
-// What one probe request is, for each kind of target: a GET over HTTP on one keep-alive
-// connection of its own, or a get() of a store opened by the probe itself (direct mode).
-// Returns { send(), close() }.
+// What one probe request is: a GET on a keep-alive connection of its own, or a get() of a store
+// the probe opened itself (direct mode).
 import { keepAliveAgent, httpRequest } from '../http-request.js';
 import { shapedStore } from '../workloads/value-shape.js';
 
@@ -19,9 +18,8 @@ export async function openProbeTarget(target, { timeoutMs }) {
     };
   }
   if (target.kind === 'direct') {
-    // The adapter's own open(), with the connection the driver resolved: a connection of the
-    // probe's own to the same server, so its calls queue behind none of the load's. Read in the
-    // run's value shape: a hash key read with a plain GET would be a WRONGTYPE error.
+    // Its own connection, so its calls queue behind none of the load's; read in the run's value
+    // shape (a hash key read with a plain GET would be WRONGTYPE).
     const { findAdapter } = await import('../../stores/index.js');
     const adapter = findAdapter(target.store);
     if (!adapter) throw new Error(`no store adapter "${target.store}"`);
@@ -45,10 +43,7 @@ function answered(response) {
   return response;
 }
 
-/**
- * The probe's call of a store opened for it: a get of target.key, or with target.valueSize (the
- * probe's own key) that value written first, then a get, or a set where target.writes.
- */
+/** The probe's call of its own store: a get, or with target.valueSize the value written first. */
 export async function probeCalls(store, { key, valueSize, writes }, timeoutMs) {
   if (!valueSize) return { send: async () => found(await withDeadline(store.get(key), timeoutMs)) };
   const value = Buffer.alloc(valueSize, 'p');
@@ -57,13 +52,11 @@ export async function probeCalls(store, { key, valueSize, writes }, timeoutMs) {
   return { send: async () => found(await withDeadline(store.get(key), timeoutMs)) };
 }
 
-/** A store's get() that found no value is the direct mode's 404: an error for the probe, not a sample. */
 export function found(value) {
   if (value === null || value === undefined) throw Object.assign(new Error('no value'), { code: 'MISSING' });
   return value;
 }
 
-// A probe request still unanswered at the deadline counts as an error (and the probe moves on).
 function withDeadline(promise, ms) {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {

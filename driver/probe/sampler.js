@@ -1,18 +1,11 @@
-// The probe's sampling loop: one request at a time, each timed from its start to its end,
-// until stopped or a limit is reached. The same loop runs in the probe's worker thread
-// (worker.js) and, for the memory store in direct mode, in the driver's own thread.
+// The probe's sampling loop: one request at a time, each timed, until stopped or a limit.
 import { createIntervalHistogram, createLatencyRecorder } from '../../result/recorder.js';
 
-// The probe's noise is measured by batch means: its answers in batches of this many, in order;
-// the spread of the batches' means says how far the mean itself moves, slow drifts included,
-// which the spread of single answers would understate (consecutive answers are not independent).
+// Noise by batch means: consecutive answers are not independent, so the spread of single answers
+// would understate how far the mean moves.
 export const NOISE_BATCH = 20;
 
-/**
- * How far a probe's mean could be off from the batches of answers behind it: about two
- * standard errors (a 95% interval's half), 2 x sd(batch means) / sqrt(batches); null with fewer
- * than 2 full batches.
- */
+/** About two standard errors of the mean, 2 x sd(batch means) / sqrt(batches); null under 2 batches. */
 export function noiseOfBatches(batchMeans) {
   const k = batchMeans.length;
   if (k < 2) return null;
@@ -21,24 +14,16 @@ export function noiseOfBatches(batchMeans) {
   return (2 * Math.sqrt(variance)) / Math.sqrt(k);
 }
 
-/**
- * A probe's figures: { count, errors, meanMs, p50Ms, p99Ms, noiseMs } (latencies null when none
- * answered; noiseMs from noiseOfBatches, null when too few answered).
- */
 export function probeFigures(recorder, errors, batchMeans = []) {
   const { count, meanMs, p50Ms, p99Ms } = recorder.summary();
   return { count, errors, meanMs, p50Ms, p99Ms, noiseMs: noiseOfBatches(batchMeans) };
 }
 
 /**
- * Sends `send()` (a function returning a promise) one at a time and resolves to the figures
- * once `maxCount` requests were sent, `maxSeconds` passed, or stop() was called (the request
- * in flight then still counts). A request that rejects counts as an error, not a latency.
- * `pause` (optional) is awaited between requests: a probe sharing the load's thread must let
- * the event loop turn, or a store answering without I/O would keep it from ever doing so.
+ * Sends `send()` one at a time until `maxCount`, `maxSeconds` or stop(). A rejection counts as
+ * an error, not a latency. `pause` is awaited between requests: a probe sharing the load's thread
+ * must let the event loop turn. `timeline`: one sample per second.
  */
-// With `timeline`, the figures also hold one sample per second of the sampling (the probe under
-// a step's load: a one-second stall shows in the probe as in the step's own timeline).
 function createSeconds() {
   const seconds = [];
   const originNs = process.hrtime.bigint();
@@ -59,8 +44,7 @@ function createSeconds() {
       return Array.from(seconds, (second = { count: 0, errors: 0, histogram: null }, index) => {
         const { count, errors, histogram } = second;
         const maxMs = count ? histogram.maxValue / 1000 : null;
-        // A percentile reads as its bucket's top, which can pass the exact max the histogram
-        // keeps: never above it (as the step's own seconds, result/recorder.js).
+        // A percentile reads as its bucket's top, which can pass the exact max: never above it.
         const atMs = (percentile) =>
           (count ? Math.min(maxMs, histogram.getValueAtPercentile(percentile) / 1000) : null);
         const sample = {
@@ -117,7 +101,6 @@ export function startSampling(send, {
   })();
   return {
     done,
-    /** Ends the sampling after the request in flight; resolves to the figures. */
     stop() {
       stopped = true;
       return done;

@@ -1,7 +1,4 @@
-// The workloads, as data (YCSB keeps its core workloads as property files, memtier takes a
-// --ratio): what each one sends, in what proportions, over which key distribution, and
-// whether the records are loaded first. One engine (workload.js) runs any of them;
-// `node test --workload list` prints this table; docs/workloads.md explains it.
+// The workloads as data (as YCSB's property files): one engine (workload.js) runs any of them.
 
 /** The operations a workload mixes, each reported apart. */
 export const OPERATIONS = Object.freeze({
@@ -38,10 +35,8 @@ export const OPERATIONS = Object.freeze({
 });
 
 /**
- * Each workload: `mix` (operation -> share, adding up to 1), the key `distribution` its
- * operations draw from when --distribution does not say (null: it picks no existing key),
- * whether the records are `load`ed first (--no-load skips it), and `about`.
- * `unsupported` instead names a workload asked for that cannot run here, and why.
+ * Each workload: `mix` (shares adding up to 1), its default `distribution` (null: it picks no
+ * existing key), whether records are `load`ed first, `about`; or `unsupported` and why.
  */
 export const WORKLOADS = Object.freeze({
   read: {
@@ -119,7 +114,6 @@ export const MIXED = Object.freeze({
   about: 'R% reads and W% updates, whole percentages adding up to 100 (memtier\'s --ratio as shares)',
 });
 
-/** The key distributions (--distribution), for --help and the list. */
 export const DISTRIBUTIONS = Object.freeze({
   uniform: 'every record equally likely',
   zipfian: 'YCSB\'s scrambled Zipfian, constant 0.99: a few records take most requests, ' +

@@ -1,19 +1,7 @@
 // Key distributions, as YCSB's generators define them (core/src/main/java/site/ycsb/generator):
 // each picks a record number in [0, n) per request from a seeded random source.
-//
-// - uniform:    every record equally likely (UniformLongGenerator).
-// - zipfian:    YCSB's ScrambledZipfianGenerator: a Zipfian draw with constant 0.99 over
-//               10^10 items (ZipfianGenerator, Gray et al.'s "Quickly generating billion-record
-//               synthetic databases", with the zeta constant YCSB precomputes for that count),
-//               hashed with FNV-1a 64 and taken modulo n, so the popular records are spread over
-//               the key space instead of being its first few. Because the draw is over 10^10
-//               items and folded onto n, the skew over n records is milder than an unfolded
-//               Zipfian over n would be (docs/workloads.md has the figures).
-// - latest:     SkewedLatestGenerator: a Zipfian (unscrambled) distance back from the newest
-//               record, over the records loaded plus those inserted so far: recent ones are hot.
-// - hotspot:    HotspotIntegerGenerator: a hot set (by default the first 20% of the records)
-//               takes a share of the requests (by default 80%), uniform within each set.
-// - sequential: SequentialGenerator: 0, 1, 2, ... n-1, then again from 0.
+// zipfian is YCSB's scrambled one: drawn over 10^10 items, hashed (FNV-1a 64) and folded onto n,
+// so popular records are spread out and the skew over n is milder (docs/workloads.md).
 import { fnv64Mod } from './random.js';
 
 export const ZIPFIAN_CONSTANT = 0.99;
@@ -30,11 +18,8 @@ export function zeta(n, theta, start = 0, initial = 0) {
 }
 
 /**
- * A Zipfian generator over [0, items) (rank 0 the most popular), as YCSB's ZipfianGenerator:
- * P(rank r) = 1 / ((r + 1)^theta * zeta(items, theta)). `zetan` may be given when known (it
- * costs `items` additions otherwise). `next(count)` may grow the item count as records are
- * inserted: zeta then grows incrementally, as YCSB does for the latest distribution. `random`
- * is a seeded source (random.js).
+ * A Zipfian generator over [0, items), as YCSB's ZipfianGenerator. `next(count)` may grow the
+ * item count: zeta then grows incrementally, as YCSB does for `latest`.
  */
 export function createZipfian({ items, theta = ZIPFIAN_CONSTANT, zetan, random }) {
   const alpha = 1 / (1 - theta);
@@ -63,11 +48,7 @@ export function createZipfian({ items, theta = ZIPFIAN_CONSTANT, zetan, random }
   };
 }
 
-/**
- * A key chooser for `distribution` ({ name, hotFraction, hotShare }) over `records` records.
- * `keyCount()` says how many records exist now (the loaded ones plus acknowledged inserts),
- * for `latest`. Returns { next(): record number }.
- */
+/** A key chooser over `records` records: { next() }. `keyCount()` serves `latest`. */
 export function createKeyChooser(
   { name, hotFraction = HOTSPOT_DEFAULT.hotFraction, hotShare = HOTSPOT_DEFAULT.hotShare },
   { records, random, keyCount = () => records },

@@ -1,8 +1,5 @@
-// The load phase (YCSB's "load"): before a run over --records N, records 0..N-1 are written
-// with their version-0 values through the app's bulk route, POST /<store> with a body of
-// records ([uint16 BE key length][key][uint32 BE value length][value]), in batches of at most
-// LOAD_BATCH_BYTES and LOAD_BATCH_RECORDS, LOAD_CONCURRENCY batches in flight. Every batch is
-// timed; the phase resolves to its own figures (records, bytes, rate, latency per batch, errors).
+// The load phase (YCSB's "load"): records 0..N-1 written with their version-0 values in batches
+// through the app's bulk route (POST /<store>, util/records.js format), each batch timed.
 import { createLatencyRecorder } from '../../result/recorder.js';
 import { httpRequest, keepAliveAgent } from '../http-request.js';
 import { StepAborted } from '../step.js';
@@ -16,12 +13,7 @@ export const LOAD_CONCURRENCY = 2;
 // A batch of 8 MB may take a while on a slow store: its deadline is at least this.
 export const LOAD_MIN_TIMEOUT_MS = 120_000;
 
-/**
- * The records of the batch starting at `from` (within the limits): { entries: [[key, value]],
- * to, bytes } with `to` the first record not in it and `bytes` its size in the app's records
- * format (util/records.js); a record larger than the byte limit goes alone. Both modes load in
- * these batches: over HTTP one body each, in direct mode one StoreSet.writeMany each.
- */
+/** The records of the batch starting at `from`: { entries, to, bytes }; a record over the byte limit goes alone. */
 export function batchOf(workload, from, { maxBytes = LOAD_BATCH_BYTES, maxRecords = LOAD_BATCH_RECORDS } = {}) {
   const { values, records } = workload;
   const end = workload.loadRange?.[1] ?? records; // --part: its slice only
@@ -38,7 +30,6 @@ export function batchOf(workload, from, { maxBytes = LOAD_BATCH_BYTES, maxRecord
   return { entries, to: from + entries.length, bytes: size };
 }
 
-/** batchOf's records encoded into one body, in the app's records format: { body, to }. */
 export function encodeBatch(workload, from, limits) {
   const { entries, to } = batchOf(workload, from, limits);
   return { body: encodeRecords(entries), to };
@@ -46,11 +37,7 @@ export function encodeBatch(workload, from, limits) {
 
 const errorKind = (error) => (error.code === 'TIMEOUT' ? 'timeout' : `conn ${error.code ?? error.message}`);
 
-/**
- * Loads the workload's records into the store at `url` (the store's base: http://host/redis).
- * onProgress({ done, total, bytes }) after each batch. Resolves to the load's figures; an abort
- * of `signal` rejects with StepAborted. Tells the workload which records landed (recordLoad).
- */
+/** Loads the workload's records into the store at `url` and resolves to the load's figures. */
 export async function loadRecords({ url, workload, token = null, timeoutMs = 10_000, signal, onProgress = () => {} }) {
   if (signal?.aborted) throw new StepAborted();
   const agent = keepAliveAgent(url, LOAD_CONCURRENCY);
@@ -81,15 +68,12 @@ export async function loadRecords({ url, workload, token = null, timeoutMs = 10_
 }
 
 /**
- * The load phase, whatever carries the batches: LOAD_CONCURRENCY batches in flight, each
- * timed, counted and told to the workload (recordLoad). `send(batch, from)` resolves to
- * { landed: true } or { kind, refused?, detail? } (refused: a status every batch would get alike,
- * which ends the phase; detail: the answer, whose first of each kind is kept as the steps keep
- * theirs), or rejects (counted by errorKind). Resolves to the load's figures.
+ * The load phase, whatever carries the batches. `send(batch, from)` resolves to { landed: true }
+ * or { kind, refused?, detail? }: `refused` is a status every batch would get alike, which ends
+ * the phase.
  */
 export async function runLoadPhase({ workload, signal, onProgress = () => {}, send }) {
   if (signal?.aborted) throw new StepAborted();
-  // --part I/N loads its slice of the records only (driver/parts.js keySlice).
   const [first, end] = workload.loadRange ?? [0, workload.records];
   const total = end - first;
   const recorder = createLatencyRecorder();

@@ -1,8 +1,5 @@
-// Seeded randomness for workloads: one small PRNG (xoshiro128**, seeded through splitmix32)
-// so that --seed N gives the same keys, operations and values every time, and the hashes the
-// generators need: YCSB's FNV-1a 64 (ScrambledZipfianGenerator spreads hot keys with it) and
-// a 32-bit mix for picking a value's slice. All in 32-bit integer arithmetic: no BigInt on the
-// per-request path.
+// Seeded randomness for workloads (xoshiro128** through splitmix32) and YCSB's FNV-1a 64, all in
+// 32-bit integer arithmetic: no BigInt on the per-request path.
 
 const TWO_POW_53 = 2 ** 53;
 
@@ -20,11 +17,7 @@ function splitmix32(seed) {
 
 const rotl = (x, k) => (x << k) | (x >>> (32 - k));
 
-/**
- * A seeded generator: `uint32()` a 32-bit word, `random()` a double in [0, 1) with 53 random
- * bits, `below(n)` a whole number in [0, n) (n up to 2^53). `stream` picks an independent
- * stream of the same seed (keys and operations draw from different ones).
- */
+/** A seeded generator. `stream` picks an independent stream of the same seed. */
 export function createRandom(seed, stream = 0) {
   const next = splitmix32((seed ^ Math.imul(stream + 1, 0x27d4eb2f)) >>> 0);
   let s0 = next();
@@ -66,9 +59,7 @@ export function hash3(seed, a, b) {
   return mix32(h ^ Math.imul(b >>> 0, 0x85ebca6b) ^ Math.floor(b / 4294967296));
 }
 
-// FNV-1a 64 as YCSB's Utils.fnvhash64: the 8 bytes of a long, lowest first, each XORed in and
-// multiplied by the FNV prime (2^40 + 0x1b3) modulo 2^64, then the absolute value of the result
-// read as a signed long. Kept in four 16-bit limbs (h0 lowest) so every product fits a double.
+// FNV-1a 64 as YCSB's Utils.fnvhash64, in four 16-bit limbs (h0 lowest) so every product fits a double.
 const OFFSET_BASIS = [0x2325, 0x8422, 0x9ce4, 0xcbf2]; // 0xcbf29ce484222325
 
 /** YCSB's fnvhash64(value) modulo n, for a whole number value below 2^53 and n up to 2^37. */

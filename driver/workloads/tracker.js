@@ -1,20 +1,9 @@
-// What the verification needs to know about writes, in a few bytes per key: for a sample of
-// keys (the first `capacity` distinct keys a run writes), which value each must hold now.
-//
-// A value is never kept: record i's version v is values.valueOf(i, v), made again when
-// checked. A tracked key holds `base` (what it held before the run wrote it: its loaded
-// value, nothing, or unknown) followed by the versions from..to appended to it; a PUT of
-// version v makes that "nothing, then v". Versions count per tracked key (1, 2, ...), so
-// consecutive appends are consecutive versions.
-//
-// Concurrent writes to one key: between the moment a key has a write in flight and the
-// moment it has none again (an "epoch"), writes may land in any order, so a key whose epoch
-// saw two or more writes that may have landed is not known until a later write lands alone.
-// A write that failed without saying whether it landed (a timeout, a 5xx, a dropped
-// connection) makes the key unknown too; a 4xx refusal (401, 403, 404, 405, 413) did not land
-// and changes nothing. Appends cannot recover from either: the key stays unknown.
+// What the verification needs to know about writes, a few bytes per key, for the first
+// `capacity` keys written. Values are never kept: record i's version v is remade when checked.
+// Writes in flight together may land in any order, so a key whose "epoch" saw two such writes
+// is unknown until a later write lands alone. A write that failed without saying whether it
+// landed makes the key unknown; a 4xx did not land. Appends never recover from unknown.
 
-/** What a write's answer says about whether it landed. */
 export function outcomeOf(status) {
   if (status >= 200 && status < 300) return 'landed';
   if (status >= 400 && status < 500) return 'refused';
@@ -24,10 +13,6 @@ export function outcomeOf(status) {
 // Versions of writes to keys the tracker does not follow: never verified, only unique.
 const UNTRACKED_VERSION = 2 ** 31;
 
-/**
- * `baseOf(index)` says what a key held before the run first wrote it: 'loaded' (version 0, from
- * the load phase), 'absent', or 'unknown'.
- */
 export function createTracker({ capacity, baseOf }) {
   const keys = new Map();
   // Writes to keys not followed share one token (its version read at once): nothing to allocate.
@@ -47,7 +32,6 @@ export function createTracker({ capacity, baseOf }) {
     }
   };
 
-  // The key has no write in flight any more: what did this epoch leave in it?
   const settleEpoch = (entry) => {
     const { writes, landed, unknown, last, landedWrite } = entry.epoch;
     entry.epoch = { writes: 0, landed: 0, unknown: 0, last: null, landedWrite: null };
@@ -63,10 +47,7 @@ export function createTracker({ capacity, baseOf }) {
   };
 
   return {
-    /**
-     * A write of record `index` (kind 'put' or 'append') is about to be sent: resolves to the
-     * version whose value it must carry, and a token for end().
-     */
+    /** A write of record `index` is about to be sent: the version it must carry, and a token for end(). */
     begin(index, kind) {
       let entry = keys.get(index);
       if (!entry && keys.size < capacity) {
@@ -97,7 +78,6 @@ export function createTracker({ capacity, baseOf }) {
       } else if (outcome === 'unknown') entry.epoch.unknown += 1;
       if (entry.inFlight === 0) settleEpoch(entry);
     },
-    /** Every tracked key with what it must hold: { index, known, why, base, from, to, inFlight }. */
     entries: () => [...keys.values()],
     has: (index) => keys.has(index),
     get size() {

@@ -1,9 +1,6 @@
-// --value-shape (direct mode): how a key-space value is stored. `bytes` (the default) hands
-// the store the workload's bytes as they are. `hash` stores each value as a map of
-// HASH_FIELDS fields, f0..f9, that split the same bytes in order: as the store's own hash
-// type where it has one (writes.hash: Redis HSET/HGETALL), as the JSON of that map elsewhere,
-// each field's bytes in base64 (random bytes are no text). Read back, the fields are joined
-// again, so the verification compares the very bytes it would compare with `bytes`.
+// --value-shape (direct mode): `hash` stores each value as fields f0..f9 splitting the same
+// bytes, as the store's own hash type or as JSON (base64: random bytes are no text), so the
+// verification compares the very bytes `bytes` would.
 export const VALUE_SHAPES = ['bytes', 'hash'];
 export const HASH_FIELDS = 10;
 
@@ -18,7 +15,6 @@ export function fieldsOf(bytes) {
   return fields;
 }
 
-/** The bytes fields f0, f1, ... hold, joined in order; throws when one is missing. */
 export function bytesOfFields(fields) {
   const count = Object.keys(fields).length;
   const parts = [];
@@ -32,14 +28,12 @@ export function bytesOfFields(fields) {
   return Buffer.concat(parts);
 }
 
-/** The JSON document of a value's fields, as UTF-8 bytes: {"f0":"<base64>",...}. */
 export function jsonOfFields(fields) {
   const document = {};
   for (const [name, bytes] of Object.entries(fields)) document[name] = bytes.toString('base64');
   return Buffer.from(JSON.stringify(document));
 }
 
-/** The fields of a JSON document written by jsonOfFields. */
 export function fieldsOfJson(bytes) {
   const fields = {};
   for (const [name, text] of Object.entries(JSON.parse(bytes.toString('utf8')))) {
@@ -53,17 +47,13 @@ export const hashStorageOf = (store) =>
   (typeof store.setHash === 'function' && typeof store.getHash === 'function' ? 'hash' : 'json');
 
 /**
- * store as a Store of bytes that keeps each value in `shape`: the store itself for `bytes`;
- * for `hash`, get/set (and setMany, for the load phase) through its setHash/getHash, or
- * through its get/set with the JSON document. No append: a hash has nothing to append to
- * (options/normalize.js refuses a workload that appends; the engine would answer one 405). close,
- * ping and delete are the store's own.
+ * store as a Store of bytes that keeps each value in `shape`. No append: a hash has nothing to
+ * append to (options/normalize.js refuses such a workload).
  */
 export function shapedStore(store, shape) {
   if (!shape || shape === 'bytes') return store;
   const shaped = { delete: (key) => store.delete(key), ping: () => store.ping(), close: () => store.close() };
   if (store.stats) shaped.stats = () => store.stats();
-  // --pipeline: the store's pipelined calls, in the same shape.
   if (store.pipelined) {
     let calls;
     const shapedAll = (connections) => connections.map((each) => shapedStore(each, shape));

@@ -1,9 +1,6 @@
-// Keys and values of a key space. Keys are `user` and the record number in ten digits
-// (user0000000042), as YCSB names its records. Values are slices of one buffer of random
-// bytes made once from the seed: a write costs the driver a subarray, never fresh random
-// bytes, so writing costs it no more CPU than reading. Which slice (and, for a size range,
-// how long) follows from the seed, the record and a version number, so a value can be made
-// again from those three alone: the verification keeps a version per key, never the bytes.
+// Keys and values of a key space. Values are slices of one seeded random buffer, so a write
+// costs the driver no more than a read, and a value is remade from (seed, record, version): the
+// verification keeps a version per key, never the bytes.
 import { createRandom, hash3, mix32 } from './random.js';
 
 export const KEY_PREFIX = 'user';
@@ -12,14 +9,9 @@ const KEY_DIGITS = 10;
 // size start at a million different places or more.
 const POOL_MIN_BYTES = 1024 * 1024;
 
-/** The key of record number `index`: user0000000042. */
 export const keyOf = (index) => `${KEY_PREFIX}${String(index).padStart(KEY_DIGITS, '0')}`;
 
-/**
- * The values of a run with `seed`, each `min` to `max` bytes (equal for a fixed size).
- * `valueOf(index, version)` is the value version `version` of record `index` holds: a
- * Buffer that shares the pool's memory (do not change it).
- */
+/** The values of a run; `valueOf(index, version)` shares the pool's memory (do not change it). */
 export function createValues({ seed, min, max }) {
   const size = Math.max(POOL_MIN_BYTES, 2 * max);
   const pool = Buffer.allocUnsafeSlow(size + 3); // its own memory, 4-byte aligned for the words below

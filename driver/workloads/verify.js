@@ -1,9 +1,6 @@
 // After a run that wrote: read back a sample of keys and check each holds the last value the
-// store acknowledged for it. The sample is the keys the tracker followed (the first 1,000
-// distinct keys the run wrote, through every later write), topped up to 1,000 with loaded keys
-// the run never wrote, spread evenly over the key space. Keys whose value cannot be known
-// (writes that overlapped, or failed without saying whether they landed) are left out and
-// counted. Nothing is in flight by then: every step waited for its last request.
+// store acknowledged. Keys whose value cannot be known (overlapping or unconfirmed writes) are
+// left out and counted.
 import { httpRequest, keepAliveAgent } from '../http-request.js';
 import { StepAborted } from '../step.js';
 import { VERIFY_SAMPLE, WEAKER_PROMISES } from './definitions.js';
@@ -13,7 +10,6 @@ import { keyOf } from './values.js';
 const VERIFY_CONCURRENCY = 8;
 const MAX_EXAMPLES = 10;
 
-// The bytes record `index` must hold, as the tracker describes it (base, then versions from..to).
 function expectedValue(values, { index, base, from, to }) {
   const parts = [];
   if (base === 'loaded') parts.push(values.valueOf(index, 0));
@@ -21,7 +17,6 @@ function expectedValue(values, { index, base, from, to }) {
   return parts.length === 1 ? parts[0] : Buffer.concat(parts);
 }
 
-// What a read-back holds instead of the expected value, in words.
 function describeMismatch(values, entry, answer) {
   if (answer.error) return answer.error;
   if (answer.status !== 200) return answer.status === 404 ? 'missing (404)' : `http ${answer.status}`;
@@ -45,11 +40,7 @@ const describeExpected = ({ base, from, to }) => {
   return `${base === 'loaded' ? 'its loaded value and ' : ''}appends ${from}..${to}`;
 };
 
-/**
- * Reads the sample back from the store at `url` (its base, http://host/redis). Resolves to
- * { sampled, verified, mismatched, examples: [{ key, expected, got }], leftOut: { overlap,
- * failed, unknownBase }, promise } (promise: why this store may lose an acknowledged value, or null).
- */
+/** Reads the sample back from the store at `url`; `promise` says why a store may lose an acknowledged value. */
 export async function verifyWrites({
   url, store, workload, token = null, timeoutMs = 10_000, signal, sample = VERIFY_SAMPLE,
 }) {
@@ -72,11 +63,7 @@ export async function verifyWrites({
   }
 }
 
-/**
- * The verification, whatever reads the keys back: `read(key)` resolves to { status, body }
- * (status 200 with the bytes, or what the app would answer: 404 for a missing key) or
- * { error: 'no answer (...)' }, never rejects. Resolves to what verifyWrites does.
- */
+/** The verification, whatever reads the keys back: `read(key)` never rejects. */
 export async function verifySample({ store, workload, signal, sample = VERIFY_SAMPLE, read }) {
   const { tracker, values, records, baseOf } = workload;
   const leftOut = { overlap: 0, failed: 0, unknownBase: 0 };
@@ -88,8 +75,7 @@ export async function verifySample({ store, workload, signal, sample = VERIFY_SA
     else if (entry.from > entry.to && entry.base !== 'loaded') continue;
     else checks.push({ ...entry, loadedBefore: baseOf(entry.index) === 'loaded' });
   }
-  // Top up with loaded keys the run never wrote (the tracker followed every key written while
-  // it had room, so a key it does not hold was not written when it is not full).
+  // The tracker followed every key written while it had room: when not full, a key it lacks was not written.
   const room = sample - tracker.size;
   if (room > 0 && records > 0) {
     const stride = Math.max(1, records / room);
