@@ -1,7 +1,5 @@
-// One HTTP request with node:http/https, whole: a method, headers and a Buffer body out; the
-// status, headers and body as a Buffer back. For the load phase and the verification, which
-// need bodies both ways (http-get.js reads text). Credentials in the URL go out as basic
-// auth, as loadtest sends them.
+// One whole HTTP request with Buffer bodies both ways, for the load phase and the verification.
+// Credentials in the URL go out as basic auth, as loadtest sends them.
 import http from 'node:http';
 import https from 'node:https';
 
@@ -11,11 +9,7 @@ export function keepAliveAgent(url, sockets) {
   return new Agent({ keepAlive: true, maxSockets: sockets });
 }
 
-/**
- * Sends the request and resolves to { status, headers, body } (body a Buffer), or rejects:
- * with a TimeoutError (code TIMEOUT) past timeoutMs for the whole exchange, with an AbortError
- * when `signal` aborts, or with the socket's error.
- */
+/** Sends the request: { status, headers, body }; rejects with TimeoutError, AbortError or the socket's error. */
 export function httpRequest(url, {
   method = 'GET', headers = {}, body = null, timeoutMs = 10_000, agent, signal, maxBodyBytes = 64 * 1024 * 1024,
 } = {}) {

@@ -1,13 +1,9 @@
 // JSON.parse / JSON.stringify cost per payload: the median of many timed batches after a
-// warm-up. (The original timed a single call with console.time, which measures mostly noise:
-// a cold JIT, a GC pause, timer resolution.)
+// warm-up, since one timed call measures mostly a cold JIT, a GC pause, timer resolution.
 
 import { median } from '../util/stats.js';
 
-/**
- * Times fn: runs it for warmupMs, sizes a batch to take about batchMs, then times `rounds`
- * batches. Resolves to { nsPerOp (median over batches), opsPerSecond, batchSize, rounds, minNsPerOp, maxNsPerOp }.
- */
+/** Times fn in batches of about batchMs after warmupMs: { nsPerOp (the median), ... }. */
 export function timeOperation(fn, { warmupMs = 200, batchMs = 20, rounds = 31 } = {}) {
   let sink = 0; // results feed this so the engine cannot drop the calls as dead code
   const warmupEnd = process.hrtime.bigint() + BigInt(warmupMs * 1e6);
@@ -42,7 +38,6 @@ function measureOnce(fn) {
   return typeof result === 'string' ? result.length : result === undefined ? 0 : 1;
 }
 
-/** For each payload (JSON bytes by key): its size and the parse and stringify timings. */
 export function timeJson(payloads, options) {
   return Object.entries(payloads).map(([key, bytes]) => {
     const text = bytes.toString('utf8');

@@ -6,9 +6,8 @@ import { WARNING_CODES } from '../result/warnings.js';
 
 export const STEAL_WARN_PERCENT = 10; // of all CPU time during the step
 export const OTHERS_WARN_PERCENT = 50; // of one core: half a core used by other processes
-// /proc/stat counts in clock ticks (10 ms): a step shorter than this many ticks of CPU time in
-// all (0.1 s on 2 cores) moves each count by a tick or two, and its percentages would be noise
-// (a 5 ms step read as "other processes used 200% of a core"). Such a step is not measured.
+// /proc/stat counts 10 ms ticks: a step with less CPU time than this in all would be noise (a 5
+// ms step read as "other processes used 200% of a core"), so it is not measured.
 export const MIN_SAMPLE_TICKS = 20;
 
 const NOT_MEASURED = Object.freeze({
@@ -171,7 +170,6 @@ export function loopbackPorts(urls) {
   return [...ports];
 }
 
-// One reading of the machine, so tiers read from the same pass (driver/tier-cpu.js).
 function snapshot(roots, procDir) {
   const cpu = parseProcStat(readText(`${procDir}/stat`));
   if (!cpu) return null;

@@ -1,8 +1,6 @@
-// What a run with --part and --start-at adds to runBenchmark: the settings that say which part
-// of which run it is, and the barrier between its preparation and its first step.
+// What --part and --start-at add to runBenchmark: the part's settings and the start barrier.
 import { clockUrl, readTargetClock, waitForStart } from './barrier.js';
 
-/** settings.part and settings.startAt, when given (absent otherwise). */
 export function partSettings(options) {
   return {
     ...(options.part ? { part: { index: options.part.index, count: options.part.count } } : {}),
@@ -10,11 +8,7 @@ export function partSettings(options) {
   };
 }
 
-/**
- * The barrier of a run: `wait` (null without --start-at) reads the target's clock, then waits
- * for the start; afterwards `start` holds what the Result keeps: { at, readyAt, began, lateMs,
- * clock } (clock: { offsetMs, uncertaintyMs, source } against the target's Date header, or null).
- */
+/** The barrier of a run (`wait` null without --start-at); afterwards `start` holds what the Result keeps. */
 export function startBarrier(options, targets, signal) {
   const barrier = { start: null, wait: null };
   if (!options.startAt) return barrier;

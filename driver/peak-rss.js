@@ -1,6 +1,5 @@
-// Peak resident memory of the run's processes: the driver's own (process.resourceUsage) and
-// the embedded app.js child's, read from /proc before the child is stopped, so that a reader of
-// `/usr/bin/time -v node test` (which reports the largest process, usually the app) sees both.
+// Peak resident memory of the driver and the embedded app.js child (read from /proc before it
+// stops), since `/usr/bin/time -v` reports only the largest process.
 import { readFile } from 'node:fs/promises';
 
 /** The driver process's peak RSS in bytes so far (all its threads; ru_maxrss is in KiB). */
@@ -16,11 +15,7 @@ export async function processPeakRssBytes(pid) {
   }
 }
 
-/**
- * The Result's `peakRss` at the end of a run: `app` the embedded app.js process the driver
- * started ({ child, pids? }: pids, its workers with --app-workers), or null when there is none
- * (--url, --target, --direct). Several processes: the sum of their peaks.
- */
+/** The Result's `peakRss`: several processes sum their peaks; null app without an embedded one. */
 export async function measurePeakRss(app) {
   const peaks = app ? await Promise.all([app.child.pid, ...(app.pids ?? [])].map(processPeakRssBytes)) : [];
   const appBytes = !app || peaks.includes(null) ? null : peaks.reduce((sum, bytes) => sum + bytes, 0);

@@ -4,5 +4,4 @@ import { settings } from '../config/settings.js';
 
 const ENV = settings.serverTiming.env[0];
 
-/** The app's environment for the flag: the header off when given, nothing otherwise. */
 export const serverTimingEnv = (serverTiming) => (serverTiming === false ? { [ENV]: 'off' } : {});

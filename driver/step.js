@@ -8,7 +8,6 @@ import { withDirectStoreTime } from '../result/store-time.js';
 export { StepAborted } from './meter.js';
 export { errorSample, INTERVAL_SECONDS } from './step-figures.js';
 
-// How long past the request deadline the drain waits for an engine to end a cancelled request.
 const DRAIN_SLACK_MS = 1000;
 // One step's clients, not the sweep's list of levels.
 const STEP_CONCURRENCY = 10;
@@ -173,7 +172,6 @@ const directFigures = (figures) => ({
   operations: figures.operations.map(withDirectStoreTime),
 });
 
-// The exact sums travel only between worker threads and the main thread (keepSums).
 const withoutStoreSums = (storeTime) => {
   if (!storeTime?.sums) return storeTime;
   const { sums, ...kept } = storeTime;

@@ -92,7 +92,6 @@ function redisUrlOf(service, known, env) {
 }
 
 /**
- * The plan createTierSampler (driver/tier-cpu.js) reads.
  * The plan createTierSampler (driver/tier-cpu.js) reads: { app, servers, cpus, appWorkersFlag }.
  * @param {object} sources
  * @param {number|null} [sources.appPid]  the embedded app.js child

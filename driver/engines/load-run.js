@@ -1,7 +1,5 @@
-// What every engine's run shares: the schedule (a closed loop of `concurrency` clients, or the
-// open model's fixed rate), the count (exactly `maxRequests` taken), the deadline and the abort.
-// An engine's run extends it with closedLoop() (start its clients) and scheduled() (send one
-// request of the open model now); driver/engines/direct.js and fast.js.
+// What every engine's run shares: the schedule, the count (exactly `maxRequests`), the deadline
+// and the abort. An engine adds closedLoop() and scheduled().
 export class LoadRun {
   constructor({ concurrency, maxRequests, durationSeconds, rps, signal, workload }, meter) {
     Object.assign(this, { meter, workload, rps, signal, concurrency, durationSeconds });
@@ -42,13 +40,11 @@ export class LoadRun {
     return true;
   }
 
-  // A request has begun (the meter counts it): the last one allowed ends the load.
   begun() {
     this.begins += 1;
     if (this.begins >= this.maxRequests) this.stop();
   }
 
-  // The i-th request is due at i/rps after the first, however many are in flight.
   openModel() {
     const intervalNs = 1e9 / this.rps;
     const firstNs = process.hrtime.bigint();

@@ -1,6 +1,4 @@
-// The engines a step runs on, by the name settings.engine, --engine and a worker's job use: what
-// each one drives (`mode`, a step's mode in the Result: 'http' through the app, or 'direct', a
-// store's client in the driver) and its implementation, loaded only when asked for, so that
+// The engines by name, each with its `mode`; implementations load only when asked for, so that
 // parsing flags loads neither loadtest nor the sockets code.
 export const ENGINES = Object.freeze({
   loadtest: { mode: 'http', load: async () => (await import('./http.js')).httpEngine },
@@ -8,12 +6,10 @@ export const ENGINES = Object.freeze({
   direct: { mode: 'direct', load: async () => (await import('./direct.js')).directEngine },
 });
 
-/** The names --engine takes. */
 export const HTTP_ENGINE_NAMES = Object.freeze(Object.keys(ENGINES).filter((name) => ENGINES[name].mode === 'http'));
 export const DEFAULT_HTTP_ENGINE = 'loadtest';
 
 /** An engine's mode: the table's for an engine it names, else the engine's own `mode` (default 'http'). */
 export const engineMode = (engine) => ENGINES[engine?.name]?.mode ?? engine?.mode ?? 'http';
 
-/** The engine called `name`, loaded; undefined for a name the table lacks. */
 export const loadEngine = async (name) => ENGINES[name]?.load();

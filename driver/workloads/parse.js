@@ -1,5 +1,4 @@
-// What --workload, --value-size and --distribution say, parsed into the data the engine runs.
-// Pure functions: each returns { value } or { problem } (one line, as the CLI prints it).
+// --workload, --value-size and --distribution parsed: each returns { value } or { problem }.
 import { APP_MAX_VALUE_BYTES, DISTRIBUTIONS, MIXED, WORKLOADS } from './definitions.js';
 import { HOTSPOT_DEFAULT } from './distributions.js';
 import { formatBytes } from '../../util/bytes.js';
@@ -49,7 +48,6 @@ export function parseDistribution(text) {
   return { value: text === 'hotspot' ? { name: text, ...HOTSPOT_DEFAULT } : { name: text } };
 }
 
-/** The name --distribution would take to ask for this distribution again (hotspot:20/80 for a hotspot). */
 export function distributionName(distribution) {
   if (!distribution) return null;
   if (distribution.name !== 'hotspot') return distribution.name;
@@ -59,10 +57,7 @@ export function distributionName(distribution) {
 const mixOf = (shares) => Object.entries(shares).filter(([, share]) => share > 0)
   .map(([operation, share]) => ({ operation, share }));
 
-/**
- * --workload: a name from definitions.js or mixed:R/W. Resolves to
- * { name, mix: [{ operation, share }], distribution (a name or null), load }.
- */
+/** --workload: a name from definitions.js or mixed:R/W. */
 export function parseWorkload(text) {
   const mixed = /^mixed:(.*)$/.exec(text);
   if (mixed) {
