@@ -1,29 +1,23 @@
-// Adding steps that ran side by side over the same window into one: the worker threads of one
-// driver (--workers N, driver/workers.js) and the drivers of several machines (node test
-// merge, result/merge.js). Counts are summed exactly, HDR histograms are added (percentiles
-// are read from the sum, never averaged), the mean comes from the exact sums, and rps is all
-// responses over the load-weighted mean of the parts' wallSeconds (not the sum of their rps).
-// docs/measurement.md ("Several workers, several machines") has the rule.
+// Adding steps that ran side by side into one (--workers threads, merged machines): counts summed
+// exactly, HDR histograms added (percentiles never averaged), rps all responses over the
+// load-weighted mean of the parts' wallSeconds (docs/measurement.md).
 import { createLatencyRecorder, decodeHistogram } from './recorder.js';
 import { activeClients } from './honesty.js';
 import { addTimelines } from './timeline.js';
 import { storeTimeAsLatency, storeTimeFigures } from './store-time.js';
 
 /**
- * A recorder's exact figures, as a worker sends them with its step (bigints do not cross
- * JSON, so nanoseconds travel as decimal strings): count, sumNs, minNs, maxNs.
+ * A recorder's exact figures (nanoseconds as decimal strings: bigints do not cross JSON).
  * @typedef {{ count: number, sumNs: string, minNs: string|null, maxNs: string|null }} LatencySums
  */
 
-/** The exact sums a recorder holds, in a form that crosses postMessage and JSON. */
 export function latencySums(recorder) {
   const { count, sumNs, minNs, maxNs } = recorder.state();
   const text = (ns) => (ns === null ? null : String(ns));
   return { count, sumNs: String(sumNs), minNs: text(minNs), maxNs: text(maxNs) };
 }
 
-// The sums behind a part's latency: exact when it carries them (a worker's step), else rebuilt
-// from its figures (a results file: meanMs holds the sum to within a nanosecond per request).
+// Without exact sums (a results file), meanMs holds the sum to within a nanosecond per request.
 function sumsOf(latency, exact) {
   if (exact) {
     const big = (ns) => (ns === null ? null : BigInt(ns));
@@ -39,7 +33,6 @@ function sumsOf(latency, exact) {
   };
 }
 
-/** One latency summary and histogram from several parts' ({ latency, histogram, sums? }): histograms added. */
 export function addLatencies(parts) {
   const total = createLatencyRecorder();
   for (const { latency, histogram, sums } of parts) {
@@ -54,10 +47,8 @@ export function addLatencies(parts) {
 }
 
 /**
- * The store times of parts that ran side by side (result/store-time.js), added as latencies are:
- * histograms added, the mean from the sums. A part without (null: its target sent none) adds
- * nothing; null when none has one. Undefined when every part is from a file written before
- * store times (so the sum has none either).
+ * The store times of parts that ran side by side, added as latencies are; null when none has
+ * one, undefined when every part predates store times.
  */
 export function addStoreTimes(storeTimes) {
   if (storeTimes.every((storeTime) => storeTime === undefined)) return undefined;
@@ -85,7 +76,6 @@ const sumOrNull = (parts, read) => {
   return missing ? null : sum(parts, read);
 };
 
-// The engines' own figures, added the same way (kept only to show how far off they are).
 function addReported(parts) {
   const reports = parts.map((part) => part.engineReported);
   if (reports.some((report) => !report)) return null;
@@ -96,8 +86,7 @@ function addReported(parts) {
   return { meanLatencyMs, rps: sumOrNull(reports, (report) => report.rps), totalRequests: total };
 }
 
-// The parts' wallSeconds, each weighted by its share of the load (its clients that ran, or its
-// rate in the open model); equal weights when the parts carry none (every share 0 or missing).
+// Weighted by each part's share of the load; equal weights when the parts carry none.
 function meanWallSeconds(parts) {
   const weights = parts.map((part) => (part.model === 'open' ? part.targetRps : activeClients(part)) ?? 0);
   const total = weights.reduce((a, b) => a + b, 0);
@@ -108,19 +97,10 @@ function meanWallSeconds(parts) {
 const withTimeline = (timeline) => (timeline ? { timeline } : {});
 
 /**
- * One step from `parts`, steps (measureStep's shape) that ran side by side over the same
- * window against the same target with the same settings, each on its share of the load.
- * Each part may carry `sums` (LatencySums) beside its latency, and each of its operations
- * too: the mean is then exact. Returns the step shape, with `sums` for a further addition.
- *
- * rps = responses / wallSeconds, with wallSeconds the mean of the parts' wallSeconds weighted
- * by each part's share of the load: its clients in the closed loop (Σ cᵢ·wallᵢ / Σ cᵢ, the mean
- * busy time of all the clients, driver/step-figures.js's own definition), its rate in the open model
- * (Σ rᵢ·wallᵢ / Σ rᵢ: the one schedule of all requests, stretched by the parts' slopes weighted
- * by their requests). Summing the parts' rps instead overstates when they end at different
- * times: two parts of 10 clients each doing 500 responses over 0.5 s and 1 s are 1000 / 0.75 =
- * 1333 rps, not 1000 + 500. An operation's rps is its responses / that wallSeconds, so they
- * add up to the step's.
+ * One step from `parts` that ran side by side on shares of the same load. wallSeconds is the
+ * parts' mean weighted by clients (closed loop) or rate (open model): summing the parts' rps
+ * overstates when they end at different times (two parts of 10 clients doing 500 responses over
+ * 0.5 s and 1 s are 1000 / 0.75 = 1333 rps, not 1000 + 500).
  */
 export function addSteps(parts) {
   if (!parts.length) throw new TypeError('addSteps needs at least one step');
@@ -153,7 +133,7 @@ export function addSteps(parts) {
     url: first.url,
     mode: first.mode,
     model: first.model,
-    // Side by side: the longest part's span stands for them all (their clocks differ by machine).
+    // Their clocks differ by machine: the longest part's span stands for them all.
     elapsedSeconds: Math.max(...parts.map((part) => part.elapsedSeconds ?? 0)),
     startedAt: times((part) => part.startedAt)[0],
     finishedAt: times((part) => part.finishedAt).at(-1),
@@ -170,7 +150,6 @@ export function addSteps(parts) {
     latency,
     ...withStoreTime(addStoreTimes(parts.map((part) => part.storeTime))),
     errors: addErrors(parts),
-    // In % of one core, summed: the parts' CPU added (over 100 when they used several cores).
     cpuPercent: sum(parts, (part) => part.cpuPercent),
     engineReported: addReported(parts),
     histogram,
@@ -182,8 +161,7 @@ export function addSteps(parts) {
   };
 }
 
-// Parts that ran side by side: their interval counts added index by index, over the intervals
-// every part has (each counts from its own first start, which differ by milliseconds).
+// Interval counts added index by index, over the intervals every part has.
 function addIntervals(parts) {
   const all = parts.map((part) => part.intervals).filter(Boolean);
   if (all.length !== parts.length) return null;
@@ -200,7 +178,6 @@ export function withoutSums({ sums, operations, ...step }) {
   };
 }
 
-// A record's storeTime without its sums (as they travel: result/store-time.js).
 function withoutStoreSums(record) {
   if (!record.storeTime?.sums) return record;
   const { sums: _sums, ...storeTime } = record.storeTime;

@@ -1,7 +1,5 @@
-// What limited a step: the tier whose CPU was saturated, or the machine, or nothing (the closed
-// loop waited on the store or the network). A pure rule over the step's own figures: its tiers'
-// CPU (driver/tier-cpu.js measures them), its machine figures and warnings, and the machine's
-// core count. The order of precedence, and why, is in docs/measurement.md ("Where the time goes").
+// What limited a step: the tier whose CPU was saturated, the machine, or nothing (the closed loop
+// waited on the store or the network). Precedence and why: docs/measurement.md.
 import { CPU_SATURATED_PERCENT } from './honesty.js';
 
 export const BOTTLENECK_TIERS = ['driver', 'app', 'server', 'machine', 'latency'];
@@ -21,7 +19,6 @@ export function busiestDriverThread(step) {
   return step.workers?.length ? Math.max(...step.workers.map((worker) => worker.cpuPercent)) : step.cpuPercent;
 }
 
-// "app 60% of 1 core", "redis 12% of 1 core", "driver 40%": the figures beside the verdict.
 function tierText(name, tier) {
   if (!tier || tier.cpuPercent === null) return `${name} not measured`;
   const percent = `${name} ${rounded(tier.cpuPercent)}%`;
@@ -37,10 +34,7 @@ function othersText(step, except) {
   return parts.join(', ');
 }
 
-/**
- * Idle cores during the step, whole ones: the machine's cores less what every process and the
- * hypervisor's steal took (null where the machine was not measured).
- */
+/** Idle whole cores during the step (null where the machine was not measured). */
 export function idleCores(machine, cpus) {
   const { treeCpuPercent, othersCpuPercent, stealPercent } = machine ?? {};
   if (![treeCpuPercent, othersCpuPercent, stealPercent].every(Number.isFinite) || !cpus) return null;
@@ -48,7 +42,6 @@ export function idleCores(machine, cpus) {
   return Math.max(0, Math.floor(cpus - used + 0.1));
 }
 
-/** Whether every core was busy: this run, other processes and steal together at 90% or more of all cores. */
 export function everyCoreBusy(machine, cpus) {
   const { treeCpuPercent, othersCpuPercent, stealPercent } = machine ?? {};
   if (![treeCpuPercent, othersCpuPercent, stealPercent].every(Number.isFinite) || !cpus) return false;
@@ -80,16 +73,9 @@ function machineEvidence(step, cpus) {
 }
 
 /**
- * The bottleneck of a step with `tiers` (result/fields.js): { tier, server, evidence }. In this
- * order, the first that holds:
- * - `driver`: a driver thread at 90% of a core or more (the busiest with --workers);
- * - `app`: the app's processes at 90% or more of the cores they can use;
- * - `server`: a store server at 90% or more of its cores (the one nearest its limit, named);
- * - `machine`: the step warned CPU_STEAL or BUSY_MACHINE, or every core was busy;
- * - `latency`: none of these, with the app (over HTTP) and every server measured.
- * When a tier that could be the limit was not measured and no rule above holds, tier is null
- * and evidence says what was missing. `cpus`: the machine's logical CPUs; `appWorkersFlag`:
- * how the user runs more app processes (`--app-workers`, or `app.js --workers`), for the hint.
+ * The bottleneck of a step: { tier, server, evidence }, the first that holds of driver, app,
+ * server (at 90% of their cores), machine, latency (all measured, none saturated). With a
+ * possible limit unmeasured, tier is null and evidence says what was missing.
  */
 export function bottleneckOf(step, { cpus, appWorkersFlag = null } = {}) {
   const { tiers } = step;
@@ -131,17 +117,12 @@ export function bottleneckOf(step, { cpus, appWorkersFlag = null } = {}) {
     `${waited}${Number.isFinite(mean) ? ` (mean latency ${mean.toFixed(2)} ms)` : ''}`);
 }
 
-/** How a bottleneck reads in a table cell: `app`, `server redis`, `-` (none, or not told). */
 export function bottleneckText(bottleneck) {
   if (!bottleneck?.tier) return '-';
   return bottleneck.tier === 'server' ? `server ${bottleneck.server}` : bottleneck.tier;
 }
 
-/**
- * The bottleneck a comparison row stands for: its step's, or over --repeat's repeats the most
- * common (tier and server; the first to reach the highest count), with the first such
- * repeat's evidence. null when no step has one (a merged run, a file from before them).
- */
+/** A comparison row's bottleneck: over repeats the most common, with the first such repeat's evidence. */
 export function commonBottleneck(steps) {
   const known = steps.map((step) => step.bottleneck).filter((bottleneck) => bottleneck?.tier);
   if (!known.length) return steps.find((step) => step.bottleneck)?.bottleneck ?? null;
@@ -157,10 +138,7 @@ export function commonBottleneck(steps) {
   return { ...first, evidence: `${top} of ${steps.length} repeats; the first: ${first.evidence}` };
 }
 
-/**
- * The tier every ranked row of a comparison group shares (`app`, `driver`, ...), or null when
- * they differ or one has none.
- */
+/** The tier every ranked row of a group shares, or null. */
 export function sharedBottleneck(rows) {
   const ranked = rows.filter((row) => !row.failed);
   if (ranked.length < 2) return null;

@@ -1,37 +1,22 @@
-// The comparison: for each key and load level, every store's figures side by side and how
-// its rps compares with the fastest store's at that same level. A row's figures are named as
-// a step's (rps, latency.meanMs, latency.p99Ms, errors.total); with --repeat they are the
-// medians of the repeats, and `spread` says how far the repeats ranged.
+// The comparison: for each key and load level, every store's figures side by side and its rps
+// against the fastest's. With --repeat a row's figures are the repeats' medians.
 import { groupRepeats, summarizeCell } from './repeat.js';
 import { median, rangesOverlap } from '../util/stats.js';
 import { distinguishable, failedStep, rankRows, rankStoreTimes, stepNoise, tolerance } from './ranking.js';
 import { commonBottleneck, sharedBottleneck } from './bottleneck.js';
 
-// The in-process map: nothing behind the app can answer faster, so a store measured faster
-// than it by more than this (and beyond the run's noise) is a finding to explain: on a busy
-// VM, postgres once read 2071 rps against memory's 1351.
+// Nothing behind the app can answer faster than the in-process map, so beating it by more than
+// this is a finding to explain (on a busy VM, postgres once read 2071 rps against memory's 1351).
 export const BASELINE_STORE = 'memory';
 export const BASELINE_TOLERANCE = 0.1;
 
 const range = ({ min, max, mean, ciLow, ciHigh }) => ({ min, max, mean, ciLow, ciHigh });
 
 /**
- * Groups steps by key, load and operation: [{ key, model, load, operation, rows }], one row per
- * URL (a store), fastest first and failed rows last: { store, repeats, rps, latency: { meanMs,
- * p99Ms }, storeTime: { p50Ms, p99Ms, meanMs } | null, errors: { total, samples }, failed, noise,
- * rank, ratio, spread, overlaps, warnings }.
- * failed: no repeat had a successful response (no rank, no ratio: result/ranking.js). noise:
- * the relative standard error of a single step's rps (null with repeats). rank: by groups of
- * rows not told apart from the fastest of their group (result/ranking.js; `drift`, the
- * control's, widens the noise), so ties share a rank and ranks read in order.
- * operation is null for the steps' totals; a workload of several operations (steps with
- * `operations`) gets a group per operation besides, so like is compared with like. warnings
- * holds the codes of its steps' warnings, plus FASTER_THAN_BASELINE when it beat `memory` by
- * more than 10%; overlaps names the stores whose rps range over the repeats shares a point with
- * this one's (not distinguishable here). bottleneck: what limited its step (result/bottleneck.js),
- * the repeats' most common; storeRank: its place by store time inside the app (its storeTime,
- * where the app sent Server-Timing), in groups as rank. Each group's `bottleneck` is the tier
- * every ranked row shares, or null.
+ * Groups steps by key, load and operation: [{ key, model, load, operation, rows }], fastest row
+ * first, failed rows last. Operation null is the steps' totals; a workload of several operations
+ * gets a group per operation besides, so like is compared with like. A row warns
+ * FASTER_THAN_BASELINE when it beat `memory` by more than 10%.
  */
 export function compareStores(steps, { drift = null } = {}) {
   const groups = new Map();
@@ -57,7 +42,6 @@ export function compareStores(steps, { drift = null } = {}) {
       overlaps: [],
       warnings: summary.warnings,
     });
-    // What limited it (result/bottleneck.js), and its place by store time, set with the ranks below.
     Object.assign(groups.get(id).rows.at(-1), { bottleneck: commonBottleneck(figures), storeRank: null });
   };
   for (const cell of groupRepeats(steps)) {
@@ -65,7 +49,6 @@ export function compareStores(steps, { drift = null } = {}) {
     const named = (step) => (step.operations?.length > 1 ? step.operations.map((figures) => figures.operation) : []);
     const operations = [...new Set(cell.steps.flatMap(named))];
     for (const operation of operations) {
-      // An operation's figures in each repeat, carrying its step's warnings.
       const figures = cell.steps.flatMap((step) => (step.operations ?? [])
         .filter((entry) => entry.operation === operation)
         .map((entry) => ({ ...entry, intervals: null, warnings: step.warnings, bottleneck: step.bottleneck })));
@@ -93,7 +76,6 @@ export function compareStores(steps, { drift = null } = {}) {
     rankStoreTimes(group.rows);
     group.bottleneck = sharedBottleneck(group.rows);
   }
-  // Keys in the order first seen, then the totals before each operation, then by load level.
   const keyOrder = [...new Set(steps.map((step) => step.key))];
   const operationOrder = [
     null,
@@ -104,11 +86,7 @@ export function compareStores(steps, { drift = null } = {}) {
     a.load - b.load);
 }
 
-/**
- * A row's store time (result/store-time.js): each figure the median over the repeats that have
- * one, null when none has. Comparing at the store's own time tells the stores apart where the
- * app is what limits rps.
- */
+/** A row's store time, each figure the median over repeats: it tells stores apart where the app limits rps. */
 export function storeTimeOf(figures) {
   const known = figures.map((entry) => entry.storeTime).filter(Boolean);
   if (!known.length) return null;
@@ -125,7 +103,6 @@ function fasterThanBaseline(row, baseline, drift) {
   return row.rps > baseline.rps * (1 + margin);
 }
 
-// The errors of each kind over the cell's repeats, added.
 function errorKinds(figures) {
   const byKind = {};
   for (const { errors } of figures) {
@@ -134,7 +111,6 @@ function errorKinds(figures) {
   return byKind;
 }
 
-// The first answer of each error kind over the cell's repeats (driver/step.js keeps them).
 function errorSamples(figures) {
   const samples = {};
   for (const { errors } of figures) {

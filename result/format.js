@@ -1,7 +1,5 @@
-// Results files in and out: toJson writes a Result, fromJson reads one back, both through
-// the field lists in fields.js. fromJson(toJson(result)) deep-equals result, so everything
-// that renders a Result (node test report, and the next HTML report, compare or merge) can
-// start from a saved file instead of a live run.
+// Results files in and out through fields.js: fromJson(toJson(result)) deep-equals result, so
+// every report can start from a saved file.
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { ResultsFormatError, RunError } from '../util/errors.js';
@@ -10,12 +8,11 @@ import { copyRecord } from './shape.js';
 
 export { RESULTS_FORMAT };
 
-// What node test wrote before this format had a reader (steps without timestamps or warning codes).
+// Older files' steps lack timestamps and warning codes.
 const FIRST_FORMAT = 'storebench-driver/1';
 const RESULTS_PREFIX = 'storebench-results/';
 const versionOf = (format) => (format.startsWith(RESULTS_PREFIX) ? Number(format.slice(RESULTS_PREFIX.length)) : NaN);
 
-/** The Result as the JSON text of a results file (no trailing newline). Throws TypeError on a malformed Result. */
 export function toJson(result) {
   const fail = (problem) => {
     throw new TypeError(`not a Result: ${problem}`);
@@ -23,10 +20,8 @@ export function toJson(result) {
   return JSON.stringify(copyRecord(result, RESULT_FIELDS, '', fail), null, 2);
 }
 
-// Where JSON.parse stopped in `text`, as a 0-based offset, or null when the text ended first.
-// V8 names the offset in most messages, but "Unexpected token" ones quote the text instead:
-// there the offset is found as the longest prefix that still reads as unfinished JSON.
-// Null when the parser stopped at the end of the text.
+// Where JSON.parse stopped, or null at the text's end. "Unexpected token" messages quote the text
+// instead of an offset: there it is the longest prefix that still reads as unfinished JSON.
 function stopOffset(text, error) {
   const offsetIn = (message, length) => {
     const at = /at position (\d+)/.exec(message);
@@ -61,10 +56,7 @@ function notJson(text, error) {
   return `not JSON (it stops being JSON at line ${before.length}, column ${before.at(-1).length + 1})`;
 }
 
-/**
- * Reads a results file's text (or its parsed JSON) back into a Result; throws ResultsFormatError
- * (exit 2) when it is not one.
- */
+/** Reads a results file's text (or parsed JSON) into a Result; throws ResultsFormatError (exit 2). */
 export function fromJson(input) {
   let parsed = input;
   if (typeof input === 'string') {
@@ -101,13 +93,9 @@ export function fromJson(input) {
   return copyRecord(parsed, RESULT_FIELDS, '', fail);
 }
 
-// The usual reasons a file cannot be read, in words rather than errno codes.
 const READ_PROBLEMS = { ENOENT: 'no such file', EACCES: 'permission denied', EISDIR: 'it is a folder, not a file' };
 
-/**
- * Reads a results file: RunError (exit 1) when it cannot be read, ResultsFormatError (exit 2)
- * naming the file when it is not a Result.
- */
+/** Reads a results file: RunError (exit 1) unreadable, ResultsFormatError (exit 2) not a Result. */
 export async function readResults(file) {
   let text;
   try {
@@ -118,7 +106,6 @@ export async function readResults(file) {
   return fromFileText(file, text);
 }
 
-/** readResults without a promise, for the library's report, compare and merge (index.js), which return values. */
 export function readResultsSync(file) {
   let text;
   try {

@@ -1,6 +1,4 @@
-// Warnings that travel with a step's numbers when those numbers deserve less trust, each as
-// { code, message, data }: reports decide by the code (registered in warnings.js) and may
-// use the figures in data; the message is for people.
+// Warnings that travel with a step's numbers when they deserve less trust: { code, message, data }.
 import { CONFLICT_KIND } from './error-kinds.js';
 import { WARNING_CODES } from './warnings.js';
 import { failedStep } from './ranking.js';
@@ -19,21 +17,13 @@ function warning(code, message, data) {
   return { code, message, data };
 }
 
-/**
- * The requests a closed loop keeps in flight: concurrency x pipeline (--pipeline N: each client
- * sends N at a time), or -n when it is fewer.
- */
+/** The requests a closed loop keeps in flight: concurrency x pipeline, or -n when fewer. */
 export function activeClients({ concurrency, maxRequests }, pipeline = 1) {
   const inFlight = concurrency * pipeline;
   return maxRequests === null || maxRequests === undefined ? inFlight : Math.min(inFlight, maxRequests);
 }
 
-/**
- * The warnings a step's own figures call for. `engine` is the HTTP engine that sent it
- * (settings.engine): when the loadtest engine saturated its core, DRIVER_CPU says the fast
- * engine sends the same load for a fraction of the CPU. `pipeline` is settings.pipeline: each
- * client's calls in flight at a time, which Little's law counts.
- */
+/** The warnings a step's own figures call for; `pipeline` counts in Little's law. */
 export function honestyWarnings(step, { engine, pipeline = 1 } = {}) {
   const warnings = [];
   const { responses, wallSeconds, latency, rps, concurrency, model, cpuPercent, errors, targetRps } = step;
@@ -47,8 +37,8 @@ export function honestyWarnings(step, { engine, pipeline = 1 } = {}) {
       { responses, wallSeconds, minSamples: MIN_SAMPLES, minSeconds: MIN_SECONDS },
     ));
   }
-  // Little's law: in a closed loop, mean latency = concurrency / throughput. If they disagree,
-  // time was spent outside what we timed (client queueing, a stalled driver) or the step was too short.
+  // Little's law: closed loop mean latency = concurrency / throughput. Disagreement means time
+  // outside what we timed (client queueing, a stalled driver) or a too-short step.
   if (model === 'closed' && responses > 0 && rps > 0) {
     const expectedMs = (activeClients({ concurrency, maxRequests: step.maxRequests }, pipeline) / rps) * 1000;
     const apart = Math.abs(latency.meanMs - expectedMs) / expectedMs;
@@ -69,8 +59,7 @@ export function honestyWarnings(step, { engine, pipeline = 1 } = {}) {
       { rps, targetRps, minRatio: OPEN_MODEL_MIN_RATIO },
     ));
   }
-  // With --workers, each worker thread runs on its own core: the check is per worker (the
-  // step's cpuPercent is their sum, and may pass 100% without any one of them saturated).
+  // With --workers the check is per worker: their summed cpuPercent may pass 100% with none saturated.
   const busiest = step.workers?.length ? Math.max(...step.workers.map((worker) => worker.cpuPercent)) : cpuPercent;
   if (busiest >= CPU_SATURATED_PERCENT) {
     const who = step.workers?.length ? `the busiest of ${step.workers.length} worker threads` : 'the driver';
@@ -107,10 +96,7 @@ export function honestyWarnings(step, { engine, pipeline = 1 } = {}) {
   return warnings;
 }
 
-/**
- * A warm-up that never settled (driver/warmup.js): the step that followed it may have measured
- * a target still warming up.
- */
+/** A warm-up that never settled: the step after it may have measured a target still warming. */
 export function warmupWarnings(warmup) {
   if (!warmup || warmup.steady) return [];
   const why = warmup.speeds.at(-1) === null
@@ -141,17 +127,12 @@ export function driftWarnings({ store, key, load, step, rpsBefore, rpsAfter, dri
 
 const signedPercent = (fraction) => `${fraction >= 0 ? '+' : '−'}${Math.abs(Math.round(fraction * 100))}%`;
 
-/**
- * `http 413: 20 (VALUE_TOO_LARGE: the memcached server refused ...)`: each kind's count and its
- * first answer.
- */
 export function errorsText({ byKind, samples = {} }) {
   return Object.entries(byKind)
     .map(([kind, n]) => (samples[kind] ? `${kind}: ${n} (${samples[kind]})` : `${kind}: ${n}`))
     .join(', ');
 }
 
-/** Warnings on a load phase: records it could not load. */
 export function loadWarnings(load) {
   const missing = load.records - load.loaded;
   if (!missing) return [];
@@ -165,7 +146,6 @@ export function loadWarnings(load) {
   )];
 }
 
-/** Warnings on a verification: values that read back different, and sampled keys it could not check. */
 export function verificationWarnings(verification) {
   const warnings = [];
   const { sampled, mismatched, leftOut, promise } = verification;

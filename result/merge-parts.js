@@ -1,6 +1,4 @@
-// node test merge of the parts of one run (--part I/N, --start-at): parts 1..N all there and
-// none twice, and how far apart they started (and how far apart their clocks were, by the
-// target's Date header).
+// node test merge of one run's parts: 1..N all there, none twice, and how far apart they started.
 import { MergeError } from '../util/errors.js';
 import { WARNING_CODES } from './warnings.js';
 
@@ -10,10 +8,7 @@ export const START_TOLERANCE_MS = 100;
 
 const partName = ({ index, count }) => `part ${index} of ${count}`;
 
-/**
- * Refuses inputs ([{ file, result }]) that mix parts and whole runs, parts of different
- * splits, a part given twice or a part missing. Returns whether the inputs are parts.
- */
+/** Refuses a mix of parts and whole runs, of splits, or a part twice or missing; true for parts. */
 export function checkParts(inputs) {
   const parts = inputs.map(({ result }) => result.settings.part ?? null);
   if (parts.every((part) => !part)) return false;
@@ -43,11 +38,7 @@ export function checkParts(inputs) {
   return true;
 }
 
-/**
- * What the parts' starts say, for the merged Result's `start`: the barrier (at), each part's
- * start and clock, the spread of their starts and of their clocks, and START_SKEW when the
- * starts are further apart than `toleranceMs`. null when no input waited at a barrier.
- */
+/** The parts' starts for the merged Result's `start`, with START_SKEW; null without a barrier. */
 export function mergeStarts(inputs, { toleranceMs = START_TOLERANCE_MS } = {}) {
   const starts = inputs.filter(({ result }) => result.start);
   if (!starts.length) return null;

@@ -1,10 +1,6 @@
-// node test merge: results files from drivers that ran at the same time on different machines
-// against one target, added into one Result. Each step is added with the steps of the same
-// store, key, workload, model, load, repeat and mode in the other files (result/add-steps.js:
-// histograms added, counts summed, rps over the load-weighted mean wallSeconds), and keeps each
-// machine's figures beside the total (`machines`). Files whose steps measured different things
-// are refused, naming the field, and so are one run given twice and --direct runs that did not
-// load one shared server.
+// node test merge: results files from drivers that ran at once on different machines against one
+// target, added into one Result, each machine's figures kept beside the total. Files whose steps
+// measured different things are refused, naming the field.
 import { addSteps, withoutSums } from './add-steps.js';
 import { createResult } from './result.js';
 import { honestyWarnings } from './honesty.js';
@@ -13,10 +9,8 @@ import { WARNING_CODES } from './warnings.js';
 import { RESULT_FIELDS } from './fields.js';
 import { checkParts, mergeStarts } from './merge-parts.js';
 
-// Settings that may differ between the drivers: the seed (each machine may draw its own keys),
-// the thresholds (checked after the run, not part of the load) and the worker threads (how a
-// machine generates its share, --workers auto differing with its cores), and which part of a
-// split run it is (--part; checked apart, merge-parts.js).
+// Settings that may differ between drivers: the seed, the thresholds (checked after the run), the
+// worker threads (--workers auto differs with cores), and the part (checked in merge-parts.js).
 const FREE_SETTINGS = new Set(['seed', 'assert', 'workers', 'part']);
 // Warnings about one machine (its CPU, its neighbours) stay with that machine's name; the
 // others are recomputed from the totals.
@@ -27,7 +21,6 @@ const SETTINGS = RESULT_FIELDS
   .map((field) => field.path.slice('settings.'.length));
 const shown = (value) => JSON.stringify(value);
 
-/** What makes steps the same step across files: "redis key1 closed concurrency 10 repeat 1 http". */
 export function stepIdentity(step) {
   // A part's step (--part) is a share of the run's level, which is what the parts have in common.
   const level = (own) => step.runLoad ?? own;
@@ -36,7 +29,6 @@ export function stepIdentity(step) {
   return `${step.store} ${step.key}${workload} ${step.model} ${load} repeat ${step.repeat} ${step.mode}`;
 }
 
-// The first field in which b differs from a, as "settings.duration (2 vs 5)", or null.
 function firstDifference(a, b, fields, prefix) {
   for (const name of fields) {
     if (shown(a[name]) !== shown(b[name])) {
@@ -50,7 +42,6 @@ function refuse(files, what) {
   throw new MergeError(`cannot merge ${files.join(' and ')}: they differ in ${what}`);
 }
 
-// The steps of every file, by identity; refuses files that differ in what they measured.
 function matchSteps(inputs, { parts = false } = {}) {
   const [first, ...others] = inputs;
   for (const other of others) {
@@ -91,8 +82,7 @@ function matchSteps(inputs, { parts = false } = {}) {
   return groups;
 }
 
-// Two files from one machine whose steps all started at the same moments are one run given
-// twice: adding it to itself would double every count and rps.
+// One run given twice (same host, same step starts): adding it to itself would double every count.
 function refuseSameRun(inputs) {
   const starts = ({ result }) => JSON.stringify(result.steps.map((step) => step.startedAt));
   for (const [index, one] of inputs.entries()) {
@@ -110,10 +100,8 @@ function refuseSameRun(inputs) {
 
 const LOOPBACK = /:\/\/(\[::1\]|localhost|127\.)/i;
 
-// --direct steps: each driver called its store itself, so the machines' figures add up to one
-// load only when they all reached one shared server. A store inside the driver's process
-// (memory), an embedded server each driver started, different servers, or a loopback address
-// on different machines each mean separate stores, whose sum no store ever saw: refused.
+// --direct steps add up only when every driver reached one shared server: an in-process store,
+// embedded servers or separate servers mean a sum no store ever saw, refused.
 function refuseSeparateServers(inputs, groups) {
   const results = new Map(inputs.map(({ file, result }) => [file, result]));
   for (const [identity, group] of groups) {
@@ -149,8 +137,7 @@ function refuseSeparateServers(inputs, groups) {
   }
 }
 
-// NO_OVERLAP when the drivers' windows for this step did not overlap (a clock off, or a
-// driver started late): the latest start came after the earliest finish.
+// NO_OVERLAP: the latest start came after the earliest finish (a clock off, a driver late).
 function overlapWarning(group) {
   const latestStart = Math.max(...group.map(({ step }) => Date.parse(step.startedAt)));
   const earliestFinish = Math.min(...group.map(({ step }) => Date.parse(step.finishedAt)));
@@ -189,11 +176,9 @@ function mergeStep(group, { pipeline } = {}) {
       treeCpuPercent: worst(steps, (step) => step.machine.treeCpuPercent),
       loadAverage: worst(steps, (step) => step.machine.loadAverage),
     },
-    // Each machine's prober timed its own path, and keeps percentiles without histograms to add:
-    // they stay in its own file.
+    // Each prober keeps percentiles without histograms to add: they stay in its own file.
     probe: null,
     workers: null,
-    // Each machine warmed up on its own before its step: that stays in its own file.
     warmup: null,
     machines: group.map(({ file, hostname, step }) => ({
       hostname,
@@ -211,19 +196,12 @@ function mergeStep(group, { pipeline } = {}) {
   const ownWarnings = group.flatMap(({ hostname, step }) => step.warnings
     .filter((warning) => MACHINE_WARNINGS.has(warning.code))
     .map((warning) => ({ ...warning, message: `${hostname}: ${warning.message}` })));
-  // The totals' own checks (sample size, Little's law, the open model's rate, errors); the
-  // CPU check stays per machine, above.
   const totals = honestyWarnings({ ...merged, cpuPercent: 0, workers: null }, { pipeline });
   merged.warnings = [...totals, ...ownWarnings, ...overlapWarning(group)];
   return merged;
 }
 
-/**
- * Merges `inputs` ([{ file, result }], Results as fromJson reads them, at least two) into
- * one Result: every step added with its matches, in the first file's order, and `merged`
- * naming the files and machines. Throws MergeError (exit 2) naming the first field in which
- * the files differ.
- */
+/** Merges `inputs` ([{ file, result }], at least two) into one Result; throws MergeError (exit 2). */
 export function mergeResults(inputs) {
   if (inputs.length < 2) throw new MergeError('merge needs at least two results files');
   const parts = checkParts(inputs);
@@ -252,7 +230,6 @@ export function mergeResults(inputs) {
     targets: first.targets,
     skipped,
     steps,
-    // Each machine loaded and verified on its own: their tables are kept as they were.
     loads: inputs.flatMap(({ result }) => result.loads),
     verifications: inputs.flatMap(({ result }) => result.verifications),
     merged: inputs.map(({ file, result: { system } }) => ({

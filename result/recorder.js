@@ -1,6 +1,5 @@
-// Latency recorder: every request's latency goes into an HDR histogram at microsecond
-// resolution (for percentiles), while count, sum, min and max are kept exactly in
-// nanoseconds (so the mean is not quantised at all).
+// Latency recorder: an HDR histogram at µs resolution for percentiles, count, sum, min and max
+// exact in ns (so the mean is not quantised).
 import * as hdr from 'hdr-histogram-js';
 
 // Below 2^53 with room for one more latency of up to 2^52 ns.
@@ -14,9 +13,8 @@ export function createLatencyRecorder() {
     numberOfSignificantValueDigits: 3,
     useWebAssembly: false,
   });
-  // Count, min and max as plain numbers of nanoseconds (exact below 2^53 ns, 104 days); the sum
-  // in a number too, folded into a bigint before it could lose a nanosecond, so recording
-  // allocates nothing (a bigint per operation was most of the recorder's cost per request).
+  // Plain numbers of ns (exact below 2^53, 104 days), the sum folded into a bigint before it could
+  // lose a nanosecond: a bigint per operation was most of the recorder's cost per request.
   let count = 0;
   let sumNs = 0n;
   let unfoldedNs = 0;
@@ -37,22 +35,19 @@ export function createLatencyRecorder() {
   const totalNs = () => sumNs + BigInt(unfoldedNs);
 
   return {
-    /** Records one latency given in nanoseconds (bigint). */
     record(latencyNs) {
       recordNs(Number(latencyNs));
     },
     /** Records one latency given as a whole number of nanoseconds (a number): the request path's call. */
     recordNs,
-    /** Latency figures in milliseconds (null when nothing was recorded). */
     summary() {
       if (count === 0) {
         return { count, meanMs: null, minMs: null, maxMs: null, p50Ms: null, p90Ms: null, p99Ms: null, p999Ms: null };
       }
       const minMs = minNs / 1e6;
       const maxMs = maxNs / 1e6;
-      // HDR answers with the top of a value's bucket (0.1% wide), rounded to whole µs: that can
-      // pass the exact max (11.919 for 11.914 ms) or sit above the exact min (1 µs for 0.4 µs).
-      // No percentile lies outside the samples, so each is held to [min, max].
+      // HDR answers with a bucket's top (0.1% wide), which can pass the exact max (11.919 for
+      // 11.914 ms): each percentile is held to [min, max].
       const atMs = (percentile) => Math.min(maxMs, Math.max(minMs, histogram.getValueAtPercentile(percentile) / 1000));
       return {
         count,
@@ -65,10 +60,7 @@ export function createLatencyRecorder() {
         p999Ms: atMs(99.9),
       };
     },
-    /**
-     * Adds everything `other` (another recorder) recorded to this one: histograms add exactly,
-     * as do count, sum, min and max.
-     */
+    /** Adds another recorder's figures to this one: exactly. */
     add(other) {
       const theirs = other.state();
       if (!theirs.count) return;
@@ -78,7 +70,6 @@ export function createLatencyRecorder() {
       maxNs = Math.max(maxNs, Number(theirs.maxNs));
       histogram.add(theirs.histogram);
     },
-    /** What add() reads. */
     state: () => ({
       count,
       sumNs: totalNs(),
@@ -86,10 +77,7 @@ export function createLatencyRecorder() {
       maxNs: count ? BigInt(maxNs) : null,
       histogram,
     }),
-    /**
-     * The histogram, saying what it holds: values in µs as HdrHistogram's compressed base64,
-     * decodable by any HDR implementation.
-     */
+    /** The histogram: µs values as HdrHistogram's compressed base64. */
     encode() {
       return { ...HISTOGRAM_ENCODING, data: hdr.encodeIntoCompressedBase64(histogram) };
     },
@@ -99,9 +87,8 @@ export function createLatencyRecorder() {
   };
 }
 
-// The per-second histograms of a step's timeline (result/timeline.js): 2 significant digits
-// (1% buckets, plenty to see a one-second p99 move) and a 60 s range that grows when needed,
-// so each takes 11 KB instead of the step histogram's 95 KB: a long step holds one a second.
+// Timeline histograms: 2 significant digits (1% buckets) and a growing 60 s range take 11 KB
+// instead of 95 KB, and a long step holds one a second.
 export function createIntervalHistogram() {
   return hdr.build({
     lowestDiscernibleValue: 1,
@@ -112,7 +99,6 @@ export function createIntervalHistogram() {
   });
 }
 
-/** A raw HDR histogram of µs values as encode() writes it. */
 export const encodeHistogram = (histogram) => ({
   ...HISTOGRAM_ENCODING,
   data: hdr.encodeIntoCompressedBase64(histogram),

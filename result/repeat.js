@@ -1,13 +1,9 @@
-// The repeats of one step summarised (driver/schedule.js plans the order steps run in).
+// The repeats of one step summarised.
 import { spread } from '../util/stats.js';
 
-/** A step's load level: its concurrency, or its targetRps in the open model. */
 export const loadOf = (step) => (step.model === 'open' ? step.targetRps : step.concurrency);
 
-/**
- * The steps grouped into cells, one per URL and load level, each with its repeats in the order
- * run: [{ url, store, key, model, load, steps }], cells in the order first run.
- */
+/** The steps grouped into cells (URL, load level), repeats in the order run. */
 export function groupRepeats(steps) {
   const cells = new Map();
   for (const step of steps) {
@@ -21,11 +17,7 @@ export function groupRepeats(steps) {
   return [...cells.values()];
 }
 
-/**
- * What a cell's repeats say together: each figure's spread (util/stats.js: median, min, max,
- * mean and, from 5 repeats, the 95% interval of the mean), errors and requests summed, and the
- * codes of every repeat's warnings, each once.
- */
+/** What a cell's repeats say together: each figure's spread, errors and requests summed, warnings once. */
 export function summarizeCell(cell) {
   const of = (pick) => spread(cell.steps.map(pick));
   return {

@@ -1,18 +1,12 @@
-// node test compare A.json B.json, judged: two saved runs side by side. Steps match by store, key,
-// mode and load level (not by URL: an embedded app gets a new port every run); for each match
-// the rps, mean, p50 and p99 of both (medians of their repeats), the change in %, and whether
-// the change is within noise (the repeats' min-max ranges overlap). Steps only one run has are
-// listed, never dropped. --fail-on-regression PCT: an rps down or a p99 up by more than PCT %
-// is a regression (exit 3). Each regression names the machine warnings (CPU_STEAL,
-// BUSY_MACHINE) its steps carried; --ignore-busy does not fail on one whose step in B warned.
-// report/compare-runs.js renders what compareRuns judges.
+// node test compare A.json B.json: steps matched by store, key, mode and load (not URL: an
+// embedded app gets a new port every run); steps only one run has are listed, never dropped.
+// --fail-on-regression PCT: rps down or p99 up by more than PCT % exits 3.
 import { groupRepeats, summarizeCell } from './repeat.js';
 import { rangesOverlap } from '../util/stats.js';
 
 // The machine's own warnings (steal, other processes), as steps carry them.
 export const MACHINE_CODES = new Set(['CPU_STEAL', 'BUSY_MACHINE']);
 
-// The figures compared, named as in a step; `better` says which way is an improvement.
 export const COMPARED_FIGURES = [
   { name: 'rps', pick: (summary) => summary.rps, better: 'higher' },
   { name: 'latency.meanMs', pick: (summary) => summary.latency.meanMs, better: 'lower' },
@@ -36,13 +30,9 @@ function cellsOf(result) {
   return cells;
 }
 
-// The figure each machine warning is about, as a step's `machine` holds it.
 const MACHINE_FIGURES = { CPU_STEAL: 'stealPercent', BUSY_MACHINE: 'othersCpuPercent' };
 
-/**
- * A cell's machine warnings: [{ code, steps (how many of its repeats carried it), of, peak
- * (the highest figure behind it, in %) }], in MACHINE_CODES' order; empty when none warned.
- */
+/** A cell's machine warnings: [{ code, steps, of, peak }], empty when none warned. */
 function machineWarningsOf(cell) {
   return [...MACHINE_CODES].map((code) => {
     const warned = cell.steps.filter((step) => step.warnings.some((warning) => warning.code === code));
@@ -54,14 +44,12 @@ function machineWarningsOf(cell) {
 // Two Results that hold the same steps, timestamps and histograms included, are one run.
 const sameRun = (a, b) => a.steps.length > 0 && JSON.stringify(a.steps) === JSON.stringify(b.steps);
 
-/** The settings that differ between the runs, as "duration: 2 vs 5". */
 function settingsDiffer(a, b) {
   const lines = [];
   const names = ['concurrency', 'rps', 'requests', 'duration', 'warmup', 'keepAlive', 'timeoutMs', 'repeat', 'engine',
     'pipeline'];
   for (const name of names) {
-    // A file from before --engine was sent by loadtest (or, in direct mode, by neither: both the
-    // same); one from before --pipeline sent one call at a time.
+    // Files without --engine were sent by loadtest (direct: by neither); without --pipeline, one call at a time.
     const before = { engine: 'loadtest', pipeline: 1 };
     const valueOf = (run) => run.settings[name] ?? before[name];
     const [x, y] = [JSON.stringify(valueOf(a)), JSON.stringify(valueOf(b))];
@@ -71,16 +59,9 @@ function settingsDiffer(a, b) {
 }
 
 /**
- * Compares two Results: { rows, onlyA, onlyB, settings, regressions, ignored, identical }.
- * rows: one per matching step, in A's order: { store, key, model, load, repeats: [a, b],
- * machine: { a, b } (machineWarningsOf each side), figures: [{ name, a, b, changePercent,
- * withinNoise, regression, ignored }] }. withinNoise: true when both runs have 2+ repeats and
- * their min-max ranges overlap, false when they do not, null with a single run on either side
- * (no noise to judge by). regression: with failOnRegression, an rps fallen or a p99 risen by
- * more than that %; with ignoreBusy, one whose step in B carried a machine warning is `ignored`
- * instead (listed in `ignored`, not in `regressions`). A busy machine during A made A slower,
- * which can hide a regression but never make one, so only B's warnings excuse it.
- * identical: A and B hold the same steps (one file given twice, or a copy).
+ * Compares two Results. withinNoise: null with a single run on either side. With ignoreBusy a
+ * regression whose step in B carried a machine warning is `ignored`: a busy A can hide a
+ * regression but never make one, so only B's warnings excuse it. identical: the same steps.
  */
 export function compareRuns(a, b, { failOnRegression = null, ignoreBusy = false } = {}) {
   const cellsA = cellsOf(a);

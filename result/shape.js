@@ -1,7 +1,5 @@
-// Copies a record field by field as a list in fields.js describes it, checking each value's
-// type on the way (a `list` holds records of its `of` fields, a `record` is one such record):
-// writing a Result and reading one back both go through here, so a file holds exactly the
-// defined fields, in the defined order, and a reader gets nothing else.
+// Copies a record field by field as fields.js describes it, checking types: a file holds exactly
+// the defined fields, in order, and a reader gets nothing else.
 
 const isRecord = (value) => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -38,7 +36,6 @@ const WANTED = {
 
 const show = (value) => (value === undefined ? 'missing' : `${JSON.stringify(value)?.slice(0, 40)}`);
 
-// The fields as a tree: { latency: { meanMs: field, ... }, url: field }, in first-seen order.
 const trees = new WeakMap();
 function treeOf(fields) {
   if (trees.has(fields)) return trees.get(fields);
@@ -82,20 +79,15 @@ function copyNode(input, tree, where, fail) {
   const output = {};
   for (const [key, node] of tree) {
     const at = where ? `${where}.${key}` : key;
-    // An optional field (or group) left out stays out.
     if (input[key] === undefined && (node instanceof Map ? allOptional(node) : node.optional)) continue;
     output[key] = node instanceof Map ? copyNode(input[key], node, at, fail) : copyValue(input[key], node, at, fail);
   }
   return output;
 }
 
-/**
- * A copy of `record` holding exactly `fields` in their order; `fail(problem)` is called (and
- * must throw) at the first missing, unknown or mistyped field. `where` names the record in problems.
- */
+/** A copy of `record` holding exactly `fields`; `fail(problem)` must throw. */
 export function copyRecord(record, fields, where, fail) {
   return copyNode(record, treeOf(fields), where, fail);
 }
 
-/** The value at a dotted path ("latency.p99Ms"). */
 export const valueAt = (record, path) => path.split('.').reduce((value, key) => value?.[key], record);

@@ -1,8 +1,5 @@
-// --assert: checking thresholds against a Result (a live run's or a saved one). Each threshold
-// is checked per store: against every step of that store (every key and load level), using the
-// figure the tables show (with --repeat, the median of the repeats; errors summed over them). A
-// store passes when every one of its steps does; a threshold naming a store no step measured
-// fails ("not measured"). report/assert.js renders the rows.
+// --assert: thresholds checked per store against every step of it, on the figure the tables show
+// (with --repeat, the median). A threshold naming a store no step measured fails ("not measured").
 import { groupRepeats, summarizeCell } from './repeat.js';
 import { LATENCY_METRICS } from './thresholds.js';
 
@@ -22,13 +19,9 @@ function figureOf(threshold, summary) {
   return summary.errors.total;
 }
 
-// How far a value is from failing, to pick the worst step: the larger, the worse.
 const badness = (threshold, value) => (value === null ? Infinity : threshold.kind === 'rps' ? -value : value);
 
-/**
- * Checks each threshold against the Result's steps. Resolves to one row per threshold and
- * store: { threshold, store, checked, failed, worst: { key, load, model, value } | null, pass }.
- */
+/** One row per threshold and store: { threshold, store, checked, failed, worst, pass }. */
 export function checkThresholds(result, thresholds) {
   const cells = groupRepeats(result.steps).map((cell) => ({ ...cell, summary: summarizeCell(cell) }));
   const rows = [];

@@ -19,12 +19,7 @@ const UNITS_TO_MS = { ms: 1, us: 0.001, µs: 0.001 };
 const SHAPE = /^\s*(?:([^\s:<>=]+)\s*:\s*)?([a-z0-9]+)\s*(<=|>=|==|=|<|>)\s*(\d+(?:\.\d+)?|\.\d+)\s*([a-zµ%]*)\s*$/i;
 const METRICS_TEXT = `${Object.keys(LATENCY_METRICS).join(', ')}, rps or errors`;
 
-/**
- * Parses one expression. Returns { threshold } or { problem } (one line naming the expression):
- * threshold = { text, store (null: every store), metric ('p99', 'rps', 'errors', ...), kind
- * ('latency' | 'rps' | 'errors'), op, limit (ms for latencies, a count or a % for errors), unit
- * ('ms', 'rps', 'count' or '%') }.
- */
+/** Parses one expression: { threshold } or { problem } (one line naming the expression). */
 export function parseThreshold(text) {
   const say = (why) => ({ problem: `--assert "${text}": ${why}` });
   const match = SHAPE.exec(text);
@@ -66,7 +61,6 @@ export function parseThreshold(text) {
   return { threshold: { ...base, limit: value, unit: 'count' } };
 }
 
-/** Parses every expression: { thresholds, problems }. */
 export function parseThresholds(texts = []) {
   const thresholds = [];
   const problems = [];
@@ -78,7 +72,6 @@ export function parseThresholds(texts = []) {
   return { thresholds, problems };
 }
 
-/** The stores the thresholds in `texts` name, each once (a threshold on every store names none). */
 export const thresholdStores = (texts) => {
   const named = parseThresholds(texts).thresholds.map((threshold) => threshold.store);
   return [...new Set(named.filter((store) => store !== null))];
@@ -89,10 +82,8 @@ export const thresholdStores = (texts) => {
 const shownStatus = (status) => (/^[a-z][a-z -]{0,39}$/i.test(status ?? '') ? status : 'not up');
 
 /**
- * One problem per threshold in `texts` that names a store the run will not measure, so it is
- * found before any load rather than as "not measured" after the whole sweep. `stores`: what the
- * run measures; `skipped`: stores listed but left out ({ store, status }); `source`: where the
- * stores came from, as the problem names it ("--stores", "the --url list", "the embedded app.js").
+ * One problem per threshold naming a store the run will not measure, found before any load
+ * rather than as "not measured" after the whole sweep.
  */
 export function unmeasuredStoreProblems(texts, stores, { skipped = [], source = 'this run' } = {}) {
   const measured = [...new Set(stores)];

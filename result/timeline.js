@@ -1,11 +1,5 @@
-// Per-second samples of a step: for each second from its first start, the responses that
-// ended in it, the errors by kind, an interval histogram of their latencies and, where the
-// target said it (Server-Timing), one of the store's own times (result/store-time.js). A second's
-// figures come from its own histogram, and parts that ran side by side (worker threads,
-// machines) add by histogram, never by averaging percentiles.
-//
-// The request path only counts and records into the current second's histogram; a histogram
-// is made once per second (not per request), and encoding waits for the step's end.
+// Per-second samples of a step, each from its own histogram; parts that ran side by side add by
+// histogram, never by averaging percentiles. A histogram is made once per second, not per request.
 import { createIntervalHistogram, decodeHistogram, encodeHistogram } from './recorder.js';
 
 export const TIMELINE_SECONDS = 1;
@@ -70,8 +64,7 @@ export function createTimeline() {
 
 const round = (value) => Math.round(value * 1e6) / 1e6;
 
-// One sample's record: latencies read from its histogram (µs) in ms, null with no response; the
-// store time from its own (null when no response of the second carried one).
+// Latencies in ms (null with no response); the store time from its own histogram.
 function sampleOf(second, seconds, responses, errors, histogram, store = null) {
   const at = (percentile) => (responses ? histogram.getValueAtPercentile(percentile) / 1000 : null);
   return {
@@ -85,7 +78,6 @@ function sampleOf(second, seconds, responses, errors, histogram, store = null) {
   };
 }
 
-/** A second's store time from a histogram of its store times (µs) and that histogram encoded. */
 function storeTimeSample(histogram, encoded) {
   return {
     p50Ms: histogram.getValueAtPercentile(50) / 1000,
@@ -94,19 +86,12 @@ function storeTimeSample(histogram, encoded) {
   };
 }
 
-/**
- * A second's store time where the request is the store call (direct mode): its latency, the
- * same histogram. Null for a second with no response.
- */
+/** A direct-mode second's store time: its latency, the same histogram. */
 export const directStoreTimeSample = (sample) => (sample.responses
   ? { p50Ms: sample.latency.p50Ms, p99Ms: sample.latency.p99Ms, histogram: sample.histogram }
   : null);
 
-/**
- * The timelines of parts that ran side by side, added second by second (each counts from its
- * own first start, which differ by milliseconds): responses and errors summed, histograms added.
- * Null when a part has none (a results file written before timelines).
- */
+/** Timelines of parts that ran side by side, added second by second; null when a part has none. */
 export function addTimelines(timelines) {
   if (!timelines.length || timelines.some((timeline) => !Array.isArray(timeline))) return null;
   if (timelines.length === 1) return timelines[0];
@@ -130,7 +115,6 @@ export function addTimelines(timelines) {
     }
     const responses = parts.reduce((sum, part) => sum + part.responses, 0);
     const sample = sampleOf(index, Math.max(...parts.map((part) => part.seconds)), responses, errors, total, store);
-    // Samples read from files written before store times had none: they stay without.
     if (parts.every((part) => part.storeTime === undefined)) delete sample.storeTime;
     list.push(sample);
     total.destroy();
@@ -141,9 +125,6 @@ export function addTimelines(timelines) {
 
 // A last second shorter than this gives no rate worth drawing (a few responses over a few ms).
 const MIN_RATE_SECONDS = 0.25;
-/**
- * A timeline's rps per second (responses over the part of the second the step covered; null for
- * a short last one).
- */
+/** A timeline's rps per second; null for a too-short last one. */
 export const timelineRps = (timeline) =>
   timeline.map((sample) => (sample.seconds >= MIN_RATE_SECONDS ? sample.responses / sample.seconds : null));

@@ -1,7 +1,5 @@
-// Check types comparing a row's own columns (cluster-vs-document), or a row's figure with another
-// table's (cloudant-vs-redis's JSON.parse against its request):
-// added to verdicts.js's own. Like those, orderings only; a missing cell is reported the same
-// way (MissingCells through `cell`: "not runnable here").
+// Check types comparing a row's own columns, or a row's figure with another table's: orderings
+// only, missing cells reported as verdicts.js's own.
 
 /**
  * @param {{ figure, tableOf, columnOf, cell, ratioText, marginOf, standing }} helpers
@@ -11,9 +9,8 @@ export function columnChecks({
   figure, tableOf, columnOf, cell, ratioText, marginOf, standing, tooSmall, tooSmallText, MissingCells,
 }) {
   return {
-    // In every row (or those listed in `rows`), `column` is above `over` (the probe under load
-    // slower than idle). `where: { column, atLeast }`: only the rows whose `column` is at least
-    // that (the rows a server was the limit of); the others are named, and none is MissingCells.
+    // In every row `column` is above `over` (the probe under load slower than idle). `where`: only
+    // the rows a server was the limit of; the others are named.
     'column-above'(check, measured) {
       const table = tableOf(measured, check.table);
       const [column, over] = [columnOf(table, check.column), columnOf(table, check.over)];
@@ -28,8 +25,7 @@ export function columnChecks({
       const rows = kept;
       const left = listed.filter((row) => !kept.includes(row));
       const ratios = rows.map((row) => ({ row, ratio: cell(table, row, column.id) / cell(table, row, over.id) }));
-      // Above by more than the margin: a probe 5% slower under load is noise, not a finding; and
-      // by more than the two figures' own noise, where the table has it.
+      // By more than the margin (a probe 5% slower under load is noise) and the figures' own noise.
       const pairOf = (row) =>
         [[row, column.id, cell(table, row, column.id)], [row, over.id, cell(table, row, over.id)]];
       const small = rows.filter((row) => tooSmall(table, ...pairOf(row)));
@@ -51,10 +47,8 @@ export function columnChecks({
       };
     },
 
-    // Each row's figure a small share of another table's figure for that row (`of: { table,
-    // column, row }`, row a template with {row} for the row's label): under `below` (a fraction).
-    // JSON.parse of a document against the request that carried it. Rows with no counterpart
-    // measured (a scale that does not run that document) are left out; none at all is MissingCells.
+    // Each row's figure under `below` of another table's (JSON.parse against its request).
+    // Rows with no counterpart measured are left out; none at all is MissingCells.
     'share-below'(check, measured) {
       const table = tableOf(measured, check.table);
       const column = columnOf(table, check.column);

@@ -1,7 +1,5 @@
-// Check types for the direct-mode scenarios' conclusions (client-libraries, redis-vs-memory),
-// over whole tables rather than one column: added to verdicts.js's own. Like those, they
-// compare orderings and ratios only. `helpers` are verdicts.js's table readers, so a missing
-// cell is reported the same way (MissingCells: "not runnable here").
+// Check types for the direct-mode scenarios' conclusions, over whole tables: orderings and ratios
+// only, missing cells reported as verdicts.js's own (MissingCells).
 
 /**
  * @param {{ figure, tableOf, columnOf, cell, ratioText, MissingCells, marginOf, standing, levelText }} helpers
@@ -10,7 +8,6 @@
 export function directChecks({
   figure, tableOf, columnOf, cell, ratioText, MissingCells, marginOf, standing, levelText,
 }) {
-  // The row pairs a check compares: each row holding `from`, with that text replaced by each of `to`.
   const pairsOf = (table, from, to) => table.rows
     .filter((row) => row.includes(from))
     .flatMap((row) => to.map((other) => [row, row.replace(from, other)]))
@@ -18,7 +15,6 @@ export function directChecks({
   const percent = (value) => `${value.toFixed(0)}%`;
 
   return {
-    // Every cell (of `columns`, default all) at least `atLeast`.
     'all-at-least'(check, measured) {
       const table = tableOf(measured, check.table);
       const columns = (check.columns ?? table.columns.map((column) => column.id)).map((id) => columnOf(table, id));
@@ -34,13 +30,12 @@ export function directChecks({
       };
     },
 
-    // One of `columns` is the best (lowest ms) on every row but `except`, and not the best there:
-    // the study's shape, "faster everywhere but at the huge value".
+    // One of `columns` is the best on every row but `except`, and not there ("faster everywhere
+    // but at the huge value").
     'best-except'(check, measured) {
       const table = tableOf(measured, check.table);
       const columns = check.columns.map((id) => columnOf(table, id));
       const margin = marginOf(check);
-      // The fastest column of a row, and whether it leads the next by more than the margin.
       const placesOf = (row) => {
         const [best, runnerUp] = [...columns].sort((a, b) => cell(table, row, a.id) - cell(table, row, b.id));
         const lead = cell(table, row, runnerUp.id) / cell(table, row, best.id);
@@ -64,10 +59,8 @@ export function directChecks({
       return { holds, explanation: `${lead}; ${at}` };
     },
 
-    // Rows holding `faster` take less time than their counterparts (that text replaced by each
-    // of `slower`), in every column: in all comparisons, or in most (`in: 'most'`). `among`:
-    // only the rows holding one of these texts (the methods a study's claim was about, when
-    // the table also has rows of ours).
+    // Rows holding `faster` take less time than their `slower` counterparts in every column (or
+    // most). `among`: only rows holding one of these texts.
     beats(check, measured) {
       const table = tableOf(measured, check.table);
       const claimed = (row) => !check.among || check.among.some((text) => row.includes(text));
@@ -95,10 +88,8 @@ export function directChecks({
       };
     },
 
-    // Two ways of doing one job, each a mix of methods weighed by how often (`faster`, `slower`:
-    // { ' get para': 1, ' update own key': 10 }): for every store (a row prefix holding each
-    // method), the first mix takes less time than the second by more than the margin, in
-    // `column` (default the last: the largest count).
+    // Two ways of doing one job, each a mix of methods weighed by how often: for every store the
+    // first takes less time by more than the margin.
     'mix-beats'(check, measured) {
       const table = tableOf(measured, check.table);
       const column = columnOf(table, check.column ?? table.columns.at(-1).id);
@@ -125,10 +116,8 @@ export function directChecks({
       };
     },
 
-    // The ratio numerator-row / denominator-row shrinks as the columns go on (the count grows):
-    // from each column to the next, by more than the margin, for every such pair of rows (or
-    // most: `in: 'most'`). Each pair's shape is printed, so a ratio that rises and then falls is
-    // seen as that, not as a shrink between its ends.
+    // A ratio that shrinks from each column to the next. Each pair's shape is printed, so a rise
+    // then fall is seen as that, not as a shrink between its ends.
     'ratio-shrinks'(check, measured) {
       const table = tableOf(measured, check.table);
       const pairs = pairsOf(table, check.numerator, [check.denominator]);

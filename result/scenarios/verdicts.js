@@ -1,12 +1,7 @@
-// A study's conclusions judged against our measured tables. Each conclusion carries a
-// declarative check; only orderings and ratios are compared, never absolute times, since the
-// study ran on other hardware. A check whose cells are missing (a store was down, the run was
-// interrupted) cannot be judged: it says so instead of guessing.
-//
-// Every comparison has a margin: two figures within it of each other (10% by default, a
-// check's `margin` to change it) are "not distinguishable here", neither a win nor a loss, so
-// one run's noise cannot flip a verdict. A claim that needs a win is then `does not hold here`,
-// its explanation saying which comparisons were within the margin (docs/scenarios.md).
+// A study's conclusions judged against our measured tables: only orderings and ratios, never
+// absolute times (the study ran on other hardware). Two figures within the margin (10% by default)
+// are "not distinguishable here", so one run's noise cannot flip a verdict; missing cells cannot
+// be judged and say so (docs/scenarios.md).
 
 import { directChecks } from './checks-direct.js';
 import { columnChecks } from './checks-columns.js';
@@ -18,11 +13,7 @@ export const NOT_RUNNABLE = 'not runnable here';
 // it (the conclusion's `setBy` names the constant), so it is never printed as holding.
 export const SET_BY = 'set by the emulation';
 
-/**
- * A figure as the tables (report/scenario.js) and the verdicts' explanations show it: whole
- * numbers as they are, others to one decimal (under 1: two significant digits, so 0.017 ms is
- * not 0.0); '-' for none. Thousands separated: "3,316.1".
- */
+/** A figure as tables show it: whole numbers as they are, others to one decimal (under 1: two significant digits). */
 export function formatFigure(value) {
   if (value === null || value === undefined) return '-';
   if (Number.isInteger(value)) return value.toLocaleString('en-US');
@@ -35,7 +26,6 @@ const figure = formatFigure;
 const lowerIsBetter = (column) => column.unit === 'ms';
 const ratioText = (value) => `${value >= 10 ? value.toFixed(0) : value.toFixed(2)}x`;
 
-/** How close two figures may be and still be told apart by no more than noise (a fraction). */
 export const DEFAULT_MARGIN = 0.1;
 const marginOf = (check) => check.margin ?? DEFAULT_MARGIN;
 /** An advantage (a ratio, > 1 when ahead) as 'ahead', 'behind' or 'level' (within the margin). */
@@ -44,9 +34,7 @@ function standing(ratio, margin) {
   if (ratio < 1 / (1 + margin)) return 'behind';
   return 'level';
 }
-// A table may carry the noise of its cells (`noise: { [row]: { [column]: figure } }`, the probe's
-// own in the phases kind: how far each mean could be off): two figures no further apart than
-// their noises together are too small to judge here, whatever their ratio.
+// Two figures no further apart than their noises together (a table's `noise`) are too small to judge.
 const noiseOf = (table, row, column) => table.noise?.[row]?.[column] ?? 0;
 const tooSmall = (table, [rowA, columnA, a], [rowB, columnB, b]) =>
   table.noise !== undefined && Math.abs(a - b) <= noiseOf(table, rowA, columnA) + noiseOf(table, rowB, columnB);
@@ -67,8 +55,7 @@ export class MissingCells extends Error {
   }
 }
 
-// The cells the check being judged read ("table\u0000row"), so its verdict can name the steps
-// its figures came from (a warning on one of them undermines it: report/scenario.js).
+// The cells the check being judged read, so its verdict can name the steps behind it.
 let reading = null;
 
 function tableOf(measured, id) {
@@ -92,9 +79,7 @@ function cell(table, row, column) {
   return value;
 }
 
-// A check's rows: a list of labels, or { prefix, from?, to?, last? }: the table's rows starting
-// with prefix whose number after it is within [from, to] (e.g. 'cloudant/key1 c=' from 15), the
-// last `last` of them when given.
+// A check's rows: a list of labels, or { prefix, from?, to?, last? }.
 function rowsOf(table, rows, least = 2) {
   if (Array.isArray(rows)) return rows;
   const matching = table.rows.filter((row) => {
@@ -111,15 +96,12 @@ function rowsOf(table, rows, least = 2) {
   return matching;
 }
 
-// "a is better than b" in column's direction, as a ratio > 1 when it is.
 function advantage(a, b, column, direction) {
   const lower = direction ? direction === 'lower' : lowerIsBetter(column);
   return lower ? b / a : a / b;
 }
 
 const checks = {
-  // Rows starting with `faster` beat their counterparts starting with `slower` (the rest of the
-  // label equal): in every pair (`in: 'all'`, the default) or in most of them (`in: 'most'`).
   faster(check, measured) {
     const table = tableOf(measured, check.table);
     const column = columnOf(table, check.column);
@@ -144,10 +126,8 @@ const checks = {
     };
   },
 
-  // A flat stretch: every value in `rows` within `tolerance` (a fraction) of their median. With
-  // `before` (rows at lower loads), it must also have risen into it: each of those below the
-  // plateau's median by more than the tolerance, so "rises, then levels off" and "flat from the
-  // start" are told apart.
+  // A flat stretch within `tolerance` of its median; with `before`, each lower row below it by more,
+  // so "rises, then levels off" and "flat from the start" are told apart.
   plateau(check, measured) {
     const table = tableOf(measured, check.table);
     const column = columnOf(table, check.column);
@@ -171,8 +151,6 @@ const checks = {
     return { holds: flat && !notBelow.length, explanation: `${explanation}${rise}${why}` };
   },
 
-  // Two figures level: `row` within the margin of `other` (the same rule that makes a smaller
-  // difference "not distinguishable here" everywhere else).
   level(check, measured) {
     const table = tableOf(measured, check.table);
     const column = columnOf(table, check.column);
@@ -186,8 +164,6 @@ const checks = {
     };
   },
 
-  // Every sub-check holds (`checks`: a claim with two sides, such as throughput flat while the
-  // response time rises).
   'all-of'(check, measured) {
     const outcomes = check.checks.map((sub) => checks[sub.type](sub, measured));
     return {
@@ -196,7 +172,6 @@ const checks = {
     };
   },
 
-  // A rise: over `rows` (in load order) the last value is at least `atLeast` times the first.
   rises(check, measured) {
     const table = tableOf(measured, check.table);
     const column = columnOf(table, check.column);
@@ -210,8 +185,6 @@ const checks = {
     };
   },
 
-  // Every one of `rows` at least `atLeast` in column (`means`: what that says, for the
-  // explanation): a server the limit of each of these steps.
   'at-least'(check, measured) {
     const table = tableOf(measured, check.table);
     const column = columnOf(table, check.column);
@@ -227,8 +200,6 @@ const checks = {
     };
   },
 
-  // row / over in column (over's cell from overColumn when given: a store's reads over its
-  // writes), within [atLeast, atMost] (either may be left out).
   ratio(check, measured) {
     const table = tableOf(measured, check.table);
     const column = columnOf(table, check.column);
@@ -248,7 +219,6 @@ const checks = {
     };
   },
 
-  // `rows` listed best first are in that order on column (better = higher, or lower for ms).
   order(check, measured) {
     const table = tableOf(measured, check.table);
     const column = columnOf(table, check.column);
@@ -273,7 +243,6 @@ const checks = {
     return { holds: !wrong.length, explanation: `${column.label}: ${shown}${why}` };
   },
 
-  // `row` is the worst of the rows: behind every one of `others` (by more than the margin).
   last(check, measured) {
     const table = tableOf(measured, check.table);
     const column = columnOf(table, check.column);
@@ -291,8 +260,6 @@ const checks = {
     return { holds: !notBehind.length, explanation: `${column.label}: ${shown}${why ? ` (${why})` : ''}` };
   },
 
-  // A ratio that falls: a/b (the first pair) is larger than c/d (the second), e.g. an
-  // advantage that shrinks as the data grows.
   'ratio-falls'(check, measured) {
     const table = tableOf(measured, check.table);
     const column = columnOf(table, check.column);
@@ -310,21 +277,17 @@ const checks = {
   },
 };
 
-// The direct-mode scenarios' whole-table checks (result/scenarios/checks-direct.js).
 const helpers = {
   figure, tableOf, columnOf, cell, ratioText, MissingCells, marginOf, standing, levelText, tooSmall, tooSmallText,
 };
 Object.assign(checks, directChecks(helpers));
-// A row's own columns compared, and a cell against a figure (result/scenarios/checks-columns.js).
 Object.assign(checks, columnChecks(helpers));
 
 export const CHECK_TYPES = Object.keys(checks);
 
 /**
- * One verdict per conclusion: { id, claim, verdict, explanation, figures } where verdict is
- * HOLDS, FAILS, `not runnable here: <reason>` or SET_BY (then also `setBy`, the constant that
- * decides it, and the explanation gives the figures measured beside it), and figures the cells
- * it was judged on ([{ table, row }]). measured: the tables a scenario's kind built.
+ * One verdict per conclusion: { id, claim, verdict, explanation, figures }; verdict HOLDS, FAILS,
+ * `not runnable here: <reason>` or SET_BY. measured: the tables a scenario's kind built.
  */
 export function judge(conclusions, measured) {
   return conclusions.map((conclusion) => {
@@ -332,7 +295,6 @@ export function judge(conclusions, measured) {
     // Why no change of the system here can make this claim come out the other way (no counter-run).
     if (conclusion.noCounter) judged.noCounter = conclusion.noCounter;
     if (!conclusion.setBy) return judged;
-    // The figures stay, to be read beside the constant; the verdict is the constant's.
     const measuredText = judged.verdict.startsWith(NOT_RUNNABLE) ? '' : `; measured: ${judged.explanation}`;
     return { ...judged, verdict: SET_BY, setBy: conclusion.setBy, explanation: `${conclusion.setBy}${measuredText}` };
   });
@@ -341,7 +303,6 @@ export function judge(conclusions, measured) {
 function judgeOne({ id, claim: stated, check, notRunnable, ours }, measured) {
   // A claim we derived (not one the study drew) says so wherever it is shown.
   const claim = ours ? `(ours, not the study's) ${stated}` : stated;
-  // Every verdict that could not be judged has the same shape.
   const unjudged = (why, explanation) =>
     ({ id, claim, verdict: `${NOT_RUNNABLE}: ${why}`, explanation, figures: [] });
   if (notRunnable) return unjudged(notRunnable, notRunnable);
