@@ -1,6 +1,5 @@
-// The Result of a direct-mode scenario (the serial and batch kinds): its steps are
-// measureStep's figures for each script or method, as a sweep's are, so --json, --csv and
-// --html and `node test report` read them like any run.
+// The Result of a direct-mode scenario, so --json, --csv, --html and `node test report` read it
+// like any run.
 import { createResult } from '../result/result.js';
 import { driverPeakRssBytes } from '../driver/peak-rss.js';
 import { systemInfo } from '../util/system-info.js';
@@ -8,9 +7,7 @@ import { machineMonitorFor, machineWarnings } from '../driver/machine-load.js';
 import { directUrl } from '../driver/direct-targets.js';
 
 /**
- * Collects the steps of one scenario run. `measure(store, key, run)` samples the machine
- * around `run()` (which resolves to measureStep's figures) and keeps the step; `result()`
- * assembles the Result.
+ * Collects the steps of one scenario run: `measure(store, key, run)`, then `result()`.
  * @param {{ name: string, stores: string[], serverUrls?: string[], timeoutMs: number }} options
  *   serverUrls: the stores' servers, whose CPU is this run's, not "other processes'"
  */
@@ -20,11 +17,9 @@ export function createDirectSteps({ name, stores, serverUrls = [], timeoutMs }) 
   const targets = new Map();
   const skipped = [];
   return {
-    /** More servers of this run (a later group of stores opened its own). */
     addServers(urls) {
       for (const url of urls) servers.add(url);
     },
-    /** `repeat`: which time this script or method is timed, from 1 (the kinds' `repeats`). */
     async measure(store, key, run, repeat = 1) {
       const sample = machineMonitorFor([...servers]).start();
       const figures = await run();
@@ -49,7 +44,6 @@ export function createDirectSteps({ name, stores, serverUrls = [], timeoutMs }) 
       steps.push(step);
       return step;
     },
-    /** Where `step` stands in the Result's steps (a table's `sources`). */
     indexOf(step) {
       return steps.indexOf(step);
     },
@@ -58,7 +52,6 @@ export function createDirectSteps({ name, stores, serverUrls = [], timeoutMs }) 
     },
     result({ interrupted = false } = {}) {
       const concurrency = [...new Set(steps.map((step) => step.concurrency))];
-      // The operations' shares of all the requests the scenario sent.
       const counts = {};
       for (const step of steps) {
         for (const { operation, requests } of step.operations) counts[operation] = (counts[operation] ?? 0) + requests;
@@ -101,7 +94,6 @@ export function createDirectSteps({ name, stores, serverUrls = [], timeoutMs }) 
         targets: [...targets.values()],
         skipped,
         steps,
-        // The stores ran in the driver's process: no app.js child.
         peakRss: { driverBytes: driverPeakRssBytes(), appBytes: null, app: 'none' },
       });
     },

@@ -1,20 +1,15 @@
-// The stores a direct-mode scenario measures, opened in this process: the adapters' own Store
-// objects (no app, no HTTP, no operation deadline of the app), their servers resolved as the
-// app would (configured URLs first, else the embedded servers), key1..key3 seeded as always.
+// The stores a direct-mode scenario measures, opened in this process as the app would open them.
 import { openStores } from '../stores/index.js';
 
 /**
- * Opens `names`; resolves to { stores: Map<name, { store, adapter }>, unavailable: [{ name, reason }],
- * serverUrls: the servers they reached (for the machine monitor; never shown), close() }.
- * A store that cannot be opened is listed with its reason, never thrown for.
+ * Opens `names`: { stores, unavailable, serverUrls (never shown), close() }; a store that cannot
+ * be opened is listed with its reason, never thrown for.
  * @param {string[]} names
- * @param {{ env?: object, appEnv?: object, onProgress?: (event) => void }} [options]  appEnv: the
- *   scenario run's settings (STOREBENCH_CLOUDANT_PLAN from --cloudant-plan), over env
+ * @param {{ env?: object, appEnv?: object, onProgress?: (event) => void }} [options]
  */
 export async function openDirectStores(names, { env = process.env, appEnv = {}, onProgress = () => {} } = {}) {
-  // These scenarios measure clients, not a plan's rate limits: the CouchDB stand-in emulates
-  // Cloudant Lite only when the run asks (--cloudant-plan lite, in appEnv), whatever the
-  // shell's environment says, so the scenario's record tells the truth about it.
+  // Cloudant Lite's limits only when the run asks (--cloudant-plan lite), whatever the shell's
+  // environment says, so the scenario's record tells the truth about it.
   const { STOREBENCH_CLOUDANT_PLAN: _plan, ...plainEnv } = env;
   onProgress({ type: 'stores-opening', stores: names });
   const set = await openStores({ names, env: { ...plainEnv, ...appEnv } });

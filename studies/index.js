@@ -1,20 +1,10 @@
-// Scenarios: the published studies as data files in studies/scenarios/, each run by the kind it names
-// (studies/kinds/<kind>.js) and judged against its conclusions. A library: it
-// returns an outcome and never prints (report/scenario.js renders one).
+// Scenarios: the published studies as data files in studies/scenarios/, each run by its kind
+// (studies/kinds/<kind>.js) and judged against its conclusions. Never prints.
 //
-// A kind is a module exporting
-//   async run(scenario, scaleSettings, context)
-//     -> { measured: [Table], results: [Result], runs?: [...], notes: [string], failures?: [string] }
-// (failures: what kept figures from being measured, such as a store that was down; the CLI exits 1 on any)
-// where context is { appEnv, clientDelay, system, signal, onProgress } (system: a counter-run's
-// change of the kind's own, docs/scenarios.md) and a Table is described in tables.js; and
-//   subset(scenario, scaleSettings, uses) -> { scenario, scale }
-// the scenario and scale cut down to what some conclusions use (run ids, or stores).
-//
-// With `counter`, each conclusion's counter-run follows the run: the same scenario with the
-// system changed so that the claim comes out the other way in fact (its `counter.system`), its
-// verdict judged beside the first. A conclusion with `setBy` names the emulation's constant that
-// decides it, and is printed as that, never as holding.
+// A kind exports run(scenario, scaleSettings, context) -> { measured, results, runs?, notes,
+// failures? } and subset(scenario, scaleSettings, uses) -> { scenario, scale }.
+// A counter-run changes the system so the claim comes out the other way in fact; a conclusion
+// with `setBy` is decided by an emulation constant and is never printed as holding.
 import { readdir } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { join } from 'node:path';
@@ -37,7 +27,6 @@ const shapeOf = (table) => ({
   columns: [...new Set(Object.values(table.rows).flatMap(Object.keys))].map((id) => ({ id, label: id, unit: '' })),
 });
 
-/** Every scenario file, by name order. */
 export async function listScenarios() {
   const files = (await readdir(SCENARIO_DIR)).filter((file) => file.endsWith('.js')).sort();
   const scenarios = [];
@@ -55,15 +44,13 @@ export async function findScenario(name) {
     `node test --scenario list shows them (${names.join(', ')})`]);
 }
 
-// The scenario's client network (the driver's to the app) with the flags' parts over it; the
-// client link's bandwidth is each connection's own (a long path's window limits a connection,
-// not the path: docs/scenarios.md).
+// The client link's bandwidth is per connection: a long path's window limits a connection, not
+// the path (docs/scenarios.md).
 function clientNetwork(scenario, flags) {
   const network = { ...(scenario.clientDelay ?? {}), ...(flags ?? {}) };
   return delayActive(network) ? { ...network, perConnection: true } : null;
 }
 
-// Where the emulated networks of one run came from, for its notes (the sweep kind's only).
 function networkNotes(scenario, { clientDelay, storeDelay }, given) {
   if (scenario.kind !== 'sweep') return [];
   const whose = (flagged, why) => (flagged ? 'as the flags asked' : `the scenario's: ${why ?? 'the study\'s'}`);
@@ -80,7 +67,6 @@ function networkNotes(scenario, { clientDelay, storeDelay }, given) {
   ];
 }
 
-// The conclusions asked for (--verdicts), or all; an id the scenario has not is a usage problem.
 function chosenConclusions(scenario, ids) {
   if (!ids) return scenario.conclusions;
   const known = scenario.conclusions.map((conclusion) => conclusion.id);
@@ -92,26 +78,20 @@ function chosenConclusions(scenario, ids) {
   return scenario.conclusions.filter((conclusion) => ids.includes(conclusion.id));
 }
 
-// What a run of the chosen conclusions needs: each conclusion's `uses` (run ids for the sweep
-// kind, stores for the others); null when one of them needs everything.
 function usesOf(conclusions) {
   if (conclusions.some((conclusion) => !conclusion.uses)) return null;
   return [...new Set(conclusions.flatMap((conclusion) => conclusion.uses))];
 }
 
-/**
- * The system one run measures: the flags' over the scenario's, and a counter-run's change over
- * both: { plan, storeDelay, clientDelay, env, kind }.
- */
+/** The system one run measures: the flags' over the scenario's, a counter-run's change over both. */
 export function systemOf(scenario, flags, change = {}) {
   const plan = change.cloudantPlan ?? flags.cloudantPlan ?? scenario.cloudantPlan;
-  // The flags' store network replaces the scenario's whole (--store-rtt 0 turns the scenario's off).
+  // --store-rtt replaces the scenario's store network whole (--store-rtt 0 turns it off).
   const storeDelay = change.storeDelay ?? flags.storeDelay ?? scenario.storeDelay ?? null;
   const clientDelay = clientNetwork(scenario, { ...(flags.clientDelay ?? {}), ...(change.clientDelay ?? {}) });
   return { plan, storeDelay, clientDelay, env: change.env ?? {}, kind: change.kind ?? {} };
 }
 
-// One run of the scenario's kind on one system: { measured, results, runs, notes, failures }.
 async function runSystem(scenario, settings, system, { signal, onProgress }) {
   const kind = KINDS[scenario.kind];
   const appEnv = {
@@ -125,16 +105,11 @@ async function runSystem(scenario, settings, system, { signal, onProgress }) {
   return { runs: [], notes: [], failures: [], ...outcome };
 }
 
-// A conclusion's counter-run, given how it came out: its one `counter`, or of `{ ifHolds,
-// ifFails }` the change that makes the claim come out the other way from this run.
 const counterFor = (conclusion, verdict) => (conclusion.counter.ifHolds
   ? conclusion.counter[verdict === HOLDS ? 'ifHolds' : 'ifFails']
   : conclusion.counter);
 
-/**
- * The conclusions' counter-runs, given their verdicts (`judged`): one plan per distinct change
- * (conclusions sharing a change share its run), in the order first met: [{ counter, conclusions }].
- */
+/** The counter-runs, one per distinct change (conclusions sharing a change share its run). */
 export function counterPlans(conclusions, judged) {
   const plans = [];
   for (const conclusion of conclusions.filter((candidate) => candidate.counter && !candidate.setBy)) {
@@ -148,20 +123,11 @@ export function counterPlans(conclusions, judged) {
 }
 
 /**
- * Runs scenario `name` at `scale` and judges it. Resolves to
- * { scenario: { name, title, study, summary, scale, scaleNote, measured, published, verdicts, notes, runs,
- *   counterRuns? }, results: [Result, each with that `scenario` record attached], failures: [string] }.
+ * Runs scenario `name` at `scale` and judges it: { scenario, results, failures }.
  * @param {string} name
  * @param {{ scale?: string, cloudantPlan?: string, storeDelay?: object|null, clientDelay?: object|null,
  *   counter?: boolean, verdicts?: string[] }} flags
- *   storeDelay: { rttMs?, jitterMs?, bandwidth? } from --store-rtt and its kin, in place of the
- *   scenario's own `storeDelay`; clientDelay: { rttMs?, bandwidth? } from --client-rtt and
- *   --client-bandwidth, over the scenario's `clientDelay` (the network between the driver and
- *   the app, where study 000's was). Both only for the kinds over HTTP, but --store-rtt also for
- *   the direct kinds that open their stores as the app would (serial, batch).
- *   counter: after the run, each conclusion's counter-run (the system changed so that its claim
- *   comes out the other way in fact), judged beside it. verdicts: judge only these conclusions,
- *   and run only what they use
+ *   storeDelay and clientDelay replace the scenario's own (--store-rtt, --client-rtt and kin).
  * @param {{ signal?: AbortSignal, onProgress?: (event) => void }} [hooks]
  */
 export async function runScenario(
@@ -190,9 +156,8 @@ export async function runScenario(
   const system = systemOf(scenario, flags);
   const normal = await runSystem(run, settings, system, { signal, onProgress });
   const { measured, results, runs, notes, failures } = normal;
-  // Each published table takes the shape of our table of the same id (its columns, labels, units);
-  // one whose columns are none of ours (a study of other clients: client-libraries) keeps its
-  // own, from the scenario's table spec of that id when there is one.
+  // A published table takes the shape of our table of the same id; one matching none of ours
+  // (client-libraries: other clients) keeps its own.
   const sharesColumns = (ours, table) =>
     Object.values(table.rows).some((cells) => ours.columns.some((column) => column.id in cells));
   const shapeFor = (table) => {
@@ -262,7 +227,6 @@ export async function runScenario(
     // Warnings that are what the study measured here, not a flaw of the figures (report/scenario.js).
     ...(scenario.expectedWarnings ? { expectedWarnings: scenario.expectedWarnings } : {}),
   };
-  // As JSON holds it: no undefined anywhere (an optional study field left out stays out).
   const saved = JSON.parse(JSON.stringify(record));
   return { scenario: saved, results: results.map((result) => ({ ...result, scenario: saved })), failures };
 }

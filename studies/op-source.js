@@ -1,9 +1,6 @@
-// A fixed list of store operations, handed out as a workload: the direct engine asks next()
-// for each request and gets the list's operations in order, shaped as the HTTP workloads shape
-// theirs (GET /base/key, PUT with a body, POST /base/key/append). It also times the list the way
-// the studies timed their scripts: from the first operation asked for to the last one settled.
+// A fixed list of store operations handed out as a workload to the direct engine, timed as the
+// studies timed their scripts: first operation asked for to last settled.
 
-// One request. settle() is called by the engine once, when the operation ended.
 class Request {
   constructor(source, operation, method, path, body, then) {
     Object.assign(this, { source, operation, method, path, body, authorization: null, then });
@@ -30,14 +27,11 @@ function valueMaker() {
 /**
  * @param {Array<{ op: 'append'|'set'|'get'|'update', key: string, size: number, body?: () => Buffer,
  *   change?: (value: Buffer) => Buffer }>} ops
- *   in order; `body` (optional) makes a set's bytes when it is asked for (the cost counts);
- *   an update gets the key, then sets `change` of the value it read (both timed, as one operation)
+ *   `body` makes a set's bytes when asked for (the cost counts)
  * @param {object} options
- * @param {string} options.basePath         the store's path, e.g. /redis
- * @param {boolean} options.nativeAppend   false: an append is sent as read-modify-write (a GET
- *   of the key, then a PUT of its value with the bytes added), as a client of a store without
- *   append has to do it. The value written is the one this list has built for the key so far,
- *   which is what the GET returns when the list runs serially on keys that start empty.
+ * @param {string} options.basePath
+ * @param {boolean} options.nativeAppend   false: an append is read-modify-write, as a client of a
+ *   store without append does it
  * @returns {{ operations: string[], next(): Request, remaining(): number, elapsedMs(): number|null,
  *   outcomes(): { settled: number, failed: number, byStatus: object } }}
  */
@@ -49,8 +43,7 @@ export function createOpSource(ops, { basePath, nativeAppend = true }) {
     get: 'read', set: 'write', append: nativeAppend ? 'append' : 'read-modify-write', update: 'read-modify-write',
   };
   const operations = [...new Set(ops.map((op) => operationOf[op.op]))];
-  // Every value is made now, before the timing starts: filling a 320 MB buffer takes a while,
-  // and it is no part of a set.
+  // Values are made before timing: filling a 320 MB buffer is no part of a set.
   for (const { op, size, body } of ops) if (op !== 'get' && op !== 'update' && !body) valueOf(size);
   let index = 0;
   let firstNs = null;
@@ -93,7 +86,6 @@ export function createOpSource(ops, { basePath, nativeAppend = true }) {
     operations,
     next,
     remaining: () => ops.length - index,
-    /** From the first next() to the last settle, in ms; null before anything settled. */
     elapsedMs: () => (firstNs === null || lastNs === null ? null : Number(lastNs - firstNs) / 1e6),
     outcomes: () => ({ settled: settledCount, failed, byStatus: { ...byStatus } }),
   };

@@ -1,12 +1,8 @@
-// What the kinds that call run() share (sweep, phases): a run's options as node test's
-// argv, and several Results as one.
+// What the sweep and phases kinds share: options as node test's argv, several Results as one.
 import { createResult } from '../result/result.js';
 import { largestPeakRss } from '../driver/peak-rss.js';
 
-/**
- * The command line that would run a scenario's options, for the Result to show:
- * { valueSize: 100, concurrency: [5, 10], noKeepalive: true } -> '--value-size 100 --concurrency 5,10 --no-keepalive'.
- */
+/** The command line that would run a scenario's options: '--value-size 100 --concurrency 5,10'. */
 export function commandLine(options) {
   const flag = (name) => `--${name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
   return Object.entries(options).flatMap(([name, value]) => {
@@ -15,11 +11,7 @@ export function commandLine(options) {
   }).join(' ');
 }
 
-/**
- * One Result of several run() calls of one driver: their steps, targets, loads and
- * checks, one after another (not result/merge.js's mergeResults, which adds up the same steps
- * of several machines).
- */
+/** One Result of several run() calls of one driver, one after another (not merged machines). */
 export function concatResults(results) {
   const [first] = results;
   const targets = new Map();

@@ -1,9 +1,6 @@
-// The limits the phases kind puts on the servers a run started (never on a configured one,
-// which is someone else's): a memory limit on each Redis node during a phase that overfills it,
-// with no maxmemory, so that it fails as study 002's did (killed by the operating system, a
-// replica taking over), and a CPU limit on each server for a counter-run that makes the
-// servers, not the driver, the limit. The processes are found from their own answers (Redis's
-// INFO process_id) or their listening port.
+// Limits the phases kind puts on servers this run started (never a configured one, which is
+// someone else's): memory on each Redis node with no maxmemory, so it fails as study 002's did
+// (OS-killed, a replica taking over); CPU for a counter-run that makes the servers the limit.
 import { readFileSync } from 'node:fs';
 import { createClient } from 'redis';
 import { limitProcesses, processTree } from '../embedded/resource-limits.js';
@@ -23,7 +20,6 @@ export function isAlive(pid) {
   }
 }
 
-// Runs `use(client)` on each node of a Redis server's URL list; resolves to their answers.
 async function onEachNode(url, use) {
   const answers = [];
   for (const node of url.split(',')) {
@@ -41,7 +37,6 @@ async function onEachNode(url, use) {
 
 const field = (info, name) => info.match(new RegExp(`^${name}:(\\S+)`, 'm'))?.[1];
 
-// Each node of a Redis server: { url, pid, role }.
 async function redisNodes(url) {
   return onEachNode(url, async (client, node) => {
     const info = String(await client.sendCommand(['INFO', 'server'])) +
@@ -50,8 +45,7 @@ async function redisNodes(url) {
   });
 }
 
-// The processes of a server this run started: each Redis node's, or the tree under whatever
-// listens on its port (a PostgreSQL postmaster and its backends).
+// Each Redis node's process, or the tree under whatever listens on its port.
 async function serverPids(service, url) {
   if (REDIS.has(service)) return (await redisNodes(url)).map((node) => node.pid);
   const port = Number(new URL(url).port);
@@ -60,10 +54,7 @@ async function serverPids(service, url) {
   return [...new Set(pids)];
 }
 
-/**
- * Each server this run started for a store held to `cores` of CPU (a cgroup), for a counter-run
- * in which the servers, not the driver, are the limit. Resolves to { notes, release() }.
- */
+/** Each server this run started held to `cores` of CPU (a cgroup): { notes, release() }. */
 export async function limitServersCpu(store, servers, cores) {
   const notes = [];
   const held = [];
@@ -79,11 +70,8 @@ export async function limitServersCpu(store, servers, cores) {
 }
 
 /**
- * Every node of each Redis server this run started for a store held to its share of `room`
- * bytes (the bytes a phase writes over its fill: 1.25 puts 1.25x the room into it) beyond what
- * it holds, with no maxmemory, and a cluster's nodes to a `nodeTimeoutMs` cluster-node-timeout.
- * Resolves to { notes, after() }: after() lifts the limits from the nodes still running and
- * resolves to { dead: [node url], notes } (which nodes the limit killed, and a failover seen).
+ * Every Redis node this run started held to its share of `room` bytes beyond what it holds, no
+ * maxmemory. after() lifts the limits and resolves to { dead, notes }.
  */
 export async function limitRedisMemory(store, servers, { fill, bytes }, { nodeTimeoutMs } = {}) {
   const notes = [];
@@ -154,7 +142,6 @@ export async function limitRedisMemory(store, servers, { fill, bytes }, { nodeTi
         const promoted = await failover(living, nodes).catch(() => null);
         if (promoted) seen.push(`${store}: ${promoted}`);
       }
-      // The cluster's own timeout again, on the nodes still there.
       const restore = living.filter((node) => timeouts[nodes.indexOf(node)] !== null).map((node) =>
         onEachNode(node.url, (client) =>
           client.sendCommand(['CONFIG', 'SET', 'cluster-node-timeout', timeouts[nodes.indexOf(node)]])));

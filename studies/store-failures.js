@@ -1,6 +1,5 @@
-// What kept a direct-mode kind (batch, serial) from measuring a store: each line goes in the
-// notes under the tables and in `failures` (the run exits 1 on any), and the store is skipped
-// in the Result, so a cell left empty is always explained.
+// What kept a direct-mode kind from measuring a store: a line in the notes and `failures` (exit
+// 1), so a cell left empty is always explained.
 import { StepAborted } from '../driver/step.js';
 import { reasonOf } from '../stores/store-set.js';
 
@@ -10,7 +9,6 @@ export const failedOperations = (label, { failed, operations, byStatus }) => {
   return `${label}: ${failed} of ${operations} operations failed (${statuses}); its time is not shown`;
 };
 
-/** { notes, failures, fail(line), unavailable(list, steps), forStore(name, steps, work), stopped } */
 export function createStoreFailures() {
   const notes = [];
   const failures = [];
@@ -24,18 +22,13 @@ export function createStoreFailures() {
     failures,
     stopped,
     fail,
-    /** The stores openDirectStores could not open ([{ name, reason }]). */
     unavailable(list, steps) {
       for (const { name, reason } of list) {
         fail(`${name} did not run: ${reason}`);
         steps.skip(name, reason);
       }
     },
-    /**
-     * Runs `work` for store `name`, resolving to what it returns; a store error stops that store
-     * (said in the notes, the store skipped in `steps`' Result) and Ctrl-C (StepAborted) both
-     * resolve to null.
-     */
+    /** Runs `work` for store `name`; a store error (said in the notes) and Ctrl-C resolve to null. */
     async forStore(name, steps, work) {
       try {
         return await work();

@@ -1,18 +1,9 @@
-// Tables in the one shape a scenario's measured and published figures share:
-//   { id, title, rowHeader, rows: [label], columns: [{ id, label, unit }], cells: { [row]: { [column]: number|null } },
-//     sources?: { [row]: [index] } }   (the indexes in the Result's steps of the steps behind a row)
-// built here from the steps a kind ran, as the scenario's table spec says:
-//   { id, title, rowHeader, row: '{store}/{key} c={concurrency}', rows?: [order],
-//     columns: [{ id, label, unit, metric, run? }] }
-// `row` names each step's row from its fields ({store}, {key}, {concurrency}, {run});
-// a column's `metric` is a dotted path in the step (`rps`, `latency.meanMs`), `elapsedRps`
-// (responses / elapsedSeconds: loadtest's and ab's rps), `p:66` (that
-// percentile from the step's histogram) or `extra:<name>` (a figure the kind measured beside
-// the step, such as the 429s a store saw); `run` takes the cell from that run's steps only, and
-// a spec's `store` and `runs` its rows from that store's and those runs' steps only.
+// Tables in the one shape measured and published figures share, built from a kind's steps by the
+// scenario's table spec ({ id, title, rowHeader, row: '{store}/{key} c={concurrency}', columns }).
+// A column's `metric`: a dotted path in the step, `elapsedRps` (loadtest's and ab's rps), `p:66`
+// (a percentile) or `extra:<name>` (a figure the kind measured beside the step).
 import { decodeHistogram } from '../result/recorder.js';
 
-/** The value at a dotted path ("latency.p99Ms"). */
 export const valueAt = (record, path) => path.split('.').reduce((value, key) => value?.[key], record);
 
 const rowLabel = (template, record) => template.replace(/\{(\w+)\}/g, (_, name) => String(name === 'run' ? record.run : record.step[name]));
@@ -39,10 +30,7 @@ function metricOf(record, metric) {
   return typeof value === 'number' ? value : null;
 }
 
-/**
- * A Table from `records` ({ run, step, extra, index? }: index, the step's place in the
- * Result's steps) as `spec` says; rows in spec.rows' order, then as met.
- */
+/** A Table from `records` as `spec` says; rows in spec.rows' order, then as met. */
 export function buildTable(spec, records) {
   const rows = [...(spec.rows ?? [])];
   const cells = {};
@@ -74,11 +62,7 @@ export function buildTable(spec, records) {
   };
 }
 
-/**
- * A published table in the same shape, from the scenario file's
- * { id, title?, rows: { [row]: { [column]: n } } } and the columns of `shape` (our table of that
- * id, or its spec).
- */
+/** A published table in our table's shape, from the scenario file's rows. */
 export function publishedTable(spec, published) {
   const rows = Object.keys(published.rows);
   const rowCells = (row) => Object.fromEntries(spec.columns.map(({ id }) => [id, published.rows[row][id] ?? null]));

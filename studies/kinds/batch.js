@@ -1,6 +1,5 @@
-// The `batch` kind: a method's operations all started at once through the direct engine
-// (concurrency = maxRequests = their number), timed from the first operation to the last one
-// settled, as the study timed `await Promise.all(...)`. Used by redis-vs-memory (study 003).
+// The `batch` kind (redis-vs-memory, study 003): a method's operations all started at once
+// through the direct engine, timed first to last settled, as the study timed `await Promise.all`.
 // Its scenario fields:
 //   stores: [name]                 measured one after another, in this order
 //   labels: { [store]: 'row label prefix' }
@@ -24,8 +23,8 @@ import { METHODS, UPDATE_METHODS, STUDY_COUNTS, methodOps, usersOf, keysOf } fro
 // each update (ours) right after the gets of its layout, on the keys they read.
 const RUN_ORDER = ['set para', 'get para', 'update own key', 'set once', 'get once', 'update in one key'];
 const OP_TIMEOUT_MS = 120_000;
-// Users of the untimed first pass over each store, so that no measured count pays for the
-// first use of a connection or of not yet optimised code (the study had no such pass).
+// Users of an untimed first pass over each store, so no measured count pays for a connection's
+// first use or unoptimised code (the study had no such pass).
 export const WARM_UP_USERS = 100;
 
 // The key listing study 003 timed before its gets of a key each (KEYS user_* on Redis, the
@@ -48,10 +47,7 @@ export async function runAtOnce(store, ops, { signal, measure = (run) => run() }
   return { ms: source.elapsedMs(), operations: ops.length, failed, byStatus, step };
 }
 
-/**
- * The four methods over `count` users on one store, in the study's order; keys cleared before
- * and after. `measure(method, run)` wraps each measured step (for the Result).
- */
+/** The four methods over `count` users on one store, in the study's order, keys cleared around them. */
 export async function runMethods(store, count, { signal, onMethod = () => {}, measure } = {}) {
   const users = usersOf(count);
   const remove = () => eachLimited(keysOf(count), 64, (key) => store.delete(key));
@@ -60,7 +56,6 @@ export async function runMethods(store, count, { signal, onMethod = () => {}, me
   try {
     for (const method of RUN_ORDER) {
       if (signal?.aborted) break;
-      // get para: first the listing, timed, then the gets of the keys it found.
       const listing = method === 'get para' && store.keys ? await timedListing(store) : null;
       const ops = methodOps(method, users, listing ? { keys: listing.keys } : {});
       onMethod(method, ops.length);
@@ -86,8 +81,7 @@ async function timedListing(store) {
   return { keys, ms: Number(process.hrtime.bigint() - started) / 1e6 };
 }
 
-// A store that does nothing: what N operations at once cost the direct engine itself (a
-// deadline timer and a latency record each), the floor under every "para" figure.
+// A store that does nothing: the direct engine's own cost, the floor under every "para" figure.
 const NOTHING = Buffer.alloc(0);
 const FLOOR_TRIES = 3;
 export const noopStore = { get: async () => NOTHING, set: async () => {} };
@@ -102,13 +96,11 @@ export function columnsOf(counts) {
   });
 }
 
-/** The study's table shape: a row per store and method, a column per count. */
 export function rowsOf(stores, labels) {
   return stores.flatMap((store) =>
     [...METHODS, ...UPDATE_METHODS].map((method) => `${labels?.[store] ?? store} ${method}`));
 }
 
-/** The scenario cut down to the stores in `uses`. */
 export function subset(scenario, scale, uses) {
   return { scenario: { ...scenario, stores: scenario.stores.filter((store) => uses.includes(store)) }, scale };
 }

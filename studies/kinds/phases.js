@@ -1,8 +1,6 @@
-// The `phases` kind: a study that loaded a store, then wrote and read it in phases, each phase
-// at several concurrencies, with a single-request prober measuring response time idle and under
-// load (study 002, cluster-vs-document). Ordinary run() calls in direct mode with
-// --probe, one per store and phase; the stores' servers are started (or found) once per store
-// and kept across its phases, so that a phase reads what the phases before it wrote.
+// The `phases` kind (study 002, cluster-vs-document): a store loaded, then written and read in
+// phases at several concurrencies, probed idle and under load. Servers are kept across a store's
+// phases, so a phase reads what the ones before it wrote.
 // Its scenario fields:
 //   stores: [name]                       measured one after another, every phase on one before the next
 //   phaseOrder: [phase id]               the order the phases run in (default: as listed)
@@ -16,13 +14,9 @@
 //   clusterNodeTimeoutMs: a Redis Cluster's cluster-node-timeout during that phase
 //   tarantoolMemtxMb: memtx memory of an embedded Tarantool (its default is 64 MB)
 //   note: '...'
-// A counter-run's `system` (studies/index.js) may hold memoryFill (in place of each
-// phase's fill: 0.33 leaves three times the room) and serverCpu: { cores, phases? } (each server
-// this run started held to that much CPU, in those phases or all).
-// It builds two tables: `phases` (a row per phase and store: the best step's ops/s, its mean
-// latency, the probe's mean idle and under that step's load, whether a server was that step's
-// limit, the phase's errors and requests) and `steps` (every step's figures, so the best is never
-// the only one kept). The probe cells carry their own noise (`noise`), which the verdicts use.
+// A counter-run's `system` may hold memoryFill and serverCpu: { cores, phases? }.
+// Tables: `phases` (a row per phase and store, the best step) and `steps` (every step, so the
+// best is never the only one kept).
 import { normalizeOptions, run as runOnce } from '../../index.js';
 import { commandLine, concatResults } from '../results.js';
 import { findAdapter } from '../../stores/index.js';
@@ -64,18 +58,13 @@ const noise = (probe) => (typeof probe?.noiseMs === 'number' ? probe.noiseMs : n
 // Whether a server was the step's limit (its bottleneck, from the tiers' CPU): 1, 0 for another
 // limit, null where the step names none.
 const serverBound = (step) => (step?.bottleneck ? Number(step.bottleneck.tier === 'server') : null);
-// The CPU of the step's store's own servers, % of one core; null where not measured.
 function serverCpu(step) {
   const servers = (step?.tiers?.servers ?? []).filter((server) => server.stores?.includes(step.store));
   if (!servers.length || servers.some((server) => typeof server.cpuPercent !== 'number')) return null;
   return servers.reduce((sum, server) => sum + server.cpuPercent, 0);
 }
 
-/**
- * The two tables from the steps each (phase, store) ran: phases (the best step by ops/s) and
- * steps (all of them). `ran`: [{ phase, store, steps, first }] in the order to show, first the
- * index of its first step in the Result's steps (each table's `sources` then names a row's steps).
- */
+/** The two tables from the steps each (phase, store) ran: phases (the best step by ops/s) and steps. */
 export function phaseTables(ran, {
   phasesTitle = 'each phase at its best concurrency', stepsTitle = 'every step',
 } = {}) {
@@ -87,7 +76,6 @@ export function phaseTables(ran, {
   for (const { phase, store, steps: ranSteps, first } of ran) {
     const row = phaseRow(phase, store);
     phases.rows.push(row);
-    // The phase row's errors sum all its steps, so all of them are behind it.
     const indexOf = (i) => first + i;
     phases.sources[row] = typeof first === 'number' ? (ranSteps ?? []).map((_, i) => indexOf(i)) : [];
     const steps = ranSteps ?? []; // a store that cannot run here: its row holds no figure
@@ -121,7 +109,6 @@ export function phaseTables(ran, {
   return [phases, all];
 }
 
-/** How many keys a phase can touch: its key space, plus every insert past it (warm-up included). */
 export function keysTouched(options) {
   if (!options.keySpace) return 0;
   const inserts = options.workload.mix.some(({ operation }) => operation === 'insert');
@@ -129,10 +116,8 @@ export function keysTouched(options) {
   return options.records + (inserts ? requests : 0);
 }
 
-// The environment variable that locates a service (REDIS_CLUSTER_URLS for redis-cluster).
 const locationEnv = (service) => settingDefinitions[services[service].location].env[0];
 
-// The servers a store needs, each found as the app would (configured first) or started here once.
 async function serversFor(store, env) {
   const adapter = findAdapter(store);
   const started = [];
@@ -154,7 +139,6 @@ async function serversFor(store, env) {
 
 const REMOVE_SLICE = 10_000;
 
-// The keys a store was given, removed from a server that outlives the run (a configured one).
 async function removeKeys(store, env, count) {
   const opened = await openDirectStores([store], { env });
   try {
@@ -172,9 +156,8 @@ async function removeKeys(store, env, count) {
 }
 
 /**
- * The merged Result's settings: the first call's would claim its phase's workload, records and
- * sizes for all. What differs between phases is null here (each phase's flags are in the
- * scenario record's `runs`); the mix is the operations' shares of every request sent.
+ * The merged Result's settings: what differs between phases is null here (each phase's flags are
+ * in `runs`), so the first call's workload is not claimed for all.
  */
 export function phasesSettings(first, scenario, steps) {
   const counts = {};
@@ -198,8 +181,7 @@ export function phasesSettings(first, scenario, steps) {
   };
 }
 
-// What this run measured of the probe under load against idle, in words: never one machine's
-// result printed as every run's.
+// Said in words: never one machine's result printed as every run's.
 function probeFasterUnderLoad(phases) {
   const rows = phases.rows.filter((row) =>
     typeof phases.cells[row].probeLoadMs === 'number' && typeof phases.cells[row].probeIdleMs === 'number');
@@ -211,7 +193,6 @@ function probeFasterUnderLoad(phases) {
     'and a busy server does not sleep between them (docs/scenarios.md)';
 }
 
-// The scenario cut down to the stores in `uses`: every phase of each (a phase reads what the ones before it wrote).
 export function subset(scenario, scale, uses) {
   return { scenario: { ...scenario, stores: scenario.stores.filter((store) => uses.includes(store)) }, scale };
 }
@@ -222,8 +203,8 @@ export async function run(scenario, scale, {
   const order = scenario.phaseOrder ?? scale.phases.map((phase) => phase.id);
   const planned = order.map((id) => {
     const phase = scale.phases.find((candidate) => candidate.id === id);
-    // The study's phases insert a counted number of records: no control step and no steady-state
-    // warm-up windows, whose inserts would go past the key range the next phase reads.
+    // The study's phases insert a counted number of records: no control step, no warm-up windows,
+    // whose inserts would go past the key range the next phase reads.
     const given = { ...phase.options, direct: true, probe: true, noControl: true, warmupMax: 0 };
     const { options, problems } = normalizeOptions(given);
     if (problems.length) {
@@ -249,8 +230,7 @@ export async function run(scenario, scale, {
       for (const { phase } of planned) ran.push({ phase, store, steps: null }); // its rows, with no figure
       continue;
     }
-    // A server the operating system killed ends its store's phases: a later phase would read a
-    // server that is not there (the study has no 10 KB reads of its Redis Cluster either).
+    // A server the OS killed ends its store's phases: a later phase would read a server not there.
     let stopped = null;
     try {
       for (const { phase, given, options } of planned) {
@@ -304,7 +284,6 @@ export async function run(scenario, scale, {
       await servers.stop();
     }
   }
-  // Shown phase by phase in the study's order, whatever order they ran in.
   const shownOrder = scale.phases.map((phase) => phase.id);
   const absent = Object.keys(scenario.absentStores ?? {});
   const shownStores = [...scenario.stores, ...absent];

@@ -1,6 +1,5 @@
-// The `serial` kind: scripts of store operations run strictly one at a time, through the
-// direct engine at concurrency 1, each script timed from its first operation to its last (the
-// study's "time per script"). Used by client-libraries (study 001). Its scenario fields:
+// The `serial` kind (client-libraries, study 001): scripts of store operations one at a time
+// through the direct engine, each timed first operation to last. Its scenario fields:
 //   groups: [{ id, server, stores: [name] }]   clients compared on one server, one after another
 //   labels: { [store]: 'column label' }
 // and its scale settings:
@@ -22,13 +21,9 @@ import { planScripts, SCRIPT_NAMES, keys, STUDY, APPENDS_PER_KEY } from '../sequ
 // A store call may take long for the big value (hundreds of MB over one connection).
 const OP_TIMEOUT_MS = 10 * 60_000;
 
-/** The keys every append of the plan goes to (each set to an empty value before its script). */
 const appendKeysOf = (ops) => [...new Set(ops.filter((op) => op.op === 'append').map((op) => op.key))];
 
-/**
- * Runs one script through the direct engine, one operation at a time. Resolves to
- * { ms, operations, failed, byStatus, cpuPercent, step }.
- */
+/** Runs one script one operation at a time: { ms, operations, failed, byStatus, cpuPercent, step }. */
 export async function runScript(store, ops, { nativeAppend, signal, measure = (run) => run() }) {
   const source = createOpSource(ops, { basePath: '', nativeAppend });
   const step = await measure(() => measureStep(directEngine, {
@@ -44,8 +39,7 @@ export async function runScript(store, ops, { nativeAppend, signal, measure = (r
   return { ms: source.elapsedMs(), operations: ops.length, failed, byStatus, cpuPercent: step.cpuPercent, step };
 }
 
-// Reads back one value of each kind the scripts wrote and says whether its size is the one
-// the plan meant (appends included, so a read-modify-write that lost bytes shows here).
+// Each value's size read back, so a read-modify-write that lost bytes shows here.
 async function verify(store, iterations, bigValueBytes) {
   const expected = [
     [keys.small('L', 0), STUDY.smallSetBytes],
@@ -62,10 +56,7 @@ async function verify(store, iterations, bigValueBytes) {
   return wrong;
 }
 
-/**
- * The times of one script as one figure: the median ms and CPU of the times that had no failed
- * operation (all failed ones are kept for the notes), and every time's step.
- */
+/** The median ms and CPU of a script's times that had no failed operation. */
 export function medianOfTimes(times) {
   const clean = times.filter((time) => !time.failed);
   return {
@@ -78,10 +69,7 @@ export function medianOfTimes(times) {
   };
 }
 
-/**
- * Every script for one store: cleans its keys, runs the scripts in the study's order (each
- * `repeats[script]` times back to back), checks, cleans again.
- */
+/** Every script for one store, in the study's order, between cleanings. */
 export async function runClient(store, adapter, plan, {
   iterations, bigValueBytes, repeats = {}, signal, onScript = () => {}, measure,
 }) {
@@ -94,8 +82,7 @@ export async function runClient(store, adapter, plan, {
       const times = [];
       const count = repeats[name] ?? 1;
       for (let repeat = 1; repeat <= count && !signal?.aborted; repeat += 1) {
-        // Appends extend an existing empty value, so native and read-modify-write appends do the
-        // same work, every time.
+        // Appends extend an existing empty value, so native and read-modify-write do the same work.
         for (const key of appendKeysOf(ops)) await store.set(key, Buffer.alloc(0));
         if (name === 'get_random' && repeat === 1) {
           for (const { key, size } of plan.prepare) await store.set(key, Buffer.alloc(size, 'storebench-'));
@@ -123,7 +110,6 @@ export async function runClient(store, adapter, plan, {
 // A client whose store has no append is marked: its appends are read-modify-write.
 const labelOf = (scenario, name, nativeAppend) => `${scenario.labels?.[name] ?? name}${nativeAppend ? '' : '*'}`;
 
-/** The scripts x clients table of one measure (ms or CPU %) over every client that ran. */
 function tableOf({ id, title, unit, figure }, columns, runs, indexOf) {
   const figureOf = (script, column) => {
     const result = runs.get(column)?.scripts[script];
@@ -131,7 +117,6 @@ function tableOf({ id, title, unit, figure }, columns, runs, indexOf) {
   };
   const cells = Object.fromEntries(SCRIPT_NAMES.map((script) =>
     [script, Object.fromEntries(columns.map(({ id: column }) => [column, figureOf(script, column)]))]));
-  // Every column's steps of a script: what its row's figures came from.
   const stepsOf = (script) => columns.flatMap(({ id: column }) => runs.get(column)?.scripts[script]?.steps ?? []);
   const sources = Object.fromEntries(SCRIPT_NAMES.map((script) => [script, stepsOf(script).map(indexOf)]));
   return {
@@ -145,7 +130,6 @@ function tableOf({ id, title, unit, figure }, columns, runs, indexOf) {
   };
 }
 
-/** The scenario cut down to the stores in `uses`, in their groups (a group left with none is dropped). */
 export function subset(scenario, scale, uses) {
   const groups = scenario.groups
     .map((group) => ({ ...group, stores: group.stores.filter((store) => uses.includes(store)) }))
@@ -175,8 +159,7 @@ export async function run(scenario, scale, { signal, onProgress = () => {}, env 
       for (const name of group.stores) {
         const entry = opened.stores.get(name);
         if (!entry || signal?.aborted) continue;
-        // null: its server failed outside a measured operation (cleaning, preparing, reading
-        // back), said in the notes, or Ctrl-C (what was measured is kept)
+        // null: its server failed outside a measured operation (notes say so), or Ctrl-C.
         const result = await forStore(name, steps, () => runClient(entry.store, entry.adapter, plan, {
           iterations,
           bigValueBytes: scale.bigValueBytes,

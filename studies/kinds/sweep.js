@@ -1,7 +1,6 @@
-// The `sweep` kind: ordinary run() calls against one app.js this kind starts (so a store's
-// server keeps its data and its rate window across steps), one call per step, reading each
-// store's /stores stats before and after so a step can show what the store saw (a 429's
-// retries). Its scale settings:
+// The `sweep` kind: one run() per step against one app.js started here (so a store keeps its data
+// and rate window across steps), reading /stores stats around each step (a 429's retries).
+// Its scale settings (app, extras and tables may sit in the scenario itself):
 // (app, extras and tables may sit in the scenario itself, shared by its scales)
 //   app:    { stores: [...], env?: { NAME: value } }  the app and the stores it opens
 //   runs:   [{ id, label, options: { requests: 100, concurrency: [5, 10], noKeepalive: true, ... } }]
@@ -38,11 +37,9 @@ function extrasOf(extras, store, before, after) {
   }));
 }
 
-/** The columns of a jsonParseTable. */
 export const JSON_PARSE_COLUMNS = [{ id: 'parseMs', label: 'parse', unit: 'ms' }];
 
-// test-json's measurement of JSON.parse per document (the median of timed batches), in ms. Run
-// after the load, with no app running, so the load's processes do not share its CPU.
+// Run after the load, with no app running, so the load's processes do not share its CPU.
 function jsonParseTable(spec) {
   const rows = Object.keys(payloads);
   const cells = Object.fromEntries(Object.entries(payloads).map(([key, bytes]) => {
@@ -53,10 +50,7 @@ function jsonParseTable(spec) {
   return { ...spec, rows, columns: JSON_PARSE_COLUMNS, cells };
 }
 
-/**
- * The scale cut down to the runs a conclusion uses (for --verdicts and counter-runs): each named
- * by its id (every run of that id) or by its id and store, `write postgres`.
- */
+/** The scale cut down to the runs a conclusion uses: `write` or `write postgres`. */
 export function subset(scenario, scale, uses) {
   const used = (entry) => uses.includes(entry.id) || uses.includes(`${entry.id} ${entry.options.stores}`);
   return { scenario, scale: { ...scale, runs: scale.runs.filter(used) } };
@@ -66,12 +60,10 @@ export function subset(scenario, scale, uses) {
  * @param {object} scenario  the scenario file
  * @param {object} scale  its scales[scale]
  * @param {{ appEnv?: object, clientDelay?: object|null, signal?: AbortSignal, onProgress?: (event) => void }} context
- *   clientDelay: { rttMs, jitterMs?, bandwidth? }: the driver's requests reach the app through a
- *   delaying proxy (the network a study had between its client and its app); /stores is read
- *   directly
+ *   clientDelay: requests reach the app through a delaying proxy; /stores is read directly
  */
 export async function run(scenario, scale, { appEnv = {}, clientDelay = null, signal, onProgress = () => {} } = {}) {
-  // Every run's flags are checked before the app starts: a bad scenario file is a usage problem.
+  // A bad scenario file is a usage problem before the app starts.
   const app = scale.app ?? scenario.app;
   const planned = scale.runs.map((entry) => {
     const { options, problems } = normalizeOptions(entry.options);
@@ -85,8 +77,7 @@ export async function run(scenario, scale, { appEnv = {}, clientDelay = null, si
   const baseEnv = {
     ...process.env, STOREBENCH_OP_TIMEOUT_MS: String(timeoutMs), [TOKEN_ENV]: token, ...app.env, ...appEnv,
   };
-  // Runs grouped by their own env, in the order first met: one app per group, so a store keeps
-  // its data and its rate window across the steps of the runs that share it.
+  // One app per env group, so a store keeps its data and rate window across the runs sharing it.
   const groups = [];
   for (const item of planned) {
     const key = JSON.stringify(item.entry.env ?? {});
@@ -97,16 +88,13 @@ export async function run(scenario, scale, { appEnv = {}, clientDelay = null, si
   const results = [];
   const records = [];
   const runs = [];
-  // One call per URL and concurrency, URL by URL as the studies ran them, so that the stats
-  // read around a call belong to its one step.
+  // One call per URL and concurrency, so the stats read around a call belong to its one step.
   const callsOf = (options) => (options.keys ?? [undefined])
     .flatMap((key) => options.concurrency.map((concurrency) => ({ key, concurrency })));
   const total = planned.reduce((sum, { options }) => sum + callsOf(options).length, 0);
   let index = 0;
   for (const group of groups) {
     if (signal?.aborted || results.at(-1)?.interrupted) break;
-    // A run with `direct: true` opens its stores in this process (--direct): no app, no
-    // /stores stats. The app is started only for the HTTP runs.
     const overHttp = group.items.some(({ options }) => !options.direct);
     if (overHttp) onProgress({ type: 'app-starting', stores: app.stores });
     const server = overHttp ? await startAppProcess({ stores: app.stores, env: { ...baseEnv, ...group.env } }) : null;
@@ -129,14 +117,12 @@ export async function run(scenario, scale, { appEnv = {}, clientDelay = null, si
           onProgress({ type: 'scenario-step', run: entry.id, label, concurrency, index, total });
           const before = await statsOf(options);
           const where = options.direct ? {} : { target, token };
-          // The seed drawn when the run was planned: one for all its calls.
           const call = {
             ...entry.options, ...(key ? { keys: [key] } : {}), concurrency: [concurrency], seed: options.seed, ...where,
           };
           const result = await runOnce(call, { signal });
           const after = await statsOf(options);
           results.push(result);
-          // index: the step's place in the concatenated Result (one record a step, in order)
           for (const step of result.steps) {
             const extra = extrasOf(scale.extras ?? scenario.extras ?? [], step.store, before, after);
             records.push({ run: entry.id, step, index: records.length, extra });
@@ -151,7 +137,6 @@ export async function run(scenario, scale, { appEnv = {}, clientDelay = null, si
   // Ctrl-C between two steps leaves no step interrupted: the merged Result says so all the same.
   const merged = results.length ? concatResults(results) : null;
   if (merged && signal?.aborted) merged.interrupted = true;
-  // A store the scenario asked for that was down: its rows stay empty, and the notes say why.
   const asked = new Set(planned.flatMap(({ options }) => options.stores ?? []));
   const down = new Map();
   for (const skip of results.flatMap((result) => result.skipped)) if (asked.has(skip.store)) down.set(skip.store, skip);

@@ -4,7 +4,6 @@
 const CONCURRENCY = [5, 10, 15, 20, 25, 30];
 const KEYS = ['key1', 'key2', 'key3'];
 
-// The study's six tables as one: a row per URL and concurrency, its columns.
 const published = {
   'cloudant/key1': [
     [7, 698.7, 1326, 615], [14, 669.6, 1171, 613], [17, 832.3, 1259, 621],
@@ -66,7 +65,6 @@ const NEGLIGIBLE_SHARE = 0.01;
 const CLIENT_RTT_TEXT = `the ${STUDY_CLIENT_RTT_MS} ms round trip between the driver and the app (the scenario's ` +
   'clientDelay, the study\'s network)';
 
-// The study's JSON parse times (its test-json on the author's machine), ms.
 const PUBLISHED_PARSE_MS = { key1: 0.081, key2: 0.094, key3: 0.857 };
 
 // One run per store, so each store's steps are its own and Redis never waits on Cloudant's

@@ -1,7 +1,5 @@
-// The client-libraries study's five scripts (studies/001: two Node.js Kyoto Tycoon clients),
-// as lists of store operations: what each script appends, sets and gets, with the study's key
-// and value sizes. Pure data: studies/op-source.js turns a list into requests for the
-// direct engine, and the serial kind runs them one at a time.
+// The client-libraries study's five scripts (two Node.js Kyoto Tycoon clients) as lists of store
+// operations with the study's key and value sizes (pure data).
 import { createRandom } from '../../driver/workloads/random.js';
 
 /** The study's sizes (bytes) and repetitions, as published. */
@@ -20,7 +18,6 @@ export const STUDY = Object.freeze({
   }),
 });
 
-/** The scripts, in the order the study ran them. */
 export const SCRIPT_NAMES = Object.freeze(Object.keys(STUDY.iterations));
 
 // How many distinct keys get_random picks from, for each of its two reads.
@@ -28,7 +25,6 @@ export const GET_POOL = 144;
 // An appended key takes this many appends before the next key is used (14 x 33 B = 462 B).
 export const APPENDS_PER_KEY = 14;
 
-// A key of exactly `length` characters: the prefix, then the number zero-padded.
 function fixedKey(prefix, n, length) {
   const digits = String(n);
   if (prefix.length + digits.length > length) {
@@ -37,7 +33,6 @@ function fixedKey(prefix, n, length) {
   return prefix + digits.padStart(length - prefix.length, '0');
 }
 
-/** Every key the scripts use, by role, each of the study's length. */
 export const keys = Object.freeze({
   appendA: (script, n) => fixedKey(`kt:${script}a:`, n, 14), // 14 B
   appendB: (script, n) => `kt:${script}b:${n}`, // at most 14 B
@@ -48,7 +43,6 @@ export const keys = Object.freeze({
   smallRead: (n) => fixedKey('kt:q:', n, 40), // get_random's 40 B keys
 });
 
-// One round of a put script: the study's two appends, the small set and the value set.
 function putRound(script, i, valueKey, valueBytes) {
   const appendKey = Math.floor(i / APPENDS_PER_KEY);
   return [
@@ -60,12 +54,8 @@ function putRound(script, i, valueKey, valueBytes) {
 }
 
 /**
- * The scripts at a scale: `iterations` (per script name, default the study's), `bigValueBytes`
- * (default the study's 320,000,000), `seed` for get_random's key picks.
- * An op is { op: 'append'|'set'|'get', key, size }: the bytes appended or set, or the size a
- * get must find. Returns { prepare, scripts: [{ name, ops }], keys: every key written }:
- * `prepare` (untimed, before get_random) writes the keys get_random reads; get_random_large
- * and get_random_big read what the put scripts wrote.
+ * The scripts at a scale: { prepare, scripts: [{ name, ops }], keys }. `prepare` (untimed)
+ * writes the keys get_random reads.
  */
 export function planScripts({ iterations = {}, bigValueBytes = STUDY.bigValueBytes, seed = 1 } = {}) {
   const n = { ...STUDY.iterations, ...iterations };

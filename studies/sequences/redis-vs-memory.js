@@ -1,17 +1,12 @@
-// The redis-vs-memory study's four methods (studies/003: Redis vs an in-process cache), as
-// lists of store operations over its user objects. Pure data, like the client-libraries
-// scripts: studies/op-source.js hands them to the direct engine.
+// The redis-vs-memory study's four methods as lists of store operations (pure data).
 
 /** The counts the study published, and its four methods in its table's order. */
 export const STUDY_COUNTS = Object.freeze([1_000, 10_000, 100_000]);
 export const METHODS = Object.freeze(['set once', 'set para', 'get once', 'get para']);
-// Ours, for the study's advice to split large, often-updated data into a key each: one user
-// changed in the one key holding all (the whole value read, parsed, changed, written back) and
-// in its own key (that user alone, read and written). Not ' once' or ' para' in their names:
-// the study's checks compare those methods only.
+// Ours, for the study's advice to split often-updated data into a key each. Not ' once' or
+// ' para' in their names: the study's checks compare those methods only.
 export const UPDATE_METHODS = Object.freeze(['update in one key', 'update own key']);
 
-// The key of user `id` and the key of all users together, as in the study's code.
 export const userKey = (id) => `user_${id}`;
 export const ALL_USERS_KEY = 'all-users';
 
@@ -30,16 +25,11 @@ export function userOf(id) {
   };
 }
 
-/** The users 0..count-1, built before any timing (the study built its array first too). */
 export const usersOf = (count) => Array.from({ length: count }, (_, id) => userOf(id));
 
 /**
- * The operations of one method over `users`: set para and get para one per user, each under
- * its own key (sent all at once by the batch kind); set once and get once a single operation
- * on one key holding them all. Serialization happens when a set is asked for, inside the
- * timing, as the study's JSON.stringify calls were inside its timers. get para reads `keys`
- * when given (what the store's key listing found, as the study's code listed them first), else
- * each user's key.
+ * The operations of one method over `users`. Serialization happens inside the timing, as the
+ * study's JSON.stringify calls were inside its timers.
  */
 export function methodOps(method, users, { keys } = {}) {
   switch (method) {
@@ -51,8 +41,6 @@ export function methodOps(method, users, { keys } = {}) {
       return [{ op: 'set', key: ALL_USERS_KEY, body: () => Buffer.from(JSON.stringify(users)) }];
     case 'get once':
       return [{ op: 'get', key: ALL_USERS_KEY }];
-    // The read, the change (parse, change one user, stringify) and the write, all timed: the
-    // same work for both layouts but for how much of it there is.
     case 'update in one key': {
       const at = Math.floor(users.length / 2);
       const change = (value) => {
@@ -76,5 +64,4 @@ export function methodOps(method, users, { keys } = {}) {
   }
 }
 
-/** Every key the methods write for `count` users (to clear before and after). */
 export const keysOf = (count) => [...Array.from({ length: count }, (_, id) => userKey(id)), ALL_USERS_KEY];
