@@ -1,6 +1,5 @@
-// The app's command line: flags -> explicit settings, every problem collected at once (the
-// flags', and those of the settings the environment gives), and the usage text, written from
-// the settings table so it lists every setting the app reads.
+// The app's command line: flags -> explicit settings, every problem collected at once, and the
+// usage text written from the settings table so it lists every setting the app reads.
 import { parseFlags } from '../util/flags.js';
 import { resolveSettings } from '../config/precedence.js';
 import { settings } from '../config/settings.js';
@@ -31,9 +30,8 @@ const spec = {
 const DELAY_FLAGS = { storeRttMs: '--store-rtt', storeJitterMs: '--store-jitter', storeBandwidth: '--store-bandwidth' };
 
 /**
- * Parses argv (without node and script) and checks the settings it and env give.
- * @returns {{ help: boolean, options: object, problems: string[] }} options: the settings the
- *   flags set explicitly, for startApp
+ * Parses argv and checks the settings it and env give.
+ * @returns {{ help: boolean, options: object, problems: string[] }}
  */
 export function parseAppArgs(argv, env = process.env) {
   const { values, problems } = parseFlags(argv, spec);
@@ -87,7 +85,6 @@ function wrap(first, text) {
   return lines.join('\n');
 }
 
-/** A name column, then text; a name too long for the column gets a line of its own. */
 const row = (name, width, text) => {
   const label = `  ${name}`;
   return label.length >= width ? `${label}\n${wrap(' '.repeat(width), text)}` : wrap(label.padEnd(width), text);
@@ -116,7 +113,6 @@ function optionLines() {
   return [...lines, row('-h, --help', 19, 'show this help')].join('\n');
 }
 
-// The write settings: a flag where there is one, else the environment variable.
 function writeLines() {
   return settingsOf('writes')
     .map((setting) => {

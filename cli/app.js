@@ -1,7 +1,5 @@
-// node app.js: the app's command line. argv -> its flags (app-options.js) -> startApp (app/),
-// with a line for each server started here and each store as it opens, then the listening line
-// and a graceful stop on SIGTERM/SIGINT. main resolves to the exit code once the app has stopped
-// (or could not start); app.js exits with it.
+// node app.js: the app's command line, with a line per server and store, the listening line and
+// a graceful stop on SIGTERM/SIGINT. main resolves to the exit code.
 import { parseAppArgs, usage } from './app-options.js';
 import { listeningLine, startApp } from '../app/start-app.js';
 import { UsageError } from '../util/errors.js';
@@ -16,17 +14,13 @@ function usageFailure(problems) {
   return 2;
 }
 
-/** "  redis            up (embedded: redis://127.0.0.1:35977)", or unavailable with the reason. */
 function storeLine(store) {
   const where = Object.values(store.servers).join(', ');
   const detail = store.reason ? `: ${store.reason}` : where ? ` (${where})` : '';
   return `  ${store.name.padEnd(16)} ${store.status}${detail}`;
 }
 
-/**
- * Runs the app until a signal stops it. Resolves to the exit code: 0 stopped cleanly, 1 cannot
- * start or did not stop cleanly in time, 2 bad flags or settings (0 too for --help).
- */
+/** Runs the app until a signal stops it: 0 clean stop, 1 failed start or unclean stop, 2 bad flags. */
 export async function main(argv) {
   const { help, options, problems } = parseAppArgs(argv);
   if (help) {
@@ -40,8 +34,6 @@ export async function main(argv) {
   const log = (line) => console.log(line);
   let app;
   try {
-    // Servers may take seconds to start (PostgreSQL, a Redis Cluster): say so, then each
-    // server started here and each store as it is ready.
     const starting = options.embedded === false
       ? ''
       : ' (and starting local servers for those with nothing configured)';

@@ -1,7 +1,5 @@
-// node test k8s <driver flags> --parts N: an Indexed Job whose N pods are the N parts of one
-// run. Each pod's JOB_COMPLETION_INDEX (0..N-1) becomes --part INDEX+1/N; every pod has the
-// same --seed and --start-at; each prints its results file between marker lines on its log,
-// which `node test merge --from-logs FILE` reads back from `kubectl logs` output.
+// node test k8s <driver flags> --parts N: an Indexed Job whose pods are the N parts of one run,
+// each printing its results between marker lines for `node test merge --from-logs`.
 import { parseArgs } from 'node:util';
 import { driverArgv } from './part-argv.js';
 import { parseStartAt } from '../driver/parts.js';
@@ -35,10 +33,7 @@ prints its results between marker lines on its log; then:
   --cpu CPU       each pod's CPU, request = limit (default: 1)
   --memory SIZE   each pod's memory, request = limit (default: 512Mi)`;
 
-/**
- * Parses `node test k8s` argv: { help, options: { parts, image, name, cpu, memory, startAt, seed, driver },
- * problems }.
- */
+/** Parses `node test k8s` argv: { help, options, problems }. */
 export function parseK8sArguments(argv, { parseRun, now = Date.now() } = {}) {
   // Only this command's flags are read here; the rest are the driver's, checked below with
   // parseRun (cli/options.js passes its parseArguments: importing it here would be a cycle).
@@ -89,7 +84,6 @@ const shellQuote = (arg) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replac
 // Where a pod's driver writes its results (each pod has its own /tmp; TMPDIR when set).
 const RESULT_FILE = '"$' + '{TMPDIR:-/tmp}/storebench-result.json"';
 
-/** The pod's shell command: part INDEX+1 of N, its results between marker lines on stdout. */
 export function podScript({ parts, seed, startAt, driver }) {
   const run = [
     'node', 'test.js', ...driver.map(shellQuote),
@@ -106,7 +100,6 @@ export function podScript({ parts, seed, startAt, driver }) {
   ].join('\n');
 }
 
-/** The Indexed Job, as an object (toYaml prints it). */
 export function jobManifest(options) {
   const { parts, image, name, cpu, memory } = options;
   const resources = { cpu, memory };

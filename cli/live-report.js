@@ -1,7 +1,5 @@
-// node test's output while it runs: a line saying the embedded app is starting (which can take
-// a while), the progress line on a terminal, the header and each URL's table as soon as they
-// are known, and at the end the rest of the text and the results files. Tables go to stdout,
-// or to stderr when --json - takes stdout.
+// node test's output while it runs: tables as soon as they are known, to stdout (stderr when
+// --json - takes it).
 import { createProgress, estimateLine, loadLabel, progressLabel } from '../report/progress.js';
 import { createRunText } from '../report/run-text.js';
 import { writeResults } from './results-files.js';
@@ -24,7 +22,6 @@ export function createLiveReport({ options, stdout = process.stdout, stderr = pr
   let progress;
   const noticed = new Set(); // each notice once, however many steps it concerns
   return {
-    /** The driver's onProgress: see runBenchmark's events. */
     onProgress(event) {
       if (event.type === 'app-starting') {
         if (!options.quiet) stderr.write(`${startingLine(event.servers)}\n`);
@@ -55,12 +52,10 @@ export function createLiveReport({ options, stdout = process.stdout, stderr = pr
       } else if (event.type === 'step-done') {
         progress.done();
       } else if (event.type === 'target-done') {
-        // Each URL's table as soon as its last step is done, not at the very end.
         progress.clear();
         text.table(event.target.url, event.steps, event.verification);
       }
     },
-    /** The rest of the text, then the --json and --csv files. */
     async finish(result) {
       progress?.clear();
       text.ending(result);

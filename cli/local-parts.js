@@ -1,7 +1,5 @@
-// node test --parts N --local: N driver processes on this machine, each part I of N of one run
-// with one --start-at, then their results merged (result/merge.js). The test bed of the Cloud
-// Foundry and Kubernetes launchers, and a way to use several cores without worker threads.
-// Resolves to the merged Result; never prints (the caller does).
+// node test --parts N --local: N driver processes here as parts of one run, merged. The test bed
+// of the Cloud Foundry and Kubernetes launchers. Never prints.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -50,10 +48,7 @@ export function startOf(options, now = Date.now()) {
 const lastLine = (text) => text.trim().split('\n').filter(Boolean).at(-1) ?? '';
 
 /**
- * Runs the parts: `argv` the user's command line (its --parts N and --local, --json... taken
- * away), `options` as parseArguments made them (options.parts, options.seed, options.startAt).
- * Without --target, --url or --direct, starts one app.js for all parts. `onStarted({ startAt,
- * target, dir })` hears when the parts are launched. Resolves to { result, parts: [{ file, code }] }.
+ * Runs the parts, with one app.js for all unless --target, --url or --direct: { result, parts }.
  */
 export async function runLocalParts(argv, options, { signal, onStarted = () => {}, env = process.env } = {}) {
   const count = options.parts;

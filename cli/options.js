@@ -9,11 +9,8 @@ import { parseK8sArguments } from './k8s-job.js';
 export { usage } from './run-usage.js';
 
 /**
- * Parses argv (without node and script). Returns { command, help, options, problems }:
- * command 'run' (a sweep), 'report' (options.file: a saved run to print), 'compare'
- * (options.a, options.b: two saved runs) or 'merge' (options.files: runs of several machines).
- * A run's flags become the object normalizeOptions takes (long names in camelCase), so a run
- * from code and one from the command line are checked by the same rules, in the same words.
+ * Parses argv: { command, help, options, problems }. A run's flags become what normalizeOptions
+ * takes, so a run from code and one from the command line are checked by the same rules.
  */
 export function parseArguments(argv, env = process.env) {
   if (argv[0] === 'report') return parseReportArguments(argv.slice(1));
@@ -25,11 +22,7 @@ export function parseArguments(argv, env = process.env) {
   return { ...normalized, problems: [...problems, ...normalized.problems] };
 }
 
-/**
- * A run's flags as the object run() and normalizeOptions take ({ concurrency: '5,10',
- * noKeepalive: true }), and the problems of the flags themselves (unknown, missing a value),
- * whose flags are left out of it.
- */
+/** A run's flags as run() takes them, and the problems of the flags themselves. */
 export function optionsOf(argv) {
   const { values, problems } = parseFlags(argv, spec);
   const given = Object.entries(values).filter(([name, value]) => spec[name] && fitsSpec(spec[name], value));

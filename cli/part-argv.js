@@ -1,7 +1,5 @@
-// The command line each part of a split run gets, from the one the user gave the launcher
-// (node test --parts N --local, npm run load:cf, node test k8s): the user's driver flags, less
-// what the launcher decides itself (the split, the start, the seed, where results go), plus
-// --part I/N, one --seed and one --start-at.
+// The command line each part of a split run gets: the user's driver flags, less what the launcher
+// decides (split, start, seed, results), plus --part I/N, one --seed and one --start-at.
 
 // Flags the launcher takes away: [name, takes a value].
 const LAUNCHER_FLAGS = new Map([
@@ -10,10 +8,7 @@ const LAUNCHER_FLAGS = new Map([
   ['from-logs', true], ['app', true], ['image', true], ['name', true], ['cpu', true], ['memory', true],
 ]);
 
-/**
- * argv without the launcher's flags (`--json x`, `--json=x`, `-q`), and without `extra`
- * flags the caller also decides ([name, takes a value]); the rest in order.
- */
+/** argv without the launcher's flags and `extra` ([name, takes a value]); the rest in order. */
 export function driverArgv(argv, extra = []) {
   const drop = new Map([...LAUNCHER_FLAGS, ...extra]);
   const kept = [];

@@ -1,7 +1,5 @@
-// node test report, compare and merge: saved runs in, text or a page out, through the library's
-// report, check, compare and merge (index.js). Each resolves when done and throws what the CLI
-// turns into an exit code (test.js): ThresholdError (3) for a missed threshold or a regression,
-// ResultsFormatError (2), RunError (1), OutputPathError (2).
+// node test report, compare and merge: saved runs in, text or a page out. Each throws what
+// test.js turns into an exit code.
 import { writeFile } from 'node:fs/promises';
 import { check, compare, merge, report } from '../index.js';
 import { readResults } from '../result/format.js';
@@ -11,11 +9,7 @@ import { regressionError } from '../report/compare-runs.js';
 import { renderMachineRows } from '../report/machine-rows.js';
 import { readResultsFromLog } from '../result/logs.js';
 
-/**
- * node test report FILE [--html OUT] [--assert EXPR]...: the run's tables on stdout, or the page
- * written to OUT. Thresholds: those given, else the run's own; a missed one throws (exit 3),
- * after the tables or the page are out.
- */
+/** node test report FILE: tables on stdout or the page; a missed threshold throws (exit 3) after them. */
 export async function reportCommand(
   { file, html, assert = [] },
   { stdout = process.stdout, stderr = process.stderr } = {},
@@ -47,12 +41,7 @@ export async function compareCommand({ a, b, failOnRegression = null, ignoreBusy
   return comparison;
 }
 
-/**
- * node test merge FILE... [--json OUT] [--csv OUT] [--html OUT]: the merged run's tables, then
- * each step's total with every machine's row beside it, on stdout (stderr when --json -
- * takes stdout), and the files written. Throws MergeError (exit 2) when the files differ in
- * what they measured, ResultsFormatError (2) for a file that is not a Result of this version.
- */
+/** node test merge FILE...: the merged tables with every machine's row beside each step's total. */
 export async function mergeCommand(
   { files, json, csv, html, fromLogs = [] },
   { stdout = process.stdout, stderr = process.stderr } = {},
@@ -66,7 +55,6 @@ export async function mergeCommand(
   return result;
 }
 
-/** A merged run's tables and machine rows (stderr when --json - takes stdout), its warnings, its files. */
 export async function printMerged(
   result,
   { json, csv, html },

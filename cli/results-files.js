@@ -1,6 +1,5 @@
-// Writing the results files a run asked for: --json (the whole Result, see format.js) and
-// --csv. Their paths are checked before any load (checkOutputPaths), so a sweep never runs
-// for minutes only to find it cannot keep its results.
+// Writing the --json and --csv files. Their paths are checked before any load, so a sweep never
+// runs for minutes only to find it cannot keep its results.
 import { access, constants, mkdir, open, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { toJson } from '../result/format.js';
@@ -16,8 +15,7 @@ const shownPath = (path) => {
   return inside && !inside.startsWith('..') && !isAbsolute(inside) ? inside : path;
 };
 
-// Why `file` cannot be written, or null: it is a folder, a folder on its way is missing or is a
-// file, or writing there is refused (a probe file is created next to nothing and removed).
+// Why `file` cannot be written, or null (a probe file is created next to nothing and removed).
 async function whyNotWritable(file) {
   const full = resolve(file);
   const found = await statOrNull(full);
@@ -30,7 +28,6 @@ async function whyNotWritable(file) {
       return `it cannot be written (${error.code})`;
     }
   }
-  // The nearest folder on the way that exists, and what stands in the way below it.
   let parent = dirname(full);
   let parentStat = await statOrNull(parent);
   while (!parentStat && dirname(parent) !== parent) {
@@ -67,10 +64,7 @@ export async function checkOutputPaths({ json, csv, html, hdrLog }) {
   if (problems.length) throw new OutputPathError(problems);
 }
 
-/**
- * Writes the requested files; "-" for JSON means `stdout`. A file that fails is a RunError (exit
- * 1), after trying the others.
- */
+/** Writes the requested files ("-" JSON: stdout); a failure is a RunError (exit 1), after the others. */
 export async function writeResults({ json, csv, html, hdrLog }, result, stdout = process.stdout) {
   const failures = [];
   const write = async (file, text) => {
@@ -89,10 +83,7 @@ export async function writeResults({ json, csv, html, hdrLog }, result, stdout =
   if (failures.length) throw new RunError(failures.join('\n'));
 }
 
-/**
- * Writes the HDR interval logs (report/hdr-log.js renders them) into `dir` (made if missing);
- * resolves to the problems (one line each), [] when all were written.
- */
+/** Writes the HDR interval logs into `dir`; resolves to the problems, [] when all were written. */
 async function writeHdrLogs(dir, result) {
   try {
     await mkdir(dir, { recursive: true });

@@ -1,7 +1,5 @@
-// node test: sweep concurrency against the storebench app (or any URLs) and print honest
-// rps and latency tables; node test report FILE.json prints a saved run's tables again.
-// A run goes through the library's run() (index.js), as a program's does; main turns the
-// flags into its options, prints what it reports and resolves to the exit code, which test.js sets.
+// node test: sweep concurrency against the storebench app (or any URLs) and print honest rps and
+// latency tables. main resolves to the exit code.
 import { optionsOf, parseArguments, usage } from './options.js';
 import { check, failure as runFailureOf, run } from '../index.js';
 import { CLI_ONLY } from '../options/code.js';
@@ -19,7 +17,6 @@ const NAME = 'node test';
 // One line per problem (a stack only with STOREBENCH_DEBUG=1); returns its exit code.
 const failure = (error) => reportFailure(NAME, error);
 const REPORT_COMMANDS = { report: reportCommand, compare: compareCommand, merge: mergeCommand };
-// The flags run() takes; the files, printing and metrics server are the command line's own (here).
 const libraryOptions = (argv) =>
   Object.fromEntries(Object.entries(optionsOf(argv).options).filter(([name]) => !(name in CLI_ONLY)));
 
@@ -33,7 +30,6 @@ export async function main(argv) {
   }
   if (problems.length) return failure(new UsageError(problems));
 
-  // node test k8s ...: an Indexed Job of the parts, printed (cli/k8s-job.js).
   if (command === 'k8s') {
     const { jobManifest, toYaml } = await import('./k8s-job.js');
     process.stdout.write(toYaml(jobManifest(options)));
@@ -76,9 +72,7 @@ export async function main(argv) {
   }
 }
 
-// What a command that sends load (a run, --parts, --scenario) exits with.
 async function runCommand(command, argv, options, signal) {
-  // node test --parts N --local: N driver processes, one start, merged.
   if (command === 'parts') {
     try {
       await partsCommand(argv, options, { signal });
@@ -88,7 +82,6 @@ async function runCommand(command, argv, options, signal) {
     }
   }
 
-  // node test --scenario list | NAME
   if (command === 'scenario') {
     try {
       const result = await scenarioCommand(options, { signal });
@@ -121,8 +114,7 @@ async function runCommand(command, argv, options, signal) {
     }
     const runFailure = runFailureOf(result);
     if (runFailure) failures.push(runFailure);
-    // --assert: a missed threshold exits 3 (its table is printed with the run's text), unless
-    // the run failed in a way that exits otherwise.
+    // A missed threshold exits 3, unless the run failed in a way that exits otherwise.
     const missed = check(result, options.assert).error;
     if (missed && !failures.length && !result.interrupted) failures.push(missed);
     for (const error of failures) code = failure(error);
