@@ -1,9 +1,5 @@
-// The comparison as text: one table per key, the stores at each load level fastest first, each
-// with its rank: stores that cannot be told apart share one (result/ranking.js). With --repeat
-// the figures are medians, each with the range the repeats spanned (and from 5 repeats the 95%
-// interval of the mean). A store with no successful response is shown as `failed`, unranked,
-// with the answers it got. A row beating `memory`, the in-process map, beyond the noise is
-// marked and explained.
+// The comparison as text: one table per key, stores fastest first with their ranks (ties share
+// one: result/ranking.js); with --repeat, medians with the repeats' range.
 import { BASELINE_STORE, BASELINE_TOLERANCE } from '../result/comparison.js';
 import { NOISE_FLOOR } from '../result/ranking.js';
 import { errorsText } from '../result/honesty.js';
@@ -16,10 +12,8 @@ export function formatRange(low, high, format) {
   return low === null || high === null ? '-' : `${format(low)}-${format(high)}`;
 }
 
-/** How a comparison group's load level reads: "concurrency 10" or "1000 rps". */
 export const loadName = (group) => (group.model === 'open' ? `${group.load} rps` : `concurrency ${group.load}`);
 
-/** "1", or "1=" when another store shares it; "-" for a failed row. */
 export function rankText(group, row) {
   if (row.rank === null) return '-';
   return group.rows.some((other) => other !== row && other.rank === row.rank) ? `${row.rank}=` : String(row.rank);
@@ -72,10 +66,7 @@ function notes(keyGroups, { drift }) {
   return lines;
 }
 
-/**
- * The comparison, one table per key (and, for a workload of several operations, one more per
- * operation): stores at each load level, fastest first.
- */
+/** The comparison, one table per key (and per operation of a mixed workload). */
 export function renderComparison(groups, { drift = null } = {}) {
   const byKey = new Map();
   for (const group of groups) {
@@ -93,8 +84,6 @@ export function renderComparison(groups, { drift = null } = {}) {
     if (repeated) headers.push('rps min-max');
     if (interval) headers.push('rps 95% CI');
     headers.push('meanLatencyMs', 'p99', 'rps/fastest', 'errors');
-    // What limited each row (result/bottleneck.js), and where rows share an app or driver
-    // bottleneck, their ranks by store time inside the app.
     const limited = keyGroups.some((group) => group.rows.some((row) => row.bottleneck));
     const storeRanked = keyGroups.some(showsStoreRank);
     if (limited) headers.push('bottleneck');

@@ -1,6 +1,5 @@
 // --hdr-log DIR: the run's seconds as HdrHistogram interval logs, one file per target and
-// operation, in the log format HdrHistogram's own tools read (HistogramLogProcessor, the
-// plotter, hdr-histogram-js HistogramLogReader). Made from the Result, like the other files.
+// operation, readable by HdrHistogram's own tools.
 import * as hdr from 'hdr-histogram-js';
 import { decodeHistogram } from '../result/recorder.js';
 
@@ -10,11 +9,7 @@ const MAX_VALUE_UNIT_RATIO = 1000;
 const safe = (text) => String(text).replace(/[^A-Za-z0-9._-]+/g, '_');
 const loadOf = (step) => (step.model === 'open' ? `rps ${step.targetRps}` : `concurrency ${step.concurrency}`);
 
-/**
- * The file name of a target's operation: `<store>-<key>-<operation>.hlog`; `seen` (base name ->
- * the URLs that had it, in the order run) gives a second URL with the same store and key (two
- * hosts, say) `<store>-<key>-2-<operation>.hlog`, so no target's log overwrites another's.
- */
+/** `<store>-<key>-<operation>.hlog`; a second URL with the same store and key gets `-2`: no log overwrites another. */
 export function hdrLogName(step, operation, seen = new Map()) {
   const base = `${safe(step.store)}-${safe(step.key)}`;
   if (!seen.has(base)) seen.set(base, []);
@@ -32,11 +27,7 @@ function secondsOf(step, operation) {
   return step.timeline ?? null;
 }
 
-/**
- * The logs as [{ name, text, intervals }]: for each target (URL) and operation, every step's
- * seconds in the order run (the control step last), start times in seconds from the run's
- * first step (the log's StartTime). Steps without seconds (older files) are left out.
- */
+/** The logs as [{ name, text, intervals }], steps in the order run; older files' steps without seconds left out. */
 export function buildHdrLogs(result) {
   const control = result.control?.step ? [{ ...result.control.step, control: true }] : [];
   const steps = [...result.steps, ...control].filter((step) => step.timeline);

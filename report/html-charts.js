@@ -1,9 +1,6 @@
-// The charts of the HTML report, as data: for each key, rps, mean and p99 against the load
-// level (one line per store); for each key and load level, the latency at each percentile from
-// 50% to 99.999% (one line per store) read from the step's HDR histogram, on the log-scaled
-// axis HdrHistogram's plotter uses (x = 1 / (1 - percentile)). With --repeat the load charts
-// show the medians, and a percentile line is read from the repeats' histograms added together
-// (histograms add exactly; percentiles do not average).
+// The charts of the HTML report, as data: rps, mean and p99 against load, and latency by
+// percentile on HdrHistogram's log axis (x = 1 / (1 - p)). With --repeat the repeats'
+// histograms are added (histograms add exactly; percentiles do not average).
 import * as hdr from 'hdr-histogram-js';
 import { decodeHistogram } from '../result/recorder.js';
 import { groupRepeats, loadOf } from '../result/repeat.js';
@@ -23,13 +20,9 @@ export const PERCENTILE_POSITIONS = (() => {
   return positions;
 })();
 
-/** 4 significant digits: enough for a chart, and the page stays small. */
 const round = (value) => (value === null || value === undefined ? null : Number(value.toPrecision(4)));
 
-/**
- * Every repeat's histogram of a cell added into one; ResultsFormatError (exit 2) when one does
- * not decode.
- */
+/** Every repeat's histogram of a cell added into one; ResultsFormatError (exit 2) when one does not decode. */
 export function mergedHistogram(steps) {
   const merged = hdr.build({
     lowestDiscernibleValue: 1,
@@ -53,10 +46,7 @@ export function mergedHistogram(steps) {
   return merged;
 }
 
-/**
- * The latency in ms at each percentile position of a histogram holding `count` values; null
- * past the position the sample can say anything about (1/(1-p) above the count: it is the max).
- */
+/** Latency in ms at each percentile; null past 1/(1-p) > count, where the sample says only its max. */
 export function percentileLine(histogram) {
   const count = histogram.totalCount;
   return PERCENTILE_POSITIONS.map((x) => (count > 0 && x <= Math.max(count, PERCENTILE_X_MIN)
@@ -66,11 +56,7 @@ export function percentileLine(histogram) {
 
 const loadLabel = (mode) => (mode === 'open' ? 'target rps' : 'concurrency');
 
-/**
- * Chart specs from a Result: [{ id, kind: 'load' | 'percentiles', key, title, xLabel, yLabel,
- * x: number[], series: [{ label, values }] }], in page order: per key, its three load charts,
- * then one percentile chart per load level.
- */
+/** Chart specs from a Result, in page order: per key its three load charts, then one percentile chart per level. */
 export function buildCharts(result) {
   const charts = [];
   const cells = groupRepeats(result.steps);
@@ -124,5 +110,4 @@ export function buildCharts(result) {
   return charts;
 }
 
-/** The load level a step ran at, for tables: "concurrency 5" or "100 rps". */
 export const loadText = (step) => (step.model === 'open' ? `${loadOf(step)} rps` : `concurrency ${loadOf(step)}`);

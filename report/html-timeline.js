@@ -1,8 +1,5 @@
-// The HTML report's timeline charts: one per target, its rps and p99 (and, where the target said
-// it in Server-Timing, its store's own p99) second by second across the whole run (every step of
-// it, and the control step), x in seconds from the run's first step, with each step's start
-// marked. Steps are apart by their warm-ups and the other targets' steps: the line breaks
-// between them instead of joining across time nothing was measured.
+// The HTML report's timeline charts, one per target across the whole run: the line breaks
+// between steps instead of joining across time nothing was measured.
 import { timelineRps } from '../result/timeline.js';
 import { loadOf } from '../result/repeat.js';
 
@@ -11,13 +8,7 @@ const round = (value) => (value === null || value === undefined ? null : Number(
 const stepLabel = (step) =>
   `${step.model === 'open' ? `${loadOf(step)} rps` : `c ${loadOf(step)}`}${step.repeat > 1 ? ` #${step.repeat}` : ''}`;
 
-/**
- * Chart specs [{ id, kind: 'timeline', key, title, xLabel, yLabel, y2Label, x, series, marks }]:
- * `series` rps (left axis) then p99 in ms (right axis, `scale: 'ms'`), then the store's p99 in ms
- * where a step of the target carries one from the target (not direct mode's: the latency);
- * `marks` [{ x, label }]
- * where each step began. Targets whose steps carry no timeline (older files) have none.
- */
+/** Chart specs of kind 'timeline', rps on the left axis, p99 in ms on the right; older files have none. */
 export function buildTimelineCharts(result) {
   const control = result.control?.step ? [{ ...result.control.step, control: true }] : [];
   const steps = [...result.steps, ...control].filter((step) => step.timeline?.length);
@@ -38,7 +29,6 @@ export function buildTimelineCharts(result) {
       marks.push({ x: round(start), label: step.control ? 'control' : stepLabel(step) });
       const rates = timelineRps(step.timeline);
       step.timeline.forEach((sample, position) => {
-        // Each point at the end of its second (or of the step, for the last partial one).
         x.push(round(start + sample.second + sample.seconds));
         rps.push(round(rates[position]));
         p99.push(round(sample.latency.p99Ms));

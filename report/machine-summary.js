@@ -1,6 +1,5 @@
-// The machine's load over a run, in one line: how much CPU the hypervisor stole and other
-// processes used during the steps (driver/machine-load.js measures each step), so a reader
-// knows whether the figures above are about the stores or about a busy machine.
+// The machine's load over a run in one line, so a reader knows whether the figures are about the
+// stores or about a busy machine.
 import { median } from '../util/stats.js';
 import { MACHINE_CODES } from '../result/run-comparison.js';
 
@@ -30,10 +29,7 @@ export function renderPeakRss(peakRss) {
   return `peak RSS ${driver}, app.js ${app}`;
 }
 
-/**
- * "Machine:  steal 0-21% (median 2%) · other processes 5-80% of a core (...) · load average 1.2-3.4 · 3 of 12 steps
- * warned: CPU_STEAL 2, BUSY_MACHINE 1 · peak RSS driver 178 MiB, app.js 3.5 GiB" (peakRss: the Result's, if any).
- */
+/** "Machine:  steal 0-21% (median 2%) · other processes ... · peak RSS ..." */
 export function renderMachineLoad(steps, { label = 'Machine: ', peakRss } = {}) {
   const memory = renderPeakRss(peakRss);
   const withMemory = (text) => (memory ? `${text} · ${memory}` : text);
@@ -68,11 +64,7 @@ export function renderMachineLoad(steps, { label = 'Machine: ', peakRss } = {}) 
 
 export const isMachineWarning = (warning) => MACHINE_CODES.has(warning.code);
 
-/**
- * One line for a table's CPU_STEAL and BUSY_MACHINE warnings (on a shared VM most steps can
- * carry one): "warning: the machine was busy during 5 of 6 steps: steal 10%-37% in 5, other
- * processes 56%-110% of a core in 3". '' when none.
- */
+/** One line for a table's CPU_STEAL and BUSY_MACHINE warnings (common on a shared VM); '' when none. */
 export function renderMachineWarnings(steps) {
   const pick = (code, field) => steps
     .filter((step) => step.warnings.some((warning) => warning.code === code))

@@ -1,7 +1,4 @@
-// The progress line on stderr: "step 3 of 36 · redis key1 · concurrency 15 · 0:42 elapsed ·
-// ~1:10 left". Only on a terminal, never with --quiet, and never mixed into piped output.
-// The time left is estimated from the steps done so far (their warm-ups and last requests
-// included).
+// The progress line on stderr: only on a terminal, never with --quiet, never mixed into piped output.
 
 /** What a step is, for the progress line: "redis key1 · concurrency 15". */
 export function progressLabel(target, load) {
@@ -16,10 +13,6 @@ export function progressLabel(target, load) {
   return `${mode}${target.store} ${target.key} · ${what}${which}`;
 }
 
-/**
- * What a load phase has done, for the progress line: "redis · loading 35% (350,000 of 1,000,000
- * records, 37.2 MB)".
- */
 export function loadLabel(target, { done, total, bytes }) {
   const percent = total ? Math.floor((done / total) * 100) : 100;
   const records = `${done.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} records`;
@@ -32,11 +25,7 @@ const about = (seconds) => {
   return minutes < 90 ? `${Math.round(minutes)} min` : `${(minutes / 60).toFixed(1)} h`;
 };
 
-/**
- * "this run takes about 9 min: 234 steps across 39 URLs, warm-ups and the control included",
- * said before a run starts; with a load phase (estimateLoad: driver/estimate.js
- * estimateLoadSeconds), its part too, and the stores whose load it could not estimate.
- */
+/** "this run takes about 9 min: ...", said before a run starts, with its load phase when there is one. */
 export function estimateLine({ estimateSeconds, totalSteps, targets, estimateLoad = null }) {
   const into = estimateLoad?.targets > 1 ? ` into each of ${estimateLoad.targets} stores` : '';
   const loading = estimateLoad && `loading ${estimateLoad.records.toLocaleString('en-US')} records${into} ` +
@@ -59,10 +48,7 @@ export function formatElapsed(ms) {
   return `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
 }
 
-/**
- * The time left, from `done` of `total` steps taking `spentMs` (the run so far up to the last
- * step done) and `sinceMs` spent on the current one: null before any step is done.
- */
+/** The time left from the steps done so far; null before any is done. */
 export function estimateLeftMs({ done, total, spentMs, sinceMs }) {
   if (done < 1) return null;
   return Math.max(0, (spentMs / done) * (total - done) - sinceMs);
@@ -88,7 +74,6 @@ export function createProgress({
     shown = true;
   };
   return {
-    /** Shows `label` for step `index` (null: not a step, a load phase, say). */
     step(index, label) {
       if (!enabled) return;
       current = index === null ? label : `step ${index} of ${total} · ${label}`;
@@ -102,9 +87,7 @@ export function createProgress({
       done += 1;
       doneAt = now();
     },
-    /** The line as it would be drawn now (for tests). */
     line,
-    /** Removes the line, so the next output starts clean. */
     clear() {
       clearInterval(timer);
       if (enabled && shown) stream.write('\r\x1b[K');

@@ -1,8 +1,4 @@
-// The text of a run, in the order node test prints it: the header (System, Target, Date,
-// Settings, Workload, skipped stores), for each URL its load table (a key-space workload), its
-// steps' table and its verification, then how the run ended, the machine's load,
-// the comparison and the thresholds (--assert). A live run writes it piece by piece as the
-// events come (live.js); `node test report` writes it from a saved Result (renderRun). Both go
+// The text of a run, in the order node test prints it. A live run and `node test report` both go
 // through this one writer, so a saved run re-renders to exactly the text it printed.
 import { renderLoadTable, renderSkipped, renderStepTable, renderSystem, renderVerification } from './table.js';
 import { renderComparison } from './comparison-table.js';
@@ -15,7 +11,6 @@ import { renderThresholds } from './assert.js';
 import { checkThresholds } from '../result/threshold-check.js';
 import { parseThresholds } from '../result/thresholds.js';
 
-/** The header lines under Settings: repeats, thresholds, workers and pipeline, when given. */
 function settingsExtra(settings) {
   const lines = [];
   if (settings.repeat > 1) {
@@ -33,10 +28,7 @@ function settingsExtra(settings) {
   return lines.join('\n');
 }
 
-/**
- * A writer of a run's text to write(chunk): header(), load() when a store's records are
- * loaded, table() per URL as it completes (with its verification), ending().
- */
+/** A writer of a run's text: header(), load(), table() per URL as it completes, ending(). */
 export function createRunText(write) {
   const printed = new Set();
   const printedLoads = new Set();
@@ -69,11 +61,7 @@ export function createRunText(write) {
     },
     load,
     table,
-    /**
-     * The tables not printed yet (an interrupted run's last URL), why it stopped early, the
-     * machine's load, the comparison, and the thresholds table (`thresholds`: parsed --assert
-     * expressions; by default the run's own).
-     */
+    /** The tables not printed yet, why it stopped early, the machine's load, comparison, thresholds. */
     ending(result, { thresholds } = {}) {
       for (const target of tableOrder(result)) {
         load(result.loads.find((record) => record.url === target.url));
@@ -95,25 +83,18 @@ export function createRunText(write) {
   };
 }
 
-/**
- * The targets in the order a live run printed their tables: each once its last step was done,
- * the control's target after the control (driver/sweep.js), targets with no step last.
- */
+/** The targets in the order a live run printed their tables: the control's target after the control. */
 export function tableOrder(result) {
   const lastStep = new Map(result.steps.map((step, index) => [step.url, index]));
   const { repeat, concurrency, rps } = result.settings;
-  // The first URL run waits for the control, which a run of one repeat and several steps plans
-  // (an interrupted run never measured it, but printed that URL's table last all the same).
+  // An interrupted run never measured the control, but printed that URL's table last all the same.
   const planned = result.targets.length * ((rps ?? concurrency)?.length ?? 0);
   const deferred = result.control?.url ?? (repeat === 1 && planned > 1 ? result.order?.[0]?.urls[0] : undefined);
   const at = (target) => (target.url === deferred ? result.steps.length : lastStep.get(target.url) ?? Infinity);
   return [...result.targets].sort((a, b) => at(a) - at(b));
 }
 
-/**
- * The control line: "control: memory key1 at concurrency 5 measured 5210 then 4980 rps (−4%)",
- * and DRIFT when it moved too far.
- */
+/** The control line, and DRIFT when it moved too far. */
 export function renderControl(control) {
   const percent = control.drift === null ? null : Math.round(control.drift * 100);
   const signed = percent === null
@@ -127,7 +108,6 @@ export function renderControl(control) {
   return lines.join('\n');
 }
 
-/** Everything a run printed, from its Result (`thresholds`: check these instead of the run's own --assert). */
 export function renderRun(result, { thresholds } = {}) {
   let text = '';
   const writer = createRunText((chunk) => {

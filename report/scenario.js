@@ -1,8 +1,5 @@
-// A scenario's text: the study it re-runs (their hardware and date, labelled as published), our
-// System line, each measured table with the published figure beside every cell (`ours | published`),
-// the warnings of the steps behind the tables, the notes, and one verdict line per conclusion
-// (marked when a warning that undermines its figures is on one of their steps). Returns a
-// string; the caller prints it. scenarioHtml is the same as an HTML section for the report page.
+// A scenario's text: the study, our System line, each table with the published figure beside
+// every cell (`ours | published`), the warnings behind them, notes, and a verdict per conclusion.
 import { renderTable } from './table.js';
 import { renderSystemLine } from './system.js';
 import { formatFigure } from '../result/scenarios/verdicts.js';
@@ -17,9 +14,8 @@ export { formatFigure, UNDERMINING, verdictDoubts };
 const unitText = (column) => (column.unit ? `${column.label} (${column.unit})` : column.label);
 
 /**
- * [headers, rows] of a measured table with the published one beside it (cells "ours | published").
- * pad: each column's ours and published figures padded to their own widest, so that, right-aligned,
- * every `|` of a column is in one place (text; HTML cells need no padding).
+ * [headers, rows] of a measured table with the published one beside it. pad: so that,
+ * right-aligned, every `|` of a column is in one place.
  */
 export function tableCells(measured, published, { pad = false } = {}) {
   // Our rows only: a smaller scale runs fewer of the study's rows (the caller says how many not).
@@ -44,9 +40,8 @@ const SHOWN_ROWS = 4;
 
 const stepLabel = (step) => `${step.store}${step.key ? ` ${step.key}` : ''} c=${step.concurrency}`;
 
-// The table row that names each step (by its index in the Result's steps): of the rows its
-// figures went into, the one fed by the fewest steps (a step's own row before its phase's or
-// store's summary row), the first table's on a tie.
+// The row that names each step: of the rows its figures went into, the one fed by the fewest
+// steps (its own row before a summary row), the first table's on a tie.
 function rowByStep(record) {
   const named = new Map();
   for (const table of record.measured) {
@@ -60,10 +55,7 @@ function rowByStep(record) {
   return named;
 }
 
-/**
- * The steps' warnings by code, in first-seen order: [{ code, steps, total, rows: [label],
- * message }], each step named once by its row (its own label if it feeds none).
- */
+/** The steps' warnings by code, first seen first, each step named once by its row. */
 export function warningGroups(record, steps = []) {
   const byRow = rowByStep(record);
   const groups = new Map();
@@ -94,8 +86,6 @@ const groupText = (group) => {
 const doubtText = (doubts) => 'distrust this verdict: its figures come from steps with ' +
   doubts.map(({ code, steps, of }) => `${code} (${steps} of ${of})`).join(', ');
 
-// A not-runnable verdict's reason with the explanation's hint at its cause ("no figure for X
-// (this scale does not run that row, ...)"), where the explanation carries one.
 function reasonOf({ verdict, explanation }) {
   const word = verdictWord(verdict);
   if (!verdict.includes(':')) return explanation;
@@ -103,8 +93,7 @@ function reasonOf({ verdict, explanation }) {
   return explanation?.startsWith(reason) ? explanation : reason;
 }
 
-// The published table of a measured one: beside its cells when they share columns, else (a
-// study of other clients than ours, as in client-libraries) `apart`, shown after it whole.
+// A study of other clients than ours (client-libraries) shares no columns: shown `apart`, whole.
 function publishedFor(record, table) {
   const published = record.published.find((candidate) => candidate.id === table.id);
   if (!published) return {};
@@ -112,11 +101,7 @@ function publishedFor(record, table) {
   return shared ? { published } : { apart: published };
 }
 
-/**
- * The whole text of a scenario record (studies/index.js), with our System line from
- * `system` and `engine` (what sent the load: the Result's settings.engine) and the warnings of
- * `steps` (the Result's).
- */
+/** The whole text of a scenario record (studies/index.js). */
 export function renderScenario(record, { system, engine, steps = [] } = {}) {
   const { study } = record;
   const by = study.author ? ` by ${study.author}` : '';
@@ -169,9 +154,7 @@ export function renderScenario(record, { system, engine, steps = [] } = {}) {
   return `${lines.join('\n')}\n`;
 }
 
-// The verdict lines; with counter-runs, each verdict's two outcomes side by side: as the study
-// had its system, and with the system changed so that the claim is false in fact (or true,
-// where it came out false), then what the counter-run changed and measured.
+// With counter-runs, each verdict's two outcomes side by side, then what each counter-run changed.
 function verdictLines(record, steps) {
   const doubted = record.verdicts.map((entry) => verdictDoubts(record, steps, entry));
   const countered = Boolean(record.counterRuns);
@@ -207,7 +190,6 @@ function verdictLines(record, steps) {
   return lines;
 }
 
-// A verdict's counter-run outcome in one word, or why it has none.
 function counterWord(entry) {
   if (entry.counter) return verdictWord(entry.counter.verdict);
   return '-';
@@ -215,7 +197,6 @@ function counterWord(entry) {
 
 const changeText = (counter) => (counter.how ? `${counter.change} (${counter.how})` : counter.change);
 
-// What each counter-run changed and which verdicts it judged, with the notes its run left.
 function counterRunLines(record) {
   const lines = ['', 'Counter-runs (each the same scenario with the system changed so that its verdicts\' claims ' +
     'come out the other way in fact; their tables are in the results file):'];
@@ -226,10 +207,7 @@ function counterRunLines(record) {
   return lines;
 }
 
-/**
- * The scenario as an HTML section (escape: the page's escapeHtml; steps: the Result's, for their
- * warnings).
- */
+/** The scenario as an HTML section. */
 export function scenarioHtml(record, escape, steps = []) {
   const htmlTable = (title, { headers, body }) => {
     const head = `<tr>${headers.map((header) => `<th>${escape(header)}</th>`).join('')}</tr>`;

@@ -1,7 +1,5 @@
-// The text's view of a step's seconds: one line per step, rps and p99 as sparklines, so a
-// one-second stall (a fork, a GC pause, a checkpoint) shows in the terminal as in the HTML chart;
-// where the target said its store's time (Server-Timing), the store's p99 too, so a stall can be
-// told to be the store's or the app's.
+// A step's seconds as sparklines (rps, p99, the store's p99 where the target said it), so a
+// one-second stall shows in the terminal and can be told to be the store's or the app's.
 import { timelineRps } from '../result/timeline.js';
 
 const BARS = '▁▂▃▄▅▆▇█';
@@ -10,7 +8,6 @@ const MIN_SECONDS = 2;
 // Longer steps are folded to this many characters (each the mean rps and the worst p99 of its seconds).
 const MAX_WIDTH = 60;
 
-/** Values as bars from 0 to the largest (a gap, null, as a space). */
 export function sparkline(values) {
   const top = Math.max(0, ...values.filter((value) => value !== null));
   return values.map((value) => {
@@ -46,18 +43,13 @@ function msLine(values) {
   return `${sparkline(values)}${span ? ` ${span[0].toFixed(2)}-${span[1].toFixed(2)} ms` : ' -'}`;
 }
 
-// The store's p99 per second, folded as the p99 is; null when the step's seconds carry none from
-// the target (direct mode's store time is the latency: its p99 line says it already).
+// null without the target's store times (direct mode's store time is the latency: already shown).
 function storeP99(step) {
   if (step.mode === 'direct' || !step.timeline.some((sample) => sample.storeTime)) return null;
   return fold(step.timeline.map((sample) => sample.storeTime?.p99Ms ?? null), MAX_WIDTH, worst);
 }
 
-/**
- * The seconds of a URL's steps, one line each ("c 5   rps ▇▇▃▇ 4210-5120  p99 ▁▁█▁ 0.31-4.20 ms",
- * then "  store p99 ▁▁▁▁ 0.04-0.06 ms" where the target said its store's time), or '' when no step
- * ran long enough to have several seconds (or the file has no timelines).
- */
+/** The seconds of a URL's steps, one line each; '' when no step ran several seconds. */
 export function renderTimelines(steps) {
   const shown = steps.filter((step) => (step.timeline?.length ?? 0) >= MIN_SECONDS);
   if (!shown.length) return '';

@@ -2,12 +2,8 @@
 // and CPU a figure was measured on, and which engine sent the load.
 
 /**
- * "System: Node v20.20.2 · linux 6.1 x64 · 2 x AMD EPYC · engine loadtest 8.2.1 · 2026-11-21T15:24:25.913Z"
- * from a util/system-info.js object. `engine` is the run's settings.engine: `fast` and
- * `direct` are named alone, loadtest with its version; without one (a file from before
- * --engine, or a report loadtest took no part in), loadtest only when the object names it.
- * `labelWidth` pads the label to line up with the lines below it; `date: false` leaves the
- * date to them.
+ * "System: Node v20.20.2 · linux 6.1 x64 · 2 x AMD EPYC · engine loadtest 8.2.1 · <date>".
+ * A file without settings.engine names loadtest only when the object does.
  */
 export function renderSystemLine(system, { labelWidth = 0, date = true, engine } = {}) {
   const parts = [`Node ${system.node}`, system.platform, `${system.cpuCount} x ${system.cpuModel}`];

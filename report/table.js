@@ -18,8 +18,7 @@ export const WARNING_MARK = '!';
 export const formatMs = (value) => (value === null || value === undefined ? '-' : value.toFixed(2));
 export const formatRps = (value) => String(Math.round(value));
 
-// A 409 is a write that lost to another writer of its key, not a failure of the store: the
-// text says so, so that no one reads it as an outage.
+// A 409 is a write that lost to another writer of its key, not an outage: the text says so.
 const kindLabel = (kind) => (kind === CONFLICT_KIND ? `${kind} conflict` : kind);
 
 /** "0", or "12 (http 503: 10, timeout: 2)"; a 409 is shown as "http 409 conflict". */
@@ -30,11 +29,8 @@ export function formatErrors(errors) {
 }
 
 /**
- * The line under a table that says why its errors column counts what it counts: the errors of
- * `errorsList` added up by kind, each kind with its first answer (errorsText), e.g. "errors, each
- * kind with its first answer: http 413: 20 (VALUE_TOO_LARGE: the memcached server refused ...)".
- * A kind whose first answer a line of `shown` already quotes (a step's warning) is left out, so
- * each reason is said once; null when nothing is left to say.
+ * The line under a table giving each error kind's first answer; a kind a line of `shown` already
+ * quotes is left out, so each reason is said once. null when nothing is left to say.
  */
 export function firstAnswersLine(errorsList, shown = []) {
   const byKind = {};
@@ -52,10 +48,7 @@ export function firstAnswersLine(errorsList, shown = []) {
   return `errors, each kind with its first answer: ${errorsText({ byKind: counts, samples })}`;
 }
 
-/**
- * Renders rows under headers: numbers right-aligned under their header, text left-aligned,
- * two spaces between columns, dashed rules above and below the header (the original's layout).
- */
+/** Renders rows under headers: numbers right-aligned, text left-aligned (the original's layout). */
 export function renderTable(headers, rows, { align = headers.map(() => 'right'), minWidths = {} } = {}) {
   const widths = headers.map((header, column) =>
     Math.max(header.length, minWidths[header] ?? 0, ...rows.map((row) => row[column].length)),
@@ -101,13 +94,9 @@ const probeNote = (steps) => {
     'not counted in the steps';
 };
 
-/** The heading of a URL's table: the URL, and the workload when it is a key-space one. */
 export const tableHeading = (url, workload) => `## ${displayUrl(url)}${workload ? ` · ${workload}` : ''}`;
 
-/**
- * The per-URL table: the original's columns, then p50/p90/p99 and errors. A workload of several
- * operations gets an `operation` column: each step's row (`all`), then a row per operation.
- */
+/** The per-URL table; a workload of several operations gets a row per operation under each step's. */
 export function renderStepTable(url, steps) {
   const open = steps.some((step) => step.model === 'open');
   const perOperation = steps.some((step) => (step.operations?.length ?? 0) > 1);
@@ -115,11 +104,9 @@ export function renderStepTable(url, steps) {
     'maxRequests', 'concurrency', ...(perOperation ? ['operation'] : []),
     'rps', 'meanLatencyMs', 'maxLatencyMs', 'minLatencyMs', 'p50', 'p90', 'p99',
   ];
-  // The store's own time beside the latency, where the target said it (Server-Timing).
   const stored = hasServerStoreTime(steps);
   if (stored) headers.push(...STORE_TIME_HEADERS);
   if (open) headers.push('targetRps');
-  // --probe: the prober's p50/p99 before the target's steps (idle) and during each.
   const probed = steps.some((step) => step.probe);
   if (probed) headers.push(...PROBE_HEADERS);
   headers.push('errors');
@@ -181,9 +168,6 @@ export function renderStepTable(url, steps) {
   return lines.join('\n');
 }
 
-// The comparison's table is in comparison-table.js.
-
-/** The "what did this run on" header every report starts with. */
 export function renderSystem(system, settings) {
   const load = settings.rps
     ? `open model at ${settings.rps.join(', ')} rps`
@@ -191,7 +175,6 @@ export function renderSystem(system, settings) {
   const size = settings.duration ? `${settings.duration} s per step` : `${settings.requests} requests per step`;
   const keepAlive = settings.keepAlive ? 'on' : 'off';
   const lines = [
-    // The date gets its own line here.
     renderSystemLine(system, { labelWidth: 9, date: false, engine: settings.engine }),
     `Target:   ${system.target}`,
     `Date:     ${system.date}`,
@@ -215,20 +198,12 @@ export function warmupText({ warmup, warmupMaxSeconds }) {
   return `warm-up ${warmup} requests per URL${steady}`;
 }
 
-/**
- * The order steps ran in: "interleaved: each level, every URL once in a shuffled order (seed
- * 42); the first step again last (control)".
- */
 export function orderText({ order, orderSeed, repeat, control: measured = true }) {
   const control = repeat > 1 || !measured ? '' : '; the first step again last (control)';
   if (order === 'sequential' && repeat <= 1) return `sequential: every level of a URL, then the next URL${control}`;
   return `interleaved: at each level every URL once, shuffled (seed ${orderSeed})${control}`;
 }
 
-/**
- * "ycsb-a (read 50%, update 50%) over 100,000 records, zipfian; values 100 B; seed 42; loaded
- * first; verified after".
- */
 export function describeWorkload(settings) {
   const mix = Object.entries(settings.mix)
     .map(([operation, share]) => `${operation} ${Number((share * 100).toFixed(2))}%`)
@@ -251,7 +226,6 @@ export function describeWorkload(settings) {
 
 const formatMb = (bytes) => (bytes / (1024 * 1024)).toFixed(2);
 
-/** A store's load phase: records, bytes, rate, the latency of its batches, how long it took. */
 export function renderLoadTable(load) {
   const headers = [
     'records', 'loaded', 'MB', 'batches', 'seconds', 'rps', 'MB/s', 'meanBatchMs', 'p50', 'p90', 'p99', 'maxBatchMs',
@@ -285,7 +259,6 @@ export function renderLoadTable(load) {
   return lines.join('\n');
 }
 
-/** "verified 1000/1000 written values", then any mismatches and warnings. */
 export function renderVerification(verification) {
   const { verified, sampled, mismatched, examples } = verification;
   const nothing = sampled ? '' : ' (the store acknowledged nothing this run could check)';
@@ -296,7 +269,6 @@ export function renderVerification(verification) {
   return lines.join('\n');
 }
 
-/** Stores the listing showed but the sweep left out, and why: "skipped redis: unavailable (no REDIS_URL ...)". */
 export function renderSkipped(skipped) {
   // What a target said, maybe from a saved file: printable (util/printable.js) whatever it holds.
   return skipped
@@ -304,10 +276,7 @@ export function renderSkipped(skipped) {
     .join('\n');
 }
 
-/**
- * A URL as a heading shows it: password masked, and the path's percent-encoding decoded
- * (/postgres+redis/key1, not /postgres%2Bredis/key1). The request itself used the encoded URL.
- */
+/** A URL as a heading shows it: password masked, percent-encoding decoded. */
 export function displayUrl(url) {
   const shown = redactUrl(url);
   const parts = /^([a-z][a-z0-9+.-]*:\/\/[^/?#]*)([^?#]*)(.*)$/i.exec(shown);

@@ -1,5 +1,4 @@
-// Where each step's time went, as text: its bottleneck with the figures that decided it, and
-// each tier's CPU µs per response (result/bottleneck.js decides; driver/tier-cpu.js measures).
+// Where each step's time went, as text: its bottleneck and each tier's CPU µs per response.
 import { bottleneckText } from '../result/bottleneck.js';
 import { formatStoreMs } from './store-time.js';
 import { STORE_TIME_FLOOR_MS, STORE_TIME_NOISE } from '../result/ranking.js';
@@ -15,11 +14,7 @@ export function microsText(tiers) {
   return parts.join(', ');
 }
 
-/**
- * One line per step that has tiers: "concurrency 20: bottleneck app (the app used 98% of its 1
- * core ...) · CPU µs per response: driver 150, app 310, redis 40". '' when none has them (a
- * file written before them, a merged run).
- */
+/** One line per step that has tiers; '' when none has them (an older file, a merged run). */
 export function renderTierLines(steps) {
   const withTiers = steps.filter((step) => step.tiers);
   const repeated = withTiers.some((step) => step.repeat > 1);
@@ -34,10 +29,7 @@ export function renderTierLines(steps) {
 
 const TIER_NAMES = { app: 'the app', driver: 'the driver' };
 
-/**
- * The line under a comparison group whose rows share an app or driver bottleneck: its rps ranks
- * that tier's cost per request, not the stores ('' otherwise). With store ranks, where to look.
- */
+/** The line under a group sharing an app or driver bottleneck: its rps ranks that tier's cost, not the stores. */
 export function sharedBottleneckLine(group, loadName) {
   const who = TIER_NAMES[group.bottleneck];
   if (!who) return '';
@@ -48,14 +40,12 @@ export function sharedBottleneckLine(group, loadName) {
 }
 
 /**
- * Whether a comparison group shows each store's own time (its p50 inside the app) and its rank
- * by it: where the app sent Server-Timing. Shown whatever limited the rps, so a reader sees the
- * stores' own times even where the app, the driver or the machine decided the rps ranks.
+ * Whether a group shows store times and ranks (where the app sent Server-Timing), whatever
+ * limited rps, so the stores' own times are seen where something else decided the ranks.
  */
 export const showsStoreRank = (group) =>
   group.rows.some((row) => row.storeRank !== null && row.storeRank !== undefined);
 
-/** A row's store-time p50 in ms, '-' without one. */
 export const storeP50Text = (row) => formatStoreMs(row.storeTime?.p50Ms);
 
 /** "1", or "1=" when another row shares it; "-" without one. */
