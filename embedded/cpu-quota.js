@@ -60,6 +60,3 @@ export async function serverQuota(pids, options) {
   const cores = [...groups.values()].reduce((sum, each) => sum + each, 0);
   return { cores, groups: [...groups.keys()].sort().join(' ') };
 }
-
-/** serverQuota's cores alone. */
-export const quotaCores = async (pids, options) => (await serverQuota(pids, options))?.cores ?? null;

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { cpuQuotaOf, quotaCores } from '../../embedded/cpu-quota.js';
+import { cpuQuotaOf, serverQuota } from '../../embedded/cpu-quota.js';
 
 async function tree(t, files) {
   const root = await mkdtemp(join(tmpdir(), 'storebench-cgroup-'));
@@ -57,8 +57,9 @@ test('a server\'s quota: the sum over its processes\' cgroups, none when any pro
     'cgroup/a/cpu.max': '5000 100000\n',
     'cgroup/b/cpu.max': '10000 100000\n',
   });
-  assert.equal(await quotaCores([1, 2], where), 0.05, 'two processes in one cgroup share its quota');
-  assert.equal(Number((await quotaCores([1, 3], where)).toFixed(6)), 0.15);
-  assert.equal(await quotaCores([1, 4], where), null);
-  assert.equal(await quotaCores([], where), null);
+  const coresOf = async (pids) => (await serverQuota(pids, where))?.cores ?? null;
+  assert.equal(await coresOf([1, 2]), 0.05, 'two processes in one cgroup share its quota');
+  assert.equal(Number((await coresOf([1, 3])).toFixed(6)), 0.15);
+  assert.equal(await coresOf([1, 4]), null);
+  assert.equal(await coresOf([]), null);
 });
