@@ -1,13 +1,21 @@
 // app.js --workers N: the primary. It starts the embedded servers once, forks N workers (each the
-// whole app on the one shared port) and is where they meet: who opens a store first, when to
-// listen, seeded keys deleted, /metrics, and shutting down together (app/drain.js).
+// whole app), owns the listener and hands each connection to the next worker in turn, and is where
+// the workers meet: who opens a store first, seeded keys deleted, /metrics, and shutting down
+// together (app/drain.js).
+// The listener is the primary's own, not node:cluster's shared one: at shutdown node:cluster resets
+// the connections its primary had accepted but not yet handed over when the last worker closes (20
+// resets in 1 of 4 SIGTERMs under 50 keep-alive clients); here the primary closes its listener when
+// nothing is arriving, and every connection it accepted reaches a worker.
 // A worker that exits on its own is not replaced: a target a process short would measure less than
 // it says, and one started late would seed and replay while the others serve.
 import cluster from 'node:cluster';
+import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { resolveServices } from '../stores/index.js';
 import { meeting, messenger } from './cluster-messages.js';
 import { metricsOfAll } from './cluster-metrics.js';
+import { quietListenerCloser } from './drain.js';
+import { listen } from './listen.js';
 
 const WORKER_SCRIPT = fileURLToPath(new URL('../cli/app-worker.js', import.meta.url));
 
@@ -21,12 +29,10 @@ export async function startAppCluster({ env, onServerReady, onStoreOpened, optio
   const stopServersOnce = () => Promise.allSettled(stopServers.map((stop) => stop()));
   const services = Object.fromEntries(Object.entries(resolved).map(([name, { stop: _stop, ...rest }]) => [name, rest]));
 
-  // Round robin: the kernel's own choice (SCHED_NONE) piles a few keep-alive connections on one worker.
-  cluster.schedulingPolicy = cluster.SCHED_RR;
   cluster.setupPrimary({ exec: WORKER_SCRIPT, args: [], silent: false });
   const forked = Array.from({ length: settings.workers }, () => cluster.fork());
   const ids = forked.map((worker) => worker.id);
-  const meetings = { ready: meeting(ids), quiet: meeting(ids), closed: meeting(ids) };
+  const meetings = { ready: meeting(ids) };
   const openings = storeOpenings();
   const metrics = settings.metrics ? metricsOfAll() : null;
   const alive = new Map(); // id -> { worker, talk }
@@ -51,8 +57,6 @@ export async function startAppCluster({ env, onServerReady, onStoreOpened, optio
       onStoreOpened?.(store);
     });
     talk.handle('ready', () => meetings.ready.arrive(worker.id));
-    talk.handle('quiet', () => meetings.quiet.arrive(worker.id));
-    talk.handle('listener-closed', () => meetings.closed.arrive(worker.id));
     talk.handle('deleting-seed', ({ store, key }) => Promise.allSettled([...alive.values()]
       .filter((other) => other.worker !== worker)
       .map((other) => other.talk.ask('seed-deleted', { store, key }))));
@@ -76,10 +80,24 @@ export async function startAppCluster({ env, onServerReady, onStoreOpened, optio
     });
   });
 
+  // Paused until a worker reads it: the primary reads nothing of any connection.
+  const listener = createServer({ pauseOnConnect: true });
+  const closeListener = quietListenerCloser(listener);
+  let turn = 0;
+  listener.on('connection', (socket) => {
+    const workers = [...alive.values()];
+    if (!workers.length) return void socket.destroy();
+    const { worker } = workers[turn++ % workers.length];
+    worker.send({ storebench: 'connection' }, socket, (error) => { if (error) socket.destroy(); });
+  });
+
   let closing;
   const close = () => (closing ??= (async () => {
     stopping = true;
     for (const { talk } of alive.values()) talk.tell('stop');
+    // The workers hold new connections' requests while the listener is open, then answer them 503.
+    if (listener.listening) await closeListener();
+    for (const { talk } of alive.values()) talk.tell('listener-closed');
     const ended = await Promise.all(exits);
     await stopServersOnce();
     const unclean = ended.filter(({ code, signal, told }) => !told && (code !== 0 || signal));
@@ -89,16 +107,17 @@ export async function startAppCluster({ env, onServerReady, onStoreOpened, optio
   })());
 
   try {
-    const listening = await Promise.race([
+    await Promise.race([
       Promise.all(forked.map((worker) => new Promise((resolve) => {
         const { talk } = alive.get(worker.id);
         talk.handle('start', () => ({ env, options, services, workers: settings.workers }));
-        talk.handle('listening', resolve);
+        talk.handle('serving', resolve);
       }))),
       startFailed,
     ]);
+    const { url, port, bound } = await listen(listener, settings);
+    for (const { talk } of alive.values()) talk.tell('listening', { bound });
     started = true;
-    const { url, port, bound } = listening[0];
     return { url, port, bound, workers: settings.workers, pids: forked.map((w) => w.process.pid), close, lost };
   } catch (error) {
     await close().catch(() => {});

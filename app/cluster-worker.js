@@ -1,5 +1,6 @@
-// One worker of app.js --workers N: the whole app on the primary's shared port. It starts no server;
-// whatever it must agree on with the other workers goes through the primary.
+// One worker of app.js --workers N: the whole app, serving the connections the primary hands it (the
+// primary owns the listener). It starts no server; whatever it must agree on with the other workers
+// goes through the primary.
 import { startApp } from './start-app.js';
 import { messenger } from './cluster-messages.js';
 import { redactText } from '../util/redact.js';
@@ -18,6 +19,11 @@ export async function runWorker({ log = () => {} } = {}) {
 
   let stores;
   let registry;
+  let address = null;
+  let listenerClosed;
+  const primaryClosedListener = new Promise((resolve) => { listenerClosed = resolve; });
+  primary.handle('listening', ({ bound }) => { address = bound; });
+  primary.handle('listener-closed', () => listenerClosed());
   primary.handle('seed-deleted', ({ store, key }) => stores?.markSeedDeleted(store, key));
   primary.handle('metrics-json', () => registry?.getMetricsAsJSON() ?? []);
   const worker = {
@@ -32,9 +38,18 @@ export async function runWorker({ log = () => {} } = {}) {
       adopt: (own) => { registry = own; },
       text: () => primary.ask('metrics'),
     },
-    drain: {
-      whenQuiet: () => primary.ask('quiet', {}, UNTIL_ANSWERED),
-      whenClosed: () => primary.ask('listener-closed', {}, UNTIL_ANSWERED),
+    // Told after every connection the primary handed out: messages on one channel arrive in order.
+    drain: { closeListener: () => primaryClosedListener },
+    serve: (server) => {
+      process.on('message', (message, socket) => {
+        if (message?.storebench === 'connection' && socket) server.emit('connection', socket);
+      });
+      // The address it is reached at is the primary's listener's (routes/write-guard.js reads it).
+      server.address = () => address;
+      // Node starts checking connections against the headers and request deadlines on 'listening'
+      // (http.Server's setupConnectionsTracking): a server fed its connections must say so itself.
+      server.emit('listening');
+      return {};
     },
     beforeListen: (opened) => {
       stores = opened;
@@ -53,11 +68,10 @@ export async function runWorker({ log = () => {} } = {}) {
       onStoreOpened: (store) => primary.tell('store-opened', { store }),
     });
   } catch (error) {
-    const reason = error.code === 'EADDRINUSE' ? `port ${error.port} is already in use` : redactText(error.message);
-    primary.tell('failed', { reason });
+    primary.tell('failed', { reason: redactText(error.message) });
     return 1;
   }
-  primary.tell('listening', { url: app.url, port: app.port, bound: app.bound });
+  primary.tell('serving');
   await stopAsked;
   return app.close().then(() => 0, (error) => {
     log(`app.js worker ${process.pid}: did not stop cleanly: ${redactText(error.message)}`);

@@ -29,21 +29,54 @@ function goingAway(req, res) {
   res.end(body);
 }
 
+// The listener's close, made when nothing is arriving: close() resolves once the listener is closed,
+// in a check phase whose poll found no connection waiting, once none came for quietMs (or after
+// acceptMs). Accepts noted in one check phase are looked at in the next: a whole poll between. Used by
+// app.js alone, and by the primary of app.js --workers N on the listener it owns.
+export function quietListenerCloser(server, { quietMs = 50, acceptMs = 1000 } = {}) {
+  let lastAcceptAt = -Infinity;
+  server.on('connection', () => { lastAcceptAt = performance.now(); });
+  const acceptQueueEmpty = (startedAt) => new Promise((resolve) => {
+    const check = () => {
+      const now = performance.now();
+      const overdue = now - startedAt >= acceptMs;
+      if (!overdue && now - lastAcceptAt < quietMs) return void setTimeout(check, QUIET_CHECK_MS);
+      setImmediate(() => {
+        const seen = lastAcceptAt;
+        setImmediate(() => {
+          if (lastAcceptAt !== seen && performance.now() - startedAt < acceptMs) {
+            return void setTimeout(check, QUIET_CHECK_MS);
+          }
+          // Synchronously after the poll that found nothing: no connection can be taken between.
+          // net.Server's close, without http.Server's closeIdleConnections() (see above).
+          Server.prototype.close.call(server);
+          resolve();
+        });
+      });
+    };
+    check();
+  });
+  return () => acceptQueueEmpty(performance.now());
+}
+
 // Tracks server's connections (call before it listens, after its request handler is attached); drain()
-// stops accepting and resolves once every response is finished and connection closed. Processes sharing
-// a listener close it together (whenQuiet, whenClosed): a late client told to go away finds no listener.
+// stops taking new work and resolves once closeListener() has resolved (no connection can arrive
+// any more) and every connection is closed. closeListener defaults to closing server's own listener
+// when quiet; a worker of app.js --workers N is given the primary's word that it closed the one it owns.
 export function drainable(server, {
-  idleMs = 1000, graceMs = 8000, quietMs = 50, acceptMs = 1000, whenQuiet, whenClosed,
+  idleMs = 1000, graceMs = 8000, closeListener = quietListenerCloser(server),
 } = {}) {
   const connections = new Map(); // socket -> { active: responses under way, idleSince, late }
   let phase = 'serving'; // then 'accepting' (draining, listener open), then 'closed'
-  let lastAcceptAt = -Infinity;
   const held = new Map(); // response -> request: the answers owed to late connections once the listener closes
+  let allClosed = () => {};
 
   server.on('connection', (socket) => {
-    lastAcceptAt = performance.now();
     connections.set(socket, { active: 0, idleSince: Date.now(), responses: new Set(), late: phase !== 'serving' });
-    socket.once('close', () => connections.delete(socket));
+    socket.once('close', () => {
+      connections.delete(socket);
+      if (phase === 'closed' && connections.size === 0) allClosed();
+    });
   });
 
   // The app's own handlers run after the decision, so it is made before any header is written.
@@ -71,54 +104,26 @@ export function drainable(server, {
     for (const handler of handlers) handler.call(server, req, res);
   });
 
-  // Resolves in a check phase whose poll found no connection waiting, once none came for quietMs (or
-  // after acceptMs). Accepts noted in one check phase are looked at in the next: a whole poll between.
-  const acceptQueueEmpty = (startedAt) => new Promise((resolve) => {
-    const check = () => {
-      const now = performance.now();
-      const overdue = now - startedAt >= acceptMs;
-      if (!overdue && now - lastAcceptAt < quietMs) return void setTimeout(check, QUIET_CHECK_MS);
-      setImmediate(() => {
-        const seen = lastAcceptAt;
-        setImmediate(() => {
-          if (lastAcceptAt !== seen && performance.now() - startedAt < acceptMs) {
-            return void setTimeout(check, QUIET_CHECK_MS);
-          }
-          resolve();
-        });
-      });
-    };
-    check();
-  });
-
   return () => new Promise((resolve) => {
     phase = 'accepting';
     for (const { responses } of connections.values()) {
       for (const res of responses) if (!res.headersSent) res.shouldKeepAlive = false;
     }
-    const startedAt = performance.now();
     const forced = setTimeout(() => {
       for (const socket of connections.keys()) socket.destroy();
     }, graceMs);
     forced.unref(); // let the process exit as soon as the connections are gone
     let sweep;
-    let done = false;
-    const together = (hook) => (hook ? hook() : undefined);
-    acceptQueueEmpty(startedAt).then(() => together(whenQuiet)).then(() => {
-      // Synchronously after the immediate above when alone: no connection can be taken between.
+    allClosed = () => {
+      clearInterval(sweep);
+      clearTimeout(forced);
+      resolve();
+    };
+    Promise.resolve(closeListener()).then(() => {
       phase = 'closed';
-      // net.Server's close, without http.Server's closeIdleConnections() (see above).
-      Server.prototype.close.call(server, () => {
-        done = true;
-        clearInterval(sweep);
-        clearTimeout(forced);
-        resolve();
-      });
-      return together(whenClosed);
-    }).then(() => {
       for (const [res, req] of held) goingAway(req, res);
       held.clear();
-      if (done) return;
+      if (connections.size === 0) return allClosed();
       const closedAt = Date.now();
       sweep = setInterval(() => {
         const now = Date.now();

@@ -3,6 +3,7 @@
 import { createApp } from './create-app.js';
 import { createAppServer, deadlineProblems } from './http-server.js';
 import { drainable } from './drain.js';
+import { listen } from './listen.js';
 import { answerHttpEdges } from './http-edges.js';
 import { openStores } from '../stores/index.js';
 import { resolveSettings } from '../config/precedence.js';
@@ -58,39 +59,23 @@ export async function startApp({
   const server = createAppServer(app, settings);
   answerHttpEdges(server);
   const drain = drainable(server, { graceMs: SHUTDOWN_GRACE_MS, ...worker?.drain });
+  server.keepAliveTimeout = settings.keepAliveTimeoutMs;
   try {
     await worker?.beforeListen?.(stores);
   } catch (error) {
     await stores.close();
     throw error;
   }
-  await new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(settings.port, settings.host, resolve);
-  }).catch(async (error) => {
+  // A worker does not listen: the primary owns the listener and hands it connections.
+  const listening = () => listen(server, settings).catch(async (error) => {
     await stores.close();
     throw error;
   });
-  server.keepAliveTimeout = settings.keepAliveTimeoutMs;
-  const bound = boundAddress(server.address());
-  // A wildcard address is not one to connect to: from here, loopback reaches it (:: is dual-stack).
-  const reachAt = bound.allInterfaces ? '127.0.0.1' : bound.address;
-  const url = `http://${reachAt.includes(':') ? `[${reachAt}]` : reachAt}:${bound.port}`;
-
+  const where = worker ? worker.serve(server) : await listening();
   let closing;
   const close = () => (closing ??= (async () => {
     await drain();
     await stores.close();
   })());
-  return { url, port: bound.port, bound, server, stores, close, workers };
-}
-
-function boundAddress({ address, port, family }) {
-  return { address, port, family, allInterfaces: address === '0.0.0.0' || address === '::' };
-}
-
-export function listeningLine({ url, bound }) {
-  if (!bound.allInterfaces) return `storebench app listening on ${url}`;
-  const which = bound.address === '::' ? 'all interfaces, IPv6 and IPv4 (::)' : 'all IPv4 interfaces (0.0.0.0)';
-  return `storebench app listening on ${which}, port ${bound.port}: ${url} from this machine`;
+  return { ...where, server, stores, close, workers };
 }

@@ -1,7 +1,8 @@
 // node app.js: the app's command line, with a line per server and store, the listening line and
 // a graceful stop on SIGTERM/SIGINT. main resolves to the exit code.
 import { parseAppArgs, usage } from './app-options.js';
-import { listeningLine, startApp } from '../app/start-app.js';
+import { startApp } from '../app/start-app.js';
+import { listeningLine } from '../app/listen.js';
 import { UsageError } from '../util/errors.js';
 import { redactText } from '../util/redact.js';
 

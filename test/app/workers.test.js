@@ -2,6 +2,7 @@
 // real app, its real embedded servers and the test Redis and PostgreSQL.
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
+import { connect } from 'node:net';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, test } from 'node:test';
@@ -72,7 +73,7 @@ describe('app.js --workers 2 with embedded redis-server and memcached', () => {
     app = await startAppProcess({
       stores: ['memory', 'redis', 'memcached'],
       args: ['--workers', '2', '--metrics'],
-      env: embeddedEnv(),
+      env: { ...embeddedEnv(), STOREBENCH_HEADERS_TIMEOUT_MS: '1000' },
     });
   });
   after(() => app?.stop());
@@ -103,6 +104,25 @@ describe('app.js --workers 2 with embedded redis-server and memcached', () => {
       servers.add(JSON.stringify(stores.map((store) => store.servers)));
     }
     assert.equal(servers.size, 1);
+  });
+
+  test('a worker holds the connections it is handed to the headers deadline: a stall is answered 408', async () => {
+    // The primary owns the listener; each worker must still check its connections' deadlines.
+    const { port } = new URL(app.url);
+    const answers = await Promise.all([1, 2].map(() => new Promise((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1');
+      const startedAt = performance.now();
+      let received = '';
+      socket.on('data', (chunk) => { received += chunk; });
+      socket.on('error', reject);
+      socket.on('close', () => resolve({ head: received.split('\r\n')[0], ms: performance.now() - startedAt }));
+      socket.write('GET /memory/key1 HTTP/1.1\r\nHost: x\r\nX-Slow: ');
+      socket.setTimeout(10_000, () => socket.destroy(new Error('the stalled connection was held for 10 s')));
+    })));
+    for (const answer of answers) {
+      assert.match(answer.head, /^HTTP\/1\.1 408 /);
+      assert.ok(answer.ms < 5000, `closed after ${Math.round(answer.ms)} ms`);
+    }
   });
 
   test('redis and memcached writes are read back whichever worker answers', async () => {
@@ -280,6 +300,22 @@ test('--workers 2: a worker that dies stops the app with one line, exit 1, and l
     assert.match(lines[0], new RegExp(line));
     assert.equal(alive(other), false, 'the other worker was stopped');
     assert.equal(await reachable(server), false, 'the embedded redis-server was stopped');
+  } finally {
+    await app.stop();
+  }
+});
+
+test('--workers 2 listening on every interface: writes are refused without a token, as with one process', async () => {
+  // The workers do not listen: the address they guard writes by is the primary's listener's.
+  const env = { ...embeddedEnv() };
+  delete env.STOREBENCH_WRITE_TOKEN;
+  const app = await startAppProcess({ stores: ['memory'], args: ['--workers', '2', '--host', '0.0.0.0'], env });
+  try {
+    for (let i = 0; i < 4; i++) {
+      const put = await rawRequest(app.url, `/memory/everywhere-${i}`, { method: 'PUT', body: Buffer.from('x') });
+      assert.equal(put.status, 403);
+      assert.equal(put.json.code, 'WRITES_DISABLED');
+    }
   } finally {
     await app.stop();
   }
