@@ -172,7 +172,8 @@ export function runEvents(
 export function normalizeOptions(object: RunOptions & Record<string, unknown>, env?: Record<string, string | undefined>): {
   command: 'run' | 'scenario' | 'list';
   help: boolean;
-  options: Record<string, unknown>;
+  /** The checked options; `settings` (present when there are no problems) is the Result's `settings`, frozen. */
+  options: Record<string, unknown> & { settings?: Result['settings'] };
   problems: string[];
 };
 

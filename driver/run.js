@@ -3,15 +3,13 @@
 import { randomBytes } from 'node:crypto';
 import { serversToStart, startAppProcess } from './app-process.js';
 import { checkReachable, fetchListing, joinUrl, selectTargets, storeLimitProblems, targetFromUrl } from './targets.js';
-import { canVerify, runSweep } from './sweep.js';
-import { steadyMaxSeconds } from './sweep-phases.js';
+import { runSweep } from './sweep.js';
 import { StepAborted } from './step.js';
 import { createResult } from '../result/result.js';
 import { systemInfo } from '../util/system-info.js';
 import { errorsText } from '../result/honesty.js';
 import { RunError, UsageError, VerifyError } from '../util/errors.js';
 import { TOKEN_ENV } from './app-process.js';
-import { distributionName } from './workloads/parse.js';
 import { redactUrl } from '../util/redact.js';
 import { directStores, openDirectTargets, serverUrls } from './direct-targets.js';
 import { directEngine } from './engines/direct.js';
@@ -21,16 +19,15 @@ import { planTiers, servicesFromListing, servicesFromStoreSet } from './tier-pla
 import { createTierSampler } from './tier-cpu.js';
 import { startProber } from './probe/prober.js';
 import { keyOf } from './workloads/values.js';
-import { randomSeed } from './workloads/random.js';
 import { estimateLoadSeconds, estimateRunSeconds } from './estimate.js';
 import { failedStep } from '../result/ranking.js';
 import { loadOf } from '../result/repeat.js';
 import { thresholdStores, unmeasuredStoreProblems } from '../result/thresholds.js';
 import { measurePeakRss } from './peak-rss.js';
 import { httpEngineNamed } from './engines/index.js'; // --engine
-import { effectiveStoreDelay, storeDelayEnv } from './store-delay.js';
+import { storeDelayEnv } from './store-delay.js';
 import { serverTimingEnv } from './server-timing.js'; // --no-server-timing
-import { partSettings, startBarrier } from './part-run.js'; // --part, --start-at
+import { startBarrier } from './part-run.js'; // --start-at
 
 /**
  * A key-space workload whose values the app would refuse (its /stores `limits`), or the server
@@ -107,11 +104,6 @@ async function resolveTargets(options, onProgress, env) {
   }
 }
 
-// The emulated network, only when the run set up the stores itself.
-const storeDelayOf = (options, env) => (options.urls?.length || options.target
-  ? null
-  : effectiveStoreDelay(options.storeDelay, env));
-
 /**
  * Events passed to onProgress, in order: app-starting {servers}, app-started {app},
  * stores-opening {servers} (--direct, instead of the app events), start {settings, system,
@@ -165,34 +157,8 @@ export async function runBenchmark(options, { signal, onProgress = () => {}, env
   const sweepSignal = signal ? AbortSignal.any([signal, appDied.signal]) : appDied.signal;
   try {
     if (app) onProgress({ type: 'app-started', app });
-    const settings = {
-      concurrency: options.rps ? null : options.concurrency,
-      rps: options.rps ?? null,
-      requests: options.requests ?? null,
-      duration: options.duration ?? null,
-      warmup: options.warmup,
-      warmupMaxSeconds: steadyMaxSeconds(options),
-      order: options.order,
-      control: options.control !== false,
-      // --part: the run's seed, so every part runs the same order.
-      orderSeed: options.orderSeed ?? options.seed ?? randomSeed(),
-      keepAlive: options.keepAlive,
-      timeoutMs: options.timeoutMs,
-      stores: options.stores ?? null,
-      keys: options.keys ?? null,
-      repeat: options.repeat, // --repeat and --assert
-      assert: options.assert ?? [],
-      ...workloadSettings(options),
-      workers: options.workers,
-      appWorkers: app ? options.appWorkers : null,
-      engine: options.direct ? 'direct' : options.engine,
-      pipeline: options.pipeline, // --pipeline, direct mode
-      ...(options.probeSize ? { probeSize: options.probeSize } : {}), // --probe-size
-      ...(storeDelayOf(options, env) ? { storeDelay: storeDelayOf(options, env) } : {}),
-      ...partSettings(options),
-    };
-    // Several workers cannot read their writes back soundly (driver/sweep.js says why).
-    if (settings.verify && !canVerify(settings.workers, options.workload.mix)) settings.verify = false;
+    // Decided with the options (options/result-settings.js): the Result records them as they are.
+    const settings = options.settings;
     const system = systemInfo({ target: label, engine: settings.engine });
     // A password in a URL never leaves the driver.
     // A target the user named fails the run when no step of it succeeded.
@@ -293,24 +259,6 @@ function tierMonitor(options, { targets, app, stores, listing = null }) {
     appWorkersFlag: app ? '--app-workers' : 'app.js --workers',
   });
   return machineMonitorFor(urls, { tiers: createTierSampler(plan) });
-}
-
-// No token: it never leaves the driver.
-function workloadSettings(options) {
-  const keySpace = Boolean(options.keySpace);
-  return {
-    workload: options.workload?.name ?? 'read',
-    mix: Object.fromEntries((options.workload?.mix ?? [{ operation: 'read', share: 1 }])
-      .map(({ operation, share }) => [operation, share])),
-    records: keySpace ? options.records : null,
-    valueSizeMin: keySpace ? options.valueSize.min : null,
-    valueSizeMax: keySpace ? options.valueSize.max : null,
-    distribution: keySpace ? distributionName(options.distribution) : null,
-    seed: keySpace ? options.seed : null,
-    load: keySpace && options.load,
-    verify: keySpace && options.verify,
-    valueShape: (keySpace && options.valueShape) || 'bytes',
-  };
 }
 
 const workloadSpec = (options) => ({

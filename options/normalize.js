@@ -20,6 +20,7 @@ import { HTTP_ENGINE_NAMES } from '../driver/engines/table.js';
 import { parseStoreDelay } from './store-delay.js';
 import { parseServerTiming } from './server-timing.js';
 import { parsePartFlags, partRunOptions } from './parts.js';
+import { resultSettings } from './result-settings.js';
 import { byteSize, SettingValueError, workerCount } from '../config/setting-values.js';
 
 const shown = (value) => value.toLocaleString('en-US');
@@ -259,7 +260,10 @@ export function normalizeOptions(object = {}, env = process.env) {
     problems.push(...unmeasuredStoreProblems(options.assert, urlStores, { source: 'the --url list' }));
   }
   const command = options.parts ? 'parts' : 'run';
-  return { command, help: values.help === true, options: Object.freeze(partRunOptions(options, problems)), problems };
+  const runOptions = partRunOptions(options, problems);
+  // The Result's settings, made once from the options, when they can run.
+  const settings = problems.length ? {} : { settings: resultSettings(runOptions, env) };
+  return { command, help: values.help === true, options: Object.freeze({ ...runOptions, ...settings }), problems };
 }
 
 // --value-shape bytes|hash: 'bytes' when not given; problems pushed. Direct mode only: the

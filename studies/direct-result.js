@@ -1,6 +1,7 @@
 // The Result of a direct-mode scenario, so --json, --csv, --html and `node test report` read it
 // like any run.
 import { createResult } from '../result/result.js';
+import { resultSettings } from '../options/result-settings.js';
 import { driverPeakRssBytes } from '../driver/peak-rss.js';
 import { systemInfo } from '../util/system-info.js';
 import { machineMonitorFor, machineWarnings } from '../driver/machine-load.js';
@@ -61,34 +62,25 @@ export function createDirectSteps({ name, stores, serverUrls = [], timeoutMs }) 
       return createResult({
         interrupted,
         appExit: null,
+        // A scenario's direct steps run strictly in the study's order, each once; the workload is
+        // the scenario's own, its mix what the steps did.
         settings: {
-          concurrency,
-          rps: null,
-          requests: null,
-          duration: null,
-          warmup: 0,
-          // A scenario's direct steps run strictly in the study's order, each once.
-          warmupMaxSeconds: 0,
-          order: 'sequential',
-          control: false,
-          orderSeed: 0,
-          keepAlive: true,
-          timeoutMs,
-          stores,
-          keys: null,
-          repeat: Math.max(1, ...steps.map((step) => step.repeat)),
-          workers: 1,
-          engine: 'direct',
-          assert: [],
+          ...resultSettings({
+            direct: true,
+            concurrency,
+            warmup: 0,
+            order: 'sequential',
+            control: false,
+            orderSeed: 0,
+            keepAlive: true,
+            timeoutMs,
+            stores,
+            repeat: Math.max(1, ...steps.map((step) => step.repeat)),
+            workers: 1,
+            pipeline: 1,
+          }, {}),
           workload: `scenario ${name}`,
           mix,
-          records: null,
-          valueSizeMin: null,
-          valueSizeMax: null,
-          distribution: null,
-          seed: null,
-          load: false,
-          verify: false,
         },
         system: systemInfo({ target: 'direct: the stores\' clients in the driver process', engine: 'direct' }),
         targets: [...targets.values()],

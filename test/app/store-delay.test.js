@@ -147,11 +147,19 @@ test('closed loop through the delayed app: rps is concurrency / (RTT + service t
     const [step] = (await runBenchmark(options)).steps;
     return step;
   };
-  const service = (await run(plain.url)).latency.meanMs;
-  const step = await run(delayed.url);
-  const expected = 10 / ((RTT_MS + service) / 1000);
-  assert.ok(Math.abs(step.rps - expected) <= expected * 0.1,
-    `rps ${step.rps.toFixed(1)}, expected 10 / (${RTT_MS} + ${service.toFixed(2)} ms) = ${expected.toFixed(1)}`);
+  // Side by side, in 3 rounds, judged by the median round: the driver and both apps share this
+  // process, so a busy machine slows one run now and then (one round read 0.86 once in CI).
+  const rounds = [];
+  for (let round = 0; round < 3; round += 1) {
+    const service = (await run(plain.url)).latency.meanMs;
+    const step = await run(delayed.url);
+    const expected = 10 / ((RTT_MS + service) / 1000);
+    const text = `rps ${step.rps.toFixed(1)}, expected 10 / (${RTT_MS} + ${service.toFixed(2)} ms) = ` +
+      expected.toFixed(1);
+    rounds.push({ ratio: step.rps / expected, text });
+  }
+  const middle = median(rounds.map((round) => round.ratio));
+  assert.ok(Math.abs(middle - 1) <= 0.1, rounds.map((round) => round.text).join('; '));
 });
 
 test('node test --direct --store-rtt 50: the driver delays the stores it opens, and the Result says so', async (t) => {

@@ -70,6 +70,7 @@ test('runBenchmark resolves to a Result and reports its progress as events', asy
     'format', 'interrupted', 'appExit', 'settings', 'system', 'targets', 'skipped', 'loads', 'order', 'steps',
     'control', 'appWarmup', 'verifications', 'comparison', 'merged', 'peakRss',
   ]);
+  assert.deepEqual(result.settings, options.settings, 'the settings are those normalizeOptions made');
   assert.equal(result.appWarmup, null, '--warmup-max 0: no warm-up of the app either');
   assert.equal(result.format, 'storebench-results/6');
   assert.deepEqual(result.targets.map((target) => target.store), ['a', 'b']);

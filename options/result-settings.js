@@ -1,0 +1,62 @@
+// The Result's `settings` (result/fields.js) from a run's normalized options: what the run was
+// asked to do, every default already applied, decided before it starts. normalizeOptions attaches
+// it as options.settings; driver/run.js records it as it is. No token: it never leaves the driver.
+import { canVerify } from '../driver/sweep.js';
+import { steadyMaxSeconds } from '../driver/sweep-phases.js';
+import { distributionName } from '../driver/workloads/parse.js';
+import { effectiveStoreDelay } from '../driver/store-delay.js';
+import { partSettings } from '../driver/part-run.js';
+import { randomSeed } from '../driver/workloads/random.js';
+
+/** Whether the run starts its own app.js: not with --url, --target or --direct. */
+export const startsApp = (options) => !options.urls?.length && !options.target && !options.direct;
+
+function workloadSettings(options) {
+  const keySpace = Boolean(options.keySpace);
+  const verify = keySpace && options.verify;
+  return {
+    workload: options.workload?.name ?? 'read',
+    mix: Object.fromEntries((options.workload?.mix ?? [{ operation: 'read', share: 1 }])
+      .map(({ operation, share }) => [operation, share])),
+    records: keySpace ? options.records : null,
+    valueSizeMin: keySpace ? options.valueSize.min : null,
+    valueSizeMax: keySpace ? options.valueSize.max : null,
+    distribution: keySpace ? distributionName(options.distribution) : null,
+    seed: keySpace ? options.seed : null,
+    load: keySpace && options.load,
+    // Several workers cannot read their writes back soundly (driver/sweep.js says why).
+    verify: verify && canVerify(options.workers, options.workload.mix),
+    valueShape: (keySpace && options.valueShape) || 'bytes',
+  };
+}
+
+export function resultSettings(options, env = process.env) {
+  // The emulated network, only when the run sets up the stores itself.
+  const storeDelay = options.urls?.length || options.target ? null : effectiveStoreDelay(options.storeDelay, env);
+  return Object.freeze({
+    concurrency: options.rps ? null : options.concurrency,
+    rps: options.rps ?? null,
+    requests: options.requests ?? null,
+    duration: options.duration ?? null,
+    warmup: options.warmup,
+    warmupMaxSeconds: steadyMaxSeconds(options),
+    order: options.order,
+    control: options.control !== false,
+    // --part: the run's seed, so every part runs the same order.
+    orderSeed: options.orderSeed ?? options.seed ?? randomSeed(),
+    keepAlive: options.keepAlive,
+    timeoutMs: options.timeoutMs,
+    stores: options.stores ?? null,
+    keys: options.keys ?? null,
+    repeat: options.repeat, // --repeat and --assert
+    assert: options.assert ?? [],
+    ...workloadSettings(options),
+    workers: options.workers,
+    appWorkers: startsApp(options) ? options.appWorkers : null,
+    engine: options.direct ? 'direct' : options.engine,
+    pipeline: options.pipeline, // --pipeline, direct mode
+    ...(options.probeSize ? { probeSize: options.probeSize } : {}), // --probe-size
+    ...(storeDelay ? { storeDelay } : {}),
+    ...partSettings(options),
+  });
+}
