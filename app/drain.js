@@ -119,7 +119,7 @@ export function drainable(server, {
       clearTimeout(forced);
       resolve();
     };
-    Promise.resolve(closeListener()).then(() => {
+    closeListener().then(() => {
       phase = 'closed';
       for (const [res, req] of held) goingAway(req, res);
       held.clear();

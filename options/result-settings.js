@@ -9,7 +9,7 @@ import { partSettings } from '../driver/part-run.js';
 import { randomSeed } from '../driver/workloads/random.js';
 
 /** Whether the run starts its own app.js: not with --url, --target or --direct. */
-export const startsApp = (options) => !options.urls?.length && !options.target && !options.direct;
+const startsApp = (options) => !options.urls?.length && !options.target && !options.direct;
 
 function workloadSettings(options) {
   const keySpace = Boolean(options.keySpace);
