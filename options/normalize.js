@@ -3,8 +3,8 @@
 // them all and exits 2.
 import { nearestName } from '../util/flags.js';
 import { runReportOptions } from './run-report.js';
-import { LIMITS, OPTION_NAMED, QUICK, defaultOf } from './table.js';
-import { splitList } from './values.js';
+import { LIMITS, OPTION_NAMED, QUICK, defaultOf, takesNumber } from './table.js';
+import { listItems, positiveInteger } from './values.js';
 import { OPERATIONS } from '../driver/workloads/definitions.js';
 import { parseDistribution, parseValueSize, parseWorkload } from '../driver/workloads/parse.js';
 import { randomSeed } from '../driver/workloads/random.js';
@@ -45,39 +45,44 @@ function described(value) {
   return typeof value === 'object' ? 'an object' : String(value);
 }
 
-// One option from code as the text the command line would have given: numbers and arrays are
-// written out, so the same parser judges them. Returns undefined (a problem pushed) when it
-// has no such text: a boolean flag given a string, say.
-function asFlagValue(option, value, problems) {
+// One option as its kind takes it: a boolean; a number or its text (takesNumber); text (a number
+// given is written as its text: a URL or a name is text); a list's items, from comma-separated
+// text or an array. Returns undefined, a problem pushed, when the value is none of these.
+function optionValue(option, value, problems) {
   const { list, multiple, type } = option;
-  const scalar = (item) => (typeof item === 'string' ? item : typeof item === 'number' ? String(item) : undefined);
   if (type === 'boolean') {
     if (typeof value === 'boolean') return value;
     problems.push(`${labelOf(option)} is true or false, not ${described(value)}`);
     return undefined;
   }
-  const items = Array.isArray(value) ? value.map(scalar) : [scalar(value)];
-  const fits = !items.includes(undefined) && (multiple || list || !Array.isArray(value));
-  if (!fits) {
+  const numeric = takesNumber(option);
+  const item = (one) => {
+    if (typeof one === 'string') return one;
+    if (typeof one !== 'number') return undefined;
+    return numeric ? one : String(one);
+  };
+  const items = Array.isArray(value) ? value.map(item) : [item(value)];
+  if (items.includes(undefined) || (Array.isArray(value) && !multiple && !list)) {
     const what = multiple || list
       ? 'a string, a number or an array of them'
       : 'a string or a number';
     problems.push(`${labelOf(option)} takes ${what}, not ${described(value)}`);
     return undefined;
   }
-  return multiple ? items : items.join(',');
+  if (list) return listItems(items);
+  return multiple ? items : items[0];
 }
 
 /**
  * A run's options from a plain object whose names are the long flags' in camelCase
- * ({ concurrency: [5, 10], requests: 200, stores: ['memory'], direct: true, warmup: 0 }); numbers
- * and arrays stand for the flags' text. Returns { command, help, options, problems }: the
+ * ({ concurrency: [5, 10], requests: 200, stores: ['memory'], direct: true, warmup: 0 }), or the
+ * command line's text for each (cli/options.js). Returns { command, help, options, problems }: the
  * options driver/run.js takes (frozen) and every problem, in the command line's words. command is 'run',
  * 'scenario' (a scenario was named) or 'list' (workload: 'list').
  */
 export function normalizeOptions(object = {}, env = process.env) {
   const problems = [];
-  // The options given, by their camelCase names, each as its text (a boolean as it is).
+  // The options given, by their camelCase names, each as optionValue reads it.
   const values = {};
   for (const [name, value] of Object.entries(object ?? {})) {
     if (value === undefined) continue;
@@ -87,8 +92,8 @@ export function normalizeOptions(object = {}, env = process.env) {
       problems.push(`unknown option ${name}${near ? ` (did you mean ${near}?)` : ''}`);
       continue;
     }
-    const flagValue = asFlagValue(option, value, problems);
-    if (flagValue !== undefined) values[name] = flagValue;
+    const read = optionValue(option, value, problems);
+    if (read !== undefined) values[name] = read;
   }
   const scenario = parseScenarioFlags(values, problems);
   if (scenario) return { command: 'scenario', help: values.help === true, options: Object.freeze(scenario), problems };
@@ -103,9 +108,8 @@ export function normalizeOptions(object = {}, env = process.env) {
   const listOf = (name) => {
     const { parse, what } = OPTION_NAMED.get(name);
     const bounds = boundsOf(OPTION_NAMED.get(name));
-    const raw = text(name);
-    if (raw === undefined) return undefined;
-    const items = splitList(raw);
+    const items = values[name];
+    if (items === undefined) return undefined;
     if (!items.length) problems.push(`${flagLabel(name)} needs at least one ${what}`);
     if (items.length > LIMITS.steps) {
       problems.push(`${flagLabel(name)} has ${items.length} values; at most ${LIMITS.steps}`);
@@ -123,7 +127,7 @@ export function normalizeOptions(object = {}, env = process.env) {
   const single = (name) => {
     const { parse, what } = OPTION_NAMED.get(name);
     const bounds = boundsOf(OPTION_NAMED.get(name));
-    const raw = text(name);
+    const raw = values[name];
     if (raw === undefined) return undefined;
     const value = parse(raw);
     if (value === null) problems.push(`${flagLabel(name)} must be a ${what}, not "${raw}"`);
@@ -181,8 +185,7 @@ export function normalizeOptions(object = {}, env = process.env) {
     problems.push(...probeProblems({ requests, duration, rps, concurrency: levels, pipeline }));
   }
 
-  const stores = text('stores') === undefined ? undefined : splitList(text('stores'));
-  const keys = text('keys') === undefined ? undefined : splitList(text('keys'));
+  const { stores, keys } = values;
   if (stores && !stores.length) problems.push('--stores needs at least one store name');
   if (keys && !keys.length) problems.push('--keys needs at least one key');
   if (urls.length && (stores || keys)) {
@@ -195,8 +198,8 @@ export function normalizeOptions(object = {}, env = process.env) {
 
   const seed = single('seed') ?? randomSeed();
   const workload = parseWorkloadFlags(text, values, problems, { single, keys, seed });
-  const workers = parseWorkers(text('workers'), problems);
-  const appWorkers = parseAppWorkers(text('appWorkers'), { direct, target, urls }, problems);
+  const workers = parseWorkers(values.workers, problems);
+  const appWorkers = parseAppWorkers(values.appWorkers, { direct, target, urls }, problems);
   const memoryWrites = workload.options?.keySpace && stores?.includes('memory');
   if (appWorkers > 1 && memoryWrites) {
     problems.push(`--app-workers ${appWorkers}: memory refuses writes in an app of several workers (each has its ` +
@@ -205,7 +208,7 @@ export function normalizeOptions(object = {}, env = process.env) {
   }
   const valueShape = parseValueShape(text('valueShape'), { direct, ...workload.options }, problems);
   const keySpace = Boolean(workload.options?.keySpace);
-  const probeSize = parseProbeSize(text('probeSize'), { probe, direct, keySpace }, problems);
+  const probeSize = parseProbeSize(values.probeSize, { probe, direct, keySpace }, problems);
   if (workers > 1 && workload.options?.workload.mix.some(({ operation }) => operation === 'insert')) {
     problems.push(`--workers ${workers}: ${workload.options.workload.name} inserts, ` +
       'and each insert takes the next new key in turn, which only one worker can do: use --workers 1');
@@ -250,7 +253,7 @@ export function normalizeOptions(object = {}, env = process.env) {
     valueShape,
     storeDelay,
     ...(serverTiming === undefined ? {} : { serverTiming }),
-    ...parsePartFlags(values, problems, { seedGiven: text('seed') !== undefined }),
+    ...parsePartFlags(values, problems, { seedGiven: values.seed !== undefined }),
   };
   // A threshold naming a store this run cannot measure is found now, before app.js starts.
   if (stores?.length) problems.push(...unmeasuredStoreProblems(options.assert, stores, { source: '--stores' }));
@@ -303,8 +306,8 @@ function parsePipeline(pipeline = defaultOf('pipeline'), { direct, rps }, proble
 function parseWorkers(raw, problems) {
   if (raw === undefined) return defaultOf('workers');
   if (raw === 'auto') return autoWorkers();
-  const value = /^\d+$/.test(raw) ? Number(raw) : null;
-  if (value === null || value < 1 || value > MAX_WORKERS) {
+  const value = positiveInteger(raw);
+  if (value === null || value > MAX_WORKERS) {
     problems.push(`--workers must be a whole number from 1 to ${MAX_WORKERS} or auto, not "${raw}"`);
     return 1;
   }
@@ -387,8 +390,8 @@ function parseWorkloadFlags(text, values, problems, { single, keys, seed }) {
   }
   const records = single('records');
   // The seeded read of key1..key3 is today's run; any other workload, or --records, is a key space.
-  const keySpace = (name !== undefined && name !== 'read') || text('records') !== undefined;
-  const given = ['valueSize', 'distribution'].filter((name) => text(name) !== undefined)
+  const keySpace = (name !== undefined && name !== 'read') || values.records !== undefined;
+  const given = ['valueSize', 'distribution'].filter((name) => values[name] !== undefined)
     .concat(['noLoad', 'noVerify'].filter((name) => values[name] === true));
   if (!keySpace) {
     for (const name of given) {
@@ -399,8 +402,8 @@ function parseWorkloadFlags(text, values, problems, { single, keys, seed }) {
     problems.push('--keys picks among the seeded keys; a workload over --records picks its own keys');
   }
   let valueSize = { min: defaultOf('valueSize'), max: defaultOf('valueSize') };
-  if (text('valueSize') !== undefined) {
-    const parsed = parseValueSize(text('valueSize'));
+  if (values.valueSize !== undefined) {
+    const parsed = parseValueSize(values.valueSize);
     if (parsed.problem) problems.push(parsed.problem);
     else valueSize = parsed.value;
   }

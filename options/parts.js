@@ -1,6 +1,7 @@
 // The flags of one run split over several drivers: --part I/N and --start-at TIME (a part), and
 // --parts N --local (this machine starts the N parts itself, cli/local-parts.js).
 import { MAX_PARTS, parsePart, parseStartAt, partProblems, partSeed, sharedWrites } from '../driver/parts.js';
+import { positiveInteger } from './values.js';
 
 // How far ahead the local parts start when no --start-at is given.
 export const LOCAL_LEAD_SECONDS = 10;
@@ -32,19 +33,19 @@ export function parsePartFlags(values, problems, { seedGiven, now = Date.now() }
     }
   }
   let parts = null;
-  if (text('parts') !== undefined) {
-    parts = /^\d+$/.test(text('parts')) ? Number(text('parts')) : null;
-    if (parts === null || parts < 1 || parts > MAX_PARTS) {
-      problems.push(`--parts must be a whole number from 1 to ${MAX_PARTS}, not "${text('parts')}"`);
+  if (values.parts !== undefined) {
+    parts = positiveInteger(values.parts);
+    if (parts === null || parts > MAX_PARTS) {
+      problems.push(`--parts must be a whole number from 1 to ${MAX_PARTS}, not "${values.parts}"`);
       parts = null;
     }
     if (part) problems.push('use either --part I/N (this driver is one part) or --parts N (start them all)');
   }
   const local = values.local === true;
-  if (local && text('parts') === undefined) {
+  if (local && values.parts === undefined) {
     problems.push('--local goes with --parts N: it starts the N parts on this machine');
   }
-  if (text('parts') !== undefined && !local) {
+  if (values.parts !== undefined && !local) {
     problems.push('--parts N needs where to run them: --local (or npm run load:cf, node test k8s)');
   }
   return { part, startAt, startAfterSeconds, parts, local };

@@ -2,10 +2,10 @@
 // normalizeOptions uses them, and cli/report-options.js the report command's share.
 import { parseThresholds } from '../result/thresholds.js';
 import { REPEAT_LIMIT, defaultOf, flagSpec } from './table.js';
+import { nonNegativeInteger } from './values.js';
 
 export const RUN_REPORT_FLAGS = flagSpec('html', 'repeat', 'assert', 'hdr-log', 'metrics-port');
 
-export const wholeNumber = (text) => (/^\d+$/.test(text) ? Number(text) : null);
 export const strings = (value) => [].concat(value ?? []).filter((item) => typeof item === 'string');
 
 export function htmlProblem(html) {
@@ -20,8 +20,8 @@ export function runReportOptions(values, problems) {
   const htmlWhy = htmlProblem(html);
   if (htmlWhy) problems.push(htmlWhy);
   let repeat = defaultOf('repeat');
-  if (typeof values.repeat === 'string') {
-    repeat = wholeNumber(values.repeat);
+  if (values.repeat !== undefined) {
+    repeat = nonNegativeInteger(values.repeat);
     if (repeat === null || repeat < 1) {
       problems.push(`--repeat must be a whole number from 1 to ${REPEAT_LIMIT}, not "${values.repeat}"`);
     } else if (repeat > REPEAT_LIMIT) {
@@ -38,8 +38,8 @@ export function runReportOptions(values, problems) {
   const hdrLog = typeof values.hdrLog === 'string' ? values.hdrLog : undefined;
   if (hdrLog === '' || hdrLog === '-') problems.push('--hdr-log needs a folder name');
   let metricsPort;
-  if (typeof values.metricsPort === 'string') {
-    metricsPort = /^\d+$/.test(values.metricsPort) ? Number(values.metricsPort) : null;
+  if (values.metricsPort !== undefined) {
+    metricsPort = nonNegativeInteger(values.metricsPort);
     if (metricsPort === null || metricsPort > 65535) {
       problems.push(`--metrics-port must be a port from 0 to 65535, not "${values.metricsPort}"`);
     }

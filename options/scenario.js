@@ -19,14 +19,15 @@ const NOT_FOR_LIST = [
 const flagOf = (name) => OPTION_NAMED.get(name).flag;
 
 // --client-bandwidth: a size a second, or 0 for none.
-const bandwidthOrNone = (raw) => (/^\s*0+\s*$/.test(raw) ? 0 : byteSize(raw));
+const bandwidthOrNone = (raw) => (raw === 0 || /^\s*0+\s*$/.test(raw) ? 0 : byteSize(raw));
 
 /**
  * { scenario, scale, cloudantPlan, storeDelay, clientDelay, counter, verdicts, json, csv, html, quiet } when
  * --scenario was given (problems pushed), else null.
  */
 export function parseScenarioFlags(values, problems) {
-  const given = (name) => (typeof values[name] === 'string' ? values[name] : undefined);
+  // Each as normalizeOptions read it: text, or a number for --client-rtt and --client-bandwidth.
+  const given = (name) => values[name];
   const plan = given('cloudantPlan');
   if (plan !== undefined && !CLOUDANT_PLANS.includes(plan)) {
     problems.push(`--cloudant-plan must be one of ${CLOUDANT_PLANS.join(', ')}, not "${plan}"`);

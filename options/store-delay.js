@@ -12,7 +12,7 @@ export const STORE_DELAY_FLAGS = flagSpec('store-rtt', 'store-jitter', 'store-ba
  * every store, or { all?, stores: { [name]: number } }), or null when none was; problems pushed.
  */
 export function parseStoreDelay(values, problems, { overRunningApp = false } = {}) {
-  const given = Object.keys(STORE_DELAY_FLAGS).filter((flag) => typeof values[camelCase(flag)] === 'string');
+  const given = Object.keys(STORE_DELAY_FLAGS).filter((flag) => values[camelCase(flag)] !== undefined);
   if (!given.length) return null;
   if (overRunningApp) {
     problems.push(`--${given[0]} applies to the app node test starts (or to --direct): ` +
@@ -20,16 +20,16 @@ export function parseStoreDelay(values, problems, { overRunningApp = false } = {
     return null;
   }
   const read = (flag, parse) => {
-    const text = values[camelCase(flag)];
-    if (typeof text !== 'string') return undefined;
+    const given = values[camelCase(flag)];
+    if (given === undefined) return undefined;
     try {
-      const value = perStore(parse)(text);
+      const value = perStore(parse)(given);
       const unknown = unknownStoreProblems(storesNamed(value), `--${flag}`);
       problems.push(...unknown);
       return unknown.length ? undefined : value;
     } catch (error) {
       if (!(error instanceof SettingValueError)) throw error;
-      problems.push(`--${flag} ${error.message}, not "${text}"`);
+      problems.push(`--${flag} ${error.message}, not "${given}"`);
       return undefined;
     }
   };

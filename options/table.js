@@ -78,8 +78,9 @@ export const SECTIONS = Object.freeze({
 });
 
 // `label`: the usage line's own words where they are not the flag's (null: shown in another's).
-// `note`: lines after the option's own, at the section's indent. A number's `parse` reads its
-// text (null: not one), `what` names what it takes and `unit` follows its bounds in a problem. `doc` and `docDefault`:
+// `note`: lines after the option's own, at the section's indent. A number's `parse` reads it, as
+// code's number or the command line's text (null: not one), `what` names what it takes and `unit`
+// follows its bounds in a problem. `number`: code may give this string option as a number too. `doc` and `docDefault`:
 // docs/cli.md's fuller words (the help lines stand in where there are none).
 const ENTRIES = [
   {
@@ -197,6 +198,7 @@ const ENTRIES = [
   {
     flag: 'probe-size',
     type: 'string',
+    number: true,
     arg: 'SIZE',
     default: '100 B',
     setting: 'probeSize',
@@ -213,6 +215,7 @@ const ENTRIES = [
   {
     flag: 'store-rtt',
     type: 'string',
+    number: true,
     arg: 'MS',
     default: 0,
     setting: 'storeDelay',
@@ -237,6 +240,7 @@ const ENTRIES = [
   {
     flag: 'store-jitter',
     type: 'string',
+    number: true,
     arg: 'MS',
     default: 0,
     setting: 'storeDelay',
@@ -246,6 +250,7 @@ const ENTRIES = [
   {
     flag: 'store-bandwidth',
     type: 'string',
+    number: true,
     arg: 'SIZE',
     setting: 'storeDelay',
     section: 'storeNetwork',
@@ -490,6 +495,7 @@ const ENTRIES = [
   {
     flag: 'workers',
     type: 'string',
+    number: true,
     arg: 'N|auto',
     bounds: [1, MAX_WORKERS],
     default: 1,
@@ -516,6 +522,7 @@ const ENTRIES = [
   {
     flag: 'app-workers',
     type: 'string',
+    number: true,
     arg: 'N|auto',
     default: 1,
     setting: 'appWorkers',
@@ -578,6 +585,7 @@ const ENTRIES = [
   {
     flag: 'value-size',
     type: 'string',
+    number: true,
     arg: 'SIZE',
     default: DEFAULT_VALUE_SIZE,
     setting: 'valueSizeMin',
@@ -742,6 +750,7 @@ const ENTRIES = [
   {
     flag: 'repeat',
     type: 'string',
+    number: true,
     arg: 'N',
     bounds: [1, REPEAT_LIMIT],
     default: 1,
@@ -802,6 +811,7 @@ const ENTRIES = [
   {
     flag: 'metrics-port',
     type: 'string',
+    number: true,
     arg: 'N',
     bounds: [0, 65535],
     setting: null,
@@ -854,6 +864,7 @@ const ENTRIES = [
   {
     flag: 'parts',
     type: 'string',
+    number: true,
     arg: 'N',
     setting: null,
     section: 'parts',
@@ -931,6 +942,7 @@ const ENTRIES = [
   {
     flag: 'client-rtt',
     type: 'string',
+    number: true,
     arg: 'MS',
     setting: null,
     section: 'scenarios',
@@ -943,6 +955,7 @@ const ENTRIES = [
   {
     flag: 'client-bandwidth',
     type: 'string',
+    number: true,
     arg: 'SIZE',
     setting: null,
     section: 'scenarios',
@@ -986,6 +999,9 @@ export const OPTION = Object.freeze(Object.fromEntries(OPTIONS.map((option) => [
 
 /** The option named by its long flag in camelCase, as run() takes it ({ warmupMax: 5 }). */
 export const OPTION_NAMED = new Map(OPTIONS.map((option) => [camelCase(option.flag), option]));
+
+/** Whether code may give the option as a number (index.d.ts: `number | string`). */
+export const takesNumber = (option) => Boolean(option.parse || option.number);
 
 /** The default of the option named (camelCase), as the table gives it. */
 export const defaultOf = (name) => OPTION_NAMED.get(name).default;

@@ -1,8 +1,31 @@
-// How a number option's text reads: the value, or null when it is not one. A number from code
-// is read as the text it would be on the command line, so both are judged alike.
-export const positiveInteger = (text) => (/^\d+$/.test(text) && Number(text) > 0 ? Number(text) : null);
-export const nonNegativeInteger = (text) => (/^\d+$/.test(text) ? Number(text) : null);
-export const nonNegativeNumber = (text) => (/^\d+(\.\d+)?$|^\.\d+$/.test(text) ? Number(text) : null);
-export const positiveNumber = (text) =>
-  (/^\d+(\.\d+)?$|^\.\d+$/.test(text) && Number(text) > 0 ? Number(text) : null);
+// How a number option reads: the value, or null when it is not one. Code gives a number, the
+// command line its text; each is judged as what it is, by the same rule.
+const WHOLE = /^\d+$/;
+const DECIMAL = /^\d+(\.\d+)?$|^\.\d+$/;
+
+// A finite number as given (-0 as 0), or the number the text writes in the pattern's form.
+function numberOf(value, pattern) {
+  if (typeof value === 'number') return Number.isFinite(value) ? value + 0 : null;
+  return typeof value === 'string' && pattern.test(value) ? Number(value) : null;
+}
+
+const atLeast = (least, whole) => (value) => {
+  const number = numberOf(value, whole ? WHOLE : DECIMAL);
+  const fits = number !== null && number >= least && (!whole || Number.isInteger(number));
+  return fits ? number : null;
+};
+
+export const nonNegativeInteger = atLeast(0, true);
+export const nonNegativeNumber = atLeast(0, false);
+const positive = (read) => (value) => {
+  const number = read(value);
+  return number > 0 ? number : null;
+};
+export const positiveInteger = positive(nonNegativeInteger);
+export const positiveNumber = positive(nonNegativeNumber);
+
 export const splitList = (text) => text.split(',').map((item) => item.trim()).filter(Boolean);
+
+/** A list option's items: its text split at commas, or code's array (its strings split the same way). */
+export const listItems = (value) =>
+  [].concat(value).flatMap((item) => (typeof item === 'string' ? splitList(item) : [item]));

@@ -14,7 +14,9 @@ export function parseSize(text) {
 }
 
 /** --value-size: a size or a range MIN-MAX (drawn per request), 1 byte to the app's limit. */
-export function parseValueSize(text) {
+export function parseValueSize(value) {
+  // A number from code is a size in bytes, judged as its text would be.
+  const text = typeof value === 'number' ? String(value) : value;
   const bad = {
     problem: '--value-size must be a size in bytes such as 100, 10KB or 1MB, ' +
       `or a range such as 100-1000, not "${text}"`,

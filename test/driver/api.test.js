@@ -43,7 +43,7 @@ test('options the command line cannot express are named: unknown names (with a n
     '--direct is true or false, not "yes"',
     '-t/--duration takes a string or a number, not an array',
   ]);
-  // A number is written out as the command line would have it, and judged by the same rule.
+  // A URL is text: a number given for one is read as its text.
   assert.equal(problems[3], '--url "5" is not an http:// or https:// URL');
 });
 

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { OPTIONS, OPTION_NAMED, RUN_FLAGS, SECTIONS } from '../../options/table.js';
+import { OPTIONS, OPTION_NAMED, RUN_FLAGS, SECTIONS, takesNumber } from '../../options/table.js';
 import { CLI_ONLY } from '../../options/code.js';
 import { optionLabel, usage } from '../../cli/run-usage.js';
 import { CLI_DOC, cliDoc } from '../../scripts/cli-docs.js';
@@ -45,6 +45,14 @@ test('index.d.ts\'s RunOptions has a property for every option run() takes, and 
   const body = /export interface RunOptions \{\n([\s\S]*?)\n\}/.exec(text)[1];
   const names = [...body.matchAll(/^ {2}(\w+)\?:/gm)].map((match) => match[1]).sort();
   assert.deepEqual(names, [...OPTION_NAMED.keys()].filter((name) => !(name in CLI_ONLY)).sort());
+});
+
+test('index.d.ts gives code a number for exactly the options the table says take one', async () => {
+  const text = await readFile(new URL('../../index.d.ts', import.meta.url), 'utf8');
+  const body = /export interface RunOptions \{\n([\s\S]*?)\n\}/.exec(text)[1];
+  for (const [, name, type] of body.matchAll(/^ {2}(\w+)\?: (.*);$/gm)) {
+    assert.equal(/\bnumber\b/.test(type), takesNumber(OPTION_NAMED.get(name)), `${name}: ${type}`);
+  }
 });
 
 test('docs/cli.md is what npm run docs:cli makes of the table', async () => {

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_CONCURRENCY, DEFAULT_DURATION_SECONDS, LIMITS } from '../../options/table.js';
 import { parseArguments, usage } from '../../cli/options.js';
+import { normalizeOptions } from '../../options/normalize.js';
 import { parseJsonArguments, usage as jsonUsage } from '../../cli/json-options.js';
 import { checkOutputPaths } from '../../cli/results-files.js';
 import { OutputPathError, exitCodeOf } from '../../util/errors.js';
@@ -387,4 +388,42 @@ test('--workers over 1 refuses a workload that inserts: each insert takes the ne
     'which only one worker can do: use --workers 1',
   ]);
   assert.deepEqual(parseArguments(['--workers', '2', '-w', 'ycsb-a']).problems, []);
+});
+
+// No round trip through text: code's numbers are judged as numbers, by the rule the command line's
+// text is, and a list's strings are split at commas as on the command line.
+test('numbers from code are read as numbers, with the command line\'s rules and wording', () => {
+  const given = {
+    direct: true,
+    stores: ['memory', 'redis,tarantool'],
+    concurrency: ['5,10', 20],
+    requests: 100,
+    warmup: -0,
+    seed: 7,
+    workers: 2,
+    storeRtt: 40,
+    workload: 'ycsb-b',
+    records: 50,
+    valueSize: 100,
+    repeat: 2,
+  };
+  const read = normalizeOptions(given, {});
+  assert.deepEqual(read.problems, []);
+  assert.deepEqual(read.options.stores, ['memory', 'redis', 'tarantool']);
+  assert.deepEqual(read.options.concurrency, [5, 10, 20]);
+  assert.ok(Object.is(read.options.warmup, 0), '-0 is 0');
+  assert.deepEqual([read.options.requests, read.options.workers, read.options.repeat], [100, 2, 2]);
+  assert.deepEqual(read.options.storeDelay, { rttMs: 40 });
+  assert.deepEqual(read.options.valueSize, { min: 100, max: 100 });
+
+  const bad = { concurrency: [5, 2.5, -1], requests: 1.5, workers: 0, repeat: 0.5 };
+  assert.equal(normalizeOptions(bad, {}).problems.length, 5);
+  assert.deepEqual(normalizeOptions(bad, {}).problems,
+    parseArguments(['-c', '5,2.5,-1', '-n', '1.5', '--workers', '0', '--repeat', '0.5'], {}).problems);
+  assert.deepEqual(normalizeOptions({ duration: Number.NaN }, {}).problems,
+    ['-t/--duration must be a positive number of seconds, not "NaN"']);
+  assert.deepEqual(normalizeOptions({ duration: 0.5, warmupMax: 1e-7 }, {}).problems, [],
+    'a small number is a number, whatever its text would look like');
+  assert.deepEqual(normalizeOptions({ stores: [{ name: 'redis' }] }, {}).problems,
+    ['--stores takes a string, a number or an array of them, not an array']);
 });
