@@ -2,7 +2,7 @@
 // every cell (`ours | published`), the warnings behind them, notes, and a verdict per conclusion.
 import { renderTable } from './table.js';
 import { renderSystemLine } from './system.js';
-import { formatFigure } from '../result/scenarios/verdicts.js';
+import { FAILS, HOLDS, formatFigure } from '../result/scenarios/verdicts.js';
 import { UNDERMINING, verdictDoubts } from '../result/scenarios/doubts.js';
 
 const LABEL = 12;
@@ -175,6 +175,7 @@ function verdictLines(record, steps) {
       if (entry.counter) {
         lines.push(`    counter-run, ${changeText(entry.counter)}: ${entry.counter.explanation}`);
         if (entry.counter.doubts.length) lines.push(`    in the counter-run: ${doubtText(entry.counter.doubts)}`);
+        if (notFlipped(entry)) lines.push(`    ${NOT_FLIPPED}`);
       }
       if (entry.noCounter) lines.push(`    no counter-run: ${entry.noCounter}`);
     }
@@ -189,6 +190,14 @@ function verdictLines(record, steps) {
   }
   return lines;
 }
+
+// A counter-run whose verdict is the run's own has not shown the claim coming out the other way:
+// the verdict is then what this machine gives both ways, not one seen to flip.
+const JUDGED = new Set([HOLDS, FAILS]);
+const NOT_FLIPPED = 'not flipped: the counter-run came out as this run did, so this verdict has not been seen ' +
+  'to come out the other way here';
+const notFlipped = (entry) => Boolean(entry.counter) && JUDGED.has(verdictWord(entry.verdict)) &&
+  verdictWord(entry.counter.verdict) === verdictWord(entry.verdict);
 
 function counterWord(entry) {
   if (entry.counter) return verdictWord(entry.counter.verdict);
@@ -228,7 +237,8 @@ export function scenarioHtml(record, escape, steps = []) {
     const counter = entry.counter
       ? `<br>counter-run, ${escape(changeText(entry.counter))}: <strong>${escape(verdictWord(entry.counter.verdict))}` +
         `</strong> <span class="note">${escape(entry.counter.explanation)}</span>` +
-        (entry.counter.doubts.length ? `<br><strong>! ${escape(doubtText(entry.counter.doubts))}</strong>` : '')
+        (entry.counter.doubts.length ? `<br><strong>! ${escape(doubtText(entry.counter.doubts))}</strong>` : '') +
+        (notFlipped(entry) ? `<br><strong>${escape(NOT_FLIPPED)}</strong>` : '')
       : '';
     const none = entry.noCounter && record.counterRuns
       ? `<br><span class="note">no counter-run: ${escape(entry.noCounter)}</span>`

@@ -164,6 +164,14 @@ test('with counter-runs the text shows each verdict\'s two outcomes side by side
       {
         id: 'join', claim: 'join', verdict: HOLDS, explanation: 'slower', figures: [], noCounter: 'nothing here can',
       },
+      {
+        id: 'flat',
+        claim: 'flat',
+        verdict: FAILS,
+        explanation: 'rises',
+        figures: [],
+        counter: { change: 'servers slow', verdict: FAILS, explanation: 'still rises', figures: [], doubts: [] },
+      },
     ],
     counterRuns: [{ change: 'Cloudant far', how: '--store-rtt cloudant-legacy=300', verdicts: ['redis-faster'] }],
   };
@@ -175,11 +183,16 @@ test('with counter-runs the text shows each verdict\'s two outcomes side by side
     /^ {4}in the counter-run: distrust this verdict: its figures come from steps with BUSY_MACHINE \(1 of 6\)$/m);
   assert.match(text, /^ {2}set by the emulation \| - +redis-rises: rises -- the 300 ms$/m);
   assert.match(text, /^ {4}no counter-run: nothing here can$/m);
+  // A counter-run that came out as the run did is said to be one, under that verdict only.
+  const notFlipped = /^ {4}not flipped: the counter-run came out as this run did, so this verdict has not been seen/gm;
+  assert.equal(text.match(notFlipped).length, 1);
+  assert.match(text, /counter-run, servers slow: still rises\n {4}not flipped: /);
   assert.match(text, /^ {2}- Cloudant far \(--store-rtt cloudant-legacy=300\): redis-faster$/m);
   // The page says the same.
   const page = scenarioHtml(record, (text) => String(text).replaceAll('<', '&lt;'));
   assert.match(page, /counter-run, Cloudant far \(--store-rtt cloudant-legacy=300\): <strong>holds here<\/strong>/);
   assert.match(page, /no counter-run: nothing here can/);
+  assert.equal(page.match(/not flipped: the counter-run came out as this run did/g).length, 1);
   // Without counter-runs, as before: one column.
   const plain = renderScenario({ ...record, counterRuns: undefined, verdicts: [record.verdicts[1]] });
   assert.match(plain, /^ {2}set by the emulation {2}redis-rises: rises -- the 300 ms$/m);
