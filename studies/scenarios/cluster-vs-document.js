@@ -32,9 +32,9 @@ const NODE_TIMEOUT_MS = 1000;
 // to a free server on this machine (a quarter of a core did not bind at --scale tiny).
 const SLOW_SERVER_CORES = 0.05;
 const cpuDuring = (phases) => ({ kind: { serverCpu: { cores: SLOW_SERVER_CORES, ...(phases ? { phases } : {}) } } });
-// saturation's counter-run: a quarter of a core. A twentieth runs a server in bursts (5 ms of each
-// 100 ms) in which it answers more commands per wake-up the more are waiting, so its throughput
-// kept rising with the load at the same CPU (docs/scenarios.md, the default-scale reruns).
+// saturation's counter-run: a quarter of a core. Held to a twentieth or an eighth, the cluster spent
+// less CPU a command the more were waiting, so its throughput kept rising with the load at the same
+// CPU (docs/scenarios.md, the default-scale reruns).
 const SATURATED_SERVER_CORES = 0.25;
 const CPU_HOW = 'a cgroup on the servers this run started; no flag';
 // The cluster made slower in one phase: its counter-run when a comparison of two phases came
