@@ -9,14 +9,16 @@ function numberOf(value, pattern) {
   return typeof value === 'string' && pattern.test(value) ? Number(value) : null;
 }
 
-const atLeast = (least, whole) => (value) => {
-  const number = numberOf(value, whole ? WHOLE : DECIMAL);
-  const fits = number !== null && number >= least && (!whole || Number.isInteger(number));
-  return fits ? number : null;
-};
+export function nonNegativeInteger(value) {
+  const number = numberOf(value, WHOLE);
+  return Number.isInteger(number) && number >= 0 ? number : null;
+}
 
-export const nonNegativeInteger = atLeast(0, true);
-export const nonNegativeNumber = atLeast(0, false);
+export function nonNegativeNumber(value) {
+  const number = numberOf(value, DECIMAL);
+  return number !== null && number >= 0 ? number : null;
+}
+
 const positive = (read) => (value) => {
   const number = read(value);
   return number > 0 ? number : null;

@@ -15,23 +15,31 @@ export function parseSize(text) {
 
 /** --value-size: a size or a range MIN-MAX (drawn per request), 1 byte to the app's limit. */
 export function parseValueSize(value) {
-  // A number from code is a size in bytes, judged as its text would be.
-  const text = typeof value === 'number' ? String(value) : value;
   const bad = {
     problem: '--value-size must be a size in bytes such as 100, 10KB or 1MB, ' +
-      `or a range such as 100-1000, not "${text}"`,
+      `or a range such as 100-1000, not "${value}"`,
   };
-  const parts = text.split('-');
-  if (parts.length > 2 || parts.some((part) => !part.trim())) return bad;
-  const [min, max = min] = parts.map(parseSize);
+  // A number from code is one size in bytes; text is a size or a range.
+  const sizes = typeof value === 'number'
+    ? [Number.isInteger(value) && value >= 0 ? value : null]
+    : splitRange(value);
+  if (!sizes) return bad;
+  const [min, max = min] = sizes;
   if (min === null || max === null) return bad;
-  if (min < 1) return { problem: `--value-size must be at least 1 byte, not "${text}"` };
-  if (min > max) return { problem: `--value-size ${text}: the smaller size comes first (MIN-MAX)` };
+  if (min < 1) return { problem: `--value-size must be at least 1 byte, not "${value}"` };
+  if (min > max) return { problem: `--value-size ${value}: the smaller size comes first (MIN-MAX)` };
   if (max > APP_MAX_VALUE_BYTES) {
     const limit = `${formatBytes(APP_MAX_VALUE_BYTES)} (${shown(APP_MAX_VALUE_BYTES)} bytes)`;
-    return { problem: `--value-size ${text} is more than the app accepts in one value: at most ${limit}` };
+    return { problem: `--value-size ${value} is more than the app accepts in one value: at most ${limit}` };
   }
   return { value: { min, max } };
+}
+
+// "100-1000" or "10KB": each size in bytes (null where one is not a size), or null for no range.
+function splitRange(text) {
+  const parts = text.split('-');
+  if (parts.length > 2 || parts.some((part) => !part.trim())) return null;
+  return parts.map(parseSize);
 }
 
 /** --distribution: a name, or hotspot:H/O (H% of the records take O% of the requests). */

@@ -424,6 +424,12 @@ test('numbers from code are read as numbers, with the command line\'s rules and 
     ['-t/--duration must be a positive number of seconds, not "NaN"']);
   assert.deepEqual(normalizeOptions({ duration: 0.5, warmupMax: 1e-7 }, {}).problems, [],
     'a small number is a number, whatever its text would look like');
+  for (const valueSize of [2.5, -5]) {
+    assert.deepEqual(normalizeOptions({ workload: 'ycsb-a', records: 10, valueSize }, {}).problems, [
+      '--value-size must be a size in bytes such as 100, 10KB or 1MB, ' +
+        `or a range such as 100-1000, not "${valueSize}"`,
+    ]);
+  }
   assert.deepEqual(normalizeOptions({ stores: [{ name: 'redis' }] }, {}).problems,
     ['--stores takes a string, a number or an array of them, not an array']);
 });
