@@ -213,8 +213,11 @@ test('a plain value and a store\'s own: --store-rtt 10,redis=50 gives redis 50 m
     rttMs: 10, jitterMs: 0, bandwidth: 0, stores: { redis: { rttMs: RTT_MS, jitterMs: 0, bandwidth: 0 } },
   });
   const p50 = Object.fromEntries(result.steps.map((step) => [step.store, step.latency.p50Ms]));
-  assert.ok(p50.redis >= RTT_MS * 0.95 && p50.redis <= RTT_MS * 1.1, `redis p50 ${p50.redis} ms`);
-  assert.ok(p50.ioredis >= 10 * 0.95 && p50.ioredis <= 10 * 1.2, `ioredis p50 ${p50.ioredis} ms`);
+  // Below the delay is impossible; above it by up to 5 ms is the command's own time on a busy
+  // machine (12.3 ms for ioredis in one CI run), still well short of a delay applied twice.
+  const withDelay = (p50Ms, delayMs) => p50Ms >= delayMs * 0.95 && p50Ms <= delayMs + 5;
+  assert.ok(withDelay(p50.redis, RTT_MS), `redis p50 ${p50.redis} ms`);
+  assert.ok(withDelay(p50.ioredis, 10), `ioredis p50 ${p50.ioredis} ms`);
 });
 
 test('a store named in --store-rtt that no store has is a usage problem, on node test and app.js alike', async () => {
