@@ -2,6 +2,7 @@
 // queue, as stores/clients/redis-options.js: a request while the server is down gets a 503 at once.
 import { withDeadline } from './deadline.js';
 import { chunksOf } from './bulk.js';
+import { closeWithin } from './clients/close-within.js';
 
 export const name = 'ioredis';
 export const description = 'Redis through ioredis, auto-pipelining on (same server as redis)';
@@ -64,7 +65,7 @@ export async function open({ redis }) {
       await client.ping();
     },
     async close() {
-      if (client.status === 'ready') await client.quit().catch(() => {});
+      if (client.status === 'ready') await closeWithin(() => client.quit(), () => {});
       client.disconnect();
     },
   };

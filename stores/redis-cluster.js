@@ -1,6 +1,7 @@
 // A Redis Cluster through node-redis's createCluster: each key goes to its slot's master, as an app that
 // outgrew one Redis would.
 import { redisClientOptions, connectWithin } from './clients/redis-options.js';
+import { closeNodeRedis } from './clients/close-within.js';
 import { emptyAsNull } from './redis.js';
 
 export const name = 'redis-cluster';
@@ -54,9 +55,7 @@ export async function open({ 'redis-cluster': connection }) {
     async ping() {
       await cluster.sendCommand(undefined, true, ['PING']);
     },
-    async close() {
-      if (cluster.isOpen) await cluster.close();
-    },
+    close: () => closeNodeRedis(cluster),
     // Reads go to masters (node-redis's default): a replica could answer before it has a write.
     stats: () => ({ masters: cluster.masters.length, readsFrom: 'masters' }),
   };

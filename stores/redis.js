@@ -1,5 +1,6 @@
 // Redis through node-redis (the `redis` package), values read back as Buffers.
 import { redisClientOptions, connectWithin } from './clients/redis-options.js';
+import { closeNodeRedis } from './clients/close-within.js';
 import { chunksOf } from './bulk.js';
 
 export const name = 'redis';
@@ -65,9 +66,7 @@ export async function open({ redis }, { keyPrefix = '', ttlSeconds } = {}) {
     async ping() {
       await client.ping();
     },
-    async close() {
-      if (client.isOpen) await client.close();
-    },
+    close: () => closeNodeRedis(client),
 
     // Beyond the contract, for the layers (stores/layers/). One connection: Redis runs these in issue order.
 
