@@ -900,7 +900,8 @@ const ENTRIES = [
     doc: 'Re-run a published study ([docs/scenarios.md](scenarios.md)): its own stores, steps and ' +
       'workloads, then its table in the study\'s shape with the published figure beside each of ours ' +
       '(`ours | published`) and one verdict per conclusion (`holds here`, `does not hold here`, `set by ' +
-      'the emulation`, `not runnable here: <reason>`). `--scenario list` prints one line each. Goes ' +
+      'the emulation`, `not proven here` where no counter-run can turn it, `not runnable here: ' +
+      '<reason>`). `--scenario list` prints one line each. Goes ' +
       'only with `--scale`, `--cloudant-plan`, `--client-rtt`, `--client-bandwidth`, `--store-rtt`, ' +
       '`--store-jitter`, `--store-bandwidth`, `--counter`, `--verdicts`, `--json`, `--csv`, `--html` ' +
       'and `-q` (any other flag exits 2).',

@@ -177,7 +177,7 @@ function verdictLines(record, steps) {
         if (entry.counter.doubts.length) lines.push(`    in the counter-run: ${doubtText(entry.counter.doubts)}`);
         if (notFlipped(entry)) lines.push(`    ${NOT_FLIPPED}`);
       }
-      if (entry.noCounter) lines.push(`    no counter-run: ${entry.noCounter}`);
+      if (entry.noCounter && !entry.outcome) lines.push(`    no counter-run: ${entry.noCounter}`);
     }
     return lines;
   }
@@ -240,7 +240,7 @@ export function scenarioHtml(record, escape, steps = []) {
         (entry.counter.doubts.length ? `<br><strong>! ${escape(doubtText(entry.counter.doubts))}</strong>` : '') +
         (notFlipped(entry) ? `<br><strong>${escape(NOT_FLIPPED)}</strong>` : '')
       : '';
-    const none = entry.noCounter && record.counterRuns
+    const none = entry.noCounter && !entry.outcome && record.counterRuns
       ? `<br><span class="note">no counter-run: ${escape(entry.noCounter)}</span>`
       : '';
     return `<li${doubts.length ? ' class="doubt"' : ''}><strong>${escape(verdictWord(entry.verdict))}</strong> ` +

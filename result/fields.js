@@ -680,7 +680,8 @@ export const RESULT_FIELDS = [
     'off, two figures no further apart than their noises together too small to judge), `verdicts` [{id, ' +
     'claim, verdict, explanation, figures [{table, row}], and where they apply: `setBy` (the emulation\'s ' +
     'constant that decides it; its verdict is then `set by the emulation`), `noCounter` (why no change of ' +
-    'the system here can make it come out the other way), `counter` (with --counter: {change, how?, ' +
+    'the system here can make it come out the other way; its verdict is then `not proven here`, with ' +
+    '`outcome` the measured `holds here` or `does not hold here`), `counter` (with --counter: {change, how?, ' +
     'verdict, explanation, figures, doubts [{code, steps, of}]}, its counter-run: the system changed so ' +
     'that the claim comes out the other way in fact)}], `notes`, `runs`, and with --counter `counterRuns` ' +
     '[{change, how?, verdicts [id], measured, notes, runs, interrupted}], with --verdicts `only` [id] ' +

@@ -12,6 +12,10 @@ export const NOT_RUNNABLE = 'not runnable here';
 // A verdict no change of the system under test can flip: what the emulation was set to decides
 // it (the conclusion's `setBy` names the constant), so it is never printed as holding.
 export const SET_BY = 'set by the emulation';
+// A verdict no change of the system here can turn the other way (the conclusion's `noCounter` says
+// why): it cannot be proven by a counter-run, so it is never printed as holding or not. What was
+// measured stays beside it, as `outcome`.
+export const NOT_PROVEN = 'not proven here';
 
 /** A figure as tables show it: whole numbers as they are, others to one decimal (under 1: two significant digits). */
 export function formatFigure(value) {
@@ -287,17 +291,28 @@ export const CHECK_TYPES = Object.keys(checks);
 
 /**
  * One verdict per conclusion: { id, claim, verdict, explanation, figures }; verdict HOLDS, FAILS,
- * `not runnable here: <reason>` or SET_BY. measured: the tables a scenario's kind built.
+ * `not runnable here: <reason>`, SET_BY, or NOT_PROVEN (with `outcome`, HOLDS or FAILS). measured: the
+ * tables a scenario's kind built.
  */
 export function judge(conclusions, measured) {
   return conclusions.map((conclusion) => {
     const judged = judgeOne(conclusion, measured);
-    // Why no change of the system here can make this claim come out the other way (no counter-run).
-    if (conclusion.noCounter) judged.noCounter = conclusion.noCounter;
+    if (conclusion.noCounter) return notProven(judged, conclusion.noCounter);
     if (!conclusion.setBy) return judged;
     const measuredText = judged.verdict.startsWith(NOT_RUNNABLE) ? '' : `; measured: ${judged.explanation}`;
     return { ...judged, verdict: SET_BY, setBy: conclusion.setBy, explanation: `${conclusion.setBy}${measuredText}` };
   });
+}
+
+function notProven(judged, noCounter) {
+  if (judged.verdict !== HOLDS && judged.verdict !== FAILS) return { ...judged, noCounter };
+  return {
+    ...judged,
+    verdict: NOT_PROVEN,
+    outcome: judged.verdict,
+    noCounter,
+    explanation: `no counter-run can turn it: ${noCounter}; measured: ${judged.verdict} (${judged.explanation})`,
+  };
 }
 
 function judgeOne({ id, claim: stated, check, notRunnable, ours }, measured) {

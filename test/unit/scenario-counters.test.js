@@ -8,7 +8,7 @@ import { counterPlans, listScenarios, systemOf } from '../../studies/index.js';
 import { subset as sweepSubset } from '../../studies/kinds/sweep.js';
 import { subset as serialSubset } from '../../studies/kinds/serial.js';
 import { subset as batchSubset } from '../../studies/kinds/batch.js';
-import { judge, HOLDS, FAILS, NOT_RUNNABLE, SET_BY } from '../../result/scenarios/verdicts.js';
+import { judge, HOLDS, FAILS, NOT_RUNNABLE, SET_BY, NOT_PROVEN } from '../../result/scenarios/verdicts.js';
 import { renderScenario, scenarioHtml } from '../../report/scenario.js';
 import cloudantVsRedis from '../../studies/scenarios/cloudant-vs-redis.js';
 import clusterVsDocument from '../../studies/scenarios/cluster-vs-document.js';
@@ -95,6 +95,49 @@ test('a verdict set by the emulation is never printed as holding; a noCounter re
   assert.match(judged.noCounter, /second index walk/);
 });
 
+test('a verdict no counter-run can turn is printed as not proven, never as holding, with its reason ' +
+  'and the outcome measured', () => {
+  const sweep = [{
+    id: 'sweep',
+    rows: ['redis/key1 c=5', 'redis/key1 c=30'],
+    columns: [{ id: 'rps', label: 'rps', unit: 'req/s' }],
+    cells: { 'redis/key1 c=5': { rps: 8.3 }, 'redis/key1 c=30': { rps: 41.6 } },
+  }];
+  const conclusion = {
+    id: 'fast-enough',
+    claim: 'Redis serves 5 a second',
+    check: { type: 'at-least', table: 'sweep', column: 'rps', rows: { prefix: 'redis/key1' }, atLeast: 5 },
+  };
+  const [judged] = judge([conclusion], sweep);
+  assert.equal(judged.verdict, HOLDS);
+  const [unproven] = judge([{ ...conclusion, noCounter: 'nothing here can turn it' }], sweep);
+  assert.equal(unproven.verdict, NOT_PROVEN);
+  assert.equal(unproven.outcome, HOLDS);
+  assert.equal(unproven.explanation,
+    `no counter-run can turn it: nothing here can turn it; measured: holds here (${judged.explanation})`);
+  // Nothing measured: not runnable, as any verdict, with the reason it has no counter-run kept.
+  const [unmeasured] = judge([{ ...conclusion, noCounter: 'nothing here can turn it' }], []);
+  assert.ok(unmeasured.verdict.startsWith(NOT_RUNNABLE));
+  assert.equal(unmeasured.outcome, undefined);
+  const record = {
+    name: 'x',
+    title: 't',
+    study: { file: 'f', hardware: 'h', date: 'd' },
+    scale: 'tiny',
+    measured: [],
+    published: [],
+    notes: [],
+    verdicts: [unproven],
+  };
+  const text = renderScenario(record);
+  assert.match(text, new RegExp('^ {2}not proven here {2}fast-enough: Redis serves 5 a second -- ' +
+    'no counter-run can turn it: nothing here can turn it; measured: holds here \\(', 'm'));
+  assert.doesNotMatch(text, /^ {2}holds here/m);
+  const countered = renderScenario({ ...record, counterRuns: [] });
+  assert.match(countered, /^ {2}not proven here \| - +fast-enough: /m);
+  assert.doesNotMatch(countered, /^ {4}no counter-run: /m, 'the reason is said once, in the explanation');
+});
+
 test('share-below: each document\'s parse under a hundredth of its request, the rows a scale ran; ' +
   'at-least: every row at least the figure', () => {
   const tables = (parse, latency) => [
@@ -162,7 +205,12 @@ test('with counter-runs the text shows each verdict\'s two outcomes side by side
         figures: [],
       },
       {
-        id: 'join', claim: 'join', verdict: HOLDS, explanation: 'slower', figures: [], noCounter: 'nothing here can',
+        id: 'join',
+        claim: 'join',
+        verdict: `${NOT_RUNNABLE}: no rows`,
+        explanation: 'no rows',
+        figures: [],
+        noCounter: 'nothing here can',
       },
       {
         id: 'flat',

@@ -13,7 +13,9 @@ const row = (phase, store) =>
   `${{ a: 'a. 100 B writes', b: 'b. 100 B bulk writes', c: 'c. 10 KB writes' }[phase]} / ${store}`;
 
 const conclusion = (scenario, id) => scenario.conclusions.find((candidate) => candidate.id === id);
-const verdictOf = (scenario, id, tables) => judge([conclusion(scenario, id)], tables)[0];
+// The check's own outcome: without noCounter, which would print it as not proven (scenario-counters.test.js).
+const verdictOf = (scenario, id, tables) =>
+  judge([{ ...conclusion(scenario, id), noCounter: undefined }], tables)[0];
 
 // A sweep table of the rows given ({ row: { rps, meanLatencyMs } }).
 function sweep(rows) {
