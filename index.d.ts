@@ -170,7 +170,7 @@ export function runEvents(
 ): AsyncGenerator<ProgressEvent | { type: 'done'; result: Result }, void, undefined>;
 
 export function normalizeOptions(object: RunOptions & Record<string, unknown>, env?: Record<string, string | undefined>): {
-  command: 'run' | 'scenario' | 'list';
+  command: 'run' | 'parts' | 'scenario' | 'list';
   help: boolean;
   /** The checked options; `settings` (present when there are no problems) is the Result's `settings`, frozen. */
   options: Record<string, unknown> & { settings?: Result['settings'] };

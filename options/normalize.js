@@ -78,7 +78,8 @@ function optionValue(option, value, problems) {
  * ({ concurrency: [5, 10], requests: 200, stores: ['memory'], direct: true, warmup: 0 }), or the
  * command line's text for each (cli/options.js). Returns { command, help, options, problems }: the
  * options driver/run.js takes (frozen) and every problem, in the command line's words. command is 'run',
- * 'scenario' (a scenario was named) or 'list' (workload: 'list').
+ * 'parts' (--parts N: the run split over N drivers), 'scenario' (a scenario was named) or 'list'
+ * (workload: 'list').
  */
 export function normalizeOptions(object = {}, env = process.env) {
   const problems = [];

@@ -1,4 +1,4 @@
-// The layout npm run lint holds the repository to (README "Layout"; arrows point down):
+// The layout npm run lint holds the repository to (docs/contributing.md "Layout"; arrows point down):
 //   entry points (app.js, test.js, test-json.js) -> cli/ -> studies/ -> index.js, options/
 //     -> driver/, report/ -> result/ -> stores/, config/, embedded/ -> util/
 // with app/ and routes/ beside stores/ on the app side, and the scripts around the library

@@ -18,8 +18,9 @@ const NO_COUCHBASE = 'no Couchbase Server runs here (neither npm nor Debian pack
 // A scale's five phases. Per step: `a` 100 B inserts past record 0 (the load phase writes it),
 // `b` as many again per step past those, `d` uniform reads over every
 // 100 B record, `c` 10 KB writes over records 0 .. 3c-1 in order (one pass over them in the
-// three steps), `e` uniform reads over those. Run in the order a, b, d, c, e, so each read
-// phase finds only its own size of value.
+// three steps), `e` uniform reads over those. Run in the order a, b, d, c, e, so phase d reads
+// only 100 B values; phase e reads the 10 KB values phase c wrote, and any of records 0 .. 3c-1
+// whose 10 KB write failed still holds its 100 B value.
 // Phase c's 10 KB values are 1.25x the room the operating system leaves each Redis node this
 // run started, at every scale, as the study's 30 GB went into its hosts' 24 GB; like the study's,
 // the nodes have no maxmemory ("a memory cap can be set by hand", it says), so a node that runs
