@@ -55,7 +55,14 @@ export async function open({ 'redis-cluster': connection }) {
     async ping() {
       await cluster.sendCommand(undefined, true, ['PING']);
     },
-    close: () => closeNodeRedis(cluster),
+    // Each node's client closed as one Redis's is, then the cluster's own state: cluster.close()
+    // drops its node clients before they have closed, so a node stuck closing could not be destroyed.
+    async close() {
+      if (!cluster.isOpen) return;
+      const nodes = [...cluster.masters, ...cluster.replicas].map((node) => node.client).filter(Boolean);
+      await Promise.all(nodes.map((client) => closeNodeRedis(client)));
+      cluster.destroy();
+    },
     // Reads go to masters (node-redis's default): a replica could answer before it has a write.
     stats: () => ({ masters: cluster.masters.length, readsFrom: 'masters' }),
   };

@@ -18,7 +18,7 @@ export async function closeWithin(closeGracefully, forceClose, graceMs = CLOSE_G
   if (outcome !== 'closed') forceClose();
 }
 
-/** Closes a node-redis client or cluster: gracefully when ready, within CLOSE_GRACE_MS; else destroyed. */
+/** Closes a node-redis client: gracefully when ready, within CLOSE_GRACE_MS; else destroyed. */
 export async function closeNodeRedis(client, graceMs = CLOSE_GRACE_MS) {
   if (!client.isOpen) return;
   if (!client.isReady) return void client.destroy();

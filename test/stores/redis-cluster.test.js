@@ -8,6 +8,7 @@ import { which } from '../../util/which.js';
 import { storeConformance } from '../helpers/store-conformance.js';
 import { unavailable } from '../helpers/services.js';
 import { payloads } from '../../stores/payloads.js';
+import { CLOSE_GRACE_MS } from '../../stores/clients/close-within.js';
 
 // One real cluster (3 masters + 3 replicas) for the whole file; the last test stops it.
 let cluster;
@@ -105,6 +106,34 @@ test('the app serves /redis-cluster/:key seeded with key1..key3 byte-exact, ' +
   assert.equal(store.status, 'up');
   assert.deepEqual(store.stats, { masters: 3, readsFrom: 'masters' });
   assert.equal(store.servers['redis-cluster'], `REDIS_CLUSTER_URLS: ${cluster.url}`);
+});
+
+test('close() with reads under way on frozen masters gives up after the grace, and the reads fail', async (t) => {
+  if (!connect(t)) return;
+  const store = await redisCluster.open(connect(t));
+  await store.set('close-test', Buffer.from('v'));
+  const masters = [];
+  for (const url of cluster.urls) {
+    if (/^role:master/m.test(String(await askNode(url, 'INFO', 'replication')))) {
+      masters.push(Number(/process_id:(\d+)/.exec(String(await askNode(url, 'INFO', 'server')))[1]));
+    }
+  }
+  assert.equal(masters.length, 3);
+  for (const pid of masters) process.kill(pid, 'SIGSTOP');
+  t.after(() => { for (const pid of masters) process.kill(pid, 'SIGCONT'); });
+  const reads = ['key1', 'key2', 'key3', 'close-test']
+    .map((key) => store.get(key).then(() => 'answered', () => 'failed'));
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  const started = performance.now();
+  let timer;
+  const settled = await Promise.race([
+    store.close().then(() => true),
+    new Promise((resolve) => { timer = setTimeout(resolve, CLOSE_GRACE_MS * 3, false); }),
+  ]);
+  clearTimeout(timer);
+  assert.ok(settled, `close() had not settled after ${CLOSE_GRACE_MS * 3} ms`);
+  assert.ok(performance.now() - started >= CLOSE_GRACE_MS * 0.95, 'it waited its grace for the answers');
+  assert.deepEqual(await Promise.all(reads), ['failed', 'failed', 'failed', 'failed']);
 });
 
 // Last: it stops the file's cluster.
