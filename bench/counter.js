@@ -65,7 +65,8 @@ for (const name of names) {
     const how = counter
       ? `${counter.change}${counter.how ? ` (${counter.how})` : ''}`
       : verdict.setBy ? `set by: ${verdict.setBy}` : `no counter-run: ${verdict.noCounter ?? 'none given'}`;
-    rows.push(`  ${verdict.id}: ${word(verdict.verdict)} | ${counter ? word(counter.verdict) : '-'}` +
+    const shown = verdict.outcome ? `${word(verdict.verdict)} (measured: ${verdict.outcome})` : word(verdict.verdict);
+    rows.push(`  ${verdict.id}: ${shown} | ${counter ? word(counter.verdict) : '-'}` +
       `${both ? ` (${both})` : ''}; ${how}`);
   }
 }

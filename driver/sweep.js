@@ -12,7 +12,7 @@ import { createWorkload } from './workloads/workload.js';
 import { loadRecords } from './workloads/load.js';
 import { verifyWrites } from './workloads/verify.js';
 import { partLoads } from './parts.js';
-import { controlPhase, loadPhase, shownOf, stepsPhase, warmupPhase } from './sweep-phases.js';
+import { controlPhase, loadPhase, shownOf, steadyMaxSeconds, stepsPhase, warmupPhase } from './sweep-phases.js';
 
 /** The loads to run against each target: [{concurrency}] or [{rps}]; with --part, the part's shares. */
 export function planLoads({ concurrency, rps, requests, part }) {
@@ -114,7 +114,7 @@ function prepareSweep(targets, settings, {
     schedule,
     total: schedule.length,
     repeats,
-    steadyMax: settings.warmupMaxSeconds, // the Result's settings: already 0 with no warm-up
+    steadyMax: steadyMaxSeconds(settings),
     hasControl: settings.control !== false && repeats === 1 && schedule.length > 1,
     verify,
     workload,

@@ -136,6 +136,10 @@ test('a verdict no counter-run can turn is printed as not proven, never as holdi
   const countered = renderScenario({ ...record, counterRuns: [] });
   assert.match(countered, /^ {2}not proven here \| - +fast-enough: /m);
   assert.doesNotMatch(countered, /^ {4}no counter-run: /m, 'the reason is said once, in the explanation');
+  const page = scenarioHtml({ ...record, counterRuns: [] }, (html) => String(html).replaceAll('<', '&lt;'));
+  assert.match(page, /<strong>not proven here<\/strong> fast-enough: /);
+  assert.match(page, /no counter-run can turn it: nothing here can turn it; measured: holds here \(/);
+  assert.doesNotMatch(page, /<strong>holds here<\/strong>/);
 });
 
 test('share-below: each document\'s parse under a hundredth of its request, the rows a scale ran; ' +
