@@ -134,7 +134,8 @@ test('via the app, GET /redis/key1 takes RTT longer (within 10%); /stores says i
   assert.match(stores[0].servers.redis, /\(delayed: RTT 50 ms\)$/);
 });
 
-test('closed loop through the delayed app: rps is concurrency / (RTT + service time), within 10%', async (t) => {
+test('closed loop through the delayed app: rps is concurrency / (RTT + service time), ' +
+  '10% over to 15% under', async (t) => {
   const redis = await ownRedis(t);
   if (!redis) return;
   const plain = await startRedisApp(t, redis);
@@ -158,8 +159,11 @@ test('closed loop through the delayed app: rps is concurrency / (RTT + service t
       expected.toFixed(1);
     rounds.push({ ratio: step.rps / expected, text });
   }
+  // Within 10% above, 15% below: late timers and a busy CPU only ever slow the delayed app (one CI
+  // run read 0.89 in its middle round while another test ran beside it). A delay applied twice
+  // would read about 0.55, one direction's alone about 1.8.
   const middle = median(rounds.map((round) => round.ratio));
-  assert.ok(Math.abs(middle - 1) <= 0.1, rounds.map((round) => round.text).join('; '));
+  assert.ok(middle >= 0.85 && middle <= 1.1, rounds.map((round) => round.text).join('; '));
 });
 
 test('node test --direct --store-rtt 50: the driver delays the stores it opens, and the Result says so', async (t) => {
