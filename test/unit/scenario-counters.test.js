@@ -95,6 +95,18 @@ test('a verdict set by the emulation is never printed as holding; a noCounter re
   assert.match(judged.noCounter, /second index walk/);
 });
 
+// A scenario's record for the reports, with nothing measured but the verdicts given.
+const scenarioRecord = (name, verdicts) => ({
+  name,
+  title: 't',
+  study: { file: 'f', hardware: 'h', date: 'd' },
+  scale: 'tiny',
+  measured: [],
+  published: [],
+  notes: [],
+  verdicts,
+});
+
 test('a verdict no counter-run can turn is printed as not proven, never as holding, with its reason ' +
   'and the outcome measured', () => {
   const sweep = [{
@@ -119,16 +131,7 @@ test('a verdict no counter-run can turn is printed as not proven, never as holdi
   const [unmeasured] = judge([{ ...conclusion, noCounter: 'nothing here can turn it' }], []);
   assert.ok(unmeasured.verdict.startsWith(NOT_RUNNABLE));
   assert.equal(unmeasured.outcome, undefined);
-  const record = {
-    name: 'x',
-    title: 't',
-    study: { file: 'f', hardware: 'h', date: 'd' },
-    scale: 'tiny',
-    measured: [],
-    published: [],
-    notes: [],
-    verdicts: [unproven],
-  };
+  const record = scenarioRecord('x', [unproven]);
   const text = renderScenario(record);
   assert.match(text, new RegExp('^ {2}not proven here {2}fast-enough: Redis serves 5 a second -- ' +
     'no counter-run can turn it: nothing here can turn it; measured: holds here \\(', 'm'));
@@ -177,14 +180,7 @@ test('share-below: each document\'s parse under a hundredth of its request, the 
 test('with counter-runs the text shows each verdict\'s two outcomes side by side, what each counter-run ' +
   'changed and measured, and why a verdict has none', () => {
   const record = {
-    name: 'cloudant-vs-redis',
-    title: 't',
-    study: { file: 'f', hardware: 'h', date: 'd' },
-    scale: 'tiny',
-    measured: [],
-    published: [],
-    notes: [],
-    verdicts: [
+    ...scenarioRecord('cloudant-vs-redis', [
       {
         id: 'redis-faster',
         claim: 'Redis faster',
@@ -224,7 +220,7 @@ test('with counter-runs the text shows each verdict\'s two outcomes side by side
         figures: [],
         counter: { change: 'servers slow', verdict: FAILS, explanation: 'still rises', figures: [], doubts: [] },
       },
-    ],
+    ]),
     counterRuns: [{ change: 'Cloudant far', how: '--store-rtt cloudant-legacy=300', verdicts: ['redis-faster'] }],
   };
   const text = renderScenario(record);
