@@ -4,23 +4,23 @@
 // its socket goes, and nothing is left to end the wait (an app.close() that never resolved, once its
 // Redis had stopped). A client that is not ready has nothing to flush, so it is destroyed at once.
 
+import { withDeadline } from '../deadline.js';
+
 export const CLOSE_GRACE_MS = 2000;
 
-/** Runs closeGracefully(); past graceMs (or if it fails), forceClose() instead. */
-export async function closeWithin(closeGracefully, forceClose, graceMs = CLOSE_GRACE_MS) {
-  let timer;
-  const late = new Promise((resolve) => { timer = setTimeout(resolve, graceMs, 'late'); });
-  const outcome = await Promise.race([
-    Promise.resolve().then(closeGracefully).then(() => 'closed', () => 'failed'),
-    late,
-  ]);
-  clearTimeout(timer);
-  if (outcome !== 'closed') forceClose();
+/** Runs closeGracefully(); past CLOSE_GRACE_MS (or if it fails), forceClose() instead. */
+export async function closeWithin(closeGracefully, forceClose) {
+  try {
+    await withDeadline(Promise.resolve().then(closeGracefully), CLOSE_GRACE_MS,
+      () => new Error(`not closed within ${CLOSE_GRACE_MS} ms`));
+  } catch {
+    forceClose();
+  }
 }
 
 /** Closes a node-redis client: gracefully when ready, within CLOSE_GRACE_MS; else destroyed. */
-export async function closeNodeRedis(client, graceMs = CLOSE_GRACE_MS) {
+export async function closeNodeRedis(client) {
   if (!client.isOpen) return;
   if (!client.isReady) return void client.destroy();
-  await closeWithin(() => client.close(), () => client.destroy(), graceMs);
+  await closeWithin(() => client.close(), () => client.destroy());
 }

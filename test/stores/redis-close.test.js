@@ -9,6 +9,7 @@ import * as redis from '../../stores/redis.js';
 import * as ioredis from '../../stores/ioredis.js';
 import { CLOSE_GRACE_MS } from '../../stores/clients/close-within.js';
 import { ownRedis } from '../helpers/own-servers.js';
+import { closeTime } from '../helpers/close-time.js';
 
 // A TCP relay to a server that can be made silent: hold() cuts every link, and connections made
 // after are accepted and never answered, as by a server that hangs after its accept.
@@ -39,18 +40,6 @@ async function silenceableRelay(t, port) {
       for (const socket of sockets) socket.destroy();
     },
   };
-}
-
-// How long close() took, or null if it had not settled after `withinMs`.
-async function closeTime(store, withinMs) {
-  const started = performance.now();
-  let timer;
-  const settled = await Promise.race([
-    store.close().then(() => true),
-    new Promise((resolve) => { timer = setTimeout(resolve, withinMs, false); }),
-  ]);
-  clearTimeout(timer);
-  return settled ? performance.now() - started : null;
 }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
