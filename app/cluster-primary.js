@@ -16,6 +16,7 @@ import { meeting, messenger } from './cluster-messages.js';
 import { metricsOfAll } from './cluster-metrics.js';
 import { quietListenerCloser } from './drain.js';
 import { listen } from './listen.js';
+import { createProfiler } from './profiler.js';
 
 const WORKER_SCRIPT = fileURLToPath(new URL('../cli/app-worker.js', import.meta.url));
 
@@ -35,6 +36,7 @@ export async function startAppCluster({ env, onServerReady, onStoreOpened, optio
   const meetings = { ready: meeting(ids) };
   const openings = storeOpenings();
   const metrics = settings.metrics ? metricsOfAll() : null;
+  const profiles = profilesOfAll();
   const alive = new Map(); // id -> { worker, talk }
   const toldStores = new Set();
   let stopping = false;
@@ -63,6 +65,8 @@ export async function startAppCluster({ env, onServerReady, onStoreOpened, optio
     talk.handle('metrics', () => metrics.text([...alive.values()]
       .map(({ talk: other }) => () => other.ask('metrics-json'))));
     talk.handle('failed', ({ reason }) => failStart(new Error(`${name} could not start: ${reason}`)));
+    talk.handle('profile-start', ({ intervalUs }) => profiles.start(intervalUs, [...alive.values()]));
+    talk.handle('profile-stop', () => profiles.stop([...alive.values()]));
     return new Promise((resolve) => {
       worker.once('exit', (code, signal) => {
         alive.delete(worker.id);
@@ -80,15 +84,18 @@ export async function startAppCluster({ env, onServerReady, onStoreOpened, optio
     });
   });
 
-  // Paused until a worker reads it: the primary reads nothing of any connection.
-  const listener = createServer({ pauseOnConnect: true });
-  const closeListener = quietListenerCloser(listener);
+  // One listener per framework, each paused until a worker reads it: the primary reads nothing of
+  // any connection. Each connection goes to the next worker in turn, named for its framework.
   let turn = 0;
-  listener.on('connection', (socket) => {
-    const workers = [...alive.values()];
-    if (!workers.length) return void socket.destroy();
-    const { worker } = workers[turn++ % workers.length];
-    worker.send({ storebench: 'connection' }, socket, (error) => { if (error) socket.destroy(); });
+  const listeners = settings.framework.map((framework) => {
+    const listener = createServer({ pauseOnConnect: true, noDelay: true });
+    listener.on('connection', (socket) => {
+      const workers = [...alive.values()];
+      if (!workers.length) return void socket.destroy();
+      const { worker } = workers[turn++ % workers.length];
+      worker.send({ storebench: 'connection', framework }, socket, (error) => { if (error) socket.destroy(); });
+    });
+    return { framework, listener, close: quietListenerCloser(listener) };
   });
 
   let closing;
@@ -96,7 +103,7 @@ export async function startAppCluster({ env, onServerReady, onStoreOpened, optio
     stopping = true;
     for (const { talk } of alive.values()) talk.tell('stop');
     // The workers hold new connections' requests while the listener is open, then answer them 503.
-    if (listener.listening) await closeListener();
+    await Promise.all(listeners.filter(({ listener }) => listener.listening).map(({ close: closeOne }) => closeOne()));
     for (const { talk } of alive.values()) talk.tell('listener-closed');
     const ended = await Promise.all(exits);
     await stopServersOnce();
@@ -115,10 +122,25 @@ export async function startAppCluster({ env, onServerReady, onStoreOpened, optio
       }))),
       startFailed,
     ]);
-    const { url, port, bound } = await listen(listener, settings);
+    const places = [];
+    for (const [i, { listener }] of listeners.entries()) {
+      places.push(await listen(listener, { ...settings, port: settings.port === 0 ? 0 : settings.port + i }));
+    }
+    const bound = Object.fromEntries(listeners.map(({ framework }, i) => [framework, places[i].bound]));
     for (const { talk } of alive.values()) talk.tell('listening', { bound });
     started = true;
-    return { url, port, bound, workers: settings.workers, pids: forked.map((w) => w.process.pid), close, lost };
+    const frameworks = listeners.map(({ framework }, i) => ({ framework, ...places[i] }));
+    const { url, port } = places[0];
+    return {
+      url,
+      port,
+      bound: places[0].bound,
+      frameworks,
+      workers: settings.workers,
+      pids: forked.map((w) => w.process.pid),
+      close,
+      lost,
+    };
   } catch (error) {
     await close().catch(() => {});
     throw error;
@@ -159,6 +181,28 @@ function storeOpenings() {
         state.waiting = state.waiting.filter((waiter) => waiter.id !== id);
         if (!state.open && state.owner === id) finish(store, false);
       }
+    },
+  };
+}
+
+// A profile of every process of the app: the primary's own (it relays connections, and runs the
+// --store-rtt delay proxy) and each worker's. A conflict is answered, not thrown: its code must
+// reach the worker that asked.
+function profilesOfAll() {
+  const own = createProfiler({ role: 'primary' });
+  let taking = false;
+  return {
+    async start(intervalUs, workers) {
+      if (taking) return { conflict: 'a profile is already being taken' };
+      taking = true;
+      await Promise.all([own.start(intervalUs), ...workers.map(({ talk }) => talk.ask('profile-start-local', { intervalUs }))]);
+      return { processes: [] };
+    },
+    async stop(workers) {
+      if (!taking) return { conflict: 'no profile is being taken' };
+      taking = false;
+      const taken = await Promise.allSettled([own.stop(), ...workers.map(({ talk }) => talk.ask('profile-stop-local'))]);
+      return { processes: taken.filter((one) => one.status === 'fulfilled').map((one) => one.value) };
     },
   };
 }

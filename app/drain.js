@@ -30,9 +30,9 @@ function goingAway(req, res) {
 }
 
 // The listener's close, made when nothing is arriving: close() resolves once the listener is closed,
-// in a check phase whose poll found no connection waiting, once none came for quietMs (or after
-// acceptMs). Accepts noted in one check phase are looked at in the next: a whole poll between. Used by
-// app.js alone, and by the primary of app.js --workers N on the listener it owns.
+// in a check phase whose poll found no connection waiting, once none came for quietMs since close() was
+// called (or after acceptMs). Accepts noted in one check phase are looked at in the next: a whole poll
+// between. Used by app.js alone, and by the primary of app.js --workers N on the listeners it owns.
 export function quietListenerCloser(server, { quietMs = 50, acceptMs = 1000 } = {}) {
   let lastAcceptAt = -Infinity;
   server.on('connection', () => { lastAcceptAt = performance.now(); });
@@ -40,7 +40,9 @@ export function quietListenerCloser(server, { quietMs = 50, acceptMs = 1000 } = 
     const check = () => {
       const now = performance.now();
       const overdue = now - startedAt >= acceptMs;
-      if (!overdue && now - lastAcceptAt < quietMs) return void setTimeout(check, QUIET_CHECK_MS);
+      // Quiet counts from the close's start at the earliest: the in-flight answers sent since say
+      // Connection: close, and their clients come back on new connections within a few ms.
+      if (!overdue && now - Math.max(lastAcceptAt, startedAt) < quietMs) return void setTimeout(check, QUIET_CHECK_MS);
       setImmediate(() => {
         const seen = lastAcceptAt;
         setImmediate(() => {

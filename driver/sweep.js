@@ -31,7 +31,7 @@ export function workloadFor(target, workload, token) {
  * driver/sweep-phases.js and resolves to { steps, order, control }. An abort rejects with
  * StepAborted. Events go to emit(event) (driver/run.js lists them); an event's `target` is
  * present(target), never the target itself (it may hold a password). Direct mode passes its
- * own `engine`, `loadRecords` and `verifyWrites`.
+ * own `engine`, `loadRecords` and `verifyWrites`; --profile a `profiler` (driver/profile.js).
  */
 export async function runSweep(targets, settings, {
   engine = httpEngine,
@@ -45,12 +45,13 @@ export async function runSweep(targets, settings, {
   machine,
   probe = null,
   beforeSteps = null,
+  profiler = null,
 } = {}) {
   const onNotice = (message) => emit({ type: 'notice', message });
   const stepRunner = createStepRunner({ workers: settings.workers, engine, onNotice });
   try {
     const sweep = prepareSweep(targets, settings, {
-      loadWith, verifyWith, workload, token, emit, present, signal, machine, probe, stepRunner,
+      loadWith, verifyWith, workload, token, emit, present, signal, machine, probe, stepRunner, profiler,
     });
     await loadPhase(sweep);
     await warmupPhase(sweep);
@@ -65,7 +66,7 @@ export async function runSweep(targets, settings, {
 
 // The state the phases share: the schedule, each target's own, and `measure(target, load, extra)`.
 function prepareSweep(targets, settings, {
-  loadWith, verifyWith, workload, token, emit, present, signal, machine, probe, stepRunner,
+  loadWith, verifyWith, workload, token, emit, present, signal, machine, probe, stepRunner, profiler,
 }) {
   const loads = planLoads(settings);
   const repeats = settings.repeat;
@@ -122,6 +123,7 @@ function prepareSweep(targets, settings, {
     signal,
     monitor,
     probe,
+    profiler, // --profile: driver/profile.js's appProfiler
     state,
     steps: [],
     measure,

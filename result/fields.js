@@ -240,12 +240,44 @@ export const SERVER_TIER_FIELDS = [
 // What limited a step (result/bottleneck.js); docs/measurement.md gives the rule.
 const BOTTLENECK_DESCRIPTION = 'what limited the step, by the rule of docs/measurement.md ("Where the time goes")';
 
+export const PROFILE_PROCESS_FIELDS = [
+  field('pid', 'integer', 'the process'),
+  field('role', 'string', '`app` (one process), `primary` or `worker` (app.js --workers N)'),
+  field('samples', 'integer', 'its profile\'s samples of CPU (idle ones left out)'),
+  field('microsPerResponse', 'number|null', 'its profiled CPU µs per response of the profiled run'),
+];
+
+export const PROFILE_FIELDS = [
+  field('responses', 'integer', 'responses in the profiled run (the step run again, right after it, with the app ' +
+    'profiled: the step\'s own figures are never the profiled ones)'),
+  field('rps', 'number', 'the profiled run\'s rps'),
+  field('intervalUs', 'integer', 'the profiler\'s sampling interval, µs'),
+  field('microsPerResponse', 'number|null', 'the app\'s CPU µs per response as its profiles sampled it: the sum ' +
+    'of parts (the processes\' JavaScript threads, GC included)'),
+  field('parts', 'object', 'CPU µs per response by part: `framework` (Express, fastify and what only they use), ' +
+    '`client` (the store\'s client library and what it pulls in), `node` (Node\'s own HTTP, net, streams, ' +
+    'timers), `json` (JSON.parse and stringify), `gc`, `storebench` (app/, routes/, stores/ and its --metrics ' +
+    'library), `other`; each sample goes to the part of its frame nearest the leaf that has one ' +
+    '(result/profile-parts.js PART_RULES)'),
+  field('processes', 'list', 'each app process profiled', { of: PROFILE_PROCESS_FIELDS }),
+  field('procMicrosPerResponse', 'number|null', 'the app\'s CPU µs per response in the same run as /proc read it ' +
+    '(every thread of its processes, the profiler\'s own work included); null where not read'),
+  field('rpsCost', 'number|null', 'the profiler\'s cost: the profiled run\'s rps against the step\'s, as a ' +
+    'fraction (-0.08: 8% slower)'),
+  field('files', 'string[]', 'the .cpuprofile of each process, relative to the results file (profiles/...); ' +
+    'Chrome DevTools and speedscope open them, and a .pb.gz beside each is the same profile for pprof'),
+  field('flame', 'object', 'the profiles as one flame graph\'s tree ({ name, value: µs with callees, part, ' +
+    'children }), frames under 0.5% of the whole left out: what the HTML page draws'),
+];
+
 export const STEP_FIELDS = [
   field('url', 'string', 'the URL measured, any password shown as `***`; in direct mode (--direct) ' +
     '`direct://<store>/<key>` (or `direct://<store>` for a key-space workload)', { csv: 'url' }),
   field('store', 'string', 'store name (from /stores, or the second-last path segment of a --url)', { csv: 'store' }),
   field('key', 'string', 'key (the last path segment); for a key-space workload, where each request picks ' +
     'its own key, the workload\'s name', { csv: 'key' }),
+  field('framework', 'string', 'what served the app (--framework): `express`, `fastify` or `node`; absent where ' +
+    'no app said (--url, --direct)', { optional: true, csv: 'framework', csvValue: (step) => step.framework ?? '' }),
   field('workload', 'string|null', 'the key-space workload the step ran (`ycsb-a`, `mixed:95/5`...); ' +
     'null for the reads of a seeded key', { csv: 'workload' }),
   field('mode', 'string', '`http` (requests to the app) or `direct` (calls of the store ' +
@@ -308,6 +340,8 @@ export const STEP_FIELDS = [
     '--workers the sum over its threads (may pass 100); for a merged step, the machines\' sum', { csv: 'cpuPercent' }),
   field('engineReported', 'object|null', 'the load engine\'s own figures for the step, only to show how far off they ' +
     'are; loadtest\'s: `meanLatencyMs`, `rps` (null when it computed none), `totalRequests`'),
+  field('profile', 'record', '--profile: where the app\'s CPU went in a run of this step made just for the ' +
+    'profiler (the first repeat of each step); absent without --profile', { optional: true, of: PROFILE_FIELDS }),
   field('warnings', 'list', 'why these numbers deserve less trust, if they do. CSV: the messages joined by ` | `', {
     of: WARNING_FIELDS,
     csv: 'warnings',
@@ -472,6 +506,8 @@ export const TARGET_FIELDS = [
   field('url', 'string', 'the URL swept, any password shown as `***`'),
   field('store', 'string', 'its store'),
   field('key', 'string', 'its key'),
+  field('framework', 'string', 'what serves the app at this URL, as the app says (`express`, `fastify`, `node`); ' +
+    'absent where no app said (--url, --direct, an app older than --framework)', { optional: true }),
   field('named', 'boolean', 'whether the user chose it (every --url; a store named in --stores): a step of it in ' +
     'which no request succeeded makes the run exit 1'),
   field('servers', 'object', 'direct mode only: the servers its store reached, by service, as `"source: address"` ' +
@@ -593,6 +629,12 @@ export const RESULT_FIELDS = [
   field('settings.appWorkers', 'integer|null', 'the processes of the app.js the run started (--app-workers, ' +
     'app.js --workers: 1 by default), each serving the port with its own store clients; null where the run ' +
     'started no app (--target, --url, --direct). Absent from files written before it', { optional: true }),
+  field('settings.framework', 'string[]|null', 'what served the app.js the run started (--framework): `express` ' +
+    '(the default), `fastify` or `node` (bare node:http), several swept side by side; null where the run started ' +
+    'no app (--target, --url, --direct: each step\'s `framework` says what served it where the app said). Absent ' +
+    'from files written before it', { optional: true }),
+  field('settings.profile', 'boolean', '--profile: each step was run again with a CPU profile of every app ' +
+    'process (its `profile`). Absent when off', { optional: true }),
   field('settings.engine', 'string', 'what sent the load (--engine): `loadtest` (the default) or `fast` (HTTP/1.1 ' +
     'written to sockets by storebench itself), or `direct` with --direct (the stores\' clients called in the ' +
     'driver\'s process). The figures mean the same whichever it was; ' +
