@@ -464,6 +464,11 @@ export const COMPARISON_ROW_FIELDS = [
       field('p50Ms', 'number', 'its store time\'s median in ms'),
       field('p99Ms', 'number', 'its p99 in ms'),
       field('meanMs', 'number', 'its mean in ms'),
+      field('p50MinMs', 'number', 'the lowest of its repeats\' p50s (with one repeat, p50Ms); absent from files ' +
+        'written before it', { optional: true }),
+      field('p50MaxMs', 'number', 'the highest of them', { optional: true }),
+      field('noise', 'number|null', 'with one repeat: the relative standard error of its p50, from its seconds\' ' +
+        'p50s (timeline); null with repeats (their range decides) or under 3 seconds', { optional: true }),
     ],
   }),
   field('errors.total', 'integer', 'its failed requests, over all repeats'),
@@ -508,8 +513,15 @@ export const COMPARISON_ROW_FIELDS = [
     '--repeat the repeats\' most common (tier and server), its evidence saying in how many; null when its steps ' +
     'have none (a merged run, a file written before them)', { optional: true }),
   field('storeRank', 'integer|null', 'its place by store time inside the app (storeTime.p50Ms, lower first), in ' +
-    'groups as `rank`: a new rank where a store\'s p50 is more than 10% and 0.02 ms above the fastest of the rank ' +
-    'before (docs/measurement.md); null for a failed row or one without store time', { optional: true }),
+    'groups as `rank`: a new rank where a store\'s p50 is more than 0.02 ms above the fastest of the rank before ' +
+    'and, as for rps, past the noise: the repeats\' p50 ranges with --repeat, else the larger of 10%, the ' +
+    'control\'s drift and twice the two p50s\' combined standard error (docs/measurement.md). A row whose store ' +
+    'answered under 99% of its requests (storeAnswered) ranks after every row that answered them, all such rows ' +
+    'sharing that rank: its store time is its answers\' only. null for a failed row or one without store time',
+  { optional: true }),
+  field('storeAnswered', 'number|null', 'the share of its requests the store answered (a 2xx, or a 409 write ' +
+    'conflict) of those that ended (responses, timeouts, connection errors), over all repeats: the requests its ' +
+    'store time stands for; null without store time; absent from files written before it', { optional: true }),
 ];
 
 export const COMPARISON_FIELDS = [
