@@ -57,7 +57,7 @@ export const longEnough = (before, after) =>
  * to the hypervisor. An idle CPU is stolen nothing, so steal over all CPU time hides it on a big
  * machine (8% of one busy core of 4 reads 2%). null with no time wanted.
  */
-export function stealOfBusy(before, after) {
+function stealOfBusy(before, after) {
   const steal = after.steal - before.steal;
   const wanted = after.busy - before.busy + (after.irq ?? 0) - (before.irq ?? 0) + steal;
   return wanted > 0 ? (steal / wanted) * 100 : null;
@@ -275,7 +275,7 @@ export function machineFigures(before, after, loadavgText) {
  * left over when that is more (on 16 cores with this run at 2, 7 cores). Other processes delay
  * this run only where they hold a core one of its threads could have run on.
  */
-export function othersThreshold(machine, cpus) {
+function othersThreshold(machine, cpus) {
   if (!cpus || !Number.isFinite(machine.treeCpuPercent)) return OTHERS_WARN_PERCENT;
   return Math.max(OTHERS_WARN_PERCENT, (cpus * 100 - machine.treeCpuPercent) / 2);
 }

@@ -78,7 +78,7 @@ function remoteFigures(before, after, responses, cpuSeconds = (value) => value) 
  * atNs }: storebench's app says how many processes the figure adds up (its primary and workers) and
  * the cores its machine has; another app is one process's figure on one core.
  */
-export function remoteAppFigures(before, after, responses) {
+function remoteAppFigures(before, after, responses) {
   const figures = remoteFigures(before, after, responses, (value) => value.cpuSeconds);
   if (figures.cpuPercent === null) return { ...UNMEASURED_APP };
   const processes = after.value.processes ?? 1;

@@ -30,7 +30,7 @@ export function serverCores(service, cpus) {
  * backend per connection) and of the CouchDB stand-in; null for memcached, whose worker threads
  * share its cores.
  */
-export function serverUnit(service) {
+function serverUnit(service) {
   if (['redis', 'redis-cluster', 'tarantool'].includes(service)) return 'thread';
   if (['postgres', 'couchdb'].includes(service)) return 'process';
   return null;

@@ -22,7 +22,7 @@ const room = (tier, steal) => (elsewhere(tier) ? 1 : 1 - steal / 100);
  * such part has a core of its own the busiest part decides (the sum of 4 workers, one pegged, reads
  * 60%); where they share fewer cores the sum may decide too.
  */
-export function tierLoad(tier, steal = 0) {
+function tierLoad(tier, steal = 0) {
   if (tier?.cpuPercent === null || tier?.cpuPercent === undefined || !tier.cores) return null;
   const left = room(tier, steal);
   const whole = tier.cpuPercent / (tier.cores * left);

@@ -131,7 +131,7 @@ export function storeTimesApart(best, other, margin = STORE_TIME_NOISE) {
  * overlapping, else past the larger of 10%, the control's drift and twice their per-second
  * spread's combined standard error; past the floor either way.
  */
-export function storeTimesDistinguishable(a, b, drift = null) {
+function storeTimesDistinguishable(a, b, drift = null) {
   const [x, y] = [a.storeTime, b.storeTime];
   if (a.repeats > 1 && b.repeats > 1 && Number.isFinite(x.p50MinMs) && Number.isFinite(y.p50MinMs)) {
     return Math.abs(y.p50Ms - x.p50Ms) > STORE_TIME_FLOOR_MS &&
