@@ -42,7 +42,13 @@ export async function runWorker({ log = () => {} } = {}) {
     drain: { closeListener: () => primaryClosedListener },
     serve: (server) => {
       process.on('message', (message, socket) => {
-        if (message?.storebench === 'connection' && socket) server.emit('connection', socket);
+        if (message?.storebench !== 'connection') return;
+        // A handed-off socket skips the server's accept, where http.Server sets noDelay.
+        if (socket) {
+          socket.setNoDelay(true);
+          server.emit('connection', socket);
+        }
+        primary.tell('accepted');
       });
       // The address it is reached at is the primary's listener's (routes/write-guard.js reads it).
       server.address = () => address;
