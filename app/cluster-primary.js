@@ -8,6 +8,9 @@
 // nothing is arriving, and every connection it accepted reaches a worker.
 // A worker that exits on its own is not replaced: a target a process short would measure less than
 // it says, and one started late would seed and replay while the others serve.
+// A connection goes to the next worker that has taken every one handed to it before (as node:cluster's
+// round robin): a worker in a long pause gets none meanwhile, and none waits in a queue of Node's for
+// a worker that dies (where it would stay open, never read, until the primary exits).
 import cluster from 'node:cluster';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -38,6 +41,7 @@ export async function startAppCluster({ env, onServerReady, onStoreOpened, optio
   const metrics = settings.metrics ? metricsOfAll() : null;
   const profiles = profilesOfAll();
   const alive = new Map(); // id -> { worker, talk }
+  const handOff = connectionHandOff(alive);
   const toldStores = new Set();
   let stopping = false;
   let started = false;
@@ -65,11 +69,13 @@ export async function startAppCluster({ env, onServerReady, onStoreOpened, optio
     talk.handle('metrics', () => metrics.text([...alive.values()]
       .map(({ talk: other }) => () => other.ask('metrics-json'))));
     talk.handle('failed', ({ reason }) => failStart(new Error(`${name} could not start: ${reason}`)));
+    talk.handle('accepted', () => handOff.free(worker.id));
     talk.handle('profile-start', ({ intervalUs }) => profiles.start(intervalUs, [...alive.values()]));
     talk.handle('profile-stop', () => profiles.stop([...alive.values()]));
     return new Promise((resolve) => {
       worker.once('exit', (code, signal) => {
         alive.delete(worker.id);
+        handOff.gone(worker.id);
         talk.close(`${name} is gone`);
         for (const one of Object.values(meetings)) one.leave(worker.id);
         openings.gone(worker.id);
@@ -85,16 +91,11 @@ export async function startAppCluster({ env, onServerReady, onStoreOpened, optio
   });
 
   // One listener per framework, each paused until a worker reads it: the primary reads nothing of
-  // any connection. Each connection goes to the next worker in turn, named for its framework.
-  let turn = 0;
+  // any connection. noDelay as http.Server's own accepts have it: Nagle's algorithm held a pipelined
+  // second answer for the client's delayed ACK (44 ms against 0.8 for one process, on loopback).
   const listeners = settings.framework.map((framework) => {
     const listener = createServer({ pauseOnConnect: true, noDelay: true });
-    listener.on('connection', (socket) => {
-      const workers = [...alive.values()];
-      if (!workers.length) return void socket.destroy();
-      const { worker } = workers[turn++ % workers.length];
-      worker.send({ storebench: 'connection', framework }, socket, (error) => { if (error) socket.destroy(); });
-    });
+    listener.on('connection', (socket) => handOff.arrived(socket, framework));
     return { framework, listener, close: quietListenerCloser(listener) };
   });
 
@@ -104,6 +105,7 @@ export async function startAppCluster({ env, onServerReady, onStoreOpened, optio
     for (const { talk } of alive.values()) talk.tell('stop');
     // The workers hold new connections' requests while the listener is open, then answer them 503.
     await Promise.all(listeners.filter(({ listener }) => listener.listening).map(({ close: closeOne }) => closeOne()));
+    await handOff.handedOut();
     for (const { talk } of alive.values()) talk.tell('listener-closed');
     const ended = await Promise.all(exits);
     await stopServersOnce();
@@ -122,6 +124,7 @@ export async function startAppCluster({ env, onServerReady, onStoreOpened, optio
       }))),
       startFailed,
     ]);
+    for (const worker of forked) handOff.free(worker.id);
     const places = [];
     for (const [i, { listener }] of listeners.entries()) {
       places.push(await listen(listener, { ...settings, port: settings.port === 0 ? 0 : settings.port + i }));
@@ -145,6 +148,41 @@ export async function startAppCluster({ env, onServerReady, onStoreOpened, optio
     await close().catch(() => {});
     throw error;
   }
+}
+
+// Each accepted connection to a free worker, in the order they became free; a worker is free again
+// once it says it took the last one. Connections wait here while none is free, and are closed when
+// no worker is left.
+function connectionHandOff(alive) {
+  const free = []; // worker ids
+  const waiting = []; // { socket, framework }
+  let drained = null; // resolves handedOut()
+  const handOut = () => {
+    while (waiting.length && free.length) {
+      const id = free.shift();
+      const entry = alive.get(id);
+      if (!entry) continue;
+      const { socket, framework } = waiting.shift();
+      entry.worker.send({ storebench: 'connection', framework }, socket, (error) => { if (error) socket.destroy(); });
+    }
+    if (!alive.size) for (const { socket } of waiting.splice(0)) socket.destroy();
+    if (!waiting.length) drained?.();
+  };
+  return {
+    arrived(socket, framework) {
+      waiting.push({ socket, framework });
+      handOut();
+    },
+    free(id) {
+      if (alive.has(id) && !free.includes(id)) free.push(id);
+      handOut();
+    },
+    gone(id) {
+      if (free.includes(id)) free.splice(free.indexOf(id), 1);
+      handOut();
+    },
+    handedOut: () => (waiting.length ? new Promise((resolve) => { drained = resolve; }) : Promise.resolve()),
+  };
 }
 
 // Who opens each store first, so its start-up work is done once: the first asker gets { first: true },
@@ -195,13 +233,15 @@ function profilesOfAll() {
     async start(intervalUs, workers) {
       if (taking) return { conflict: 'a profile is already being taken' };
       taking = true;
-      await Promise.all([own.start(intervalUs), ...workers.map(({ talk }) => talk.ask('profile-start-local', { intervalUs }))]);
+      const starting = workers.map(({ talk }) => talk.ask('profile-start-local', { intervalUs }));
+      await Promise.all([own.start(intervalUs), ...starting]);
       return { processes: [] };
     },
     async stop(workers) {
       if (!taking) return { conflict: 'no profile is being taken' };
       taking = false;
-      const taken = await Promise.allSettled([own.stop(), ...workers.map(({ talk }) => talk.ask('profile-stop-local'))]);
+      const stopping = workers.map(({ talk }) => talk.ask('profile-stop-local'));
+      const taken = await Promise.allSettled([own.stop(), ...stopping]);
       return { processes: taken.filter((one) => one.status === 'fulfilled').map((one) => one.value) };
     },
   };

@@ -62,11 +62,13 @@ export async function runWorker({ log = () => {} } = {}) {
     // servers: framework -> its node:http server (app/start-app.js makes one for each).
     serve: (servers) => {
       process.on('message', (message, socket) => {
-        if (message?.storebench !== 'connection' || !socket) return;
-        // As one process's listener does (net.Server's noDelay, on by default for http.Server):
-        // a handed socket keeps the primary's defaults, Nagle on, unless told.
-        socket.setNoDelay(true);
-        servers.get(message.framework)?.emit('connection', socket);
+        if (message?.storebench !== 'connection') return;
+        // A handed-off socket skips the server's accept, where http.Server sets noDelay.
+        if (socket) {
+          socket.setNoDelay(true);
+          servers.get(message.framework)?.emit('connection', socket);
+        }
+        primary.tell('accepted');
       });
       for (const [framework, server] of servers) {
         // The address it is reached at is the primary's listener's (routes/write-guard.js reads it).

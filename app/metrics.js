@@ -4,6 +4,7 @@
 import client from 'prom-client';
 import { clientLeft } from './client-left.js';
 import { bodyAnswer, pathOf } from '../routes/answers.js';
+import { registerProcessGauges } from './process-gauges.js';
 
 // Seconds: from the memory store's tens of microseconds to the operation deadline's seconds.
 const BUCKETS = [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
@@ -12,6 +13,7 @@ const BUCKETS = [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0
 export function createAppMetrics(stores, ofAll) {
   const registry = new client.Registry();
   client.collectDefaultMetrics({ register: registry, prefix: 'storebench_app_' });
+  registerProcessGauges(registry);
   const requests = new client.Counter({
     name: 'storebench_app_requests_total',
     help: 'HTTP requests answered, by store, method, route pattern and status',

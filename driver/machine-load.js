@@ -2,16 +2,26 @@
 // processes' CPU, from /proc. On a shared 2-core VM a step can swing 3x between rounds; these
 // say when that was the machine. Without /proc every figure is null.
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { readdir, readFile, readlink } from 'node:fs/promises';
 import { WARNING_CODES } from '../result/warnings.js';
 
-export const STEAL_WARN_PERCENT = 10; // of all CPU time during the step
-export const OTHERS_WARN_PERCENT = 50; // of one core: half a core used by other processes
-// /proc/stat counts 10 ms ticks: a step with less CPU time than this in all would be noise (a 5
-// ms step read as "other processes used 200% of a core"), so it is not measured.
-export const MIN_SAMPLE_TICKS = 20;
+export const STEAL_WARN_PERCENT = 10; // of the CPU time the machine's processes wanted
+// Of one core: half a core used by other processes, or half the cores this run left over when
+// that is more (docs/measurement.md).
+export const OTHERS_WARN_PERCENT = 50;
+// /proc counts 10 ms ticks: a step shorter than this many ticks of wall time would be noise (a 5
+// ms step read as "other processes used 200% of a core"), so it is not measured. At 20 a tick
+// more or less of one process moves its figure by 5 points, half the way from 90% to 100%.
+// In wall time, not summed over the CPUs: 20 ticks over 32 CPUs were 6 ms.
+export const MIN_SAMPLE_WALL_TICKS = 20;
 
 const NOT_MEASURED = Object.freeze({
-  stealPercent: null, othersCpuPercent: null, treeCpuPercent: null, loadAverage: null,
+  stealPercent: null,
+  stealOfBusyPercent: null,
+  othersCpuPercent: null,
+  irqCpuPercent: null,
+  treeCpuPercent: null,
+  loadAverage: null,
 });
 
 const readText = (path) => {
@@ -23,8 +33,10 @@ const readText = (path) => {
 };
 
 /**
- * The machine's CPU ticks so far, summed over CPUs: { total, busy, steal, cpus }; guest time is
- * inside user. null without /proc/stat.
+ * The machine's CPU ticks so far, summed over CPUs: { total, busy, irq, steal, cpus }; busy is
+ * processes' time (user, nice, system; guest time is inside user), irq the kernel's interrupt
+ * work (irq, softirq: the network stack's, this run's loopback traffic among it), which no
+ * process's own ticks hold. null without /proc/stat.
  */
 export function parseProcStat(text) {
   const line = text?.split('\n').find((row) => row.startsWith('cpu '));
@@ -32,8 +44,23 @@ export function parseProcStat(text) {
   const [user, nice, system, idle, iowait = 0, irq = 0, softirq = 0, steal = 0] = line.trim().split(/\s+/).slice(1).map(Number);
   if (![user, nice, system, idle].every(Number.isFinite)) return null;
   const cpus = text.split('\n').filter((row) => /^cpu\d+\s/.test(row)).length || 1;
-  const busy = user + nice + system + irq + softirq;
-  return { total: busy + idle + iowait + steal, busy, steal, cpus };
+  const busy = user + nice + system;
+  return { total: busy + irq + softirq + idle + iowait + steal, busy, irq: irq + softirq, steal, cpus };
+}
+
+/** Whether two /proc/stat readings span enough wall time to be measured (MIN_SAMPLE_WALL_TICKS). */
+export const longEnough = (before, after) =>
+  Boolean(before && after) && (after.total - before.total) / after.cpus >= MIN_SAMPLE_WALL_TICKS;
+
+/**
+ * Steal in % of the CPU time that was wanted (busy, irq and steal): what a running process lost
+ * to the hypervisor. An idle CPU is stolen nothing, so steal over all CPU time hides it on a big
+ * machine (8% of one busy core of 4 reads 2%). null with no time wanted.
+ */
+function stealOfBusy(before, after) {
+  const steal = after.steal - before.steal;
+  const wanted = after.busy - before.busy + (after.irq ?? 0) - (before.irq ?? 0) + steal;
+  return wanted > 0 ? (steal / wanted) * 100 : null;
 }
 
 /** { pid, ppid, ticks } from a /proc/<pid>/stat line: ticks = utime + stime + cutime + cstime. */
@@ -146,6 +173,46 @@ export function listeningPidsByPort(ports = null, procDir = '/proc') {
   return found;
 }
 
+/** A process's main thread's own ticks (utime + stime of /proc/<pid>/task/<pid>/stat); null when unreadable. */
+export function threadTicks(pid, procDir = '/proc') {
+  const text = readText(`${procDir}/${pid}/task/${pid}/stat`);
+  if (!text?.includes(')')) return null;
+  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return Number.isFinite(ticks) ? ticks : null;
+}
+
+/**
+ * The established TCP connections on `ports` that each of `pids` holds: Map pid -> count. Read
+ * without blocking the thread (the driver's, during a step); null without /proc.
+ */
+export async function connectionsByPid(ports, pids, procDir = '/proc') {
+  const wanted = new Set(ports);
+  const inodes = new Set();
+  let readable = false;
+  for (const file of ['tcp', 'tcp6']) {
+    const text = await readFile(`${procDir}/net/${file}`, 'utf8').catch(() => null);
+    if (text === null) continue;
+    readable = true;
+    for (const row of text.split('\n').slice(1)) {
+      const cells = row.trim().split(/\s+/);
+      // State 01 is ESTABLISHED; the local port is the hex after the last ':' of local_address.
+      if (cells.length <= 9 || cells[3] !== '01') continue;
+      if (wanted.has(Number.parseInt(cells[1].slice(cells[1].lastIndexOf(':') + 1), 16))) inodes.add(cells[9]);
+    }
+  }
+  if (!readable) return null;
+  const counts = new Map();
+  await Promise.all(pids.map(async (pid) => {
+    const fds = await readdir(`${procDir}/${pid}/fd`).catch(() => []);
+    const links = await Promise.all(fds.map((fd) => readlink(`${procDir}/${pid}/fd/${fd}`).catch(() => '')));
+    // A socket handed over to a process may sit behind more than one of its fds.
+    const held = new Set(links.filter((link) => link.startsWith('socket:[')).map((link) => link.slice(8, -1)));
+    counts.set(pid, [...held].filter((inode) => inodes.has(inode)).length);
+  }));
+  return counts;
+}
+
 export function executableOf(pid, procDir = '/proc') {
   try {
     return readlinkSync(`${procDir}/${pid}/exe`);
@@ -179,25 +246,38 @@ function snapshot(roots, procDir) {
 }
 
 /**
- * The figures between two snapshots: stealPercent in % of all CPU time (as vmstat's `st`); the
- * CPU figures in % of one core; loadAverage the one-minute figure at the end.
+ * The figures between two snapshots: stealPercent in % of all CPU time (as vmstat's `st`),
+ * stealOfBusyPercent in % of the time wanted (stealOfBusy); the CPU figures in % of one core;
+ * loadAverage the one-minute figure at the end.
  */
 export function machineFigures(before, after, loadavgText) {
   if (!before || !after) return { ...NOT_MEASURED };
-  const total = after.cpu.total - before.cpu.total;
   const loadAverage = Number(loadavgText?.split(' ')[0]);
-  if (total < MIN_SAMPLE_TICKS) {
+  if (!longEnough(before.cpu, after.cpu)) {
     return { ...NOT_MEASURED, loadAverage: Number.isFinite(loadAverage) ? loadAverage : null };
   }
+  const total = after.cpu.total - before.cpu.total;
   const perCore = (ticks) => (ticks / total) * after.cpu.cpus * 100;
   const busyPercent = perCore(after.cpu.busy - before.cpu.busy);
   const treeCpuPercent = Math.max(0, perCore(after.tree - before.tree));
   return {
     stealPercent: ((after.cpu.steal - before.cpu.steal) / total) * 100,
+    stealOfBusyPercent: stealOfBusy(before.cpu, after.cpu) ?? 0,
     othersCpuPercent: Math.max(0, busyPercent - treeCpuPercent),
+    irqCpuPercent: perCore((after.cpu.irq ?? 0) - (before.cpu.irq ?? 0)),
     treeCpuPercent,
     loadAverage: Number.isFinite(loadAverage) ? loadAverage : null,
   };
+}
+
+/**
+ * The % of a core from which other processes' CPU warns: half a core, or half the cores this run
+ * left over when that is more (on 16 cores with this run at 2, 7 cores). Other processes delay
+ * this run only where they hold a core one of its threads could have run on.
+ */
+function othersThreshold(machine, cpus) {
+  if (!cpus || !Number.isFinite(machine.treeCpuPercent)) return OTHERS_WARN_PERCENT;
+  return Math.max(OTHERS_WARN_PERCENT, (cpus * 100 - machine.treeCpuPercent) / 2);
 }
 
 /**
@@ -239,22 +319,27 @@ const warning = (code, message, data) => {
   return { code, message, data };
 };
 
-export function machineWarnings(machine) {
+/** The step's machine warnings; `cpus`, the machine's, scales BUSY_MACHINE's threshold (othersThreshold). */
+export function machineWarnings(machine, { cpus = null } = {}) {
   const warnings = [];
   const { stealPercent, othersCpuPercent } = machine;
-  if (stealPercent !== null && stealPercent >= STEAL_WARN_PERCENT) {
+  // Files written before stealOfBusyPercent: steal over all CPU time.
+  const stealFelt = machine.stealOfBusyPercent ?? stealPercent;
+  if (stealFelt !== null && stealFelt !== undefined && stealFelt >= STEAL_WARN_PERCENT) {
     warnings.push(warning(
       'CPU_STEAL',
-      `the hypervisor took ${Math.round(stealPercent)}% of the CPU time (steal) during the step${MACHINE_NOT_STORE}`,
-      { stealPercent, threshold: STEAL_WARN_PERCENT },
+      `the hypervisor took ${Math.round(stealFelt)}% of the CPU time this machine's processes wanted (steal) ` +
+        `during the step${MACHINE_NOT_STORE}`,
+      { stealPercent, stealOfBusyPercent: machine.stealOfBusyPercent ?? null, threshold: STEAL_WARN_PERCENT },
     ));
   }
-  if (othersCpuPercent !== null && othersCpuPercent >= OTHERS_WARN_PERCENT) {
+  const threshold = othersThreshold(machine, cpus);
+  if (othersCpuPercent !== null && othersCpuPercent >= threshold) {
     warnings.push(warning(
       'BUSY_MACHINE',
       `other processes on this machine used ${Math.round(othersCpuPercent)}% of a core ` +
         `during the step${MACHINE_NOT_STORE}`,
-      { othersCpuPercent, threshold: OTHERS_WARN_PERCENT },
+      { othersCpuPercent, threshold },
     ));
   }
   return warnings;

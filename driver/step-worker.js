@@ -59,6 +59,7 @@ async function run({ engine: name, target, load, workload }) {
     ? ((cpuAfter - cpuBefore) / elapsedMicros) * 100
     : performance.eventLoopUtilization(eluBefore).utilization * 100;
   step.cpuMicros = cpuBefore !== null && cpuAfter !== null ? cpuAfter - cpuBefore : null;
+  if (step.cpuMicros !== null) step.cpuSeconds = step.cpuMicros / 1e6;
   return step;
 }
 

@@ -130,6 +130,7 @@ export async function measureStep(engine, {
   const cpu = process.cpuUsage(cpuBefore);
   const threadAfter = threadCpuMicros();
   const stepSeconds = Number(process.hrtime.bigint() - startNs) / 1e9;
+  const cpuSeconds = driverCpuMicros(cpu, threadBefore, threadAfter, stepSeconds) / 1e6;
 
   const mode = engineMode(engine);
   // Direct: each call is the store's own time, so its store time is its latency (result/store-time.js).
@@ -154,9 +155,8 @@ export async function measureStep(engine, {
     latency: figures.latency,
     storeTime: keepSums ? figures.storeTime : withoutStoreSums(figures.storeTime),
     errors: figures.errors,
-    cpuPercent: stepSeconds > 0
-      ? (driverCpuMicros(cpu, threadBefore, threadAfter, stepSeconds) / 1e6 / stepSeconds) * 100
-      : 0,
+    cpuPercent: stepSeconds > 0 ? (cpuSeconds / stepSeconds) * 100 : 0,
+    cpuSeconds,
     engineReported: engineRun.reported ?? null,
     histogram: figures.histogram,
     intervals: figures.intervals,

@@ -42,6 +42,7 @@ export const steadyWindowSeconds = (load) =>
 export function stepRecord(figures, {
   target, shown, workload, repeat, warmup, machine, probe, runLoad, engine, pipeline, tiers = null, monitor = null,
 }) {
+  const cpus = monitor?.tierSampler?.cpus ?? monitor?.cpus ?? null;
   const record = {
     ...figures,
     url: shown.url,
@@ -58,14 +59,11 @@ export function stepRecord(figures, {
     warnings: [
       ...honestyWarnings(figures, { engine, pipeline }),
       ...warmupWarnings(warmup),
-      ...machineWarnings(machine),
+      ...machineWarnings(machine, { cpus }),
     ],
   };
   record.tiers = stepTiers(figures, tiers);
-  record.bottleneck = bottleneckOf(record, {
-    cpus: monitor?.tierSampler?.cpus ?? monitor?.cpus ?? null,
-    appWorkersFlag: monitor?.tierSampler?.appWorkersFlag ?? null,
-  });
+  record.bottleneck = bottleneckOf(record, { cpus, appWorkersFlag: monitor?.tierSampler?.appWorkersFlag ?? null });
   return record;
 }
 
@@ -74,13 +72,22 @@ export function stepRecord(figures, {
  * read them. Over HTTP with nothing read the app has null figures; direct mode has no app.
  */
 export function stepTiers(figures, read) {
-  const cpuSeconds = (figures.cpuPercent / 100) * (figures.elapsedSeconds ?? 0);
+  // The driver's CPU seconds over its responses (cpuPercent is over the step's own clock, not elapsedSeconds).
+  const { cpuSeconds } = figures;
   const driver = {
     cpuPercent: figures.cpuPercent,
     microsPerResponse: figures.responses > 0 && cpuSeconds > 0 ? (cpuSeconds * 1e6) / figures.responses : null,
     threads: figures.workers?.length || 1,
   };
-  const unmeasuredApp = { cpuPercent: null, microsPerResponse: null, processes: null, cores: null, source: null };
+  const unmeasuredApp = {
+    cpuPercent: null,
+    microsPerResponse: null,
+    processes: null,
+    cores: null,
+    busiestPercent: null,
+    detail: null,
+    source: null,
+  };
   const app = figures.mode === 'direct' ? null : read?.app ?? unmeasuredApp;
   return { driver, app, servers: read?.servers ?? [] };
 }

@@ -24,6 +24,19 @@ export function serverCores(service, cpus) {
 }
 
 /**
+ * What part of a store server can use one core at most, judged on its own: Redis's and tarantool's
+ * command thread (their main thread: Redis's background threads, tarantool's network and WAL
+ * threads are counted in the server's % but are not its limit), each process of PostgreSQL (a
+ * backend per connection) and of the CouchDB stand-in; null for memcached, whose worker threads
+ * share its cores.
+ */
+function serverUnit(service) {
+  if (['redis', 'redis-cluster', 'tarantool'].includes(service)) return 'thread';
+  if (['postgres', 'couchdb'].includes(service)) return 'process';
+  return null;
+}
+
+/**
  * The host and port of each server an address names. A listing's display may end in
  * " (delayed: ...)" (--store-rtt): the server's own address comes before it.
  */
@@ -123,6 +136,7 @@ export function planTiers({
     name: addresses.length > 1 ? `${service}@${host}:${port}` : service,
     stores: known.stores,
     cores: Math.min(serverCores(service, cpus), cpus),
+    unit: serverUnit(service),
     pids: isLoopback(host) ? pidsOf(port) : [],
     redisUrl: addresses.length === 1 ? redisUrlOf(service, known, env) : null,
   })));
@@ -131,7 +145,7 @@ export function planTiers({
   if (!direct) {
     const roots = appPid ? [appPid] : [...new Set(appPorts.flatMap(pidsOf))].filter((pid) => !serverPids.includes(pid));
     const exclude = [...new Set([...serverPids, ...startedServers(roots, appPorts, listeners, procDir)])];
-    if (roots.length) app = { source: 'proc', roots, exclude };
+    if (roots.length) app = { source: 'proc', roots, exclude, ports: [...new Set(appPorts)] };
     else if (metricsUrl) app = { source: 'metrics', metricsUrl };
     else app = { source: null };
   }

@@ -4,22 +4,42 @@ import { httpGet } from './http-get.js';
 
 const READ_TIMEOUT_MS = 2000;
 
-/** The sum of every `process_cpu_seconds_total` sample (any prefix); null when none. */
-export function metricsCpuSeconds(text) {
-  let sum = null;
+// storebench's app says how many processes its figures add up (one each: its primary and every
+// worker) and how many CPUs its machine has (app/process-gauges.js).
+const PROCESSES_METRIC = 'storebench_app_processes';
+const CPUS_METRIC = 'storebench_app_cpus';
+
+function samples(text) {
+  const found = [];
   for (const line of String(text).split('\n')) {
     const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{[^}]*\})?\s+([-+0-9.eE]+)(\s+\d+)?\s*$/.exec(line);
-    if (!match || !match[1].endsWith('process_cpu_seconds_total')) continue;
-    const value = Number(match[3]);
-    if (Number.isFinite(value)) sum = (sum ?? 0) + value;
+    const value = match && Number(match[3]);
+    if (match && Number.isFinite(value)) found.push({ name: match[1], value });
   }
-  return sum;
+  return found;
 }
 
-export async function readMetricsCpuSeconds(url, { timeoutMs = READ_TIMEOUT_MS } = {}) {
+/**
+ * What a /metrics text says of the app's CPU: { cpuSeconds (every `process_cpu_seconds_total`
+ * sample added), processes, cpus (null where it does not say) }; null without a CPU figure.
+ */
+export function metricsFigures(text) {
+  const all = samples(text);
+  const cpu = all.filter(({ name }) => name.endsWith('process_cpu_seconds_total'));
+  if (!cpu.length) return null;
+  const sum = (list) => (list.length ? list.reduce((total, { value }) => total + value, 0) : null);
+  const cpus = all.filter(({ name }) => name === CPUS_METRIC).map(({ value }) => value);
+  return {
+    cpuSeconds: sum(cpu),
+    processes: sum(all.filter(({ name }) => name === PROCESSES_METRIC)),
+    cpus: cpus.length ? Math.max(...cpus) : null,
+  };
+}
+
+export async function readMetricsFigures(url, { timeoutMs = READ_TIMEOUT_MS } = {}) {
   try {
     const { status, body } = await httpGet(url, { timeoutMs });
-    return status === 200 ? metricsCpuSeconds(body) : null;
+    return status === 200 ? metricsFigures(body) : null;
   } catch {
     return null;
   }

@@ -157,6 +157,7 @@ export function createStepRunner({ workers = 1, engine, onNotice = () => {}, thr
         maxRequests: load.maxRequests ?? null,
         // The whole driver process (every worker, the main thread, the garbage collector), in % of one core.
         cpuPercent: elapsedSeconds > 0 ? ((cpu.user + cpu.system) / 1e6 / elapsedSeconds) * 100 : 0,
+        cpuSeconds: (cpu.user + cpu.system) / 1e6,
         workers: parts.map((part) => ({
           requests: part.requests,
           responses: part.responses,

@@ -38,7 +38,7 @@ export function renderMachineLoad(steps, { label = 'Machine: ', peakRss } = {}) 
   if (!measured.length) {
     const short = steps.every((step) => step.machine.loadAverage !== null && step.machine.loadAverage !== undefined);
     return withMemory(short
-      ? `${label} not measured: every step was shorter than /proc/stat's clock ticks can time (about 0.1 s)`
+      ? `${label} not measured: every step was shorter than /proc's clock ticks can time (0.2 s)`
       : `${label} not measured (no /proc/stat on this platform): CPU steal and other processes' CPU unknown`);
   }
   const parts = [
@@ -66,11 +66,12 @@ export const isMachineWarning = (warning) => MACHINE_CODES.has(warning.code);
 
 /** One line for a table's CPU_STEAL and BUSY_MACHINE warnings (common on a shared VM); '' when none. */
 export function renderMachineWarnings(steps) {
-  const pick = (code, field) => steps
+  const pick = (code, read) => steps
     .filter((step) => step.warnings.some((warning) => warning.code === code))
-    .map((step) => step.machine[field]);
-  const steal = pick('CPU_STEAL', 'stealPercent');
-  const others = pick('BUSY_MACHINE', 'othersCpuPercent');
+    .map((step) => read(step.machine));
+  // CPU_STEAL warns on the steal of the time wanted (files written before it: of all CPU time).
+  const steal = pick('CPU_STEAL', (machine) => machine.stealOfBusyPercent ?? machine.stealPercent);
+  const others = pick('BUSY_MACHINE', (machine) => machine.othersCpuPercent);
   const busy = steps.filter((step) => step.warnings.some(isMachineWarning)).length;
   if (!busy) return '';
   const span = (values) => {

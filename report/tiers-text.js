@@ -1,7 +1,7 @@
 // Where each step's time went, as text: its bottleneck and each tier's CPU µs per response.
 import { bottleneckText } from '../result/bottleneck.js';
 import { formatStoreMs } from './store-time.js';
-import { STORE_TIME_FLOOR_MS, STORE_TIME_NOISE } from '../result/ranking.js';
+import { STORE_ANSWERED_MIN, STORE_TIME_FLOOR_MS, STORE_TIME_NOISE } from '../result/ranking.js';
 
 const loadLabel = (step) => (step.model === 'open' ? `${step.targetRps} rps` : `concurrency ${step.concurrency}`);
 const micros = (value) => (value === null || value === undefined ? '-' : String(Math.round(value)));
@@ -48,15 +48,20 @@ export const showsStoreRank = (group) =>
 
 export const storeP50Text = (row) => formatStoreMs(row.storeTime?.p50Ms);
 
-/** "1", or "1=" when another row shares it; "-" without one. */
+/** "1", or "1=" when another row shares it; "-" without one; "4 (50% answered)" for a store that failed requests. */
 export function storeRankText(group, row) {
   if (row.storeRank === null || row.storeRank === undefined) return '-';
-  return group.rows.some((other) => other !== row && other.storeRank === row.storeRank)
+  const rank = group.rows.some((other) => other !== row && other.storeRank === row.storeRank)
     ? `${row.storeRank}=`
     : String(row.storeRank);
+  const answered = row.storeAnswered;
+  return Number.isFinite(answered) && answered < STORE_ANSWERED_MIN
+    ? `${rank} (${Math.floor(answered * 100)}% answered)`
+    : rank;
 }
 
 /** What the comparison's storeP50 and storeRank columns mean, in one line. */
 export const storeTimeLegend = () => 'storeP50 = the store\'s own time inside the app (Server-Timing, ms); ' +
   `storeRank = its rank by that time (within ${STORE_TIME_NOISE * 100}% or ${STORE_TIME_FLOOR_MS} ms of the ` +
-  'group\'s fastest: a shared rank)';
+  'group\'s fastest, or within the run\'s noise: a shared rank; a store that answered under ' +
+  `${STORE_ANSWERED_MIN * 100}% of its requests ranks after all others, its share beside)`;

@@ -151,6 +151,9 @@ export function addSteps(parts) {
     ...withStoreTime(addStoreTimes(parts.map((part) => part.storeTime))),
     errors: addErrors(parts),
     cpuPercent: sum(parts, (part) => part.cpuPercent),
+    ...(parts.every((part) => Number.isFinite(part.cpuSeconds))
+      ? { cpuSeconds: sum(parts, (part) => part.cpuSeconds) }
+      : {}),
     engineReported: addReported(parts),
     histogram,
     intervals: addIntervals(parts),

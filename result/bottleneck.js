@@ -8,11 +8,33 @@ const rounded = (value) => Math.round(value);
 const micros = (value) => (value === null ? '' : `, ${rounded(value)} µs per response`);
 const coresText = (cores) => `${cores} core${cores === 1 ? '' : 's'}`;
 
-/** A tier's share of the cores it can use, in % (null when not measured). */
-export const shareOfCores = (tier) =>
-  (tier?.cpuPercent === null || tier?.cpuPercent === undefined || !tier.cores ? null : tier.cpuPercent / tier.cores);
+// The share of the time a CPU of this machine wanted that the hypervisor took (machine-load.js
+// stealOfBusy): taken off the cores of every tier measured here. A tier read elsewhere (its
+// /metrics, a Redis's INFO) is on another machine.
+const stealOf = (step) => step.machine?.stealOfBusyPercent ?? 0;
+const elsewhere = (tier) => tier.source === 'metrics' || tier.source === 'redis-info';
+const room = (tier, steal) => (elsewhere(tier) ? 1 : 1 - steal / 100);
 
-const saturated = (tier) => (shareOfCores(tier) ?? 0) >= CPU_SATURATED_PERCENT;
+/**
+ * How near its limit a tier was, in % (null when not measured): its CPU over the cores it can
+ * use, and where it says so its busiest part that can use one core at most (an app's or
+ * PostgreSQL's process, Redis's command thread) over one core, steal taken off both. Where each
+ * such part has a core of its own the busiest part decides (the sum of 4 workers, one pegged, reads
+ * 60%); where they share fewer cores the sum may decide too.
+ */
+function tierLoad(tier, steal = 0) {
+  if (tier?.cpuPercent === null || tier?.cpuPercent === undefined || !tier.cores) return null;
+  const left = room(tier, steal);
+  const whole = tier.cpuPercent / (tier.cores * left);
+  if (!Number.isFinite(tier.busiestPercent)) return whole;
+  const busiest = tier.busiestPercent / left;
+  return (tier.processes ?? 1) > tier.cores ? Math.max(whole, busiest) : busiest;
+}
+
+/** A tier's share of the cores it can use, in % (null when not measured): tierLoad without steal. */
+export const shareOfCores = (tier) => tierLoad(tier);
+
+const saturated = (tier, steal) => (tierLoad(tier, steal) ?? 0) >= CPU_SATURATED_PERCENT;
 
 /** The driver's busiest thread in % of a core: its one thread, or the busiest of --workers'. */
 export function busiestDriverThread(step) {
@@ -34,27 +56,71 @@ function othersText(step, except) {
   return parts.join(', ');
 }
 
-/** Idle whole cores during the step (null where the machine was not measured). */
-export function idleCores(machine, cpus) {
+// This run's, other processes', the kernel's interrupt work's and steal's CPU, in % of one core.
+function usedPercent(machine, cpus) {
   const { treeCpuPercent, othersCpuPercent, stealPercent } = machine ?? {};
   if (![treeCpuPercent, othersCpuPercent, stealPercent].every(Number.isFinite) || !cpus) return null;
-  const used = (treeCpuPercent + othersCpuPercent) / 100 + (stealPercent / 100) * cpus;
-  return Math.max(0, Math.floor(cpus - used + 0.1));
+  return treeCpuPercent + othersCpuPercent + (machine.irqCpuPercent ?? 0) + stealPercent * cpus;
+}
+
+/** Idle whole cores during the step (null where the machine was not measured). */
+export function idleCores(machine, cpus) {
+  const used = usedPercent(machine, cpus);
+  return used === null ? null : Math.max(0, Math.floor(cpus - used / 100 + 0.1));
 }
 
 export function everyCoreBusy(machine, cpus) {
-  const { treeCpuPercent, othersCpuPercent, stealPercent } = machine ?? {};
-  if (![treeCpuPercent, othersCpuPercent, stealPercent].every(Number.isFinite) || !cpus) return false;
-  return treeCpuPercent + othersCpuPercent + stealPercent * cpus >= CPU_SATURATED_PERCENT * cpus;
+  const used = usedPercent(machine, cpus);
+  return used !== null && used >= CPU_SATURATED_PERCENT * cpus;
 }
 
 // What the app message suggests when cores sat idle: more app processes, by the run's own flag.
+// Only for an app on this machine, whose idle cores these are.
 function appHint(app, machine, cpus, appWorkersFlag) {
   const idle = idleCores(machine, cpus);
-  if (!idle || !appWorkersFlag || app.processes === null) return '';
-  const more = Math.min(cpus, app.processes + idle);
-  if (more <= app.processes) return '';
+  if (!idle || !appWorkersFlag || app.processes === null || app.source !== 'proc') return '';
+  const serving = servingProcesses(app);
+  const more = Math.min(cpus, serving + idle);
+  if (more <= serving) return '';
   return `; ${coresText(idle)} idle: ${appWorkersFlag} ${more} lets it use ${idle === 1 ? 'it' : 'them'}`;
+}
+
+// The app's processes that serve requests: all of them less a cluster primary.
+const servingProcesses = (app) => (app.detail
+  ? Math.max(1, app.detail.filter((entry) => entry.role === 'worker' || entry.role === 'app').length)
+  : app.processes);
+
+function processesText(app) {
+  if (app.processes === null) return '';
+  const primary = app.detail?.some((entry) => entry.role === 'primary');
+  if (!primary) return `${app.processes} process${app.processes === 1 ? '' : 'es'}, `;
+  const workers = servingProcesses(app);
+  return `${workers} worker${workers === 1 ? '' : 's'} and their primary, `;
+}
+
+const stealText = (tier, steal) => (!elsewhere(tier) && rounded(steal) >= 1 ? ` less ${rounded(steal)}% steal` : '');
+
+// The app's busiest process, when it and not the sum decided: which one, and its connections.
+function busiestAppProcess(app, steal) {
+  if (!(app.processes > 1) || !app.detail || !Number.isFinite(app.busiestPercent)) return '';
+  if (app.cpuPercent / (app.cores * room(app, steal)) >= app.busiestPercent / room(app, steal)) return '';
+  const entry = app.detail.find((one) => one.cpuPercent === app.busiestPercent);
+  if (!entry) return '';
+  const held = app.detail.map((one) => one.connections).filter(Number.isFinite);
+  const connections = Number.isFinite(entry.connections) && held.length === app.detail.length
+    ? `, holding ${entry.connections} of ${held.reduce((sum, n) => sum + n, 0)} connections`
+    : '';
+  return `the app's busiest process (${entry.role} ${entry.pid}) used ${rounded(entry.cpuPercent)}% of a core` +
+    `${stealText(app, steal)}${connections}; `;
+}
+
+// A server's busiest one-core part, when it decided.
+function busiestServerPart(server, steal) {
+  if (!Number.isFinite(server.busiestPercent)) return '';
+  if ((server.processes ?? 1) > server.cores &&
+    server.cpuPercent / server.cores >= server.busiestPercent) return '';
+  const what = server.detail?.some((entry) => entry.mainThreadPercent !== null) ? 'command thread' : 'busiest process';
+  return ` (its ${what} ${rounded(server.busiestPercent)}% of a core${stealText(server, steal)})`;
 }
 
 function machineEvidence(step, cpus) {
@@ -62,12 +128,14 @@ function machineEvidence(step, cpus) {
   const reasons = [];
   const codes = new Set(warnings.map((warning) => warning.code));
   if (codes.has('CPU_STEAL')) {
-    reasons.push(`the hypervisor took ${rounded(machine.stealPercent)}% of the CPU time (steal)`);
+    const felt = machine.stealOfBusyPercent ?? machine.stealPercent;
+    reasons.push(`the hypervisor took ${rounded(felt)}% of the CPU time its processes wanted (steal)`);
   }
   if (codes.has('BUSY_MACHINE')) reasons.push(`other processes used ${rounded(machine.othersCpuPercent)}% of a core`);
   if (everyCoreBusy(machine, cpus)) {
+    const irq = machine.irqCpuPercent ? `, interrupts ${rounded(machine.irqCpuPercent)}%` : '';
     reasons.push(`every core was busy (this run ${rounded(machine.treeCpuPercent)}%, others ` +
-      `${rounded(machine.othersCpuPercent)}%, steal ${rounded(machine.stealPercent)}% of ${coresText(cpus)})`);
+      `${rounded(machine.othersCpuPercent)}%${irq}, steal ${rounded(machine.stealPercent)}% of ${coresText(cpus)})`);
   }
   return reasons;
 }
@@ -80,22 +148,25 @@ function machineEvidence(step, cpus) {
 export function bottleneckOf(step, { cpus, appWorkersFlag = null } = {}) {
   const { tiers } = step;
   const verdict = (tier, evidence, server = null) => ({ tier, server, evidence });
+  const steal = stealOf(step);
   const driverPercent = busiestDriverThread(step);
-  if (driverPercent >= CPU_SATURATED_PERCENT) {
+  if (driverPercent >= CPU_SATURATED_PERCENT * room(tiers.driver, steal)) {
     const who = step.workers?.length ? `the busiest of ${step.workers.length} driver threads` : 'the driver\'s thread';
-    return verdict('driver', `${who} used ${rounded(driverPercent)}% of a core` +
+    return verdict('driver', `${who} used ${rounded(driverPercent)}% of a core${stealText(tiers.driver, steal)}` +
       `${micros(tiers.driver.microsPerResponse)}; ${othersText(step, 'driver')}`);
   }
-  if (saturated(tiers.app)) {
+  if (saturated(tiers.app, steal)) {
     const { app } = tiers;
-    const processes = app.processes === null ? '' : `${app.processes} process${app.processes === 1 ? '' : 'es'}, `;
-    return verdict('app', `the app used ${rounded(app.cpuPercent)}% of its ${coresText(app.cores)} ` +
-      `(${processes}${rounded(app.microsPerResponse ?? 0)} µs per response); ${othersText(step, 'app')}` +
+    return verdict('app', `${busiestAppProcess(app, steal)}the app used ${rounded(app.cpuPercent)}% of its ` +
+      `${coresText(app.cores)}${stealText(app, steal)} ` +
+      `(${processesText(app)}${rounded(app.microsPerResponse ?? 0)} µs per response); ${othersText(step, 'app')}` +
       appHint(app, step.machine, cpus, appWorkersFlag));
   }
-  const busiest = tiers.servers.filter(saturated).sort((a, b) => shareOfCores(b) - shareOfCores(a))[0];
+  const busiest = tiers.servers.filter((server) => saturated(server, steal))
+    .sort((a, b) => tierLoad(b, steal) - tierLoad(a, steal))[0];
   if (busiest) {
-    const used = `${busiest.name} used ${rounded(busiest.cpuPercent)}% of its ${coresText(busiest.cores)}`;
+    const used = `${busiest.name} used ${rounded(busiest.cpuPercent)}% of its ${coresText(busiest.cores)}` +
+      `${stealText(busiest, steal)}${busiestServerPart(busiest, steal)}`;
     return verdict('server', `${used}${micros(busiest.microsPerResponse)}; ${othersText(step, busiest.name)}`,
       busiest.name);
   }

@@ -2,7 +2,9 @@
 // against the fastest's. With --repeat a row's figures are the repeats' medians.
 import { groupRepeats, summarizeCell } from './repeat.js';
 import { median, rangesOverlap } from '../util/stats.js';
-import { distinguishable, failedStep, rankRows, rankStoreTimes, stepNoise, tolerance } from './ranking.js';
+import {
+  answeredShare, distinguishable, failedStep, rankRows, rankStoreTimes, stepNoise, storeTimeNoise, tolerance,
+} from './ranking.js';
 import { commonBottleneck, sharedBottleneck } from './bottleneck.js';
 
 // Nothing behind the app can answer faster than the in-process map, so beating it by more than
@@ -42,7 +44,11 @@ export function compareStores(steps, { drift = null } = {}) {
       overlaps: [],
       warnings: summary.warnings,
     });
-    Object.assign(groups.get(id).rows.at(-1), { bottleneck: commonBottleneck(figures), storeRank: null });
+    Object.assign(groups.get(id).rows.at(-1), {
+      bottleneck: commonBottleneck(figures),
+      storeRank: null,
+      storeAnswered: storeTimeOf(figures) ? answeredShare(figures) : null,
+    });
   };
   for (const cell of groupRepeats(steps)) {
     add(cell, null, cell.steps);
@@ -73,7 +79,7 @@ export function compareStores(steps, { drift = null } = {}) {
       }
     }
     rankRows(group.rows, drift);
-    rankStoreTimes(group.rows);
+    rankStoreTimes(group.rows, drift);
     group.bottleneck = sharedBottleneck(group.rows);
   }
   const keyOrder = [...new Set(steps.map((step) => step.key))];
@@ -86,12 +92,23 @@ export function compareStores(steps, { drift = null } = {}) {
     a.load - b.load);
 }
 
-/** A row's store time, each figure the median over repeats: it tells stores apart where the app limits rps. */
+/**
+ * A row's store time, each figure the median over repeats: it tells stores apart where the app
+ * limits rps. With its repeats' p50 range and, from one repeat, its seconds' noise (ranking.js).
+ */
 export function storeTimeOf(figures) {
   const known = figures.map((entry) => entry.storeTime).filter(Boolean);
   if (!known.length) return null;
   const of = (name) => median(known.map((storeTime) => storeTime[name]));
-  return { p50Ms: of('p50Ms'), p99Ms: of('p99Ms'), meanMs: of('meanMs') };
+  const p50s = known.map((storeTime) => storeTime.p50Ms);
+  return {
+    p50Ms: of('p50Ms'),
+    p99Ms: of('p99Ms'),
+    meanMs: of('meanMs'),
+    p50MinMs: Math.min(...p50s),
+    p50MaxMs: Math.max(...p50s),
+    noise: figures.length === 1 ? storeTimeNoise(figures[0]) : null,
+  };
 }
 
 // Beating the in-process map by more than BASELINE_TOLERANCE and beyond the run's noise.

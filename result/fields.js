@@ -43,10 +43,16 @@ export const WARNING_DATA = {
     failed: 'failed requests',
     total: 'requests that ended (responses plus timeouts and connection errors)',
   },
-  CPU_STEAL: { stealPercent: 'steal in % of all CPU time during the step', threshold: 'the % from which this warns' },
+  CPU_STEAL: {
+    stealPercent: 'steal in % of all CPU time during the step',
+    stealOfBusyPercent: 'steal in % of the CPU time that was wanted (the step\'s machine.stealOfBusyPercent): ' +
+      'what this warns on',
+    threshold: 'the % from which this warns',
+  },
   BUSY_MACHINE: {
     othersCpuPercent: 'CPU used by processes outside this run, in % of one core',
-    threshold: 'the % of a core from which this warns',
+    threshold: 'the % of a core from which this warns: 50 (half a core), or half the cores this run left over ' +
+      '(the machine\'s cores less treeCpuPercent) when that is more',
   },
   FASTER_THAN_BASELINE: {}, // a comparison row carries the code alone
   NOT_STEADY: { seconds: 'how long the warm-up ran', windows: 'its windows' },
@@ -220,6 +226,43 @@ export const MERGED_FROM_FIELDS = [
   field('cpuCount', 'integer', 'its logical CPUs'),
 ];
 
+// One process of a tier (tiers.app.detail, tiers.servers[].detail), as driver/tier-cpu.js reads it.
+const PROCESS_TIER_FIELDS = (roles, extra) => [
+  field('pid', 'integer', 'its process id'),
+  field('role', 'string', roles),
+  field('cpuPercent', 'number', 'its CPU during the step (all its threads), in % of ONE core'),
+  ...extra,
+];
+const BUSIEST_DESCRIPTION = 'in % of ONE core: the part of it that can use one core at most and used the most, which ' +
+  'the bottleneck rule holds against a core (docs/measurement.md)';
+
+// The app's CPU (tiers.app), as driver/tier-cpu.js reads it.
+const APP_TIER_FIELDS = [
+  field('cpuPercent', 'number|null', 'its CPU during the step in % of ONE core, all its processes together (the ' +
+    'embedded app.js\'s process tree, or a loopback target\'s listening process\'s, less the store servers in it; ' +
+    'a node:cluster primary and the delaying proxy of a global --store-rtt it runs are counted)'),
+  field('microsPerResponse', 'number|null', 'its CPU µs per response of the step'),
+  field('processes', 'integer|null', 'its processes: those running the app\'s executable, a node:cluster primary ' +
+    'among them; through /metrics, what storebench\'s app says it added up (storebench_app_processes), else 1'),
+  field('cores', 'number|null', 'the cores they can use: min(processes, the machine\'s cpus); through /metrics ' +
+    'the cpus its machine says it has (storebench_app_cpus), else 1'),
+  field('busiestPercent', 'number|null', `its busiest process, ${BUSIEST_DESCRIPTION}; null through /metrics, which ` +
+    'adds its processes up; absent from files written before it', { optional: true }),
+  field('detail', 'list|null', 'each of its processes; null through /metrics; absent from files written before it', {
+    optional: true,
+    of: PROCESS_TIER_FIELDS('`app` (the one process), `primary` (of node:cluster workers: it hands them their ' +
+      'connections, and relays their store traffic through a global --store-rtt\'s proxy), `worker`, or `other` ' +
+      '(a process of its tree running another executable)', [
+      field('connections', 'integer|null', 'the established connections on the app\'s port it held a quarter ' +
+        'of a second into the step; null where not counted (one process, a step shorter than that, a target ' +
+        'elsewhere)'),
+    ]),
+  }),
+  field('source', 'string|null', 'where the figures came from: `proc` (read from /proc) or `metrics` (a target\'s ' +
+    '/metrics: process_cpu_seconds_total, before and after the step, added up over the processes it serves). ' +
+    'Any figure null where not measured (source null)'),
+];
+
 // A store server behind a step (tiers.servers), as driver/tier-cpu.js reads it.
 export const SERVER_TIER_FIELDS = [
   field('name', 'string', 'the server: its service (`redis`, `postgres`, `tarantool`, `memcached`, `couchdb`, ' +
@@ -231,7 +274,21 @@ export const SERVER_TIER_FIELDS = [
     'responses); null where not measured or with no response'),
   field('cores', 'number', 'the cores it can use: 1 for Redis (each node of a cluster), tarantool (its tx thread) ' +
     'and the CouchDB stand-in; up to 4 for memcached (its threads); the machine\'s cpus for PostgreSQL; less where ' +
-    'a cgroup CPU quota holds its processes (0.05 for a server held to a twentieth of a core), read as the step ends'),
+    'a cgroup CPU quota holds its processes (0.05 for a server held to a twentieth of a core), read as the step ' +
+    'ends; for PostgreSQL at most its processes'),
+  field('processes', 'integer', 'the processes of its tree (proc only; absent otherwise and from files written ' +
+    'before it)', { optional: true }),
+  field('busiestPercent', 'number|null', 'its command thread (Redis, tarantool) or its busiest process (PostgreSQL, ' +
+    `the CouchDB stand-in), ${BUSIEST_DESCRIPTION}; null for memcached (its threads share its cores); proc only`,
+  { optional: true }),
+  field('detail', 'list', 'each process of its tree (proc only)', {
+    optional: true,
+    of: PROCESS_TIER_FIELDS('`server` (a process listening on its port) or `child` (below one: a PostgreSQL ' +
+      'backend)', [
+      field('mainThreadPercent', 'number|null', 'its main thread\'s own CPU in % of one core ' +
+        '(/proc/<pid>/task/<pid>/stat): the command thread of Redis and tarantool; null for other servers'),
+    ]),
+  }),
   field('source', 'string|null', 'where the figure came from: `proc` (its processes on this machine, found by ' +
     'the port it listens on), `redis-info` (INFO cpu of a configured Redis, before and after the step); null where ' +
     'not measured (a server elsewhere that says nothing of its CPU)'),
@@ -338,6 +395,8 @@ export const STEP_FIELDS = [
   field('cpuPercent', 'number', 'the driver\'s CPU (user + system) during the step, in % of one core: the thread ' +
     'that sent the load (a step under 0.5 s: the whole process, as thread clocks tick in 10 ms on Linux); with ' +
     '--workers the sum over its threads (may pass 100); for a merged step, the machines\' sum', { csv: 'cpuPercent' }),
+  field('cpuSeconds', 'number', 'the driver\'s CPU seconds over the step, as cpuPercent measured them (with ' +
+    '--workers the whole driver process\'s); absent from files written before it', { optional: true }),
   field('engineReported', 'object|null', 'the load engine\'s own figures for the step, only to show how far off they ' +
     'are; loadtest\'s: `meanLatencyMs`, `rps` (null when it computed none), `totalRequests`'),
   field('profile', 'record', '--profile: where the app\'s CPU went in a run of this step made just for the ' +
@@ -356,13 +415,20 @@ export const STEP_FIELDS = [
     'times, interleaved across the URLs)', { csv: 'repeat' }),
   field('machine.stealPercent', 'number|null', 'CPU steal during the step: time the hypervisor gave to other ' +
     'machines, in % of all CPU time (as vmstat\'s `st`), from /proc/stat; null where not measured (no /proc, or a ' +
-    'step shorter than 20 clock ticks of CPU time, about 0.1 s on ' +
-    '2 cores, which /proc/stat cannot time)', { csv: 'stealPercent' }),
+    'step shorter than 20 clock ticks of wall time, 0.2 s, which /proc\'s ticks cannot time)', { csv: 'stealPercent' }),
+  field('machine.stealOfBusyPercent', 'number|null', 'the same steal in % of the CPU time that was wanted (busy, ' +
+    'interrupts and steal): what a running process lost (an idle CPU is stolen nothing, so over all CPU time steal ' +
+    'of one busy core of 16 reads a sixteenth). CPU_STEAL warns on it, and the bottleneck takes it off the cores ' +
+    'of every tier on this machine; null where not measured; absent from files written before it', { optional: true }),
   field('machine.othersCpuPercent', 'number|null', 'CPU used during the step by processes outside this run (the ' +
     'driver, the app it started and a target app on this machine\'s loopback, with their children), in % of ' +
     'one core; null where not measured', { csv: 'othersCpuPercent' }),
   field('machine.treeCpuPercent', 'number|null', 'CPU used during the step by this run\'s processes (see ' +
     'othersCpuPercent), in % of one core; null where not measured', { csv: 'treeCpuPercent' }),
+  field('machine.irqCpuPercent', 'number|null', 'the kernel\'s interrupt work during the step (irq and softirq of ' +
+    '/proc/stat: the network stack\'s, this run\'s loopback traffic among it), in % of one core: in neither ' +
+    'treeCpuPercent nor othersCpuPercent, as no process\'s ticks hold it; null where not measured; absent from ' +
+    'files written before it', { optional: true }),
   // --probe
   field('probe', 'object|null', 'with --probe, what a separate prober sending one request at a time measured: `idle` ' +
     '(before the target\'s first step, for 1 s or 200 requests, after `idle.warmup` untimed ones: at most 50 or ' +
@@ -392,23 +458,19 @@ export const STEP_FIELDS = [
   // them and from a merged step (each machine's are in its own file).
   field('tiers.driver.cpuPercent', 'number', 'the driver\'s CPU during the step in % of one core (as cpuPercent)',
     { optional: true }),
-  field('tiers.driver.microsPerResponse', 'number|null', 'the driver\'s CPU µs per response: cpuPercent (as a ' +
-    'share of a core) times the step\'s elapsedSeconds, over its responses; null with no response', { optional: true }),
+  field('tiers.driver.microsPerResponse', 'number|null', 'the driver\'s CPU µs per response: its CPU seconds ' +
+    '(cpuSeconds) over its responses; null with no response', { optional: true }),
   field('tiers.driver.threads', 'integer', 'the driver threads that sent the load (--workers; 1 by default)',
     { optional: true }),
-  field('tiers.app', 'object|null', 'the app\'s CPU during the step: `{ cpuPercent, microsPerResponse, processes, ' +
-    'cores, source }`. cpuPercent in % of ONE core, all its processes together (the embedded app.js\'s process ' +
-    'tree, or a loopback target\'s listening process\'s, less the store servers in it); microsPerResponse its ' +
-    'CPU µs per response of the step; processes: those running the app\'s executable that serve requests (a ' +
-    'node:cluster primary is not counted); cores: min(processes, the machine\'s cpus); source: `proc` (read from ' +
-    '/proc) or `metrics` (a target\'s /metrics: process_cpu_seconds_total, before and after the step, one ' +
-    'process\'s figure). Any figure null where not measured (source null). null in direct mode: no app',
-  { optional: true }),
+  field('tiers.app', 'record|null', 'the app\'s CPU during the step; null in direct mode: no app',
+    { optional: true, of: APP_TIER_FIELDS }),
   field('tiers.servers', 'list', 'the store servers behind this step\'s store, each with its CPU; empty for a store ' +
     'with no server (memory)', { of: SERVER_TIER_FIELDS, optional: true }),
   field('bottleneck.tier', 'string|null', `${BOTTLENECK_DESCRIPTION}: \`driver\` (a driver thread at 90% of a ` +
-    'core or more), `app` (its processes at 90% or more of the cores they can use), `server` (a store server at 90% ' +
-    'or more of its cores), `machine` (CPU_STEAL or BUSY_MACHINE, or every core busy), `latency` (nothing ' +
+    'core or more), `app` (its busiest process at 90% of a core or more, or its processes at 90% or more of the ' +
+    'cores they can use), `server` (a store server\'s command thread or busiest process at 90% of a core, or the ' +
+    'server at 90% or more of its cores), each less the steal of stealOfBusyPercent, `machine` (CPU_STEAL or ' +
+    'BUSY_MACHINE, or every core busy), `latency` (nothing ' +
     'saturated: the closed loop waited on the store or the network); null when it cannot be told (a tier that could ' +
     'be the limit was not measured)', { optional: true }),
   field('bottleneck.server', 'string|null', 'the server\'s name (tiers.servers) when tier is `server`; null otherwise',
@@ -436,6 +498,11 @@ export const COMPARISON_ROW_FIELDS = [
       field('p50Ms', 'number', 'its store time\'s median in ms'),
       field('p99Ms', 'number', 'its p99 in ms'),
       field('meanMs', 'number', 'its mean in ms'),
+      field('p50MinMs', 'number', 'the lowest of its repeats\' p50s (with one repeat, p50Ms); absent from files ' +
+        'written before it', { optional: true }),
+      field('p50MaxMs', 'number', 'the highest of them', { optional: true }),
+      field('noise', 'number|null', 'with one repeat: the relative standard error of its p50, from its seconds\' ' +
+        'p50s (timeline); null with repeats (their range decides) or under 3 seconds', { optional: true }),
     ],
   }),
   field('errors.total', 'integer', 'its failed requests, over all repeats'),
@@ -480,8 +547,15 @@ export const COMPARISON_ROW_FIELDS = [
     '--repeat the repeats\' most common (tier and server), its evidence saying in how many; null when its steps ' +
     'have none (a merged run, a file written before them)', { optional: true }),
   field('storeRank', 'integer|null', 'its place by store time inside the app (storeTime.p50Ms, lower first), in ' +
-    'groups as `rank`: a new rank where a store\'s p50 is more than 10% and 0.02 ms above the fastest of the rank ' +
-    'before (docs/measurement.md); null for a failed row or one without store time', { optional: true }),
+    'groups as `rank`: a new rank where a store\'s p50 is more than 0.02 ms above the fastest of the rank before ' +
+    'and, as for rps, past the noise: the repeats\' p50 ranges with --repeat, else the larger of 10%, the ' +
+    'control\'s drift and twice the two p50s\' combined standard error (docs/measurement.md). A row whose store ' +
+    'answered under 99% of its requests (storeAnswered) ranks after every row that answered them, all such rows ' +
+    'sharing that rank: its store time is its answers\' only. null for a failed row or one without store time',
+  { optional: true }),
+  field('storeAnswered', 'number|null', 'the share of its requests the store answered (a 2xx, or a 409 write ' +
+    'conflict) of those that ended (responses, timeouts, connection errors), over all repeats: the requests its ' +
+    'store time stands for; null without store time; absent from files written before it', { optional: true }),
 ];
 
 export const COMPARISON_FIELDS = [

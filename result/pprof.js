@@ -19,7 +19,8 @@ export function toPprof(cpuprofile) {
       filename: strings.dedup(url),
       startLine: Math.max(0, lineNumber + 1),
     }));
-    locations.push(new Location({ id: node.id, line: [new Line({ functionId: node.id, line: Math.max(0, lineNumber + 1) })] }));
+    const line = new Line({ functionId: node.id, line: Math.max(0, lineNumber + 1) });
+    locations.push(new Location({ id: node.id, line: [line] }));
   }
   // Per node: how many samples, and their time (the delta to the next sample, as DevTools counts it).
   const { samples = [], timeDeltas = [] } = cpuprofile;

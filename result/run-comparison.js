@@ -30,13 +30,18 @@ function cellsOf(result) {
   return cells;
 }
 
-const MACHINE_FIGURES = { CPU_STEAL: 'stealPercent', BUSY_MACHINE: 'othersCpuPercent' };
+// What each warning was judged on (CPU_STEAL: the steal of the time wanted; of all CPU time in
+// files written before it).
+const MACHINE_FIGURES = {
+  CPU_STEAL: (machine) => machine.stealOfBusyPercent ?? machine.stealPercent,
+  BUSY_MACHINE: (machine) => machine.othersCpuPercent,
+};
 
 /** A cell's machine warnings: [{ code, steps, of, peak }], empty when none warned. */
 function machineWarningsOf(cell) {
   return [...MACHINE_CODES].map((code) => {
     const warned = cell.steps.filter((step) => step.warnings.some((warning) => warning.code === code));
-    const figures = warned.map((step) => step.machine[MACHINE_FIGURES[code]]).filter(Number.isFinite);
+    const figures = warned.map((step) => MACHINE_FIGURES[code](step.machine)).filter(Number.isFinite);
     return { code, steps: warned.length, of: cell.steps.length, peak: figures.length ? Math.max(...figures) : null };
   }).filter((entry) => entry.steps > 0);
 }

@@ -10,8 +10,13 @@ export const WARNING_CODES = Object.freeze({
   DRIVER_CPU: { meaning: 'the driver used most of a CPU core: the client may be the bottleneck' },
   REQUEST_ERRORS: { meaning: 'some requests failed; rps and latency include the error responses' },
   // The machine (driver/machine-load.js) and the baseline check (result/comparison.js)
-  CPU_STEAL: { meaning: 'the hypervisor took 10% or more of the CPU time (steal) during the step' },
-  BUSY_MACHINE: { meaning: 'processes outside this run used half a core or more during the step' },
+  CPU_STEAL: {
+    meaning: 'the hypervisor took 10% or more of the CPU time the machine\'s processes wanted (steal) during the step',
+  },
+  BUSY_MACHINE: {
+    meaning: 'processes outside this run used half a core or more during the step, or half the cores this run left ' +
+      'over when that is more',
+  },
   FASTER_THAN_BASELINE: {
     meaning: 'comparison only: a store measured faster than `memory`, the in-process map, at the same key and load, ' +
       'by more than 10% and beyond the run\'s noise; it cannot be, so something other than the store decided that ' +

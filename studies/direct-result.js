@@ -22,7 +22,8 @@ export function createDirectSteps({ name, stores, serverUrls = [], timeoutMs }) 
       for (const url of urls) servers.add(url);
     },
     async measure(store, key, run, repeat = 1) {
-      const sample = machineMonitorFor([...servers]).start();
+      const monitor = machineMonitorFor([...servers]);
+      const sample = monitor.start();
       const figures = await run();
       const machine = sample.stop();
       const url = directUrl(store); // as --direct names a key-space workload's target
@@ -40,7 +41,7 @@ export function createDirectSteps({ name, stores, serverUrls = [], timeoutMs }) 
         workers: null,
         machines: null,
         warmup: null,
-        warnings: machineWarnings(machine),
+        warnings: machineWarnings(machine, { cpus: monitor.cpus }),
       };
       steps.push(step);
       return step;

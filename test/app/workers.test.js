@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { connect } from 'node:net';
 import { randomBytes, randomUUID } from 'node:crypto';
+import os from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, test } from 'node:test';
 import { startAppProcess } from '../../driver/app-process.js';
@@ -205,6 +206,14 @@ describe('app.js --workers 2 with embedded redis-server and memcached', () => {
       // /proc counts whole clock ticks (10 ms) per process: 3 processes, a tick each either way, at each end.
       const [least, most] = [end.before - start.after - 0.06, end.after - start.before + 0.06];
       assert.ok(gained >= least && gained <= most, `the counter gained ${gained} s; /proc says ${least}..${most} s`);
+    });
+
+  test('/metrics says how many processes its CPU adds up and the cores they share, for a driver elsewhere',
+    async () => {
+      // Regression (issue 35): a driver reading it took the sum of three processes for one process's.
+      const text = (await rawRequest(app.url, '/metrics')).body.toString();
+      assert.equal(sample(text, 'storebench_app_processes '), 3, 'the primary and both workers');
+      assert.equal(sample(text, 'storebench_app_cpus '), os.availableParallelism());
     });
 });
 

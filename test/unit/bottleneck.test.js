@@ -121,11 +121,20 @@ test('a comparison row takes its repeats\' most common bottleneck; a group names
   assert.equal(sharedBottleneck([...rows('driver', 'driver'), { failed: true, bottleneck: null }]), 'driver');
 });
 
-test('a step\'s tiers: the driver\'s µs per response is its CPU over the step\'s time over its responses', () => {
-  const tiers = stepTiers({ cpuPercent: 50, elapsedSeconds: 2, responses: 4000, mode: 'http' }, null);
-  assert.deepEqual(tiers.driver, { cpuPercent: 50, microsPerResponse: 250, threads: 1 });
-  assert.deepEqual(tiers.app, { cpuPercent: null, microsPerResponse: null, processes: null, cores: null, source: null },
-    'over HTTP with nothing read: the app is there, not measured');
+test('a step\'s tiers: the driver\'s µs per response is its CPU seconds over its responses', () => {
+  // Regression (issue 35): it was cpuPercent times elapsedSeconds, though cpuPercent is over the
+  // step's own clock (a longer span: the drain, the engine's start): 2.4 s here, not 2.
+  const tiers = stepTiers({ cpuPercent: 50, cpuSeconds: 1.2, elapsedSeconds: 2, responses: 4000, mode: 'http' }, null);
+  assert.deepEqual(tiers.driver, { cpuPercent: 50, microsPerResponse: 300, threads: 1 });
+  assert.deepEqual(tiers.app, {
+    cpuPercent: null,
+    microsPerResponse: null,
+    processes: null,
+    cores: null,
+    busiestPercent: null,
+    detail: null,
+    source: null,
+  }, 'over HTTP with nothing read: the app is there, not measured');
   assert.deepEqual(tiers.servers, []);
   assert.equal(stepTiers({ cpuPercent: 50, elapsedSeconds: 2, responses: 10, mode: 'direct' }, null).app, null);
   const idle = stepTiers({ cpuPercent: 0, elapsedSeconds: 0, responses: 0, mode: 'http' }, null);

@@ -4,7 +4,7 @@ import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  MIN_SAMPLE_TICKS, createMachineMonitor, loopbackPorts, machineFigures, machineWarnings, parseProcStat,
+  MIN_SAMPLE_WALL_TICKS, createMachineMonitor, loopbackPorts, machineFigures, machineWarnings, parseProcStat,
   parseProcessStat, treeTicks,
 } from '../../driver/machine-load.js';
 import { renderMachineLoad, renderMachineWarnings } from '../../report/machine-summary.js';
@@ -39,7 +39,7 @@ test('/proc/stat and /proc/<pid>/stat lines are read as the kernel writes them, 
   'a comm with spaces and brackets too', () => {
   assert.deepEqual(
     parseProcStat(procStat([100, 0, 50, 800, 10, 0, 5, 35])),
-    { total: 1000, busy: 155, steal: 35, cpus: 2 },
+    { total: 1000, busy: 150, irq: 5, steal: 35, cpus: 2 },
   );
   assert.equal(parseProcStat('no cpu line here'), null);
   assert.equal(parseProcStat(null), null);
@@ -67,7 +67,15 @@ test('steal and other processes\' CPU from two readings: % of CPU time, and % of
   const monitor = createMachineMonitor({ rootPids: [10], procDir: proc.dir });
   const sample = monitor.start();
   await proc.write({ stat: [1250, 0, 50, 5060, 0, 0, 0, 140], pids: [[10, 1, [100, 0]], [11, 10, [50, 0]]] });
-  assert.deepEqual(sample.stop(), { stealPercent: 10, othersCpuPercent: 100, treeCpuPercent: 50, loadAverage: 1.25 });
+  // Of the 340 ticks the CPUs wanted (busy 300, steal 40), steal took 40.
+  assert.deepEqual(sample.stop(), {
+    stealPercent: 10,
+    stealOfBusyPercent: (40 / 340) * 100,
+    othersCpuPercent: 100,
+    irqCpuPercent: 0,
+    treeCpuPercent: 50,
+    loadAverage: 1.25,
+  });
 });
 
 test('a child that ended during the step still counts as ours, through its parent\'s cutime', async (t) => {
@@ -82,7 +90,14 @@ test('a child that ended during the step still counts as ours, through its paren
 
 test('where /proc is missing every figure is null, no warning is raised, and the report says "not measured"', () => {
   const figures = createMachineMonitor({ procDir: '/nonexistent-proc' }).start().stop();
-  assert.deepEqual(figures, { stealPercent: null, othersCpuPercent: null, treeCpuPercent: null, loadAverage: null });
+  assert.deepEqual(figures, {
+    stealPercent: null,
+    stealOfBusyPercent: null,
+    othersCpuPercent: null,
+    irqCpuPercent: null,
+    treeCpuPercent: null,
+    loadAverage: null,
+  });
   assert.deepEqual(machineWarnings(figures), []);
   assert.deepEqual(machineFigures(null, null, null), figures);
   const steps = [fixedStep({ machine: figures })];
@@ -92,19 +107,24 @@ test('where /proc is missing every figure is null, no warning is raised, and the
   );
 });
 
-test('CPU_STEAL from 10% steal, BUSY_MACHINE from half a core of other processes, with their figures', () => {
+test('CPU_STEAL from 10% steal of the time wanted, BUSY_MACHINE from half a core of other processes, ' +
+  'with their figures', () => {
   assert.deepEqual(
-    machineWarnings({ stealPercent: 9.9, othersCpuPercent: 49.9, treeCpuPercent: 100, loadAverage: 1 }),
+    machineWarnings({
+      stealPercent: 9.9, stealOfBusyPercent: 9.9, othersCpuPercent: 49.9, treeCpuPercent: 100, loadAverage: 1,
+    }, { cpus: 2 }),
     [],
   );
-  const warnings = machineWarnings({ stealPercent: 21.4, othersCpuPercent: 98.6, treeCpuPercent: 100, loadAverage: 3 });
+  const warnings = machineWarnings({
+    stealPercent: 11, stealOfBusyPercent: 21.4, othersCpuPercent: 98.6, treeCpuPercent: 100, loadAverage: 3,
+  }, { cpus: 2 });
   assert.deepEqual(warnings.map((warning) => warning.code), ['CPU_STEAL', 'BUSY_MACHINE']);
-  assert.deepEqual(warnings[0].data, { stealPercent: 21.4, threshold: 10 });
+  assert.deepEqual(warnings[0].data, { stealPercent: 11, stealOfBusyPercent: 21.4, threshold: 10 });
   assert.deepEqual(warnings[1].data, { othersCpuPercent: 98.6, threshold: 50 });
   for (const warning of warnings) assert.deepEqual(Object.keys(warning.data), Object.keys(WARNING_DATA[warning.code]));
   assert.equal(
     warnings[0].message,
-    'the hypervisor took 21% of the CPU time (steal) during the step: ' +
+    'the hypervisor took 21% of the CPU time this machine\'s processes wanted (steal) during the step: ' +
     'these numbers say more about the machine than about the store',
   );
   assert.equal(
@@ -137,19 +157,26 @@ test('a target on this machine\'s loopback is part of the run: its listener\'s p
   assert.deepEqual(loopbackPorts(['http://127.0.0.1:3000/memory/key1', 'http://localhost/x', 'https://[::1]/y', 'http://10.0.0.5:3000/z', 'http://127.0.0.1:3000/redis/key1']), [3000, 80, 443]);
 });
 
-test('a step shorter than MIN_SAMPLE_TICKS of CPU time is not measured: ' +
+test('a step shorter than MIN_SAMPLE_WALL_TICKS of wall time is not measured: ' +
   'a tick or two would read as a busy machine', async (t) => {
   // Regression: a 5 ms step of a scenario read "other processes used 200% of a core" from 2 ticks.
   const proc = await fakeProc(t, { stat: [1000, 0, 0, 5000, 0, 0, 0, 0], pids: [[10, 1, [50, 0]]] });
   const sample = createMachineMonitor({ rootPids: [10], procDir: proc.dir }).start();
   await proc.write({ stat: [1002, 0, 0, 5000, 0, 0, 0, 0], pids: [[10, 1, [50, 0]]] });
   const figures = sample.stop();
-  assert.deepEqual(figures, { stealPercent: null, othersCpuPercent: null, treeCpuPercent: null, loadAverage: 1.25 });
+  assert.deepEqual(figures, {
+    stealPercent: null,
+    stealOfBusyPercent: null,
+    othersCpuPercent: null,
+    irqCpuPercent: null,
+    treeCpuPercent: null,
+    loadAverage: 1.25,
+  });
   assert.deepEqual(machineWarnings(figures), []);
-  assert.equal(MIN_SAMPLE_TICKS, 20);
+  assert.equal(MIN_SAMPLE_WALL_TICKS, 20);
   const steps = [fixedStep({ machine: figures })];
   assert.equal(
     renderMachineLoad(steps),
-    'Machine:  not measured: every step was shorter than /proc/stat\'s clock ticks can time (about 0.1 s)',
+    'Machine:  not measured: every step was shorter than /proc\'s clock ticks can time (0.2 s)',
   );
 });

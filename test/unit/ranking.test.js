@@ -122,3 +122,49 @@ test('the comparison prints ranks in order from steps whose noise differs (the i
     .map((line) => Number(/(\d+)=?\s{2}[a-z]/.exec(line)[1]));
   assert.deepEqual(printed, ranks, 'the text prints the same ranks, in order');
 });
+
+// Regression (issue 35): storeRank ranked a store by the reads it answered and told store times
+// apart by a fixed 10% whatever the run's noise, unlike rps.
+test('store time ranks: a store that failed half its reads ranks after those that answered, its share beside',
+  () => {
+    const stored = (p50Ms) => ({ p50Ms, p99Ms: p50Ms * 2, meanMs: p50Ms });
+    const steps = [
+      fixedStep({ store: 'steady', storeTime: stored(0.5) }),
+      fixedStep({ store: 'slow', storeTime: stored(0.9) }),
+      fixedStep({
+        store: 'flaky', storeTime: stored(0.1), errors: { total: 1000, byKind: { 'http 503': 1000 }, samples: {} },
+      }),
+    ];
+    const [group] = compareStores(steps);
+    const of = (store) => group.rows.find((each) => each.store === store);
+    assert.deepEqual(['steady', 'slow', 'flaky'].map((store) => [of(store).storeRank, of(store).storeAnswered]),
+      [[1, 1], [2, 1], [3, 0.5]]);
+    assert.match(renderComparison([group]), /flaky .* 3 \(50% answered\)/);
+  });
+
+test('store time ranks respect the noise as rps ranks do: repeats\' ranges, the control\'s drift, the seconds\' ' +
+  'spread', () => {
+  const stored = (p50Ms) => ({ p50Ms, p99Ms: p50Ms * 2, meanMs: p50Ms });
+  const ranksOf = (steps, drift = null) => {
+    const [group] = compareStores(steps, { drift });
+    return Object.fromEntries(group.rows.map((each) => [each.store, each.storeRank]));
+  };
+  // Medians 0.46 and 0.52 ms, 13% apart, but the repeats' ranges overlap.
+  const repeated = [[0.40, 0.52], [0.50, 0.44], [0.46, 0.55]].flatMap(([a, b], index) => [
+    fixedStep({ store: 'a', repeat: index + 1, storeTime: stored(a) }),
+    fixedStep({ store: 'b', repeat: index + 1, storeTime: stored(b) }),
+  ]);
+  assert.deepEqual(ranksOf(repeated), { a: 1, b: 1 });
+  // One repeat each, 15% apart: told apart, unless the control drifted 20%.
+  const once = [fixedStep({ store: 'a', storeTime: stored(0.40) }), fixedStep({ store: 'b', storeTime: stored(0.46) })];
+  assert.deepEqual(ranksOf(once), { a: 1, b: 2 });
+  assert.deepEqual(ranksOf(once, 0.2), { a: 1, b: 1 });
+  // 25% apart, but a's seconds swung between 0.2 and 0.6 ms.
+  const seconds = (p50s) => p50s.map((p50Ms, second) => ({ second, seconds: 1, storeTime: { p50Ms } }));
+  const swinging = [
+    fixedStep({ store: 'a', storeTime: stored(0.4), timeline: seconds([0.2, 0.6, 0.2, 0.6]) }),
+    fixedStep({ store: 'b', storeTime: stored(0.5), timeline: seconds([0.5, 0.5, 0.5, 0.5]) }),
+  ];
+  assert.deepEqual(ranksOf(swinging), { a: 1, b: 1 });
+  assert.equal(storeTimesApart(0.4, 0.5), true, 'without the spread they would be apart');
+});

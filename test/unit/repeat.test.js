@@ -124,7 +124,7 @@ test('the comparison names its figures as a step does, and says which stores it 
   const [memory, redis, cloudant] = group.rows;
   assert.deepEqual(Object.keys(memory), [
     'store', 'repeats', 'rps', 'latency', 'storeTime', 'errors', 'failed', 'noise', 'rank', 'ratio', 'spread',
-    'overlaps', 'warnings', 'bottleneck', 'storeRank',
+    'overlaps', 'warnings', 'bottleneck', 'storeRank', 'storeAnswered',
   ]);
   assert.deepEqual(
     [memory.store, memory.rps, memory.latency.meanMs, memory.errors.total],

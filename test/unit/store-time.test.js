@@ -152,7 +152,8 @@ test('a comparison row\'s store time: the medians over the repeats that have one
   const [group] = compareStores([...repeats, fixedStep({ store: 'redis', storeTime: null }),
     fixedStep({ store: 'redis', repeat: 2 })]);
   const row = (store) => group.rows.find((each) => each.store === store);
-  assert.deepEqual(row('memory').storeTime, { p50Ms: 0.05, p99Ms: 0.5, meanMs: 0.1 });
+  assert.deepEqual(row('memory').storeTime,
+    { p50Ms: 0.05, p99Ms: 0.5, meanMs: 0.1, p50MinMs: 0.04, p50MaxMs: 0.09, noise: null });
   assert.equal(row('redis').storeTime, null);
 });
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { createMachineMonitor, listeningPidsByPort, treePids, readProcessTable } from '../../driver/machine-load.js';
 import { createTierSampler } from '../../driver/tier-cpu.js';
 import { planTiers, serverAddresses, serverCores, servicesFromListing } from '../../driver/tier-plan.js';
-import { metricsCpuSeconds, redisInfoCpuSeconds } from '../../driver/tier-remote.js';
+import { metricsFigures, redisInfoCpuSeconds } from '../../driver/tier-remote.js';
 
 // cpu fields: user nice system idle iowait irq softirq steal; two CPUs.
 const procStat = (busy, idle) =>
@@ -89,8 +89,11 @@ test('the app\'s CPU is its tree less the servers it started, in % of one core a
   const redisStep = await sample.tiers(1000, 'redis');
   assert.equal(redisStep.app.cpuPercent, 90);
   assert.equal(redisStep.app.source, 'proc');
-  assert.equal(redisStep.app.processes, 1, 'a cluster primary with one worker: one process serves');
-  assert.equal(redisStep.app.cores, 1);
+  assert.equal(redisStep.app.processes, 2, 'a cluster primary and its one worker: both are the app');
+  assert.equal(redisStep.app.cores, 2);
+  assert.deepEqual(redisStep.app.detail.map(({ pid, role, cpuPercent }) => [pid, role, cpuPercent]),
+    [[10, 'primary', 75], [11, 'other', 0], [13, 'worker', 15]], 'each process of the tree, a server less');
+  assert.equal(redisStep.app.busiestPercent, 75);
   // CPU seconds over responses: 90% of the step's time (as hrtime measured it) over 1000.
   const seconds = redisStep.app.microsPerResponse * 1000 / 1e6 / 0.9;
   assert.ok(seconds > 0 && seconds < 5, `the step's time: ${seconds} s`);
@@ -115,8 +118,15 @@ test('a step too short for /proc/stat\'s ticks, or an app that is gone, reads nu
   await proc.write({ busy: 5, idle: 5, ticks: { 10: 1005 } });
   sample.stop();
   const figures = await sample.tiers(10, 'redis');
-  assert.deepEqual(figures.app,
-    { cpuPercent: null, microsPerResponse: null, processes: null, cores: null, source: null });
+  assert.deepEqual(figures.app, {
+    cpuPercent: null,
+    microsPerResponse: null,
+    processes: null,
+    cores: null,
+    busiestPercent: null,
+    detail: null,
+    source: null,
+  });
   assert.deepEqual(figures.servers[0].cpuPercent, null);
   assert.equal(figures.servers[0].source, null);
   const unplaced = createTierSampler({ app: { source: null }, servers: [], cpus: 2, procDir: proc.dir });
@@ -141,14 +151,14 @@ test('the plan: servers by their loopback ports, the app less them; a remote app
   const plan = planTiers({
     appPid: null, appUrls: ['http://127.0.0.1:8080/redis/key1'], services, procDir: proc.dir, cpus: 2, env: {},
   });
-  assert.deepEqual(plan.app, { source: 'proc', roots: [10], exclude: [12, 20] });
+  assert.deepEqual(plan.app, { source: 'proc', roots: [10], exclude: [12, 20], ports: [8080] });
   assert.deepEqual(plan.servers.map(({ name, pids, cores }) => [name, pids, cores]),
     [['redis', [12], 1], ['postgres', [20], 2], ['couchdb', [], 1]]);
   // A --url has no listing: a process below the app that listens elsewhere is a server it started.
   const unlisted = planTiers({
     appUrls: ['http://127.0.0.1:8080/redis/key1'], services: new Map(), procDir: proc.dir, cpus: 2,
   });
-  assert.deepEqual(unlisted.app, { source: 'proc', roots: [10], exclude: [12] });
+  assert.deepEqual(unlisted.app, { source: 'proc', roots: [10], exclude: [12], ports: [8080] });
   assert.deepEqual(unlisted.servers, []);
   const remote = planTiers({
     appUrls: ['http://10.0.0.9:8080/redis/key1'],
@@ -185,10 +195,12 @@ test('CPU seconds from what a tier says: Prometheus text and Redis INFO', () => 
   const text = '# HELP storebench_app_process_cpu_seconds_total Total user and system CPU time\n' +
     '# TYPE storebench_app_process_cpu_seconds_total counter\nstorebench_app_process_cpu_seconds_total 12.5\n' +
     'storebench_app_process_cpu_user_seconds_total 10\nother_metric 3\n';
-  assert.equal(metricsCpuSeconds(text), 12.5);
+  assert.deepEqual(metricsFigures(text), { cpuSeconds: 12.5, processes: null, cpus: null });
   const labelled = 'process_cpu_seconds_total{worker="1"} 1.5\nprocess_cpu_seconds_total{worker="2"} 2 1700000000\n';
-  assert.equal(metricsCpuSeconds(labelled), 3.5);
-  assert.equal(metricsCpuSeconds('nothing here 1\n'), null);
+  assert.equal(metricsFigures(labelled).cpuSeconds, 3.5);
+  assert.equal(metricsFigures('nothing here 1\n'), null);
+  const cluster = `${text}storebench_app_processes 5\nstorebench_app_cpus 16\n`;
+  assert.deepEqual(metricsFigures(cluster), { cpuSeconds: 12.5, processes: 5, cpus: 16 });
   const info = '# CPU\r\nused_cpu_sys:1.250000\r\nused_cpu_user:2.500000\r\nused_cpu_sys_children:9\r\n';
   assert.equal(redisInfoCpuSeconds(info), 3.75);
   assert.equal(redisInfoCpuSeconds('# CPU\r\n'), null);
