@@ -1,6 +1,7 @@
 // A V8 CPU profile (.cpuprofile) as pprof, the format Pyroscope and `go tool pprof` read: one
 // location per call-tree node, each sample's stack leaf first, valued in samples and CPU time.
 // pprof-format does the encoding; the caller gzips it (pprof files are gzipped protobuf).
+import { sampleDurations } from './profile-parts.js';
 import { Function as PprofFunction, Line, Location, Profile, Sample, StringTable, ValueType } from 'pprof-format';
 
 /** The profile as pprof's protobuf bytes (a Uint8Array, not yet gzipped). */
@@ -23,13 +24,14 @@ export function toPprof(cpuprofile) {
     locations.push(new Location({ id: node.id, line: [line] }));
   }
   // Per node: how many samples, and their time (the delta to the next sample, as DevTools counts it).
-  const { samples = [], timeDeltas = [] } = cpuprofile;
+  const { samples = [] } = cpuprofile;
   const meanMicros = samples.length ? (cpuprofile.endTime - cpuprofile.startTime) / samples.length : 0;
+  const durations = sampleDurations(cpuprofile);
   const taken = new Map();
   samples.forEach((id, i) => {
     const entry = taken.get(id) ?? { count: 0, micros: 0 };
     entry.count += 1;
-    entry.micros += Math.max(0, timeDeltas[i + 1] ?? meanMicros);
+    entry.micros += durations[i];
     taken.set(id, entry);
   });
   const stackOf = (id) => {

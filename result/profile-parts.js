@@ -83,9 +83,23 @@ export function partOfFrame({ functionName, url }, root = null) {
 }
 
 /**
+ * The time each sample stands for, µs: from it to the next sample (timeDeltas holds the gap
+ * before each), the last one's to the profile's end, as Chrome DevTools counts them.
+ */
+export function sampleDurations({ samples = [], timeDeltas = [], startTime, endTime }) {
+  const durations = new Array(samples.length);
+  let at = startTime;
+  for (let i = 0; i < samples.length; i += 1) {
+    at += timeDeltas[i] ?? 0;
+    const next = i + 1 < samples.length ? at + (timeDeltas[i + 1] ?? 0) : endTime;
+    durations[i] = Math.max(0, next - at);
+  }
+  return durations;
+}
+
+/**
  * Each part's CPU time in one profile, in µs: { parts: {part: µs}, busyMicros, samples }.
- * A sample's time is the delta to the next sample (timeDeltas[i + 1]); the last one's is
- * the mean. Idle samples count nowhere.
+ * Idle samples count nowhere.
  */
 export function profileParts(profile, { root = null } = {}) {
   const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
@@ -101,14 +115,14 @@ export function profileParts(profile, { root = null } = {}) {
     return part;
   };
   const parts = Object.fromEntries(PARTS.map((part) => [part, 0]));
-  const { samples = [], timeDeltas = [] } = profile;
-  const meanDelta = samples.length > 1 ? (profile.endTime - profile.startTime) / samples.length : 0;
+  const { samples = [] } = profile;
+  const durations = sampleDurations(profile);
   let busyMicros = 0;
   let counted = 0;
   for (let i = 0; i < samples.length; i += 1) {
     const part = resolve(samples[i]);
     if (part === NOT_CPU) continue;
-    const micros = Math.max(0, timeDeltas[i + 1] ?? meanDelta);
+    const micros = durations[i];
     parts[part] += micros;
     busyMicros += micros;
     counted += 1;
@@ -156,9 +170,8 @@ export function flameTree(profiles, { minShare = 0.005 } = {}) {
   for (const { pid, role, root, profile } of profiles) {
     const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
     const self = new Map();
-    const { samples = [], timeDeltas = [] } = profile;
-    const meanDelta = samples.length > 1 ? (profile.endTime - profile.startTime) / samples.length : 0;
-    samples.forEach((id, i) => self.set(id, (self.get(id) ?? 0) + Math.max(0, timeDeltas[i + 1] ?? meanDelta)));
+    const durations = sampleDurations(profile);
+    (profile.samples ?? []).forEach((id, i) => self.set(id, (self.get(id) ?? 0) + durations[i]));
     const build = (node) => {
       const children = (node.children ?? []).map((id) => nodes.get(id))
         .filter((child) => child.callFrame.functionName !== NOT_CPU).map(build);
