@@ -234,8 +234,7 @@ function profilesOfAll() {
       if (taking) return { conflict: 'a profile is already being taken' };
       taking = true;
       const starting = workers.map(({ talk }) => talk.ask('profile-start-local', { intervalUs }));
-      await Promise.all([own.start(intervalUs), ...starting]);
-      return { processes: [] };
+      return { processes: await Promise.all([own.start(intervalUs), ...starting]) };
     },
     async stop(workers) {
       if (!taking) return { conflict: 'no profile is being taken' };

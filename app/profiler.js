@@ -9,7 +9,10 @@ const APP_ROOT = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, ''
 
 export const DEFAULT_INTERVAL_US = 250;
 
-/** Profiles this process: start(intervalUs), then stop() resolves to { pid, role, root, profile }. */
+/**
+ * Profiles this process: start(intervalUs) resolves to { pid, role }, then stop() to
+ * { pid, role, root, profile }.
+ */
 export function createProfiler({ role = 'app' } = {}) {
   let session = null;
   return {
@@ -20,6 +23,7 @@ export function createProfiler({ role = 'app' } = {}) {
       await session.post('Profiler.enable');
       await session.post('Profiler.setSamplingInterval', { interval: intervalUs });
       await session.post('Profiler.start');
+      return { pid: process.pid, role };
     },
     async stop() {
       if (!session) throw new StorebenchError('no profile is being taken', { code: 'PROFILE_CONFLICT' });

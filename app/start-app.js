@@ -119,5 +119,5 @@ async function listenEach(served, settings) {
 
 function oneProcessProfiling() {
   const profiler = createProfiler();
-  return { start: (intervalUs) => profiler.start(intervalUs), stop: async () => [await profiler.stop()] };
+  return { start: async (intervalUs) => [await profiler.start(intervalUs)], stop: async () => [await profiler.stop()] };
 }

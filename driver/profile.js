@@ -21,14 +21,16 @@ const refusals = {
     'STOREBENCH_WRITE_TOKEN); nothing was profiled',
 };
 
-/** The profiler of the app at baseUrl: start(), then stop() resolves to [{ pid, role, root, profile }]. */
+/**
+ * The profiler of the app at baseUrl: start() resolves to its processes, [{ pid, role }], then
+ * stop() to [{ pid, role, root, profile }].
+ */
 export function appProfiler(baseUrl, { token = null } = {}) {
   const at = redactUrl(baseUrl);
   const headers = token ? { authorization: `Bearer ${token}` } : {};
   const call = async (action, query = '') => {
     const url = `${joinUrl(baseUrl, `_profile/${action}`)}${query}`;
     const { status, body } = await httpRequest(url, { method: 'POST', headers, timeoutMs: PROFILE_TIMEOUT_MS });
-    if (status === 204) return null;
     let answer = null;
     try {
       answer = JSON.parse(body);

@@ -172,6 +172,9 @@ export async function runBenchmark(options, { signal, onProgress = () => {}, env
   const sweepSignal = signal ? AbortSignal.any([signal, appDied.signal]) : appDied.signal;
   try {
     if (app) onProgress({ type: 'app-started', app });
+    // --profile: refused now, before any load, where the app will not be profiled.
+    const profiler = options.profile ? appProfiler(app?.url ?? options.target, { token }) : null;
+    await profiler?.check();
     // Decided with the options (options/result-settings.js): the Result records them as they are.
     const settings = options.settings;
     const system = systemInfo({ target: label, engine: settings.engine });
@@ -195,9 +198,6 @@ export async function runBenchmark(options, { signal, onProgress = () => {}, env
       type: 'start', settings, system, targets: shownTargets, skipped, totalSteps, estimateSeconds, estimateLoad,
     });
 
-    // --profile: refused now, before any load, where the app will not be profiled.
-    const profiler = options.profile ? appProfiler(app?.url ?? options.target, { token }) : null;
-    await profiler?.check();
     if (options.probe) {
       prober = await startProber({ timeoutMs: options.timeoutMs });
       for (const target of targets) {

@@ -4,8 +4,15 @@
 // script of its own is its caller's), else `other`. The rules are one table, PART_RULES, which
 // test/unit/profile-parts.test.js reads; docs/measurement.md says how to read the parts.
 
-/** The parts, in the order they are shown. */
-export const PARTS = ['framework', 'client', 'node', 'json', 'gc', 'storebench', 'other'];
+/**
+ * The parts, in the order they are shown: those of the main thread's samples, then `threads`, the
+ * app's CPU off its main thread (parallel GC, V8's compilers, libuv's pool), which no sample sees.
+ */
+export const PARTS = ['framework', 'client', 'node', 'json', 'gc', 'storebench', 'other', 'threads'];
+const SAMPLED_PARTS = PARTS.filter((part) => part !== 'threads');
+// A sample's time is at most this many times the profile's usual gap: a longer gap is time the
+// thread was not running (another process or the hypervisor had the core), not time it spent.
+const GAP_CAP = 2;
 
 /**
  * The rules, tried in order on each frame. A package is matched by the path after the last
@@ -97,11 +104,20 @@ export function sampleDurations({ samples = [], timeDeltas = [], startTime, endT
   return durations;
 }
 
+/** sampleDurations, each at most GAP_CAP times the median: a descheduled thread's gap is not CPU. */
+export function cappedDurations(profile) {
+  const durations = sampleDurations(profile);
+  if (!durations.length) return durations;
+  const sorted = [...durations].sort((a, b) => a - b);
+  const cap = GAP_CAP * sorted[Math.floor(sorted.length / 2)];
+  return durations.map((micros) => Math.min(micros, cap));
+}
+
 /**
  * Each part's CPU time in one profile, in µs: { parts: {part: µs}, busyMicros, samples }.
- * Idle samples count nowhere.
+ * Idle samples count nowhere; capped: each sample's time at most GAP_CAP times the usual gap.
  */
-export function profileParts(profile, { root = null } = {}) {
+export function profileParts(profile, { root = null, capped = false } = {}) {
   const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
   const parents = new Map();
   for (const node of profile.nodes) for (const child of node.children ?? []) parents.set(child, node.id);
@@ -114,9 +130,9 @@ export function profileParts(profile, { root = null } = {}) {
     partOfNode.set(id, part);
     return part;
   };
-  const parts = Object.fromEntries(PARTS.map((part) => [part, 0]));
+  const parts = Object.fromEntries(SAMPLED_PARTS.map((part) => [part, 0]));
   const { samples = [] } = profile;
-  const durations = sampleDurations(profile);
+  const durations = capped ? cappedDurations(profile) : sampleDurations(profile);
   let busyMicros = 0;
   let counted = 0;
   for (let i = 0; i < samples.length; i += 1) {
@@ -131,21 +147,30 @@ export function profileParts(profile, { root = null } = {}) {
 }
 
 /**
- * A step's parts, over the profiles of every app process: CPU µs per response per part, their
- * sum, and each process's share. profiles: [{ pid, role, root, profile }].
+ * A step's parts over the profiles of every app process, in CPU µs per response. The samples say
+ * where each main thread's time went; how much time that was comes from /proc where it was read
+ * (mainThreadMicros: the main threads' CPU over the same run), the samples' own times otherwise;
+ * procMicros, the app's whole CPU (every thread), gives `threads`, the rest. profiles:
+ * [{ pid, role, root, profile }].
  */
-export function stepParts(profiles, responses) {
+export function stepParts(profiles, responses, { mainThreadMicros = null, procMicros = null } = {}) {
   const per = (micros) => (responses > 0 ? micros / responses : null);
-  const total = Object.fromEntries(PARTS.map((part) => [part, 0]));
+  const sampled = Object.fromEntries(SAMPLED_PARTS.map((part) => [part, 0]));
   const processes = profiles.map(({ pid, role, root, profile }) => {
-    const { parts, busyMicros, samples } = profileParts(profile, { root });
-    for (const part of PARTS) total[part] += parts[part];
+    const { parts, busyMicros, samples } = profileParts(profile, { root, capped: true });
+    for (const part of SAMPLED_PARTS) sampled[part] += parts[part];
     return { pid, role, samples, microsPerResponse: per(busyMicros) };
   });
-  const sum = PARTS.reduce((all, part) => all + total[part], 0);
+  const sampledTotal = SAMPLED_PARTS.reduce((all, part) => all + sampled[part], 0);
+  const scale = mainThreadMicros !== null && sampledTotal > 0 ? mainThreadMicros / sampledTotal : 1;
+  const threads = mainThreadMicros !== null && procMicros !== null ? Math.max(0, procMicros - mainThreadMicros) : null;
+  const parts = Object.fromEntries(SAMPLED_PARTS.map((part) => [part, per(sampled[part] * scale)]));
+  parts.threads = threads === null ? null : per(threads);
   return {
-    microsPerResponse: per(sum),
-    parts: Object.fromEntries(PARTS.map((part) => [part, per(total[part])])),
+    microsPerResponse: per(sampledTotal * scale + (threads ?? 0)),
+    sampledMicrosPerResponse: per(sampledTotal),
+    scaledTo: mainThreadMicros === null ? 'samples' : 'proc',
+    parts,
     processes,
   };
 }

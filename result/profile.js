@@ -14,20 +14,26 @@ export function profileFileName(step, { pid, role }) {
 
 /**
  * The step's profile record. processes: [{ pid, role, root, profile }] from the app; figures: the
- * profiled run's; step: the measured step; tiers: the monitor's figures of the profiled run.
+ * profiled run's; step: the measured step; tiers: the monitor's figures of the profiled run;
+ * mainThreadMicros: the app's main threads' CPU over that run from /proc, or null (a remote app).
  */
-export function profileRecord({ processes, figures, step, tiers, files, intervalUs }) {
-  const { microsPerResponse, parts, processes: perProcess } = stepParts(processes, figures.responses);
-  const procMicros = tiers?.app?.microsPerResponse ?? null;
+export function profileRecord({ processes, figures, step, tiers, files, intervalUs, mainThreadMicros = null }) {
+  const procPerResponse = tiers?.app?.microsPerResponse ?? null;
+  const procMicros = procPerResponse === null ? null : procPerResponse * figures.responses;
+  const parts = stepParts(processes, figures.responses, { mainThreadMicros, procMicros });
+  const per = (micros) => (micros === null || !(figures.responses > 0) ? null : micros / figures.responses);
   return {
     responses: figures.responses,
     rps: figures.rps,
     intervalUs,
-    microsPerResponse,
-    parts,
-    processes: perProcess,
-    // The /proc figure of the same run: every thread of the app's processes, not only the sampled one.
-    procMicrosPerResponse: procMicros,
+    microsPerResponse: parts.microsPerResponse,
+    parts: parts.parts,
+    scaledTo: parts.scaledTo,
+    sampledMicrosPerResponse: parts.sampledMicrosPerResponse,
+    mainThreadMicrosPerResponse: per(mainThreadMicros),
+    processes: parts.processes,
+    // The /proc figure of the same run: every thread of the app's processes, the profiler's own work included.
+    procMicrosPerResponse: procPerResponse,
     // The profiler's cost: the profiled run's rps against the measured step's.
     rpsCost: step.rps > 0 && figures.rps > 0 ? figures.rps / step.rps - 1 : null,
     files,

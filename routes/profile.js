@@ -4,7 +4,7 @@
 // profile names the app's code and costs it CPU while it is taken.
 import { StorebenchError } from '../util/errors.js';
 import { writeGuard } from './write-guard.js';
-import { emptyAnswer, jsonAnswer } from './answers.js';
+import { jsonAnswer } from './answers.js';
 
 export const PROFILE_PREFIX = '/_profile';
 const INTERVAL = /[?&]intervalUs=(\d{1,5})(?:&|$)/;
@@ -12,7 +12,8 @@ const MIN_INTERVAL_US = 50;
 const MAX_INTERVAL_US = 10_000;
 
 /**
- * The profiler's routes. profiling: { start(intervalUs), stop() -> [{ pid, role, root, profile }] }
+ * The profiler's routes. profiling: { start(intervalUs) -> [{ pid, role }], stop() -> [{ pid, role, root,
+ * profile }] }
  * over every app process (app/profiler.js, or the primary's with --workers); allowed: the app's
  * --allow-profiling.
  */
@@ -33,8 +34,7 @@ export function profileRoutes(profiling, { allowed = false, token, listensOnLoop
         permitted(req, res);
         const asked = Number(INTERVAL.exec(req.url)?.[1] ?? 0);
         const intervalUs = asked ? Math.min(MAX_INTERVAL_US, Math.max(MIN_INTERVAL_US, asked)) : undefined;
-        await profiling.start(intervalUs);
-        return emptyAnswer(204);
+        return jsonAnswer(200, { processes: await profiling.start(intervalUs) });
       },
     },
     {

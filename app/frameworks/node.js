@@ -13,6 +13,7 @@ const segmentsOf = (pattern) => pattern.split('/').slice(1).filter(Boolean)
 const byLiterals = (a, b) => b.segments.filter((s) => s.literal).length - a.segments.filter((s) => s.literal).length;
 
 function decode(text) {
+  if (!text.includes('%')) return text;
   try {
     return decodeURIComponent(text);
   } catch {

@@ -34,7 +34,8 @@ test('the known frames go to their parts: packages, builtins, Node core, our own
 });
 
 test('the rules: one table, its parts those shown, every frame kind decided by it', () => {
-  assert.deepEqual([...new Set(PART_RULES.map((rule) => rule.part))].sort(), PARTS.filter((p) => p !== 'other').sort());
+  const fromFrames = PARTS.filter((part) => part !== 'other' && part !== 'threads');
+  assert.deepEqual([...new Set(PART_RULES.map((rule) => rule.part))].sort(), fromFrames.sort());
   const cases = [
     [frame('handle', `file://${ROOT}/node_modules/express/lib/application.js`), 'framework'],
     [frame('lookup', `${ROOT}/node_modules/find-my-way/index.js`), 'framework'], // CommonJS: a plain path
@@ -57,16 +58,29 @@ test('the rules: one table, its parts those shown, every frame kind decided by i
   assert.equal(partOfFrame(frame('x', `file://${ROOT}/stores/store-set.js`), null), null);
 });
 
-test('a step\'s parts are µs per response over every process\'s profile', () => {
+test('a step\'s parts: the samples say where, /proc says how much, and the CPU off the main thread is its own part', () => {
   const two = [
     { pid: 1, role: 'worker', root: ROOT, profile: fixture },
     { pid: 2, role: 'worker', root: ROOT, profile: fixture },
   ];
-  const step = stepParts(two, 10);
-  assert.equal(step.microsPerResponse, (2 * 575) / 10);
-  assert.equal(step.parts.client, (2 * 205) / 10);
-  const perProcess = step.processes.map((one) => [one.pid, one.samples, one.microsPerResponse]);
-  assert.deepEqual(perProcess, [[1, 13, 57.5], [2, 13, 57.5]]);
+  // Capped at twice the usual gap (30 µs): 100 -> 60 (the router's), 200 -> 60 (the client's); the
+  // idle 1000 counts nowhere anyway. Each process: 395 µs sampled.
+  const alone = stepParts(two, 10);
+  assert.equal(alone.scaledTo, 'samples');
+  assert.equal(alone.sampledMicrosPerResponse, (2 * 395) / 10);
+  assert.equal(alone.microsPerResponse, 79);
+  assert.deepEqual(alone.parts, {
+    framework: 14.6, client: 13, node: 15, json: 8, gc: 12, storebench: 12, other: 4.4, threads: null,
+  });
+  const perProcess = alone.processes.map((one) => [one.pid, one.samples, one.microsPerResponse]);
+  assert.deepEqual(perProcess, [[1, 13, 39.5], [2, 13, 39.5]]);
+  // The main threads used twice what the samples show (a busy machine stretched nothing: the cap
+  // took the gaps out), and the processes 420 µs more on other threads.
+  const read = stepParts(two, 10, { mainThreadMicros: 1580, procMicros: 2000 });
+  assert.equal(read.scaledTo, 'proc');
+  assert.equal(read.parts.client, 26);
+  assert.equal(read.parts.threads, 42);
+  assert.equal(read.microsPerResponse, 200, 'the parts add up to /proc\'s figure');
   assert.equal(stepParts(two, 0).microsPerResponse, null, 'no responses: no figure per response');
 });
 
