@@ -100,7 +100,8 @@ try {
   for (let round = 0; round < rounds; round += 1) {
     const order = running.map((_, i) => running[(i + round) % running.length]);
     for (const server of order) server.rounds[round] = await measure(server);
-    console.log(`round ${round + 1}: ${running.map((s) => `${s.name} ${Math.round(s.rounds[round].micros)} µs`).join(', ')}`);
+    const line = running.map((s) => `${s.name} ${Math.round(s.rounds[round].micros)} µs`).join(', ');
+    console.log(`round ${round + 1}: ${line}`);
   }
 } finally {
   await Promise.allSettled(running.map((server) => server.stop()));
@@ -108,12 +109,12 @@ try {
 
 const byName = Object.fromEntries(running.map((server) => [server.name, server]));
 const ratios = (app, reference) => byName[app].rounds.map((r, i) => r.micros / byName[reference].rounds[i].micros);
+const whole = (n) => Math.round(n).toLocaleString('en-US');
+const spread = (values) => `${whole(median(values))} (${whole(Math.min(...values))}-${whole(Math.max(...values))})`;
 const rows = running.map((server) => {
   const rps = server.rounds.map((r) => r.rps);
   const micros = server.rounds.map((r) => r.micros);
-  return `| ${server.name} | ${Math.round(median(rps)).toLocaleString('en-US')} ` +
-    `(${Math.round(Math.min(...rps)).toLocaleString('en-US')}-${Math.round(Math.max(...rps)).toLocaleString('en-US')}) ` +
-    `| ${Math.round(median(micros))} (${Math.round(Math.min(...micros))}-${Math.round(Math.max(...micros))}) |`;
+  return `| ${server.name} | ${spread(rps)} | ${spread(micros)} |`;
 });
 const express = ratios('app.js --framework express', 'Express 5, one route');
 const fastify = ratios('app.js --framework fastify', 'node:http, one route');

@@ -60,7 +60,7 @@ test('--profile --target an app beyond loopback started without --allow-profilin
   t.after(() => app.stop());
   const port = new URL(app.url).port;
   const { status, stdout, stderr } = await runDriverCli([
-    '--target', `http://127.0.0.1:${port}`, '--profile', '-c', '2', '-t', '1'
+    '--target', `http://127.0.0.1:${port}`, '--profile', '-c', '2', '-t', '1',
   ]);
   assert.equal(status, 2, stderr);
   assert.match(stderr, /--profile: the app at http:\/\/127\.0\.0\.1:\d+\/? was not started with profiling allowed: /);
@@ -80,7 +80,7 @@ test('--profile --target an app beyond loopback that allows profiling: refused w
   const env = { ...process.env };
   delete env.STOREBENCH_WRITE_TOKEN;
   const { status, stderr } = await runDriverCli([
-    '--target', `http://127.0.0.1:${port}`, '--profile', '-c', '2', '-t', '1'
+    '--target', `http://127.0.0.1:${port}`, '--profile', '-c', '2', '-t', '1',
   ], { env });
   assert.equal(status, 2, stderr);
   assert.match(stderr, /takes profile requests only with its write token: give --token/);

@@ -58,7 +58,7 @@ test('the rules: one table, its parts those shown, every frame kind decided by i
   assert.equal(partOfFrame(frame('x', `file://${ROOT}/stores/store-set.js`), null), null);
 });
 
-test('a step\'s parts: the samples say where, /proc says how much, and the CPU off the main thread is its own part', () => {
+test('a step\'s parts: the samples say where, /proc says how much, the CPU off the main thread its own part', () => {
   const two = [
     { pid: 1, role: 'worker', root: ROOT, profile: fixture },
     { pid: 2, role: 'worker', root: ROOT, profile: fixture },

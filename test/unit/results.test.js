@@ -9,8 +9,8 @@ import { fixedResult, fixedStep, fixedWarning } from '../helpers/driver-fixtures
 import { resultError } from '../../driver/run.js';
 import { RunError } from '../../util/errors.js';
 
-const HEADER = 'url,store,key,framework,workload,operation,mode,model,startedAt,finishedAt,maxRequests,durationSeconds,' +
-  'concurrency,targetRps,peakInFlight,requests,responses,wallSeconds,elapsedSeconds,rps,meanLatencyMs,maxLatencyMs,' +
+const HEADER = 'url,store,key,framework,workload,operation,mode,model,startedAt,finishedAt,maxRequests,' +
+  'durationSeconds,concurrency,targetRps,peakInFlight,requests,responses,wallSeconds,elapsedSeconds,rps,meanLatencyMs,maxLatencyMs,' +
   'minLatencyMs,p50,p90,p99,p999,storeMeanMs,storeMaxMs,storeP50Ms,storeP99Ms,errors,errorKinds,cpuPercent,warnings,' +
   'repeat,stealPercent,othersCpuPercent,treeCpuPercent,loadAverage,interrupted';
 
