@@ -11,7 +11,8 @@ import { RunError } from '../../util/errors.js';
 
 const HEADER = 'url,store,key,framework,workload,operation,mode,model,startedAt,finishedAt,maxRequests,' +
   'durationSeconds,concurrency,targetRps,peakInFlight,requests,responses,wallSeconds,elapsedSeconds,rps,' +
-  'meanLatencyMs,maxLatencyMs,minLatencyMs,p50,p90,p99,p999,storeMeanMs,storeMaxMs,storeP50Ms,storeP99Ms,errors,errorKinds,cpuPercent,warnings,' +
+  'meanLatencyMs,maxLatencyMs,minLatencyMs,p50,p90,p99,p999,storeMeanMs,storeMaxMs,storeP50Ms,storeP99Ms,errors,' +
+  'errorKinds,cpuPercent,warnings,' +
   'repeat,stealPercent,othersCpuPercent,treeCpuPercent,loadAverage,interrupted';
 
 test('CSV: a header and one row per step, commas in values quoted', () => {
