@@ -309,13 +309,20 @@ export const PROFILE_FIELDS = [
     'profiled: the step\'s own figures are never the profiled ones)'),
   field('rps', 'number', 'the profiled run\'s rps'),
   field('intervalUs', 'integer', 'the profiler\'s sampling interval, µs'),
-  field('microsPerResponse', 'number|null', 'the app\'s CPU µs per response as its profiles sampled it: the sum ' +
-    'of parts (the processes\' JavaScript threads, GC included)'),
+  field('microsPerResponse', 'number|null', 'the app\'s CPU µs per response in the profiled run: the sum of its ' +
+    'parts, which is the /proc figure (procMicrosPerResponse) where /proc was read'),
   field('parts', 'object', 'CPU µs per response by part: `framework` (Express, fastify and what only they use), ' +
     '`client` (the store\'s client library and what it pulls in), `node` (Node\'s own HTTP, net, streams, ' +
     'timers), `json` (JSON.parse and stringify), `gc`, `storebench` (app/, routes/, stores/ and its --metrics ' +
-    'library), `other`; each sample goes to the part of its frame nearest the leaf that has one ' +
-    '(result/profile-parts.js PART_RULES)'),
+    'library), `other`; each main-thread sample goes to the part of its frame nearest the leaf that has one ' +
+    '(result/profile-parts.js PART_RULES), and `threads` is the CPU off the main threads (parallel GC, V8\'s ' +
+    'compilers, libuv\'s pool: null where /proc was not read)'),
+  field('scaledTo', 'string', '`proc`: the samples\' shares of the main threads\' CPU as /proc read it (the app ' +
+    'runs on this machine); `samples`: the samples\' own times (a remote app)'),
+  field('sampledMicrosPerResponse', 'number|null', 'the main threads\' time per response as the samples alone ' +
+    'tell it (each sample\'s gap, at most twice the usual one: a longer gap is a thread waiting for a core)'),
+  field('mainThreadMicrosPerResponse', 'number|null', 'the app\'s main threads\' CPU per response from /proc ' +
+    'over the profiled run; null for a remote app'),
   field('processes', 'list', 'each app process profiled', { of: PROFILE_PROCESS_FIELDS }),
   field('procMicrosPerResponse', 'number|null', 'the app\'s CPU µs per response in the same run as /proc read it ' +
     '(every thread of its processes, the profiler\'s own work included); null where not read'),
