@@ -15,8 +15,14 @@ const D3_MODULES = [
   'd3-selection', 'd3-transition', 'd3-time', 'd3-time-format', 'd3-scale',
 ];
 const COLOURS = {
-  framework: '#d62728', client: '#1f77b4', node: '#2ca02c', json: '#9467bd', gc: '#8c564b', storebench: '#ff7f0e',
-  other: '#7f7f7f', threads: '#bcbd22',
+  framework: '#d62728',
+  client: '#1f77b4',
+  node: '#2ca02c',
+  json: '#9467bd',
+  gc: '#8c564b',
+  storebench: '#ff7f0e',
+  other: '#7f7f7f',
+  threads: '#bcbd22',
 };
 const CSS = `
 .parts { display: grid; grid-template-columns: max-content 1fr max-content; gap: 4px 10px; align-items: center; \

@@ -446,7 +446,8 @@ ${profile ? profileScripts(profile, assets) : ''}
 
 // The flame graphs' trees, then d3 and d3-flame-graph, then the page's script that draws them.
 const profileScripts = (profile, assets) =>
-  `<script type="application/json" id="storebench-flames" data-colours="${escapeHtml(JSON.stringify(profile.colours))}">` +
+  '<script type="application/json" id="storebench-flames" ' +
+  `data-colours="${escapeHtml(JSON.stringify(profile.colours))}">` +
   `${scriptJson(profile.flames)}</script>\n` +
   `<script>${profile.js.replace(/<\/script/gi, '<\\/script')}</script>\n` +
   `<script>${assets.flameClientJs.replace(/<\/script/gi, '<\\/script')}</script>`;

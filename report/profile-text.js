@@ -22,7 +22,8 @@ export function profileLine(step) {
     .map((part) => `${partLabel(part, step)} ${Math.round(profile.parts[part])}`);
   const proc = profile.scaledTo === 'proc' ? '' : '; sampled: no /proc here';
   const cost = profile.rpsCost === null ? '' : `; profiled run ${percent(profile.rpsCost)} rps`;
-  return `app ${Math.round(profile.microsPerResponse ?? 0)} µs: ${shown.join(', ')} (CPU µs per response${proc}${cost})`;
+  const total = Math.round(profile.microsPerResponse ?? 0);
+  return `app ${total} µs: ${shown.join(', ')} (CPU µs per response${proc}${cost})`;
 }
 
 /** One line per profiled step, '' when none was profiled. */
