@@ -208,7 +208,7 @@ test('with JavaScript off: a note where the charts would be, no empty chart fram
 
 // test/fixtures/runs/profiled.json: a real `node test --stores memory,redis --keys key1 -c 10 -t 1
 // --profile` (express), each step with its profile and flame tree.
-test('a profiled run\'s page: the parts as one bar a step, and a flame graph per step drawn in the browser', async (t) => {
+test('a profiled run\'s page: the parts as one bar a step, a flame graph per step drawn in the browser', async (t) => {
   if (!context) return unavailable(t, 'Chromium is not installed (apt-get install chromium)');
   const out = join(dir, 'profiled.html');
   const result = await runDriverCli(['report', 'test/fixtures/runs/profiled.json', '--html', out]);
