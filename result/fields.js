@@ -494,6 +494,8 @@ export const STEP_CSV_FIELDS = STEP_FIELDS
 
 export const COMPARISON_ROW_FIELDS = [
   field('store', 'string', 'the store'),
+  field('framework', 'string', 'what served the app (--framework); a row per store and framework where several ' +
+    'did, each against `memory` on its own framework. Absent where no app said', { optional: true }),
   field('repeats', 'integer', 'how many steps (repeats) the row stands for'),
   field('rps', 'number', 'its rps at this load; with repeats, their median'),
   field('latency.meanMs', 'number|null', 'its mean latency in ms (the median over repeats)'),
@@ -545,7 +547,8 @@ export const COMPARISON_ROW_FIELDS = [
   field('spread.latency.p99Ms.ciLow', 'number|null', 'the 95% interval of that mean, low end (Student\'s t over the ' +
     'repeats); null under 5 repeats'),
   field('spread.latency.p99Ms.ciHigh', 'number|null', 'its high end; null under 5 repeats'),
-  field('overlaps', 'string[]', 'the other stores at this key and load whose rps range over the repeats (min to max) ' +
+  field('overlaps', 'string[]', 'the other stores (`redis on fastify` where several frameworks served the run) at ' +
+    'this key and load whose rps range over the repeats (min to max) ' +
     'overlaps this one\'s: not distinguishable here. Empty with one repeat'),
   field('warnings', 'string[]', 'the codes of its steps\' warnings, each once (empty when none), and ' +
     '`FASTER_THAN_BASELINE` when it measured faster than `memory` by more than 10% and beyond the noise; the ' +

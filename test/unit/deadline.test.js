@@ -53,7 +53,7 @@ test('withOperationDeadline: an operation the server never answers is a 503 STOR
 
 test('one keeper for many operations: those in time resolve, one past its deadline rejects within a sweep of it, ' +
   'and the sweeps stop once nothing is under way', async () => {
-  const within = deadlineKeeper(100);
+  const within = deadlineKeeper(1000);
   const began = performance.now();
   const quick = Array.from({ length: 1000 }, (_, i) => within(sleep(i % 20).then(() => i), () => new Error('late')));
   let rejectedAt;
@@ -63,10 +63,10 @@ test('one keeper for many operations: those in time resolve, one past its deadli
   });
   assert.deepEqual(await Promise.all(quick), Array.from({ length: 1000 }, (_, i) => i));
   assert.equal(await hung, 'too slow');
-  // The deadline, then at most one sweep (a tenth of it) later, and some room for a busy machine.
-  assert.ok(rejectedAt >= 100 && rejectedAt < 100 + 10 + 150, `rejected after ${Math.round(rejectedAt)} ms`);
+  // The deadline, then at most one sweep (100 ms) later, and some room for a busy machine.
+  assert.ok(rejectedAt >= 1000 && rejectedAt < 1000 + 100 + 400, `rejected after ${Math.round(rejectedAt)} ms`);
   const active = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
-  await sleep(30);
+  await sleep(250);
   assert.equal(active(), 0, 'no interval left once nothing is under way');
 });
 
