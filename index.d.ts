@@ -35,7 +35,7 @@ export interface RunOptions {
   workers?: number | string;
   /** --app-workers: the processes of the app.js the run starts (app.js --workers), a number or `auto`. */
   appWorkers?: number | string;
-  /** --engine: what sends the HTTP requests, `loadtest` (the default) or `fast`; not with direct. */
+  /** --engine: what sends the HTTP requests, `fast` (the default) or `loadtest`; not with direct. */
   engine?: 'loadtest' | 'fast';
   probe?: boolean;
   /** --probe-size: the value of the probe's own key (direct mode, a key-space workload); 100 bytes by default. */

@@ -54,6 +54,7 @@ export function resultSettings(options, env = process.env) {
     workers: options.workers,
     appWorkers: startsApp(options) ? options.appWorkers : null,
     engine: options.direct ? 'direct' : options.engine,
+    engineChoice: options.direct ? 'default' : options.engineChoice ?? 'default',
     pipeline: options.pipeline, // --pipeline, direct mode
     ...(options.probeSize ? { probeSize: options.probeSize } : {}), // --probe-size
     ...(storeDelay ? { storeDelay } : {}),
