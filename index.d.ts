@@ -39,7 +39,7 @@ export interface RunOptions {
   framework?: string[] | string;
   /** --profile: each step run again with a CPU profile of every app process; where its CPU went, per part. */
   profile?: boolean;
-  /** --engine: what sends the HTTP requests, `loadtest` (the default) or `fast`; not with direct. */
+  /** --engine: what sends the HTTP requests, `fast` (the default) or `loadtest`; not with direct. */
   engine?: 'loadtest' | 'fast';
   probe?: boolean;
   /** --probe-size: the value of the probe's own key (direct mode, a key-space workload); 100 bytes by default. */

@@ -130,7 +130,8 @@ export function report(input, { format = 'text', assert } = {}) {
   const thresholds = thresholdsOf(assert, result);
   if (format === 'html') return htmlReport(result, { thresholds });
   const { system, settings, steps } = result;
-  if (result.scenario) return renderScenario(result.scenario, { system, engine: settings.engine, steps });
+  const engine = { engine: settings.engine, choice: settings.engineChoice };
+  if (result.scenario) return renderScenario(result.scenario, { system, ...engine, steps });
   return renderRun(result, { thresholds }) + (result.merged ? `\n${renderMachineRows(result)}` : '');
 }
 

@@ -59,11 +59,16 @@ function childrenMicros(text) {
   return seconds.reduce((sum, value) => sum + value, 0) * 1e6;
 }
 
-/** wrk's CPU per request against url: resolves { rps, responses, us }. */
+/** wrk's CPU per request against url: resolves { rps, responses, us, meanLatencyMs }. */
 export async function wrkCpuPerRequest(url, { connections, seconds, threads = 1 }) {
   const script = 'wrk "$@" && echo "--- times" && times';
   const { stdout } = await run('sh', ['-c', script, 'sh', `-t${threads}`, `-c${connections}`, `-d${seconds}s`, url]);
   const [wrkOutput, timesOutput] = stdout.split('--- times');
   const parsed = parseWrk(wrkOutput);
-  return { rps: parsed.rps, responses: parsed.requests, us: childrenMicros(timesOutput) / parsed.requests };
+  return {
+    rps: parsed.rps,
+    responses: parsed.requests,
+    us: childrenMicros(timesOutput) / parsed.requests,
+    meanLatencyMs: parsed.meanLatencyMs,
+  };
 }

@@ -42,7 +42,8 @@ export async function scenarioCommand(options, { signal, stdout = process.stdout
   });
   const [result] = outcome.results;
   const { system, settings, steps } = result ?? {};
-  out.write(renderScenario(outcome.scenario, { system, engine: settings?.engine, steps }));
+  const engine = { engine: settings?.engine, choice: settings?.engineChoice };
+  out.write(renderScenario(outcome.scenario, { system, ...engine, steps }));
   if (!result) throw new RunError(`scenario ${options.scenario}: nothing was measured`);
   await writeResults(options, result, stdout);
   // A store that was down: its figures are missing, so the run failed (exit 1), as node test's does.

@@ -1,7 +1,7 @@
 // The sweep: every target at every load level, one step at a time, interleaved and shuffled with
 // the run's seed so a drift of the machine falls on all targets alike; a control step at the end
 // (the first one again) shows that drift.
-import { httpEngine } from './engines/http.js';
+import { DEFAULT_HTTP_ENGINE, loadEngine } from './engines/table.js';
 import { createStepRunner } from './workers.js';
 import { redactUrl } from '../util/redact.js';
 import { orderOf, planSchedule } from './schedule.js';
@@ -30,11 +30,12 @@ export function workloadFor(target, workload, token) {
  * Runs every load against every target with `engine` through the phases of
  * driver/sweep-phases.js and resolves to { steps, order, control }. An abort rejects with
  * StepAborted. Events go to emit(event) (driver/run.js lists them); an event's `target` is
- * present(target), never the target itself (it may hold a password). Direct mode passes its
- * own `engine`, `loadRecords` and `verifyWrites`; --profile a `profiler` (driver/profile.js).
+ * present(target), never the target itself (it may hold a password). Without `engine`, the one
+ * settings.engine names (the default HTTP engine without one); direct mode passes its own
+ * `engine`, `loadRecords` and `verifyWrites`; --profile a `profiler` (driver/profile.js).
  */
 export async function runSweep(targets, settings, {
-  engine = httpEngine,
+  engine: given = null,
   loadRecords: loadWith = loadRecords,
   verifyWrites: verifyWith = verifyWrites,
   workload = null,
@@ -48,6 +49,7 @@ export async function runSweep(targets, settings, {
   profiler = null,
 } = {}) {
   const onNotice = (message) => emit({ type: 'notice', message });
+  const engine = given ?? await loadEngine(settings.engine ?? DEFAULT_HTTP_ENGINE);
   const stepRunner = createStepRunner({ workers: settings.workers, engine, onNotice });
   try {
     const sweep = prepareSweep(targets, settings, {

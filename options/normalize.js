@@ -247,6 +247,8 @@ export function normalizeOptions(object = {}, env = process.env) {
     probe,
     ...(probeSize === undefined ? {} : { probeSize }),
     engine,
+    // Why: the System line and settings.engineChoice say whether --engine (or run()'s `engine`) named it.
+    engineChoice: text('engine') === undefined ? 'default' : 'option',
     ...runReportOptions(values, problems),
     ...workload.options,
     // One seed for the run: the order's shuffles and, with a key space, the workload's.

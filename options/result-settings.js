@@ -56,6 +56,7 @@ export function resultSettings(options, env = process.env) {
     framework: startsApp(options) ? options.framework : null, // --framework: what serves the app it starts
     ...(options.profile ? { profile: true } : {}), // --profile
     engine: options.direct ? 'direct' : options.engine,
+    engineChoice: options.direct ? 'default' : options.engineChoice ?? 'default',
     pipeline: options.pipeline, // --pipeline, direct mode
     ...(options.probeSize ? { probeSize: options.probeSize } : {}), // --probe-size
     ...(storeDelay ? { storeDelay } : {}),

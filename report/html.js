@@ -95,7 +95,7 @@ function warningSummary(result) {
 function header(result) {
   const { system, settings } = result;
   const rows = [
-    ['System', renderSystemLine(system, { date: false, engine: settings.engine }).replace(/^System:\s*/, '')],
+    ['System', renderSystemLine(system, { date: false, engine: settings.engine, choice: settings.engineChoice }).replace(/^System:\s*/, '')],
     ['Target', system.target],
     ['Date', system.date],
     ['Settings', settingsText(settings)],

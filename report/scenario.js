@@ -102,7 +102,7 @@ function publishedFor(record, table) {
 }
 
 /** The whole text of a scenario record (studies/index.js). */
-export function renderScenario(record, { system, engine, steps = [] } = {}) {
+export function renderScenario(record, { system, engine, choice, steps = [] } = {}) {
   const { study } = record;
   const by = study.author ? ` by ${study.author}` : '';
   const source = study.source ? ` · ${study.source}` : '';
@@ -118,7 +118,7 @@ export function renderScenario(record, { system, engine, steps = [] } = {}) {
       : 'no plan limits emulated';
     lines.push(labelled('Cloudant', plan));
   }
-  if (system) lines.push(renderSystemLine(system, { labelWidth: LABEL, engine }));
+  if (system) lines.push(renderSystemLine(system, { labelWidth: LABEL, engine, choice }));
   const align = (headers) => headers.map((_, i) => (i === 0 ? 'left' : 'right'));
   for (const table of record.measured) {
     const { published, apart } = publishedFor(record, table);

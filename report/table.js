@@ -175,7 +175,7 @@ export function renderSystem(system, settings) {
   const size = settings.duration ? `${settings.duration} s per step` : `${settings.requests} requests per step`;
   const keepAlive = settings.keepAlive ? 'on' : 'off';
   const lines = [
-    renderSystemLine(system, { labelWidth: 9, date: false, engine: settings.engine }),
+    renderSystemLine(system, { labelWidth: 9, date: false, engine: settings.engine, choice: settings.engineChoice }),
     `Target:   ${system.target}`,
     `Date:     ${system.date}`,
     `Settings: ${load}; ${size}; ${warmupText(settings)}; keep-alive ${keepAlive}; timeout ${settings.timeoutMs} ms` +

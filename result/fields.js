@@ -719,10 +719,13 @@ export const RESULT_FIELDS = [
     'from files written before it', { optional: true }),
   field('settings.profile', 'boolean', '--profile: each step was run again with a CPU profile of every app ' +
     'process (its `profile`). Absent when off', { optional: true }),
-  field('settings.engine', 'string', 'what sent the load (--engine): `loadtest` (the default) or `fast` (HTTP/1.1 ' +
-    'written to sockets by storebench itself), or `direct` with --direct (the stores\' clients called in the ' +
-    'driver\'s process). The figures mean the same whichever it was; ' +
-    'absent from files written before it', { optional: true }),
+  field('settings.engine', 'string', 'what sent the load (--engine): `fast` (HTTP/1.1 written to sockets by ' +
+    'storebench itself; the default) or `loadtest`, or `direct` with --direct (the stores\' clients called in the ' +
+    'driver\'s process). The figures mean the same whichever it was; absent from files written before it (those ' +
+    'were sent by loadtest, then the default, or direct)', { optional: true }),
+  field('settings.engineChoice', 'string', 'why settings.engine sent the load: `default` (no --engine: fast over ' +
+    'HTTP, direct with --direct) or `option` (--engine, or run()\'s `engine`, named it). Absent from files written ' +
+    'before it', { optional: true }),
   field('settings.pipeline', 'integer', 'calls each caller of the closed loop sent at once, the next batch when all ' +
     'had settled (--pipeline, direct mode; redis-benchmark -P); each call timed and counted on its own, so a step ' +
     'keeps concurrency x pipeline calls in flight. 1 without it; absent from files written before it',

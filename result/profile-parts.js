@@ -93,13 +93,15 @@ export function partOfFrame({ functionName, url }, root = null) {
  * The time each sample stands for, µs: from it to the next sample (timeDeltas holds the gap
  * before each), the last one's to the profile's end, as Chrome DevTools counts them.
  */
-export function sampleDurations({ samples = [], timeDeltas = [], startTime, endTime }) {
+export function sampleDurations({ samples = [], timeDeltas = [], startTime = 0, endTime }) {
   const durations = new Array(samples.length);
   let at = startTime;
   for (let i = 0; i < samples.length; i += 1) {
     at += timeDeltas[i] ?? 0;
-    const next = i + 1 < samples.length ? at + (timeDeltas[i + 1] ?? 0) : endTime;
-    durations[i] = Math.max(0, next - at);
+    if (i + 1 < samples.length) durations[i] = Math.max(0, timeDeltas[i + 1] ?? 0);
+    else if (endTime !== undefined) durations[i] = Math.max(0, endTime - at);
+    // A profile with no end (hand-made): the last sample lasts the mean gap.
+    else durations[i] = samples.length > 1 ? (at - startTime - (timeDeltas[0] ?? 0)) / (samples.length - 1) : 0;
   }
   return durations;
 }
@@ -114,36 +116,44 @@ export function cappedDurations(profile) {
 }
 
 /**
- * Each part's CPU time in one profile, in µs: { parts: {part: µs}, busyMicros, samples }.
- * Idle samples count nowhere; capped: each sample's time at most GAP_CAP times the usual gap.
+ * Each part's time in one profile, µs: Map part -> µs. partOf(callFrame) names a frame's part, or
+ * null for its caller's; a sample whose frames name none is `fallback`'s. capped: each sample's
+ * time at most GAP_CAP times the usual gap. The one walk both the app's parts (below) and the
+ * driver's (bench/profile-parts.js) use.
  */
-export function profileParts(profile, { root = null, capped = false } = {}) {
+export function partTimes(profile, partOf, { fallback = 'other', capped = false } = {}) {
   const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
   const parents = new Map();
   for (const node of profile.nodes) for (const child of node.children ?? []) parents.set(child, node.id);
   const partOfNode = new Map();
   const resolve = (id) => {
     if (partOfNode.has(id)) return partOfNode.get(id);
-    const node = nodes.get(id);
-    let part = node.callFrame.functionName === NOT_CPU ? NOT_CPU : partOfFrame(node.callFrame, root);
-    if (part === null) part = parents.has(id) ? resolve(parents.get(id)) : 'other';
+    let part = partOf(nodes.get(id).callFrame);
+    if (part === null) part = parents.has(id) ? resolve(parents.get(id)) : fallback;
     partOfNode.set(id, part);
     return part;
   };
-  const parts = Object.fromEntries(SAMPLED_PARTS.map((part) => [part, 0]));
-  const { samples = [] } = profile;
   const durations = capped ? cappedDurations(profile) : sampleDurations(profile);
-  let busyMicros = 0;
-  let counted = 0;
-  for (let i = 0; i < samples.length; i += 1) {
-    const part = resolve(samples[i]);
-    if (part === NOT_CPU) continue;
-    const micros = durations[i];
-    parts[part] += micros;
-    busyMicros += micros;
-    counted += 1;
-  }
-  return { parts, busyMicros, samples: counted };
+  const times = new Map();
+  (profile.samples ?? []).forEach((id, i) => {
+    const part = resolve(id);
+    times.set(part, (times.get(part) ?? 0) + durations[i]);
+  });
+  return times;
+}
+
+/**
+ * Each part's CPU time in one profile, in µs: { parts: {part: µs}, busyMicros, samples }.
+ * Idle samples count nowhere; capped: each sample's time at most GAP_CAP times the usual gap.
+ */
+export function profileParts(profile, { root = null, capped = false } = {}) {
+  const partOf = (callFrame) => (callFrame.functionName === NOT_CPU ? NOT_CPU : partOfFrame(callFrame, root));
+  const times = partTimes(profile, partOf, { capped });
+  const parts = Object.fromEntries(SAMPLED_PARTS.map((part) => [part, times.get(part) ?? 0]));
+  const busyMicros = SAMPLED_PARTS.reduce((sum, part) => sum + parts[part], 0);
+  const idleIds = new Set(profile.nodes.filter((node) => node.callFrame.functionName === NOT_CPU).map((n) => n.id));
+  const samples = (profile.samples ?? []).filter((id) => !idleIds.has(id)).length;
+  return { parts, busyMicros, samples };
 }
 
 /**

@@ -42,6 +42,10 @@
  * @property {() => Promise<void>} ping  Resolves when the server answers; rejects when it is down.
  * @property {() => Promise<void>} close  Releases connections; safe to call twice.
  * @property {() => object} [stats]  Extra facts for /stores (cache hits, pool size...).
+ * @property {(keys: string[]) => Promise<Array<Buffer|null>>} [getMany]  The values of keys, in order,
+ *           sent as one explicit pipeline of the client's (node-redis's multi().execAsPipeline()):
+ *           only where that costs less per call than get() (--direct --pipeline N sends its GETs
+ *           through it). Rejects as a whole when any call fails.
  * @property {() => Promise<object[]>} [pipelined]  Only for a client that pipelines in a mode of its
  *           own (node-postgres's pipeline mode): one object per such connection with the Store's
  *           calls over it, the same ones every time, closed by close(). Under --pipeline N caller i
@@ -96,7 +100,7 @@ export function assertStore(store, adapter) {
       throw new TypeError(`store "${adapter.name}" must implement ${method}()`);
     }
   }
-  for (const optional of ['stats', 'valueLimit', 'pipelined', 'keys']) {
+  for (const optional of ['stats', 'valueLimit', 'pipelined', 'getMany', 'keys']) {
     if (store[optional] !== undefined && typeof store[optional] !== 'function') {
       throw new TypeError(`store "${adapter.name}" ${optional} must be a function`);
     }

@@ -34,6 +34,13 @@ export async function open({ redis }, { keyPrefix = '', ttlSeconds } = {}) {
 
   return {
     get: (key) => bytes.get(k(key)),
+    // --direct --pipeline N: N GETs as node-redis's explicit pipeline, about half the CPU per
+    // command of N get() calls (docs/direct.md). It rejects as a whole on any error reply.
+    getMany(keys) {
+      const pipeline = bytes.multi();
+      for (const key of keys) pipeline.get(k(key));
+      return pipeline.execAsPipeline();
+    },
     async set(key, value) {
       await bytes.set(k(key), value, setOptions);
     },

@@ -6,7 +6,8 @@
 //   `/append`): GET -> get; PUT -> set (204); POST .../append -> append (204, 405 without one);
 //   DELETE -> delete (204); `then` -> get, then set (a read-modify-write). ValueTooLargeError
 //   answers 413, as the app would; any other error is failed(error).
-// - `pipeline` N (closed loop): N calls per tick per caller, as redis-benchmark -P.
+// - `pipeline` N (closed loop): N calls per tick per caller, as redis-benchmark -P; without a
+//   workload, through the store's getMany(keys) where it has one (the client's explicit pipeline).
 // - A store call cannot be cancelled: at its deadline the engine stops waiting and leaves it to
 //   finish unheard, so a frozen store cannot hold a -n step for ever.
 import { LoadRun } from './load-run.js';
@@ -166,11 +167,75 @@ class Batch {
   }
 
   done() {
+    nextBatch(this);
+  }
+}
+
+// A batch's calls have all settled: its next one, now or (every YIELD_EVERY starts) at the next turn.
+function nextBatch(batch) {
+  const { run } = batch;
+  if (run.stopped || run.taken >= run.maxRequests) return;
+  if (run.taken - run.yieldedAt < YIELD_EVERY) return batch.send();
+  run.yieldedAt = run.taken;
+  setImmediate(batch.start);
+}
+
+// One caller of --pipeline N through a store's getMany(keys) (the client's explicit pipeline): N
+// GETs begun one by one, sent as one call, each settled when the pipeline answers. A rejection
+// fails every call of the batch with it: the client does not tell which call it was. Past the
+// deadline the batch is left to finish unheard, as a Caller's call is, and the next one goes out.
+class GetManyBatch {
+  constructor(run, store) {
+    this.run = run;
+    this.store = store;
+    this.keys = Array.from({ length: run.pipeline }, () => run.key);
+    this.handles = null; // the batch in flight, a slot null once settled
+    this.pending = 0;
+    this.cancels = this.keys.map((_, slot) => (error) => this.settle(this.handles, slot, null, error));
+    this.start = () => this.send();
+  }
+
+  send() {
     const { run } = this;
-    if (run.stopped || run.taken >= run.maxRequests) return;
-    if (run.taken - run.yieldedAt < YIELD_EVERY) return this.send();
-    run.yieldedAt = run.taken;
-    setImmediate(this.start);
+    const handles = [];
+    while (handles.length < this.keys.length && run.take()) {
+      handles.push(run.meter.begin(this.cancels[handles.length]));
+      run.begun();
+    }
+    if (!handles.length) return;
+    this.handles = handles;
+    this.pending = handles.length;
+    const keys = handles.length === this.keys.length ? this.keys : this.keys.slice(0, handles.length);
+    let answer;
+    try {
+      answer = this.store.getMany(keys);
+    } catch (error) {
+      return this.failAll(handles, error);
+    }
+    answer.then((values) => {
+      for (let slot = 0; slot < handles.length; slot += 1) {
+        if (values[slot] == null) this.settle(handles, slot, STATUS.missing, null, MISSING);
+        else this.settle(handles, slot, STATUS.found);
+      }
+    }, (error) => this.failAll(handles, error));
+  }
+
+  failAll(handles, error) {
+    for (let slot = 0; slot < handles.length; slot += 1) this.settle(handles, slot, null, error);
+  }
+
+  // `handles`: the batch the answer is for; an abandoned one's late answer settles nothing.
+  settle(handles, slot, status, error, detail) {
+    const handle = handles === this.handles ? handles[slot] : null;
+    if (!handle) return;
+    handles[slot] = null;
+    if (error) handle.failed(error);
+    else handle.responded(status, detail);
+    this.pending -= 1;
+    if (this.pending === 0) {
+      this.handles = null;
+      nextBatch(this);
+    }
   }
 }
 
@@ -189,7 +254,11 @@ class DirectRun extends LoadRun {
       const batches = Math.min(this.concurrency, Math.ceil(this.maxRequests / this.pipeline));
       const { connections } = this;
       const storeOf = (i) => (connections ? connections[i % connections.length] : this.store);
-      for (let i = 0; i < batches && !this.stopped; i += 1) new Batch(this, storeOf(i)).send();
+      for (let i = 0; i < batches && !this.stopped; i += 1) {
+        const store = storeOf(i);
+        const many = !this.workload && typeof store.getMany === 'function';
+        (many ? new GetManyBatch(this, store) : new Batch(this, store)).send();
+      }
       return;
     }
     const callers = Math.min(this.concurrency, this.maxRequests);

@@ -42,7 +42,7 @@ test('node test, embedded default: tiny sweep of memory and redis, tables, compa
   if (/skipped redis/.test(result.stdout)) return unavailable(t, `the app could not run redis: ${result.stdout.match(/skipped redis: .*/)[0]}`);
   assert.equal(result.status, 0, result.stderr);
   const { stdout } = result;
-  assert.match(stdout, /^System: {3}Node v\d+\.\d+\.\d+ · .* · \d+ x .+ · engine loadtest \d/m);
+  assert.match(stdout, /^System: {3}Node v\d+\.\d+\.\d+ · .* · \d+ x .+ · engine fast \(default\)$/m);
   assert.match(stdout, /^Target: {3}app\.js started as a child process at http:\/\/127\.0\.0\.1:\d+$/m);
   assert.match(stdout, /^Date: {5}\d{4}-\d\d-\d\dT/m);
   const base = stdout.match(/child process at (http:\/\/127\.0\.0\.1:\d+)/)[1];

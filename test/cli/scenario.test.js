@@ -90,6 +90,11 @@ for (const name of ['cloudant-vs-redis', 'tarantool-vs-postgres']) {
     const record = saved.scenario;
     assert.equal(record.name, name);
     assert.equal(record.scale, 'tiny');
+    // Study 000 was made with loadtest, which its scenario names; study 004 (ab) runs on the default.
+    const engine = { 'cloudant-vs-redis': 'loadtest', 'tarantool-vs-postgres': 'fast' }[name];
+    assert.equal(saved.settings.engine, engine);
+    const why = engine === 'loadtest' ? 'engine loadtest [\\d.]+ \\(--engine loadtest\\)' : 'engine fast \\(default\\)';
+    assert.match(stdout, new RegExp(`^System: +.* · ${why} · `, 'm'));
     // The load's tables, then the JSON parse table a scenario may time in the driver.
     assert.equal(record.measured.length, scenario.tables.length + (scenario.jsonParseTable ? 1 : 0));
     for (const [i, table] of record.measured.slice(0, scenario.tables.length).entries()) {

@@ -236,6 +236,39 @@ test('the engine: calls that settle while their batch is being sent (405, no app
   assert.deepEqual(step.errors.byKind, { 'http 405': 500 });
 });
 
+test('the engine sends a redis batch of GETs as one explicit pipeline (getMany), each call timed and ' +
+  'counted, a short last batch too; an error reply fails each call with the error one GET gets', async (t) => {
+  const server = await ownRedis(t);
+  if (!server) return;
+  const store = await redisAdapter.open({ redis: { url: server.url } });
+  t.after(() => store.close());
+  await store.set('key1', Buffer.from('value'));
+  const batches = [];
+  const counted = { ...store, getMany: (keys) => { batches.push(keys.length); return store.getMany(keys); } };
+  const load = { url: 'direct://redis/key1', store: counted, key: 'key1', concurrency: 3, pipeline: 16 };
+  const step = await measureStep(directEngine, { ...load, maxRequests: 1000 });
+  assert.equal(step.requests, 1000);
+  assert.equal(step.responses, 1000);
+  assert.equal(step.errors.total, 0, JSON.stringify(step.errors));
+  assert.equal(step.latency.count, 1000);
+  assert.equal(step.peakInFlight, 48);
+  assert.equal(batches.reduce((sum, size) => sum + size, 0), 1000);
+  assert.deepEqual([...new Set(batches)].sort((a, b) => a - b), [8, 16], 'batches of 16, one of 8 to end -n');
+
+  // A hash under the key: GET answers WRONGTYPE, pipelined or not, and every call counts it.
+  const admin = createClient({ url: server.url });
+  admin.on('error', () => {}); // the server stops before this client closes (t.after runs in order)
+  await admin.connect();
+  t.after(() => admin.destroy());
+  await admin.del('key1');
+  await admin.hSet('key1', 'f', 'v');
+  const pipelined = await measureStep(directEngine, { ...load, maxRequests: 40 });
+  const single = await measureStep(directEngine, { ...load, pipeline: 1, maxRequests: 40 });
+  assert.equal(pipelined.errors.total, 40);
+  assert.deepEqual(Object.keys(pipelined.errors.byKind), Object.keys(single.errors.byKind));
+  assert.equal(single.errors.total, 40);
+});
+
 test('the engine: a server frozen past the deadline times the batch out, and -n still ends ' +
   'with exactly -n calls', async (t) => {
   const server = await ownRedis(t);

@@ -106,7 +106,7 @@ test('an error answer\'s body is the step\'s sample, chunked or ended by the clo
   });
 });
 
-test('node test --engine fast --workers 2 --probe: the run says which engine sent the load, ' +
+test('node test --engine fast --workers 2 --probe: the run says which engine sent the load and why, ' +
   'in its System line and its JSON', async (t) => {
   let served = 0;
   const url = await listen(t, createServer((request, response) => {
@@ -120,6 +120,7 @@ test('node test --engine fast --workers 2 --probe: the run says which engine sen
   assert.equal(status, 0, stderr);
   const result = JSON.parse(stdout);
   assert.equal(result.settings.engine, 'fast');
+  assert.equal(result.settings.engineChoice, 'option');
   assert.equal(result.settings.workers, 2);
   const [step] = result.steps;
   assert.equal(step.requests, 400);
@@ -127,5 +128,5 @@ test('node test --engine fast --workers 2 --probe: the run says which engine sen
   assert.equal(step.workers.length, 2);
   assert.ok(step.probe.underLoad.count > 0, 'the probe ran beside the step');
   assert.ok(served >= 420, `the server saw ${served} requests: the step's, the warm-up's and the probe's`);
-  assert.match(stderr, /^System: {3}Node v[\d.]+ · .* · engine fast$/m);
+  assert.match(stderr, /^System: {3}Node v[\d.]+ · .* · engine fast \(--engine fast\)$/m);
 });

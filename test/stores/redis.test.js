@@ -24,3 +24,18 @@ test('credentials the server refuses fail the open with its answer (WRONGPASS), 
     return true;
   });
 });
+
+test('getMany (--direct --pipeline\'s explicit pipeline) answers each key\'s exact bytes in order, null for ' +
+  'a missing one', async (t) => {
+  if (!(await reachable(testRedisUrl))) return void unavailable(t, `no Redis at ${redactUrl(testRedisUrl)}`);
+  const store = await redis.open({ redis: { url: testRedisUrl, source: 'test' } });
+  t.after(() => store.close());
+  const bytes = Buffer.from([0, 255, 10, 13, 0x80]);
+  await store.set('getmany-a', bytes);
+  await store.set('getmany-b', Buffer.from('b'));
+  await store.delete('getmany-missing');
+  const values = await store.getMany(['getmany-b', 'getmany-missing', 'getmany-a', 'getmany-a']);
+  assert.deepEqual(values, [Buffer.from('b'), null, bytes, bytes]);
+  await store.delete('getmany-a');
+  await store.delete('getmany-b');
+});

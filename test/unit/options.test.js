@@ -54,6 +54,7 @@ test('every flag is read', () => {
     pipeline: 1,
     probe: false,
     engine: 'fast',
+    engineChoice: 'option',
     html: undefined,
     repeat: 1,
     assert: [],
@@ -112,15 +113,22 @@ test('every flag is read', () => {
       appWorkers: null,
       framework: null,
       engine: 'fast',
+      engineChoice: 'option',
       pipeline: 1,
     },
   });
 });
 
-test('--engine picks the HTTP engine: loadtest by default, fast on request; anything else, ' +
-  'or with --direct, is a problem', () => {
-  assert.equal(parseArguments([], {}).options.engine, 'loadtest');
-  assert.equal(parseArguments(['--engine', 'fast'], {}).options.engine, 'fast');
+test('--engine picks the HTTP engine: fast by default, loadtest on request, and the settings say which ' +
+  'chose it; anything else, or with --direct, is a problem', () => {
+  const byDefault = parseArguments([], {}).options;
+  assert.equal(byDefault.engine, 'fast');
+  assert.equal(byDefault.settings.engineChoice, 'default');
+  const asked = parseArguments(['--engine', 'loadtest'], {}).options;
+  assert.equal(asked.engine, 'loadtest');
+  assert.equal(asked.settings.engineChoice, 'option');
+  assert.equal(parseArguments(['--engine', 'fast'], {}).options.settings.engineChoice, 'option');
+  assert.equal(parseArguments(['--direct'], {}).options.settings.engineChoice, 'default');
   assert.deepEqual(
     parseArguments(['--engine', 'undici'], {}).problems,
     ['--engine must be loadtest or fast, not "undici"'],

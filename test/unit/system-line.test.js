@@ -32,6 +32,25 @@ test('the System line names the engine that sent the load: loadtest with its ver
   );
 });
 
+test('the System line says why the engine ran: the default or --engine; nothing for direct or old files', () => {
+  assert.equal(
+    renderSystemLine(system, { date: false, engine: 'fast', choice: 'default' }),
+    'System: Node v20.0.0 · linux 6 x64 · 2 x Test CPU · engine fast (default)',
+  );
+  assert.equal(
+    renderSystemLine(system, { date: false, engine: 'loadtest', choice: 'option' }),
+    'System: Node v20.0.0 · linux 6 x64 · 2 x Test CPU · engine loadtest 8.2.1 (--engine loadtest)',
+  );
+  assert.equal(
+    renderSystemLine(system, { date: false, engine: 'direct', choice: 'default' }),
+    'System: Node v20.0.0 · linux 6 x64 · 2 x Test CPU · engine direct',
+  );
+  assert.equal(
+    renderSystemLine(system, { date: false, engine: 'loadtest' }),
+    'System: Node v20.0.0 · linux 6 x64 · 2 x Test CPU · engine loadtest 8.2.1',
+  );
+});
+
 test('the driver header pads the label to line up with Target: and Date: and leaves the date to its own line', () => {
   assert.equal(
     renderSystemLine(system, { labelWidth: 9, date: false }),
