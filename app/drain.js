@@ -8,6 +8,7 @@
 import { Server } from 'node:net';
 
 const SWEEP_MS = 100;
+const CONNECTION = Symbol('storebench.connection');
 const QUIET_CHECK_MS = 10;
 
 // Sent once the request's body is read: closing with bytes unread would reset the connection and
@@ -84,16 +85,21 @@ export function drainable(server, {
   // The app's own handlers run after the decision, so it is made before any header is written.
   const handlers = server.listeners('request');
   server.removeAllListeners('request');
+  // One listener for every response (this: the response), not a closure each: it runs on every request.
+  function responseClosed() {
+    const connection = this[CONNECTION];
+    connection.active -= 1;
+    connection.responses.delete(this);
+    connection.idleSince = Date.now();
+  }
+  const [only] = handlers.length === 1 ? handlers : [null];
   server.on('request', (req, res) => {
     const connection = connections.get(req.socket);
     if (connection) {
       connection.active += 1;
       connection.responses.add(res);
-      res.once('close', () => {
-        connection.active -= 1;
-        connection.responses.delete(res);
-        connection.idleSince = Date.now();
-      });
+      res[CONNECTION] = connection;
+      res.on('close', responseClosed);
     }
     if (connection?.late) {
       if (phase === 'closed') return goingAway(req, res);
@@ -103,7 +109,8 @@ export function drainable(server, {
       return;
     }
     if (phase !== 'serving') res.shouldKeepAlive = false;
-    for (const handler of handlers) handler.call(server, req, res);
+    if (only) only.call(server, req, res);
+    else for (const handler of handlers) handler.call(server, req, res);
   });
 
   return () => new Promise((resolve) => {

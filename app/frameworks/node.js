@@ -33,6 +33,8 @@ function matchOf(segments, parts) {
       params[name] = parts[i];
     }
   }
+  // Decoded once the whole path matched: a path of another route's shape is never refused here.
+  for (const name in params) params[name] = decode(params[name]);
   return params;
 }
 
@@ -53,9 +55,7 @@ export function nodeListener(surface) {
     for (const route of bySegments[parts.length] ?? []) {
       if (route.method !== method && route.method !== ANY) continue;
       const params = matchOf(route.segments, parts);
-      if (!params) continue;
-      for (const name of Object.keys(params)) params[name] = decode(params[name]);
-      return route.handle(req, res, params);
+      if (params) return route.handle(req, res, params);
     }
     return surface.notFound(req, res);
   };
