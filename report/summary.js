@@ -11,6 +11,8 @@ const TIERS = {
   latency: 'latency, the clients waiting on the store or the network',
 };
 
+const plural = (count, noun) => `${count} ${noun}${count === 1 ? '' : 's'}`;
+
 export const levelName = (model, load) => (model === 'open' ? `${load} rps` : `concurrency ${load}`);
 
 /** "the app (48 of 52 steps)", "a store's server, redis (3 of 4 steps)". */
@@ -36,7 +38,7 @@ function keyLine(summary) {
   if (apart.ranked < 2) told = 'one store ranked: nothing to tell apart';
   else {
     const storeRanks = summary.by === 'store-time' ? `, ${apart.storeRanks} by store time` : '';
-    told = `${apart.rpsRanks} rps ranks${storeRanks} among ${apart.ranked} stores`;
+    told = `${plural(apart.rpsRanks, 'rps rank')}${storeRanks} among ${apart.ranked} stores`;
   }
   const changes = summary.storeRankChanges;
   let order = '';
@@ -75,8 +77,8 @@ function switchingLines(switching) {
   return switching.others.map((other) => {
     const change = other.ratio === null
       ? `no store, key and level ran under both ${switching.baseline} and ${other.framework}`
-      : `${other.framework}'s rps was ${ratioText(other.ratio)} ${switching.baseline}'s (median of ${other.cells} ` +
-        `store, key and level${other.cells === 1 ? '' : 's'}, ${ratioText(other.low)}-${ratioText(other.high)})`;
+      : `${other.framework}'s rps was ${ratioText(other.ratio)} ${switching.baseline}'s (the median over the ` +
+        `${plural(other.cells, 'store, key and level')} both ran: ${ratioText(other.low)}-${ratioText(other.high)})`;
     return `switching framework: ${change}; most steps limited by ${limiterText(switching.limiter)} under ` +
       `${switching.baseline}, by ${limiterText(other.limiter)} under ${other.framework}`;
   });
