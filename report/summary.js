@@ -17,7 +17,7 @@ export const levelName = (model, load) => (model === 'open' ? `${load} rps` : `c
 
 /** "the app (48 of 52 steps)", "a store's server, redis (3 of 4 steps)". */
 export function limiterText(limiter) {
-  if (!limiter) return 'a tier not told (one could not be measured)';
+  if (!limiter) return 'nothing told (a tier could not be measured)';
   const who = limiter.tier === 'server' ? `a store's server, ${limiter.servers.join(', ')}` : TIERS[limiter.tier];
   return `${who} (${limiter.steps} of ${limiter.of} steps)`;
 }
@@ -47,7 +47,10 @@ function keyLine(summary) {
       ? `; storeRank differs at ${changes.map((load) => levelName(summary.model, load)).join(', ')}`
       : '; storeRank the same at every level';
   }
-  return `${summary.key}: rps at ${level} (${told})${order}; most steps limited by ${limiterText(summary.limiter)}`;
+  const limited = summary.limiter
+    ? `most steps limited by ${limiterText(summary.limiter)}`
+    : 'what limited the steps not told (a tier could not be measured)';
+  return `${summary.key}: rps at ${level} (${told})${order}; ${limited}`;
 }
 
 function hintText(hint) {
