@@ -91,7 +91,8 @@ export function createLiveReport({ options, stdout = process.stdout, stderr = pr
     async finish(result, { failed = false } = {}) {
       progress?.clear();
       // A part of a split run is not a run of its own: the merge of its parts is.
-      const keep = options.save !== false && !result.settings.part;
+      // Nothing measured (every store down, stopped before the first step): nothing to keep.
+      const keep = options.save !== false && !result.settings.part && result.steps.length > 0;
       const earlier = keep ? await findLastRuns(result).catch(() => ({})) : {};
       text.ending(result, { against: againstLast(result, earlier) });
       try {

@@ -35,9 +35,9 @@ export function renderRepeatTable(url, steps, { legends = true } = {}) {
   // The store's own time (Server-Timing): the median over the repeats, as in the comparison.
   const stored = hasServerStoreTime(steps);
   if (stored) headers.push('storeP50', 'storeP99');
-  headers.push('errors');
-  const limited = steps.some((step) => step.bottleneck);
+  const limited = steps.some((step) => step.bottleneck?.tier);
   if (limited) headers.push('bottleneck');
+  headers.push('errors');
   const rows = cells.map(({ cell, summary }) => {
     const first = cell.steps[0];
     const load = first.model === 'open' ? `${first.targetRps} rps` : first.concurrency;
@@ -53,8 +53,8 @@ export function renderRepeatTable(url, steps, { legends = true } = {}) {
       const storeTime = storeTimeOf(cell.steps);
       row.push(formatMs(storeTime?.p50Ms ?? null), formatMs(storeTime?.p99Ms ?? null));
     }
-    row.push(String(summary.errors.total));
     if (limited) row.push(bottleneckText(commonBottleneck(cell.steps)));
+    row.push(String(summary.errors.total));
     return row;
   });
   const align = headers.map((header) => (header === 'errors' || header === 'bottleneck' ? 'left' : 'right'));

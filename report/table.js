@@ -101,8 +101,8 @@ const OPEN_MODEL_NOTE = 'open model: concurrency = most requests in flight at on
   'latency counts from each intended send time';
 const TIMED_STEPS_NOTE = 'timed steps (-t): maxRequests = requests sent';
 
-/** Whether a table of `steps` shows a bottleneck column: some step had its tiers measured. */
-export const showsBottleneck = (steps) => steps.some((step) => step.bottleneck);
+/** Whether a table of `steps` shows a bottleneck column: the bottleneck of some step was told. */
+export const showsBottleneck = (steps) => steps.some((step) => step.bottleneck?.tier);
 
 /**
  * The lines that say what a per-URL table's columns mean: the same under every table of a run,
@@ -134,10 +134,10 @@ export function renderStepTable(url, steps, { legends = true } = {}) {
   if (open) headers.push('targetRps');
   const probed = steps.some((step) => step.probe);
   if (probed) headers.push(...PROBE_HEADERS);
-  headers.push('errors');
   // The tier that limited each step, in a word (its evidence: --verbose, the page, the JSON).
   const limited = showsBottleneck(steps);
   if (limited) headers.push('bottleneck');
+  headers.push('errors');
   const rows = steps.flatMap((step) => {
     const row = [
       String(step.maxRequests ?? step.requests),
@@ -149,13 +149,13 @@ export function renderStepTable(url, steps, { legends = true } = {}) {
     if (stored) row.push(...storeTimeCells(step));
     if (open) row.push(step.targetRps === null ? '-' : String(step.targetRps));
     if (probed) row.push(...probeCells(step.probe));
-    row.push(formatErrors(step.errors));
     if (limited) row.push(bottleneckText(step.bottleneck));
+    row.push(formatErrors(step.errors));
     if (!perOperation || (step.operations?.length ?? 0) < 2) return [row];
     const operationRows = step.operations.map((figures) => [
       '', '', figures.operation, ...latencyCells(figures), ...(stored ? storeTimeCells(figures) : []),
-      ...(open ? [''] : []), ...(probed ? PROBE_HEADERS.map(() => '') : []), formatErrors(figures.errors),
-      ...(limited ? [''] : []),
+      ...(open ? [''] : []), ...(probed ? PROBE_HEADERS.map(() => '') : []), ...(limited ? [''] : []),
+      formatErrors(figures.errors),
     ]);
     return [row, ...operationRows];
   });

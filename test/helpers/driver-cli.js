@@ -3,6 +3,8 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { withResultsDir } from './results-dir.js';
 
+export { withoutSavedLine } from './results-dir.js';
+
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
 /**

@@ -16,5 +16,15 @@ export function testResultsDir() {
   return dir;
 }
 
-/** `env` with STOREBENCH_RESULTS_DIR set to the test folder, unless it names one itself. */
-export const withResultsDir = (env = process.env) => ({ STOREBENCH_RESULTS_DIR: testResultsDir(), ...env });
+let runs = 0;
+
+/**
+ * `env` with STOREBENCH_RESULTS_DIR set to a new folder inside the test folder (so a run never
+ * meets another test's runs as its last), unless it names one itself.
+ */
+export const withResultsDir = (env = process.env) =>
+  ({ STOREBENCH_RESULTS_DIR: join(testResultsDir(), String(runs += 1)), ...env });
+
+/** A run's text less the line naming the folder it was kept in (node test report prints none). */
+export const withoutSavedLine = (text) =>
+  text.replace(/saved(?: \(interrupted: the \d+ step\(s\) finished\))?: [^\n]*\n$/, '');

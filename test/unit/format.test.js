@@ -39,7 +39,8 @@ test('fromJson(toJson(result)) gives back the same Result, and the same text', (
   }
 });
 
-test('the text of a saved run: header, skipped stores, each URL\'s table, how it ended, the comparison, the summary', () => {
+test('the text of a saved run: header, skipped stores, each URL\'s table, how it ended, the comparison, ' +
+  'the summary', () => {
   const text = renderRun(fixedResult({ interrupted: true }));
   assert.match(text, /^System: {3}Node v20\.0\.0 · linux 6 x64 · 2 x Test CPU · loadtest 8\.2\.1\nTarget: {3}http:\/\/127\.0\.0\.1:40123\nDate: {5}2026-01-01T00:00:00\.000Z\nSettings: concurrency 5, 10; 2000 requests per step;.*\nOrder: {4}interleaved: .*\nskipped cloudant: unavailable \(no CLOUDANT_URL\)\n\n## http:\/\/127\.0\.0\.1:40123\/memory\/key1\n/);
   assert.match(text, /\n[^\n]+\n## http:\/\/127\.0\.0\.1:40123\/redis\/key1\n/, 'the URLs\' tables run together');

@@ -203,7 +203,10 @@ test('contradictory flags are problems', () => {
 
 test('node test report FILE takes one file, and --html, --assert and --verbose', () => {
   assert.deepEqual(parseArguments(['report', 'saved.json']), {
-    command: 'report', help: false, options: { file: 'saved.json', html: undefined, assert: [], verbose: false }, problems: [],
+    command: 'report',
+    help: false,
+    options: { file: 'saved.json', html: undefined, assert: [], verbose: false },
+    problems: [],
   });
   assert.deepEqual(
     parseArguments(['report', 'saved.json', '--html', 'page.html', '--assert', 'p99<5ms']).options,
