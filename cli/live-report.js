@@ -28,7 +28,7 @@ const WHY_NOT_SAVED = {
 };
 
 /** The one line that says where the run was kept, or why it was not. */
-export function savedLine(folder, result) {
+function savedLine(folder, result) {
   const state = result.interrupted ? ` (interrupted: the ${result.steps.length} step(s) finished)` : '';
   return `saved${state}: ${shownPath(folder)}/ (results.json, report.html; node test runs lists the runs kept)`;
 }

@@ -10,8 +10,8 @@ import { htmlReport } from '../report/html.js';
 import { pickLast } from '../result/against-last.js';
 import { resolveSetting } from '../config/precedence.js';
 
-export const RESULTS_FILE = 'results.json';
-export const PAGE_FILE = 'report.html';
+const RESULTS_FILE = 'results.json';
+const PAGE_FILE = 'report.html';
 // How many saved runs, newest first, are read to find the last one of the same targets.
 const LOOK_BACK = 50;
 // 20261129T005132Z-3fa9c1, maybe -interrupted or -failed after.
@@ -21,7 +21,7 @@ const FOLDER = /^(\d{8}T\d{6}Z)-[0-9a-f]{6}(-interrupted|-failed)?$/;
 export const resultsDir = (env = process.env) => resolveSetting('resultsDir', { env }).value;
 
 /** "20261129T005132Z-3fa9c1" from when the run started; "-interrupted" or "-failed" after when it was. */
-export function runFolderName(result, { failed = false, id = randomBytes(3).toString('hex') } = {}) {
+function runFolderName(result, { failed = false, id = randomBytes(3).toString('hex') } = {}) {
   const stamp = new Date(result.system.date).toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
   const mark = result.interrupted ? '-interrupted' : failed ? '-failed' : '';
   return `${stamp}-${id}${mark}`;

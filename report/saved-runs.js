@@ -16,7 +16,7 @@ function levelsText({ concurrency, rps }) {
 }
 
 /** "fastest by store time: memory", over every key's first (a store per key when they differ). */
-export function fastestText(result) {
+function fastestText(result) {
   const summary = summarizeRun(result);
   if (!summary.keys.length) return 'no step finished';
   const by = summary.keys.every((key) => key.by === 'store-time') ? 'store time' : 'rps';

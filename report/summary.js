@@ -13,10 +13,10 @@ const TIERS = {
 
 const plural = (count, noun) => `${count} ${noun}${count === 1 ? '' : 's'}`;
 
-export const levelName = (model, load) => (model === 'open' ? `${load} rps` : `concurrency ${load}`);
+const levelName = (model, load) => (model === 'open' ? `${load} rps` : `concurrency ${load}`);
 
 /** "the app (48 of 52 steps)", "a store's server, redis (3 of 4 steps)". */
-export function limiterText(limiter) {
+function limiterText(limiter) {
   if (!limiter) return 'nothing told (a tier could not be measured)';
   const who = limiter.tier === 'server' ? `a store's server, ${limiter.servers.join(', ')}` : TIERS[limiter.tier];
   return `${who} (${limiter.steps} of ${limiter.of} steps)`;
@@ -92,7 +92,7 @@ const signedPercent = (value) => `${value > 0 ? '+' : value < 0 ? '−' : ''}${M
 const SHOWN_CHANGES = 4;
 
 /** The lines that set a run against the last saved ones (result/against-last.js); [] without any. */
-export function renderAgainstLast(against) {
+function renderAgainstLast(against) {
   if (!against) return [];
   const lines = [];
   const { last, differing } = against;

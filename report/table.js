@@ -102,7 +102,7 @@ const OPEN_MODEL_NOTE = 'open model: concurrency = most requests in flight at on
 const TIMED_STEPS_NOTE = 'timed steps (-t): maxRequests = requests sent';
 
 /** Whether a table of `steps` shows a bottleneck column: the bottleneck of some step was told. */
-export const showsBottleneck = (steps) => steps.some((step) => step.bottleneck?.tier);
+const showsBottleneck = (steps) => steps.some((step) => step.bottleneck?.tier);
 
 /**
  * The lines that say what a per-URL table's columns mean: the same under every table of a run,

@@ -9,7 +9,7 @@ import { median } from '../util/stats.js';
 const EMBEDDED = 'app.js started as a child process';
 
 /** What a run swept: 'embedded app.js', 'direct', or the --target/--url it names. */
-export function targetKind(result) {
+function targetKind(result) {
   if (result.settings.engine === 'direct') return 'direct';
   if (result.system.target.startsWith(EMBEDDED)) return 'embedded app.js';
   return result.system.target;
@@ -20,11 +20,11 @@ export const storesOf = (result) => [...new Set(result.targets.map((target) => t
 const keysOf = (result) => [...new Set(result.targets.map((target) => target.key))].sort();
 
 /** Whether `earlier` is a run of the same kind of target and the same stores as `run`. */
-export const sameTargets = (earlier, run) => targetKind(earlier) === targetKind(run) &&
+const sameTargets = (earlier, run) => targetKind(earlier) === targetKind(run) &&
   JSON.stringify(storesOf(earlier)) === JSON.stringify(storesOf(run));
 
 /** The settings (the keys among them) two runs differ in, as `node test compare` words them. */
-export function runSettingsDiffer(earlier, run) {
+function runSettingsDiffer(earlier, run) {
   const lines = settingsDiffer(earlier, run);
   const [a, b] = [keysOf(earlier), keysOf(run)];
   if (JSON.stringify(a) !== JSON.stringify(b)) lines.push(`keys: ${a.join(',')} vs ${b.join(',')}`);

@@ -9,7 +9,7 @@ import { loadOf } from './repeat.js';
 import { median } from '../util/stats.js';
 
 // A step or target without `framework` was served by the Express app (files from before --framework).
-export const DEFAULT_FRAMEWORK = 'express';
+const DEFAULT_FRAMEWORK = 'express';
 export const frameworkOf = (record) => record.framework ?? DEFAULT_FRAMEWORK;
 
 const present = (value) => value !== null && value !== undefined;
@@ -55,7 +55,7 @@ export function mostLimitedBy(steps) {
 const machineBusy = (step) => step.warnings.some((warning) => MACHINE_CODES.has(warning.code));
 
 /** What would tell the stores apart better, where it applies: [{ flag, ... }]. */
-export function hintsFor(result, steps, limiter, { frameworks }) {
+function hintsFor(result, steps, limiter, { frameworks }) {
   const hints = [];
   const { settings, system } = result;
   const busy = steps.filter(machineBusy).length;
@@ -86,9 +86,9 @@ function rankChanges(groups, chosen) {
 }
 
 /** One key's claims from its comparison groups (operation null) and its steps. */
-export function summarizeKey(key, groups, steps) {
+function summarizeKey(key, groups, steps) {
   const chosen = bestGroup(groups);
-  const by = groups.some((group) => group.rows.some((row) => present(row.storeRank))) ? 'store-time' : 'rps';
+  const by = chosen.rows.some((row) => present(row.storeRank)) ? 'store-time' : 'rps';
   const stores = orderRows(chosen.rows, by).map((row) => ({
     store: row.store,
     rank: row.rank,
@@ -133,7 +133,7 @@ function rpsCells(steps) {
  * other framework, its rps over the baseline's for every store, key and level both ran (the
  * median ratio and its range), and the tier that limited most steps under each.
  */
-export function frameworkSwitch(steps, frameworks) {
+function frameworkSwitch(steps, frameworks) {
   const baseline = frameworks.includes(DEFAULT_FRAMEWORK) ? DEFAULT_FRAMEWORK : frameworks[0];
   const stepsOf = (framework) => steps.filter((step) => frameworkOf(step) === framework);
   const base = rpsCells(stepsOf(baseline));
