@@ -183,7 +183,7 @@ export function normalizeOptions(object: RunOptions & Record<string, unknown>, e
 
 export function failure(result: ResultInput): StorebenchError | null;
 
-export function report(input: ResultInput, options?: { format?: 'text' | 'html' | 'csv' | 'json'; assert?: string | string[] }): string;
+export function report(input: ResultInput, options?: { format?: 'text' | 'html' | 'csv' | 'json'; assert?: string | string[]; verbose?: boolean }): string;
 
 export interface ThresholdRow {
   threshold: { text: string; store: string | null; [field: string]: unknown };

@@ -120,9 +120,10 @@ const FORMATS = ['text', 'html', 'csv', 'json'];
 /**
  * A Result (or a results file's path) as text, as `node test report` prints it ('text'), as
  * one HTML page ('html'), as the --csv file ('csv') or the --json file ('json'). `assert`:
- * thresholds whose table the text and page show instead of the run's own.
+ * thresholds whose table the text and page show instead of the run's own. `verbose`: the text
+ * with every line under each table and the comparison's row per store and level (--verbose).
  */
-export function report(input, { format = 'text', assert } = {}) {
+export function report(input, { format = 'text', assert, verbose = false } = {}) {
   if (!FORMATS.includes(format)) throw new UsageError(`format must be ${FORMATS.join(', ')}, not "${format}"`);
   const result = load(input);
   if (format === 'json') return `${toJson(result)}\n`;
@@ -132,7 +133,7 @@ export function report(input, { format = 'text', assert } = {}) {
   const { system, settings, steps } = result;
   const engine = { engine: settings.engine, choice: settings.engineChoice };
   if (result.scenario) return renderScenario(result.scenario, { system, ...engine, steps });
-  return renderRun(result, { thresholds }) + (result.merged ? `\n${renderMachineRows(result)}` : '');
+  return renderRun(result, { thresholds, verbose }) + (result.merged ? `\n${renderMachineRows(result)}` : '');
 }
 
 /**

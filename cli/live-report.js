@@ -2,7 +2,9 @@
 // --json - takes it).
 import { createProgress, estimateLine, loadLabel, progressLabel } from '../report/progress.js';
 import { createRunText } from '../report/run-text.js';
-import { writeResults } from './results-files.js';
+import { shownPath, writeResults } from './results-files.js';
+import { findLastRuns, saveRun } from './saved-runs.js';
+import { againstLast } from '../result/against-last.js';
 import { printable } from '../util/printable.js';
 
 /** "starting app.js and its servers (redis-server, memcached)…", the line before the wait. */
@@ -16,10 +18,35 @@ export function openingLine(servers) {
   return `opening the stores in this process (direct mode, no HTTP)${starting}…`;
 }
 
+const WHY_NOT_SAVED = {
+  ENOSPC: 'no space left on the device',
+  EROFS: 'a read-only file system',
+  EACCES: 'permission denied',
+  EPERM: 'not permitted',
+  ENOTDIR: 'a file is in the way',
+  EEXIST: 'a file is in the way',
+};
+
+/** The one line that says where the run was kept, or why it was not. */
+function savedLine(folder, result) {
+  const state = result.interrupted ? ` (interrupted: the ${result.steps.length} step(s) finished)` : '';
+  return `saved${state}: ${shownPath(folder)}/ (results.json, report.html; node test runs lists the runs kept)`;
+}
+
 export function createLiveReport({ options, stdout = process.stdout, stderr = process.stderr }) {
   const out = options.json === '-' ? stderr : stdout; // JSON on stdout keeps the tables off it
-  const text = createRunText((chunk) => out.write(chunk));
+  const text = createRunText((chunk) => out.write(chunk), { verbose: options.verbose });
   let progress;
+  // Keeping the run never costs it: a folder that cannot be written is one warning line.
+  const save = async (result, { failed }) => {
+    try {
+      out.write(`${savedLine(await saveRun(result, { failed }), result)}\n`);
+    } catch (error) {
+      const why = WHY_NOT_SAVED[error.code] ?? error.code ?? error.message;
+      stderr.write(`warning: this run was not saved (${why}${error.path ? `: ${shownPath(error.path)}` : ''}); ` +
+        'its tables above are all there is (--no-save: not to try)\n');
+    }
+  };
   const noticed = new Set(); // each notice once, however many steps it concerns
   return {
     onProgress(event) {
@@ -56,10 +83,23 @@ export function createLiveReport({ options, stdout = process.stdout, stderr = pr
         text.table(event.target.url, event.steps, event.verification);
       }
     },
-    async finish(result) {
+    /**
+     * The rest of the text, the last saved run set against this one, the --json/--csv/--html
+     * files, and the run kept in a folder of its own (unless --no-save), named last. `failed`:
+     * the run failed (index.js failure()), so its folder says so.
+     */
+    async finish(result, { failed = false } = {}) {
       progress?.clear();
-      text.ending(result);
-      await writeResults(options, result, stdout);
+      // A part of a split run is not a run of its own: the merge of its parts is.
+      // Nothing measured (every store down, stopped before the first step): nothing to keep.
+      const keep = options.save !== false && !result.settings.part && result.steps.length > 0;
+      const earlier = keep ? await findLastRuns(result).catch(() => ({})) : {};
+      text.ending(result, { against: againstLast(result, earlier) });
+      try {
+        await writeResults(options, result, stdout);
+      } finally {
+        if (keep) await save(result, { failed });
+      }
     },
     /** Takes the progress line away, however the run ended. */
     close() {

@@ -3,7 +3,9 @@
 import { parseFlags } from '../util/flags.js';
 import { normalizeOptions } from '../options/normalize.js';
 import { RUN_FLAGS as spec, camelCase } from '../options/table.js';
-import { parseCompareArguments, parseMergeArguments, parseReportArguments } from './report-options.js';
+import {
+  parseCompareArguments, parseMergeArguments, parseReportArguments, parseRunsArguments,
+} from './report-options.js';
 import { parseK8sArguments } from './k8s-job.js';
 
 export { usage } from './run-usage.js';
@@ -16,6 +18,7 @@ export function parseArguments(argv, env = process.env) {
   if (argv[0] === 'report') return parseReportArguments(argv.slice(1));
   if (argv[0] === 'compare') return parseCompareArguments(argv.slice(1));
   if (argv[0] === 'merge') return parseMergeArguments(argv.slice(1));
+  if (argv[0] === 'runs') return parseRunsArguments(argv.slice(1));
   if (argv[0] === 'k8s') return { command: 'k8s', ...parseK8sArguments(argv.slice(1), { parseRun: parseArguments }) };
   const { options, problems } = optionsOf(argv);
   const normalized = normalizeOptions(options, env);

@@ -8,10 +8,14 @@ import { renderRun } from '../report/run-text.js';
 import { regressionError } from '../report/compare-runs.js';
 import { renderMachineRows } from '../report/machine-rows.js';
 import { readResultsFromLog } from '../result/logs.js';
+import { listSavedRuns, resultsDir } from './saved-runs.js';
+import { renderRunsList } from '../report/saved-runs.js';
+import { shownPath } from './results-files.js';
+import { UsageError } from '../util/errors.js';
 
 /** node test report FILE: tables on stdout or the page; a missed threshold throws (exit 3) after them. */
 export async function reportCommand(
-  { file, html, assert = [] },
+  { file, html, assert = [], verbose = false },
   { stdout = process.stdout, stderr = process.stderr } = {},
 ) {
   const result = await readResults(file);
@@ -21,7 +25,7 @@ export async function reportCommand(
     await writeFile(html, report(result, { format: 'html', assert: thresholds }));
     stderr.write(`wrote ${html}: ${result.steps.length} step(s) as a page\n`);
   } else {
-    stdout.write(report(result, { assert: thresholds }));
+    stdout.write(report(result, { assert: thresholds, verbose }));
   }
   const { error } = check(result, thresholds);
   if (error) throw error;
@@ -30,15 +34,41 @@ export async function reportCommand(
 /**
  * node test compare A B [--fail-on-regression PCT [--ignore-busy]]: the comparison on stdout; a
  * regression throws (exit 3), unless --ignore-busy and B's step carried a machine warning.
+ * Without A and B: the last two runs kept in storebench-results/ (UsageError when fewer).
  */
 export async function compareCommand({ a, b, failOnRegression = null, ignoreBusy = false }, {
-  stdout = process.stdout,
+  stdout = process.stdout, env = process.env,
 } = {}) {
+  if (a === undefined) [a, b] = await lastTwoRuns(env);
   const comparison = compare(a, b, { failOnRegression, ignoreBusy });
   stdout.write(comparison.render());
   const failed = regressionError(comparison);
   if (failed) throw failed;
   return comparison;
+}
+
+async function lastTwoRuns(env) {
+  const dir = resultsDir(env);
+  const runs = await listSavedRuns(dir);
+  if (runs.length < 2) {
+    throw new UsageError(`compare needs two results files, or two runs kept in ${dir}/ (it holds ${runs.length}): ` +
+      'node test compare A.json B.json');
+  }
+  return runs.slice(-2).map((run) => shownPath(run.file));
+}
+
+/** node test runs: the runs kept in storebench-results/ ($STOREBENCH_RESULTS_DIR), one line each, oldest first. */
+export async function runsCommand(options, { stdout = process.stdout, env = process.env } = {}) {
+  const dir = resultsDir(env);
+  const runs = [];
+  for (const { folder, file } of await listSavedRuns(dir)) {
+    try {
+      runs.push({ folder, result: await readResults(file) });
+    } catch (error) {
+      runs.push({ folder, result: null, problem: error.message });
+    }
+  }
+  stdout.write(renderRunsList(runs, { dir, shown: shownPath }));
 }
 
 /** node test merge FILE...: the merged tables with every machine's row beside each step's total. */

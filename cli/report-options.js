@@ -8,16 +8,19 @@ import { RUN_REPORT_FLAGS, htmlProblem, strings } from '../options/run-report.js
 export const REGRESSION_LIMIT = 1000; // percent
 const percent = (text) => (/^\d+(\.\d+)?$|^\.\d+$/.test(text) ? Number(text) : null);
 
-export const REPORT_COMMANDS_USAGE = `       node test report FILE.json [--html OUT] [--assert EXPR]...
-       node test compare A.json B.json [--fail-on-regression PCT [--ignore-busy]]
+export const REPORT_COMMANDS_USAGE = `       node test report FILE.json [--html OUT] [--assert EXPR]... [--verbose]
+       node test compare [A.json B.json] [--fail-on-regression PCT [--ignore-busy]]
+       node test runs: the runs kept in storebench-results/, one line each
        node test merge A.json B.json... [--from-logs LOG]... [--json OUT] [--csv OUT] [--html OUT]
        node test k8s <driver flags> --parts N [--image IMAGE]: a Kubernetes Job of N parts`;
 
 export const REPORT_COMMANDS_HELP =
-  `node test report prints the tables of a run saved with --json FILE, as that run printed them
-(with --html OUT: writes the page instead; --assert checks these thresholds instead of the run's).
+  `node test report prints the tables of a run saved with --json FILE (or kept in storebench-results/),
+as that run printed them (--verbose: with every line under each table; with --html OUT: writes the
+page instead; --assert checks these thresholds instead of the run's).
 node test compare shows, for each step both runs have, rps, mean, p50 and p99 of both and the
-change in %, "within noise" when the repeats' ranges overlap; --fail-on-regression PCT exits 3
+change in %, "within noise" when the repeats' ranges overlap; with no files, the last two runs kept
+in storebench-results/ (node test runs lists them); --fail-on-regression PCT exits 3
 when an rps falls or a p99 rises by more than PCT %, naming the CPU_STEAL and BUSY_MACHINE
 warnings of B's step beside each; --ignore-busy does not fail on those (they still show).
 node test merge adds up runs that drivers on several machines made at the same time against
@@ -25,9 +28,14 @@ one target (docs/merge.md): per step, histograms added and counts and rps summed
 machine's row kept beside the total; files whose target, workload or settings differ are
 refused (exit 2). --json/--csv/--html write the merged run.`;
 
-/** node test report FILE.json [--html OUT] [--assert EXPR]...: argv after "report". */
+/** node test report FILE.json [--html OUT] [--assert EXPR]... [--verbose]: argv after "report". */
 export function parseReportArguments(argv) {
-  const spec = { html: RUN_REPORT_FLAGS.html, assert: RUN_REPORT_FLAGS.assert, help: { type: 'boolean', short: 'h' } };
+  const spec = {
+    html: RUN_REPORT_FLAGS.html,
+    assert: RUN_REPORT_FLAGS.assert,
+    verbose: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  };
   const { values, positionals, problems } = parseFlags(argv, spec, { positionals: 1 });
   const [file] = positionals;
   const help = values.help === true;
@@ -37,10 +45,16 @@ export function parseReportArguments(argv) {
   if (htmlWhy) problems.push(htmlWhy);
   const assert = strings(values.assert);
   problems.push(...parseThresholds(assert).problems);
-  return { command: 'report', help, options: { file, html, assert }, problems };
+  if (values.verbose === true && html !== undefined) {
+    problems.push('--verbose is for the text: the page (--html) has it all');
+  }
+  return { command: 'report', help, options: { file, html, assert, verbose: values.verbose === true }, problems };
 }
 
-/** node test compare A.json B.json [--fail-on-regression PCT [--ignore-busy]]: argv after "compare". */
+/**
+ * node test compare [A.json B.json] [--fail-on-regression PCT [--ignore-busy]]: argv after
+ * "compare"; no files: the last two saved runs.
+ */
 export function parseCompareArguments(argv) {
   const spec = {
     'fail-on-regression': { type: 'string' },
@@ -49,8 +63,9 @@ export function parseCompareArguments(argv) {
   };
   const { values, positionals, problems } = parseFlags(argv, spec, { positionals: 2 });
   const help = values.help === true;
-  if (positionals.length < 2 && !help) {
-    problems.push('compare needs two results files: node test compare A.json B.json');
+  if (positionals.length === 1 && !help) {
+    problems.push('compare needs two results files (node test compare A.json B.json), or none for the last two ' +
+      'runs kept in storebench-results/');
   }
   let failOnRegression = null;
   const raw = values['fail-on-regression'];
@@ -67,6 +82,12 @@ export function parseCompareArguments(argv) {
   }
   const [a, b] = positionals;
   return { command: 'compare', help, options: { a, b, failOnRegression, ignoreBusy }, problems };
+}
+
+/** node test runs: argv after "runs" (only --help). */
+export function parseRunsArguments(argv) {
+  const { values, problems } = parseFlags(argv, { help: { type: 'boolean', short: 'h' } });
+  return { command: 'runs', help: values.help === true, options: {}, problems };
 }
 
 // The most files node test merge takes: far more machines than one target needs.

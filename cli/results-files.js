@@ -10,7 +10,7 @@ import { OutputPathError, RunError } from '../util/errors.js';
 
 const statOrNull = (path) => stat(path).catch(() => null);
 // A path as the user would write it: relative to the working directory when it is inside it.
-const shownPath = (path) => {
+export const shownPath = (path) => {
   const inside = relative(process.cwd(), path);
   return inside && !inside.startsWith('..') && !isAbsolute(inside) ? inside : path;
 };

@@ -29,7 +29,8 @@ export const usage = `Usage: node test [options]
 ${REPORT_COMMANDS_USAGE}
 
 Sweeps concurrency against the storebench app (or any URLs) with loadtest and prints, per URL,
-rps and latency measured per request with sub-millisecond precision, then a comparison.
+rps and latency measured per request with sub-millisecond precision, then a comparison and a
+summary; it keeps the run in ./storebench-results/ (--no-save: not) and names the folder last.
 ${REPORT_COMMANDS_HELP}
 
 With neither --url nor --target it starts app.js as a child process on a free port, sweeps every

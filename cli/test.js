@@ -5,7 +5,7 @@ import { check, failure as runFailureOf, run } from '../index.js';
 import { CLI_ONLY } from '../options/code.js';
 import { createLiveReport } from './live-report.js';
 import { checkOutputPaths } from './results-files.js';
-import { compareCommand, mergeCommand, reportCommand } from './report-commands.js';
+import { compareCommand, mergeCommand, reportCommand, runsCommand } from './report-commands.js';
 import { renderWorkloadList } from './workload-list.js';
 import { scenarioCommand } from './scenario-command.js';
 import { partsCommand } from './parts-command.js';
@@ -16,7 +16,7 @@ import { startRunMetrics, METRICS_LINGER_MS } from '../driver/run-metrics.js';
 const NAME = 'node test';
 // One line per problem (a stack only with STOREBENCH_DEBUG=1); returns its exit code.
 const failure = (error) => reportFailure(NAME, error);
-const REPORT_COMMANDS = { report: reportCommand, compare: compareCommand, merge: mergeCommand };
+const REPORT_COMMANDS = { report: reportCommand, compare: compareCommand, merge: mergeCommand, runs: runsCommand };
 const libraryOptions = (argv) =>
   Object.fromEntries(Object.entries(optionsOf(argv).options).filter(([name]) => !(name in CLI_ONLY)));
 
@@ -107,12 +107,12 @@ async function runCommand(command, argv, options, signal) {
       await metrics.lastScrape(METRICS_LINGER_MS);
     }
     const failures = [];
+    const runFailure = runFailureOf(result);
     try {
-      await live.finish(result);
+      await live.finish(result, { failed: Boolean(runFailure) });
     } catch (error) {
       failures.push(error);
     }
-    const runFailure = runFailureOf(result);
     if (runFailure) failures.push(runFailure);
     // A missed threshold exits 3, unless the run failed in a way that exits otherwise.
     const missed = check(result, options.assert).error;

@@ -487,6 +487,13 @@ export const settings = {
     parse: text,
     about: 'where npm run cluster:start leaves its pid and URLs for cluster:stop',
   },
+  resultsDir: {
+    scope: 'tools',
+    env: ['STOREBENCH_RESULTS_DIR'],
+    default: 'storebench-results',
+    parse: text,
+    about: 'the folder node test keeps each run in, a folder per run',
+  },
   perfSeconds: {
     scope: 'tools',
     env: ['PERF_SECONDS'],

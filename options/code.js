@@ -10,6 +10,8 @@ export const CLI_ONLY = Object.freeze({
   hdrLog: 'run() writes no file: each step of the Result carries its latency histogram (step.histogram)',
   metricsPort: 'run() serves nothing: the onProgress hook sees each finished step',
   quiet: 'run() prints nothing: progress comes to the onProgress hook',
+  verbose: 'run() prints nothing: report(result, { verbose: true }) gives the full text',
+  noSave: 'run() writes no file: it resolves to the Result, which the caller keeps',
   help: 'is the command line\'s (docs/api.md describes run())',
   scenario: 'is the command line\'s (node test --scenario NAME); run() runs one sweep',
   scale: 'goes with --scenario, which is the command line\'s',

@@ -242,6 +242,8 @@ export function normalizeOptions(object = {}, env = process.env) {
     json,
     csv,
     quiet: Boolean(values.quiet),
+    verbose: values.verbose === true,
+    save: values.noSave !== true,
     direct,
     pipeline,
     probe,

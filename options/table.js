@@ -775,6 +775,43 @@ const ENTRIES = [
       'a terminal).',
   },
   {
+    flag: 'verbose',
+    type: 'boolean',
+    setting: null,
+    section: 'output',
+    help: [
+      'under each table also its legends, machine warnings, the evidence of each',
+      "step's bottleneck and its seconds as sparklines; the comparison with a",
+      'row per store and level (node test report FILE --verbose: a saved run)',
+    ],
+    docDefault: 'off',
+    doc: 'Print everything the run knows: under each URL\'s table its legends, the machine\'s warnings, one ' +
+      'line per step with the evidence of its bottleneck and each tier\'s CPU per response, and its seconds ' +
+      'as sparklines; the comparison as a row per store and level, with latency, `rps/fastest` and a note ' +
+      'per shared rank. Without it each table keeps the bottleneck in a word, the legends come once and the ' +
+      'comparison has a row per store (see [docs/reports.md](reports.md)). `node test report FILE --verbose` ' +
+      'prints a saved run this way.',
+  },
+  {
+    flag: 'no-save',
+    type: 'boolean',
+    setting: null,
+    section: 'output',
+    help: [
+      'do not keep the run: by default its results JSON and HTML page go to',
+      './storebench-results/<UTC time>-<id>/ ($STOREBENCH_RESULTS_DIR), named',
+      'in the last line',
+    ],
+    docDefault: 'saved',
+    doc: 'Do not keep the run. By default every sweep writes its `results.json` and `report.html` to a ' +
+      'folder of its own, `./storebench-results/<UTC time>-<id>/` (or under `$STOREBENCH_RESULTS_DIR`), ' +
+      'and names it in its last line; an interrupted or failed run is kept too, marked as such (its folder ' +
+      'ends in `-interrupted` or `-failed`). A folder that cannot be written is a one-line warning: the run ' +
+      'prints and exits as it would have. `--json`/`--html` still write where they are told. ' +
+      '`node test runs` lists the saved runs, `node test compare` with no files compares the last two (see ' +
+      '[docs/reports.md](reports.md#every-run-kept)).',
+  },
+  {
     flag: 'help',
     short: 'h',
     type: 'boolean',

@@ -6,11 +6,24 @@ import { formatRange } from './comparison-table.js';
 import { displayUrl, firstAnswersLine, formatMs, formatRps, renderTable } from './table.js';
 import { storeTimeOf } from '../result/comparison.js';
 import { hasServerStoreTime, storeTimeNote } from './store-time.js';
+import { bottleneckText, commonBottleneck } from '../result/bottleneck.js';
 
 const loadName = (step) => (step.model === 'open' ? `rps ${step.targetRps}` : `concurrency ${step.concurrency}`);
 
-/** The table of one URL's steps (all its repeats). */
-export function renderRepeatTable(url, steps) {
+/** What a repeats table's columns mean: once under all of a run's tables by default, under each with --verbose. */
+export function repeatTableLegends(steps) {
+  const ci = showsInterval(steps) ? '; 95% CI: of the mean of the repeats (Student\'s t)' : '';
+  const lines = [`median of the repeats; min-max: the range they spanned${ci}; errors: over all repeats`];
+  const storeLine = storeTimeNote(steps);
+  if (storeLine) lines.push(storeLine);
+  return lines;
+}
+
+// From 5 repeats a cell has a 95% interval of its mean.
+const showsInterval = (steps) => groupRepeats(steps).some((cell) => summarizeCell(cell).rps.ciLow !== null);
+
+/** The table of one URL's steps (all its repeats); `legends: false` leaves repeatTableLegends out. */
+export function renderRepeatTable(url, steps, { legends = true } = {}) {
   const cells = groupRepeats(steps).map((cell) => ({ cell, summary: summarizeCell(cell) }));
   const interval = cells.some(({ summary }) => summary.rps.ciLow !== null);
   const headers = ['concurrency', 'repeats', 'rps', 'rps min-max'];
@@ -22,6 +35,8 @@ export function renderRepeatTable(url, steps) {
   // The store's own time (Server-Timing): the median over the repeats, as in the comparison.
   const stored = hasServerStoreTime(steps);
   if (stored) headers.push('storeP50', 'storeP99');
+  const limited = steps.some((step) => step.bottleneck?.tier);
+  if (limited) headers.push('bottleneck');
   headers.push('errors');
   const rows = cells.map(({ cell, summary }) => {
     const first = cell.steps[0];
@@ -38,15 +53,13 @@ export function renderRepeatTable(url, steps) {
       const storeTime = storeTimeOf(cell.steps);
       row.push(formatMs(storeTime?.p50Ms ?? null), formatMs(storeTime?.p99Ms ?? null));
     }
+    if (limited) row.push(bottleneckText(commonBottleneck(cell.steps)));
     row.push(String(summary.errors.total));
     return row;
   });
-  const align = headers.map((header) => (header === 'errors' ? 'left' : 'right'));
+  const align = headers.map((header) => (header === 'errors' || header === 'bottleneck' ? 'left' : 'right'));
   const lines = [`## ${displayUrl(url)}`, renderTable(headers, rows, { align })];
-  const ci = interval ? '; 95% CI: of the mean of the repeats (Student\'s t)' : '';
-  lines.push(`median of the repeats; min-max: the range they spanned${ci}; errors: over all repeats`);
-  const storeLine = storeTimeNote(steps);
-  if (storeLine) lines.push(storeLine);
+  if (legends) lines.push(...repeatTableLegends(steps));
   const isWeak = (warning) => warning.code === 'WEAK_SAMPLE';
   const weak = steps.filter((step) => step.warnings.some(isWeak));
   if (weak.length) {

@@ -1,9 +1,17 @@
 // The text of a run, in the order node test prints it. A live run and `node test report` both go
-// through this one writer, so a saved run re-renders to exactly the text it printed.
-import { renderLoadTable, renderSkipped, renderStepTable, renderSystem, renderVerification } from './table.js';
+// through this one writer, so a saved run re-renders to exactly the text it printed. By default
+// each URL's table carries its bottleneck in a word, the legends come once, the comparison is one
+// row per store, and the summary ends it; `verbose` adds under each table its legends, machine
+// warnings, bottleneck evidence and timelines, and the comparison's row per store and level.
+import {
+  renderLoadTable, renderSkipped, renderStepTable, renderSystem, renderVerification, stepTableLegends,
+} from './table.js';
 import { renderComparison } from './comparison-table.js';
+import { renderCompactComparison } from './comparison-compact.js';
 import { WARNING_MARK } from './table.js';
-import { renderRepeatTable } from './repeat-table.js';
+import { renderRepeatTable, repeatTableLegends } from './repeat-table.js';
+import { renderSummary } from './summary.js';
+import { summarizeRun } from '../result/summary.js';
 import { renderTimelines } from './sparkline.js';
 import { renderTierLines } from './tiers-text.js';
 import { isMachineWarning, renderMachineLoad, renderMachineWarnings } from './machine-summary.js';
@@ -28,11 +36,19 @@ function settingsExtra(settings) {
   return lines.join('\n');
 }
 
-/** A writer of a run's text: header(), load(), table() per URL as it completes, ending(). */
-export function createRunText(write) {
+/**
+ * A writer of a run's text: header(), load(), table() per URL as it completes, ending().
+ * `verbose`: every line under every table, and the comparison's row per store and level.
+ */
+export function createRunText(write, { verbose = false } = {}) {
   const printed = new Set();
   const printedLoads = new Set();
-  const print = (text) => text && write(`${text}\n`);
+  let lastWasTable = false; // the default text runs its URLs' tables together, without a blank line
+  const print = (text) => {
+    if (!text) return;
+    write(`${text}\n`);
+    lastWasTable = false;
+  };
   const load = (record) => {
     if (!record || printedLoads.has(record.url)) return;
     printedLoads.add(record.url);
@@ -43,13 +59,20 @@ export function createRunText(write) {
     printed.add(url);
     if (steps.length) {
       const repeated = steps.some((step) => step.repeat > 1);
-      // The machine's warnings go in one line under the table, not one per step.
+      // The machine's warnings go in one line under the table (--verbose), not one per step.
       const quiet = steps.map((step) =>
         ({ ...step, warnings: step.warnings.filter((warning) => !isMachineWarning(warning)) }));
-      const busy = renderMachineWarnings(steps);
-      print(`\n${repeated ? renderRepeatTable(url, quiet) : renderStepTable(url, quiet)}${busy ? `\n${busy}` : ''}`);
-      print(renderTierLines(steps));
-      print(renderTimelines(steps));
+      const options = { legends: verbose };
+      const rendered = repeated ? renderRepeatTable(url, quiet, options) : renderStepTable(url, quiet, options);
+      if (verbose) {
+        const busy = renderMachineWarnings(steps);
+        print(`\n${rendered}${busy ? `\n${busy}` : ''}`);
+        print(renderTierLines(steps));
+        print(renderTimelines(steps));
+      } else {
+        print(`${lastWasTable ? '' : '\n'}${rendered}`);
+        lastWasTable = true;
+      }
     }
     if (verification) print(renderVerification(verification));
   };
@@ -61,12 +84,21 @@ export function createRunText(write) {
     },
     load,
     table,
-    /** The tables not printed yet, why it stopped early, the machine's load, comparison, thresholds. */
-    ending(result, { thresholds } = {}) {
+    /**
+     * The tables not printed yet, their legends, why it stopped early, the machine's load, the
+     * control, the comparison, thresholds, and the summary last (with `against`: the lines that
+     * set it against the last saved run, result/against-last.js).
+     */
+    ending(result, { thresholds, against = null } = {}) {
       for (const target of tableOrder(result)) {
         load(result.loads.find((record) => record.url === target.url));
         const steps = result.steps.filter((step) => step.url === target.url);
         table(target.url, steps, result.verifications.find((record) => record.url === target.url));
+      }
+      if (!verbose) {
+        const repeated = result.steps.some((step) => step.repeat > 1);
+        const legends = repeated ? repeatTableLegends(result.steps) : stepTableLegends(result.steps);
+        if (legends.length) print(`\n${legends.join('\n')}`);
       }
       if (result.interrupted) {
         const why = result.appExit ? `app.js exited (${result.appExit}) during the sweep` : 'interrupted';
@@ -75,10 +107,15 @@ export function createRunText(write) {
       const machine = renderMachineLoad(result.steps, { peakRss: result.peakRss });
       if (machine) print(`\n${machine}`);
       if (result.control) print(`\n${renderControl(result.control)}`);
-      const compared = renderComparison(result.comparison, { drift: result.control?.drift ?? null });
+      const drift = result.control?.drift ?? null;
+      const compared = verbose
+        ? renderComparison(result.comparison, { drift })
+        : renderCompactComparison(result.comparison, { drift });
       if (compared) print(`\n${compared}`);
       const checks = checkThresholds(result, thresholds ?? parseThresholds(result.settings.assert).thresholds);
       if (checks.length) print(`\n${renderThresholds(checks)}`);
+      const summary = renderSummary(summarizeRun(result), { against });
+      if (summary) print(`\n${summary}`);
     },
   };
 }
@@ -108,11 +145,11 @@ export function renderControl(control) {
   return lines.join('\n');
 }
 
-export function renderRun(result, { thresholds } = {}) {
+export function renderRun(result, { thresholds, verbose = false } = {}) {
   let text = '';
   const writer = createRunText((chunk) => {
     text += chunk;
-  });
+  }, { verbose });
   writer.header(result);
   writer.ending(result, { thresholds });
   return text;

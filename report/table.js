@@ -7,6 +7,7 @@ import { failedStep } from '../result/ranking.js';
 import { CONFLICT_KIND } from '../result/error-kinds.js';
 import { errorsText } from '../result/honesty.js';
 import { STORE_TIME_HEADERS, hasServerStoreTime, storeTimeCells, storeTimeNote } from './store-time.js';
+import { bottleneckText } from '../result/bottleneck.js';
 
 const SEPARATOR = '  ';
 // The original's header spacing ("rps     meanLatencyMs ... p50     p90     p99     errors").
@@ -96,8 +97,32 @@ const probeNote = (steps) => {
 
 export const tableHeading = (url, workload) => `## ${displayUrl(url)}${workload ? ` · ${workload}` : ''}`;
 
-/** The per-URL table; a workload of several operations gets a row per operation under each step's. */
-export function renderStepTable(url, steps) {
+const OPEN_MODEL_NOTE = 'open model: concurrency = most requests in flight at once; ' +
+  'latency counts from each intended send time';
+const TIMED_STEPS_NOTE = 'timed steps (-t): maxRequests = requests sent';
+
+/** Whether a table of `steps` shows a bottleneck column: the bottleneck of some step was told. */
+const showsBottleneck = (steps) => steps.some((step) => step.bottleneck?.tier);
+
+/**
+ * The lines that say what a per-URL table's columns mean: the same under every table of a run,
+ * so the default text prints them once (stepTableLegends of all the steps) and --verbose under each.
+ */
+export function stepTableLegends(steps) {
+  const lines = [];
+  if (steps.some((step) => step.model === 'open')) lines.push(OPEN_MODEL_NOTE);
+  const storeLine = storeTimeNote(steps);
+  if (storeLine) lines.push(storeLine);
+  if (steps.some((step) => step.probe)) lines.push(probeNote(steps));
+  if (steps.some((step) => step.maxRequests === null && step.model === 'closed')) lines.push(TIMED_STEPS_NOTE);
+  return lines;
+}
+
+/**
+ * The per-URL table; a workload of several operations gets a row per operation under each step's.
+ * `legends: false` leaves out the lines stepTableLegends gives (the caller prints them once).
+ */
+export function renderStepTable(url, steps, { legends = true } = {}) {
   const open = steps.some((step) => step.model === 'open');
   const perOperation = steps.some((step) => (step.operations?.length ?? 0) > 1);
   const headers = [
@@ -109,6 +134,9 @@ export function renderStepTable(url, steps) {
   if (open) headers.push('targetRps');
   const probed = steps.some((step) => step.probe);
   if (probed) headers.push(...PROBE_HEADERS);
+  // The tier that limited each step, in a word (its evidence: --verbose, the page, the JSON).
+  const limited = showsBottleneck(steps);
+  if (limited) headers.push('bottleneck');
   headers.push('errors');
   const rows = steps.flatMap((step) => {
     const row = [
@@ -121,31 +149,25 @@ export function renderStepTable(url, steps) {
     if (stored) row.push(...storeTimeCells(step));
     if (open) row.push(step.targetRps === null ? '-' : String(step.targetRps));
     if (probed) row.push(...probeCells(step.probe));
+    if (limited) row.push(bottleneckText(step.bottleneck));
     row.push(formatErrors(step.errors));
     if (!perOperation || (step.operations?.length ?? 0) < 2) return [row];
     const operationRows = step.operations.map((figures) => [
       '', '', figures.operation, ...latencyCells(figures), ...(stored ? storeTimeCells(figures) : []),
-      ...(open ? [''] : []), ...(probed ? PROBE_HEADERS.map(() => '') : []), formatErrors(figures.errors),
+      ...(open ? [''] : []), ...(probed ? PROBE_HEADERS.map(() => '') : []), ...(limited ? [''] : []),
+      formatErrors(figures.errors),
     ]);
     return [row, ...operationRows];
   });
-  const align = headers.map((header) => (header === 'errors' || header === 'operation' ? 'left' : 'right'));
+  const align = headers.map((header) =>
+    (['errors', 'operation', 'bottleneck'].includes(header) ? 'left' : 'right'));
   const lines = [
     tableHeading(url, steps[0]?.workload),
     renderTable(headers, rows, { align, minWidths: ORIGINAL_WIDTHS }),
   ];
-  if (open) {
-    lines.push('open model: concurrency = most requests in flight at once; ' +
-      'latency counts from each intended send time');
-  }
-  const storeLine = storeTimeNote(steps);
-  if (storeLine) lines.push(storeLine);
-  if (probed) lines.push(probeNote(steps));
+  if (legends) lines.push(...stepTableLegends(steps));
   const probeError = steps.find((step) => step.probe?.error)?.probe.error;
   if (probeError) lines.push(`probe: not probed: ${probeError}`);
-  if (steps.some((step) => step.maxRequests === null && step.model === 'closed')) {
-    lines.push('timed steps (-t): maxRequests = requests sent');
-  }
   const loadOf = (step) => (step.model === 'open' ? `rps ${step.targetRps}` : `concurrency ${step.concurrency}`);
   // Short steps are common (-n 2000 takes under a second on a fast store): one line for all.
   const isWeak = (warning) => warning.code === 'WEAK_SAMPLE';

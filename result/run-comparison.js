@@ -49,16 +49,23 @@ function machineWarningsOf(cell) {
 // Two Results that hold the same steps, timestamps and histograms included, are one run.
 const sameRun = (a, b) => a.steps.length > 0 && JSON.stringify(a.steps) === JSON.stringify(b.steps);
 
-function settingsDiffer(a, b) {
+// The settings that change what a step measures; orderSeed, assert and the like do not.
+const COMPARED_SETTINGS = ['concurrency', 'rps', 'requests', 'duration', 'warmup', 'keepAlive', 'timeoutMs', 'repeat',
+  'engine', 'pipeline', 'workload', 'records', 'valueSizeMin', 'valueSizeMax', 'distribution', 'workers', 'storeDelay'];
+// Added to the format later: a file without one says nothing about it, so it is not compared.
+const LATER_SETTINGS = ['valueShape', 'appWorkers'];
+// Files without --engine were sent by loadtest (direct: by neither); without --pipeline, one call at a
+// time; without storeDelay, no network was emulated.
+const BEFORE = { engine: 'loadtest', pipeline: 1, storeDelay: null };
+
+/** "name: A vs B" for each setting two Results differ in. */
+export function settingsDiffer(a, b) {
   const lines = [];
-  const names = ['concurrency', 'rps', 'requests', 'duration', 'warmup', 'keepAlive', 'timeoutMs', 'repeat', 'engine',
-    'pipeline'];
-  for (const name of names) {
-    // Files without --engine were sent by loadtest (direct: by neither); without --pipeline, one call at a time.
-    const before = { engine: 'loadtest', pipeline: 1 };
-    const valueOf = (run) => run.settings[name] ?? before[name];
-    const [x, y] = [JSON.stringify(valueOf(a)), JSON.stringify(valueOf(b))];
-    if (x !== y) lines.push(`${name}: ${x} vs ${y}`);
+  const valueOf = (run, name) => run.settings[name] ?? BEFORE[name];
+  for (const name of [...COMPARED_SETTINGS, ...LATER_SETTINGS]) {
+    const [x, y] = [valueOf(a, name), valueOf(b, name)];
+    if (LATER_SETTINGS.includes(name) && (x === undefined || y === undefined)) continue;
+    if (JSON.stringify(x) !== JSON.stringify(y)) lines.push(`${name}: ${JSON.stringify(x)} vs ${JSON.stringify(y)}`);
   }
   return lines;
 }

@@ -36,8 +36,9 @@ test('node test compare as a user runs it: 0, 3 with a regression, 2 for bad inp
   assert.equal(bad.status, 2);
   assert.equal(
     bad.stderr,
-    'node test: compare needs two results files: node test compare A.json B.json\nnode test: ' +
-    '--fail-on-regression must be a percentage from 0 to 1000 (e.g. 10), not "lots"\nRun node test --help for usage.\n',
+    'node test: compare needs two results files (node test compare A.json B.json), or none for the last two runs ' +
+    'kept in storebench-results/\nnode test: --fail-on-regression must be a percentage from 0 to 1000 (e.g. 10), ' +
+    'not "lots"\nRun node test --help for usage.\n',
   );
   const notResults = cli(['compare', BEFORE, 'package.json']);
   assert.equal(notResults.status, 2);

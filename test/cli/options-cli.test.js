@@ -26,11 +26,14 @@ test('node test --help prints the usage and exits 0', () => {
   const result = run('test.js', ['--help']);
   assert.equal(result.status, 0);
   assert.match(result.stdout, /^Usage: node test \[options\]/);
-  assert.match(result.stdout, /^ {7}node test report FILE\.json \[--html OUT\] \[--assert EXPR\]\.\.\.$/m);
-  assert.match(result.stdout, /^ {7}node test compare A\.json B\.json \[--fail-on-regression PCT \[--ignore-busy\]\]$/m);
+  assert.match(result.stdout, /^ {7}node test report FILE\.json \[--html OUT\] \[--assert EXPR\]\.\.\. \[--verbose\]$/m);
+  assert.match(result.stdout,
+    /^ {7}node test compare \[A\.json B\.json\] \[--fail-on-regression PCT \[--ignore-busy\]\]$/m);
+  assert.match(result.stdout, /^ {7}node test runs: the runs kept in storebench-results\/, one line each$/m);
   for (const flag of [
     '--url', '--target', '--concurrency', '--requests', '--duration', '--warmup', '--no-keepalive', '--timeout',
     '--rps', '--stores', '--keys', '--json', '--csv', '--quiet', '--help', '--html', '--repeat', '--assert',
+    '--verbose', '--no-save',
   ]) {
     assert.ok(result.stdout.includes(flag), `usage lacks ${flag}`);
   }

@@ -69,7 +69,8 @@ test('memory\'s 200 KB key3 at concurrency 20 is limited by the app', { timeout:
   assert.deepEqual(step.tiers.servers, [], 'memory has no server');
   assertAttributed(t, result, 'app');
   if (step.bottleneck.tier === 'app') assert.match(step.bottleneck.evidence, /^the app used \d+% of its 1 core/);
-  assert.match(renderRun(result), /\nconcurrency 20: bottleneck (app|machine) \(.*\) · CPU µs per response: driver \d+, app \d+\n/);
+  assert.match(renderRun(result, { verbose: true }),
+    /\nconcurrency 20: bottleneck (app|machine) \(.*\) · CPU µs per response: driver \d+, app \d+\n/);
 });
 
 test('a store behind --store-rtt 20 at concurrency 5 is limited by latency', { timeout: 120_000 }, async (t) => {

@@ -127,7 +127,7 @@ test('ranks: two identical servers share a rank; one twice as fast is ranked alo
   assert.equal(byStore.fast.rank, 1, JSON.stringify(rank));
   assert.equal(byStore.same1.rank, 2);
   assert.equal(byStore.same2.rank, 2, `identical servers tie: ${byStore.same1.rps} and ${byStore.same2.rps} rps`);
-  const text = renderRun(result);
+  const text = renderRun(result, { verbose: true });
   assert.match(text, /\n +2= {2}same\d/);
   assert.match(text, /concurrency 8: same\d, same\d share rank 2: not told apart here/);
 });

@@ -78,5 +78,5 @@ test('a run with --repeat keeps every repeat\'s step, says how many in settings,
   assert.deepEqual(fromJson(toJson(result)), result);
   const text = renderRun(result);
   assert.match(text, /\nRepeats: {2}each step 3 times, interleaved across the URLs at each load level\n/);
-  assert.match(text, /\nconcurrency {2}repeats {2}rps +rps min-max {2}meanLatencyMs {2}mean min-max {2}p99 +p99 min-max {2}errors\n/);
+  assert.match(text, /\nconcurrency {2}repeats {2}rps +rps min-max {2}meanLatencyMs {2}mean min-max {2}p99 +p99 min-max( {2}bottleneck)? {2}errors\n/);
 });

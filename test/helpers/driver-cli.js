@@ -1,6 +1,9 @@
 // Runs the driver CLI the way a user does, for the tests that check its output and exit codes.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { withResultsDir } from './results-dir.js';
+
+export { withoutSavedLine } from './results-dir.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -8,11 +11,12 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
  * Runs `node test.js args` (or another script) asynchronously (the servers these tests start live in this
  * process's event loop, which a spawnSync would block); resolves { status, signal, stdout,
  * stderr }. onSpawn(child) gets the child process, e.g. to send it a signal; env replaces
- * its environment (and so that of the app.js it starts).
+ * its environment (and so that of the app.js it starts). The runs it saves go to a temporary
+ * folder (test/helpers/results-dir.js) unless `env` names STOREBENCH_RESULTS_DIR itself.
  */
 export function runDriverCli(args, { onSpawn, env, script = 'test.js' } = {}) {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [script, ...args], { cwd: root, env: env ?? process.env });
+    const child = spawn(process.execPath, [script, ...args], { cwd: root, env: withResultsDir(env ?? process.env) });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk) => (stdout += chunk));

@@ -106,6 +106,14 @@ test('compare\'s flags', () => {
     ['unexpected argument "c.json"'],
   );
   assert.equal(parseArguments(['compare', '--help']).help, true);
+  assert.deepEqual(parseArguments(['compare']).options, {
+    a: undefined,
+    b: undefined,
+    failOnRegression: null,
+    ignoreBusy: false,
+  }, 'no files: the last two saved runs');
+  assert.deepEqual(parseArguments(['compare', 'a.json']).problems, ['compare needs two results files (node test ' +
+    'compare A.json B.json), or none for the last two runs kept in storebench-results/']);
 });
 
 test('each regression names the machine warnings of B\'s step beside it, in the table and the exit line', async () => {

@@ -39,12 +39,15 @@ test('fromJson(toJson(result)) gives back the same Result, and the same text', (
   }
 });
 
-test('the text of a saved run: header, skipped stores, each URL\'s table, how it ended, the comparison', () => {
+test('the text of a saved run: header, skipped stores, each URL\'s table, how it ended, the comparison, ' +
+  'the summary', () => {
   const text = renderRun(fixedResult({ interrupted: true }));
   assert.match(text, /^System: {3}Node v20\.0\.0 · linux 6 x64 · 2 x Test CPU · loadtest 8\.2\.1\nTarget: {3}http:\/\/127\.0\.0\.1:40123\nDate: {5}2026-01-01T00:00:00\.000Z\nSettings: concurrency 5, 10; 2000 requests per step;.*\nOrder: {4}interleaved: .*\nskipped cloudant: unavailable \(no CLOUDANT_URL\)\n\n## http:\/\/127\.0\.0\.1:40123\/memory\/key1\n/);
-  assert.match(text, /\n\n## http:\/\/127\.0\.0\.1:40123\/redis\/key1\n/);
+  assert.match(text, /\n[^\n]+\n## http:\/\/127\.0\.0\.1:40123\/redis\/key1\n/, 'the URLs\' tables run together');
+  assert.match(renderRun(fixedResult({ interrupted: true }), { verbose: true }),
+    /\n\n## http:\/\/127\.0\.0\.1:40123\/redis\/key1\n/, '--verbose: a blank line between them');
   assert.match(text, /\n\ninterrupted: 4 step\(s\) finished; the step in progress was dropped\n\nMachine: {2}steal 2% · other processes 12% of a core · load average 1\.10 · no step warned\n\n## Comparison: key1 /);
-  assert.ok(text.endsWith('\n'));
+  assert.match(text, /\n\n## Summary: [^\n]+\n-+\nstore +key1 rank +rps\n-+\nmemory +1 +8000\nredis +2 +4000\nkey1: [^\n]+\n$/);
   assert.match(renderRun(fixedResult({ interrupted: true, appExit: 'code 3' })), /\n\napp\.js exited \(code 3\) during the sweep: 4 step\(s\) finished; the step in progress was dropped\n/);
 });
 

@@ -30,6 +30,7 @@ test('every flag is read', () => {
     '--target', 'http://127.0.0.1:3000', '-c', '1, 2,3', '-n', '50', '--warmup', '0', '--no-keepalive',
     '--timeout', '250', '--stores', 'memory,redis', '--keys', 'key1', '--json', '-', '--csv', 'out.csv', '-q',
     '--workers', '3', '--engine', 'fast', '--seed', '7', '--order', 'sequential', '--warmup-max', '2.5',
+    '--verbose', '--no-save',
   ], {});
   assert.deepEqual(problems, []);
   assert.deepEqual(options, {
@@ -50,6 +51,8 @@ test('every flag is read', () => {
     json: '-',
     csv: 'out.csv',
     quiet: true,
+    verbose: true,
+    save: false,
     direct: false,
     pipeline: 1,
     probe: false,
@@ -210,15 +213,20 @@ test('contradictory flags are problems', () => {
   assert.deepEqual(parseArguments(['--quiet=yes']).problems, ['--quiet takes no value']);
 });
 
-test('node test report FILE takes one file, and --html and --assert', () => {
-  assert.deepEqual(
-    parseArguments(['report', 'saved.json']),
-    { command: 'report', help: false, options: { file: 'saved.json', html: undefined, assert: [] }, problems: [] },
-  );
+test('node test report FILE takes one file, and --html, --assert and --verbose', () => {
+  assert.deepEqual(parseArguments(['report', 'saved.json']), {
+    command: 'report',
+    help: false,
+    options: { file: 'saved.json', html: undefined, assert: [], verbose: false },
+    problems: [],
+  });
   assert.deepEqual(
     parseArguments(['report', 'saved.json', '--html', 'page.html', '--assert', 'p99<5ms']).options,
-    { file: 'saved.json', html: 'page.html', assert: ['p99<5ms'] },
+    { file: 'saved.json', html: 'page.html', assert: ['p99<5ms'], verbose: false },
   );
+  assert.equal(parseArguments(['report', 'saved.json', '--verbose']).options.verbose, true);
+  assert.deepEqual(parseArguments(['report', 'saved.json', '--verbose', '--html', 'page.html']).problems,
+    ['--verbose is for the text: the page (--html) has it all']);
   assert.equal(parseArguments(['report', '--help']).help, true);
   assert.deepEqual(parseArguments(['report']).problems, ['report needs the FILE.json a run wrote with --json']);
   assert.deepEqual(

@@ -36,10 +36,12 @@ test('a long step is folded to 60 bars, each the mean rps and the worst p99 of i
   assert.equal(p99Bars.indexOf('█'), 38, 'second 77 is in bar 38');
 });
 
-test('node test report prints the seconds of a saved run under its table; a file without them prints none', () => {
+test('node test report --verbose prints the seconds of a saved run under its table; a file without them prints ' +
+  'none, nor does the default text', () => {
   const result = fixedResult();
   result.steps[0].timeline = [second(0, 900, 1), second(1, 950, 1.2)];
-  assert.match(renderRun(result), /seconds \(rps and p99, one bar a second\):\n {2}c 5 {2}rps/);
+  assert.match(renderRun(result, { verbose: true }), /seconds \(rps and p99, one bar a second\):\n {2}c 5 {2}rps/);
+  assert.doesNotMatch(renderRun(result), /seconds \(rps/, 'the default text leaves the seconds to the page');
   delete result.steps[0].timeline;
-  assert.doesNotMatch(renderRun(result), /seconds \(rps/);
+  assert.doesNotMatch(renderRun(result, { verbose: true }), /seconds \(rps/);
 });

@@ -39,8 +39,12 @@ function appBoundResult({ storeTimes = null } = {}) {
   return result;
 }
 
-test('a line per step under its table: the bottleneck, its evidence, each tier\'s µs per response', () => {
-  const text = renderRun(appBoundResult());
+test('--verbose: a line per step under its table: the bottleneck, its evidence, each tier\'s µs per response; ' +
+  'by default the bottleneck in a word in the table', () => {
+  const brief = renderRun(appBoundResult());
+  assert.doesNotMatch(brief, /CPU µs per response/, 'the evidence is --verbose\'s (and the page\'s)');
+  assert.match(brief, /\n## http:\/\/127\.0\.0\.1:40123\/redis\/key1\n-+\n.* {2}bottleneck {2}errors\n-+\n.* {2}app {9}0\n/);
+  const text = renderRun(appBoundResult(), { verbose: true });
   assert.ok(text.includes('\nconcurrency 20: bottleneck app (the app used 98% of its 1 core (1 process, 190 µs per ' +
     'response)) · CPU µs per response: driver 80, app 190, redis 22\n'));
   assert.match(text, /\nconcurrency 20: bottleneck app \(.*\) · CPU µs per response: driver 80, app 190\n/);
