@@ -35,6 +35,10 @@ export interface RunOptions {
   workers?: number | string;
   /** --app-workers: the processes of the app.js the run starts (app.js --workers), a number or `auto`. */
   appWorkers?: number | string;
+  /** --framework: what serves the app.js the run starts: 'express' (the default), 'fastify', 'node', or several. */
+  framework?: string[] | string;
+  /** --profile: each step run again with a CPU profile of every app process; where its CPU went, per part. */
+  profile?: boolean;
   /** --engine: what sends the HTTP requests, `fast` (the default) or `loadtest`; not with direct. */
   engine?: 'loadtest' | 'fast';
   probe?: boolean;

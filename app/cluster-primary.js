@@ -19,6 +19,7 @@ import { meeting, messenger } from './cluster-messages.js';
 import { metricsOfAll } from './cluster-metrics.js';
 import { quietListenerCloser } from './drain.js';
 import { listen } from './listen.js';
+import { createProfiler } from './profiler.js';
 
 const WORKER_SCRIPT = fileURLToPath(new URL('../cli/app-worker.js', import.meta.url));
 
@@ -38,6 +39,7 @@ export async function startAppCluster({ env, onServerReady, onStoreOpened, optio
   const meetings = { ready: meeting(ids) };
   const openings = storeOpenings();
   const metrics = settings.metrics ? metricsOfAll() : null;
+  const profiles = profilesOfAll();
   const alive = new Map(); // id -> { worker, talk }
   const handOff = connectionHandOff(alive);
   const toldStores = new Set();
@@ -68,6 +70,8 @@ export async function startAppCluster({ env, onServerReady, onStoreOpened, optio
       .map(({ talk: other }) => () => other.ask('metrics-json'))));
     talk.handle('failed', ({ reason }) => failStart(new Error(`${name} could not start: ${reason}`)));
     talk.handle('accepted', () => handOff.free(worker.id));
+    talk.handle('profile-start', ({ intervalUs }) => profiles.start(intervalUs, [...alive.values()]));
+    talk.handle('profile-stop', () => profiles.stop([...alive.values()]));
     return new Promise((resolve) => {
       worker.once('exit', (code, signal) => {
         alive.delete(worker.id);
@@ -86,19 +90,21 @@ export async function startAppCluster({ env, onServerReady, onStoreOpened, optio
     });
   });
 
-  // Paused until a worker reads it: the primary reads nothing of any connection. noDelay as
-  // http.Server's own accepts have it: Nagle's algorithm held a pipelined second answer for the
-  // client's delayed ACK (44 ms against 0.8 for one process, on loopback).
-  const listener = createServer({ pauseOnConnect: true, noDelay: true });
-  const closeListener = quietListenerCloser(listener);
-  listener.on('connection', (socket) => handOff.arrived(socket));
+  // One listener per framework, each paused until a worker reads it: the primary reads nothing of
+  // any connection. noDelay as http.Server's own accepts have it: Nagle's algorithm held a pipelined
+  // second answer for the client's delayed ACK (44 ms against 0.8 for one process, on loopback).
+  const listeners = settings.framework.map((framework) => {
+    const listener = createServer({ pauseOnConnect: true, noDelay: true });
+    listener.on('connection', (socket) => handOff.arrived(socket, framework));
+    return { framework, listener, close: quietListenerCloser(listener) };
+  });
 
   let closing;
   const close = () => (closing ??= (async () => {
     stopping = true;
     for (const { talk } of alive.values()) talk.tell('stop');
     // The workers hold new connections' requests while the listener is open, then answer them 503.
-    if (listener.listening) await closeListener();
+    await Promise.all(listeners.filter(({ listener }) => listener.listening).map(({ close: closeOne }) => closeOne()));
     await handOff.handedOut();
     for (const { talk } of alive.values()) talk.tell('listener-closed');
     const ended = await Promise.all(exits);
@@ -119,10 +125,25 @@ export async function startAppCluster({ env, onServerReady, onStoreOpened, optio
       startFailed,
     ]);
     for (const worker of forked) handOff.free(worker.id);
-    const { url, port, bound } = await listen(listener, settings);
+    const places = [];
+    for (const [i, { listener }] of listeners.entries()) {
+      places.push(await listen(listener, { ...settings, port: settings.port === 0 ? 0 : settings.port + i }));
+    }
+    const bound = Object.fromEntries(listeners.map(({ framework }, i) => [framework, places[i].bound]));
     for (const { talk } of alive.values()) talk.tell('listening', { bound });
     started = true;
-    return { url, port, bound, workers: settings.workers, pids: forked.map((w) => w.process.pid), close, lost };
+    const frameworks = listeners.map(({ framework }, i) => ({ framework, ...places[i] }));
+    const { url, port } = places[0];
+    return {
+      url,
+      port,
+      bound: places[0].bound,
+      frameworks,
+      workers: settings.workers,
+      pids: forked.map((w) => w.process.pid),
+      close,
+      lost,
+    };
   } catch (error) {
     await close().catch(() => {});
     throw error;
@@ -134,22 +155,22 @@ export async function startAppCluster({ env, onServerReady, onStoreOpened, optio
 // no worker is left.
 function connectionHandOff(alive) {
   const free = []; // worker ids
-  const waiting = []; // sockets
+  const waiting = []; // { socket, framework }
   let drained = null; // resolves handedOut()
   const handOut = () => {
     while (waiting.length && free.length) {
       const id = free.shift();
       const entry = alive.get(id);
       if (!entry) continue;
-      const socket = waiting.shift();
-      entry.worker.send({ storebench: 'connection' }, socket, (error) => { if (error) socket.destroy(); });
+      const { socket, framework } = waiting.shift();
+      entry.worker.send({ storebench: 'connection', framework }, socket, (error) => { if (error) socket.destroy(); });
     }
-    if (!alive.size) for (const socket of waiting.splice(0)) socket.destroy();
+    if (!alive.size) for (const { socket } of waiting.splice(0)) socket.destroy();
     if (!waiting.length) drained?.();
   };
   return {
-    arrived(socket) {
-      waiting.push(socket);
+    arrived(socket, framework) {
+      waiting.push({ socket, framework });
       handOut();
     },
     free(id) {
@@ -198,6 +219,29 @@ function storeOpenings() {
         state.waiting = state.waiting.filter((waiter) => waiter.id !== id);
         if (!state.open && state.owner === id) finish(store, false);
       }
+    },
+  };
+}
+
+// A profile of every process of the app: the primary's own (it relays connections, and runs the
+// --store-rtt delay proxy) and each worker's. A conflict is answered, not thrown: its code must
+// reach the worker that asked.
+function profilesOfAll() {
+  const own = createProfiler({ role: 'primary' });
+  let taking = false;
+  return {
+    async start(intervalUs, workers) {
+      if (taking) return { conflict: 'a profile is already being taken' };
+      taking = true;
+      const starting = workers.map(({ talk }) => talk.ask('profile-start-local', { intervalUs }));
+      return { processes: await Promise.all([own.start(intervalUs), ...starting]) };
+    },
+    async stop(workers) {
+      if (!taking) return { conflict: 'no profile is being taken' };
+      taking = false;
+      const stopping = workers.map(({ talk }) => talk.ask('profile-stop-local'));
+      const taken = await Promise.allSettled([own.stop(), ...stopping]);
+      return { processes: taken.filter((one) => one.status === 'fulfilled').map((one) => one.value) };
     },
   };
 }

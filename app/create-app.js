@@ -1,59 +1,43 @@
-// The Express app serving stores. It does not listen: tests mount it on port 0, app/start-app.js elsewhere.
-import express from 'express';
-import { pageRoutes } from '../routes/page.js';
-import { statusRoutes } from '../routes/status.js';
+// The app serving stores, on one framework. It does not listen: tests mount it on port 0,
+// app/start-app.js elsewhere.
 import { defaults } from '../config/settings.js';
-import { dataRoutes } from '../routes/data.js';
-import { methodRoutes } from '../routes/methods.js';
-import { writeRoutes } from '../routes/writes.js';
-import { resultsRoutes } from '../routes/results.js';
-import { notFound, errorHandler } from '../routes/errors.js';
-import { StorebenchError } from '../util/errors.js';
+import { createRoutes } from '../routes/table.js';
+import { markArrival } from '../routes/server-timing.js';
+import { frameworkListener } from './frameworks/index.js';
 import { createAppMetrics } from './metrics.js';
-import { startTiming } from '../routes/server-timing.js';
 import { clientLeft } from './client-left.js';
 
 /**
- * @param {import('../stores/store-set.js').StoreSet} stores  the opened stores
- * @param {{ log?: (line: string) => void, logRequests?: boolean, metrics?: boolean, serverTiming?: boolean,
- *   writes?: object, workers?: number, metricsOfAll?: object }} [options]  writes: routes/writes.js's options
+ * A node:http request listener: the app over `stores` (opened, stores/store-set.js), served by
+ * `framework` (express, fastify or node: app/frameworks/).
+ * @param {import('../stores/store-set.js').StoreSet} stores
+ * @param {{ framework?: string, log?: (line: string) => void, logRequests?: boolean, metrics?: boolean,
+ *   serverTiming?: boolean, writes?: object, workers?: number, metricsOfAll?: object, extra?: object[] }} [options]
+ *   metrics: true, or the recorder of app/metrics.js to share
+ *   writes: routes/writes.js's options; extra: routes/table.js's extra routes
+ * @returns {Promise<(req: object, res: object) => void>}
  */
-export function createApp(stores, {
-  log = () => {}, logRequests = false, metrics = false, serverTiming = defaults.serverTiming, writes = {}, workers = 1,
-  metricsOfAll,
+export async function createApp(stores, {
+  framework = defaults.framework[0], log = () => {}, logRequests = false, metrics = false,
+  serverTiming = defaults.serverTiming, writes = {}, workers = 1, metricsOfAll, extra,
 } = {}) {
-  const app = express();
-  app.disable('x-powered-by');
-  app.disable('etag'); // hashing every 270 KB body would be benchmarked along with the store
-  // First, so the header's `app` time counts from the request's arrival in the app.
-  if (serverTiming) app.use(startTiming);
-  if (metrics) {
-    const recorder = createAppMetrics(stores, metricsOfAll);
-    stores.observer = recorder.observeOperation;
-    app.use(recorder.observeRequests, recorder.router);
-  }
-  if (logRequests) app.use(requestLogger(log));
-  app.use(requireHost);
-  app.use(resultsRoutes(writes)); // never a store: the split run's results area (npm run load:cf)
-  app.use(methodRoutes(stores));
-  app.use(pageRoutes(stores));
-  app.use(statusRoutes(stores, { limits: { maxValueSize: writes.maxValueSize ?? defaults.maxValueSize }, workers }));
-  app.use(writeRoutes(stores, writes));
-  app.use(dataRoutes(stores));
-  app.use(notFound);
-  app.use(errorHandler(log));
-  return app;
-}
-
-// HTTP/1.1 requires Host (RFC 9112 3.2): refused here as JSON, not Node's empty 400.
-function requireHost(req, res, next) {
-  if (req.headers.host !== undefined || req.httpVersion === '1.0') return next();
-  res.set('Connection', 'close');
-  next(new StorebenchError('an HTTP/1.1 request needs a Host header', { code: 'BAD_REQUEST' }));
+  // metrics: true, or a recorder several frameworks' apps share (app/start-app.js).
+  const recorder = metrics === true ? createAppMetrics(stores, metricsOfAll) : metrics || null;
+  if (recorder) stores.observer = recorder.observeOperation;
+  const surface = createRoutes(stores, {
+    log, writes, workers, framework, metrics: recorder, logRequest: logRequests ? requestLogger(log) : null, extra,
+  });
+  const listener = await frameworkListener(framework, surface);
+  if (!serverTiming) return listener;
+  // First, before any framework: the header's `app` time counts from the request's arrival.
+  return (req, res) => {
+    markArrival(req);
+    listener(req, res);
+  };
 }
 
 function requestLogger(log) {
-  return (req, res, next) => {
+  return (req, res) => {
     const start = process.hrtime.bigint();
     const { socket } = req;
     const ms = () => (Number(process.hrtime.bigint() - start) / 1e6).toFixed(2);
@@ -61,8 +45,7 @@ function requestLogger(log) {
     res.once('finish', () => { finishedMs = ms(); });
     res.once('close', () => {
       const what = !clientLeft(res, socket) ? res.statusCode : `client left mid-${req.complete ? 'answer' : 'request'}`;
-      log(`${req.method} ${req.originalUrl} ${what} ${finishedMs ?? ms()} ms`);
+      log(`${req.method} ${req.url} ${what} ${finishedMs ?? ms()} ms`);
     });
-    next();
   };
 }

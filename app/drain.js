@@ -8,6 +8,7 @@
 import { Server } from 'node:net';
 
 const SWEEP_MS = 100;
+const CONNECTION = Symbol('storebench.connection');
 const QUIET_CHECK_MS = 10;
 
 // Sent once the request's body is read: closing with bytes unread would reset the connection and
@@ -30,9 +31,9 @@ function goingAway(req, res) {
 }
 
 // The listener's close, made when nothing is arriving: close() resolves once the listener is closed,
-// in a check phase whose poll found no connection waiting, once none came for quietMs (or after
-// acceptMs). Accepts noted in one check phase are looked at in the next: a whole poll between. Used by
-// app.js alone, and by the primary of app.js --workers N on the listener it owns.
+// in a check phase whose poll found no connection waiting, once none came for quietMs since close() was
+// called (or after acceptMs). Accepts noted in one check phase are looked at in the next: a whole poll
+// between. Used by app.js alone, and by the primary of app.js --workers N on the listeners it owns.
 export function quietListenerCloser(server, { quietMs = 50, acceptMs = 1000 } = {}) {
   let lastAcceptAt = -Infinity;
   server.on('connection', () => { lastAcceptAt = performance.now(); });
@@ -40,7 +41,9 @@ export function quietListenerCloser(server, { quietMs = 50, acceptMs = 1000 } = 
     const check = () => {
       const now = performance.now();
       const overdue = now - startedAt >= acceptMs;
-      if (!overdue && now - lastAcceptAt < quietMs) return void setTimeout(check, QUIET_CHECK_MS);
+      // Quiet counts from the close's start at the earliest: the in-flight answers sent since say
+      // Connection: close, and their clients come back on new connections within a few ms.
+      if (!overdue && now - Math.max(lastAcceptAt, startedAt) < quietMs) return void setTimeout(check, QUIET_CHECK_MS);
       setImmediate(() => {
         const seen = lastAcceptAt;
         setImmediate(() => {
@@ -82,16 +85,21 @@ export function drainable(server, {
   // The app's own handlers run after the decision, so it is made before any header is written.
   const handlers = server.listeners('request');
   server.removeAllListeners('request');
+  // One listener for every response (this: the response), not a closure each: it runs on every request.
+  function responseClosed() {
+    const connection = this[CONNECTION];
+    connection.active -= 1;
+    connection.responses.delete(this);
+    connection.idleSince = Date.now();
+  }
+  const [only] = handlers.length === 1 ? handlers : [null];
   server.on('request', (req, res) => {
     const connection = connections.get(req.socket);
     if (connection) {
       connection.active += 1;
       connection.responses.add(res);
-      res.once('close', () => {
-        connection.active -= 1;
-        connection.responses.delete(res);
-        connection.idleSince = Date.now();
-      });
+      res[CONNECTION] = connection;
+      res.on('close', responseClosed);
     }
     if (connection?.late) {
       if (phase === 'closed') return goingAway(req, res);
@@ -101,7 +109,8 @@ export function drainable(server, {
       return;
     }
     if (phase !== 'serving') res.shouldKeepAlive = false;
-    for (const handler of handlers) handler.call(server, req, res);
+    if (only) only.call(server, req, res);
+    else for (const handler of handlers) handler.call(server, req, res);
   });
 
   return () => new Promise((resolve) => {

@@ -21,8 +21,10 @@ function boundAddress({ address, port, family }) {
   return { address, port, family, allInterfaces: address === '0.0.0.0' || address === '::' };
 }
 
-export function listeningLine({ url, bound }) {
-  if (!bound.allInterfaces) return `storebench app listening on ${url}`;
+/** The line saying where a listener is reached; `framework` named when it is not the only default. */
+export function listeningLine({ url, bound }, framework) {
+  const on = framework ? ` (${framework})` : '';
+  if (!bound.allInterfaces) return `storebench app${on} listening on ${url}`;
   const which = bound.address === '::' ? 'all interfaces, IPv6 and IPv4 (::)' : 'all IPv4 interfaces (0.0.0.0)';
-  return `storebench app listening on ${which}, port ${bound.port}: ${url} from this machine`;
+  return `storebench app${on} listening on ${which}, port ${bound.port}: ${url} from this machine`;
 }

@@ -1,9 +1,9 @@
 // The app's --metrics: GET /metrics from prom-client, on a registry of its own (two apps in one
 // process keep their counts apart). Labels name only served stores and route patterns, never a raw
 // path: a client choosing keys must not grow the series without bound.
-import { Router } from 'express';
 import client from 'prom-client';
 import { clientLeft } from './client-left.js';
+import { bodyAnswer, pathOf } from '../routes/answers.js';
 import { registerProcessGauges } from './process-gauges.js';
 
 // Seconds: from the memory store's tens of microseconds to the operation deadline's seconds.
@@ -100,10 +100,11 @@ export function createAppMetrics(stores, ofAll) {
     if (!child) children.set(key, (child = metric.labels(...values)));
     return child;
   };
-  const observeRequests = (req, res, next) => {
+  // Called as a route (or the not-found answer) begins: route is its pattern, or 'unmatched'.
+  const observeRequest = (req, res, route) => {
     const start = process.hrtime.bigint();
     const { socket } = req;
-    const labels = () => [storeLabel(req.path), req.method, req.route?.path ?? 'unmatched'];
+    const labels = () => [storeLabel(pathOf(req)), req.method, route];
     res.once('finish', () => {
       if (clientLeft(res, socket)) return; // counted as an abort when it closes
       const seconds = Number(process.hrtime.bigint() - start) / 1e9;
@@ -113,17 +114,15 @@ export function createAppMetrics(stores, ofAll) {
     res.once('close', () => {
       if (clientLeft(res, socket)) childOf(clientAborts, ...labels(), req.complete ? 'response' : 'request').inc();
     });
-    next();
   };
   const observeOperation = (store, operation, seconds, ok) => {
     childOf(operations, store, operation, ok ? 'ok' : 'error').observe(seconds);
   };
-  const router = Router();
   ofAll?.adopt(registry);
-  router.get('/metrics', async (req, res) => {
+  // GET /metrics
+  const metricsRoute = async () => {
     const text = ofAll ? await ofAll.text(registry) : await registry.metrics();
-    res.writeHead(200, { 'Content-Type': registry.contentType });
-    res.end(text);
-  });
-  return { router, observeRequests, observeOperation, registry };
+    return bodyAnswer(200, registry.contentType, text);
+  };
+  return { metricsRoute, observeRequest, observeOperation, registry };
 }

@@ -1,5 +1,5 @@
-// The app, running: its settings resolved (config/precedence.js), its stores opened, the
-// Express app listening, and a graceful close.
+// The app, running: its settings resolved (config/precedence.js), its stores opened, the app
+// listening on each framework asked for (Express unless told), and a graceful close.
 import { createApp } from './create-app.js';
 import { createAppServer, deadlineProblems } from './http-server.js';
 import { drainable } from './drain.js';
@@ -9,6 +9,9 @@ import { openStores } from '../stores/index.js';
 import { resolveSettings } from '../config/precedence.js';
 import { settings as declared } from '../config/settings.js';
 import { UsageError } from '../util/errors.js';
+import { createAppMetrics } from './metrics.js';
+import { createProfiler } from './profiler.js';
+import { profileRoutes } from '../routes/profile.js';
 
 const SHUTDOWN_GRACE_MS = 8000;
 
@@ -44,38 +47,77 @@ export async function startApp({
     reopen: true,
     ...(worker ? { cluster: worker } : {}),
   });
-  const { maxValueSize, maxBulkSize, writeToken: token, bodyIdleTimeoutMs } = settings;
-  const writes = { maxValueSize, maxBulkSize, token, bodyIdleTimeoutMs };
-  const workers = worker?.workers ?? 1;
-  const app = createApp(stores, {
-    log,
-    logRequests: settings.logRequests,
-    metrics: settings.metrics,
-    serverTiming: settings.serverTiming,
-    writes,
-    workers,
-    metricsOfAll: worker?.metricsOfAll,
-  });
-  const server = createAppServer(app, settings);
-  answerHttpEdges(server);
-  const drain = drainable(server, { graceMs: SHUTDOWN_GRACE_MS, ...worker?.drain });
-  server.keepAliveTimeout = settings.keepAliveTimeoutMs;
+  let served;
   try {
+    served = await serveFrameworks(stores, settings, { log, worker });
     await worker?.beforeListen?.(stores);
   } catch (error) {
     await stores.close();
     throw error;
   }
-  // A worker does not listen: the primary owns the listener and hands it connections.
-  const listening = () => listen(server, settings).catch(async (error) => {
-    await stores.close();
-    throw error;
-  });
-  const where = worker ? worker.serve(server) : await listening();
+  const workers = worker?.workers ?? 1;
+  // A worker does not listen: the primary owns the listeners and hands it connections.
+  let places = [];
+  if (worker) worker.serve(new Map(served.map(({ framework, server }) => [framework, server])));
+  else {
+    try {
+      places = await listenEach(served, settings);
+    } catch (error) {
+      await Promise.allSettled(served.map(({ server }) => server.listening && server.close()));
+      await stores.close();
+      throw error;
+    }
+  }
   let closing;
   const close = () => (closing ??= (async () => {
-    await drain();
+    await Promise.all(served.map(({ drain }) => drain()));
     await stores.close();
   })());
-  return { ...where, server, stores, close, workers };
+  const frameworks = served.map(({ framework }, i) => ({ framework, ...places[i] }));
+  return { ...places[0], frameworks, server: served[0].server, stores, close, workers };
+}
+
+// One server per framework, each the whole app over the same stores.
+async function serveFrameworks(stores, settings, { log, worker }) {
+  const { maxValueSize, maxBulkSize, writeToken: token, bodyIdleTimeoutMs } = settings;
+  const writes = { maxValueSize, maxBulkSize, token, bodyIdleTimeoutMs };
+  // One --metrics registry for all of them: each request is counted once, whichever port it came to.
+  const metrics = settings.metrics ? createAppMetrics(stores, worker?.metricsOfAll) : false;
+  // With workers, a profile is of every process: the primary asks each (app/cluster-primary.js).
+  const profiling = worker?.profiling ?? oneProcessProfiling();
+  const extra = profileRoutes(profiling, { allowed: settings.allowProfiling, token });
+  const served = [];
+  for (const framework of settings.framework) {
+    const listener = await createApp(stores, {
+      framework,
+      log,
+      logRequests: settings.logRequests,
+      metrics,
+      serverTiming: settings.serverTiming,
+      writes,
+      workers: worker?.workers ?? 1,
+      extra,
+    });
+    const server = createAppServer(listener, settings);
+    answerHttpEdges(server);
+    const drain = drainable(server, { graceMs: SHUTDOWN_GRACE_MS, ...worker?.drain });
+    server.keepAliveTimeout = settings.keepAliveTimeoutMs;
+    served.push({ framework, server, drain });
+  }
+  return served;
+}
+
+// The first framework on the port, the next on the ports after it (or each a free one on port 0).
+async function listenEach(served, settings) {
+  const places = [];
+  for (const [i, { server }] of served.entries()) {
+    const port = settings.port === 0 ? 0 : settings.port + i;
+    places.push(await listen(server, { ...settings, port }));
+  }
+  return places;
+}
+
+function oneProcessProfiling() {
+  const profiler = createProfiler();
+  return { start: async (intervalUs) => [await profiler.start(intervalUs)], stop: async () => [await profiler.stop()] };
 }

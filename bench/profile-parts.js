@@ -4,6 +4,7 @@
 // `@redis/client`), `node <module>` for Node's own JS, and V8's `(garbage collector)`,
 // `(program)` and `(idle)`. The .cpuprofile format is Chrome DevTools' (node --cpu-prof writes it).
 import { fileURLToPath } from 'node:url';
+import { partTimes } from '../result/profile-parts.js';
 
 export const GC = '(garbage collector)';
 export const PROGRAM = '(program)';
@@ -34,32 +35,16 @@ export function groupOf(part) {
 }
 
 /**
- * Milliseconds of the profile per part: Map part -> ms. A sample lasts until the next one
- * (timeDeltas are in µs, each the gap before its sample); the last one is given the mean gap.
+ * Milliseconds of the profile per part: Map part -> ms (result/profile-parts.js's walk: a sample
+ * lasts until the next one; a frame with no script is its caller's).
  */
 export function profileParts(profile, root) {
-  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
-  const parent = new Map();
-  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
-  const partOfNode = new Map();
-  const partOf = (id) => {
-    if (partOfNode.has(id)) return partOfNode.get(id);
-    const { callFrame } = byId.get(id);
-    let part;
-    if (callFrame.url) part = partOfUrl(callFrame.url, root);
-    else if (/^\(.*\)$/.test(callFrame.functionName)) part = callFrame.functionName; // (garbage collector)...
-    else part = parent.has(id) ? partOf(parent.get(id)) : PROGRAM;
-    partOfNode.set(id, part);
-    return part;
+  const partOf = (callFrame) => {
+    if (callFrame.url) return partOfUrl(callFrame.url, root);
+    if (/^\(.*\)$/.test(callFrame.functionName) && callFrame.functionName !== '(root)') return callFrame.functionName;
+    return null;
   };
-  const { samples, timeDeltas } = profile;
-  const spanUs = timeDeltas.slice(1).reduce((sum, delta) => sum + delta, 0);
-  const lastUs = samples.length > 1 ? spanUs / (samples.length - 1) : 0;
-  const micros = new Map();
-  for (let i = 0; i < samples.length; i += 1) {
-    const part = partOf(samples[i]);
-    micros.set(part, (micros.get(part) ?? 0) + (i + 1 < samples.length ? timeDeltas[i + 1] : lastUs));
-  }
+  const micros = partTimes(profile, partOf, { fallback: PROGRAM });
   return new Map([...micros].map(([part, us]) => [part, us / 1000]));
 }
 

@@ -19,13 +19,15 @@ export function parseWrk(output) {
 }
 
 /**
- * Runs wrk against url with connections open for seconds (and a Lua `script` file, if given);
- * resolves the parsed summary.
+ * Runs wrk against url with connections open for seconds (and a Lua `script` file, if given;
+ * on CPU `cpu` alone, if given, through taskset); resolves the parsed summary.
  */
-export async function wrk(url, { connections = 20, seconds = 10, threads = 1, script } = {}) {
+export async function wrk(url, { connections = 20, seconds = 10, threads = 1, script, cpu } = {}) {
   const args = [
     `-t${threads}`, `-c${connections}`, `-d${seconds}s`, '--latency', ...(script ? ['-s', script] : []), url,
   ];
-  const { stdout } = await run('wrk', args);
+  const { stdout } = cpu === undefined
+    ? await run('wrk', args)
+    : await run('taskset', ['-c', String(cpu), 'wrk', ...args]);
   return parseWrk(stdout);
 }

@@ -80,7 +80,16 @@ export async function main(argv) {
     });
     // Only now, with the handlers in place: a supervisor may signal as soon as it reads this.
     const workers = app.workers > 1 ? ` (${app.workers} workers: pids ${app.pids.join(', ')})` : '';
-    log(`${listeningLine(app)}${workers}`);
-    process.send?.({ event: 'listening', url: app.url, port: app.port, workers: app.workers, pids: app.pids });
+    const { frameworks } = app;
+    const named = frameworks.length > 1 || frameworks[0].framework !== 'express';
+    for (const place of frameworks) log(`${listeningLine(place, named ? place.framework : undefined)}${workers}`);
+    process.send?.({
+      event: 'listening',
+      url: app.url,
+      port: app.port,
+      workers: app.workers,
+      pids: app.pids,
+      frameworks: frameworks.map(({ framework, url, port }) => ({ framework, url, port })),
+    });
   });
 }

@@ -3,7 +3,8 @@
 import { createProgress, estimateLine, loadLabel, progressLabel } from '../report/progress.js';
 import { createRunText } from '../report/run-text.js';
 import { shownPath, writeResults } from './results-files.js';
-import { findLastRuns, saveRun } from './saved-runs.js';
+import { findLastRuns, resultsDir, saveRun } from './saved-runs.js';
+import { profileWriter, stagedProfiles } from './profile-files.js';
 import { againstLast } from '../result/against-last.js';
 import { printable } from '../util/printable.js';
 
@@ -30,17 +31,23 @@ const WHY_NOT_SAVED = {
 /** The one line that says where the run was kept, or why it was not. */
 function savedLine(folder, result) {
   const state = result.interrupted ? ` (interrupted: the ${result.steps.length} step(s) finished)` : '';
-  return `saved${state}: ${shownPath(folder)}/ (results.json, report.html; node test runs lists the runs kept)`;
+  const files = `results.json, report.html${result.steps.some((step) => step.profile) ? ', profiles/' : ''}`;
+  return `saved${state}: ${shownPath(folder)}/ (${files}; node test runs lists the runs kept)`;
 }
 
 export function createLiveReport({ options, stdout = process.stdout, stderr = process.stderr }) {
   const out = options.json === '-' ? stderr : stdout; // JSON on stdout keeps the tables off it
   const text = createRunText((chunk) => out.write(chunk), { verbose: options.verbose });
   let progress;
+  // --profile: each step's profiles written as they come, into the run's folder once it has one.
+  const profiles = options.profile ? stagedProfiles(options, { resultsDir: resultsDir() }) : null;
+  const writer = profiles?.dir ? profileWriter(profiles.dir) : null;
   // Keeping the run never costs it: a folder that cannot be written is one warning line.
   const save = async (result, { failed }) => {
     try {
-      out.write(`${savedLine(await saveRun(result, { failed }), result)}\n`);
+      const folder = await saveRun(result, { failed });
+      await profiles?.moveInto(folder);
+      out.write(`${savedLine(folder, result)}\n`);
     } catch (error) {
       const why = WHY_NOT_SAVED[error.code] ?? error.code ?? error.message;
       stderr.write(`warning: this run was not saved (${why}${error.path ? `: ${shownPath(error.path)}` : ''}); ` +
@@ -50,6 +57,7 @@ export function createLiveReport({ options, stdout = process.stdout, stderr = pr
   const noticed = new Set(); // each notice once, however many steps it concerns
   return {
     onProgress(event) {
+      writer?.onProgress(event);
       if (event.type === 'app-starting') {
         if (!options.quiet) stderr.write(`${startingLine(event.servers)}\n`);
       } else if (event.type === 'stores-opening') {
@@ -95,10 +103,17 @@ export function createLiveReport({ options, stdout = process.stdout, stderr = pr
       const keep = options.save !== false && !result.settings.part && result.steps.length > 0;
       const earlier = keep ? await findLastRuns(result).catch(() => ({})) : {};
       text.ending(result, { against: againstLast(result, earlier) });
+      const kept = await writer?.done();
+      if (profiles?.note) stderr.write(`${profiles.note}\n`);
+      if (kept?.warning) stderr.write(`${kept.warning}\n`);
+      if (kept?.written && options.save === false) {
+        stderr.write(`kept ${kept.written} profile(s) in ${shownPath(profiles.dir)}/profiles/ (.cpuprofile, .pb.gz)\n`);
+      }
       try {
         await writeResults(options, result, stdout);
       } finally {
         if (keep) await save(result, { failed });
+        else await profiles?.discardStaging();
       }
     },
     /** Takes the progress line away, however the run ended. */

@@ -15,6 +15,11 @@ import {
   perStore, port, positiveInteger, positiveNumber, serverLimit, text, workerCount,
 } from './setting-values.js';
 
+// The frameworks the app can be served by (app/frameworks/ has an adapter for each).
+export const FRAMEWORK_NAMES = ['express', 'fastify', 'node'];
+
+const frameworkList = (raw) => [...new Set(listOf('framework')(raw).map(oneOf(FRAMEWORK_NAMES)))];
+
 const boundService = (name) => (env) => {
   const bound = resolveFromVcap(name, services[name].vcap, env);
   if (!bound) return undefined;
@@ -76,6 +81,16 @@ export const settings = {
     about: 'serve GET /metrics in Prometheus text: requests and latency per store and route, store operations, queue ' +
       'and pool sizes, event loop delay (the variable: 1, true or yes)',
   },
+  allowProfiling: {
+    scope: 'app',
+    flag: '--allow-profiling',
+    env: ['STOREBENCH_ALLOW_PROFILING'],
+    default: false,
+    defaultText: 'off: POST /_profile/* answers 403 PROFILING_OFF',
+    parse: onOff,
+    about: 'let node test --profile take a CPU profile of every app process around each step (POST /_profile/start ' +
+      'and /_profile/stop, from loopback or with the write token; the variable: 1, true or yes)',
+  },
   serverTiming: {
     scope: 'app',
     flag: '--no-server-timing',
@@ -95,6 +110,17 @@ export const settings = {
     parse: workerCount,
     about: 'N app processes serving the port (node:cluster), each with its own store clients, 1 to 256, or auto: ' +
       'one per CPU this process may use. The embedded servers start once, for all of them',
+  },
+  framework: {
+    scope: 'app',
+    flag: '--framework LIST',
+    env: ['STOREBENCH_FRAMEWORK'],
+    default: ['express'],
+    defaultText: 'express',
+    parse: frameworkList,
+    about: `what serves the routes: ${FRAMEWORK_NAMES.join(', ')} (node: bare node:http, no framework). ` +
+      'Several, comma-separated: each on its own port (the first on the port, the next on the ports after it, ' +
+      'or each a free one with port 0), over the same stores',
   },
   stores: {
     scope: 'app',

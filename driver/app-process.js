@@ -30,7 +30,9 @@ export async function startAppProcess({
   const { child, message, output, exited, stop } = started;
   try {
     await waitForHealthy(message.url);
-    return { url: message.url, child, pids: message.pids ?? [], stop, output, exited };
+    // One URL per framework it serves (an app.js older than --framework names none: Express).
+    const frameworks = message.frameworks ?? [{ framework: 'express', url: message.url }];
+    return { url: message.url, frameworks, child, pids: message.pids ?? [], stop, output, exited };
   } catch (error) {
     await stop();
     throw error;

@@ -28,6 +28,7 @@ import { httpEngineNamed } from './engines/index.js'; // --engine
 import { storeDelayEnv } from './store-delay.js';
 import { serverTimingEnv } from './server-timing.js'; // --no-server-timing
 import { startBarrier } from './part-run.js'; // --start-at
+import { appProfiler } from './profile.js'; // --profile
 
 /**
  * A key-space workload whose values the app would refuse (its /stores `limits`), or the server
@@ -66,8 +67,11 @@ async function resolveTargets(options, onProgress, env) {
     return openDirectTargets(options, { env });
   }
   if (options.target) {
-    const { stores: listing, limits } = await fetchListing(options.target, { timeoutMs: options.timeoutMs });
-    const { targets, skipped, problems } = selectTargets(listing, options.target, { ...options, workload });
+    const { stores: listing, limits, framework } = await fetchListing(options.target, { timeoutMs: options.timeoutMs });
+    const chosen = selectTargets(listing, options.target, { ...options, workload });
+    const { skipped, problems } = chosen;
+    // What serves it, where the app says (an app older than --framework does not).
+    const targets = chosen.targets.map((target) => (framework ? { ...target, framework } : target));
     problems.push(...limitProblems(options, limits, redactUrl(options.target), listing, targets));
     if (problems.length) throw new UsageError(problems);
     return { targets, skipped, label: redactUrl(options.target), listing };
@@ -87,16 +91,27 @@ async function resolveTargets(options, onProgress, env) {
     ...serverTimingEnv(options.serverTiming),
   };
   // Always said, so a STOREBENCH_WORKERS or WEB_CONCURRENCY in this shell cannot change it unrecorded.
-  const args = ['--workers', String(options.appWorkers)];
+  const args = [
+    '--workers', String(options.appWorkers), '--framework', options.framework.join(','),
+    ...(options.profile ? ['--allow-profiling'] : []),
+  ];
   const app = await startAppProcess({ stores: options.stores, env: appEnv, args });
   try {
     const { stores: listing, limits } = await fetchListing(app.url);
-    // The app is stopped before a problem is printed: name it, not its address.
-    const { targets, skipped, problems } = selectTargets(listing, app.url, {
-      ...options, workload, label: 'the embedded app.js',
-    });
+    // The app is stopped before a problem is printed: name it, not its address. Each framework
+    // serves the same stores on a port of its own: its targets are the same stores at its URL.
+    let targets = [];
+    let skipped;
+    const problems = [];
+    for (const { framework, url } of app.frameworks) {
+      const chosen = selectTargets(listing, url, { ...options, workload, label: 'the embedded app.js' });
+      targets.push(...chosen.targets.map((target) => ({ ...target, framework })));
+      skipped ??= chosen.skipped;
+      if (!problems.length) problems.push(...chosen.problems);
+    }
     problems.push(...limitProblems(options, limits, 'the embedded app.js', listing, targets));
     if (problems.length) throw new UsageError(problems);
+    targets = interleavedByFramework(targets);
     return { targets, skipped, label: `app.js started as a child process at ${app.url}`, app, token, listing };
   } catch (error) {
     await app.stop();
@@ -157,6 +172,9 @@ export async function runBenchmark(options, { signal, onProgress = () => {}, env
   const sweepSignal = signal ? AbortSignal.any([signal, appDied.signal]) : appDied.signal;
   try {
     if (app) onProgress({ type: 'app-started', app });
+    // --profile: refused now, before any load, where the app will not be profiled.
+    const profiler = options.profile ? appProfiler(app?.url ?? options.target, { token }) : null;
+    await profiler?.check();
     // Decided with the options (options/result-settings.js): the Result records them as they are.
     const settings = options.settings;
     const system = systemInfo({ target: label, engine: settings.engine });
@@ -167,6 +185,7 @@ export async function runBenchmark(options, { signal, onProgress = () => {}, env
       url: redactUrl(target.url),
       store: target.store,
       key: target.key,
+      ...(target.framework ? { framework: target.framework } : {}),
       named: named(target),
       ...(target.servers ? { servers: target.servers } : {}),
     }]));
@@ -202,6 +221,7 @@ export async function runBenchmark(options, { signal, onProgress = () => {}, env
           onProgress(event);
         },
         beforeSteps: barrier.wait,
+        profiler,
       }));
     } catch (error) {
       if (!(error instanceof StepAborted)) throw error;
@@ -324,4 +344,14 @@ function orderOf(steps) {
     else rounds.push({ load: loadOf(step), repeat: step.repeat, urls: [step.url] });
   }
   return rounds;
+}
+
+// Each store and key on every framework in turn (express, fastify, node), so the fair order's
+// first shuffle starts from frameworks side by side rather than one framework's block.
+function interleavedByFramework(targets) {
+  const frameworks = [...new Set(targets.map((target) => target.framework))];
+  if (frameworks.length < 2) return targets;
+  const on = (framework) => targets.filter((target) => target.framework === framework);
+  const [first, ...rest] = frameworks.map(on);
+  return first.flatMap((target, i) => [target, ...rest.map((list) => list[i]).filter(Boolean)]);
 }

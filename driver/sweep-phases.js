@@ -4,12 +4,15 @@ import {
   DRIFT_TOLERANCE, driftWarnings, honestyWarnings, loadWarnings, verificationWarnings, warmupWarnings,
 } from '../result/honesty.js';
 import { failedStep } from '../result/ranking.js';
-import { machineWarnings } from './machine-load.js';
+import { machineWarnings, threadTicks } from './machine-load.js';
 import { bottleneckOf } from '../result/bottleneck.js';
 import { WARMUP_WINDOW_SECONDS, warmUpToSteady } from './warmup.js';
 import { redactUrl } from '../util/redact.js';
+import { PROFILE_INTERVAL_US } from './profile.js';
+import { profileFileName, profileRecord } from '../result/profile.js';
 
 const OPEN_MODEL_WARMUP_CONCURRENCY = 10;
+const MICROS_PER_TICK = 10_000; // /proc's clock ticks, 100 a second on Linux
 // The priming is N requests or this long, whichever comes first: 500 requests take 0.2 s on a
 // fast store and could take a minute on a slow one.
 const PRIME_MAX_SECONDS = 2;
@@ -46,6 +49,7 @@ export function stepRecord(figures, {
     url: shown.url,
     store: target.store,
     key: target.key,
+    ...(target.framework ? { framework: target.framework } : {}),
     workload: workload?.name ?? null,
     repeat,
     warmup: warmup && { seconds: warmup.seconds, windows: warmup.windows, steady: warmup.steady },
@@ -228,6 +232,7 @@ export async function stepsPhase(sweep) {
     const shownLoad = repeats > 1 ? { ...load, repeat, repeats } : load;
     emit({ type: 'step', index: position + 1, total, target: present(target), load: shownLoad });
     const step = await measurePhase(sweep, target, load, { repeat, probing: true });
+    if (sweep.profiler && repeat === 1) step.profile = await profilePhase(sweep, target, load, step);
     sweep.steps.push(step);
     own.steps.push(step);
     emit({ type: 'step-done', step });
@@ -246,4 +251,37 @@ export async function controlPhase(sweep) {
   const control = controlRecord(sweep.steps[0], step, load);
   await verifyPhase(sweep, target);
   return control;
+}
+
+/**
+ * --profile: the step again, with a CPU profile of every app process around it, right after the
+ * measured one (which is never profiled). Resolves to the step's `profile`; the raw profiles go
+ * out in a `profile` event, for the caller to keep as files. Each process's main thread's CPU is
+ * read from /proc as well (where the app runs here): what its samples are scaled to.
+ */
+export async function profilePhase(sweep, target, load, step) {
+  const { settings, profiler } = sweep;
+  const started = await profiler.start();
+  const mainThreads = () => started.map(({ pid }) => threadTicks(pid));
+  const before = mainThreads();
+  const sample = sweep.monitor.start();
+  let figures;
+  let processes;
+  let after;
+  try {
+    figures = await sweep.measure(target, load, {
+      maxRequests: load.maxRequests ?? settings.requests,
+      durationSeconds: settings.duration,
+    });
+  } finally {
+    after = mainThreads();
+    sample.stop();
+    processes = await profiler.stop();
+  }
+  const tiers = await sample.tiers?.(figures.responses, target.store) ?? null;
+  const ticks = before.map((ticks, i) => (ticks === null || after[i] === null ? null : after[i] - ticks));
+  const mainThreadMicros = ticks.includes(null) ? null : ticks.reduce((sum, n) => sum + n, 0) * MICROS_PER_TICK;
+  const files = processes.map((one) => profileFileName(step, one));
+  sweep.emit({ type: 'profile', step: { url: step.url, store: step.store, key: step.key }, processes, files });
+  return profileRecord({ processes, figures, step, tiers, files, mainThreadMicros, intervalUs: PROFILE_INTERVAL_US });
 }

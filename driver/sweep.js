@@ -32,7 +32,7 @@ export function workloadFor(target, workload, token) {
  * StepAborted. Events go to emit(event) (driver/run.js lists them); an event's `target` is
  * present(target), never the target itself (it may hold a password). Without `engine`, the one
  * settings.engine names (the default HTTP engine without one); direct mode passes its own
- * `engine`, `loadRecords` and `verifyWrites`.
+ * `engine`, `loadRecords` and `verifyWrites`; --profile a `profiler` (driver/profile.js).
  */
 export async function runSweep(targets, settings, {
   engine: given = null,
@@ -46,13 +46,14 @@ export async function runSweep(targets, settings, {
   machine,
   probe = null,
   beforeSteps = null,
+  profiler = null,
 } = {}) {
   const onNotice = (message) => emit({ type: 'notice', message });
   const engine = given ?? await loadEngine(settings.engine ?? DEFAULT_HTTP_ENGINE);
   const stepRunner = createStepRunner({ workers: settings.workers, engine, onNotice });
   try {
     const sweep = prepareSweep(targets, settings, {
-      loadWith, verifyWith, workload, token, emit, present, signal, machine, probe, stepRunner,
+      loadWith, verifyWith, workload, token, emit, present, signal, machine, probe, stepRunner, profiler,
     });
     await loadPhase(sweep);
     await warmupPhase(sweep);
@@ -67,7 +68,7 @@ export async function runSweep(targets, settings, {
 
 // The state the phases share: the schedule, each target's own, and `measure(target, load, extra)`.
 function prepareSweep(targets, settings, {
-  loadWith, verifyWith, workload, token, emit, present, signal, machine, probe, stepRunner,
+  loadWith, verifyWith, workload, token, emit, present, signal, machine, probe, stepRunner, profiler,
 }) {
   const loads = planLoads(settings);
   const repeats = settings.repeat;
@@ -124,6 +125,7 @@ function prepareSweep(targets, settings, {
     signal,
     monitor,
     probe,
+    profiler, // --profile: driver/profile.js's appProfiler
     state,
     steps: [],
     measure,

@@ -4,6 +4,7 @@ import { httpGet } from './http-get.js';
 import { redactText, redactUrl } from '../util/redact.js';
 import { printable } from '../util/printable.js';
 import { keyProblem, storeNameProblem } from '../stores/keys.js';
+import { FRAMEWORK_NAMES } from '../config/settings.js';
 
 const PROBE_TIMEOUT_MS = 10_000;
 
@@ -64,7 +65,9 @@ export async function fetchListing(base, { timeoutMs = PROBE_TIMEOUT_MS } = {}) 
     throw new RunError(`${shown} returned JSON without a "stores" list (is this a storebench app?)`);
   }
   const limits = listing.limits && typeof listing.limits === 'object' ? listing.limits : {};
-  return { stores: listing.stores.map(checkedEntry), limits };
+  // What serves it (a name of ours, else left unsaid: the target may be hostile).
+  const framework = FRAMEWORK_NAMES.includes(listing.framework) ? listing.framework : null;
+  return { stores: listing.stores.map(checkedEntry), limits, framework };
 }
 
 const kindOf = (value) => {

@@ -2,6 +2,7 @@
 // without spawning anything. Every problem is collected (not just the first); the CLI prints
 // them all and exits 2.
 import { nearestName } from '../util/flags.js';
+import { parseFramework, parseProfile } from './app-side.js';
 import { runReportOptions } from './run-report.js';
 import { LIMITS, OPTION_NAMED, QUICK, defaultOf, takesNumber } from './table.js';
 import { listItems, positiveInteger } from './values.js';
@@ -201,6 +202,8 @@ export function normalizeOptions(object = {}, env = process.env) {
   const workload = parseWorkloadFlags(text, values, problems, { single, keys, seed });
   const workers = parseWorkers(values.workers, problems);
   const appWorkers = parseAppWorkers(values.appWorkers, { direct, target, urls }, problems);
+  const framework = parseFramework(values.framework, { direct, target, urls }, problems);
+  const profile = parseProfile(values.profile, { direct, urls }, problems);
   const memoryWrites = workload.options?.keySpace && stores?.includes('memory');
   if (appWorkers > 1 && memoryWrites) {
     problems.push(`--app-workers ${appWorkers}: memory refuses writes in an app of several workers (each has its ` +
@@ -255,6 +258,8 @@ export function normalizeOptions(object = {}, env = process.env) {
     token,
     workers,
     appWorkers,
+    framework,
+    profile,
     valueShape,
     storeDelay,
     ...(serverTiming === undefined ? {} : { serverTiming }),

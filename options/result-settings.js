@@ -53,6 +53,8 @@ export function resultSettings(options, env = process.env) {
     ...workloadSettings(options),
     workers: options.workers,
     appWorkers: startsApp(options) ? options.appWorkers : null,
+    framework: startsApp(options) ? options.framework : null, // --framework: what serves the app it starts
+    ...(options.profile ? { profile: true } : {}), // --profile
     engine: options.direct ? 'direct' : options.engine,
     engineChoice: options.direct ? 'default' : options.engineChoice ?? 'default',
     pipeline: options.pipeline, // --pipeline, direct mode

@@ -15,6 +15,7 @@ import { DEFAULT_HTTP_ENGINE, HTTP_ENGINE_NAMES } from '../driver/engines/table.
 import { TOKEN_ENV } from '../driver/app-process.js';
 import { DEFAULT_TIMEOUT_MS } from '../driver/step.js';
 import { nonNegativeInteger, nonNegativeNumber, positiveInteger, positiveNumber } from './values.js';
+import { FRAMEWORK_NAMES } from '../config/settings.js';
 
 export { DEFAULT_TIMEOUT_MS };
 
@@ -126,6 +127,27 @@ const ENTRIES = [
       'servers only for them.',
   },
   {
+    flag: 'framework',
+    type: 'string',
+    arg: 'LIST',
+    list: true,
+    setting: 'framework',
+    section: 'targets',
+    help: [
+      `what serves the app node test starts: ${FRAMEWORK_NAMES.join(', ')} (node: bare node:http, no`,
+      'framework); several, comma-separated, are swept side by side like stores',
+      '(default: express, the app the studies describe). Not with --target, --url',
+      'or --direct',
+    ],
+    docDefault: '`express`',
+    doc: 'What serves the app node test starts (`app.js --framework`): `express` (Express 5, the app the studies ' +
+      'describe), `fastify` (fastify 5) or `node` (bare `node:http`: the floor, what a store costs with no ' +
+      'framework). The same routes, payloads, errors and limits on each ([docs/app.md](app.md#frameworks)). ' +
+      'Several, comma-separated, are served by one app process on a port each and swept side by side like ' +
+      'stores, in the same fair order: each step, table and comparison row names its `framework`. Not with ' +
+      '`--target` (its app serves on its own framework, which the tables name), `--url` or `--direct` (exit 2).',
+  },
+  {
     flag: 'keys',
     type: 'string',
     arg: 'LIST',
@@ -153,6 +175,30 @@ const ENTRIES = [
       'and calls their adapters: the same workloads, sweep, tables, comparison, checks and files, each ' +
       'step marked `mode: "direct"`, targets named `direct://redis/key1`. Not with `--url`, `--target` ' +
       'or `--no-keepalive` (exit 2). See [docs/direct.md](direct.md).',
+  },
+  {
+    flag: 'profile',
+    type: 'boolean',
+    setting: 'profile',
+    section: 'targets',
+    help: [
+      'after each step, run it again with a CPU profile of every app process and',
+      'print where the app\'s CPU went per response: framework, client library,',
+      'node http, json, gc, storebench, other. The measured step is never the',
+      'profiled one. Keeps each .cpuprofile (and pprof) with the results. With',
+      '--target, only on an app started with --allow-profiling',
+    ],
+    docDefault: 'off',
+    doc: 'After each measured step, the same step again with a V8 CPU profile of every app process (Node\'s ' +
+      'inspector, inside the app: `POST /_profile/start` and `/stop`), so the figures people compare are never ' +
+      'the profiled ones. Each step gets `profile` in the JSON: CPU µs per response of each part of the app ' +
+      '(the framework, the store\'s client library, Node\'s HTTP and net core, JSON, garbage collection, ' +
+      'storebench\'s own code, the rest), the profiled run\'s rps against the step\'s (the profiler\'s cost) ' +
+      'and a flame graph\'s tree; a line under each table; a flame graph per step in the HTML. The raw ' +
+      '`.cpuprofile` files (Chrome DevTools, speedscope) and pprof files are kept beside the results. With ' +
+      '`--target`, only an app started with `--allow-profiling`, from loopback or with `--token`; refused ' +
+      'before any load otherwise. Not with `--url` or `--direct` (exit 2). ' +
+      '[docs/measurement.md](measurement.md#what-the-app-costs).',
   },
   {
     flag: 'probe',

@@ -2,7 +2,7 @@
 // level (its rps and rank there, then its store time and storeRank at each), so a rank that moves
 // from level to level reads along a row. The same groups, ranks and figures as the full table
 // (comparison-table.js, --verbose: a row per store and level, with latency and notes).
-import { BASELINE_STORE, BASELINE_TOLERANCE } from '../result/comparison.js';
+import { BASELINE_STORE, BASELINE_TOLERANCE, rowNamer } from '../result/comparison.js';
 import { NOISE_FLOOR, STORE_TIME_FLOOR_MS, STORE_TIME_NOISE } from '../result/ranking.js';
 import { errorsText } from '../result/honesty.js';
 import { bottleneckText } from '../result/bottleneck.js';
@@ -49,15 +49,16 @@ function legendLines(keyGroups, { drift, storeRanked, warned }) {
 // The notes a key's full table gives one line each, gathered: failed stores, faster than memory, shared bottlenecks.
 function noteLines(keyGroups) {
   const lines = [];
+  const nameOf = rowNamer(keyGroups.flatMap((group) => group.rows));
   for (const group of keyGroups) {
     for (const row of group.rows.filter((candidate) => candidate.failed)) {
-      lines.push(`${row.store} at ${loadName(group)}: failed, not ranked: ` +
+      lines.push(`${nameOf(row)} at ${loadName(group)}: failed, not ranked: ` +
         `no request succeeded (${errorsText(row.errors)})`);
     }
   }
   const faster = keyGroups.flatMap((group) => group.rows
     .filter((row) => row.warnings.includes('FASTER_THAN_BASELINE'))
-    .map((row) => `${row.store} at ${loadName(group)}`));
+    .map((row) => `${nameOf(row)} at ${loadName(group)}`));
   if (faster.length) {
     lines.push(`${WARNING_MARK} faster than ${BASELINE_STORE}, the in-process map, by more than ` +
       `${BASELINE_TOLERANCE * 100}% and the noise: ${faster.join(', ')}: nothing behind the app can be, so something ` +
@@ -87,15 +88,19 @@ export function renderCompactComparison(groups, { drift = null } = {}) {
   for (const [title, keyGroups] of byKey) {
     const storeRanked = keyGroups.some(showsStoreRank);
     const best = bestGroup(keyGroups);
-    const stores = [...new Set([...orderRows(best.rows, storeRanked ? 'store-time' : 'rps'), ...keyGroups
-      .flatMap((group) => group.rows)].map((row) => row.store))];
-    const rowOf = (group, store) => group.rows.find((row) => row.store === store) ?? null;
-    const headers = ['store'];
+    // A row per store, and per framework where several served the run (--framework a,b).
+    const all = keyGroups.flatMap((group) => group.rows);
+    const byFramework = new Set(all.map((row) => row.framework)).size > 1;
+    const idOf = (row) => `${row.store}\u0000${row.framework ?? ''}`;
+    const firstOf = new Map(all.map((row) => [idOf(row), row]).reverse());
+    const stores = [...new Set([...orderRows(best.rows, storeRanked ? 'store-time' : 'rps'), ...all].map(idOf))];
+    const rowOf = (group, id) => group.rows.find((row) => idOf(row) === id) ?? null;
+    const headers = byFramework ? ['store', 'framework'] : ['store'];
     const columns = [];
     for (const group of keyGroups) {
       headers.push(`rps@${shortLoad(group)}`);
-      columns.push(joinParts(stores.map((store) => {
-        const row = rowOf(group, store);
+      columns.push(joinParts(stores.map((id) => {
+        const row = rowOf(group, id);
         if (!row) return null;
         const mark = row.warnings.length ? ` ${WARNING_MARK}` : '';
         return row.failed ? ['failed', '', mark] : [formatRps(row.rps), rankText(group, row), mark];
@@ -104,24 +109,26 @@ export function renderCompactComparison(groups, { drift = null } = {}) {
     if (storeRanked) {
       for (const group of keyGroups) {
         headers.push(`store@${shortLoad(group)}`);
-        columns.push(joinParts(stores.map((store) => {
-          const row = rowOf(group, store);
+        columns.push(joinParts(stores.map((id) => {
+          const row = rowOf(group, id);
           return row && !row.failed ? [storeP50Text(row), storeRankText(group, row), ''] : null;
         })));
       }
     }
     const limited = keyGroups.some((group) => group.rows.some((row) => row.bottleneck));
     if (limited) headers.push('bottleneck');
-    const rows = stores.map((store, index) => {
-      const cells = [store, ...columns.map((column) => column[index])];
-      if (limited) cells.push(bottlenecks(keyGroups.map((group) => rowOf(group, store))));
+    const rows = stores.map((id, index) => {
+      const { store, framework } = firstOf.get(id);
+      const cells = [store, ...(byFramework ? [framework ?? '-'] : []), ...columns.map((column) => column[index])];
+      if (limited) cells.push(bottlenecks(keyGroups.map((group) => rowOf(group, id))));
       return cells;
     });
     const warned = keyGroups.some((group) => group.rows.some((row) => row.warnings.length));
     const loads = keyGroups[0].model === 'open' ? 'target rps' : 'concurrency';
     const order = storeRanked ? 'their own time' : 'rps';
     sections.push([
-      `## Comparison: ${title} (a row per store, a column per ${loads}; in order of ${order} at ${loadName(best)}, ` +
+      `## Comparison: ${title} (a row per store${byFramework ? ' and framework' : ''}, a column per ${loads}; ` +
+        `in order of ${order} at ${loadName(best)}, ` +
         'where the stores were best told apart)',
       renderTable(headers, rows, { align: headers.map(() => 'left') }),
       ...legendLines(keyGroups, { drift, storeRanked, warned }),

@@ -1,6 +1,6 @@
 // The comparison as text: one table per key, stores fastest first with their ranks (ties share
 // one: result/ranking.js); with --repeat, medians with the repeats' range.
-import { BASELINE_STORE, BASELINE_TOLERANCE } from '../result/comparison.js';
+import { BASELINE_STORE, BASELINE_TOLERANCE, rowNamer } from '../result/comparison.js';
 import { NOISE_FLOOR } from '../result/ranking.js';
 import { errorsText } from '../result/honesty.js';
 import { WARNING_MARK, formatMs, formatRps, renderTable } from './table.js';
@@ -19,13 +19,13 @@ export function rankText(group, row) {
   return group.rows.some((other) => other !== row && other.rank === row.rank) ? `${row.rank}=` : String(row.rank);
 }
 
-/** The stores of a group that share a rank with another, by rank: [[rank, [store...]]]. */
-export function tiedRanks(group) {
+/** The stores of a group that share a rank with another, by rank: [[rank, [name...]]] (nameOf: a row's name). */
+export function tiedRanks(group, nameOf = (row) => row.store) {
   const byRank = new Map();
   for (const row of group.rows) {
     if (row.rank === null) continue;
     if (!byRank.has(row.rank)) byRank.set(row.rank, []);
-    byRank.get(row.rank).push(row.store);
+    byRank.get(row.rank).push(nameOf(row));
   }
   return [...byRank].filter(([, stores]) => stores.length > 1);
 }
@@ -33,18 +33,19 @@ export function tiedRanks(group) {
 /** The note lines under a key's table: failed stores, baseline violations, then stores not told apart. */
 function notes(keyGroups, { drift }) {
   const lines = [];
+  const nameOf = rowNamer(keyGroups.flatMap((group) => group.rows));
   for (const group of keyGroups) {
     for (const row of group.rows.filter((candidate) => candidate.failed)) {
-      lines.push(`${row.store} at ${loadName(group)}: failed, not ranked: ` +
+      lines.push(`${nameOf(row)} at ${loadName(group)}: failed, not ranked: ` +
         `no request succeeded (${errorsText(row.errors)})`);
     }
   }
   for (const group of keyGroups) {
-    const baseline = group.rows.find((row) => row.store === BASELINE_STORE);
     for (const row of group.rows) {
+      const baseline = group.rows.find((other) => other.store === BASELINE_STORE && other.framework === row.framework);
       if (!baseline || !row.warnings.includes('FASTER_THAN_BASELINE')) continue;
       const faster = Math.round((row.rps / baseline.rps - 1) * 100);
-      lines.push(`${WARNING_MARK} ${row.store} at ${loadName(group)}: ${faster}% faster than ${BASELINE_STORE}, ` +
+      lines.push(`${WARNING_MARK} ${nameOf(row)} at ${loadName(group)}: ${faster}% faster than ${BASELINE_STORE}, ` +
         'the in-process map, beyond the noise: ' +
         'nothing behind the app can be, so something other than the store decided this step ' +
         `(more than ${BASELINE_TOLERANCE * 100}% flags it)`);
@@ -52,7 +53,7 @@ function notes(keyGroups, { drift }) {
   }
   const repeated = keyGroups.some((group) => group.rows.some((row) => row.repeats > 1));
   for (const group of keyGroups) {
-    for (const [rank, stores] of tiedRanks(group)) {
+    for (const [rank, stores] of tiedRanks(group, nameOf)) {
       lines.push(`${loadName(group)}: ${stores.join(', ')} share rank ${rank}: not told apart here`);
     }
   }
@@ -80,7 +81,8 @@ export function renderComparison(groups, { drift = null } = {}) {
     const repeated = keyGroups.some((group) => group.rows.some((row) => row.repeats > 1));
     const interval = keyGroups.some((group) => group.rows.some((row) => row.spread.rps.ciLow !== null));
     const loadHeader = keyGroups[0].model === 'open' ? 'targetRps' : 'concurrency';
-    const headers = [loadHeader, 'rank', 'store', 'rps'];
+    const byFramework = new Set(keyGroups.flatMap((group) => group.rows.map((row) => row.framework))).size > 1;
+    const headers = [loadHeader, 'rank', 'store', ...(byFramework ? ['framework'] : []), 'rps'];
     if (repeated) headers.push('rps min-max');
     if (interval) headers.push('rps 95% CI');
     headers.push('meanLatencyMs', 'p99', 'rps/fastest', 'errors');
@@ -95,6 +97,7 @@ export function renderComparison(groups, { drift = null } = {}) {
           index === 0 ? String(group.load) : '',
           rankText(group, row),
           store,
+          ...(byFramework ? [row.framework ?? '-'] : []),
           row.failed ? 'failed' : formatRps(row.rps),
         ];
         const { rps } = row.spread;
@@ -109,7 +112,7 @@ export function renderComparison(groups, { drift = null } = {}) {
         return cells;
       }),
     );
-    const align = headers.map((header) => (header === 'store' || header === 'bottleneck' ? 'left' : 'right'));
+    const align = headers.map((header) => (['store', 'framework', 'bottleneck'].includes(header) ? 'left' : 'right'));
     const lines = [
       `## Comparison: ${key} (rank: stores not told apart share one; ` +
         'rps/fastest = the store\'s rps divided by the fastest store\'s at that level)',

@@ -9,7 +9,7 @@ const require = createRequire(import.meta.url);
 
 let cached = null;
 
-/** { uplotJs, uplotCss, uplotLicense, uplotVersion, clientJs, pageCss } (read once). */
+/** { uplotJs, uplotCss, uplotLicense, uplotVersion, clientJs, flameClientJs, pageCss } (read once). */
 export function htmlAssets() {
   if (cached) return cached;
   const uplotJsPath = require.resolve('uplot/dist/uPlot.iife.min.js');
@@ -20,6 +20,7 @@ export function htmlAssets() {
     uplotLicense: readFileSync(join(uplotDir, 'LICENSE'), 'utf8'),
     uplotVersion: JSON.parse(readFileSync(join(uplotDir, 'package.json'), 'utf8')).version,
     clientJs: readFileSync(new URL('./html-client.js', import.meta.url), 'utf8'),
+    flameClientJs: readFileSync(new URL('./html-flame-client.js', import.meta.url), 'utf8'),
     pageCss: PAGE_CSS,
   };
   return cached;

@@ -24,6 +24,7 @@ import { sharedBottleneckLine, showsStoreRank, storeP50Text, storeRankText, stor
 import { bottleneckText } from '../result/bottleneck.js';
 import { checkThresholds } from '../result/threshold-check.js';
 import { STORE_TIME_HEADERS, hasServerStoreTime, storeTimeCells, storeTimeNote } from './store-time.js';
+import { profileSection } from './html-profile.js';
 
 const ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 export const escapeHtml = (value) => String(value).replace(/[&<>"']/g, (char) => ESCAPES[char]);
@@ -398,9 +399,11 @@ export function renderHtml(result, { thresholds } = {}) {
       `<div class="charts needs-js">${loadCharts}</div>${compared}` +
       `<div class="needs-js">${percentiles}</div>${timelines}</section>`;
   });
+  const profile = profileSection(result, escapeHtml);
   const keyLinks = keys.map((key) => `<li><a href="#key-${slug(key)}">${escapeHtml(key)}</a></li>`).join('');
   const thresholdsLink = checks.length ? '<li><a href="#thresholds">thresholds</a></li>' : '';
-  const nav = `<nav><ul>${keyLinks}${thresholdsLink}<li><a href="#steps">every step</a></li></ul></nav>`;
+  const profileLink = profile ? '<li><a href="#profile">where the app\'s CPU went</a></li>' : '';
+  const nav = `<nav><ul>${keyLinks}${thresholdsLink}${profileLink}<li><a href="#steps">every step</a></li></ul></nav>`;
   const csp = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:";
   const footerText = `Made by storebench from a ${escapeHtml(result.format)} results file. ` +
     `Charts by uPlot ${escapeHtml(assets.uplotVersion)}, inlined under its MIT licence:`;
@@ -416,6 +419,7 @@ export function renderHtml(result, { thresholds } = {}) {
 <title>storebench: ${escapeHtml(result.system.target)} · ${escapeHtml(result.system.date)}</title>
 <style>${assets.uplotCss}</style>
 <style>${assets.pageCss}</style>
+${profile ? `<style>${profile.css}</style>` : ''}
 <noscript><style>.needs-js { display: none; }</style></noscript>
 </head>
 <body>
@@ -425,18 +429,28 @@ ${nav}
 ${result.scenario ? scenarioHtml(result.scenario, escapeHtml, result.steps) : ''}
 ${sections.join('\n')}
 ${thresholdsSection(result, checks)}
+${profile?.html ?? ''}
 ${stepsSection(result)}
 </main>
-<footer>${footerText}
+<footer>${footerText}${profile ? ` ${escapeHtml(profile.credit)}` : ''}
 ${licence}</footer>
 <script type="application/json" id="storebench-charts">${scriptJson({ charts })}</script>
 <script type="application/json" id="storebench-result">${scriptJson(result)}</script>
 <script>${assets.uplotJs.replace(/<\/script/gi, '<\\/script')}</script>
 <script>${assets.clientJs.replace(/<\/script/gi, '<\\/script')}</script>
+${profile ? profileScripts(profile, assets) : ''}
 </body>
 </html>
 `;
 }
+
+// The flame graphs' trees, then d3 and d3-flame-graph, then the page's script that draws them.
+const profileScripts = (profile, assets) =>
+  '<script type="application/json" id="storebench-flames" ' +
+  `data-colours="${escapeHtml(JSON.stringify(profile.colours))}">` +
+  `${scriptJson(profile.flames)}</script>\n` +
+  `<script>${profile.js.replace(/<\/script/gi, '<\\/script')}</script>\n` +
+  `<script>${assets.flameClientJs.replace(/<\/script/gi, '<\\/script')}</script>`;
 
 /** The page for a Result as its results file holds it: rendered from fromJson(toJson(result)). */
 export function htmlReport(result, options) {

@@ -3,7 +3,7 @@
 // Every repeat's step stays in the results file; this is how they read together.
 import { groupRepeats, summarizeCell } from '../result/repeat.js';
 import { formatRange } from './comparison-table.js';
-import { displayUrl, firstAnswersLine, formatMs, formatRps, renderTable } from './table.js';
+import { firstAnswersLine, formatMs, formatRps, renderTable, tableHeading } from './table.js';
 import { storeTimeOf } from '../result/comparison.js';
 import { hasServerStoreTime, storeTimeNote } from './store-time.js';
 import { bottleneckText, commonBottleneck } from '../result/bottleneck.js';
@@ -23,7 +23,7 @@ export function repeatTableLegends(steps) {
 const showsInterval = (steps) => groupRepeats(steps).some((cell) => summarizeCell(cell).rps.ciLow !== null);
 
 /** The table of one URL's steps (all its repeats); `legends: false` leaves repeatTableLegends out. */
-export function renderRepeatTable(url, steps, { legends = true } = {}) {
+export function renderRepeatTable(url, steps, { legends = true, framework = null } = {}) {
   const cells = groupRepeats(steps).map((cell) => ({ cell, summary: summarizeCell(cell) }));
   const interval = cells.some(({ summary }) => summary.rps.ciLow !== null);
   const headers = ['concurrency', 'repeats', 'rps', 'rps min-max'];
@@ -58,7 +58,7 @@ export function renderRepeatTable(url, steps, { legends = true } = {}) {
     return row;
   });
   const align = headers.map((header) => (header === 'errors' || header === 'bottleneck' ? 'left' : 'right'));
-  const lines = [`## ${displayUrl(url)}`, renderTable(headers, rows, { align })];
+  const lines = [tableHeading(url, null, framework), renderTable(headers, rows, { align })];
   if (legends) lines.push(...repeatTableLegends(steps));
   const isWeak = (warning) => warning.code === 'WEAK_SAMPLE';
   const weak = steps.filter((step) => step.warnings.some(isWeak));

@@ -14,6 +14,7 @@ import { renderSummary } from './summary.js';
 import { summarizeRun } from '../result/summary.js';
 import { renderTimelines } from './sparkline.js';
 import { renderTierLines } from './tiers-text.js';
+import { renderProfileLines } from './profile-text.js';
 import { isMachineWarning, renderMachineLoad, renderMachineWarnings } from './machine-summary.js';
 import { renderThresholds } from './assert.js';
 import { checkThresholds } from '../result/threshold-check.js';
@@ -44,6 +45,7 @@ export function createRunText(write, { verbose = false } = {}) {
   const printed = new Set();
   const printedLoads = new Set();
   let lastWasTable = false; // the default text runs its URLs' tables together, without a blank line
+  let frameworks = 1; // several (--framework a,b): each table says which served it
   const print = (text) => {
     if (!text) return;
     write(`${text}\n`);
@@ -62,22 +64,27 @@ export function createRunText(write, { verbose = false } = {}) {
       // The machine's warnings go in one line under the table (--verbose), not one per step.
       const quiet = steps.map((step) =>
         ({ ...step, warnings: step.warnings.filter((warning) => !isMachineWarning(warning)) }));
-      const options = { legends: verbose };
+      const options = { legends: verbose, framework: frameworks > 1 ? steps[0].framework ?? null : null };
       const rendered = repeated ? renderRepeatTable(url, quiet, options) : renderStepTable(url, quiet, options);
       if (verbose) {
         const busy = renderMachineWarnings(steps);
         print(`\n${rendered}${busy ? `\n${busy}` : ''}`);
         print(renderTierLines(steps));
+        print(renderProfileLines(steps));
         print(renderTimelines(steps));
       } else {
         print(`${lastWasTable ? '' : '\n'}${rendered}`);
-        lastWasTable = true;
+        // --profile: where the app's CPU went, a line per step, under its table.
+        const profiled = renderProfileLines(steps);
+        print(profiled);
+        lastWasTable = !profiled;
       }
     }
     if (verification) print(renderVerification(verification));
   };
   return {
     header({ system, settings, skipped }) {
+      frameworks = settings.framework?.length ?? 1;
       print(renderSystem(system, settings));
       print(settingsExtra(settings));
       print(renderSkipped(skipped));

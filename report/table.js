@@ -95,7 +95,9 @@ const probeNote = (steps) => {
     'not counted in the steps';
 };
 
-export const tableHeading = (url, workload) => `## ${displayUrl(url)}${workload ? ` · ${workload}` : ''}`;
+/** `## <url>`, with the workload's name and, where several frameworks served the run, its framework. */
+export const tableHeading = (url, workload, framework) =>
+  `## ${displayUrl(url)}${workload ? ` · ${workload}` : ''}${framework ? ` · on ${framework}` : ''}`;
 
 const OPEN_MODEL_NOTE = 'open model: concurrency = most requests in flight at once; ' +
   'latency counts from each intended send time';
@@ -120,9 +122,10 @@ export function stepTableLegends(steps) {
 
 /**
  * The per-URL table; a workload of several operations gets a row per operation under each step's.
- * `legends: false` leaves out the lines stepTableLegends gives (the caller prints them once).
+ * `legends: false` leaves out the lines stepTableLegends gives (the caller prints them once);
+ * `framework`: named in the heading.
  */
-export function renderStepTable(url, steps, { legends = true } = {}) {
+export function renderStepTable(url, steps, { legends = true, framework = null } = {}) {
   const open = steps.some((step) => step.model === 'open');
   const perOperation = steps.some((step) => (step.operations?.length ?? 0) > 1);
   const headers = [
@@ -162,7 +165,7 @@ export function renderStepTable(url, steps, { legends = true } = {}) {
   const align = headers.map((header) =>
     (['errors', 'operation', 'bottleneck'].includes(header) ? 'left' : 'right'));
   const lines = [
-    tableHeading(url, steps[0]?.workload),
+    tableHeading(url, steps[0]?.workload, framework),
     renderTable(headers, rows, { align, minWidths: ORIGINAL_WIDTHS }),
   ];
   if (legends) lines.push(...stepTableLegends(steps));

@@ -14,6 +14,11 @@ export const BASELINE_TOLERANCE = 0.1;
 
 const range = ({ min, max, mean, ciLow, ciHigh }) => ({ min, max, mean, ciLow, ciHigh });
 
+/** A row's name: its store, and its framework where several served the run (`redis on fastify`). */
+export const rowNamer = (rows) => (new Set(rows.map((row) => row.framework)).size > 1
+  ? (row) => `${row.store} on ${row.framework}`
+  : (row) => row.store);
+
 /**
  * Groups steps by key, load and operation: [{ key, model, load, operation, rows }], fastest row
  * first, failed rows last. Operation null is the steps' totals; a workload of several operations
@@ -28,6 +33,7 @@ export function compareStores(steps, { drift = null } = {}) {
     const summary = summarizeCell({ ...cell, steps: figures });
     groups.get(id).rows.push({
       store: cell.store,
+      ...(cell.framework ? { framework: cell.framework } : {}),
       repeats: summary.repeats,
       rps: summary.rps.median,
       latency: { meanMs: summary.latency.meanMs.median, p99Ms: summary.latency.p99Ms.median },
@@ -62,18 +68,22 @@ export function compareStores(steps, { drift = null } = {}) {
     }
   }
   const result = [...groups.values()];
+  const nameOf = rowNamer(result.flatMap((group) => group.rows));
   for (const group of result) {
     const ranked = group.rows.filter((row) => !row.failed);
     const fastest = Math.max(0, ...ranked.map((row) => row.rps));
     group.rows.sort((a, b) => a.failed - b.failed || b.rps - a.rps);
-    const baseline = ranked.find((row) => row.store === BASELINE_STORE);
+    // Each row against the in-process map on its own framework (another framework is another app).
+    const baselineOf = (row) => ranked.find((other) => other.store === BASELINE_STORE &&
+      other.framework === row.framework);
     for (const row of group.rows) {
       row.ratio = fastest > 0 && !row.failed ? row.rps / fastest : null;
       if (row.repeats > 1) {
         row.overlaps = ranked
           .filter((other) => other !== row && other.repeats > 1 && rangesOverlap(row.spread.rps, other.spread.rps))
-          .map((other) => other.store);
+          .map(nameOf);
       }
+      const baseline = baselineOf(row);
       if (baseline && !row.failed && row !== baseline && fasterThanBaseline(row, baseline, drift)) {
         row.warnings.push('FASTER_THAN_BASELINE');
       }

@@ -297,12 +297,51 @@ export const SERVER_TIER_FIELDS = [
 // What limited a step (result/bottleneck.js); docs/measurement.md gives the rule.
 const BOTTLENECK_DESCRIPTION = 'what limited the step, by the rule of docs/measurement.md ("Where the time goes")';
 
+export const PROFILE_PROCESS_FIELDS = [
+  field('pid', 'integer', 'the process'),
+  field('role', 'string', '`app` (one process), `primary` or `worker` (app.js --workers N)'),
+  field('samples', 'integer', 'its profile\'s samples of CPU (idle ones left out)'),
+  field('microsPerResponse', 'number|null', 'its profiled CPU µs per response of the profiled run'),
+];
+
+export const PROFILE_FIELDS = [
+  field('responses', 'integer', 'responses in the profiled run (the step run again, right after it, with the app ' +
+    'profiled: the step\'s own figures are never the profiled ones)'),
+  field('rps', 'number', 'the profiled run\'s rps'),
+  field('intervalUs', 'integer', 'the profiler\'s sampling interval, µs'),
+  field('microsPerResponse', 'number|null', 'the app\'s CPU µs per response in the profiled run: the sum of its ' +
+    'parts, which is the /proc figure (procMicrosPerResponse) where /proc was read'),
+  field('parts', 'object', 'CPU µs per response by part: `framework` (Express, fastify and what only they use), ' +
+    '`client` (the store\'s client library and what it pulls in), `node` (Node\'s own HTTP, net, streams, ' +
+    'timers), `json` (JSON.parse and stringify), `gc`, `storebench` (app/, routes/, stores/ and its --metrics ' +
+    'library), `other`; each main-thread sample goes to the part of its frame nearest the leaf that has one ' +
+    '(result/profile-parts.js PART_RULES), and `threads` is the CPU off the main threads (parallel GC, V8\'s ' +
+    'compilers, libuv\'s pool: null where /proc was not read)'),
+  field('scaledTo', 'string', '`proc`: the samples\' shares of the main threads\' CPU as /proc read it (the app ' +
+    'runs on this machine); `samples`: the samples\' own times (a remote app)'),
+  field('sampledMicrosPerResponse', 'number|null', 'the main threads\' time per response as the samples alone ' +
+    'tell it (each sample\'s gap, at most twice the usual one: a longer gap is a thread waiting for a core)'),
+  field('mainThreadMicrosPerResponse', 'number|null', 'the app\'s main threads\' CPU per response from /proc ' +
+    'over the profiled run; null for a remote app'),
+  field('processes', 'list', 'each app process profiled', { of: PROFILE_PROCESS_FIELDS }),
+  field('procMicrosPerResponse', 'number|null', 'the app\'s CPU µs per response in the same run as /proc read it ' +
+    '(every thread of its processes, the profiler\'s own work included); null where not read'),
+  field('rpsCost', 'number|null', 'the profiler\'s cost: the profiled run\'s rps against the step\'s, as a ' +
+    'fraction (-0.08: 8% slower)'),
+  field('files', 'string[]', 'the .cpuprofile of each process, relative to the results file (profiles/...); ' +
+    'Chrome DevTools and speedscope open them, and a .pb.gz beside each is the same profile for pprof'),
+  field('flame', 'object', 'the profiles as one flame graph\'s tree ({ name, value: µs with callees, part, ' +
+    'children }), frames under 0.5% of the whole left out: what the HTML page draws'),
+];
+
 export const STEP_FIELDS = [
   field('url', 'string', 'the URL measured, any password shown as `***`; in direct mode (--direct) ' +
     '`direct://<store>/<key>` (or `direct://<store>` for a key-space workload)', { csv: 'url' }),
   field('store', 'string', 'store name (from /stores, or the second-last path segment of a --url)', { csv: 'store' }),
   field('key', 'string', 'key (the last path segment); for a key-space workload, where each request picks ' +
     'its own key, the workload\'s name', { csv: 'key' }),
+  field('framework', 'string', 'what served the app (--framework): `express`, `fastify` or `node`; absent where ' +
+    'no app said (--url, --direct)', { optional: true, csv: 'framework', csvValue: (step) => step.framework ?? '' }),
   field('workload', 'string|null', 'the key-space workload the step ran (`ycsb-a`, `mixed:95/5`...); ' +
     'null for the reads of a seeded key', { csv: 'workload' }),
   field('mode', 'string', '`http` (requests to the app) or `direct` (calls of the store ' +
@@ -367,6 +406,8 @@ export const STEP_FIELDS = [
     '--workers the whole driver process\'s); absent from files written before it', { optional: true }),
   field('engineReported', 'object|null', 'the load engine\'s own figures for the step, only to show how far off they ' +
     'are; loadtest\'s: `meanLatencyMs`, `rps` (null when it computed none), `totalRequests`'),
+  field('profile', 'record', '--profile: where the app\'s CPU went in a run of this step made just for the ' +
+    'profiler (the first repeat of each step); absent without --profile', { optional: true, of: PROFILE_FIELDS }),
   field('warnings', 'list', 'why these numbers deserve less trust, if they do. CSV: the messages joined by ` | `', {
     of: WARNING_FIELDS,
     csv: 'warnings',
@@ -453,6 +494,8 @@ export const STEP_CSV_FIELDS = STEP_FIELDS
 
 export const COMPARISON_ROW_FIELDS = [
   field('store', 'string', 'the store'),
+  field('framework', 'string', 'what served the app (--framework); a row per store and framework where several ' +
+    'did, each against `memory` on its own framework. Absent where no app said', { optional: true }),
   field('repeats', 'integer', 'how many steps (repeats) the row stands for'),
   field('rps', 'number', 'its rps at this load; with repeats, their median'),
   field('latency.meanMs', 'number|null', 'its mean latency in ms (the median over repeats)'),
@@ -504,7 +547,8 @@ export const COMPARISON_ROW_FIELDS = [
   field('spread.latency.p99Ms.ciLow', 'number|null', 'the 95% interval of that mean, low end (Student\'s t over the ' +
     'repeats); null under 5 repeats'),
   field('spread.latency.p99Ms.ciHigh', 'number|null', 'its high end; null under 5 repeats'),
-  field('overlaps', 'string[]', 'the other stores at this key and load whose rps range over the repeats (min to max) ' +
+  field('overlaps', 'string[]', 'the other stores (`redis on fastify` where several frameworks served the run) at ' +
+    'this key and load whose rps range over the repeats (min to max) ' +
     'overlaps this one\'s: not distinguishable here. Empty with one repeat'),
   field('warnings', 'string[]', 'the codes of its steps\' warnings, each once (empty when none), and ' +
     '`FASTER_THAN_BASELINE` when it measured faster than `memory` by more than 10% and beyond the noise; the ' +
@@ -546,6 +590,8 @@ export const TARGET_FIELDS = [
   field('url', 'string', 'the URL swept, any password shown as `***`'),
   field('store', 'string', 'its store'),
   field('key', 'string', 'its key'),
+  field('framework', 'string', 'what serves the app at this URL, as the app says (`express`, `fastify`, `node`); ' +
+    'absent where no app said (--url, --direct, an app older than --framework)', { optional: true }),
   field('named', 'boolean', 'whether the user chose it (every --url; a store named in --stores): a step of it in ' +
     'which no request succeeded makes the run exit 1'),
   field('servers', 'object', 'direct mode only: the servers its store reached, by service, as `"source: address"` ' +
@@ -667,6 +713,12 @@ export const RESULT_FIELDS = [
   field('settings.appWorkers', 'integer|null', 'the processes of the app.js the run started (--app-workers, ' +
     'app.js --workers: 1 by default), each serving the port with its own store clients; null where the run ' +
     'started no app (--target, --url, --direct). Absent from files written before it', { optional: true }),
+  field('settings.framework', 'string[]|null', 'what served the app.js the run started (--framework): `express` ' +
+    '(the default), `fastify` or `node` (bare node:http), several swept side by side; null where the run started ' +
+    'no app (--target, --url, --direct: each step\'s `framework` says what served it where the app said). Absent ' +
+    'from files written before it', { optional: true }),
+  field('settings.profile', 'boolean', '--profile: each step was run again with a CPU profile of every app ' +
+    'process (its `profile`). Absent when off', { optional: true }),
   field('settings.engine', 'string', 'what sent the load (--engine): `fast` (HTTP/1.1 written to sockets by ' +
     'storebench itself; the default) or `loadtest`, or `direct` with --direct (the stores\' clients called in the ' +
     'driver\'s process). The figures mean the same whichever it was; absent from files written before it (those ' +

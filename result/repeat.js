@@ -9,8 +9,8 @@ export function groupRepeats(steps) {
   for (const step of steps) {
     const id = `${step.url}\u0000${step.model}\u0000${loadOf(step)}`;
     if (!cells.has(id)) {
-      const { url, store, key, model } = step;
-      cells.set(id, { url, store, key, model, load: loadOf(step), steps: [] });
+      const { url, store, key, model, framework } = step;
+      cells.set(id, { url, store, key, ...(framework ? { framework } : {}), model, load: loadOf(step), steps: [] });
     }
     cells.get(id).steps.push(step);
   }

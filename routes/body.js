@@ -16,12 +16,12 @@ export class ClientGone extends Error {
   }
 }
 
-// The body of req, or a rejection with tooLarge(bytes) once it passes limit; idleMs: the longest
-// pause allowed between two pieces of the body.
-export function readBody(req, limit, tooLarge, { idleMs = declared.bodyIdleTimeoutMs.default } = {}) {
+// The body of req (res: its response), or a rejection with tooLarge(bytes) once it passes limit;
+// idleMs: the longest pause allowed between two pieces of the body.
+export function readBody(req, res, limit, tooLarge, { idleMs = declared.bodyIdleTimeoutMs.default } = {}) {
   const length = declaredLength(req);
   if (length > limit) return Promise.reject(tooLarge(length));
-  sendContinue(req);
+  sendContinue(res);
   return new Promise((resolve, reject) => {
     const whole = length === undefined ? undefined : Buffer.allocUnsafe(length);
     const chunks = [];
@@ -29,7 +29,7 @@ export function readBody(req, limit, tooLarge, { idleMs = declared.bodyIdleTimeo
     let idle;
     const stalled = () => {
       req.pause();
-      req.res?.set('Connection', 'close'); // the rest of the body may still come: not on this connection
+      res.setHeader('Connection', 'close'); // the rest of the body may still come: not on this connection
       fail(new RequestTimeoutError(`the body stalled: no byte for ${idleMs} ms after ${received} bytes ` +
         `(${declared.bodyIdleTimeoutMs.env[0]})`));
     };
@@ -77,9 +77,8 @@ export function deferContinue(res) {
   res.continueDeferred = true;
 }
 
-function sendContinue(req) {
-  const { res } = req;
-  if (!res?.continueDeferred) return;
+function sendContinue(res) {
+  if (!res.continueDeferred) return;
   res.continueDeferred = false;
   res.writeContinue();
 }
@@ -95,6 +94,6 @@ export function closeAfterAnswer(req, res) {
   if (req.complete) return;
   const declared = declaredLength(req);
   if (declared === undefined ? req.headers['transfer-encoding'] !== undefined : declared > DRAIN_LIMIT) {
-    res.set('Connection', 'close');
+    res.setHeader('Connection', 'close');
   }
 }

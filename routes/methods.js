@@ -1,37 +1,34 @@
-// What each path allows, answered before the routes: OPTIONS lists a path's methods (204) or is a 404,
-// other methods a path does not take are 405 with Allow. (Express's own OPTIONS answers 200 text/plain
-// on any path a pattern matches, /nosuch/path included.)
-import { Router } from 'express';
+// What each path allows, for the methods no route of it takes: OPTIONS lists the path's methods
+// (204), any other method is a 405 with Allow. A store's paths exist only for a store the app has
+// (404 UNKNOWN_STORE otherwise). `OPTIONS *` asks about the server as a whole.
 import { MethodNotAllowedError } from '../util/errors.js';
+import { emptyAnswer, pathOf } from './answers.js';
 
 const READ = ['GET', 'HEAD'];
 export const SERVER_METHODS = 'GET, HEAD, PUT, DELETE, POST, OPTIONS';
 
-export function methodRoutes(stores) {
-  const router = Router();
-  // methods: what the path takes (Allow); through: what goes on to the routes, which may still refuse
-  // it in their own words (APPEND_UNSUPPORTED).
-  const allow = (methods, through = methods) => (req, res, next) => {
-    if (through.includes(req.method)) return next('router');
-    const allowed = [...methods, 'OPTIONS'].join(', ');
-    res.set('Allow', allowed);
-    if (req.method === 'OPTIONS') return res.status(204).end();
-    next(new MethodNotAllowedError(req.method, req.path, allowed));
-  };
-  // The store must exist before its paths can be said to (404 UNKNOWN_STORE otherwise).
-  const ofStore = (methodsOf, throughOf = methodsOf) => (req, res, next) => {
-    if (throughOf().includes(req.method)) return next('router');
-    const entry = stores.entry(req.params.store);
-    allow(methodsOf(entry), throughOf(entry))(req, res, next);
-  };
+/** The answer to req on a path that takes only `methods`. */
+export function methodAnswer(req, res, methods) {
+  const allowed = [...methods, 'OPTIONS'].join(', ');
+  res.setHeader('Allow', allowed);
+  if (req.method === 'OPTIONS') return emptyAnswer(204);
+  throw new MethodNotAllowedError(req.method, pathOf(req), allowed);
+}
 
-  router.use((req, res, next) => {
-    if (req.method !== 'OPTIONS' || req.originalUrl !== '*') return next();
-    res.set('Allow', SERVER_METHODS).status(204).end();
-  });
-  router.all(['/', '/stores', '/healthz'], allow(READ));
-  router.all('/:store/:key', ofStore(() => [...READ, 'PUT', 'DELETE']));
-  router.all('/:store/:key/append', ofStore((entry) => (entry?.adapter.writes.append ? ['POST'] : []), () => ['POST']));
-  router.all('/:store', ofStore(() => ['POST']));
-  return router;
+/** `OPTIONS *`, or null for any other request. */
+export function serverOptionsAnswer(req, res) {
+  if (req.method !== 'OPTIONS' || req.url !== '*') return null;
+  res.setHeader('Allow', SERVER_METHODS);
+  return emptyAnswer(204);
+}
+
+/** Each path's methods: handlers (req, res, params) -> an answer, for the methods its routes do not take. */
+export function methodRoutes(stores) {
+  const ofStore = (methodsOf) => (req, res, params) => methodAnswer(req, res, methodsOf(stores.entry(params.store)));
+  return {
+    read: (req, res) => methodAnswer(req, res, READ),
+    key: ofStore(() => [...READ, 'PUT', 'DELETE']),
+    append: ofStore((entry) => (entry.adapter.writes.append ? ['POST'] : [])),
+    bulk: ofStore(() => ['POST']),
+  };
 }

@@ -1,8 +1,8 @@
 // GET /: a page linking every store x key, each store's status and lifecycle mark, with the key2 image
 // fetched through each store. Everything is inline: the page loads nothing from outside the app.
-import { Router } from 'express';
 import { keys } from '../stores/payloads.js';
 import { redactDeep } from '../util/redact.js';
+import { HTML_TYPE, bodyAnswer } from './answers.js';
 
 const escapeHtml = (text) =>
   String(text).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
@@ -79,10 +79,6 @@ ${figures || '<p>No store is up.</p>'}
 </html>`;
 }
 
-export function pageRoutes(stores) {
-  const router = Router();
-  router.get('/', async (req, res) => {
-    res.type('html').send(renderPage(redactDeep(await stores.status())));
-  });
-  return router;
+export function pageRoute(stores) {
+  return async () => bodyAnswer(200, HTML_TYPE, renderPage(redactDeep(await stores.status())));
 }

@@ -25,24 +25,26 @@ export function serverListensOnLoopback(req) {
   return boundToLoopback.get(server);
 }
 
-export function writeGuard({ token, listensOnLoopback = serverListensOnLoopback } = {}) {
+/**
+ * A check of each write (or of what else the token guards: `what`, as the messages name it):
+ * returns when req may go on, throws WriteRefusedError otherwise.
+ */
+export function writeGuard({ token, listensOnLoopback = serverListensOnLoopback, what = 'writes' } = {}) {
   const expected = token ? digest(token) : undefined;
-  return (req, res, next) => {
+  return (req, res) => {
     if (!expected) {
-      if (listensOnLoopback(req)) return next();
-      return next(new WriteRefusedError('WRITES_DISABLED',
-        'writes are off: the app listens beyond loopback and STOREBENCH_WRITE_TOKEN is not set'));
+      if (listensOnLoopback(req)) return;
+      throw new WriteRefusedError('WRITES_DISABLED',
+        `${what} are off: the app listens beyond loopback and STOREBENCH_WRITE_TOKEN is not set`);
     }
     const presented = /^Bearer +(\S+) *$/i.exec(req.headers.authorization ?? '')?.[1];
     if (presented === undefined) {
-      res.set('WWW-Authenticate', 'Bearer');
-      return next(new WriteRefusedError('WRITE_TOKEN_REQUIRED',
-        'writes need Authorization: Bearer <token> (the app\'s STOREBENCH_WRITE_TOKEN)'));
+      res.setHeader('WWW-Authenticate', 'Bearer');
+      throw new WriteRefusedError('WRITE_TOKEN_REQUIRED',
+        `${what} need Authorization: Bearer <token> (the app's STOREBENCH_WRITE_TOKEN)`);
     }
     if (!timingSafeEqual(digest(presented), expected)) {
-      return next(new WriteRefusedError('WRITE_TOKEN_INVALID',
-        'the bearer token is not the app\'s STOREBENCH_WRITE_TOKEN'));
+      throw new WriteRefusedError('WRITE_TOKEN_INVALID', 'the bearer token is not the app\'s STOREBENCH_WRITE_TOKEN');
     }
-    next();
   };
 }

@@ -216,7 +216,7 @@ export class StoreSet {
   // One operation under the operation deadline. A failure marks an outage; the first answer after one
   // re-seeds in the background, as the server may have come back empty. A timeout does not: a slow
   // store under a benchmark's load must not be written to in the middle of it.
-  async #call(entry, operation, ...args) {
+  #call(entry, operation, ...args) {
     if (this.observer) return this.#observed(entry, operation, args);
     return this.#callUnobserved(entry, operation, args);
   }

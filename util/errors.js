@@ -26,6 +26,11 @@ export const ERROR_CODES = Object.freeze({
     meaning: 'a write without Authorization: Bearer <token>, where writes need the token (STOREBENCH_WRITE_TOKEN)',
   },
   WRITE_TOKEN_INVALID: { status: 403, meaning: 'a write whose bearer token is not the app\'s STOREBENCH_WRITE_TOKEN' },
+  PROFILING_OFF: {
+    status: 403,
+    meaning: 'POST /_profile/start or stop on an app started without --allow-profiling (STOREBENCH_ALLOW_PROFILING): ' +
+      'the app profiles itself only when told it may',
+  },
   WRITES_DISABLED: {
     status: 403,
     meaning: 'a write to an app that listens beyond loopback with no STOREBENCH_WRITE_TOKEN set: writes are off',
@@ -61,6 +66,10 @@ export const ERROR_CODES = Object.freeze({
     meaning: 'the request did not arrive in time: its headers within STOREBENCH_HEADERS_TIMEOUT_MS (default 10 s), ' +
       'all of it within STOREBENCH_REQUEST_TIMEOUT_MS (30 s), or a write\'s body paused longer than ' +
       'STOREBENCH_BODY_IDLE_TIMEOUT_MS (10 s); the connection is closed',
+  },
+  PROFILE_CONFLICT: {
+    status: 409,
+    meaning: 'POST /_profile/start while a profile is being taken, or /_profile/stop with none being taken',
   },
   WRITE_CONFLICT: {
     status: 409,

@@ -46,7 +46,8 @@ test('a result over the limit is 413 RESULT_TOO_LARGE; past the total the oldest
   const stores = new StoreSet([{ adapter: memory, connections: {}, open }]);
   await stores.openAll();
   t.after(() => stores.close());
-  const server = createServer(createApp(stores, { writes: { token: TOKEN, maxResultSize: 100, maxTotalSize: 250 } }));
+  const writes = { token: TOKEN, maxResultSize: 100, maxTotalSize: 250 };
+  const server = createServer(await createApp(stores, { writes }));
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   t.after(() => new Promise((resolve) => server.close(resolve)));
   const url = `http://127.0.0.1:${server.address().port}`;

@@ -103,7 +103,7 @@ test('the loopback check can be given to createApp, and both of its answers hold
   await stores.openAll();
   t.after(() => stores.close());
   for (const [onLoopback, expected] of [[true, 204], [false, 403]]) {
-    const server = createServer(createApp(stores, { writes: { listensOnLoopback: () => onLoopback } }));
+    const server = createServer(await createApp(stores, { writes: { listensOnLoopback: () => onLoopback } }));
     await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
     t.after(() => new Promise((resolve) => server.close(resolve)));
     const answer = await rawRequest(`http://127.0.0.1:${server.address().port}`, '/memory/k', { method: 'PUT', body: Buffer.from('v') });

@@ -205,3 +205,42 @@ test('with JavaScript off: a note where the charts would be, no empty chart fram
   assert.equal(await page.locator('.no-script').count(), 0);
   assert.equal(await page.getByText('Latency by percentile').first().isVisible(), true);
 });
+
+// test/fixtures/runs/profiled.json: a real `node test --stores memory,redis --keys key1 -c 10 -t 1
+// --profile` (express), each step with its profile and flame tree.
+test('a profiled run\'s page: the parts as one bar a step, a flame graph per step drawn in the browser', async (t) => {
+  if (!context) return unavailable(t, 'Chromium is not installed (apt-get install chromium)');
+  const out = join(dir, 'profiled.html');
+  const result = await runDriverCli(['report', 'test/fixtures/runs/profiled.json', '--html', out]);
+  assert.equal(result.status, 0, result.stderr);
+  const saved = JSON.parse(await readFile('test/fixtures/runs/profiled.json', 'utf8'));
+  const profiled = saved.steps.filter((step) => step.profile);
+  const seen = [];
+  const errors = [];
+  const profilePage = await context.newPage();
+  t.after(() => profilePage.close());
+  profilePage.on('request', (request) => seen.push(request.url()));
+  profilePage.on('pageerror', (error) => errors.push(error.message));
+  profilePage.on('console', (message) => { if (message.type() === 'error') errors.push(message.text()); });
+  await profilePage.goto(pathToFileURL(out).href);
+  const bars = await profilePage.locator('#profile .parts .bar').evaluateAll((all) => all.map((bar) =>
+    [...bar.querySelectorAll('span')].map((span) => span.dataset.part)));
+  assert.equal(bars.length, profiled.length, 'one bar per profiled step');
+  for (const [i, parts] of bars.entries()) {
+    const expected = Object.entries(profiled[i].profile.parts).filter(([, micros]) => micros > 0).map(([part]) => part);
+    assert.deepEqual(parts, expected, 'each part with time is a piece of its bar, in order');
+  }
+  // Each flame graph draws when its step is opened.
+  await profilePage.locator('#profile details summary').evaluateAll((all) => all.forEach((s) => s.click()));
+  await profilePage.waitForFunction((n) => document.querySelectorAll('.flame[data-drawn]').length === n,
+    profiled.length);
+  const flames = await profilePage.locator('.flame').evaluateAll((all) => all.map((flame) => ({
+    frames: Number(flame.dataset.drawn), rects: flame.querySelectorAll('rect').length,
+  })));
+  for (const flame of flames) {
+    assert.ok(flame.frames > 10, `${flame.frames} frames in the tree`);
+    assert.ok(flame.rects >= flame.frames * 0.5, `${flame.rects} frames drawn of ${flame.frames}`);
+  }
+  assert.deepEqual(errors, []);
+  assert.deepEqual(seen, [pathToFileURL(out).href], 'nothing loaded but the file itself');
+});

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { withDeadline, withOperationDeadline } from '../../stores/deadline.js';
+import { deadlineKeeper, withDeadline, withOperationDeadline } from '../../stores/deadline.js';
 import { resolveSettings } from '../../config/precedence.js';
 import { StoreTimeoutError } from '../../util/errors.js';
 
@@ -49,6 +49,25 @@ test('withOperationDeadline: an operation the server never answers is a 503 STOR
   }
   assert.deepEqual(guarded.stats(), { pool: 1 }, 'what is not an operation is the store\'s own');
   assert.equal(await guarded.setMany(), 'own');
+});
+
+test('one keeper for many operations: those in time resolve, one past its deadline rejects within a sweep of it, ' +
+  'and the sweeps stop once nothing is under way', async () => {
+  const within = deadlineKeeper(1000);
+  const began = performance.now();
+  const quick = Array.from({ length: 1000 }, (_, i) => within(sleep(i % 20).then(() => i), () => new Error('late')));
+  let rejectedAt;
+  const hung = within(never(), () => new Error('too slow')).catch((error) => {
+    rejectedAt = performance.now() - began;
+    return error.message;
+  });
+  assert.deepEqual(await Promise.all(quick), Array.from({ length: 1000 }, (_, i) => i));
+  assert.equal(await hung, 'too slow');
+  // The deadline, then at most one sweep (100 ms) later, and some room for a busy machine.
+  assert.ok(rejectedAt >= 1000 && rejectedAt < 1000 + 100 + 400, `rejected after ${Math.round(rejectedAt)} ms`);
+  const active = () => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
+  await sleep(250);
+  assert.equal(active(), 0, 'no interval left once nothing is under way');
 });
 
 test('withOperationDeadline passes answers and errors through, a synchronous throw included', async () => {

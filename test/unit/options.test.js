@@ -73,6 +73,9 @@ test('every flag is read', () => {
     token: undefined,
     workers: 3,
     appWorkers: 1,
+    // --target: its app serves on its own framework, and is profiled only with --profile.
+    framework: null,
+    profile: false,
     valueShape: 'bytes',
     storeDelay: null,
     // A split run (--part, --start-at, --parts N --local): none here.
@@ -111,6 +114,7 @@ test('every flag is read', () => {
       valueShape: 'bytes',
       workers: 3,
       appWorkers: null,
+      framework: null,
       engine: 'fast',
       engineChoice: 'option',
       pipeline: 1,

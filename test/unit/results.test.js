@@ -9,9 +9,10 @@ import { fixedResult, fixedStep, fixedWarning } from '../helpers/driver-fixtures
 import { resultError } from '../../driver/run.js';
 import { RunError } from '../../util/errors.js';
 
-const HEADER = 'url,store,key,workload,operation,mode,model,startedAt,finishedAt,maxRequests,durationSeconds,' +
-  'concurrency,targetRps,peakInFlight,requests,responses,wallSeconds,elapsedSeconds,rps,meanLatencyMs,maxLatencyMs,' +
-  'minLatencyMs,p50,p90,p99,p999,storeMeanMs,storeMaxMs,storeP50Ms,storeP99Ms,errors,errorKinds,cpuPercent,warnings,' +
+const HEADER = 'url,store,key,framework,workload,operation,mode,model,startedAt,finishedAt,maxRequests,' +
+  'durationSeconds,concurrency,targetRps,peakInFlight,requests,responses,wallSeconds,elapsedSeconds,rps,' +
+  'meanLatencyMs,maxLatencyMs,minLatencyMs,p50,p90,p99,p999,storeMeanMs,storeMaxMs,storeP50Ms,storeP99Ms,errors,' +
+  'errorKinds,cpuPercent,warnings,' +
   'repeat,stealPercent,othersCpuPercent,treeCpuPercent,loadAverage,interrupted';
 
 test('CSV: a header and one row per step, commas in values quoted', () => {
@@ -23,7 +24,7 @@ test('CSV: a header and one row per step, commas in values quoted', () => {
   ];
   const [header, row, end] = buildCsv(steps).split('\n');
   assert.equal(header, HEADER);
-  assert.equal(row, 'http://127.0.0.1:40123/redis/key1,redis,key1,,all,http,closed,2026-01-01T00:00:00.000Z,2026-01-01T00:00:00.463Z,2000,,5,,5,2000,2000,0.4628,0.4631,4321.4,1.157,12.5,0.214,1.021,1.9,4.351,9.9,,,,,3,http 503=2;timeout=1,55.5,"a, b | c ""d""",1,1.5,12.25,140,1.1,false');
+  assert.equal(row, 'http://127.0.0.1:40123/redis/key1,redis,key1,,,all,http,closed,2026-01-01T00:00:00.000Z,2026-01-01T00:00:00.463Z,2000,,5,,5,2000,2000,0.4628,0.4631,4321.4,1.157,12.5,0.214,1.021,1.9,4.351,9.9,,,,,3,http 503=2;timeout=1,55.5,"a, b | c ""d""",1,1.5,12.25,140,1.1,false');
   assert.equal(end, '');
 });
 
