@@ -13,7 +13,7 @@ import { STORE_DELAY_FLAGS } from '../options/store-delay.js';
 import { storeDelayEnv } from '../driver/store-delay.js';
 import { SERVER_TIMING_FLAGS } from '../options/server-timing.js';
 import { serverTimingEnv } from '../driver/server-timing.js';
-import { TOKEN_ENV } from '../driver/app-process.js';
+import { TOKEN_ENV } from '../config/settings.js';
 import { readResults } from '../result/format.js';
 import { mergeResults } from '../result/merge.js';
 import { RunError } from '../util/errors.js';

@@ -9,7 +9,7 @@ import { createResult } from '../result/result.js';
 import { systemInfo } from '../util/system-info.js';
 import { errorsText } from '../result/honesty.js';
 import { RunError, UsageError, VerifyError } from '../util/errors.js';
-import { TOKEN_ENV } from './app-process.js';
+import { TOKEN_ENV } from '../config/settings.js';
 import { redactUrl } from '../util/redact.js';
 import { directStores, openDirectTargets, serverUrls } from './direct-targets.js';
 import { directEngine } from './engines/direct.js';

@@ -16,7 +16,7 @@ import { VALUE_SHAPES } from '../driver/workloads/value-shape.js';
 import { ORDERS } from '../driver/schedule.js';
 import { unmeasuredStoreProblems } from '../result/thresholds.js';
 import { targetFromUrl } from '../driver/targets.js';
-import { TOKEN_ENV } from '../driver/app-process.js';
+import { TOKEN_ENV } from '../config/settings.js';
 import { HTTP_ENGINE_NAMES } from '../driver/engines/table.js';
 import { parseStoreDelay } from './store-delay.js';
 import { parseServerTiming } from './server-timing.js';

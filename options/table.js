@@ -12,10 +12,9 @@ import {
 import { HASH_FIELDS } from '../driver/workloads/value-shape.js';
 import { WARMUP_MAX_SECONDS, WARMUP_TOLERANCE, WARMUP_WINDOW_SECONDS } from '../driver/warmup.js';
 import { DEFAULT_HTTP_ENGINE, HTTP_ENGINE_NAMES } from '../driver/engines/table.js';
-import { TOKEN_ENV } from '../driver/app-process.js';
 import { DEFAULT_TIMEOUT_MS } from '../driver/step.js';
 import { nonNegativeInteger, nonNegativeNumber, positiveInteger, positiveNumber } from './values.js';
-import { FRAMEWORK_NAMES } from '../config/settings.js';
+import { FRAMEWORK_NAMES, TOKEN_ENV } from '../config/settings.js';
 
 export { DEFAULT_TIMEOUT_MS };
 
