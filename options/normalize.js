@@ -4,20 +4,21 @@
 import { nearestName } from '../util/flags.js';
 import { parseFramework, parseProfile } from './app-side.js';
 import { runReportOptions } from './run-report.js';
-import { LIMITS, OPTION_NAMED, QUICK, defaultOf, takesNumber } from './table.js';
+import { OPTION_NAMED, defaultOf, takesNumber } from './table.js';
+import {
+  LIMITS, MAX_WORKERS, PROBE_MIN_REQUESTS_PER_CLIENT, PROBE_MIN_SECONDS, QUICK, autoWorkers,
+} from './defaults.js';
 import { listItems, positiveInteger } from './values.js';
 import { OPERATIONS } from '../driver/workloads/definitions.js';
 import { parseDistribution, parseValueSize, parseWorkload } from '../driver/workloads/parse.js';
 import { randomSeed } from '../driver/workloads/random.js';
-import { MAX_WORKERS, autoWorkers } from '../driver/workers.js';
-import { PROBE_MIN_REQUESTS_PER_CLIENT, PROBE_MIN_SECONDS } from '../driver/probe/prober.js';
 import { parseScenarioFlags } from './scenario.js';
 import { VALUE_SHAPES } from '../driver/workloads/value-shape.js';
 import { ORDERS } from '../driver/schedule.js';
 import { unmeasuredStoreProblems } from '../result/thresholds.js';
 import { targetFromUrl } from '../driver/targets.js';
 import { TOKEN_ENV } from '../config/settings.js';
-import { HTTP_ENGINE_NAMES } from '../driver/engines/table.js';
+import { HTTP_ENGINE_NAMES } from '../config/run-defaults.js';
 import { parseStoreDelay } from './store-delay.js';
 import { parseServerTiming } from './server-timing.js';
 import { parsePartFlags, partRunOptions } from './parts.js';

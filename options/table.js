@@ -4,48 +4,18 @@
 // --help lines. The argv spec (RUN_FLAGS), the usage text (cli/run-usage.js), docs/cli.md
 // (scripts/cli-docs.js) and index.d.ts's RunOptions (test/unit/options-table.test.js) come from it.
 import { availableParallelism } from 'node:os';
-import { DEFAULT_RECORDS, DEFAULT_VALUE_SIZE, DISTRIBUTIONS } from '../driver/workloads/definitions.js';
-import { MAX_WORKERS, autoWorkers } from '../driver/workers.js';
 import {
-  PROBE_IDLE_REQUESTS, PROBE_IDLE_SECONDS, PROBE_MIN_REQUESTS_PER_CLIENT, PROBE_MIN_SECONDS, PROBE_WARMUP_REQUESTS,
-} from '../driver/probe/prober.js';
+  DEFAULT_CONCURRENCY, DEFAULT_DURATION_SECONDS, DEFAULT_WARMUP, LIMITS, MAX_WORKERS, PROBE_MIN_REQUESTS_PER_CLIENT,
+  PROBE_MIN_SECONDS, QUICK, REPEAT_LIMIT, autoWorkers,
+} from './defaults.js';
+import { DEFAULT_RECORDS, DEFAULT_VALUE_SIZE, DISTRIBUTIONS } from '../driver/workloads/definitions.js';
 import { HASH_FIELDS } from '../driver/workloads/value-shape.js';
-import { WARMUP_MAX_SECONDS, WARMUP_TOLERANCE, WARMUP_WINDOW_SECONDS } from '../driver/warmup.js';
-import { DEFAULT_HTTP_ENGINE, HTTP_ENGINE_NAMES } from '../driver/engines/table.js';
-import { DEFAULT_TIMEOUT_MS } from '../driver/step.js';
+import {
+  DEFAULT_HTTP_ENGINE, DEFAULT_TIMEOUT_MS, HTTP_ENGINE_NAMES, PROBE_IDLE_REQUESTS, PROBE_IDLE_SECONDS,
+  PROBE_WARMUP_REQUESTS, WARMUP_MAX_SECONDS, WARMUP_TOLERANCE, WARMUP_WINDOW_SECONDS,
+} from '../config/run-defaults.js';
 import { nonNegativeInteger, nonNegativeNumber, positiveInteger, positiveNumber } from './values.js';
 import { FRAMEWORK_NAMES, TOKEN_ENV } from '../config/settings.js';
-
-export { DEFAULT_TIMEOUT_MS };
-
-// Four levels from the original's six (5 to 30 by 5): the curve's shape at two thirds of the
-// time, so a default run of every store (39 URLs) stays under ten minutes on a 2-core machine,
-// warm-ups included (docs/measurement.md). `-c 5,10,15,20,25,30` is the original's sweep.
-export const DEFAULT_CONCURRENCY = [5, 10, 20, 30];
-// Steps are timed by default: a request count finishes in well under a second on a fast
-// store (too few samples, flagged as weak) and takes minutes on a slow one.
-export const DEFAULT_DURATION_SECONDS = 2;
-export const DEFAULT_WARMUP = 500;
-export const REPEAT_LIMIT = 100;
-// --quick: a one-minute overview of every store (what it sets unless the flag is given).
-export const QUICK = Object.freeze({ keys: ['key1'], concurrency: [5, 20], duration: 1 });
-
-// The largest value each number may take (an unbounded -c grew without end, a
-// --timeout past Node's timer limit of 2^31-1 ms fired at once).
-export const LIMITS = Object.freeze({
-  concurrency: 10_000, // clients in one step (each holds up to two sockets)
-  requests: 10_000_000,
-  duration: 3600,
-  rps: 100_000,
-  pipeline: 1000,
-  minRps: 0.01, // one request per 100 s
-  warmup: 1_000_000, // requests (a warm-up also stops after 2 s)
-  warmupMax: 600,
-  timeout: 600_000, // ten minutes
-  steps: 100, // values in a -c or --rps list
-  records: 100_000_000, // ten-digit record numbers
-  seed: 2 ** 32 - 1,
-});
 
 const shown = (value) => value.toLocaleString('en-US');
 const probeIdle = `${PROBE_IDLE_SECONDS} s or ${PROBE_IDLE_REQUESTS} requests`;
