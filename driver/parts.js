@@ -1,7 +1,7 @@
 // --part I/N and --start-at: one run split over N drivers that start together. Pure functions:
 // part I's share of the load, the key space and the seeds.
 import { splitEvenly, splitInProportion } from './split.js';
-import { createRandom } from './workloads/random.js';
+import { createRandom } from '../util/random.js';
 
 // The random stream a part's seed is drawn from (clear of the workload's streams 1 + 16n, 2 + 16n, 7).
 const PART_SEED_STREAM = 11;

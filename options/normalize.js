@@ -11,7 +11,7 @@ import {
 import { listItems, positiveInteger } from './values.js';
 import { OPERATIONS } from '../driver/workloads/definitions.js';
 import { parseDistribution, parseValueSize, parseWorkload } from '../driver/workloads/parse.js';
-import { randomSeed } from '../driver/workloads/random.js';
+import { randomSeed } from '../util/random.js';
 import { parseScenarioFlags } from './scenario.js';
 import { VALUE_SHAPES } from '../driver/workloads/value-shape.js';
 import { ORDERS } from '../driver/schedule.js';

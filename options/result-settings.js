@@ -6,7 +6,7 @@ import { steadyMaxSeconds } from '../config/run-defaults.js';
 import { distributionName } from '../driver/workloads/parse.js';
 import { effectiveStoreDelay } from '../driver/store-delay.js';
 import { partSettings } from '../driver/part-run.js';
-import { randomSeed } from '../driver/workloads/random.js';
+import { randomSeed } from '../util/random.js';
 
 /** Whether the run starts its own app.js: not with --url, --target or --direct. */
 const startsApp = (options) => !options.urls?.length && !options.target && !options.direct;

@@ -2,7 +2,7 @@
 // each picks a record number in [0, n) per request from a seeded random source.
 // zipfian is YCSB's scrambled one: drawn over 10^10 items, hashed (FNV-1a 64) and folded onto n,
 // so popular records are spread out and the skew over n is milder (docs/workloads.md).
-import { fnv64Mod } from './random.js';
+import { fnv64Mod } from '../../util/random.js';
 
 export const ZIPFIAN_CONSTANT = 0.99;
 // YCSB's ScrambledZipfianGenerator draws over this many items, with this zeta(10^10, 0.99).

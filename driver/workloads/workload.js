@@ -1,6 +1,6 @@
 // The one engine that runs any workload of definitions.js: per request it picks the operation,
 // the record and the value, and says what to send.
-import { createRandom } from './random.js';
+import { createRandom } from '../../util/random.js';
 import { createKeyChooser } from './distributions.js';
 import { createValues, keyOf } from './values.js';
 import { createTracker, outcomeOf } from './tracker.js';

@@ -11,7 +11,7 @@ import { resolve } from 'node:path';
 import { driverArgv, partFlags } from '../../cli/part-argv.js';
 import { parseArguments } from '../../cli/options.js';
 import { MAX_PARTS, parseStartAt } from '../../driver/parts.js';
-import { randomSeed } from '../../driver/workloads/random.js';
+import { randomSeed } from '../../util/random.js';
 import { fromJson } from '../../result/format.js';
 import { mergeResults } from '../../result/merge.js';
 import { CfScriptError, optionalSetting, parseVars, writeTokenFile } from './cf.js';
