@@ -7,7 +7,7 @@ import { UsageError } from '../util/errors.js';
 import { resolveSettings } from '../config/precedence.js';
 import { shapedStore } from './workloads/value-shape.js';
 import { storeDelaySettings } from './store-delay.js';
-import { OPERATIONS } from './workloads/definitions.js';
+import { OPERATIONS } from '../config/workloads.js';
 
 // With a key-space workload the probe reads a key of its own, outside the key space, so it reads
 // the same bytes in every phase; under a write-only workload it writes that key.

@@ -13,6 +13,7 @@ import { createWorkload } from './workloads/workload.js';
 import { loadRecords } from './workloads/load.js';
 import { verifyWrites } from './workloads/verify.js';
 import { partLoads } from './parts.js';
+import { canVerify } from '../config/workloads.js';
 import { controlPhase, loadPhase, shownOf, stepsPhase, warmupPhase } from './sweep-phases.js';
 
 /** The loads to run against each target: [{concurrency}] or [{rps}]; with --part, the part's shares. */
@@ -142,6 +143,3 @@ function defaultMonitor(urls) {
   const tiers = createTierSampler(planTiers({ appUrls: urls, services: new Map() }));
   return machineMonitorFor(urls, { tiers });
 }
-
-/** Whether written values can be read back after `workers` threads of this mix: not when several write. */
-export const canVerify = (workers, mix) => workers <= 1 || mix.every(({ operation }) => operation === 'read');

@@ -9,11 +9,10 @@ import {
   LIMITS, MAX_WORKERS, PROBE_MIN_REQUESTS_PER_CLIENT, PROBE_MIN_SECONDS, QUICK, autoWorkers,
 } from './defaults.js';
 import { listItems, positiveInteger } from './values.js';
-import { OPERATIONS } from '../driver/workloads/definitions.js';
+import { OPERATIONS, VALUE_SHAPES } from '../config/workloads.js';
 import { parseDistribution, parseValueSize, parseWorkload } from '../driver/workloads/parse.js';
 import { randomSeed } from '../util/random.js';
 import { parseScenarioFlags } from './scenario.js';
-import { VALUE_SHAPES } from '../driver/workloads/value-shape.js';
 import { ORDERS } from '../driver/schedule.js';
 import { unmeasuredStoreProblems } from '../result/thresholds.js';
 import { targetFromUrl } from '../driver/targets.js';

@@ -1,8 +1,8 @@
 // The Result's `settings` (result/fields.js) from a run's normalized options: what the run was
 // asked to do, every default already applied, decided before it starts. normalizeOptions attaches
 // it as options.settings; driver/run.js records it as it is. No token: it never leaves the driver.
-import { canVerify } from '../driver/sweep.js';
 import { steadyMaxSeconds } from '../config/run-defaults.js';
+import { canVerify } from '../config/workloads.js';
 import { distributionName } from '../driver/workloads/parse.js';
 import { effectiveStoreDelay } from '../driver/store-delay.js';
 import { partSettings } from '../driver/part-run.js';

@@ -1,6 +1,5 @@
 // --workload, --value-size and --distribution parsed: each returns { value } or { problem }.
-import { APP_MAX_VALUE_BYTES, DISTRIBUTIONS, MIXED, WORKLOADS } from './definitions.js';
-import { HOTSPOT_DEFAULT } from './distributions.js';
+import { APP_MAX_VALUE_BYTES, DISTRIBUTIONS, HOTSPOT_DEFAULT, MIXED, WORKLOADS } from '../../config/workloads.js';
 import { formatBytes } from '../../util/bytes.js';
 
 const UNITS = { '': 1, b: 1, k: 1024, kb: 1024, m: 1024 * 1024, mb: 1024 * 1024 };
@@ -67,7 +66,7 @@ export function distributionName(distribution) {
 const mixOf = (shares) => Object.entries(shares).filter(([, share]) => share > 0)
   .map(([operation, share]) => ({ operation, share }));
 
-/** --workload: a name from definitions.js or mixed:R/W. */
+/** --workload: a name from config/workloads.js or mixed:R/W. */
 export function parseWorkload(text) {
   const mixed = /^mixed:(.*)$/.exec(text);
   if (mixed) {
