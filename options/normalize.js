@@ -10,7 +10,7 @@ import {
 } from './defaults.js';
 import { listItems, positiveInteger } from './values.js';
 import { OPERATIONS, VALUE_SHAPES } from '../config/workloads.js';
-import { parseDistribution, parseValueSize, parseWorkload } from '../driver/workloads/parse.js';
+import { parseDistribution, parseValueSize, parseWorkload } from './workload.js';
 import { randomSeed } from '../util/random.js';
 import { parseScenarioFlags } from './scenario.js';
 import { ORDERS } from '../driver/schedule.js';

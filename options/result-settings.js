@@ -3,7 +3,7 @@
 // it as options.settings; driver/run.js records it as it is. No token: it never leaves the driver.
 import { steadyMaxSeconds } from '../config/run-defaults.js';
 import { canVerify } from '../config/workloads.js';
-import { distributionName } from '../driver/workloads/parse.js';
+import { distributionName } from './workload.js';
 import { effectiveStoreDelay } from '../driver/store-delay.js';
 import { partSettings } from '../driver/part-run.js';
 import { randomSeed } from '../util/random.js';
