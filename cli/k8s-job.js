@@ -2,7 +2,7 @@
 // each printing its results between marker lines for `node test merge --from-logs`.
 import { parseArgs } from 'node:util';
 import { driverArgv } from './part-argv.js';
-import { parseStartAt } from '../driver/parts.js';
+import { parseStartAt } from '../options/parts.js';
 import { randomSeed } from '../util/random.js';
 import { RESULT_BEGIN, RESULT_END } from '../result/logs.js';
 

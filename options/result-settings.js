@@ -5,8 +5,15 @@ import { steadyMaxSeconds } from '../config/run-defaults.js';
 import { canVerify } from '../config/workloads.js';
 import { distributionName } from './workload.js';
 import { effectiveStoreDelay } from '../driver/store-delay.js';
-import { partSettings } from '../driver/part-run.js';
 import { randomSeed } from '../util/random.js';
+
+// --part and --start-at.
+function partSettings(options) {
+  return {
+    ...(options.part ? { part: { index: options.part.index, count: options.part.count } } : {}),
+    ...(options.startAt ? { startAt: options.startAt.toISOString() } : {}),
+  };
+}
 
 /** Whether the run starts its own app.js: not with --url, --target or --direct. */
 const startsApp = (options) => !options.urls?.length && !options.target && !options.direct;

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { driverArgv, partFlags } from '../../cli/part-argv.js';
 import { parseArguments } from '../../cli/options.js';
-import { MAX_PARTS, parseStartAt } from '../../driver/parts.js';
+import { MAX_PARTS, parseStartAt } from '../../options/parts.js';
 import { randomSeed } from '../../util/random.js';
 import { fromJson } from '../../result/format.js';
 import { mergeResults } from '../../result/merge.js';
