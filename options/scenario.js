@@ -1,7 +1,7 @@
 // node test --scenario NAME|list [--scale S] [--cloudant-plan P] [--json F] [--html F] [--csv F]:
 // its flags, which normalizeOptions reads first. A scenario sets its own load
 // (stores, steps, workloads), so any load or target flag beside it is a problem.
-import { CLOUDANT_PLANS, scaleProblems } from '../driver/scenario-scales.js';
+import { CLOUDANT_PLANS, scaleProblems } from './scenario-scales.js';
 import { parseStoreDelay } from './store-delay.js';
 import { byteSize, delayMs, SettingValueError } from '../config/setting-values.js';
 import { OPTION_NAMED, defaultOf } from './table.js';

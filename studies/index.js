@@ -9,7 +9,7 @@ import { readdir } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { UsageError } from '../util/errors.js';
-import { SCALES, CLOUDANT_PLANS, scaleProblems, suggestion } from '../driver/scenario-scales.js';
+import { SCALES, CLOUDANT_PLANS, scaleProblems, suggestion } from '../options/scenario-scales.js';
 import { KINDS } from './kinds/index.js';
 import { HOLDS, judge } from '../result/scenarios/verdicts.js';
 import { publishedTable } from './tables.js';
