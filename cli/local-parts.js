@@ -10,7 +10,7 @@ import { startAppProcess } from '../driver/app-process.js';
 import { driverArgv, partFlags } from './part-argv.js';
 import { LOCAL_LEAD_SECONDS } from '../options/parts.js';
 import { STORE_DELAY_FLAGS } from '../options/store-delay.js';
-import { storeDelayEnv } from '../driver/store-delay.js';
+import { storeDelayEnv } from '../config/network-delay.js';
 import { SERVER_TIMING_FLAGS } from '../options/server-timing.js';
 import { serverTimingEnv } from '../driver/server-timing.js';
 import { TOKEN_ENV } from '../config/settings.js';

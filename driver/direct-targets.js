@@ -6,7 +6,7 @@ import { redactDeep } from '../util/redact.js';
 import { UsageError } from '../util/errors.js';
 import { resolveSettings } from '../config/precedence.js';
 import { shapedStore } from './workloads/value-shape.js';
-import { storeDelaySettings } from './store-delay.js';
+import { storeDelaySettings } from '../config/network-delay.js';
 import { OPERATIONS } from '../config/workloads.js';
 
 // With a key-space workload the probe reads a key of its own, outside the key space, so it reads

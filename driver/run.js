@@ -25,7 +25,7 @@ import { loadOf } from '../result/repeat.js';
 import { thresholdStores, unmeasuredStoreProblems } from '../result/thresholds.js';
 import { measurePeakRss } from './peak-rss.js';
 import { httpEngineNamed } from './engines/index.js'; // --engine
-import { storeDelayEnv } from './store-delay.js';
+import { storeDelayEnv } from '../config/network-delay.js';
 import { serverTimingEnv } from './server-timing.js'; // --no-server-timing
 import { startBarrier } from './part-run.js'; // --start-at
 import { appProfiler } from './profile.js'; // --profile

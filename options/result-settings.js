@@ -4,7 +4,7 @@
 import { steadyMaxSeconds } from '../config/run-defaults.js';
 import { canVerify } from '../config/workloads.js';
 import { distributionName } from './workload.js';
-import { effectiveStoreDelay } from '../driver/store-delay.js';
+import { effectiveStoreDelay } from '../config/network-delay.js';
 import { randomSeed } from '../util/random.js';
 
 // --part and --start-at.

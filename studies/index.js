@@ -13,8 +13,9 @@ import { SCALES, CLOUDANT_PLANS, scaleProblems, suggestion } from '../options/sc
 import { KINDS } from './kinds/index.js';
 import { HOLDS, judge } from '../result/scenarios/verdicts.js';
 import { publishedTable } from './tables.js';
-import { storeDelayActive, storeDelayEnv, storeDelayText } from '../driver/store-delay.js';
-import { delayActive, delayText } from '../embedded/delay-proxy.js';
+import {
+  delayActive, delayText, storeDelayActive, storeDelayEnv, storeDelayText,
+} from '../config/network-delay.js';
 import { verdictDoubts } from '../result/scenarios/doubts.js';
 
 export { SCALES, CLOUDANT_PLANS, scaleProblems };
