@@ -22,7 +22,7 @@ import { keyOf } from './workloads/values.js';
 import { estimateLoadSeconds, estimateRunSeconds } from './estimate.js';
 import { failedStep } from '../result/ranking.js';
 import { loadOf } from '../result/repeat.js';
-import { thresholdStores, unmeasuredStoreProblems } from '../result/thresholds.js';
+import { thresholdStores, unmeasuredStoreProblems } from '../config/thresholds.js';
 import { measurePeakRss } from './peak-rss.js';
 import { httpEngineNamed } from './engines/index.js'; // --engine
 import { storeDelayEnv } from '../config/network-delay.js';

@@ -14,7 +14,7 @@ import { parseDistribution, parseValueSize, parseWorkload } from './workload.js'
 import { randomSeed } from '../util/random.js';
 import { parseScenarioFlags } from './scenario.js';
 import { ORDERS } from '../driver/schedule.js';
-import { unmeasuredStoreProblems } from '../result/thresholds.js';
+import { unmeasuredStoreProblems } from '../config/thresholds.js';
 import { targetFromUrl } from '../driver/targets.js';
 import { TOKEN_ENV } from '../config/settings.js';
 import { HTTP_ENGINE_NAMES } from '../config/run-defaults.js';
