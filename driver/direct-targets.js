@@ -1,6 +1,7 @@
 // The direct mode's targets: stores opened in this process with the app's own configuration
 // resolution, picked and skipped by the same rules as the app's /stores listing.
-import { findAdapter, openStores, storeNames, unknownStoreProblems } from '../stores/index.js';
+import { findAdapter, openStores, storeNames } from '../stores/index.js';
+import { unknownStoreProblems } from '../config/store-names.js';
 import { selectTargets, storeLimitProblems } from './targets.js';
 import { redactDeep } from '../util/redact.js';
 import { UsageError } from '../util/errors.js';

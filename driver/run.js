@@ -10,6 +10,7 @@ import { systemInfo } from '../util/system-info.js';
 import { errorsText } from '../result/honesty.js';
 import { RunError, UsageError, VerifyError } from '../util/errors.js';
 import { TOKEN_ENV } from '../config/settings.js';
+import { unknownStoreProblems } from '../config/store-names.js';
 import { redactUrl } from '../util/redact.js';
 import { directStores, openDirectTargets, serverUrls } from './direct-targets.js';
 import { directEngine } from './engines/direct.js';
@@ -44,7 +45,7 @@ function limitProblems(options, limits, label, listing = [], targets = []) {
   return [app, ...stores];
 }
 
-const unknownNames = (options, unknownStoreProblems) => [
+const unknownNames = (options) => [
   ...unknownStoreProblems(options.stores),
   ...unknownStoreProblems(thresholdStores(options.assert), '--assert'),
 ];
@@ -60,8 +61,7 @@ async function resolveTargets(options, onProgress, env) {
     };
   }
   if (options.direct) {
-    const { unknownStoreProblems } = await import('../stores/index.js');
-    const unknown = unknownNames(options, unknownStoreProblems);
+    const unknown = unknownNames(options);
     if (unknown.length) throw new UsageError(unknown);
     onProgress({ type: 'stores-opening', servers: await serversToStart(directStores(options)) });
     return openDirectTargets(options, { env });
@@ -76,8 +76,7 @@ async function resolveTargets(options, onProgress, env) {
     if (problems.length) throw new UsageError(problems);
     return { targets, skipped, label: redactUrl(options.target), listing };
   }
-  const { unknownStoreProblems } = await import('../stores/index.js');
-  const unknown = unknownNames(options, unknownStoreProblems);
+  const unknown = unknownNames(options);
   if (unknown.length) throw new UsageError(unknown);
   onProgress({ type: 'app-starting', servers: await serversToStart(options.stores) });
   // The app's own per-operation deadline (2 s) would count a slow store's requests as 503s.
