@@ -2,7 +2,8 @@
 // Result. Never prints or writes: progress comes out as events.
 import { randomBytes } from 'node:crypto';
 import { serversToStart, startAppProcess } from './app-process.js';
-import { checkReachable, fetchListing, joinUrl, selectTargets, storeLimitProblems, targetFromUrl } from './targets.js';
+import { checkReachable, fetchListing, joinUrl, selectTargets, storeLimitProblems } from './targets.js';
+import { targetFromUrl } from '../util/url-target.js';
 import { runSweep } from './sweep.js';
 import { StepAborted } from './step.js';
 import { createResult } from '../result/result.js';

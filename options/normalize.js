@@ -15,7 +15,7 @@ import { randomSeed } from '../util/random.js';
 import { parseScenarioFlags } from './scenario.js';
 import { ORDERS } from '../driver/schedule.js';
 import { unmeasuredStoreProblems } from '../config/thresholds.js';
-import { targetFromUrl } from '../driver/targets.js';
+import { targetFromUrl } from '../util/url-target.js';
 import { TOKEN_ENV } from '../config/settings.js';
 import { HTTP_ENGINE_NAMES } from '../config/run-defaults.js';
 import { parseStoreDelay } from './store-delay.js';
