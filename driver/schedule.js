@@ -4,7 +4,6 @@
 import { createRandom } from '../util/random.js';
 
 export const DEFAULT_REPEAT = 1;
-export const ORDERS = ['interleaved', 'sequential'];
 // The stream of the seed the shuffles draw from (the workloads use 0 and up for their own).
 const ORDER_STREAM = 101;
 

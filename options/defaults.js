@@ -12,6 +12,8 @@ export const DEFAULT_CONCURRENCY = [5, 10, 20, 30];
 export const DEFAULT_DURATION_SECONDS = 2;
 export const DEFAULT_WARMUP = 500;
 export const REPEAT_LIMIT = 100;
+// --order: driver/schedule.js plans steps in either.
+export const ORDERS = ['interleaved', 'sequential'];
 // --quick: a one-minute overview of every store (what it sets unless the flag is given).
 export const QUICK = Object.freeze({ keys: ['key1'], concurrency: [5, 20], duration: 1 });
 

@@ -6,14 +6,13 @@ import { parseFramework, parseProfile } from './app-side.js';
 import { runReportOptions } from './run-report.js';
 import { OPTION_NAMED, defaultOf, takesNumber } from './table.js';
 import {
-  LIMITS, MAX_WORKERS, PROBE_MIN_REQUESTS_PER_CLIENT, PROBE_MIN_SECONDS, QUICK, autoWorkers,
+  LIMITS, MAX_WORKERS, ORDERS, PROBE_MIN_REQUESTS_PER_CLIENT, PROBE_MIN_SECONDS, QUICK, autoWorkers,
 } from './defaults.js';
 import { listItems, positiveInteger } from './values.js';
 import { OPERATIONS, VALUE_SHAPES } from '../config/workloads.js';
 import { parseDistribution, parseValueSize, parseWorkload } from './workload.js';
 import { randomSeed } from '../util/random.js';
 import { parseScenarioFlags } from './scenario.js';
-import { ORDERS } from '../driver/schedule.js';
 import { unmeasuredStoreProblems } from '../config/thresholds.js';
 import { targetFromUrl } from '../util/url-target.js';
 import { TOKEN_ENV } from '../config/settings.js';
