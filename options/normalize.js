@@ -8,7 +8,7 @@ import { OPTION_NAMED, defaultOf, takesNumber } from './table.js';
 import {
   LIMITS, MAX_WORKERS, ORDERS, PROBE_MIN_REQUESTS_PER_CLIENT, PROBE_MIN_SECONDS, QUICK, autoWorkers,
 } from './defaults.js';
-import { listItems, positiveInteger } from './values.js';
+import { listItems, positiveInteger, shown } from './values.js';
 import { OPERATIONS, VALUE_SHAPES } from '../config/workloads.js';
 import { parseDistribution, parseValueSize, parseWorkload } from './workload.js';
 import { randomSeed } from '../util/random.js';
@@ -22,8 +22,6 @@ import { parseServerTiming } from './server-timing.js';
 import { parsePartFlags, partRunOptions } from './parts.js';
 import { resultSettings } from './result-settings.js';
 import { byteSize, SettingValueError, workerCount } from '../config/setting-values.js';
-
-const shown = (value) => value.toLocaleString('en-US');
 
 // How problems name an option: by its flag, with its short form when it has one.
 const labelOf = ({ flag, short }) => (short ? `-${short}/--${flag}` : `--${flag}`);

@@ -1,9 +1,9 @@
 // --workload, --value-size and --distribution parsed: each returns { value } or { problem }.
 import { APP_MAX_VALUE_BYTES, DISTRIBUTIONS, HOTSPOT_DEFAULT, MIXED, WORKLOADS } from '../config/workloads.js';
 import { formatBytes } from '../util/bytes.js';
+import { shown } from './values.js';
 
 const UNITS = { '': 1, b: 1, k: 1024, kb: 1024, m: 1024 * 1024, mb: 1024 * 1024 };
-const shown = (value) => value.toLocaleString('en-US');
 
 /** "100", "10KB", "1MB" (K = 1024) -> bytes, or null. */
 export function parseSize(text) {
