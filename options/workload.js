@@ -1,6 +1,13 @@
-// --workload, --value-size and --distribution parsed: each returns { value } or { problem }.
-import { APP_MAX_VALUE_BYTES, DISTRIBUTIONS, HOTSPOT_DEFAULT, MIXED, WORKLOADS } from '../config/workloads.js';
+// What each request does, from a run's options (options/table/workload.js): --workload, its key
+// space (--records, --value-size, --distribution, --no-load, --no-verify), and how values are
+// stored (--value-shape) and probed (--probe-size). The parsers of --workload, --value-size and
+// --distribution return { value } or { problem }; the rest push their problems.
+import {
+  APP_MAX_VALUE_BYTES, DISTRIBUTIONS, HOTSPOT_DEFAULT, MIXED, OPERATIONS, VALUE_SHAPES, WORKLOADS,
+} from '../config/workloads.js';
+import { byteSize, SettingValueError } from '../config/setting-values.js';
 import { formatBytes } from '../util/bytes.js';
+import { OPTION_NAMED, defaultOf } from './table.js';
 import { shown } from './values.js';
 
 const UNITS = { '': 1, b: 1, k: 1024, kb: 1024, m: 1024 * 1024, mb: 1024 * 1024 };
@@ -89,4 +96,116 @@ export function parseWorkload(text) {
   if (definition.unsupported) return { problem: `--workload ${text}: ${definition.unsupported}` };
   const { mix, distribution, load } = definition;
   return { value: { name: text, mix: mixOf(mix), distribution, load } };
+}
+
+/**
+ * The workload's flags: { list: true } for --workload list, else { options }: { workload,
+ * keySpace, records, valueSize, distribution, seed, load, verify }. `keys`: --keys as given.
+ */
+export function parseWorkloadFlags({ text, single }, values, problems, { keys, seed }) {
+  const name = text('workload');
+  if (name === 'list') return { list: true };
+  // Without --workload: the seeded read of key1..key3, as the original ran.
+  let workload = { name: 'read', mix: [{ operation: 'read', share: 1 }], distribution: 'uniform', load: true };
+  if (name !== undefined) {
+    const parsed = parseWorkload(name);
+    if (parsed.problem) problems.push(parsed.problem);
+    else workload = parsed.value;
+  }
+  const records = single('records');
+  // The seeded read of key1..key3 is today's run; any other workload, or --records, is a key space.
+  const keySpace = (name !== undefined && name !== 'read') || values.records !== undefined;
+  const given = ['valueSize', 'distribution'].filter((option) => values[option] !== undefined)
+    .concat(['noLoad', 'noVerify'].filter((option) => values[option] === true));
+  if (!keySpace) {
+    for (const option of given) {
+      problems.push(`--${OPTION_NAMED.get(option).flag} applies to a key space: ` +
+        'add --records N (or a --workload other than read)');
+    }
+  } else if (keys) {
+    problems.push('--keys picks among the seeded keys; a workload over --records picks its own keys');
+  }
+  let valueSize = { min: defaultOf('valueSize'), max: defaultOf('valueSize') };
+  if (values.valueSize !== undefined) {
+    const parsed = parseValueSize(values.valueSize);
+    if (parsed.problem) problems.push(parsed.problem);
+    else valueSize = parsed.value;
+  }
+  const distribution = distributionOf(text('distribution'), workload, problems);
+  return {
+    options: {
+      workload,
+      keySpace,
+      records: keySpace ? records ?? defaultOf('records') : undefined,
+      valueSize: keySpace ? valueSize : undefined,
+      distribution: keySpace ? distribution : null,
+      seed: keySpace ? seed : undefined,
+      load: keySpace && workload.load && values.noLoad !== true,
+      verify: keySpace && values.noVerify !== true,
+    },
+  };
+}
+
+// --distribution given (text, or undefined), else the workload's own; null for a workload that
+// picks no existing key (insert). Problems pushed.
+function distributionOf(given, workload, problems) {
+  let distribution = workload.distribution ? { name: workload.distribution } : null;
+  if (given !== undefined) {
+    const parsed = parseDistribution(given);
+    if (parsed.problem) {
+      problems.push(parsed.problem);
+    } else if (!distribution) {
+      const inserts = OPERATIONS.insert.about.replace('writes a new key', 'writes new keys');
+      problems.push(`--distribution does not apply to ${workload.name}: it ${inserts}`);
+    } else {
+      distribution = parsed.value;
+    }
+  }
+  if (distribution?.name === 'hotspot' && distribution.hotFraction === undefined) {
+    distribution = parseDistribution('hotspot').value;
+  }
+  return distribution;
+}
+
+/** { valueShape, probeSize? }: how the run's values are stored and the probe's own value. */
+export function valueOptions({ text }, values, problems, { direct, probe, workload }) {
+  const { keySpace } = workload;
+  const valueShape = parseValueShape(text('valueShape'), { direct, keySpace, workload: workload.workload }, problems);
+  const probeSize = parseProbeSize(values.probeSize, { probe, direct, keySpace }, problems);
+  return { valueShape, ...(probeSize === undefined ? {} : { probeSize }) };
+}
+
+// --value-shape bytes|hash: 'bytes' when not given; problems pushed. Direct mode only: the
+// app's routes store the bytes a request carries, so over HTTP there is no shape to choose.
+function parseValueShape(raw, { direct, keySpace, workload }, problems) {
+  if (raw === undefined) return defaultOf('valueShape');
+  if (!VALUE_SHAPES.includes(raw)) {
+    problems.push(`--value-shape must be ${VALUE_SHAPES.join(' or ')}, not "${raw}"`);
+    return defaultOf('valueShape');
+  }
+  if (raw !== 'bytes' && !direct) {
+    problems.push(`--value-shape ${raw} needs --direct: over HTTP the app stores the bytes each request carries`);
+  } else if (raw !== 'bytes' && keySpace === false) {
+    problems.push(`--value-shape ${raw} applies to a key space: add --records N (or a --workload other than read)`);
+  } else if (raw !== 'bytes' && workload?.mix.some(({ operation }) => operation === 'append')) {
+    problems.push(`--value-shape ${raw}: ${workload.name} appends, and a hash has nothing to append to`);
+  }
+  return raw;
+}
+
+// --probe-size SIZE: the value of the probe's own key, which it has only in direct mode with a
+// key-space workload (a study's probing client read values of the load's size).
+function parseProbeSize(raw, { probe, direct, keySpace }, problems) {
+  if (raw === undefined) return undefined;
+  if (!probe || !direct || !keySpace) {
+    problems.push('--probe-size goes with --probe, --direct and a key-space --workload (the probe\'s own key)');
+    return undefined;
+  }
+  try {
+    return byteSize(raw);
+  } catch (error) {
+    if (!(error instanceof SettingValueError)) throw error;
+    problems.push(`--probe-size ${error.message}, not "${raw}"`);
+    return undefined;
+  }
 }
