@@ -59,10 +59,10 @@ export const TARGET_OPTIONS = [
     setting: 'framework',
     section: 'targets',
     help: [
-      `what serves the app node test starts: ${FRAMEWORK_NAMES.join(', ')} (node: bare node:http, no`,
-      'framework); several, comma-separated, are swept side by side like stores',
-      '(default: express, the app the studies describe). Not with --target, --url',
-      'or --direct',
+      `what serves the app node test starts: ${FRAMEWORK_NAMES.join(', ')} (node: bare`,
+      'node:http, no framework); several, comma-separated, are swept side by side',
+      'like stores (default: express, the app the studies describe). Not with',
+      '--target, --url or --direct',
     ],
     docDefault: '`express`',
     doc: 'What serves the app node test starts (`app.js --framework`): `express` (Express 5, the app the studies ' +
