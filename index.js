@@ -4,7 +4,7 @@
 import { normalizeOptions } from './options/normalize.js';
 import { resultError, runBenchmark } from './driver/run.js';
 import { codeOptionProblems } from './options/code.js';
-import { parseThresholds } from './result/thresholds.js';
+import { parseThresholds } from './config/thresholds.js';
 import { fromJson, readResultsSync, toJson } from './result/format.js';
 import { renderRun } from './report/run-text.js';
 import { renderScenario } from './report/scenario.js';

@@ -28,7 +28,8 @@
 import { parseArgs } from 'node:util';
 import { loadTest } from 'loadtest';
 import { measureStep } from '../driver/step.js';
-import { DEFAULT_HTTP_ENGINE, HTTP_ENGINES, HTTP_ENGINE_NAMES } from '../driver/engines/index.js';
+import { HTTP_ENGINES } from '../driver/engines/index.js';
+import { DEFAULT_HTTP_ENGINE, HTTP_ENGINE_NAMES } from '../config/run-defaults.js';
 import { threadCpuMicros } from '../driver/thread-cpu.js';
 import { startAppProcess } from '../driver/app-process.js';
 import { which } from '../util/which.js';

@@ -10,7 +10,7 @@ import { measureStep } from '../driver/step.js';
 import { httpEngine } from '../driver/engines/http.js';
 import { httpRequest } from '../driver/http-request.js';
 import { createWorkload } from '../driver/workloads/workload.js';
-import { parseWorkload } from '../driver/workloads/parse.js';
+import { parseWorkload } from '../options/workload.js';
 import { loadRecords } from '../driver/workloads/load.js';
 import { RECORDS_MEDIA_TYPE, encodeRecords } from '../util/records.js';
 import { forkListening } from '../util/fork-child.js';

@@ -5,7 +5,8 @@ import { resolveSettings } from '../config/precedence.js';
 import { settings } from '../config/settings.js';
 import { storesNamed } from '../config/setting-values.js';
 import { deadlineProblems } from '../app/http-server.js';
-import { storeNames, unknownStoreProblems } from '../stores/index.js';
+import { storeNames } from '../stores/index.js';
+import { unknownStoreProblems } from '../config/store-names.js';
 
 const spec = {
   port: { type: 'string' },

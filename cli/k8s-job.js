@@ -2,8 +2,8 @@
 // each printing its results between marker lines for `node test merge --from-logs`.
 import { parseArgs } from 'node:util';
 import { driverArgv } from './part-argv.js';
-import { parseStartAt } from '../driver/parts.js';
-import { randomSeed } from '../driver/workloads/random.js';
+import { parseStartAt } from '../options/parts.js';
+import { randomSeed } from '../util/random.js';
 import { RESULT_BEGIN, RESULT_END } from '../result/logs.js';
 
 export const K8S_LEAD_SECONDS = 120;

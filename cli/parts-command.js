@@ -1,7 +1,7 @@
 // node test --parts N --local: the parts run (cli/local-parts.js), then printed and written
 // as node test merge prints and writes a merged run; --assert is checked on the merged run.
 import { runLocalParts } from './local-parts.js';
-import { parseThresholds } from '../result/thresholds.js';
+import { parseThresholds } from '../config/thresholds.js';
 import { thresholdsError } from '../report/assert.js';
 import { checkThresholds } from '../result/threshold-check.js';
 import { printMerged } from './report-commands.js';

@@ -2,7 +2,7 @@
 // commands' flags (node test report FILE [--html OUT] [--assert EXPR], node test compare A B
 // [--fail-on-regression PCT]): pure, like options.js, which appends these to its own.
 import { parseFlags } from '../util/flags.js';
-import { parseThresholds } from '../result/thresholds.js';
+import { parseThresholds } from '../config/thresholds.js';
 import { RUN_REPORT_FLAGS, htmlProblem, strings } from '../options/run-report.js';
 
 export const REGRESSION_LIMIT = 1000; // percent

@@ -1,6 +1,6 @@
-// `node test --workload list`: the workloads of driver/workloads/definitions.js as a table,
+// `node test --workload list`: the workloads of config/workloads.js as a table,
 // then the distributions and the operations they use.
-import { DISTRIBUTIONS, MIXED, OPERATIONS, WORKLOADS } from '../driver/workloads/definitions.js';
+import { DISTRIBUTIONS, MIXED, OPERATIONS, WORKLOADS } from '../config/workloads.js';
 import { renderTable } from '../report/table.js';
 
 const share = (value) => `${Number((value * 100).toFixed(2))}%`;

@@ -503,5 +503,8 @@ export const settings = {
   },
 };
 
+/** The write token's variable: node test hands the app it starts its token there. */
+export const TOKEN_ENV = settings.writeToken.env[0];
+
 export const defaults = Object.freeze(Object.fromEntries(Object.entries(settings)
   .map(([key, setting]) => [key, setting.default])));

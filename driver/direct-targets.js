@@ -1,13 +1,14 @@
 // The direct mode's targets: stores opened in this process with the app's own configuration
 // resolution, picked and skipped by the same rules as the app's /stores listing.
-import { findAdapter, openStores, storeNames, unknownStoreProblems } from '../stores/index.js';
+import { findAdapter, openStores, storeNames } from '../stores/index.js';
+import { unknownStoreProblems } from '../config/store-names.js';
 import { selectTargets, storeLimitProblems } from './targets.js';
 import { redactDeep } from '../util/redact.js';
 import { UsageError } from '../util/errors.js';
 import { resolveSettings } from '../config/precedence.js';
 import { shapedStore } from './workloads/value-shape.js';
-import { storeDelaySettings } from './store-delay.js';
-import { OPERATIONS } from './workloads/definitions.js';
+import { storeDelaySettings } from '../config/network-delay.js';
+import { OPERATIONS } from '../config/workloads.js';
 
 // With a key-space workload the probe reads a key of its own, outside the key space, so it reads
 // the same bytes in every phase; under a write-only workload it writes that key.

@@ -1,6 +1,6 @@
 // How long a sweep will take, said before it starts: a default `node test` runs for minutes,
 // and a large --records load for longer than its steps.
-import { WARMUP_WINDOW_SECONDS } from './warmup.js';
+import { WARMUP_WINDOW_SECONDS } from '../config/run-defaults.js';
 import { keySlice } from './parts.js';
 
 // A warm-up is about three windows per step (2.9 in a 36-step run: docs/measurement.md).

@@ -1,12 +1,6 @@
-// What --part and --start-at add to runBenchmark: the part's settings and the start barrier.
+// What --start-at adds to runBenchmark: the start barrier (options/result-settings.js records
+// the part and the start in the Result's settings).
 import { clockUrl, readTargetClock, waitForStart } from './barrier.js';
-
-export function partSettings(options) {
-  return {
-    ...(options.part ? { part: { index: options.part.index, count: options.part.count } } : {}),
-    ...(options.startAt ? { startAt: options.startAt.toISOString() } : {}),
-  };
-}
 
 /** The barrier of a run (`wait` null without --start-at); afterwards `start` holds what the Result keeps. */
 export function startBarrier(options, targets, signal) {

@@ -1,50 +1,6 @@
-// --part I/N and --start-at: one run split over N drivers that start together. Pure functions:
-// part I's share of the load, the key space and the seeds.
+// --part I/N: one run split over N drivers that start together. Pure functions: part I's share
+// of the load and of the key space (options/parts.js reads the flags and draws its seed).
 import { splitEvenly, splitInProportion } from './split.js';
-import { createRandom } from './workloads/random.js';
-
-// The random stream a part's seed is drawn from (clear of the workload's streams 1 + 16n, 2 + 16n, 7).
-const PART_SEED_STREAM = 11;
-const MAX_SEED = 2 ** 32 - 1;
-export const MAX_PARTS = 1000;
-// --start-at +SECS: at most a day ahead.
-export const MAX_START_AHEAD_SECONDS = 86_400;
-
-/** "I/N" -> { index: I, count: N } (1 <= I <= N <= MAX_PARTS), or { problem }. */
-export function parsePart(text) {
-  const match = /^(\d+)\/(\d+)$/.exec(text);
-  const index = match ? Number(match[1]) : NaN;
-  const count = match ? Number(match[2]) : NaN;
-  if (!match || count < 1 || count > MAX_PARTS || index < 1 || index > count) {
-    return { problem: `--part must be I/N with 1 <= I <= N <= ${MAX_PARTS} (part 2 of 4: --part 2/4), not "${text}"` };
-  }
-  return { value: { index, count } };
-}
-
-/** --start-at: an ISO 8601 time with a zone, or +SECS from `now`. { value: Date } or { problem }. */
-export function parseStartAt(text, now = Date.now()) {
-  const relative = /^\+(\d+(?:\.\d+)?)s?$/.exec(text);
-  if (relative) {
-    const seconds = Number(relative[1]);
-    if (seconds > MAX_START_AHEAD_SECONDS) return { problem: `--start-at ${text} is more than a day ahead` };
-    return { value: new Date(now + seconds * 1000) };
-  }
-  // A time without a zone would be read in each machine's own zone: refused.
-  if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/.test(text) || Number.isNaN(Date.parse(text))) {
-    return {
-      problem: `--start-at must be an ISO time with its zone (2025-06-01T12:00:00Z) or +SECS (+30s), not "${text}"`,
-    };
-  }
-  return { value: new Date(Date.parse(text)) };
-}
-
-/** Part I's own seed, drawn from the run's: the same run seed and part give the same seed. */
-export function partSeed(runSeed, index) {
-  const random = createRandom(runSeed, PART_SEED_STREAM);
-  let seed = 0;
-  for (let i = 0; i < index; i += 1) seed = Math.floor(random.random() * (MAX_SEED + 1));
-  return seed;
-}
 
 /** Part I's clients of a concurrency level (10 over 4 parts: 3, 3, 2, 2). */
 export const concurrencyShare = (concurrency, { index, count }) => splitEvenly(concurrency, count)[index - 1];
@@ -78,23 +34,3 @@ export function keySlice(records, { index, count }) {
     insertStep: count,
   };
 }
-
-export function partProblems({ concurrency, rps, requests }, part) {
-  if (!part || part.count === 1) return [];
-  const problems = [];
-  if (!rps) {
-    const small = concurrency.filter((c) => c < part.count);
-    if (small.length) {
-      problems.push(`-c ${small.join(',')} cannot be split into ${part.count} parts: ` +
-        'each part needs at least one client');
-    }
-  }
-  if (requests && requests < part.count * (rps ? 1 : Math.max(...concurrency))) {
-    problems.push(`-n ${requests} cannot be split into ${part.count} parts: ` +
-      'each part needs at least one request per client');
-  }
-  return problems;
-}
-
-/** Operations whose read-back two parts would confuse (loads and inserts have disjoint keys). */
-export const sharedWrites = (mix) => mix.some(({ operation }) => !['read', 'insert'].includes(operation));

@@ -2,14 +2,16 @@
 // Result. Never prints or writes: progress comes out as events.
 import { randomBytes } from 'node:crypto';
 import { serversToStart, startAppProcess } from './app-process.js';
-import { checkReachable, fetchListing, joinUrl, selectTargets, storeLimitProblems, targetFromUrl } from './targets.js';
+import { checkReachable, fetchListing, joinUrl, selectTargets, storeLimitProblems } from './targets.js';
+import { targetFromUrl } from '../util/url-target.js';
 import { runSweep } from './sweep.js';
 import { StepAborted } from './step.js';
 import { createResult } from '../result/result.js';
 import { systemInfo } from '../util/system-info.js';
 import { errorsText } from '../result/honesty.js';
 import { RunError, UsageError, VerifyError } from '../util/errors.js';
-import { TOKEN_ENV } from './app-process.js';
+import { TOKEN_ENV } from '../config/settings.js';
+import { unknownStoreProblems } from '../config/store-names.js';
 import { redactUrl } from '../util/redact.js';
 import { directStores, openDirectTargets, serverUrls } from './direct-targets.js';
 import { directEngine } from './engines/direct.js';
@@ -22,10 +24,10 @@ import { keyOf } from './workloads/values.js';
 import { estimateLoadSeconds, estimateRunSeconds } from './estimate.js';
 import { failedStep } from '../result/ranking.js';
 import { loadOf } from '../result/repeat.js';
-import { thresholdStores, unmeasuredStoreProblems } from '../result/thresholds.js';
+import { thresholdStores, unmeasuredStoreProblems } from '../config/thresholds.js';
 import { measurePeakRss } from './peak-rss.js';
 import { httpEngineNamed } from './engines/index.js'; // --engine
-import { storeDelayEnv } from './store-delay.js';
+import { storeDelayEnv } from '../config/network-delay.js';
 import { serverTimingEnv } from './server-timing.js'; // --no-server-timing
 import { startBarrier } from './part-run.js'; // --start-at
 import { appProfiler } from './profile.js'; // --profile
@@ -44,7 +46,7 @@ function limitProblems(options, limits, label, listing = [], targets = []) {
   return [app, ...stores];
 }
 
-const unknownNames = (options, unknownStoreProblems) => [
+const unknownNames = (options) => [
   ...unknownStoreProblems(options.stores),
   ...unknownStoreProblems(thresholdStores(options.assert), '--assert'),
 ];
@@ -60,8 +62,7 @@ async function resolveTargets(options, onProgress, env) {
     };
   }
   if (options.direct) {
-    const { unknownStoreProblems } = await import('../stores/index.js');
-    const unknown = unknownNames(options, unknownStoreProblems);
+    const unknown = unknownNames(options);
     if (unknown.length) throw new UsageError(unknown);
     onProgress({ type: 'stores-opening', servers: await serversToStart(directStores(options)) });
     return openDirectTargets(options, { env });
@@ -76,8 +77,7 @@ async function resolveTargets(options, onProgress, env) {
     if (problems.length) throw new UsageError(problems);
     return { targets, skipped, label: redactUrl(options.target), listing };
   }
-  const { unknownStoreProblems } = await import('../stores/index.js');
-  const unknown = unknownNames(options, unknownStoreProblems);
+  const unknown = unknownNames(options);
   if (unknown.length) throw new UsageError(unknown);
   onProgress({ type: 'app-starting', servers: await serversToStart(options.stores) });
   // The app's own per-operation deadline (2 s) would count a slow store's requests as 503s.

@@ -1,10 +1,9 @@
 // The order steps run in. Interleaved by default (each level, every target, shuffled with the
 // run's seed): a slow moment of a shared machine falls on all stores alike, and no store is
 // always first (a first store loses 30-57%: docs/measurement.md).
-import { createRandom } from './workloads/random.js';
+import { createRandom } from '../util/random.js';
 
 export const DEFAULT_REPEAT = 1;
-export const ORDERS = ['interleaved', 'sequential'];
 // The stream of the seed the shuffles draw from (the workloads use 0 and up for their own).
 const ORDER_STREAM = 101;
 

@@ -4,6 +4,7 @@ import { StepAborted, StepMeter } from './meter.js';
 import { threadCpuMicros } from './thread-cpu.js';
 import { engineMode } from './engines/table.js';
 import { withDirectStoreTime } from '../result/store-time.js';
+import { DEFAULT_TIMEOUT_MS } from '../config/run-defaults.js';
 
 export { StepAborted } from './meter.js';
 export { errorSample, INTERVAL_SECONDS } from './step-figures.js';
@@ -11,7 +12,6 @@ export { errorSample, INTERVAL_SECONDS } from './step-figures.js';
 const DRAIN_SLACK_MS = 1000;
 // One step's clients, not the sweep's list of levels.
 const STEP_CONCURRENCY = 10;
-export const DEFAULT_TIMEOUT_MS = 10_000;
 
 /**
  * @typedef {object} Load

@@ -6,7 +6,8 @@ import {
 import { failedStep } from '../result/ranking.js';
 import { machineWarnings, threadTicks } from './machine-load.js';
 import { bottleneckOf } from '../result/bottleneck.js';
-import { WARMUP_WINDOW_SECONDS, warmUpToSteady } from './warmup.js';
+import { warmUpToSteady } from './warmup.js';
+import { WARMUP_WINDOW_SECONDS } from '../config/run-defaults.js';
 import { redactUrl } from '../util/redact.js';
 import { PROFILE_INTERVAL_US } from './profile.js';
 import { profileFileName, profileRecord } from '../result/profile.js';
@@ -24,9 +25,6 @@ const APP_WARMUP_MIN_WINDOWS = 4;
 
 /** What a load record, a read-back or a step keeps of a target: for showing, so no password. */
 export const shownOf = (target) => ({ url: redactUrl(target.url), store: target.store });
-
-/** Each step's steady-state warm-up cap in seconds, or 0 (none) when settings.warmup is 0. */
-export const steadyMaxSeconds = (settings) => (settings.warmup > 0 ? settings.warmupMaxSeconds : 0);
 
 /** The priming's clients: the sweep's highest concurrency, or a fixed few in the open model. */
 export const primeConcurrency = (settings) =>

@@ -1,7 +1,8 @@
 // The sweep: every target at every load level, one step at a time, interleaved and shuffled with
 // the run's seed so a drift of the machine falls on all targets alike; a control step at the end
 // (the first one again) shows that drift.
-import { DEFAULT_HTTP_ENGINE, loadEngine } from './engines/table.js';
+import { loadEngine } from './engines/table.js';
+import { DEFAULT_HTTP_ENGINE, steadyMaxSeconds } from '../config/run-defaults.js';
 import { createStepRunner } from './workers.js';
 import { redactUrl } from '../util/redact.js';
 import { orderOf, planSchedule } from './schedule.js';
@@ -12,7 +13,8 @@ import { createWorkload } from './workloads/workload.js';
 import { loadRecords } from './workloads/load.js';
 import { verifyWrites } from './workloads/verify.js';
 import { partLoads } from './parts.js';
-import { controlPhase, loadPhase, shownOf, steadyMaxSeconds, stepsPhase, warmupPhase } from './sweep-phases.js';
+import { canVerify } from '../config/workloads.js';
+import { controlPhase, loadPhase, shownOf, stepsPhase, warmupPhase } from './sweep-phases.js';
 
 /** The loads to run against each target: [{concurrency}] or [{rps}]; with --part, the part's shares. */
 export function planLoads({ concurrency, rps, requests, part }) {
@@ -141,6 +143,3 @@ function defaultMonitor(urls) {
   const tiers = createTierSampler(planTiers({ appUrls: urls, services: new Map() }));
   return machineMonitorFor(urls, { tiers });
 }
-
-/** Whether written values can be read back after `workers` threads of this mix: not when several write. */
-export const canVerify = (workers, mix) => workers <= 1 || mix.every(({ operation }) => operation === 'read');

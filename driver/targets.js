@@ -17,14 +17,6 @@ export function joinUrl(base, path) {
   return url.href;
 }
 
-/** Labels a bare URL (http://host/redis/key1 -> store redis, key key1); key-space: the workload's name. */
-export function targetFromUrl(url, workload = null) {
-  const parts = new URL(url).pathname.split('/').filter(Boolean).map(decodeURIComponent);
-  if (workload) return { url, store: parts.at(-1) ?? redactUrl(url), key: workload };
-  if (parts.length >= 2) return { url, store: parts.at(-2), key: parts.at(-1) };
-  return { url, store: redactUrl(url), key: parts.at(-1) ?? '/' };
-}
-
 const reasonOf = (error) => error.code ?? error.message;
 
 async function get(url, timeoutMs, options) {

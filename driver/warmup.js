@@ -1,11 +1,8 @@
 // Warming a target up to a steady state: windows at the step's own load until one is no faster
 // than the last. Not a two-sided 5% test: two warm quarter-second windows here differ by 10-40%
 // either way (docs/measurement.md), so every step would run to the cap.
-
-// The defaults, argued from measurements in docs/measurement.md.
-export const WARMUP_WINDOW_SECONDS = 0.25;
-export const WARMUP_TOLERANCE = 0.05;
-export const WARMUP_MAX_SECONDS = 10;
+// Its defaults are argued from measurements in docs/measurement.md.
+import { WARMUP_MAX_SECONDS, WARMUP_TOLERANCE, WARMUP_WINDOW_SECONDS } from '../config/run-defaults.js';
 
 /** A window's speed: rps in the closed loop, 1 / mean latency in the open model; null with no response. */
 export function windowSpeed(figures) {

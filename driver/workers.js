@@ -1,6 +1,5 @@
 // --workers N: each step runs in N worker threads, each sending its share with measureStep; the
 // main thread adds their steps into one (add-steps.js).
-import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { measureStep, StepAborted } from './step.js';
 import { addSteps, withoutSums } from '../result/add-steps.js';
@@ -8,13 +7,9 @@ import { UsageError } from '../util/errors.js';
 import { splitEvenly, splitInProportion } from './split.js';
 import { engineMode } from './engines/table.js';
 
-export const MAX_WORKERS = 256;
 export const THREAD_ENGINES = ['http', 'direct'];
 // How long close() lets the threads close their stores' connections before ending them.
 const CLOSE_GRACE_MS = 2000;
-
-/** --workers auto: one per core, less one for the main thread and the rest of the machine, at least 1. */
-export const autoWorkers = (cores = os.availableParallelism?.() ?? os.cpus().length) => Math.max(1, cores - 1);
 
 /** Each worker's share of `load`: fewer shares than workers when there is not enough to share. */
 export function splitLoad({ concurrency, rps, maxRequests }, workers) {

@@ -8,21 +8,6 @@ import net from 'node:net';
 // Past this many bytes waiting in one direction, the sender is paused (a slow link's backpressure).
 const HIGH_WATER_BYTES = 4 * 1024 * 1024;
 
-export const delayActive = ({ rttMs = 0, jitterMs = 0, bandwidth = 0 } = {}) =>
-  rttMs > 0 || jitterMs > 0 || bandwidth > 0;
-
-export function delayText({ rttMs = 0, jitterMs = 0, bandwidth = 0, perConnection = false } = {}) {
-  const parts = [`RTT ${rttMs} ms${jitterMs > 0 ? ` ± ${jitterMs} ms` : ''}`];
-  if (bandwidth > 0) parts.push(`${bandwidthText(bandwidth)} each way${perConnection ? ' per connection' : ''}`);
-  return parts.join(', ');
-}
-
-function bandwidthText(bytesPerSecond) {
-  const units = [['GB/s', 1024 ** 3], ['MB/s', 1024 ** 2], ['KB/s', 1024]];
-  const [unit, size] = units.find(([, bytes]) => bytesPerSecond >= bytes) ?? ['B/s', 1];
-  return `${Number((bytesPerSecond / size).toFixed(2))} ${unit}`;
-}
-
 // One direction of the link: chunks leave in order (jitter never reorders: TCP would not).
 class Direction {
   constructor({ oneWayMs, jitterMs, bandwidth, link, random }) {

@@ -6,7 +6,7 @@ import { resolveSetting } from '../config/precedence.js';
 import { locationProblem } from '../config/service-url.js';
 import { redactUrl } from '../util/redact.js';
 import { storesNamed, valueForEvery, valueForStore } from '../config/setting-values.js';
-import { delayActive, delayText } from './delay-proxy.js';
+import { delayActive, delayText } from '../config/network-delay.js';
 import { startEmbedded } from './index.js';
 
 /**

@@ -1,12 +1,19 @@
 // The Result's `settings` (result/fields.js) from a run's normalized options: what the run was
 // asked to do, every default already applied, decided before it starts. normalizeOptions attaches
 // it as options.settings; driver/run.js records it as it is. No token: it never leaves the driver.
-import { canVerify } from '../driver/sweep.js';
-import { steadyMaxSeconds } from '../driver/sweep-phases.js';
-import { distributionName } from '../driver/workloads/parse.js';
-import { effectiveStoreDelay } from '../driver/store-delay.js';
-import { partSettings } from '../driver/part-run.js';
-import { randomSeed } from '../driver/workloads/random.js';
+import { steadyMaxSeconds } from '../config/run-defaults.js';
+import { canVerify } from '../config/workloads.js';
+import { distributionName } from './workload.js';
+import { effectiveStoreDelay } from '../config/network-delay.js';
+import { randomSeed } from '../util/random.js';
+
+// --part and --start-at.
+function partSettings(options) {
+  return {
+    ...(options.part ? { part: { index: options.part.index, count: options.part.count } } : {}),
+    ...(options.startAt ? { startAt: options.startAt.toISOString() } : {}),
+  };
+}
 
 /** Whether the run starts its own app.js: not with --url, --target or --direct. */
 const startsApp = (options) => !options.urls?.length && !options.target && !options.direct;

@@ -1,7 +1,8 @@
 // A run's report options (--html, --repeat, --assert, --hdr-log, --metrics-port) from flag values:
 // normalizeOptions uses them, and cli/report-options.js the report command's share.
-import { parseThresholds } from '../result/thresholds.js';
-import { REPEAT_LIMIT, defaultOf, flagSpec } from './table.js';
+import { parseThresholds } from '../config/thresholds.js';
+import { defaultOf, flagSpec } from './table.js';
+import { REPEAT_LIMIT } from './defaults.js';
 import { nonNegativeInteger } from './values.js';
 
 export const RUN_REPORT_FLAGS = flagSpec('html', 'repeat', 'assert', 'hdr-log', 'metrics-port');

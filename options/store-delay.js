@@ -1,8 +1,8 @@
 // --store-rtt, --store-jitter, --store-bandwidth on node test. Each takes one value for every
 // store, or STORE=value items for some (--store-rtt 10,redis=40); a running app (--target, --url)
-// has its own settings, so they do not apply to it (driver/store-delay.js uses them).
+// has its own settings, so they do not apply to it (config/network-delay.js hands them on).
 import { byteSize, delayMs, perStore, SettingValueError, storesNamed } from '../config/setting-values.js';
-import { unknownStoreProblems } from '../stores/index.js';
+import { unknownStoreProblems } from '../config/store-names.js';
 import { camelCase, flagSpec } from './table.js';
 
 export const STORE_DELAY_FLAGS = flagSpec('store-rtt', 'store-jitter', 'store-bandwidth');

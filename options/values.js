@@ -26,6 +26,9 @@ const positive = (read) => (value) => {
 export const positiveInteger = positive(nonNegativeInteger);
 export const positiveNumber = positive(nonNegativeNumber);
 
+/** A number as help lines and problems write it (10,000). */
+export const shown = (value) => value.toLocaleString('en-US');
+
 export const splitList = (text) => text.split(',').map((item) => item.trim()).filter(Boolean);
 
 /** A list option's items: its text split at commas, or code's array (its strings split the same way). */

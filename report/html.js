@@ -5,7 +5,7 @@
 import { scenarioHtml } from './scenario.js';
 import { WARNING_CODES } from '../result/warnings.js';
 import { groupRepeats, summarizeCell } from '../result/repeat.js';
-import { parseThresholds } from '../result/thresholds.js';
+import { parseThresholds } from '../config/thresholds.js';
 import { BASELINE_STORE } from '../result/comparison.js';
 import { fromJson, toJson } from '../result/format.js';
 import { buildCharts, loadText } from './html-charts.js';

@@ -18,7 +18,7 @@ import { renderProfileLines } from './profile-text.js';
 import { isMachineWarning, renderMachineLoad, renderMachineWarnings } from './machine-summary.js';
 import { renderThresholds } from './assert.js';
 import { checkThresholds } from '../result/threshold-check.js';
-import { parseThresholds } from '../result/thresholds.js';
+import { parseThresholds } from '../config/thresholds.js';
 
 function settingsExtra(settings) {
   const lines = [];

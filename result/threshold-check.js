@@ -1,7 +1,7 @@
 // --assert: thresholds checked per store against every step of it, on the figure the tables show
 // (with --repeat, the median). A threshold naming a store no step measured fails ("not measured").
 import { groupRepeats, summarizeCell } from './repeat.js';
-import { LATENCY_METRICS } from './thresholds.js';
+import { LATENCY_METRICS } from '../config/thresholds.js';
 
 const COMPARE = {
   '<': (a, b) => a < b,

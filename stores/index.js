@@ -5,6 +5,7 @@ import { StoreSet, reasonOf } from './store-set.js';
 import { ownConnection, ownStoreDelay, resolveService } from '../embedded/resolve-service.js';
 import { storesNamed } from '../config/setting-values.js';
 import { resolveSettings } from '../config/precedence.js';
+import { STORE_NAMES, unknownStoreProblems } from '../config/store-names.js';
 import { UsageError } from '../util/errors.js';
 import { seedMissing, seedStore } from './seed.js';
 import * as memory from './memory.js';
@@ -39,15 +40,14 @@ export const adapters = [
   tarantoolMemtx,
 ].map(assertAdapter);
 export const storeNames = adapters.map((adapter) => adapter.name);
+if (storeNames.join() !== STORE_NAMES.join()) {
+  throw new TypeError(`stores/index.js registers ${storeNames.join(', ')}, ` +
+    `but config/store-names.js lists ${STORE_NAMES.join(', ')}: the two must be the same, in the same order`);
+}
 
 const DELAY_FLAGS = { storeRttMs: '--store-rtt', storeJitterMs: '--store-jitter', storeBandwidth: '--store-bandwidth' };
 
 export const findAdapter = (name) => adapters.find((adapter) => adapter.name === name);
-
-export const unknownStoreProblems = (names = [], flag = '--stores') =>
-  names
-    .filter((name) => !findAdapter(name))
-    .map((name) => `${flag}: unknown store "${name}" (known: ${storeNames.join(', ')})`);
 
 /**
  * Opens the named stores: each backing server resolved once (embedded ones started when nothing is

@@ -9,12 +9,13 @@ import { readdir } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { UsageError } from '../util/errors.js';
-import { SCALES, CLOUDANT_PLANS, scaleProblems, suggestion } from '../driver/scenario-scales.js';
+import { SCALES, CLOUDANT_PLANS, scaleProblems, suggestion } from '../options/scenario-scales.js';
 import { KINDS } from './kinds/index.js';
 import { HOLDS, judge } from '../result/scenarios/verdicts.js';
 import { publishedTable } from './tables.js';
-import { storeDelayActive, storeDelayEnv, storeDelayText } from '../driver/store-delay.js';
-import { delayActive, delayText } from '../embedded/delay-proxy.js';
+import {
+  delayActive, delayText, storeDelayActive, storeDelayEnv, storeDelayText,
+} from '../config/network-delay.js';
 import { verdictDoubts } from '../result/scenarios/doubts.js';
 
 export { SCALES, CLOUDANT_PLANS, scaleProblems };

@@ -1,8 +1,8 @@
 // The HTTP engines, loaded. They differ only in what a request costs the driver
 // (docs/measurement.md, "Two HTTP engines").
-import { HTTP_ENGINE_NAMES, loadEngine } from './table.js';
+import { loadEngine } from './table.js';
+import { HTTP_ENGINE_NAMES } from '../../config/run-defaults.js';
 
-export { DEFAULT_HTTP_ENGINE, HTTP_ENGINE_NAMES } from './table.js';
 export const HTTP_ENGINES = Object.freeze(Object.fromEntries(
   await Promise.all(HTTP_ENGINE_NAMES.map(async (name) => [name, await loadEngine(name)])),
 ));

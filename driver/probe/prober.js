@@ -8,17 +8,9 @@ import { startSampling } from './sampler.js';
 import { probeCalls } from './requests.js';
 import { RunError } from '../../util/errors.js';
 import { redactText } from '../../util/redact.js';
-
-// The idle probe: this many requests or this long, whichever comes first.
-export const PROBE_IDLE_REQUESTS = 200;
-export const PROBE_IDLE_SECONDS = 1;
-// A new connection's first requests are several times slower (0.16 ms against 0.05 ms a GET on
-// loopback Redis, measured), which would make idle read slower than under load.
-export const PROBE_WARMUP_REQUESTS = 50;
-export const PROBE_WARMUP_SECONDS = 0.25;
-// A probe request takes about as long as one of the step's: the step must last enough of them.
-export const PROBE_MIN_REQUESTS_PER_CLIENT = 10;
-export const PROBE_MIN_SECONDS = 0.1;
+import {
+  PROBE_IDLE_REQUESTS, PROBE_IDLE_SECONDS, PROBE_WARMUP_REQUESTS, PROBE_WARMUP_SECONDS,
+} from '../../config/run-defaults.js';
 
 /** Starts the prober's worker: { use(target), idle(), underLoad(), close() }. */
 export async function startProber({ timeoutMs }) {

@@ -2,13 +2,13 @@
 // each picks a record number in [0, n) per request from a seeded random source.
 // zipfian is YCSB's scrambled one: drawn over 10^10 items, hashed (FNV-1a 64) and folded onto n,
 // so popular records are spread out and the skew over n is milder (docs/workloads.md).
-import { fnv64Mod } from './random.js';
+import { fnv64Mod } from '../../util/random.js';
+import { HOTSPOT_DEFAULT } from '../../config/workloads.js';
 
 export const ZIPFIAN_CONSTANT = 0.99;
 // YCSB's ScrambledZipfianGenerator draws over this many items, with this zeta(10^10, 0.99).
 export const SCRAMBLED_ITEM_COUNT = 10_000_000_000;
 export const SCRAMBLED_ZETAN = 26.46902820178302;
-export const HOTSPOT_DEFAULT = Object.freeze({ hotFraction: 0.2, hotShare: 0.8 });
 
 /** zeta(n, theta) = sum of 1 / i^theta for i = 1..n; from `start` items whose sum is `initial`, incrementally. */
 export function zeta(n, theta, start = 0, initial = 0) {

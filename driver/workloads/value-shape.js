@@ -1,8 +1,7 @@
 // --value-shape (direct mode): `hash` stores each value as fields f0..f9 splitting the same
 // bytes, as the store's own hash type or as JSON (base64: random bytes are no text), so the
 // verification compares the very bytes `bytes` would.
-export const VALUE_SHAPES = ['bytes', 'hash'];
-export const HASH_FIELDS = 10;
+import { HASH_FIELDS } from '../../config/workloads.js';
 
 /** bytes as HASH_FIELDS fields f0..f9, consecutive slices of it (some empty when it is shorter). */
 export function fieldsOf(bytes) {

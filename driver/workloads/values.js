@@ -1,7 +1,7 @@
 // Keys and values of a key space. Values are slices of one seeded random buffer, so a write
 // costs the driver no more than a read, and a value is remade from (seed, record, version): the
 // verification keeps a version per key, never the bytes.
-import { createRandom, hash3, mix32 } from './random.js';
+import { createRandom, hash3, mix32 } from '../../util/random.js';
 
 export const KEY_PREFIX = 'user';
 const KEY_DIGITS = 10;

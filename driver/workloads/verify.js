@@ -3,7 +3,7 @@
 // left out and counted.
 import { httpRequest, keepAliveAgent } from '../http-request.js';
 import { StepAborted } from '../step.js';
-import { VERIFY_SAMPLE, WEAKER_PROMISES } from './definitions.js';
+import { VERIFY_SAMPLE, WEAKER_PROMISES } from '../../config/workloads.js';
 import { formatBytes } from '../../util/bytes.js';
 import { keyOf } from './values.js';
 

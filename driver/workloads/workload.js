@@ -1,10 +1,10 @@
-// The one engine that runs any workload of definitions.js: per request it picks the operation,
+// The one engine that runs any workload of config/workloads.js: per request it picks the operation,
 // the record and the value, and says what to send.
-import { createRandom } from './random.js';
+import { createRandom } from '../../util/random.js';
 import { createKeyChooser } from './distributions.js';
 import { createValues, keyOf } from './values.js';
 import { createTracker, outcomeOf } from './tracker.js';
-import { VERIFY_SAMPLE } from './definitions.js';
+import { VERIFY_SAMPLE } from '../../config/workloads.js';
 import { keySlice } from '../parts.js';
 
 /**

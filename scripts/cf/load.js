@@ -6,7 +6,7 @@ import {
 } from './load-parts.js';
 import { checkOutputPaths } from '../../cli/results-files.js';
 import { printMerged } from '../../cli/report-commands.js';
-import { parseThresholds } from '../../result/thresholds.js';
+import { parseThresholds } from '../../config/thresholds.js';
 import { thresholdsError } from '../../report/assert.js';
 import { checkThresholds } from '../../result/threshold-check.js';
 import { StorebenchError, exitCodeOf } from '../../util/errors.js';

@@ -2,7 +2,9 @@
 //   entry points (app.js, test.js, test-json.js) -> cli/ -> studies/ -> index.js, options/
 //     -> driver/, report/ -> result/ -> stores/, config/, embedded/ -> util/
 // with app/ and routes/ beside stores/ on the app side, and the scripts around the library
-// (test/, bench/, scripts/, examples/, data/) above it, which no library file imports.
+// (test/, bench/, scripts/, examples/, data/) above it, which no library file imports. options/
+// stands on its own floor: it reads only config/ and util/ (the defaults and grammars it shares
+// with the driver live there), so that reading a run's options loads no driver, store or result.
 import { join } from 'node:path';
 
 const ENTRIES = ['app.js', 'test.js', 'test-json.js'];
@@ -12,6 +14,8 @@ const ABOVE_DRIVER = [...ABOVE_INDEX, 'index.js', 'options'];
 const APP_SIDE = ['app', 'routes'];
 const ABOVE_STORES = [...ABOVE_DRIVER, 'driver', 'report', 'result', ...APP_SIDE];
 const LIBRARY = [...ABOVE_STORES, 'stores', 'config', 'embedded'];
+// What options/ must not import beyond what is above it: every runtime floor but config/ and util/.
+const BELOW_OPTIONS_RUNTIME = ['driver', 'report', 'result', ...APP_SIDE, 'stores', 'embedded'];
 
 /**
  * Every top-level folder or file -> the top-level folders and files it must not import. A
@@ -25,7 +29,7 @@ export const FORBIDDEN = {
   cli: [...ENTRIES, ...SCRIPTS],
   studies: ['cli', ...ENTRIES, ...SCRIPTS],
   'index.js': [...ABOVE_INDEX, ...SCRIPTS],
-  options: [...ABOVE_INDEX, 'index.js', ...SCRIPTS],
+  options: [...ABOVE_INDEX, 'index.js', ...BELOW_OPTIONS_RUNTIME, ...SCRIPTS],
   driver: [...ABOVE_DRIVER, 'report', ...SCRIPTS],
   report: [...ABOVE_DRIVER, 'driver', ...SCRIPTS],
   result: [...ABOVE_DRIVER, 'driver', 'report', ...APP_SIDE, ...SCRIPTS],

@@ -16,7 +16,8 @@
 //           process, as node test-json does: a table of rows key1..key3, column parseMs
 import { randomBytes } from 'node:crypto';
 import { normalizeOptions, run as runOnce } from '../../index.js';
-import { TOKEN_ENV, startAppProcess } from '../../driver/app-process.js';
+import { startAppProcess } from '../../driver/app-process.js';
+import { TOKEN_ENV } from '../../config/settings.js';
 import { buildTable, valueAt } from '../tables.js';
 import { UsageError } from '../../util/errors.js';
 import { concatResults, commandLine } from '../results.js';

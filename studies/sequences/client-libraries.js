@@ -1,6 +1,6 @@
 // The client-libraries study's five scripts (two Node.js Kyoto Tycoon clients) as lists of store
 // operations with the study's key and value sizes (pure data).
-import { createRandom } from '../../driver/workloads/random.js';
+import { createRandom } from '../../util/random.js';
 
 /** The study's sizes (bytes) and repetitions, as published. */
 export const STUDY = Object.freeze({

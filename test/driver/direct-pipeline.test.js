@@ -15,7 +15,7 @@ import * as memoryAdapter from '../../stores/memory.js';
 import * as redisAdapter from '../../stores/redis.js';
 import { shapedStore } from '../../driver/workloads/value-shape.js';
 import { createWorkload } from '../../driver/workloads/workload.js';
-import { parseWorkload } from '../../driver/workloads/parse.js';
+import { parseWorkload } from '../../options/workload.js';
 
 async function runDirect(args, env) {
   const argv = ['--direct', '--warmup', '0', '--no-control', '--json', '-', ...args];

@@ -14,7 +14,7 @@ import * as memoryAdapter from '../../stores/memory.js';
 import * as redisAdapter from '../../stores/redis.js';
 import * as memcachedAdapter from '../../stores/memcached.js';
 import { createWorkload } from '../../driver/workloads/workload.js';
-import { parseWorkload } from '../../driver/workloads/parse.js';
+import { parseWorkload } from '../../options/workload.js';
 import { payloads } from '../../stores/payloads.js';
 
 // The environment of a direct run: the test's servers, and nothing embedded started for stores not asked for.

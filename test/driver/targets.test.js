@@ -4,7 +4,8 @@ import { createServer } from 'node:http';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { runDriverCli } from '../helpers/driver-cli.js';
-import { fetchStoreListing, selectTargets, targetFromUrl, joinUrl, checkReachable } from '../../driver/targets.js';
+import { fetchStoreListing, selectTargets, joinUrl, checkReachable } from '../../driver/targets.js';
+import { targetFromUrl } from '../../util/url-target.js';
 import { RunError } from '../../util/errors.js';
 import { closedPort } from '../helpers/driver-servers.js';
 

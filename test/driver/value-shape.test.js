@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runDriverCli } from '../helpers/driver-cli.js';
 import { reachable, testPostgresUrl, testRedisUrl, unavailable } from '../helpers/services.js';
-import { HASH_FIELDS } from '../../driver/workloads/value-shape.js';
+import { HASH_FIELDS } from '../../config/workloads.js';
 
 const env = { ...process.env, REDIS_URL: testRedisUrl, POSTGRES_URL: testPostgresUrl };
 const fieldNames = Array.from({ length: HASH_FIELDS }, (_, i) => `f${i}`);

@@ -8,7 +8,7 @@ import * as hdr from 'hdr-histogram-js';
 import { measureStep } from '../../driver/step.js';
 import { HTTP_ENGINES } from '../../driver/engines/index.js';
 import { createWorkload } from '../../driver/workloads/workload.js';
-import { parseWorkload } from '../../driver/workloads/parse.js';
+import { parseWorkload } from '../../options/workload.js';
 import { keyOf } from '../../driver/workloads/values.js';
 import { decodeHistogram } from '../../result/recorder.js';
 import { parseArguments } from '../../cli/options.js';

@@ -4,7 +4,7 @@ import { createLatencyRecorder } from '../../result/recorder.js';
 import { addSteps, latencySums, withoutSums } from '../../result/add-steps.js';
 import { splitLoad } from '../../driver/workers.js';
 import { splitEvenly } from '../../driver/split.js';
-import { createRandom } from '../../driver/workloads/random.js';
+import { createRandom } from '../../util/random.js';
 
 // A step as a worker sends it, from the latencies (ns) it recorded: every figure from its recorder.
 function partOf(latenciesNs, {

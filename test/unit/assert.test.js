@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { parseThreshold, parseThresholds } from '../../result/thresholds.js';
+import { parseThreshold, parseThresholds } from '../../config/thresholds.js';
 import { parseArguments } from '../../cli/options.js';
 import { renderThresholds, thresholdsError } from '../../report/assert.js';
 import { checkThresholds } from '../../result/threshold-check.js';

@@ -81,6 +81,11 @@ test('every folder has a rule, the planned options/ and studies/ among them, and
     }
   }
   assert.ok(FORBIDDEN.options.includes('cli') && FORBIDDEN.options.includes('studies'), 'options/ is below both');
+  for (const runtime of ['driver', 'result', 'stores', 'report', 'embedded', 'app', 'routes']) {
+    assert.ok(FORBIDDEN.options.includes(runtime), `options/ must not import ${runtime}/`);
+  }
+  assert.ok(!FORBIDDEN.options.includes('config') && !FORBIDDEN.options.includes('util'),
+    'options/ reads config/ and util/');
   assert.ok(FORBIDDEN.driver.includes('options') && FORBIDDEN.driver.includes('studies'), 'driver/ is below both');
   for (const below of ['index.js', 'options', 'driver', 'report', 'result']) {
     assert.ok(FORBIDDEN[below].includes('studies'), `${below} is below studies/`);
@@ -144,6 +149,27 @@ test('on a made-up repository: upward arrows of the planned floors, scripts impo
     problems.some((problem) => /^cycle: .*driver\/b\.js -> driver\/a\.js/.test(problem)), 'a cycle through a launch');
   assert.ok(!problems.some((problem) => problem.startsWith('examples/')), 'examples import the package by name');
   assert.ok(!problems.some((problem) => problem.startsWith('studies/')), 'studies/ may import index.js and options/');
+});
+
+test('options/ stands on its own floor: an import of a driver, result, store, report, app or embedded ' +
+  'module from it is a problem; config/ and util/ are not', async (t) => {
+  const below = ['driver/step.js', 'result/format.js', 'stores/index.js', 'report/text.js', 'app/create.js',
+    'routes/stores.js', 'embedded/servers.js'];
+  const files = Object.fromEntries(below.map((path) => [path, 'export const x = 1;']));
+  const root = await madeUpRepository(t, {
+    ...files,
+    'config/workloads.js': 'export const WORKLOADS = {};',
+    'util/random.js': 'export const randomSeed = () => 1;',
+    'options/table.js': [
+      ...below.map((path, index) => `import { x as x${index} } from '../${path}';`),
+      "import { WORKLOADS } from '../config/workloads.js';",
+      "import { randomSeed } from '../util/random.js';",
+      `export const table = [${below.map((_, index) => `x${index}`).join(', ')}, WORKLOADS, randomSeed];`,
+    ].join('\n'),
+  });
+  const { problems } = await checkImports(root, { computedAllowed: {}, launchesAllowed: {} });
+  assert.deepEqual(problems.filter((problem) => problem.startsWith('options/')).sort(), below.map((path) =>
+    `options/table.js -> ${path}: options/ must not import ${path.split('/')[0]}`).sort());
 });
 
 test('an allowance no file uses any more is a problem: a computed import, a folder loaded, a launch', async (t) => {

@@ -8,6 +8,8 @@ import { CLI_ONLY } from '../../options/code.js';
 import { optionLabel, usage } from '../../cli/run-usage.js';
 import { CLI_DOC, cliDoc } from '../../scripts/cli-docs.js';
 import { RESULT_FIELDS } from '../../result/fields.js';
+import { ENGINES } from '../../driver/engines/table.js';
+import { DEFAULT_HTTP_ENGINE, HTTP_ENGINE_NAMES } from '../../config/run-defaults.js';
 
 test('each option is one entry: a flag, a type, a section, help lines, a settings key or null', () => {
   assert.equal(new Set(OPTIONS.map(({ flag }) => flag)).size, OPTIONS.length);
@@ -59,4 +61,11 @@ test('docs/cli.md is what npm run docs:cli makes of the table', async () => {
   const text = await readFile(CLI_DOC, 'utf8');
   assert.ok(text === cliDoc(), 'docs/cli.md is out of date: run npm run docs:cli');
   for (const option of OPTIONS) assert.ok(text.includes(`--${option.flag}`), option.flag);
+});
+
+test('--engine offers exactly the driver\'s HTTP engines: config/run-defaults.js names them, ' +
+  'driver/engines/table.js loads them', () => {
+  const http = Object.keys(ENGINES).filter((name) => ENGINES[name].mode === 'http');
+  assert.deepEqual([...HTTP_ENGINE_NAMES].sort(), http.sort());
+  assert.ok(HTTP_ENGINE_NAMES.includes(DEFAULT_HTTP_ENGINE));
 });

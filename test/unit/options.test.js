@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_CONCURRENCY, DEFAULT_DURATION_SECONDS, LIMITS } from '../../options/table.js';
+import { DEFAULT_CONCURRENCY, DEFAULT_DURATION_SECONDS, LIMITS } from '../../options/defaults.js';
 import { parseArguments, usage } from '../../cli/options.js';
 import { normalizeOptions } from '../../options/normalize.js';
 import { parseJsonArguments, usage as jsonUsage } from '../../cli/json-options.js';
@@ -387,7 +387,7 @@ test('--repeat, --html and --assert are read and checked', async (t) => {
 
 test('--workers takes 1 to 256 or auto (one per core less one, at least 1); 0, ' +
   '257 or a word is one line each', async () => {
-  const { autoWorkers } = await import('../../driver/workers.js');
+  const { autoWorkers } = await import('../../options/defaults.js');
   assert.equal(parseArguments([]).options.workers, 1);
   assert.equal(parseArguments(['--workers', '256']).options.workers, 256);
   assert.equal(parseArguments(['--workers', 'auto']).options.workers, autoWorkers());

@@ -2,7 +2,8 @@
 // slices, seeds derived from the run's, and the command line each part gets.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { keySlice, parsePart, parseStartAt, partLoads, partSeed } from '../../driver/parts.js';
+import { keySlice, partLoads } from '../../driver/parts.js';
+import { parsePart, parseStartAt, partSeed } from '../../options/parts.js';
 import { driverArgv, partFlags } from '../../cli/part-argv.js';
 import { createWorkload } from '../../driver/workloads/workload.js';
 import { batchOf } from '../../driver/workloads/load.js';

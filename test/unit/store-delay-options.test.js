@@ -5,9 +5,8 @@ import assert from 'node:assert/strict';
 import { parseArguments } from '../../cli/options.js';
 import { parseAppArgs } from '../../cli/app-options.js';
 import {
-  effectiveStoreDelay, storeDelayActive, storeDelayEnv, storeDelaySettings, storeDelayText,
-} from '../../driver/store-delay.js';
-import { delayText } from '../../embedded/delay-proxy.js';
+  delayText, effectiveStoreDelay, storeDelayActive, storeDelayEnv, storeDelaySettings, storeDelayText,
+} from '../../config/network-delay.js';
 
 test('node test --store-rtt 50 --store-jitter 2.5 --store-bandwidth 1MB is read as a delay', () => {
   const { options, problems } = parseArguments(

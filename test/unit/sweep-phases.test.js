@@ -5,10 +5,11 @@ import assert from 'node:assert/strict';
 import { runSweep } from '../../driver/sweep.js';
 import { sweepSettings } from '../helpers/sweep-settings.js';
 import {
-  controlRecord, primeConcurrency, shownOf, steadyMaxSeconds, steadyWindowSeconds, stepRecord,
+  controlRecord, primeConcurrency, shownOf, steadyWindowSeconds, stepRecord,
 } from '../../driver/sweep-phases.js';
 import { createMachineMonitor } from '../../driver/machine-load.js';
 import { renderControl } from '../../report/run-text.js';
+import { steadyMaxSeconds } from '../../config/run-defaults.js';
 
 // An engine whose every request is answered in the next microtask, in a closed loop of
 // `concurrency` clients; a key-space workload's requests are settled as answered.

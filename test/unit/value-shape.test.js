@@ -3,8 +3,9 @@ import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
 import * as memory from '../../stores/memory.js';
 import {
-  HASH_FIELDS, bytesOfFields, fieldsOf, fieldsOfJson, hashStorageOf, jsonOfFields, shapedStore,
+  bytesOfFields, fieldsOf, fieldsOfJson, hashStorageOf, jsonOfFields, shapedStore,
 } from '../../driver/workloads/value-shape.js';
+import { HASH_FIELDS } from '../../config/workloads.js';
 
 test('a value splits into 10 fields f0..f9 of consecutive slices, ' +
   'and joins back to the same bytes, whatever its size', () => {

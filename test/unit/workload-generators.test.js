@@ -4,7 +4,7 @@
 // every figure here is the same on every run: the tolerances cover sampling noise, not luck.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createRandom, fnv64Mod, hash3 } from '../../driver/workloads/random.js';
+import { createRandom, fnv64Mod, hash3 } from '../../util/random.js';
 import {
   createKeyChooser, createZipfian, SCRAMBLED_ITEM_COUNT, SCRAMBLED_ZETAN, ZIPFIAN_CONSTANT, zeta,
 } from '../../driver/workloads/distributions.js';

@@ -4,8 +4,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createWorkload } from '../../driver/workloads/workload.js';
 import { createTracker, outcomeOf } from '../../driver/workloads/tracker.js';
-import { parseDistribution, parseValueSize, parseWorkload } from '../../driver/workloads/parse.js';
-import { WORKLOADS } from '../../driver/workloads/definitions.js';
+import { parseDistribution, parseValueSize, parseWorkload } from '../../options/workload.js';
+import { WORKLOADS } from '../../config/workloads.js';
 import { parseArguments } from '../../cli/options.js';
 import { keyOf } from '../../driver/workloads/values.js';
 

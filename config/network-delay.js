@@ -1,8 +1,23 @@
-// The network emulated between the stores and their servers (--store-rtt and its kin): for the
-// app the driver starts, or for the stores opened here with --direct.
-import { perStoreText, storesNamed, valueForEvery, valueForStore } from '../config/setting-values.js';
-import { resolveSetting } from '../config/precedence.js';
-import { delayActive, delayText } from '../embedded/delay-proxy.js';
+// An emulated network's delay as a setting (embedded/delay-proxy.js emulates it): whether one is
+// set and what it is in words, and the stores' own (--store-rtt and its kin) for the app the
+// driver starts or for the stores opened with --direct, from the flags, else the environment.
+import { perStoreText, storesNamed, valueForEvery, valueForStore } from './setting-values.js';
+import { resolveSetting } from './precedence.js';
+
+export const delayActive = ({ rttMs = 0, jitterMs = 0, bandwidth = 0 } = {}) =>
+  rttMs > 0 || jitterMs > 0 || bandwidth > 0;
+
+export function delayText({ rttMs = 0, jitterMs = 0, bandwidth = 0, perConnection = false } = {}) {
+  const parts = [`RTT ${rttMs} ms${jitterMs > 0 ? ` ± ${jitterMs} ms` : ''}`];
+  if (bandwidth > 0) parts.push(`${bandwidthText(bandwidth)} each way${perConnection ? ' per connection' : ''}`);
+  return parts.join(', ');
+}
+
+function bandwidthText(bytesPerSecond) {
+  const units = [['GB/s', 1024 ** 3], ['MB/s', 1024 ** 2], ['KB/s', 1024]];
+  const [unit, size] = units.find(([, bytes]) => bytesPerSecond >= bytes) ?? ['B/s', 1];
+  return `${Number((bytesPerSecond / size).toFixed(2))} ${unit}`;
+}
 
 const ENV = {
   rttMs: 'STOREBENCH_STORE_RTT_MS',

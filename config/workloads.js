@@ -1,4 +1,5 @@
-// The workloads as data (as YCSB's property files): one engine (workload.js) runs any of them.
+// The workloads as data (as YCSB's property files): one engine (driver/workloads/workload.js) runs
+// any of them, and options/ checks --workload, --distribution and --value-shape against them.
 
 /** The operations a workload mixes, each reported apart. */
 export const OPERATIONS = Object.freeze({
@@ -123,6 +124,13 @@ export const DISTRIBUTIONS = Object.freeze({
     '(default 20/80, YCSB\'s)',
   sequential: 'record 0, 1, 2, ... then around again',
 });
+// hotspot's H/O when not given: YCSB's.
+export const HOTSPOT_DEFAULT = Object.freeze({ hotFraction: 0.2, hotShare: 0.8 });
+
+// --value-shape: each value stored as its bytes, or as a hash of HASH_FIELDS fields splitting
+// them (driver/workloads/value-shape.js).
+export const VALUE_SHAPES = ['bytes', 'hash'];
+export const HASH_FIELDS = 10;
 
 // What a store promises about what it acknowledged: a store named here may lose a write it
 // acknowledged without anything being wrong, so verification says so instead of failing.
@@ -134,5 +142,10 @@ export const WEAKER_PROMISES = Object.freeze({
 export const DEFAULT_RECORDS = 1000; // YCSB's recordcount default
 export const DEFAULT_VALUE_SIZE = 100; // bytes
 export const VERIFY_SAMPLE = 1000; // keys read back after a run that wrote
+/**
+ * Whether written values can be read back after `workers` threads of this mix: not when several
+ * write, since writes to one key from two workers can land in any order unseen.
+ */
+export const canVerify = (workers, mix) => workers <= 1 || mix.every(({ operation }) => operation === 'read');
 // The app's limit on one value (its --max-value-size default).
 export const APP_MAX_VALUE_BYTES = 16 * 1024 * 1024;

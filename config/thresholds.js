@@ -4,7 +4,8 @@
 //   [store:]rps                        > | >=  N           throughput stays above N
 //   [store:]errors                     = | <=  N | N%      failed requests: a count, or % of requests
 //
-// Spaces are allowed between the parts ('redis: p99 < 2 ms'). report/assert.js checks them.
+// Spaces are allowed between the parts ('redis: p99 < 2 ms'). Below options/ (which checks an
+// expression) and result/threshold-check.js (which judges a run by them).
 
 export const LATENCY_METRICS = Object.freeze({
   p50: 'p50Ms',
