@@ -5,6 +5,7 @@ import { StoreSet, reasonOf } from './store-set.js';
 import { ownConnection, ownStoreDelay, resolveService } from '../embedded/resolve-service.js';
 import { storesNamed } from '../config/setting-values.js';
 import { resolveSettings } from '../config/precedence.js';
+import { storeNamingSettings } from '../config/settings.js';
 import { UsageError } from '../util/errors.js';
 import { seedMissing, seedStore } from './seed.js';
 import * as memory from './memory.js';
@@ -40,8 +41,6 @@ export const adapters = [
 ].map(assertAdapter);
 export const storeNames = adapters.map((adapter) => adapter.name);
 
-const DELAY_FLAGS = { storeRttMs: '--store-rtt', storeJitterMs: '--store-jitter', storeBandwidth: '--store-bandwidth' };
-
 export const findAdapter = (name) => adapters.find((adapter) => adapter.name === name);
 
 export const unknownStoreProblems = (names = [], flag = '--stores') =>
@@ -64,7 +63,7 @@ export async function openStores({
   if (unknown.length) throw new TypeError(unknown.join('; '));
   const chosen = names.map(findAdapter);
   const { settings, problems } = resolveSettings({ options, env }, ['store']);
-  for (const [key, flag] of Object.entries(DELAY_FLAGS)) {
+  for (const [key, flag] of storeNamingSettings()) {
     problems.push(...unknownStoreProblems(storesNamed(settings[key]), flag));
   }
   if (problems.length) throw new UsageError(problems);
