@@ -9,7 +9,7 @@ import { forkListening } from '../util/fork-child.js';
 const APP_PATH = fileURLToPath(new URL('../app.js', import.meta.url));
 const START_TIMEOUT_MS = 120_000; // the embedded servers (a Redis Cluster, PostgreSQL...) start first
 const STOP_TIMEOUT_MS = 15_000;
-export const TOKEN_ENV = 'STOREBENCH_WRITE_TOKEN';
+export { TOKEN_ENV } from './app-launch.js';
 
 /** Forks app.js with --port 0 and waits for it: { url, child, pids, stop(), output(), exited }. */
 export async function startAppProcess({
