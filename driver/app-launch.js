@@ -4,9 +4,10 @@
 import { randomBytes } from 'node:crypto';
 import { settings } from '../config/settings.js';
 import { storeDelayEnv } from './store-delay.js';
-import { serverTimingEnv } from './server-timing.js';
 
 export const TOKEN_ENV = settings.writeToken.env[0];
+// --no-server-timing: the app leaves its Server-Timing header out, told by its environment.
+const serverTimingEnv = (serverTiming) => (serverTiming === false ? { [settings.serverTiming.env[0]]: 'off' } : {});
 
 /**
  * { env, args, token } for app.js from a run's options: the app's per-operation deadline no shorter
