@@ -1,7 +1,7 @@
 // A node:test reporter of where the suite's time goes, per test file: each file's top-level
 // tests' durations added up, slowest first, as a markdown table (npm run test:times writes it to
 // test-times.md; docs/contributing.md holds one run's).
-export default async function* fileTimes(source) {
+export default async function * fileTimes(source) {
   const files = new Map(); // file -> { ms, tests, failed }
   for await (const event of source) {
     if ((event.type !== 'test:pass' && event.type !== 'test:fail') || event.data.nesting !== 0) continue;
@@ -19,5 +19,6 @@ export default async function* fileTimes(source) {
     const share = total ? `${((100 * ms) / total).toFixed(1)}%` : '-';
     yield `| ${file} | ${(ms / 1000).toFixed(1)} | ${share} | ${tests}${failed ? ` (${failed} failed)` : ''} |\n`;
   }
-  yield `| all ${rows.length} files | ${(total / 1000).toFixed(1)} | 100% | ${rows.reduce((n, [, e]) => n + e.tests, 0)} |\n`;
+  const tests = rows.reduce((sum, [, entry]) => sum + entry.tests, 0);
+  yield `| all ${rows.length} files | ${(total / 1000).toFixed(1)} | 100% | ${tests} |\n`;
 }
