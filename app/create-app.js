@@ -2,7 +2,7 @@
 // app/start-app.js elsewhere.
 import { defaults } from '../config/settings.js';
 import { createRoutes } from '../routes/table.js';
-import { markArrival } from '../routes/server-timing.js';
+import { markArrival } from '../routes/server-timing-header.js';
 import { frameworkListener } from './frameworks/index.js';
 import { createAppMetrics } from './metrics.js';
 import { clientLeft } from './client-left.js';

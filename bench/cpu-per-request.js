@@ -6,7 +6,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { createStepRunner } from '../driver/workers.js';
-import { httpEngine } from '../driver/engines/http.js';
+import { loadtestEngine } from '../driver/engines/loadtest.js';
 import { parseWrk } from './wrk.js';
 
 const run = promisify(execFile);
@@ -20,7 +20,7 @@ const WARMUP_SECONDS = 1;
  * threads and for the whole process (split into user and kernel time), and the process's
  * voluntary context switches (its threads going to sleep) per response.
  */
-export async function driverCpuPerRequest(url, { workers, concurrency, seconds, engine = httpEngine }) {
+export async function driverCpuPerRequest(url, { workers, concurrency, seconds, engine = loadtestEngine }) {
   // Even one worker runs in a thread, so both figures count the same: the threads' own CPU.
   const runner = createStepRunner({ workers, engine, threads: true });
   const load = { url, concurrency, keepAlive: true, timeoutMs: 10_000 };

@@ -27,7 +27,7 @@ import { join } from 'node:path';
 import { spawn } from 'node:child_process';
 import { startAppProcess } from '../driver/app-process.js';
 import { measureStep } from '../driver/step.js';
-import { httpEngine } from '../driver/engines/http.js';
+import { loadtestEngine } from '../driver/engines/loadtest.js';
 import { median } from '../util/stats.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -88,7 +88,7 @@ async function cause() {
     try {
       const rates = [];
       for (let window = 0; window < 16; window += 1) {
-        const step = await measureStep(httpEngine, {
+        const step = await measureStep(loadtestEngine, {
           url: `${app.url}/${store}/key1`,
           concurrency: 20,
           durationSeconds: 0.5,
@@ -108,7 +108,7 @@ async function cause() {
 async function windows(url, count) {
   const rates = [];
   for (let window = 0; window < count; window += 1) {
-    const step = await measureStep(httpEngine, { url, concurrency: 20, durationSeconds: 0.5 });
+    const step = await measureStep(loadtestEngine, { url, concurrency: 20, durationSeconds: 0.5 });
     rates.push(Math.round(step.rps));
   }
   return rates;

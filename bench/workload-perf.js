@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { measureStep } from '../driver/step.js';
-import { httpEngine } from '../driver/engines/http.js';
+import { loadtestEngine } from '../driver/engines/loadtest.js';
 import { httpRequest } from '../driver/http-request.js';
 import { createWorkload } from '../driver/workloads/workload.js';
 import { parseWorkload } from '../options/workload.js';
@@ -86,7 +86,7 @@ export async function putVersusGet({ appUrl, token, connections, seconds, getKey
 // The driver's CPU per request over one step of `workload`, from process.cpuUsage.
 async function cpuPerRequest(url, workload, { concurrency, seconds }) {
   const before = process.cpuUsage();
-  const step = await measureStep(httpEngine, { url, concurrency, durationSeconds: seconds, workload });
+  const step = await measureStep(loadtestEngine, { url, concurrency, durationSeconds: seconds, workload });
   const cpu = process.cpuUsage(before);
   return { us: (cpu.user + cpu.system) / step.requests, rps: step.rps };
 }
@@ -174,7 +174,7 @@ export async function driverMemory({ sinkUrl, records = 10_000_000, seconds = 3 
   try {
     const workload = benchWorkload('update', { records, basePath: '/memory' });
     const load = await loadRecords({ url, workload });
-    await measureStep(httpEngine, { url, concurrency: 20, durationSeconds: seconds, workload });
+    await measureStep(loadtestEngine, { url, concurrency: 20, durationSeconds: seconds, workload });
     peak = Math.max(peak, process.memoryUsage().rss);
     const mb = (bytes) => (bytes / (1024 * 1024)).toFixed(0);
     return [`driver RSS over ${shown(records)} records ` +

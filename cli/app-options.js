@@ -2,35 +2,25 @@
 // usage text written from the settings table so it lists every setting the app reads.
 import { parseFlags } from '../util/flags.js';
 import { resolveSettings } from '../config/precedence.js';
-import { settings } from '../config/settings.js';
+import { settings, storeNamingSettings } from '../config/settings.js';
 import { storesNamed } from '../config/setting-values.js';
 import { deadlineProblems } from '../app/http-server.js';
 import { storeNames } from '../stores/index.js';
 import { unknownStoreProblems } from '../config/store-names.js';
 
+// app.js's flags: the settings table's own (config/settings.js), one entry each: '--port N' is a
+// flag that takes a value, '--metrics' a switch that turns its setting on, '--no-embedded' off.
+const FLAGS = Object.entries(settings)
+  .filter(([, setting]) => setting.flag)
+  .map(([key, setting]) => {
+    const [flag, value] = setting.flag.split(' ');
+    const name = flag.slice(2);
+    return { key, name, value: Boolean(value), negated: !value && name.startsWith('no-') };
+  });
 const spec = {
-  port: { type: 'string' },
-  host: { type: 'string' },
-  stores: { type: 'string' },
-  framework: { type: 'string' },
-  workers: { type: 'string' },
-  'no-embedded': { type: 'boolean' },
-  log: { type: 'boolean' },
-  metrics: { type: 'boolean' },
-  'allow-profiling': { type: 'boolean' },
-  'no-server-timing': { type: 'boolean' },
-  'max-value-size': { type: 'string' },
-  'cloudant-plan': { type: 'string' },
-  'memcached-item-size': { type: 'string' },
-  'tarantool-tuple-size': { type: 'string' },
-  'store-rtt': { type: 'string' },
-  'store-jitter': { type: 'string' },
-  'store-bandwidth': { type: 'string' },
+  ...Object.fromEntries(FLAGS.map(({ name, value }) => [name, { type: value ? 'string' : 'boolean' }])),
   help: { type: 'boolean', short: 'h' },
 };
-
-// The settings that may name stores (--store-rtt redis=40), by their flags.
-const DELAY_FLAGS = { storeRttMs: '--store-rtt', storeJitterMs: '--store-jitter', storeBandwidth: '--store-bandwidth' };
 
 /**
  * Parses argv and checks the settings it and env give.
@@ -38,36 +28,18 @@ const DELAY_FLAGS = { storeRttMs: '--store-rtt', storeJitterMs: '--store-jitter'
  */
 export function parseAppArgs(argv, env = process.env) {
   const { values, problems } = parseFlags(argv, spec);
-  const given = (name) => (typeof values[name] === 'string' ? values[name] : undefined);
-  const options = Object.fromEntries(
-    Object.entries({
-      port: given('port'),
-      host: given('host'),
-      stores: given('stores'),
-      framework: given('framework'),
-      workers: given('workers'),
-      embedded: values['no-embedded'] === true ? false : undefined,
-      logRequests: values.log === true ? true : undefined,
-      metrics: values.metrics === true ? true : undefined,
-      allowProfiling: values['allow-profiling'] === true ? true : undefined,
-      serverTiming: values['no-server-timing'] === true ? false : undefined,
-      maxValueSize: given('max-value-size'),
-      emulatedCloudantPlan: given('cloudant-plan'),
-      memcachedItemSize: given('memcached-item-size'),
-      tarantoolTupleSize: given('tarantool-tuple-size'),
-      storeRttMs: given('store-rtt'),
-      storeJitterMs: given('store-jitter'),
-      storeBandwidth: given('store-bandwidth'),
-    }).filter(([, value]) => value !== undefined),
-  );
+  const options = {};
+  for (const { key, name, value, negated } of FLAGS) {
+    const given = values[name];
+    if (value ? typeof given === 'string' : given === true) options[key] = value ? given : !negated;
+  }
   // The store settings are checked here too, so one run reports every problem.
   const resolved = resolveSettings({ options, env }, ['app', 'http', 'writes', 'store']);
   problems.push(
     ...resolved.problems,
     ...deadlineProblems(resolved.settings),
     ...unknownStoreProblems(resolved.settings.stores),
-    ...Object.entries(DELAY_FLAGS)
-      .flatMap(([key, flag]) => unknownStoreProblems(storesNamed(resolved.settings[key]), flag)),
+    ...storeNamingSettings().flatMap(([key, flag]) => unknownStoreProblems(storesNamed(resolved.settings[key]), flag)),
   );
   return { help: values.help === true, options, problems };
 }
@@ -161,3 +133,16 @@ ${environmentLines('store')}
 
 Exit codes: 0 stopped cleanly, 1 cannot start (port in use, say), 2 bad flags or settings.
 Every setting, and how Cloud Foundry bindings are matched: docs/configuration.md.`;
+
+/**
+ * Every flag of app.js with what it does and where its value comes from otherwise, one row each,
+ * in the table's order: [flag, text] for docs/app.md (scripts/app-docs.js writes it).
+ */
+export function flagReference() {
+  return FLAGS.map(({ key }) => {
+    const setting = settings[key];
+    if (setting === settings.stores) return [setting.flag, `${setting.about} (default: all)`];
+    if (setting === settings.embedded) return [setting.flag, setting.about];
+    return [setting.flag, `${setting.about}; ${fallbacks(setting)}`];
+  });
+}

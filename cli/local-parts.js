@@ -1,7 +1,6 @@
 // node test --parts N --local: N driver processes here as parts of one run, merged. The test bed
 // of the Cloud Foundry and Kubernetes launchers. Never prints.
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -10,10 +9,9 @@ import { startAppProcess } from '../driver/app-process.js';
 import { driverArgv, partFlags } from './part-argv.js';
 import { LOCAL_LEAD_SECONDS } from '../options/parts.js';
 import { STORE_DELAY_FLAGS } from '../options/store-delay.js';
-import { storeDelayEnv } from '../config/network-delay.js';
 import { SERVER_TIMING_FLAGS } from '../options/server-timing.js';
-import { serverTimingEnv } from '../driver/server-timing.js';
 import { TOKEN_ENV } from '../config/settings.js';
+import { appLaunch } from '../driver/app-launch.js';
 import { readResults } from '../result/format.js';
 import { mergeResults } from '../result/merge.js';
 import { RunError } from '../util/errors.js';
@@ -53,25 +51,18 @@ const lastLine = (text) => text.trim().split('\n').filter(Boolean).at(-1) ?? '';
 export async function runLocalParts(argv, options, { signal, onStarted = () => {}, env = process.env } = {}) {
   const count = options.parts;
   const dir = await mkdtemp(join(tmpdir(), 'storebench-parts-'));
-  // The shared app's own flags (each with whether it takes a value): the parts, given its --target, must not see them.
+  // The shared app's own flags (each with whether it takes a value): the parts, given its --target, must not
+  // see them (they refuse --app-workers and --framework with --target).
   const extra = [...Object.keys(STORE_DELAY_FLAGS).map((flag) => [flag, true]),
-    ...Object.keys(SERVER_TIMING_FLAGS).map((flag) => [flag, false])];
+    ...Object.keys(SERVER_TIMING_FLAGS).map((flag) => [flag, false]), ['app-workers', true], ['framework', true]];
   const shared = !options.target && !options.urls.length && !options.direct;
-  const token = options.token ?? randomBytes(24).toString('base64url');
+  const launch = appLaunch(options, { env });
+  const { token } = launch;
   let app = null;
   try {
     const args = driverArgv(argv, shared ? extra : []);
     if (shared) {
-      app = await startAppProcess({
-        stores: options.stores,
-        env: {
-          ...env,
-          STOREBENCH_OP_TIMEOUT_MS: env.STOREBENCH_OP_TIMEOUT_MS || String(options.timeoutMs),
-          [TOKEN_ENV]: token,
-          ...storeDelayEnv(options.storeDelay),
-          ...serverTimingEnv(options.serverTiming),
-        },
-      });
+      app = await startAppProcess({ stores: options.stores, env: launch.env, args: launch.args });
       args.push('--target', app.url);
     }
     const startAt = startOf(options);

@@ -26,7 +26,7 @@ const ENV = {
 };
 const KEYS = ['rttMs', 'jitterMs', 'bandwidth'];
 
-const SETTINGS = { rttMs: 'storeRttMs', jitterMs: 'storeJitterMs', bandwidth: 'storeBandwidth' };
+const SETTINGS = { rttMs: 'storeRtt', jitterMs: 'storeJitter', bandwidth: 'storeBandwidth' };
 
 /** The app's environment for the flags given (empty for none): they beat the driver's own environment. */
 export const storeDelayEnv = (delay) =>

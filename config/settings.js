@@ -5,6 +5,9 @@
 //   cloudFoundry  env -> { value, source } | { problem } | undefined; varsFile: (cf-scripts) its default
 //   default, parse (config/setting-values.js), secret (never quoted in a problem), about (--help)
 //   cfText, defaultText   words for --help and the doc where that tier is code, not a value
+//   namesStores   its value may name stores (STORE=VALUE): each name is checked against the registry
+// app.js's flags are these declarations' flags (cli/app-options.js reads them): '--port N' takes a
+// value; a flag with none is a switch, '--metrics' turning its setting on and '--no-embedded' off.
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { services } from './services.js';
@@ -109,7 +112,8 @@ export const settings = {
     default: 1,
     parse: workerCount,
     about: 'N app processes serving the port (node:cluster), each with its own store clients, 1 to 256, or auto: ' +
-      'one per CPU this process may use. The embedded servers start once, for all of them',
+      'one per CPU this process may use. The embedded servers start once, for all of them; memory then refuses ' +
+      'writes (405 PER_WORKER_STORE: each worker has its own copy), and a worker that dies stops the app (exit 1)',
   },
   framework: {
     scope: 'app',
@@ -265,7 +269,7 @@ export const settings = {
       '(a private or staging endpoint)',
   },
   // The embedded CouchDB stand-in as a Cloudant Lite instance (study 000 ran on one).
-  emulatedCloudantPlan: {
+  cloudantPlan: {
     scope: 'store',
     flag: '--cloudant-plan PLAN',
     env: ['STOREBENCH_CLOUDANT_PLAN'],
@@ -298,8 +302,9 @@ export const settings = {
       'Only the embedded server: a configured one keeps its own box.cfg',
   },
   // A network between the stores and their servers, emulated by a delaying proxy (embedded/delay-proxy.js).
-  storeRttMs: {
+  storeRtt: {
     scope: 'store',
+    namesStores: true, // STORE=VALUE items
     flag: '--store-rtt MS',
     env: ['STOREBENCH_STORE_RTT_MS'],
     default: 0,
@@ -310,8 +315,9 @@ export const settings = {
       'are then unavailable, DELAY_UNSUPPORTED); STORE=MS items (redis=40,postgres=5) give named stores their own, ' +
       'a plain MS beside them every other store\'s',
   },
-  storeJitterMs: {
+  storeJitter: {
     scope: 'store',
+    namesStores: true, // STORE=VALUE items
     flag: '--store-jitter MS',
     env: ['STOREBENCH_STORE_JITTER_MS'],
     default: 0,
@@ -322,6 +328,7 @@ export const settings = {
   },
   storeBandwidth: {
     scope: 'store',
+    namesStores: true, // STORE=VALUE items
     flag: '--store-bandwidth SIZE',
     env: ['STOREBENCH_STORE_BANDWIDTH'],
     defaultText: 'unlimited',
@@ -445,7 +452,7 @@ export const settings = {
     parse: text,
     about: 'marketplace offering for the Cloudant instance (IBM Cloudant)',
   },
-  cloudantPlan: { scope: 'cf-scripts', env: ['CLOUDANT_PLAN'], default: 'lite', parse: text, about: 'its plan' },
+  cloudantServicePlan: { scope: 'cf-scripts', env: ['CLOUDANT_PLAN'], default: 'lite', parse: text, about: 'its plan' },
   cloudantServiceParams: {
     scope: 'cf-scripts',
     env: ['CLOUDANT_SERVICE_PARAMS'],
@@ -508,3 +515,8 @@ export const TOKEN_ENV = settings.writeToken.env[0];
 
 export const defaults = Object.freeze(Object.fromEntries(Object.entries(settings)
   .map(([key, setting]) => [key, setting.default])));
+
+/** The settings whose values may name stores, by key: [key, flag] (--store-rtt redis=40). */
+export const storeNamingSettings = () => Object.entries(settings)
+  .filter(([, setting]) => setting.namesStores)
+  .map(([key, setting]) => [key, setting.flag.split(' ')[0]]);

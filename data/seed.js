@@ -1,5 +1,6 @@
-// npm run seed: writes key1..key3 into every store configured by an environment variable
-// or a bound service. (The app also seeds every store it opens; seeding is idempotent.)
+// npm run seed: writes key1..key3 (stores/payloads.js, their images in data/images/) into every store
+// configured by an environment variable or a bound service. (The app also seeds every store it opens;
+// seeding is idempotent.)
 import { findAdapter, openStores, storeNames } from '../stores/index.js';
 import { redactText } from '../util/redact.js';
 

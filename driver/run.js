@@ -1,6 +1,5 @@
 // `node test` as a library call: find the targets, run the app if needed, sweep, resolve to a
 // Result. Never prints or writes: progress comes out as events.
-import { randomBytes } from 'node:crypto';
 import { serversToStart, startAppProcess } from './app-process.js';
 import { checkReachable, fetchListing, joinUrl, selectTargets, storeLimitProblems } from './targets.js';
 import { targetFromUrl } from '../util/url-target.js';
@@ -10,7 +9,6 @@ import { createResult } from '../result/result.js';
 import { systemInfo } from '../util/system-info.js';
 import { errorsText } from '../result/honesty.js';
 import { RunError, UsageError, VerifyError } from '../util/errors.js';
-import { TOKEN_ENV } from '../config/settings.js';
 import { unknownStoreProblems } from '../config/store-names.js';
 import { redactUrl } from '../util/redact.js';
 import { directStores, openDirectTargets, serverUrls } from './direct-targets.js';
@@ -27,8 +25,7 @@ import { loadOf } from '../result/repeat.js';
 import { thresholdStores, unmeasuredStoreProblems } from '../config/thresholds.js';
 import { measurePeakRss } from './peak-rss.js';
 import { httpEngineNamed } from './engines/index.js'; // --engine
-import { storeDelayEnv } from '../config/network-delay.js';
-import { serverTimingEnv } from './server-timing.js'; // --no-server-timing
+import { appLaunch } from './app-launch.js';
 import { startBarrier } from './part-run.js'; // --start-at
 import { appProfiler } from './profile.js'; // --profile
 
@@ -80,21 +77,7 @@ async function resolveTargets(options, onProgress, env) {
   const unknown = unknownNames(options);
   if (unknown.length) throw new UsageError(unknown);
   onProgress({ type: 'app-starting', servers: await serversToStart(options.stores) });
-  // The app's own per-operation deadline (2 s) would count a slow store's requests as 503s.
-  // The write token is made here (or the user's) and never shown.
-  const token = options.token ?? randomBytes(24).toString('base64url');
-  const appEnv = {
-    ...env,
-    STOREBENCH_OP_TIMEOUT_MS: env.STOREBENCH_OP_TIMEOUT_MS || String(options.timeoutMs),
-    [TOKEN_ENV]: token,
-    ...storeDelayEnv(options.storeDelay),
-    ...serverTimingEnv(options.serverTiming),
-  };
-  // Always said, so a STOREBENCH_WORKERS or WEB_CONCURRENCY in this shell cannot change it unrecorded.
-  const args = [
-    '--workers', String(options.appWorkers), '--framework', options.framework.join(','),
-    ...(options.profile ? ['--allow-profiling'] : []),
-  ];
+  const { env: appEnv, args, token } = appLaunch(options, { env });
   const app = await startAppProcess({ stores: options.stores, env: appEnv, args });
   try {
     const { stores: listing, limits } = await fetchListing(app.url);

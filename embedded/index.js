@@ -9,7 +9,7 @@ const STARTERS = {
   },
   async couchdb(env, options) {
     const { startCouchServer } = await import('./couchdb.js');
-    const { value: plan } = resolveSetting('emulatedCloudantPlan', { options, env });
+    const { value: plan } = resolveSetting('cloudantPlan', { options, env });
     return startCouchServer({ plan });
   },
   async tarantool(env, options) {

@@ -37,7 +37,7 @@ export async function resolveService(name, { env = process.env, options = {}, em
 
 // --store-rtt redis=40: each of the store's own values, else every store's; null for a store none names.
 export function ownStoreDelay(store, settings) {
-  const values = [settings.storeRttMs, settings.storeJitterMs, settings.storeBandwidth];
+  const values = [settings.storeRtt, settings.storeJitter, settings.storeBandwidth];
   if (!values.some((value) => storesNamed(value).includes(store))) return null;
   const [rttMs, jitterMs, bandwidth] = values.map((value) => valueForStore(value, store) ?? 0);
   return { rttMs, jitterMs, bandwidth };
@@ -64,7 +64,7 @@ export async function ownConnection(service, connection, delay) {
 
 export function everyStoreDelay(sources) {
   const every = (key) => valueForEvery(resolveSetting(key, sources).value) ?? 0;
-  return { rttMs: every('storeRttMs'), jitterMs: every('storeJitterMs'), bandwidth: every('storeBandwidth') };
+  return { rttMs: every('storeRtt'), jitterMs: every('storeJitter'), bandwidth: every('storeBandwidth') };
 }
 
 async function locateService(name, { env, options, embedded }) {

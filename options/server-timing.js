@@ -1,7 +1,7 @@
 // --no-server-timing on node test: the app node test starts leaves out its Server-Timing header
 // (docs/configuration.md, serverTiming), so its steps have no store time. The app reads it from
 // its environment; a running app (--target, --url) has its own setting, and --direct calls the
-// stores with no app at all, so there the flag is a mistake (driver/server-timing.js uses it).
+// stores with no app at all, so there the flag is a mistake (driver/app-launch.js tells the app).
 import { flagSpec } from './table.js';
 
 export const SERVER_TIMING_FLAGS = flagSpec('no-server-timing');

@@ -167,6 +167,7 @@ function mergeStep(group, { pipeline } = {}) {
     url: first.url,
     store: first.store,
     key: first.key,
+    ...(first.framework ? { framework: first.framework } : {}),
     workload: first.workload,
     repeat: first.repeat,
     // The machine figures of the busiest machine: what most deserves a look.

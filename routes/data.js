@@ -1,7 +1,7 @@
 // GET /:store/:key: the route every benchmark hits, so it does as little as it can: the stored bytes
 // go out as they are (no parse, no stringify, no ETag hashing of a 270 KB body).
 import { keys as seededKeys } from '../stores/payloads.js';
-import { serverTimingValue, setServerTiming, timingOf } from './server-timing.js';
+import { serverTimingValue, setServerTiming, timingOf } from './server-timing-header.js';
 import { BYTES_TYPE, JSON_TYPE } from './answers.js';
 
 const seeded = new Set(seededKeys);

@@ -7,7 +7,7 @@ import { keyProblem } from '../stores/keys.js';
 import { defaults } from '../config/settings.js';
 import { closeAfterAnswer, readBody } from './body.js';
 import { writeGuard } from './write-guard.js';
-import { setServerTiming, timingOf } from './server-timing.js';
+import { setServerTiming, timingOf } from './server-timing-header.js';
 import { emptyAnswer, jsonAnswer } from './answers.js';
 
 /** The write routes: { put, remove, append, bulk }, each (req, res, params) -> an answer. */

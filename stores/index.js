@@ -6,6 +6,7 @@ import { ownConnection, ownStoreDelay, resolveService } from '../embedded/resolv
 import { storesNamed } from '../config/setting-values.js';
 import { resolveSettings } from '../config/precedence.js';
 import { STORE_NAMES, unknownStoreProblems } from '../config/store-names.js';
+import { storeNamingSettings } from '../config/settings.js';
 import { UsageError } from '../util/errors.js';
 import { seedMissing, seedStore } from './seed.js';
 import * as memory from './memory.js';
@@ -45,8 +46,6 @@ if (storeNames.join() !== STORE_NAMES.join()) {
     `but config/store-names.js lists ${STORE_NAMES.join(', ')}: the two must be the same, in the same order`);
 }
 
-const DELAY_FLAGS = { storeRttMs: '--store-rtt', storeJitterMs: '--store-jitter', storeBandwidth: '--store-bandwidth' };
-
 export const findAdapter = (name) => adapters.find((adapter) => adapter.name === name);
 
 /**
@@ -64,7 +63,7 @@ export async function openStores({
   if (unknown.length) throw new TypeError(unknown.join('; '));
   const chosen = names.map(findAdapter);
   const { settings, problems } = resolveSettings({ options, env }, ['store']);
-  for (const [key, flag] of Object.entries(DELAY_FLAGS)) {
+  for (const [key, flag] of storeNamingSettings()) {
     problems.push(...unknownStoreProblems(storesNamed(settings[key]), flag));
   }
   if (problems.length) throw new UsageError(problems);

@@ -76,7 +76,7 @@ export class StoreSet {
     return entry;
   }
 
-  // Every operation below takes an optional `timing` last (routes/server-timing.js).
+  // Every operation below takes an optional `timing` last (routes/server-timing-header.js).
 
   async read(name, key, timing) {
     const entry = this.prepare(name, key);

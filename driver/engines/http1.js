@@ -2,7 +2,7 @@
 // knows only what a load generator needs (status, where the response ends, whether the
 // connection carries on). Headers are scanned in place; bodies are skipped, except the first
 // ERROR_BODY_BYTES of a non-2xx answer, so the step can say why requests failed.
-import { storeDurationMs } from './server-timing.js';
+import { storeDurationMs } from './server-timing-parse.js';
 
 export const MAX_HEAD_BYTES = 64 * 1024;
 export const ERROR_BODY_BYTES = 2048;

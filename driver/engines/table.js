@@ -1,7 +1,7 @@
 // The engines by name, each with its `mode`; implementations load only when asked for, so that
 // parsing flags loads neither loadtest nor the sockets code.
 export const ENGINES = Object.freeze({
-  loadtest: { mode: 'http', load: async () => (await import('./http.js')).httpEngine },
+  loadtest: { mode: 'http', load: async () => (await import('./loadtest.js')).loadtestEngine },
   fast: { mode: 'http', load: async () => (await import('./fast.js')).fastEngine },
   direct: { mode: 'direct', load: async () => (await import('./direct.js')).directEngine },
 });

@@ -27,7 +27,7 @@ export class CfScriptError extends Error {
 export const offerings = {
   cloudant: {
     offering: 'cloudantOffering',
-    plan: 'cloudantPlan',
+    plan: 'cloudantServicePlan',
     params: 'cloudantServiceParams',
     instance: 'cloudantService',
   },

@@ -14,10 +14,9 @@
 //   tables: [table spec]  see studies/tables.js
 //   jsonParseTable: { id, title, rowHeader }  also time JSON.parse of key1..key3 in this
 //           process, as node test-json does: a table of rows key1..key3, column parseMs
-import { randomBytes } from 'node:crypto';
 import { normalizeOptions, run as runOnce } from '../../index.js';
 import { startAppProcess } from '../../driver/app-process.js';
-import { TOKEN_ENV } from '../../config/settings.js';
+import { appLaunch } from '../../driver/app-launch.js';
 import { buildTable, valueAt } from '../tables.js';
 import { UsageError } from '../../util/errors.js';
 import { concatResults, commandLine } from '../results.js';
@@ -73,11 +72,11 @@ export async function run(scenario, scale, { appEnv = {}, clientDelay = null, si
     }
     return { entry, options };
   });
-  const token = randomBytes(24).toString('base64url');
   const timeoutMs = Math.max(...planned.map(({ options }) => options.timeoutMs));
-  const baseEnv = {
-    ...process.env, STOREBENCH_OP_TIMEOUT_MS: String(timeoutMs), [TOKEN_ENV]: token, ...app.env, ...appEnv,
-  };
+  // One app for the runs, its operation deadline the longest of theirs whatever this shell sets.
+  const launch = appLaunch({ timeoutMs }, { env: { ...process.env, STOREBENCH_OP_TIMEOUT_MS: '' } });
+  const { token } = launch;
+  const baseEnv = { ...launch.env, ...app.env, ...appEnv };
   // One app per env group, so a store keeps its data and rate window across the runs sharing it.
   const groups = [];
   for (const item of planned) {

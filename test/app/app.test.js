@@ -10,7 +10,7 @@ import { freePort } from '../../embedded/child-process.js';
 import { unavailable } from '../helpers/services.js';
 import { SYSTEM_DIRS, which } from '../../util/which.js';
 
-const jpeg20kb = readFileSync(new URL('../../stores/images/20kb.jpg', import.meta.url));
+const jpeg20kb = readFileSync(new URL('../../data/images/20kb.jpg', import.meta.url));
 const body = async (response) => Buffer.from(await response.arrayBuffer());
 
 describe('the app on the embedded default (memory, spawned redis-server, CouchDB stand-in)', () => {
@@ -41,7 +41,7 @@ describe('the app on the embedded default (memory, spawned redis-server, CouchDB
     }
   });
 
-  test('GET /cloudant/key2 carries the 20 KB JPEG as a data URL whose bytes are stores/images/20kb.jpg', async () => {
+  test('GET /cloudant/key2 carries the 20 KB JPEG as a data URL whose bytes are data/images/20kb.jpg', async () => {
     const payload = await (await fetch(`${app.url}/cloudant/key2`)).json();
     assert.equal(payload.message, payloadObjects.key2.message);
     assert.ok(payload.image.startsWith('data:image/jpeg;base64,'));

@@ -1,4 +1,4 @@
-// The store routes' Server-Timing header (routes/server-timing.js) on the real app: every route
+// The store routes' Server-Timing header (routes/server-timing-header.js) on the real app: every route
 // that calls a store says how long the call took (`store`) and how long the request was in the
 // app (`app`), in valid W3C Server Timing, never more than the client waited; answers refused
 // before any store call carry none; the setting turns it off by option, variable and flag.

@@ -93,10 +93,10 @@ test('a bandwidth limit adds the bytes\' time on the link; jitter never reorders
 });
 
 test('a TLS URL cannot go through the proxy: the store is unavailable with DELAY_UNSUPPORTED', async () => {
-  const resolved = await resolveService('redis', { options: { redisUrl: 'rediss://127.0.0.1:1', storeRttMs: 10 }, env: {} });
+  const resolved = await resolveService('redis', { options: { redisUrl: 'rediss://127.0.0.1:1', storeRtt: 10 }, env: {} });
   assert.equal(resolved.code, 'DELAY_UNSUPPORTED');
   assert.match(resolved.unavailable, /cannot delay a TLS connection \(rediss:\/\/\)/);
-  const cluster = await resolveService('redis-cluster', { options: { redisClusterUrls: 'redis://127.0.0.1:1', storeRttMs: 10 }, env: {} });
+  const cluster = await resolveService('redis-cluster', { options: { redisClusterUrls: 'redis://127.0.0.1:1', storeRtt: 10 }, env: {} });
   assert.equal(cluster.code, 'DELAY_UNSUPPORTED');
 });
 
@@ -122,7 +122,7 @@ test('via the app, GET /redis/key1 takes RTT longer (within 10%); /stores says i
   const redis = await ownRedis(t);
   if (!redis) return;
   const plain = await startRedisApp(t, redis);
-  const delayed = await startRedisApp(t, redis, { storeRttMs: RTT_MS });
+  const delayed = await startRedisApp(t, redis, { storeRtt: RTT_MS });
   await getTimes(`${plain.url}/redis/key1`, 5);
   await getTimes(`${delayed.url}/redis/key1`, 5);
   const delayedMs = median(await getTimes(`${delayed.url}/redis/key1`, 21));
@@ -139,7 +139,7 @@ test('closed loop through the delayed app: rps is concurrency / (RTT + service t
   const redis = await ownRedis(t);
   if (!redis) return;
   const plain = await startRedisApp(t, redis);
-  const delayed = await startRedisApp(t, redis, { storeRttMs: RTT_MS });
+  const delayed = await startRedisApp(t, redis, { storeRtt: RTT_MS });
   const run = async (url) => {
     const { options, problems } = parseArguments([
       '--target', url, '--stores', 'redis', '--keys', 'key1', '-c', '10', '-n', '300', '--warmup', '20', '-q',
@@ -189,7 +189,7 @@ test('--store-rtt redis=50 delays the redis store alone: ioredis on the same ser
     stores: ['redis', 'ioredis'],
     redisUrl: redis.url,
     env: {},
-    storeRttMs: `redis=${RTT_MS}`,
+    storeRtt: `redis=${RTT_MS}`,
   });
   t.after(() => app.close());
   await getTimes(`${app.url}/redis/key1`, 3);
@@ -228,6 +228,6 @@ test('a store named in --store-rtt that no store has is a usage problem, on node
   const { problems } = parseArguments(['--store-rtt', 'reddis=40']);
   assert.equal(problems.length, 1);
   assert.match(problems[0], /^--store-rtt: unknown store "reddis" \(known: /);
-  await assert.rejects(startApp({ port: 0, stores: ['memory'], env: {}, storeRttMs: 'reddis=40' }),
+  await assert.rejects(startApp({ port: 0, stores: ['memory'], env: {}, storeRtt: 'reddis=40' }),
     /--store-rtt: unknown store "reddis"/);
 });

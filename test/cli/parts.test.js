@@ -52,6 +52,24 @@ test('--parts 4 --local: four processes, one start, merged counts exactly -n, ea
   assert.match(run.stdout, /Merged from 4 files: part-1-of-4\.json/);
 });
 
+test('--parts 2 --local with the app started here on two workers and fastify: the shared app takes them, ' +
+  'the parts run against it', async (t) => {
+  // Pins the shared app started without --workers while each part was given --app-workers with
+  // --target, which a part refuses (issue 38).
+  const dir = await tempDir(t);
+  const out = join(dir, 'all.json');
+  const run = await runDriverCli([
+    '--parts', '2', '--local', '--app-workers', '2', '--framework', 'fastify', '--stores', 'memory',
+    '--keys', 'key1', '-c', '4', '-t', '1', '--warmup', '0', '--seed', '7', '--start-at', '+6s', '--json', out,
+  ]);
+  assert.equal(run.status, 0, run.stderr);
+  const merged = await read(out);
+  assert.equal(merged.steps[0].framework, 'fastify', 'the shared app serves on the framework asked');
+  assert.ok(merged.steps[0].responses > 0);
+  const answered = merged.steps[0].tiers?.app?.detail?.filter((process) => process.role === 'worker') ?? [];
+  assert.ok(answered.length === 0 || answered.length === 2, 'its two workers, where the tiers were read');
+});
+
 test('merge refuses parts of a run with one missing or one given twice; --start-at already past exits 1', async (t) => {
   const server = await startHoldServer(t, [2]);
   const dir = await tempDir(t);

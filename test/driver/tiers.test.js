@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { runSweep } from '../../driver/sweep.js';
 import { sweepSettings } from '../helpers/sweep-settings.js';
 import { measureStep } from '../../driver/step.js';
-import { httpEngine } from '../../driver/engines/http.js';
+import { loadtestEngine } from '../../driver/engines/loadtest.js';
 import { createMachineMonitor, listeningPidsByPort } from '../../driver/machine-load.js';
 import { createTierSampler } from '../../driver/tier-cpu.js';
 import { planTiers } from '../../driver/tier-plan.js';
@@ -89,7 +89,7 @@ test('an app\'s /metrics and /proc agree on its CPU over the same step', { timeo
   });
   const samples = [fromProc, fromMetrics].map((tiers) => createMachineMonitor({ tiers }).start());
   const load = { url: joinUrl(app.url, 'memory/key1'), concurrency: 5, durationSeconds: 3 };
-  const step = await measureStep(httpEngine, load);
+  const step = await measureStep(loadtestEngine, load);
   for (const sample of samples) sample.stop();
   const [proc, metrics] = await Promise.all(samples.map((sample) => sample.tiers(step.responses, 'memory')));
   t.diagnostic(`proc ${JSON.stringify(proc.app)}; metrics ${JSON.stringify(metrics.app)}`);

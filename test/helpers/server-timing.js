@@ -1,6 +1,6 @@
 // The W3C Server Timing header's grammar, strictly (https://w3c.github.io/server-timing/), for
 // checking what the app sends; deliberately not the driver's own reader
-// (driver/engines/server-timing.js), which is lenient as the spec's parsing is.
+// (driver/engines/server-timing-parse.js), which is lenient as the spec's parsing is.
 //   Server-Timing = #server-timing-metric
 //   server-timing-metric = metric-name *( OWS ";" OWS server-timing-param )
 //   server-timing-param = server-timing-param-name OWS "=" OWS server-timing-param-value

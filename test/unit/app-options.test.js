@@ -63,3 +63,33 @@ test('--help starts a setting\'s text on its name\'s line, unless the name fills
   assert.match(usage, /^ {2}MEMCACHED_URL, MEMCACHED_SERVERS\n {32}the memcached of memcached/m);
   for (const line of usage.split('\n')) assert.doesNotMatch(line, / $/, 'no line ends in spaces');
 });
+
+test('app.js\'s flags are the settings table\'s: each sets its setting; docs/app.md lists them as docs:app ' +
+  'writes them', async () => {
+  const { withAppFlags, APP_DOC } = await import('../../scripts/app-docs.js');
+  const { readFile } = await import('node:fs/promises');
+  const samples = {
+    '--port N': '0',
+    '--host H': '127.0.0.1',
+    '--workers N': '2',
+    '--framework LIST': 'fastify',
+    '--stores LIST': 'memory',
+    '--max-value-size N': '1MB',
+    '--cloudant-plan PLAN': 'lite',
+    '--memcached-item-size SIZE': '2MB',
+    '--tarantool-tuple-size SIZE': '2MB',
+    '--store-rtt MS': '5',
+    '--store-jitter MS': '1',
+    '--store-bandwidth SIZE': '1MB',
+  };
+  for (const [key, setting] of Object.entries(settings).filter(([, one]) => one.flag)) {
+    const [flag, value] = setting.flag.split(' ');
+    const argv = value ? [flag, samples[setting.flag]] : [flag];
+    const { options, problems } = parseAppArgs(argv, {});
+    assert.deepEqual(problems, [], setting.flag);
+    assert.deepEqual(Object.keys(options), [key], `${setting.flag} sets ${key}`);
+    if (!value) assert.equal(options[key], !flag.startsWith('--no-'), `${flag} turns ${key} on, or off for --no-`);
+  }
+  const doc = await readFile(APP_DOC, 'utf8');
+  assert.equal(withAppFlags(doc), doc, 'docs/app.md\'s flags are out of date: run npm run docs:app');
+});

@@ -1,10 +1,10 @@
-// Reading the store's time out of a Server-Timing header (driver/engines/server-timing.js), as
+// Reading the store's time out of a Server-Timing header (driver/engines/server-timing-parse.js), as
 // both engines do for every 2xx response: the W3C grammar's corners (spaces, quoted values,
 // other metrics and params, several header lines), values that are no time, and the fast
 // engine's reader (http1.js) finding the header in bytes cut anywhere.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { storeDurationInRawHeaders, storeDurationMs } from '../../driver/engines/server-timing.js';
+import { storeDurationInRawHeaders, storeDurationMs } from '../../driver/engines/server-timing-parse.js';
 import { ResponseReader } from '../../driver/engines/http1.js';
 
 test('the store metric\'s dur, wherever it stands among metrics and params', () => {

@@ -21,7 +21,7 @@ test('node test --store-rtt 50 --store-jitter 2.5 --store-bandwidth 1MB is read 
   );
   assert.deepEqual(
     storeDelaySettings(options.storeDelay),
-    { storeRttMs: 50, storeJitterMs: 2.5, storeBandwidth: 1024 ** 2 },
+    { storeRtt: 50, storeJitter: 2.5, storeBandwidth: 1024 ** 2 },
   );
   assert.equal(delayText(options.storeDelay), 'RTT 50 ms ± 2.5 ms, 1 MB/s each way');
 });
@@ -54,7 +54,7 @@ test('the flag beats the environment, and the environment alone gives a delay to
 test('app.js takes the same settings as flags, and checks the environment\'s', () => {
   const { options, problems } = parseAppArgs(['--store-rtt', '50', '--store-bandwidth', '100KB'], {});
   assert.deepEqual(problems, []);
-  assert.equal(options.storeRttMs, '50');
+  assert.equal(options.storeRtt, '50');
   assert.equal(options.storeBandwidth, '100KB');
   const bad = parseAppArgs([], { STOREBENCH_STORE_JITTER_MS: 'lots' });
   assert.equal(bad.problems.length, 1);

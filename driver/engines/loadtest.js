@@ -2,7 +2,7 @@
 // loadtest's numbers: it floors each latency to whole ms (a 0.97 ms request counts as 0).
 import { EventEmitter } from 'node:events';
 import { loadTest } from 'loadtest';
-import { storeDurationInRawHeaders } from './server-timing.js';
+import { storeDurationInRawHeaders } from './server-timing-parse.js';
 
 // loadtest has no stop() for a running test. Once aborted, each client is handed a request
 // that never settles, so each stops after its current request instead of spinning on errors.
@@ -117,7 +117,7 @@ function chainedRequest(makeRequest, params, operation, { onResponse, onError })
 }
 
 /** @type {import('../step.js').Engine} */
-export const httpEngine = {
+export const loadtestEngine = {
   name: 'loadtest',
   async run({ url, concurrency, maxRequests, durationSeconds, rps, keepAlive, signal, workload }, meter) {
     const agents = new Set();

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates stores/images/20kb.jpg and stores/images/200kb.jpg: real, viewable JPEGs whose sizes land in the
+# Regenerates data/images/20kb.jpg and data/images/200kb.jpg: real, viewable JPEGs whose sizes land in the
 # ranges the payloads promise (18-22 KB and 190-210 KB). Run once; the files are committed,
 # so neither the app nor CI needs ImageMagick. Needs: apt-get install imagemagick
 set -euo pipefail
