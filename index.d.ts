@@ -32,6 +32,9 @@ export interface RunOptions {
   noKeepalive?: boolean;
   /** Per-request deadline in milliseconds. */
   timeout?: number | string;
+  /** --threads: the driver's threads, a number or `auto`. */
+  threads?: number | string;
+  /** --threads' old name, still taken with a one-line note. */
   workers?: number | string;
   /** --app-workers: the processes of the app.js the run starts (app.js --workers), a number or `auto`. */
   appWorkers?: number | string;

@@ -23,12 +23,13 @@ const libraryOptions = (argv) =>
 /** node test with `argv` (without node and the script): resolves to the exit code. */
 export async function main(argv) {
   exitOnUncaught(NAME);
-  const { command, help, options, problems } = parseArguments(argv);
+  const { command, help, options, problems, notices = [] } = parseArguments(argv);
   if (help) {
     console.log(usage);
     return 0;
   }
   if (problems.length) return failure(new UsageError(problems));
+  for (const notice of notices) process.stderr.write(`note: ${notice}\n`);
 
   if (command === 'k8s') {
     const { jobManifest, toYaml } = await import('./k8s-job.js');

@@ -1,4 +1,4 @@
-// One worker thread of --workers N: measureStep on its share of each step, posted back with the
+// One worker thread of --threads N: measureStep on its share of each step, posted back with the
 // exact sums. A job names its engine (functions do not cross postMessage); the direct engine
 // opens its own connection in this thread, kept for the run.
 import { parentPort } from 'node:worker_threads';

@@ -57,7 +57,7 @@ const STEP_CONCURRENCY = 10;
  * @property {() => void} [release]  frees its connections once in-flight requests have drained
  */
 
-// This thread's CPU, not the process's, which also holds the probe and --workers threads (a direct
+// This thread's CPU, not the process's, which also holds the probe and --threads threads (a direct
 // step read 110% alone, 140% beside the probe). The thread clock ticks in 10 ms on Linux, so a
 // step under half a second takes the process's figure instead.
 const THREAD_CPU_MIN_SECONDS = 0.5;
@@ -71,7 +71,7 @@ function driverCpuMicros(processCpu, threadBefore, threadAfter, stepSeconds) {
  * Runs one step of `load` with `engine` and resolves to its figures. Open model (`rps`):
  * latency counts from the intended send time, so a stall is not hidden (no coordinated
  * omission). An abort rejects with StepAborted at once. `keepSums` keeps the recorder's exact
- * sums, for --workers' threads.
+ * sums, for --threads' threads.
  *
  * @param {Engine} engine
  * @param {Partial<Load> & { url: string }} load

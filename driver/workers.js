@@ -1,4 +1,4 @@
-// --workers N: each step runs in N worker threads, each sending its share with measureStep; the
+// --threads N: each step runs in N worker threads, each sending its share with measureStep; the
 // main thread adds their steps into one (add-steps.js).
 import { Worker } from 'node:worker_threads';
 import { measureStep, StepAborted } from './step.js';
@@ -109,8 +109,8 @@ function createPool(size) {
 export function createStepRunner({ workers = 1, engine, onNotice = () => {}, threads = workers > 1 }) {
   const mode = engineMode(engine);
   if (threads && !THREAD_ENGINES.includes(mode)) {
-    throw new UsageError(`--workers ${workers} runs ${THREAD_ENGINES.join(', ')} steps only; ` +
-      `${mode} mode runs on one worker (--workers 1)`);
+    throw new UsageError(`--threads ${workers} runs ${THREAD_ENGINES.join(', ')} steps only; ` +
+      `${mode} mode runs on one thread (--threads 1)`);
   }
   if (!threads) {
     return {

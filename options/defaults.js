@@ -34,9 +34,9 @@ export const LIMITS = Object.freeze({
   seed: 2 ** 32 - 1,
 });
 
-// --workers: threads that send one step's load together.
+// --threads: driver threads that send one step's load together.
 export const MAX_WORKERS = 256;
-/** --workers auto: one per core, less one for the main thread and the rest of the machine, at least 1. */
+/** --threads auto: one per core, less one for the main thread and the rest of the machine, at least 1. */
 export const autoWorkers = (cores = os.availableParallelism?.() ?? os.cpus().length) => Math.max(1, cores - 1);
 
 // --probe: a probe request takes about as long as one of the step's, so a step must last

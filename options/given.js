@@ -2,7 +2,7 @@
 // value read as its kind takes it, and the numbers read with the table's parse and bounds.
 // normalizeOptions starts here; every problem is pushed, in the command line's words.
 import { nearestName } from '../util/flags.js';
-import { OPTION_NAMED, takesNumber } from './table.js';
+import { OPTION_NAMED, camelCase, takesNumber } from './table.js';
 import { LIMITS } from './defaults.js';
 import { listItems, shown } from './values.js';
 
@@ -46,7 +46,7 @@ function optionValue(option, value, problems) {
 }
 
 /** The options given, by their camelCase names, each as optionValue reads it; unknown names are problems. */
-export function givenValues(object, problems) {
+export function givenValues(object, problems, notices) {
   const values = {};
   for (const [name, value] of Object.entries(object ?? {})) {
     if (value === undefined) continue;
@@ -57,7 +57,15 @@ export function givenValues(object, problems) {
       continue;
     }
     const read = optionValue(option, value, problems);
-    if (read !== undefined) values[name] = read;
+    const canonical = camelCase(option.flag);
+    if (name !== canonical) {
+      if (object[canonical] !== undefined) {
+        problems.push(`--${option.alias} is --${option.flag}'s old name: give one of them`);
+        continue;
+      }
+      notices?.push(`--${option.alias} is now --${option.flag}${option.aliasNote ? `: ${option.aliasNote}` : ''}`);
+    }
+    if (read !== undefined) values[canonical] = read;
   }
   return values;
 }

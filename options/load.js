@@ -1,6 +1,6 @@
 // The load of a run, from its options (options/table/load.js): its levels (-c or --rps), each
 // step's length, the warm-ups, the order, the deadline, --pipeline and --probe, with the quick
-// overview's defaults; and --workers, the threads that carry it. Problems pushed.
+// overview's defaults; and --threads, the driver threads that carry it. Problems pushed.
 import {
   MAX_WORKERS, ORDERS, PROBE_MIN_REQUESTS_PER_CLIENT, PROBE_MIN_SECONDS, QUICK, autoWorkers,
 } from './defaults.js';
@@ -91,21 +91,21 @@ function probeProblems({ requests, duration, rps, concurrency, pipeline = 1 }) {
   return [];
 }
 
-// --workers N|auto: 1 when not given; problems pushed.
+// --threads N|auto: 1 when not given; problems pushed.
 export function parseWorkers(raw, problems) {
   if (raw === undefined) return defaultOf('workers');
   if (raw === 'auto') return autoWorkers();
   const value = positiveInteger(raw);
   if (value === null || value > MAX_WORKERS) {
-    problems.push(`--workers must be a whole number from 1 to ${MAX_WORKERS} or auto, not "${raw}"`);
+    problems.push(`--threads must be a whole number from 1 to ${MAX_WORKERS} or auto, not "${raw}"`);
     return 1;
   }
   return value;
 }
 
-/** --workers N with a workload that inserts: refused, since only one worker can take the next new key. */
+/** --threads N with a workload that inserts: refused, since only one thread can take the next new key. */
 export function workerInsertProblems(workers, workload) {
   if (workers <= 1 || !workload.mix.some(({ operation }) => operation === 'insert')) return [];
-  return [`--workers ${workers}: ${workload.name} inserts, ` +
-    'and each insert takes the next new key in turn, which only one worker can do: use --workers 1'];
+  return [`--threads ${workers}: ${workload.name} inserts, ` +
+    'and each insert takes the next new key in turn, which only one thread can do: use --threads 1'];
 }

@@ -18,17 +18,19 @@ import { resultSettings } from './result-settings.js';
 /**
  * A run's options from a plain object whose names are the long flags' in camelCase
  * ({ concurrency: [5, 10], requests: 200, stores: ['memory'], direct: true, warmup: 0 }), or the
- * command line's text for each (cli/options.js). Returns { command, help, options, problems }: the
+ * command line's text for each (cli/options.js). Returns { command, help, options, problems, notices }
+ * (notices: an old name used, said in one line each): the
  * options driver/run.js takes (frozen) and every problem, in the command line's words. command is 'run',
  * 'parts' (--parts N: the run split over N drivers), 'scenario' (a scenario was named) or 'list'
  * (workload: 'list').
  */
 export function normalizeOptions(object = {}, env = process.env) {
   const problems = [];
-  const values = givenValues(object, problems);
+  const notices = [];
+  const values = givenValues(object, problems, notices);
   const help = values.help === true;
   const scenario = parseScenarioFlags(values, problems);
-  if (scenario) return { command: 'scenario', help, options: Object.freeze(scenario), problems };
+  if (scenario) return { command: 'scenario', help, options: Object.freeze(scenario), problems, notices };
 
   const read = optionReaders(values, problems);
   const targets = targetOptions(read, values, problems);
@@ -38,8 +40,8 @@ export function normalizeOptions(object = {}, env = process.env) {
   const seed = read.single('seed') ?? randomSeed();
   const workload = parseWorkloadFlags(read, values, problems, { keys, seed });
   // --workload list runs nothing: the other options' problems do not matter.
-  if (workload.list) return { command: 'list', help, options: Object.freeze({}), problems: [] };
-  const workers = parseWorkers(values.workers, problems);
+  if (workload.list) return { command: 'list', help, options: Object.freeze({}), problems: [], notices };
+  const workers = parseWorkers(values.threads, problems);
   const appSide = appSideOptions(values, problems, { ...targets, stores, workload: workload.options });
   const shape = valueOptions(read, values, problems, { ...targets, probe: load.probe, workload: workload.options });
   problems.push(...workerInsertProblems(workers, workload.options.workload));
@@ -66,5 +68,5 @@ export function normalizeOptions(object = {}, env = process.env) {
   const runOptions = partRunOptions(options, problems);
   // The Result's settings, made once from the options, when they can run.
   const settings = problems.length ? {} : { settings: resultSettings(runOptions, env) };
-  return { command, help, options: Object.freeze({ ...runOptions, ...settings }), problems };
+  return { command, help, options: Object.freeze({ ...runOptions, ...settings }), problems, notices };
 }

@@ -47,8 +47,10 @@ export const camelCase = (flag) => flag.replace(/-([a-z])/g, (_, letter) => lett
 /** The option of each long flag. */
 export const OPTION = Object.freeze(Object.fromEntries(OPTIONS.map((option) => [option.flag, option])));
 
-/** The option named by its long flag in camelCase, as run() takes it ({ warmupMax: 5 }). */
-export const OPTION_NAMED = new Map(OPTIONS.map((option) => [camelCase(option.flag), option]));
+/** The option named by its long flag in camelCase, as run() takes it ({ warmupMax: 5 }); an alias too. */
+export const OPTION_NAMED = new Map(OPTIONS.flatMap((option) => [
+  [camelCase(option.flag), option], ...(option.alias ? [[camelCase(option.alias), option]] : []),
+]));
 
 /** Whether code may give the option as a number (index.d.ts: `number | string`). */
 export const takesNumber = (option) => Boolean(option.parse || option.number);
@@ -56,10 +58,11 @@ export const takesNumber = (option) => Boolean(option.parse || option.number);
 /** The default of the option named (camelCase), as the table gives it. */
 export const defaultOf = (name) => OPTION_NAMED.get(name).default;
 
-/** node:util parseArgs' spec of the run's flags. */
-export const RUN_FLAGS = Object.freeze(Object.fromEntries(OPTIONS.map(({ flag, short, type, multiple }) => [
-  flag, { type, ...(short ? { short } : {}), ...(multiple ? { multiple } : {}) },
-])));
+/** node:util parseArgs' spec of the run's flags, an old name (alias) beside its flag. */
+export const RUN_FLAGS = Object.freeze(Object.fromEntries(OPTIONS.flatMap(({ flag, alias, short, type, multiple }) => {
+  const spec = { type, ...(short ? { short } : {}), ...(multiple ? { multiple } : {}) };
+  return [[flag, spec], ...(alias ? [[alias, { type, ...(multiple ? { multiple } : {}) }]] : [])];
+})));
 
 /** The parseArgs spec of the flags named. */
 export const flagSpec = (...flags) => Object.fromEntries(flags.map((flag) => [flag, RUN_FLAGS[flag]]));

@@ -1,4 +1,4 @@
-// Adding steps that ran side by side into one (--workers threads, merged machines): counts summed
+// Adding steps that ran side by side into one (--threads, merged machines): counts summed
 // exactly, HDR histograms added (percentiles never averaged), rps all responses over the
 // load-weighted mean of the parts' wallSeconds (docs/measurement.md).
 import { createLatencyRecorder, decodeHistogram } from './recorder.js';

@@ -68,7 +68,7 @@ Object.assign(ReadModifyWrite.prototype, {
 
 /**
  * A workload over a key space. `stream` picks an independent random stream of the same seed
- * (--workers' thread n uses stream n; streams 1 + 16n and 2 + 16n, clear of the values' stream 7).
+ * (--threads' thread n uses stream n; streams 1 + 16n and 2 + 16n, clear of the values' stream 7).
  */
 export function createWorkload(spec, { basePath = '', token = null, sample = VERIFY_SAMPLE, stream = 0 } = {}) {
   const { mix, records, valueSize, seed } = spec;

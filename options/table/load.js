@@ -230,7 +230,7 @@ export const LOAD_OPTIONS = [
       'keeps). fast is the default because it costs the driver a third of loadtest\'s CPU per response and reads ' +
       'a 20 ms server\'s mean latency within 1% of wrk, where loadtest reads 2-10% high. Both are timed by the same ' +
       'meter (latency from each request\'s start, or intended start, to its last byte), with the same deadlines, ' +
-      'error kinds, workloads, `--no-keepalive`, `--workers` and `--probe`; the `System:` line says which ran and ' +
+      'error kinds, workloads, `--no-keepalive`, `--threads` and `--probe`; the `System:` line says which ran and ' +
       'why (`engine fast (default)`, `engine loadtest 8.2.1 (--engine loadtest)`), as do `settings.engine` and ' +
       '`settings.engineChoice`. Not with `--direct` (exit 2). Figures: ' +
       '[docs/measurement.md](measurement.md#the-default-engine-fast).',
@@ -256,7 +256,11 @@ export const LOAD_OPTIONS = [
       '`timeout` error. It also bounds how long a step waits for its last requests.',
   },
   {
-    flag: 'workers',
+    flag: 'threads',
+    // Its name until app.js's --workers (the app's processes) made the word mean two things: still
+    // taken, with a one-line note. The Result keeps `settings.workers`.
+    alias: 'workers',
+    aliasNote: 'the driver\'s threads (app.js --workers is the app\'s processes: --app-workers here)',
     type: 'string',
     number: true,
     arg: 'N|auto',
@@ -265,7 +269,7 @@ export const LOAD_OPTIONS = [
     setting: 'workers',
     section: 'load',
     help: [
-      `run each step in N worker threads, 1 to ${MAX_WORKERS} (default: 1; auto: one per`,
+      `run each step in N driver threads, 1 to ${MAX_WORKERS} (default: 1; auto: one per`,
       `core less one, here ${autoWorkers()}), each with its share of the concurrency or`,
       'rate; their histograms are added, counts summed; with --direct each',
       'opens its own connection (memory runs in the main thread). Refuses',
@@ -273,14 +277,17 @@ export const LOAD_OPTIONS = [
       'values when several workers write (docs/measurement.md)',
     ],
     docDefault: '`1`',
-    doc: 'Run each step (and warm-up) in N worker threads, 1 to 256 (`auto`: one per core less one, at ' +
+    doc: 'Run each step (and warm-up) in N driver threads (worker threads), 1 to 256 (`auto`: one per core ' +
+      'less one, at ' +
       'least 1), each with its share of the concurrency, `-n` or rate (fewer when there is not enough ' +
       'to share: the run says so). Their HDR histograms are added and counts summed into one step (rps: ' +
       'all responses over the workers\' clients-weighted mean wallSeconds), whose `workers` list keeps ' +
       'each thread\'s requests, rps and CPU; `DRIVER_CPU` is checked per worker. With `--direct` each ' +
       'thread opens its own connection to the store (`memory` runs in the main thread). Workloads that ' +
       'insert are refused (exit 2), and the read-back of written values is skipped with several workers ' +
-      '([docs/measurement.md](measurement.md#several-workers-several-machines---workers-and-node-test-merge)).',
+      '([docs/measurement.md](measurement.md#several-threads-several-machines---threads-and-node-test-merge)). ' +
+      'Its old name `--workers` (`workers` from code) is still taken, with a one-line note: `app.js --workers` ' +
+      'is the app\'s processes, which node test sets with `--app-workers`.',
   },
   {
     flag: 'app-workers',

@@ -47,7 +47,7 @@ test('node test --help says the probe sends up to 50 untimed warm-up requests be
 });
 
 test('node test --help says what README says each of --direct, --probe, ' +
-  '--workers and --value-shape refuses, within 100 columns', () => {
+  '--threads and --value-shape refuses, within 100 columns', () => {
   // Pins the review's finding: these limits were in README's flag table but not in --help.
   const result = run('test.js', ['--help']);
   const flag = (name) => {
@@ -57,7 +57,7 @@ test('node test --help says what README says each of --direct, --probe, ' +
   };
   assert.match(flag('--direct'), /not with --no-keepalive/);
   assert.match(flag('--probe'), /0\.1 s at the largest --rps/);
-  assert.match(flag('--workers N|auto'), /Refuses workloads that insert \(insert, ycsb-d\); skips the read-back/);
+  assert.match(flag('--threads N|auto'), /Refuses workloads that insert \(insert, ycsb-d\); skips the read-back/);
   assert.match(flag('--value-shape SHAPE'), /hash needs a key space .* refuses append/);
   for (const line of result.stdout.split('\n')) assert.ok(line.length <= 100, `over 100 columns: ${line}`);
 });

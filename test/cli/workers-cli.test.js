@@ -9,7 +9,7 @@ test('node test --workers 2 -n 400: the step holds 400 requests, the workers\' s
   'the settings say 2', async (t) => {
   const server = await startTestServer(t, { sleepMs: 1 });
   const result = await runDriverCli([
-    '--url', `${server.url}/x/key1`, '--workers', '2', '-c', '4,5', '-n', '400', '--warmup', '20', '--warmup-max', '0',
+    '--url', `${server.url}/x/key1`, '--threads', '2', '-c', '4,5', '-n', '400', '--warmup', '20', '--warmup-max', '0',
     '--order', 'sequential', '--json', '-',
   ]);
   assert.equal(result.status, 0, result.stderr);
@@ -29,12 +29,12 @@ test('node test --workers 2 -n 400: the step holds 400 requests, the workers\' s
   assert.equal(server.heldMs.length, 1 + 20 + 800 + 400);
 });
 
-test('--workers 0 and --workers 257 are one line each and exit 2, before any load', async () => {
+test('--threads 0 and --threads 257 are one line each and exit 2, before any load', async () => {
   for (const value of ['0', '257']) {
-    const result = await runDriverCli(['--url', 'http://127.0.0.1:9/x/key1', '--workers', value]);
+    const result = await runDriverCli(['--url', 'http://127.0.0.1:9/x/key1', '--threads', value]);
     assert.equal(result.status, 2);
     assert.equal(result.stderr.split('\n')[0],
-      `node test: --workers must be a whole number from 1 to 256 or auto, not "${value}"`);
+      `node test: --threads must be a whole number from 1 to 256 or auto, not "${value}"`);
     assert.match(result.stderr, /^[^\n]+\nRun node test --help for usage\.\n$/);
   }
 });
@@ -58,7 +58,7 @@ test('Ctrl-C during a step of 2 workers stops them at once: exit 130, ' +
     server.close();
   });
   const url = `http://127.0.0.1:${server.address().port}/x/key1`;
-  const args = ['--url', url, '--workers', '2', '-c', '4', '-t', '60', '--timeout', '60000', '--warmup', '0'];
+  const args = ['--url', url, '--threads', '2', '-c', '4', '-t', '60', '--timeout', '60000', '--warmup', '0'];
   const result = await runDriverCli(args, {
     // Interrupted once both workers' requests are at the server.
     onSpawn: (child) => {
@@ -78,7 +78,7 @@ test('a key-space workload that writes, over 2 workers: exact counts, no 404 (ea
   'no read-back, and a note saying why', { timeout: 120_000 }, async () => {
   const result = await runDriverCli([
     '--stores', 'memory', '-w', 'ycsb-a', '--records', '500', '-c', '4', '-n', '600', '--warmup', '50',
-    '--workers', '2', '-q', '--json', '-',
+    '--threads', '2', '-q', '--json', '-',
   ]);
   assert.equal(result.status, 0, result.stderr);
   const run = fromJson(result.stdout);

@@ -30,8 +30,8 @@ test('an options object and the argv that says the same give the same options an
   assert.deepEqual(fromArgv.problems, []);
   assert.deepEqual(fromObject, fromArgv);
 
-  const badArgv = ['-c', '0,x', '-t', '7200', '--rps', '5', '--order', 'random', '--workers', 'many'];
-  const badObject = { concurrency: [0, 'x'], duration: 7200, rps: 5, order: 'random', workers: 'many' };
+  const badArgv = ['-c', '0,x', '-t', '7200', '--rps', '5', '--order', 'random', '--threads', 'many'];
+  const badObject = { concurrency: [0, 'x'], duration: 7200, rps: 5, order: 'random', threads: 'many' };
   assert.deepEqual(normalizeOptions(badObject, {}).problems, parseArguments(badArgv, {}).problems);
   assert.equal(normalizeOptions(badObject, {}).problems.length, 6);
 });

@@ -13,7 +13,7 @@ for (const [store, url] of [['redis', testRedisUrl], ['postgres', testPostgresUr
     'every call answered', { timeout: 120_000 }, async (t) => {
     if (!(await reachable(url))) return unavailable(t, `${store} is not reachable at ${url}`);
     const run = await runDriverCli([
-      '--direct', '--stores', store, '--keys', 'key1', '--workers', '2', '-c', '4', '-n', '400', '--warmup', '20',
+      '--direct', '--stores', store, '--keys', 'key1', '--threads', '2', '-c', '4', '-n', '400', '--warmup', '20',
       '-q', '--json', '-',
     ], { env });
     assert.equal(run.status, 0, run.stderr);
@@ -29,7 +29,7 @@ for (const [store, url] of [['redis', testRedisUrl], ['postgres', testPostgresUr
 
 test('--direct --workers 2 on memory runs its steps in the main thread, and says so', { timeout: 60_000 }, async () => {
   const run = await runDriverCli([
-    '--direct', '--stores', 'memory', '--keys', 'key1', '--workers', '2', '-c', '4', '-n', '300', '--warmup', '0',
+    '--direct', '--stores', 'memory', '--keys', 'key1', '--threads', '2', '-c', '4', '-n', '300', '--warmup', '0',
     '-q', '--json', '-',
   ], { env });
   assert.equal(run.status, 0, run.stderr);

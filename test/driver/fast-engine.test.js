@@ -114,7 +114,7 @@ test('node test --engine fast --workers 2 --probe: the run says which engine sen
     response.end('ok');
   }));
   const { status, stdout, stderr } = await runDriverCli([
-    '--url', `${url}/`, '--engine', 'fast', '--workers', '2', '--probe', '-c', '4', '-n', '400', '--warmup', '20',
+    '--url', `${url}/`, '--engine', 'fast', '--threads', '2', '--probe', '-c', '4', '-n', '400', '--warmup', '20',
     '--json', '-',
   ]);
   assert.equal(status, 0, stderr);

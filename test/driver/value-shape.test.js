@@ -93,7 +93,7 @@ test('--value-shape hash with --workers 2 on redis: each worker thread reads the
   if (!(await reachable(testRedisUrl))) return unavailable(t, `redis is not reachable at ${testRedisUrl}`);
   const { status, stderr, result } = await runDirect([
     '--stores', 'redis', '--value-shape', 'hash', '--workload', 'read', '--records', '100', '-n', '300', '-c', '4',
-    '--workers', '2',
+    '--threads', '2',
   ]);
   assert.equal(status, 0, stderr);
   assert.equal(result.steps[0].requests, 300);

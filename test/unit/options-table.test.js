@@ -13,7 +13,8 @@ import { DEFAULT_HTTP_ENGINE, HTTP_ENGINE_NAMES } from '../../config/run-default
 
 test('each option is one entry: a flag, a type, a section, help lines, a settings key or null', () => {
   assert.equal(new Set(OPTIONS.map(({ flag }) => flag)).size, OPTIONS.length);
-  assert.deepEqual(Object.keys(RUN_FLAGS), OPTIONS.map(({ flag }) => flag));
+  // Each flag, and beside it the old name it still takes (--workers, now --threads).
+  assert.deepEqual(Object.keys(RUN_FLAGS), OPTIONS.flatMap(({ flag, alias }) => (alias ? [flag, alias] : [flag])));
   for (const option of OPTIONS) {
     assert.ok(['string', 'boolean'].includes(option.type), option.flag);
     assert.equal(option.arg !== undefined, option.type === 'string', `${option.flag}: a value name for a value`);

@@ -385,29 +385,40 @@ test('--repeat, --html and --assert are read and checked', async (t) => {
   );
 });
 
-test('--workers takes 1 to 256 or auto (one per core less one, at least 1); 0, ' +
+test('--threads takes 1 to 256 or auto (one per core less one, at least 1); 0, ' +
   '257 or a word is one line each', async () => {
   const { autoWorkers } = await import('../../options/defaults.js');
   assert.equal(parseArguments([]).options.workers, 1);
-  assert.equal(parseArguments(['--workers', '256']).options.workers, 256);
-  assert.equal(parseArguments(['--workers', 'auto']).options.workers, autoWorkers());
+  assert.equal(parseArguments(['--threads', '256']).options.workers, 256);
+  assert.equal(parseArguments(['--threads', 'auto']).options.workers, autoWorkers());
   assert.equal(autoWorkers(1), 1);
   assert.equal(autoWorkers(2), 1);
   assert.equal(autoWorkers(16), 15);
   for (const bad of ['0', '257', 'two', '1.5', '-1']) {
     assert.deepEqual(
-      parseArguments(['--workers', bad]).problems,
-      [`--workers must be a whole number from 1 to 256 or auto, not "${bad}"`],
+      parseArguments(['--threads', bad]).problems,
+      [`--threads must be a whole number from 1 to 256 or auto, not "${bad}"`],
     );
   }
 });
 
-test('--workers over 1 refuses a workload that inserts: each insert takes the next new key in turn', () => {
-  assert.deepEqual(parseArguments(['--workers', '2', '-w', 'ycsb-d']).problems, [
-    '--workers 2: ycsb-d inserts, and each insert takes the next new key in turn, ' +
-    'which only one worker can do: use --workers 1',
+test('--workers, --threads\' old name, is still taken with a one-line note; both at once is a problem', () => {
+  const old = parseArguments(['--workers', '3']);
+  assert.deepEqual(old.problems, []);
+  assert.equal(old.options.workers, 3);
+  assert.deepEqual(old.notices, ['--workers is now --threads: the driver\'s threads (app.js --workers is the app\'s ' +
+    'processes: --app-workers here)']);
+  assert.deepEqual(parseArguments(['--threads', '3']).notices, []);
+  assert.deepEqual(parseArguments(['--workers', '2', '--threads', '3']).problems,
+    ['--workers is --threads\'s old name: give one of them']);
+});
+
+test('--threads over 1 refuses a workload that inserts: each insert takes the next new key in turn', () => {
+  assert.deepEqual(parseArguments(['--threads', '2', '-w', 'ycsb-d']).problems, [
+    '--threads 2: ycsb-d inserts, and each insert takes the next new key in turn, ' +
+    'which only one thread can do: use --threads 1',
   ]);
-  assert.deepEqual(parseArguments(['--workers', '2', '-w', 'ycsb-a']).problems, []);
+  assert.deepEqual(parseArguments(['--threads', '2', '-w', 'ycsb-a']).problems, []);
 });
 
 // No round trip through text: code's numbers are judged as numbers, by the rule the command line's

@@ -25,6 +25,7 @@ test('--scenario NAME with its own flags is the scenario command, defaulting to 
       quiet: true,
     },
     problems: [],
+    notices: [],
   });
   // The network: between the driver and the app, and between the app and its stores.
   const network = parseArguments([
