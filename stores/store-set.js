@@ -311,7 +311,8 @@ export class StoreSet {
       return;
     }
     Object.assign(entry, {
-      store: withOperationDeadline(store, entry.adapter.name, this.opTimeoutMs),
+      // A store inside this process (memory) has no server that could leave it waiting: no deadline.
+      store: entry.adapter.needs.length ? withOperationDeadline(store, entry.adapter.name, this.opTimeoutMs) : store,
       raw: store, // the adapter's own Store, without the app's deadline: the direct mode's load
       keys,
       // seeded key -> when the app deleted it (opening seeded them all, or another process had)
