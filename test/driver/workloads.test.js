@@ -198,7 +198,7 @@ test('a run over a key space: load phase table, steps per operation, verified wr
   assert.match(text, /\nverified \d+\/\d+ written values\n/);
   const csv = buildCsv(result.steps).trim().split('\n');
   assert.equal(csv.length, 1 + 2 * 3, 'a row per step, then a row per operation');
-  assert.deepEqual(csv.slice(1).map((line) => line.split(',')[4]), ['all', 'read', 'update', 'all', 'read', 'update']);
+  assert.deepEqual(csv.slice(1).map((line) => line.split(',')[5]), ['all', 'read', 'update', 'all', 'read', 'update']);
 });
 
 test('verification catches a store that loses writes: every 100th PUT acknowledged but dropped', async (t) => {
