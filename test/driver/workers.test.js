@@ -51,16 +51,24 @@ for (const [name, engine] of Object.entries(HTTP_ENGINES)) {
   }
 
   // rps is set by the server's hold, not the driver's CPU: 20 clients, each request held 50 ms,
-  // give 400 rps; the workers' figures added must say so (Little's law), as one thread's do.
+  // give about 400 rps; the workers' figures added must say so (Little's law), as one thread's do.
   test(named('3 workers against a server holding each request 50 ms: ' +
-    'rps = concurrency / hold within 10% (Little\'s law), mean within 10% of the hold'), async (t) => {
+    'rps = concurrency / mean within 10% (Little\'s law), mean within 10% of what the server held'), async (t) => {
     const server = await startHoldServer(t, [50]);
     const { stepRunner } = runner(t, 3, engine);
     await stepRunner.measure(load(`${server.url}/`, { concurrency: 20, maxRequests: 100 })); // warm-up
+    const before = (await server.held()).length;
     const step = await stepRunner.measure(load(`${server.url}/`, { concurrency: 20, durationSeconds: 2 }));
-    const expected = 20 / 0.05;
-    assert.ok(Math.abs(step.rps - expected) / expected < 0.1, `rps ${step.rps} vs ${expected}`);
-    assert.ok(Math.abs(step.latency.meanMs - 50) / 50 < 0.1, `mean ${step.latency.meanMs} ms vs the 50 ms hold`);
+    // The reference is what the server really held (its 50 ms timers fire late on a busy machine):
+    // 20 clients over that hold, plus what the loopback adds, which a dropped or double-counted
+    // round trip would far exceed.
+    const held = (await server.held()).slice(before);
+    const heldMs = held.reduce((sum, ms) => sum + ms, 0) / held.length;
+    assert.equal(step.responses, held.length, 'every request the server answered is in the step');
+    assert.ok(step.latency.meanMs >= heldMs && step.latency.meanMs < heldMs * 1.1 + 2,
+      `mean ${step.latency.meanMs} ms vs the ${heldMs.toFixed(1)} ms the server held`);
+    const expected = 20 / (step.latency.meanMs / 1000);
+    assert.ok(Math.abs(step.rps - expected) / expected < 0.1, `rps ${step.rps} vs 20 / mean = ${expected}`);
     assert.equal(honestyWarnings(step).filter((warning) => warning.code === 'LITTLES_LAW').length, 0);
     assert.ok(step.wallSeconds > 1.9 && step.wallSeconds < 2.5, `wallSeconds ${step.wallSeconds}`);
   });
