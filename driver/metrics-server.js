@@ -6,14 +6,14 @@ import { decodeHistogram } from '../result/recorder.js';
 // Seconds, as the app's /metrics (app/metrics.js), so one dashboard reads both.
 const BUCKETS = [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 const BUCKETS_US = BUCKETS.map((seconds) => Math.round(seconds * 1e6));
-export const CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
+const CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 
 const escape = (value) => String(value).replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/"/g, '\\"');
 const labelText = (labels) => {
   const pairs = Object.entries(labels).map(([name, value]) => `${name}="${escape(value)}"`);
   return `{${pairs.join(',')}}`;
 };
-export const stepLabel = (step) => (step.targetRps == null ? `c${step.concurrency}` : `rps${step.targetRps}`);
+const stepLabel = (step) => (step.targetRps == null ? `c${step.concurrency}` : `rps${step.targetRps}`);
 
 /** The run's metrics, filled from progress events; render() is the exposition text. */
 export function createDriverMetrics() {

@@ -9,7 +9,7 @@ import { lastWriteWins } from '../bulk.js';
 import { defaults } from '../../config/settings.js';
 import { documentQueues } from './couch-turns.js';
 
-export const CONFLICT_RETRIES = {
+const CONFLICT_RETRIES = {
   maxAttempts: 25,
   // The rest of the deadline is left for the attempt under way: a write still conflicting is
   // answered 409 before the deadline's 503.
