@@ -25,113 +25,147 @@ const WORKER_SCRIPT = fileURLToPath(new URL('../cli/app-worker.js', import.meta.
 
 const howExited = ({ code, signal }) => (signal ? `was killed by ${signal}` : `exited with code ${code}`);
 
-// Resolves once every worker listens; lost resolves to a line when a worker exits on its own.
-export async function startAppCluster({ env, onServerReady, onStoreOpened, options, settings }) {
+// The embedded servers, started once for every worker: what the workers are told of them, and
+// how to stop them.
+async function startServices(settings, { env, options, onServerReady }) {
   const { resolved, stopServers } = await resolveServices(settings.stores, {
     env, options, embedded: settings.embedded, onServer: onServerReady,
   });
   const stopServersOnce = () => Promise.allSettled(stopServers.map((stop) => stop()));
   const services = Object.fromEntries(Object.entries(resolved).map(([name, { stop: _stop, ...rest }]) => [name, rest]));
+  return { services, stopServersOnce };
+}
+
+// Where the workers meet, as each asks: who opens a store first, each store told once, ready,
+// seeded keys deleted in every worker, /metrics of all, a failed start, a connection taken, profiles.
+function answerWorker(worker, talk, name, meet) {
+  const { alive, openings, meetings, metrics, profiles, handOff, toldStores, onStoreOpened, run } = meet;
+  talk.handle('opening', ({ store }) => openings.ask(store, worker.id));
+  talk.handle('opened', ({ store, ok }) => openings.done(store, ok));
+  talk.handle('store-opened', ({ store }) => {
+    if (toldStores.has(store.name)) return;
+    toldStores.add(store.name);
+    onStoreOpened?.(store);
+  });
+  talk.handle('ready', () => meetings.ready.arrive(worker.id));
+  talk.handle('deleting-seed', ({ store, key }) => Promise.allSettled([...alive.values()]
+    .filter((other) => other.worker !== worker)
+    .map((other) => other.talk.ask('seed-deleted', { store, key }))));
+  talk.handle('metrics', () => metrics.text([...alive.values()]
+    .map(({ talk: other }) => () => other.ask('metrics-json'))));
+  talk.handle('failed', ({ reason }) => run.failStart(new Error(`${name} could not start: ${reason}`)));
+  talk.handle('accepted', () => handOff.free(worker.id));
+  talk.handle('profile-start', ({ intervalUs }) => profiles.start(intervalUs, [...alive.values()]));
+  talk.handle('profile-stop', () => profiles.stop([...alive.values()]));
+}
+
+// Resolves when the worker exits, which takes it out of every meeting and hand-off. An exit the
+// app did not ask for is told at once: lost once the app listens, a failed start before.
+function workerExit(worker, talk, name, { alive, handOff, meetings, openings, run }) {
+  return new Promise((resolve) => {
+    worker.once('exit', (code, signal) => {
+      alive.delete(worker.id);
+      handOff.gone(worker.id);
+      talk.close(`${name} is gone`);
+      for (const one of Object.values(meetings)) one.leave(worker.id);
+      openings.gone(worker.id);
+      const told = !run.stopping; // its end is reported now, not again when the app stops
+      if (told) {
+        const line = `${name} ${howExited({ code, signal })}`;
+        if (run.started) run.reportLost(line);
+        else run.failStart(new Error(`${line} before listening`));
+      }
+      resolve({ name, code, signal, told });
+    });
+  });
+}
+
+// One listener per framework, each paused until a worker reads it: the primary reads nothing of
+// any connection. noDelay as http.Server's own accepts have it: Nagle's algorithm held a pipelined
+// second answer for the client's delayed ACK (44 ms against 0.8 for one process, on loopback).
+const frameworkListeners = (frameworks, handOff) => frameworks.map((framework) => {
+  const listener = createServer({ pauseOnConnect: true, noDelay: true });
+  listener.on('connection', (socket) => handOff.arrived(socket, framework));
+  return { framework, listener, close: quietListenerCloser(listener) };
+});
+
+// Resolves once every worker says it serves, each asking first for what it is to start with.
+const allServing = (forked, alive, startWith) => Promise.all(forked.map((worker) => new Promise((resolve) => {
+  const { talk } = alive.get(worker.id);
+  talk.handle('start', startWith);
+  talk.handle('serving', resolve);
+})));
+
+// Each framework's listener: the first on the port asked for, the next ones on the ports after it.
+async function listenAll(listeners, settings) {
+  const places = [];
+  for (const [i, { listener }] of listeners.entries()) {
+    places.push(await listen(listener, { ...settings, port: settings.port === 0 ? 0 : settings.port + i }));
+  }
+  return places;
+}
+
+// Shutting down together: the workers told to stop; the listeners closed once nothing arrives;
+// every connection accepted handed out; the workers' exits, then the servers. A worker that ended
+// badly, and was not told of already, is the error.
+async function closeCluster({ run, alive, listeners, handOff, exits, stopServersOnce }) {
+  run.stopping = true;
+  for (const { talk } of alive.values()) talk.tell('stop');
+  // The workers hold new connections' requests while the listener is open, then answer them 503.
+  await Promise.all(listeners.filter(({ listener }) => listener.listening).map(({ close: closeOne }) => closeOne()));
+  await handOff.handedOut();
+  for (const { talk } of alive.values()) talk.tell('listener-closed');
+  const ended = await Promise.all(exits);
+  await stopServersOnce();
+  const unclean = ended.filter(({ code, signal, told }) => !told && (code !== 0 || signal));
+  if (unclean.length) {
+    throw new Error(unclean.map((one) => `${one.name} ${howExited(one)}`).join('; '));
+  }
+}
+
+// Resolves once every worker listens; lost resolves to a line when a worker exits on its own.
+export async function startAppCluster({ env, onServerReady, onStoreOpened, options, settings }) {
+  const { services, stopServersOnce } = await startServices(settings, { env, options, onServerReady });
 
   cluster.setupPrimary({ exec: WORKER_SCRIPT, args: [], silent: false });
   const forked = Array.from({ length: settings.workers }, () => cluster.fork());
-  const ids = forked.map((worker) => worker.id);
-  const meetings = { ready: meeting(ids) };
-  const openings = storeOpenings();
-  const metrics = settings.metrics ? metricsOfAll() : null;
-  const profiles = profilesOfAll();
   const alive = new Map(); // id -> { worker, talk }
   const handOff = connectionHandOff(alive);
-  const toldStores = new Set();
-  let stopping = false;
-  let started = false;
-  let reportLost;
-  const lost = new Promise((resolve) => { reportLost = resolve; });
-  let failStart;
-  const startFailed = new Promise((resolve, reject) => { failStart = reject; });
+  const run = { stopping: false, started: false };
+  const lost = new Promise((resolve) => { run.reportLost = resolve; });
+  const startFailed = new Promise((resolve, reject) => { run.failStart = reject; });
   startFailed.catch(() => {});
+  const meet = {
+    alive,
+    handOff,
+    run,
+    meetings: { ready: meeting(forked.map((worker) => worker.id)) },
+    openings: storeOpenings(),
+    metrics: settings.metrics ? metricsOfAll() : null,
+    profiles: profilesOfAll(),
+    toldStores: new Set(),
+    onStoreOpened,
+  };
 
   const exits = forked.map((worker, index) => {
     const talk = messenger(worker);
     alive.set(worker.id, { worker, talk });
     const name = `worker ${index + 1} (pid ${worker.process.pid})`;
-    talk.handle('opening', ({ store }) => openings.ask(store, worker.id));
-    talk.handle('opened', ({ store, ok }) => openings.done(store, ok));
-    talk.handle('store-opened', ({ store }) => {
-      if (toldStores.has(store.name)) return;
-      toldStores.add(store.name);
-      onStoreOpened?.(store);
-    });
-    talk.handle('ready', () => meetings.ready.arrive(worker.id));
-    talk.handle('deleting-seed', ({ store, key }) => Promise.allSettled([...alive.values()]
-      .filter((other) => other.worker !== worker)
-      .map((other) => other.talk.ask('seed-deleted', { store, key }))));
-    talk.handle('metrics', () => metrics.text([...alive.values()]
-      .map(({ talk: other }) => () => other.ask('metrics-json'))));
-    talk.handle('failed', ({ reason }) => failStart(new Error(`${name} could not start: ${reason}`)));
-    talk.handle('accepted', () => handOff.free(worker.id));
-    talk.handle('profile-start', ({ intervalUs }) => profiles.start(intervalUs, [...alive.values()]));
-    talk.handle('profile-stop', () => profiles.stop([...alive.values()]));
-    return new Promise((resolve) => {
-      worker.once('exit', (code, signal) => {
-        alive.delete(worker.id);
-        handOff.gone(worker.id);
-        talk.close(`${name} is gone`);
-        for (const one of Object.values(meetings)) one.leave(worker.id);
-        openings.gone(worker.id);
-        const told = !stopping; // its end is reported now, not again when the app stops
-        if (told) {
-          const line = `${name} ${howExited({ code, signal })}`;
-          if (started) reportLost(line);
-          else failStart(new Error(`${line} before listening`));
-        }
-        resolve({ name, code, signal, told });
-      });
-    });
+    answerWorker(worker, talk, name, meet);
+    return workerExit(worker, talk, name, meet);
   });
-
-  // One listener per framework, each paused until a worker reads it: the primary reads nothing of
-  // any connection. noDelay as http.Server's own accepts have it: Nagle's algorithm held a pipelined
-  // second answer for the client's delayed ACK (44 ms against 0.8 for one process, on loopback).
-  const listeners = settings.framework.map((framework) => {
-    const listener = createServer({ pauseOnConnect: true, noDelay: true });
-    listener.on('connection', (socket) => handOff.arrived(socket, framework));
-    return { framework, listener, close: quietListenerCloser(listener) };
-  });
-
+  const listeners = frameworkListeners(settings.framework, handOff);
   let closing;
-  const close = () => (closing ??= (async () => {
-    stopping = true;
-    for (const { talk } of alive.values()) talk.tell('stop');
-    // The workers hold new connections' requests while the listener is open, then answer them 503.
-    await Promise.all(listeners.filter(({ listener }) => listener.listening).map(({ close: closeOne }) => closeOne()));
-    await handOff.handedOut();
-    for (const { talk } of alive.values()) talk.tell('listener-closed');
-    const ended = await Promise.all(exits);
-    await stopServersOnce();
-    const unclean = ended.filter(({ code, signal, told }) => !told && (code !== 0 || signal));
-    if (unclean.length) {
-      throw new Error(unclean.map((one) => `${one.name} ${howExited(one)}`).join('; '));
-    }
-  })());
+  const close = () => (closing ??= closeCluster({ run, alive, listeners, handOff, exits, stopServersOnce }));
 
   try {
-    await Promise.race([
-      Promise.all(forked.map((worker) => new Promise((resolve) => {
-        const { talk } = alive.get(worker.id);
-        talk.handle('start', () => ({ env, options, services, workers: settings.workers }));
-        talk.handle('serving', resolve);
-      }))),
-      startFailed,
-    ]);
+    const startWith = () => ({ env, options, services, workers: settings.workers });
+    await Promise.race([allServing(forked, alive, startWith), startFailed]);
     for (const worker of forked) handOff.free(worker.id);
-    const places = [];
-    for (const [i, { listener }] of listeners.entries()) {
-      places.push(await listen(listener, { ...settings, port: settings.port === 0 ? 0 : settings.port + i }));
-    }
+    const places = await listenAll(listeners, settings);
     const bound = Object.fromEntries(listeners.map(({ framework }, i) => [framework, places[i].bound]));
     for (const { talk } of alive.values()) talk.tell('listening', { bound });
-    started = true;
+    run.started = true;
     const frameworks = listeners.map(({ framework }, i) => ({ framework, ...places[i] }));
     const { url, port } = places[0];
     return {

@@ -18,7 +18,7 @@ function answer(socket, status, code, message, headers = {}) {
   socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
 }
 
-export function clientErrorAnswer(error, maxHeaderSize) {
+function clientErrorAnswer(error, maxHeaderSize) {
   if (error.code === 'HPE_HEADER_OVERFLOW') {
     return [431, 'HEADERS_TOO_LARGE', `request headers larger than ${maxHeaderSize} bytes`];
   }

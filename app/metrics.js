@@ -9,11 +9,9 @@ import { registerProcessGauges } from './process-gauges.js';
 // Seconds: from the memory store's tens of microseconds to the operation deadline's seconds.
 const BUCKETS = [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 
-// ofAll, with several app processes: { adopt(registry), text(registry) } adds a scrape up across them all.
-export function createAppMetrics(stores, ofAll) {
-  const registry = new client.Registry();
-  client.collectDefaultMetrics({ register: registry, prefix: 'storebench_app_' });
-  registerProcessGauges(registry);
+// What the request path observes: each request's count and time, the clients that left, and each
+// store operation's time.
+function pathMetrics(registry) {
   const requests = new client.Counter({
     name: 'storebench_app_requests_total',
     help: 'HTTP requests answered, by store, method, route pattern and status',
@@ -41,7 +39,11 @@ export function createAppMetrics(stores, ofAll) {
     buckets: BUCKETS,
     registers: [registry],
   });
-  // Read when scraped, from the stores' own stats (as /stores shows them): nothing on the request path.
+  return { requests, latency, clientAborts, operations };
+}
+
+// Read when scraped, from the stores' own stats (as /stores shows them): nothing on the request path.
+function registerStoreGauges(registry, stores) {
   const statsOf = () => [...stores.entries.values()].filter((entry) => entry.store?.stats)
     .map((entry) => [entry.adapter.name, entry.store.stats()]);
   registry.registerMetric(new client.Gauge({
@@ -86,20 +88,33 @@ export function createAppMetrics(stores, ofAll) {
       }
     },
   }));
+}
 
-  const storeLabel = (path) => {
-    const first = path.split('/')[1];
-    return first && stores.entries.has(first) ? first : '';
-  };
-  // First in the chain: the clock starts before any route; labels are read once the router matched.
-  // Each label set's child is cached by a string: one Map lookup instead of prom-client's hashing.
+// Each label set's child is cached by a string: one Map lookup instead of prom-client's hashing.
+function childCache() {
   const children = new Map();
-  const childOf = (metric, ...values) => {
+  return (metric, ...values) => {
     const key = `${metric.name}\u0000${values.join('\u0000')}`;
     let child = children.get(key);
     if (!child) children.set(key, (child = metric.labels(...values)));
     return child;
   };
+}
+
+// ofAll, with several app processes: { adopt(registry), text(registry) } adds a scrape up across them all.
+export function createAppMetrics(stores, ofAll) {
+  const registry = new client.Registry();
+  client.collectDefaultMetrics({ register: registry, prefix: 'storebench_app_' });
+  registerProcessGauges(registry);
+  const { requests, latency, clientAborts, operations } = pathMetrics(registry);
+  registerStoreGauges(registry, stores);
+
+  const storeLabel = (path) => {
+    const first = path.split('/')[1];
+    return first && stores.entries.has(first) ? first : '';
+  };
+  const childOf = childCache();
+  // First in the chain: the clock starts before any route; labels are read once the router matched.
   // Called as a route (or the not-found answer) begins: route is its pattern, or 'unmatched'.
   const observeRequest = (req, res, route) => {
     const start = process.hrtime.bigint();

@@ -7,7 +7,7 @@ import { StorebenchError } from '../util/errors.js';
 // The app's folder: its files outside node_modules are storebench's own (result/profile-parts.js).
 const APP_ROOT = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '');
 
-export const DEFAULT_INTERVAL_US = 250;
+const DEFAULT_INTERVAL_US = 250;
 
 /**
  * Profiles this process: start(intervalUs) resolves to { pid, role }, then stop() to

@@ -6,9 +6,9 @@
 import { fileURLToPath } from 'node:url';
 import { partTimes } from '../result/profile-parts.js';
 
-export const GC = '(garbage collector)';
-export const PROGRAM = '(program)';
-export const IDLE = '(idle)';
+const GC = '(garbage collector)';
+const PROGRAM = '(program)';
+const IDLE = '(idle)';
 
 // The innermost package: node_modules/a/node_modules/b/x.js is b's.
 const PACKAGE = /.*[\\/]node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/;
@@ -25,7 +25,7 @@ export function partOfUrl(url, root) {
 }
 
 /** The group of a part: ours, node, gc, program, idle, or the package's own name. */
-export function groupOf(part) {
+function groupOf(part) {
   if (part.startsWith('ours ')) return 'ours';
   if (part.startsWith('node ')) return 'node';
   if (part === GC) return 'gc';

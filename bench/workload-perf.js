@@ -29,7 +29,7 @@ function codeOf(answer) {
 const shown = (value) => Math.round(value).toLocaleString('en-US');
 
 /** A workload of `name` over `records` records of `valueSize` bytes, for the store at path `basePath`. */
-export function benchWorkload(name, { records, valueSize = 100, basePath, token = null, seed = 1 }) {
+function benchWorkload(name, { records, valueSize = 100, basePath, token = null, seed = 1 }) {
   const { value } = parseWorkload(name);
   const distribution = value.distribution ? { name: value.distribution } : null;
   return createWorkload({

@@ -1,9 +1,9 @@
 // Flag parsing for test-json.js (pure): every problem is collected, then the CLI exits 2.
 import { parseFlags } from '../util/flags.js';
 
-export const DEFAULT_ROUNDS = 31;
+const DEFAULT_ROUNDS = 31;
 // Each round is a ~20 ms batch of each of 6 operations: 1,000 rounds take about 2 minutes.
-export const MAX_ROUNDS = 1000;
+const MAX_ROUNDS = 1000;
 
 const maxRounds = MAX_ROUNDS.toLocaleString('en-US');
 

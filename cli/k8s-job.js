@@ -6,7 +6,7 @@ import { parseStartAt } from '../options/parts.js';
 import { randomSeed } from '../util/random.js';
 import { RESULT_BEGIN, RESULT_END } from '../result/logs.js';
 
-export const K8S_LEAD_SECONDS = 120;
+const K8S_LEAD_SECONDS = 120;
 
 const K8S_FLAGS = {
   parts: { type: 'string' },
@@ -18,20 +18,6 @@ const K8S_FLAGS = {
   seed: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 };
-
-export const K8S_USAGE = `Usage: node test k8s <driver flags> --parts N [--image IMAGE] [--name NAME] [--cpu CPU]
-       [--memory SIZE] [--start-at TIME] [--seed N]
-
-Prints a Kubernetes Indexed Job (completionMode: Indexed, N pods at once) whose pod I runs
-part I of N of one run against --target (or --url), all with one --start-at (default +${K8S_LEAD_SECONDS}s
-from now: apply it at once, node test k8s ... | kubectl apply -f -) and one --seed. Each pod
-prints its results between marker lines on its log; then:
-  kubectl logs -l job-name=NAME --prefix --tail=-1 > parts.log
-  node test merge --from-logs parts.log --json all.json
-  --image IMAGE   an image of this repository with node_modules (default: storebench:latest)
-  --name NAME     the Job's name (default: storebench-parts)
-  --cpu CPU       each pod's CPU, request = limit (default: 1)
-  --memory SIZE   each pod's memory, request = limit (default: 512Mi)`;
 
 /** Parses `node test k8s` argv: { help, options, problems }. */
 export function parseK8sArguments(argv, { parseRun, now = Date.now() } = {}) {
@@ -84,7 +70,7 @@ const shellQuote = (arg) => (/^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replac
 // Where a pod's driver writes its results (each pod has its own /tmp; TMPDIR when set).
 const RESULT_FILE = '"$' + '{TMPDIR:-/tmp}/storebench-result.json"';
 
-export function podScript({ parts, seed, startAt, driver }) {
+function podScript({ parts, seed, startAt, driver }) {
   const run = [
     'node', 'test.js', ...driver.map(shellQuote),
     '--part', `"$PART/${parts}"`, '--seed', String(seed), '--start-at', startAt.toISOString(),

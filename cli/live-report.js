@@ -14,7 +14,7 @@ export function startingLine(servers) {
 }
 
 /** "opening the stores in this process (direct mode) and starting redis-server…", the line before the wait. */
-export function openingLine(servers) {
+function openingLine(servers) {
   const starting = servers.length ? ` and starting ${servers.join(', ')}` : '';
   return `opening the stores in this process (direct mode, no HTTP)${starting}…`;
 }

@@ -5,7 +5,7 @@ import { parseFlags } from '../util/flags.js';
 import { parseThresholds } from '../config/thresholds.js';
 import { RUN_REPORT_FLAGS, htmlProblem, strings } from '../options/run-report.js';
 
-export const REGRESSION_LIMIT = 1000; // percent
+const REGRESSION_LIMIT = 1000; // percent
 const percent = (text) => (/^\d+(\.\d+)?$|^\.\d+$/.test(text) ? Number(text) : null);
 
 export const REPORT_COMMANDS_USAGE = `       node test report FILE.json [--html OUT] [--assert EXPR]... [--verbose]
@@ -91,7 +91,7 @@ export function parseRunsArguments(argv) {
 }
 
 // The most files node test merge takes: far more machines than one target needs.
-export const MERGE_FILES_LIMIT = 1000;
+const MERGE_FILES_LIMIT = 1000;
 
 /** node test merge FILE... [--json OUT] [--csv OUT] [--html OUT]: argv after "merge". */
 export function parseMergeArguments(argv) {

@@ -7,7 +7,7 @@ import { renderScenario } from '../report/scenario.js';
 import { RunError } from '../util/errors.js';
 
 /** One line per scenario: its name and summary. */
-export async function renderScenarioList() {
+async function renderScenarioList() {
   const scenarios = await listScenarios();
   const width = Math.max(...scenarios.map((scenario) => scenario.name.length));
   return `${scenarios.map((scenario) => `${scenario.name.padEnd(width)}  ${scenario.summary}`).join('\n')}\n`;

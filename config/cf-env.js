@@ -3,7 +3,8 @@
 import { createRequire } from 'node:module';
 
 // cfenv loads only when VCAP_* is set: its `ports` dependency throws at load time when HOME is unset.
-const loadCfenv = () => createRequire(import.meta.url)('cfenv');
+const require = createRequire(import.meta.url);
+const loadCfenv = () => require('cfenv');
 
 export class VcapError extends Error {}
 

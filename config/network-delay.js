@@ -38,7 +38,7 @@ export const storeDelaySettings = (delay) =>
 const namedIn = (delay) => [...new Set(KEYS.flatMap((key) => storesNamed(delay?.[key])))];
 
 /** A delay made whole: { rttMs, jitterMs, bandwidth } for every store, and `stores` per named store. */
-export function wholeStoreDelay(delay) {
+function wholeStoreDelay(delay) {
   if (delay?.stores) return delay; // whole already
   const every = Object.fromEntries(KEYS.map((key) => [key, valueForEvery(delay?.[key]) ?? 0]));
   const names = namedIn(delay);

@@ -15,7 +15,7 @@ export function port(raw) {
 }
 
 // A fork per worker: past this many, a typo (--workers 1000) would fork the machine to a halt.
-export const MAX_APP_WORKERS = 256;
+const MAX_APP_WORKERS = 256;
 
 // auto: os.availableParallelism(), so a cgroup or affinity limit counts.
 export function workerCount(raw) {
@@ -32,7 +32,7 @@ export function positiveInteger(raw) {
 }
 
 // Ten minutes: long enough for any real server, and far below setTimeout's 2^31-1 ms overflow.
-export const MAX_DEADLINE_MS = 600_000;
+const MAX_DEADLINE_MS = 600_000;
 
 export function deadlineMs(raw) {
   if (!isWhole(raw) || Number(raw) < 1 || Number(raw) > MAX_DEADLINE_MS) {
@@ -43,7 +43,7 @@ export function deadlineMs(raw) {
 
 const units = { '': 1, b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
 // A gigabyte: PostgreSQL's bytea holds at most that, and the app reads a body into one Buffer.
-export const MAX_BODY_BYTES = 1024 ** 3;
+const MAX_BODY_BYTES = 1024 ** 3;
 
 export function byteSize(raw) {
   const match = typeof raw === 'number' ? [null, String(raw), ''] : /^\s*(\d+)\s*([kmg]?b)?\s*$/i.exec(String(raw));
@@ -81,7 +81,7 @@ export function positiveNumber(raw) {
 }
 
 // A minute: a round trip longer than any real network's, and far inside the deadlines' range.
-export const MAX_DELAY_MS = 60_000;
+const MAX_DELAY_MS = 60_000;
 
 export function delayMs(raw) {
   const value = typeof raw === 'number' ? raw : /^\s*(\d+(\.\d*)?|\.\d+)\s*$/.test(String(raw)) ? Number(raw) : NaN;

@@ -21,7 +21,7 @@ const writesOnly = (workload) => workload.mix.every(({ operation }) =>
 export const directUrl = (store, key) => `direct://${store}${key === undefined ? '' : `/${key}`}`;
 
 const UNDECLARED = { pipelines: false, reason: 'its adapter does not say that its client pipelines' };
-export const pipeliningOf = (name) => findAdapter(name)?.pipelining ?? UNDECLARED;
+const pipeliningOf = (name) => findAdapter(name)?.pipelining ?? UNDECLARED;
 
 /**
  * The stores a direct run opens: options.stores, or every one (under --pipeline N, every one that
@@ -38,7 +38,7 @@ export function directStores({ stores, pipeline = 1 }) {
   return stores;
 }
 
-export const directLabel = (names) => `direct mode: the stores called in this process, no HTTP (${names.join(', ')})`;
+const directLabel = (names) => `direct mode: the stores called in this process, no HTTP (${names.join(', ')})`;
 
 /**
  * Opens the stores and picks the targets: { targets, skipped, label, stores }; the caller closes

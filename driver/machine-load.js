@@ -5,10 +5,10 @@ import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { readdir, readFile, readlink } from 'node:fs/promises';
 import { WARNING_CODES } from '../result/warnings.js';
 
-export const STEAL_WARN_PERCENT = 10; // of the CPU time the machine's processes wanted
+const STEAL_WARN_PERCENT = 10; // of the CPU time the machine's processes wanted
 // Of one core: half a core used by other processes, or half the cores this run left over when
 // that is more (docs/measurement.md).
-export const OTHERS_WARN_PERCENT = 50;
+const OTHERS_WARN_PERCENT = 50;
 // /proc counts 10 ms ticks: a step shorter than this many ticks of wall time would be noise (a 5
 // ms step read as "other processes used 200% of a core"), so it is not measured. At 20 a tick
 // more or less of one process moves its figure by 5 points, half the way from 90% to 100%.

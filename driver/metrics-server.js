@@ -6,14 +6,82 @@ import { decodeHistogram } from '../result/recorder.js';
 // Seconds, as the app's /metrics (app/metrics.js), so one dashboard reads both.
 const BUCKETS = [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 const BUCKETS_US = BUCKETS.map((seconds) => Math.round(seconds * 1e6));
-export const CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
+const CONTENT_TYPE = 'text/plain; version=0.0.4; charset=utf-8';
 
 const escape = (value) => String(value).replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/"/g, '\\"');
 const labelText = (labels) => {
   const pairs = Object.entries(labels).map(([name, value]) => `${name}="${escape(value)}"`);
   return `{${pairs.join(',')}}`;
 };
-export const stepLabel = (step) => (step.targetRps == null ? `c${step.concurrency}` : `rps${step.targetRps}`);
+const stepLabel = (step) => (step.targetRps == null ? `c${step.concurrency}` : `rps${step.targetRps}`);
+
+// A step's part (one operation) added to its series: requests, errors by kind, and its latency
+// histogram into the buckets.
+function addPart(entry, part) {
+  entry.requests += part.requests ?? 0;
+  for (const [kind, n] of Object.entries(part.errors?.byKind ?? {})) {
+    entry.errors.set(kind, (entry.errors.get(kind) ?? 0) + n);
+  }
+  const count = part.latency?.count ?? 0;
+  entry.count += count;
+  entry.sum += count * (part.latency?.meanMs ?? 0) / 1000;
+  if (!part.histogram?.data || !count) return;
+  const histogram = decodeHistogram(part.histogram);
+  const values = histogram.recordedValuesIterator;
+  values.reset();
+  while (values.hasNext()) {
+    const { valueIteratedTo, countAtValueIteratedTo } = values.next();
+    const at = BUCKETS_US.findIndex((bound) => valueIteratedTo <= bound);
+    if (at >= 0) entry.buckets[at] += countAtValueIteratedTo;
+  }
+}
+
+const MACHINE_GAUGES = [
+  ['storebench_driver_machine_steal_percent', 'stealPercent',
+    'CPU steal during the last finished step, % of all CPU time'],
+  ['storebench_driver_machine_others_cpu_percent', 'othersCpuPercent',
+    'CPU used by processes outside the run during the last finished step, % of one core'],
+  ['storebench_driver_machine_tree_cpu_percent', 'treeCpuPercent',
+    'CPU used by the run\'s processes during the last finished step, % of one core'],
+];
+
+// The exposition text of what the run has counted so far.
+function renderMetrics({ series, stepsDone, running, machine }) {
+  const lines = [];
+  const family = (name, type, help) => lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
+  const sample = (name, labels, value) => lines.push(`${name}${labelText(labels)} ${value}`);
+  const all = [...series.values()];
+  family('storebench_driver_requests_total', 'counter',
+    'requests of finished steps, by target (store, key and its URL), operation and step (load level)');
+  for (const entry of all) sample('storebench_driver_requests_total', entry.labels, entry.requests);
+  family('storebench_driver_errors_total', 'counter',
+    'failed requests of finished steps, by kind (http <status>, timeout, conn <code>)');
+  for (const entry of all) {
+    for (const [kind, n] of entry.errors) sample('storebench_driver_errors_total', { ...entry.labels, kind }, n);
+  }
+  family('storebench_driver_latency_seconds', 'histogram',
+    'response latency of finished steps, from each step\'s HDR histogram');
+  for (const entry of all) {
+    let cumulative = 0;
+    BUCKETS.forEach((le, i) => {
+      cumulative += entry.buckets[i];
+      sample('storebench_driver_latency_seconds_bucket', { ...entry.labels, le: String(le) }, cumulative);
+    });
+    sample('storebench_driver_latency_seconds_bucket', { ...entry.labels, le: '+Inf' }, entry.count);
+    sample('storebench_driver_latency_seconds_sum', entry.labels, entry.sum);
+    sample('storebench_driver_latency_seconds_count', entry.labels, entry.count);
+  }
+  family('storebench_driver_steps_done_total', 'counter', 'steps finished so far');
+  lines.push(`storebench_driver_steps_done_total ${stepsDone}`);
+  family('storebench_driver_step_running', 'gauge', 'the step under way (1 of total), 0 between steps');
+  lines.push(`storebench_driver_step_running ${running ? running.index : 0}`);
+  for (const [name, field, help] of MACHINE_GAUGES) {
+    if (machine[field] == null) continue; // not measured: absent, not a made-up 0
+    family(name, 'gauge', help);
+    lines.push(`${name} ${machine[field]}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
 
 /** The run's metrics, filled from progress events; render() is the exposition text. */
 export function createDriverMetrics() {
@@ -32,33 +100,18 @@ export function createDriverMetrics() {
     return entry;
   };
 
-  const addPart = (step, part, operation) => {
-    // The URL, so two --url targets with the same store and key stay two series.
-    const labels = { store: step.store ?? '', key: step.key ?? '', operation, step: stepLabel(step), target: step.url };
-    const entry = seriesOf(labels);
-    entry.requests += part.requests ?? 0;
-    for (const [kind, n] of Object.entries(part.errors?.byKind ?? {})) {
-      entry.errors.set(kind, (entry.errors.get(kind) ?? 0) + n);
-    }
-    const count = part.latency?.count ?? 0;
-    entry.count += count;
-    entry.sum += count * (part.latency?.meanMs ?? 0) / 1000;
-    if (!part.histogram?.data || !count) return;
-    const histogram = decodeHistogram(part.histogram);
-    const values = histogram.recordedValuesIterator;
-    values.reset();
-    while (values.hasNext()) {
-      const { valueIteratedTo, countAtValueIteratedTo } = values.next();
-      const at = BUCKETS_US.findIndex((bound) => valueIteratedTo <= bound);
-      if (at >= 0) entry.buckets[at] += countAtValueIteratedTo;
-    }
-  };
-
   const onStepDone = (step) => {
     stepsDone += 1;
     running = null;
     const operations = step.operations?.length ? step.operations : [{ ...step, operation: 'read' }];
-    for (const part of operations) addPart(step, part, part.operation ?? 'read');
+    for (const part of operations) {
+      const operation = part.operation ?? 'read';
+      // The URL, so two --url targets with the same store and key stay two series.
+      const labels = {
+        store: step.store ?? '', key: step.key ?? '', operation, step: stepLabel(step), target: step.url,
+      };
+      addPart(seriesOf(labels), part);
+    }
     Object.assign(machine, {
       stealPercent: step.machine?.stealPercent ?? null,
       othersCpuPercent: step.machine?.othersCpuPercent ?? null,
@@ -75,50 +128,7 @@ export function createDriverMetrics() {
       if (event.type === 'step-done') onStepDone(event.step);
       else if (event.type === 'step' && !event.load?.warmup) running = { index: event.index, total: event.total };
     },
-    render() {
-      const lines = [];
-      const family = (name, type, help) => lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`);
-      const sample = (name, labels, value) => lines.push(`${name}${labelText(labels)} ${value}`);
-      const all = [...series.values()];
-      family('storebench_driver_requests_total', 'counter',
-        'requests of finished steps, by target (store, key and its URL), operation and step (load level)');
-      for (const entry of all) sample('storebench_driver_requests_total', entry.labels, entry.requests);
-      family('storebench_driver_errors_total', 'counter',
-        'failed requests of finished steps, by kind (http <status>, timeout, conn <code>)');
-      for (const entry of all) {
-        for (const [kind, n] of entry.errors) sample('storebench_driver_errors_total', { ...entry.labels, kind }, n);
-      }
-      family('storebench_driver_latency_seconds', 'histogram',
-        'response latency of finished steps, from each step\'s HDR histogram');
-      for (const entry of all) {
-        let cumulative = 0;
-        BUCKETS.forEach((le, i) => {
-          cumulative += entry.buckets[i];
-          sample('storebench_driver_latency_seconds_bucket', { ...entry.labels, le: String(le) }, cumulative);
-        });
-        sample('storebench_driver_latency_seconds_bucket', { ...entry.labels, le: '+Inf' }, entry.count);
-        sample('storebench_driver_latency_seconds_sum', entry.labels, entry.sum);
-        sample('storebench_driver_latency_seconds_count', entry.labels, entry.count);
-      }
-      family('storebench_driver_steps_done_total', 'counter', 'steps finished so far');
-      lines.push(`storebench_driver_steps_done_total ${stepsDone}`);
-      family('storebench_driver_step_running', 'gauge', 'the step under way (1 of total), 0 between steps');
-      lines.push(`storebench_driver_step_running ${running ? running.index : 0}`);
-      const gauges = [
-        ['storebench_driver_machine_steal_percent', 'stealPercent',
-          'CPU steal during the last finished step, % of all CPU time'],
-        ['storebench_driver_machine_others_cpu_percent', 'othersCpuPercent',
-          'CPU used by processes outside the run during the last finished step, % of one core'],
-        ['storebench_driver_machine_tree_cpu_percent', 'treeCpuPercent',
-          'CPU used by the run\'s processes during the last finished step, % of one core'],
-      ];
-      for (const [name, field, help] of gauges) {
-        if (machine[field] == null) continue; // not measured: absent, not a made-up 0
-        family(name, 'gauge', help);
-        lines.push(`${name} ${machine[field]}`);
-      }
-      return `${lines.join('\n')}\n`;
-    },
+    render: () => renderMetrics({ series, stepsDone, running, machine }),
   };
 }
 

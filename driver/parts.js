@@ -3,11 +3,11 @@
 import { splitEvenly, splitInProportion } from './split.js';
 
 /** Part I's clients of a concurrency level (10 over 4 parts: 3, 3, 2, 2). */
-export const concurrencyShare = (concurrency, { index, count }) => splitEvenly(concurrency, count)[index - 1];
-export const rpsShare = (rps, { count }) => rps / count;
+const concurrencyShare = (concurrency, { index, count }) => splitEvenly(concurrency, count)[index - 1];
+const rpsShare = (rps, { count }) => rps / count;
 
 /** Part I's requests of -n: in proportion to its clients, so the parts end together. */
-export function requestsShare(requests, { concurrency, rps }, part) {
+function requestsShare(requests, { concurrency, rps }, part) {
   if (rps) return splitEvenly(requests, part.count)[part.index - 1];
   return splitInProportion(requests, splitEvenly(concurrency, part.count))[part.index - 1];
 }

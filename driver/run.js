@@ -122,37 +122,11 @@ async function resolveTargets(options, onProgress, env) {
 export async function runBenchmark(options, { signal, onProgress = () => {}, env = process.env } = {}) {
   const resolved = await resolveTargets(options, onProgress, env);
   const { targets, skipped, label, app, stores, token = options.token ?? null } = resolved;
-  // A threshold on a store this run will not sweep: a usage error now, not "not measured" at the end.
-  const given = options.urls?.length ? 'the --url list' : 'the embedded app.js';
-  const source = options.target ? redactUrl(options.target) : options.direct ? '--direct' : given;
-  const swept = targets.map((target) => target.store);
-  const unmeasured = unmeasuredStoreProblems(options.assert, swept, { skipped, source });
-  if (unmeasured.length) {
-    await app?.stop();
-    await stores?.close();
-    throw new UsageError(unmeasured);
-  }
-  const steps = [];
-  const loads = [];
-  const verifications = [];
-  const keep = (event) => {
-    if (event.type === 'step-done') steps.push(event.step);
-    else if (event.type === 'load-done') loads.push(event.load);
-    else if (event.type === 'verify-done') verifications.push(event.verification);
-    else if (event.type === 'app-warmup-done') appWarmup = event.warmup;
-  };
-  let appWarmup = null;
-  let interrupted = false;
-  const appDied = new AbortController();
-  let appExit = null;
-  let stopping = false;
+  await refuseUnmeasured(options, resolved);
+  const kept = keptEvents();
+  const appWatch = watchApp(app);
+  const sweepSignal = signal ? AbortSignal.any([signal, appWatch.signal]) : appWatch.signal;
   let prober = null;
-  app?.child.once('exit', (code, exitSignal) => {
-    if (stopping) return;
-    appExit = exitSignal ?? `code ${code}`;
-    appDied.abort();
-  });
-  const sweepSignal = signal ? AbortSignal.any([signal, appDied.signal]) : appDied.signal;
   try {
     if (app) onProgress({ type: 'app-started', app });
     // --profile: refused now, before any load, where the app will not be profiled.
@@ -161,80 +135,125 @@ export async function runBenchmark(options, { signal, onProgress = () => {}, env
     // Decided with the options (options/result-settings.js): the Result records them as they are.
     const settings = options.settings;
     const system = systemInfo({ target: label, engine: settings.engine });
-    // A password in a URL never leaves the driver.
-    // A target the user named fails the run when no step of it succeeded.
-    const named = (target) => options.urls.length > 0 || Boolean(options.stores?.includes(target.store));
-    const shown = new Map(targets.map((target) => [target, {
-      url: redactUrl(target.url),
-      store: target.store,
-      key: target.key,
-      ...(target.framework ? { framework: target.framework } : {}),
-      named: named(target),
-      ...(target.servers ? { servers: target.servers } : {}),
-    }]));
-    const shownTargets = [...shown.values()];
-    const levels = (options.rps ?? options.concurrency).length;
-    const totalSteps = targets.length * levels * settings.repeat;
-    const estimateLoad = estimateLoadSeconds(settings, targets.map((target) => target.store));
-    const estimateSeconds = estimateRunSeconds({ settings, targets: targets.length, levels, load: estimateLoad });
-    onProgress({
-      type: 'start', settings, system, targets: shownTargets, skipped, totalSteps, estimateSeconds, estimateLoad,
-    });
+    const shown = shownTargets(options, targets);
+    const shownList = [...shown.values()];
+    const size = runSize(options, settings, targets);
+    onProgress({ type: 'start', settings, system, targets: shownList, skipped, ...size });
 
-    if (options.probe) {
-      prober = await startProber({ timeoutMs: options.timeoutMs });
-      for (const target of targets) {
-        target.probeTarget ??= { kind: 'http', url: options.keySpace ? `${target.url.replace(/\/+$/, '')}/${keyOf(0)}` : target.url };
-      }
-    }
-    let order = [];
-    let control = null;
+    if (options.probe) prober = await startProbe(options, targets);
     const barrier = startBarrier(options, targets, sweepSignal);
-    try {
-      ({ order, control } = await runSweep(targets, settings, {
-        ...(stores ? directSweep(stores) : { engine: httpEngineNamed(settings.engine) }),
-        machine: tierMonitor(options, resolved),
-        probe: prober,
-        signal: sweepSignal,
-        workload: options.keySpace ? workloadSpec(options) : null,
-        token,
-        present: (target) => shown.get(target),
-        emit: (event) => {
-          keep(event);
-          onProgress(event);
-        },
-        beforeSteps: barrier.wait,
-        profiler,
-      }));
-    } catch (error) {
-      if (!(error instanceof StepAborted)) throw error;
-      interrupted = true;
-    }
-    if (interrupted) order = orderOf(steps);
+    const swept = await runSweep(targets, settings, {
+      ...(stores ? directSweep(stores) : { engine: httpEngineNamed(settings.engine) }),
+      machine: tierMonitor(options, resolved),
+      probe: prober,
+      signal: sweepSignal,
+      workload: options.keySpace ? workloadSpec(options) : null,
+      token,
+      present: (target) => shown.get(target),
+      emit: (event) => {
+        kept.keep(event);
+        onProgress(event);
+      },
+      beforeSteps: barrier.wait,
+      profiler,
+    }).catch((error) => {
+      if (error instanceof StepAborted) return null; // interrupted: the finished steps make the Result
+      throw error;
+    });
+    const { order, control } = swept ?? { order: orderOf(kept.steps), control: null };
     // Its peak RSS is read from /proc before the app is stopped.
     const peakRss = await measurePeakRss(app);
     const result = createResult({
-      interrupted,
-      appExit,
+      interrupted: swept === null,
+      appExit: appWatch.exit,
       settings,
       system,
-      targets: shownTargets,
+      targets: shownList,
       skipped,
       order,
-      steps,
+      steps: kept.steps,
       control,
-      appWarmup,
-      loads,
-      verifications,
+      appWarmup: kept.appWarmup,
+      loads: kept.loads,
+      verifications: kept.verifications,
       peakRss,
     });
     return barrier.start ? { ...result, start: barrier.start } : result;
   } finally {
-    stopping = true;
+    appWatch.stopping = true;
     await prober?.close();
     await app?.stop();
     await stores?.close(); // direct mode: the stores, then the servers it started
   }
+}
+
+// A threshold on a store this run will not sweep: a usage error now, not "not measured" at the end.
+async function refuseUnmeasured(options, { targets, skipped, app, stores }) {
+  const given = options.urls?.length ? 'the --url list' : 'the embedded app.js';
+  const source = options.target ? redactUrl(options.target) : options.direct ? '--direct' : given;
+  const swept = targets.map((target) => target.store);
+  const unmeasured = unmeasuredStoreProblems(options.assert, swept, { skipped, source });
+  if (!unmeasured.length) return;
+  await app?.stop();
+  await stores?.close();
+  throw new UsageError(unmeasured);
+}
+
+// What the Result is made of, kept from the sweep's events as they pass.
+function keptEvents() {
+  const kept = { steps: [], loads: [], verifications: [], appWarmup: null };
+  kept.keep = (event) => {
+    if (event.type === 'step-done') kept.steps.push(event.step);
+    else if (event.type === 'load-done') kept.loads.push(event.load);
+    else if (event.type === 'verify-done') kept.verifications.push(event.verification);
+    else if (event.type === 'app-warmup-done') kept.appWarmup = event.warmup;
+  };
+  return kept;
+}
+
+// The embedded app dying aborts the sweep (its signal) and is recorded (exit); once the run sets
+// stopping, its exit is the run's own doing.
+function watchApp(app) {
+  const died = new AbortController();
+  const watch = { signal: died.signal, exit: null, stopping: false };
+  app?.child.once('exit', (code, exitSignal) => {
+    if (watch.stopping) return;
+    watch.exit = exitSignal ?? `code ${code}`;
+    died.abort();
+  });
+  return watch;
+}
+
+// Each target as the Result shows it: a password in a URL never leaves the driver, and a target
+// the user named fails the run when no step of it succeeded.
+function shownTargets(options, targets) {
+  const named = (target) => options.urls.length > 0 || Boolean(options.stores?.includes(target.store));
+  return new Map(targets.map((target) => [target, {
+    url: redactUrl(target.url),
+    store: target.store,
+    key: target.key,
+    ...(target.framework ? { framework: target.framework } : {}),
+    named: named(target),
+    ...(target.servers ? { servers: target.servers } : {}),
+  }]));
+}
+
+// The run's steps and its estimated seconds, for the start event.
+function runSize(options, settings, targets) {
+  const levels = (options.rps ?? options.concurrency).length;
+  const totalSteps = targets.length * levels * settings.repeat;
+  const estimateLoad = estimateLoadSeconds(settings, targets.map((target) => target.store));
+  const estimateSeconds = estimateRunSeconds({ settings, targets: targets.length, levels, load: estimateLoad });
+  return { totalSteps, estimateSeconds, estimateLoad };
+}
+
+// --probe: its thread, and what it asks of each target (a key-space run's first key).
+async function startProbe(options, targets) {
+  const prober = await startProber({ timeoutMs: options.timeoutMs });
+  for (const target of targets) {
+    target.probeTarget ??= { kind: 'http', url: options.keySpace ? `${target.url.replace(/\/+$/, '')}/${keyOf(0)}` : target.url };
+  }
+  return prober;
 }
 
 const directSweep = (stores) => ({

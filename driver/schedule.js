@@ -3,7 +3,7 @@
 // always first (a first store loses 30-57%: docs/measurement.md).
 import { createRandom } from '../util/random.js';
 
-export const DEFAULT_REPEAT = 1;
+const DEFAULT_REPEAT = 1;
 // The stream of the seed the shuffles draw from (the workloads use 0 and up for their own).
 const ORDER_STREAM = 101;
 

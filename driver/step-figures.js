@@ -8,7 +8,7 @@ import { printable } from '../util/printable.js';
 
 // Responses per interval give the step's own noise estimate (result/ranking.js): a quarter
 // second gives 8 intervals in the default 2 s step.
-export const INTERVAL_SECONDS = 0.25;
+const INTERVAL_SECONDS = 0.25;
 export const INTERVAL_NS = INTERVAL_SECONDS * 1e9;
 // An error kind keeps the first answer's text, cut to this many characters (a 413's reason).
 const ERROR_SAMPLE_CHARS = 300;

@@ -7,7 +7,6 @@ import { withDirectStoreTime } from '../result/store-time.js';
 import { DEFAULT_TIMEOUT_MS } from '../config/run-defaults.js';
 
 export { StepAborted } from './meter.js';
-export { errorSample, INTERVAL_SECONDS } from './step-figures.js';
 
 const DRAIN_SLACK_MS = 1000;
 // One step's clients, not the sweep's list of levels.

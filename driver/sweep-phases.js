@@ -160,7 +160,7 @@ export async function warmupPhase(sweep) {
 }
 
 /** Measure: one step after its steady-state warm-up, with the monitor (and probe) around it. */
-export async function measurePhase(sweep, target, load, { repeat, probing: withProbe }) {
+async function measurePhase(sweep, target, load, { repeat, probing: withProbe }) {
   const { probe, settings } = sweep;
   let warmup = null;
   if (sweep.steadyMax > 0) {
@@ -204,7 +204,7 @@ export async function measurePhase(sweep, target, load, { repeat, probing: withP
   });
 }
 
-export async function verifyPhase(sweep, target) {
+async function verifyPhase(sweep, target) {
   const own = sweep.state.get(target);
   let verification = null;
   if (own.runner && sweep.verify && (own.load || own.runner.wrote() > 0)) {
@@ -257,7 +257,7 @@ export async function controlPhase(sweep) {
  * out in a `profile` event, for the caller to keep as files. Each process's main thread's CPU is
  * read from /proc as well (where the app runs here): what its samples are scaled to.
  */
-export async function profilePhase(sweep, target, load, step) {
+async function profilePhase(sweep, target, load, step) {
   const { settings, profiler } = sweep;
   const started = await profiler.start();
   const mainThreads = () => started.map(({ pid }) => threadTicks(pid));

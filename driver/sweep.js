@@ -23,7 +23,7 @@ export function planLoads({ concurrency, rps, requests, part }) {
 }
 
 /** A fresh workload per target (same seed, same sequence), or null. */
-export function workloadFor(target, workload, token) {
+function workloadFor(target, workload, token) {
   if (!workload) return null;
   return createWorkload(workload, { basePath: new URL(target.url).pathname, token });
 }

@@ -7,7 +7,7 @@ import { UsageError } from '../util/errors.js';
 import { splitEvenly, splitInProportion } from './split.js';
 import { engineMode } from './engines/table.js';
 
-export const THREAD_ENGINES = ['http', 'direct'];
+const THREAD_ENGINES = ['http', 'direct'];
 // How long close() lets the threads close their stores' connections before ending them.
 const CLOSE_GRACE_MS = 2000;
 

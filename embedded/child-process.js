@@ -20,7 +20,7 @@ export function freePort() {
   });
 }
 
-export async function waitForPort(port, { timeoutMs = 10_000, host = '127.0.0.1', isAlive = () => true } = {}) {
+async function waitForPort(port, { timeoutMs = 10_000, host = '127.0.0.1', isAlive = () => true } = {}) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const ok = await new Promise((resolve) => {

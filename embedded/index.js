@@ -34,8 +34,6 @@ const STARTERS = {
   },
 };
 
-export const EMBEDDED_SERVICES = Object.keys(STARTERS);
-
 export function startEmbedded(name, env = process.env, options = {}) {
   const start = STARTERS[name];
   if (!start) return Promise.reject(new Error(`no embedded server for ${name}`));

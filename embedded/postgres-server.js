@@ -17,10 +17,10 @@ const run = promisify(execFile);
 
 export const missingReason =
   'no POSTGRES_URL and no PostgreSQL server binaries; install postgresql or set POSTGRES_URL';
-export const noUserReason = 'no POSTGRES_URL, and postgres refuses to run as root: ' +
+const noUserReason = 'no POSTGRES_URL, and postgres refuses to run as root: ' +
   'no `postgres` user in /etc/passwd (nor from `id`) to run it as; install postgresql, which creates it, ' +
   'or set POSTGRES_URL';
-export const noSetprivReason = 'no POSTGRES_URL, and as root postgres must run as the postgres user through ' +
+const noSetprivReason = 'no POSTGRES_URL, and as root postgres must run as the postgres user through ' +
   `setpriv, which is neither on PATH nor in ${SYSTEM_DIRS.join(', ')}; install util-linux or set POSTGRES_URL`;
 
 export function findServerBinaries(path = process.env.PATH, root = '/usr/lib/postgresql') {

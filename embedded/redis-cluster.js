@@ -10,7 +10,7 @@ import { notOnPathReason, which } from '../util/which.js';
 import { ServerUnavailableError } from '../util/errors.js';
 
 const run = promisify(execFile);
-export const missingReason =
+const missingReason =
   'no REDIS_CLUSTER_URLS and no redis-server and redis-cli on PATH; install redis-server or set REDIS_CLUSTER_URLS';
 
 // Each node needs a client port and a cluster-bus port.

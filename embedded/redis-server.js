@@ -3,7 +3,7 @@ import { freePort, startServer } from './child-process.js';
 import { notOnPathReason, which } from '../util/which.js';
 import { ServerUnavailableError } from '../util/errors.js';
 
-export const missingReason = 'no REDIS_URL and no redis-server on PATH; install redis-server or set REDIS_URL';
+const missingReason = 'no REDIS_URL and no redis-server on PATH; install redis-server or set REDIS_URL';
 
 export async function startRedisServer({ path = process.env.PATH, port } = {}) {
   const command = which('redis-server', path);

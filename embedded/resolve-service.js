@@ -62,7 +62,7 @@ export async function ownConnection(service, connection, delay) {
   };
 }
 
-export function everyStoreDelay(sources) {
+function everyStoreDelay(sources) {
   const every = (key) => valueForEvery(resolveSetting(key, sources).value) ?? 0;
   return { rttMs: every('storeRtt'), jitterMs: every('storeJitter'), bandwidth: every('storeBandwidth') };
 }

@@ -9,9 +9,9 @@ import { notOnPathReason, which } from '../util/which.js';
 import { ServerUnavailableError } from '../util/errors.js';
 
 const initScript = fileURLToPath(new URL('./tarantool-init.lua', import.meta.url));
-export const missingReason =
+const missingReason =
   'no TARANTOOL_URL and no tarantool on PATH; install tarantool (apt-get install tarantool) or set TARANTOOL_URL';
-export const user = 'storebench';
+const user = 'storebench';
 
 // memtxMb: default 64 MB, small for a shared machine. maxTupleSize: both engines' (default 1 MB).
 export async function startTarantool({ path = process.env.PATH, memtxMb, maxTupleSize } = {}) {

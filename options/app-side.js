@@ -54,7 +54,7 @@ function parseAppWorkers(raw, { direct, target, urls }, problems) {
 }
 
 /** --framework LIST: the frameworks of the app node test starts, or null where it starts none. */
-export function parseFramework(items, { direct, target, urls }, problems) {
+function parseFramework(items, { direct, target, urls }, problems) {
   if (items === undefined) return direct || target !== undefined || urls.length ? null : [FRAMEWORK_NAMES[0]];
   const unknown = items.filter((name) => !FRAMEWORK_NAMES.includes(name));
   for (const name of unknown) problems.push(`--framework must be ${FRAMEWORK_NAMES.join(', ')}, not "${name}"`);
@@ -69,7 +69,7 @@ export function parseFramework(items, { direct, target, urls }, problems) {
 }
 
 /** --profile: on, or off; not where there is no app of ours to profile. */
-export function parseProfile(given, { direct, urls }, problems) {
+function parseProfile(given, { direct, urls }, problems) {
   if (given !== true) return false;
   if (direct) problems.push('--profile profiles the app: --direct has none (the stores are called in this process)');
   if (urls.length) {

@@ -9,7 +9,7 @@ const PART_SEED_STREAM = 11;
 const MAX_SEED = 2 ** 32 - 1;
 export const MAX_PARTS = 1000;
 // --start-at +SECS: at most a day ahead.
-export const MAX_START_AHEAD_SECONDS = 86_400;
+const MAX_START_AHEAD_SECONDS = 86_400;
 
 /** "I/N" -> { index: I, count: N } (1 <= I <= N <= MAX_PARTS), or { problem }. */
 export function parsePart(text) {
@@ -112,7 +112,7 @@ export function partRunOptions(options, problems, onNotice = () => {}) {
   return next;
 }
 
-export function partProblems({ concurrency, rps, requests }, part) {
+function partProblems({ concurrency, rps, requests }, part) {
   if (!part || part.count === 1) return [];
   const problems = [];
   if (!rps) {
@@ -130,4 +130,4 @@ export function partProblems({ concurrency, rps, requests }, part) {
 }
 
 /** Operations whose read-back two parts would confuse (loads and inserts have disjoint keys). */
-export const sharedWrites = (mix) => mix.some(({ operation }) => !['read', 'insert'].includes(operation));
+const sharedWrites = (mix) => mix.some(({ operation }) => !['read', 'insert'].includes(operation));

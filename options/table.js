@@ -44,9 +44,6 @@ export const OPTIONS = Object.freeze(ENTRIES.map((entry) => Object.freeze(entry)
 
 export const camelCase = (flag) => flag.replace(/-([a-z])/g, (_, letter) => letter.toUpperCase());
 
-/** The option of each long flag. */
-export const OPTION = Object.freeze(Object.fromEntries(OPTIONS.map((option) => [option.flag, option])));
-
 /** The option named by its long flag in camelCase, as run() takes it ({ warmupMax: 5 }); an alias too. */
 export const OPTION_NAMED = new Map(OPTIONS.flatMap((option) => [
   [camelCase(option.flag), option], ...(option.alias ? [[camelCase(option.alias), option]] : []),

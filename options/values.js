@@ -29,7 +29,7 @@ export const positiveNumber = positive(nonNegativeNumber);
 /** A number as help lines and problems write it (10,000). */
 export const shown = (value) => value.toLocaleString('en-US');
 
-export const splitList = (text) => text.split(',').map((item) => item.trim()).filter(Boolean);
+const splitList = (text) => text.split(',').map((item) => item.trim()).filter(Boolean);
 
 /** A list option's items: its text split at commas, or code's array (its strings split the same way). */
 export const listItems = (value) =>

@@ -13,7 +13,7 @@ import { shown } from './values.js';
 const UNITS = { '': 1, b: 1, k: 1024, kb: 1024, m: 1024 * 1024, mb: 1024 * 1024 };
 
 /** "100", "10KB", "1MB" (K = 1024) -> bytes, or null. */
-export function parseSize(text) {
+function parseSize(text) {
   const match = /^(\d+)\s*([a-z]*)$/i.exec(text.trim());
   if (!match || !(match[2].toLowerCase() in UNITS)) return null;
   return Number(match[1]) * UNITS[match[2].toLowerCase()];

@@ -10,7 +10,7 @@ const FORMATS = { rps: formatRps, 'latency.meanMs': formatMs, 'latency.p50Ms': f
 const SHORT_NAMES = { rps: 'rps', 'latency.meanMs': 'mean ms', 'latency.p50Ms': 'p50 ms', 'latency.p99Ms': 'p99 ms' };
 
 /** "BUSY_MACHINE in 3 of 3 repeats (other processes up to 85% of a core), CPU_STEAL in 1 of 3 (steal up to 12%)". */
-export function machineWarningsText(warnings) {
+function machineWarningsText(warnings) {
   const peak = (entry) => {
     if (entry.peak === null) return '';
     const percent = Math.round(entry.peak);

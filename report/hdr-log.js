@@ -10,7 +10,7 @@ const safe = (text) => String(text).replace(/[^A-Za-z0-9._-]+/g, '_');
 const loadOf = (step) => (step.model === 'open' ? `rps ${step.targetRps}` : `concurrency ${step.concurrency}`);
 
 /** `<store>-<key>-<operation>.hlog`; a second URL with the same store and key gets `-2`: no log overwrites another. */
-export function hdrLogName(step, operation, seen = new Map()) {
+function hdrLogName(step, operation, seen = new Map()) {
   const base = `${safe(step.store)}-${safe(step.key)}`;
   if (!seen.has(base)) seen.set(base, []);
   const urls = seen.get(base);

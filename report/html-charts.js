@@ -7,8 +7,8 @@ import { groupRepeats, loadOf } from '../result/repeat.js';
 import { ResultsFormatError } from '../util/errors.js';
 
 // The percentile axis: 1/(1-p) from 2 (50%) to 100,000 (99.999%), 12 points a decade.
-export const PERCENTILE_X_MIN = 2;
-export const PERCENTILE_X_MAX = 100_000;
+const PERCENTILE_X_MIN = 2;
+const PERCENTILE_X_MAX = 100_000;
 const POINTS_PER_DECADE = 12;
 
 export const PERCENTILE_POSITIONS = (() => {
@@ -47,7 +47,7 @@ export function mergedHistogram(steps) {
 }
 
 /** Latency in ms at each percentile; null past 1/(1-p) > count, where the sample says only its max. */
-export function percentileLine(histogram) {
+function percentileLine(histogram) {
   const count = histogram.totalCount;
   return PERCENTILE_POSITIONS.map((x) => (count > 0 && x <= Math.max(count, PERCENTILE_X_MIN)
     ? round(histogram.getValueAtPercentile(100 * (1 - 1 / x)) / 1000)

@@ -2,8 +2,6 @@
 // uPlot): draws every chart from the JSON in <script id="storebench-charts">, sizes them to
 // their box (a phone's width, a printed page's), and records on each chart's element how many
 // series it drew, so a test can count them.
-/* global uPlot, document, window */
-/* eslint new-cap: ["error", { "newIsCapExceptions": ["uPlot"] }] */
 (function storebenchCharts() {
   const specs = JSON.parse(document.getElementById('storebench-charts').textContent).charts;
   const PALETTE = [

@@ -2,7 +2,6 @@
 // report/html-profile.js): each step's tree from the JSON in <script id="storebench-flames">,
 // drawn when its <details> is first opened (its width known then). Each drawn graph's element
 // records how many frames it drew, so a test can count them.
-/* global d3, flamegraph, document */
 (function storebenchFlames() {
   const data = document.getElementById('storebench-flames');
   if (!data) return;

@@ -27,7 +27,7 @@ import { STORE_TIME_HEADERS, hasServerStoreTime, storeTimeCells, storeTimeNote }
 import { profileSection } from './html-profile.js';
 
 const ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-export const escapeHtml = (value) => String(value).replace(/[&<>"']/g, (char) => ESCAPES[char]);
+const escapeHtml = (value) => String(value).replace(/[&<>"']/g, (char) => ESCAPES[char]);
 // JSON inside <script>: nothing in it may close the element or open a comment.
 const scriptJson = (value) => JSON.stringify(value)
   .replace(/</g, '\\u003c')

@@ -128,7 +128,7 @@ export function createRunText(write, { verbose = false } = {}) {
 }
 
 /** The targets in the order a live run printed their tables: the control's target after the control. */
-export function tableOrder(result) {
+function tableOrder(result) {
   const lastStep = new Map(result.steps.map((step, index) => [step.url, index]));
   const { repeat, concurrency, rps } = result.settings;
   // An interrupted run never measured the control, but printed that URL's table last all the same.

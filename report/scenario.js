@@ -3,13 +3,13 @@
 import { renderTable } from './table.js';
 import { renderSystemLine } from './system.js';
 import { FAILS, HOLDS, formatFigure } from '../result/scenarios/verdicts.js';
-import { UNDERMINING, verdictDoubts } from '../result/scenarios/doubts.js';
+import { verdictDoubts } from '../result/scenarios/doubts.js';
 
 const LABEL = 12;
 const labelled = (label, text) => `${`${label}:`.padEnd(LABEL)} ${text}`;
 
 // One formatter for the tables' figures and the verdicts' (driver/ may not import report/).
-export { formatFigure, UNDERMINING, verdictDoubts };
+export { formatFigure, verdictDoubts };
 
 const unitText = (column) => (column.unit ? `${column.label} (${column.unit})` : column.label);
 

@@ -229,7 +229,7 @@ export function orderText({ order, orderSeed, repeat, control: measured = true }
   return `interleaved: at each level every URL once, shuffled (seed ${orderSeed})${control}`;
 }
 
-export function describeWorkload(settings) {
+function describeWorkload(settings) {
   const mix = Object.entries(settings.mix)
     .map(([operation, share]) => `${operation} ${Number((share * 100).toFixed(2))}%`)
     .join(', ');

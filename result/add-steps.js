@@ -33,7 +33,7 @@ function sumsOf(latency, exact) {
   };
 }
 
-export function addLatencies(parts) {
+function addLatencies(parts) {
   const total = createLatencyRecorder();
   for (const { latency, histogram, sums } of parts) {
     const decoded = decodeHistogram(histogram);

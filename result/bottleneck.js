@@ -2,8 +2,6 @@
 // waited on the store or the network). Precedence and why: docs/measurement.md.
 import { CPU_SATURATED_PERCENT } from './honesty.js';
 
-export const BOTTLENECK_TIERS = ['driver', 'app', 'server', 'machine', 'latency'];
-
 const rounded = (value) => Math.round(value);
 const micros = (value) => (value === null ? '' : `, ${rounded(value)} µs per response`);
 const coresText = (cores) => `${cores} core${cores === 1 ? '' : 's'}`;

@@ -11,8 +11,8 @@ import {
 } from './fields.js';
 
 export const DOC_PATH = fileURLToPath(new URL('../docs/results-format.md', import.meta.url));
-export const BEGIN = '<!-- generated from result/fields.js by `node result/fields-doc.js`: edit there -->';
-export const END = '<!-- end of generated part -->';
+const BEGIN = '<!-- generated from result/fields.js by `node result/fields-doc.js`: edit there -->';
+const END = '<!-- end of generated part -->';
 
 const cell = (text) => text.replaceAll('|', '\\|');
 

@@ -13,7 +13,7 @@ export { RESULTS_FORMAT };
 
 const field = (path, type, description, extra = {}) => ({ path, type, description, ...extra });
 
-export const WARNING_FIELDS = [
+const WARNING_FIELDS = [
   field('code', 'string', 'what the warning is about, one of the warning codes below; reports decide by it'),
   field('message', 'string', 'the warning for people, as the table prints it'),
   field('data', 'object', 'the figures behind it, by code (see the warning codes below)'),
@@ -114,7 +114,7 @@ const ERRORS_BY_KIND = 'count per kind: `http <status>` (any status outside 200-
   '`WRITE_CONFLICT`: another writer of the key got in between, the store was up), `timeout`, `conn <code>`';
 
 // The store's own time, where the target says it (result/store-time.js): a step's, an operation's.
-export const STORE_TIME_FIELDS = [
+const STORE_TIME_FIELDS = [
   field('source', 'string', '`server-timing`: the target said it for each response, in the `store` metric of its ' +
     '`Server-Timing` header (`store;dur=0.042`; storebench\'s app sends it: from its call of the store to the ' +
     'result, docs/measurement.md); `direct` (--direct): each call of the step is the store\'s own, so its store ' +
@@ -144,7 +144,7 @@ export const CSV_OPERATION_COLUMN = { name: 'operation', after: 'workload' };
 export const CSV_RESULT_COLUMNS = [{ name: 'interrupted', path: 'interrupted' }];
 
 // One second of a step (result/timeline.js): what ended in it, and its own histogram.
-export const TIMELINE_FIELDS = [
+const TIMELINE_FIELDS = [
   field('second', 'integer', 'which second of the step, from 0 at its first request\'s start ' +
     '(step.startedAt is a few ms before)'),
   field('seconds', 'number', 'how much of this second the step covered: 1, except the last ' +
@@ -171,7 +171,7 @@ export const TIMELINE_FIELDS = [
 const TIMELINE_DESCRIPTION = 'the step second by second (the text report draws it as one line of sparklines ' +
   'per step, the HTML report charts it, `--hdr-log` writes it)';
 
-export const OPERATION_FIELDS = [
+const OPERATION_FIELDS = [
   field('operation', 'string', 'what the requests did: `read`, `write`, `update`, `insert`, `append` or ' +
     '`read-modify-write` (docs/workloads.md)'),
   field('requests', 'integer', 'requests of this operation started during the step (= responses ' +
@@ -191,7 +191,7 @@ export const OPERATION_FIELDS = [
 ];
 
 // The worker threads of --workers N, one entry each.
-export const WORKER_FIELDS = [
+const WORKER_FIELDS = [
   field('requests', 'integer', 'requests this worker started during the step'),
   field('responses', 'integer', 'its complete responses'),
   field('rps', 'number', 'its responses / its own wallSeconds; the step\'s rps is all responses over the workers\' ' +
@@ -203,7 +203,7 @@ export const WORKER_FIELDS = [
 ];
 
 // node test merge keeps each machine's figures of a merged step beside the total.
-export const MACHINE_ROW_FIELDS = [
+const MACHINE_ROW_FIELDS = [
   field('hostname', 'string', 'the machine (its results file\'s system.hostname)'),
   field('file', 'string', 'the results file it came from'),
   field('requests', 'integer', 'its requests'),
@@ -218,7 +218,7 @@ export const MACHINE_ROW_FIELDS = [
   field('finishedAt', 'string', 'when its step ended'),
 ];
 
-export const MERGED_FROM_FIELDS = [
+const MERGED_FROM_FIELDS = [
   field('file', 'string', 'a results file node test merge read'),
   field('hostname', 'string', 'the machine that wrote it'),
   field('date', 'string', 'when that run started (its system.date)'),
@@ -264,7 +264,7 @@ const APP_TIER_FIELDS = [
 ];
 
 // A store server behind a step (tiers.servers), as driver/tier-cpu.js reads it.
-export const SERVER_TIER_FIELDS = [
+const SERVER_TIER_FIELDS = [
   field('name', 'string', 'the server: its service (`redis`, `postgres`, `tarantool`, `memcached`, `couchdb`, ' +
     '`redis-cluster`), or `service@host:port` for one node of several (a Redis Cluster\'s)'),
   field('stores', 'string[]', 'the stores of the run it serves'),
@@ -297,14 +297,14 @@ export const SERVER_TIER_FIELDS = [
 // What limited a step (result/bottleneck.js); docs/measurement.md gives the rule.
 const BOTTLENECK_DESCRIPTION = 'what limited the step, by the rule of docs/measurement.md ("Where the time goes")';
 
-export const PROFILE_PROCESS_FIELDS = [
+const PROFILE_PROCESS_FIELDS = [
   field('pid', 'integer', 'the process'),
   field('role', 'string', '`app` (one process), `primary` or `worker` (app.js --workers N)'),
   field('samples', 'integer', 'its profile\'s samples of CPU (idle ones left out)'),
   field('microsPerResponse', 'number|null', 'its profiled CPU µs per response of the profiled run'),
 ];
 
-export const PROFILE_FIELDS = [
+const PROFILE_FIELDS = [
   field('responses', 'integer', 'responses in the profiled run (the step run again, right after it, with the app ' +
     'profiled: the step\'s own figures are never the profiled ones)'),
   field('rps', 'number', 'the profiled run\'s rps'),
@@ -492,7 +492,7 @@ export const STEP_CSV_FIELDS = STEP_FIELDS
     : [field]))
   .filter((field) => field.csv);
 
-export const COMPARISON_ROW_FIELDS = [
+const COMPARISON_ROW_FIELDS = [
   field('store', 'string', 'the store'),
   field('framework', 'string', 'what served the app (--framework); a row per store and framework where several ' +
     'did, each against `memory` on its own framework. Absent where no app said', { optional: true }),
@@ -580,13 +580,13 @@ export const COMPARISON_FIELDS = [
     'per request, not the stores', { optional: true }),
 ];
 
-export const ORDER_FIELDS = [
+const ORDER_FIELDS = [
   field('load', 'number', 'the concurrency (closed) or targetRps (open) of this round'),
   field('repeat', 'integer', 'which repeat, from 1'),
   field('urls', 'string[]', 'the URLs in the order their steps ran, any password shown as `***`'),
 ];
 
-export const TARGET_FIELDS = [
+const TARGET_FIELDS = [
   field('url', 'string', 'the URL swept, any password shown as `***`'),
   field('store', 'string', 'its store'),
   field('key', 'string', 'its key'),
@@ -600,7 +600,7 @@ export const TARGET_FIELDS = [
     'when they name one shared server', { optional: true }),
 ];
 
-export const SKIPPED_FIELDS = [
+const SKIPPED_FIELDS = [
   field('store', 'string', 'a store the listing showed but the sweep left out (`(entry N)` for an entry with no name)'),
   field('status', 'string', 'its status in /stores: `unavailable` or `down` (or whatever else the listing said); ' +
     '`refused` for an entry the driver cannot use (a name or key outside the alphabets, anything malformed), ' +
@@ -634,7 +634,7 @@ export const LOAD_FIELDS = [
   ...histogramFields('every batch\'s latency'),
 ];
 
-export const EXAMPLE_FIELDS = [
+const EXAMPLE_FIELDS = [
   field('key', 'string', 'the key read back'),
   field('expected', 'string', 'what it should hold, in words: its version (or its loaded value, or appends) and size'),
   field('got', 'string', 'what it held instead: `missing (404)`, `http <status>`, the value of the write ' +

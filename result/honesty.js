@@ -3,11 +3,11 @@ import { CONFLICT_KIND } from './error-kinds.js';
 import { WARNING_CODES } from './warnings.js';
 import { failedStep } from './ranking.js';
 
-export const MIN_SAMPLES = 1000;
-export const MIN_SECONDS = 1;
-export const LITTLE_TOLERANCE = 0.1;
+const MIN_SAMPLES = 1000;
+const MIN_SECONDS = 1;
+const LITTLE_TOLERANCE = 0.1;
 export const CPU_SATURATED_PERCENT = 90;
-export const OPEN_MODEL_MIN_RATIO = 0.95;
+const OPEN_MODEL_MIN_RATIO = 0.95;
 const SUGGEST_FAST = '; --engine fast sends the same load for a fraction of the CPU per request (docs/measurement.md)';
 
 const ms = (value) => `${value.toFixed(2)} ms`;

@@ -4,7 +4,7 @@ import { WARNING_CODES } from './warnings.js';
 
 // Parts started further apart than this get START_SKEW: a step of 2 s loses a few % of its
 // overlap at 100 ms.
-export const START_TOLERANCE_MS = 100;
+const START_TOLERANCE_MS = 100;
 
 const partName = ({ index, count }) => `part ${index} of ${count}`;
 

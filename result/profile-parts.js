@@ -107,7 +107,7 @@ export function sampleDurations({ samples = [], timeDeltas = [], startTime = 0, 
 }
 
 /** sampleDurations, each at most GAP_CAP times the median: a descheduled thread's gap is not CPU. */
-export function cappedDurations(profile) {
+function cappedDurations(profile) {
   const durations = sampleDurations(profile);
   if (!durations.length) return durations;
   const sorted = [...durations].sort((a, b) => a - b);

@@ -7,7 +7,7 @@ import { rangesOverlap } from '../util/stats.js';
 // The machine's own warnings (steal, other processes), as steps carry them.
 export const MACHINE_CODES = new Set(['CPU_STEAL', 'BUSY_MACHINE']);
 
-export const COMPARED_FIGURES = [
+const COMPARED_FIGURES = [
   { name: 'rps', pick: (summary) => summary.rps, better: 'higher' },
   { name: 'latency.meanMs', pick: (summary) => summary.latency.meanMs, better: 'lower' },
   { name: 'latency.p50Ms', pick: (summary) => summary.latency.p50Ms, better: 'lower' },

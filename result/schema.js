@@ -8,7 +8,7 @@ import { isMain } from '../util/is-main.js';
 import { RESULT_FIELDS, RESULTS_FORMAT } from './fields.js';
 
 export const SCHEMA_PATH = fileURLToPath(new URL('../docs/results.schema.json', import.meta.url));
-export const SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
+const SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
 
 const SCALARS = { string: 'string', integer: 'integer', number: 'number', boolean: 'boolean', object: 'object' };
 

@@ -2,7 +2,7 @@
 // histogram, never by averaging percentiles. A histogram is made once per second, not per request.
 import { createIntervalHistogram, decodeHistogram, encodeHistogram } from './recorder.js';
 
-export const TIMELINE_SECONDS = 1;
+const TIMELINE_SECONDS = 1;
 const SECOND_NS = TIMELINE_SECONDS * 1e9;
 
 class Second {

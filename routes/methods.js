@@ -8,7 +8,7 @@ const READ = ['GET', 'HEAD'];
 export const SERVER_METHODS = 'GET, HEAD, PUT, DELETE, POST, OPTIONS';
 
 /** The answer to req on a path that takes only `methods`. */
-export function methodAnswer(req, res, methods) {
+function methodAnswer(req, res, methods) {
   const allowed = [...methods, 'OPTIONS'].join(', ');
   res.setHeader('Allow', allowed);
   if (req.method === 'OPTIONS') return emptyAnswer(204);

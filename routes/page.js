@@ -34,7 +34,7 @@ response.json().then((body) => Promise.reject(new Error(body.error))))
       .catch((error) => { caption.textContent = store + ': ' + error.message; figure.classList.add('down'); });
   }`;
 
-export function renderPage(list) {
+function renderPage(list) {
   const rows = list
     .map((store) => {
       const links = keys

@@ -6,7 +6,7 @@ import { StorebenchError } from '../util/errors.js';
 import { writeGuard } from './write-guard.js';
 import { jsonAnswer } from './answers.js';
 
-export const PROFILE_PREFIX = '/_profile';
+const PROFILE_PREFIX = '/_profile';
 const INTERVAL = /[?&]intervalUs=(\d{1,5})(?:&|$)/;
 const MIN_INTERVAL_US = 50;
 const MAX_INTERVAL_US = 10_000;

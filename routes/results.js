@@ -8,9 +8,9 @@ import { writeGuard } from './write-guard.js';
 import { defaults } from '../config/settings.js';
 import { BYTES_TYPE, bodyAnswer, emptyAnswer } from './answers.js';
 
-export const RESULTS_PREFIX = '/_results';
-export const MAX_RESULT_SIZE = 8 * 1024 * 1024;
-export const MAX_RESULTS_TOTAL = 64 * 1024 * 1024;
+const RESULTS_PREFIX = '/_results';
+const MAX_RESULT_SIZE = 8 * 1024 * 1024;
+const MAX_RESULTS_TOTAL = 64 * 1024 * 1024;
 const RUN_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const PART = /^[1-9]\d{0,3}$/;
 

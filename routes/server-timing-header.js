@@ -6,7 +6,7 @@
 
 const ARRIVED = Symbol('storebench.arrivedAt');
 
-export class RequestTiming {
+class RequestTiming {
   constructor(startMs) {
     this.startMs = startMs;
     this.storeMs = -1; // no store called (yet)

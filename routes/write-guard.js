@@ -18,7 +18,7 @@ export function isLoopbackAddress(address) {
 // A server's bound address does not change while it listens; address() is a system call.
 const boundToLoopback = new WeakMap();
 
-export function serverListensOnLoopback(req) {
+function serverListensOnLoopback(req) {
   const server = req.socket.server;
   if (!server) return false;
   if (!boundToLoopback.has(server)) boundToLoopback.set(server, isLoopbackAddress(server.address()?.address));

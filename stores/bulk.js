@@ -1,8 +1,8 @@
 // A bulk write as store calls: chunks a server takes in one go, run a bounded number at once.
 
 // A chunk ends at this many entries or value bytes (a single larger value is a chunk of its own).
-export const CHUNK_ENTRIES = 1000;
-export const CHUNK_BYTES = 4 * 1024 * 1024;
+const CHUNK_ENTRIES = 1000;
+const CHUNK_BYTES = 4 * 1024 * 1024;
 
 export function chunksOf(entries, { maxEntries = CHUNK_ENTRIES, maxBytes = CHUNK_BYTES } = {}) {
   const chunks = [];

@@ -4,7 +4,7 @@
 import { InvalidKeyError } from '../util/errors.js';
 
 export const KEY_MAX_LENGTH = 250;
-export const KEY_ALPHABET = 'A-Z a-z 0-9 . _ : ~ -';
+const KEY_ALPHABET = 'A-Z a-z 0-9 . _ : ~ -';
 const keyPattern = /^[A-Za-z0-9._:~-]+$/;
 
 export const INTERNAL_SEPARATOR = '#';
@@ -21,7 +21,7 @@ export function keyProblem(key) {
 }
 
 // Store names: the key alphabet and + (redis+postgres); a remote /stores' names are checked against it.
-export const STORE_NAME_ALPHABET = `${KEY_ALPHABET} +`;
+const STORE_NAME_ALPHABET = `${KEY_ALPHABET} +`;
 const storeNamePattern = /^[A-Za-z0-9._:~+-]{1,250}$/;
 
 export function storeNameProblem(name) {

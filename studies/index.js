@@ -9,7 +9,7 @@ import { readdir } from 'node:fs/promises';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { join } from 'node:path';
 import { UsageError } from '../util/errors.js';
-import { SCALES, CLOUDANT_PLANS, scaleProblems, suggestion } from '../options/scenario-scales.js';
+import { SCALES, scaleProblems, suggestion } from '../options/scenario-scales.js';
 import { KINDS } from './kinds/index.js';
 import { HOLDS, judge } from '../result/scenarios/verdicts.js';
 import { publishedTable } from './tables.js';
@@ -18,8 +18,8 @@ import {
 } from '../config/network-delay.js';
 import { verdictDoubts } from '../result/scenarios/doubts.js';
 
-export { SCALES, CLOUDANT_PLANS, scaleProblems };
-export const SCENARIO_DIR = fileURLToPath(new URL('./scenarios/', import.meta.url));
+export { SCALES };
+const SCENARIO_DIR = fileURLToPath(new URL('./scenarios/', import.meta.url));
 // A published table with no table of ours to match (none was measured): its own columns.
 const shapeOf = (table) => ({
   id: table.id,
@@ -36,7 +36,7 @@ export async function listScenarios() {
 }
 
 /** The scenario called name, or UsageError (exit 2) with the names there are. */
-export async function findScenario(name) {
+async function findScenario(name) {
   const scenarios = await listScenarios();
   const found = scenarios.find((scenario) => scenario.name === name);
   if (found) return found;

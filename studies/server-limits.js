@@ -11,7 +11,7 @@ const REDIS = new Set(['redis', 'redis-cluster']);
 const mb = (bytes) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 /** Whether process `pid` is running (not gone, and not a zombie waiting for its parent). */
-export function isAlive(pid) {
+function isAlive(pid) {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     return !/^[ZX]$/.test(stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3));

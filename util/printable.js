@@ -3,7 +3,6 @@
 // Every such text goes through printable() before it is printed.
 
 // C0 and C1 controls (0x9b is a one-byte CSI to some terminals), and marks that reorder or break lines.
-// eslint-disable-next-line no-control-regex -- control characters are what it finds
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
 export function printable(text) {

@@ -23,7 +23,7 @@ export function tQuantile975(df) {
 }
 
 // From this many values on, spread() gives a 95% interval (docs/measurement.md, "Repeats").
-export const MIN_VALUES_FOR_INTERVAL = 5;
+const MIN_VALUES_FOR_INTERVAL = 5;
 
 // ciLow..ciHigh: the 95% t-interval of the mean (null with fewer than 5 values). Nulls are left out.
 export function spread(values) {

@@ -8,7 +8,7 @@ export const schemeOf = (text) => SCHEME.exec(String(text).trim())?.[1]?.toLower
 const ENCODE_HINT = 'a / ? # or @ in a user name or password must be percent-encoded (%2F %3F %23 %40)';
 
 // Everything between scheme:// and the last @, as a reader would take it at worst.
-export function looseUserinfo(text) {
+function looseUserinfo(text) {
   const raw = String(text).trim();
   const scheme = schemeOf(raw);
   const rest = scheme ? raw.slice(scheme.length + 3) : raw;

@@ -1,9 +1,9 @@
 // The frameworks the app can be served by, one adapter each over the one route table
 // (routes/table.js). Loaded when chosen, so an app on one framework never loads the others.
-// config/settings.js declares the same names for --framework; test/unit/frameworks.test.js holds
-// the two to each other.
+// config/settings.js declares the same names for --framework; test/app/frameworks.test.js serves
+// the app on each of them, so a name with no adapter here fails it.
 
-export const FRAMEWORKS = {
+const FRAMEWORKS = {
   express: async () => (await import('./express.js')).expressListener,
   fastify: async () => (await import('./fastify.js')).fastifyListener,
   node: async () => (await import('./node.js')).nodeListener,

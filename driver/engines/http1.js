@@ -4,14 +4,14 @@
 // ERROR_BODY_BYTES of a non-2xx answer, so the step can say why requests failed.
 import { storeDurationMs } from './server-timing-parse.js';
 
-export const MAX_HEAD_BYTES = 64 * 1024;
+const MAX_HEAD_BYTES = 64 * 1024;
 export const ERROR_BODY_BYTES = 2048;
 
 const CR = 13;
 const LF = 10;
 const CRLFCRLF = Buffer.from('\r\n\r\n');
 
-export class ResponseError extends Error {
+class ResponseError extends Error {
   constructor(message) {
     super(message);
     this.name = 'ResponseError';

@@ -2,8 +2,8 @@
 // once per 2xx response allocating nothing on the usual path. As the W3C spec says, the first
 // `dur` of a metric counts, and a value that is not a number is none.
 
-export const SERVER_TIMING = 'server-timing';
-export const STORE_METRIC = 'store';
+const SERVER_TIMING = 'server-timing';
+const STORE_METRIC = 'store';
 
 const COMMA = 44;
 const SEMICOLON = 59;

@@ -52,7 +52,7 @@ export async function probeCalls(store, { key, valueSize, writes }, timeoutMs) {
   return { send: async () => found(await withDeadline(store.get(key), timeoutMs)) };
 }
 
-export function found(value) {
+function found(value) {
   if (value === null || value === undefined) throw Object.assign(new Error('no value'), { code: 'MISSING' });
   return value;
 }

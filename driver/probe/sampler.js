@@ -6,7 +6,7 @@ import { createIntervalHistogram, createLatencyRecorder } from '../../result/rec
 export const NOISE_BATCH = 20;
 
 /** About two standard errors of the mean, 2 x sd(batch means) / sqrt(batches); null under 2 batches. */
-export function noiseOfBatches(batchMeans) {
+function noiseOfBatches(batchMeans) {
   const k = batchMeans.length;
   if (k < 2) return null;
   const mean = batchMeans.reduce((sum, value) => sum + value, 0) / k;
@@ -14,7 +14,7 @@ export function noiseOfBatches(batchMeans) {
   return (2 * Math.sqrt(variance)) / Math.sqrt(k);
 }
 
-export function probeFigures(recorder, errors, batchMeans = []) {
+function probeFigures(recorder, errors, batchMeans = []) {
   const { count, meanMs, p50Ms, p99Ms } = recorder.summary();
   return { count, errors, meanMs, p50Ms, p99Ms, noiseMs: noiseOfBatches(batchMeans) };
 }

@@ -7,11 +7,11 @@ import { RECORDS_MEDIA_TYPE, encodeRecords } from '../../util/records.js';
 import { keyOf } from './values.js';
 import { errorSample } from '../step-figures.js';
 
-export const LOAD_BATCH_BYTES = 8 * 1024 * 1024;
-export const LOAD_BATCH_RECORDS = 10_000;
-export const LOAD_CONCURRENCY = 2;
+const LOAD_BATCH_BYTES = 8 * 1024 * 1024;
+const LOAD_BATCH_RECORDS = 10_000;
+const LOAD_CONCURRENCY = 2;
 // A batch of 8 MB may take a while on a slow store: its deadline is at least this.
-export const LOAD_MIN_TIMEOUT_MS = 120_000;
+const LOAD_MIN_TIMEOUT_MS = 120_000;
 
 /** The records of the batch starting at `from`: { entries, to, bytes }; a record over the byte limit goes alone. */
 export function batchOf(workload, from, { maxBytes = LOAD_BATCH_BYTES, maxRecords = LOAD_BATCH_RECORDS } = {}) {
@@ -28,11 +28,6 @@ export function batchOf(workload, from, { maxBytes = LOAD_BATCH_BYTES, maxRecord
     entries.push([key, value]);
   }
   return { entries, to: from + entries.length, bytes: size };
-}
-
-export function encodeBatch(workload, from, limits) {
-  const { entries, to } = batchOf(workload, from, limits);
-  return { body: encodeRecords(entries), to };
 }
 
 const errorKind = (error) => (error.code === 'TIMEOUT' ? 'timeout' : `conn ${error.code ?? error.message}`);

@@ -3,7 +3,7 @@
 // verification keeps a version per key, never the bytes.
 import { createRandom, hash3, mix32 } from '../../util/random.js';
 
-export const KEY_PREFIX = 'user';
+const KEY_PREFIX = 'user';
 const KEY_DIGITS = 10;
 // The buffer holds at least this many bytes, and twice the largest value, so values of one
 // size start at a million different places or more.

@@ -4,7 +4,7 @@
 // A busy machine, failed requests inside rps and latency, or a driver at its limit (an ordering
 // of throughputs then compares the driver with itself). A study that measured the client itself
 // lists DRIVER_CPU in `expectedWarnings`.
-export const UNDERMINING = ['BUSY_MACHINE', 'CPU_STEAL', 'REQUEST_ERRORS', 'DRIVER_CPU'];
+const UNDERMINING = ['BUSY_MACHINE', 'CPU_STEAL', 'REQUEST_ERRORS', 'DRIVER_CPU'];
 
 /** The undermining warnings on the steps a verdict's figures came from: [{ code, steps, of }]. */
 export function verdictDoubts(record, steps = [], verdict) {

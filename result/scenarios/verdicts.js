@@ -30,7 +30,7 @@ const figure = formatFigure;
 const lowerIsBetter = (column) => column.unit === 'ms';
 const ratioText = (value) => `${value >= 10 ? value.toFixed(0) : value.toFixed(2)}x`;
 
-export const DEFAULT_MARGIN = 0.1;
+const DEFAULT_MARGIN = 0.1;
 const marginOf = (check) => check.margin ?? DEFAULT_MARGIN;
 /** An advantage (a ratio, > 1 when ahead) as 'ahead', 'behind' or 'level' (within the margin). */
 function standing(ratio, margin) {
@@ -52,7 +52,7 @@ const levelText = (count, margin) =>
 
 // notMeasured: the row is not in the table at all (the scale does not run it), rather than a
 // cell left empty (a store down, a failed step, an interrupted run).
-export class MissingCells extends Error {
+class MissingCells extends Error {
   constructor(message, { notMeasured = false } = {}) {
     super(message);
     this.notMeasured = notMeasured;

@@ -24,7 +24,7 @@ export class CfScriptError extends Error {
 }
 
 // The service instances the manifest binds, each named by settings of config/settings.js.
-export const offerings = {
+const offerings = {
   cloudant: {
     offering: 'cloudantOffering',
     plan: 'cloudantServicePlan',

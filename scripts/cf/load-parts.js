@@ -16,8 +16,8 @@ import { fromJson } from '../../result/format.js';
 import { mergeResults } from '../../result/merge.js';
 import { CfScriptError, optionalSetting, parseVars, writeTokenFile } from './cf.js';
 
-export const CF_LEAD_SECONDS = 90;
-export const CF_WAIT_SECONDS = 1800;
+const CF_LEAD_SECONDS = 90;
+const CF_WAIT_SECONDS = 1800;
 
 const LOAD_FLAGS = {
   parts: { type: 'string' },

@@ -26,6 +26,7 @@ export const FORBIDDEN = {
   'test.js': [...SCRIPTS],
   'test-json.js': [...SCRIPTS],
   'eslint.config.js': [...LIBRARY, 'util', ...SCRIPTS],
+  'knip.config.js': [...LIBRARY, 'util', ...SCRIPTS],
   cli: [...ENTRIES, ...SCRIPTS],
   studies: ['cli', ...ENTRIES, ...SCRIPTS],
   'index.js': [...ABOVE_INDEX, ...SCRIPTS],

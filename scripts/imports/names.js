@@ -4,11 +4,18 @@ import { readFile } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
 
 // A module's exported names, read from its text (export function/const/class, export { ... });
-// null when it re-exports with `export *`, whose names this does not follow.
+// null when it re-exports with `export *`, whose names this does not follow. A CommonJS module's
+// are its module.exports (the default) and the keys of the object literal assigned to it, which is
+// what Node offers an importer by name.
 async function exportedNames(file) {
   const text = await readFile(file, 'utf8');
   if (/export\s*\*\s*from/.test(text)) return null;
   const names = new Set();
+  if (/\bmodule\.exports\s*=/.test(text)) names.add('default');
+  for (const [, list] of text.matchAll(/\bmodule\.exports\s*=\s*\{([^}]*)\}/g)) {
+    const keys = list.split(',').map((entry) => entry.split(':')[0].trim()).filter(Boolean);
+    for (const key of keys) names.add(key);
+  }
   for (const [, name] of text.matchAll(/export\s+(?:async\s+)?(?:function\s*\*?|const|let|var|class)\s*([A-Za-z_$][\w$]*)/g)) names.add(name);
   for (const [, list] of text.matchAll(/export\s*\{([^}]*)\}/g)) {
     for (const part of list.split(',').map((entry) => entry.trim()).filter(Boolean)) names.add(part.split(/\s+as\s+/).at(-1).trim());

@@ -17,13 +17,13 @@ export function couchAuth(connection) {
 const TOKEN_PATH = '/identity/token';
 
 /** The IAM token service's base URL, as ibm-cloud-sdk-core takes it (no /identity/token). */
-export const iamBaseUrl = (iamUrl) => String(iamUrl).replace(/\/+$/, '').replace(new RegExp(`${TOKEN_PATH}$`), '');
+const iamBaseUrl = (iamUrl) => String(iamUrl).replace(/\/+$/, '').replace(new RegExp(`${TOKEN_PATH}$`), '');
 
 /** The full token URL, as @cloudant/cloudant's iamauth plugin takes it. */
 export const iamTokenUrl = (iamUrl) => `${iamBaseUrl(iamUrl)}${TOKEN_PATH}`;
 
 // Names IAM, where, and what to check: the SDKs report only the socket error ("connect ECONNREFUSED").
-export function iamError(error, iamUrl) {
+function iamError(error, iamUrl) {
   const status = error?.status ?? error?.statusCode;
   const detail = String(error?.message || error).split('\n')[0];
   const where = `the IAM token service at ${iamBaseUrl(iamUrl)}`;

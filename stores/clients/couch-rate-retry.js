@@ -2,7 +2,7 @@
 // 0.5 s. So do all three CouchDB clients here, at most MAX_RETRIES times; stats() counts the 429s.
 
 export const RETRY_DELAY_MS = 500;
-export const MAX_RETRIES = 10; // 5 s of retries: well inside the driver's 10 s request deadline
+const MAX_RETRIES = 10; // 5 s of retries: well inside the driver's 10 s request deadline
 
 const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
 

@@ -9,7 +9,7 @@ import { lastWriteWins } from '../bulk.js';
 import { defaults } from '../../config/settings.js';
 import { documentQueues } from './couch-turns.js';
 
-export const CONFLICT_RETRIES = {
+const CONFLICT_RETRIES = {
   maxAttempts: 25,
   // The rest of the deadline is left for the attempt under way: a write still conflicting is
   // answered 409 before the deadline's 503.
@@ -27,12 +27,9 @@ const pauseBefore = (attempt, { firstPauseMs, maxPauseMs }) =>
 const tooLarge = (bytes, cause) => new ValueTooLargeError(`the CouchDB server refused a document of ${bytes.length} ` +
   'bytes as too large (its max_document_size; Cloudant\'s is 1 MB)', { cause });
 
-// client: readRev(docId), put(document) -> rev, remove(docId, rev), fetchRevs(docIds) (_all_docs),
-// bulk(documents) (_bulk_docs), statusOf(error).
-export function revisionedWrites(
-  { readRev, put, remove, fetchRevs, bulk, statusOf },
-  { opTimeoutMs = defaults.opTimeoutMs, retries = CONFLICT_RETRIES } = {},
-) {
+// What every write shares: its turn among the writes of its key, the retries of a 409 within
+// the budget, the current revision (none for a missing document), and a 413 told as too large.
+function conflictRetries({ readRev, statusOf }, { opTimeoutMs, retries }) {
   const policy = { ...CONFLICT_RETRIES, ...retries };
   const budgetMs = opTimeoutMs * policy.budgetShare;
   const queues = documentQueues();
@@ -69,77 +66,90 @@ export function revisionedWrites(
       throw statusOf(error) === 413 ? tooLarge(bytes, error) : error;
     }
   };
+  return { untilLanded, inTurn, currentRev, refusingSize };
+}
 
+// Over the current revision (seeding twice must not fail either).
+async function setOverRevision({ put, statusOf }, { untilLanded, inTurn, currentRev, refusingSize }, key, bytes) {
+  const started = Date.now();
+  const docId = docIdOf(key);
+  const body = toDocument(bytes);
+  return inTurn(docId, 'the write', started, async (handed) => {
+    let known = handed;
+    let made;
+    await untilLanded(() => 'the write', started, async () => {
+      const rev = known ? known.rev : await currentRev(docId);
+      known = null; // after a conflict, read it afresh
+      try {
+        made = await refusingSize(bytes, () => put({ ...body, _id: docId, ...(rev ? { _rev: rev } : {}) }));
+        return true;
+      } catch (error) {
+        if (statusOf(error) === 409) return false;
+        throw error;
+      }
+    });
+    return typeof made === 'string' ? { rev: made } : null;
+  }).then(() => {});
+}
+
+async function deleteRevision({ remove, statusOf }, { untilLanded, inTurn, currentRev }, key) {
+  const started = Date.now();
+  const docId = docIdOf(key);
+  await inTurn(docId, 'the delete', started, async (handed) => {
+    let known = handed;
+    await untilLanded(() => 'the delete', started, async () => {
+      const rev = known ? known.rev : await currentRev(docId);
+      known = null;
+      if (!rev) return true;
+      try {
+        await remove(docId, rev);
+        return true;
+      } catch (error) {
+        if (statusOf(error) === 404) return true; // deleted by someone else meanwhile
+        if (statusOf(error) === 409) return false; // written by someone else meanwhile
+        throw error;
+      }
+    });
+    return null; // the next write reads what a delete leaves
+  });
+}
+
+// One _bulk_docs over the revisions _all_docs gives, again for the documents that conflicted. A
+// deleted document has no revision to give: it is written anew.
+async function bulkOverRevisions({ fetchRevs, bulk }, { untilLanded, refusingSize }, entries) {
+  // Each id once: two documents with one id in a _bulk_docs request conflict with each other.
+  let pending = lastWriteWins(entries)
+    .map(([key, bytes]) => ({ id: docIdOf(key), bytes, body: toDocument(bytes) }));
+  const count = pending.length;
+  const started = Date.now();
+  await untilLanded(() => `the bulk write (${pending.length} of its ${count} documents)`, started, async () => {
+    const rows = await fetchRevs(pending.map((write) => write.id));
+    const revs = new Map(rows
+      .filter((row) => row.value && !row.value.deleted)
+      .map((row) => [row.id, row.value.rev]));
+    const size = pending.reduce((sum, write) => sum + write.bytes.length, 0);
+    const results = await refusingSize({ length: size }, () =>
+      bulk(pending.map(({ id, body }) => ({ ...body, _id: id, ...(revs.has(id) ? { _rev: revs.get(id) } : {}) }))));
+    const failed = new Map(results.filter((result) => result.error).map((result) => [result.id, result]));
+    const conflicted = pending.filter((write) => failed.get(write.id)?.error === 'conflict');
+    const other = pending.find((write) => failed.has(write.id) && failed.get(write.id).error !== 'conflict');
+    if (other) {
+      const { error, reason } = failed.get(other.id);
+      if (/too_large/.test(error)) throw tooLarge(other.bytes);
+      throw new Error(`_bulk_docs refused ${other.id}: ${error}${reason ? ` (${reason})` : ''}`);
+    }
+    pending = conflicted;
+    return !pending.length;
+  });
+}
+
+// client: readRev(docId), put(document) -> rev, remove(docId, rev), fetchRevs(docIds) (_all_docs),
+// bulk(documents) (_bulk_docs), statusOf(error).
+export function revisionedWrites(client, { opTimeoutMs = defaults.opTimeoutMs, retries = CONFLICT_RETRIES } = {}) {
+  const shared = conflictRetries(client, { opTimeoutMs, retries });
   return {
-    async set(key, bytes) {
-      const started = Date.now();
-      const docId = docIdOf(key);
-      const body = toDocument(bytes);
-      return inTurn(docId, 'the write', started, async (handed) => {
-        let known = handed;
-        let made;
-        // Over the current revision (seeding twice must not fail either).
-        await untilLanded(() => 'the write', started, async () => {
-          const rev = known ? known.rev : await currentRev(docId);
-          known = null; // after a conflict, read it afresh
-          try {
-            made = await refusingSize(bytes, () => put({ ...body, _id: docId, ...(rev ? { _rev: rev } : {}) }));
-            return true;
-          } catch (error) {
-            if (statusOf(error) === 409) return false;
-            throw error;
-          }
-        });
-        return typeof made === 'string' ? { rev: made } : null;
-      }).then(() => {});
-    },
-    async delete(key) {
-      const started = Date.now();
-      const docId = docIdOf(key);
-      await inTurn(docId, 'the delete', started, async (handed) => {
-        let known = handed;
-        await untilLanded(() => 'the delete', started, async () => {
-          const rev = known ? known.rev : await currentRev(docId);
-          known = null;
-          if (!rev) return true;
-          try {
-            await remove(docId, rev);
-            return true;
-          } catch (error) {
-            if (statusOf(error) === 404) return true; // deleted by someone else meanwhile
-            if (statusOf(error) === 409) return false; // written by someone else meanwhile
-            throw error;
-          }
-        });
-        return null; // the next write reads what a delete leaves
-      });
-    },
-    // A deleted document has no revision to give: it is written anew.
-    async setMany(entries) {
-      // Each id once: two documents with one id in a _bulk_docs request conflict with each other.
-      let pending = lastWriteWins(entries)
-        .map(([key, bytes]) => ({ id: docIdOf(key), bytes, body: toDocument(bytes) }));
-      const count = pending.length;
-      const started = Date.now();
-      await untilLanded(() => `the bulk write (${pending.length} of its ${count} documents)`, started, async () => {
-        const rows = await fetchRevs(pending.map((write) => write.id));
-        const revs = new Map(rows
-          .filter((row) => row.value && !row.value.deleted)
-          .map((row) => [row.id, row.value.rev]));
-        const size = pending.reduce((sum, write) => sum + write.bytes.length, 0);
-        const results = await refusingSize({ length: size }, () =>
-          bulk(pending.map(({ id, body }) => ({ ...body, _id: id, ...(revs.has(id) ? { _rev: revs.get(id) } : {}) }))));
-        const failed = new Map(results.filter((result) => result.error).map((result) => [result.id, result]));
-        const conflicted = pending.filter((write) => failed.get(write.id)?.error === 'conflict');
-        const other = pending.find((write) => failed.has(write.id) && failed.get(write.id).error !== 'conflict');
-        if (other) {
-          const { error, reason } = failed.get(other.id);
-          if (/too_large/.test(error)) throw tooLarge(other.bytes);
-          throw new Error(`_bulk_docs refused ${other.id}: ${error}${reason ? ` (${reason})` : ''}`);
-        }
-        pending = conflicted;
-        return !pending.length;
-      });
-    },
+    set: (key, bytes) => setOverRevision(client, shared, key, bytes),
+    delete: (key) => deleteRevision(client, shared, key),
+    setMany: (entries) => bulkOverRevisions(client, shared, entries),
   };
 }

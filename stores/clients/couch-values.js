@@ -4,7 +4,7 @@
 // reserved fields) is stored as the document itself, as a CouchDB user would; anything else goes
 // base64 in BYTES_FIELD (as does an object with that field, so reading back is never ambiguous).
 
-export const DOC_ID_PREFIX = 'k:';
+const DOC_ID_PREFIX = 'k:';
 export const BYTES_FIELD = 'storebench:base64';
 
 const bytesPrefix = Buffer.from(`{"${BYTES_FIELD}":"`);

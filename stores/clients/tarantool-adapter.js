@@ -10,8 +10,8 @@ import { defaults } from '../../config/settings.js';
 
 // No append: the update splice works on string fields only, and a Lua concatenation is stored as a
 // string, not the varbinary that round-trips any bytes. Bulk: replaces pipelined on one connection.
-export const writes = { append: false, bulk: 'native', hash: false };
-export const pipelining = {
+const writes = { append: false, bulk: 'native', hash: false };
+const pipelining = {
   pipelines: true,
   reason: 'tarantool-driver writes each request to its one connection as it is issued, without waiting for ' +
     'the answers before it (one write per request)',
@@ -53,7 +53,7 @@ function limitOf(connection, engine, fromServer, settings) {
   return valueLimit(largest, limit, raiseText(connection, 'tarantoolTupleSize', `box.cfg ${option}`));
 }
 
-export const spaceName = (engine) => `storebench_${engine}`;
+const spaceName = (engine) => `storebench_${engine}`;
 
 export function tarantoolOptions(url) {
   const parsed = new URL(url);

@@ -49,65 +49,50 @@ const inMemoryWrites = (primary) => ({
   appendAndRead: async (key, bytes) => ({ after: await primary.appendAndRead(key, bytes) }),
 });
 
-export async function open(connections, {
-  flushIntervalMs = defaults.flushIntervalMs, writeBehindQueue = defaults.writeBehindQueue,
-  batchSize = BATCH_SIZE, maxPending = MAX_PENDING, workers = 1, joining = false, ...settings
-} = {}) {
-  if (workers > 1 && writeBehindQueue === 'memory') {
-    throw new Error(`with ${workers} app workers each keeps its own queue, and a queue in memory ` +
-      '(STOREBENCH_WRITE_BEHIND_QUEUE=memory) cannot keep two workers\' writes of one key in order: ' +
-      'use the redis queue');
-  }
+// PostgreSQL, then Redis; a Redis that cannot be opened closes PostgreSQL again.
+async function openStores(connections, settings) {
   const durable = await postgres.open(connections, { ...settings, table: TABLE });
-  let primary;
   try {
-    primary = await redis.open(connections, { keyPrefix: KEY_PREFIX });
+    return { durable, primary: await redis.open(connections, { keyPrefix: KEY_PREFIX }) };
   } catch (error) {
     await durable.close();
     throw error;
   }
+}
 
-  const journal = writeBehindQueue === 'memory' ? null : writeBehindJournal(primary.client, primary.keyOf);
-  const commands = journal ?? inMemoryWrites(primary); // each resolves to its journal token(s), if any
-  let shared = null;
-  if (workers > 1) {
-    try {
-      const { default: pg } = await import('pg');
-      shared = sharedFlush(pg, connections.postgres, { journal, epoch: await journal.epoch(), table: TABLE });
-    } catch (error) {
-      await Promise.allSettled([primary.close(), durable.close()]);
-      throw error;
-    }
+// With several app processes: each key's flushes ordered across them (shared-flush.js).
+async function joinFlushes(connections, journal, closeStores) {
+  try {
+    const { default: pg } = await import('pg');
+    return sharedFlush(pg, connections.postgres, { journal, epoch: await journal.epoch(), table: TABLE });
+  } catch (error) {
+    await closeStores();
+    throw error;
   }
-  const writeBatch = async (batch) => {
-    if (!batch.length) return;
-    await durable.setMany(batch.map(([key, bytes]) => [key, bytes]));
-    await journal?.forget(batch); // only now: PostgreSQL has committed them
-  };
-  const queue = new WriteBehindQueue((batch) => (shared ? shared.write(batch, writeBatch) : writeBatch(batch)),
-    { flushIntervalMs, batchSize, maxPending });
+}
+
+// The writes a previous run acknowledged and left in the journal: to PostgreSQL before any new one.
+async function replayUnflushed(journal, queue, counts, closeStores) {
+  try {
+    const { writes, lost } = await journal.unflushed();
+    for (const [key, bytes, token] of writes) queue.add(key, bytes, token);
+    await queue.flush();
+    await journal.forget(lost); // Redis no longer has their values (evicted): nothing to replay
+    Object.assign(counts, { replayed: writes.length, replayLost: lost.length });
+  } catch (error) {
+    queue.discard(); // the journal keeps them for the next attempt
+    await closeStores();
+    throw new Error('redis+postgres could not replay the writes a previous run left unflushed: ' +
+      redactText(error.message), { cause: error });
+  }
+}
+
+// Redis first: write() sends one Redis write (send() issues it synchronously) and, once Redis has
+// it, queues what PostgreSQL must get, unless a later write to the key was acknowledged first.
+// `sending` holds the Redis writes not yet answered: close() waits for them.
+function redisFirst(queue) {
   const underWay = new KeyWrites();
-  const sending = new Set(); // Redis writes not yet answered: close() waits for them
-  const counts = { readThroughs: 0, replayed: 0, replayLost: 0 };
-  let closing = null;
-
-  if (journal && !joining) {
-    try {
-      const { writes, lost } = await journal.unflushed();
-      for (const [key, bytes, token] of writes) queue.add(key, bytes, token);
-      await queue.flush();
-      await journal.forget(lost); // Redis no longer has their values (evicted): nothing to replay
-      Object.assign(counts, { replayed: writes.length, replayLost: lost.length });
-    } catch (error) {
-      queue.discard(); // the journal keeps them for the next attempt
-      await Promise.allSettled([primary.close(), durable.close(), shared?.close()]);
-      throw new Error('redis+postgres could not replay the writes a previous run left unflushed: ' +
-        redactText(error.message), { cause: error });
-    }
-  }
-
-  // Sends one Redis write (send() issues it synchronously) and, once Redis has it, queues what
-  // PostgreSQL must get, unless a later write to the key was acknowledged first.
+  const sending = new Set();
   async function write(keys, send, { replaces = true } = {}) {
     const writes = keys.map((key) => underWay.begin(key, { replaces }));
     const sent = send();
@@ -120,13 +105,27 @@ export async function open(connections, {
       for (const one of writes) one.end();
     }
   }
+  return { underWay, sending, write };
+}
 
-  function assertAccepting(n = 1) {
-    if (closing) throw new Error('redis+postgres is closing');
-    queue.assertRoom(n);
+// A key Redis lost: read from the queue, else PostgreSQL, and put back into Redis unless a write
+// of it began meanwhile.
+function readThroughOf({ primary, durable, journal, shared, queue, underWay, counts, flushIntervalMs }) {
+  // The journal names a write of key another process holds: wait for it to reach PostgreSQL.
+  async function flushedElsewhere(key) {
+    const until = Date.now() + ELSEWHERE_WAIT_MS;
+    for (;;) {
+      const { tokens: [token] } = await journal.current([key]);
+      if (token === null || queue.lookup(key)) return;
+      if (Date.now() > until) {
+        throw new Error(`Redis lost ${key}, and another app worker has not flushed its newest write of it ` +
+          `to PostgreSQL within ${ELSEWHERE_WAIT_MS / 1000} s`);
+      }
+      await sleep(Math.max(10, flushIntervalMs / 4));
+    }
   }
 
-  async function readThrough(key) {
+  return async function readThrough(key) {
     const watcher = underWay.watch(key);
     try {
       if (shared && !queue.lookup(key)) await flushedElsewhere(key);
@@ -140,20 +139,57 @@ export async function open(connections, {
     } finally {
       watcher.end();
     }
-  }
+  };
+}
 
-  // The journal names a write of key another process holds: wait for it to reach PostgreSQL.
-  async function flushedElsewhere(key) {
-    const until = Date.now() + ELSEWHERE_WAIT_MS;
-    for (;;) {
-      const { tokens: [token] } = await journal.current([key]);
-      if (token === null || queue.lookup(key)) return;
-      if (Date.now() > until) {
-        throw new Error(`Redis lost ${key}, and another app worker has not flushed its newest write of it ` +
-          `to PostgreSQL within ${ELSEWHERE_WAIT_MS / 1000} s`);
-      }
-      await sleep(Math.max(10, flushIntervalMs / 4));
-    }
+// Waits for Redis's answers, flushes what PostgreSQL has not got, then closes both stores; a
+// failed flush is the error, after they are closed.
+async function closeWriteBehind(sending, queue, closeStores) {
+  let failure;
+  await Promise.allSettled([...sending]);
+  try {
+    await queue.close();
+  } catch (error) {
+    failure = new Error('redis+postgres: PostgreSQL did not get every acknowledged write: ' +
+      redactText(error.message), { cause: error });
+  }
+  await closeStores();
+  if (failure) throw failure;
+}
+
+export async function open(connections, {
+  flushIntervalMs = defaults.flushIntervalMs, writeBehindQueue = defaults.writeBehindQueue,
+  batchSize = BATCH_SIZE, maxPending = MAX_PENDING, workers = 1, joining = false, ...settings
+} = {}) {
+  if (workers > 1 && writeBehindQueue === 'memory') {
+    throw new Error(`with ${workers} app workers each keeps its own queue, and a queue in memory ` +
+      '(STOREBENCH_WRITE_BEHIND_QUEUE=memory) cannot keep two workers\' writes of one key in order: ' +
+      'use the redis queue');
+  }
+  const { durable, primary } = await openStores(connections, settings);
+  let shared = null;
+  const closeStores = () => Promise.allSettled([primary.close(), durable.close(), shared?.close()]);
+
+  const journal = writeBehindQueue === 'memory' ? null : writeBehindJournal(primary.client, primary.keyOf);
+  const commands = journal ?? inMemoryWrites(primary); // each resolves to its journal token(s), if any
+  if (workers > 1) shared = await joinFlushes(connections, journal, closeStores);
+  const writeBatch = async (batch) => {
+    if (!batch.length) return;
+    await durable.setMany(batch.map(([key, bytes]) => [key, bytes]));
+    await journal?.forget(batch); // only now: PostgreSQL has committed them
+  };
+  const queue = new WriteBehindQueue((batch) => (shared ? shared.write(batch, writeBatch) : writeBatch(batch)),
+    { flushIntervalMs, batchSize, maxPending });
+  const { underWay, sending, write } = redisFirst(queue);
+  const counts = { readThroughs: 0, replayed: 0, replayLost: 0 };
+  let closing = null;
+
+  if (journal && !joining) await replayUnflushed(journal, queue, counts, closeStores);
+  const readThrough = readThroughOf({ primary, durable, journal, shared, queue, underWay, counts, flushIntervalMs });
+
+  function assertAccepting(n = 1) {
+    if (closing) throw new Error('redis+postgres is closing');
+    queue.assertRoom(n);
   }
 
   return {
@@ -198,18 +234,7 @@ export async function open(connections, {
     // A PostgreSQL outage only delays the durable copy (stats() shows it), as write-behind means to.
     ping: () => primary.ping(),
     close() {
-      return (closing ??= (async () => {
-        let failure;
-        await Promise.allSettled([...sending]);
-        try {
-          await queue.close();
-        } catch (error) {
-          failure = new Error('redis+postgres: PostgreSQL did not get every acknowledged write: ' +
-            redactText(error.message), { cause: error });
-        }
-        await Promise.allSettled([primary.close(), durable.close(), shared?.close()]);
-        if (failure) throw failure;
-      })());
+      return (closing ??= closeWriteBehind(sending, queue, closeStores));
     },
     stats() {
       return { ...queue.stats(), queue: journal ? 'redis' : 'memory', ...counts, ...(shared ? { workers } : {}) };

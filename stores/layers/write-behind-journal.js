@@ -9,7 +9,7 @@ import { INTERNAL_SEPARATOR } from '../keys.js';
 
 export const JOURNAL_KEY = ['storebench', 'write-behind-queue'].join(INTERNAL_SEPARATOR);
 // Set by the first app process to open: gone or changed, Redis lost its data (and the journal).
-export const EPOCH_KEY = ['storebench', 'write-behind-epoch'].join(INTERNAL_SEPARATOR);
+const EPOCH_KEY = ['storebench', 'write-behind-epoch'].join(INTERNAL_SEPARATOR);
 
 const SET = 's';
 const DELETE = 'd';

@@ -105,6 +105,56 @@ export function subset(scenario, scale, uses) {
   return { scenario: { ...scenario, stores: scenario.stores.filter((store) => uses.includes(store)) }, scale };
 }
 
+// One count's figures: each row's median over the repeats, none where a repeat failed (which is
+// reported), and the time its key listing took where it lists keys.
+function recordCount(times, { count, column, cells, listings, fail }) {
+  for (const [row, outcomes] of Object.entries(times)) {
+    const failed = outcomes.filter((outcome) => outcome.failed);
+    for (const outcome of failed) fail(failedOperations(`${row}, ${count} users`, outcome));
+    if (!failed.length) cells[row][column] = median(outcomes.map((outcome) => outcome.ms));
+    const listed = outcomes.filter((outcome) => typeof outcome.listingMs === 'number');
+    if (listed.length) listings[row] = { count, ms: median(listed.map((outcome) => outcome.listingMs)) };
+  }
+}
+
+const listingNotes = (listings) => {
+  const listed = Object.entries(listings);
+  if (!listed.length) return [];
+  return ['get para includes the key listing, timed before the gets of the keys it found, as the study\'s ' +
+    `code did (KEYS ${LISTED_PREFIX}* on Redis, the Map's keys in memory): ` +
+    listed.map(([row, { count, ms }]) =>
+      `${row} ${Number(ms.toPrecision(2)).toLocaleString('en-US')} ms of it at ${count.toLocaleString('en-US')}`)
+      .join(', ')];
+};
+
+// The direct engine's own cost of operations all at once, the floor under every para figure: the
+// best of FLOOR_TRIES on a store that does nothing, at each count.
+async function engineFloorNotes(counts, { steps, forStore, signal }) {
+  const floors = [];
+  for (const count of counts) {
+    const ops = methodOps('get para', usersOf(count));
+    let best = Infinity;
+    for (let i = 0; i < FLOOR_TRIES; i += 1) {
+      const timed = await forStore('the do-nothing store', steps, () => runAtOnce(noopStore, ops, { signal }));
+      best = Math.min(best, timed?.ms ?? Infinity);
+    }
+    if (Number.isFinite(best)) floors.push(`${best.toPrecision(2)} ms for ${count.toLocaleString('en-US')}`);
+  }
+  if (!floors.length) return [];
+  return ['the direct engine\'s own cost of operations all at once ' +
+    `(a deadline timer and a latency record each), the best of ${FLOOR_TRIES} on a store that does nothing: ` +
+    `${floors.join(', ')}; every para figure includes it, the memory store's most visibly`];
+}
+
+const methodNotes = (repeats) => [
+  `each store first ran the methods once over ${WARM_UP_USERS} users, untimed (a warm-up the study did not have)`,
+  ...(repeats > 1
+    ? [`each figure is the median of ${repeats} times (the stores taking turns, time by time), ` +
+      'so that one outlier cannot flip a verdict; the study timed each method once; ' +
+      'every time is a step of the results file']
+    : []),
+];
+
 export async function run(scenario, scale, { signal, onProgress = () => {}, env = process.env, appEnv = {} } = {}) {
   const { notes, failures, fail, unavailable, stopped, forStore } = createStoreFailures();
   const repeats = scale.repeats ?? 1;
@@ -148,49 +198,14 @@ export async function run(scenario, scale, { signal, onProgress = () => {}, env 
           }
         }
       }
-      for (const [row, outcomes] of Object.entries(times)) {
-        const failed = outcomes.filter((outcome) => outcome.failed);
-        for (const outcome of failed) fail(failedOperations(`${row}, ${count} users`, outcome));
-        if (!failed.length) cells[row][columns[i].id] = median(outcomes.map((outcome) => outcome.ms));
-        const listed = outcomes.filter((outcome) => typeof outcome.listingMs === 'number');
-        if (listed.length) listings[row] = { count, ms: median(listed.map((outcome) => outcome.listingMs)) };
-      }
+      recordCount(times, { count, column: columns[i].id, cells, listings, fail });
     }
-    const listed = Object.entries(listings);
-    if (listed.length) {
-      notes.push('get para includes the key listing, timed before the gets of the keys it found, as the study\'s ' +
-        `code did (KEYS ${LISTED_PREFIX}* on Redis, the Map's keys in memory): ` +
-        listed.map(([row, { count, ms }]) =>
-          `${row} ${Number(ms.toPrecision(2)).toLocaleString('en-US')} ms of it at ${count.toLocaleString('en-US')}`)
-          .join(', '));
-    }
-    if (!signal?.aborted) {
-      const floors = [];
-      for (const count of scale.counts) {
-        const ops = methodOps('get para', usersOf(count));
-        let best = Infinity;
-        for (let i = 0; i < FLOOR_TRIES; i += 1) {
-          const timed = await forStore('the do-nothing store', steps, () => runAtOnce(noopStore, ops, { signal }));
-          best = Math.min(best, timed?.ms ?? Infinity);
-        }
-        if (Number.isFinite(best)) floors.push(`${best.toPrecision(2)} ms for ${count.toLocaleString('en-US')}`);
-      }
-      if (floors.length) {
-        notes.push('the direct engine\'s own cost of operations all at once ' +
-          `(a deadline timer and a latency record each), the best of ${FLOOR_TRIES} on a store that does nothing: ` +
-          `${floors.join(', ')}; every para figure includes it, the memory store's most visibly`);
-      }
-    }
+    notes.push(...listingNotes(listings));
+    if (!signal?.aborted) notes.push(...await engineFloorNotes(scale.counts, { steps, forStore, signal }));
   } finally {
     await opened.close();
   }
-  notes.push(`each store first ran the methods once over ${WARM_UP_USERS} users, untimed ` +
-    '(a warm-up the study did not have)');
-  if (repeats > 1) {
-    notes.push(`each figure is the median of ${repeats} times (the stores taking turns, time by time), ` +
-      'so that one outlier cannot flip a verdict; the study timed each method once; ' +
-      'every time is a step of the results file');
-  }
+  notes.push(...methodNotes(repeats));
   const ofTimes = repeats > 1 ? `, median of ${repeats} times` : '';
   return {
     measured: [{

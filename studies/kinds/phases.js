@@ -197,14 +197,13 @@ export function subset(scenario, scale, uses) {
   return { scenario: { ...scenario, stores: scenario.stores.filter((store) => uses.includes(store)) }, scale };
 }
 
-export async function run(scenario, scale, {
-  signal, onProgress = () => {}, env = process.env, system = {},
-} = {}) {
+// Each phase in the scenario's order, with the options it runs with. The study's phases insert a
+// counted number of records: no control step, no warm-up windows, whose inserts would go past the
+// key range the next phase reads.
+function planPhases(scenario, scale) {
   const order = scenario.phaseOrder ?? scale.phases.map((phase) => phase.id);
-  const planned = order.map((id) => {
+  return order.map((id) => {
     const phase = scale.phases.find((candidate) => candidate.id === id);
-    // The study's phases insert a counted number of records: no control step, no warm-up windows,
-    // whose inserts would go past the key range the next phase reads.
     const given = { ...phase.options, direct: true, probe: true, noControl: true, warmupMax: 0 };
     const { options, problems } = normalizeOptions(given);
     if (problems.length) {
@@ -212,6 +211,51 @@ export async function run(scenario, scale, {
     }
     return { phase, given, options };
   });
+}
+
+// The system a phase runs on, each change noted: its store's servers held to a CPU share (in the
+// phases the counter-run names), and Redis's memory limited where the phase says.
+async function limitPhase(store, servers, phase, { system, scale, scenario, notes }) {
+  const cpu = system.serverCpu && (!system.serverCpu.phases || system.serverCpu.phases.includes(phase.id))
+    ? await limitServersCpu(store, servers, system.serverCpu.cores)
+    : null;
+  if (cpu) notes.push(...cpu.notes.map((note) => `phase ${phase.id}: ${note}`));
+  const memory = phase.memory
+    ? await limitRedisMemory(store, servers, { ...phase.memory, fill: system.memoryFill ?? phase.memory.fill },
+      { nodeTimeoutMs: scale.clusterNodeTimeoutMs ?? scenario.clusterNodeTimeoutMs })
+    : null;
+  if (memory) notes.push(...memory.notes.map((note) => `phase ${phase.id}: ${note}`));
+  return { cpu, memory };
+}
+
+// The rows as the tables show them: by phase in the scale's order, then by store, with an empty
+// row for each store the scenario names as absent.
+function rowsInOrder(ran, scenario, scale) {
+  const shownOrder = scale.phases.map((phase) => phase.id);
+  const absent = Object.keys(scenario.absentStores ?? {});
+  const shownStores = [...scenario.stores, ...absent];
+  const rows = [...ran];
+  for (const phase of scale.phases) for (const store of absent) rows.push({ phase, store, steps: null });
+  return rows.sort((a, b) => shownOrder.indexOf(a.phase.id) - shownOrder.indexOf(b.phase.id) ||
+    shownStores.indexOf(a.store) - shownStores.indexOf(b.store));
+}
+
+// Every phase's Result in one, with the settings they share.
+function mergedResult(results, scenario, signal) {
+  const merged = results.length ? concatResults(results) : null;
+  if (merged) merged.settings = phasesSettings(merged.settings, scenario, merged.steps);
+  if (merged && signal?.aborted) merged.interrupted = true;
+  return merged;
+}
+
+const PROBE_NOISE_NOTE = 'the probe\'s noise: each probe mean is measured with its own, two standard errors by ' +
+  `batch means (the spread of the means of its answers in batches of ${NOISE_BATCH}), in the results file as ` +
+  'each table\'s noise; two probe means no further apart than their noises together are too small to judge here';
+
+export async function run(scenario, scale, {
+  signal, onProgress = () => {}, env = process.env, system = {},
+} = {}) {
+  const planned = planPhases(scenario, scale);
   const touched = Math.max(...planned.map(({ options }) => keysTouched(options)));
   const serverEnv = scale.tarantoolMemtxMb
     ? { ...env, STOREBENCH_TARANTOOL_MEMTX_MB: String(scale.tarantoolMemtxMb) }
@@ -240,15 +284,7 @@ export async function run(scenario, scale, {
           notes.push(`${store}, phase ${phase.id}: not run, ${stopped}`);
           continue;
         }
-        const cpu = system.serverCpu && (!system.serverCpu.phases || system.serverCpu.phases.includes(phase.id))
-          ? await limitServersCpu(store, servers, system.serverCpu.cores)
-          : null;
-        if (cpu) notes.push(...cpu.notes.map((note) => `phase ${phase.id}: ${note}`));
-        const memory = phase.memory
-          ? await limitRedisMemory(store, servers, { ...phase.memory, fill: system.memoryFill ?? phase.memory.fill },
-            { nodeTimeoutMs: scale.clusterNodeTimeoutMs ?? scenario.clusterNodeTimeoutMs })
-          : null;
-        if (memory) notes.push(...memory.notes.map((note) => `phase ${phase.id}: ${note}`));
+        const { cpu, memory } = await limitPhase(store, servers, phase, { system, scale, scenario, notes });
         index += 1;
         onProgress({
           type: 'scenario-step',
@@ -284,19 +320,9 @@ export async function run(scenario, scale, {
       await servers.stop();
     }
   }
-  const shownOrder = scale.phases.map((phase) => phase.id);
-  const absent = Object.keys(scenario.absentStores ?? {});
-  const shownStores = [...scenario.stores, ...absent];
-  for (const phase of scale.phases) for (const store of absent) ran.push({ phase, store, steps: null });
-  const byPhase = [...ran].sort((a, b) => shownOrder.indexOf(a.phase.id) - shownOrder.indexOf(b.phase.id) ||
-    shownStores.indexOf(a.store) - shownStores.indexOf(b.store));
-  const merged = results.length ? concatResults(results) : null;
-  if (merged) merged.settings = phasesSettings(merged.settings, scenario, merged.steps);
-  if (merged && signal?.aborted) merged.interrupted = true;
-  const measured = phaseTables(byPhase, scale.titles ?? scenario.titles);
-  notes.push('the probe\'s noise: each probe mean is measured with its own, two standard errors by batch means (the ' +
-    `spread of the means of its answers in batches of ${NOISE_BATCH}), in the results file as each table's noise; ` +
-    'two probe means no further apart than their noises together are too small to judge here');
+  const merged = mergedResult(results, scenario, signal);
+  const measured = phaseTables(rowsInOrder(ran, scenario, scale), scale.titles ?? scenario.titles);
+  notes.push(PROBE_NOISE_NOTE);
   const faster = probeFasterUnderLoad(measured[0]);
   if (faster) notes.push(faster);
   return {

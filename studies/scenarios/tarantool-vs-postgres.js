@@ -12,107 +12,43 @@ const STUDY_APP = { STOREBENCH_POSTGRES_READS: 'join', STOREBENCH_POSTGRES_WRITE
 const OURS = { STOREBENCH_POSTGRES_READS: 'key', STOREBENCH_POSTGRES_WRITES: 'concurrent' };
 // Both sides of each run ran without keep-alive: ab's write command had no -k, and its read
 // outputs say "Keep-Alive requests: 0" although the command had -k.
+const AB = { noKeepalive: true, warmup: 200, seed: 4 };
+// One listing's locations read (2,448 bytes), or written (190 bytes, not read back).
+const reads = (stores, { requests, concurrency }) => ({
+  stores, workload: 'read', records: 1, valueSize: 2448, requests, concurrency: [concurrency], ...AB,
+});
+const writes = (stores, { requests, concurrency }, records = 1) => ({
+  stores, workload: 'update', records, valueSize: 190, requests, concurrency: [concurrency], ...AB, noVerify: true,
+});
 const runs = ({ requests, concurrency, pair }) => [
   ...STORES.flatMap((store) => [
-    {
-      id: 'read',
-      label: `${store} read`,
-      options: {
-        stores: store,
-        workload: 'read',
-        records: 1,
-        valueSize: 2448,
-        requests,
-        concurrency: [concurrency],
-        noKeepalive: true,
-        warmup: 200,
-        seed: 4,
-      },
-    },
-    {
-      id: 'write',
-      label: `${store} write`,
-      options: {
-        stores: store,
-        workload: 'update',
-        records: 1,
-        valueSize: 190,
-        requests,
-        concurrency: [concurrency],
-        noKeepalive: true,
-        warmup: 200,
-        seed: 4,
-        noVerify: true,
-      },
-    },
+    { id: 'read', label: `${store} read`, options: reads(store, { requests, concurrency }) },
+    { id: 'write', label: `${store} write`, options: writes(store, { requests, concurrency }) },
   ]),
   // The study's pair on random listings: its app's writes one at a time, then concurrently.
   {
     id: 'single-threaded',
     label: 'postgres writes one at a time, random ids',
-    options: {
-      stores: 'postgres',
-      workload: 'update',
-      records: 1000,
-      valueSize: 190,
-      requests: pair.requests,
-      concurrency: [pair.concurrency],
-      noKeepalive: true,
-      warmup: 200,
-      seed: 4,
-      noVerify: true,
-    },
+    options: writes('postgres', pair, 1000),
   },
   {
     id: 'multi-threaded',
     env: OURS,
     label: 'postgres writes concurrently, random ids',
-    options: {
-      stores: 'postgres',
-      workload: 'update',
-      records: 1000,
-      valueSize: 190,
-      requests: pair.requests,
-      concurrency: [pair.concurrency],
-      noKeepalive: true,
-      warmup: 200,
-      seed: 4,
-      noVerify: true,
-    },
+    options: writes('postgres', pair, 1000),
   },
   // Ours beside the study's: the key lookup, and one-row writes not serialised.
   {
     id: 'read-key',
     env: OURS,
     label: 'postgres read by primary key',
-    options: {
-      stores: 'postgres',
-      workload: 'read',
-      records: 1,
-      valueSize: 2448,
-      requests,
-      concurrency: [concurrency],
-      noKeepalive: true,
-      warmup: 200,
-      seed: 4,
-    },
+    options: reads('postgres', { requests, concurrency }),
   },
   {
     id: 'write-concurrent',
     env: OURS,
     label: 'postgres write, concurrent',
-    options: {
-      stores: 'postgres',
-      workload: 'update',
-      records: 1,
-      valueSize: 190,
-      requests,
-      concurrency: [concurrency],
-      noKeepalive: true,
-      warmup: 200,
-      seed: 4,
-      noVerify: true,
-    },
+    options: writes('postgres', { requests, concurrency }),
   },
 ];
 

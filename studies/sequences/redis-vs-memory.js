@@ -7,7 +7,7 @@ export const METHODS = Object.freeze(['set once', 'set para', 'get once', 'get p
 // ' para' in their names: the study's checks compare those methods only.
 export const UPDATE_METHODS = Object.freeze(['update in one key', 'update own key']);
 
-export const userKey = (id) => `user_${id}`;
+const userKey = (id) => `user_${id}`;
 export const ALL_USERS_KEY = 'all-users';
 
 /** The study's user object, its exact shape and values (the `frends` spelling included); only id varies. */

@@ -103,7 +103,7 @@ export function fixedStep({
 }
 
 /** The settings of a run of the seeded reads (today's default), as runBenchmark records them. */
-export const SEEDED_READ_SETTINGS = Object.freeze({
+const SEEDED_READ_SETTINGS = Object.freeze({
   workload: 'read',
   mix: { read: 1 },
   records: null,

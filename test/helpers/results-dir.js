@@ -8,7 +8,7 @@ import { join } from 'node:path';
 let dir = null;
 
 /** This process's folder for saved runs, made on first use. */
-export function testResultsDir() {
+function testResultsDir() {
   if (dir === null) {
     dir = mkdtempSync(join(tmpdir(), 'storebench-test-runs-'));
     process.once('exit', () => rmSync(dir, { recursive: true, force: true }));

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { createConnection } from 'node:net';
 
-export const inCI = process.env.CI === 'true';
+const inCI = process.env.CI === 'true';
 
 /** Skips the test (locally) or fails it (CI) with reason. Returns true when the test must stop. */
 export function unavailable(t, reason) {

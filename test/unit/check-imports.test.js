@@ -151,6 +151,18 @@ test('on a made-up repository: upward arrows of the planned floors, scripts impo
   assert.ok(!problems.some((problem) => problem.startsWith('studies/')), 'studies/ may import index.js and options/');
 });
 
+test('a name imported from a CommonJS module is one of its module.exports object\'s keys', async (t) => {
+  const root = await madeUpRepository(t, {
+    'embedded/limits.cjs': 'const classify = () => 1;\nmodule.exports = { classify, PLANS: {} };',
+    'embedded/user.js':
+      "import { classify, PLANS, gone } from './limits.cjs';\nexport default [classify, PLANS, gone];",
+  });
+  const { problems } = await checkImports(root, { computedAllowed: {}, launchesAllowed: {} });
+  assert.deepEqual(problems.filter((problem) => problem.startsWith('embedded/')), [
+    'embedded/user.js: imports gone from ./limits.cjs, which does not export it',
+  ]);
+});
+
 test('options/ stands on its own floor: an import of a driver, result, store, report, app or embedded ' +
   'module from it is a problem; config/ and util/ are not', async (t) => {
   const below = ['driver/step.js', 'result/format.js', 'stores/index.js', 'report/text.js', 'app/create.js',

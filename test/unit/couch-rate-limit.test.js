@@ -1,9 +1,7 @@
 // Which requests Cloudant Lite's emulated limits meter, and as what (embedded/couch-rate-limit.cjs).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import rateLimit from '../../embedded/couch-rate-limit.cjs';
-
-const { classify, PLANS } = rateLimit;
+import { classify, PLANS } from '../../embedded/couch-rate-limit.cjs';
 
 test('lookups, writes and queries are told apart; server and database calls are not metered', () => {
   const cases = [
