@@ -1,23 +1,14 @@
 // node test k8s <driver flags> --parts N: an Indexed Job whose pods are the N parts of one run,
 // each printing its results between marker lines for `node test merge --from-logs`.
 import { parseArgs } from 'node:util';
-import { driverArgv } from './part-argv.js';
+import { driverArgv, launcherSpec } from './part-argv.js';
 import { parseStartAt } from '../options/parts.js';
 import { randomSeed } from '../util/random.js';
 import { RESULT_BEGIN, RESULT_END } from '../result/logs.js';
 
 const K8S_LEAD_SECONDS = 120;
 
-const K8S_FLAGS = {
-  parts: { type: 'string' },
-  image: { type: 'string' },
-  name: { type: 'string' },
-  cpu: { type: 'string' },
-  memory: { type: 'string' },
-  'start-at': { type: 'string' },
-  seed: { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
-};
+const K8S_FLAGS = launcherSpec('parts', 'image', 'name', 'cpu', 'memory', 'start-at', 'seed', 'help');
 
 /** Parses `node test k8s` argv: { help, options, problems }. */
 export function parseK8sArguments(argv, { parseRun, now = Date.now() } = {}) {

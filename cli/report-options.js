@@ -2,10 +2,32 @@
 // commands' flags (node test report FILE [--html OUT] [--assert EXPR], node test compare A B
 // [--fail-on-regression PCT]): pure, like options.js, which appends these to its own.
 import { parseFlags } from '../util/flags.js';
+import { flagSpec } from '../util/flag-table.js';
 import { parseThresholds } from '../config/thresholds.js';
-import { RUN_REPORT_FLAGS, htmlProblem, strings } from '../options/run-report.js';
+import { htmlProblem, strings } from '../options/run-report.js';
 
 const REGRESSION_LIMIT = 1000; // percent
+
+// Each command's flags (util/flag-table.js): what is parsed is what each says it takes.
+const HELP = { flag: 'help', short: 'h', help: 'show this help' };
+const REPORT_FLAGS = [
+  { flag: 'html', arg: 'OUT', help: 'write the page instead of printing the tables' },
+  { flag: 'assert', arg: 'EXPR', multiple: true, help: 'check these thresholds instead of the run\'s own (exit 3)' },
+  { flag: 'verbose', help: 'every line under each table, and the comparison\'s row per store and level' },
+  HELP,
+];
+const COMPARE_FLAGS = [
+  { flag: 'fail-on-regression', arg: 'PCT', help: 'exit 3 when an rps falls or a p99 rises by more than PCT %' },
+  { flag: 'ignore-busy', help: 'do not fail on a step whose machine was busy (CPU_STEAL, BUSY_MACHINE)' },
+  HELP,
+];
+const MERGE_FLAGS = [
+  { flag: 'json', arg: 'OUT', help: 'write the merged run as JSON' },
+  { flag: 'csv', arg: 'OUT', help: 'write the merged run as CSV' },
+  { flag: 'html', arg: 'OUT', help: 'write the merged run\'s page' },
+  { flag: 'from-logs', arg: 'LOG', multiple: true, help: 'results printed between marker lines on a log' },
+  HELP,
+];
 const percent = (text) => (/^\d+(\.\d+)?$|^\.\d+$/.test(text) ? Number(text) : null);
 
 export const REPORT_COMMANDS_USAGE = `       node test report FILE.json [--html OUT] [--assert EXPR]... [--verbose]
@@ -30,13 +52,7 @@ refused (exit 2). --json/--csv/--html write the merged run.`;
 
 /** node test report FILE.json [--html OUT] [--assert EXPR]... [--verbose]: argv after "report". */
 export function parseReportArguments(argv) {
-  const spec = {
-    html: RUN_REPORT_FLAGS.html,
-    assert: RUN_REPORT_FLAGS.assert,
-    verbose: { type: 'boolean' },
-    help: { type: 'boolean', short: 'h' },
-  };
-  const { values, positionals, problems } = parseFlags(argv, spec, { positionals: 1 });
+  const { values, positionals, problems } = parseFlags(argv, flagSpec(REPORT_FLAGS), { positionals: 1 });
   const [file] = positionals;
   const help = values.help === true;
   if (file === undefined && !help) problems.push('report needs the FILE.json a run wrote with --json');
@@ -56,12 +72,7 @@ export function parseReportArguments(argv) {
  * "compare"; no files: the last two saved runs.
  */
 export function parseCompareArguments(argv) {
-  const spec = {
-    'fail-on-regression': { type: 'string' },
-    'ignore-busy': { type: 'boolean' },
-    help: { type: 'boolean', short: 'h' },
-  };
-  const { values, positionals, problems } = parseFlags(argv, spec, { positionals: 2 });
+  const { values, positionals, problems } = parseFlags(argv, flagSpec(COMPARE_FLAGS), { positionals: 2 });
   const help = values.help === true;
   if (positionals.length === 1 && !help) {
     problems.push('compare needs two results files (node test compare A.json B.json), or none for the last two ' +
@@ -86,7 +97,7 @@ export function parseCompareArguments(argv) {
 
 /** node test runs: argv after "runs" (only --help). */
 export function parseRunsArguments(argv) {
-  const { values, problems } = parseFlags(argv, { help: { type: 'boolean', short: 'h' } });
+  const { values, problems } = parseFlags(argv, flagSpec([HELP]));
   return { command: 'runs', help: values.help === true, options: {}, problems };
 }
 
@@ -95,13 +106,7 @@ const MERGE_FILES_LIMIT = 1000;
 
 /** node test merge FILE... [--json OUT] [--csv OUT] [--html OUT]: argv after "merge". */
 export function parseMergeArguments(argv) {
-  const spec = {
-    json: { type: 'string' },
-    csv: { type: 'string' },
-    html: RUN_REPORT_FLAGS.html,
-    help: { type: 'boolean', short: 'h' },
-    'from-logs': { type: 'string', multiple: true },
-  };
+  const spec = flagSpec(MERGE_FLAGS);
   const { values, positionals: files, problems } = parseFlags(argv, spec, { positionals: MERGE_FILES_LIMIT });
   const help = values.help === true;
   // --from-logs FILE: results printed between marker lines on a log (kubectl logs; docs/merge.md).

@@ -1,11 +1,9 @@
 // A run's report options (--html, --repeat, --assert, --hdr-log, --metrics-port) from flag values:
-// normalizeOptions uses them, and cli/report-options.js the report command's share.
+// normalizeOptions uses them, and cli/report-options.js their checks (htmlProblem, strings).
 import { parseThresholds } from '../config/thresholds.js';
-import { defaultOf, flagSpec } from './table.js';
+import { defaultOf } from './table.js';
 import { REPEAT_LIMIT } from './defaults.js';
 import { nonNegativeInteger } from './values.js';
-
-export const RUN_REPORT_FLAGS = flagSpec('html', 'repeat', 'assert', 'hdr-log', 'metrics-port');
 
 export const strings = (value) => [].concat(value ?? []).filter((item) => typeof item === 'string');
 

@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { driverArgv, partFlags } from '../../cli/part-argv.js';
+import { driverArgv, launcherSpec, partFlags } from '../../cli/part-argv.js';
 import { parseArguments } from '../../cli/options.js';
 import { MAX_PARTS, parseStartAt } from '../../options/parts.js';
 import { randomSeed } from '../../util/random.js';
@@ -19,21 +19,9 @@ import { CfScriptError, optionalSetting, parseVars, writeTokenFile } from './cf.
 const CF_LEAD_SECONDS = 90;
 const CF_WAIT_SECONDS = 1800;
 
-const LOAD_FLAGS = {
-  parts: { type: 'string' },
-  app: { type: 'string' },
-  memory: { type: 'string' },
-  disk: { type: 'string' },
-  wait: { type: 'string' },
-  'start-at': { type: 'string' },
-  seed: { type: 'string' },
-  json: { type: 'string' },
-  csv: { type: 'string' },
-  html: { type: 'string' },
-  assert: { type: 'string', multiple: true },
-  quiet: { type: 'boolean', short: 'q' },
-  help: { type: 'boolean', short: 'h' },
-};
+const LOAD_FLAGS = launcherSpec(
+  'parts', 'app', 'memory', 'disk', 'wait', 'start-at', 'seed', 'json', 'csv', 'html', 'assert', 'quiet', 'help',
+);
 
 export const LOAD_USAGE = `Usage: npm run load:cf -- --parts N <driver flags> [--app NAME] [--memory SIZE] [--disk SIZE]
        [--start-at TIME] [--seed N] [--wait SECS] [--json FILE] [--csv FILE] [--html FILE]
@@ -88,7 +76,7 @@ export function parseLoadArguments(argv, { now = Date.now(), env = process.env }
     problems.push(error.message);
   }
   if (!app) problems.push('which app? give --app NAME, or set CF_APP, or app_name in vars.yml');
-  const driver = driverArgv(argv, [['wait', true], ['disk', true]]);
+  const driver = driverArgv(argv);
   // Checked here as part 1 would read them, so the tasks do not all fail alike.
   const ownTarget = driver.some((arg) => /^(--target|--url|-u)(=|$)/.test(arg));
   const placeholder = ownTarget ? [] : ['--target', 'https://app.example.com'];
