@@ -111,7 +111,7 @@ for (const [name, engine] of Object.entries(HTTP_ENGINES)) {
 test('an engine worker threads cannot run is refused with one line, before any load', () => {
   const engine = { mode: 'pigeon', run: async () => ({ reported: null }) };
   assert.throws(() => createStepRunner({ workers: 2, engine }), {
-    code: 'USAGE', message: '--workers 2 runs http, direct steps only; pigeon mode runs on one worker (--workers 1)',
+    code: 'USAGE', message: '--threads 2 runs http, direct steps only; pigeon mode runs on one thread (--threads 1)',
   });
   assert.doesNotThrow(() => createStepRunner({ workers: 1, engine }));
 });
