@@ -122,7 +122,7 @@ const ratioLine = (label, values, target) => `| ${label} | ${median(values).toFi
   `(${Math.min(...values).toFixed(2)}-${Math.max(...values).toFixed(2)}) | ${target} | ` +
   `${median(values) <= target ? 'met' : 'not met'} |`;
 const block = [
-  `${renderSystemLine(systemInfo({ target: 'npm run perf:frameworks' }))}, ${new Date().toISOString().slice(0, 10)};`,
+  `${renderSystemLine(systemInfo({ target: 'npm run perf:frameworks' }))};`,
   `wrk -t1 -c${connections} -d${seconds}s on GET /memory/key1, ${rounds} interleaved rounds` +
     `${pin ? ', wrk on CPU 0 and the servers on CPU 1' : ''}; CPU from /proc:`,
   '',
