@@ -6,6 +6,10 @@ export interface StartAppOptions {
   stores?: string[];
   /** App processes (app.js --workers): over 1, the app runs as a primary and that many workers (node:cluster). */
   workers?: number | 'auto';
+  /** What serves the routes (app.js --framework): ['express'] by default, 'fastify', 'node' (bare node:http), or several, each on its own port. */
+  framework?: Array<'express' | 'fastify' | 'node'> | string;
+  /** Let node test --profile profile the app (POST /_profile/start and /stop; loopback or the write token). */
+  allowProfiling?: boolean;
   env?: Record<string, string | undefined>;
   log?: (line: string) => void;
   onServerReady?: (server: Record<string, unknown>) => void;
@@ -20,6 +24,8 @@ export interface RunningApp {
   bound: { address: string; port: number; family: string; allInterfaces: boolean };
   /** How many processes serve: 1, or the workers setting. */
   workers: number;
+  /** Each framework the app serves on and where: the first is url and port. */
+  frameworks: Array<{ framework: string; url: string; port: number; bound: RunningApp['bound'] }>;
   /** The node:http Server it listens with (one process only: the workers have their own). */
   server?: { close(callback?: (error?: Error) => void): unknown; [member: string]: unknown };
   /** Its stores (one process only). */
@@ -34,5 +40,8 @@ export interface RunningApp {
 /** Opens the stores, builds the app and listens. Rejects with a UsageError listing every malformed setting. */
 export function startApp(options?: StartAppOptions): Promise<RunningApp>;
 
-/** The Express app (a node:http request listener) over stores already opened (stores/index.js openStores). */
-export function createApp(stores: unknown, options?: { log?: (line: string) => void; logRequests?: boolean; metrics?: boolean; serverTiming?: boolean; writes?: object }): (request: unknown, response: unknown) => void;
+/**
+ * The app over stores already opened (stores/index.js openStores), served by `framework` (express by default,
+ * fastify, or node: bare node:http): resolves to a node:http request listener.
+ */
+export function createApp(stores: unknown, options?: { framework?: 'express' | 'fastify' | 'node'; log?: (line: string) => void; logRequests?: boolean; metrics?: boolean; serverTiming?: boolean; writes?: object }): Promise<(request: unknown, response: unknown) => void>;
