@@ -271,14 +271,14 @@ export default {
       id: 'serial-writes-slower',
       claim: 'PostgreSQL writes to random listings go faster concurrently than one at a time (712 vs 297 rps)',
       uses: ['multi-threaded', 'single-threaded'],
-      // Through one connection to a PostgreSQL 50 ms away each write waits its round trip either
+      // Through one connection to a PostgreSQL 20 ms away each write waits its round trip either
       // way (a pool of one alone was not enough: the app's serial queue costs a little more than
       // the pool's); through ten, concurrent writes overlap their round trips.
       counter: {
         ifHolds: {
-          change: 'one connection to a PostgreSQL 50 ms from the app, so every write waits its round trip in turn',
-          how: 'POSTGRES_POOL_SIZE=1 --store-rtt postgres=50',
-          system: { env: { POSTGRES_POOL_SIZE: '1' }, storeDelay: { rttMs: { stores: { postgres: 50 } } } },
+          change: 'one connection to a PostgreSQL 20 ms from the app, so every write waits its round trip in turn',
+          how: 'POSTGRES_POOL_SIZE=1 --store-rtt postgres=20',
+          system: { env: { POSTGRES_POOL_SIZE: '1' }, storeDelay: { rttMs: { stores: { postgres: 20 } } } },
         },
         ifFails: {
           change: 'PostgreSQL 20 ms from the app, its pool of ten overlapping the concurrent writes\' round trips',

@@ -72,12 +72,12 @@ test('cloudant-vs-redis: redis-faster does not hold with both stores behind the 
 });
 
 test('tarantool-vs-postgres: PostgreSQL writes to random listings go faster concurrently than one at a time, ' +
-  'and not through one connection to a PostgreSQL 50 ms away', async (t) => {
+  'and not through one connection to a PostgreSQL 20 ms away', async (t) => {
   const env = await servicesEnv(t);
   if (!env) return;
   const run = await counterRun(t, 'tarantool-vs-postgres', 'serial-writes-slower', env);
-  assertFlipped(run, { normal: HOLDS, counter: FAILS, change: /^one connection to a PostgreSQL 50 ms from the app/ });
-  assert.equal(run.verdict.counter.how, 'POSTGRES_POOL_SIZE=1 --store-rtt postgres=50');
+  assertFlipped(run, { normal: HOLDS, counter: FAILS, change: /^one connection to a PostgreSQL 20 ms from the app/ });
+  assert.equal(run.verdict.counter.how, 'POSTGRES_POOL_SIZE=1 --store-rtt postgres=20');
   assert.deepEqual(run.record.runs.map((entry) => entry.id), ['single-threaded', 'multi-threaded']);
 });
 
