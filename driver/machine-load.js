@@ -9,6 +9,8 @@ const STEAL_WARN_PERCENT = 10; // of the CPU time the machine's processes wanted
 // Of one core: half a core used by other processes, or half the cores this run left over when
 // that is more (docs/measurement.md).
 const OTHERS_WARN_PERCENT = 50;
+// /proc/stat's clock ticks (USER_HZ, 100 a second on every mainstream kernel), in nanoseconds.
+const TICK_NS = 10_000_000;
 // /proc counts 10 ms ticks: a step shorter than this many ticks of wall time would be noise (a 5
 // ms step read as "other processes used 200% of a core"), so it is not measured. At 20 a tick
 // more or less of one process moves its figure by 5 points, half the way from 90% to 100%.
@@ -21,6 +23,7 @@ const NOT_MEASURED = Object.freeze({
   othersCpuPercent: null,
   irqCpuPercent: null,
   treeCpuPercent: null,
+  cpuWaitPercent: null,
   loadAverage: null,
 });
 
@@ -107,6 +110,36 @@ export function treePids(table, roots, exclude = []) {
     queue.push(...(table.children.get(pid) ?? []).filter((child) => !skip.has(child)));
   }
   return [...seen];
+}
+
+/**
+ * A thread's /proc/<pid>/task/<tid>/schedstat: { runNs, waitNs }, the time it ran and the time it
+ * waited on a run queue, runnable but not running; null when unreadable.
+ */
+export function parseSchedstat(text) {
+  const [runNs, waitNs] = (text ?? '').trim().split(' ').map(Number);
+  return Number.isFinite(runNs) && Number.isFinite(waitNs) ? { runNs, waitNs } : null;
+}
+
+/**
+ * Every thread of `pids` with its run-queue wait so far: Map 'pid/tid' -> ns. A kernel that keeps
+ * no scheduler statistics writes zeros: those threads are left out, and the map is then empty.
+ */
+export function threadWaits(pids, procDir = '/proc') {
+  const waits = new Map();
+  for (const pid of pids) {
+    let tids;
+    try {
+      tids = readdirSync(`${procDir}/${pid}/task`);
+    } catch {
+      continue; // it ended meanwhile
+    }
+    for (const tid of tids) {
+      const figures = parseSchedstat(readText(`${procDir}/${pid}/task/${tid}/schedstat`));
+      if (figures && figures.runNs > 0) waits.set(`${pid}/${tid}`, figures.waitNs);
+    }
+  }
+  return waits;
 }
 
 export const tableTreeTicks = (table, roots, exclude = []) =>
@@ -242,7 +275,22 @@ function snapshot(roots, procDir) {
   if (!cpu) return null;
   const table = readProcessTable(procDir);
   if (table === null) return null;
-  return { cpu, table, tree: tableTreeTicks(table, roots), atNs: process.hrtime.bigint() };
+  const pids = treePids(table, roots);
+  const tree = pids.reduce((sum, pid) => sum + table.ticks.get(pid), 0);
+  return { cpu, table, tree, waits: threadWaits(pids, procDir), atNs: process.hrtime.bigint() };
+}
+
+/**
+ * The most any thread of this run waited for a CPU during the step, runnable but not running, in %
+ * of the step's wall time; null where no thread's wait could be read. A neighbour that wakes in
+ * bursts of a few ms takes a core from the driver or the app again and again while /proc/stat
+ * still shows idle time, and the closed loop stalls on the thread that waits: this sees it.
+ */
+function busiestWait(before, after) {
+  const wallNs = ((after.cpu.total - before.cpu.total) / after.cpu.cpus) * TICK_NS;
+  const waited = [...(after.waits ?? [])].filter(([thread]) => before.waits?.has(thread))
+    .map(([thread, waitNs]) => waitNs - before.waits.get(thread));
+  return waited.length && wallNs > 0 ? (Math.max(0, ...waited) / wallNs) * 100 : null;
 }
 
 /**
@@ -266,6 +314,7 @@ export function machineFigures(before, after, loadavgText) {
     othersCpuPercent: Math.max(0, busyPercent - treeCpuPercent),
     irqCpuPercent: perCore((after.cpu.irq ?? 0) - (before.cpu.irq ?? 0)),
     treeCpuPercent,
+    cpuWaitPercent: busiestWait(before, after),
     loadAverage: Number.isFinite(loadAverage) ? loadAverage : null,
   };
 }

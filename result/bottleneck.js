@@ -2,6 +2,10 @@
 // waited on the store or the network). Precedence and why: docs/measurement.md.
 import { CPU_SATURATED_PERCENT } from './honesty.js';
 
+// A thread of this run that waited this share of the step for a CPU (machine.cpuWaitPercent) lost
+// as much of its time: 10%, as CPU steal. An undisturbed run's busiest waiter read 1-4% here.
+const CPU_WAIT_PERCENT = 10;
+
 const rounded = (value) => Math.round(value);
 const micros = (value) => (value === null ? '' : `, ${rounded(value)} µs per response`);
 const coresText = (cores) => `${cores} core${cores === 1 ? '' : 's'}`;
@@ -66,6 +70,9 @@ export function idleCores(machine, cpus) {
   const used = usedPercent(machine, cpus);
   return used === null ? null : Math.max(0, Math.floor(cpus - used / 100 + 0.1));
 }
+
+/** Whether a thread of this run waited CPU_WAIT_PERCENT of the step or more for a CPU. */
+export const threadsWaited = (machine) => (machine?.cpuWaitPercent ?? 0) >= CPU_WAIT_PERCENT;
 
 export function everyCoreBusy(machine, cpus) {
   const used = usedPercent(machine, cpus);
@@ -134,6 +141,10 @@ function machineEvidence(step, cpus) {
     const irq = machine.irqCpuPercent ? `, interrupts ${rounded(machine.irqCpuPercent)}%` : '';
     reasons.push(`every core was busy (this run ${rounded(machine.treeCpuPercent)}%, others ` +
       `${rounded(machine.othersCpuPercent)}%${irq}, steal ${rounded(machine.stealPercent)}% of ${coresText(cpus)})`);
+  }
+  if (threadsWaited(machine)) {
+    reasons.push(`a thread of this run waited for a CPU ${rounded(machine.cpuWaitPercent)}% of the step ` +
+      '(runnable, not running)');
   }
   return reasons;
 }

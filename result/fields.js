@@ -436,6 +436,12 @@ export const STEP_FIELDS = [
     '/proc/stat: the network stack\'s, this run\'s loopback traffic among it), in % of one core: in neither ' +
     'treeCpuPercent nor othersCpuPercent, as no process\'s ticks hold it; null where not measured; absent from ' +
     'files written before it', { optional: true }),
+  field('machine.cpuWaitPercent', 'number|null', 'the most any thread of this run (the driver\'s, the app\'s, ' +
+    'a server\'s it measures) waited for a CPU during the step, runnable but not running (its run-queue wait in ' +
+    '/proc/<pid>/task/<tid>/schedstat), in % of the step\'s wall time: what a neighbour that wakes in bursts takes ' +
+    'while /proc/stat still shows idle time. 10% or more makes the bottleneck `machine` where no tier saturated; ' +
+    'null where not measured (no /proc, or a kernel without scheduler statistics); absent from files written ' +
+    'before it', { optional: true }),
   // --probe
   field('probe', 'object|null', 'with --probe, what a separate prober sending one request at a time measured: `idle` ' +
     '(before the target\'s first step, for 1 s or 200 requests, after `idle.warmup` untimed ones: at most 50 or ' +
@@ -477,7 +483,8 @@ export const STEP_FIELDS = [
     'core or more), `app` (its busiest process at 90% of a core or more, or its processes at 90% or more of the ' +
     'cores they can use), `server` (a store server\'s command thread or busiest process at 90% of a core, or the ' +
     'server at 90% or more of its cores), each less the steal of stealOfBusyPercent, `machine` (CPU_STEAL or ' +
-    'BUSY_MACHINE, or every core busy), `latency` (nothing ' +
+    'BUSY_MACHINE, every core busy, or a thread of this run waiting for a CPU 10% of the step: cpuWaitPercent), ' +
+    '`latency` (nothing ' +
     'saturated: the closed loop waited on the store or the network); null when it cannot be told (a tier that could ' +
     'be the limit was not measured)', { optional: true }),
   field('bottleneck.server', 'string|null', 'the server\'s name (tiers.servers) when tier is `server`; null otherwise',

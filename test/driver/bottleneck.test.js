@@ -14,7 +14,9 @@ import { parseArguments } from '../../cli/options.js';
 import { startAppProcess } from '../../driver/app-process.js';
 import { fromJson, toJson } from '../../result/format.js';
 import { renderRun } from '../../report/run-text.js';
-import { bottleneckOf, busiestDriverThread, everyCoreBusy, shareOfCores } from '../../result/bottleneck.js';
+import {
+  bottleneckOf, busiestDriverThread, everyCoreBusy, shareOfCores, threadsWaited,
+} from '../../result/bottleneck.js';
 import { startHoldServer } from '../helpers/driver-servers.js';
 import { ownRedis } from '../helpers/own-servers.js';
 
@@ -38,7 +40,7 @@ function nearestLimit(step) {
   return shares.sort((a, b) => b[1] - a[1])[0][0];
 }
 
-const machineShort = (step, cpus) => everyCoreBusy(step.machine, cpus) ||
+const machineShort = (step, cpus) => everyCoreBusy(step.machine, cpus) || threadsWaited(step.machine) ||
   step.warnings.some((warning) => warning.code === 'CPU_STEAL' || warning.code === 'BUSY_MACHINE');
 
 /**

@@ -27,7 +27,7 @@ const appProcesses = (workers) => [
  */
 async function judge(t, {
   cpus, seconds = 1, driver = 20, workers = 0, servers = [], serverProcesses = [], percent = {}, threads = {},
-  established = [], metrics = null, ...machine
+  waits = {}, established = [], metrics = null, ...machine
 }) {
   const processes = [
     { pid: DRIVER, ppid: 1, exe: NODE }, ...(metrics ? [] : appProcesses(workers)), ...serverProcesses,
@@ -44,7 +44,7 @@ async function judge(t, {
   const sample = monitor.start();
   // The app's connections are counted a quarter of a second into the step.
   if (established.length || metrics) await sleep(300);
-  await proc.step({ seconds, percent: { [DRIVER]: driver, ...percent }, threads, ...machine });
+  await proc.step({ seconds, percent: { [DRIVER]: driver, ...percent }, threads, waits, ...machine });
   const figures = sample.stop();
   const read = await sample.tiers(10_000, servers[0]?.stores[0] ?? 'memory');
   const rps = 10_000 / seconds;
@@ -118,6 +118,19 @@ for (const cpus of CORES) {
     const expected = cpus === 2 ? 'machine' : 'latency';
     assert.equal(label(step), expected, step.bottleneck.evidence);
     assert.equal(step.warnings.some((warning) => warning.code === 'BUSY_MACHINE'), cpus === 2);
+  });
+
+  test(`${cpus} cores, a neighbour in bursts: the driver's thread waited 22% of the step for a CPU`, async (t) => {
+    // Recorded here (docs/measurement.md, "Waiting for a CPU"): the loadtest engine against bare node:http at
+    // c=50 beside a process busy 2 ms in every 7. /proc/stat read others at 7%; the driver's run queue told.
+    const figures = { cpus, driver: 78, percent: { 100: 41 }, others: 7 };
+    const waited = await judge(t, { ...figures, waits: { [DRIVER]: 22, 100: 9 } });
+    assert.ok(Math.abs(waited.machine.cpuWaitPercent - 22) < 1e-6, `${waited.machine.cpuWaitPercent}`);
+    assert.equal(label(waited), 'machine', waited.bottleneck.evidence);
+    assert.match(waited.bottleneck.evidence,
+      /^no tier saturated \(driver 78%, app 41% of 1 core\); a thread of this run waited for a CPU 22% of the step/);
+    const quiet = await judge(t, { ...figures, waits: { [DRIVER]: 3, 100: 2 } });
+    assert.equal(label(quiet), 'latency', 'waits as a quiet step\'s (1-4%) leave the verdict to the tiers');
   });
 
   test(`${cpus} cores, a remote app of 4 workers read through /metrics at 170% of a core`, async (t) => {

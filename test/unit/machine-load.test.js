@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   MIN_SAMPLE_WALL_TICKS, createMachineMonitor, loopbackPorts, machineFigures, machineWarnings, parseProcStat,
-  parseProcessStat, treeTicks,
+  parseProcessStat, parseSchedstat, threadWaits, treeTicks,
 } from '../../driver/machine-load.js';
 import { renderMachineLoad, renderMachineWarnings } from '../../report/machine-summary.js';
 import { WARNING_DATA } from '../../result/fields.js';
@@ -46,6 +46,23 @@ test('/proc/stat and /proc/<pid>/stat lines are read as the kernel writes them, 
   assert.deepEqual(parseProcessStat(pidStat(42, 7, [10, 5, 3, 2], 'my (odd) name')), { pid: 42, ppid: 7, ticks: 20 });
 });
 
+test('a thread\'s schedstat is its time run and its time waited for a CPU; a kernel writing zeros is not read',
+  async (t) => {
+    const dir = await mkdtemp(join(tmpdir(), 'storebench-proc-'));
+    t.after(() => rm(dir, { recursive: true, force: true }));
+    // Recorded on this VM: a node process's two threads, and one that kernel statistics left at zero.
+    const threads = { '10/10': '346610505 3662660 15\n', '10/11': '1502236 88211 40\n', '20/20': '0 0 1\n' };
+    for (const [thread, text] of Object.entries(threads)) {
+      const [pid, tid] = thread.split('/');
+      await mkdir(join(dir, pid, 'task', tid), { recursive: true });
+      await writeFile(join(dir, pid, 'task', tid, 'schedstat'), text);
+    }
+    assert.deepEqual(parseSchedstat(threads['10/10']), { runNs: 346610505, waitNs: 3662660 });
+    assert.equal(parseSchedstat('garbage'), null);
+    assert.equal(parseSchedstat(null), null);
+    assert.deepEqual(threadWaits([10, 20, 99], dir), new Map([['10/10', 3662660], ['10/11', 88211]]));
+  });
+
 test('a process tree\'s ticks: the root and every descendant, nothing else', async (t) => {
   const { dir } = await fakeProc(t, {
     stat: [0, 0, 0, 0, 0, 0, 0, 0],
@@ -74,6 +91,7 @@ test('steal and other processes\' CPU from two readings: % of CPU time, and % of
     othersCpuPercent: 100,
     irqCpuPercent: 0,
     treeCpuPercent: 50,
+    cpuWaitPercent: null, // this /proc has no threads' schedstat
     loadAverage: 1.25,
   });
 });
@@ -96,6 +114,7 @@ test('where /proc is missing every figure is null, no warning is raised, and the
     othersCpuPercent: null,
     irqCpuPercent: null,
     treeCpuPercent: null,
+    cpuWaitPercent: null,
     loadAverage: null,
   });
   assert.deepEqual(machineWarnings(figures), []);
@@ -170,6 +189,7 @@ test('a step shorter than MIN_SAMPLE_WALL_TICKS of wall time is not measured: ' 
     othersCpuPercent: null,
     irqCpuPercent: null,
     treeCpuPercent: null,
+    cpuWaitPercent: null,
     loadAverage: 1.25,
   });
   assert.deepEqual(machineWarnings(figures), []);
