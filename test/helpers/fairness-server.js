@@ -2,8 +2,12 @@
 // tests (order, warm-up, control, ranks, failures). Every request is held a known time:
 //   /hold/<ms>/<name>                     always <ms>
 //   /slowstart/<n>/<slowMs>/<fastMs>/<name>  its first <n> requests <slowMs>, then <fastMs>
-//   /accelerating/<ms>/<name>             <ms> at the first request, then 20% less every quarter
-//                                         second: it gets faster for as long as it is asked
+//   /accelerating/<ms>/<name>             <ms> at the first request, then 30% less each quarter
+//                                         second (continuously): it gets faster for as long as it
+//                                         is asked, 1.4 times a quarter-second window and 2 times a
+//                                         half-second one. Each hold is drawn within 25% of that, so
+//                                         connections do not move in lockstep (a window then counts
+//                                         whole waves: a rise of 1.25 once read under 1.05 in CI)
 //   /switch/<n>/<beforeMs>/<afterMs>/<name>  <beforeMs> for its first <n> requests, then <afterMs>
 //   /refuse/<status>/<name>               answers <status> at once with a JSON error
 // GET /served answers how many requests each path got, as JSON. Announces { event: 'listening',
@@ -19,7 +23,7 @@ function holdFor(parts, count, path) {
   if (kind === 'slowstart' || kind === 'switch') return count <= Number(a) ? Number(b) : Number(c);
   if (kind === 'accelerating') {
     const seconds = (Date.now() - firstAt.get(path)) / 1000;
-    return Number(a) * 0.8 ** Math.floor(seconds / 0.25);
+    return Number(a) * 0.7 ** (seconds / 0.25) * (0.75 + Math.random() / 2);
   }
   return 0;
 }
