@@ -3,10 +3,11 @@
 // keep-alive connections cleanly.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { Agent, request } from 'node:http';
+import { Agent, createServer, request } from 'node:http';
 import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { test } from 'node:test';
+import { drainable } from '../../app/drain.js';
 import { startAppProcess } from '../../driver/app-process.js';
 import { payloads } from '../../stores/payloads.js';
 import { unavailable } from '../helpers/services.js';
@@ -91,7 +92,7 @@ for (const workers of [1, 2]) {
   /** One GET on a fresh connection (agent: false): when it was written (sentAt), and how it ended. */
   const freshGet = (url) => get(url, false);
 
-  test(`SIGTERM during a storm of fresh connections: no connection the kernel accepted is reset${as}`, async () => {
+  test(`SIGTERM during a storm of fresh connections: no connection the kernel accepted is reset${as}`, async (t) => {
     // Pins #18.10: each SIGTERM reset about 2 connections that had sent a request and were still
     // waiting in the accept queue when the listener closed (0 bytes of answer).
     // With workers, pins the shared listener closed by each worker on its own: 94 of 261 reset; and
@@ -128,8 +129,13 @@ for (const workers of [1, 2]) {
     `${reset.length} of ${sent.length} requests written to an accepted connection were reset`);
     const answered = sent.filter((r) => r.status === 200 || r.status === 503);
     assert.equal(answered.length, sent.length, 'every written request was answered 200 or 503');
-    const toldToClose = sent.some((r) => r.status === 503 && r.connection === 'close');
-    assert.ok(toldToClose, 'connections that came after the signal were told 503, Connection: close');
+    // Connections the app took after the signal are told 503, Connection: close. Whether any come
+    // depends on the clients: the listener closes once none arrived for 50 ms, and a client
+    // process stalled that long on a busy machine finds it closed (refused, below; once in CI).
+    const toldToGo = sent.filter((r) => r.status === 503);
+    assert.ok(toldToGo.every((r) => r.connection === 'close'), 'every 503 said Connection: close');
+    t.diagnostic(`${toldToGo.length} told 503 after the signal, ` +
+      `${results.filter((r) => r.error === 'ECONNREFUSED').length} refused once the listener closed`);
     const refusedOnly = results.filter((r) => r.error).every((r) => r.error === 'ECONNREFUSED');
     assert.ok(refusedOnly, 'what failed was refused before sending');
   });
@@ -224,3 +230,21 @@ for (const workers of [1, 2]) {
     }
   });
 }
+
+test('a connection that arrives while the app drains is held until the listener closes, then told 503 ' +
+  'SHUTTING_DOWN with Connection: close; one after that is refused', async () => {
+  // The storm above cannot always make one arrive in time on a busy machine: here it is in the
+  // kernel's accept queue before the drain's first look at it, so the listener cannot close first.
+  const server = createServer((req, res) => res.end('ok'));
+  const drain = drainable(server);
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${server.address().port}/key1`;
+  assert.equal((await get(url, false)).status, 200, 'served before the drain');
+  const drained = drain();
+  const late = get(url, false);
+  const answer = await late;
+  await drained;
+  assert.equal(answer.status, 503);
+  assert.equal(answer.connection, 'close');
+  assert.equal((await get(url, false)).error, 'ECONNREFUSED', 'the listener is closed once drained');
+});
