@@ -176,6 +176,9 @@ function mergeStep(group, { pipeline } = {}) {
       othersCpuPercent: worst(steps, (step) => step.machine.othersCpuPercent),
       treeCpuPercent: worst(steps, (step) => step.machine.treeCpuPercent),
       loadAverage: worst(steps, (step) => step.machine.loadAverage),
+      ...(steps.some((step) => Number.isFinite(step.machine.cpuWaitPercent))
+        ? { cpuWaitPercent: worst(steps, (step) => step.machine.cpuWaitPercent ?? null) }
+        : {}),
     },
     // Each prober keeps percentiles without histograms to add: they stay in its own file.
     probe: null,

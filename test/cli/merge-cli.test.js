@@ -52,6 +52,9 @@ test('two drivers run at once, merged, match one driver with twice the concurren
   assert.deepEqual(step.machines.map((machine) => machine.file), [join(dir, 'a.json'), join(dir, 'b.json')]);
   assert.deepEqual(merged.merged.map((entry) => entry.file), [join(dir, 'a.json'), join(dir, 'b.json')]);
   assert.ok(!step.warnings.some((warning) => warning.code === 'NO_OVERLAP'), 'drivers run at once overlap');
+  // The busiest machine's figures: the most any driver's thread waited for a CPU among them.
+  const waits = [runA, runB].map((part) => part.steps[0].machine.cpuWaitPercent);
+  if (waits.every(Number.isFinite)) assert.equal(step.machine.cpuWaitPercent, Math.max(...waits));
   // The per-machine rows are printed beside the total, and node test report renders the file.
   assert.match(merge.stdout, /^total +\d+/m);
   const report = await runDriverCli(['report', join(dir, 'all.json')]);
