@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { runDriverCli, withoutSavedLine } from '../helpers/driver-cli.js';
+import { interruptAfter, runDriverCli, withoutSavedLine } from '../helpers/driver-cli.js';
 import { startTestServer } from '../helpers/driver-servers.js';
 import { unavailable } from '../helpers/services.js';
 import { startAppProcess } from '../../driver/app-process.js';
@@ -155,13 +155,7 @@ test('Ctrl-C prints the steps finished so far, writes the results file and exits
   const result = await runDriverCli([
     '--url', `${server.url}/redis/key1`, '-c', '1,1,1,1,1,1', '-n', '25', '--warmup', '0', '--json', jsonFile,
   ], {
-    onSpawn: (child) => {
-      const poll = setInterval(() => {
-        if (server.heldMs.length < 30) return;
-        clearInterval(poll);
-        child.kill('SIGINT');
-      }, 5);
-    },
+    onSpawn: interruptAfter(server, 30),
   });
   assert.equal(result.status, 130, result.stderr);
   assert.match(result.stderr, /interrupted: writing the steps finished so far/);

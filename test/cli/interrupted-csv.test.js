@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runDriverCli } from '../helpers/driver-cli.js';
+import { interruptAfter, runDriverCli } from '../helpers/driver-cli.js';
 import { startTestServer } from '../helpers/driver-servers.js';
 
 async function tempDir(t) {
@@ -24,13 +24,7 @@ test('Ctrl-C: the CSV marks every row interrupted, and a finished run\'s CSV say
   const url = `${server.url}/memory/key1`;
   const args = ['--url', url, '-c', '1,1,1,1,1,1', '-n', '25', '--warmup', '0', '--json', jsonFile, '--csv', csvFile];
   const stopped = await runDriverCli(args, {
-    onSpawn: (child) => {
-      const poll = setInterval(() => {
-        if (server.heldMs.length < 30) return;
-        clearInterval(poll);
-        child.kill('SIGINT');
-      }, 5);
-    },
+    onSpawn: interruptAfter(server, 30),
   });
   assert.equal(stopped.status, 130, stopped.stderr);
   const saved = JSON.parse(await readFile(jsonFile, 'utf8'));

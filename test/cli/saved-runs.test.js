@@ -12,7 +12,7 @@ import { chmod, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runDriverCli } from '../helpers/driver-cli.js';
+import { interruptAfter, runDriverCli } from '../helpers/driver-cli.js';
 import { startTestServer } from '../helpers/driver-servers.js';
 import { resultsSchema } from '../../result/schema.js';
 import { validate } from '../helpers/json-schema.js';
@@ -173,13 +173,7 @@ test('Ctrl-C mid-run keeps the finished steps, marked interrupted', async (t) =>
   const args = ['--url', `${server.url}/memory/key1`, '-c', '1,1,1,1,1,1', '-n', '25', '--warmup', '0'];
   const stopped = await runDriverCli(args, {
     env: envWith(dir),
-    onSpawn: (child) => {
-      const poll = setInterval(() => {
-        if (server.heldMs.length < 30) return;
-        clearInterval(poll);
-        child.kill('SIGINT');
-      }, 5);
-    },
+    onSpawn: interruptAfter(server, 30),
   });
   assert.equal(stopped.status, 130, stopped.stderr);
   const [, folder] = SAVED.exec(stopped.stdout);

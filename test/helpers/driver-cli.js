@@ -25,3 +25,15 @@ export function runDriverCli(args, { onSpawn, env, script = 'test.js' } = {}) {
     onSpawn?.(child);
   });
 }
+
+/**
+ * An onSpawn for runDriverCli: SIGINT (Ctrl-C) to the driver once `server` (a test server that
+ * records each request it held, startTestServer of test/helpers/driver-servers.js) has held `requests` of them.
+ */
+export const interruptAfter = (server, requests) => (child) => {
+  const poll = setInterval(() => {
+    if (server.heldMs.length < requests) return;
+    clearInterval(poll);
+    child.kill('SIGINT');
+  }, 5);
+};
