@@ -8,7 +8,7 @@ import { errorsText } from '../result/honesty.js';
 import { bottleneckText } from '../result/bottleneck.js';
 import { bestGroup, orderRows } from '../result/summary.js';
 import { WARNING_MARK, formatRps, renderTable } from './table.js';
-import { loadName, rankText } from './comparison-table.js';
+import { groupsByKey, loadName, rankText } from './comparison-table.js';
 import { showsStoreRank, storeP50Text, storeRankText } from './tiers-text.js';
 
 const shortLoad = (group) => (group.model === 'open' ? `${group.load}rps` : String(group.load));
@@ -77,15 +77,8 @@ function noteLines(keyGroups) {
 
 /** The comparison, one compact table per key (and per operation of a mixed workload). */
 export function renderCompactComparison(groups, { drift = null } = {}) {
-  const byKey = new Map();
-  for (const group of groups) {
-    if (group.rows.length < 2) continue; // nothing to compare
-    const title = group.operation ? `${group.key} · ${group.operation}` : group.key;
-    if (!byKey.has(title)) byKey.set(title, []);
-    byKey.get(title).push(group);
-  }
   const sections = [];
-  for (const [title, keyGroups] of byKey) {
+  for (const [title, keyGroups] of groupsByKey(groups)) {
     const storeRanked = keyGroups.some(showsStoreRank);
     const best = bestGroup(keyGroups);
     // A row per store, and per framework where several served the run (--framework a,b).

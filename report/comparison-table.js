@@ -67,17 +67,25 @@ function notes(keyGroups, { drift }) {
   return lines;
 }
 
-/** The comparison, one table per key (and per operation of a mixed workload). */
-export function renderComparison(groups, { drift = null } = {}) {
+/**
+ * The comparison's groups by key (and operation of a mixed workload): Map title -> its groups, one
+ * per load, leaving out a group of one row, which compares nothing.
+ */
+export function groupsByKey(groups) {
   const byKey = new Map();
   for (const group of groups) {
-    if (group.rows.length < 2) continue; // nothing to compare
+    if (group.rows.length < 2) continue;
     const title = group.operation ? `${group.key} · ${group.operation}` : group.key;
     if (!byKey.has(title)) byKey.set(title, []);
     byKey.get(title).push(group);
   }
+  return byKey;
+}
+
+/** The comparison, one table per key (and per operation of a mixed workload). */
+export function renderComparison(groups, { drift = null } = {}) {
   const sections = [];
-  for (const [key, keyGroups] of byKey) {
+  for (const [key, keyGroups] of groupsByKey(groups)) {
     const repeated = keyGroups.some((group) => group.rows.some((row) => row.repeats > 1));
     const interval = keyGroups.some((group) => group.rows.some((row) => row.spread.rps.ciLow !== null));
     const loadHeader = keyGroups[0].model === 'open' ? 'targetRps' : 'concurrency';
