@@ -142,8 +142,9 @@ export function threadWaits(pids, procDir = '/proc') {
   return waits;
 }
 
-export const tableTreeTicks = (table, roots, exclude = []) =>
-  treePids(table, roots, exclude).reduce((sum, pid) => sum + table.ticks.get(pid), 0);
+const ticksOf = (table, pids) => pids.reduce((sum, pid) => sum + table.ticks.get(pid), 0);
+
+export const tableTreeTicks = (table, roots, exclude = []) => ticksOf(table, treePids(table, roots, exclude));
 
 /**
  * CPU ticks used so far by the trees under `roots`. A reaped child's time stays counted
@@ -276,8 +277,7 @@ function snapshot(roots, procDir) {
   const table = readProcessTable(procDir);
   if (table === null) return null;
   const pids = treePids(table, roots);
-  const tree = pids.reduce((sum, pid) => sum + table.ticks.get(pid), 0);
-  return { cpu, table, tree, waits: threadWaits(pids, procDir), atNs: process.hrtime.bigint() };
+  return { cpu, table, tree: ticksOf(table, pids), waits: threadWaits(pids, procDir), atNs: process.hrtime.bigint() };
 }
 
 /**
